@@ -1,0 +1,1 @@
+"""Personas, the consent gate and skills. No Qt here."""

@@ -1,0 +1,1 @@
+"""Scheduler, self-wake and keep-awake. No Qt here."""

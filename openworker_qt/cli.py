@@ -1,0 +1,327 @@
+"""The headless command line, on the same core as the desktop app.
+
+``openworker-qt run "…"`` renders a turn's event stream to the terminal
+(streamed text, reasoning, tool cards, a y/n/a approval prompt when a person is
+attending), and exits with a status that reflects how the turn ended:
+
+====  ==========================================
+0     completed
+1     the turn failed (provider or tool error)
+2     bad usage or configuration
+3     stopped at the iteration limit
+4     suspended (waiting in the inbox)
+130   interrupted (Ctrl-C)
+====  ==========================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from openworker_qt import __version__
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.providers.scripted import ScriptError
+from openworker_qt.storage.config import ConfigError
+from openworker_qt.storage.db import StorageError
+
+EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "interrupted": 130}
+
+
+def preview_args(arguments: dict[str, Any], limit: int = 80) -> str:
+    """``path: g.txt · content: buy milk`` — one line, long values cut with an ellipsis."""
+    parts: list[str] = []
+    for key, value in (arguments or {}).items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = " ".join(str(text).split())
+        if len(text) > limit:
+            text = text[: limit - 1] + "…"
+        parts.append(f"{key}: {text}")
+    return " · ".join(parts)
+
+
+class TerminalRenderer:
+    """Writes events to a terminal stream."""
+
+    def __init__(self, out: TextIO, *, color: bool) -> None:
+        self.out = out
+        self.color = color
+        self._in_text = False
+        self._in_reasoning = False
+
+    def _c(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def _break(self) -> None:
+        if self._in_text or self._in_reasoning:
+            self.out.write("\n")
+        self._in_text = self._in_reasoning = False
+
+    def render(self, event: ev.Event) -> None:
+        w = self.out.write
+        if isinstance(event, ev.ReasoningDelta):
+            if not self._in_reasoning:
+                self._break()
+                w(self._c("2", "thinking: "))
+                self._in_reasoning = True
+            w(self._c("2", event.text))
+        elif isinstance(event, ev.AssistantDelta):
+            if self._in_reasoning:
+                self._break()
+            self._in_text = True
+            w(event.text)
+        elif isinstance(event, ev.ToolProposed):
+            self._break()
+            w(self._c("36", f"⚙ {event.name}") + f"  {preview_args(event.arguments)}\n")
+        elif isinstance(event, ev.ToolFinished):
+            mark = {"ok": "✓", "error": "✗", "denied": "⊘", "interrupted": "■"}[event.status]
+            first = (event.result.strip().splitlines() or [""])[0][:120]
+            rule = f" [{event.rule}]" if event.rule else ""
+            w(self._c("2", f"  {mark} {event.name}: {event.status}{rule} — {first}") + "\n")
+        elif isinstance(event, ev.NoticeAdded):
+            self._break()
+            w(self._c("33", f"· {event.text}") + "\n")
+        elif isinstance(event, ev.ErrorOccurred):
+            self._break()
+            w(self._c("31", f"Error: {event.message}") + "\n")
+        elif isinstance(event, ev.Interrupted):
+            self._break()
+            w(self._c("33", "Stopped.") + "\n")
+        elif isinstance(event, ev.TurnEnded):
+            self._break()
+            if event.status == "max_iterations":
+                w(self._c("33", event.detail) + "\n")
+        self.out.flush()
+
+
+class TerminalApprover:
+    """Asks y/n/a on the terminal (in a worker thread: input() blocks)."""
+
+    def __init__(self, *, assume_yes: bool, interactive: bool) -> None:
+        self.assume_yes = assume_yes
+        self.interactive = interactive
+
+    async def __call__(self, request: ApprovalRequest) -> ApprovalOutcome:
+        if self.assume_yes:
+            return ApprovalOutcome.ONCE
+        if not self.interactive:
+            sys.stderr.write(
+                f"{request.tool} needs approval and nobody is at the terminal; denied "
+                "(use --yes to approve, or --unattended to park it in the inbox).\n"
+            )
+            return ApprovalOutcome.DENY
+        always = "/a=always" if request.can_always else ""
+        prompt = (
+            f"\n{request.tool} ({request.risk.value}) wants to run: "
+            f"{preview_args(dict(request.arguments))}\n"
+            f"  reason: {request.reason}\n  Allow? [y/N{always}] "
+        )
+        answer = await asyncio.to_thread(_ask, prompt)
+        answer = answer.strip().lower()
+        if answer in ("y", "yes"):
+            return ApprovalOutcome.ONCE
+        if answer in ("a", "always") and request.can_always:
+            return ApprovalOutcome.ALWAYS
+        return ApprovalOutcome.DENY
+
+
+async def terminal_questioner(request: QuestionRequest) -> str:
+    opts = f" [{', '.join(request.options)}]" if request.options else ""
+    return (await asyncio.to_thread(_ask, f"\n? {request.prompt}{opts}\n> ")).strip()
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line if line else ""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="openworker-qt",
+        description="OpenWorker Qt — a desktop AI coworker. Without a command, opens the app.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one turn in a new or existing session")
+    run.add_argument("text", help="what you want done")
+    run.add_argument("--model", "-m", help="model, e.g. anthropic:claude-sonnet-4-5 or scripted:FILE")
+    run.add_argument("--session", "-s", help="continue this session (id or prefix)")
+    run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
+    run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
+    run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
+    run.add_argument("--json", action="store_true", help="print events as JSON lines")
+
+    sub.add_parser("sessions", help="list sessions")
+    show = sub.add_parser("show", help="print a session's transcript")
+    show.add_argument("session", help="session id or prefix")
+    show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        if args.command == "run":
+            return asyncio.run(_run(args))
+        if args.command == "sessions":
+            return _sessions()
+        if args.command == "show":
+            return _show(args)
+    except (ConfigError, StorageError, ScriptError) as exc:
+        sys.stderr.write(f"openworker-qt: {exc}\n")
+        return 2
+    parser.print_help()
+    return 2
+
+
+def _open(workspace: Path | None = None):  # type: ignore[no-untyped-def]
+    from openworker_qt.runtime import open_runtime
+
+    rt = open_runtime(workspace)
+    for warning in rt.config.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return rt
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from openworker_qt.runtime import default_tools
+
+    workspace = (args.workspace or Path.cwd()).resolve()
+    rt = _open(workspace)
+    try:
+        store = rt.conversations
+        model = args.model or rt.config.get("general.default_model") or ""
+        if args.session:
+            info = store.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+        else:
+            if not model:
+                sys.stderr.write(
+                    "openworker-qt: no model chosen. Pass --model (e.g. --model "
+                    "anthropic:claude-sonnet-4-5) or set general.default_model.\n"
+                )
+                return 2
+            info = store.create_session(model=model, workspace=str(workspace))
+        if args.model and info.model != args.model:
+            store.update_session(info.id, model=args.model)
+        approver = TerminalApprover(assume_yes=args.yes, interactive=sys.stdin.isatty())
+        manager = SessionManager(
+            store,
+            rt.router,
+            tools_for=default_tools,
+            approver_for=lambda _s: approver,
+            questioner_for=lambda _s: terminal_questioner if sys.stdin.isatty() else None,
+            default_model=model,
+            max_iterations=args.max_iterations or int(rt.config.get("general.max_iterations", 25)),
+        )
+        if args.model and info.model and info.model != args.model:
+            manager.switch_model(info.id, args.model)
+        engine = manager.engine(info.id)
+        loop = asyncio.get_running_loop()
+        presses = 0
+
+        def on_sigint() -> None:
+            nonlocal presses
+            presses += 1
+            if presses > 1:
+                os._exit(130)
+            engine.request_interrupt()
+
+        if hasattr(signal, "SIGINT") and sys.platform != "win32":
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty() and not args.json)
+        status: str = "error"
+        async for event in manager.run(info.id, args.text):
+            if args.json:
+                sys.stdout.write(json.dumps(_event_dict(event), ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            else:
+                renderer.render(event)
+            if isinstance(event, ev.TurnEnded):
+                status = event.status
+        if not args.json:
+            sys.stderr.write(f"[session {info.id} · {status}]\n")
+        return EXIT.get(status, 1)
+    finally:
+        rt.close()
+
+
+def _event_dict(event: ev.Event) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return asdict(event)
+
+
+def _sessions() -> int:
+    rt = _open()
+    try:
+        rows = rt.conversations.list_sessions()
+        if not rows:
+            print("No sessions yet. Start one with: openworker-qt run \"…\"")
+            return 0
+        for s in rows:
+            flag = " [unattended]" if s.unattended else ""
+            print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {s.model:<28} {s.title}{flag}")
+        return 0
+    finally:
+        rt.close()
+
+
+def _show(args: argparse.Namespace) -> int:
+    rt = _open()
+    try:
+        info = rt.conversations.find_session(args.session)
+        if info is None:
+            sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+            return 2
+        print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
+        for msg in rt.conversations.load(info.id):
+            if args.json:
+                print(json.dumps(msg, ensure_ascii=False))
+                continue
+            print(_render_message(msg))
+        return 0
+    finally:
+        rt.close()
+
+
+def _render_message(msg: dict[str, Any]) -> str:
+    role = msg.get("role")
+    if role == "user":
+        content = msg.get("content")
+        text = content if isinstance(content, str) else "[attachments]"
+        return f"\nYou: {text}"
+    if role == "assistant":
+        lines = []
+        if msg.get("reasoning"):
+            lines.append(f"  (thinking) {msg['reasoning']}")
+        if msg.get("content"):
+            lines.append(f"Assistant: {msg['content']}")
+        for call in msg.get("tool_calls") or []:
+            fn = call.get("function", {})
+            lines.append(f"  ⚙ {fn.get('name')} {fn.get('arguments')}")
+        return "\n".join(lines)
+    if role == "tool":
+        first = (str(msg.get("content", "")).splitlines() or [""])[0][:120]
+        return f"  → {msg.get('name')} [{msg.get('status', 'ok')}]: {first}"
+    if role == "notice":
+        return f"  · {msg.get('text')}"
+    return f"  {role}: {msg.get('content')}"

@@ -1,0 +1,1 @@
+"""Connectors to the user's apps (Slack, GitHub, …). No Qt here."""

@@ -1,0 +1,1 @@
+"""The coworker runtime: events, canonical history, the turn engine. No Qt here."""

@@ -1,0 +1,103 @@
+"""What the engine asks of the user, and the injected callables that answer.
+
+The engine only decides; surfaces answer. An :data:`Approver` is an async
+callable the engine awaits when a call needs the user (``None`` on surfaces that
+cannot prompt: the call is then denied with a clear reason). A
+:data:`Questioner` answers ``ask_user``-style questions the same way.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from openworker_qt.core.risk import RiskClass
+
+
+class ApprovalOutcome(enum.StrEnum):
+    ONCE = "once"
+    ALWAYS = "always"  # this tool + this exact target (EXTERNAL only)
+    ALWAYS_COMMAND = "always_command"  # this exact shell command, this session
+    DENY = "deny"
+
+    @property
+    def allows(self) -> bool:
+        return self is not ApprovalOutcome.DENY
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallInfo:
+    """Everything a decider may look at about one call."""
+
+    session_id: str
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any]
+    risk: RiskClass
+    target: str | None = None
+    needs_approval: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The decider's verdict. ``rule`` names what allowed it, for the audit."""
+
+    allowed: bool
+    needs_user: bool = False
+    reason: str = ""
+    rule: str | None = None
+    can_always: bool = False
+    standing_target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequest:
+    session_id: str
+    call_id: str
+    tool: str
+    arguments: Mapping[str, Any]
+    risk: RiskClass
+    reason: str
+    target: str | None = None
+    can_always: bool = False
+    standing_target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionRequest:
+    session_id: str
+    call_id: str
+    kind: str  # "question", "plan" or "directory"
+    prompt: str
+    options: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+Approver = Callable[[ApprovalRequest], Awaitable[ApprovalOutcome]]
+Questioner = Callable[[QuestionRequest], Awaitable[str]]
+
+
+class Decider(Protocol):
+    """Pure permission decisions plus memory of "always" answers."""
+
+    def evaluate(self, call: ToolCallInfo) -> Decision: ...
+
+    def remember(self, call: ToolCallInfo, outcome: ApprovalOutcome) -> None: ...
+
+
+class AskForConsequential:
+    """The simplest safe decider: reads run, everything else asks the user."""
+
+    def evaluate(self, call: ToolCallInfo) -> Decision:
+        if call.risk is RiskClass.READ and not call.needs_approval:
+            return Decision(allowed=True, reason="read-only tool", rule="risk:read")
+        return Decision(
+            allowed=False,
+            needs_user=True,
+            reason=f"{call.name} is {call.risk.value.replace('_', ' ')}",
+        )
+
+    def remember(self, call: ToolCallInfo, outcome: ApprovalOutcome) -> None:
+        return None

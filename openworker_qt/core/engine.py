@@ -1,0 +1,767 @@
+"""The turn engine: one user outcome → model calls, tool calls, a finished answer.
+
+:meth:`TurnEngine.run` is an async generator of :mod:`~openworker_qt.core.events`.
+Every surface (window, tray, CLI, Slack, scheduler) consumes the same stream.
+
+Event order (text-only reply)::
+
+    TurnStarted, AssistantDelta*, AssistantMessage, TurnEnded("completed")
+
+With tools, each iteration is::
+
+    [ReasoningDelta* AssistantDelta*] AssistantMessage,
+    ToolProposed × n,
+    per call: [PermissionRequired | QuestionRequested] ToolStarted ToolFinished,
+    IterationEnded
+
+Guarantees:
+  * Every message an event announces is committed to the history store first.
+  * Every tool call of an assistant message gets exactly one ``role: tool``
+    result, whatever happens (denied, failed, interrupted), so history never
+    holds an orphan call.
+  * Consecutive calls that are READ, allowed without asking and declared
+    concurrency-safe run concurrently; everything else runs strictly one at a
+    time in call order, and authorisation is serial in call order.
+  * :meth:`request_interrupt` works in every state: mid-stream (partial text
+    and reasoning kept), mid-tool (the tool task is cancelled, which kills a
+    running process), while an approver or questioner waits, and between
+    iterations.
+  * Steering text queued during a turn is injected after the current step.
+  * Reasoning is stored on the message for the user and never sent back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar, cast
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import (
+    ApprovalRequest,
+    AskForConsequential,
+    Decider,
+    Decision,
+    Questioner,
+    QuestionRequest,
+    ToolCallInfo,
+)
+from openworker_qt.core.approvals import Approver as ApproverFn
+from openworker_qt.core.messages import (
+    INTERRUPTED_RESULT,
+    Capabilities,
+    Message,
+    has_parts,
+    notice,
+    now,
+    outbound,
+    pending_tool_calls,
+    tool_result,
+    user_message,
+)
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.providers.base import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ProviderResolver,
+    ReasoningChunk,
+    TextChunk,
+    ToolCallChunk,
+)
+from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
+
+T = TypeVar("T")
+
+MAX_RESULT_CHARS = 60_000
+DENIED_RESULT = "The user denied this call; it was not executed."
+
+
+class HistoryStore(Protocol):
+    """Where a session's canonical history lives. ``append`` commits durably."""
+
+    def load(self, session_id: str) -> list[Message]: ...
+
+    def append(self, session_id: str, message: Message) -> None: ...
+
+
+class MemoryHistory:
+    """A history store in memory (sub-agents, tests, benchmarks)."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, list[Message]] = {}
+
+    def load(self, session_id: str) -> list[Message]:
+        return list(self.sessions.get(session_id, []))
+
+    def append(self, session_id: str, message: Message) -> None:
+        self.sessions.setdefault(session_id, []).append(message)
+
+
+class _Interrupted(Exception):
+    """Internal: the user pressed stop while we were waiting."""
+
+
+_STOP = object()
+
+
+@dataclass(slots=True)
+class _Call:
+    id: str
+    name: str
+    raw_arguments: str
+    arguments: dict[str, Any]
+    tool: Tool | None
+    risk: RiskClass
+    error: str | None = None
+
+
+def _parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> _Call:
+    fn = raw.get("function") or {}
+    name = str(fn.get("name", ""))
+    text = fn.get("arguments") or "{}"
+    tool = tools.get(name)
+    risk = tool.risk_class(overrides) if tool else RiskClass.EXTERNAL
+    error: str | None = None
+    args: dict[str, Any] = {}
+    try:
+        parsed = json.loads(text) if isinstance(text, str) else text
+        if isinstance(parsed, dict):
+            args = parsed
+        else:
+            error = f"arguments must be a JSON object, got {type(parsed).__name__}"
+    except json.JSONDecodeError as exc:
+        error = f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
+    if tool is None:
+        offered = ", ".join(tools.names()) or "none"
+        error = f"unknown tool '{name}' (available: {offered})"
+    return _Call(str(raw.get("id")), name, str(text), args, tool, risk, error)
+
+
+def _truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    tail = limit - head
+    cut = len(text) - limit
+    return f"{text[:head]}\n[… {cut} characters omitted …]\n{text[-tail:]}"
+
+
+class TurnEngine:
+    """Runs turns for one session. Not thread-safe: use it on the loop thread."""
+
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        store: HistoryStore,
+        resolver: ProviderResolver,
+        model: str,
+        tools: ToolRegistry | None = None,
+        decider: Decider | None = None,
+        approver: ApproverFn | None = None,
+        questioner: Questioner | None = None,
+        workspace: Path | None = None,
+        system_prompt: str = "",
+        max_iterations: int = 25,
+        risk_overrides: dict[str, RiskClass] | None = None,
+        model_label: Callable[[str], str] | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.store = store
+        self.resolver = resolver
+        self.model = model
+        self.tools = tools or ToolRegistry()
+        self.decider: Decider = decider or AskForConsequential()
+        self.approver = approver
+        self.questioner = questioner
+        self.workspace = (workspace or Path.cwd()).resolve()
+        self.system_prompt = system_prompt
+        self.max_iterations = max_iterations
+        self.risk_overrides = risk_overrides or {}
+        self.model_label = model_label or (lambda m: m)
+        self.history: list[Message] = store.load(session_id)
+        self.tool_state: dict[str, Any] = {}
+        self.interrupt_hooks: list[Callable[[], None]] = []
+        self._steering: list[str] = []
+        self._interrupted = False
+        self._interrupt_fut: asyncio.Future[None] | None = None
+        self._queue: asyncio.Queue[object] | None = None
+        self._running = False
+        self._usage: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ control
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def request_interrupt(self) -> None:
+        """Stop the current turn as soon as possible, from any state.
+
+        Hooks run synchronously first (e.g. a shell kills its process group).
+        """
+        self._interrupted = True
+        for hook in list(self.interrupt_hooks):
+            with contextlib.suppress(Exception):
+                hook()
+        if self._interrupt_fut is not None and not self._interrupt_fut.done():
+            self._interrupt_fut.set_result(None)
+        if self._queue is not None:
+            self._queue.put_nowait(_STOP)
+
+    def queue_steering(self, text: str) -> None:
+        """Queue a user message to be injected after the current step."""
+        if text.strip():
+            self._steering.append(text)
+
+    def switch_model(self, model: str) -> Message | None:
+        """Use ``model`` from the next call on; store a notice marking the switch.
+
+        The first bind (no model yet) is silent, the same model is a no-op.
+        """
+        old = self.model
+        self.model = model
+        if not old or old == model:
+            return None
+        label = self.model_label(model)
+        text = f"Switched model from {self.model_label(old)} to {label}."
+        try:
+            caps = self._capabilities()
+        except Exception:
+            caps = Capabilities()
+        if has_parts(self.history, "image_url") and not caps.vision:
+            text += f" {label} cannot view images: earlier images are replaced by a placeholder."
+        msg = notice("model_switch", text, model=model, previous=old, label=label)
+        self._append(msg)
+        return msg
+
+    def _capabilities(self) -> Capabilities:
+        provider, model_id = self.resolver.resolve(self.model)
+        return provider.capabilities(model_id)
+
+    # --------------------------------------------------------------- entry points
+
+    async def run(
+        self, text: str | list[dict[str, Any]], *, source: str = "user"
+    ) -> AsyncIterator[ev.Event]:
+        """Append a user message and run the turn to its end."""
+        self._append(user_message(text, source=source))
+        async for event in self._turn("message", pending=None):
+            yield event
+
+    async def retry(self) -> AsyncIterator[ev.Event]:
+        """Re-run the last turn after an error. Yields nothing unless history ends in one."""
+        last = next(
+            (m for m in reversed(self.history)
+             if not (m.get("role") == "notice" and m.get("kind") == "model_switch")),
+            None,
+        )
+        if not last or last.get("role") != "notice" or last.get("kind") != "error":
+            return
+        async for event in self._turn("retry", pending=None):
+            yield event
+
+    async def resume(self) -> AsyncIterator[ev.Event]:
+        """Continue a turn suspended at unanswered tool calls (after a restart).
+
+        Calls that already have a result are skipped, so nothing runs twice;
+        the approver is expected to be idempotent per call id (the inbox is).
+        """
+        pending = pending_tool_calls(self.history)
+        if not pending:
+            return
+        async for event in self._turn("resume", pending=pending):
+            yield event
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _turn(
+        self, reason: str, pending: list[dict[str, Any]] | None
+    ) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        self._interrupted = False
+        self._interrupt_fut = asyncio.get_running_loop().create_future()
+        self._running = True
+        self._usage = {}
+        iteration = 0
+        try:
+            yield ev.TurnStarted(session_id=sid, model=self.model, reason=reason)  # type: ignore[arg-type]
+            if pending is not None:
+                iteration = 1
+                stopped = False
+                async for event in self._run_tools(pending):
+                    yield event
+                    if isinstance(event, ev.Interrupted):
+                        stopped = True
+                if stopped:
+                    yield self._end("interrupted", iteration)
+                    return
+                yield ev.IterationEnded(session_id=sid, iteration=iteration)
+                for event in self._inject_steering():
+                    yield event
+            while True:
+                if self._interrupted:
+                    self._append(notice("interrupted", "Stopped by user."))
+                    yield ev.Interrupted(session_id=sid)
+                    yield self._end("interrupted", iteration)
+                    return
+                if iteration >= self.max_iterations:
+                    text = (
+                        f"Stopped after {iteration} steps: the iteration limit "
+                        f"({self.max_iterations}) was reached. Send a message to continue."
+                    )
+                    self._append(notice("max_iterations", text))
+                    yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
+                    yield self._end("max_iterations", iteration, detail=text)
+                    return
+                iteration += 1
+                outcome: dict[str, Any] = {}
+                async for event in self._call_model(outcome):
+                    yield event
+                status = outcome.get("status")
+                if status == "interrupted":
+                    yield self._end("interrupted", iteration)
+                    return
+                if status == "error":
+                    yield self._end("error", iteration, detail=str(outcome.get("detail", "")))
+                    return
+                calls = outcome.get("tool_calls") or []
+                if not calls:
+                    if self._steering and not self._interrupted:
+                        for event in self._inject_steering():
+                            yield event
+                        continue
+                    yield self._end("completed", iteration)
+                    return
+                stopped = False
+                async for event in self._run_tools(calls):
+                    yield event
+                    if isinstance(event, ev.Interrupted):
+                        stopped = True
+                if stopped:
+                    yield self._end("interrupted", iteration)
+                    return
+                yield ev.IterationEnded(session_id=sid, iteration=iteration)
+                for event in self._inject_steering():
+                    yield event
+        finally:
+            self._running = False
+            self._queue = None
+            self._interrupt_fut = None
+
+    def _end(self, status: ev.TurnStatus, iterations: int, detail: str = "") -> ev.TurnEnded:
+        return ev.TurnEnded(
+            session_id=self.session_id,
+            status=status,
+            iterations=iterations,
+            detail=detail,
+            usage=dict(self._usage),
+        )
+
+    def _inject_steering(self) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        while self._steering:
+            text = self._steering.pop(0)
+            self._append(user_message(text, source="steering"))
+            out.append(ev.NoticeAdded(session_id=self.session_id, kind="steering", text=text))
+        return out
+
+    def _append(self, message: Message) -> None:
+        self.store.append(self.session_id, message)
+        self.history.append(message)
+
+    # ------------------------------------------------------------- model calls
+
+    async def _build_request(self, model_id: str, caps: Capabilities) -> ModelRequest:
+        visible = [m for m in self.history if m.get("partial") != "error"]
+        if has_parts(visible, "file") or has_parts(visible, "image_url"):
+            # PDF extraction is CPU work: keep it off the loop thread.
+            messages = await asyncio.to_thread(outbound, visible, caps)
+        else:
+            messages = outbound(visible, caps)
+        return ModelRequest(
+            model=model_id,
+            messages=messages,
+            tools=self.tools.schemas() if caps.tools else [],
+            system=self.system_prompt,
+        )
+
+    async def _pump(self, request_stream: AsyncIterator[Any], queue: asyncio.Queue[object]) -> None:
+        try:
+            async for chunk in request_stream:
+                queue.put_nowait(chunk)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # handed to the consumer, which classifies it
+            queue.put_nowait(exc)
+            return
+        finally:
+            with contextlib.suppress(Exception):
+                await request_stream.aclose()  # type: ignore[attr-defined]
+        queue.put_nowait(None)
+
+    async def _call_model(self, outcome: dict[str, Any]) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        text_parts: list[str] = []
+        reasoning_parts: list[str] = []
+        calls: list[dict[str, Any]] = []
+        finish: FinishChunk | None = None
+        pump: asyncio.Task[None] | None = None
+        try:
+            provider, model_id = self.resolver.resolve(self.model)
+            caps = provider.capabilities(model_id)
+            request = await self._build_request(model_id, caps)
+            queue: asyncio.Queue[object] = asyncio.Queue()
+            self._queue = queue
+            if self._interrupted:
+                queue.put_nowait(_STOP)
+            pump = asyncio.create_task(self._pump(provider.stream(request), queue))
+            while True:
+                item = await queue.get()
+                if item is None:
+                    break
+                if item is _STOP:
+                    raise _Interrupted
+                if isinstance(item, BaseException):
+                    raise item
+                if isinstance(item, TextChunk):
+                    if item.text:
+                        text_parts.append(item.text)
+                        yield ev.AssistantDelta(session_id=sid, text=item.text)
+                elif isinstance(item, ReasoningChunk):
+                    if item.text:
+                        reasoning_parts.append(item.text)
+                        yield ev.ReasoningDelta(session_id=sid, text=item.text)
+                elif isinstance(item, ToolCallChunk):
+                    calls.append(
+                        {
+                            "id": item.id,
+                            "type": "function",
+                            "function": {"name": item.name, "arguments": item.arguments},
+                        }
+                    )
+                elif isinstance(item, FinishChunk):
+                    finish = item
+        except _Interrupted:
+            self._save_partial(text_parts, reasoning_parts, partial="interrupted")
+            self._append(notice("interrupted", "Stopped by user."))
+            yield ev.Interrupted(session_id=sid)
+            outcome["status"] = "interrupted"
+            return
+        except Exception as exc:
+            kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
+            message = str(exc) or type(exc).__name__
+            self._save_partial(text_parts, reasoning_parts, partial="error")
+            self._append(notice("error", message, error_kind=kind))
+            yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
+            outcome["status"] = "error"
+            outcome["detail"] = message
+            return
+        finally:
+            self._queue = None
+            if pump is not None and not pump.done():
+                pump.cancel()
+                with contextlib.suppress(BaseException):
+                    await pump
+        text = "".join(text_parts)
+        if finish is not None:
+            for key, value in finish.usage.items():
+                self._usage[key] = self._usage.get(key, 0) + int(value)
+            if finish.replace_text is not None:
+                text = finish.replace_text
+        reply: Message = {"role": "assistant", "content": text or None, "ts": now()}
+        if calls:
+            reply["tool_calls"] = calls
+        if reasoning_parts:
+            reply["reasoning"] = "".join(reasoning_parts)
+        if finish is not None and finish.provider_state:
+            reply["provider_state"] = dict(finish.provider_state)
+        reply["model"] = self.model
+        self._append(reply)
+        yield ev.AssistantMessage(session_id=sid, message=reply)
+        outcome["status"] = "ok"
+        outcome["tool_calls"] = calls
+
+    def _save_partial(self, text: list[str], reasoning: list[str], *, partial: str) -> None:
+        if not text and not reasoning:
+            return
+        msg: Message = {
+            "role": "assistant",
+            "content": "".join(text) or None,
+            "ts": now(),
+            "partial": partial,
+            "model": self.model,
+        }
+        if reasoning:
+            msg["reasoning"] = "".join(reasoning)
+        self._append(msg)
+
+    # ------------------------------------------------------------------- tools
+
+    async def _until_interrupt(self, aw: Awaitable[T]) -> T:
+        """Await ``aw`` unless the user stops first (then cancel it, raise _Interrupted)."""
+        task = asyncio.ensure_future(aw)
+        stop = self._interrupt_fut
+        if stop is None:
+            return await task
+        if stop.done() and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            raise _Interrupted
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise _Interrupted
+
+    def _info(self, call: _Call) -> ToolCallInfo:
+        target = call.tool.target(call.arguments) if call.tool else None
+        return ToolCallInfo(
+            session_id=self.session_id,
+            call_id=call.id,
+            name=call.name,
+            arguments=call.arguments,
+            risk=call.risk,
+            target=target,
+            needs_approval=bool(call.tool and call.tool.needs_approval),
+        )
+
+    def _finish(
+        self,
+        call: _Call,
+        status: ev.ToolStatus,
+        content: str,
+        *,
+        display: Any = None,
+        rule: str | None = None,
+    ) -> ev.ToolFinished:
+        content = _truncate(content)
+        self._append(
+            tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
+        )
+        return ev.ToolFinished(
+            session_id=self.session_id,
+            call_id=call.id,
+            name=call.name,
+            status=status,
+            result=content,
+            display=dict(display) if display else None,
+            rule=rule,
+        )
+
+    def _concurrent(self, call: _Call, decision: Decision) -> bool:
+        return (
+            call.error is None
+            and call.tool is not None
+            and call.tool.concurrency_safe
+            and call.tool.interaction is None
+            and call.risk is RiskClass.READ
+            and decision.allowed
+        )
+
+    async def _run_tools(self, raw_calls: Sequence[dict[str, Any]]) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        calls = [_parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
+        for call in calls:
+            yield ev.ToolProposed(
+                session_id=sid,
+                call_id=call.id,
+                name=call.name,
+                arguments=call.arguments,
+                risk=call.risk.value,
+            )
+        i = 0
+        try:
+            while i < len(calls):
+                if self._interrupted:
+                    raise _Interrupted
+                call = calls[i]
+                if call.error is not None:
+                    yield self._finish(call, "error", f"Error: {call.error}. The tool was not run.")
+                    i += 1
+                    continue
+                decision = self.decider.evaluate(self._info(call))
+                if self._concurrent(call, decision):
+                    batch = [(call, decision)]
+                    j = i + 1
+                    while j < len(calls):
+                        nxt = calls[j]
+                        if nxt.error is not None:
+                            break
+                        d = self.decider.evaluate(self._info(nxt))
+                        if not self._concurrent(nxt, d):
+                            break
+                        batch.append((nxt, d))
+                        j += 1
+                    async for event in self._run_batch(batch):
+                        yield event
+                    i = j
+                    continue
+                async for event in self._run_serial(call, decision):
+                    yield event
+                i += 1
+        except _Interrupted:
+            answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
+            for call in calls:
+                if call.id not in answered:
+                    yield self._finish(call, "interrupted", INTERRUPTED_RESULT)
+            self._append(notice("interrupted", "Stopped by user."))
+            yield ev.Interrupted(session_id=sid)
+
+    async def _run_batch(self, batch: list[tuple[_Call, Decision]]) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        tasks: dict[asyncio.Task[ToolResult], tuple[_Call, Decision]] = {}
+        for call, decision in batch:
+            yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+            assert call.tool is not None
+            task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
+            tasks[task] = (call, decision)
+        pending: set[asyncio.Future[Any]] = set(tasks)
+        stop = self._interrupt_fut
+        try:
+            while pending:
+                waiting = pending | ({stop} if stop is not None else set())
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                for fut in done:
+                    if fut is stop:
+                        continue
+                    pending.discard(fut)
+                    call, decision = tasks[fut]  # type: ignore[index]
+                    result = cast(ToolResult, fut.result())
+                    status: ev.ToolStatus = "error" if result.is_error else "ok"
+                    yield self._finish(
+                        call, status, result.content, display=result.display, rule=decision.rule
+                    )
+                if stop is not None and stop.done() and pending:
+                    raise _Interrupted
+        finally:
+            for fut in pending:
+                fut.cancel()
+            for fut in pending:
+                with contextlib.suppress(BaseException):
+                    await fut
+
+    async def _run_serial(self, call: _Call, decision: Decision) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        tool = call.tool
+        assert tool is not None
+        info = self._info(call)
+        rule = decision.rule
+        user_approved = False
+        if not decision.allowed and not decision.needs_user:
+            yield self._finish(call, "denied", f"Not executed: {decision.reason}")
+            return
+        if decision.needs_user:
+            yield ev.PermissionRequired(
+                session_id=sid,
+                call_id=call.id,
+                name=call.name,
+                arguments=call.arguments,
+                risk=call.risk.value,
+                reason=decision.reason,
+                target=info.target,
+                standing_target=decision.standing_target,
+            )
+            if self.approver is None:
+                yield self._finish(
+                    call, "denied", "Not executed: approval is needed and nobody can be asked here."
+                )
+                return
+            request = ApprovalRequest(
+                session_id=sid,
+                call_id=call.id,
+                tool=call.name,
+                arguments=call.arguments,
+                risk=call.risk,
+                reason=decision.reason,
+                target=info.target,
+                can_always=decision.can_always,
+                standing_target=decision.standing_target,
+            )
+            try:
+                answer = await self._until_interrupt(self.approver(request))
+            except _Interrupted:
+                raise
+            except Exception as exc:
+                yield self._finish(
+                    call, "error", f"Not executed: asking for approval failed ({exc})."
+                )
+                return
+            if not answer.allows:
+                self.decider.remember(info, answer)
+                yield self._finish(call, "denied", DENIED_RESULT)
+                return
+            self.decider.remember(info, answer)
+            user_approved = True
+            rule = f"user:{answer.value}"
+        if tool.interaction is not None:
+            async for event in self._interact(call, tool):
+                yield event
+            return
+        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        if user_approved and self._interrupted:
+            # The user approved while the stop arrived: honour the decision they made,
+            # then stop before anything else runs.
+            result = await self._execute(tool, call.arguments)
+        else:
+            result = await self._until_interrupt(self._execute(tool, call.arguments))
+        status: ev.ToolStatus = "error" if result.is_error else "ok"
+        yield self._finish(call, status, result.content, display=result.display, rule=rule)
+
+    async def _interact(self, call: _Call, tool: Tool) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        kind = tool.interaction or "question"
+        args = call.arguments
+        prompt = str(args.get("question") or args.get("plan") or args.get("path") or "")
+        options = tuple(str(o) for o in args.get("options") or ())
+        if kind == "plan":
+            yield ev.PlanRequested(session_id=sid, call_id=call.id, plan=prompt)
+        elif kind == "directory":
+            yield ev.DirectoryRequested(
+                session_id=sid,
+                call_id=call.id,
+                path=prompt,
+                writable=bool(args.get("writable")),
+                reason=str(args.get("reason", "")),
+            )
+        else:
+            yield ev.QuestionRequested(
+                session_id=sid, call_id=call.id, question=prompt, options=options
+            )
+        if self.questioner is None:
+            yield self._finish(call, "error", "Nobody can answer questions in this session.")
+            return
+        request = QuestionRequest(
+            session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
+            extra=dict(args),
+        )
+        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        answer = await self._until_interrupt(self.questioner(request))
+        handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
+        result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
+        yield self._finish(call, "error" if result.is_error else "ok", result.content)
+
+    async def _execute(self, tool: Tool, arguments: dict[str, Any]) -> ToolResult:
+        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace, state=self.tool_state)
+        started = time.perf_counter()
+        try:
+            out = await tool.handler(arguments, ctx)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            return ToolResult(f"Error: {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)
+        result = out if isinstance(out, ToolResult) else ToolResult(str(out))
+        if result.display is None:
+            return result
+        display = dict(result.display)
+        display.setdefault("elapsed_ms", round((time.perf_counter() - started) * 1000, 1))
+        return ToolResult(result.content, result.is_error, display)

@@ -1,0 +1,209 @@
+"""The typed event contract between the turn engine and every surface.
+
+One frozen dataclass per event kind, each with a ``type`` literal so surfaces can
+dispatch on it, and the :data:`Event` union. Payloads are plain Python values
+(str, int, dict of JSON-able values) so the Qt bridge, the CLI and the Slack
+surface can all consume the same stream without knowing about each other.
+
+Contract: the engine yields these in a documented order (see ``engine.py``) and
+every message an event announces is already committed to the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+TurnStatus = Literal["completed", "max_iterations", "interrupted", "error", "suspended"]
+ToolStatus = Literal["ok", "error", "denied", "interrupted"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted:
+    """A turn began (a user message, a retry or a resume)."""
+
+    session_id: str
+    model: str
+    reason: Literal["message", "retry", "resume"] = "message"
+    type: Literal["turn_start"] = "turn_start"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssistantDelta:
+    """A piece of streamed assistant text, in order."""
+
+    session_id: str
+    text: str
+    type: Literal["assistant_delta"] = "assistant_delta"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReasoningDelta:
+    """A piece of streamed reasoning ("thinking"), shown to the user, never sent back."""
+
+    session_id: str
+    text: str
+    type: Literal["reasoning_delta"] = "reasoning_delta"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssistantMessage:
+    """The complete assistant message of one model call, already persisted."""
+
+    session_id: str
+    message: dict[str, Any]
+    type: Literal["assistant_message"] = "assistant_message"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolProposed:
+    """The model asked for a tool call."""
+
+    session_id: str
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    risk: str
+    type: Literal["tool_proposed"] = "tool_proposed"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PermissionRequired:
+    """A consequential call waits for the user's decision."""
+
+    session_id: str
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    risk: str
+    reason: str
+    target: str | None = None
+    standing_target: str | None = None
+    type: Literal["permission_required"] = "permission_required"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuestionRequested:
+    """The agent asked the user a question (``ask_user``) and waits for the answer."""
+
+    session_id: str
+    call_id: str
+    question: str
+    options: tuple[str, ...] = ()
+    type: Literal["question_requested"] = "question_requested"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanRequested:
+    """The agent proposed a plan and waits for approval (plan mode)."""
+
+    session_id: str
+    call_id: str
+    plan: str
+    type: Literal["plan_requested"] = "plan_requested"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DirectoryRequested:
+    """The agent asked for access to a folder."""
+
+    session_id: str
+    call_id: str
+    path: str
+    writable: bool
+    reason: str
+    type: Literal["directory_requested"] = "directory_requested"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolStarted:
+    """A tool began executing."""
+
+    session_id: str
+    call_id: str
+    name: str
+    type: Literal["tool_started"] = "tool_started"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolFinished:
+    """A tool call has its result (already persisted as a ``role: tool`` message)."""
+
+    session_id: str
+    call_id: str
+    name: str
+    status: ToolStatus
+    result: str
+    display: dict[str, Any] | None = None
+    rule: str | None = None
+    type: Literal["tool_finished"] = "tool_finished"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IterationEnded:
+    """One model call plus its tool calls is done."""
+
+    session_id: str
+    iteration: int
+    type: Literal["iteration_end"] = "iteration_end"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorOccurred:
+    """The turn failed; the notice describing it is already stored."""
+
+    session_id: str
+    message: str
+    kind: str = "unknown"
+    retryable: bool = True
+    type: Literal["error"] = "error"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Interrupted:
+    """The user stopped the turn; every open tool call already has a result."""
+
+    session_id: str
+    type: Literal["interrupted"] = "interrupted"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoticeAdded:
+    """A display-only notice (model switch, steering injected, compaction, …)."""
+
+    session_id: str
+    kind: str
+    text: str
+    type: Literal["notice"] = "notice"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEnded:
+    """The turn is over. ``status`` says how."""
+
+    session_id: str
+    status: TurnStatus
+    iterations: int
+    detail: str = ""
+    usage: dict[str, int] = field(default_factory=dict)
+    type: Literal["turn_end"] = "turn_end"
+
+
+Event = (
+    TurnStarted
+    | AssistantDelta
+    | ReasoningDelta
+    | AssistantMessage
+    | ToolProposed
+    | PermissionRequired
+    | QuestionRequested
+    | PlanRequested
+    | DirectoryRequested
+    | ToolStarted
+    | ToolFinished
+    | IterationEnded
+    | ErrorOccurred
+    | Interrupted
+    | NoticeAdded
+    | TurnEnded
+)

@@ -1,0 +1,205 @@
+"""Canonical, provider-neutral history and its outbound adaptation.
+
+History is stored in the OpenAI chat shape (``role`` + ``content`` + optional
+``tool_calls`` / ``tool_call_id``) with extra side fields that only the user
+sees: ``ts``, ``reasoning``, ``_display``, ``source``, ``status`` and whole
+``role: notice`` messages. Provider-private state (``provider_state``, e.g.
+thinking signatures) is kept and sent back, because the API that produced it
+needs it on the next call.
+
+Contract:
+  * :func:`outbound` never mutates its input; it returns a deep copy that holds
+    only what a provider may see, adapted to the given capabilities.
+  * Stored history is never rewritten for a provider.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import io
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Message = dict[str, Any]
+
+IMAGE_PLACEHOLDER = "[image attachment — not viewable by this model]"
+INTERRUPTED_RESULT = "interrupted by user"
+
+# Per role, the keys a provider may see. Everything else is display-only.
+_OUTBOUND_KEYS: Mapping[str, frozenset[str]] = {
+    "system": frozenset({"role", "content"}),
+    "user": frozenset({"role", "content", "name"}),
+    "assistant": frozenset({"role", "content", "tool_calls", "provider_state"}),
+    "tool": frozenset({"role", "content", "tool_call_id", "name"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a model accepts. Conservative defaults for unknown models."""
+
+    tools: bool = True
+    vision: bool = False
+    pdf: bool = False
+    parallel_tools: bool = True
+    reasoning: bool = False
+    context_window: int = 32_000
+
+
+def now() -> float:
+    """Wall-clock timestamp stored on messages (seconds since the epoch)."""
+    return time.time()
+
+
+def user_message(content: str | list[dict[str, Any]], *, source: str = "user") -> Message:
+    """A user message with its display-only timestamp and source."""
+    return {"role": "user", "content": content, "ts": now(), "source": source}
+
+
+def notice(kind: str, text: str, **extra: Any) -> Message:
+    """A display-only notice; providers never see it."""
+    return {"role": "notice", "kind": kind, "text": text, "ts": now(), **extra}
+
+
+def tool_result(
+    call_id: str,
+    name: str,
+    content: str,
+    *,
+    status: str = "ok",
+    display: Mapping[str, Any] | None = None,
+    rule: str | None = None,
+) -> Message:
+    """A ``role: tool`` message answering ``call_id``."""
+    msg: Message = {
+        "role": "tool",
+        "tool_call_id": call_id,
+        "name": name,
+        "content": content,
+        "status": status,
+        "ts": now(),
+    }
+    if display:
+        msg["_display"] = dict(display)
+    if rule:
+        msg["rule"] = rule
+    return msg
+
+
+def pending_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
+    """Tool calls of the last assistant message that have no result yet.
+
+    Only the trailing assistant message counts: an earlier orphan would be a bug
+    the engine prevents, and the durable-resume path only ever continues the
+    latest step.
+    """
+    answered: set[str] = set()
+    for msg in reversed(history):
+        role = msg.get("role")
+        if role == "tool":
+            answered.add(str(msg.get("tool_call_id")))
+        elif role == "assistant":
+            calls = msg.get("tool_calls") or []
+            return [c for c in calls if c.get("id") not in answered]
+        elif role == "user":
+            return []
+    return []
+
+
+def has_parts(history: Iterable[Message], part_type: str) -> bool:
+    """True if any user message carries a content part of ``part_type``."""
+    for msg in history:
+        content = msg.get("content")
+        if isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and part.get("type") == part_type:
+                    return True
+    return False
+
+
+def _decode_data_url(url: str) -> bytes:
+    _, _, data = url.partition(",")
+    return base64.b64decode(data)
+
+
+def pdf_text(data: bytes, *, max_chars: int = 200_000) -> str:
+    """Extract the text of a PDF with pypdf; a clear note when there is none."""
+    from pypdf import PdfReader  # local import: pypdf is only needed for PDFs
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except Exception as exc:  # pypdf raises many types for damaged files
+        return f"[PDF could not be read: {exc}]"
+    text = "\n\n".join(f"--- page {i + 1} ---\n{t.strip()}" for i, t in enumerate(pages) if t.strip())
+    if not text:
+        return f"[PDF with {len(pages)} page(s) and no extractable text (scanned?)]"
+    return text[:max_chars]
+
+
+def _adapt_part(
+    part: dict[str, Any], caps: Capabilities, extract: Callable[[bytes], str]
+) -> dict[str, Any]:
+    kind = part.get("type")
+    if kind == "image_url" and not caps.vision:
+        return {"type": "text", "text": IMAGE_PLACEHOLDER}
+    if kind == "file" and not caps.pdf:
+        info = part.get("file", {})
+        name = info.get("filename", "document.pdf")
+        data_url = info.get("file_data", "")
+        try:
+            body = extract(_decode_data_url(data_url)) if data_url else "[empty attachment]"
+        except Exception as exc:
+            body = f"[attachment could not be decoded: {exc}]"
+        return {"type": "text", "text": f"[Attached PDF: {name}]\n{body}"}
+    return part
+
+
+def outbound(
+    history: Sequence[Message],
+    caps: Capabilities | None = None,
+    *,
+    extract_pdf: Callable[[bytes], str] = pdf_text,
+) -> list[Message]:
+    """The copy of ``history`` a provider may see, adapted to ``caps``.
+
+    Drops notices and every display-only key, replaces parts the model cannot
+    take, and orders each step's tool results by the order of its calls (tools
+    may finish in any order). ``history`` itself is left untouched.
+    """
+    caps = caps or Capabilities()
+    out: list[Message] = []
+    for msg in history:
+        role = msg.get("role")
+        keys = _OUTBOUND_KEYS.get(str(role))
+        if keys is None:
+            continue
+        clean = {k: copy.deepcopy(v) for k, v in msg.items() if k in keys}
+        content = clean.get("content")
+        if isinstance(content, list):
+            clean["content"] = [
+                _adapt_part(p, caps, extract_pdf) if isinstance(p, dict) else p for p in content
+            ]
+        out.append(clean)
+    return _order_tool_results(out)
+
+
+def _order_tool_results(msgs: list[Message]) -> list[Message]:
+    result: list[Message] = []
+    i = 0
+    while i < len(msgs):
+        msg = msgs[i]
+        result.append(msg)
+        i += 1
+        if msg["role"] == "assistant" and msg.get("tool_calls"):
+            order = {c.get("id"): n for n, c in enumerate(msg["tool_calls"])}
+            block: list[Message] = []
+            while i < len(msgs) and msgs[i]["role"] == "tool":
+                block.append(msgs[i])
+                i += 1
+            block.sort(key=lambda m: order.get(m.get("tool_call_id"), len(order)))
+            result.extend(block)
+    return result

@@ -1,0 +1,187 @@
+"""SessionManager: builds a TurnEngine per session and owns its lifecycle.
+
+Surfaces (window, tray, CLI, Slack, scheduler) never construct engines; they ask
+the manager to run, steer, stop, retry or switch the model of a session. Every
+event of every session is also published to the manager's listeners, which is
+how the Qt bridge, notifications and the tray learn what happens in sessions
+they did not start.
+
+Per-session collaborators come from factories so personas, the permission
+engine and the inbox can plug in without the manager knowing them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import Approver, Decider, Questioner
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.providers.base import ProviderResolver
+from openworker_qt.storage.conversations import ConversationStore, SessionInfo
+from openworker_qt.tools.base import ToolRegistry
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ev.Event], None]
+
+
+class SessionManager:
+    def __init__(
+        self,
+        store: ConversationStore,
+        resolver: ProviderResolver,
+        *,
+        tools_for: Callable[[SessionInfo], ToolRegistry],
+        decider_for: Callable[[SessionInfo], Decider] | None = None,
+        approver_for: Callable[[SessionInfo], Approver | None] | None = None,
+        questioner_for: Callable[[SessionInfo], Questioner | None] | None = None,
+        system_prompt_for: Callable[[SessionInfo], str] | None = None,
+        default_model: str = "",
+        max_iterations: int = 25,
+    ) -> None:
+        self.store = store
+        self.resolver = resolver
+        self.tools_for = tools_for
+        self.decider_for = decider_for
+        self.approver_for = approver_for or (lambda _s: None)
+        self.questioner_for = questioner_for or (lambda _s: None)
+        self.system_prompt_for = system_prompt_for or (lambda _s: "")
+        self.default_model = default_model
+        self.max_iterations = max_iterations
+        self.listeners: list[Listener] = []
+        self._engines: dict[str, TurnEngine] = {}
+        self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
+
+    # sessions -------------------------------------------------------------------
+
+    def create_session(self, **fields: object) -> SessionInfo:
+        fields.setdefault("model", self.default_model)
+        return self.store.create_session(**fields)  # type: ignore[arg-type]
+
+    def engine(self, session_id: str) -> TurnEngine:
+        engine = self._engines.get(session_id)
+        if engine is None:
+            info = self.store.get_session(session_id)
+            if info is None:
+                raise KeyError(f"no session {session_id!r}")
+            engine = TurnEngine(
+                session_id=session_id,
+                store=self.store,
+                resolver=self.resolver,
+                model=info.model or self.default_model,
+                tools=self.tools_for(info),
+                decider=self.decider_for(info) if self.decider_for else None,
+                approver=self.approver_for(info),
+                questioner=self.questioner_for(info),
+                workspace=Path(info.workspace) if info.workspace else None,
+                system_prompt=self.system_prompt_for(info),
+                max_iterations=self.max_iterations,
+            )
+            self._engines[session_id] = engine
+        return engine
+
+    def forget(self, session_id: str) -> None:
+        """Drop the cached engine (it is rebuilt from the store on next use)."""
+        self._engines.pop(session_id, None)
+
+    def is_running(self, session_id: str) -> bool:
+        task = self._tasks.get(session_id)
+        return task is not None and not task.done()
+
+    # turns ----------------------------------------------------------------------
+
+    def _publish(self, event: ev.Event) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event)
+            except Exception:  # a broken surface must not break the turn
+                log.exception("session listener failed on %s", event.type)
+
+    async def _drive(self, session_id: str, stream: AsyncIterator[ev.Event]) -> AsyncIterator[ev.Event]:
+        self.store.update_session(session_id, status="running")
+        status: str = "idle"
+        try:
+            async for event in stream:
+                if isinstance(event, ev.TurnEnded):
+                    status = {"completed": "idle", "max_iterations": "idle"}.get(
+                        event.status, event.status
+                    )
+                self._publish(event)
+                yield event
+        finally:
+            self.store.update_session(session_id, status=status)
+
+    async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
+        """Run one turn and yield its events (also published to listeners)."""
+        async for event in self._drive(session_id, self.engine(session_id).run(text)):
+            yield event
+
+    async def retry(self, session_id: str) -> AsyncIterator[ev.Event]:
+        async for event in self._drive(session_id, self.engine(session_id).retry()):
+            yield event
+
+    async def resume(self, session_id: str) -> AsyncIterator[ev.Event]:
+        async for event in self._drive(session_id, self.engine(session_id).resume()):
+            yield event
+
+    def send(self, session_id: str, text: str | list[dict[str, object]]) -> asyncio.Task[ev.TurnStatus | None] | None:
+        """Start a turn in the background, or steer the running one.
+
+        Returns the task of a new turn, or ``None`` when the text became steering.
+        """
+        if self.is_running(session_id):
+            self.engine(session_id).queue_steering(text if isinstance(text, str) else str(text))
+            return None
+        return self._spawn(session_id, self.run(session_id, text))
+
+    def start_retry(self, session_id: str) -> asyncio.Task[ev.TurnStatus | None] | None:
+        if self.is_running(session_id):
+            return None
+        return self._spawn(session_id, self.retry(session_id))
+
+    def start_resume(self, session_id: str) -> asyncio.Task[ev.TurnStatus | None] | None:
+        if self.is_running(session_id):
+            return None
+        return self._spawn(session_id, self.resume(session_id))
+
+    def _spawn(
+        self, session_id: str, stream: AsyncIterator[ev.Event]
+    ) -> asyncio.Task[ev.TurnStatus | None]:
+        async def consume() -> ev.TurnStatus | None:
+            status: ev.TurnStatus | None = None
+            async for event in stream:
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+            return status
+
+        task = asyncio.create_task(consume(), name=f"turn:{session_id}")
+        self._tasks[session_id] = task
+        return task
+
+    def stop(self, session_id: str) -> None:
+        engine = self._engines.get(session_id)
+        if engine is not None:
+            engine.request_interrupt()
+
+    def switch_model(self, session_id: str, model: str) -> None:
+        engine = self.engine(session_id)
+        marker = engine.switch_model(model)
+        self.store.update_session(session_id, model=model)
+        if marker is not None:
+            self._publish(
+                ev.NoticeAdded(session_id=session_id, kind="model_switch", text=str(marker["text"]))
+            )
+
+    async def shutdown(self, grace: float = 5.0) -> None:
+        """Stop every running turn and wait (bounded) for them to wind down."""
+        for sid in list(self._tasks):
+            self.stop(sid)
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        if tasks:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), grace)

@@ -1,0 +1,1 @@
+"""MCP client: config, stdio and HTTP transports, OAuth. No Qt here."""

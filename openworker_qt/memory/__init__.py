@@ -1,0 +1,1 @@
+"""Explicit SQLite memory facts and their tools. No Qt here."""

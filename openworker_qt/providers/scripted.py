@@ -1,0 +1,142 @@
+"""A provider that replays a script: for tests, benchmarks and offline demos.
+
+It implements the same streaming interface as the real providers, so anything
+that works against it exercises the real engine paths. A script is a list of
+*turns*; each model call consumes the next one. A turn is a mapping with any of:
+
+``text`` (str) or ``chunks`` (list of str)
+    assistant text, streamed as one delta per chunk (``text`` is split into
+    ``chunk_size`` pieces, default: one delta for the whole text);
+``reasoning`` (str or list of str)
+    reasoning deltas, streamed before the text;
+``tool_calls`` (list of ``{"name", "arguments", "id"?}``)
+    ``arguments`` may be a dict or a raw JSON string (to test mangled input);
+``error`` (str) and ``error_kind`` (str)
+    raise a :class:`ProviderError` after the chunks streamed so far;
+``delay`` (float seconds)
+    sleep before every chunk (to test stop mid-stream and UI streaming);
+``repeat`` (bool)
+    keep replaying this turn forever (e.g. a model that never stops calling tools).
+
+Every request received is kept in :attr:`ScriptedProvider.requests`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from openworker_qt.core.messages import Capabilities
+from openworker_qt.providers.base import (
+    ErrorKind,
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+)
+
+
+class ScriptError(ValueError):
+    """The script file is missing, unreadable or malformed."""
+
+
+class ScriptedProvider:
+    """Replays scripted model turns through the streaming interface."""
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        turns: Sequence[Mapping[str, Any]],
+        *,
+        caps: Capabilities | None = None,
+    ) -> None:
+        self._turns = [dict(t) for t in turns]
+        self._index = 0
+        self._caps = caps or Capabilities(vision=True, pdf=False, reasoning=True)
+        self.requests: list[ModelRequest] = []
+        self._call_counter = 0
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ScriptedProvider:
+        """Load a script: a JSON list of turns or ``{"turns": [...]}``."""
+        p = Path(path).expanduser()
+        try:
+            raw = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise ScriptError(f"script file not found: {p}") from exc
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"{p}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from exc
+        turns = raw.get("turns") if isinstance(raw, dict) else raw
+        if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
+            raise ScriptError(f"{p}: expected a list of turn objects (or {{\"turns\": [...]}})")
+        return cls(turns)
+
+    @property
+    def calls(self) -> int:
+        """How many model calls were made."""
+        return len(self.requests)
+
+    def capabilities(self, model: str) -> Capabilities:
+        return self._caps
+
+    def _next_turn(self) -> dict[str, Any]:
+        if self._index >= len(self._turns):
+            raise ProviderError(
+                "bad_request",
+                f"script exhausted after {len(self._turns)} turn(s)",
+                provider=self.name,
+            )
+        turn = self._turns[self._index]
+        if not turn.get("repeat"):
+            self._index += 1
+        return turn
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        self.requests.append(request)
+        turn = self._next_turn()
+        delay = float(turn.get("delay", 0.0))
+
+        async def pause() -> None:
+            if delay:
+                await asyncio.sleep(delay)
+            else:
+                await asyncio.sleep(0)
+
+        reasoning = turn.get("reasoning") or []
+        for piece in [reasoning] if isinstance(reasoning, str) else reasoning:
+            await pause()
+            yield ReasoningChunk(str(piece))
+        chunks = turn.get("chunks")
+        if chunks is None and turn.get("text"):
+            text = str(turn["text"])
+            size = int(turn.get("chunk_size", 0)) or len(text)
+            chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        for piece in chunks or []:
+            await pause()
+            yield TextChunk(str(piece))
+        if turn.get("error"):
+            await pause()
+            raise ProviderError(
+                cast(ErrorKind, turn.get("error_kind", "server")),
+                str(turn["error"]),
+                provider=self.name,
+                model=request.model,
+            )
+        for call in turn.get("tool_calls") or []:
+            await pause()
+            self._call_counter += 1
+            args = call.get("arguments", {})
+            yield ToolCallChunk(
+                id=str(call.get("id") or f"call_{self._call_counter}"),
+                name=str(call["name"]),
+                arguments=args if isinstance(args, str) else json.dumps(args),
+            )
+        reason = "tool_calls" if turn.get("tool_calls") else "stop"
+        yield FinishChunk(reason=reason, usage={"input_tokens": 0, "output_tokens": 0})

@@ -1,0 +1,1 @@
+"""Qt adapters over the core (no widgets here)."""

@@ -1,0 +1,1 @@
+"""Durable state: platform paths, the SQLite database, config, secrets. No Qt here."""

@@ -1,0 +1,209 @@
+"""Sessions and their canonical message history in SQLite.
+
+Implements the engine's ``HistoryStore``: :meth:`append` commits before it
+returns, so an event announcing a message is never ahead of the disk. Messages
+are stored as JSON, one row each, in order. A row that can no longer be decoded
+is loaded as a visible ``error`` notice instead of failing the whole session.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from openworker_qt.storage.db import Database
+
+MIGRATIONS = [
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL DEFAULT '',
+        model TEXT NOT NULL DEFAULT '',
+        persona TEXT NOT NULL DEFAULT 'cowork',
+        mode TEXT NOT NULL DEFAULT 'interactive',
+        workspace TEXT NOT NULL DEFAULT '',
+        unattended INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'idle',
+        meta TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX messages_by_session ON messages(session_id, id);
+    """,
+]
+
+
+@dataclass(slots=True)
+class SessionInfo:
+    id: str
+    title: str
+    model: str
+    persona: str
+    mode: str
+    workspace: str
+    unattended: bool
+    status: str
+    created_at: float
+    updated_at: float
+    message_count: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+_SESSION_FIELDS = {"title", "model", "persona", "mode", "workspace", "unattended", "status"}
+
+
+class ConversationStore:
+    """Sessions and messages; the engine's durable ``HistoryStore``."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        db.ensure("conversations", MIGRATIONS)
+
+    # sessions ---------------------------------------------------------------
+
+    def create_session(
+        self,
+        *,
+        title: str = "",
+        model: str = "",
+        persona: str = "cowork",
+        mode: str = "interactive",
+        workspace: str = "",
+        unattended: bool = False,
+        session_id: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> SessionInfo:
+        sid = session_id or uuid.uuid4().hex[:12]
+        ts = time.time()
+        self.db.execute(
+            "INSERT INTO sessions(id, title, model, persona, mode, workspace, unattended, meta,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (sid, title, model, persona, mode, workspace, int(unattended),
+             json.dumps(meta or {}), ts, ts),
+        )
+        info = self.get_session(sid)
+        assert info is not None
+        return info
+
+    def get_session(self, session_id: str) -> SessionInfo | None:
+        rows = self.db.query(
+            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n"
+            " FROM sessions s WHERE s.id = ?",
+            (session_id,),
+        )
+        return _session(rows[0]) if rows else None
+
+    def find_session(self, prefix: str) -> SessionInfo | None:
+        """A session by id or unique id prefix (as typed on the command line)."""
+        exact = self.get_session(prefix)
+        if exact:
+            return exact
+        rows = self.db.query("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (prefix + "%",))
+        return self.get_session(rows[0]["id"]) if len(rows) == 1 else None
+
+    def list_sessions(self, *, limit: int = 500, search: str = "") -> list[SessionInfo]:
+        sql = (
+            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n"
+            " FROM sessions s"
+        )
+        params: list[object] = []
+        if search:
+            sql += " WHERE s.title LIKE ?"
+            params.append(f"%{search}%")
+        sql += " ORDER BY s.updated_at DESC LIMIT ?"
+        params.append(limit)
+        return [_session(r) for r in self.db.query(sql, params)]
+
+    def update_session(self, session_id: str, **fields: Any) -> None:
+        unknown = set(fields) - _SESSION_FIELDS - {"meta"}
+        if unknown:
+            raise ValueError(f"unknown session fields: {sorted(unknown)}")
+        if "meta" in fields:
+            fields["meta"] = json.dumps(fields["meta"])
+        if "unattended" in fields:
+            fields["unattended"] = int(bool(fields["unattended"]))
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        self.db.execute(
+            f"UPDATE sessions SET {cols}, updated_at = ? WHERE id = ?",
+            (*fields.values(), time.time(), session_id),
+        )
+
+    def delete_session(self, session_id: str) -> None:
+        self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+    # messages (HistoryStore) ----------------------------------------------------
+
+    def append(self, session_id: str, message: dict[str, Any]) -> None:
+        data = json.dumps(message, ensure_ascii=False)
+        ts = float(message.get("ts") or time.time())
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)",
+                (session_id, str(message.get("role", "")), data, ts),
+            )
+            if message.get("role") == "user" and isinstance(message.get("content"), str):
+                conn.execute(
+                    "UPDATE sessions SET title = ? WHERE id = ? AND title = ''",
+                    (_title(str(message["content"])), session_id),
+                )
+            conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (ts, session_id))
+
+    def load(self, session_id: str) -> list[dict[str, Any]]:
+        rows = self.db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? ORDER BY id", (session_id,)
+        )
+        out: list[dict[str, Any]] = []
+        for row in rows:
+            try:
+                msg = json.loads(row["data"])
+                if not isinstance(msg, dict):
+                    raise ValueError("not an object")
+            except ValueError as exc:
+                msg = {
+                    "role": "notice",
+                    "kind": "error",
+                    "text": f"Stored message #{row['id']} could not be read ({exc}); skipped.",
+                    "ts": time.time(),
+                }
+            out.append(msg)
+        return out
+
+    def count(self, session_id: str) -> int:
+        rows = self.db.query("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,))
+        return int(rows[0][0])
+
+
+def _title(text: str, limit: int = 60) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def _session(row: Any) -> SessionInfo:
+    try:
+        meta = json.loads(row["meta"] or "{}")
+    except ValueError:
+        meta = {}
+    return SessionInfo(
+        id=row["id"],
+        title=row["title"],
+        model=row["model"],
+        persona=row["persona"],
+        mode=row["mode"],
+        workspace=row["workspace"],
+        unattended=bool(row["unattended"]),
+        status=row["status"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        message_count=int(row["n"]),
+        meta=meta if isinstance(meta, dict) else {},
+    )

@@ -1,0 +1,1 @@
+"""Tools the agent can call: callable + JSON schema + risk metadata. No Qt here."""

@@ -1,0 +1,170 @@
+"""File tools: windowed read, list, write.
+
+Paths are taken relative to the session's workspace (absolute paths are
+allowed; whether a *write* may land there is the permission engine's call,
+which resolves symlinks and ``..`` first). File I/O runs in a worker thread so
+a slow disk never stalls the UI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.tools.base import Tool, ToolContext, ToolResult
+
+DEFAULT_READ_LINES = 400
+MAX_READ_LINES = 2_000
+MAX_LIST_ENTRIES = 500
+SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
+
+
+def resolve_path(ctx: ToolContext, raw: str) -> Path:
+    """The absolute path ``raw`` names, relative to the workspace."""
+    p = Path(os.path.expanduser(raw))
+    return (p if p.is_absolute() else ctx.workspace / p).resolve()
+
+
+def _read(path: Path, offset: int, limit: int) -> ToolResult:
+    if not path.exists():
+        return ToolResult(f"Error: {path} does not exist.", is_error=True)
+    if path.is_dir():
+        return ToolResult(f"Error: {path} is a folder; use list_files.", is_error=True)
+    data = path.read_bytes()
+    if b"\x00" in data[:8192]:
+        return ToolResult(f"Error: {path} looks like a binary file ({len(data)} bytes).", is_error=True)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    total = len(lines)
+    start = max(offset, 1)
+    window = lines[start - 1 : start - 1 + limit]
+    body = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(window, start))
+    end = start + len(window) - 1
+    if total == 0:
+        return ToolResult(f"[{path} is empty]", display={"path": str(path), "lines": 0})
+    footer = f"\n[lines {start}–{end} of {total}]"
+    if end < total:
+        footer += f" — call read_file with offset={end + 1} for more."
+    return ToolResult(body + footer, display={"path": str(path), "lines": total})
+
+
+async def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    path = resolve_path(ctx, str(args.get("path", "")))
+    offset = int(args.get("offset", 1) or 1)
+    limit = min(int(args.get("limit", DEFAULT_READ_LINES) or DEFAULT_READ_LINES), MAX_READ_LINES)
+    return await asyncio.to_thread(_read, path, offset, limit)
+
+
+def _list(root: Path, recursive: bool) -> ToolResult:
+    if not root.is_dir():
+        return ToolResult(f"Error: {root} is not a folder.", is_error=True)
+    entries: list[str] = []
+    truncated = False
+    if recursive:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            rel = Path(dirpath).relative_to(root)
+            for name in sorted(dirnames):
+                entries.append(f"{rel / name}/")
+            for name in sorted(filenames):
+                entries.append(str(rel / name))
+            if len(entries) > MAX_LIST_ENTRIES:
+                truncated = True
+                break
+    else:
+        for child in sorted(root.iterdir(), key=lambda c: c.name):
+            entries.append(child.name + ("/" if child.is_dir() else ""))
+    if len(entries) > MAX_LIST_ENTRIES:
+        entries = entries[:MAX_LIST_ENTRIES]
+        truncated = True
+    cleaned = [e[2:] if e.startswith("./") else e for e in entries]
+    text = "\n".join(cleaned) if cleaned else "(empty folder)"
+    if truncated:
+        text += f"\n[… more entries; showing the first {MAX_LIST_ENTRIES}]"
+    return ToolResult(text, display={"path": str(root), "entries": len(cleaned)})
+
+
+async def list_files(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    root = resolve_path(ctx, str(args.get("path") or "."))
+    return await asyncio.to_thread(_list, root, bool(args.get("recursive", False)))
+
+
+def _write(path: Path, content: str) -> ToolResult:
+    existed = path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.openworker-tmp")
+    tmp.write_text(content, encoding="utf-8")
+    os.replace(tmp, path)
+    verb = "Overwrote" if existed else "Created"
+    size = len(content.encode("utf-8"))
+    return ToolResult(f"{verb} {path} ({size} bytes).", display={"path": str(path), "bytes": size})
+
+
+async def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    raw = args.get("path")
+    if not raw:
+        return ToolResult("Error: 'path' is required.", is_error=True)
+    content = args.get("content")
+    if not isinstance(content, str):
+        return ToolResult("Error: 'content' must be a string.", is_error=True)
+    return await asyncio.to_thread(_write, resolve_path(ctx, str(raw)), content)
+
+
+READ_FILE = Tool(
+    name="read_file",
+    description=(
+        "Read a text file with line numbers. Large files are read in windows: pass "
+        "offset (1-based line) and limit (lines, default 400)."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "File path, relative to the workspace."},
+            "offset": {"type": "integer", "minimum": 1},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_READ_LINES},
+        },
+        "required": ["path"],
+    },
+    handler=read_file,
+    risk=RiskClass.READ,
+    target_arg="path",
+    concurrency_safe=True,
+)
+
+LIST_FILES = Tool(
+    name="list_files",
+    description="List a folder (relative to the workspace). recursive=true walks subfolders.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "Folder path; default the workspace."},
+            "recursive": {"type": "boolean"},
+        },
+    },
+    handler=list_files,
+    risk=RiskClass.READ,
+    target_arg="path",
+    concurrency_safe=True,
+)
+
+WRITE_FILE = Tool(
+    name="write_file",
+    description="Create or overwrite a text file with the given content.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "File path, relative to the workspace."},
+            "content": {"type": "string"},
+        },
+        "required": ["path", "content"],
+    },
+    handler=write_file,
+    risk=RiskClass.WRITE_LOCAL,
+    target_arg="path",
+)
+
+
+def file_tools() -> list[Tool]:
+    return [READ_FILE, LIST_FILES, WRITE_FILE]

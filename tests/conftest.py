@@ -1,0 +1,74 @@
+"""Test harness shared by the whole suite.
+
+* every test gets its own state dir (``OPENWORKER_HOME``) and an empty
+  in-memory keyring;
+* no test reaches the network: connections to anything but loopback fail loudly;
+* Qt runs offscreen; ``qloop`` gives a qasync event loop for tests that need Qt
+  timers and asyncio together (drive it with ``qloop.run_until_complete``; never
+  ``qtbot.wait_signal`` inside a coroutine on it — that hangs, see SETUP-NOTES).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SUPPORT = Path(__file__).parent / "support"
+REPO = Path(__file__).resolve().parents[1]
+
+os.environ["QT_QPA_PLATFORM"] = os.environ.get("OPENWORKER_TEST_QPA", "offscreen")
+os.environ["QT_API"] = "pyside6"
+os.environ["PYTHON_KEYRING_BACKEND"] = "memkeyring.MemoryKeyring"
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(SUPPORT), os.environ.get("PYTHONPATH", "")) if p
+)
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
+
+
+# --------------------------------------------------------------------------- network
+
+
+import netguard  # noqa: E402  (needs SUPPORT on sys.path)
+
+netguard.install()
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@pytest.fixture(autouse=True)
+def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "owhome"
+    monkeypatch.setenv("OPENWORKER_HOME", str(home))
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    import keyring
+    import memkeyring
+
+    memkeyring.clear()
+    keyring.set_keyring(memkeyring.MemoryKeyring())
+    yield home
+    memkeyring.clear()
+
+
+@pytest.fixture
+def qloop(qapp):  # type: ignore[no-untyped-def]
+    """A qasync event loop on the test's QApplication (see module docstring)."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+            asyncio.set_event_loop(None)
