@@ -15,7 +15,7 @@ resolve their model on every call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +86,11 @@ class ProviderRouter:
                     provider=provider,
                     model=model_id,
                 )
-            client = factory()
+            try:
+                client = factory()
+            except ProviderError as exc:
+                exc.model = exc.model or model_id
+                raise
             self._clients[provider] = client
         return client, model_id
 
@@ -100,15 +104,15 @@ class ProviderRouter:
 
 
 def build_router(
-    config: Mapping[str, Any] | None,
+    config: Any,
     get_secret: Callable[[str], str | None],
     **options: Any,
 ) -> ProviderRouter:
     """A router with every known provider registered (see :func:`factories.register_all`).
 
     Args:
-        config: provider settings (``providers``, ``custom``, ``capabilities``
-            tables; see ``factories.py``). None means defaults.
+        config: the app ``Config`` (its ``[providers]`` table is read; see
+            ``factories.py``), or None for defaults.
         get_secret: keyring lookup by entry name (``OPENAI_API_KEY`` …), called
             when a client is built, so a key change plus :meth:`invalidate`
             takes effect on the next call.
@@ -117,5 +121,5 @@ def build_router(
     from openworker_qt.providers.factories import register_all
 
     router = ProviderRouter()
-    register_all(router, config or {}, get_secret, **options)
+    register_all(router, config, get_secret, **options)
     return router

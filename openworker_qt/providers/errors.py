@@ -1,0 +1,219 @@
+"""Map whatever an SDK or transport raises to one :class:`ProviderError` taxonomy.
+
+No SDK is imported here: exceptions are recognised by their attributes
+(``status_code`` / ``code``, ``response``, ``body``) and class names, so this
+module stays cheap to import and works for openai, anthropic, google-genai and
+the httpx/httpx2/aiohttp transports alike.
+
+Messages are written for the user: what went wrong, what to do, then the API's
+own words. The provider and model are attached so ``str(error)`` names them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from openworker_qt.providers.base import ErrorKind, ProviderError
+
+_CONTEXT_RE = re.compile(
+    r"context[ _-]?length|context window|maximum context|prompt is too long|too many tokens"
+    r"|input token count|exceeds the maximum number of tokens|reduce the length|token limit"
+    r"|input is too long|request too large",
+    re.I,
+)
+
+_TYPE_KINDS: dict[str, ErrorKind] = {
+    "authentication_error": "auth",
+    "invalid_api_key": "auth",
+    "permission_error": "permission",
+    "permission_denied": "permission",
+    "rate_limit_error": "rate_limit",
+    "rate_limit_exceeded": "rate_limit",
+    "resource_exhausted": "rate_limit",
+    "insufficient_quota": "rate_limit",
+    "overloaded_error": "server",
+    "api_error": "server",
+    "server_error": "server",
+    "unavailable": "server",
+    "internal": "server",
+    "not_found_error": "not_found",
+    "model_not_found": "not_found",
+    "invalid_request_error": "bad_request",
+    "invalid_argument": "bad_request",
+    "context_length_exceeded": "context_length",
+    "request_too_large": "context_length",
+    "unauthenticated": "auth",
+}
+
+_ADVICE: dict[str, str] = {
+    "auth": "authentication failed — check the API key",
+    "permission": "the key is not allowed to use this model or feature",
+    "rate_limit": "rate limited by the provider",
+    "context_length": "the conversation is too long for this model's context window",
+    "bad_request": "the provider rejected the request",
+    "not_found": "model or endpoint not found — check the model name and base URL",
+    "server": "the provider had a server error",
+    "network": "could not reach the provider",
+    "timeout": "the provider did not answer in time",
+    "malformed": "the provider sent a response that could not be understood",
+    "unknown": "the call failed",
+}
+
+
+def _status_kind(status: int) -> ErrorKind:
+    if status == 401:
+        return "auth"
+    if status == 403:
+        return "permission"
+    if status == 404:
+        return "not_found"
+    if status in (408, 504):
+        return "timeout"
+    if status == 413:
+        return "context_length"
+    if status == 429:
+        return "rate_limit"
+    if status >= 500:
+        return "server"
+    if status >= 400:
+        return "bad_request"
+    return "unknown"
+
+
+def _header(headers: Any, name: str) -> str | None:
+    if headers is None:
+        return None
+    try:
+        value = headers.get(name)
+    except Exception:
+        return None
+    return str(value) if value is not None else None
+
+
+def retry_after_seconds(headers: Any, body: Any = None, *, now: float | None = None) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms``, ``retry-after``
+    as seconds or HTTP date, Google's ``RetryInfo.retryDelay``), or None."""
+    ms = _header(headers, "retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    ra = _header(headers, "retry-after")
+    if ra:
+        try:
+            return max(0.0, float(ra))
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(ra) if ra else None
+            if parsed is not None:
+                return max(0.0, parsed.timestamp() - (now if now is not None else time.time()))
+    for detail in _find_details(body):
+        delay = detail.get("retryDelay") if isinstance(detail, Mapping) else None
+        if isinstance(delay, str) and delay.endswith("s"):
+            try:
+                return max(0.0, float(delay[:-1]))
+            except ValueError:
+                pass
+    return None
+
+
+def _find_details(body: Any) -> list[Any]:
+    if isinstance(body, Mapping):
+        err = body.get("error", body)
+        if isinstance(err, Mapping) and isinstance(err.get("details"), list):
+            return list(err["details"])
+    return []
+
+
+def _api_message(body: Any, fallback: str) -> tuple[str, str | None]:
+    """(the API's own message, its error type/code) from an error body."""
+    if isinstance(body, str):
+        try:
+            body = json.loads(body)
+        except ValueError:
+            return (body.strip() or fallback)[:500], None
+    if isinstance(body, list) and body and isinstance(body[0], Mapping):
+        body = body[0]  # Gemini streaming errors arrive as a one-element array
+    if isinstance(body, Mapping):
+        err = body.get("error", body)
+        if isinstance(err, Mapping):
+            msg = str(err.get("message") or fallback)
+            meta = err.get("metadata")
+            if isinstance(meta, Mapping) and meta.get("raw"):
+                msg = f"{msg}: {meta['raw']}"  # OpenRouter puts the upstream reason here
+            etype = err.get("type") or err.get("status") or err.get("code")
+            return msg[:800], (str(etype).lower() if etype is not None else None)
+        if isinstance(err, str):
+            return err[:800], None
+    return fallback[:800], None
+
+
+def _names(exc: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(exc).__mro__}
+
+
+def classify(exc: BaseException, *, provider: str = "", model: str = "") -> ProviderError:
+    """The :class:`ProviderError` for ``exc`` (returned as is if it already is one)."""
+    if isinstance(exc, ProviderError):
+        if not exc.provider:
+            exc.provider = provider
+        if not exc.model:
+            exc.model = model
+        return exc
+    names = _names(exc)
+    status_attr = getattr(exc, "status_code", None)
+    if not isinstance(status_attr, int):
+        status_attr = getattr(exc, "code", None)  # google.genai.errors.APIError
+    status = status_attr if isinstance(status_attr, int) and 100 <= status_attr < 600 else None
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    body = getattr(exc, "body", None)
+    if body is None:
+        body = getattr(exc, "details", None)  # google-genai keeps the parsed JSON here
+    raw_msg = str(getattr(exc, "message", "") or exc) or type(exc).__name__
+    api_msg, etype = _api_message(body, raw_msg) if body is not None else (raw_msg[:800], None)
+
+    kind: ErrorKind
+    if status is not None:
+        kind = _status_kind(status)
+        if etype in _TYPE_KINDS and kind in ("bad_request", "unknown"):
+            kind = _TYPE_KINDS[etype]
+        if status == 200 and etype in _TYPE_KINDS:  # an error event inside a 200 stream
+            kind = _TYPE_KINDS[etype]
+    elif etype in _TYPE_KINDS:
+        kind = _TYPE_KINDS[etype]
+    elif names & {"TimeoutError", "APITimeoutError", "TimeoutException", "ReadTimeout",
+                  "ConnectTimeout", "ServerTimeoutError"}:
+        kind = "timeout"
+    elif names & {"RemoteProtocolError", "IncompleteRead", "ClientPayloadError",
+                  "TransferEncodingError", "ContentLengthError"}:
+        kind = "network"  # the connection broke mid-response: worth a retry
+    elif names & {"APIConnectionError", "ConnectError", "NetworkError", "ConnectionError",
+                  "ClientConnectorError", "ClientOSError", "ServerDisconnectedError",
+                  "OSError", "ReadError", "WriteError"}:
+        kind = "network"
+    elif names & {"JSONDecodeError", "ValidationError", "UnknownApiResponseError",
+                  "DecodingError", "UnicodeDecodeError"}:
+        kind = "malformed"
+    elif isinstance(exc, asyncio.TimeoutError):
+        kind = "timeout"
+    else:
+        kind = "unknown"
+    if kind in ("bad_request", "unknown") and _CONTEXT_RE.search(api_msg):
+        kind = "context_length"
+
+    retry_after = retry_after_seconds(headers, body) if kind in ("rate_limit", "server") else None
+    advice = _ADVICE[kind]
+    if kind == "rate_limit" and retry_after is not None:
+        advice += f" (retry after {retry_after:g} s)"
+    detail = f"HTTP {status}: {api_msg}" if status else api_msg
+    message = f"{advice}. {detail}" if detail and detail not in advice else advice
+    return ProviderError(
+        kind, message, provider=provider, model=model, status=status, retry_after=retry_after
+    )

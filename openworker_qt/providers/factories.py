@@ -1,0 +1,219 @@
+"""Factories that build each provider's client from config and the keyring.
+
+Config: the app's ``[providers]`` table (all optional)::
+
+    [providers.<name>]             # a known provider (openai, anthropic, gemini, a vendor)
+    base_url = "…"                 # Ollama's is normalised to /v1
+    key_name = "…"                 # keyring entry, default from KEY_NAMES / the vendor table
+    stream = false                 # non-streaming calls replayed as chunks
+    models = ["…"]                 # added to the curated list
+    api = "auto"                   # openai only: "auto" | "chat" | "responses"
+    reasoning_effort = "medium"    # openai only
+    thinking_budget = 4096         # anthropic only; 0 disables extended thinking
+    include_thoughts = true        # gemini only
+
+    [providers.<other name>]       # any other name with a base_url: a custom
+    base_url = "https://…/v1"      # OpenAI-compatible endpoint (key_name, models,
+                                   # vendor quirks from compat.Vendor)
+
+    [providers.capabilities]       # Capabilities overrides by "provider:glob"
+    "ollama:llava*" = { vision = true }
+
+:func:`internal_config` turns that table (or the whole app ``Config``) into the
+``{"providers", "custom", "capabilities"}`` mapping the factories read.
+
+Keys are read through ``get_secret`` when the client is built (the first call
+after start-up or after ``invalidate``), never stored in config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from openworker_qt.providers.base import ModelProvider, ProviderError
+from openworker_qt.providers.compat import (
+    ALIASES,
+    VENDORS,
+    Vendor,
+    custom_vendor,
+    normalize_ollama_url,
+)
+
+if TYPE_CHECKING:
+    from openworker_qt.providers.router import ProviderRouter
+
+KEY_NAMES: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+}
+LABELS: dict[str, str] = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Google Gemini"}
+NATIVE = tuple(KEY_NAMES)
+
+
+def internal_config(config: Any) -> dict[str, Any]:
+    """App config (a ``Config`` with ``.data``, its data, or an internal mapping) →
+    ``{"providers": {...}, "custom": {...}, "capabilities": {...}}``."""
+    if config is None:
+        return {"providers": {}, "custom": {}, "capabilities": {}}
+    data = getattr(config, "data", config)
+    if not isinstance(data, Mapping):
+        return {"providers": {}, "custom": {}, "capabilities": {}}
+    if "custom" in data or "capabilities" in data:  # already internal
+        return {
+            "providers": dict(data.get("providers") or {}),
+            "custom": dict(data.get("custom") or {}),
+            "capabilities": dict(data.get("capabilities") or {}),
+        }
+    table = data.get("providers") or {}
+    known = {*NATIVE, *VENDORS}
+    providers: dict[str, Any] = {}
+    custom: dict[str, Any] = {}
+    capabilities: dict[str, Any] = {}
+    for name, value in table.items() if isinstance(table, Mapping) else ():
+        if name == "capabilities" and isinstance(value, Mapping):
+            capabilities = dict(value)
+        elif not isinstance(value, Mapping):
+            continue
+        elif name.lower() in known or name.lower() in ALIASES:
+            providers[ALIASES.get(name.lower(), name.lower())] = dict(value)
+        elif value.get("base_url"):
+            custom[name.lower()] = dict(value)
+    return {"providers": providers, "custom": custom, "capabilities": capabilities}
+
+
+def _settings(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    section = config.get("providers") or {}
+    value = section.get(name) if isinstance(section, Mapping) else None
+    return value if isinstance(value, Mapping) else {}
+
+
+def key_name(config: Mapping[str, Any], name: str) -> str | None:
+    """The keyring entry holding ``name``'s key (None: the provider needs no key)."""
+    explicit = _settings(config, name).get("key_name")
+    if explicit:
+        return str(explicit)
+    if name in KEY_NAMES:
+        return KEY_NAMES[name]
+    if name in VENDORS:
+        return VENDORS[name].key_name
+    custom = (config.get("custom") or {}).get(name)
+    if isinstance(custom, Mapping):
+        return str(custom["key_name"]) if custom.get("key_name") else None
+    return None
+
+
+def _require_key(
+    config: Mapping[str, Any], name: str, label: str, get_secret: Callable[[str], str | None]
+) -> str:
+    entry = key_name(config, name)
+    if entry is None:
+        return ""
+    key = get_secret(entry)
+    if not key:
+        raise ProviderError(
+            "auth",
+            f"no API key for {label}: add it in Settings → Providers "
+            f"(stored in the keyring as {entry})",
+            provider=name,
+        )
+    return key
+
+
+def vendor_for(config: Mapping[str, Any], name: str) -> Vendor:
+    """The vendor row for a compat provider, with config applied."""
+    settings = _settings(config, name)
+    if name in VENDORS:
+        vendor = VENDORS[name]
+        if settings.get("base_url"):
+            url = str(settings["base_url"])
+            vendor = replace(vendor, base_url=normalize_ollama_url(url) if name == "ollama" else url.rstrip("/"))
+        if "stream" in settings:
+            vendor = replace(vendor, stream=bool(settings["stream"]))
+        return vendor
+    custom = (config.get("custom") or {}).get(name)
+    if not isinstance(custom, Mapping):
+        raise KeyError(name)
+    return custom_vendor(name, custom)
+
+
+def make_factory(
+    name: str,
+    config: Mapping[str, Any],
+    get_secret: Callable[[str], str | None],
+    **options: Any,
+) -> Callable[[], ModelProvider]:
+    """A zero-argument factory building provider ``name`` (imports stay lazy)."""
+    settings = _settings(config, name)
+    overrides = config.get("capabilities") or None
+    base_url = str(settings["base_url"]) if settings.get("base_url") else None
+    stream = bool(settings.get("stream", True))
+
+    def build() -> ModelProvider:
+        if name == "openai":
+            from openworker_qt.providers.openai_native import OpenAIProvider
+
+            return OpenAIProvider(
+                api_key=_require_key(config, name, LABELS[name], get_secret),
+                base_url=base_url,
+                api=str(settings.get("api", "auto")),
+                reasoning_effort=settings.get("reasoning_effort"),
+                caps_overrides=overrides,
+                stream=stream,
+                **options,
+            )
+        if name == "anthropic":
+            from openworker_qt.providers.anthropic import AnthropicProvider
+
+            budget = settings.get("thinking_budget", 4096)
+            return AnthropicProvider(
+                api_key=_require_key(config, name, LABELS[name], get_secret),
+                base_url=base_url,
+                thinking_budget=int(budget) if budget else None,
+                caps_overrides=overrides,
+                stream=stream,
+                **options,
+            )
+        if name == "gemini":
+            from openworker_qt.providers.gemini import GeminiProvider
+
+            return GeminiProvider(
+                api_key=_require_key(config, name, LABELS[name], get_secret),
+                base_url=base_url,
+                include_thoughts=bool(settings.get("include_thoughts", True)),
+                caps_overrides=overrides,
+                stream=stream,
+                **options,
+            )
+        from openworker_qt.providers.openai_chat import OpenAIChatProvider
+
+        vendor = vendor_for(config, name)
+        return OpenAIChatProvider(
+            vendor,
+            api_key=_require_key(config, name, vendor.label, get_secret) or None,
+            caps_overrides=overrides,
+            **options,
+        )
+
+    return build
+
+
+def all_provider_names(config: Mapping[str, Any]) -> list[str]:
+    custom = config.get("custom") or {}
+    return [*NATIVE, *VENDORS, *(str(n) for n in custom if isinstance(custom, Mapping))]
+
+
+def register_all(
+    router: ProviderRouter,
+    config: Any,
+    get_secret: Callable[[str], str | None],
+    **options: Any,
+) -> None:
+    """Register a factory for every native provider, vendor and custom endpoint."""
+    config = internal_config(config)
+    for name in all_provider_names(config):
+        router.register(name, make_factory(name, config, get_secret, **options))
+    for alias, target in ALIASES.items():
+        router.alias(alias, target)

@@ -1,0 +1,338 @@
+"""OpenAI Chat Completions adapter (``openai.AsyncOpenAI``), used for OpenAI
+itself and every OpenAI-compatible vendor (see ``compat.py``) and custom URL.
+
+Contract:
+  * the canonical history is already in this API's shape; this module only adds
+    the system prompt, flattens text-only content for vendors that reject part
+    lists, maps tool-call ids for vendors with id rules, and drops our private
+    fields (``provider_state``) — on a copy;
+  * tool-call argument fragments are joined per index and emitted once complete
+    (raw string, even when truncated: the engine reports bad JSON to the model);
+  * reasoning deltas come from the vendor's reasoning field or ``<think>`` tags;
+  * the SDK's own retries are off (``max_retries=0``): ``retry.py`` owns them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
+from openworker_qt.providers._common import (
+    content_parts,
+    content_text,
+    object_schema,
+    provider_state,
+    tool_specs,
+)
+from openworker_qt.providers.base import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+)
+from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers.compat import Vendor
+from openworker_qt.providers.retry import (
+    DEFAULT_RETRY,
+    DEFAULT_TIMEOUTS,
+    RetryPolicy,
+    StreamTimeouts,
+    guarded_stream,
+)
+
+_ALNUM9 = re.compile(r"^[A-Za-z0-9]{9}$")
+OPENAI = Vendor(
+    "openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY", recover_tool_calls=False
+)
+
+
+def _map_id(call_id: str, style: str) -> str:
+    if style != "alnum9" or _ALNUM9.match(call_id):
+        return call_id
+    return hashlib.sha1(call_id.encode()).hexdigest()[:9]
+
+
+def _usage(raw: Any) -> dict[str, int]:
+    if raw is None:
+        return {}
+    out: dict[str, int] = {}
+    for ours, theirs in (("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens")):
+        value = getattr(raw, theirs, None)
+        if isinstance(value, int):
+            out[ours] = value
+    cached = getattr(getattr(raw, "prompt_tokens_details", None), "cached_tokens", None)
+    if isinstance(cached, int) and cached:
+        out["cache_read_tokens"] = cached
+    reasoning = getattr(getattr(raw, "completion_tokens_details", None), "reasoning_tokens", None)
+    if isinstance(reasoning, int) and reasoning:
+        out["reasoning_tokens"] = reasoning
+    return out
+
+
+class OpenAIChatProvider:
+    """Streams Chat Completions from OpenAI or an OpenAI-compatible endpoint."""
+
+    def __init__(
+        self,
+        vendor: Vendor = OPENAI,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        caps_overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
+        sleep: Any = None,
+        stream: bool | None = None,
+    ) -> None:
+        self.name = vendor.name
+        self.vendor = vendor
+        self._api_key = api_key
+        self._base_url = base_url or vendor.base_url
+        self._caps_overrides = caps_overrides
+        self._retry = retry
+        self._timeouts = timeouts
+        self._sleep = sleep
+        self._stream = vendor.stream if stream is None else stream
+        self._client: Any = None
+
+    def capabilities(self, model: str) -> Capabilities:
+        return capabilities_for(self.name, model, self._caps_overrides)
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            import openai  # lazy: importing the SDK costs ~150 ms of start-up
+
+            self._client = openai.AsyncOpenAI(
+                api_key=self._api_key or "not-needed",
+                base_url=self._base_url,
+                max_retries=0,
+                timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
+                default_headers=dict(self.vendor.extra_headers) or None,
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+    # -- request -----------------------------------------------------------------
+
+    def build_params(self, request: ModelRequest) -> dict[str, Any]:
+        """The JSON body this adapter sends for ``request`` (without ``stream``)."""
+        caps = self.capabilities(request.model)
+        style = self.vendor.tool_id_style
+        messages: list[dict[str, Any]] = []
+        if request.system:
+            messages.append({"role": "system", "content": request.system})
+        for msg in request.messages:
+            messages.append(self._message(msg, style))
+        params: dict[str, Any] = {"model": request.model, "messages": messages}
+        specs = tool_specs(request.tools)
+        if specs and caps.tools:
+            params["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": s.name,
+                        "description": s.description,
+                        "parameters": object_schema(s.parameters),
+                    },
+                }
+                for s in specs
+            ]
+            if self.name == "openai" and not caps.parallel_tools:
+                params["parallel_tool_calls"] = False
+        if request.max_tokens is not None:
+            key = "max_completion_tokens" if self.name == "openai" else "max_tokens"
+            params[key] = request.max_tokens
+        if request.temperature is not None and not (self.name == "openai" and caps.reasoning):
+            params["temperature"] = request.temperature
+        return params
+
+    def _message(self, msg: Message, style: str) -> dict[str, Any]:
+        role = msg.get("role")
+        if role == "assistant":
+            out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or None}
+            calls = msg.get("tool_calls") or []
+            if calls:
+                out["tool_calls"] = [
+                    {
+                        "id": _map_id(str(c.get("id")), style),
+                        "type": "function",
+                        "function": {
+                            "name": c.get("function", {}).get("name", ""),
+                            "arguments": c.get("function", {}).get("arguments") or "{}",
+                        },
+                    }
+                    for c in calls
+                ]
+            if self.vendor.send_reasoning_back and self.vendor.reasoning_field:
+                reasoning = provider_state(msg, self.name).get("reasoning")
+                if reasoning:
+                    out[self.vendor.reasoning_field] = reasoning
+            return out
+        if role == "tool":
+            return {
+                "role": "tool",
+                "tool_call_id": _map_id(str(msg.get("tool_call_id")), style),
+                "content": content_text(msg.get("content")),
+            }
+        content = msg.get("content")
+        if isinstance(content, list):
+            parts = content_parts(content)
+            if all(p.get("type") == "text" for p in parts) and self.name != "openai":
+                content = content_text(parts)  # several vendors reject text part lists
+            else:
+                content = parts
+        out = {"role": str(role), "content": content if content is not None else ""}
+        if msg.get("name"):
+            out["name"] = msg["name"]
+        return out
+
+    # -- response ----------------------------------------------------------------
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        return guarded_stream(
+            lambda: self._attempt(request),
+            provider=self.name,
+            model=request.model,
+            policy=self._retry,
+            timeouts=self._timeouts,
+            **({"sleep": self._sleep} if self._sleep else {}),
+        )
+
+    async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
+        params = self.build_params(request)
+        offered = [s.name for s in tool_specs(request.tools)] if "tools" in params else []
+        if not self._stream:
+            async for item in self._complete(params, offered):
+                yield item
+            return
+        params["stream"] = True
+        if self.vendor.stream_usage:
+            params["stream_options"] = {"include_usage": True}
+        stream = await self.client.chat.completions.create(**params)
+        calls = ToolCallAssembler()
+        splitter = ThinkSplitter() if self.vendor.think_tags else None
+        text: list[str] = []
+        reasoning: list[str] = []
+        finish_reason = "stop"
+        usage: dict[str, int] = {}
+        field = self.vendor.reasoning_field
+        try:
+            async for chunk in stream:
+                error = getattr(chunk, "error", None)
+                if error:
+                    raise ProviderError(
+                        "server", f"error inside the stream: {error}", provider=self.name, model=request.model
+                    )
+                if getattr(chunk, "usage", None):
+                    usage = _usage(chunk.usage)
+                produced = False
+                for choice in chunk.choices or []:
+                    delta = choice.delta
+                    if delta is not None:
+                        r = None
+                        for name in (field, "reasoning_content", "reasoning"):
+                            if name:
+                                r = getattr(delta, name, None)
+                                if r:
+                                    break
+                        if isinstance(r, str) and r:
+                            reasoning.append(r)
+                            produced = True
+                            yield ReasoningChunk(r)
+                        if delta.content:
+                            pieces = splitter.feed(delta.content) if splitter else [TextChunk(delta.content)]
+                            for piece in pieces:
+                                if isinstance(piece, TextChunk):
+                                    text.append(piece.text)
+                                else:
+                                    reasoning.append(piece.text)
+                                produced = True
+                                yield piece
+                        for tc in delta.tool_calls or []:
+                            fn = tc.function
+                            calls.add(
+                                tc.index if tc.index is not None else 0,
+                                id=tc.id,
+                                name=fn.name if fn else None,
+                                arguments=fn.arguments if fn else None,
+                            )
+                    if choice.finish_reason:
+                        finish_reason = choice.finish_reason
+                if not produced:
+                    yield None  # wire activity: keeps the stall timer quiet
+        finally:
+            await stream.close()
+        if splitter:
+            for piece in splitter.flush():
+                (text if isinstance(piece, TextChunk) else reasoning).append(piece.text)
+                yield piece
+        for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason, usage, offered):
+            yield item
+
+    async def _complete(self, params: dict[str, Any], offered: list[str]) -> AsyncIterator[StreamChunk | None]:
+        resp = await self.client.chat.completions.create(**params)
+        choice = resp.choices[0] if resp.choices else None
+        if choice is None:
+            raise ProviderError("malformed", "the response had no choices", provider=self.name, model=params["model"])
+        msg = choice.message
+        reasoning = ""
+        for name in (self.vendor.reasoning_field, "reasoning_content", "reasoning"):
+            value = getattr(msg, name, None) if name else None
+            if isinstance(value, str) and value:
+                reasoning = value
+                break
+        text = msg.content or ""
+        if self.vendor.think_tags and text:
+            splitter = ThinkSplitter()
+            pieces = splitter.feed(text) + splitter.flush()
+            reasoning += "".join(p.text for p in pieces if isinstance(p, ReasoningChunk))
+            text = "".join(p.text for p in pieces if isinstance(p, TextChunk))
+        if reasoning:
+            yield ReasoningChunk(reasoning)
+        if text:
+            yield TextChunk(text)
+        calls = ToolCallAssembler()
+        for i, tc in enumerate(msg.tool_calls or []):
+            fn = getattr(tc, "function", None)
+            calls.add(i, id=tc.id, name=getattr(fn, "name", None), arguments=getattr(fn, "arguments", None))
+        request = ModelRequest(model=str(params["model"]), messages=[])
+        for item in self._finish(
+            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage), offered
+        ):
+            yield item
+
+    def _finish(
+        self,
+        request: ModelRequest,
+        calls: ToolCallAssembler,
+        text: str,
+        reasoning: str,
+        finish_reason: str,
+        usage: dict[str, int],
+        offered: list[str],
+    ) -> list[StreamChunk]:
+        out: list[StreamChunk] = []
+        replace_text: str | None = None
+        if calls:
+            out.extend(calls.complete())
+            finish_reason = "tool_calls" if finish_reason in ("stop", "tool_calls", "function_call") else finish_reason
+        elif offered and text and self.vendor.recover_tool_calls:
+            recovered, replace_text = finish_text_calls(text, offered)
+            if recovered:
+                out.extend(recovered)
+                finish_reason = "tool_calls"
+        state: dict[str, Any] = {}
+        if reasoning and self.vendor.send_reasoning_back:
+            state = {self.name: {"reasoning": reasoning}}
+        out.append(FinishChunk(reason=finish_reason, usage=usage, provider_state=state, replace_text=replace_text))
+        return out
