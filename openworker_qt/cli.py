@@ -30,6 +30,7 @@ from openworker_qt import __version__
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.scripted import ScriptError
 from openworker_qt.storage.config import ConfigError
 from openworker_qt.storage.db import StorageError
@@ -220,8 +221,11 @@ async def _run(args: argparse.Namespace) -> int:
                 )
                 return 2
             info = store.create_session(model=model, workspace=str(workspace))
-        if args.model and info.model != args.model:
-            store.update_session(info.id, model=args.model)
+        try:  # fail early and clearly on an unusable model string
+            rt.router.resolve(args.model or info.model or model)
+        except ProviderError as exc:
+            sys.stderr.write(f"openworker-qt: {exc.message}\n")
+            return 2
         approver = TerminalApprover(assume_yes=args.yes, interactive=sys.stdin.isatty())
         manager = SessionManager(
             store,
@@ -292,7 +296,8 @@ def _show(args: argparse.Namespace) -> int:
         if info is None:
             sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
             return 2
-        print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
+        if not args.json:
+            print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
         for msg in rt.conversations.load(info.id):
             if args.json:
                 print(json.dumps(msg, ensure_ascii=False))

@@ -59,7 +59,8 @@ from openworker_qt.core.messages import (
     has_parts,
     notice,
     now,
-    outbound,
+    order_tool_results,
+    outbound_message,
     pending_tool_calls,
     tool_result,
     user_message,
@@ -194,6 +195,8 @@ class TurnEngine:
         self._queue: asyncio.Queue[object] | None = None
         self._running = False
         self._usage: dict[str, int] = {}
+        self._out_caps: Capabilities | None = None
+        self._out_cache: list[Message | None] = []
 
     # ------------------------------------------------------------------ control
 
@@ -379,12 +382,22 @@ class TurnEngine:
     # ------------------------------------------------------------- model calls
 
     async def _build_request(self, model_id: str, caps: Capabilities) -> ModelRequest:
-        visible = [m for m in self.history if m.get("partial") != "error"]
-        if has_parts(visible, "file") or has_parts(visible, "image_url"):
+        # Stored messages never change once appended, so each one's outbound copy is
+        # computed once per capability set (bench/engine.py: re-copying the whole
+        # history every call was the largest per-iteration cost).
+        if caps != self._out_caps:
+            self._out_caps = caps
+            self._out_cache = []
+        fresh = self.history[len(self._out_cache):]
+        if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
-            messages = await asyncio.to_thread(outbound, visible, caps)
+            converted = await asyncio.to_thread(
+                lambda: [outbound_message(m, caps) for m in fresh]
+            )
         else:
-            messages = outbound(visible, caps)
+            converted = [outbound_message(m, caps) for m in fresh]
+        self._out_cache.extend(converted)
+        messages = order_tool_results([m for m in self._out_cache if m is not None])
         return ModelRequest(
             model=model_id,
             messages=messages,

@@ -68,7 +68,11 @@ StreamChunk = TextChunk | ReasoningChunk | ToolCallChunk | FinishChunk
 
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
-    """One call: the model id (without provider prefix), outbound history, tools."""
+    """One call: the model id (without provider prefix), outbound history, tools.
+
+    Providers must treat ``messages`` as read-only: the engine reuses the
+    converted messages across calls.
+    """
 
     model: str
     messages: list[Message]

@@ -146,12 +146,16 @@ class ConversationStore:
     def append(self, session_id: str, message: dict[str, Any]) -> None:
         data = json.dumps(message, ensure_ascii=False)
         ts = float(message.get("ts") or time.time())
+        insert = "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)"
+        row = (session_id, str(message.get("role", "")), data, ts)
+        if message.get("role") != "user":
+            # One statement is its own atomic commit; the session's updated_at moves
+            # with user messages and status changes, not with every tool result.
+            self.db.execute(insert, row)
+            return
         with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)",
-                (session_id, str(message.get("role", "")), data, ts),
-            )
-            if message.get("role") == "user" and isinstance(message.get("content"), str):
+            conn.execute(insert, row)
+            if isinstance(message.get("content"), str):
                 conn.execute(
                     "UPDATE sessions SET title = ? WHERE id = ? AND title = ''",
                     (_title(str(message["content"])), session_id),

@@ -1,0 +1,153 @@
+"""The headless CLI, run as a real subprocess like a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def script(tmp_path: Path, turns: list[dict]) -> Path:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"turns": turns}))
+    return path
+
+
+def owq(*args: str, cwd: Path, stdin: object = subprocess.DEVNULL, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "openworker_qt", *args],
+        cwd=cwd,
+        stdin=stdin,  # type: ignore[arg-type]
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=os.environ.copy(),
+    )
+
+
+WRITE_TURNS = [
+    {"text": "Writing it.", "tool_calls": [{"name": "write_file", "arguments": {"path": "out.md", "content": "# Brief\n"}}]},
+    {"text": "Done."},
+]
+
+
+def test_run_streams_and_exits_zero(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"chunks": ["Hello", ", ", "world"]}])
+    res = owq("run", "--model", f"scripted:{s}", "say hello", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "Hello, world" in res.stdout
+    assert "completed" in res.stderr
+
+
+def test_yes_approves_and_writes(tmp_path: Path) -> None:
+    s = script(tmp_path, WRITE_TURNS)
+    res = owq("run", "-y", "--model", f"scripted:{s}", "write the brief", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "out.md").read_text() == "# Brief\n"
+    assert "write_file" in res.stdout
+
+
+def test_nobody_at_the_terminal_means_denied(tmp_path: Path) -> None:
+    s = script(tmp_path, WRITE_TURNS)
+    res = owq("run", "--model", f"scripted:{s}", "write the brief", cwd=tmp_path)
+    assert res.returncode == 0
+    assert not (tmp_path / "out.md").exists()
+    assert "nobody is at the terminal" in res.stderr
+    assert "denied" in res.stdout
+
+
+@pytest.mark.parametrize(("answer", "written"), [("y", True), ("n", False)])
+def test_terminal_prompt(tmp_path: Path, answer: str, written: bool) -> None:
+    s = script(tmp_path, WRITE_TURNS)
+    master, slave = pty.openpty()
+    try:
+        os.write(master, f"{answer}\n".encode())
+        res = owq("run", "--model", f"scripted:{s}", "write the brief", cwd=tmp_path, stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert res.returncode == 0, res.stderr
+    assert "Allow?" in res.stderr
+    assert (tmp_path / "out.md").exists() is written
+
+
+def test_exit_status_reflects_error_and_cap(tmp_path: Path) -> None:
+    err = script(tmp_path, [{"chunks": ["par"], "error": "boom", "error_kind": "server"}])
+    res = owq("run", "--model", f"scripted:{err}", "x", cwd=tmp_path)
+    assert res.returncode == 1
+    assert "boom" in res.stdout
+    loop = tmp_path / "loop.json"
+    loop.write_text(json.dumps([{"tool_calls": [{"name": "list_files", "arguments": {}}], "repeat": True}]))
+    res = owq("run", "--max-iterations", "2", "--model", f"scripted:{loop}", "x", cwd=tmp_path)
+    assert res.returncode == 3
+    assert "iteration limit" in res.stdout
+
+
+def test_bad_script_and_missing_model_are_clear(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"turns": [ {"text": "x"}, ]}')
+    res = owq("run", "--model", f"scripted:{bad}", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "bad.json" in res.stderr and "invalid JSON" in res.stderr
+    res = owq("run", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "no model chosen" in res.stderr
+
+
+def test_malformed_config_is_a_clear_error(tmp_path: Path) -> None:
+    cfg = Path(os.environ["OPENWORKER_HOME"]) / "config" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[general\n")
+    res = owq("sessions", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "config.toml" in res.stderr and "line 1" in res.stderr
+
+
+def test_sessions_show_and_continue(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "First answer."}, {"text": "Second answer."}])
+    assert owq("run", "--model", f"scripted:{s}", "first question", cwd=tmp_path).returncode == 0
+    listing = owq("sessions", cwd=tmp_path)
+    assert "first question" in listing.stdout
+    sid = listing.stdout.split()[0]
+    # A new process: the scripted provider starts from the first turn again.
+    s2 = script(tmp_path, [{"text": "Second answer."}])
+    cont = owq("run", "--session", sid[:6], "--model", f"scripted:{s2}", "second question", cwd=tmp_path)
+    assert cont.returncode == 0, cont.stderr
+    shown = owq("show", sid, cwd=tmp_path)
+    out = shown.stdout
+    assert out.index("first question") < out.index("First answer.") < out.index("second question")
+    assert "Second answer." in out
+    as_json = owq("show", sid, "--json", cwd=tmp_path)
+    roles = [json.loads(line)["role"] for line in as_json.stdout.splitlines()]
+    assert roles == ["user", "assistant", "user", "assistant"]
+
+
+def test_json_event_stream(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"chunks": ["a", "b"]}])
+    res = owq("run", "--json", "--model", f"scripted:{s}", "x", cwd=tmp_path)
+    kinds = [json.loads(line)["type"] for line in res.stdout.splitlines()]
+    assert kinds == ["turn_start", "assistant_delta", "assistant_delta", "assistant_message", "turn_end"]
+
+
+def test_ctrl_c_stops_the_turn_cleanly(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    s = script(tmp_path, [{"chunks": ["tick "] * 400, "delay": 0.02}])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "openworker_qt", "run", "--model", f"scripted:{s}", "count"],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.read(10)  # wait until the stream has begun
+    time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Stopped." in out

@@ -1,0 +1,98 @@
+"""SQLite storage: WAL, migrations, durability of messages, damaged data."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from openworker_qt.storage.conversations import ConversationStore
+from openworker_qt.storage.db import Database, StorageError
+
+
+def test_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    assert db.query("PRAGMA journal_mode")[0][0] == "wal"
+    assert db.query("PRAGMA foreign_keys")[0][0] == 1
+
+
+def test_migrations_apply_forward_once(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    db = Database(path)
+    db.ensure("demo", ["CREATE TABLE a (x INTEGER)"])
+    assert db.version("demo") == 1
+    db.ensure("demo", ["CREATE TABLE a (x INTEGER)", "ALTER TABLE a ADD COLUMN y TEXT"])
+    assert db.version("demo") == 2
+    db.close()
+    again = Database(path)
+    again.ensure("demo", ["CREATE TABLE a (x INTEGER)", "ALTER TABLE a ADD COLUMN y TEXT"])
+    cols = [r["name"] for r in again.query("PRAGMA table_info(a)")]
+    assert cols == ["x", "y"]
+
+
+def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    with pytest.raises(sqlite3.OperationalError):
+        db.ensure("demo", ["CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER)"])
+    assert db.version("demo") == 0
+    assert not db.query("SELECT name FROM sqlite_master WHERE name = 'a'")
+
+
+def test_newer_database_is_refused(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    db.ensure("demo", ["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (x INTEGER)"])
+    with pytest.raises(StorageError, match="newer than this app knows"):
+        db.ensure("demo", ["CREATE TABLE a (x INTEGER)"])
+
+
+def test_corrupt_database_file_is_a_clear_error_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "broken.sqlite3"
+    garbage = b"this is not a database" * 100
+    path.write_bytes(garbage)
+    with pytest.raises(StorageError, match="broken.sqlite3"):
+        Database(path)
+    assert path.read_bytes() == garbage
+
+
+def test_sessions_and_messages_roundtrip(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "x.sqlite3"))
+    s = store.create_session(model="scripted:x", workspace="/w")
+    store.append(s.id, {"role": "user", "content": "Prepare the ACME renewal brief", "ts": 1.0})
+    store.append(s.id, {"role": "assistant", "content": "On it — 中文也可以", "ts": 2.0})
+    assert store.load(s.id)[1]["content"] == "On it — 中文也可以"
+    info = store.get_session(s.id)
+    assert info is not None
+    assert info.title == "Prepare the ACME renewal brief"
+    assert info.message_count == 2
+    assert store.find_session(s.id[:6]) is not None
+    assert [x.id for x in store.list_sessions(search="ACME")] == [s.id]
+    store.update_session(s.id, unattended=True, title="Renamed")
+    info = store.get_session(s.id)
+    assert info is not None and info.unattended and info.title == "Renamed"
+    with pytest.raises(ValueError, match="unknown session fields"):
+        store.update_session(s.id, bogus=1)
+    store.delete_session(s.id)
+    assert store.get_session(s.id) is None
+    assert store.load(s.id) == []
+
+
+def test_damaged_message_row_is_shown_not_fatal(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    store = ConversationStore(db)
+    s = store.create_session()
+    store.append(s.id, {"role": "user", "content": "one"})
+    store.append(s.id, {"role": "assistant", "content": "two"})
+    db.execute("UPDATE messages SET data = '{not json' WHERE role = 'user'")
+    loaded = store.load(s.id)
+    assert loaded[0]["role"] == "notice" and "could not be read" in loaded[0]["text"]
+    assert loaded[1]["content"] == "two"
+
+
+def test_two_processes_worth_of_connections_share_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    a = ConversationStore(Database(path))
+    b = ConversationStore(Database(path))
+    s = a.create_session()
+    a.append(s.id, {"role": "user", "content": "hi"})
+    assert b.load(s.id)[0]["content"] == "hi"
