@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+from fnmatch import fnmatchcase
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -49,6 +50,8 @@ from openworker_qt.providers.retry import (
 )
 
 NAMESPACE = "anthropic"
+#: Models that take ``thinking: {"type": "adaptive"}`` (a fixed budget is deprecated there).
+ADAPTIVE_THINKING = ("claude-opus-4-6*", "claude-sonnet-4-6*", "claude-mythos*", "claude-opus-5*", "claude-sonnet-5*")
 DEFAULT_MAX_TOKENS = 8192
 _CACHEABLE = frozenset({"text", "image", "document", "tool_use", "tool_result"})
 _STOP_REASONS = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
@@ -269,8 +272,12 @@ class AnthropicProvider:
         if self._cache and messages:
             _mark_cache(messages[-1]["content"])
         if caps.reasoning and self._thinking_budget:
-            params["thinking"] = {"type": "enabled", "budget_tokens": self._thinking_budget}
-            params["max_tokens"] = max(params["max_tokens"], self._thinking_budget + 4096)
+            if any(fnmatchcase(request.model, g) for g in ADAPTIVE_THINKING):
+                # newer models decide how much to think; a fixed budget is deprecated
+                params["thinking"] = {"type": "adaptive", "display": "summarized"}
+            else:
+                params["thinking"] = {"type": "enabled", "budget_tokens": self._thinking_budget}
+                params["max_tokens"] = max(params["max_tokens"], self._thinking_budget + 4096)
         elif request.temperature is not None:
             params["temperature"] = request.temperature
         return params

@@ -153,7 +153,7 @@ def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
                 fr["id"] = call_id
             push("user", [{"function_response": fr}])
         elif role == "user":
-            push("user", _user_parts(msg.get("content")))
+            push("user", _user_parts(msg.get("content")) or [{"text": ""}])
     return out
 
 
@@ -227,6 +227,8 @@ class GeminiProvider:
         return self._client
 
     async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aio.aclose()
         if self._http is not None:
             await self._http.aclose()
 

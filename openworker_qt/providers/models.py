@@ -25,7 +25,7 @@ from openworker_qt.providers.factories import (
 #: Models verified to call tools reliably, per native provider (vendors: compat.py).
 CURATED: dict[str, tuple[str, ...]] = {
     "openai": ("gpt-5", "gpt-5-mini", "gpt-4.1", "gpt-4o", "o4-mini"),
-    "anthropic": ("claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"),
+    "anthropic": ("claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"),
     "gemini": ("gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-pro-preview"),
 }
 

@@ -165,6 +165,10 @@ class OpenAIResponsesProvider:
             )
         return self._client
 
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
     def build_params(self, request: ModelRequest) -> dict[str, Any]:
         caps = self.capabilities(request.model)
         params: dict[str, Any] = {
