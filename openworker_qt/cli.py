@@ -29,6 +29,8 @@ from typing import Any, TextIO
 from openworker_qt import __version__
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
+from openworker_qt.core.inbox import InboxItem, args_preview
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.scripted import ScriptError
@@ -38,16 +40,7 @@ from openworker_qt.storage.db import StorageError
 EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "interrupted": 130}
 
 
-def preview_args(arguments: dict[str, Any], limit: int = 80) -> str:
-    """``path: g.txt · content: buy milk`` — one line, long values cut with an ellipsis."""
-    parts: list[str] = []
-    for key, value in (arguments or {}).items():
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        text = " ".join(str(text).split())
-        if len(text) > limit:
-            text = text[: limit - 1] + "…"
-        parts.append(f"{key}: {text}")
-    return " · ".join(parts)
+preview_args = args_preview
 
 
 class TerminalRenderer:
@@ -163,6 +156,34 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
     run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
+    run.add_argument(
+        "--unattended", action="store_true",
+        help="nobody is watching: park approvals and questions in the inbox",
+    )
+    run.add_argument(
+        "--wait", action="store_true",
+        help="with --unattended: wait for inbox answers (from the app or `openworker-qt "
+        "approve`) instead of exiting with status 4",
+    )
+
+    inbox = sub.add_parser("inbox", help="list pending inbox items across sessions")
+    inbox.add_argument("--session", "-s", help="only this session")
+    inbox.add_argument("--all", action="store_true", help="include resolved items")
+    inbox.add_argument("--json", action="store_true", help="print items as JSON lines")
+    for name, help_text in (("approve", "approve an inbox item once"),
+                            ("deny", "deny an inbox item")):
+        cmd = sub.add_parser(name, help=help_text)
+        cmd.add_argument("item", type=int, help="inbox item id")
+        if name == "approve":
+            cmd.add_argument("--always", action="store_true",
+                             help="always allow this tool for this exact target")
+    answer = sub.add_parser("answer", help="answer a question in the inbox")
+    answer.add_argument("item", type=int, help="inbox item id")
+    answer.add_argument("text", help="your answer")
+    resume = sub.add_parser("resume", help="continue turns parked on the inbox or cut off by a crash")
+    resume.add_argument("session", nargs="?", help="only this session (id or prefix)")
+    resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
+    resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
 
     sub.add_parser("sessions", help="list sessions")
     show = sub.add_parser("show", help="print a session's transcript")
@@ -182,6 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_run(args))
         if args.command == "sessions":
             return _sessions()
+        if args.command == "inbox":
+            return _inbox(args)
+        if args.command in ("approve", "deny", "answer"):
+            return _resolve(args)
+        if args.command == "resume":
+            return asyncio.run(_resume(args))
         if args.command == "show":
             return _show(args)
     except (ConfigError, StorageError, ScriptError) as exc:
@@ -201,7 +228,6 @@ def _open(workspace: Path | None = None):  # type: ignore[no-untyped-def]
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from openworker_qt.runtime import default_tools
 
     workspace = (args.workspace or Path.cwd()).resolve()
     rt = _open(workspace)
@@ -226,16 +252,10 @@ async def _run(args: argparse.Namespace) -> int:
         except ProviderError as exc:
             sys.stderr.write(f"openworker-qt: {exc.message}\n")
             return 2
-        approver = TerminalApprover(assume_yes=args.yes, interactive=sys.stdin.isatty())
-        manager = SessionManager(
-            store,
-            rt.router,
-            tools_for=default_tools,
-            approver_for=lambda _s: approver,
-            questioner_for=lambda _s: terminal_questioner if sys.stdin.isatty() else None,
-            default_model=model,
-            max_iterations=args.max_iterations or int(rt.config.get("general.max_iterations", 25)),
-        )
+        if args.unattended and not info.unattended:
+            store.update_session(info.id, unattended=True)
+            info.unattended = True
+        manager = _manager(rt, args, model)
         if args.model and info.model and info.model != args.model:
             manager.switch_model(info.id, args.model)
         engine = manager.engine(info.id)
@@ -263,15 +283,172 @@ async def _run(args: argparse.Namespace) -> int:
                 status = event.status
         if not args.json:
             sys.stderr.write(f"[session {info.id} · {status}]\n")
+            if status == "suspended":
+                _print_pending(rt.inbox.pending(info.id), sys.stderr)
         return EXIT.get(status, 1)
     finally:
         rt.close()
+
+
+def _manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManager:
+    """A session manager whose sessions ask on the terminal, or through the inbox
+    when they are unattended."""
+    from openworker_qt.runtime import default_tools
+
+    wait = bool(getattr(args, "wait", False))
+    terminal = TerminalApprover(
+        assume_yes=bool(getattr(args, "yes", False)), interactive=sys.stdin.isatty()
+    )
+    inbox_approver = InboxApprover(rt.inbox, wait=wait)
+    inbox_questioner = InboxQuestioner(rt.inbox, wait=wait)
+
+    def approver_for(info: Any) -> Any:
+        return inbox_approver if info.unattended else terminal
+
+    def questioner_for(info: Any) -> Any:
+        if info.unattended:
+            return inbox_questioner
+        return terminal_questioner if sys.stdin.isatty() else None
+
+    max_iter = getattr(args, "max_iterations", None)
+    return SessionManager(
+        rt.conversations,
+        rt.router,
+        tools_for=default_tools,
+        approver_for=approver_for,
+        questioner_for=questioner_for,
+        default_model=model,
+        max_iterations=max_iter or int(rt.config.get("general.max_iterations", 25)),
+        audit=rt.audit,
+    )
 
 
 def _event_dict(event: ev.Event) -> dict[str, Any]:
     from dataclasses import asdict
 
     return asdict(event)
+
+
+def _print_pending(items: list[InboxItem], out: TextIO) -> None:
+    for item in items:
+        out.write(
+            f"  inbox #{item.id} [{item.kind}] {item.tool}: {item.args_preview or item.title}\n"
+        )
+    if items:
+        out.write(
+            "Answer with `openworker-qt approve ID` / `deny ID` / `answer ID TEXT`, "
+            "then `openworker-qt resume`.\n"
+        )
+
+
+def _inbox(args: argparse.Namespace) -> int:
+    rt = _open()
+    try:
+        session = None
+        if args.session:
+            found = rt.conversations.find_session(args.session)
+            if found is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+            session = found.id
+        items = (
+            rt.inbox.items(session_id=session) if args.all else rt.inbox.pending(session)
+        )
+        if args.json:
+            from dataclasses import asdict
+
+            for item in items:
+                print(json.dumps(asdict(item), ensure_ascii=False))
+            return 0
+        if not items:
+            print("Inbox is empty.")
+            return 0
+        for item in items:
+            state = item.status if item.pending else f"{item.resolution} by {item.resolved_by}"
+            print(f"#{item.id:<5} {item.kind:<9} {item.session_id}  {item.tool:<14} "
+                  f"{item.args_preview or item.title}  [{state}]")
+            if item.reason:
+                print(f"       reason: {item.reason}")
+        return 0
+    finally:
+        rt.close()
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    rt = _open()
+    try:
+        item = rt.inbox.get(args.item)
+        if item is None:
+            sys.stderr.write(f"openworker-qt: no inbox item #{args.item}\n")
+            return 2
+        if args.command == "answer":
+            if item.kind == "approval":
+                sys.stderr.write(f"openworker-qt: #{item.id} is an approval; use approve/deny\n")
+                return 2
+            resolution = args.text
+        elif args.command == "approve":
+            if getattr(args, "always", False) and not item.can_always:
+                sys.stderr.write(
+                    f"openworker-qt: #{item.id} cannot be allowed always (only actions on an "
+                    "exact external target can)\n"
+                )
+                return 2
+            resolution = "always" if getattr(args, "always", False) else "once"
+            if item.kind != "approval":
+                resolution = "approve"
+        else:
+            resolution = "deny"
+        if not rt.inbox.resolve(item.id, resolution, by="cli"):
+            current = rt.inbox.get(item.id)
+            assert current is not None
+            sys.stderr.write(
+                f"openworker-qt: #{item.id} was already resolved ({current.resolution} by "
+                f"{current.resolved_by})\n"
+            )
+            return 1
+        print(f"#{item.id} {resolution}.")
+        return 0
+    finally:
+        rt.close()
+
+
+async def _resume(args: argparse.Namespace) -> int:
+    rt = _open()
+    try:
+        manager = _manager(rt, args, "")
+        if args.session:
+            info = rt.conversations.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+            targets = [info] if info.status in ("running", "suspended") else []
+        else:
+            targets = manager.resumable()
+        if not targets:
+            print("Nothing to resume.")
+            return 0
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty())
+        worst = 0
+        for info in targets:
+            status = "completed"
+            sys.stderr.write(f"[resuming session {info.id}]\n")
+            from openworker_qt.core.messages import pending_tool_calls
+
+            if not pending_tool_calls(rt.conversations.load(info.id)):
+                manager.close_cut_off_turn(info.id)
+                sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+                continue
+            async for event in manager.resume(info.id):
+                renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+            sys.stderr.write(f"[session {info.id} · {status}]\n")
+            if status == "suspended":
+                _print_pending(rt.inbox.pending(info.id), sys.stderr)
+            worst = max(worst, EXIT.get(status, 1))
+        return worst
+    finally:
+        rt.close()
 
 
 def _sessions() -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from openworker_qt.core.audit import AuditLog
+from openworker_qt.core.inbox import Inbox
 from openworker_qt.providers.router import ProviderRouter
 from openworker_qt.storage.config import Config, load_config
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
@@ -24,6 +26,8 @@ class Runtime:
     db: Database
     conversations: ConversationStore
     router: ProviderRouter
+    inbox: Inbox
+    audit: AuditLog
 
     def close(self) -> None:
         self.db.close()
@@ -46,7 +50,9 @@ def open_runtime(workspace: Path | None = None) -> Runtime:
     paths = app_paths().ensure()
     config = load_config(workspace)
     db = Database(paths.database)
-    return Runtime(paths, config, db, ConversationStore(db), build_router(config))
+    return Runtime(
+        paths, config, db, ConversationStore(db), build_router(config), Inbox(db), AuditLog(db)
+    )
 
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:

@@ -52,6 +52,9 @@ from openworker_qt.core.approvals import (
     ToolCallInfo,
 )
 from openworker_qt.core.approvals import Approver as ApproverFn
+from openworker_qt.core.approvers import TurnSuspended
+from openworker_qt.core.audit import AuditSink
+from openworker_qt.core.faults import crash_point
 from openworker_qt.core.messages import (
     INTERRUPTED_RESULT,
     Capabilities,
@@ -144,6 +147,12 @@ def _parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> _Ca
     return _Call(str(raw.get("id")), name, str(text), args, tool, risk, error)
 
 
+def _preview(arguments: dict[str, Any]) -> str:
+    from openworker_qt.core.inbox import args_preview
+
+    return args_preview(arguments)
+
+
 def _truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
     if len(text) <= limit:
         return text
@@ -172,6 +181,7 @@ class TurnEngine:
         max_iterations: int = 25,
         risk_overrides: dict[str, RiskClass] | None = None,
         model_label: Callable[[str], str] | None = None,
+        audit: AuditSink | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -186,6 +196,7 @@ class TurnEngine:
         self.max_iterations = max_iterations
         self.risk_overrides = risk_overrides or {}
         self.model_label = model_label or (lambda m: m)
+        self.audit = audit
         self.history: list[Message] = store.load(session_id)
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
@@ -195,6 +206,7 @@ class TurnEngine:
         self._queue: asyncio.Queue[object] | None = None
         self._running = False
         self._usage: dict[str, int] = {}
+        self._suspended = False
         self._out_caps: Capabilities | None = None
         self._out_cache: list[Message | None] = []
 
@@ -289,6 +301,7 @@ class TurnEngine:
     ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         self._interrupted = False
+        self._suspended = False
         self._interrupt_fut = asyncio.get_running_loop().create_future()
         self._running = True
         self._usage = {}
@@ -298,12 +311,15 @@ class TurnEngine:
             if pending is not None:
                 iteration = 1
                 stopped = False
-                async for event in self._run_tools(pending):
+                async for event in self._run_tools(pending, resuming=True):
                     yield event
                     if isinstance(event, ev.Interrupted):
                         stopped = True
                 if stopped:
                     yield self._end("interrupted", iteration)
+                    return
+                if self._suspended:
+                    yield self._end("suspended", iteration)
                     return
                 yield ev.IterationEnded(session_id=sid, iteration=iteration)
                 for event in self._inject_steering():
@@ -349,6 +365,9 @@ class TurnEngine:
                         stopped = True
                 if stopped:
                     yield self._end("interrupted", iteration)
+                    return
+                if self._suspended:
+                    yield self._end("suspended", iteration)
                     return
                 yield ev.IterationEnded(session_id=sid, iteration=iteration)
                 for event in self._inject_steering():
@@ -517,6 +536,9 @@ class TurnEngine:
 
     # ------------------------------------------------------------------- tools
 
+    def _started_before(self, call: _Call) -> bool:
+        return self.audit is not None and self.audit.was_started(self.session_id, call.id)
+
     async def _until_interrupt(self, aw: Awaitable[T]) -> T:
         """Await ``aw`` unless the user stops first (then cancel it, raise _Interrupted)."""
         task = asyncio.ensure_future(aw)
@@ -535,6 +557,10 @@ class TurnEngine:
         with contextlib.suppress(BaseException):
             await task
         raise _Interrupted
+
+    def _audit(self, call: _Call, stage: str, *, rule: str | None = None, **detail: Any) -> None:
+        if self.audit is not None:
+            self.audit.record(self.session_id, call.id, call.name, stage, rule=rule, **detail)
 
     def _info(self, call: _Call) -> ToolCallInfo:
         target = call.tool.target(call.arguments) if call.tool else None
@@ -561,6 +587,7 @@ class TurnEngine:
         self._append(
             tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
         )
+        self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
         return ev.ToolFinished(
             session_id=self.session_id,
             call_id=call.id,
@@ -581,10 +608,14 @@ class TurnEngine:
             and decision.allowed
         )
 
-    async def _run_tools(self, raw_calls: Sequence[dict[str, Any]]) -> AsyncIterator[ev.Event]:
+    async def _run_tools(
+        self, raw_calls: Sequence[dict[str, Any]], *, resuming: bool = False
+    ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         calls = [_parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
         for call in calls:
+            if not resuming:
+                self._audit(call, "proposed", arguments=_preview(call.arguments))
             yield ev.ToolProposed(
                 session_id=sid,
                 call_id=call.id,
@@ -603,6 +634,20 @@ class TurnEngine:
                     i += 1
                     continue
                 decision = self.decider.evaluate(self._info(call))
+                if resuming and call.risk.consequential and self._started_before(call):
+                    decision = Decision(
+                        allowed=False,
+                        needs_user=True,
+                        reason=(
+                            "This call was started before the app stopped and may already "
+                            "have taken effect. Run it again?"
+                        ),
+                    )
+                    self._audit(call, "rerun_confirmation")
+                    async for event in self._run_serial(call, decision, ask_id=f"{call.id}:rerun"):
+                        yield event
+                    i += 1
+                    continue
                 if self._concurrent(call, decision):
                     batch = [(call, decision)]
                     j = i + 1
@@ -622,6 +667,9 @@ class TurnEngine:
                 async for event in self._run_serial(call, decision):
                     yield event
                 i += 1
+        except TurnSuspended as exc:
+            self._suspended = True
+            yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
         except _Interrupted:
             answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
             for call in calls:
@@ -634,6 +682,8 @@ class TurnEngine:
         sid = self.session_id
         tasks: dict[asyncio.Task[ToolResult], tuple[_Call, Decision]] = {}
         for call, decision in batch:
+            self._audit(call, "auto_allowed", rule=decision.rule)
+            self._audit(call, "started")
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
             task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
@@ -663,7 +713,9 @@ class TurnEngine:
                 with contextlib.suppress(BaseException):
                     await fut
 
-    async def _run_serial(self, call: _Call, decision: Decision) -> AsyncIterator[ev.Event]:
+    async def _run_serial(
+        self, call: _Call, decision: Decision, *, ask_id: str | None = None
+    ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         tool = call.tool
         assert tool is not None
@@ -673,6 +725,8 @@ class TurnEngine:
         if not decision.allowed and not decision.needs_user:
             yield self._finish(call, "denied", f"Not executed: {decision.reason}")
             return
+        if decision.allowed:
+            self._audit(call, "auto_allowed", rule=decision.rule)
         if decision.needs_user:
             yield ev.PermissionRequired(
                 session_id=sid,
@@ -691,7 +745,7 @@ class TurnEngine:
                 return
             request = ApprovalRequest(
                 session_id=sid,
-                call_id=call.id,
+                call_id=ask_id or call.id,
                 tool=call.name,
                 arguments=call.arguments,
                 risk=call.risk,
@@ -700,15 +754,18 @@ class TurnEngine:
                 can_always=decision.can_always,
                 standing_target=decision.standing_target,
             )
+            self._audit(call, "approval_requested", reason=decision.reason)
+            crash_point("before_approval_item")
             try:
                 answer = await self._until_interrupt(self.approver(request))
-            except _Interrupted:
+            except (_Interrupted, TurnSuspended):
                 raise
             except Exception as exc:
                 yield self._finish(
                     call, "error", f"Not executed: asking for approval failed ({exc})."
                 )
                 return
+            self._audit(call, "approval_resolved", outcome=answer.value)
             if not answer.allows:
                 self.decider.remember(info, answer)
                 yield self._finish(call, "denied", DENIED_RESULT)
@@ -720,6 +777,7 @@ class TurnEngine:
             async for event in self._interact(call, tool):
                 yield event
             return
+        self._audit(call, "started")
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         if user_approved and self._interrupted:
             # The user approved while the stop arrived: honour the decision they made,
@@ -727,6 +785,7 @@ class TurnEngine:
             result = await self._execute(tool, call.arguments)
         else:
             result = await self._until_interrupt(self._execute(tool, call.arguments))
+        crash_point("after_tool_before_result")
         status: ev.ToolStatus = "error" if result.is_error else "ok"
         yield self._finish(call, status, result.content, display=result.display, rule=rule)
 
@@ -755,7 +814,7 @@ class TurnEngine:
             return
         request = QuestionRequest(
             session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
-            extra=dict(args),
+            extra={**args, "_tool": call.name},
         )
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         answer = await self._until_interrupt(self.questioner(request))

@@ -20,7 +20,9 @@ from pathlib import Path
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver, Decider, Questioner
+from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.providers.base import ProviderResolver
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.tools.base import ToolRegistry
@@ -43,6 +45,7 @@ class SessionManager:
         system_prompt_for: Callable[[SessionInfo], str] | None = None,
         default_model: str = "",
         max_iterations: int = 25,
+        audit: AuditSink | None = None,
     ) -> None:
         self.store = store
         self.resolver = resolver
@@ -53,6 +56,7 @@ class SessionManager:
         self.system_prompt_for = system_prompt_for or (lambda _s: "")
         self.default_model = default_model
         self.max_iterations = max_iterations
+        self.audit = audit
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -81,6 +85,7 @@ class SessionManager:
                 workspace=Path(info.workspace) if info.workspace else None,
                 system_prompt=self.system_prompt_for(info),
                 max_iterations=self.max_iterations,
+                audit=self.audit,
             )
             self._engines[session_id] = engine
         return engine
@@ -102,19 +107,20 @@ class SessionManager:
             except Exception:  # a broken surface must not break the turn
                 log.exception("session listener failed on %s", event.type)
 
-    async def _drive(self, session_id: str, stream: AsyncIterator[ev.Event]) -> AsyncIterator[ev.Event]:
+    async def _drive(
+        self, session_id: str, stream: AsyncIterator[ev.Event]
+    ) -> AsyncIterator[ev.Event]:
         self.store.update_session(session_id, status="running")
-        status: str = "idle"
-        try:
-            async for event in stream:
-                if isinstance(event, ev.TurnEnded):
-                    status = {"completed": "idle", "max_iterations": "idle"}.get(
-                        event.status, event.status
-                    )
-                self._publish(event)
-                yield event
-        finally:
-            self.store.update_session(session_id, status=status)
+        async for event in stream:
+            if isinstance(event, ev.TurnEnded):
+                # Only a turn that really ended leaves "running"; one cut off by a
+                # crash or a cancelled task stays "running" so recover() finds it.
+                status = {"completed": "idle", "max_iterations": "idle"}.get(
+                    event.status, event.status
+                )
+                self.store.update_session(session_id, status=status)
+            self._publish(event)
+            yield event
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""
@@ -162,6 +168,36 @@ class SessionManager:
         task = asyncio.create_task(consume(), name=f"turn:{session_id}")
         self._tasks[session_id] = task
         return task
+
+    def resumable(self) -> list[SessionInfo]:
+        """Sessions a previous process left mid-turn (crashed, killed or parked)."""
+        out = []
+        for info in self.store.list_sessions(limit=10_000):
+            if info.status in ("running", "suspended") and not self.is_running(info.id):
+                out.append(info)
+        return out
+
+    def recover(self) -> list[asyncio.Task[ev.TurnStatus | None]]:
+        """At start-up: resume every turn that was waiting on tool calls, and close
+        turns that died mid-stream with a visible notice (so Retry is offered)."""
+        tasks = []
+        for info in self.resumable():
+            if pending_tool_calls(self.store.load(info.id)):
+                task = self.start_resume(info.id)
+                if task is not None:
+                    tasks.append(task)
+            else:
+                self.close_cut_off_turn(info.id)
+        return tasks
+
+    def close_cut_off_turn(self, session_id: str) -> None:
+        """A turn died mid-stream with nothing to resume: say so, offer Retry."""
+        self.store.append(
+            session_id,
+            notice("error", "The app stopped while this turn was running.", error_kind="restart"),
+        )
+        self.store.update_session(session_id, status="idle")
+        self.forget(session_id)
 
     def stop(self, session_id: str) -> None:
         engine = self._engines.get(session_id)

@@ -19,6 +19,12 @@ that works against it exercises the real engine paths. A script is a list of
     keep replaying this turn forever (e.g. a model that never stops calling tools).
 
 Every request received is kept in :attr:`ScriptedProvider.requests`.
+
+By default each call consumes the next turn (state lives in the provider). A
+script file may say ``{"advance": "history", "turns": [...]}``: then the turn
+is chosen by how many assistant messages the request already holds, so a
+session continued by another process (after a crash, a resume, the CLI) picks
+up at the right turn.
 """
 
 from __future__ import annotations
@@ -56,7 +62,11 @@ class ScriptedProvider:
         turns: Sequence[Mapping[str, Any]],
         *,
         caps: Capabilities | None = None,
+        advance: str = "call",
     ) -> None:
+        if advance not in ("call", "history"):
+            raise ScriptError(f"unknown advance mode {advance!r} (expected 'call' or 'history')")
+        self._advance = advance
         self._turns = [dict(t) for t in turns]
         self._index = 0
         self._caps = caps or Capabilities(vision=True, pdf=False, reasoning=True)
@@ -76,7 +86,8 @@ class ScriptedProvider:
         turns = raw.get("turns") if isinstance(raw, dict) else raw
         if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
             raise ScriptError(f"{p}: expected a list of turn objects (or {{\"turns\": [...]}})")
-        return cls(turns)
+        advance = raw.get("advance", "call") if isinstance(raw, dict) else "call"
+        return cls(turns, advance=str(advance))
 
     @property
     def calls(self) -> int:
@@ -86,7 +97,11 @@ class ScriptedProvider:
     def capabilities(self, model: str) -> Capabilities:
         return self._caps
 
-    def _next_turn(self) -> dict[str, Any]:
+    def _next_turn(self, request: ModelRequest) -> dict[str, Any]:
+        if self._advance == "history":
+            done = sum(1 for m in request.messages if m.get("role") == "assistant")
+            repeating = [i for i, t in enumerate(self._turns[: done + 1]) if t.get("repeat")]
+            self._index = repeating[0] if repeating else done
         if self._index >= len(self._turns):
             raise ProviderError(
                 "bad_request",
@@ -100,7 +115,7 @@ class ScriptedProvider:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         self.requests.append(request)
-        turn = self._next_turn()
+        turn = self._next_turn(request)
         delay = float(turn.get("delay", 0.0))
 
         async def pause() -> None:

@@ -1,0 +1,121 @@
+"""Approvers and questioners backed by the inbox.
+
+:class:`InboxApprover` parks an approval as an inbox item and waits until some
+surface resolves it (window, tray, notification, CLI in another process,
+Slack). Because :meth:`Inbox.add` is idempotent per call, an approver built
+again after a restart finds the existing item — resolved while we were down, or
+still pending — and never asks twice.
+
+With ``wait=False`` (a CLI started with ``--unattended`` and no ``--wait``) an
+unresolved item raises :class:`TurnSuspended`: the engine ends the turn with
+status ``suspended`` and leaves the call unanswered for a later resume.
+
+``on_item`` lets an attended surface show its own prompt (a dialog, a card) for
+the new item; whatever answers first resolves the one item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.inbox import Inbox, InboxItem, InboxKind
+
+RESOLUTIONS: dict[str, ApprovalOutcome] = {
+    "once": ApprovalOutcome.ONCE,
+    "allow": ApprovalOutcome.ONCE,
+    "approve": ApprovalOutcome.ONCE,
+    "always": ApprovalOutcome.ALWAYS,
+    "always_task": ApprovalOutcome.ALWAYS,
+    "always_command": ApprovalOutcome.ALWAYS_COMMAND,
+    "deny": ApprovalOutcome.DENY,
+}
+
+
+class TurnSuspended(Exception):
+    """The turn is parked on an inbox item and this process will not wait."""
+
+    def __init__(self, item: InboxItem) -> None:
+        super().__init__(f"waiting in the inbox: item {item.id} ({item.kind} for {item.tool})")
+        self.item = item
+
+
+def outcome_of(resolution: str | None) -> ApprovalOutcome:
+    """Map a stored resolution to an outcome; anything unknown is a denial."""
+    return RESOLUTIONS.get((resolution or "").strip().lower(), ApprovalOutcome.DENY)
+
+
+class InboxApprover:
+    def __init__(
+        self,
+        inbox: Inbox,
+        *,
+        wait: bool = True,
+        poll: float = 0.25,
+        on_item: Callable[[InboxItem], None] | None = None,
+        task_id: str | None = None,
+    ) -> None:
+        self.inbox = inbox
+        self.wait = wait
+        self.poll = poll
+        self.on_item = on_item
+        self.task_id = task_id
+
+    async def __call__(self, request: ApprovalRequest) -> ApprovalOutcome:
+        item = self.inbox.add(
+            "approval",
+            request.session_id,
+            tool_call_id=request.call_id,
+            tool=request.tool,
+            arguments=request.arguments,
+            title=f"{request.tool} wants to run",
+            reason=request.reason,
+            risk=request.risk.value,
+            target=request.target,
+            standing_target=request.standing_target,
+            can_always=request.can_always,
+            task_id=self.task_id,
+        )
+        if item.pending:
+            if self.on_item is not None:
+                self.on_item(item)
+            if not self.wait:
+                raise TurnSuspended(item)
+            item = await self.inbox.wait(item.id, poll=self.poll)
+        return outcome_of(item.resolution)
+
+
+class InboxQuestioner:
+    """Questions, plan approvals and directory requests through the inbox."""
+
+    def __init__(
+        self,
+        inbox: Inbox,
+        *,
+        wait: bool = True,
+        poll: float = 0.25,
+        on_item: Callable[[InboxItem], None] | None = None,
+    ) -> None:
+        self.inbox = inbox
+        self.wait = wait
+        self.poll = poll
+        self.on_item = on_item
+
+    async def __call__(self, request: QuestionRequest) -> str:
+        kind: InboxKind = request.kind if request.kind in ("plan", "directory") else "question"  # type: ignore[assignment]
+        item = self.inbox.add(
+            kind,
+            request.session_id,
+            tool_call_id=request.call_id,
+            tool=str(request.extra.get("_tool", "ask_user")),
+            arguments={k: v for k, v in request.extra.items() if not k.startswith("_")},
+            title=request.prompt[:200],
+            options=request.options,
+        )
+        if item.pending:
+            if self.on_item is not None:
+                self.on_item(item)
+            if not self.wait:
+                raise TurnSuspended(item)
+            item = await self.inbox.wait(item.id, poll=self.poll)
+        return item.resolution or ""

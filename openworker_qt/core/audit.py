@@ -1,0 +1,128 @@
+"""Audit trail: every stage of every tool call, queryable per session.
+
+Stages: ``proposed``, ``auto_allowed`` (with the rule that allowed it),
+``approval_requested``, ``approval_resolved``, ``started``, ``finished``,
+``denied``, ``filtered``, ``interrupted``, ``rerun_confirmation``.
+
+``started`` is committed *before* a tool runs. On resume, a call that has a
+``started`` entry but no result may already have had its effect, so the engine
+asks before running a consequential one again (see ``engine.py``).
+
+Only an argument preview is stored (never raw arguments), and secrets never
+reach tool arguments in the first place (see ``storage/secrets.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from openworker_qt.storage.db import Database
+
+MIGRATIONS = [
+    """
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        call_id TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        rule TEXT,
+        detail TEXT NOT NULL DEFAULT '{}',
+        ts REAL NOT NULL
+    );
+    CREATE INDEX audit_by_call ON audit(session_id, call_id, id);
+    """,
+]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    session_id: str
+    call_id: str
+    tool: str
+    stage: str
+    rule: str | None
+    detail: dict[str, Any]
+    ts: float
+
+
+class AuditSink(Protocol):
+    def record(
+        self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        **detail: Any,
+    ) -> None: ...
+
+    def was_started(self, session_id: str, call_id: str) -> bool: ...
+
+
+class AuditLog:
+    """The audit table."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        db.ensure("audit", MIGRATIONS)
+
+    def record(
+        self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        **detail: Any,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (session_id, call_id, tool, stage, rule,
+             json.dumps(detail, ensure_ascii=False, default=str), time.time()),
+        )
+
+    def for_session(self, session_id: str) -> list[AuditEntry]:
+        rows = self.db.query(
+            "SELECT * FROM audit WHERE session_id = ? ORDER BY id", (session_id,)
+        )
+        return [_entry(r) for r in rows]
+
+    def stages(self, session_id: str, call_id: str) -> list[str]:
+        rows = self.db.query(
+            "SELECT stage FROM audit WHERE session_id = ? AND call_id = ? ORDER BY id",
+            (session_id, call_id),
+        )
+        return [str(r[0]) for r in rows]
+
+    def was_started(self, session_id: str, call_id: str) -> bool:
+        rows = self.db.query(
+            "SELECT 1 FROM audit WHERE session_id = ? AND call_id = ? AND stage = 'started'"
+            " LIMIT 1",
+            (session_id, call_id),
+        )
+        return bool(rows)
+
+
+class MemoryAudit:
+    """An audit sink in memory (sub-agents, tests)."""
+
+    def __init__(self) -> None:
+        self.entries: list[AuditEntry] = []
+
+    def record(
+        self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        **detail: Any,
+    ) -> None:
+        self.entries.append(AuditEntry(session_id, call_id, tool, stage, rule, detail, time.time()))
+
+    def was_started(self, session_id: str, call_id: str) -> bool:
+        return any(
+            e.session_id == session_id and e.call_id == call_id and e.stage == "started"
+            for e in self.entries
+        )
+
+
+def _entry(row: Any) -> AuditEntry:
+    try:
+        detail = json.loads(row["detail"] or "{}")
+    except ValueError:
+        detail = {}
+    return AuditEntry(
+        row["session_id"], row["call_id"], row["tool"], row["stage"], row["rule"],
+        detail if isinstance(detail, dict) else {}, float(row["ts"]),
+    )

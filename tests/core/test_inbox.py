@@ -1,0 +1,141 @@
+"""Inbox: pending → resolved exactly once, idempotent per call, first answer wins."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from pathlib import Path
+
+import pytest
+
+from openworker_qt.core.inbox import Inbox, args_preview
+from openworker_qt.storage.db import Database
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Inbox:
+    return Inbox(Database(tmp_path / "inbox.sqlite3"))
+
+
+def test_kinds_filter_and_persistence(tmp_path: Path) -> None:
+    path = tmp_path / "inbox.sqlite3"
+    box = Inbox(Database(path))
+    box.add("approval", "s1", tool_call_id="c1", tool="write_file", arguments={"path": "g.txt"})
+    box.add("question", "s1", tool_call_id="c2", tool="ask_user", title="Which file?")
+    box.add("notice", "s2", title="Run finished")
+    again = Inbox(Database(path))  # another process would see the same
+    assert [i.kind for i in again.pending()] == ["approval", "question", "notice"]
+    assert [i.kind for i in again.pending("s1")] == ["approval", "question"]
+    assert [i.session_id for i in again.pending(kind="notice")] == ["s2"]
+    with pytest.raises(ValueError, match="unknown inbox kind"):
+        again.add("bogus", "s1")  # type: ignore[arg-type]
+
+
+def test_resolve_keeps_the_first_answer(inbox: Inbox) -> None:
+    item = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file")
+    assert inbox.resolve(item.id, "once", by="window") is True
+    assert inbox.resolve(item.id, "deny", by="cli") is False
+    final = inbox.get(item.id)
+    assert final is not None
+    assert (final.status, final.resolution, final.resolved_by) == ("resolved", "once", "window")
+    assert final.resolved_at is not None
+    assert inbox.resolve(99999, "once") is False  # unknown id
+
+
+def test_add_is_idempotent_per_call(inbox: Inbox) -> None:
+    first = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file", reason="write")
+    again = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file", reason="write")
+    assert again.id == first.id
+    inbox.resolve(first.id, "deny")
+    after = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file")
+    assert after.id == first.id and after.resolution == "deny"
+    other_session = inbox.add("approval", "s2", tool_call_id="c1", tool="write_file")
+    assert other_session.id != first.id
+    assert len(inbox.items()) == 2
+
+
+def test_args_preview_format() -> None:
+    assert args_preview({"path": "g.txt", "content": "buy milk"}) == "path: g.txt · content: buy milk"
+    assert args_preview(None) == "" and args_preview({}) == ""
+    assert args_preview({"content": "line one\nline two"}) == "content: line one line two"
+    long = args_preview({"content": "x" * 500})
+    assert long.endswith("…") and len(long) < 100
+
+
+def test_card_body_puts_reason_first(inbox: Inbox) -> None:
+    item = inbox.add("approval", "s1", tool_call_id="c", tool="write_file",
+                     arguments={"path": "a.md"}, reason="writes a file")
+    assert item.body() == "writes a file\npath: a.md"
+
+
+def test_threads_race_exactly_one_wins(inbox: Inbox) -> None:
+    item = inbox.add("approval", "s1", tool_call_id="c1", tool="send_message")
+    start = threading.Barrier(8)
+    wins: list[str] = []
+
+    def resolver(n: int) -> None:
+        start.wait()
+        if inbox.resolve(item.id, "once" if n % 2 else "deny", by=f"t{n}"):
+            wins.append(f"t{n}")
+
+    threads = [threading.Thread(target=resolver, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(wins) == 1
+    final = inbox.get(item.id)
+    assert final is not None and final.resolved_by == wins[0]
+
+
+def _race(path: str, item_id: int, n: int, start: multiprocessing.synchronize.Event, out: multiprocessing.Queue) -> None:  # type: ignore[name-defined]
+    box = Inbox(Database(path))
+    start.wait()
+    out.put((n, box.resolve(item_id, f"answer-{n}", by=f"proc{n}")))
+
+
+def test_processes_race_exactly_one_wins(tmp_path: Path) -> None:
+    path = str(tmp_path / "race.sqlite3")
+    box = Inbox(Database(path))
+    item = box.add("approval", "s1", tool_call_id="c1", tool="send_message")
+    ctx = multiprocessing.get_context("spawn")
+    start = ctx.Event()
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_race, args=(path, item.id, n, start, out)) for n in range(4)]
+    for p in procs:
+        p.start()
+    start.set()
+    results = [out.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+    winners = [n for n, won in results if won]
+    assert len(winners) == 1
+    final = box.get(item.id)
+    assert final is not None and final.resolved_by == f"proc{winners[0]}"
+
+
+async def test_wait_wakes_on_local_resolution(inbox: Inbox) -> None:
+    item = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file")
+    asyncio.get_running_loop().call_later(0.02, inbox.resolve, item.id, "once")
+    done = await asyncio.wait_for(inbox.wait(item.id, poll=10), timeout=5)
+    assert done.resolution == "once"
+
+
+async def test_wait_notices_another_connection(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    mine = Inbox(Database(path))
+    theirs = Inbox(Database(path))  # stands for another process
+    item = mine.add("question", "s1", tool_call_id="q1", title="Which?")
+    asyncio.get_running_loop().call_later(0.05, theirs.resolve, item.id, "the blue one")
+    done = await asyncio.wait_for(mine.wait(item.id, poll=0.02), timeout=5)
+    assert done.resolution == "the blue one" and done.resolved_by == "app"
+
+
+def test_listeners_hear_adds_and_resolutions(inbox: Inbox) -> None:
+    heard: list[tuple[int, str]] = []
+    inbox.listeners.append(lambda item: heard.append((item.id, item.status)))
+    inbox.listeners.append(lambda item: 1 / 0)  # a broken surface does not break the inbox
+    item = inbox.add("notice", "s1", title="hello")
+    inbox.resolve(item.id, "dismissed")
+    assert heard == [(item.id, "pending"), (item.id, "resolved")]
