@@ -28,7 +28,8 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    that one call only — no "always" is offered for writes). Pass
    ``outside_roots="deny"`` to refuse such writes in every mode instead.
    A write whose destination cannot be told (a WRITE_LOCAL tool without a target
-   argument) is treated like an outside write that asks, in every mode including auto.
+   argument), and a write to an existing file with other hard links (its other
+   names may be outside the roots), always ask — in auto mode too.
 3. ``can_always`` (an "always" answer may be offered) is set only for EXTERNAL calls
    with a target; the answer becomes a session-scoped standing rule bound to that
    exact target. ``standing_target`` is set on every EXTERNAL decision with a target.
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import enum
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
@@ -57,7 +59,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
 from openworker_qt.core.risk import RiskClass, parse_risk
 from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command
-from openworker_qt.core.standing_rules import RuleScope, StandingRuleStore
+from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
 
 T = TypeVar("T")
 
@@ -96,9 +98,22 @@ class ConfigLike(Protocol):
 
 def standing_rule_candidate(call: ToolCallInfo) -> str | None:
     """The target an "always" answer would bind to: EXTERNAL calls with a target only."""
-    if call.risk is RiskClass.EXTERNAL and call.target:
+    return standing_rule_candidate_for(call.risk, call)
+
+
+def standing_rule_candidate_for(risk: RiskClass, call: ToolCallInfo) -> str | None:
+    if risk is RiskClass.EXTERNAL and call.target:
         return call.target
     return None
+
+
+def _hard_linked(path: Path) -> bool:
+    """An existing regular file with more than one name (writing in place changes them all)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink > 1
 
 
 def _live(source: Any) -> Any:
@@ -223,7 +238,7 @@ class PermissionEngine:
         """The current writable roots, resolved (symlinks and ``..``), without duplicates."""
         ws = self.workspace()
         raw: list[PathLike] = [ws] if self.include_workspace else []
-        raw += list(_live(self._roots) or ())
+        raw += [r for r in _live(self._roots) or () if str(r).strip()]
         out: list[Path] = []
         for item in raw:
             resolved = self._resolve(str(item), ws)
@@ -348,6 +363,7 @@ class PermissionEngine:
                 outside.append(str(resolved) if resolved is not None else raw)
             else:
                 inside.append((resolved, root))
+        linked = [str(p) for p, _ in inside if _hard_linked(p)]
         if outside:
             where = ", ".join(outside)
             allowed_roots = ", ".join(str(r) for r in roots) or "none"
@@ -362,6 +378,15 @@ class PermissionEngine:
                 )
             return Decision(allowed=False, needs_user=True, reason=reason)
         paths = ", ".join(str(p) for p, _ in inside)
+        if linked:
+            return Decision(
+                allowed=False,
+                needs_user=True,
+                reason=(
+                    f"{call.name} writes {', '.join(linked)}, a file with other hard links "
+                    "that may live outside the writable roots"
+                ),
+            )
         if mode is PermissionMode.AUTO:
             return Decision(allowed=True, reason=f"auto mode, inside {inside[0][1]}", rule="mode:auto")
         if mode is PermissionMode.CUSTOM and call.name in self.auto_allow():
@@ -424,11 +449,41 @@ class PermissionEngine:
             standing_target=target,
         )
 
+    def grant(
+        self,
+        call: ToolCallInfo,
+        *,
+        scope: RuleScope = "session",
+        uses: int | None = None,
+        ttl_seconds: float | None = None,
+    ) -> StandingRule:
+        """Add a standing rule for ``call``'s tool and exact target.
+
+        ``scope="task"`` binds it to this engine's ``task_id`` (an automation run's
+        "always for this task"); ``uses`` / ``ttl_seconds`` bound it ("5 times in the
+        next 2 hours"). Raises :class:`ValueError` for anything but an EXTERNAL call
+        with a target: no standing rule ever covers a shell command or a local write.
+        """
+        if self.risk_of(call) is not RiskClass.EXTERNAL:
+            raise ValueError(f"{call.name} is not an external action; it cannot get a standing rule")
+        if not call.target:
+            raise ValueError(f"this {call.name} call has no target to bind a standing rule to")
+        if scope == "task":
+            if not self.task_id:
+                raise ValueError("a task rule needs an engine with a task_id")
+            scope_id = self.task_id
+        else:
+            scope_id = call.session_id
+        return self.rules.add(
+            call.name, call.target, scope=scope, scope_id=scope_id, uses=uses,
+            ttl_seconds=ttl_seconds,
+        )
+
     def remember(self, call: ToolCallInfo, outcome: ApprovalOutcome) -> None:
         """Keep what an "always" answer grants; once and deny leave nothing behind."""
         risk = self.risk_of(call)
-        if outcome is ApprovalOutcome.ALWAYS and risk is RiskClass.EXTERNAL and call.target:
-            self.rules.add(call.name, call.target, scope="session", scope_id=call.session_id)
+        if outcome is ApprovalOutcome.ALWAYS and standing_rule_candidate_for(risk, call):
+            self.grant(call)
         elif outcome is ApprovalOutcome.ALWAYS_COMMAND and risk is RiskClass.EXEC:
             command = self._command_of(call)
             if command:

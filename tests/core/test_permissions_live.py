@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -281,3 +282,42 @@ def test_from_config_mode_override(dirs: tuple[Path, Path]) -> None:
     ws, _ = dirs
     engine = PermissionEngine.from_config(make_config(mode="auto"), workspace=ws, mode="plan")
     assert engine.mode is PermissionMode.PLAN
+
+
+# ------------------------------------------------------------ extra guards
+
+def test_hard_linked_file_always_asks(dirs: tuple[Path, Path]) -> None:
+    ws, other = dirs
+    (other / "secret.txt").write_text("x")
+    os.link(other / "secret.txt", ws / "alias.txt")
+    for mode in ("interactive", "custom", "auto"):
+        engine = PermissionEngine(workspace=ws, mode=mode, auto_allow=["write_file"])
+        d = engine.evaluate(write("alias.txt"))
+        assert d.needs_user and "hard link" in d.reason, mode
+    assert verdict(PermissionEngine(workspace=ws, mode="auto"), write("plain.txt")) == "allow"
+
+
+def test_empty_root_entries_are_ignored(dirs: tuple[Path, Path]) -> None:
+    ws, _ = dirs
+    engine = PermissionEngine(workspace=ws, writable_roots=["", "  "], include_workspace=False)
+    assert engine.writable_roots() == []
+
+
+def test_grant_bounded_and_task_rules(dirs: tuple[Path, Path]) -> None:
+    ws, _ = dirs
+    engine = PermissionEngine(workspace=ws, task_id="task-1")
+    rule = engine.grant(send("slack:#ops"), uses=5, ttl_seconds=7200)
+    assert (rule.scope, rule.scope_id, rule.uses_left) == ("session", "s1", 5)
+    assert rule.expires_at is not None
+    task_rule = engine.grant(send("slack:#eng"), scope="task")
+    assert (task_rule.scope, task_rule.scope_id) == ("task", "task-1")
+    # the task rule holds for any session of that task (another run)
+    assert verdict(engine, send("slack:#eng", session="run-2")) == "allow"
+    with pytest.raises(ValueError, match="not an external action"):
+        engine.grant(shell("ls"))
+    with pytest.raises(ValueError, match="not an external action"):
+        engine.grant(write("a.txt"))
+    with pytest.raises(ValueError, match="no target"):
+        engine.grant(send(None))
+    with pytest.raises(ValueError, match="task_id"):
+        PermissionEngine(workspace=ws).grant(send("x"), scope="task")

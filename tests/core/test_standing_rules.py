@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,28 @@ def test_in_memory_store() -> None:
     s = StandingRuleStore.in_memory()
     s.add("send_message", "x", scope="session", scope_id="s1")
     assert s.match("send_message", "x", SESSION) is not None
+
+
+def test_last_use_is_spent_once_under_contention(tmp_path: Path) -> None:
+    first = store(tmp_path)
+    first.add("send_message", "slack:#ops", scope="session", scope_id="s1", uses=3)
+    stores = [StandingRuleStore(Database(tmp_path / "app.db")) for _ in range(4)]
+    wins: list[str] = []
+    lock = threading.Lock()
+    start = threading.Barrier(len(stores))
+
+    def worker(n: int, s: StandingRuleStore) -> None:
+        start.wait()
+        for i in range(10):
+            cid = f"w{n}-c{i}"
+            if s.match("send_message", "slack:#ops", SESSION, call=("s1", cid)) is not None:
+                with lock:
+                    wins.append(cid)
+
+    threads = [threading.Thread(target=worker, args=(n, s)) for n, s in enumerate(stores)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(wins) == 3
+    assert first.list_rules(include_inactive=True)[0].uses_left == 0
