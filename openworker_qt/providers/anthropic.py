@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import copy
 import json
-from fnmatch import fnmatchcase
 from collections.abc import AsyncIterator, Mapping
+from fnmatch import fnmatchcase
 from typing import Any
 
 from openworker_qt.core.messages import Capabilities, Message

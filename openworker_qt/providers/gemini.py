@@ -271,9 +271,12 @@ class GeminiProvider:
         )
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
-        contents = build_contents(request.messages)
-        config = self.build_config(request)
+        from google.genai import types
+
         models = self.client.aio.models
+        # typed objects: the SDK converts these to the wire's camelCase faithfully
+        contents = [types.Content.model_validate(c) for c in build_contents(request.messages)]
+        config = types.GenerateContentConfig.model_validate(self.build_config(request))
         if self._stream:
             responses = await models.generate_content_stream(
                 model=request.model, contents=contents, config=config

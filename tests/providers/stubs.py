@@ -121,7 +121,7 @@ class StubServer:
         except ValueError:
             body = raw
         self.seen.append(
-            Seen(request.method, request.path, dict(request.query), dict(request.headers), body)
+            Seen(request.method, request.path, dict(request.query), {k.lower(): v for k, v in request.headers.items()}, body)
         )
         queue = self.routes.get((request.method, request.path))
         if not queue:
