@@ -34,6 +34,7 @@ from openworker_qt.core.inbox import InboxItem, args_preview
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.scripted import ScriptError
+from openworker_qt.storage import secrets
 from openworker_qt.storage.config import ConfigError
 from openworker_qt.storage.db import StorageError
 
@@ -157,6 +158,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
     run.add_argument(
+        "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
+        help="permission mode for this session (default: permissions.mode from config)",
+    )
+    run.add_argument(
         "--unattended", action="store_true",
         help="nobody is watching: park approvals and questions in the inbox",
     )
@@ -180,6 +185,14 @@ def _parser() -> argparse.ArgumentParser:
     answer = sub.add_parser("answer", help="answer a question in the inbox")
     answer.add_argument("item", type=int, help="inbox item id")
     answer.add_argument("text", help="your answer")
+    keys = sub.add_parser("keys", help="manage API keys in the OS keyring")
+    keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
+    key_set = keys_sub.add_parser("set", help="store a provider's key (read from stdin or a prompt)")
+    key_set.add_argument("provider", help="provider name, e.g. openai, anthropic, gemini, deepseek")
+    keys_sub.add_parser("list", help="list the stored keys' names (never their values)")
+    key_del = keys_sub.add_parser("delete", help="remove a provider's key")
+    key_del.add_argument("provider")
+
     resume = sub.add_parser("resume", help="continue turns parked on the inbox or cut off by a crash")
     resume.add_argument("session", nargs="?", help="only this session (id or prefix)")
     resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
@@ -207,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _inbox(args)
         if args.command in ("approve", "deny", "answer"):
             return _resolve(args)
+        if args.command == "keys":
+            return _keys(args)
         if args.command == "resume":
             return asyncio.run(_resume(args))
         if args.command == "show":
@@ -246,12 +261,18 @@ async def _run(args: argparse.Namespace) -> int:
                     "anthropic:claude-sonnet-4-5) or set general.default_model.\n"
                 )
                 return 2
-            info = store.create_session(model=model, workspace=str(workspace))
+            info = store.create_session(
+                model=model, workspace=str(workspace),
+                mode=args.mode or str(rt.config.get("permissions.mode", "interactive")),
+            )
         try:  # fail early and clearly on an unusable model string
             rt.router.resolve(args.model or info.model or model)
         except ProviderError as exc:
             sys.stderr.write(f"openworker-qt: {exc.message}\n")
             return 2
+        if args.mode and info.mode != args.mode:
+            store.update_session(info.id, mode=args.mode)
+            info.mode = args.mode
         if args.unattended and not info.unattended:
             store.update_session(info.id, unattended=True)
             info.unattended = True
@@ -315,11 +336,13 @@ def _manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManager:
         rt.conversations,
         rt.router,
         tools_for=default_tools,
+        decider_for=rt.decider_for,
         approver_for=approver_for,
         questioner_for=questioner_for,
         default_model=model,
         max_iterations=max_iter or int(rt.config.get("general.max_iterations", 25)),
         audit=rt.audit,
+        redact=secrets.redact,
     )
 
 
@@ -447,6 +470,50 @@ async def _resume(args: argparse.Namespace) -> int:
                 _print_pending(rt.inbox.pending(info.id), sys.stderr)
             worst = max(worst, EXIT.get(status, 1))
         return worst
+    finally:
+        rt.close()
+
+
+def _key_name(rt: Any, provider: str) -> str | None:
+    from openworker_qt.providers.factories import internal_config, key_name
+
+    return key_name(internal_config(rt.config), provider.lower())
+
+
+def _keys(args: argparse.Namespace) -> int:
+    rt = _open()
+    try:
+        if not secrets.available():
+            sys.stderr.write("openworker-qt: " + str(secrets.SecretsUnavailable(
+                "No secure keyring is available (on Linux, install and unlock a Secret Service "
+                "such as GNOME Keyring or KWallet). Keys cannot be stored until one is.")) + "\n")
+            return 2
+        if args.keys_command == "list":
+            names = secrets.list_names()
+            print("\n".join(names) if names else "No keys stored.")
+            return 0
+        name = _key_name(rt, args.provider)
+        if name is None:
+            sys.stderr.write(f"openworker-qt: {args.provider} needs no key (or is unknown)\n")
+            return 2
+        if args.keys_command == "delete":
+            removed = secrets.delete_secret(name)
+            print(f"{name} removed." if removed else f"{name} was not stored.")
+            return 0
+        if sys.stdin.isatty():
+            import getpass
+
+            value = getpass.getpass(f"{name}: ")
+        else:
+            value = sys.stdin.readline()
+        try:
+            secrets.set_secret(name, value)
+        except ValueError as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
+            return 2
+        rt.router.invalidate(args.provider.lower())
+        print(f"{name} stored in the keyring.")
+        return 0
     finally:
         rt.close()
 

@@ -5,11 +5,15 @@ No Qt here: the desktop app builds a :class:`Runtime` and adapts it.
 
 from __future__ import annotations
 
+import logging
+import logging.handlers
 from dataclasses import dataclass
 from pathlib import Path
 
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
+from openworker_qt.core.permissions import PermissionEngine
+from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.providers.router import ProviderRouter
 from openworker_qt.storage.config import Config, load_config
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
@@ -28,9 +32,37 @@ class Runtime:
     router: ProviderRouter
     inbox: Inbox
     audit: AuditLog
+    rules: StandingRuleStore
+
+    def decider_for(self, info: SessionInfo) -> PermissionEngine:
+        """The session's permission engine: config re-read on every check, the
+        session's own mode when it has one, standing rules from the database."""
+        return PermissionEngine.from_config(
+            lambda: self.config,
+            workspace=info.workspace or str(Path.cwd()),
+            rules=self.rules,
+            mode=info.mode or None,
+        )
 
     def close(self) -> None:
         self.db.close()
+
+
+def setup_logging(paths: AppPaths, *, level: int = logging.INFO) -> logging.Handler:
+    """A rotating log file in the platform log dir, with secrets scrubbed."""
+    from openworker_qt.storage.secrets import RedactingFilter
+
+    paths.logs.mkdir(parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(
+        paths.logs / "openworker-qt.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactingFilter())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    if root.level > level or root.level == logging.NOTSET:
+        root.setLevel(level)
+    return handler
 
 
 def build_router(config: Config) -> ProviderRouter:
@@ -51,7 +83,8 @@ def open_runtime(workspace: Path | None = None) -> Runtime:
     config = load_config(workspace)
     db = Database(paths.database)
     return Runtime(
-        paths, config, db, ConversationStore(db), build_router(config), Inbox(db), AuditLog(db)
+        paths, config, db, ConversationStore(db), build_router(config), Inbox(db), AuditLog(db),
+        StandingRuleStore(db),
     )
 
 

@@ -51,10 +51,14 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     import keyring
     import memkeyring
 
+    from openworker_qt.storage import secrets
+
     memkeyring.clear()
+    secrets.forget_known()
     keyring.set_keyring(memkeyring.MemoryKeyring())
     yield home
     memkeyring.clear()
+    secrets.forget_known()
 
 
 @pytest.fixture

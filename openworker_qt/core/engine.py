@@ -147,6 +147,16 @@ def _parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> _Ca
     return _Call(str(raw.get("id")), name, str(text), args, tool, risk, error)
 
 
+def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _scrub(v, redact) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, redact) for v in value]
+    return value
+
+
 def _preview(arguments: dict[str, Any]) -> str:
     from openworker_qt.core.inbox import args_preview
 
@@ -182,6 +192,7 @@ class TurnEngine:
         risk_overrides: dict[str, RiskClass] | None = None,
         model_label: Callable[[str], str] | None = None,
         audit: AuditSink | None = None,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -197,6 +208,7 @@ class TurnEngine:
         self.risk_overrides = risk_overrides or {}
         self.model_label = model_label or (lambda m: m)
         self.audit = audit
+        self.redact = redact
         self.history: list[Message] = store.load(session_id)
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
@@ -253,8 +265,7 @@ class TurnEngine:
         if has_parts(self.history, "image_url") and not caps.vision:
             text += f" {label} cannot view images: earlier images are replaced by a placeholder."
         msg = notice("model_switch", text, model=model, previous=old, label=label)
-        self._append(msg)
-        return msg
+        return self._append(msg)
 
     def _capabilities(self) -> Capabilities:
         provider, model_id = self.resolver.resolve(self.model)
@@ -394,9 +405,14 @@ class TurnEngine:
             out.append(ev.NoticeAdded(session_id=self.session_id, kind="steering", text=text))
         return out
 
-    def _append(self, message: Message) -> None:
+    def _append(self, message: Message) -> Message:
+        if self.redact is not None:
+            # Before storing *and* before it can reach a provider: a tool output or a
+            # provider error that echoes a key must not spread it further.
+            message = _scrub(message, self.redact)
         self.store.append(self.session_id, message)
         self.history.append(message)
+        return message
 
     # ------------------------------------------------------------- model calls
 

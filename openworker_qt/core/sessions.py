@@ -46,6 +46,7 @@ class SessionManager:
         default_model: str = "",
         max_iterations: int = 25,
         audit: AuditSink | None = None,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self.store = store
         self.resolver = resolver
@@ -57,6 +58,7 @@ class SessionManager:
         self.default_model = default_model
         self.max_iterations = max_iterations
         self.audit = audit
+        self.redact = redact
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -86,6 +88,7 @@ class SessionManager:
                 system_prompt=self.system_prompt_for(info),
                 max_iterations=self.max_iterations,
                 audit=self.audit,
+                redact=self.redact,
             )
             self._engines[session_id] = engine
         return engine

@@ -1,15 +1,33 @@
 """Secrets (model keys, connector tokens) in the OS keyring, and only there.
 
-Values never go to the config file, the database, logs or the model context.
+Values never go to the config file, the database, logs or the model context:
+
+* they are stored with ``keyring`` under the service ``openworker-qt``; a
+  non-secret index of their *names* lets the app list them;
+* every value this process knows is redacted from messages before they are
+  stored or sent (the engine's ``redact`` hook) and from log records
+  (:class:`RedactingFilter`), so a provider error or a tool output that echoes a
+  key cannot leak it further.
+
 When the platform has no secure backend the user is told so clearly; there is
 no silent fallback to a plain-text file.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import threading
 from typing import Any
 
 SERVICE = "openworker-qt"
+INDEX = "__index__"
+REDACTED = "[redacted secret]"
+MIN_SECRET_LENGTH = 8  # shorter values would redact ordinary words
+
+_lock = threading.Lock()
+_known: dict[str, str] = {}
+_loaded = False
 
 
 class SecretsUnavailable(RuntimeError):
@@ -29,26 +47,113 @@ def _keyring() -> Any:
     return keyring
 
 
+def available() -> bool:
+    try:
+        _keyring()
+    except SecretsUnavailable:
+        return False
+    return True
+
+
+def _remember(name: str, value: str | None) -> None:
+    with _lock:
+        if value:
+            _known[name] = value
+        else:
+            _known.pop(name, None)
+
+
 def get_secret(name: str) -> str | None:
     """The secret ``name`` or None when unset or when no keyring is available."""
     try:
         value = _keyring().get_password(SERVICE, name)
     except SecretsUnavailable:
         return None
-    return str(value) if value is not None else None
+    if value is None:
+        return None
+    _remember(name, str(value))
+    return str(value)
+
+
+def list_names() -> list[str]:
+    """Names of the stored secrets (never their values)."""
+    try:
+        raw = _keyring().get_password(SERVICE, INDEX)
+    except SecretsUnavailable:
+        return []
+    try:
+        names = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    return sorted(str(n) for n in names) if isinstance(names, list) else []
+
+
+def _write_index(names: list[str]) -> None:
+    _keyring().set_password(SERVICE, INDEX, json.dumps(sorted(set(names))))
 
 
 def set_secret(name: str, value: str) -> None:
-    if not value:
+    if not name or name == INDEX:
+        raise ValueError(f"invalid secret name {name!r}")
+    if not value or not value.strip():
         raise ValueError("refusing to store an empty secret")
-    _keyring().set_password(SERVICE, name, value)
+    kr = _keyring()
+    kr.set_password(SERVICE, name, value.strip())
+    _write_index([*list_names(), name])
+    _remember(name, value.strip())
 
 
 def delete_secret(name: str) -> bool:
     import keyring.errors
 
+    kr = _keyring()
     try:
-        _keyring().delete_password(SERVICE, name)
+        kr.delete_password(SERVICE, name)
     except keyring.errors.PasswordDeleteError:
         return False
+    finally:
+        _write_index([n for n in list_names() if n != name])
+        _remember(name, None)
     return True
+
+
+def known_values() -> list[str]:
+    """Every secret value this process may have seen (loaded once from the index)."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for name in list_names():
+            get_secret(name)
+    with _lock:
+        return [v for v in _known.values() if len(v) >= MIN_SECRET_LENGTH]
+
+
+def forget_known() -> None:
+    """Drop the in-process cache (tests switch keyrings between cases)."""
+    global _loaded
+    with _lock:
+        _known.clear()
+        _loaded = False
+
+
+def redact(text: str) -> str:
+    """``text`` with every known secret value replaced."""
+    values = known_values()
+    if not values or not text:
+        return text
+    for value in sorted(values, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that scrubs known secret values from every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg = clean
+            record.args = None
+        return True

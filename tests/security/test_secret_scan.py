@@ -1,0 +1,115 @@
+"""No secret value reaches the database, the logs, transcripts or a provider payload.
+
+A real turn runs through the real OpenAI SDK against a local stub: the model
+calls a tool whose output echoes the key, then the provider fails with an error
+that echoes the key (as real APIs do for a wrong key). Afterwards every byte of
+the state dir is scanned. The key *was* used — it is in the Authorization header —
+so the scan would fail if redaction did nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.runtime import open_runtime, setup_logging
+from openworker_qt.storage import secrets
+from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry
+from tests.providers.stubs import Reply, StubServer, sse
+
+SECRET = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
+async def leaky(args: dict[str, Any], ctx: ToolContext) -> str:
+    # A tool whose output contains the key (think: `cat` of a dotfile, an env dump).
+    return f"config loaded: OPENAI_API_KEY={SECRET}"
+
+
+async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state: Path) -> None:
+    secrets.set_secret("OPENAI_API_KEY", SECRET)
+    config_file = isolated_state / "config" / "config.toml"
+    config_file.parent.mkdir(parents=True, exist_ok=True)
+    config_file.write_text(f'[providers.openai]\nbase_url = "{stub.url}/v1"\n')
+    stub.add(
+        "POST", "/v1/chat/completions",
+        Reply(content_type="text/event-stream", body=sse(
+            chunk({"role": "assistant", "tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                   "function": {"name": "load_config", "arguments": "{}"}}]}),
+            chunk({}, "tool_calls"), "[DONE]")),
+        Reply(status=401, body=json.dumps({"error": {
+            "message": f"Incorrect API key provided: {SECRET}.", "type": "invalid_request_error",
+            "code": "invalid_api_key"}})),
+    )
+    rt = open_runtime(isolated_state)
+    handler = setup_logging(rt.paths, level=logging.DEBUG)
+    try:
+        manager = SessionManager(
+            rt.conversations, rt.router,
+            tools_for=lambda info: ToolRegistry([Tool(
+                name="load_config", description="load", parameters={"type": "object"},
+                handler=leaky)]),
+            decider_for=rt.decider_for, audit=rt.audit, redact=secrets.redact,
+            default_model="openai:gpt-4o",
+        )
+        info = manager.create_session(workspace=str(isolated_state))
+        events = [e async for e in manager.run(info.id, "load my config")]
+        logging.getLogger("test").warning("provider said: Incorrect API key provided: %s", SECRET)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+        rt.close()
+
+    assert events[-1].status == "error"  # type: ignore[union-attr]
+    error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
+    assert error.kind == "auth"
+    # The key was really used on the wire …
+    assert all(SECRET in s.headers.get("authorization", "") for s in stub.seen)
+    # … but never in a payload, even though a tool result contained it.
+    for seen in stub.seen:
+        assert SECRET not in json.dumps(seen.body)
+    second_payload = json.dumps(stub.seen[1].body)
+    assert secrets.REDACTED in second_payload
+    # Nothing on disk holds it: database (+WAL), logs, config, transcripts.
+    files = [p for p in isolated_state.rglob("*") if p.is_file()]
+    assert any(p.name.startswith("openworker.sqlite3") for p in files)
+    assert any(p.suffix == ".log" for p in files)
+    for path in files:
+        assert SECRET.encode() not in path.read_bytes(), f"secret found in {path}"
+    log_text = next(p for p in files if p.suffix == ".log").read_text()
+    assert "provider said: Incorrect API key provided: [redacted secret]" in log_text
+
+
+def test_keyring_without_backend_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backends import fail
+
+    import pytest
+
+    keyring.set_keyring(fail.Keyring())
+    assert not secrets.available()
+    with pytest.raises(secrets.SecretsUnavailable, match="No secure keyring"):
+        secrets.set_secret("OPENAI_API_KEY", SECRET)
+    assert secrets.get_secret("OPENAI_API_KEY") is None
+
+
+def test_secret_names_are_listed_values_are_not() -> None:
+    secrets.set_secret("OPENAI_API_KEY", SECRET)
+    secrets.set_secret("SLACK_BOT_TOKEN", "xoxb-1234567890-abcdef")
+    assert secrets.list_names() == ["OPENAI_API_KEY", "SLACK_BOT_TOKEN"]
+    assert secrets.redact(f"a {SECRET} b xoxb-1234567890-abcdef") == (
+        f"a {secrets.REDACTED} b {secrets.REDACTED}"
+    )
+    assert secrets.delete_secret("SLACK_BOT_TOKEN") is True
+    assert secrets.delete_secret("SLACK_BOT_TOKEN") is False
+    assert secrets.list_names() == ["OPENAI_API_KEY"]
