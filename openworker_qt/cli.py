@@ -483,10 +483,10 @@ def _key_name(rt: Any, provider: str) -> str | None:
 def _keys(args: argparse.Namespace) -> int:
     rt = _open()
     try:
-        if not secrets.available():
-            sys.stderr.write("openworker-qt: " + str(secrets.SecretsUnavailable(
-                "No secure keyring is available (on Linux, install and unlock a Secret Service "
-                "such as GNOME Keyring or KWallet). Keys cannot be stored until one is.")) + "\n")
+        try:
+            secrets.require()
+        except secrets.SecretsUnavailable as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
             return 2
         if args.keys_command == "list":
             names = secrets.list_names()

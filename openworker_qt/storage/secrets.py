@@ -47,6 +47,11 @@ def _keyring() -> Any:
     return keyring
 
 
+def require() -> None:
+    """Raise :class:`SecretsUnavailable` with a clear message when there is no keyring."""
+    _keyring()
+
+
 def available() -> bool:
     try:
         _keyring()

@@ -151,3 +151,37 @@ def test_ctrl_c_stops_the_turn_cleanly(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "Stopped." in out
+
+
+def test_keys_set_list_delete_never_print_values(tmp_path: Path) -> None:
+    # The subprocess gets its own in-memory keyring, so this checks the plumbing and
+    # that values are never echoed; persistence is covered in tests/security.
+    res = subprocess.run(
+        [sys.executable, "-m", "openworker_qt", "keys", "set", "openai"],
+        input="sk-abc123456789\n", capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "OPENAI_API_KEY stored" in res.stdout
+    assert "sk-abc" not in res.stdout + res.stderr
+    res = owq("keys", "set", "ollama", cwd=tmp_path)
+    assert res.returncode == 2 and "needs no key" in res.stderr
+
+
+def test_modes_from_the_command_line(tmp_path: Path) -> None:
+    s = script(tmp_path, WRITE_TURNS)
+    res = owq("run", "--mode", "auto", "--model", f"scripted:{s}", "write", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "out.md").exists()  # auto: a write inside the workspace needs no approval
+    (tmp_path / "out.md").unlink()
+    res = owq("run", "--mode", "discuss", "--model", f"scripted:{s}", "write", cwd=tmp_path)
+    assert not (tmp_path / "out.md").exists()
+    assert "read-only" in res.stdout
+    outside = script(tmp_path, [
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "../escape.md", "content": "x"}}]},
+        {"text": "ok"},
+    ])
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    res = owq("run", "--mode", "auto", "--model", f"scripted:{outside}", "write", cwd=ws)
+    assert not (tmp_path / "escape.md").exists()
+    assert "outside" in res.stdout

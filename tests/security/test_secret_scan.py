@@ -92,9 +92,8 @@ async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state:
 
 def test_keyring_without_backend_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import keyring
-    from keyring.backends import fail
-
     import pytest
+    from keyring.backends import fail
 
     keyring.set_keyring(fail.Keyring())
     assert not secrets.available()
