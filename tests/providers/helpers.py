@@ -116,3 +116,9 @@ TOOL2 = {
     "type": "function",
     "function": {"name": "get_time", "description": "Time in a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
 }
+
+
+async def drain_into(stream: AsyncIterator[StreamChunk], sink: list[StreamChunk]) -> None:
+    """Consume ``stream`` into ``sink`` (keeps what arrived before an error)."""
+    async for chunk in stream:
+        sink.append(chunk)

@@ -10,7 +10,7 @@ import pytest
 
 from openworker_qt.providers.anthropic import AnthropicProvider
 from openworker_qt.providers.base import ModelRequest, ProviderError
-from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, fast, user
+from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, drain_into, fast, user
 from tests.providers.stubs import Reply, StubServer, sse
 
 pytestmark = pytest.mark.asyncio
@@ -139,10 +139,9 @@ async def test_error_event_mid_stream_surfaces_after_text(stub: StubServer) -> N
     stub.add("POST", PATH, reply(*events))
     chunks: list[Any] = []
     with pytest.raises(ProviderError) as err:
-        async for c in provider(stub).stream(ModelRequest("claude-haiku-4-5", [user("x")])):
-            chunks.append(c)
+        await drain_into(provider(stub).stream(ModelRequest("claude-haiku-4-5", [user("x")])), chunks)
     assert err.value.kind == "server" and "Overloaded" in str(err.value)
-    assert [c.text for c in chunks] == ["partial"] and len(stub.seen) == 1
+    assert [getattr(c, 'text', None) for c in chunks] == ["partial"] and len(stub.seen) == 1
 
 
 async def test_malformed_stream(stub: StubServer) -> None:

@@ -13,7 +13,7 @@ from openworker_qt.core.messages import IMAGE_PLACEHOLDER, Capabilities, outboun
 from openworker_qt.providers.base import ModelRequest, ProviderError
 from openworker_qt.providers.compat import VENDORS
 from openworker_qt.providers.openai_chat import OpenAIChatProvider
-from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, fast, user
+from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, drain_into, fast, user
 from tests.providers.stubs import Reply, StubServer, sse
 
 pytestmark = pytest.mark.asyncio
@@ -186,12 +186,11 @@ async def test_malformed_stream(stub: StubServer) -> None:
 async def test_stream_that_stalls_is_abandoned(stub: StubServer) -> None:
     body = sse(chunk({"content": "Hel"}), chunk({"content": "lo"}))
     stub.add("POST", PATH, Reply(body=body, content_type="text/event-stream", stall_after=len(body.encode()) - 5, chunking=8))
-    seen: list[str] = []
+    seen: list[Any] = []
     with pytest.raises(ProviderError) as err:
-        async for c in provider(stub, stall=0.3).stream(ModelRequest("gpt-4o", [user("x")])):
-            seen.append(getattr(c, "text", ""))
+        await drain_into(provider(stub, stall=0.3).stream(ModelRequest("gpt-4o", [user("x")])), seen)
     assert err.value.kind == "timeout" and "stalled mid-stream" in str(err.value)
-    assert "".join(seen) == "Hel" and len(stub.seen) == 1  # text was shown: no silent replay
+    assert "".join(getattr(c, "text", "") for c in seen) == "Hel" and len(stub.seen) == 1  # text was shown: no silent replay
 
 
 async def test_stall_before_first_event_is_retried(stub: StubServer) -> None:
