@@ -1,1 +1,1 @@
-"""Widgets and windows."""
+"""Widgets of the desktop app (main window, approvals, inbox, tray, quick ask, settings)."""

@@ -1,0 +1,294 @@
+"""The desktop app's composition root: QApplication, qasync loop, wiring, shutdown.
+
+:class:`DesktopApp` wires a :class:`~openworker_qt.runtime.Runtime` to the
+widgets: one :class:`SessionManager` (the engine runs in-process on the Qt
+loop via qasync), the :class:`EngineBridge`, the :class:`QtApprover`, the main
+window and the satellites (tray, inbox window, quick ask, notifications,
+keep-awake). Tests and the screenshot script build a ``DesktopApp`` directly;
+:func:`main` adds the process concerns: single instance, logging to a rotating
+file, an exception hook that shows a non-fatal banner, and graceful shutdown.
+
+Heavy modules (SDKs, pypdf, whisper) are imported lazily by the core, so the
+window is up in well under half a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import logging.handlers
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+_T0 = time.perf_counter()
+
+os.environ.setdefault("QT_API", "pyside6")
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
+from PySide6.QtGui import QIcon  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
+
+from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
+from openworker_qt.core.sessions import SessionManager  # noqa: E402
+from openworker_qt.qt.approver import QtApprover  # noqa: E402
+from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
+from openworker_qt.runtime import Runtime, default_tools  # noqa: E402
+from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
+from openworker_qt.tools.base import ToolRegistry  # noqa: E402
+
+log = logging.getLogger("openworker_qt.app")
+
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+
+
+def resource(*parts: str) -> Path:
+    """A file under ``resources/`` (also inside a PyInstaller bundle)."""
+    base = Path(getattr(sys, "_MEIPASS", RESOURCES.parent)) / "resources"
+    return base.joinpath(*parts) if base.exists() else RESOURCES.joinpath(*parts)
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(resource("icons", "openworker.svg")))
+
+
+class DesktopApp(QObject):
+    """Everything the GUI needs, wired once (see module docstring).
+
+    Signals:
+        error_reported(str): an unexpected error to show as a non-fatal banner.
+    """
+
+    error_reported = Signal(str)
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        workspace: Path | None = None,
+        tools_for: Callable[[SessionInfo], ToolRegistry] = default_tools,
+        enable_tray: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runtime = runtime
+        self.workspace = (workspace or Path.home()).resolve()
+        self.approver = QtApprover(self)
+        self.manager = SessionManager(
+            runtime.conversations,
+            runtime.router,
+            tools_for=tools_for,
+            approver_for=self._approver_for,
+            questioner_for=self._questioner_for,
+            default_model=str(runtime.config.get("general.default_model") or ""),
+            max_iterations=int(runtime.config.get("general.max_iterations", 25)),
+        )
+        self.bridge = EngineBridge(self.manager, self)
+        self._models: list[str] = []
+        from openworker_qt.ui.main_window import MainWindow
+
+        self.window = MainWindow(self)
+        self.window.setWindowIcon(app_icon())
+        self.window.quit_requested.connect(self.quit)
+        self.error_reported.connect(lambda text: self.window.banner.show_message(text))
+        self.tray: Any = None
+        self._enable_tray = enable_tray
+        self._closing = False
+
+    # ----------------------------------------------------------- collaborators
+
+    def _approver_for(self, info: SessionInfo) -> Approver | None:
+        if info.unattended:
+            return None  # parked in the inbox once the core inbox approver lands
+        return self.approver.approve
+
+    def _questioner_for(self, info: SessionInfo) -> Questioner | None:
+        if info.unattended:
+            return None
+        return self.approver.ask
+
+    def known_models(self) -> list[str]:
+        return list(self._models)
+
+    async def load_models(self) -> None:
+        """Fill the model picker from configured providers (keyring reads: a worker)."""
+        try:
+            from openworker_qt.providers.models import list_models
+            from openworker_qt.storage.secrets import get_secret
+
+            listing = await asyncio.to_thread(list_models, self.runtime.config, get_secret)
+        except Exception:
+            log.exception("listing models failed")
+            return
+        self._models = [m.model for pm in listing for m in getattr(pm, "models", ())]
+        current = self.window.composer.model.currentText()
+        self.window.composer.set_models(self._models, current)
+
+    def grant_folder(self, folder: str, parent: QWidget | None = None) -> None:
+        """A dropped folder: ask read-only or writable, then tell the agent."""
+        box = QMessageBox(parent or self.window)
+        box.setWindowTitle(self.tr("Grant folder access"))
+        box.setText(self.tr("Let the agent use {folder}?").format(folder=folder))
+        read = box.addButton(self.tr("Read only"), QMessageBox.ButtonRole.AcceptRole)
+        write = box.addButton(self.tr("Read and write"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked not in (read, write):
+            return
+        self.apply_folder_grant(folder, writable=clicked is write)
+
+    def apply_folder_grant(self, folder: str, *, writable: bool) -> None:
+        from openworker_qt.storage.config import update_global
+        from openworker_qt.ui.attachments import Attachment
+
+        if writable:
+            roots = list(self.runtime.config.get("permissions.writable_roots") or [])
+            if folder not in roots:
+                roots.append(folder)
+                update_global({"permissions": {"writable_roots": roots}})
+                self.runtime.config.data["permissions"]["writable_roots"] = roots
+        access = "read and write" if writable else "read only"
+        part = {"type": "text", "text": f"[Folder granted ({access}): {folder}]"}
+        self.window.composer.add_attachment(
+            Attachment(Path(folder).name + "/", folder, "folder", part)
+        )
+
+    # ------------------------------------------------------------- lifecycle
+
+    def start(self) -> None:
+        self.window.show()
+        asyncio.ensure_future(self.load_models())
+
+    def keeps_running_in_tray(self) -> bool:
+        return self.tray is not None and bool(self.tray.visible) and not self._closing
+
+    def show_window(self) -> None:
+        self.window.show()
+        self.window.setWindowState(self.window.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.window.raise_()
+        self.window.activateWindow()
+
+    def handle_args(self, args: list[str]) -> None:
+        """Arguments from a second launch: files to attach, then raise the window."""
+        self.show_window()
+        paths = [a for a in args if not a.startswith("-") and Path(a).exists()]
+        if paths:
+            self.window.add_paths(paths)
+
+    def quit(self) -> None:
+        """Stop turns and close the database, then leave the event loop."""
+        if self._closing:
+            return
+        self._closing = True
+        asyncio.ensure_future(self._quit())
+
+    async def _quit(self) -> None:
+        try:
+            await self.shutdown()
+        finally:
+            QApplication.quit()
+
+    async def shutdown(self) -> None:
+        """Stop turns (bounded), detach, close the database."""
+        self._closing = True
+        await self.manager.shutdown(grace=3.0)
+        self.bridge.detach()
+        self.window.close()
+
+
+# ---------------------------------------------------------------- process level
+
+
+def setup_logging(log_dir: Path) -> Path:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = log_dir / "openworker-qt.log"
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
+                                                   encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path
+
+
+def install_excepthook(report: Callable[[str], None]) -> None:
+    """Unhandled exceptions go to the log and to a banner; the app keeps running."""
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        log.error("unhandled exception:\n%s", "".join(traceback.format_exception(kind, exc, tb)))
+        try:
+            report(f"Something went wrong: {exc} (details in the log file)")
+        except Exception:  # the banner itself must never take the app down
+            pass
+
+    sys.excepthook = hook
+
+
+def main(argv: list[str]) -> int:
+    import qasync
+
+    from openworker_qt.qt.single_instance import SingleInstance, send_to_running, server_name
+    from openworker_qt.runtime import open_runtime
+    from openworker_qt.storage.paths import app_paths
+
+    QApplication.setApplicationName("OpenWorker Qt")
+    QApplication.setOrganizationName("OpenWorker")
+    QApplication.setDesktopFileName("openworker-qt")
+    qapp = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    assert isinstance(qapp, QApplication)
+    qapp.setWindowIcon(app_icon())
+    qapp.setQuitOnLastWindowClosed(False)
+    paths = app_paths().ensure()
+    name = server_name(str(paths.data))
+    if "--new-instance" not in argv and send_to_running(name, argv):
+        return 0
+    from openworker_qt.ui.theme import apply_theme, install_translator
+
+    install_translator(qapp)
+    setup_logging(paths.logs)
+    try:
+        runtime = open_runtime()
+    except Exception as exc:
+        QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
+        return 2
+    apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    desktop = DesktopApp(runtime, workspace=Path.cwd())
+    install_excepthook(desktop.error_reported.emit)
+
+    def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
+        log.error("asyncio: %s", ctx.get("message"), exc_info=ctx.get("exception"))
+        desktop.error_reported.emit(str(ctx.get("exception") or ctx.get("message")))
+
+    loop.set_exception_handler(on_loop_error)
+    single = SingleInstance(name, desktop)
+    single.listen()
+    single.message_received.connect(desktop.handle_args)
+    desktop.start()
+    if os.environ.get("OPENWORKER_BENCH_STARTUP"):
+        QTimer.singleShot(0, lambda: print(f"window-exposed {time.perf_counter() - _T0:.4f}", flush=True))
+    if argv:
+        desktop.handle_args(argv)
+    _quit_on_signals(desktop)
+    with loop:
+        loop.run_forever()
+    runtime.close()
+    return 0
+
+
+def _quit_on_signals(desktop: DesktopApp) -> None:
+    """SIGINT/SIGTERM quit gracefully (a timer lets Python see the signal)."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: desktop.quit())
+    wake = QTimer(desktop)
+    wake.timeout.connect(lambda: None)
+    wake.start(300)

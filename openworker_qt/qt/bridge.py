@@ -1,0 +1,104 @@
+"""EngineBridge: core events → Qt signals, streamed text coalesced per frame.
+
+The bridge registers itself as a :class:`~openworker_qt.core.sessions.SessionManager`
+listener. Listeners are called synchronously on the loop thread (qasync runs
+asyncio on the Qt thread), so no cross-thread marshalling is needed; what the
+bridge adds is *rate control*: a model can emit hundreds of text deltas per
+second, and repainting on each would stall the UI. Deltas are buffered per
+session and flushed at most once per frame (~16 ms), and always before any
+other event of the same session so order is preserved.
+
+Only plain Python values cross into Qt: session ids as ``str``, payloads as
+the frozen event objects themselves (``object`` signals).
+
+Signals:
+    event_received(object): every event except text/reasoning deltas, in order.
+    text_appended(str, str): session id, coalesced assistant text.
+    reasoning_appended(str, str): session id, coalesced reasoning text.
+    running_changed(str, bool): a session started or finished a turn.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.sessions import SessionManager
+
+FRAME_MS = 16
+
+
+class EngineBridge(QObject):
+    """Adapts a SessionManager's event stream to Qt signals (see module docstring)."""
+
+    event_received = Signal(object)
+    text_appended = Signal(str, str)
+    reasoning_appended = Signal(str, str)
+    running_changed = Signal(str, bool)
+
+    def __init__(self, manager: SessionManager, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.manager = manager
+        # session id -> (kind, pieces); kind is "text" or "reasoning"
+        self._pending: dict[str, list[tuple[str, list[str]]]] = {}
+        self._running: set[str] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self.flush)
+        self.flushes = 0  # for tests and the stall benchmark
+        manager.listeners.append(self._on_manager_event)
+
+    def detach(self) -> None:
+        """Stop listening (the manager outlives windows in tests)."""
+        if self._on_manager_event in self.manager.listeners:
+            self.manager.listeners.remove(self._on_manager_event)
+        self._timer.stop()
+
+    def is_running(self, session_id: str) -> bool:
+        return session_id in self._running
+
+    @property
+    def running_sessions(self) -> frozenset[str]:
+        return frozenset(self._running)
+
+    # ----------------------------------------------------------------- intake
+
+    def _on_manager_event(self, event: ev.Event) -> None:
+        if isinstance(event, ev.AssistantDelta | ev.ReasoningDelta):
+            kind = "text" if isinstance(event, ev.AssistantDelta) else "reasoning"
+            runs = self._pending.setdefault(event.session_id, [])
+            if runs and runs[-1][0] == kind:
+                runs[-1][1].append(event.text)
+            else:
+                runs.append((kind, [event.text]))
+            if not self._timer.isActive():
+                self._timer.start()
+            return
+        self._flush_session(event.session_id)
+        if isinstance(event, ev.TurnStarted) and event.session_id not in self._running:
+            self._running.add(event.session_id)
+            self.running_changed.emit(event.session_id, True)
+        self.event_received.emit(event)
+        if isinstance(event, ev.TurnEnded) and event.session_id in self._running:
+            self._running.discard(event.session_id)
+            self.running_changed.emit(event.session_id, False)
+
+    # ------------------------------------------------------------------ output
+
+    def flush(self) -> None:
+        """Emit every buffered delta now (called by the frame timer)."""
+        for sid in list(self._pending):
+            self._flush_session(sid)
+
+    def _flush_session(self, session_id: str) -> None:
+        runs = self._pending.pop(session_id, None)
+        if not runs:
+            return
+        self.flushes += 1
+        for kind, pieces in runs:
+            text = "".join(pieces)
+            if kind == "text":
+                self.text_appended.emit(session_id, text)
+            else:
+                self.reasoning_appended.emit(session_id, text)

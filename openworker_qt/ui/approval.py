@@ -1,0 +1,274 @@
+"""Approval surfaces: the inline card in the transcript and the native dialog.
+
+Both show the same :class:`ApprovalPanel` — tool, risk, target, reason,
+arguments (a unified diff for file writes) — and answer through the same
+callback, so whichever the user uses first wins (the
+:class:`~openworker_qt.qt.approver.QtApprover` ignores later answers and tells
+every surface to close).
+
+Keyboard: in the dialog Ctrl+Enter approves once, Ctrl+Shift+Enter "always",
+Esc denies; the buttons carry mnemonics (Alt+A, Alt+L, Alt+D).
+Question asks (``ask_user``, plans, folders) get a :class:`QuestionCard`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.risk import RiskClass
+
+MAX_PREVIEW = 20_000
+
+RISK_WORDS = {
+    RiskClass.READ: "reads data",
+    RiskClass.WRITE_LOCAL: "changes files on this computer",
+    RiskClass.EXEC: "runs a command",
+    RiskClass.EXTERNAL: "acts outside this computer",
+}
+
+
+def write_preview(arguments: Mapping[str, Any], workspace: Path | None) -> str | None:
+    """A unified diff for ``write_file``-like calls (blocking: run it in a worker)."""
+    path = arguments.get("path")
+    content = arguments.get("content")
+    if not isinstance(path, str) or not isinstance(content, str):
+        return None
+    target = Path(path).expanduser()
+    if not target.is_absolute() and workspace is not None:
+        target = workspace / target
+    try:
+        old = target.read_text(encoding="utf-8") if target.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        old = ""
+    diff = difflib.unified_diff(
+        old.splitlines(keepends=True),
+        content.splitlines(keepends=True),
+        fromfile=f"a/{path}" if old else "/dev/null",
+        tofile=f"b/{path}",
+    )
+    text = "".join(diff)
+    return text[:MAX_PREVIEW] + ("\n…" if len(text) > MAX_PREVIEW else "")
+
+
+def arguments_text(arguments: Mapping[str, Any]) -> str:
+    return json.dumps(dict(arguments), indent=2, ensure_ascii=False)[:MAX_PREVIEW]
+
+
+class ApprovalPanel(QWidget):
+    """The body shared by the card and the dialog.
+
+    Signals:
+        answered(str): an :class:`ApprovalOutcome` value.
+    """
+
+    answered = Signal(str)
+
+    def __init__(
+        self,
+        request: ApprovalRequest,
+        *,
+        preview: str | None = None,
+        compact: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.request = request
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        title = QLabel(self.tr("<b>Approval needed:</b> {tool}").format(tool=request.tool))
+        title.setTextFormat(Qt.TextFormat.RichText)
+        risk_word = self.tr(RISK_WORDS.get(request.risk, request.risk.value))
+        meta = QLabel(
+            self.tr("Risk: {risk} ({words})").format(risk=request.risk.value, words=risk_word)
+            + (self.tr(" · Target: {target}").format(target=request.target) if request.target else "")
+        )
+        meta.setWordWrap(True)
+        reason = QLabel(request.reason)
+        reason.setWordWrap(True)
+        reason.setVisible(bool(request.reason))
+        for w in (title, meta, reason):
+            w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            lay.addWidget(w)
+        self.details = QPlainTextEdit(preview or arguments_text(request.arguments))
+        self.details.setReadOnly(True)
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.details.setAccessibleName(self.tr("Diff preview") if preview else self.tr("Arguments"))
+        self.details.setAccessibleDescription(self.tr("What this call would do, exactly"))
+        lines = (preview or arguments_text(request.arguments)).count("\n") + 1
+        fm = self.details.fontMetrics()
+        cap = 6 if compact else 18
+        self.details.setFixedHeight(min(lines, cap) * fm.lineSpacing() + 14)
+        lay.addWidget(self.details)
+        row = QHBoxLayout()
+        self.once = QPushButton(self.tr("&Approve once"))
+        self.once.setAccessibleName(self.tr("Approve once"))
+        self.once.setAccessibleDescription(self.tr("Run this call now, ask again next time"))
+        self.always = QPushButton(self.tr("A&lways allow"))
+        self.always.setAccessibleName(self.tr("Always allow"))
+        self.always.setAccessibleDescription(
+            self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)
+        )
+        self.always.setVisible(request.can_always)
+        self.deny = QPushButton(self.tr("&Deny"))
+        self.deny.setAccessibleName(self.tr("Deny"))
+        self.deny.setAccessibleDescription(self.tr("Do not run this call"))
+        row.addWidget(self.once)
+        row.addWidget(self.always)
+        row.addStretch(1)
+        row.addWidget(self.deny)
+        lay.addLayout(row)
+        self.once.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ONCE.value))
+        self.always.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ALWAYS.value))
+        self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
+        self.setAccessibleName(self.tr("Approval request for {tool}").format(tool=request.tool))
+        self.setAccessibleDescription(request.reason or risk_word)
+
+
+class ApprovalCard(QFrame):
+    """The inline card placed on the tool row of a pending approval."""
+
+    answered = Signal(str)
+
+    def __init__(self, request: ApprovalRequest, preview: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("approvalCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        self.panel = ApprovalPanel(request, preview=preview, compact=True, parent=self)
+        lay.addWidget(self.panel)
+        self.panel.answered.connect(self.answered)
+        self.setAccessibleName(self.panel.accessibleName())
+        self.setAccessibleDescription(self.panel.accessibleDescription())
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setFocusProxy(self.panel.once)
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        lay = self.layout()
+        h = lay.heightForWidth(width) if lay is not None and lay.hasHeightForWidth() else -1
+        return max(h, self.sizeHint().height())
+
+
+class ApprovalDialog(QDialog):
+    """A raised, non-modal native dialog for one approval."""
+
+    answered = Signal(str)
+
+    def __init__(self, request: ApprovalRequest, preview: str | None = None,
+                 session_title: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setWindowTitle(self.tr("Approve {tool}?").format(tool=request.tool))
+        self.setAccessibleName(self.tr("Approval dialog"))
+        self.setAccessibleDescription(
+            self.tr("{tool} wants to run in {session}").format(
+                tool=request.tool, session=session_title or request.session_id)
+        )
+        lay = QVBoxLayout(self)
+        if session_title:
+            where = QLabel(self.tr("Session: {title}").format(title=session_title))
+            where.setAccessibleName(self.tr("Session"))
+            lay.addWidget(where)
+        self.panel = ApprovalPanel(request, preview=preview, parent=self)
+        lay.addWidget(self.panel)
+        self.panel.once.setDefault(True)
+        self._answered = False
+        self.panel.answered.connect(self._on_panel_answered)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.panel.once.click)
+        if request.can_always:
+            QShortcut(QKeySequence("Ctrl+Shift+Return"), self, self.panel.always.click)
+        self.resize(640, self.sizeHint().height())
+
+    def _on_panel_answered(self, value: str) -> None:
+        self._answered = True
+        self.answered.emit(value)
+        self.close()
+
+    def reject(self) -> None:
+        """Esc or the close button: deny (closing without an answer must not hang the turn)."""
+        if not self._answered:
+            self._answered = True
+            self.answered.emit(ApprovalOutcome.DENY.value)
+        super().reject()
+
+    def dismiss(self) -> None:
+        """Answered elsewhere: close without answering."""
+        self._answered = True
+        self.close()
+
+
+class QuestionCard(QFrame):
+    """Inline answer box for ``ask_user`` / plan / folder requests.
+
+    Signals:
+        answered(str): the user's answer.
+    """
+
+    answered = Signal(str)
+
+    def __init__(self, request: QuestionRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 10, 12, 10)
+        heading = {
+            "plan": self.tr("<b>Plan for your approval</b>"),
+            "directory": self.tr("<b>Folder access requested</b>"),
+        }.get(request.kind, self.tr("<b>Question</b>"))
+        lay.addWidget(QLabel(heading))
+        prompt = QLabel(request.prompt)
+        prompt.setWordWrap(True)
+        prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(prompt)
+        options = list(request.options)
+        if request.kind in ("plan", "directory") and not options:
+            options = ["approve", "deny"]
+        row = QHBoxLayout()
+        for opt in options:
+            b = QPushButton(opt)
+            b.setAccessibleName(self.tr("Answer: {option}").format(option=opt))
+            b.clicked.connect(lambda _=False, o=opt: self.answered.emit(o))
+            row.addWidget(b)
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText(self.tr("Type an answer and press Enter"))
+        self.edit.setAccessibleName(self.tr("Your answer"))
+        self.edit.returnPressed.connect(self._submit)
+        row.addWidget(self.edit, 1)
+        lay.addLayout(row)
+        self.setAccessibleName(self.tr("Question from the assistant"))
+        self.setAccessibleDescription(request.prompt)
+        self.setFocusProxy(self.edit)
+
+    def _submit(self) -> None:
+        if self.edit.text().strip():
+            self.answered.emit(self.edit.text().strip())
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return self.sizeHint().height()
+
+
+AnswerFn = Callable[[str], None]

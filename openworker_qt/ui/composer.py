@@ -1,0 +1,226 @@
+"""The composer: multi-line input, pickers, attachments, Send / Stop.
+
+Enter sends, Shift+Enter inserts a newline. While a turn runs the Send button
+reads "Steer" (the text is injected after the current step) and Stop is shown;
+Esc in the input stops the turn.
+
+Signals:
+    submitted(str, list): text and the attachment parts (content-part dicts).
+    stop_requested(): the user pressed Stop (button or Esc).
+    model_chosen(str), persona_chosen(str), mode_chosen(str): picker changes.
+    attach_requested(): the Attach button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QKeyEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.ui.attachments import Attachment
+
+PERSONAS = ("cowork", "code", "chat", "ops", "myhelper")
+MODES = ("discuss", "plan", "interactive", "auto", "custom")
+
+
+class ComposerEdit(QPlainTextEdit):
+    """Enter submits, Shift+Enter is a newline, Esc asks to stop.
+
+    Signals:
+        submit(): Enter pressed.
+        escape(): Esc pressed.
+    """
+
+    submit = Signal()
+    escape = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+                return
+            if not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+                self.submit.emit()
+                return
+        if event.key() == Qt.Key.Key_Escape:
+            self.escape.emit()
+            return
+        super().keyPressEvent(event)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        fm = self.fontMetrics()
+        return QSize(400, fm.lineSpacing() * 3 + 16)
+
+
+class Composer(QWidget):
+    """See module docstring."""
+
+    submitted = Signal(str, list)
+    stop_requested = Signal()
+    model_chosen = Signal(str)
+    persona_chosen = Signal(str)
+    mode_chosen = Signal(str)
+    attach_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.attachments: list[Attachment] = []
+        self._running = False
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 4, 8, 8)
+        self.chips = QHBoxLayout()
+        self.chips.setContentsMargins(0, 0, 0, 0)
+        self.chips.addStretch(1)
+        lay.addLayout(self.chips)
+        self.edit = ComposerEdit()
+        self.edit.setObjectName("composerInput")
+        self.edit.setPlaceholderText(
+            self.tr("Describe the outcome you want… (Enter sends, Shift+Enter for a new line)")
+        )
+        self.edit.setAccessibleName(self.tr("Message"))
+        self.edit.setAccessibleDescription(
+            self.tr("Type what you want done. Enter sends; while a turn runs, it steers it.")
+        )
+        self.edit.setTabChangesFocus(True)
+        self.edit.setMaximumHeight(160)
+        lay.addWidget(self.edit)
+        row = QHBoxLayout()
+        self.persona = self._combo(PERSONAS, self.tr("Persona"), self.tr("Which agent works on this session"))
+        self.mode = self._combo(MODES, self.tr("Permission mode"),
+                                self.tr("What the agent may do without asking"))
+        self.mode.setCurrentText("interactive")
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setMinimumContentsLength(22)
+        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setAccessibleName(self.tr("Model"))
+        self.model.setAccessibleDescription(self.tr("The model for the next call; provider:model"))
+        self.model.setToolTip(self.tr("Model (provider:model)"))
+        self.attach = QToolButton()
+        self.attach.setText(self.tr("Attach…"))
+        self.attach.setIcon(QIcon.fromTheme("mail-attachment"))
+        self.attach.setAccessibleName(self.tr("Attach files"))
+        self.attach.setAccessibleDescription(self.tr("Add files or a folder to this message"))
+        self.send = QPushButton(self.tr("Send"))
+        self.send.setObjectName("sendButton")
+        self.send.setAccessibleName(self.tr("Send"))
+        self.send.setAccessibleDescription(self.tr("Send the message (Enter)"))
+        self.stop = QPushButton(self.tr("Stop"))
+        self.stop.setObjectName("stopButton")
+        self.stop.setAccessibleName(self.tr("Stop"))
+        self.stop.setAccessibleDescription(self.tr("Stop the running turn (Esc)"))
+        self.stop.setVisible(False)
+        for w in (self.persona, self.mode, self.model):
+            row.addWidget(w)
+        row.addStretch(1)
+        row.addWidget(self.attach)
+        row.addWidget(self.stop)
+        row.addWidget(self.send)
+        lay.addLayout(row)
+        self.edit.submit.connect(self._submit)
+        self.edit.escape.connect(self._on_escape)
+        self.send.clicked.connect(self._submit)
+        self.stop.clicked.connect(self.stop_requested)
+        self.attach.clicked.connect(self.attach_requested)
+        self.model.activated.connect(lambda _i: self.model_chosen.emit(self.model.currentText()))
+        if line := self.model.lineEdit():
+            line.setAccessibleName(self.tr("Model name"))
+            line.returnPressed.connect(lambda: self.model_chosen.emit(self.model.currentText()))
+        self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.persona.currentText()))
+        self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
+        self.setFocusProxy(self.edit)
+
+    def _combo(self, values: tuple[str, ...], name: str, description: str) -> QComboBox:
+        box = QComboBox()
+        box.addItems(list(values))
+        box.setAccessibleName(name)
+        box.setAccessibleDescription(description)
+        box.setToolTip(name)
+        return box
+
+    # ------------------------------------------------------------------ state
+
+    def set_running(self, running: bool) -> None:
+        self._running = running
+        self.stop.setVisible(running)
+        self.send.setText(self.tr("Steer") if running else self.tr("Send"))
+        self.send.setAccessibleDescription(
+            self.tr("Inject this message after the current step") if running
+            else self.tr("Send the message (Enter)")
+        )
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def set_models(self, models: list[str], current: str) -> None:
+        self.model.blockSignals(True)
+        self.model.clear()
+        seen: list[str] = []
+        for m in [current, *models]:
+            if m and m not in seen:
+                seen.append(m)
+        self.model.addItems(seen)
+        self.model.setCurrentText(current)
+        self.model.blockSignals(False)
+
+    def set_session_fields(self, persona: str, mode: str, model: str) -> None:
+        self.persona.setCurrentText(persona)
+        self.mode.setCurrentText(mode)
+        if self.model.findText(model) < 0 and model:
+            self.model.insertItem(0, model)
+        self.model.setCurrentText(model)
+
+    # ------------------------------------------------------------ attachments
+
+    def add_attachment(self, attachment: Attachment) -> None:
+        self.attachments.append(attachment)
+        chip = QToolButton()
+        chip.setText(f"{attachment.name}  ✕")
+        if attachment.thumbnail is not None:
+            chip.setIcon(QIcon(attachment.thumbnail))
+            chip.setIconSize(QSize(24, 24))
+            chip.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        chip.setAccessibleName(self.tr("Attachment {name}").format(name=attachment.name))
+        chip.setAccessibleDescription(self.tr("Press to remove this attachment"))
+        chip.setToolTip(attachment.path)
+        chip.setProperty("attachment_path", attachment.path)
+        chip.clicked.connect(lambda _=False, c=chip, a=attachment: self._remove(c, a))
+        self.chips.insertWidget(self.chips.count() - 1, chip)
+
+    def _remove(self, chip: QToolButton, attachment: Attachment) -> None:
+        if attachment in self.attachments:
+            self.attachments.remove(attachment)
+        chip.deleteLater()
+
+    def clear_attachments(self) -> None:
+        self.attachments.clear()
+        while self.chips.count() > 1:
+            item = self.chips.takeAt(0)
+            if item is not None and (w := item.widget()) is not None:
+                w.deleteLater()
+
+    # ----------------------------------------------------------------- actions
+
+    def _submit(self) -> None:
+        text = self.edit.toPlainText().strip()
+        if not text and not self.attachments:
+            return
+        parts: list[dict[str, Any]] = [a.part for a in self.attachments]
+        self.edit.clear()
+        self.clear_attachments()
+        self.submitted.emit(text, parts)
+
+    def _on_escape(self) -> None:
+        if self._running:
+            self.stop_requested.emit()

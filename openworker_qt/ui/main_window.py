@@ -1,0 +1,538 @@
+"""The main window: sessions sidebar, transcript, composer, banner, status.
+
+It talks to the core only through the :class:`~openworker_qt.core.sessions.SessionManager`
+(send, stop, retry, switch model), the :class:`EngineBridge` (what happens)
+and the :class:`QtApprover` (what waits for the user). Stored sessions are
+read in a worker so opening a long one never blocks the loop.
+
+Signals:
+    inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested().
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import ApprovalRequest, QuestionRequest
+from openworker_qt.qt.session_model import SessionListModel
+from openworker_qt.qt.transcript_items import items_from_history
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
+from openworker_qt.ui.attachments import AttachmentError, load_attachment
+from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.sidebar import Sidebar
+from openworker_qt.ui.transcript_view import TranscriptView
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+
+class Banner(QFrame):
+    """A dismissible, non-fatal message above the composer (errors, drop problems).
+
+    Signals:
+        action_triggered(): the optional action button (e.g. Retry).
+    """
+
+    action_triggered = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 6, 6, 6)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.action = QPushButton()
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setAccessibleName(self.tr("Dismiss message"))
+        lay.addWidget(self.label, 1)
+        lay.addWidget(self.action)
+        lay.addWidget(self.close_button)
+        self.action.clicked.connect(self.action_triggered)
+        self.close_button.clicked.connect(self.hide)
+        self.setAccessibleName(self.tr("Message banner"))
+        self.hide()
+
+    def show_message(self, text: str, action: str = "", *, error: bool = True) -> None:
+        self.label.setText(text)
+        self.action.setText(action)
+        self.action.setAccessibleName(action or self.tr("No action"))
+        self.action.setVisible(bool(action))
+        self.setProperty("error", error)
+        self.setAccessibleDescription(text)
+        self.show()
+
+
+class MainWindow(QMainWindow):
+    inbox_requested = Signal()
+    quick_ask_requested = Signal()
+    settings_requested = Signal()
+    quit_requested = Signal()
+
+    def __init__(self, app: DesktopApp) -> None:
+        super().__init__()
+        self.app = app
+        self.manager = app.manager
+        self.store = app.manager.store
+        self.setObjectName("mainWindow")
+        self.setWindowTitle(self.tr("OpenWorker Qt"))
+        self.setAccessibleName(self.tr("OpenWorker Qt main window"))
+        self.setAcceptDrops(True)
+        self.session_id: str | None = None
+        self.dialogs: dict[tuple[str, str], ApprovalDialog] = {}
+        self.show_dialogs = True
+        self._loading: asyncio.Task[None] | None = None
+        self._turn_started: dict[str, float] = {}
+        self._status_detail: dict[str, str] = {}
+        self._search = ""
+
+        self.sessions = SessionListModel(self)
+        self.transcript = TranscriptModel(self)
+        self.sidebar = Sidebar(self.sessions)
+        self.view = TranscriptView()
+        self.view.setModel(self.transcript)
+        self.banner = Banner()
+        self.composer = Composer()
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(0)
+        rl.addWidget(self.view, 1)
+        rl.addWidget(self.banner)
+        rl.addWidget(self.composer)
+        split = QSplitter()
+        split.addWidget(self.sidebar)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([240, 760])
+        self.setCentralWidget(split)
+        self.status_label = QLabel()
+        self.status_label.setAccessibleName(self.tr("Status"))
+        self.statusBar().addWidget(self.status_label, 1)
+        self._tick = QTimer(self)
+        self._tick.setInterval(1000)
+        self._tick.timeout.connect(self._update_status)
+        self._build_menus()
+        self._connect()
+        self.setTabOrder(self.sidebar.new_button, self.sidebar.search)
+        self.setTabOrder(self.sidebar.search, self.sidebar.list)
+        self.setTabOrder(self.sidebar.list, self.view)
+        self.setTabOrder(self.view, self.composer.edit)
+        self.resize(1040, 720)
+        self.refresh_sessions()
+        self.composer.set_models(self.app.known_models(), self.manager.default_model)
+
+    # ------------------------------------------------------------------ setup
+
+    def _action(self, menu: Any, text: str, shortcut: str | QKeySequence | None, slot: Any,
+                name: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        if name:
+            action.setObjectName(name)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        f = bar.addMenu(self.tr("&File"))
+        self.new_action = self._action(f, self.tr("&New session"), "Ctrl+N", self.new_session, "newSession")
+        self._action(f, self.tr("&Search sessions"), "Ctrl+K", self._focus_search, "searchSessions")
+        self._action(f, self.tr("&Attach files…"), "Ctrl+O", self.pick_attachments, "attach")
+        f.addSeparator()
+        self._action(f, self.tr("Se&ttings…"), "Ctrl+,", self.settings_requested, "settings")
+        f.addSeparator()
+        self._action(f, self.tr("&Quit"), "Ctrl+Q", self.quit_requested, "quit")
+        s = bar.addMenu(self.tr("&Session"))
+        self._action(s, self.tr("&Send"), "Ctrl+Return", self.composer._submit, "send")
+        self.stop_action = self._action(s, self.tr("S&top"), "Ctrl+.", self.stop, "stop")
+        self._action(s, self.tr("&Retry"), "Ctrl+R", self.retry, "retry")
+        s.addSeparator()
+        self._action(s, self.tr("&Approve focused request"), "Ctrl+Shift+A",
+                     lambda: self.answer_focused("once"), "approveFocused")
+        self._action(s, self.tr("&Deny focused request"), "Ctrl+Shift+D",
+                     lambda: self.answer_focused("deny"), "denyFocused")
+        s.addSeparator()
+        self._action(s, self.tr("Re&name…"), "F2", self.sidebar.rename_current, "rename")
+        w = bar.addMenu(self.tr("&Window"))
+        self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
+        self._action(w, self.tr("&Quick ask"), "Ctrl+Shift+Space", self.quick_ask_requested, "quickAsk")
+        self._action(w, self.tr("&Focus message box"), "Ctrl+L", self.composer.edit.setFocus, "focusComposer")
+
+    def _connect(self) -> None:
+        b = self.app.bridge
+        b.event_received.connect(self._on_bridge_event)
+        b.text_appended.connect(self._on_bridge_text)
+        b.reasoning_appended.connect(self._on_bridge_reasoning)
+        b.running_changed.connect(self._on_bridge_running_changed)
+        a = self.app.approver
+        a.requested.connect(self._on_approver_requested)
+        a.resolved.connect(self._on_approver_resolved)
+        a.pending_changed.connect(self._on_approver_pending_changed)
+        self.sidebar.session_selected.connect(self.open_session)
+        self.sidebar.new_requested.connect(self.new_session)
+        self.sidebar.rename_requested.connect(self._on_sidebar_rename)
+        self.sidebar.delete_requested.connect(self._on_sidebar_delete)
+        self.sidebar.search_changed.connect(self._on_sidebar_search)
+        self.composer.submitted.connect(self.send)
+        self.composer.stop_requested.connect(self.stop)
+        self.composer.model_chosen.connect(self._on_composer_model)
+        self.composer.persona_chosen.connect(lambda p: self._set_session_field("persona", p))
+        self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
+        self.composer.attach_requested.connect(self.pick_attachments)
+        self.view.retry_requested.connect(self.retry)
+        self.banner.action_triggered.connect(self._on_banner_action)
+
+    # --------------------------------------------------------------- sessions
+
+    def refresh_sessions(self) -> None:
+        self.sessions.refresh(self.store.list_sessions(search=self._search))
+        self.sessions.set_pending(self.app.approver.counts())
+        for sid in self.app.bridge.running_sessions:
+            self.sessions.set_running(sid, True)
+        if self.session_id:
+            self.sidebar.select(self.session_id)
+
+    def _focus_search(self) -> None:
+        self.sidebar.search.setFocus()
+        self.sidebar.search.selectAll()
+
+    def _on_sidebar_search(self, text: str) -> None:
+        self._search = text.strip()
+        self.refresh_sessions()
+
+    def new_session(self) -> None:
+        self.session_id = None
+        self.transcript.reset("", [])
+        self.sidebar.list.clearSelection()
+        self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
+        self.composer.set_running(False)
+        self.banner.hide()
+        self.setWindowTitle(self.tr("OpenWorker Qt"))
+        self.composer.edit.setFocus()
+
+    def _ensure_session(self) -> str:
+        if self.session_id is None:
+            info = self.manager.create_session(
+                model=self.composer.model.currentText().strip() or self.manager.default_model,
+                persona=self.composer.persona.currentText(),
+                mode=self.composer.mode.currentText(),
+                workspace=str(self.app.workspace),
+            )
+            self.session_id = info.id
+            self.transcript.reset(info.id, [])
+            self.refresh_sessions()
+        return self.session_id
+
+    def open_session(self, session_id: str) -> None:
+        if session_id == self.session_id and self.transcript.session_id == session_id:
+            return
+        self.session_id = session_id
+        info = self.store.get_session(session_id)
+        if info is None:
+            return
+        self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
+        self.composer.set_session_fields(info.persona, info.mode, info.model or self.manager.default_model)
+        self.composer.set_running(self.manager.is_running(session_id))
+        self.banner.hide()
+        if self._loading is not None and not self._loading.done():
+            self._loading.cancel()
+        self._loading = asyncio.ensure_future(self._load(session_id))
+
+    async def _load(self, session_id: str) -> None:
+        history = await asyncio.to_thread(self.store.load, session_id)
+        items = await asyncio.to_thread(items_from_history, history)
+        if self.session_id != session_id:
+            return
+        self.transcript.reset(session_id, items)
+        for request in self.app.approver.pending(session_id):
+            self._place_card(request)
+        if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
+            self.banner.show_message(items[-1].text, self.tr("Retry"))
+
+    def loaded(self) -> bool:
+        """True once the current session's rows are on screen (tests, benchmarks)."""
+        return self._loading is None or self._loading.done()
+
+    def _on_sidebar_rename(self, session_id: str, title: str) -> None:
+        self.store.update_session(session_id, title=title)
+        self.refresh_sessions()
+
+    def _on_sidebar_delete(self, session_id: str) -> None:
+        if self.manager.is_running(session_id):
+            self.manager.stop(session_id)
+        self.store.delete_session(session_id)
+        self.manager.forget(session_id)
+        if session_id == self.session_id:
+            self.new_session()
+        self.refresh_sessions()
+
+    def _set_session_field(self, field: str, value: str) -> None:
+        if self.session_id is None:
+            return
+        self.store.update_session(self.session_id, **{field: value})
+        if not self.manager.is_running(self.session_id):
+            self.manager.forget(self.session_id)  # rebuilt with the new persona / mode
+
+    def _on_composer_model(self, model: str) -> None:
+        model = model.strip()
+        if not model or self.session_id is None:
+            return
+        info = self.store.get_session(self.session_id)
+        if info is not None and info.model != model:
+            self.manager.switch_model(self.session_id, model)
+
+    # ------------------------------------------------------------------ turns
+
+    def send(self, text: str, parts: list[dict[str, Any]]) -> None:
+        sid = self._ensure_session()
+        running = self.manager.is_running(sid)
+        if running:
+            if parts:
+                self.banner.show_message(
+                    self.tr("Attachments cannot be added while a turn runs; they were kept out "
+                            "of this steering message."), error=False)
+            if text:
+                self.manager.send(sid, text)
+                self.statusBar().showMessage(self.tr("Steering: your message goes in after the current step."), 4000)
+            return
+        content: str | list[dict[str, object]] = text
+        names: tuple[str, ...] = ()
+        if parts:
+            content = [*parts, {"type": "text", "text": text}] if text else list(parts)
+            names = tuple(str(p.get("name") or (p.get("file") or {}).get("filename") or "attachment")
+                          for p in parts if p.get("type") != "text") + tuple(
+                str(p.get("text", "")).split("\n", 1)[0].removeprefix("[Attached file: ").rstrip("]")
+                for p in parts if p.get("type") == "text")
+        self.transcript.add_user(text, names)
+        self.banner.hide()
+        self.manager.send(sid, content)
+
+    def stop(self) -> None:
+        if self.session_id is not None:
+            self.manager.stop(self.session_id)
+
+    def retry(self) -> None:
+        if self.session_id is not None and self.manager.start_retry(self.session_id) is not None:
+            self.banner.hide()
+
+    def _on_banner_action(self) -> None:
+        if self.banner.action.text() == self.tr("Retry"):
+            self.retry()
+
+    # ---------------------------------------------------------------- events
+
+    def _on_bridge_text(self, session_id: str, text: str) -> None:
+        if session_id == self.transcript.session_id:
+            self.transcript.append_text(text)
+
+    def _on_bridge_reasoning(self, session_id: str, text: str) -> None:
+        if session_id == self.transcript.session_id:
+            self.transcript.append_reasoning(text)
+
+    def _on_bridge_event(self, event: ev.Event) -> None:
+        sid = event.session_id
+        if isinstance(event, ev.ToolStarted):
+            self._status_detail[sid] = self.tr("running {tool}").format(tool=event.name)
+        elif isinstance(event, ev.IterationEnded):
+            self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
+        elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
+            self._status_detail[sid] = self.tr("thinking")
+        if sid == self.transcript.session_id:
+            self.transcript.apply(event)
+            if isinstance(event, ev.ErrorOccurred):
+                self.banner.show_message(
+                    self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
+            elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
+                self.banner.show_message(event.detail, error=False)
+        if isinstance(event, ev.TurnStarted | ev.TurnEnded):
+            self.refresh_sessions()
+        self._update_status()
+
+    def _on_bridge_running_changed(self, session_id: str, running: bool) -> None:
+        self.sessions.set_running(session_id, running)
+        if running:
+            self._turn_started[session_id] = time.monotonic()
+            self._status_detail[session_id] = self.tr("thinking")
+            self._tick.start()
+        else:
+            self._turn_started.pop(session_id, None)
+            self._status_detail.pop(session_id, None)
+            if not self._turn_started:
+                self._tick.stop()
+        if session_id == self.session_id:
+            self.composer.set_running(running)
+        self._update_status()
+
+    def _update_status(self) -> None:
+        sid = self.session_id
+        if sid is not None and sid in self._turn_started:
+            secs = int(time.monotonic() - self._turn_started[sid])
+            detail = self._status_detail.get(sid, "")
+            self.status_label.setText(self.tr("Working · {detail} · {secs} s").format(detail=detail, secs=secs))
+        else:
+            others = len(self._turn_started)
+            self.status_label.setText(
+                self.tr("{n} session(s) working").format(n=others) if others else self.tr("Ready"))
+        self.status_label.setAccessibleDescription(self.status_label.text())
+
+    # ------------------------------------------------------------- approvals
+
+    def _on_approver_requested(self, request: ApprovalRequest | QuestionRequest) -> None:
+        asyncio.ensure_future(self._present(request))
+
+    async def _present(self, request: ApprovalRequest | QuestionRequest) -> None:
+        preview: str | None = None
+        if isinstance(request, ApprovalRequest) and request.tool in ("write_file", "replace_in_file"):
+            info = self.store.get_session(request.session_id)
+            workspace = Path(info.workspace) if info and info.workspace else self.app.workspace
+            with contextlib.suppress(Exception):
+                preview = await asyncio.to_thread(write_preview, request.arguments, workspace)
+        if self.app.approver.get(request.session_id, request.call_id) is None:
+            return  # answered while we read the file
+        if request.session_id == self.transcript.session_id:
+            self._place_card(request, preview)
+        if isinstance(request, ApprovalRequest) and self.show_dialogs:
+            self._open_dialog(request, preview)
+
+    def _place_card(self, request: ApprovalRequest | QuestionRequest, preview: str | None = None) -> None:
+        if self.transcript.tool_row(request.call_id) is None or self.view.card_for(request.call_id):
+            return
+        row = self.transcript.tool_row(request.call_id)
+        assert row is not None
+        item = self.transcript.item(row)
+        card: ApprovalCard | QuestionCard
+        if isinstance(request, ApprovalRequest):
+            item.status = "awaiting"
+            item.reason = request.reason
+            item.target = request.target or ""
+            card = ApprovalCard(request, preview)
+            card.answered.connect(
+                lambda v, s=request.session_id, c=request.call_id: self.app.approver.resolve(s, c, v))
+        else:
+            item.status = "awaiting"
+            card = QuestionCard(request)
+            card.answered.connect(
+                lambda v, s=request.session_id, c=request.call_id: self.app.approver.answer(s, c, v))
+        self.view.set_card(request.call_id, card)
+        self.view.scrollTo(self.transcript.index(row, 0))
+
+    def _open_dialog(self, request: ApprovalRequest, preview: str | None) -> None:
+        key = (request.session_id, request.call_id)
+        if key in self.dialogs:
+            return
+        info = self.store.get_session(request.session_id)
+        dialog = ApprovalDialog(request, preview, session_title=info.title if info else "", parent=self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.answered.connect(lambda v, k=key: self.app.approver.resolve(k[0], k[1], v))
+        dialog.destroyed.connect(lambda _=None, k=key: self.dialogs.pop(k, None))
+        self.dialogs[key] = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+
+    def _on_approver_resolved(self, session_id: str, call_id: str, _outcome: str) -> None:
+        dialog = self.dialogs.pop((session_id, call_id), None)
+        if dialog is not None:
+            dialog.dismiss()
+        if session_id == self.transcript.session_id and self.view.card_for(call_id) is not None:
+            self.view.set_card(call_id, None)
+            row = self.transcript.tool_row(call_id)
+            if row is not None and self.transcript.item(row).status == "awaiting":
+                self.transcript.item(row).status = "pending"
+                self.transcript.changed(row)
+            self.composer.edit.setFocus()
+
+    def _on_approver_pending_changed(self) -> None:
+        self.sessions.set_pending(self.app.approver.counts())
+
+    def answer_focused(self, outcome: str) -> None:
+        """Approve/deny the request of the focused card, or else the oldest in this session."""
+        focus = self.focusWidget()
+        for call_id, card in list(self.view._cards.items()):
+            if isinstance(card, ApprovalCard) and focus is not None and card.isAncestorOf(focus):
+                self.app.approver.resolve(card.panel.request.session_id, call_id, outcome)
+                return
+        for request in self.app.approver.pending(self.session_id):
+            if isinstance(request, ApprovalRequest):
+                self.app.approver.resolve(request.session_id, request.call_id, outcome)
+                return
+
+    # ---------------------------------------------------------- attachments
+
+    def pick_attachments(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Attach files"))
+        if paths:
+            self.add_paths(paths)
+
+    def add_paths(self, paths: list[str]) -> None:
+        """Files → attachments (read in a worker); folders → a grant prompt."""
+        files = [p for p in paths if not Path(p).is_dir()]
+        for folder in (p for p in paths if Path(p).is_dir()):
+            self.app.grant_folder(folder, self)
+        if files:
+            asyncio.ensure_future(self._attach(files))
+
+    async def _attach(self, paths: list[str]) -> None:
+        problems: list[str] = []
+        for path in paths:
+            try:
+                attachment = await asyncio.to_thread(load_attachment, path)
+            except AttachmentError as exc:
+                problems.append(str(exc))
+                continue
+            self.composer.add_attachment(attachment)
+        if problems:
+            self.banner.show_message("\n".join(problems))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if not paths:
+            self.banner.show_message(self.tr("Only local files and folders can be dropped here."))
+            return
+        event.acceptProposedAction()
+        self.add_paths(paths)
+
+    # ------------------------------------------------------------------ close
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.app.keeps_running_in_tray():
+            event.ignore()
+            self.hide()
+            return
+        event.accept()
+        self.quit_requested.emit()
+
+    def confirm(self, title: str, text: str) -> bool:
+        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
