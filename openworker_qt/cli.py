@@ -199,6 +199,7 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
 
     sub.add_parser("sessions", help="list sessions")
+    sub.add_parser("models", help="list configured providers and their curated models")
     show = sub.add_parser("show", help="print a session's transcript")
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
@@ -216,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_run(args))
         if args.command == "sessions":
             return _sessions()
+        if args.command == "models":
+            return _models()
         if args.command == "inbox":
             return _inbox(args)
         if args.command in ("approve", "deny", "answer"):
@@ -231,6 +234,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     parser.print_help()
     return 2
+
+
+def _models() -> int:
+    from openworker_qt.providers.models import format_models, list_models
+    from openworker_qt.storage.config import load_config
+    from openworker_qt.storage.secrets import get_secret
+
+    print(format_models(list_models(load_config(None), get_secret)))
+    return 0
 
 
 def _open(workspace: Path | None = None):  # type: ignore[no-untyped-def]
