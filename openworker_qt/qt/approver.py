@@ -92,10 +92,11 @@ class QtApprover(QObject):
             return await fut
         finally:
             # Stopped while waiting (the engine cancels us): the ask is gone.
-            if self._pending.get(key) is ask:
+            if self._pending.get(key) is ask:  # not settled: cancelled by a stop
                 del self._pending[key]
-                if not fut.done():
-                    self.resolved.emit(key[0], key[1], "cancelled")
+                if self._on_resolve is not None:
+                    self._on_resolve(key, "cancelled")
+                self.resolved.emit(key[0], key[1], "cancelled")
                 self.pending_changed.emit()
 
     # ----------------------------------------------------------- surface side
