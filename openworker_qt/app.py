@@ -35,8 +35,9 @@ from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
-from openworker_qt.qt.approver import QtApprover  # noqa: E402
+from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.runtime import Runtime, default_tools  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
@@ -78,15 +79,24 @@ class DesktopApp(QObject):
         super().__init__(parent)
         self.runtime = runtime
         self.workspace = (workspace or Path.home()).resolve()
-        self.approver = QtApprover(self)
+        from openworker_qt.storage import secrets
+
+        self.inbox = InboxBridge(runtime.inbox, self)
+        # Every ask is an inbox item: card, dialog, inbox window, tray, notification
+        # and the CLI all answer the same row (first answer wins).
+        self._inbox_approver = InboxApprover(runtime.inbox, wait=True)
+        self._inbox_questioner = InboxQuestioner(runtime.inbox, wait=True)
         self.manager = SessionManager(
             runtime.conversations,
             runtime.router,
             tools_for=tools_for,
+            decider_for=runtime.decider_for,
             approver_for=self._approver_for,
             questioner_for=self._questioner_for,
             default_model=str(runtime.config.get("general.default_model") or ""),
             max_iterations=int(runtime.config.get("general.max_iterations", 25)),
+            audit=runtime.audit,
+            redact=secrets.redact,
         )
         self.bridge = EngineBridge(self.manager, self)
         self._models: list[str] = []
@@ -95,6 +105,8 @@ class DesktopApp(QObject):
         self.window = MainWindow(self)
         self.window.setWindowIcon(app_icon())
         self.window.quit_requested.connect(self.quit)
+        self.window.inbox_requested.connect(self.show_inbox)
+        self.inbox_window: Any = None
         self.error_reported.connect(lambda text: self.window.banner.show_message(text))
         self.tray: Any = None
         self._enable_tray = enable_tray
@@ -102,15 +114,23 @@ class DesktopApp(QObject):
 
     # ----------------------------------------------------------- collaborators
 
-    def _approver_for(self, info: SessionInfo) -> Approver | None:
-        if info.unattended:
-            return None  # parked in the inbox once the core inbox approver lands
-        return self.approver.approve
+    def _approver_for(self, _info: SessionInfo) -> Approver | None:
+        return self._inbox_approver
 
-    def _questioner_for(self, info: SessionInfo) -> Questioner | None:
-        if info.unattended:
-            return None
-        return self.approver.ask
+    def _questioner_for(self, _info: SessionInfo) -> Questioner | None:
+        return self._inbox_questioner
+
+    def resolve_item(self, item_id: int, resolution: str, *, by: str = "window") -> bool:
+        """Answer an inbox item from any surface; resume its turn if none is waiting.
+
+        A turn parked by another process (or before a restart) has no waiter here:
+        resolving it starts the durable resume, which finds the answered item.
+        """
+        item = self.inbox.get(item_id)
+        won = self.inbox.resolve(item_id, resolution, by=by)
+        if won and item is not None and not self.manager.is_running(item.session_id):
+            self.manager.start_resume(item.session_id)
+        return won
 
     def known_models(self) -> list[str]:
         return list(self._models)
@@ -174,6 +194,25 @@ class DesktopApp(QObject):
         self.window.raise_()
         self.window.activateWindow()
 
+    def show_inbox(self) -> Any:
+        """Open (or raise) the inbox window."""
+        if self.inbox_window is None:
+            from openworker_qt.ui.inbox_window import InboxWindow
+
+            self.inbox_window = InboxWindow(self)
+            self.inbox_window.setWindowIcon(app_icon())
+            self.inbox_window.open_session_requested.connect(self.open_session)
+        self.inbox_window.show()
+        self.inbox_window.raise_()
+        self.inbox_window.activateWindow()
+        return self.inbox_window
+
+    def open_session(self, session_id: str) -> None:
+        self.show_window()
+        self.window.refresh_sessions()
+        self.window.sidebar.select(session_id)
+        self.window.open_session(session_id)
+
     def handle_args(self, args: list[str]) -> None:
         """Arguments from a second launch: files to attach, then raise the window."""
         self.show_window()
@@ -199,6 +238,9 @@ class DesktopApp(QObject):
         self._closing = True
         await self.manager.shutdown(grace=3.0)
         self.bridge.detach()
+        self.inbox.detach()
+        if self.inbox_window is not None:
+            self.inbox_window.close()
         self.window.close()
 
 

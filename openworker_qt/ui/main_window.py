@@ -34,7 +34,8 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.approvals import ApprovalRequest, QuestionRequest
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import items_from_history
 from openworker_qt.qt.transcript_model import TranscriptModel
@@ -104,7 +105,8 @@ class MainWindow(QMainWindow):
         self.setAccessibleName(self.tr("OpenWorker Qt main window"))
         self.setAcceptDrops(True)
         self.session_id: str | None = None
-        self.dialogs: dict[tuple[str, str], ApprovalDialog] = {}
+        self.dialogs: dict[int, ApprovalDialog] = {}
+        self._previews: dict[int, str | None] = {}
         self.show_dialogs = True
         self._loading: asyncio.Task[None] | None = None
         self._turn_started: dict[str, float] = {}
@@ -192,10 +194,10 @@ class MainWindow(QMainWindow):
         b.text_appended.connect(self._on_bridge_text)
         b.reasoning_appended.connect(self._on_bridge_reasoning)
         b.running_changed.connect(self._on_bridge_running_changed)
-        a = self.app.approver
-        a.requested.connect(self._on_approver_requested)
-        a.resolved.connect(self._on_approver_resolved)
-        a.pending_changed.connect(self._on_approver_pending_changed)
+        inbox = self.app.inbox
+        inbox.item_added.connect(self._on_inbox_item_added)
+        inbox.item_resolved.connect(self._on_inbox_item_resolved)
+        inbox.pending_changed.connect(self._on_inbox_pending_changed)
         self.sidebar.session_selected.connect(self.open_session)
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
@@ -214,7 +216,7 @@ class MainWindow(QMainWindow):
 
     def refresh_sessions(self) -> None:
         self.sessions.refresh(self.store.list_sessions(search=self._search))
-        self.sessions.set_pending(self.app.approver.counts())
+        self.sessions.set_pending(self.app.inbox.counts())
         for sid in self.app.bridge.running_sessions:
             self.sessions.set_running(sid, True)
         if self.session_id:
@@ -272,8 +274,8 @@ class MainWindow(QMainWindow):
         if self.session_id != session_id:
             return
         self.transcript.reset(session_id, items)
-        for request in self.app.approver.pending(session_id):
-            self._place_card(request)
+        for item in self.app.inbox.pending(session_id):
+            self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
 
@@ -365,6 +367,8 @@ class MainWindow(QMainWindow):
             self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
         elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = self.tr("thinking")
+        if isinstance(event, ev.Interrupted):
+            self.app.inbox.cancel_session(sid)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):
@@ -405,64 +409,66 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------- approvals
 
-    def _on_approver_requested(self, request: ApprovalRequest | QuestionRequest) -> None:
-        asyncio.ensure_future(self._present(request))
+    def _on_inbox_item_added(self, item: InboxItem) -> None:
+        asyncio.ensure_future(self._present(item))
 
-    async def _present(self, request: ApprovalRequest | QuestionRequest) -> None:
+    async def _present(self, item: InboxItem) -> None:
         preview: str | None = None
-        if isinstance(request, ApprovalRequest) and request.tool in ("write_file", "replace_in_file"):
-            info = self.store.get_session(request.session_id)
+        if item.kind == "approval" and item.tool in ("write_file", "replace_in_file"):
+            info = self.store.get_session(item.session_id)
             workspace = Path(info.workspace) if info and info.workspace else self.app.workspace
             with contextlib.suppress(Exception):
-                preview = await asyncio.to_thread(write_preview, request.arguments, workspace)
-        if self.app.approver.get(request.session_id, request.call_id) is None:
+                preview = await asyncio.to_thread(write_preview, item.arguments, workspace)
+        if self.app.inbox.get(item.id) is None:
             return  # answered while we read the file
-        if request.session_id == self.transcript.session_id:
-            self._place_card(request, preview)
-        if isinstance(request, ApprovalRequest) and self.show_dialogs:
-            self._open_dialog(request, preview)
+        self._previews[item.id] = preview
+        if item.session_id == self.transcript.session_id:
+            self._place_card(item)
+        info = self.store.get_session(item.session_id)
+        attended = info is not None and not info.unattended
+        if item.kind == "approval" and self.show_dialogs and attended:
+            self._open_dialog(item)
 
-    def _place_card(self, request: ApprovalRequest | QuestionRequest, preview: str | None = None) -> None:
-        if self.transcript.tool_row(request.call_id) is None or self.view.card_for(request.call_id):
+    def _place_card(self, item: InboxItem) -> None:
+        call_id = item.tool_call_id or ""
+        row = self.transcript.tool_row(call_id)
+        if row is None or self.view.card_for(call_id):
             return
-        row = self.transcript.tool_row(request.call_id)
-        assert row is not None
-        item = self.transcript.item(row)
+        row_item = self.transcript.item(row)
+        row_item.status = "awaiting"
         card: ApprovalCard | QuestionCard
-        if isinstance(request, ApprovalRequest):
-            item.status = "awaiting"
-            item.reason = request.reason
-            item.target = request.target or ""
-            card = ApprovalCard(request, preview)
-            card.answered.connect(
-                lambda v, s=request.session_id, c=request.call_id: self.app.approver.resolve(s, c, v))
+        if item.kind == "approval":
+            request = approval_request(item)
+            row_item.reason = request.reason
+            row_item.target = request.target or ""
+            card = ApprovalCard(request, self._previews.get(item.id))
         else:
-            item.status = "awaiting"
-            card = QuestionCard(request)
-            card.answered.connect(
-                lambda v, s=request.session_id, c=request.call_id: self.app.approver.answer(s, c, v))
-        self.view.set_card(request.call_id, card)
+            card = QuestionCard(question_request(item))
+        card.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="card"))
+        self.view.set_card(call_id, card)
         self.view.scrollTo(self.transcript.index(row, 0))
 
-    def _open_dialog(self, request: ApprovalRequest, preview: str | None) -> None:
-        key = (request.session_id, request.call_id)
-        if key in self.dialogs:
+    def _open_dialog(self, item: InboxItem) -> None:
+        if item.id in self.dialogs:
             return
-        info = self.store.get_session(request.session_id)
-        dialog = ApprovalDialog(request, preview, session_title=info.title if info else "", parent=self)
+        info = self.store.get_session(item.session_id)
+        dialog = ApprovalDialog(approval_request(item), self._previews.get(item.id),
+                                session_title=info.title if info else "", parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.answered.connect(lambda v, k=key: self.app.approver.resolve(k[0], k[1], v))
-        dialog.destroyed.connect(lambda _=None, k=key: self.dialogs.pop(k, None))
-        self.dialogs[key] = dialog
+        dialog.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="dialog"))
+        dialog.destroyed.connect(lambda _=None, i=item.id: self.dialogs.pop(i, None))
+        self.dialogs[item.id] = dialog
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
 
-    def _on_approver_resolved(self, session_id: str, call_id: str, _outcome: str) -> None:
-        dialog = self.dialogs.pop((session_id, call_id), None)
+    def _on_inbox_item_resolved(self, item: InboxItem) -> None:
+        self._previews.pop(item.id, None)
+        dialog = self.dialogs.pop(item.id, None)
         if dialog is not None:
             dialog.dismiss()
-        if session_id == self.transcript.session_id and self.view.card_for(call_id) is not None:
+        call_id = item.tool_call_id or ""
+        if item.session_id == self.transcript.session_id and self.view.card_for(call_id) is not None:
             self.view.set_card(call_id, None)
             row = self.transcript.tool_row(call_id)
             if row is not None and self.transcript.item(row).status == "awaiting":
@@ -470,20 +476,22 @@ class MainWindow(QMainWindow):
                 self.transcript.changed(row)
             self.composer.edit.setFocus()
 
-    def _on_approver_pending_changed(self) -> None:
-        self.sessions.set_pending(self.app.approver.counts())
+    def _on_inbox_pending_changed(self) -> None:
+        self.sessions.set_pending(self.app.inbox.counts())
 
     def answer_focused(self, outcome: str) -> None:
         """Approve/deny the request of the focused card, or else the oldest in this session."""
         focus = self.focusWidget()
-        for call_id, card in list(self.view._cards.items()):
+        for card in list(self.view._cards.values()):
             if isinstance(card, ApprovalCard) and focus is not None and card.isAncestorOf(focus):
-                self.app.approver.resolve(card.panel.request.session_id, call_id, outcome)
+                req = card.panel.request
+                item = self.app.inbox.find(req.session_id, req.call_id)
+                if item is not None:
+                    self.app.resolve_item(item.id, outcome, by="shortcut")
                 return
-        for request in self.app.approver.pending(self.session_id):
-            if isinstance(request, ApprovalRequest):
-                self.app.approver.resolve(request.session_id, request.call_id, outcome)
-                return
+        for item in self.app.inbox.pending(self.session_id, kind="approval"):
+            self.app.resolve_item(item.id, outcome, by="shortcut")
+            return
 
     # ---------------------------------------------------------- attachments
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
 
 def wait_for(loop: asyncio.AbstractEventLoop, predicate: Callable[[], object],
              timeout: float = 5.0, what: str = "condition") -> None:

@@ -41,6 +41,8 @@ def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: 
     assert (tmp_path / "ws" / "out.txt").read_text() == "hello\n"
     tool = next(r for r in window.transcript.items if r.kind == "tool")
     assert tool.status == "ok" and tool.rule == "user:once"
+    item = desktop.runtime.inbox.items()[0]
+    assert (item.status, item.resolution, item.resolved_by) == ("resolved", "once", "dialog")
     assert window.dialogs == {} and window.view.card_for(tool.call_id) is None
     assert window.transcript.items[-1].text == "Done."
 
@@ -90,7 +92,8 @@ def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, t
         qtbot.mouseClick(card.panel.once, Qt.MouseButton.LeftButton)
         seen["dialog_visible"] = dialog.isVisible()
         # a late answer from the other surface changes nothing (first wins)
-        seen["late"] = desktop.approver.resolve(dialog.request.session_id, dialog.request.call_id, "deny")
+        item_id = desktop.runtime.inbox.find(dialog.request.session_id, dialog.request.call_id).id
+        seen["late"] = desktop.runtime.inbox.resolve(item_id, "deny", by="test")
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 
     run(qloop, scenario)
@@ -105,7 +108,7 @@ def test_keyboard_shortcut_approves_focused_request(qtbot, qloop, make_desktop, 
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
-        await until(lambda: desktop.approver.pending(), what="ask")
+        await until(lambda: desktop.inbox.pending(), what="ask")
         await until(lambda: window.view._cards, what="card")
         action = window.findChild(type(window.new_action), "approveFocused")
         assert action.shortcut().toString() == "Ctrl+Shift+A"
@@ -128,7 +131,7 @@ def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: P
 
     run(qloop, scenario)
     assert window.dialogs == {}
-    assert desktop.approver.pending() == []
+    assert desktop.inbox.pending() == []
     tool = next(r for r in window.transcript.items if r.kind == "tool")
     assert tool.status == "interrupted"
     assert not (tmp_path / "ws" / "out.txt").exists()

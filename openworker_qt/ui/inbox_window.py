@@ -1,0 +1,240 @@
+"""The inbox window: every pending item across sessions, answered inline.
+
+Left: the pending items (filterable by session). Right: the selected item —
+tool, risk, target, reason, arguments — with Approve once / Always / Deny for
+approvals, or an answer box (plus the offered options) for questions, plans
+and folder requests, and "Open session". Items answered anywhere else (the
+card, the dialog, the tray, a notification, the CLI) disappear on their own.
+
+Keyboard: Ctrl+Return approves once, Ctrl+Shift+Return "always" (when
+offered), Ctrl+Delete denies, Ctrl+O opens the session, Esc closes.
+
+Signals:
+    open_session_requested(str): the user wants to see the item's session.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+
+class InboxWindow(QWidget):
+    open_session_requested = Signal(str)
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.app = app
+        self.setObjectName("inboxWindow")
+        self.setWindowTitle(self.tr("Inbox — OpenWorker Qt"))
+        self.setAccessibleName(self.tr("Inbox"))
+        self.setAccessibleDescription(self.tr("Everything waiting for you, across sessions"))
+        self.model = InboxListModel(app.inbox, self)
+        outer = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.filter = QComboBox()
+        self.filter.setAccessibleName(self.tr("Filter by session"))
+        self.filter.setAccessibleDescription(self.tr("Show the items of one session only"))
+        top.addWidget(QLabel(self.tr("Session:")))
+        top.addWidget(self.filter, 1)
+        self.count_label = QLabel()
+        self.count_label.setAccessibleName(self.tr("Pending count"))
+        top.addWidget(self.count_label)
+        outer.addLayout(top)
+        split = QSplitter()
+        self.list = QListView()
+        self.list.setObjectName("inboxList")
+        self.list.setModel(self.model)
+        self.list.setAccessibleName(self.tr("Pending items"))
+        self.list.setAccessibleDescription(self.tr("Approvals, questions, plans and folder requests"))
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setWordWrap(True)
+        split.addWidget(self.list)
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        form = QFormLayout()
+        self.kind_label = QLabel()
+        self.session_label = QLabel()
+        self.risk_label = QLabel()
+        self.target_label = QLabel()
+        self.reason_label = QLabel()
+        for label, name in ((self.kind_label, self.tr("Kind")), (self.session_label, self.tr("Session")),
+                            (self.risk_label, self.tr("Risk")), (self.target_label, self.tr("Target")),
+                            (self.reason_label, self.tr("Reason"))):
+            label.setWordWrap(True)
+            label.setAccessibleName(name)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            form.addRow(name + ":", label)
+        dl.addLayout(form)
+        self.arguments = QPlainTextEdit()
+        self.arguments.setReadOnly(True)
+        self.arguments.setAccessibleName(self.tr("Arguments"))
+        self.arguments.setAccessibleDescription(self.tr("Exactly what the call would do"))
+        dl.addWidget(self.arguments, 1)
+        buttons = QHBoxLayout()
+        self.once = QPushButton(self.tr("&Approve once"))
+        self.always = QPushButton(self.tr("A&lways allow"))
+        self.deny = QPushButton(self.tr("&Deny"))
+        self.open_session = QPushButton(self.tr("&Open session"))
+        for b, desc in ((self.once, self.tr("Run this call now (Ctrl+Enter)")),
+                        (self.always, self.tr("Allow this tool for this exact target from now on")),
+                        (self.deny, self.tr("Do not run this call (Ctrl+Delete)")),
+                        (self.open_session, self.tr("Show the session this item belongs to"))):
+            b.setAccessibleName(b.text().replace("&", ""))
+            b.setAccessibleDescription(desc)
+            buttons.addWidget(b)
+        buttons.insertStretch(3, 1)
+        dl.addLayout(buttons)
+        answer_row = QHBoxLayout()
+        self.options = QComboBox()
+        self.options.setAccessibleName(self.tr("Suggested answers"))
+        self.answer = QLineEdit()
+        self.answer.setPlaceholderText(self.tr("Your answer"))
+        self.answer.setAccessibleName(self.tr("Answer"))
+        self.answer.setAccessibleDescription(self.tr("Type the answer and press Enter"))
+        self.send_answer = QPushButton(self.tr("Answer"))
+        self.send_answer.setAccessibleName(self.tr("Send answer"))
+        answer_row.addWidget(self.options)
+        answer_row.addWidget(self.answer, 1)
+        answer_row.addWidget(self.send_answer)
+        dl.addLayout(answer_row)
+        self.empty = QLabel(self.tr("Nothing is waiting for you."))
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setAccessibleName(self.tr("Inbox empty"))
+        dl.addWidget(self.empty)
+        split.addWidget(detail)
+        split.setSizes([320, 480])
+        outer.addWidget(split, 1)
+        self.once.clicked.connect(lambda: self._resolve("once"))
+        self.always.clicked.connect(lambda: self._resolve("always"))
+        self.deny.clicked.connect(lambda: self._resolve("deny"))
+        self.send_answer.clicked.connect(self._answer)
+        self.answer.returnPressed.connect(self._answer)
+        self.options.activated.connect(lambda _i: self.answer.setText(self.options.currentText()))
+        self.open_session.clicked.connect(self._open)
+        self.filter.activated.connect(self._on_filter_activated)
+        self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
+        self.model.rowsInserted.connect(self._after_rows_changed)
+        self.model.rowsRemoved.connect(self._after_rows_changed)
+        self.model.modelReset.connect(self._after_rows_changed)
+        QShortcut(QKeySequence("Ctrl+Return"), self, lambda: self._resolve("once"))
+        QShortcut(QKeySequence("Ctrl+Shift+Return"), self, lambda: self._resolve("always"))
+        QShortcut(QKeySequence("Ctrl+Delete"), self, lambda: self._resolve("deny"))
+        QShortcut(QKeySequence("Ctrl+O"), self, self._open)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        self.resize(820, 520)
+        self.refresh_filter()
+        self._after_rows_changed()
+
+    # ---------------------------------------------------------------- state
+
+    def refresh_filter(self) -> None:
+        current = self.filter.currentData()
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.addItem(self.tr("All sessions"), None)
+        titles: dict[str, str] = {}
+        for sid in sorted({i.session_id for i in self.app.inbox.pending()}):
+            info = self.app.manager.store.get_session(sid)
+            titles[sid] = (info.title if info else "") or sid
+            self.filter.addItem(titles[sid], sid)
+        self.model.titles = titles
+        idx = self.filter.findData(current)
+        self.filter.setCurrentIndex(max(0, idx))
+        self.filter.blockSignals(False)
+
+    def _on_filter_activated(self, _index: int) -> None:
+        self.model.set_session_filter(self.filter.currentData())
+
+    def current_item(self) -> InboxItem | None:
+        idx = self.list.currentIndex()
+        return idx.data(ITEM_ROLE) if idx.isValid() else None
+
+    def _after_rows_changed(self, *_args: object) -> None:
+        n = self.model.rowCount()
+        self.count_label.setText(self.tr("{n} pending").format(n=n))
+        if n and not self.list.currentIndex().isValid():
+            self.list.setCurrentIndex(self.model.index(0, 0))
+        self._show(self.current_item())
+
+    def _on_list_current_changed(self, current: QModelIndex, _prev: QModelIndex) -> None:
+        self._show(current.data(ITEM_ROLE) if current.isValid() else None)
+
+    def _show(self, item: InboxItem | None) -> None:
+        has = item is not None
+        approval = has and item is not None and item.kind == "approval"
+        for w in (self.kind_label, self.session_label, self.risk_label, self.target_label,
+                  self.reason_label, self.arguments, self.open_session):
+            w.setEnabled(has)
+        self.once.setVisible(approval)
+        self.deny.setVisible(approval)
+        self.always.setVisible(approval and item is not None and item.can_always)
+        for answer_widget in (self.options, self.answer, self.send_answer):
+            answer_widget.setVisible(has and not approval)
+        self.empty.setVisible(not has)
+        if item is None:
+            for label in (self.kind_label, self.session_label, self.risk_label, self.target_label,
+                          self.reason_label):
+                label.clear()
+            self.arguments.clear()
+            return
+        self.kind_label.setText(item.kind)
+        self.session_label.setText(self.model.titles.get(item.session_id, item.session_id))
+        self.risk_label.setText(item.risk or "—")
+        self.target_label.setText(item.target or "—")
+        self.reason_label.setText(item.reason or item.title)
+        self.arguments.setPlainText(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+        self.options.clear()
+        options = list(item.options) or (["approve", "deny"] if item.kind in ("plan", "directory") else [])
+        self.options.addItems(options)
+        self.options.setVisible(bool(options) and not approval)
+
+    # -------------------------------------------------------------- actions
+
+    def _resolve(self, resolution: str) -> None:
+        item = self.current_item()
+        if item is None or item.kind != "approval":
+            return
+        if resolution == "always" and not item.can_always:
+            return
+        self.app.resolve_item(item.id, resolution, by="inbox")
+
+    def _answer(self) -> None:
+        item = self.current_item()
+        text = self.answer.text().strip()
+        if item is None or item.kind == "approval" or not text:
+            return
+        if self.app.resolve_item(item.id, text, by="inbox"):
+            self.answer.clear()
+
+    def _open(self) -> None:
+        item = self.current_item()
+        if item is not None:
+            self.open_session_requested.emit(item.session_id)
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        self.refresh_filter()
+        super().showEvent(event)  # type: ignore[arg-type]
