@@ -209,6 +209,7 @@ class TurnEngine:
         self.model_label = model_label or (lambda m: m)
         self.audit = audit
         self.redact = redact
+        self.pdf_mode = "text"
         self.history: list[Message] = store.load(session_id)
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
@@ -219,7 +220,7 @@ class TurnEngine:
         self._running = False
         self._usage: dict[str, int] = {}
         self._suspended = False
-        self._out_caps: Capabilities | None = None
+        self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
 
     # ------------------------------------------------------------------ control
@@ -420,17 +421,18 @@ class TurnEngine:
         # Stored messages never change once appended, so each one's outbound copy is
         # computed once per capability set (bench/engine.py: re-copying the whole
         # history every call was the largest per-iteration cost).
-        if caps != self._out_caps:
-            self._out_caps = caps
+        if (caps, self.pdf_mode) != self._out_caps:
+            self._out_caps = (caps, self.pdf_mode)
             self._out_cache = []
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
+            mode = self.pdf_mode
             converted = await asyncio.to_thread(
-                lambda: [outbound_message(m, caps) for m in fresh]
+                lambda: [outbound_message(m, caps, pdf_mode=mode) for m in fresh]
             )
         else:
-            converted = [outbound_message(m, caps) for m in fresh]
+            converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
         messages = order_tool_results([m for m in self._out_cache if m is not None])
         return ModelRequest(

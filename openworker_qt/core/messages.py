@@ -16,7 +16,6 @@ Contract:
 from __future__ import annotations
 
 import base64
-import io
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -126,35 +125,56 @@ def _decode_data_url(url: str) -> bytes:
 
 def pdf_text(data: bytes, *, max_chars: int = 200_000) -> str:
     """Extract the text of a PDF with pypdf; a clear note when there is none."""
-    from pypdf import PdfReader  # local import: pypdf is only needed for PDFs
+    from openworker_qt.core.pdf import extract_text
 
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except Exception as exc:  # pypdf raises many types for damaged files
-        return f"[PDF could not be read: {exc}]"
-    text = "\n\n".join(f"--- page {i + 1} ---\n{t.strip()}" for i, t in enumerate(pages) if t.strip())
-    if not text:
-        return f"[PDF with {len(pages)} page(s) and no extractable text (scanned?)]"
-    return text[:max_chars]
+    return extract_text(data, max_chars=max_chars)
+
+
+PDF_FALLBACKS = ("text", "images")
+
+
+def _pdf_as_images(name: str, data: bytes, max_pages: int) -> list[dict[str, Any]]:
+    from openworker_qt.core.pdf import inspect, rasterize
+
+    info = inspect(data)
+    pages = rasterize(data, max_pages=max_pages)
+    note = f"[Attached PDF: {name} — {info.pages} page(s)"
+    note += f", first {len(pages)} shown as images]" if len(pages) < info.pages else " as images]"
+    parts: list[dict[str, Any]] = [{"type": "text", "text": note}]
+    for png in pages:
+        url = "data:image/png;base64," + base64.b64encode(png).decode()
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
 
 
 def _adapt_part(
-    part: dict[str, Any], caps: Capabilities, extract: Callable[[bytes], str]
-) -> dict[str, Any]:
+    part: dict[str, Any],
+    caps: Capabilities,
+    extract: Callable[[bytes], str],
+    pdf_mode: str = "text",
+    max_pdf_pages: int = 5,
+) -> list[dict[str, Any]]:
     kind = part.get("type")
     if kind == "image_url" and not caps.vision:
-        return {"type": "text", "text": IMAGE_PLACEHOLDER}
+        return [{"type": "text", "text": IMAGE_PLACEHOLDER}]
     if kind == "file" and not caps.pdf:
         info = part.get("file", {})
         name = info.get("filename", "document.pdf")
         data_url = info.get("file_data", "")
         try:
-            body = extract(_decode_data_url(data_url)) if data_url else "[empty attachment]"
+            data = _decode_data_url(data_url) if data_url else b""
         except Exception as exc:
-            body = f"[attachment could not be decoded: {exc}]"
-        return {"type": "text", "text": f"[Attached PDF: {name}]\n{body}"}
-    return part
+            return [{"type": "text", "text": f"[Attached PDF: {name}: could not be decoded: {exc}]"}]
+        if not data:
+            return [{"type": "text", "text": f"[Attached PDF: {name}: empty attachment]"}]
+        # "images" needs a model that can see; any other mode (or a failure) is text.
+        if pdf_mode == "images" and caps.vision:
+            try:
+                return _pdf_as_images(name, data, max_pdf_pages)
+            except Exception:  # fall back to text, which explains its own failures
+                pass
+        return [{"type": "text", "text": f"[Attached PDF: {name}]\n{extract(data)}"}]
+    return [part]
 
 
 def outbound_message(
@@ -162,17 +182,27 @@ def outbound_message(
     caps: Capabilities,
     *,
     extract_pdf: Callable[[bytes], str] = pdf_text,
+    pdf_mode: str = "text",
 ) -> Message | None:
-    """The provider-visible copy of one message, or None if providers never see it."""
+    """The provider-visible copy of one message, or None if providers never see it.
+
+    ``pdf_mode`` says what a PDF becomes for a model without native PDF input:
+    ``"text"`` (extracted with pypdf) or ``"images"`` (page renderings; only for
+    models with vision — otherwise, and for any unknown mode, text).
+    """
     keys = _OUTBOUND_KEYS.get(str(msg.get("role")))
     if keys is None or msg.get("partial") == "error":
         return None
     clean = {k: _clone(v) for k, v in msg.items() if k in keys}
     content = clean.get("content")
     if isinstance(content, list):
-        clean["content"] = [
-            _adapt_part(p, caps, extract_pdf) if isinstance(p, dict) else p for p in content
-        ]
+        adapted: list[Any] = []
+        for p in content:
+            if isinstance(p, dict):
+                adapted.extend(_adapt_part(p, caps, extract_pdf, pdf_mode))
+            else:
+                adapted.append(p)
+        clean["content"] = adapted
     return clean
 
 
@@ -181,6 +211,7 @@ def outbound(
     caps: Capabilities | None = None,
     *,
     extract_pdf: Callable[[bytes], str] = pdf_text,
+    pdf_mode: str = "text",
 ) -> list[Message]:
     """The copy of ``history`` a provider may see, adapted to ``caps``.
 
@@ -190,7 +221,9 @@ def outbound(
     left untouched.
     """
     caps = caps or Capabilities()
-    out = [outbound_message(m, caps, extract_pdf=extract_pdf) for m in history]
+    out = [
+        outbound_message(m, caps, extract_pdf=extract_pdf, pdf_mode=pdf_mode) for m in history
+    ]
     return order_tool_results([m for m in out if m is not None])
 
 
