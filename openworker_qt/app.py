@@ -39,6 +39,7 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa:
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
+from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime, default_tools  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.tools.base import ToolRegistry  # noqa: E402
@@ -74,6 +75,7 @@ class DesktopApp(QObject):
         workspace: Path | None = None,
         tools_for: Callable[[SessionInfo], ToolRegistry] = default_tools,
         enable_tray: bool = True,
+        notifier: Notifier | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -108,9 +110,18 @@ class DesktopApp(QObject):
         self.window.inbox_requested.connect(self.show_inbox)
         self.inbox_window: Any = None
         self.error_reported.connect(lambda text: self.window.banner.show_message(text))
+        self.window.quick_ask_requested.connect(self.show_quick_ask)
         self.tray: Any = None
+        self.quick_ask: Any = None
         self._enable_tray = enable_tray
         self._closing = False
+        self.notifier: Notifier = notifier or NullNotifier()
+        self.notifier.on_activated = self._on_notification_activated
+        self.inbox.item_added.connect(self._on_inbox_item_added)
+        self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
+        self.bridge.event_received.connect(self._on_bridge_event)
+        if enable_tray:
+            self.create_tray()
 
     # ----------------------------------------------------------- collaborators
 
@@ -184,6 +195,98 @@ class DesktopApp(QObject):
     def start(self) -> None:
         self.window.show()
         asyncio.ensure_future(self.load_models())
+        if isinstance(self.notifier, NullNotifier):
+            asyncio.ensure_future(self._start_notifier())
+
+    async def _start_notifier(self) -> None:
+        """The platform notifier: freedesktop D-Bus on Linux, else tray balloons."""
+        if sys.platform.startswith("linux"):
+            from openworker_qt.qt.notifications import FreedesktopNotifier
+
+            native = FreedesktopNotifier(icon=str(resource("icons", "openworker.svg")))
+            if await native.start():
+                self.set_notifier(native)
+                return
+        if self.tray is not None and self.tray.icon is not None:
+            from openworker_qt.qt.notifications import TrayNotifier
+
+            self.set_notifier(TrayNotifier(self.tray.icon))
+
+    def set_notifier(self, notifier: Notifier) -> None:
+        self.notifier = notifier
+        notifier.on_activated = self._on_notification_activated
+
+    # ---------------------------------------------------------- satellites
+
+    def create_tray(self, available: bool | None = None) -> Any:
+        from openworker_qt.ui.tray import Tray
+
+        self.tray = Tray(self, available=available)
+        if not self.tray.available:
+            marker = self.runtime.paths.data / ".no-tray-notice-shown"
+            if not marker.exists():
+                self.window.banner.show_message(
+                    self.tr("No system tray is available here: OpenWorker keeps working "
+                            "window-only (quick ask is in the Window menu)."), error=False)
+                try:
+                    marker.write_text("1", encoding="utf-8")
+                except OSError:
+                    pass
+        return self.tray
+
+    def show_quick_ask(self) -> Any:
+        if self.quick_ask is None:
+            from openworker_qt.ui.quick_ask import QuickAsk
+
+            self.quick_ask = QuickAsk(self)
+        self.quick_ask.popup()
+        return self.quick_ask
+
+    # ------------------------------------------------------- notifications
+
+    def _on_inbox_item_added(self, item: Any) -> None:
+        if item.kind == "notice":
+            return
+        info = self.manager.store.get_session(item.session_id)
+        title = info.title if info and info.title else self.tr("a session")
+        if item.kind == "approval":
+            self.notifier.notify(
+                f"inbox:{item.id}",
+                self.tr("Approval needed: {tool}").format(tool=item.tool),
+                f"{title}\n{item.args_preview or item.reason}",
+                [("approve", self.tr("Approve")), ("deny", self.tr("Deny"))],
+            )
+        else:
+            self.notifier.notify(f"inbox:{item.id}", self.tr("OpenWorker has a question"),
+                                 f"{title}\n{item.title}")
+
+    def _on_inbox_item_resolved(self, item: Any) -> None:
+        self.notifier.withdraw(f"inbox:{item.id}")
+
+    def _on_bridge_event(self, event: Any) -> None:
+        from openworker_qt.core import events as ev
+
+        if not isinstance(event, ev.TurnEnded) or event.status not in ("completed", "error"):
+            return
+        if self.window.isActiveWindow() and self.window.session_id == event.session_id:
+            return  # the user is looking at it
+        info = self.manager.store.get_session(event.session_id)
+        title = (info.title if info else "") or event.session_id
+        heading = self.tr("Finished") if event.status == "completed" else self.tr("Failed")
+        self.notifier.notify(f"session:{event.session_id}", f"{heading}: {title}",
+                             event.detail or self.tr("Click to open the session."))
+
+    def _on_notification_activated(self, key: str, action: str) -> None:
+        kind, _, ident = key.partition(":")
+        if kind == "inbox" and ident.isdigit():
+            if action == "approve":
+                self.resolve_item(int(ident), "once", by="notification")
+            elif action == "deny":
+                self.resolve_item(int(ident), "deny", by="notification")
+            else:
+                self.show_inbox()
+        elif kind == "session":
+            self.open_session(ident)
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray is not None and bool(self.tray.visible) and not self._closing
@@ -241,6 +344,11 @@ class DesktopApp(QObject):
         self.inbox.detach()
         if self.inbox_window is not None:
             self.inbox_window.close()
+        if self.quick_ask is not None:
+            self.quick_ask.close()
+        if self.tray is not None:
+            self.tray.hide()
+        await self.notifier.close()
         self.window.close()
 
 

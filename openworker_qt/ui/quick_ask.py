@@ -1,0 +1,171 @@
+"""Quick ask: a small frameless popup (tray or global hotkey) that streams a compact answer.
+
+Enter sends the question as a new session; the answer streams into a label
+(the tail is kept when it grows long); "Open in window" shows the full session.
+Files dropped on the popup become attachments of the question. Esc hides it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.core import events as ev
+from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+ANSWER_TAIL = 900
+
+
+class QuickAsk(QFrame):
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
+                         | Qt.WindowType.WindowStaysOnTopHint)
+        self.app = app
+        self.session_id: str | None = None
+        self.attachments: list[Attachment] = []
+        self._answer = ""
+        self.setObjectName("quickAsk")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAcceptDrops(True)
+        self.setAccessibleName(self.tr("Quick ask"))
+        self.setAccessibleDescription(self.tr("Ask something quickly; Esc closes"))
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 12, 12, 12)
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText(self.tr("Ask OpenWorker… (Enter to send, Esc to close)"))
+        self.edit.setAccessibleName(self.tr("Question"))
+        self.edit.setAccessibleDescription(self.tr("What you want to know or have done"))
+        f = self.edit.font()
+        f.setPointSizeF(f.pointSizeF() * 1.25)
+        self.edit.setFont(f)
+        lay.addWidget(self.edit)
+        self.chips = QLabel()
+        self.chips.setAccessibleName(self.tr("Attachments"))
+        self.chips.hide()
+        lay.addWidget(self.chips)
+        self.answer = QLabel()
+        self.answer.setWordWrap(True)
+        self.answer.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answer.setAccessibleName(self.tr("Answer"))
+        self.answer.setMinimumHeight(0)
+        self.answer.hide()
+        lay.addWidget(self.answer, 1)
+        row = QHBoxLayout()
+        self.status = QLabel()
+        self.status.setAccessibleName(self.tr("Status"))
+        self.open_button = QPushButton(self.tr("Open in window"))
+        self.open_button.setAccessibleName(self.tr("Open in window"))
+        self.open_button.setAccessibleDescription(self.tr("Show this conversation in the main window"))
+        self.open_button.setEnabled(False)
+        row.addWidget(self.status, 1)
+        row.addWidget(self.open_button)
+        lay.addLayout(row)
+        self.edit.returnPressed.connect(self.submit)
+        self.open_button.clicked.connect(self.open_in_window)
+        app.bridge.text_appended.connect(self._on_bridge_text)
+        app.bridge.event_received.connect(self._on_bridge_event)
+        self.resize(560, 150)
+        self.setFocusProxy(self.edit)
+
+    def popup(self) -> None:
+        screen = QGuiApplication.primaryScreen()
+        if screen is not None:
+            geo = screen.availableGeometry()
+            self.move(geo.center().x() - self.width() // 2, geo.top() + geo.height() // 4)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self.edit.setFocus()
+
+    def submit(self) -> None:
+        text = self.edit.text().strip()
+        if not text:
+            return
+        info = self.app.manager.create_session(workspace=str(self.app.workspace),
+                                               meta={"origin": "quick_ask"})
+        self.session_id = info.id
+        content: Any = text
+        if self.attachments:
+            content = [*(a.part for a in self.attachments), {"type": "text", "text": text}]
+        self.attachments.clear()
+        self.chips.hide()
+        self._answer = ""
+        self.answer.setText("")
+        self.answer.show()
+        self.status.setText(self.tr("Thinking…"))
+        self.open_button.setEnabled(True)
+        self.edit.clear()
+        self.app.manager.send(info.id, content)
+        self.app.window.refresh_sessions()
+
+    def _on_bridge_text(self, session_id: str, text: str) -> None:
+        if session_id != self.session_id:
+            return
+        self._answer += text
+        tail = self._answer[-ANSWER_TAIL:]
+        self.answer.setText(("…" if len(self._answer) > ANSWER_TAIL else "") + tail)
+        self.adjustSize()
+
+    def _on_bridge_event(self, event: ev.Event) -> None:
+        if event.session_id != self.session_id:
+            return
+        if isinstance(event, ev.ToolStarted):
+            self.status.setText(self.tr("Running {tool}…").format(tool=event.name))
+        elif isinstance(event, ev.PermissionRequired):
+            self.status.setText(self.tr("Waiting for your approval"))
+        elif isinstance(event, ev.ErrorOccurred):
+            self.status.setText(self.tr("Failed: {message}").format(message=event.message))
+        elif isinstance(event, ev.TurnEnded):
+            if event.status == "completed":
+                self.status.setText(self.tr("Done"))
+            elif event.status != "error":
+                self.status.setText(event.status)
+
+    def open_in_window(self) -> None:
+        if self.session_id:
+            self.app.open_session(self.session_id)
+        self.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape:
+            self.hide()
+            return
+        super().keyPressEvent(event)
+
+    # ---------------------------------------------------------- drag and drop
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        event.acceptProposedAction()
+        asyncio.ensure_future(self._attach(paths))
+
+    async def _attach(self, paths: list[str]) -> None:
+        problems: list[str] = []
+        for path in paths:
+            try:
+                self.attachments.append(await asyncio.to_thread(load_attachment, path))
+            except AttachmentError as exc:
+                problems.append(str(exc))
+        names = ", ".join(a.name for a in self.attachments)
+        self.chips.setText(("📎 " + names if names else "") + ("\n" + "\n".join(problems) if problems else ""))
+        self.chips.setVisible(bool(names or problems))

@@ -1,0 +1,122 @@
+"""The system tray: state icon, pending count, and a menu that answers approvals.
+
+The menu exists even where no tray does (offscreen, some Linux desktops): it is
+what the tray icon shows, and tests drive it directly. Without a tray the app
+says so once (a marker file remembers it) and keeps working window-only.
+
+Icon states: ``idle``, ``working`` (a turn runs), ``attention`` (something waits).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QIcon
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.inbox_model import item_summary
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+MAX_MENU_ITEMS = 8
+
+
+class Tray(QObject):
+    def __init__(self, app: DesktopApp, *, available: bool | None = None) -> None:
+        super().__init__(app)
+        from openworker_qt.app import resource
+
+        self.app = app
+        self.available = QSystemTrayIcon.isSystemTrayAvailable() if available is None else available
+        self.icons = {s: QIcon(str(resource("icons", f"tray-{s}.svg")))
+                      for s in ("idle", "working", "attention")}
+        self.state = "idle"
+        self.menu = QMenu()
+        self.menu.setObjectName("trayMenu")
+        self.menu.setAccessibleName(self.tr("OpenWorker tray menu"))
+        self.status_action = self.menu.addAction(self.tr("Idle"))
+        self.status_action.setEnabled(False)
+        self.menu.addSeparator()
+        self.quick_ask_action = self._add(self.tr("Quick ask…"), app.show_quick_ask, "Ctrl+Alt+Space")
+        self.window_action = self._add(self.tr("Open window"), app.show_window)
+        self.inbox_action = self._add(self.tr("Open inbox"), app.show_inbox, "Ctrl+I")
+        self.pending_menu = QMenu(self.tr("Waiting for you"), self.menu)
+        self.pending_menu.setAccessibleName(self.tr("Pending approvals"))
+        self.menu.addMenu(self.pending_menu)
+        self.menu.addSeparator()
+        self.pause_action = self._add(self.tr("Pause automations"), self._on_pause_toggled)
+        self.pause_action.setCheckable(True)
+        self.pause_action.setChecked(bool(app.runtime.config.get("automation.paused", False)))
+        self.menu.addSeparator()
+        self.quit_action = self._add(self.tr("Quit OpenWorker"), app.quit, "Ctrl+Q")
+        self.icon: QSystemTrayIcon | None = None
+        if self.available:
+            self.icon = QSystemTrayIcon(self.icons["idle"], self)
+            self.icon.setContextMenu(self.menu)
+            self.icon.activated.connect(self._on_icon_activated)
+            self.icon.show()
+        app.inbox.pending_changed.connect(self.refresh)
+        app.bridge.running_changed.connect(lambda _s, _r: self.refresh())
+        self.refresh()
+
+    def _add(self, text: str, slot: object, shortcut: str = "") -> QAction:
+        action = self.menu.addAction(text)
+        if shortcut:
+            action.setShortcut(shortcut)  # shown in the menu; the window owns the real one
+        action.triggered.connect(slot)
+        return action
+
+    @property
+    def visible(self) -> bool:
+        return self.icon is not None and self.icon.isVisible()
+
+    def _on_icon_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason == QSystemTrayIcon.ActivationReason.Trigger:
+            self.app.show_window()
+
+    def _on_pause_toggled(self) -> None:
+        from openworker_qt.storage.config import update_global
+
+        paused = self.pause_action.isChecked()
+        update_global({"automation": {"paused": paused}})
+        self.app.runtime.config.data.setdefault("automation", {})["paused"] = paused
+
+    def refresh(self) -> None:
+        pending = self.app.inbox.pending()
+        running = self.app.bridge.running_sessions
+        self.state = "attention" if pending else ("working" if running else "idle")
+        if pending:
+            status = self.tr("{n} waiting for you").format(n=len(pending))
+        elif running:
+            status = self.tr("Working on {n} session(s)").format(n=len(running))
+        else:
+            status = self.tr("Idle")
+        self.status_action.setText(status)
+        self.pending_menu.clear()
+        self.pending_menu.setTitle(self.tr("Waiting for you ({n})").format(n=len(pending)))
+        self.pending_menu.setEnabled(bool(pending))
+        for item in pending[:MAX_MENU_ITEMS]:
+            self._add_pending(item)
+        if len(pending) > MAX_MENU_ITEMS:
+            more = self.pending_menu.addAction(self.tr("More in the inbox…"))
+            more.triggered.connect(self.app.show_inbox)
+        if self.icon is not None:
+            self.icon.setIcon(self.icons[self.state])
+            self.icon.setToolTip(f"OpenWorker Qt — {status}")
+
+    def _add_pending(self, item: InboxItem) -> None:
+        sub = self.pending_menu.addMenu(item_summary(item)[:60])
+        if item.kind == "approval":
+            approve = sub.addAction(self.tr("Approve once"))
+            approve.triggered.connect(lambda _=False, i=item.id: self.app.resolve_item(i, "once", by="tray"))
+            deny = sub.addAction(self.tr("Deny"))
+            deny.triggered.connect(lambda _=False, i=item.id: self.app.resolve_item(i, "deny", by="tray"))
+        show = sub.addAction(self.tr("Show in inbox…"))
+        show.triggered.connect(self.app.show_inbox)
+
+    def hide(self) -> None:
+        if self.icon is not None:
+            self.icon.hide()

@@ -1,0 +1,268 @@
+"""Tray menu, quick ask, notifications (double + real D-Bus) and drag-and-drop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.conftest import run, until
+from tests.ui.test_approvals import WRITE
+from tests.ui.test_main_window import type_and_enter
+
+
+class RecordingNotifier:
+    """The Notifier interface, recording what would be shown."""
+
+    def __init__(self) -> None:
+        self.on_activated = None
+        self.shown: list[tuple[str, str, str, list[tuple[str, str]]]] = []
+        self.withdrawn: list[str] = []
+
+    def notify(self, key: str, title: str, body: str, actions: Sequence[tuple[str, str]] = ()) -> None:
+        self.shown.append((key, title, body, list(actions)))
+
+    def withdraw(self, key: str) -> None:
+        self.withdrawn.append(key)
+
+    async def close(self) -> None:
+        return None
+
+
+def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    window.show_dialogs = False
+    tray = desktop.create_tray(available=False)
+    assert tray.state == "idle" and tray.status_action.text() == "Idle"
+    assert "No system tray" in window.banner.label.text()  # said once…
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write")
+        await until(lambda: tray.state == "attention", what="attention state")
+        seen["status"] = tray.status_action.text()
+        entries = tray.pending_menu.actions()
+        seen["entry"] = entries[0].text()
+        approve = entries[0].menu().actions()[0]
+        assert approve.text() == "Approve once"
+        approve.trigger()
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, scenario)
+    assert seen["status"] == "1 waiting for you"
+    assert str(seen["entry"]).startswith("write_file")
+    assert (tmp_path / "ws" / "out.txt").exists()
+    assert desktop.runtime.inbox.items()[0].resolved_by == "tray"
+    assert tray.state == "idle" and not tray.pending_menu.isEnabled()
+    window.banner.hide()
+    desktop.create_tray(available=False)
+    assert not window.banner.isVisibleTo(window)  # …only once
+
+
+def test_tray_menu_opens_inbox_quick_ask_and_pauses(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "x"}])
+    tray = desktop.create_tray(available=False)
+    tray.inbox_action.trigger()
+    assert desktop.inbox_window is not None and desktop.inbox_window.isVisible()
+    tray.quick_ask_action.trigger()
+    assert desktop.quick_ask is not None and desktop.quick_ask.isVisible()
+    tray.pause_action.trigger()
+    from openworker_qt.storage.config import load_config
+
+    assert load_config().get("automation.paused") is True
+    assert tray.quick_ask_action.shortcut().toString() == "Ctrl+Alt+Space"
+
+
+def test_quick_ask_streams_and_opens_in_window(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"chunks": ["The answer ", "is ", "42."], "delay": 0.01}])
+
+    async def scenario() -> None:
+        popup = desktop.show_quick_ask()
+        qtbot.keyClicks(popup.edit, "What is the answer?")
+        qtbot.keyClick(popup.edit, Qt.Key.Key_Return)
+        await until(lambda: popup.status.text() == "Done", what="answer")
+        assert popup.answer.text() == "The answer is 42."
+        qtbot.mouseClick(popup.open_button, Qt.MouseButton.LeftButton)
+        await until(lambda: desktop.window.transcript.rowCount() == 2 and desktop.window.loaded())
+
+    run(qloop, scenario)
+    assert not desktop.quick_ask.isVisible()
+    assert desktop.window.transcript.items[1].text == "The answer is 42."
+
+
+def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    notifier = RecordingNotifier()
+    desktop = make_desktop(WRITE + [{"text": "again"}], notifier=notifier)
+    window = desktop.window
+    window.show_dialogs = False
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write")
+        await until(lambda: notifier.shown, what="notification")
+        key, title, _body, actions = notifier.shown[0]
+        assert title == "Approval needed: write_file"
+        assert actions == [("approve", "Approve"), ("deny", "Deny")]
+        notifier.on_activated(key, "approve")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+        assert key in notifier.withdrawn
+
+    run(qloop, scenario)
+    assert (tmp_path / "ws" / "out.txt").exists()
+    assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
+
+
+# ------------------------------------------------------------------- real D-Bus
+
+
+async def _fake_notification_server(ready: asyncio.Future[None], calls: list[tuple]) -> None:  # type: ignore[type-arg]
+    """A minimal org.freedesktop.Notifications server on the test's own session bus."""
+    from jeepney import DBusAddress, MatchRule, new_method_return, new_signal
+    from jeepney.bus_messages import message_bus
+    from jeepney.io.asyncio import Proxy, open_dbus_router
+
+    async with open_dbus_router(bus="SESSION") as router:
+        await Proxy(message_bus, router).RequestName("org.freedesktop.Notifications", 0)
+        rule = MatchRule(type="method_call", interface="org.freedesktop.Notifications")
+        with router.filter(rule, bufsize=20) as queue:
+            ready.set_result(None)
+            while True:
+                msg = await queue.get()
+                member = msg.header.fields[3]  # HeaderFields.member
+                if member == "GetCapabilities":
+                    await router.send(new_method_return(msg, "as", (["actions", "body"],)))
+                elif member == "Notify":
+                    calls.append(msg.body)
+                    await router.send(new_method_return(msg, "u", (7,)))
+                    # the user clicks "Approve" on the bubble
+                    emitter = DBusAddress("/org/freedesktop/Notifications",
+                                          interface="org.freedesktop.Notifications")
+                    await router.send(new_signal(emitter, "ActionInvoked", "us", (7, "approve")))
+                else:
+                    await router.send(new_method_return(msg))
+
+
+@pytest.mark.skipif(shutil.which("dbus-daemon") is None, reason="no dbus-daemon")
+def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        assert bus.stdout is not None
+        address = bus.stdout.readline().strip()
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        from openworker_qt.qt.notifications import FreedesktopNotifier
+
+        desktop = make_desktop(WRITE)
+        window = desktop.window
+        window.show_dialogs = False
+        calls: list[tuple] = []  # type: ignore[type-arg]
+
+        async def scenario() -> None:
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            server = asyncio.ensure_future(_fake_notification_server(ready, calls))
+            await asyncio.wait_for(ready, 5)
+            native = FreedesktopNotifier()
+            assert await native.start()
+            desktop.set_notifier(native)
+            type_and_enter(qtbot, window, "write")
+            await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+            await native.close()
+            server.cancel()
+            await asyncio.gather(server, return_exceptions=True)
+
+        run(qloop, scenario)
+        app, _replaces, _icon, summary, _body, actions, _hints, _timeout = calls[0]
+        assert summary == "Approval needed: write_file"
+        assert actions == ["default", "", "approve", "Approve", "deny", "Deny"]
+        assert (tmp_path / "ws" / "out.txt").exists()
+        assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
+    finally:
+        bus.terminate()
+        bus.wait(5)
+
+
+# ----------------------------------------------------------------- drag-and-drop
+
+
+def _drop(widget, paths: list[Path]) -> None:  # type: ignore[no-untyped-def]
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    pos = QPointF(widget.width() / 2, widget.height() / 2)
+    enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, drop)
+    assert drop.isAccepted()
+
+
+def test_drop_files_become_attachments_and_are_sent(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "Read them."}])
+    window = desktop.window
+    image = tmp_path / "chart.png"
+    img = QImage(32, 24, QImage.Format.Format_RGB32)
+    img.fill(0x2F6FDF)
+    assert img.save(str(image))
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\nship it", encoding="utf-8")
+    blob = tmp_path / "data.bin"
+    blob.write_bytes(os.urandom(64))
+
+    async def scenario() -> None:
+        _drop(window, [image, notes, blob])
+        await until(lambda: len(window.composer.attachments) == 2, what="attachments")
+        await until(lambda: window.banner.isVisibleTo(window), what="refusal message")
+        qtbot.keyClicks(window.composer.edit, "Summarise these")
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id))
+
+    run(qloop, scenario)
+    assert [a.kind for a in window.composer.attachments] == []  # sent and cleared
+    assert "data.bin: this kind of file cannot be attached" in window.banner.label.text()
+    user = window.transcript.items[0]
+    assert user.attachments == ("chart.png", "notes.md")
+    stored = desktop.runtime.conversations.load(window.session_id)[0]["content"]
+    kinds = [p["type"] for p in stored]
+    assert kinds == ["image_url", "text", "text"]
+    assert stored[0]["image_url"]["url"].startswith("data:image/png;base64,")
+    assert "ship it" in stored[1]["text"]
+
+
+def test_drop_folder_grants_access(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "ok"}])
+    folder = tmp_path / "project"
+    folder.mkdir()
+    asked: list[str] = []
+    monkeypatch.setattr(desktop, "grant_folder",
+                        lambda f, parent=None: (asked.append(f), desktop.apply_folder_grant(f, writable=True)))
+    _drop(desktop.window, [folder])
+    assert asked == [str(folder)]
+    assert [a.kind for a in desktop.window.composer.attachments] == ["folder"]
+    from openworker_qt.storage.config import load_config
+
+    assert str(folder) in load_config().get("permissions.writable_roots")
+
+
+def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "ok"}])
+    popup = desktop.show_quick_ask()
+    notes = tmp_path / "todo.txt"
+    notes.write_text("buy milk", encoding="utf-8")
+
+    async def scenario() -> None:
+        _drop(popup, [notes])
+        await until(lambda: popup.attachments, what="attachment")
+
+    run(qloop, scenario)
+    assert "todo.txt" in popup.chips.text()
