@@ -54,6 +54,7 @@ from openworker_qt.core.approvals import (
 from openworker_qt.core.approvals import Approver as ApproverFn
 from openworker_qt.core.approvers import TurnSuspended
 from openworker_qt.core.audit import AuditSink
+from openworker_qt.core.context import Trim, budget_for, fit
 from openworker_qt.core.faults import crash_point
 from openworker_qt.core.messages import (
     INTERRUPTED_RESULT,
@@ -220,6 +221,8 @@ class TurnEngine:
         self._running = False
         self._usage: dict[str, int] = {}
         self._suspended = False
+        self._last_trim = Trim()
+        self._noticed_trim = Trim()
         self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
 
@@ -435,6 +438,9 @@ class TurnEngine:
             converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
         messages = order_tool_results([m for m in self._out_cache if m is not None])
+        budget = budget_for(caps.context_window)
+        messages, trim = fit(messages, budget, len(self.system_prompt) // 4)
+        self._last_trim = trim
         return ModelRequest(
             model=model_id,
             messages=messages,
@@ -467,6 +473,17 @@ class TurnEngine:
             provider, model_id = self.resolver.resolve(self.model)
             caps = provider.capabilities(model_id)
             request = await self._build_request(model_id, caps)
+            trim = self._last_trim
+            # Say it the first time, and again only when more messages drop out:
+            # shortening one more old tool result each step is not news.
+            if trim and (
+                not self._noticed_trim
+                or trim.dropped_messages > self._noticed_trim.dropped_messages
+            ):
+                self._noticed_trim = trim
+                text = trim.describe()
+                self._append(notice("context_trimmed", text))
+                yield ev.NoticeAdded(session_id=sid, kind="context_trimmed", text=text)
             queue: asyncio.Queue[object] = asyncio.Queue()
             self._queue = queue
             if self._interrupted:
