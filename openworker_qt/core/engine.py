@@ -54,7 +54,7 @@ from openworker_qt.core.approvals import (
 from openworker_qt.core.approvals import Approver as ApproverFn
 from openworker_qt.core.approvers import TurnSuspended
 from openworker_qt.core.audit import AuditSink
-from openworker_qt.core.context import Trim, budget_for, fit
+from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.faults import crash_point
 from openworker_qt.core.messages import (
     INTERRUPTED_RESULT,
@@ -225,6 +225,7 @@ class TurnEngine:
         self._noticed_trim = Trim()
         self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
+        self._out_tokens = 0
 
     # ------------------------------------------------------------------ control
 
@@ -427,6 +428,7 @@ class TurnEngine:
         if (caps, self.pdf_mode) != self._out_caps:
             self._out_caps = (caps, self.pdf_mode)
             self._out_cache = []
+            self._out_tokens = 0
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
@@ -437,10 +439,14 @@ class TurnEngine:
         else:
             converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
+        self._out_tokens += sum(estimate_tokens(m) for m in converted if m is not None)
         messages = order_tool_results([m for m in self._out_cache if m is not None])
         budget = budget_for(caps.context_window)
-        messages, trim = fit(messages, budget, len(self.system_prompt) // 4)
-        self._last_trim = trim
+        system_tokens = len(self.system_prompt) // 4
+        if self._out_tokens + system_tokens > budget:  # the common case skips fit() entirely
+            messages, self._last_trim = fit(messages, budget, system_tokens)
+        else:
+            self._last_trim = Trim()
         return ModelRequest(
             model=model_id,
             messages=messages,
