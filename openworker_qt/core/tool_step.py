@@ -1,0 +1,412 @@
+"""The tool step of a turn: parse, authorise and run one model response's calls.
+
+:class:`ToolSteps` is mixed into :class:`~openworker_qt.core.engine.TurnEngine`;
+it holds everything between "the model asked for these calls" and "each call
+has its result in history": risk and permission decisions, approvals and
+questions, concurrent reads, serial everything-else, the audit trail,
+interruption and suspension. See ``engine.py`` for the guarantees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import (
+    ApprovalRequest,
+    Decider,
+    Decision,
+    Questioner,
+    QuestionRequest,
+    ToolCallInfo,
+)
+from openworker_qt.core.approvals import Approver as ApproverFn
+from openworker_qt.core.approvers import TurnSuspended
+from openworker_qt.core.audit import AuditSink
+from openworker_qt.core.faults import crash_point
+from openworker_qt.core.inbox import args_preview
+from openworker_qt.core.messages import INTERRUPTED_RESULT, Message, notice, tool_result
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
+
+T = TypeVar("T")
+
+MAX_RESULT_CHARS = 60_000
+DENIED_RESULT = "The user denied this call; it was not executed."
+
+
+class StopRequested(Exception):
+    """Internal: the user pressed stop while we were waiting."""
+
+
+
+@dataclass(slots=True)
+class ParsedCall:
+    id: str
+    name: str
+    raw_arguments: str
+    arguments: dict[str, Any]
+    tool: Tool | None
+    risk: RiskClass
+    error: str | None = None
+
+
+def parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> ParsedCall:
+    fn = raw.get("function") or {}
+    name = str(fn.get("name", ""))
+    text = fn.get("arguments") or "{}"
+    tool = tools.get(name)
+    risk = tool.risk_class(overrides) if tool else RiskClass.EXTERNAL
+    error: str | None = None
+    args: dict[str, Any] = {}
+    try:
+        parsed = json.loads(text) if isinstance(text, str) else text
+        if isinstance(parsed, dict):
+            args = parsed
+        else:
+            error = f"arguments must be a JSON object, got {type(parsed).__name__}"
+    except json.JSONDecodeError as exc:
+        error = f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
+    if tool is None:
+        offered = ", ".join(tools.names()) or "none"
+        error = f"unknown tool '{name}' (available: {offered})"
+    return ParsedCall(str(raw.get("id")), name, str(text), args, tool, risk, error)
+
+
+def truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    tail = limit - head
+    cut = len(text) - limit
+    return f"{text[:head]}\n[… {cut} characters omitted …]\n{text[-tail:]}"
+
+
+class ToolSteps:
+    """Tool-step behaviour of the turn engine (state lives on the engine)."""
+
+    session_id: str
+    history: list[Message]
+    tools: ToolRegistry
+    decider: Decider
+    approver: ApproverFn | None
+    questioner: Questioner | None
+    workspace: Path
+    audit: AuditSink | None
+    tool_state: dict[str, Any]
+    risk_overrides: dict[str, RiskClass]
+    _interrupted: bool
+    _interrupt_fut: asyncio.Future[None] | None
+    _suspended: bool
+
+    def _append(self, message: Message) -> Message:
+        raise NotImplementedError
+
+    def _started_before(self, call: ParsedCall) -> bool:
+        return self.audit is not None and self.audit.was_started(self.session_id, call.id)
+
+    async def _until_interrupt(self, aw: Awaitable[T]) -> T:
+        """Await ``aw`` unless the user stops first (then cancel it, raise StopRequested)."""
+        task = asyncio.ensure_future(aw)
+        stop = self._interrupt_fut
+        if stop is None:
+            return await task
+        if stop.done() and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            raise StopRequested
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise StopRequested
+
+    def _audit(self, call: ParsedCall, stage: str, *, rule: str | None = None, **detail: Any) -> None:
+        if self.audit is not None:
+            self.audit.record(self.session_id, call.id, call.name, stage, rule=rule, **detail)
+
+    def _info(self, call: ParsedCall) -> ToolCallInfo:
+        target = call.tool.target(call.arguments) if call.tool else None
+        return ToolCallInfo(
+            session_id=self.session_id,
+            call_id=call.id,
+            name=call.name,
+            arguments=call.arguments,
+            risk=call.risk,
+            target=target,
+            needs_approval=bool(call.tool and call.tool.needs_approval),
+        )
+
+    def _finish(
+        self,
+        call: ParsedCall,
+        status: ev.ToolStatus,
+        content: str,
+        *,
+        display: Any = None,
+        rule: str | None = None,
+    ) -> ev.ToolFinished:
+        content = truncate(content)
+        self._append(
+            tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
+        )
+        self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
+        return ev.ToolFinished(
+            session_id=self.session_id,
+            call_id=call.id,
+            name=call.name,
+            status=status,
+            result=content,
+            display=dict(display) if display else None,
+            rule=rule,
+        )
+
+    def _concurrent(self, call: ParsedCall, decision: Decision) -> bool:
+        return (
+            call.error is None
+            and call.tool is not None
+            and call.tool.concurrency_safe
+            and call.tool.interaction is None
+            and call.risk is RiskClass.READ
+            and decision.allowed
+        )
+
+    async def _run_tools(
+        self, raw_calls: Sequence[dict[str, Any]], *, resuming: bool = False
+    ) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
+        for call in calls:
+            if not resuming:
+                self._audit(call, "proposed", arguments=args_preview(call.arguments))
+            yield ev.ToolProposed(
+                session_id=sid,
+                call_id=call.id,
+                name=call.name,
+                arguments=call.arguments,
+                risk=call.risk.value,
+            )
+        i = 0
+        try:
+            while i < len(calls):
+                if self._interrupted:
+                    raise StopRequested
+                call = calls[i]
+                if call.error is not None:
+                    yield self._finish(call, "error", f"Error: {call.error}. The tool was not run.")
+                    i += 1
+                    continue
+                decision = self.decider.evaluate(self._info(call))
+                if resuming and call.risk.consequential and self._started_before(call):
+                    decision = Decision(
+                        allowed=False,
+                        needs_user=True,
+                        reason=(
+                            "This call was started before the app stopped and may already "
+                            "have taken effect. Run it again?"
+                        ),
+                    )
+                    self._audit(call, "rerun_confirmation")
+                    async for event in self._run_serial(call, decision, ask_id=f"{call.id}:rerun"):
+                        yield event
+                    i += 1
+                    continue
+                if self._concurrent(call, decision):
+                    batch = [(call, decision)]
+                    j = i + 1
+                    while j < len(calls):
+                        nxt = calls[j]
+                        if nxt.error is not None:
+                            break
+                        d = self.decider.evaluate(self._info(nxt))
+                        if not self._concurrent(nxt, d):
+                            break
+                        batch.append((nxt, d))
+                        j += 1
+                    async for event in self._run_batch(batch):
+                        yield event
+                    i = j
+                    continue
+                async for event in self._run_serial(call, decision):
+                    yield event
+                i += 1
+        except TurnSuspended as exc:
+            self._suspended = True
+            yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
+        except StopRequested:
+            answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
+            for call in calls:
+                if call.id not in answered:
+                    yield self._finish(call, "interrupted", INTERRUPTED_RESULT)
+            self._append(notice("interrupted", "Stopped by user."))
+            yield ev.Interrupted(session_id=sid)
+
+    async def _run_batch(self, batch: list[tuple[ParsedCall, Decision]]) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]] = {}
+        for call, decision in batch:
+            self._audit(call, "auto_allowed", rule=decision.rule)
+            self._audit(call, "started")
+            yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+            assert call.tool is not None
+            task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
+            tasks[task] = (call, decision)
+        pending: set[asyncio.Future[Any]] = set(tasks)
+        stop = self._interrupt_fut
+        try:
+            while pending:
+                waiting = pending | ({stop} if stop is not None else set())
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                for fut in done:
+                    if fut is stop:
+                        continue
+                    pending.discard(fut)
+                    call, decision = tasks[fut]  # type: ignore[index]
+                    result = cast(ToolResult, fut.result())
+                    status: ev.ToolStatus = "error" if result.is_error else "ok"
+                    yield self._finish(
+                        call, status, result.content, display=result.display, rule=decision.rule
+                    )
+                if stop is not None and stop.done() and pending:
+                    raise StopRequested
+        finally:
+            for fut in pending:
+                fut.cancel()
+            for fut in pending:
+                with contextlib.suppress(BaseException):
+                    await fut
+
+    async def _run_serial(
+        self, call: ParsedCall, decision: Decision, *, ask_id: str | None = None
+    ) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        tool = call.tool
+        assert tool is not None
+        info = self._info(call)
+        rule = decision.rule
+        user_approved = False
+        if not decision.allowed and not decision.needs_user:
+            yield self._finish(call, "denied", f"Not executed: {decision.reason}")
+            return
+        if decision.allowed:
+            self._audit(call, "auto_allowed", rule=decision.rule)
+        if decision.needs_user:
+            yield ev.PermissionRequired(
+                session_id=sid,
+                call_id=call.id,
+                name=call.name,
+                arguments=call.arguments,
+                risk=call.risk.value,
+                reason=decision.reason,
+                target=info.target,
+                standing_target=decision.standing_target,
+            )
+            if self.approver is None:
+                yield self._finish(
+                    call, "denied", "Not executed: approval is needed and nobody can be asked here."
+                )
+                return
+            request = ApprovalRequest(
+                session_id=sid,
+                call_id=ask_id or call.id,
+                tool=call.name,
+                arguments=call.arguments,
+                risk=call.risk,
+                reason=decision.reason,
+                target=info.target,
+                can_always=decision.can_always,
+                standing_target=decision.standing_target,
+            )
+            self._audit(call, "approval_requested", reason=decision.reason)
+            crash_point("before_approval_item")
+            try:
+                answer = await self._until_interrupt(self.approver(request))
+            except (StopRequested, TurnSuspended):
+                raise
+            except Exception as exc:
+                yield self._finish(
+                    call, "error", f"Not executed: asking for approval failed ({exc})."
+                )
+                return
+            self._audit(call, "approval_resolved", outcome=answer.value)
+            if not answer.allows:
+                self.decider.remember(info, answer)
+                yield self._finish(call, "denied", DENIED_RESULT)
+                return
+            self.decider.remember(info, answer)
+            user_approved = True
+            rule = f"user:{answer.value}"
+        if tool.interaction is not None:
+            async for event in self._interact(call, tool):
+                yield event
+            return
+        self._audit(call, "started")
+        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        if user_approved and self._interrupted:
+            # The user approved while the stop arrived: honour the decision they made,
+            # then stop before anything else runs.
+            result = await self._execute(tool, call.arguments)
+        else:
+            result = await self._until_interrupt(self._execute(tool, call.arguments))
+        crash_point("after_tool_before_result")
+        status: ev.ToolStatus = "error" if result.is_error else "ok"
+        yield self._finish(call, status, result.content, display=result.display, rule=rule)
+
+    async def _interact(self, call: ParsedCall, tool: Tool) -> AsyncIterator[ev.Event]:
+        sid = self.session_id
+        kind = tool.interaction or "question"
+        args = call.arguments
+        prompt = str(args.get("question") or args.get("plan") or args.get("path") or "")
+        options = tuple(str(o) for o in args.get("options") or ())
+        if kind == "plan":
+            yield ev.PlanRequested(session_id=sid, call_id=call.id, plan=prompt)
+        elif kind == "directory":
+            yield ev.DirectoryRequested(
+                session_id=sid,
+                call_id=call.id,
+                path=prompt,
+                writable=bool(args.get("writable")),
+                reason=str(args.get("reason", "")),
+            )
+        else:
+            yield ev.QuestionRequested(
+                session_id=sid, call_id=call.id, question=prompt, options=options
+            )
+        if self.questioner is None:
+            yield self._finish(call, "error", "Nobody can answer questions in this session.")
+            return
+        request = QuestionRequest(
+            session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
+            extra={**args, "_tool": call.name},
+        )
+        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        answer = await self._until_interrupt(self.questioner(request))
+        handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
+        result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
+        yield self._finish(call, "error" if result.is_error else "ok", result.content)
+
+    async def _execute(self, tool: Tool, arguments: dict[str, Any]) -> ToolResult:
+        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace, state=self.tool_state)
+        started = time.perf_counter()
+        try:
+            out = await tool.handler(arguments, ctx)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            return ToolResult(f"Error: {tool.name} failed: {type(exc).__name__}: {exc}", is_error=True)
+        result = out if isinstance(out, ToolResult) else ToolResult(str(out))
+        if result.display is None:
+            return result
+        display = dict(result.display)
+        display.setdefault("elapsed_ms", round((time.perf_counter() - started) * 1000, 1))
+        return ToolResult(result.content, result.is_error, display)
