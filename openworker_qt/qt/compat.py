@@ -8,6 +8,8 @@ so a busy app reaches zero within minutes and CPython aborts with
 "bool_dealloc: deallocating True or False". CPython 3.12+ made the bool
 singletons immortal, which hides the bug there; on older interpreters we give
 them the same immortality by raising their reference count far out of reach.
+``None`` gets the same treatment: a "deallocating None" abort was also seen at
+the exit of the UI-stall benchmark on this binding.
 (The proper fix is a PySide6 without the bug; see the issue notes.)
 """
 
@@ -32,15 +34,15 @@ def _emit_drops_references() -> bool:
     return sys.getrefcount(True) < before - 10
 
 
-def make_bools_immortal() -> bool:
+def make_singletons_immortal() -> bool:
     """Apply the work-around if this interpreter and binding need it; True if applied."""
     if sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
         return False
     if not _emit_drops_references():
         return False
-    for singleton in (True, False):
+    for singleton in (True, False, None):
         ctypes.c_ssize_t.from_address(id(singleton)).value += _IMMORTAL_BUMP
     return True
 
 
-APPLIED = make_bools_immortal()
+APPLIED = make_singletons_immortal()

@@ -143,7 +143,7 @@ class ApprovalPanel(QWidget):
         self.setAccessibleDescription(request.reason or risk_word)
 
 
-class ApprovalCard(QFrame):
+class ApprovalCard(QWidget):
     """The inline card placed on the tool row of a pending approval."""
 
     answered = Signal(str)
@@ -152,11 +152,15 @@ class ApprovalCard(QFrame):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("approvalCard")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 2, 10, 8)  # the transcript's row padding
+        frame = QFrame()
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        frame.setAutoFillBackground(True)
+        outer.addWidget(frame)
+        lay = QVBoxLayout(frame)
         lay.setContentsMargins(12, 10, 12, 10)
-        self.panel = ApprovalPanel(request, preview=preview, compact=True, parent=self)
+        self.panel = ApprovalPanel(request, preview=preview, compact=True, parent=frame)
         lay.addWidget(self.panel)
         self.panel.answered.connect(self.answered)
         self.setAccessibleName(self.panel.accessibleName())
@@ -220,7 +224,7 @@ class ApprovalDialog(QDialog):
         self.close()
 
 
-class QuestionCard(QFrame):
+class QuestionCard(QWidget):
     """Inline answer box for ``ask_user`` / plan / folder requests.
 
     Signals:
@@ -231,9 +235,13 @@ class QuestionCard(QFrame):
 
     def __init__(self, request: QuestionRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 2, 10, 8)
+        frame = QFrame()
+        frame.setFrameShape(QFrame.Shape.StyledPanel)
+        frame.setAutoFillBackground(True)
+        outer.addWidget(frame)
+        lay = QVBoxLayout(frame)
         lay.setContentsMargins(12, 10, 12, 10)
         heading = {
             "plan": self.tr("<b>Plan for your approval</b>"),

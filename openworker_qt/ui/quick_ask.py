@@ -80,7 +80,8 @@ class QuickAsk(QFrame):
         self.open_button.clicked.connect(self.open_in_window)
         app.bridge.text_appended.connect(self._on_bridge_text)
         app.bridge.event_received.connect(self._on_bridge_event)
-        self.resize(560, 150)
+        self.setFixedWidth(560)
+        self.resize(560, 110)
         self.setFocusProxy(self.edit)
 
     def popup(self) -> None:
@@ -120,7 +121,7 @@ class QuickAsk(QFrame):
         self._answer += text
         tail = self._answer[-ANSWER_TAIL:]
         self.answer.setText(("…" if len(self._answer) > ANSWER_TAIL else "") + tail)
-        self.adjustSize()
+        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def _on_bridge_event(self, event: ev.Event) -> None:
         if event.session_id != self.session_id:

@@ -11,6 +11,7 @@ Translations: ``resources/i18n/openworker_<locale>.qm`` for the configured
 from __future__ import annotations
 
 from PySide6.QtCore import QLocale, Qt, QTranslator
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 _translators: list[QTranslator] = []
@@ -27,6 +28,31 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
     }.get(theme, Qt.ColorScheme.Unknown)
     if hasattr(hints, "setColorScheme"):
         hints.setColorScheme(scheme)
+    dark = scheme == Qt.ColorScheme.Dark or (
+        scheme == Qt.ColorScheme.Unknown and hints.colorScheme() == Qt.ColorScheme.Dark)
+    if app.style().name().lower() == "fusion":
+        # Fusion does not switch palettes by itself on every platform (xcb without a
+        # platform theme): give it an explicit dark palette with readable contrast.
+        app.setPalette(dark_palette() if dark else app.style().standardPalette())
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    window, base, text = QColor("#25272b"), QColor("#1d1f22"), QColor("#e6e6e6")
+    roles = {
+        QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: QColor("#2b2e33"),
+        QPalette.ColorRole.Text: text, QPalette.ColorRole.Button: QColor("#303338"),
+        QPalette.ColorRole.ButtonText: text, QPalette.ColorRole.ToolTipBase: window,
+        QPalette.ColorRole.ToolTipText: text, QPalette.ColorRole.Highlight: QColor("#4a86e8"),
+        QPalette.ColorRole.HighlightedText: QColor("#ffffff"), QPalette.ColorRole.Link: QColor("#7fb0ff"),
+        QPalette.ColorRole.PlaceholderText: QColor("#8b8f96"), QPalette.ColorRole.BrightText: QColor("#ff6b6b"),
+    }
+    for role, color in roles.items():
+        p.setColor(role, color)
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7e85"))
+    return p
 
 
 def install_translator(app: QApplication, language: str = "") -> str:

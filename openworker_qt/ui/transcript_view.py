@@ -87,6 +87,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout.setInterval(0)
         self._relayout.timeout.connect(self._emit_relayout)
         self._dirty_rows: set[int] = set()
+        self._metrics: tuple[int, int] | None = None
 
     # --------------------------------------------------------------- geometry
 
@@ -162,7 +163,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if item.kind == "tool" and item.status == "awaiting":
             card = self.view.card_for(item.call_id)
             if card is not None:
-                return card.heightForWidth(width) + GAP
+                return card.heightForWidth(width + 2 * PAD)
         bw = self._body_width(item, width)
         h = 0
         if item.kind == "assistant" and item.reasoning:
@@ -176,16 +177,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         return h + GAP
 
     def estimate_height(self, item: TranscriptItem, width: int) -> int:
-        fm = QFontMetrics(self.view.font())
-        bw = max(50, self._body_width(item, width))
-        text = item.text if item.kind != "tool" else item.name
-        lines = 0
-        for para in (text or " ").split("\n")[:200]:
-            lines += max(1, -(-fm.horizontalAdvance(para[:2000]) // bw))
+        """A cheap guess (no text layout): corrected when the row is first painted."""
+        if self._metrics is None:
+            fm = QFontMetrics(self.view.font())
+            self._metrics = (max(1, fm.averageCharWidth()), fm.lineSpacing())
+        char_w, line_h = self._metrics
+        per_line = max(10, self._body_width(item, width) // char_w)
         if item.kind == "tool":
             lines = 2
+        else:
+            lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
-        return lines * fm.lineSpacing() + extra + GAP
+        return lines * line_h + extra + GAP
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         item: TranscriptItem = index.data(ITEM_ROLE)
@@ -203,6 +206,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         return QSize(width, h)
 
     def invalidate(self) -> None:
+        self._metrics = None
         self._heights.clear()
         self._estimated.clear()
 
@@ -225,6 +229,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._heights[key] = exact
                 self._dirty_rows.add(index.row())
                 self._relayout.start()
+        if item.kind == "tool" and self.view.card_for(item.call_id) is not None:
+            return  # a live card widget covers this row
         pal = option.palette
         rect: QRect = option.rect.adjusted(PAD, 0, -PAD, -GAP)
         painter.save()

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Render the desktop app's main surfaces to PNGs under docs/screenshots/.
+
+Runs the real app (scripted provider, temp state dir) on a virtual X screen:
+if there is no DISPLAY it starts its own ``Xvfb`` on a free display and stops
+it at the end. Shots: the main window mid-conversation (reasoning, a tool
+card, an approval card), the approval dialog, the inbox window, quick ask, and
+the main window in the dark scheme.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONVERSATION = [
+    {
+        "reasoning": "The user wants a renewal brief. First look at what notes exist.",
+        "chunks": ["Let me look at ", "the account notes first."],
+        "tool_calls": [{"name": "list_files", "arguments": {"path": "."}}],
+    },
+    {
+        "chunks": [
+            "I found **two** notes for ACME. Here is the plan:\n\n",
+            "1. Summarise usage and open tickets\n",
+            "2. Draft the renewal brief as `brief.md`\n\n",
+            "Writing the brief now — this needs your approval.",
+        ],
+        "tool_calls": [{
+            "name": "write_file",
+            "arguments": {
+                "path": "brief.md",
+                "content": "# ACME renewal brief\n\n- Seats: 120 → 150\n- Risk: two open P2 tickets\n"
+                           "- Ask: 2-year term at list price\n",
+            },
+        }],
+    },
+    {"text": "Done: `brief.md` is ready."},
+]
+
+QUICK = [{"chunks": ["Your next meeting is **ACME renewal** at 14:00 ", "in Room 3 (45 min)."]}]
+
+
+@contextlib.contextmanager
+def virtual_display() -> Iterator[None]:
+    if os.environ.get("DISPLAY") or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        yield
+        return
+    if shutil.which("Xvfb") is None:
+        raise SystemExit("Xvfb is not installed (scripts/dev install adds it)")
+    display = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+                   and not Path(f"/tmp/.X{n}-lock").exists())
+    proc = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1400x1000x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if Path(f"/tmp/.X11-unix/X{display}").exists():
+                break
+            time.sleep(0.05)
+        os.environ["DISPLAY"] = f":{display}"
+        os.environ["QT_QPA_PLATFORM"] = "xcb"
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
+async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:  # noqa: ASYNC109
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("screenshot scene did not settle")
+        await asyncio.sleep(0.02)
+
+
+async def settle(seconds: float = 0.3) -> None:
+    await asyncio.sleep(seconds)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="ow-shots-"))
+    os.environ["OPENWORKER_HOME"] = str(home)
+    os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    os.environ["QT_API"] = "pyside6"
+    with virtual_display():
+        return asyncio_main(args.out, home)
+
+
+def asyncio_main(out: Path, home: Path) -> int:
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from openworker_qt.app import DesktopApp
+    from openworker_qt.runtime import open_runtime
+    from openworker_qt.ui.theme import apply_theme
+
+    app = QApplication.instance() or QApplication(["openworker-qt"])
+    assert isinstance(app, QApplication)
+    apply_theme(app, "light")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    workspace = home / "acme"
+    workspace.mkdir()
+    (workspace / "notes-q1.md").write_text("ACME: 120 seats, happy with support.\n")
+    (workspace / "notes-q2.md").write_text("ACME: two P2 tickets open.\n")
+    script = home / "conversation.json"
+    script.write_text(json.dumps(CONVERSATION))
+    quick = home / "quick.json"
+    quick.write_text(json.dumps(QUICK))
+    rt = open_runtime()
+    rt.config.data["general"]["default_model"] = f"scripted:{script}"
+    desktop = DesktopApp(rt, workspace=workspace, enable_tray=False)
+    window = desktop.window
+    window.resize(1180, 780)
+    window.show()
+    shots: list[Path] = []
+
+    def save(widget: object, name: str) -> None:
+        path = out / name
+        widget.grab().save(str(path))  # type: ignore[attr-defined]
+        shots.append(path)
+
+    async def scene() -> None:
+        # an earlier, finished session for the sidebar
+        for title in ("Untangle my calendar this week", "Where does the release stand?"):
+            rt.conversations.create_session(title=title, model="anthropic:claude-sonnet-4-6")
+        window.refresh_sessions()
+        window.composer.edit.setPlainText("Prepare the renewal brief for ACME from my notes")
+        window.composer._submit()
+        await until(lambda: window.dialogs and window.view._cards)
+        dialog = next(iter(window.dialogs.values()))
+        dialog.move(window.x() + 520, window.y() + 200)
+        await settle(0.6)
+        save(window, "main-window.png")
+        save(dialog, "approval-dialog.png")
+        inbox = desktop.show_inbox()
+        inbox.resize(900, 520)
+        await settle()
+        save(inbox, "inbox.png")
+        inbox.hide()
+        apply_theme(app, "dark")
+        await settle(0.6)
+        save(window, "main-window-dark.png")
+        apply_theme(app, "light")
+        dialog.panel.once.click()
+        await until(lambda: not desktop.manager.is_running(window.session_id or ""))
+        rt.config.data["general"]["default_model"] = f"scripted:{quick}"
+        desktop.manager.default_model = f"scripted:{quick}"
+        popup = desktop.show_quick_ask()
+        popup.edit.setText("When is my next meeting?")
+        popup.submit()
+        await until(lambda: popup.status.text() == "Done")
+        await settle()
+        save(popup, "quick-ask.png")
+        await desktop.shutdown()
+
+    try:
+        loop.run_until_complete(scene())
+    finally:
+        rt.close()
+    for path in shots:
+        print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
