@@ -13,6 +13,7 @@ from pathlib import Path
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
+from openworker_qt.core.sessions import granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.providers.router import ProviderRouter
 from openworker_qt.storage.config import Config, load_config
@@ -21,6 +22,7 @@ from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths
 from openworker_qt.tools.base import ToolRegistry
 from openworker_qt.tools.files import file_tools
+from openworker_qt.tools.interaction import interaction_tools
 
 
 @dataclass
@@ -37,11 +39,19 @@ class Runtime:
     def decider_for(self, info: SessionInfo) -> PermissionEngine:
         """The session's permission engine: config re-read on every check, the
         session's own mode when it has one, standing rules from the database."""
+        sid = info.id
+
+        def current() -> SessionInfo:
+            return self.conversations.get_session(sid) or info
+
         return PermissionEngine.from_config(
             lambda: self.config,
             workspace=info.workspace or str(Path.cwd()),
             rules=self.rules,
-            mode=info.mode or None,
+            # Live: an approved plan switches the session's mode, a granted folder
+            # becomes a root — both take effect on the next check.
+            mode=lambda: current().mode or str(self.config.get("permissions.mode")),
+            extra_roots=lambda: granted_roots(current()),
         )
 
     def close(self) -> None:
@@ -89,4 +99,4 @@ def open_runtime(workspace: Path | None = None) -> Runtime:
 
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry(file_tools())
+    return ToolRegistry([*file_tools(), *interaction_tools()])

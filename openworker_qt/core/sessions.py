@@ -32,6 +32,35 @@ log = logging.getLogger(__name__)
 Listener = Callable[[ev.Event], None]
 
 
+class SessionControl:
+    """What tools may change about their own session (mode, granted folders)."""
+
+    def __init__(self, store: ConversationStore, session_id: str) -> None:
+        self.store = store
+        self.session_id = session_id
+
+    def set_mode(self, mode: str) -> None:
+        self.store.update_session(self.session_id, mode=mode)
+
+    def grant_directory(self, path: str, writable: bool) -> None:
+        info = self.store.get_session(self.session_id)
+        if info is None:
+            return
+        meta = dict(info.meta)
+        roots = [r for r in meta.get("granted_roots", []) if r.get("path") != path]
+        roots.append({"path": path, "writable": bool(writable)})
+        meta["granted_roots"] = roots
+        self.store.update_session(self.session_id, meta=meta)
+
+
+def granted_roots(info: SessionInfo, *, writable_only: bool = True) -> list[str]:
+    roots = info.meta.get("granted_roots", []) if isinstance(info.meta, dict) else []
+    return [
+        str(r["path"]) for r in roots
+        if isinstance(r, dict) and r.get("path") and (r.get("writable") or not writable_only)
+    ]
+
+
 class SessionManager:
     def __init__(
         self,
@@ -90,6 +119,7 @@ class SessionManager:
                 audit=self.audit,
                 redact=self.redact,
             )
+            engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
         return engine
 

@@ -1,0 +1,135 @@
+"""Tools that ask the user: a question, a plan to approve, access to a folder.
+
+The engine answers them through the session's questioner (a dialog, the inbox,
+the terminal); the handler then turns the answer into the tool result and, for
+plans and folders, acts on it through the session's :class:`SessionControl`
+(found in ``ctx.state["session"]``): an approved plan leaves plan mode, a
+granted folder becomes a root for this session.
+
+Answers (as stored on the inbox item):
+  * question: free text;
+  * plan: ``approve`` (or ``approve:<mode>``), anything else is feedback;
+  * directory: ``approve``/``grant`` (as asked), ``grant_readonly``, ``deny``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.tools.base import Tool, ToolContext, ToolResult
+
+EXECUTE_MODES = ("interactive", "auto", "custom")
+
+
+class SessionControl(Protocol):
+    def set_mode(self, mode: str) -> None: ...
+
+    def grant_directory(self, path: str, writable: bool) -> None: ...
+
+
+def _control(ctx: ToolContext) -> SessionControl | None:
+    control: SessionControl | None = ctx.state.get("session")
+    return control
+
+
+async def ask_user(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    answer = str(args.get("_answer", "")).strip()
+    if not answer:
+        return ToolResult("The user gave no answer.", display={"answer": ""})
+    return ToolResult(f"The user answered: {answer}", display={"answer": answer})
+
+
+async def propose_plan(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    answer = str(args.get("_answer", "")).strip()
+    verdict, _, rest = answer.partition(":")
+    if verdict.lower() in ("approve", "approved", "yes", "once"):
+        mode = rest.strip().lower() if rest.strip().lower() in EXECUTE_MODES else "interactive"
+        control = _control(ctx)
+        if control is not None:
+            control.set_mode(mode)
+        return ToolResult(
+            f"The user approved the plan. You are now in {mode} mode: carry it out step by step.",
+            display={"plan": "approved", "mode": mode},
+        )
+    feedback = answer if verdict.lower() not in ("deny", "reject", "no") else rest.strip()
+    text = "The user did not approve the plan."
+    if feedback:
+        text += f" Their feedback: {feedback}"
+    return ToolResult(text + " Revise the plan and propose it again.", display={"plan": "rejected"})
+
+
+async def request_directory(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    path = str(args.get("path", "")).strip()
+    answer = str(args.get("_answer", "")).strip().lower()
+    wanted_writable = bool(args.get("writable"))
+    if answer in ("approve", "grant", "once", "allow"):
+        writable = wanted_writable
+    elif answer in ("grant_readonly", "readonly", "read-only"):
+        writable = False
+    else:
+        return ToolResult(f"The user did not grant access to {path}.", display={"granted": False})
+    control = _control(ctx)
+    if control is not None:
+        control.grant_directory(path, writable)
+    access = "read and write" if writable else "read"
+    return ToolResult(f"The user granted {access} access to {path}.",
+                      display={"granted": True, "writable": writable, "path": path})
+
+
+ASK_USER = Tool(
+    name="ask_user",
+    description=(
+        "Ask the user a question when you cannot proceed without their decision or a fact "
+        "only they know. Offer options when the choice is among a few."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "question": {"type": "string"},
+            "options": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["question"],
+    },
+    handler=ask_user,
+    risk=RiskClass.READ,
+    interaction="question",
+)
+
+PROPOSE_PLAN = Tool(
+    name="propose_plan",
+    description=(
+        "In plan mode: propose the step-by-step plan for the user's approval. Nothing that "
+        "changes anything runs until the user approves."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {"plan": {"type": "string", "description": "Markdown, numbered steps."}},
+        "required": ["plan"],
+    },
+    handler=propose_plan,
+    risk=RiskClass.READ,
+    interaction="plan",
+)
+
+REQUEST_DIRECTORY = Tool(
+    name="request_directory",
+    description="Ask the user for access to a folder outside the workspace.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "writable": {"type": "boolean", "description": "true if you need to write there"},
+            "reason": {"type": "string"},
+        },
+        "required": ["path", "reason"],
+    },
+    handler=request_directory,
+    risk=RiskClass.READ,
+    target_arg="path",
+    interaction="directory",
+)
+
+
+def interaction_tools() -> list[Tool]:
+    return [ASK_USER, PROPOSE_PLAN, REQUEST_DIRECTORY]

@@ -1,0 +1,155 @@
+"""ask_user, propose_plan and request_directory through the real runtime + inbox."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.runtime import Runtime, default_tools, open_runtime
+
+
+@pytest.fixture
+def rt(isolated_state: Path) -> Iterator[Runtime]:
+    runtime = open_runtime()
+    yield runtime
+    runtime.close()
+
+
+def manager(rt: Runtime, script: Path) -> SessionManager:
+    return SessionManager(
+        rt.conversations, rt.router, tools_for=default_tools, decider_for=rt.decider_for,
+        approver_for=lambda info: InboxApprover(rt.inbox, wait=False),
+        questioner_for=lambda info: InboxQuestioner(rt.inbox, wait=False),
+        default_model=f"scripted:{script}", audit=rt.audit,
+    )
+
+
+def script(tmp_path: Path, turns: list[dict[str, Any]]) -> Path:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"advance": "history", "turns": turns}))
+    return path
+
+
+async def run(m: SessionManager, sid: str, text: str | None = None) -> list[ev.Event]:
+    stream = m.run(sid, text) if text is not None else m.resume(sid)
+    return [e async for e in stream]
+
+
+async def test_plan_mode_plan_approval_unlocks_execution(rt: Runtime, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "w0", "name": "write_file", "arguments": {"path": "a.md", "content": "x"}}]},
+        {"tool_calls": [{"id": "p1", "name": "propose_plan", "arguments": {"plan": "1. write a.md"}}]},
+        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {"path": "a.md", "content": "x"}}]},
+        {"text": "Done."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(ws), mode="plan", unattended=True)
+    events = await run(m, info.id, "write a.md")
+    first = next(e for e in events if isinstance(e, ev.ToolFinished))
+    assert first.status == "denied" and "read-only" in first.result  # plan mode refuses writes
+    assert any(isinstance(e, ev.PlanRequested) and e.plan == "1. write a.md" for e in events)
+    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    [plan] = rt.inbox.pending()
+    assert plan.kind == "plan" and plan.title == "1. write a.md"
+    rt.inbox.resolve(plan.id, "approve:auto", by="test")
+    events = await run(m, info.id)
+    assert rt.conversations.get_session(info.id).mode == "auto"  # type: ignore[union-attr]
+    results = [e for e in events if isinstance(e, ev.ToolFinished)]
+    assert "approved the plan" in results[0].result
+    assert results[1].status == "ok"  # auto mode now: the write inside the workspace runs
+    assert (ws / "a.md").read_text() == "x"
+    assert events[-1].status == "completed"  # type: ignore[union-attr]
+
+
+async def test_rejected_plan_keeps_plan_mode_and_passes_feedback(rt: Runtime, tmp_path: Path) -> None:
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "p1", "name": "propose_plan", "arguments": {"plan": "1. delete all"}}]},
+        {"text": "Revised."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path), mode="plan", unattended=True)
+    await run(m, info.id, "clean up")
+    [plan] = rt.inbox.pending()
+    rt.inbox.resolve(plan.id, "deny: keep the archive folder")
+    events = await run(m, info.id)
+    result = next(e for e in events if isinstance(e, ev.ToolFinished))
+    assert "did not approve" in result.result and "keep the archive folder" in result.result
+    assert rt.conversations.get_session(info.id).mode == "plan"  # type: ignore[union-attr]
+
+
+async def test_granted_directory_becomes_a_writable_root(rt: Runtime, tmp_path: Path) -> None:
+    ws, elsewhere = tmp_path / "ws", tmp_path / "reports"
+    ws.mkdir()
+    elsewhere.mkdir()
+    target = str(elsewhere / "q3.md")
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "w0", "name": "write_file", "arguments": {"path": target, "content": "a"}}]},
+        {"tool_calls": [{"id": "d1", "name": "request_directory",
+                         "arguments": {"path": str(elsewhere), "writable": True, "reason": "save the report"}}]},
+        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {"path": target, "content": "b"}}]},
+        {"text": "Saved."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(ws), mode="auto", unattended=True)
+    events = await run(m, info.id, "save the report there")
+    first = next(e for e in events if isinstance(e, ev.ToolFinished))
+    assert first.status == "denied" and "outside" in first.result
+    assert any(isinstance(e, ev.DirectoryRequested) and e.writable for e in events)
+    [item] = rt.inbox.pending()
+    assert item.kind == "directory"
+    rt.inbox.resolve(item.id, "approve")
+    events = await run(m, info.id)
+    assert [e.status for e in events if isinstance(e, ev.ToolFinished)] == ["ok", "ok"]
+    assert (elsewhere / "q3.md").read_text() == "b"
+
+
+async def test_read_only_grant_does_not_allow_writes(rt: Runtime, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "ref"
+    elsewhere.mkdir()
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "d1", "name": "request_directory",
+                         "arguments": {"path": str(elsewhere), "writable": True, "reason": "x"}}]},
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": str(elsewhere / "n.md"), "content": "b"}}]},
+        {"text": "ok"},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path / "ws"), mode="auto", unattended=True)
+    (tmp_path / "ws").mkdir()
+    await run(m, info.id, "go")
+    rt.inbox.resolve(rt.inbox.pending()[0].id, "grant_readonly")
+    events = await run(m, info.id)
+    statuses = [e.status for e in events if isinstance(e, ev.ToolFinished)]
+    assert statuses == ["ok", "denied"]
+    assert not (elsewhere / "n.md").exists()
+
+
+async def test_ask_user_answer_reaches_the_model(rt: Runtime, tmp_path: Path) -> None:
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "q1", "name": "ask_user",
+                         "arguments": {"question": "Which quarter?", "options": ["Q3", "Q4"]}}]},
+        {"text": "Q4 it is."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path), unattended=True)
+    events = await run(m, info.id, "report")
+    question = next(e for e in events if isinstance(e, ev.QuestionRequested))
+    assert question.options == ("Q3", "Q4")
+    [item] = rt.inbox.pending()
+    assert item.options == ("Q3", "Q4")
+    rt.inbox.resolve(item.id, "Q4")
+    await asyncio.sleep(0)
+    events = await run(m, info.id)
+    provider, _ = rt.router.resolve(f"scripted:{s}")
+    last_request = provider.requests[-1].messages  # type: ignore[attr-defined]
+    assert last_request[-1]["content"] == "The user answered: Q4"
