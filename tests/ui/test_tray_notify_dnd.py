@@ -197,7 +197,7 @@ def _drop(widget, paths: list[Path]) -> None:  # type: ignore[no-untyped-def]
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     pos = QPointF(widget.width() / 2, widget.height() / 2)
-    enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(pos.toPoint(), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(widget, enter)
     assert enter.isAccepted()
