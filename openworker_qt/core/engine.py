@@ -150,7 +150,7 @@ class TurnEngine(ToolSteps):
         self.history: list[Message] = store.load(session_id)
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
-        self._steering: list[str] = []
+        self._steering: list[str | list[dict[str, Any]]] = []
         self._interrupted = False
         self._interrupt_fut: asyncio.Future[None] | None = None
         self._queue: asyncio.Queue[object] | None = None
@@ -183,10 +183,11 @@ class TurnEngine(ToolSteps):
         if self._queue is not None:
             self._queue.put_nowait(_STOP)
 
-    def queue_steering(self, text: str) -> None:
-        """Queue a user message to be injected after the current step."""
-        if text.strip():
-            self._steering.append(text)
+    def queue_steering(self, content: str | list[dict[str, Any]]) -> None:
+        """Queue a user message (text or content parts with attachments) to be
+        injected after the current step."""
+        if isinstance(content, list) and content or isinstance(content, str) and content.strip():
+            self._steering.append(content)
 
     def switch_model(self, model: str) -> Message | None:
         """Use ``model`` from the next call on; store a notice marking the switch.
@@ -218,8 +219,8 @@ class TurnEngine(ToolSteps):
         self, text: str | list[dict[str, Any]], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
-        self._append(user_message(text, source=source))
-        async for event in self._turn("message", pending=None):
+        message = self._append(user_message(text, source=source))
+        async for event in self._turn("message", pending=None, opening=message):
             yield event
 
     async def retry(self) -> AsyncIterator[ev.Event]:
@@ -249,7 +250,10 @@ class TurnEngine(ToolSteps):
     # ------------------------------------------------------------------ the loop
 
     async def _turn(
-        self, reason: str, pending: list[dict[str, Any]] | None
+        self,
+        reason: str,
+        pending: list[dict[str, Any]] | None,
+        opening: Message | None = None,
     ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         self._interrupted = False
@@ -260,6 +264,8 @@ class TurnEngine(ToolSteps):
         iteration = 0
         try:
             yield ev.TurnStarted(session_id=sid, model=self.model, reason=reason)  # type: ignore[arg-type]
+            if opening is not None:
+                yield ev.UserMessageAdded(session_id=sid, message=opening)
             if pending is not None:
                 iteration = 1
                 stopped = False
@@ -341,9 +347,9 @@ class TurnEngine(ToolSteps):
     def _inject_steering(self) -> list[ev.Event]:
         out: list[ev.Event] = []
         while self._steering:
-            text = self._steering.pop(0)
-            self._append(user_message(text, source="steering"))
-            out.append(ev.NoticeAdded(session_id=self.session_id, kind="steering", text=text))
+            content = self._steering.pop(0)
+            message = self._append(user_message(content, source="steering"))
+            out.append(ev.UserMessageAdded(session_id=self.session_id, message=message))
         return out
 
     def _append(self, message: Message) -> Message:

@@ -29,6 +29,19 @@ class TurnStarted:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class UserMessageAdded:
+    """A user message was stored: the turn's own, or steering injected mid-turn.
+
+    Surfaces render the user's row from this event, so a turn started elsewhere
+    (tray, Slack, the scheduler, the CLI) shows up like one typed in the window.
+    """
+
+    session_id: str
+    message: dict[str, Any]
+    type: Literal["user_message"] = "user_message"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AssistantDelta:
     """A piece of streamed assistant text, in order."""
 
@@ -191,6 +204,7 @@ class TurnEnded:
 
 Event = (
     TurnStarted
+    | UserMessageAdded
     | AssistantDelta
     | ReasoningDelta
     | AssistantMessage

@@ -174,7 +174,23 @@ def _adapt_part(
             except Exception:  # fall back to text, which explains its own failures
                 pass
         return [{"type": "text", "text": f"[Attached PDF: {name}]\n{extract(data)}"}]
-    return [part]
+    return [_wire_part(part)]
+
+
+# The keys each content part may carry to a provider; anything else (a display
+# name, an attachment flag) is for the user only.
+_PART_KEYS: Mapping[str, frozenset[str]] = {
+    "text": frozenset({"type", "text"}),
+    "image_url": frozenset({"type", "image_url"}),
+    "file": frozenset({"type", "file"}),
+}
+
+
+def _wire_part(part: dict[str, Any]) -> dict[str, Any]:
+    keys = _PART_KEYS.get(str(part.get("type")))
+    if keys is None:
+        return part
+    return {k: v for k, v in part.items() if k in keys}
 
 
 def outbound_message(

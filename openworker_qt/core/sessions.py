@@ -174,7 +174,7 @@ class SessionManager:
         Returns the task of a new turn, or ``None`` when the text became steering.
         """
         if self.is_running(session_id):
-            self.engine(session_id).queue_steering(text if isinstance(text, str) else str(text))
+            self.engine(session_id).queue_steering(text)
             return None
         return self._spawn(session_id, self.run(session_id, text))
 

@@ -76,7 +76,9 @@ def _content_text(content: Any) -> tuple[str, tuple[str, ...]]:
         if not isinstance(part, Mapping):
             continue
         kind = part.get("type")
-        if kind == "text":
+        if kind == "text" and part.get("name"):
+            names.append(str(part["name"]))  # an attached text file, not typed text
+        elif kind == "text":
             texts.append(str(part.get("text", "")))
         elif kind == "image_url":
             names.append(str(part.get("name") or "image"))

@@ -22,6 +22,7 @@ from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import (
     TranscriptItem,
     describe,
+    items_from_history,
     parse_arguments,
     status_label,
 )
@@ -173,12 +174,12 @@ class TranscriptModel(QAbstractListModel):
             item.rule = event.rule or ""
             item.display = dict(event.display or {})
             self.changed(row)
+        elif isinstance(event, ev.UserMessageAdded):
+            self._end_streaming()
+            self.append(items_from_history([event.message])[0])
         elif isinstance(event, ev.NoticeAdded):
             self._end_streaming()
-            if event.kind == "steering":
-                self.add_user(event.text, source="steering")
-            else:
-                self.append(TranscriptItem("notice", notice_kind=event.kind, text=event.text))
+            self.append(TranscriptItem("notice", notice_kind=event.kind, text=event.text))
         elif isinstance(event, ev.ErrorOccurred):
             self._end_streaming(partial="error")
             self.append(TranscriptItem("notice", notice_kind="error", text=event.message))

@@ -104,7 +104,7 @@ def load_attachment(path: str | Path) -> Attachment:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise AttachmentError(_tr("{name} is not UTF-8 text").format(name=p.name)) from exc
-        part = {"type": "text", "text": f"[Attached file: {p.name}]\n{text}"}
+        part = {"type": "text", "text": f"[Attached file: {p.name}]\n{text}", "name": p.name}
         return Attachment(p.name, str(p), "text", part)
     raise AttachmentError(
         _tr("{name}: this kind of file cannot be attached (images, PDFs and text files can)").format(

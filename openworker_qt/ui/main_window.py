@@ -315,25 +315,16 @@ class MainWindow(QMainWindow):
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
         sid = self._ensure_session()
-        running = self.manager.is_running(sid)
-        if running:
-            if parts:
-                self.banner.show_message(
-                    self.tr("Attachments cannot be added while a turn runs; they were kept out "
-                            "of this steering message."), error=False)
-            if text:
-                self.manager.send(sid, text)
-                self.statusBar().showMessage(self.tr("Steering: your message goes in after the current step."), 4000)
-            return
         content: str | list[dict[str, object]] = text
-        names: tuple[str, ...] = ()
         if parts:
             content = [*parts, {"type": "text", "text": text}] if text else list(parts)
-            names = tuple(str(p.get("name") or (p.get("file") or {}).get("filename") or "attachment")
-                          for p in parts if p.get("type") != "text") + tuple(
-                str(p.get("text", "")).split("\n", 1)[0].removeprefix("[Attached file: ").rstrip("]")
-                for p in parts if p.get("type") == "text")
-        self.transcript.add_user(text, names)
+        # The user's row appears from the engine's UserMessageAdded event, for a new
+        # turn and for steering alike (attachments included).
+        if self.manager.is_running(sid):
+            self.manager.send(sid, content)
+            self.statusBar().showMessage(
+                self.tr("Steering: your message goes in after the current step."), 4000)
+            return
         self.banner.hide()
         self.manager.send(sid, content)
 

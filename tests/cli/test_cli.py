@@ -131,7 +131,7 @@ def test_json_event_stream(tmp_path: Path) -> None:
     s = script(tmp_path, [{"chunks": ["a", "b"]}])
     res = owq("run", "--json", "--model", f"scripted:{s}", "x", cwd=tmp_path)
     kinds = [json.loads(line)["type"] for line in res.stdout.splitlines()]
-    assert kinds == ["turn_start", "assistant_delta", "assistant_delta", "assistant_message", "turn_end"]
+    assert kinds == ["turn_start", "user_message", "assistant_delta", "assistant_delta", "assistant_message", "turn_end"]
 
 
 def test_ctrl_c_stops_the_turn_cleanly(tmp_path: Path) -> None:

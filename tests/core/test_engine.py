@@ -31,6 +31,7 @@ async def test_text_only_reply_event_order(tmp_path: Path) -> None:
     events = await collect(engine.run("hi"))
     assert types(events) == [
         "turn_start",
+        "user_message",
         "assistant_delta",
         "assistant_delta",
         "assistant_message",
@@ -53,6 +54,7 @@ async def test_read_tool_event_order_and_history(tmp_path: Path) -> None:
     events = await collect(engine.run("what is in a.txt?"))
     assert types(events) == [
         "turn_start",
+        "user_message",
         "assistant_message",
         "tool_proposed",
         "tool_started",
@@ -228,6 +230,21 @@ async def test_steering_is_injected_after_the_current_step(tmp_path: Path) -> No
     ]
     assert provider.requests[1].messages[-1] == {"role": "user", "content": "and in French too"}
     assert events[-1].status == "completed"  # type: ignore[union-attr]
+    steered = [e for e in events if isinstance(e, ev.UserMessageAdded)]
+    assert [m.message["source"] for m in steered] == ["user", "steering"]
+
+
+async def test_steering_can_carry_attachments(tmp_path: Path) -> None:
+    engine, provider = make_engine(
+        [{"chunks": ["a", "b"], "delay": 0.001}, {"text": "seen"}], tmp_path,
+        caps=Capabilities(vision=True),
+    )
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    async for event in engine.run("look"):
+        if isinstance(event, ev.AssistantDelta) and event.text == "a":
+            engine.queue_steering([image, {"type": "text", "text": "and this one"}])
+    assert provider.requests[1].messages[-1]["content"][0] == image
+    assert engine.history[2]["source"] == "steering"
 
 
 async def test_steering_during_tools_lands_before_next_call(tmp_path: Path) -> None:

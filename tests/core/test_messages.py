@@ -124,3 +124,18 @@ def test_pending_tool_calls_only_trailing_unanswered() -> None:
     assert [c["id"] for c in pending_tool_calls(history)] == ["b"]
     assert pending_tool_calls(_history()) == []
     assert pending_tool_calls([user_message("hi")]) == []
+
+
+def test_display_keys_on_content_parts_never_reach_a_provider() -> None:
+    msg = user_message(
+        [
+            {"type": "text", "text": "[Attached file: notes.md]\nship it", "name": "notes.md"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}, "name": "c.png"},
+        ]
+    )
+    parts = outbound([msg], Capabilities(vision=True))[0]["content"]
+    assert parts == [
+        {"type": "text", "text": "[Attached file: notes.md]\nship it"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}},
+    ]
+    assert msg["content"][0]["name"] == "notes.md"  # stored history keeps it
