@@ -84,6 +84,16 @@ class InboxApprover:
             item = await self.inbox.wait(item.id, poll=self.poll)
         return outcome_of(item.resolution)
 
+    def cancel(self, request: ApprovalRequest) -> None:
+        """The user stopped the turn: the ask is obsolete everywhere it is shown."""
+        _withdraw(self.inbox, request.session_id, request.call_id)
+
+
+def _withdraw(inbox: Inbox, session_id: str, call_id: str) -> None:
+    item = inbox.find(session_id, call_id)
+    if item is not None and item.pending:
+        inbox.resolve(item.id, "cancelled", by="stop")
+
 
 class InboxQuestioner:
     """Questions, plan approvals and directory requests through the inbox."""
@@ -119,3 +129,6 @@ class InboxQuestioner:
                 raise TurnSuspended(item)
             item = await self.inbox.wait(item.id, poll=self.poll)
         return item.resolution or ""
+
+    def cancel(self, request: QuestionRequest) -> None:
+        _withdraw(self.inbox, request.session_id, request.call_id)

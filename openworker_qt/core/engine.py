@@ -157,6 +157,7 @@ class TurnEngine(ToolSteps):
         self._running = False
         self._usage: dict[str, int] = {}
         self._suspended = False
+        self.waiting_for_user = False
         self._last_trim = Trim()
         self._noticed_trim = Trim()
         self._out_caps: tuple[Capabilities, str] | None = None

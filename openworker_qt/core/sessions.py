@@ -247,9 +247,20 @@ class SessionManager:
             )
 
     async def shutdown(self, grace: float = 5.0) -> None:
-        """Stop every running turn and wait (bounded) for them to wind down."""
-        for sid in list(self._tasks):
-            self.stop(sid)
+        """Wind down every running turn (bounded) before the app quits.
+
+        A turn waiting for the user is *not* stopped: its task is cancelled, so its
+        ask stays pending in the inbox and the turn resumes at the next start.
+        Every other turn is stopped like the Stop button would (partial text kept).
+        """
+        for sid, task in list(self._tasks.items()):
+            if task.done():
+                continue
+            engine = self._engines.get(sid)
+            if engine is not None and engine.waiting_for_user:
+                task.cancel()
+            else:
+                self.stop(sid)
         tasks = [t for t in self._tasks.values() if not t.done()]
         if tasks:
             with contextlib.suppress(asyncio.TimeoutError):

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -105,12 +105,29 @@ class ToolSteps:
     _interrupted: bool
     _interrupt_fut: asyncio.Future[None] | None
     _suspended: bool
+    waiting_for_user: bool
 
     def _append(self, message: Message) -> Message:
         raise NotImplementedError
 
     def _started_before(self, call: ParsedCall) -> bool:
         return self.audit is not None and self.audit.was_started(self.session_id, call.id)
+
+    async def _ask_user(self, ask: Callable[[Any], Awaitable[T]], request: Any) -> T:
+        """Await an approver or questioner. On a user's stop the ask is withdrawn
+        (``ask.cancel(request)``, e.g. the inbox item is resolved "cancelled"); a
+        cancelled task (app quitting) leaves it parked, to be resumed next start."""
+        self.waiting_for_user = True
+        try:
+            return await self._until_interrupt(ask(request))
+        except StopRequested:
+            cancel = getattr(ask, "cancel", None)
+            if callable(cancel):
+                with contextlib.suppress(Exception):
+                    cancel(request)
+            raise
+        finally:
+            self.waiting_for_user = False
 
     async def _until_interrupt(self, aw: Awaitable[T]) -> T:
         """Await ``aw`` unless the user stops first (then cancel it, raise StopRequested)."""
@@ -123,7 +140,11 @@ class ToolSteps:
             with contextlib.suppress(BaseException):
                 await task
             raise StopRequested
-        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
+        except asyncio.CancelledError:
+            task.cancel()  # our own task was cancelled (app quitting): take the ask down too
+            raise
         if task.done():
             return task.result()
         task.cancel()
@@ -330,7 +351,7 @@ class ToolSteps:
             self._audit(call, "approval_requested", reason=decision.reason)
             crash_point("before_approval_item")
             try:
-                answer = await self._until_interrupt(self.approver(request))
+                answer = await self._ask_user(self.approver, request)
             except (StopRequested, TurnSuspended):
                 raise
             except Exception as exc:
@@ -390,7 +411,7 @@ class ToolSteps:
             extra={**args, "_tool": call.name},
         )
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
-        answer = await self._until_interrupt(self.questioner(request))
+        answer: str = await self._ask_user(self.questioner, request)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
         yield self._finish(call, "error" if result.is_error else "ok", result.content)

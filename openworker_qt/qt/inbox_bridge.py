@@ -122,12 +122,6 @@ class InboxBridge(QObject):
         item = self.find(session_id, call_id)
         return item is not None and self.resolve(item.id, resolution, by=by)
 
-    def cancel_session(self, session_id: str) -> None:
-        """A stopped turn: its open asks are obsolete (the engine answered them)."""
-        for item in self.pending(session_id):
-            if item.kind != "notice":
-                self.inbox.resolve(item.id, "cancelled", by="stop")
-
     # ------------------------------------------------------------------ intake
 
     def _on_inbox_item(self, item: InboxItem) -> None:

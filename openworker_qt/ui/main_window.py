@@ -358,8 +358,6 @@ class MainWindow(QMainWindow):
             self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
         elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = self.tr("thinking")
-        if isinstance(event, ev.Interrupted):
-            self.app.inbox.cancel_session(sid)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):

@@ -217,3 +217,47 @@ async def test_inbox_approver_direct(tmp_path: Path) -> None:
     assert await asyncio.wait_for(approver(req), timeout=5) is ApprovalOutcome.ALWAYS
     item = inbox.find("s", "c")
     assert item is not None and item.standing_target == "slack:C1" and item.can_always
+
+
+async def test_user_stop_withdraws_the_inbox_item(tmp_path: Path) -> None:
+    world = World(tmp_path, WRITE)
+    info = world.manager.create_session(unattended=True, workspace=str(tmp_path))
+    task = world.manager.send(info.id, "note")
+    assert task is not None
+    for _ in range(300):
+        if world.inbox.pending():
+            break
+        await asyncio.sleep(0.01)
+    world.manager.stop(info.id)
+    assert await asyncio.wait_for(task, timeout=5) == "interrupted"
+    [item] = world.inbox.items()
+    assert (item.status, item.resolution, item.resolved_by) == ("resolved", "cancelled", "stop")
+
+
+async def test_quitting_keeps_a_parked_approval_for_the_next_start(tmp_path: Path) -> None:
+    first = World(tmp_path, WRITE)
+    info = first.manager.create_session(unattended=True, workspace=str(tmp_path))
+    streaming = first.manager.create_session(workspace=str(tmp_path))
+    first.manager.send(info.id, "note")
+    for _ in range(300):
+        if first.inbox.pending():
+            break
+        await asyncio.sleep(0.01)
+    slow = ScriptedProvider([{"chunks": ["x"] * 500, "delay": 0.01}])
+    first.manager.engine(streaming.id).resolver = StaticResolver(slow)
+    first.manager.send(streaming.id, "talk")
+    await asyncio.sleep(0.05)
+    await first.manager.shutdown(grace=5)
+    # The parked ask survives a graceful quit …
+    [item] = first.inbox.pending()
+    assert first.store.get_session(info.id).status == "running"  # type: ignore[union-attr]
+    # … while a streaming turn is stopped like the Stop button would.
+    assert first.store.get_session(streaming.id).status == "interrupted"  # type: ignore[union-attr]
+    second = World(tmp_path, WRITE[1:])
+    assert [s.id for s in second.manager.resumable()] == [info.id]
+    tasks = second.manager.recover()
+    await asyncio.sleep(0.05)
+    second.inbox.resolve(item.id, "once")
+    assert await asyncio.wait_for(asyncio.gather(*tasks), timeout=10) == ["completed"]
+    assert (tmp_path / "g.txt").read_text() == "buy milk"
+    assert len(second.inbox.items()) == 1
