@@ -1,0 +1,129 @@
+"""The headless command line, on the same core as the desktop app.
+
+``openworker-qt run "…"`` renders a turn's event stream to the terminal
+(streamed text, reasoning, tool cards, a y/n/a approval prompt when a person is
+attending), and exits with a status that reflects how the turn ended:
+
+====  ==========================================
+0     completed
+1     the turn failed (provider or tool error)
+2     bad usage or configuration
+3     stopped at the iteration limit
+4     suspended (waiting in the inbox)
+130   interrupted (Ctrl-C)
+====  ==========================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from openworker_qt import __version__
+from openworker_qt.cli import admin, turns
+from openworker_qt.cli.turns import EXIT
+from openworker_qt.providers.scripted import ScriptError
+from openworker_qt.storage.config import ConfigError
+from openworker_qt.storage.db import StorageError
+
+__all__ = ["EXIT", "main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="openworker-qt",
+        description="OpenWorker Qt — a desktop AI coworker. Without a command, opens the app.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one turn in a new or existing session")
+    run.add_argument("text", help="what you want done")
+    run.add_argument("--model", "-m", help="model, e.g. anthropic:claude-sonnet-4-5 or scripted:FILE")
+    run.add_argument("--session", "-s", help="continue this session (id or prefix)")
+    run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
+    run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
+    run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
+    run.add_argument("--json", action="store_true", help="print events as JSON lines")
+    run.add_argument(
+        "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
+        help="permission mode for this session (default: permissions.mode from config)",
+    )
+    run.add_argument(
+        "--unattended", action="store_true",
+        help="nobody is watching: park approvals and questions in the inbox",
+    )
+    run.add_argument(
+        "--wait", action="store_true",
+        help="with --unattended: wait for inbox answers (from the app or `openworker-qt "
+        "approve`) instead of exiting with status 4",
+    )
+
+    inbox = sub.add_parser("inbox", help="list pending inbox items across sessions")
+    inbox.add_argument("--session", "-s", help="only this session")
+    inbox.add_argument("--all", action="store_true", help="include resolved items")
+    inbox.add_argument("--json", action="store_true", help="print items as JSON lines")
+    for name, help_text in (("approve", "approve an inbox item once"),
+                            ("deny", "deny an inbox item")):
+        cmd = sub.add_parser(name, help=help_text)
+        cmd.add_argument("item", type=int, help="inbox item id")
+        if name == "approve":
+            cmd.add_argument("--always", action="store_true",
+                             help="always allow this tool for this exact target")
+    answer = sub.add_parser("answer", help="answer a question in the inbox")
+    answer.add_argument("item", type=int, help="inbox item id")
+    answer.add_argument("text", help="your answer")
+    keys = sub.add_parser("keys", help="manage API keys in the OS keyring")
+    keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
+    key_set = keys_sub.add_parser("set", help="store a provider's key (read from stdin or a prompt)")
+    key_set.add_argument("provider", help="provider name, e.g. openai, anthropic, gemini, deepseek")
+    keys_sub.add_parser("list", help="list the stored keys' names (never their values)")
+    key_del = keys_sub.add_parser("delete", help="remove a provider's key")
+    key_del.add_argument("provider")
+
+    resume = sub.add_parser("resume", help="continue turns parked on the inbox or cut off by a crash")
+    resume.add_argument("session", nargs="?", help="only this session (id or prefix)")
+    resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
+    resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
+
+    sub.add_parser("sessions", help="list sessions")
+    sub.add_parser("models", help="list configured providers and their curated models")
+    show = sub.add_parser("show", help="print a session's transcript")
+    show.add_argument("session", help="session id or prefix")
+    show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        if args.command == "run":
+            return asyncio.run(turns.run(args))
+        if args.command == "sessions":
+            return admin.sessions()
+        if args.command == "models":
+            return admin.models()
+        if args.command == "inbox":
+            return admin.inbox(args)
+        if args.command in ("approve", "deny", "answer"):
+            return admin.resolve(args)
+        if args.command == "keys":
+            return admin.keys(args)
+        if args.command == "resume":
+            return asyncio.run(turns.resume(args))
+        if args.command == "show":
+            return admin.show(args)
+    except (ConfigError, StorageError, ScriptError) as exc:
+        sys.stderr.write(f"openworker-qt: {exc}\n")
+        return 2
+    parser.print_help()
+    return 2
+
+

@@ -1,0 +1,134 @@
+"""Terminal rendering and prompting for the CLI: event cards, y/N approvals, questions."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, TextIO
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.inbox import args_preview
+
+preview_args = args_preview
+
+
+class TerminalRenderer:
+    """Writes events to a terminal stream."""
+
+    def __init__(self, out: TextIO, *, color: bool) -> None:
+        self.out = out
+        self.color = color
+        self._in_text = False
+        self._in_reasoning = False
+
+    def _c(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color else text
+
+    def _break(self) -> None:
+        if self._in_text or self._in_reasoning:
+            self.out.write("\n")
+        self._in_text = self._in_reasoning = False
+
+    def render(self, event: ev.Event) -> None:
+        w = self.out.write
+        if isinstance(event, ev.ReasoningDelta):
+            if not self._in_reasoning:
+                self._break()
+                w(self._c("2", "thinking: "))
+                self._in_reasoning = True
+            w(self._c("2", event.text))
+        elif isinstance(event, ev.AssistantDelta):
+            if self._in_reasoning:
+                self._break()
+            self._in_text = True
+            w(event.text)
+        elif isinstance(event, ev.ToolProposed):
+            self._break()
+            w(self._c("36", f"⚙ {event.name}") + f"  {preview_args(event.arguments)}\n")
+        elif isinstance(event, ev.ToolFinished):
+            mark = {"ok": "✓", "error": "✗", "denied": "⊘", "interrupted": "■"}[event.status]
+            first = (event.result.strip().splitlines() or [""])[0][:120]
+            rule = f" [{event.rule}]" if event.rule else ""
+            w(self._c("2", f"  {mark} {event.name}: {event.status}{rule} — {first}") + "\n")
+        elif isinstance(event, ev.NoticeAdded):
+            self._break()
+            w(self._c("33", f"· {event.text}") + "\n")
+        elif isinstance(event, ev.ErrorOccurred):
+            self._break()
+            w(self._c("31", f"Error: {event.message}") + "\n")
+        elif isinstance(event, ev.Interrupted):
+            self._break()
+            w(self._c("33", "Stopped.") + "\n")
+        elif isinstance(event, ev.TurnEnded):
+            self._break()
+            if event.status == "max_iterations":
+                w(self._c("33", event.detail) + "\n")
+        self.out.flush()
+
+
+class TerminalApprover:
+    """Asks y/n/a on the terminal (in a worker thread: input() blocks)."""
+
+    def __init__(self, *, assume_yes: bool, interactive: bool) -> None:
+        self.assume_yes = assume_yes
+        self.interactive = interactive
+
+    async def __call__(self, request: ApprovalRequest) -> ApprovalOutcome:
+        if self.assume_yes:
+            return ApprovalOutcome.ONCE
+        if not self.interactive:
+            sys.stderr.write(
+                f"{request.tool} needs approval and nobody is at the terminal; denied "
+                "(use --yes to approve, or --unattended to park it in the inbox).\n"
+            )
+            return ApprovalOutcome.DENY
+        always = "/a=always" if request.can_always else ""
+        prompt = (
+            f"\n{request.tool} ({request.risk.value}) wants to run: "
+            f"{preview_args(dict(request.arguments))}\n"
+            f"  reason: {request.reason}\n  Allow? [y/N{always}] "
+        )
+        answer = await asyncio.to_thread(_ask, prompt)
+        answer = answer.strip().lower()
+        if answer in ("y", "yes"):
+            return ApprovalOutcome.ONCE
+        if answer in ("a", "always") and request.can_always:
+            return ApprovalOutcome.ALWAYS
+        return ApprovalOutcome.DENY
+
+
+async def terminal_questioner(request: QuestionRequest) -> str:
+    opts = f" [{', '.join(request.options)}]" if request.options else ""
+    return (await asyncio.to_thread(_ask, f"\n? {request.prompt}{opts}\n> ")).strip()
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line if line else ""
+
+
+def render_message(msg: dict[str, Any]) -> str:
+    role = msg.get("role")
+    if role == "user":
+        content = msg.get("content")
+        text = content if isinstance(content, str) else "[attachments]"
+        return f"\nYou: {text}"
+    if role == "assistant":
+        lines = []
+        if msg.get("reasoning"):
+            lines.append(f"  (thinking) {msg['reasoning']}")
+        if msg.get("content"):
+            lines.append(f"Assistant: {msg['content']}")
+        for call in msg.get("tool_calls") or []:
+            fn = call.get("function", {})
+            lines.append(f"  ⚙ {fn.get('name')} {fn.get('arguments')}")
+        return "\n".join(lines)
+    if role == "tool":
+        first = (str(msg.get("content", "")).splitlines() or [""])[0][:120]
+        return f"  → {msg.get('name')} [{msg.get('status', 'ok')}]: {first}"
+    if role == "notice":
+        return f"  · {msg.get('text')}"
+    return f"  {role}: {msg.get('content')}"

@@ -1,0 +1,194 @@
+"""``run`` and ``resume``: driving turns from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, terminal_questioner
+from openworker_qt.core import events as ev
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.providers.base import ProviderError
+from openworker_qt.storage import secrets
+
+EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "interrupted": 130}
+
+
+def open_cli_runtime(workspace: Path | None = None):  # type: ignore[no-untyped-def]
+    from openworker_qt.runtime import open_runtime
+
+    rt = open_runtime(workspace)
+    for warning in rt.config.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    return rt
+
+
+async def run(args: argparse.Namespace) -> int:
+
+    workspace = (args.workspace or Path.cwd()).resolve()
+    rt = open_cli_runtime(workspace)
+    try:
+        store = rt.conversations
+        model = args.model or rt.config.get("general.default_model") or ""
+        if args.session:
+            info = store.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+        else:
+            if not model:
+                sys.stderr.write(
+                    "openworker-qt: no model chosen. Pass --model (e.g. --model "
+                    "anthropic:claude-sonnet-4-5) or set general.default_model.\n"
+                )
+                return 2
+            info = store.create_session(
+                model=model, workspace=str(workspace),
+                mode=args.mode or str(rt.config.get("permissions.mode", "interactive")),
+            )
+        try:  # fail early and clearly on an unusable model string
+            rt.router.resolve(args.model or info.model or model)
+        except ProviderError as exc:
+            sys.stderr.write(f"openworker-qt: {exc.message}\n")
+            return 2
+        if args.mode and info.mode != args.mode:
+            store.update_session(info.id, mode=args.mode)
+            info.mode = args.mode
+        if args.unattended and not info.unattended:
+            store.update_session(info.id, unattended=True)
+            info.unattended = True
+        manager = build_manager(rt, args, model)
+        if args.model and info.model and info.model != args.model:
+            manager.switch_model(info.id, args.model)
+        engine = manager.engine(info.id)
+        loop = asyncio.get_running_loop()
+        presses = 0
+
+        def on_sigint() -> None:
+            nonlocal presses
+            presses += 1
+            if presses > 1:
+                os._exit(130)
+            engine.request_interrupt()
+
+        if hasattr(signal, "SIGINT") and sys.platform != "win32":
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty() and not args.json)
+        status: str = "error"
+        async for event in manager.run(info.id, args.text):
+            if args.json:
+                sys.stdout.write(json.dumps(event_dict(event), ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            else:
+                renderer.render(event)
+            if isinstance(event, ev.TurnEnded):
+                status = event.status
+        if not args.json:
+            sys.stderr.write(f"[session {info.id} · {status}]\n")
+            if status == "suspended":
+                print_pending(rt.inbox.pending(info.id), sys.stderr)
+        return EXIT.get(status, 1)
+    finally:
+        rt.close()
+
+
+def build_manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManager:
+    """A session manager whose sessions ask on the terminal, or through the inbox
+    when they are unattended."""
+    from openworker_qt.runtime import default_tools
+
+    wait = bool(getattr(args, "wait", False))
+    terminal = TerminalApprover(
+        assume_yes=bool(getattr(args, "yes", False)), interactive=sys.stdin.isatty()
+    )
+    inbox_approver = InboxApprover(rt.inbox, wait=wait)
+    inbox_questioner = InboxQuestioner(rt.inbox, wait=wait)
+
+    def approver_for(info: Any) -> Any:
+        return inbox_approver if info.unattended else terminal
+
+    def questioner_for(info: Any) -> Any:
+        if info.unattended:
+            return inbox_questioner
+        return terminal_questioner if sys.stdin.isatty() else None
+
+    max_iter = getattr(args, "max_iterations", None)
+    return SessionManager(
+        rt.conversations,
+        rt.router,
+        tools_for=default_tools,
+        decider_for=rt.decider_for,
+        approver_for=approver_for,
+        questioner_for=questioner_for,
+        default_model=model,
+        max_iterations=max_iter or int(rt.config.get("general.max_iterations", 25)),
+        audit=rt.audit,
+        redact=secrets.redact,
+    )
+
+
+def event_dict(event: ev.Event) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return asdict(event)
+
+
+def print_pending(items: list[InboxItem], out: TextIO) -> None:
+    for item in items:
+        out.write(
+            f"  inbox #{item.id} [{item.kind}] {item.tool}: {item.args_preview or item.title}\n"
+        )
+    if items:
+        out.write(
+            "Answer with `openworker-qt approve ID` / `deny ID` / `answer ID TEXT`, "
+            "then `openworker-qt resume`.\n"
+        )
+
+
+async def resume(args: argparse.Namespace) -> int:
+    rt = open_cli_runtime()
+    try:
+        manager = build_manager(rt, args, "")
+        if args.session:
+            info = rt.conversations.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+            targets = [info] if info.status in ("running", "suspended") else []
+        else:
+            targets = manager.resumable()
+        if not targets:
+            print("Nothing to resume.")
+            return 0
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty())
+        worst = 0
+        for info in targets:
+            status = "completed"
+            sys.stderr.write(f"[resuming session {info.id}]\n")
+            from openworker_qt.core.messages import pending_tool_calls
+
+            if not pending_tool_calls(rt.conversations.load(info.id)):
+                manager.close_cut_off_turn(info.id)
+                sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+                continue
+            async for event in manager.resume(info.id):
+                renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+            sys.stderr.write(f"[session {info.id} · {status}]\n")
+            if status == "suspended":
+                print_pending(rt.inbox.pending(info.id), sys.stderr)
+            worst = max(worst, EXIT.get(status, 1))
+        return worst
+    finally:
+        rt.close()
+
+
