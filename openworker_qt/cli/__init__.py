@@ -42,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run one turn in a new or existing session")
     run.add_argument("text", help="what you want done")
-    run.add_argument("--model", "-m", help="model, e.g. anthropic:claude-sonnet-4-5 or scripted:FILE")
+    run.add_argument("--model", "-m", help="model, e.g. anthropic:claude-sonnet-4-6 or scripted:FILE")
     run.add_argument("--session", "-s", help="continue this session (id or prefix)")
     run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
     run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")

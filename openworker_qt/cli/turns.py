@@ -47,7 +47,7 @@ async def run(args: argparse.Namespace) -> int:
             if not model:
                 sys.stderr.write(
                     "openworker-qt: no model chosen. Pass --model (e.g. --model "
-                    "anthropic:claude-sonnet-4-5) or set general.default_model.\n"
+                    "anthropic:claude-sonnet-4-6) or set general.default_model.\n"
                 )
                 return 2
             info = store.create_session(
