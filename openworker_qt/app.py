@@ -111,8 +111,11 @@ class DesktopApp(QObject):
         self.inbox_window: Any = None
         self.error_reported.connect(lambda text: self.window.banner.show_message(text))
         self.window.quick_ask_requested.connect(self.show_quick_ask)
+        self.window.settings_requested.connect(self.show_settings)
+        self.settings_window: Any = None
         self.tray: Any = None
         self.quick_ask: Any = None
+        self.grant_dialog: Any = None
         self._enable_tray = enable_tray
         self._closing = False
         self.notifier: Notifier = notifier or NullNotifier()
@@ -160,35 +163,42 @@ class DesktopApp(QObject):
         current = self.window.composer.model.currentText()
         self.window.composer.set_models(self._models, current)
 
-    def grant_folder(self, folder: str, parent: QWidget | None = None) -> None:
-        """A dropped folder: ask read-only or writable, then tell the agent."""
-        box = QMessageBox(parent or self.window)
-        box.setWindowTitle(self.tr("Grant folder access"))
-        box.setText(self.tr("Let the agent use {folder}?").format(folder=folder))
-        read = box.addButton(self.tr("Read only"), QMessageBox.ButtonRole.AcceptRole)
-        write = box.addButton(self.tr("Read and write"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        clicked = box.clickedButton()
-        if clicked not in (read, write):
-            return
-        self.apply_folder_grant(folder, writable=clicked is write)
+    def grant_folder(self, folder: str, parent: QWidget | None = None,
+                     apply: Callable[[str, bool], None] | None = None) -> Any:
+        """A dropped folder: ask read-only or writable (window-modal, no nested loop).
 
-    def apply_folder_grant(self, folder: str, *, writable: bool) -> None:
-        from openworker_qt.storage.config import update_global
+        The answer goes to ``apply(folder, writable)`` — by default
+        :meth:`apply_folder_grant` (the window's current session). Returns the dialog.
+        """
+        from openworker_qt.ui.grant_dialog import GrantDialog
+
+        folder = str(Path(folder).resolve())
+        dialog = GrantDialog(folder, parent or self.window)
+        target = apply or (lambda f, w: self.apply_folder_grant(f, writable=w))
+        dialog.chosen.connect(lambda writable: target(folder, writable))
+        self.grant_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def apply_folder_grant(self, folder: str, *, writable: bool) -> str:
+        """Grant ``folder`` to the window's current session (created if needed) only.
+
+        The session's permission engine reads its granted roots live, so a writable
+        grant takes effect on the next check; a chip tells the model with the next
+        message. Returns the session id.
+        """
+        from openworker_qt.core.sessions import SessionControl
         from openworker_qt.ui.attachments import Attachment
+        from openworker_qt.ui.grant_dialog import grant_note
 
-        if writable:
-            roots = list(self.runtime.config.get("permissions.writable_roots") or [])
-            if folder not in roots:
-                roots.append(folder)
-                update_global({"permissions": {"writable_roots": roots}})
-                self.runtime.config.data["permissions"]["writable_roots"] = roots
-        access = "read and write" if writable else "read only"
-        part = {"type": "text", "text": f"[Folder granted ({access}): {folder}]"}
+        session_id = self.window._ensure_session()
+        SessionControl(self.manager.store, session_id).grant_directory(folder, writable)
+        part = {"type": "text", "text": grant_note(folder, writable=writable)}
+        suffix = "" if writable else self.tr(" (read only)")
         self.window.composer.add_attachment(
-            Attachment(Path(folder).name + "/", folder, "folder", part)
+            Attachment(Path(folder).name + "/" + suffix, folder, "folder", part)
         )
+        return session_id
 
     # ------------------------------------------------------------- lifecycle
 
@@ -297,6 +307,29 @@ class DesktopApp(QObject):
         self.window.raise_()
         self.window.activateWindow()
 
+    def show_settings(self) -> Any:
+        """Open (or raise) the settings window (File → Settings…, Ctrl+,)."""
+        if self.settings_window is None:
+            from openworker_qt.ui.settings import SettingsWindow
+
+            self.settings_window = SettingsWindow(self)
+            self.settings_window.setWindowIcon(app_icon())
+        self.settings_window.show()
+        self.settings_window.raise_()
+        self.settings_window.activateWindow()
+        return self.settings_window
+
+    def show_onboarding(self) -> Any:
+        """The first-start dialog: connect a provider, pick a default model."""
+        from openworker_qt.ui.onboarding import OnboardingDialog
+
+        dialog = OnboardingDialog(self, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
     def show_inbox(self) -> Any:
         """Open (or raise) the inbox window."""
         if self.inbox_window is None:
@@ -346,6 +379,8 @@ class DesktopApp(QObject):
             self.inbox_window.close()
         if self.quick_ask is not None:
             self.quick_ask.close()
+        if self.settings_window is not None:
+            self.settings_window.close()
         if self.tray is not None:
             self.tray.hide()
         await self.notifier.close()
@@ -398,7 +433,7 @@ def main(argv: list[str]) -> int:
     name = server_name(str(paths.data))
     if "--new-instance" not in argv and send_to_running(name, argv):
         return 0
-    from openworker_qt.ui.theme import apply_theme, install_translator
+    from openworker_qt.ui.theme import apply_theme, follow_system_scheme, install_translator
 
     install_translator(qapp)
     setup_logging(paths.logs)
@@ -408,6 +443,9 @@ def main(argv: list[str]) -> int:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
         return 2
     apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
+    follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
+    if language := str(runtime.config.get("general.language") or ""):
+        install_translator(qapp, language)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     desktop = DesktopApp(runtime, workspace=Path.cwd())
@@ -422,6 +460,10 @@ def main(argv: list[str]) -> int:
     single.listen()
     single.message_received.connect(desktop.handle_args)
     desktop.start()
+    from openworker_qt.ui.onboarding import needs_onboarding
+
+    if needs_onboarding(desktop):
+        QTimer.singleShot(0, desktop.show_onboarding)
     if os.environ.get("OPENWORKER_BENCH_STARTUP"):
         QTimer.singleShot(0, lambda: print(f"window-exposed {time.perf_counter() - _T0:.4f}", flush=True))
     if argv:

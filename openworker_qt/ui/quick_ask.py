@@ -2,12 +2,15 @@
 
 Enter sends the question as a new session; the answer streams into a label
 (the tail is kept when it grows long); "Open in window" shows the full session.
-Files dropped on the popup become attachments of the question. Esc hides it.
+Files dropped on the popup become attachments of the question; a dropped folder
+asks read-only or writable and is granted to the question's session when it is
+created. Esc hides it.
 """
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -23,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
+from openworker_qt.core.sessions import SessionControl
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
+from openworker_qt.ui.grant_dialog import grant_note
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -38,6 +43,7 @@ class QuickAsk(QFrame):
         self.app = app
         self.session_id: str | None = None
         self.attachments: list[Attachment] = []
+        self.grants: list[tuple[str, bool]] = []  # (folder, writable) for the next question
         self._answer = ""
         self.setObjectName("quickAsk")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -101,6 +107,12 @@ class QuickAsk(QFrame):
         info = self.app.manager.create_session(workspace=str(self.app.workspace),
                                                meta={"origin": "quick_ask"})
         self.session_id = info.id
+        control = SessionControl(self.app.manager.store, info.id)
+        for folder, writable in self.grants:
+            control.grant_directory(folder, writable)
+            self.attachments.append(Attachment(
+                folder, folder, "folder", {"type": "text", "text": grant_note(folder, writable=writable)}))
+        self.grants.clear()
         content: Any = text
         if self.attachments:
             content = [*(a.part for a in self.attachments), {"type": "text", "text": text}]
@@ -163,10 +175,22 @@ class QuickAsk(QFrame):
     async def _attach(self, paths: list[str]) -> None:
         problems: list[str] = []
         for path in paths:
+            if await asyncio.to_thread(Path(path).is_dir):
+                self.app.grant_folder(path, self, apply=self._on_grant_chosen)
+                continue
             try:
                 self.attachments.append(await asyncio.to_thread(load_attachment, path))
             except AttachmentError as exc:
                 problems.append(str(exc))
-        names = ", ".join(a.name for a in self.attachments)
+        self._show_chips(problems)
+
+    def _on_grant_chosen(self, folder: str, writable: bool) -> None:
+        self.grants = [g for g in self.grants if g[0] != folder] + [(folder, writable)]
+        self._show_chips([])
+
+    def _show_chips(self, problems: list[str]) -> None:
+        names = ", ".join([*(a.name for a in self.attachments),
+                           *(Path(f).name + "/" + ("" if w else self.tr(" (read only)"))
+                             for f, w in self.grants)])
         self.chips.setText(("📎 " + names if names else "") + ("\n" + "\n".join(problems) if problems else ""))
         self.chips.setVisible(bool(names or problems))

@@ -249,9 +249,11 @@ def test_drop_folder_grants_access(qtbot, qloop, make_desktop, tmp_path: Path, m
     _drop(desktop.window, [folder])
     assert asked == [str(folder)]
     assert [a.kind for a in desktop.window.composer.attachments] == ["folder"]
+    info = desktop.manager.store.get_session(desktop.window.session_id)
+    assert info.meta["granted_roots"] == [{"path": str(folder), "writable": True}]
     from openworker_qt.storage.config import load_config
 
-    assert str(folder) in load_config().get("permissions.writable_roots")
+    assert str(folder) not in (load_config().get("permissions.writable_roots") or [])  # per session
 
 
 def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
