@@ -76,17 +76,31 @@ class InboxApprover:
             can_always=request.can_always,
             task_id=self.task_id,
         )
-        if item.pending:
-            if self.on_item is not None:
-                self.on_item(item)
-            if not self.wait:
-                raise TurnSuspended(item)
-            item = await self.inbox.wait(item.id, poll=self.poll)
+        item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return outcome_of(item.resolution)
 
     def cancel(self, request: ApprovalRequest) -> None:
         """The user stopped the turn: the ask is obsolete everywhere it is shown."""
         _withdraw(self.inbox, request.session_id, request.call_id)
+
+
+async def _settle(
+    inbox: Inbox,
+    item: InboxItem,
+    *,
+    wait: bool,
+    poll: float,
+    on_item: Callable[[InboxItem], None] | None,
+) -> InboxItem:
+    """The item once resolved: at once if it already is (a resumed turn), else after
+    showing it (``on_item``) and waiting — or suspend the turn when not waiting."""
+    if not item.pending:
+        return item
+    if on_item is not None:
+        on_item(item)
+    if not wait:
+        raise TurnSuspended(item)
+    return await inbox.wait(item.id, poll=poll)
 
 
 def _withdraw(inbox: Inbox, session_id: str, call_id: str) -> None:
@@ -122,12 +136,7 @@ class InboxQuestioner:
             title=request.prompt[:200],
             options=request.options,
         )
-        if item.pending:
-            if self.on_item is not None:
-                self.on_item(item)
-            if not self.wait:
-                raise TurnSuspended(item)
-            item = await self.inbox.wait(item.id, poll=self.poll)
+        item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return item.resolution or ""
 
     def cancel(self, request: QuestionRequest) -> None:

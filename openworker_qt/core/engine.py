@@ -157,6 +157,7 @@ class TurnEngine(ToolSteps):
         self._running = False
         self._usage: dict[str, int] = {}
         self._suspended = False
+        self._step_end: ev.TurnEnded | None = None
         self.waiting_for_user = False
         self._last_trim = Trim()
         self._noticed_trim = Trim()
@@ -269,20 +270,11 @@ class TurnEngine(ToolSteps):
                 yield ev.UserMessageAdded(session_id=sid, message=opening)
             if pending is not None:
                 iteration = 1
-                stopped = False
-                async for event in self._run_tools(pending, resuming=True):
+                async for event in self._tool_step(pending, iteration, resuming=True):
                     yield event
-                    if isinstance(event, ev.Interrupted):
-                        stopped = True
-                if stopped:
-                    yield self._end("interrupted", iteration)
+                if self._step_end is not None:
+                    yield self._step_end
                     return
-                if self._suspended:
-                    yield self._end("suspended", iteration)
-                    return
-                yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                for event in self._inject_steering():
-                    yield event
             while True:
                 if self._interrupted:
                     self._append(notice("interrupted", "Stopped by user."))
@@ -317,24 +309,33 @@ class TurnEngine(ToolSteps):
                         continue
                     yield self._end("completed", iteration)
                     return
-                stopped = False
-                async for event in self._run_tools(calls):
+                async for event in self._tool_step(calls, iteration):
                     yield event
-                    if isinstance(event, ev.Interrupted):
-                        stopped = True
-                if stopped:
-                    yield self._end("interrupted", iteration)
+                if self._step_end is not None:
+                    yield self._step_end
                     return
-                if self._suspended:
-                    yield self._end("suspended", iteration)
-                    return
-                yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                for event in self._inject_steering():
-                    yield event
         finally:
             self._running = False
             self._queue = None
             self._interrupt_fut = None
+
+    async def _tool_step(
+        self, calls: list[dict[str, Any]], iteration: int, *, resuming: bool = False
+    ) -> AsyncIterator[ev.Event]:
+        """Run one response's tool calls, then end the iteration — or, when the user
+        stopped or the turn parked on the inbox, leave the turn's end in
+        ``self._step_end`` for the caller to yield."""
+        self._step_end = None
+        stopped = False
+        async for event in self._run_tools(calls, resuming=resuming):
+            yield event
+            stopped = stopped or isinstance(event, ev.Interrupted)
+        if stopped or self._suspended:
+            self._step_end = self._end("interrupted" if stopped else "suspended", iteration)
+            return
+        yield ev.IterationEnded(session_id=self.session_id, iteration=iteration)
+        for event in self._inject_steering():
+            yield event
 
     def _end(self, status: ev.TurnStatus, iterations: int, detail: str = "") -> ev.TurnEnded:
         return ev.TurnEnded(

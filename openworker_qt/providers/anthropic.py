@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.core.messages import Message
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -40,13 +40,12 @@ from openworker_qt.providers.base import (
     TextChunk,
     ToolCallChunk,
 )
-from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
     DEFAULT_TIMEOUTS,
     RetryPolicy,
     StreamTimeouts,
-    guarded_stream,
 )
 
 NAMESPACE = "anthropic"
@@ -196,7 +195,7 @@ def _dump(block: Any) -> dict[str, Any]:
     return data
 
 
-class AnthropicProvider:
+class AnthropicProvider(GuardedProvider):
     """Streams the Messages API."""
 
     name = "anthropic"
@@ -214,19 +213,10 @@ class AnthropicProvider:
         stream: bool = True,
         cache: bool = True,
     ) -> None:
-        self._api_key = api_key
-        self._base_url = base_url
-        self._caps_overrides = caps_overrides
+        super().__init__(api_key=api_key, base_url=base_url, caps_overrides=caps_overrides,
+                         retry=retry, timeouts=timeouts, sleep=sleep, stream=stream)
         self._thinking_budget = thinking_budget
-        self._retry = retry
-        self._timeouts = timeouts
-        self._sleep = sleep
-        self._stream = stream
         self._cache = cache
-        self._client: Any = None
-
-    def capabilities(self, model: str) -> Capabilities:
-        return capabilities_for(self.name, model, self._caps_overrides)
 
     @property
     def client(self) -> Any:
@@ -240,10 +230,6 @@ class AnthropicProvider:
                 timeout=anthropic.Timeout(self._timeouts.stall, connect=15.0),
             )
         return self._client
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
 
     def build_params(self, request: ModelRequest) -> dict[str, Any]:
         caps = self.capabilities(request.model)
@@ -281,16 +267,6 @@ class AnthropicProvider:
         elif request.temperature is not None:
             params["temperature"] = request.temperature
         return params
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
-        return guarded_stream(
-            lambda: self._attempt(request),
-            provider=self.name,
-            model=request.model,
-            policy=self._retry,
-            timeouts=self._timeouts,
-            **({"sleep": self._sleep} if self._sleep else {}),
-        )
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)

@@ -21,7 +21,7 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.core.messages import Message
 from openworker_qt.providers._assembly import new_call_id
 from openworker_qt.providers._common import (
     content_parts,
@@ -41,13 +41,12 @@ from openworker_qt.providers.base import (
     TextChunk,
     ToolCallChunk,
 )
-from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
     DEFAULT_TIMEOUTS,
     RetryPolicy,
     StreamTimeouts,
-    guarded_stream,
 )
 
 NAMESPACE = "gemini"
@@ -173,7 +172,7 @@ def _usage(meta: Any) -> dict[str, int]:
     return out
 
 
-class GeminiProvider:
+class GeminiProvider(GuardedProvider):
     """Streams ``generateContent`` through google-genai's async client."""
 
     name = "gemini"
@@ -190,19 +189,10 @@ class GeminiProvider:
         sleep: Any = None,
         stream: bool = True,
     ) -> None:
-        self._api_key = api_key
-        self._base_url = base_url
-        self._caps_overrides = caps_overrides
+        super().__init__(api_key=api_key, base_url=base_url, caps_overrides=caps_overrides,
+                         retry=retry, timeouts=timeouts, sleep=sleep, stream=stream)
         self._include_thoughts = include_thoughts
-        self._retry = retry
-        self._timeouts = timeouts
-        self._sleep = sleep
-        self._stream = stream
-        self._client: Any = None
         self._http: Any = None
-
-    def capabilities(self, model: str) -> Capabilities:
-        return capabilities_for(self.name, model, self._caps_overrides)
 
     @property
     def client(self) -> Any:
@@ -259,16 +249,6 @@ class GeminiProvider:
         if request.temperature is not None:
             config["temperature"] = request.temperature
         return config
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
-        return guarded_stream(
-            lambda: self._attempt(request),
-            provider=self.name,
-            model=request.model,
-            policy=self._retry,
-            timeouts=self._timeouts,
-            **({"sleep": self._sleep} if self._sleep else {}),
-        )
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         from google.genai import types

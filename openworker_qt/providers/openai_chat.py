@@ -19,7 +19,7 @@ import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.core.messages import Message
 from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
 from openworker_qt.providers._common import (
     content_parts,
@@ -36,14 +36,13 @@ from openworker_qt.providers.base import (
     StreamChunk,
     TextChunk,
 )
-from openworker_qt.providers.capabilities import capabilities_for
 from openworker_qt.providers.compat import Vendor
+from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
     DEFAULT_TIMEOUTS,
     RetryPolicy,
     StreamTimeouts,
-    guarded_stream,
 )
 
 _ALNUM9 = re.compile(r"^[A-Za-z0-9]{9}$")
@@ -75,7 +74,7 @@ def _usage(raw: Any) -> dict[str, int]:
     return out
 
 
-class OpenAIChatProvider:
+class OpenAIChatProvider(GuardedProvider):
     """Streams Chat Completions from OpenAI or an OpenAI-compatible endpoint."""
 
     def __init__(
@@ -92,17 +91,9 @@ class OpenAIChatProvider:
     ) -> None:
         self.name = vendor.name
         self.vendor = vendor
-        self._api_key = api_key
-        self._base_url = base_url or vendor.base_url
-        self._caps_overrides = caps_overrides
-        self._retry = retry
-        self._timeouts = timeouts
-        self._sleep = sleep
-        self._stream = vendor.stream if stream is None else stream
-        self._client: Any = None
-
-    def capabilities(self, model: str) -> Capabilities:
-        return capabilities_for(self.name, model, self._caps_overrides)
+        super().__init__(api_key=api_key, base_url=base_url or vendor.base_url,
+                         caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
+                         sleep=sleep, stream=vendor.stream if stream is None else stream)
 
     @property
     def client(self) -> Any:
@@ -117,10 +108,6 @@ class OpenAIChatProvider:
                 default_headers=dict(self.vendor.extra_headers) or None,
             )
         return self._client
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
 
     # -- request -----------------------------------------------------------------
 
@@ -197,16 +184,6 @@ class OpenAIChatProvider:
         return out
 
     # -- response ----------------------------------------------------------------
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
-        return guarded_stream(
-            lambda: self._attempt(request),
-            provider=self.name,
-            model=request.model,
-            policy=self._retry,
-            timeouts=self._timeouts,
-            **({"sleep": self._sleep} if self._sleep else {}),
-        )
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)

@@ -19,7 +19,7 @@ import copy
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.core.messages import Message
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -36,13 +36,12 @@ from openworker_qt.providers.base import (
     TextChunk,
     ToolCallChunk,
 )
-from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
     DEFAULT_TIMEOUTS,
     RetryPolicy,
     StreamTimeouts,
-    guarded_stream,
 )
 
 NAMESPACE = "openai"
@@ -123,7 +122,7 @@ def _usage(raw: Any) -> dict[str, int]:
     return out
 
 
-class OpenAIResponsesProvider:
+class OpenAIResponsesProvider(GuardedProvider):
     """Streams the Responses API (OpenAI only)."""
 
     name = "openai"
@@ -140,17 +139,10 @@ class OpenAIResponsesProvider:
         sleep: Any = None,
         client: Any = None,
     ) -> None:
-        self._api_key = api_key
-        self._base_url = base_url
-        self._caps_overrides = caps_overrides
+        super().__init__(api_key=api_key, base_url=base_url, caps_overrides=caps_overrides,
+                         retry=retry, timeouts=timeouts, sleep=sleep)
         self._effort = reasoning_effort
-        self._retry = retry
-        self._timeouts = timeouts
-        self._sleep = sleep
         self._client = client
-
-    def capabilities(self, model: str) -> Capabilities:
-        return capabilities_for(self.name, model, self._caps_overrides)
 
     @property
     def client(self) -> Any:
@@ -164,10 +156,6 @@ class OpenAIResponsesProvider:
                 timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
             )
         return self._client
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.close()
 
     def build_params(self, request: ModelRequest) -> dict[str, Any]:
         caps = self.capabilities(request.model)
@@ -203,16 +191,6 @@ class OpenAIResponsesProvider:
         if request.temperature is not None and not caps.reasoning:
             params["temperature"] = request.temperature
         return params
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
-        return guarded_stream(
-            lambda: self._attempt(request),
-            provider=self.name,
-            model=request.model,
-            policy=self._retry,
-            timeouts=self._timeouts,
-            **({"sleep": self._sleep} if self._sleep else {}),
-        )
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)

@@ -1,0 +1,69 @@
+"""Plumbing shared by the SDK-backed providers.
+
+:class:`GuardedProvider` keeps the settings every adapter has (key, base URL,
+capability overrides, retry policy, stall timeouts, streaming on/off), answers
+:meth:`capabilities`, and wraps the adapter's own ``_attempt()`` in the retry +
+stall guard (``retry.guarded_stream``). An adapter implements ``_attempt`` (one
+try: yield chunks, ``None`` for wire activity without a chunk) and its lazy
+``client``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from openworker_qt.core.messages import Capabilities
+from openworker_qt.providers.base import ModelRequest, StreamChunk
+from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers.retry import (
+    DEFAULT_RETRY,
+    DEFAULT_TIMEOUTS,
+    RetryPolicy,
+    StreamTimeouts,
+    guarded_stream,
+)
+
+
+class GuardedProvider:
+    name = ""
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        caps_overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
+        sleep: Any = None,
+        stream: bool = True,
+    ) -> None:
+        self._api_key = api_key
+        self._base_url = base_url
+        self._caps_overrides = caps_overrides
+        self._retry = retry
+        self._timeouts = timeouts
+        self._sleep = sleep
+        self._stream = stream
+        self._client: Any = None
+
+    def capabilities(self, model: str) -> Capabilities:
+        return capabilities_for(self.name, model, self._caps_overrides)
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        return guarded_stream(
+            lambda: self._attempt(request),
+            provider=self.name,
+            model=request.model,
+            policy=self._retry,
+            timeouts=self._timeouts,
+            **({"sleep": self._sleep} if self._sleep else {}),
+        )
+
+    def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
