@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import os
 import sys
+
+NO_DISPLAY = (
+    "OpenWorker Qt needs a graphical session, and none was found (neither DISPLAY nor "
+    "WAYLAND_DISPLAY is set).\n"
+    "On a server or over SSH, use the command line instead: openworker-qt run \"…\" "
+    "(see openworker-qt --help),\n"
+    "or run the window without a screen with QT_QPA_PLATFORM=offscreen.\n"
+)
+
+
+def _no_display() -> bool:
+    """On Linux/BSD, Qt aborts with a misleading plugin error when there is no display."""
+    if sys.platform in ("darwin", "win32") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("app", "gui"):
+        if _no_display():
+            sys.stderr.write(NO_DISPLAY)
+            return 2
         try:
             from openworker_qt.app import main as app_main
         except ImportError as exc:  # the desktop layer is optional for headless installs

@@ -185,3 +185,11 @@ def test_modes_from_the_command_line(tmp_path: Path) -> None:
     res = owq("run", "--mode", "auto", "--model", f"scripted:{outside}", "write", cwd=ws)
     assert not (tmp_path / "escape.md").exists()
     assert "outside" in res.stdout
+
+
+def test_app_without_a_display_says_so_clearly(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    res = subprocess.run([sys.executable, "-m", "openworker_qt"], capture_output=True, text=True,
+                         timeout=60, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert res.returncode == 2
+    assert "needs a graphical session" in res.stderr and "openworker-qt run" in res.stderr
