@@ -36,10 +36,13 @@ class SecretsUnavailable(RuntimeError):
 
 def _keyring() -> Any:
     import keyring
-    from keyring.backends import fail
+    from keyring.backends import chainer, fail, null
 
     backend = keyring.get_keyring()
-    if isinstance(backend, fail.Keyring):
+    # "fail" raises on use and "null" silently forgets: neither keeps a key, and a
+    # chainer with nothing behind it is the same. Never fall back to a plain file.
+    empty_chain = isinstance(backend, chainer.ChainerBackend) and not backend.backends
+    if isinstance(backend, fail.Keyring | null.Keyring) or empty_chain:
         raise SecretsUnavailable(
             "No secure keyring is available (on Linux, install and unlock a Secret Service "
             "such as GNOME Keyring or KWallet). Keys cannot be stored until one is."

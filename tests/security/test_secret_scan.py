@@ -14,6 +14,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.runtime import open_runtime, setup_logging
@@ -90,12 +92,12 @@ async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state:
     assert "provider said: Incorrect API key provided: [redacted secret]" in log_text
 
 
-def test_keyring_without_backend_is_a_clear_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("backend", ["fail", "null"])
+def test_keyring_without_backend_is_a_clear_error(backend: str) -> None:
     import keyring
-    import pytest
-    from keyring.backends import fail
+    from keyring.backends import fail, null
 
-    keyring.set_keyring(fail.Keyring())
+    keyring.set_keyring(fail.Keyring() if backend == "fail" else null.Keyring())
     assert not secrets.available()
     with pytest.raises(secrets.SecretsUnavailable, match="No secure keyring"):
         secrets.set_secret("OPENAI_API_KEY", SECRET)
