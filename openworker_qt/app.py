@@ -19,6 +19,7 @@ import logging
 import logging.handlers
 import os
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
+from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
@@ -76,6 +78,7 @@ class DesktopApp(QObject):
         tools_for: Callable[[SessionInfo], ToolRegistry] = default_tools,
         enable_tray: bool = True,
         notifier: Notifier | None = None,
+        keep_awake: KeepAwake | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -101,6 +104,13 @@ class DesktopApp(QObject):
             redact=secrets.redact,
         )
         self.bridge = EngineBridge(self.manager, self)
+        # The first stored message is redacted against the keyring, whose import and
+        # backend discovery took 45-70 ms on the loop thread (bench/ui_stall.py).
+        threading.Thread(target=_warm_keyring, name="keyring-warm-up", daemon=True).start()
+        # Keep-awake follows every session's turns (attended or not); the platform
+        # inhibitor is installed by start(), so tests stay off the real OS.
+        self.keep_awake: KeepAwake | None = keep_awake
+        self.manager.listeners.append(self._on_manager_event)
         self._models: list[str] = []
         from openworker_qt.ui.main_window import MainWindow
 
@@ -202,8 +212,15 @@ class DesktopApp(QObject):
 
     # ------------------------------------------------------------- lifecycle
 
+    def _on_manager_event(self, event: Any) -> None:
+        if self.keep_awake is not None:
+            self.keep_awake.on_event(event)
+
     def start(self) -> None:
         self.window.show()
+        if self.keep_awake is None:
+            self.keep_awake = KeepAwake(
+                platform_inhibitor(), enabled=bool(self.runtime.config.get("general.keep_awake", True)))
         asyncio.ensure_future(self.load_models())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
@@ -384,10 +401,22 @@ class DesktopApp(QObject):
         if self.tray is not None:
             self.tray.hide()
         await self.notifier.close()
+        if self.keep_awake is not None:
+            await asyncio.to_thread(self.keep_awake.close)
         self.window.close()
 
 
 # ---------------------------------------------------------------- process level
+
+
+def _warm_keyring() -> None:
+    """Import keyring and pick its backend (worker thread; the result is cached)."""
+    try:
+        import keyring
+
+        keyring.get_keyring()
+    except Exception:  # the first real use reports problems to the user
+        log.debug("keyring warm-up failed", exc_info=True)
 
 
 def setup_logging(log_dir: Path) -> Path:
