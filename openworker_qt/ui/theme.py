@@ -4,13 +4,19 @@ The colour scheme follows the system unless the user picked one in Settings
 (``ui.theme`` = ``system`` | ``light`` | ``dark``). Widgets paint from the
 palette, so both schemes get adequate contrast without a style sheet.
 
-Translations: ``resources/i18n/openworker_<locale>.qm`` for the configured
+With ``system`` the app re-applies the palette when the platform's scheme
+changes (``QStyleHints.colorSchemeChanged``, see :func:`follow_system_scheme`).
+
+Translations: ``resources/translations/openworker_qt_<locale>.qm`` (plus Qt's
+own ``qtbase_<locale>.qm`` for standard buttons) for the configured
 ``general.language`` or the system locale (English is built in).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, Qt, QTranslator
+from collections.abc import Callable
+
+from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
@@ -34,6 +40,23 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
         # Fusion does not switch palettes by itself on every platform (xcb without a
         # platform theme): give it an explicit dark palette with readable contrast.
         app.setPalette(dark_palette() if dark else app.style().standardPalette())
+
+
+_following: list[Callable[[], str]] = []
+
+
+def follow_system_scheme(app: QApplication, theme: Callable[[], str]) -> None:
+    """Re-apply the palette when the system scheme flips, while ``theme()`` is ``system``."""
+    _following[:] = [theme]
+    hints = app.styleHints()
+    if not hasattr(hints, "colorSchemeChanged"):
+        return
+
+    def on_changed(_scheme: Qt.ColorScheme) -> None:
+        if _following and _following[0]() not in ("light", "dark"):
+            apply_theme(app, "system")
+
+    hints.colorSchemeChanged.connect(on_changed)
 
 
 def dark_palette() -> QPalette:
@@ -64,8 +87,12 @@ def install_translator(app: QApplication, language: str = "") -> str:
     _translators.clear()
     locale = QLocale(language) if language else QLocale.system()
     translator = QTranslator(app)
-    if translator.load(locale, "openworker", "_", str(resource("i18n"))):
-        app.installTranslator(translator)
-        _translators.append(translator)
-        return locale.name()
-    return ""
+    if not translator.load(locale, "openworker_qt", "_", str(resource("translations"))):
+        return ""
+    app.installTranslator(translator)
+    _translators.append(translator)
+    qt_own = QTranslator(app)
+    if qt_own.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_own)
+        _translators.append(qt_own)
+    return locale.name()

@@ -1,0 +1,348 @@
+"""First start: connect a model provider and pick a default model.
+
+Two calm pages in one dialog:
+
+1. *Connect*: pick a provider (OpenAI, Anthropic, Gemini, the OpenAI-compatible
+   vendors, Ollama, a custom base URL), paste a key or give the server URL,
+   then **Check and continue**: the key is tried with one real request
+   (:func:`settings_providers.validate_key`; Ollama and custom endpoints answer
+   ``GET /models``). Only a key that worked is stored, and only in the OS
+   keyring; without a secure keyring the dialog says so and stores nothing.
+2. *Default model*: the curated models of that provider (or the models the
+   server listed), written to the global config as ``general.default_model``.
+
+Everything is skippable; Settings offers the same later. Network calls are
+async on the qasync loop; keyring writes run in a worker.
+
+Signals:
+    completed(str): the default model that was saved ('' when skipped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.providers.base import ProviderError
+from openworker_qt.providers.compat import normalize_ollama_url
+from openworker_qt.ui import settings_providers as sp
+from openworker_qt.ui.settings_store import apply_global, key_changed
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+SKIPPED_MARKER = ".onboarding-skipped"
+
+
+def provider_label(widget: QWidget, c: sp.ProviderChoice) -> str:
+    """Labels that are words (not brand names) go through tr()."""
+    if c.name == sp.CUSTOM:
+        return widget.tr("Custom server (OpenAI-compatible)")
+    if c.name == "ollama":
+        return widget.tr("Ollama (on this computer or your network)")
+    return c.label
+
+
+class OnboardingDialog(QDialog):
+    """See module docstring."""
+
+    completed = Signal(str)
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.runtime = app.runtime
+        self.task: asyncio.Future[Any] | None = None
+        self.provider = ""
+        self.setObjectName("onboarding")
+        self.setWindowTitle(self.tr("Welcome to OpenWorker"))
+        self.setAccessibleName(self.tr("Welcome to OpenWorker"))
+        self.setAccessibleDescription(self.tr("Connect a model provider and choose a default model"))
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._connect_page())
+        self.pages.addWidget(self._model_page())
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(24, 20, 24, 18)
+        lay.addWidget(self.pages)
+        self._on_provider_changed()
+        self.resize(560, 380)
+
+    # ------------------------------------------------------------------ pages
+
+    def _connect_page(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(10)
+        heading = QLabel(self.tr("Connect a model"))
+        heading.setObjectName("heading")
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        heading.setFont(font)
+        intro = QLabel(self.tr(
+            "OpenWorker works with the model provider you choose. Paste an API key, "
+            "or point it at Ollama running on your computer. Keys are kept in your "
+            "system keyring, never in a file."))
+        intro.setWordWrap(True)
+        lay.addWidget(heading)
+        lay.addWidget(intro)
+        self.keyring_warning = QLabel(self.tr(
+            "No secure keyring is available on this system, so API keys cannot be stored. "
+            "Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, "
+            "which needs no key."))
+        self.keyring_warning.setWordWrap(True)
+        self.keyring_warning.setObjectName("warning")
+        self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
+        self.keyring_warning.setVisible(not self._keyring_ok())
+        lay.addWidget(self.keyring_warning)
+        form = QFormLayout()
+        self.provider_box = QComboBox()
+        for c in sp.provider_choices():
+            self.provider_box.addItem(provider_label(self, c), c.name)
+        self.provider_box.setAccessibleName(self.tr("Provider"))
+        self.provider_box.setAccessibleDescription(self.tr("Which service runs the model"))
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText(self.tr("Paste your API key"))
+        self.key_edit.setAccessibleName(self.tr("API key"))
+        self.key_edit.setAccessibleDescription(self.tr("Checked with one small request, then stored in the keyring"))
+        self.url_edit = QLineEdit()
+        self.url_edit.setAccessibleName(self.tr("Server URL"))
+        self.url_label = QLabel(self.tr("Server URL"))
+        self.key_label = QLabel(self.tr("API &key"))
+        self.key_label.setBuddy(self.key_edit)
+        provider_label_widget = QLabel(self.tr("&Provider"))
+        provider_label_widget.setBuddy(self.provider_box)
+        self.url_label.setBuddy(self.url_edit)
+        form.addRow(provider_label_widget, self.provider_box)
+        form.addRow(self.key_label, self.key_edit)
+        form.addRow(self.url_label, self.url_edit)
+        lay.addLayout(form)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status.setAccessibleName(self.tr("Check result"))
+        lay.addWidget(self.status)
+        lay.addStretch(1)
+        row = QHBoxLayout()
+        self.skip_button = QPushButton(self.tr("&Skip for now"))
+        self.skip_button.setAccessibleName(self.tr("Skip for now"))
+        self.skip_button.setAccessibleDescription(self.tr("Set up a provider later in Settings"))
+        self.check_button = QPushButton(self.tr("&Check and continue"))
+        self.check_button.setAccessibleName(self.tr("Check and continue"))
+        self.check_button.setAccessibleDescription(self.tr("Try the key with one real request, then store it"))
+        self.check_button.setDefault(True)
+        row.addWidget(self.skip_button)
+        row.addStretch(1)
+        row.addWidget(self.check_button)
+        lay.addLayout(row)
+        self.provider_box.currentIndexChanged.connect(self._on_provider_changed)
+        self.skip_button.clicked.connect(self.skip)
+        self.check_button.clicked.connect(self._on_check_clicked)
+        return page
+
+    def _model_page(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(10)
+        heading = QLabel(self.tr("Choose a default model"))
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        heading.setFont(font)
+        self.model_intro = QLabel()
+        self.model_intro.setWordWrap(True)
+        self.model_box = QComboBox()
+        self.model_box.setEditable(True)
+        self.model_box.setAccessibleName(self.tr("Default model"))
+        self.model_box.setAccessibleDescription(self.tr("Used by new sessions; each session can switch"))
+        if line := self.model_box.lineEdit():
+            line.setAccessibleName(self.tr("Default model name"))
+        lay.addWidget(heading)
+        lay.addWidget(self.model_intro)
+        lay.addWidget(self.model_box)
+        lay.addStretch(1)
+        row = QHBoxLayout()
+        self.back_button = QPushButton(self.tr("&Back"))
+        self.back_button.setAccessibleName(self.tr("Back"))
+        self.finish_button = QPushButton(self.tr("&Finish"))
+        self.finish_button.setAccessibleName(self.tr("Finish"))
+        self.finish_button.setAccessibleDescription(self.tr("Save the default model and start working"))
+        self.finish_button.setDefault(True)
+        row.addWidget(self.back_button)
+        row.addStretch(1)
+        row.addWidget(self.finish_button)
+        lay.addLayout(row)
+        self.back_button.clicked.connect(lambda: self.pages.setCurrentIndex(0))
+        self.finish_button.clicked.connect(self.finish)
+        return page
+
+    # ------------------------------------------------------------------ state
+
+    def _keyring_ok(self) -> bool:
+        from openworker_qt.storage import secrets
+
+        return secrets.available()
+
+    def choice(self) -> sp.ProviderChoice:
+        return sp.choice(str(self.provider_box.currentData()))
+
+    def select_provider(self, name: str) -> None:
+        self.provider_box.setCurrentIndex(self.provider_box.findData(name))
+
+    def _on_provider_changed(self) -> None:
+        c = self.choice()
+        self.key_label.setVisible(c.kind != "ollama")
+        self.key_edit.setVisible(c.kind != "ollama")
+        if c.kind == "key":
+            self.url_label.setText(self.tr("Base URL (optional)"))
+            self.url_edit.setPlaceholderText(c.default_url or self.tr("Leave empty for the official endpoint"))
+            self.url_edit.setAccessibleDescription(self.tr("Only for a proxy or gateway; usually empty"))
+            self.key_edit.setPlaceholderText(self.tr("Paste your API key"))
+        elif c.kind == "ollama":
+            self.url_label.setText(self.tr("Ollama &URL"))
+            self.url_edit.setPlaceholderText(c.default_url)
+            self.url_edit.setAccessibleDescription(self.tr("Where Ollama listens; empty means {url}").format(url=c.default_url))
+        else:
+            self.url_label.setText(self.tr("Base &URL"))
+            self.url_edit.setPlaceholderText("https://example.com/v1")
+            self.url_edit.setAccessibleDescription(self.tr("The server's OpenAI-compatible endpoint, ending in /v1"))
+            self.key_edit.setPlaceholderText(self.tr("API key, if the server needs one"))
+        self.status.clear()
+
+    def page(self) -> int:
+        return self.pages.currentIndex()
+
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.status.setText(text)
+        self.status.setProperty("error", error)
+        self.status.setAccessibleDescription(text)
+
+    # ----------------------------------------------------------------- check
+
+    def _on_check_clicked(self) -> None:
+        if not self.busy():
+            self.task = asyncio.ensure_future(self.check())
+
+    async def check(self) -> bool:
+        """Validate what the user entered; on success store it and go to page 2."""
+        c = self.choice()
+        key = self.key_edit.text().strip()
+        url = self.url_edit.text().strip()
+        needs_keyring = c.kind == "key" or (c.kind == "custom" and bool(key))
+        if needs_keyring and not self._keyring_ok():
+            self.keyring_warning.show()
+            self._say(self.tr("No secure keyring is available, so the key was not stored."), error=True)
+            return False
+        if c.kind == "key" and not key:
+            self._say(self.tr("Paste an API key first."), error=True)
+            return False
+        if c.kind == "custom" and not url:
+            self._say(self.tr("Enter the server's base URL first."), error=True)
+            return False
+        self.check_button.setEnabled(False)
+        self._say(self.tr("Checking…"))
+        try:
+            models = await self._validate(c, key, url)
+        except ProviderError as exc:
+            self._say(self.tr("That did not work: {message}").format(message=exc.message), error=True)
+            return False
+        except Exception as exc:  # an SDK or network surprise: say it, store nothing
+            self._say(self.tr("That did not work: {message}").format(message=str(exc)), error=True)
+            return False
+        finally:
+            self.check_button.setEnabled(True)
+        try:
+            await self._store(c, key, url, models)
+        except Exception as exc:
+            self._say(self.tr("The key worked but could not be stored: {message}").format(message=str(exc)),
+                      error=True)
+            return False
+        self.provider = c.name
+        self.key_edit.clear()
+        self._show_models(c, models)
+        return True
+
+    async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
+        if c.kind == "key":
+            await sp.validate_key(c.name, key, base_url=url)
+            return sp.models_for(c.name, self.runtime.config)
+        base = normalize_ollama_url(url or None) if c.kind == "ollama" else url.rstrip("/")
+        listed = await sp.list_endpoint_models(base, key)
+        return [f"{c.name}:{m}" for m in listed]
+
+    async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
+        if c.kind == "key":
+            entry = sp.entry_for(self.runtime.config, c.name) or c.key_name or ""
+            await asyncio.to_thread(sp.store_key, entry, key)
+        elif c.kind == "custom" and key:
+            await asyncio.to_thread(sp.store_key, sp.CUSTOM_KEY_NAME, key)
+        ids = [m.split(":", 1)[1] for m in models] if c.kind == "custom" else None
+        table = sp.provider_settings(c.name, base_url=url, models=ids)
+        if table:
+            apply_global(self.runtime, {"providers": {c.name: table}})
+        key_changed(self.runtime, c.name)
+
+    def _show_models(self, c: sp.ProviderChoice, models: list[str]) -> None:
+        self.model_box.clear()
+        if c.kind == "ollama" and not models:
+            models = sp.models_for("ollama")
+            self.model_intro.setText(self.tr(
+                "Ollama answered but has no models yet. Pick one and download it with "
+                "“ollama pull <name>”."))
+        else:
+            self.model_intro.setText(self.tr(
+                "{provider} is connected. New sessions start with this model; you can "
+                "switch per session.").format(provider=provider_label(self, c)))
+        self.model_box.addItems(models)
+        self.pages.setCurrentIndex(1)
+        self.model_box.setFocus()
+
+    # ---------------------------------------------------------------- finish
+
+    def finish(self) -> None:
+        model = self.model_box.currentText().strip()
+        if not model:
+            return
+        updates: dict[str, Any] = {"general": {"default_model": model}}
+        known = self.runtime.config.get(f"providers.{sp.CUSTOM}.models") or []
+        if self.provider == sp.CUSTOM and model.startswith(f"{sp.CUSTOM}:") and model[7:] not in known:
+            updates["providers"] = {sp.CUSTOM: {"models": [*known, model[7:]]}}
+        apply_global(self.runtime, updates)
+        self.app.manager.default_model = model
+        self.app.window.composer.set_models(self.app.known_models(), model)
+        asyncio.ensure_future(self.app.load_models())
+        self.completed.emit(model)
+        self.accept()
+
+    def skip(self) -> None:
+        try:
+            (self.runtime.paths.data / SKIPPED_MARKER).write_text("1", encoding="utf-8")
+        except OSError:
+            pass
+        self.completed.emit("")
+        self.reject()
+
+
+def needs_onboarding(app: DesktopApp) -> bool:
+    """First start: no default model configured and onboarding never skipped."""
+    if str(app.runtime.config.get("general.default_model") or ""):
+        return False
+    return not (app.runtime.paths.data / SKIPPED_MARKER).exists()

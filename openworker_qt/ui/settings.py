@@ -1,0 +1,83 @@
+"""The settings window: a page list on the left, the page on the right.
+
+Reachable from File → Settings… (Ctrl+,). It is an ordinary top-level window
+(not modal): changes apply as they are made (see ``settings_pages``), so
+there is no OK/Apply; Esc or Close closes it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialogButtonBox,
+    QHBoxLayout,
+    QListWidget,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.ui.settings_pages import (
+    AppearancePage,
+    FoldersPage,
+    ModelPage,
+    PermissionsPage,
+    ProvidersPage,
+)
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+
+class SettingsWindow(QWidget):
+    """See module docstring."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.app = app
+        self.setObjectName("settingsWindow")
+        self.setWindowTitle(self.tr("Settings — OpenWorker Qt"))
+        self.setAccessibleName(self.tr("Settings"))
+        self.providers = ProvidersPage(app)
+        self.model = ModelPage(app)
+        self.permissions = PermissionsPage(app)
+        self.folders = FoldersPage(app)
+        self.appearance = AppearancePage(app)
+        self.nav = QListWidget()
+        self.nav.setAccessibleName(self.tr("Settings pages"))
+        self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
+        self.stack = QStackedWidget()
+        for title, page in (
+            (self.tr("Providers and keys"), self.providers),
+            (self.tr("Default model"), self.model),
+            (self.tr("Permissions"), self.permissions),
+            (self.tr("Writable folders"), self.folders),
+            (self.tr("Appearance"), self.appearance),
+        ):
+            self.nav.addItem(title)
+            self.stack.addWidget(page)
+        self.nav.setFixedWidth(max(170, self.nav.sizeHintForColumn(0) + 24))
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.setCurrentRow(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close = buttons.button(QDialogButtonBox.StandardButton.Close)
+        close.setAccessibleName(self.tr("Close settings"))
+        buttons.rejected.connect(self.close)
+        body = QHBoxLayout()
+        body.addWidget(self.nav)
+        body.addWidget(self.stack, 1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(body, 1)
+        lay.addWidget(buttons)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        self.resize(760, 520)
+
+    def show_page(self, index: int) -> None:
+        self.nav.setCurrentRow(index)
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        self.model.refresh()
+        super().showEvent(event)  # type: ignore[arg-type]

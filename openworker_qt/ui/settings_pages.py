@@ -1,0 +1,453 @@
+"""The pages of the settings window, one class per page.
+
+Every change is written at once with :func:`settings_store.apply_global` (the
+global config file; lists replaced whole) and takes effect without a restart:
+``runtime.config`` is reloaded, the providers are re-registered, a changed key
+drops its provider's cached client. Key values are never shown: the page only
+says whether a key is stored. Keyring calls run in a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.ui import settings_providers as sp
+from openworker_qt.ui.onboarding import provider_label
+from openworker_qt.ui.settings_store import apply_global, key_changed
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+MODES = ("discuss", "plan", "interactive", "auto", "custom")
+
+
+def _page(title: str, intro: str) -> tuple[QWidget, QVBoxLayout]:
+    page = QWidget()
+    lay = QVBoxLayout(page)
+    lay.setContentsMargins(16, 12, 16, 12)
+    lay.setSpacing(10)
+    heading = QLabel(title)
+    font = heading.font()
+    font.setPointSizeF(font.pointSizeF() * 1.25)
+    font.setBold(True)
+    heading.setFont(font)
+    text = QLabel(intro)
+    text.setWordWrap(True)
+    lay.addWidget(heading)
+    lay.addWidget(text)
+    return page, lay
+
+
+def _button(text: str, name: str, description: str = "") -> QPushButton:
+    b = QPushButton(text)
+    b.setAccessibleName(name)
+    if description:
+        b.setAccessibleDescription(description)
+    return b
+
+
+class ProvidersPage(QWidget):
+    """Set, replace or remove each provider's key; Ollama's URL; the guided set-up."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.task: asyncio.Future[Any] | None = None
+        page, lay = _page(self.tr("Providers and keys"), self.tr(
+            "Keys are stored in your system keyring and are never shown again. "
+            "A new or removed key is used from the next request on."))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(page)
+        self.keyring_warning = QLabel(self.tr(
+            "No secure keyring is available on this system: keys cannot be stored."))
+        self.keyring_warning.setWordWrap(True)
+        self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
+        lay.addWidget(self.keyring_warning)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels([self.tr("Provider"), self.tr("Key")])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setAccessibleName(self.tr("Providers"))
+        self.tree.setAccessibleDescription(self.tr("Each provider and whether its key is stored"))
+        self.choices = [c for c in sp.provider_choices() if c.kind != "ollama"]
+        for c in self.choices:
+            item = QTreeWidgetItem([provider_label(self, c), ""])
+            item.setData(0, Qt.ItemDataRole.UserRole, c.name)
+            self.tree.addTopLevelItem(item)
+        if first := self.tree.topLevelItem(0):
+            self.tree.setCurrentItem(first)
+        self.tree.resizeColumnToContents(0)
+        lay.addWidget(self.tree, 1)
+        row = QHBoxLayout()
+        self.key_edit = QLineEdit()
+        self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_edit.setPlaceholderText(self.tr("New key for the selected provider"))
+        self.key_edit.setAccessibleName(self.tr("New API key"))
+        self.key_edit.setAccessibleDescription(self.tr("Stored in the keyring for the selected provider"))
+        self.save_key = _button(self.tr("&Save key"), self.tr("Save key"),
+                                self.tr("Store or replace the selected provider's key"))
+        self.remove_key = _button(self.tr("&Remove key"), self.tr("Remove key"),
+                                  self.tr("Delete the selected provider's key from the keyring"))
+        row.addWidget(self.key_edit, 1)
+        row.addWidget(self.save_key)
+        row.addWidget(self.remove_key)
+        lay.addLayout(row)
+        form = QFormLayout()
+        self.ollama_url = QLineEdit(str(app.runtime.config.get("providers.ollama.base_url") or ""))
+        self.ollama_url.setPlaceholderText(sp.choice("ollama").default_url)
+        self.ollama_url.setAccessibleName(self.tr("Ollama URL"))
+        self.ollama_url.setAccessibleDescription(self.tr("Where Ollama listens; saved when you press Enter"))
+        ollama_label = QLabel(self.tr("&Ollama URL"))
+        ollama_label.setBuddy(self.ollama_url)
+        form.addRow(ollama_label, self.ollama_url)
+        lay.addLayout(form)
+        bottom = QHBoxLayout()
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setAccessibleName(self.tr("Result"))
+        self.guided = _button(self.tr("&Guided set-up…"), self.tr("Guided set-up"),
+                              self.tr("Check a key with a real request and choose a default model"))
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.guided)
+        lay.addLayout(bottom)
+        self.save_key.clicked.connect(lambda: self._start(self.store_key()))
+        self.remove_key.clicked.connect(lambda: self._start(self.delete_key()))
+        self.key_edit.returnPressed.connect(self.save_key.click)
+        self.ollama_url.returnPressed.connect(self.save_ollama_url)
+        self.guided.clicked.connect(self._on_guided_clicked)
+        self.tree.currentItemChanged.connect(lambda *_: self.status.clear())
+        self._start(self.refresh())
+
+    def _start(self, coro: Any) -> None:
+        self.task = asyncio.ensure_future(coro)
+
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def selected(self) -> str:
+        item = self.tree.currentItem()
+        return str(item.data(0, Qt.ItemDataRole.UserRole)) if item else ""
+
+    def select(self, provider: str) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == provider:
+                self.tree.setCurrentItem(item)
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setAccessibleDescription(text)
+
+    async def refresh(self) -> None:
+        from openworker_qt.storage import secrets
+
+        ok = await asyncio.to_thread(secrets.available)
+        self.keyring_warning.setVisible(not ok)
+        for b in (self.save_key, self.remove_key, self.key_edit):
+            b.setEnabled(ok)
+        state = await asyncio.to_thread(sp.configured_names, self.app.runtime.config)
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is None:
+                continue
+            stored = state.get(str(item.data(0, Qt.ItemDataRole.UserRole)), False)
+            item.setText(1, self.tr("Stored") if stored else self.tr("Not set"))
+
+    def _entry(self, provider: str) -> str:
+        return sp.entry_for(self.app.runtime.config, provider) or sp.choice(provider).key_name or ""
+
+    async def store_key(self) -> None:
+        from openworker_qt.storage import secrets
+
+        provider, value = self.selected(), self.key_edit.text().strip()
+        if not provider or not value:
+            self._say(self.tr("Type a key first."))
+            return
+        try:
+            await asyncio.to_thread(secrets.set_secret, self._entry(provider), value)
+        except secrets.SecretsUnavailable as exc:
+            self._say(str(exc))
+            return
+        self.key_edit.clear()
+        key_changed(self.app.runtime, provider)
+        self._say(self.tr("Key saved for {provider}.").format(provider=provider))
+        await self.refresh()
+        await self.app.load_models()
+
+    async def delete_key(self) -> None:
+        from openworker_qt.storage import secrets
+
+        provider = self.selected()
+        if not provider:
+            return
+        try:
+            removed = await asyncio.to_thread(secrets.delete_secret, self._entry(provider))
+        except secrets.SecretsUnavailable as exc:
+            self._say(str(exc))
+            return
+        key_changed(self.app.runtime, provider)
+        self._say(self.tr("Key removed for {provider}.").format(provider=provider) if removed
+                  else self.tr("No key was stored for {provider}.").format(provider=provider))
+        await self.refresh()
+        await self.app.load_models()
+
+    def save_ollama_url(self) -> None:
+        table = sp.provider_settings("ollama", base_url=self.ollama_url.text().strip())
+        apply_global(self.app.runtime, {"providers": {"ollama": table}})
+        key_changed(self.app.runtime, "ollama")
+        self.ollama_url.setText(table["base_url"])
+        self._say(self.tr("Ollama URL saved."))
+        self._start(self.refresh())
+
+    def _on_guided_clicked(self) -> None:
+        dialog = self.app.show_onboarding()
+        dialog.completed.connect(lambda _m: self._start(self.refresh()))
+
+
+class ModelPage(QWidget):
+    """The default model for new sessions."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        page, lay = _page(self.tr("Default model"), self.tr(
+            "New sessions start with this model. Each session can switch model in the composer."))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(page)
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setAccessibleName(self.tr("Default model"))
+        self.model.setAccessibleDescription(self.tr("Pick from the configured providers or type provider:model"))
+        if line := self.model.lineEdit():
+            line.setAccessibleName(self.tr("Default model name"))
+            line.returnPressed.connect(lambda: self.set_default_model(self.model.currentText()))
+        self.model.activated.connect(lambda _i: self.set_default_model(self.model.currentText()))
+        lay.addWidget(self.model)
+        self.status = QLabel()
+        self.status.setAccessibleName(self.tr("Result"))
+        lay.addWidget(self.status)
+        lay.addStretch(1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        current = self.app.manager.default_model
+        self.model.blockSignals(True)
+        self.model.clear()
+        self.model.addItems([m for m in [current, *self.app.known_models()] if m])
+        self.model.setCurrentText(current)
+        self.model.blockSignals(False)
+
+    def set_default_model(self, model: str) -> None:
+        model = model.strip()
+        if not model or model == self.app.manager.default_model:
+            return
+        apply_global(self.app.runtime, {"general": {"default_model": model}})
+        self.app.manager.default_model = model
+        composer = self.app.window.composer
+        if self.app.window.session_id is None:
+            composer.set_models(self.app.known_models(), model)
+        self.status.setText(self.tr("New sessions use {model}.").format(model=model))
+
+
+class _ListEditor(QWidget):
+    """A list with Add / Remove, written whole to one config key on every change."""
+
+    def __init__(self, app: DesktopApp, key: str, name: str, description: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.key = key
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setAccessibleName(name)
+        self.list.setAccessibleDescription(description)
+        self.list.addItems([str(v) for v in app.runtime.config.get(key) or []])
+        lay.addWidget(self.list)
+        self.row = QHBoxLayout()
+        self.remove = _button(self.tr("Remove"), self.tr("Remove selected from {name}").format(name=name))
+        self.remove.clicked.connect(self.remove_selected)
+        lay.addLayout(self.row)
+
+    def values(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def add(self, value: str) -> None:
+        value = value.strip()
+        if value and value not in self.values():
+            self.list.addItem(value)
+            self._save()
+
+    def remove_selected(self) -> None:
+        for item in self.list.selectedItems():
+            self.list.takeItem(self.list.row(item))
+        self._save()
+
+    def _save(self) -> None:
+        section, _, leaf = self.key.partition(".")
+        apply_global(self.app.runtime, {section: {leaf: self.values()}})
+
+
+class PermissionsPage(QWidget):
+    """Permission mode and the shell allowlist."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        page, lay = _page(self.tr("Permissions"), self.tr(
+            "How much the assistant may do without asking. A session's own mode "
+            "(in the composer) overrides the default."))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(page)
+        self.descriptions = {
+            "discuss": self.tr("Discuss: talk only, no tools that change anything"),
+            "plan": self.tr("Plan: read and propose a plan; changes need the plan approved"),
+            "interactive": self.tr("Interactive: ask before every change"),
+            "auto": self.tr("Auto: change files inside the writable folders without asking"),
+            "custom": self.tr("Custom: follow your standing rules, ask for the rest"),
+        }
+        self.mode = QComboBox()
+        for m in MODES:
+            self.mode.addItem(self.descriptions[m], m)
+        self.mode.setCurrentIndex(max(0, self.mode.findData(str(app.runtime.config.get("permissions.mode")))))
+        self.mode.setAccessibleName(self.tr("Default permission mode"))
+        self.mode.setAccessibleDescription(self.tr("Used by sessions that have no mode of their own"))
+        self.mode.activated.connect(lambda _i: self.set_mode(str(self.mode.currentData())))
+        mode_label = QLabel(self.tr("&Mode"))
+        mode_label.setBuddy(self.mode)
+        form = QFormLayout()
+        form.addRow(mode_label, self.mode)
+        lay.addLayout(form)
+        allow_label = QLabel(self.tr("Shell commands that run without asking (a prefix such as “git status”):"))
+        allow_label.setWordWrap(True)
+        lay.addWidget(allow_label)
+        self.allowlist = _ListEditor(app, "permissions.shell_allowlist", self.tr("Shell allowlist"),
+                                     self.tr("Commands starting with one of these run without asking"))
+        self.command = QLineEdit()
+        self.command.setPlaceholderText(self.tr("Command prefix"))
+        self.command.setAccessibleName(self.tr("Command prefix to allow"))
+        self.add_command = _button(self.tr("&Add"), self.tr("Add command"),
+                                   self.tr("Add the command prefix to the allowlist"))
+        self.allowlist.row.addWidget(self.command, 1)
+        self.allowlist.row.addWidget(self.add_command)
+        self.allowlist.row.addWidget(self.allowlist.remove)
+        self.add_command.clicked.connect(self._on_add_command)
+        self.command.returnPressed.connect(self._on_add_command)
+        lay.addWidget(self.allowlist, 1)
+
+    def set_mode(self, mode: str) -> None:
+        apply_global(self.app.runtime, {"permissions": {"mode": mode}})
+        self.mode.setCurrentIndex(self.mode.findData(mode))
+        window = self.app.window
+        if window.session_id is None:
+            window.composer.mode.setCurrentText(mode)  # new sessions start in the default
+
+    def _on_add_command(self) -> None:
+        self.allowlist.add(self.command.text())
+        self.command.clear()
+
+
+class FoldersPage(QWidget):
+    """Writable roots: folders the assistant may change."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        page, lay = _page(self.tr("Writable folders"), self.tr(
+            "Folders the assistant may change files in (besides each session's workspace). "
+            "Anything outside needs your approval."))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(page)
+        self.roots = _ListEditor(app, "permissions.writable_roots", self.tr("Writable folders"),
+                                 self.tr("The assistant may change files inside these folders"))
+        self.add_folder = _button(self.tr("&Add folder…"), self.tr("Add folder"),
+                                  self.tr("Choose a folder the assistant may change"))
+        self.roots.row.addWidget(self.add_folder)
+        self.roots.row.addWidget(self.roots.remove)
+        self.roots.row.addStretch(1)
+        self.add_folder.clicked.connect(self._on_add_folder)
+        lay.addWidget(self.roots, 1)
+
+    def _on_add_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a writable folder"))
+        if folder:
+            self.roots.add(folder)
+
+
+class AppearancePage(QWidget):
+    """Colour scheme (follows the system by default) and language."""
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.app = app
+        page, lay = _page(self.tr("Appearance"), self.tr(
+            "OpenWorker follows your system's light or dark setting unless you choose one here."))
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(page)
+        self.theme = QComboBox()
+        for value, text in (("system", self.tr("System")), ("light", self.tr("Light")),
+                            ("dark", self.tr("Dark"))):
+            self.theme.addItem(text, value)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(str(app.runtime.config.get("ui.theme")))))
+        self.theme.setAccessibleName(self.tr("Colour scheme"))
+        self.theme.setAccessibleDescription(self.tr("System follows the platform's light or dark setting"))
+        self.theme.activated.connect(lambda _i: self.set_theme(str(self.theme.currentData())))
+        self.language = QComboBox()
+        for value, text in (("", self.tr("System language")), ("en", "English"), ("zh_CN", "简体中文")):
+            self.language.addItem(text, value)
+        self.language.setCurrentIndex(max(0, self.language.findData(str(app.runtime.config.get("general.language")))))
+        self.language.setAccessibleName(self.tr("Language"))
+        self.language.setAccessibleDescription(self.tr("Applies to windows opened from now on; restart for all"))
+        self.language.activated.connect(lambda _i: self.set_language(str(self.language.currentData())))
+        form = QFormLayout()
+        theme_label = QLabel(self.tr("&Colour scheme"))
+        theme_label.setBuddy(self.theme)
+        language_label = QLabel(self.tr("&Language"))
+        language_label.setBuddy(self.language)
+        form.addRow(theme_label, self.theme)
+        form.addRow(language_label, self.language)
+        lay.addLayout(form)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
+        lay.addStretch(1)
+
+    def set_theme(self, theme: str) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        from openworker_qt.ui.theme import apply_theme
+
+        apply_global(self.app.runtime, {"ui": {"theme": theme}})
+        self.theme.setCurrentIndex(self.theme.findData(theme))
+        qapp = QApplication.instance()
+        if isinstance(qapp, QApplication):
+            apply_theme(qapp, theme)
+
+    def set_language(self, language: str) -> None:
+        apply_global(self.app.runtime, {"general": {"language": language}})
+        self.language.setCurrentIndex(self.language.findData(language))
+        self.note.setText(self.tr("Restart OpenWorker to see every window in the new language."))

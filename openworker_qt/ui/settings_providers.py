@@ -1,0 +1,178 @@
+"""Provider set-up shared by onboarding and Settings (no widgets here).
+
+What the user can pick (:func:`provider_choices`), how a key is checked before
+it is stored (:func:`validate_key`: one real, tiny API call through the
+provider layer, no retries, short timeouts) and how an Ollama or custom
+OpenAI-compatible endpoint is checked (:func:`list_endpoint_models`: ``GET
+/models``). Both raise :class:`ProviderError` whose ``message`` is fit for the
+user. Storing is :func:`store_key` (keyring only, via ``storage.secrets``) and
+:func:`provider_settings` (the ``[providers.<name>]`` table for the global
+config). Everything network-bound is async; keyring calls are quick and run in
+a worker by the callers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openworker_qt.providers.base import ModelRequest, ProviderError
+from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
+from openworker_qt.providers.factories import KEY_NAMES, LABELS, internal_config, key_name
+from openworker_qt.providers.models import curated_models, model_string
+
+CUSTOM = "custom"
+CUSTOM_KEY_NAME = "CUSTOM_API_KEY"
+VALIDATION_TIMEOUT = 30.0
+
+#: A cheap model per provider for the one-token key check (vendors: their first model).
+PROBE_MODELS: dict[str, str] = {
+    "openai": "gpt-4.1",
+    "anthropic": "claude-haiku-4-5",
+    "gemini": "gemini-2.5-flash",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderChoice:
+    """One entry of the provider picker.
+
+    ``kind``: ``"key"`` (an API key, optional base URL), ``"ollama"`` (a URL, no
+    key) or ``"custom"`` (a base URL, optional key, a model typed by the user).
+    """
+
+    name: str
+    label: str
+    kind: str
+    key_name: str | None
+    default_url: str = ""
+
+
+def provider_choices() -> list[ProviderChoice]:
+    out = [ProviderChoice(n, LABELS[n], "key", KEY_NAMES[n]) for n in KEY_NAMES]
+    out += [
+        ProviderChoice(v.name, v.label, "key", v.key_name, v.base_url)
+        for v in VENDORS.values()
+        if v.name != "ollama"
+    ]
+    out.append(ProviderChoice("ollama", VENDORS["ollama"].label, "ollama", None, OLLAMA_DEFAULT_URL))
+    out.append(ProviderChoice(CUSTOM, "Custom (OpenAI-compatible)", "custom", CUSTOM_KEY_NAME))
+    return out
+
+
+def choice(name: str) -> ProviderChoice:
+    for c in provider_choices():
+        if c.name == name:
+            return c
+    raise KeyError(name)
+
+
+def entry_for(config: Any, provider: str) -> str | None:
+    """The keyring entry for ``provider`` under the current config."""
+    if provider == CUSTOM:
+        return key_name(internal_config(config), provider) or CUSTOM_KEY_NAME
+    return key_name(internal_config(config), provider)
+
+
+def models_for(provider: str, config: Any = None) -> list[str]:
+    """Curated model strings (``provider:model``; bare for OpenAI) for the picker."""
+    return [model_string(provider, m) for m in curated_models(provider, internal_config(config))]
+
+
+def provider_settings(provider: str, *, base_url: str = "", models: list[str] | None = None) -> dict[str, Any]:
+    """The ``[providers.<name>]`` table to merge into the global config."""
+    table: dict[str, Any] = {}
+    if provider == "ollama":
+        table["base_url"] = normalize_ollama_url(base_url or None)
+    elif base_url.strip():
+        table["base_url"] = base_url.strip().rstrip("/")
+    if provider == CUSTOM:
+        table["key_name"] = CUSTOM_KEY_NAME
+        table["models"] = list(models or [])
+    return table
+
+
+async def validate_key(provider: str, key: str, *, base_url: str = "") -> None:
+    """One real request with ``key`` (a one-token completion); raises ProviderError.
+
+    No retries and short timeouts: a wrong key or an unreachable host answers
+    within seconds, and a 401 is reported as ``kind == "auth"``.
+    """
+    from openworker_qt.providers.retry import NO_RETRY, StreamTimeouts
+    from openworker_qt.providers.router import build_router
+
+    if not key.strip():
+        raise ProviderError("auth", "Enter an API key first.", provider=provider)
+    settings: dict[str, Any] = {"api": "chat", "thinking_budget": 0, "include_thoughts": False}
+    if base_url.strip():
+        settings["base_url"] = base_url.strip().rstrip("/")
+    config = {"providers": {provider: settings}, "custom": {}, "capabilities": {}}
+    entry = key_name(config, provider)
+    router = build_router(
+        config,
+        lambda name: key.strip() if name == entry else None,
+        retry=NO_RETRY,
+        timeouts=StreamTimeouts(first_event=VALIDATION_TIMEOUT, stall=VALIDATION_TIMEOUT),
+    )
+    probe = PROBE_MODELS.get(provider) or (VENDORS[provider].models[0] if provider in VENDORS else "")
+    client, model_id = router.resolve(model_string(provider, probe))
+    request = ModelRequest(model_id, [{"role": "user", "content": "Say OK."}], max_tokens=1)
+    stream = client.stream(request)
+    try:
+        async with asyncio.timeout(VALIDATION_TIMEOUT):
+            async for _chunk in stream:
+                break  # any answer at all means the key works
+    except TimeoutError as exc:
+        raise ProviderError("timeout", "The provider did not answer in time.", provider=provider) from exc
+    finally:
+        closer = getattr(stream, "aclose", None)
+        if closer is not None:
+            await closer()
+        close_client = getattr(client, "aclose", None)
+        if close_client is not None:
+            await close_client()
+
+
+async def list_endpoint_models(base_url: str, key: str = "") -> list[str]:
+    """``GET <base_url>/models`` on an OpenAI-compatible server (Ollama, custom).
+
+    Returns the model ids; raises ProviderError (unreachable, 401, not found …).
+    """
+    import openai
+
+    from openworker_qt.providers.errors import classify
+
+    client = openai.AsyncOpenAI(base_url=base_url.rstrip("/"), api_key=key.strip() or "none",
+                                max_retries=0, timeout=VALIDATION_TIMEOUT)
+    try:
+        page = await client.models.list()
+        return sorted(str(m.id) for m in page.data)
+    except Exception as exc:
+        raise classify(exc, provider="endpoint") from exc
+    finally:
+        await client.close()
+
+
+def store_key(entry: str, value: str) -> None:
+    """Keyring only (blocking: call from a worker). Raises SecretsUnavailable."""
+    from openworker_qt.storage import secrets
+
+    secrets.set_secret(entry, value)
+
+
+def configured_names(config: Any) -> dict[str, bool]:
+    """Provider name → whether a key (or endpoint) is set up. Blocking (keyring)."""
+    from openworker_qt.storage.secrets import get_secret
+
+    internal = internal_config(config)
+    out: dict[str, bool] = {}
+    for c in provider_choices():
+        if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+            entry = key_name(internal, c.name) or c.key_name
+            out[c.name] = bool(entry and get_secret(entry))
+        else:
+            section: Mapping[str, Any] = internal.get("providers") or {}
+            out[c.name] = c.name in section or c.name in (internal.get("custom") or {})
+    return out

@@ -1,0 +1,41 @@
+"""Writing settings so they take effect without a restart (no widgets here).
+
+:func:`apply_global` merges an update into the global config file (lists are
+replaced, not appended), reloads ``runtime.config`` (the permission engine
+reads it through ``lambda: runtime.config`` on every check) and re-registers
+the providers so a changed base URL or key name is used by the next call.
+:func:`key_changed` drops the cached client of one provider after its key was
+set, replaced or removed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from openworker_qt.runtime import Runtime
+
+
+def reload_config(runtime: Runtime) -> None:
+    """Re-read defaults ← global file; keep values only set in memory (tests, CLI flags)."""
+    from openworker_qt.storage.config import load_config
+
+    runtime.config = load_config()
+
+
+def apply_global(runtime: Runtime, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
+    """Persist ``updates`` (see module docstring) and make them live."""
+    from openworker_qt.storage.config import update_global
+
+    update_global(updates)
+    reload_config(runtime)
+    if providers_changed or "providers" in updates:
+        from openworker_qt.providers.setup import register_providers
+        from openworker_qt.storage.secrets import get_secret
+
+        register_providers(runtime.router, runtime.config, get_secret)
+
+
+def key_changed(runtime: Runtime, provider: str) -> None:
+    runtime.router.invalidate(provider)

@@ -1,0 +1,166 @@
+"""Onboarding against a loopback stub speaking the real OpenAI wire protocol.
+
+The key check goes through the real provider layer and the real ``openai``
+SDK; the keyring is the in-memory test backend.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from openworker_qt.storage import secrets
+from openworker_qt.storage.config import load_config
+from openworker_qt.ui.onboarding import OnboardingDialog, needs_onboarding
+from tests.providers.stubs import Reply, StubServer, sse
+from tests.ui.conftest import run, until
+
+CHAT = "/v1/chat/completions"
+
+
+def chunk(text: str) -> dict[str, Any]:
+    return {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
+            "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+
+
+@pytest.fixture
+def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+    server = StubServer()
+    qloop.run_until_complete(server.start())
+    yield server
+    qloop.run_until_complete(server.stop())
+
+
+def open_dialog(make_desktop) -> tuple[Any, OnboardingDialog]:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    dialog = desktop.show_onboarding()
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    return desktop, dialog
+
+
+def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    stub.add("POST", CHAT, Reply(body=sse(chunk("OK")) + "data: [DONE]\n\n", content_type="text/event-stream"))
+    desktop, dialog = open_dialog(make_desktop)
+    assert needs_onboarding(desktop)
+    dialog.select_provider("openai")
+    qtbot.keyClicks(dialog.key_edit, "sk-test-good-key-123")
+    dialog.url_edit.setText(stub.url + "/v1")
+
+    async def scenario() -> None:
+        qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
+        await until(lambda: dialog.page() == 1, what="model page")
+
+    run(qloop, scenario)
+    # one real request, with the pasted key, through the SDK
+    (seen,) = stub.requests_to(CHAT)
+    assert seen.headers["authorization"] == "Bearer sk-test-good-key-123"
+    assert seen.body["max_completion_tokens"] == 1
+    assert secrets.get_secret("OPENAI_API_KEY") == "sk-test-good-key-123"
+    assert dialog.key_edit.text() == ""  # the field does not keep the key
+    saved = load_config()
+    assert saved.get("providers.openai.base_url") == stub.url + "/v1"
+    assert "sk-test" not in desktop.runtime.paths.config_file.read_text(encoding="utf-8")
+    models = [dialog.model_box.itemText(i) for i in range(dialog.model_box.count())]
+    assert "gpt-4.1" in models and "gpt-5" in models
+    dialog.model_box.setCurrentText("gpt-4.1")
+    completed: list[str] = []
+    dialog.completed.connect(completed.append)
+    qtbot.mouseClick(dialog.finish_button, Qt.MouseButton.LeftButton)
+    assert completed == ["gpt-4.1"]
+    assert load_config().get("general.default_model") == "gpt-4.1"
+    assert desktop.runtime.config.get("general.default_model") == "gpt-4.1"
+    assert desktop.manager.default_model == "gpt-4.1"
+    assert not needs_onboarding(desktop)
+    # the live router now builds OpenAI with the stored key and the saved base URL
+    provider, model_id = desktop.runtime.router.resolve("gpt-4.1")
+    assert model_id == "gpt-4.1" and provider.name == "openai"
+
+
+def test_401_shows_clear_message_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    stub.add("POST", CHAT, Reply(status=401, body=json.dumps(
+        {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                   "code": "invalid_api_key"}})))
+    desktop, dialog = open_dialog(make_desktop)
+    dialog.select_provider("openai")
+    dialog.key_edit.setText("sk-wrong-key-0000")
+    dialog.url_edit.setText(stub.url + "/v1")
+
+    async def scenario() -> bool:
+        return bool(await dialog.check())
+
+    assert run(qloop, scenario) is False
+    assert dialog.page() == 0
+    text = dialog.status.text()
+    assert "authentication failed" in text and "Incorrect API key" in text
+    assert "sk-wrong" not in text
+    assert secrets.get_secret("OPENAI_API_KEY") is None
+    assert secrets.list_names() == []
+    assert not desktop.runtime.paths.config_file.exists() or "openai" not in \
+        desktop.runtime.paths.config_file.read_text(encoding="utf-8")
+    assert len(stub.requests_to(CHAT)) == 1  # a 401 is not retried
+
+
+def test_no_secure_keyring_says_so_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    desktop, dialog = open_dialog(make_desktop)
+    assert dialog.keyring_warning.isVisibleTo(dialog)
+    assert "No secure keyring" in dialog.keyring_warning.text()
+    dialog.select_provider("anthropic")
+    dialog.key_edit.setText("sk-ant-some-key-1234")
+
+    async def scenario() -> bool:
+        return bool(await dialog.check())
+
+    assert run(qloop, scenario) is False
+    assert "not stored" in dialog.status.text()
+    assert stub.seen == []  # nothing was even sent
+    assert not desktop.runtime.paths.config_file.exists()
+
+
+def test_ollama_url_is_normalised_and_lists_its_models(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    stub.add("GET", "/v1/models", Reply(body=json.dumps({"object": "list", "data": [
+        {"id": "qwen3:8b", "object": "model", "created": 1, "owned_by": "library"},
+        {"id": "llama3.2", "object": "model", "created": 1, "owned_by": "library"},
+    ]})))
+    desktop, dialog = open_dialog(make_desktop)
+    dialog.select_provider("ollama")
+    assert not dialog.key_edit.isVisibleTo(dialog)
+    dialog.url_edit.setText(stub.url + "/api/")
+
+    async def scenario() -> bool:
+        return bool(await dialog.check())
+
+    assert run(qloop, scenario) is True
+    assert load_config().get("providers.ollama.base_url") == stub.url + "/v1"
+    models = [dialog.model_box.itemText(i) for i in range(dialog.model_box.count())]
+    assert models == ["ollama:llama3.2", "ollama:qwen3:8b"]
+    dialog.finish()
+    assert load_config().get("general.default_model") == "ollama:llama3.2"
+
+
+def test_unreachable_ollama_is_reported(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    _desktop, dialog = open_dialog(make_desktop)
+    dialog.select_provider("ollama")
+    dialog.url_edit.setText("http://127.0.0.1:9")
+
+    async def scenario() -> bool:
+        return bool(await dialog.check())
+
+    assert run(qloop, scenario) is False
+    assert "could not reach" in dialog.status.text()
+    assert load_config().get("providers.ollama") is None
+
+
+def test_skip_is_remembered(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, dialog = open_dialog(make_desktop)
+    assert needs_onboarding(desktop)
+    qtbot.mouseClick(dialog.skip_button, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+    assert not needs_onboarding(desktop)

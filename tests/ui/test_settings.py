@@ -1,0 +1,161 @@
+"""Settings v1: each page writes the global config and takes effect at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from openworker_qt.core.permissions import PermissionMode
+from openworker_qt.storage import secrets
+from openworker_qt.storage.config import load_config
+from tests.ui.conftest import act, run, until
+
+
+def open_settings(make_desktop, qloop) -> tuple[Any, Any]:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    action = desktop.window.findChild(QAction, "settings")
+    assert action.shortcut() == QKeySequence("Ctrl+,")
+    act(qloop, action.trigger)
+    window = desktop.settings_window
+    assert window is not None and window.isVisible()
+    run(qloop, lambda: until(lambda: not window.providers.busy(), what="keyring read"))
+    return desktop, window
+
+
+def engine(desktop: Any) -> Any:
+    info = desktop.runtime.conversations.create_session(title="t", mode="", workspace=str(desktop.workspace))
+    return desktop.runtime.decider_for(info)
+
+
+def test_keys_are_set_replaced_removed_and_never_shown(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    page = window.providers
+    page.select("anthropic")
+    row = page.tree.currentItem()
+    assert row.text(1) == "Not set"
+    invalidated: list[str | None] = []
+    real = desktop.runtime.router.invalidate
+    desktop.runtime.router.invalidate = lambda p=None: (invalidated.append(p), real(p))
+    qtbot.keyClicks(page.key_edit, "sk-ant-first-value-1")
+
+    async def save() -> None:
+        qtbot.mouseClick(page.save_key, Qt.MouseButton.LeftButton)
+        await until(lambda: not page.busy())
+
+    run(qloop, save)
+    assert secrets.get_secret("ANTHROPIC_API_KEY") == "sk-ant-first-value-1"
+    assert row.text(1) == "Stored" and page.key_edit.text() == ""
+    assert invalidated == ["anthropic"]
+    assert "sk-ant" not in page.status.text()
+    # the picker now offers Anthropic's models
+    assert any(m.startswith("anthropic:") for m in desktop.known_models())
+    page.key_edit.setText("sk-ant-second-value-2")
+    run(qloop, save)
+    assert secrets.get_secret("ANTHROPIC_API_KEY") == "sk-ant-second-value-2"
+
+    async def remove() -> None:
+        qtbot.mouseClick(page.remove_key, Qt.MouseButton.LeftButton)
+        await until(lambda: not page.busy())
+
+    run(qloop, remove)
+    assert secrets.get_secret("ANTHROPIC_API_KEY") is None
+    assert row.text(1) == "Not set"
+    assert invalidated == ["anthropic", "anthropic", "anthropic"]
+    for i in range(page.tree.topLevelItemCount()):
+        assert "sk-" not in page.tree.topLevelItem(i).text(1)
+
+
+def test_ollama_url_saved_normalised_and_router_rebuilt(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    page = window.providers
+    page.ollama_url.setText("gpu-box:11434")
+    qtbot.keyClick(page.ollama_url, Qt.Key.Key_Return)
+    run(qloop, lambda: until(lambda: not page.busy()))
+    assert load_config().get("providers.ollama.base_url") == "http://gpu-box:11434/v1"
+    provider, _ = desktop.runtime.router.resolve("ollama:llama3.2")
+    assert provider._base_url == "http://gpu-box:11434/v1"
+
+
+def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    window.show_page(1)
+    page = window.model
+    page.model.setCurrentText("anthropic:claude-haiku-4-5")
+    qtbot.keyClick(page.model.lineEdit(), Qt.Key.Key_Return)
+    assert load_config().get("general.default_model") == "anthropic:claude-haiku-4-5"
+    assert desktop.manager.default_model == "anthropic:claude-haiku-4-5"
+    assert desktop.window.composer.model.currentText() == "anthropic:claude-haiku-4-5"
+
+
+def test_permission_mode_is_live(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    decider = engine(desktop)
+    assert decider.mode == PermissionMode.INTERACTIVE
+    page = window.permissions
+    page.mode.setCurrentIndex(page.mode.findData("auto"))
+    page.mode.activated.emit(page.mode.currentIndex())
+    assert load_config().get("permissions.mode") == "auto"
+    assert decider.mode == PermissionMode.AUTO  # same engine, re-reads config on every check
+    assert desktop.window.composer.mode.currentText() == "auto"
+
+
+def test_shell_allowlist_add_remove(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    decider = engine(desktop)
+    page = window.permissions
+    for cmd in ("git status", "ls -la", "git status"):
+        page.command.setText(cmd)
+        qtbot.mouseClick(page.add_command, Qt.MouseButton.LeftButton)
+    assert load_config().get("permissions.shell_allowlist") == ["git status", "ls -la"]
+    assert {"git status", "ls -la"} <= set(decider.shell_allowlist())  # beside the built-in safe list
+    page.allowlist.list.setCurrentRow(0)
+    qtbot.mouseClick(page.allowlist.remove, Qt.MouseButton.LeftButton)
+    assert load_config().get("permissions.shell_allowlist") == ["ls -la"]  # replaced, not merged
+    assert "git status" not in decider.shell_allowlist() and "ls -la" in decider.shell_allowlist()
+
+
+def test_writable_roots_add_remove(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    decider = engine(desktop)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    from openworker_qt.ui import settings_pages
+
+    monkeypatch.setattr(settings_pages.QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: str(folder)))
+    page = window.folders
+    qtbot.mouseClick(page.add_folder, Qt.MouseButton.LeftButton)
+    assert load_config().get("permissions.writable_roots") == [str(folder)]
+    assert folder.resolve() in decider.writable_roots()
+    page.roots.list.setCurrentRow(0)
+    qtbot.mouseClick(page.roots.remove, Qt.MouseButton.LeftButton)
+    assert load_config().get("permissions.writable_roots") == []
+    assert folder.resolve() not in decider.writable_roots()
+
+
+def test_appearance_follows_system_by_default_and_can_be_forced(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop, window = open_settings(make_desktop, qloop)
+    page = window.appearance
+    assert page.theme.currentData() == "system"
+    qapp = QApplication.instance()
+    light_window = qapp.palette().window().color().lightness()
+    page.theme.setCurrentIndex(page.theme.findData("dark"))
+    page.theme.activated.emit(page.theme.currentIndex())
+    assert load_config().get("ui.theme") == "dark"
+    assert qapp.palette().window().color().lightness() < 100 < light_window
+    page.set_theme("system")
+    assert load_config().get("ui.theme") == "system"
+    assert qapp.palette().window().color().lightness() == light_window
+    page.set_language("zh_CN")
+    assert load_config().get("general.language") == "zh_CN"
+    assert desktop.runtime.config.get("general.language") == "zh_CN"
+
+
+def test_escape_closes_settings(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    _desktop, window = open_settings(make_desktop, qloop)
+    qtbot.keyClick(window.nav, Qt.Key.Key_Escape)
+    assert not window.isVisible()
