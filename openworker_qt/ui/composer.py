@@ -139,6 +139,11 @@ class Composer(QWidget):
         self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.persona.currentText()))
         self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
         self.setFocusProxy(self.edit)
+        # Tab from the message box reaches the actions first, then the pickers.
+        for first, second in ((self.edit, self.send), (self.send, self.stop), (self.stop, self.attach),
+                              (self.attach, self.persona), (self.persona, self.mode),
+                              (self.mode, self.model)):
+            QWidget.setTabOrder(first, second)
 
     def _combo(self, values: tuple[str, ...], name: str, description: str) -> QComboBox:
         box = QComboBox()

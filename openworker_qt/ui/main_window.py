@@ -68,6 +68,7 @@ class Banner(QFrame):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.action = QPushButton()
+        self.action.setAccessibleName(self.tr("No action"))
         self.close_button = QToolButton()
         self.close_button.setText("✕")
         self.close_button.setAccessibleName(self.tr("Dismiss message"))

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -73,6 +74,8 @@ class Sidebar(QWidget):
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName(self.tr("Search sessions"))
         self.search.setAccessibleDescription(self.tr("Filter the session list by title"))
+        for clear in self.search.findChildren(QToolButton):  # Qt's clear button has no name
+            clear.setAccessibleName(self.tr("Clear search"))
         self.list = QListView()
         self.list.setObjectName("sessionList")
         self.list.setModel(model)
