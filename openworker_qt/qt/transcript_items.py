@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 RowKind = Literal["user", "assistant", "tool", "notice"]
 
@@ -148,6 +149,75 @@ def items_from_history(history: Sequence[Mapping[str, Any]]) -> list[TranscriptI
                                text=str(msg.get("text") or ""), ts=ts)
             )
     return rows
+
+
+class _Rows(Protocol):
+    def query(self, sql: str, params: Sequence[object] = ...) -> list[Any]: ...
+
+
+NEWEST_PAGE = 240  # stored messages read before the first paint of a session
+OLDER_CHUNK = 1000  # messages per query while the rest loads (keeps the DB lock short)
+
+
+def _decode(row: Any) -> dict[str, Any]:
+    try:
+        msg = json.loads(row["data"])
+        if not isinstance(msg, dict):
+            raise ValueError("not an object")
+    except ValueError as exc:
+        msg = {
+            "role": "notice",
+            "kind": "error",
+            "text": f"Stored message #{row['id']} could not be read ({exc}); skipped.",
+            "ts": time.time(),
+        }
+    return msg
+
+
+def newest_page(
+    db: _Rows, session_id: str, limit: int = NEWEST_PAGE
+) -> tuple[list[TranscriptItem], int | None]:
+    """Rows of the newest ``limit``-odd stored messages, and where older ones begin.
+
+    Opening a 10,000-message session reads and decodes everything in ~150 ms on
+    this machine; the newest page takes a few ms, so the window paints first and
+    :func:`older_items` fills in the rest. The page is widened back to a user
+    message so a tool call is never split from its result. Returns the rows and
+    the id of the page's first message (``None`` when nothing older exists).
+    Pure SQL + JSON: safe in a worker thread.
+    """
+    while True:
+        rows = db.query(
+            "SELECT id, role, data FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?",
+            (session_id, limit + 1),
+        )
+        if len(rows) <= limit:  # the whole session fits
+            return items_from_history([_decode(r) for r in reversed(rows)]), None
+        page = list(reversed(rows[:limit]))
+        start = next((i for i, r in enumerate(page) if r["role"] == "user"), None)
+        if start is not None:
+            page = page[start:]
+            return items_from_history([_decode(r) for r in page]), int(page[0]["id"])
+        limit *= 4  # one very long turn: widen the page until it starts at a user message
+
+
+def older_items(db: _Rows, session_id: str, before_id: int,
+                chunk: int = OLDER_CHUNK) -> list[TranscriptItem]:
+    """Rows of every stored message older than ``before_id`` (worker thread)."""
+    messages: list[dict[str, Any]] = []
+    cursor = before_id
+    while True:
+        rows = db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? AND id < ? "
+            "ORDER BY id DESC LIMIT ?",
+            (session_id, cursor, chunk),
+        )
+        messages.extend(_decode(r) for r in rows)
+        if len(rows) < chunk:
+            break
+        cursor = int(rows[-1]["id"])
+    messages.reverse()
+    return items_from_history(messages)
 
 
 def describe(item: TranscriptItem) -> str:

@@ -6,6 +6,12 @@ rows that change are announced (``dataChanged`` for a growing assistant row,
 ``rowsInserted`` for new rows), so the view relayouts at most once per frame
 while text streams.
 
+Long sessions are exposed newest-first: :meth:`reset` takes the newest page of
+rows (painted at once), :meth:`set_older` hands over the older rows once a
+worker has built them, and :meth:`fetch_older` prepends them a chunk at a time
+as the user scrolls up. A view only ever lays out the rows it was given, so a
+10,000-message session paints as fast as a short one.
+
 Roles:
     Qt.DisplayRole / Qt.AccessibleTextRole: a plain-text rendering of the row.
     ITEM_ROLE: the :class:`TranscriptItem` itself (for the delegate).
@@ -16,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import (
@@ -30,18 +36,31 @@ from openworker_qt.qt.transcript_items import (
 ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
+FETCH_CHUNK = 120  # older rows prepended per fetch (about three screens)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
 class TranscriptModel(QAbstractListModel):
-    """Rows of the session shown in the window (see module docstring)."""
+    """Rows of the session shown in the window (see module docstring).
+
+    Signals:
+        older_changed(): older rows became available (or finished loading).
+    """
+
+    older_changed = Signal()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.session_id = ""
         self._items: list[TranscriptItem] = []
+        # Rows not exposed yet, oldest first; ``_older_loading`` while a worker builds them.
+        self._older: list[TranscriptItem] = []
+        self._older_loading = False
+        # call id -> absolute position; row = position - _base (older rows are negative),
+        # so prepending never renumbers the index.
         self._tools: dict[str, int] = {}
+        self._base = 0
 
     # ------------------------------------------------------------- Qt interface
 
@@ -83,21 +102,65 @@ class TranscriptModel(QAbstractListModel):
         return self._items[row]
 
     def tool_row(self, call_id: str) -> int | None:
-        return self._tools.get(call_id)
+        """The row of a tool call; an older row not exposed yet is fetched first."""
+        pos = self._tools.get(call_id)
+        if pos is None:
+            return None
+        if pos < self._base:
+            self.fetch_older(self._base - pos)
+        return pos - self._base
 
-    def reset(self, session_id: str, items: list[TranscriptItem]) -> None:
+    def reset(self, session_id: str, items: list[TranscriptItem], *,
+              older_loading: bool = False) -> None:
+        """Show ``items``; with ``older_loading``, :meth:`set_older` follows."""
         self.beginResetModel()
         self.session_id = session_id
         self._items = list(items)
+        self._older = []
+        self._older_loading = older_loading
+        self._base = 0
         self._tools = {it.call_id: i for i, it in enumerate(self._items) if it.kind == "tool"}
         self.endResetModel()
+
+    # ------------------------------------------------------------- older rows
+
+    def has_older(self) -> bool:
+        """True while rows older than the first exposed one exist or are loading."""
+        return bool(self._older) or self._older_loading
+
+    def set_older(self, session_id: str, items: list[TranscriptItem]) -> None:
+        """Rows older than the exposed ones (built in a worker); none are shown yet."""
+        if session_id != self.session_id or not self._older_loading:
+            return
+        self._older_loading = False
+        self._older = list(items)
+        first = self._base - len(self._older)
+        for i, it in enumerate(self._older):
+            if it.kind == "tool":
+                self._tools.setdefault(it.call_id, first + i)
+        self.older_changed.emit()
+
+    def fetch_older(self, count: int = FETCH_CHUNK) -> int:
+        """Prepend up to ``count`` older rows; returns how many were added."""
+        count = min(count, len(self._older))
+        if count <= 0:
+            return 0
+        chunk = self._older[-count:]
+        self.beginInsertRows(QModelIndex(), 0, count - 1)
+        del self._older[-count:]
+        self._items[0:0] = chunk
+        self._base -= count
+        self.endInsertRows()
+        if not self._older:
+            self.older_changed.emit()
+        return count
 
     def append(self, item: TranscriptItem) -> int:
         row = len(self._items)
         self.beginInsertRows(QModelIndex(), row, row)
         self._items.append(item)
         if item.kind == "tool":
-            self._tools[item.call_id] = row
+            self._tools[item.call_id] = self._base + row
         self.endInsertRows()
         return row
 
@@ -158,7 +221,7 @@ class TranscriptModel(QAbstractListModel):
             item.risk = event.risk
             self.changed(row)
         elif isinstance(event, ev.QuestionRequested | ev.PlanRequested | ev.DirectoryRequested):
-            asking = self._tools.get(event.call_id)
+            asking = self.tool_row(event.call_id)
             if asking is not None:
                 self._items[asking].status = "asking"
                 self.changed(asking)
@@ -193,7 +256,7 @@ class TranscriptModel(QAbstractListModel):
             self._end_streaming()
 
     def _tool(self, call_id: str, name: str) -> int:
-        row = self._tools.get(call_id)
+        row = self.tool_row(call_id)
         if row is not None:
             return row
         return self.append(TranscriptItem("tool", call_id=call_id, name=name, status="pending"))

@@ -37,7 +37,7 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
-from openworker_qt.qt.transcript_items import items_from_history
+from openworker_qt.qt.transcript_items import newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
 from openworker_qt.ui.attachments import AttachmentError, load_attachment
@@ -270,15 +270,19 @@ class MainWindow(QMainWindow):
         self._loading = asyncio.ensure_future(self._load(session_id))
 
     async def _load(self, session_id: str) -> None:
-        history = await asyncio.to_thread(self.store.load, session_id)
-        items = await asyncio.to_thread(items_from_history, history)
+        # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
+        # the older rows are built in a worker afterwards and shown as the user scrolls up.
+        items, before = await asyncio.to_thread(newest_page, self.store.db, session_id)
         if self.session_id != session_id:
             return
-        self.transcript.reset(session_id, items)
+        self.transcript.reset(session_id, items, older_loading=before is not None)
         for item in self.app.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
+        if before is not None:
+            older = await asyncio.to_thread(older_items, self.store.db, session_id, before)
+            self.transcript.set_older(session_id, older)
 
     def loaded(self) -> bool:
         """True once the current session's rows are on screen (tests, benchmarks)."""

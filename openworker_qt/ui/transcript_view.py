@@ -7,6 +7,18 @@ assistant) and reports its height; rows that were never painted get a cheap
 font-metrics *estimate*, corrected when they are first painted (the correction
 is coalesced into one relayout per frame).
 
+While an assistant row streams, its Markdown is rendered incrementally
+(:class:`StreamingDocument`): finished blocks are appended to one document once,
+only the unfinished tail is re-rendered per frame, and painting is clipped to
+the viewport. Re-rendering the whole reply on every frame cost ~13 ms per frame
+at 11,500 characters (bench/ui_stall.py); the tail costs well under 1 ms. When
+the stream ends the reply is rendered once more as a whole (up to
+``FULL_RENDER_LIMIT`` characters) so the final Markdown is exactly what a
+reopened session shows.
+
+Long sessions arrive newest-first (see :class:`TranscriptModel`): scrolling to
+the top prepends the next chunk of older rows and keeps the visible rows still.
+
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
 with ``setIndexWidget``, so they are keyboard- and screen-reader-accessible.
 
@@ -24,13 +36,28 @@ from PySide6.QtCore import (
     QAbstractItemModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
+    QRectF,
     QSize,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QImage,
+    QKeyEvent,
+    QPainter,
+    QPalette,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -54,6 +81,11 @@ CARD_RADIUS = 8
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 60  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
+FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
+# The first layout of each font style costs 10-17 ms (font loading, measured); doing it
+# once, a style per event-loop turn, after the window shows keeps it off the first reply.
+WARM_UP_MARKDOWN = ("plain text …", "**bold**", "*italic*", "`code`", "# heading", "📎 ✓ ◐")
+FETCH_MARGIN_PX = 48  # scrolled this close to the top: prepend older rows
 
 STATUS_GLYPH = {
     "pending": "○", "awaiting": "◐", "asking": "?", "running": "◌",
@@ -73,6 +105,95 @@ def mix(a: QColor, b: QColor, t: float) -> QColor:
     )
 
 
+def stable_prefix(text: str, start: int = 0) -> int:
+    """End of the last blank line at or after ``start`` that is outside a code fence.
+
+    Markdown before that point can no longer change as more text arrives (a
+    paragraph, list or fence is closed), so it is rendered once. ``start`` must
+    itself be outside a fence (it is always a previous result).
+    """
+    fence = ""
+    last = start
+    i = start
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            return last
+        line = text[i:j].strip()
+        if fence:
+            if line.startswith(fence):
+                fence = ""
+        elif line.startswith(("```", "~~~")):
+            fence = line[:3]
+        elif not line:
+            last = j + 1
+        i = j + 1
+
+
+class StreamingDocument:
+    """A Markdown document that grows with a streamed reply (see module docstring)."""
+
+    def __init__(self, font: QFont, width: int) -> None:
+        self.doc = QTextDocument()
+        self.doc.setDocumentMargin(0)
+        self.doc.setDefaultFont(font)
+        self.doc.setTextWidth(width)
+        self.text = ""
+        self._stable = 0  # chars of ``text`` rendered as finished blocks
+        self._tail_pos = 0  # document position where the tail's blocks begin
+
+    def set_width(self, width: int) -> None:
+        if self.doc.textWidth() != width:
+            self.doc.setTextWidth(width)
+
+    def update(self, text: str) -> None:
+        if text == self.text:
+            return
+        if not text.startswith(self.text[: self._stable]):  # not an append: start over
+            self.doc.clear()
+            self._stable = self._tail_pos = 0
+        cursor = QTextCursor(self.doc)
+        cursor.setPosition(self._tail_pos)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        boundary = stable_prefix(text, self._stable)
+        if boundary > self._stable:
+            self._insert(cursor, text[self._stable:boundary])
+            self._stable = boundary
+            self._tail_pos = cursor.position()
+        if len(text) > boundary:
+            self._insert(cursor, text[boundary:])
+        self.text = text
+
+    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
+        if cursor.position() == 0:
+            cursor.insertMarkdown(markdown)
+            return
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+        fresh = cursor.block()
+        if fresh.textList() is not None:  # a block inserted after a list item joins the list
+            fresh.textList().remove(fresh)
+            cursor.setBlockFormat(QTextBlockFormat())
+        start = cursor.position()
+        cursor.insertMarkdown(markdown)
+        # A fragment that opens with a list or a code block arrives as a block of its
+        # own after the one just inserted: drop the empty one so spacing matches a
+        # whole render.
+        block = self.doc.findBlock(start)
+        following = block.next()
+        if block.length() == 1 and following.isValid():
+            fix = QTextCursor(following)
+            fmt, chars, in_list = following.blockFormat(), following.charFormat(), following.textList()
+            fix.deletePreviousChar()
+            merged = fix.block()
+            if merged.textList() is not None and merged.textList() is not in_list:
+                merged.textList().remove(merged)
+            fix.setBlockFormat(fmt)
+            fix.setBlockCharFormat(chars)
+            if in_list is not None and merged.textList() is None:
+                in_list.add(merged)
+
+
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints transcript rows; caches documents and heights (see module docstring)."""
 
@@ -88,6 +209,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout.timeout.connect(self._emit_relayout)
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
+        self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
 
     # --------------------------------------------------------------- geometry
 
@@ -100,9 +222,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         if doc is not None:
             self._docs.move_to_end(key)
             return doc
+        font = QFont(self.view.font())
+        if part == "body" and item.kind == "assistant" and item.text:
+            stream = self._streams.get(item.uid)
+            if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
+                if stream is None:
+                    stream = self._streams[item.uid] = StreamingDocument(font, width)
+                stream.set_width(width)
+                stream.update(item.text)
+                return stream.doc  # not cached by rev: the same document grows
+            self._streams.pop(item.uid, None)
         doc = QTextDocument()
         doc.setDocumentMargin(0)
-        font = QFont(self.view.font())
         if part == "body" and item.kind == "assistant":
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
@@ -210,6 +341,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._heights.clear()
         self._estimated.clear()
 
+    def forget_streams(self) -> None:
+        self._streams.clear()
+
+    def forget(self, item: TranscriptItem) -> None:
+        """Drop what is cached for ``item`` (the view's warm-up samples)."""
+        self._streams.pop(item.uid, None)
+        for key in [k for k in self._docs if k[0] == item.uid]:
+            del self._docs[key]
+        for hkey in [k for k in self._heights if k[0] == item.uid]:
+            del self._heights[hkey]
+
     def _emit_relayout(self) -> None:
         rows, self._dirty_rows = self._dirty_rows, set()
         model = self.view.model()
@@ -287,14 +429,15 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.drawRoundedRect(option.rect.adjusted(2, 0, -3, -GAP + 1), 4, 4)
         painter.restore()
 
-    @staticmethod
-    def _draw_doc(painter: QPainter, doc: QTextDocument, x: int, y: int, color: QColor) -> None:
-        from PySide6.QtGui import QAbstractTextDocumentLayout
-
+    def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
+                  color: QColor) -> None:
         painter.save()
         painter.translate(x, y)
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, color)
+        # Only the blocks inside the viewport are drawn: a long reply is one tall row.
+        visible = self.view.viewport().rect()
+        ctx.clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())
         doc.documentLayout().draw(painter, ctx)
         painter.restore()
 
@@ -321,6 +464,8 @@ class TranscriptView(QListView):
         self.setItemDelegate(self.delegate)
         self._cards: dict[str, QWidget] = {}
         self._stick_to_bottom = True
+        self._anchor: tuple[int, int] | None = None  # (value, maximum) before a prepend
+        self._warm_up = list(WARM_UP_MARKDOWN)
         self.clicked.connect(self._on_clicked)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
@@ -330,6 +475,8 @@ class TranscriptView(QListView):
         if model is not None:
             model.modelReset.connect(self._on_model_reset)
             model.rowsInserted.connect(self._on_rows_inserted)
+            if isinstance(model, TranscriptModel):
+                model.older_changed.connect(self._fetch_older_if_at_top)
 
     def transcript(self) -> TranscriptModel:
         model = self.model()
@@ -359,7 +506,9 @@ class TranscriptView(QListView):
         for call_id in list(self._cards):
             self._cards.pop(call_id).deleteLater()
         self.delegate.invalidate()
+        self.delegate.forget_streams()
         self._stick_to_bottom = True
+        self._anchor = None
         QTimer.singleShot(0, self.scrollToBottom)
 
     # ------------------------------------------------------------- scrolling
@@ -367,14 +516,68 @@ class TranscriptView(QListView):
     def _on_scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 4
+        if value <= FETCH_MARGIN_PX:
+            self._fetch_older_if_at_top()
+
+    def _fetch_older_if_at_top(self) -> None:
+        """Prepend the next chunk of older rows when the top is (nearly) in view."""
+        model = self.model()
+        if not isinstance(model, TranscriptModel) or self._anchor is not None:
+            return
+        bar = self.verticalScrollBar()
+        if bar.value() > FETCH_MARGIN_PX:
+            return
+        anchor = (bar.value(), bar.maximum())
+        if model.fetch_older():
+            self._anchor = anchor
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
+        bar = self.verticalScrollBar()
+        if self._anchor is not None:
+            # Rows were prepended: keep what the user was reading where it was.
+            value, old_max = self._anchor
+            self._anchor = None
+            bar.setValue(value + hi - old_max)
+            return
         if self._stick_to_bottom:
-            self.verticalScrollBar().setValue(hi)
+            bar.setValue(hi)
 
     def _on_rows_inserted(self, *_args: Any) -> None:
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._warm_up:
+            QTimer.singleShot(0, self._warm_up_step)
+
+    def _warm_up_step(self) -> None:
+        """Render one sample row through the delegate, off-screen (see WARM_UP_MARKDOWN).
+
+        Besides font loading, the first ``viewport()`` call from Python built 43
+        enum types lazily (18 ms, cProfile in bench/ui_stall.py); one sample per
+        event-loop turn keeps each step short.
+        """
+        if not self._warm_up:
+            return
+        text = self._warm_up.pop(0)
+        model = TranscriptModel()
+        # Alternate the streaming (incremental) and the finished (whole) Markdown paths.
+        streaming = len(self._warm_up) % 2 == 0
+        model.reset("", [TranscriptItem("assistant", text=text, streaming=streaming),
+                         TranscriptItem("user", text=text), TranscriptItem("notice", text=text)])
+        image = QImage(320, 240, QImage.Format.Format_ARGB32_Premultiplied)
+        painter = QPainter(image)
+        option = QStyleOptionViewItem()
+        option.initFrom(self.viewport())
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            option.rect = QRect(QPoint(0, 0), self.delegate.sizeHint(option, index))
+            self.delegate.paint(painter, option, index)
+            self.delegate.forget(model.item(row))
+        painter.end()
+        if self._warm_up:
+            QTimer.singleShot(0, self._warm_up_step)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
