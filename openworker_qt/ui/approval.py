@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -38,11 +38,12 @@ from openworker_qt.core.risk import RiskClass
 
 MAX_PREVIEW = 20_000
 
+# Marked for lupdate; translated where shown (``ApprovalPanel`` context).
 RISK_WORDS = {
-    RiskClass.READ: "reads data",
-    RiskClass.WRITE_LOCAL: "changes files on this computer",
-    RiskClass.EXEC: "runs a command",
-    RiskClass.EXTERNAL: "acts outside this computer",
+    RiskClass.READ: QT_TRANSLATE_NOOP("ApprovalPanel", "reads data"),
+    RiskClass.WRITE_LOCAL: QT_TRANSLATE_NOOP("ApprovalPanel", "changes files on this computer"),
+    RiskClass.EXEC: QT_TRANSLATE_NOOP("ApprovalPanel", "runs a command"),
+    RiskClass.EXTERNAL: QT_TRANSLATE_NOOP("ApprovalPanel", "acts outside this computer"),
 }
 
 
@@ -96,7 +97,7 @@ class ApprovalPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         title = QLabel(self.tr("<b>Approval needed:</b> {tool}").format(tool=request.tool))
         title.setTextFormat(Qt.TextFormat.RichText)
-        risk_word = self.tr(RISK_WORDS.get(request.risk, request.risk.value))
+        risk_word = self.tr(str(RISK_WORDS.get(request.risk, request.risk.value)))
         meta = QLabel(
             self.tr("Risk: {risk} ({words})").format(risk=request.risk.value, words=risk_word)
             + (self.tr(" · Target: {target}").format(target=request.target) if request.target else "")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -48,12 +48,12 @@ if TYPE_CHECKING:
 SKIPPED_MARKER = ".onboarding-skipped"
 
 
-def provider_label(widget: QWidget, c: sp.ProviderChoice) -> str:
-    """Labels that are words (not brand names) go through tr()."""
+def provider_label(c: sp.ProviderChoice) -> str:
+    """Labels that are words (not brand names) are translated."""
     if c.name == sp.CUSTOM:
-        return widget.tr("Custom server (OpenAI-compatible)")
+        return QCoreApplication.translate("OnboardingDialog", "Custom server (OpenAI-compatible)")
     if c.name == "ollama":
-        return widget.tr("Ollama (on this computer or your network)")
+        return QCoreApplication.translate("OnboardingDialog", "Ollama (on this computer or your network)")
     return c.label
 
 
@@ -112,7 +112,7 @@ class OnboardingDialog(QDialog):
         form = QFormLayout()
         self.provider_box = QComboBox()
         for c in sp.provider_choices():
-            self.provider_box.addItem(provider_label(self, c), c.name)
+            self.provider_box.addItem(provider_label(c), c.name)
         self.provider_box.setAccessibleName(self.tr("Provider"))
         self.provider_box.setAccessibleDescription(self.tr("Which service runs the model"))
         self.key_edit = QLineEdit()
@@ -310,7 +310,7 @@ class OnboardingDialog(QDialog):
         else:
             self.model_intro.setText(self.tr(
                 "{provider} is connected. New sessions start with this model; you can "
-                "switch per session.").format(provider=provider_label(self, c)))
+                "switch per session.").format(provider=provider_label(c)))
         self.model_box.addItems(models)
         self.pages.setCurrentIndex(1)
         self.model_box.setFocus()

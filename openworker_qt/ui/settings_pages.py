@@ -90,7 +90,7 @@ class ProvidersPage(QWidget):
         self.tree.setAccessibleDescription(self.tr("Each provider and whether its key is stored"))
         self.choices = [c for c in sp.provider_choices() if c.kind != "ollama"]
         for c in self.choices:
-            item = QTreeWidgetItem([provider_label(self, c), ""])
+            item = QTreeWidgetItem([provider_label(c), ""])
             item.setData(0, Qt.ItemDataRole.UserRole, c.name)
             self.tree.addTopLevelItem(item)
         if first := self.tree.topLevelItem(0):
@@ -269,7 +269,7 @@ class ModelPage(QWidget):
         self.status.setText(self.tr("New sessions use {model}.").format(model=model))
 
 
-class _ListEditor(QWidget):
+class ListEditor(QWidget):
     """A list with Add / Remove, written whole to one config key on every change."""
 
     def __init__(self, app: DesktopApp, key: str, name: str, description: str,
@@ -343,7 +343,7 @@ class PermissionsPage(QWidget):
         allow_label = QLabel(self.tr("Shell commands that run without asking (a prefix such as “git status”):"))
         allow_label.setWordWrap(True)
         lay.addWidget(allow_label)
-        self.allowlist = _ListEditor(app, "permissions.shell_allowlist", self.tr("Shell allowlist"),
+        self.allowlist = ListEditor(app, "permissions.shell_allowlist", self.tr("Shell allowlist"),
                                      self.tr("Commands starting with one of these run without asking"))
         self.command = QLineEdit()
         self.command.setPlaceholderText(self.tr("Command prefix"))
@@ -381,7 +381,7 @@ class FoldersPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(page)
-        self.roots = _ListEditor(app, "permissions.writable_roots", self.tr("Writable folders"),
+        self.roots = ListEditor(app, "permissions.writable_roots", self.tr("Writable folders"),
                                  self.tr("The assistant may change files inside these folders"))
         self.add_folder = _button(self.tr("&Add folder…"), self.tr("Add folder"),
                                   self.tr("Choose a folder the assistant may change"))

@@ -136,6 +136,12 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
                    "denyFocused", "quickAsk", "settings"):
         assert needed in shortcuts, f"no shortcut for {needed}"
 
+    async def finish_turn() -> None:  # leave no parked ask behind for shutdown
+        opened["approval"].panel.deny.click()
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, finish_turn)
+
 
 def test_composer_tab_order_reaches_send_then_stop(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop()

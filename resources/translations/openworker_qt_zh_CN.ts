@@ -1,0 +1,1803 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name />
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="531" />
+        <source>GlobalHotkey</source>
+        <comment>Global hotkeys are not available on Wayland: use the tray or Ctrl+Shift+Space inside OpenWorker for quick ask.</comment>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="534" />
+        <source>GlobalHotkey</source>
+        <comment>Global hotkeys are not available on this display ({name}).</comment>
+        <translation type="unfinished" />
+    </message>
+</context>
+<context>
+    <name>AppearancePage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="406" />
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="407" />
+        <source>OpenWorker follows your system's light or dark setting unless you choose one here.</source>
+        <translation>OpenWorker 默认跟随系统的浅色或深色设置，你也可以在这里指定。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="412" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="412" />
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="413" />
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="416" />
+        <source>Colour scheme</source>
+        <translation>配色方案</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="417" />
+        <source>System follows the platform's light or dark setting</source>
+        <translation>“跟随系统”会使用系统的浅色或深色设置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="420" />
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="423" />
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="424" />
+        <source>Applies to windows opened from now on; restart for all</source>
+        <translation>对之后打开的窗口生效；重启后全部生效</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="427" />
+        <source>&amp;Colour scheme</source>
+        <translation>配色方案(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="429" />
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="453" />
+        <source>Restart OpenWorker to see every window in the new language.</source>
+        <translation>重启 OpenWorker 后，所有窗口都会使用新语言。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="189" />
+        <source>Approve {tool}?</source>
+        <translation>批准 {tool}？</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="190" />
+        <source>Approval dialog</source>
+        <translation>审批对话框</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="192" />
+        <source>{tool} wants to run in {session}</source>
+        <translation>{tool} 想在 {session} 中运行</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="197" />
+        <source>Session: {title}</source>
+        <translation>会话：{title}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="198" />
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalPanel</name>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="43" />
+        <source>reads data</source>
+        <translation>读取数据</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="44" />
+        <source>changes files on this computer</source>
+        <translation>修改这台电脑上的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="45" />
+        <source>runs a command</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="46" />
+        <source>acts outside this computer</source>
+        <translation>在这台电脑之外执行操作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="98" />
+        <source>&lt;b&gt;Approval needed:&lt;/b&gt; {tool}</source>
+        <translation>&lt;b&gt;需要审批：&lt;/b&gt;{tool}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="102" />
+        <source>Risk: {risk} ({words})</source>
+        <translation>风险：{risk}（{words}）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="103" />
+        <source> · Target: {target}</source>
+        <translation> · 目标：{target}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="115" />
+        <source>Diff preview</source>
+        <translation>差异预览</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="115" />
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="116" />
+        <source>What this call would do, exactly</source>
+        <translation>这次调用具体会做什么</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="123" />
+        <source>&amp;Approve once</source>
+        <translation>批准一次(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="124" />
+        <source>Approve once</source>
+        <translation>批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="125" />
+        <source>Run this call now, ask again next time</source>
+        <translation>现在运行这次调用，下次仍会询问</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="126" />
+        <source>A&amp;lways allow</source>
+        <translation>始终允许(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="127" />
+        <source>Always allow</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="129" />
+        <source>Allow {tool} for this exact target from now on</source>
+        <translation>从现在起，对这个目标始终允许 {tool}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="132" />
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="133" />
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="134" />
+        <source>Do not run this call</source>
+        <translation>不运行这次调用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="143" />
+        <source>Approval request for {tool}</source>
+        <translation>{tool} 的审批请求</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="71" />
+        <location filename="../../openworker_qt/ui/main_window.py" line="86" />
+        <source>No action</source>
+        <translation>无操作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="74" />
+        <source>Dismiss message</source>
+        <translation>关闭消息</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="80" />
+        <source>Message banner</source>
+        <translation>消息横幅</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="88" />
+        <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
+        <translation>描述你想要的结果……（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="90" />
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="92" />
+        <source>Type what you want done. Enter sends; while a turn runs, it steers it.</source>
+        <translation>输入你想完成的事。按 Enter 发送；运行中发送的消息会用于引导当前任务。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="98" />
+        <source>Persona</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="98" />
+        <source>Which agent works on this session</source>
+        <translation>由哪个智能体处理这个会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="99" />
+        <source>Permission mode</source>
+        <translation>权限模式</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="100" />
+        <source>What the agent may do without asking</source>
+        <translation>智能体无需询问即可做的事</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="106" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="107" />
+        <source>The model for the next call; provider:model</source>
+        <translation>下一次调用使用的模型；格式为 提供商:模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="108" />
+        <source>Model (provider:model)</source>
+        <translation>模型（提供商:模型）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="110" />
+        <source>Attach…</source>
+        <translation>附件…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="112" />
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="113" />
+        <source>Add files or a folder to this message</source>
+        <translation>为这条消息添加文件或文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="114" />
+        <location filename="../../openworker_qt/ui/composer.py" line="116" />
+        <location filename="../../openworker_qt/ui/composer.py" line="161" />
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="117" />
+        <location filename="../../openworker_qt/ui/composer.py" line="164" />
+        <source>Send the message (Enter)</source>
+        <translation>发送消息（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="118" />
+        <location filename="../../openworker_qt/ui/composer.py" line="120" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="121" />
+        <source>Stop the running turn (Esc)</source>
+        <translation>停止正在运行的任务（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="137" />
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="161" />
+        <source>Steer</source>
+        <translation>引导</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="163" />
+        <source>Inject this message after the current step</source>
+        <translation>在当前步骤之后插入这条消息</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="199" />
+        <source>Attachment {name}</source>
+        <translation>附件 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="200" />
+        <source>Press to remove this attachment</source>
+        <translation>按下即可移除此附件</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopApp</name>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="208" />
+        <source> (read only)</source>
+        <translation>（只读）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="258" />
+        <source>No system tray is available here: OpenWorker keeps working window-only (quick ask is in the Window menu).</source>
+        <translation>这里没有系统托盘：OpenWorker 将仅以窗口方式工作（快速提问在“窗口”菜单中）。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="298" />
+        <source>a session</source>
+        <translation>某个会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="302" />
+        <source>Approval needed: {tool}</source>
+        <translation>需要审批：{tool}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="304" />
+        <source>Approve</source>
+        <translation>批准</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="304" />
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="307" />
+        <source>OpenWorker has a question</source>
+        <translation>OpenWorker 有一个问题</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="322" />
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="322" />
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="324" />
+        <source>Click to open the session.</source>
+        <translation>点击打开该会话。</translation>
+    </message>
+</context>
+<context>
+    <name>FoldersPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="378" />
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="384" />
+        <source>Writable folders</source>
+        <translation>可写文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="379" />
+        <source>Folders the assistant may change files in (besides each session's workspace). Anything outside needs your approval.</source>
+        <translation>助手可以修改其中文件的文件夹（每个会话的工作区除外）。其他位置都需要你的批准。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="385" />
+        <source>The assistant may change files inside these folders</source>
+        <translation>助手可以修改这些文件夹中的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="386" />
+        <source>&amp;Add folder…</source>
+        <translation>添加文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="386" />
+        <source>Add folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="387" />
+        <source>Choose a folder the assistant may change</source>
+        <translation>选择一个助手可以修改的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="395" />
+        <source>Choose a writable folder</source>
+        <translation>选择可写文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalHotkey</name>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="75" />
+        <source>“{sequence}” is not a key combination</source>
+        <translation>“{sequence}”不是有效的组合键</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="81" />
+        <source>The global hotkey could not be set: {error}</source>
+        <translation>无法设置全局快捷键：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="85" />
+        <source>Global hotkey {sequence} is active</source>
+        <translation>全局快捷键 {sequence} 已启用</translation>
+    </message>
+</context>
+<context>
+    <name>GrantDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="36" />
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="39" />
+        <source>Grant folder access</source>
+        <translation>授予文件夹访问权限</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="41" />
+        <source>Choose whether the agent may only read {folder} or also change files there</source>
+        <translation>选择智能体只能读取 {folder}，还是也可以修改其中的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="44" />
+        <source>Let the agent use &lt;b&gt;{name}&lt;/b&gt; in this session?</source>
+        <translation>允许智能体在本会话中使用 &lt;b&gt;{name}&lt;/b&gt; 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="49" />
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="51" />
+        <source>Read only: the agent can list and read files there.
+Read and write: it may also create and change files there, still following the session's permission mode.
+The grant applies to this session only.</source>
+        <translation>只读：智能体可以列出并读取其中的文件。
+读写：它还可以在其中创建和修改文件，但仍遵循会话的权限模式。
+此授权仅适用于本会话。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="60" />
+        <source>&amp;Read only</source>
+        <translation>只读(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="61" />
+        <source>Grant read-only access</source>
+        <translation>授予只读权限</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="62" />
+        <source>Read and &amp;write</source>
+        <translation>读写(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="63" />
+        <source>Grant read and write access</source>
+        <translation>授予读写权限</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="64" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/grant_dialog.py" line="65" />
+        <source>Do not grant access</source>
+        <translation>不授予权限</translation>
+    </message>
+</context>
+<context>
+    <name>InboxWindow</name>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="52" />
+        <source>Inbox — OpenWorker Qt</source>
+        <translation>收件箱 — OpenWorker Qt</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="53" />
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="54" />
+        <source>Everything waiting for you, across sessions</source>
+        <translation>所有会话中等待你处理的事项</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="59" />
+        <source>Filter by session</source>
+        <translation>按会话筛选</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="60" />
+        <source>Show the items of one session only</source>
+        <translation>只显示一个会话的事项</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="61" />
+        <source>Session:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="64" />
+        <source>Pending count</source>
+        <translation>待处理数量</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="71" />
+        <source>Pending items</source>
+        <translation>待处理事项</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="72" />
+        <source>Approvals, questions, plans and folder requests</source>
+        <translation>审批、问题、计划和文件夹请求</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="84" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="84" />
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="85" />
+        <source>Risk</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="85" />
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="86" />
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="94" />
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="95" />
+        <source>Exactly what the call would do</source>
+        <translation>这次调用具体会做什么</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="98" />
+        <source>&amp;Approve once</source>
+        <translation>批准一次(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="99" />
+        <source>A&amp;lways allow</source>
+        <translation>始终允许(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="100" />
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="101" />
+        <source>&amp;Open session</source>
+        <translation>打开会话(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="102" />
+        <source>Run this call now (Ctrl+Enter)</source>
+        <translation>现在运行这次调用（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="103" />
+        <source>Allow this tool for this exact target from now on</source>
+        <translation>从现在起，对这个目标始终允许此工具</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="104" />
+        <source>Do not run this call (Ctrl+Delete)</source>
+        <translation>不运行这次调用（Ctrl+Delete）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="105" />
+        <source>Show the session this item belongs to</source>
+        <translation>显示此事项所属的会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="113" />
+        <source>Suggested answers</source>
+        <translation>建议的回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="115" />
+        <source>Your answer</source>
+        <translation>你的回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="116" />
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="118" />
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="117" />
+        <source>Type the answer and press Enter</source>
+        <translation>输入回答并按 Enter</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="119" />
+        <source>Send answer</source>
+        <translation>发送回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="124" />
+        <source>Nothing is waiting for you.</source>
+        <translation>没有等待你处理的事项。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="126" />
+        <source>Inbox empty</source>
+        <translation>收件箱为空</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="158" />
+        <source>All sessions</source>
+        <translation>所有会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="178" />
+        <source>{n} pending</source>
+        <translation>{n} 项待处理</translation>
+    </message>
+</context>
+<context>
+    <name>ListEditor</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="289" />
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="289" />
+        <source>Remove selected from {name}</source>
+        <translation>从{name}中移除所选项</translation>
+    </message>
+</context>
+<context>
+    <name>MacHotkey</name>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="493" />
+        <source>This key cannot be used as a global hotkey</source>
+        <translation>这个按键不能用作全局快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="501" />
+        <source>Another application already uses this key combination</source>
+        <translation>另一个应用已在使用这个组合键</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="105" />
+        <location filename="../../openworker_qt/ui/main_window.py" line="241" />
+        <source>OpenWorker Qt</source>
+        <translation>OpenWorker Qt</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="106" />
+        <source>OpenWorker Qt main window</source>
+        <translation>OpenWorker Qt 主窗口</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="138" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="168" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="169" />
+        <source>&amp;New session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="170" />
+        <source>&amp;Search sessions</source>
+        <translation>搜索会话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="171" />
+        <source>&amp;Attach files…</source>
+        <translation>添加附件(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="173" />
+        <source>Se&amp;ttings…</source>
+        <translation>设置(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="175" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="176" />
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="177" />
+        <source>&amp;Send</source>
+        <translation>发送(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="178" />
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="179" />
+        <source>&amp;Retry</source>
+        <translation>重试(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="181" />
+        <source>&amp;Approve focused request</source>
+        <translation>批准当前请求(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="183" />
+        <source>&amp;Deny focused request</source>
+        <translation>拒绝当前请求(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="186" />
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="187" />
+        <source>&amp;Window</source>
+        <translation>窗口(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="188" />
+        <source>&amp;Inbox</source>
+        <translation>收件箱(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="189" />
+        <source>&amp;Quick ask</source>
+        <translation>快速提问(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="190" />
+        <source>&amp;Focus message box</source>
+        <translation>聚焦消息框(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="264" />
+        <source>{title} — OpenWorker Qt</source>
+        <translation>{title} — OpenWorker Qt</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="264" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="282" />
+        <location filename="../../openworker_qt/ui/main_window.py" line="345" />
+        <location filename="../../openworker_qt/ui/main_window.py" line="370" />
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="331" />
+        <source>Steering: your message goes in after the current step.</source>
+        <translation>引导：你的消息会在当前步骤之后加入。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="361" />
+        <source>running {tool}</source>
+        <translation>正在运行 {tool}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="363" />
+        <source>step {n} done</source>
+        <translation>第 {n} 步完成</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="365" />
+        <location filename="../../openworker_qt/ui/main_window.py" line="381" />
+        <source>thinking</source>
+        <translation>思考中</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="370" />
+        <source>The turn failed: {message}</source>
+        <translation>本轮失败：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="397" />
+        <source>Working · {detail} · {secs} s</source>
+        <translation>工作中 · {detail} · {secs} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="401" />
+        <source>{n} session(s) working</source>
+        <translation>{n} 个会话正在工作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="401" />
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="493" />
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="524" />
+        <source>Only local files and folders can be dropped here.</source>
+        <translation>这里只能拖放本地文件和文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="232" />
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="239" />
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="233" />
+        <source>New sessions start with this model. Each session can switch model in the composer.</source>
+        <translation>新会话使用这个模型。每个会话都可以在输入区切换模型。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="240" />
+        <source>Pick from the configured providers or type provider:model</source>
+        <translation>从已配置的提供商中选择，或输入 提供商:模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="242" />
+        <source>Default model name</source>
+        <translation>默认模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="247" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="269" />
+        <source>New sessions use {model}.</source>
+        <translation>新会话将使用 {model}。</translation>
+    </message>
+</context>
+<context>
+    <name>OnboardingDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="54" />
+        <source>Custom server (OpenAI-compatible)</source>
+        <translation>自定义服务器（兼容 OpenAI）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="56" />
+        <source>Ollama (on this computer or your network)</source>
+        <translation>Ollama（本机或局域网）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="72" />
+        <location filename="../../openworker_qt/ui/onboarding.py" line="73" />
+        <source>Welcome to OpenWorker</source>
+        <translation>欢迎使用 OpenWorker</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="74" />
+        <source>Connect a model provider and choose a default model</source>
+        <translation>连接模型提供商并选择默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="91" />
+        <source>Connect a model</source>
+        <translation>连接模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="97" />
+        <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at Ollama running on your computer. Keys are kept in your system keyring, never in a file.</source>
+        <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的 Ollama。密钥只保存在系统钥匙串中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="104" />
+        <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, which needs no key.</source>
+        <translation>此系统上没有可用的安全钥匙串，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用无需密钥的 Ollama。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="109" />
+        <source>Keyring warning</source>
+        <translation>钥匙串警告</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="116" />
+        <source>Provider</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="117" />
+        <source>Which service runs the model</source>
+        <translation>由哪个服务运行模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="120" />
+        <location filename="../../openworker_qt/ui/onboarding.py" line="215" />
+        <source>Paste your API key</source>
+        <translation>粘贴你的 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="121" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="122" />
+        <source>Checked with one small request, then stored in the keyring</source>
+        <translation>先用一个很小的请求验证，然后保存到钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="124" />
+        <location filename="../../openworker_qt/ui/onboarding.py" line="125" />
+        <source>Server URL</source>
+        <translation>服务器地址</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="126" />
+        <source>API &amp;key</source>
+        <translation>API 密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="128" />
+        <source>&amp;Provider</source>
+        <translation>提供商(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="138" />
+        <source>Check result</source>
+        <translation>验证结果</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="142" />
+        <source>&amp;Skip for now</source>
+        <translation>暂时跳过(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="143" />
+        <source>Skip for now</source>
+        <translation>暂时跳过</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="144" />
+        <source>Set up a provider later in Settings</source>
+        <translation>稍后在设置中配置提供商</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="145" />
+        <source>&amp;Check and continue</source>
+        <translation>验证并继续(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="146" />
+        <source>Check and continue</source>
+        <translation>验证并继续</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="147" />
+        <source>Try the key with one real request, then store it</source>
+        <translation>用一个真实请求验证密钥，然后保存</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="163" />
+        <source>Choose a default model</source>
+        <translation>选择默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="171" />
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="172" />
+        <source>Used by new sessions; each session can switch</source>
+        <translation>新会话使用此模型；每个会话都可以切换</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="174" />
+        <source>Default model name</source>
+        <translation>默认模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="180" />
+        <source>&amp;Back</source>
+        <translation>返回(&amp;B)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="181" />
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="182" />
+        <source>&amp;Finish</source>
+        <translation>完成(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="183" />
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="184" />
+        <source>Save the default model and start working</source>
+        <translation>保存默认模型并开始工作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="212" />
+        <source>Base URL (optional)</source>
+        <translation>基础地址（可选）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="213" />
+        <source>Leave empty for the official endpoint</source>
+        <translation>留空则使用官方接口</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="214" />
+        <source>Only for a proxy or gateway; usually empty</source>
+        <translation>仅用于代理或网关；通常留空</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="217" />
+        <source>Ollama &amp;URL</source>
+        <translation>Ollama 地址(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="219" />
+        <source>Where Ollama listens; empty means {url}</source>
+        <translation>Ollama 的监听地址；留空表示 {url}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="221" />
+        <source>Base &amp;URL</source>
+        <translation>基础地址(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="223" />
+        <source>The server's OpenAI-compatible endpoint, ending in /v1</source>
+        <translation>服务器兼容 OpenAI 的接口地址，以 /v1 结尾</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="224" />
+        <source>API key, if the server needs one</source>
+        <translation>API 密钥（如果服务器需要）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="252" />
+        <source>No secure keyring is available, so the key was not stored.</source>
+        <translation>没有可用的安全钥匙串，因此密钥未被保存。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="255" />
+        <source>Paste an API key first.</source>
+        <translation>请先粘贴 API 密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="258" />
+        <source>Enter the server's base URL first.</source>
+        <translation>请先输入服务器的基础地址。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="261" />
+        <source>Checking…</source>
+        <translation>正在验证…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="265" />
+        <location filename="../../openworker_qt/ui/onboarding.py" line="268" />
+        <source>That did not work: {message}</source>
+        <translation>验证未通过：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="275" />
+        <source>The key worked but could not be stored: {message}</source>
+        <translation>密钥有效，但无法保存：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="308" />
+        <source>Ollama answered but has no models yet. Pick one and download it with “ollama pull &lt;name&gt;”.</source>
+        <translation>Ollama 已响应，但还没有模型。请选择一个，并用“ollama pull &lt;名称&gt;”下载。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="312" />
+        <source>{provider} is connected. New sessions start with this model; you can switch per session.</source>
+        <translation>{provider} 已连接。新会话将使用这个模型；每个会话都可以切换。</translation>
+    </message>
+</context>
+<context>
+    <name>PermissionsPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="318" />
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="319" />
+        <source>How much the assistant may do without asking. A session's own mode (in the composer) overrides the default.</source>
+        <translation>助手无需询问可以做多少事。会话自己的模式（在输入区设置）优先于默认值。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="325" />
+        <source>Discuss: talk only, no tools that change anything</source>
+        <translation>讨论：只对话，不使用任何会改变内容的工具</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="326" />
+        <source>Plan: read and propose a plan; changes need the plan approved</source>
+        <translation>计划：读取并提出计划；修改需要先批准计划</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="327" />
+        <source>Interactive: ask before every change</source>
+        <translation>交互：每次修改前都询问</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="328" />
+        <source>Auto: change files inside the writable folders without asking</source>
+        <translation>自动：无需询问即可修改可写文件夹中的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="329" />
+        <source>Custom: follow your standing rules, ask for the rest</source>
+        <translation>自定义：遵循你的常设规则，其余情况询问</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="335" />
+        <source>Default permission mode</source>
+        <translation>默认权限模式</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="336" />
+        <source>Used by sessions that have no mode of their own</source>
+        <translation>用于没有单独设置模式的会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="338" />
+        <source>&amp;Mode</source>
+        <translation>模式(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="343" />
+        <source>Shell commands that run without asking (a prefix such as “git status”):</source>
+        <translation>无需询问即可运行的 Shell 命令（命令前缀，例如“git status”）：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="346" />
+        <source>Shell allowlist</source>
+        <translation>Shell 允许列表</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="347" />
+        <source>Commands starting with one of these run without asking</source>
+        <translation>以这些前缀开头的命令无需询问即可运行</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="349" />
+        <source>Command prefix</source>
+        <translation>命令前缀</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="350" />
+        <source>Command prefix to allow</source>
+        <translation>要允许的命令前缀</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="351" />
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="351" />
+        <source>Add command</source>
+        <translation>添加命令</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="352" />
+        <source>Add the command prefix to the allowlist</source>
+        <translation>将命令前缀加入允许列表</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="74" />
+        <source>Providers and keys</source>
+        <translation>提供商与密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="75" />
+        <source>Keys are stored in your system keyring and are never shown again. A new or removed key is used from the next request on.</source>
+        <translation>密钥保存在系统钥匙串中，之后不会再显示。新增或移除的密钥从下一次请求开始生效。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="81" />
+        <source>No secure keyring is available on this system: keys cannot be stored.</source>
+        <translation>此系统上没有可用的安全钥匙串：无法保存密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="83" />
+        <source>Keyring warning</source>
+        <translation>钥匙串警告</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="87" />
+        <source>Provider</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="87" />
+        <source>Key</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="89" />
+        <source>Providers</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="90" />
+        <source>Each provider and whether its key is stored</source>
+        <translation>各个提供商及其密钥是否已保存</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="103" />
+        <source>New key for the selected provider</source>
+        <translation>所选提供商的新密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="104" />
+        <source>New API key</source>
+        <translation>新 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="105" />
+        <source>Stored in the keyring for the selected provider</source>
+        <translation>为所选提供商保存到钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="106" />
+        <source>&amp;Save key</source>
+        <translation>保存密钥(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="106" />
+        <source>Save key</source>
+        <translation>保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="107" />
+        <source>Store or replace the selected provider's key</source>
+        <translation>保存或替换所选提供商的密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="108" />
+        <source>&amp;Remove key</source>
+        <translation>移除密钥(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="108" />
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="109" />
+        <source>Delete the selected provider's key from the keyring</source>
+        <translation>从钥匙串中删除所选提供商的密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="117" />
+        <source>Ollama URL</source>
+        <translation>Ollama 地址</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="118" />
+        <source>Where Ollama listens; saved when you press Enter</source>
+        <translation>Ollama 的监听地址；按 Enter 保存</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="119" />
+        <source>&amp;Ollama URL</source>
+        <translation>Ollama 地址(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="126" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="127" />
+        <source>&amp;Guided set-up…</source>
+        <translation>引导设置(&amp;G)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="127" />
+        <source>Guided set-up</source>
+        <translation>引导设置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="128" />
+        <source>Check a key with a real request and choose a default model</source>
+        <translation>用真实请求验证密钥并选择默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="173" />
+        <source>Stored</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="173" />
+        <source>Not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="183" />
+        <source>Type a key first.</source>
+        <translation>请先输入密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="192" />
+        <source>Key saved for {provider}.</source>
+        <translation>已保存 {provider} 的密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="208" />
+        <source>Key removed for {provider}.</source>
+        <translation>已移除 {provider} 的密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="209" />
+        <source>No key was stored for {provider}.</source>
+        <translation>{provider} 没有已保存的密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="218" />
+        <source>Ollama URL saved.</source>
+        <translation>Ollama 地址已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionCard</name>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="248" />
+        <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
+        <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="249" />
+        <source>&lt;b&gt;Folder access requested&lt;/b&gt;</source>
+        <translation>&lt;b&gt;请求访问文件夹&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="250" />
+        <source>&lt;b&gt;Question&lt;/b&gt;</source>
+        <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="262" />
+        <source>Answer: {option}</source>
+        <translation>回答：{option}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="266" />
+        <source>Type an answer and press Enter</source>
+        <translation>输入回答并按 Enter</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="267" />
+        <source>Your answer</source>
+        <translation>你的回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/approval.py" line="271" />
+        <source>Question from the assistant</source>
+        <translation>助手的问题</translation>
+    </message>
+</context>
+<context>
+    <name>QuickAsk</name>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="51" />
+        <source>Quick ask</source>
+        <translation>快速提问</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="52" />
+        <source>Ask something quickly; Esc closes</source>
+        <translation>快速提问；按 Esc 关闭</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="56" />
+        <source>Ask OpenWorker… (Enter to send, Esc to close)</source>
+        <translation>向 OpenWorker 提问……（Enter 发送，Esc 关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="57" />
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="58" />
+        <source>What you want to know or have done</source>
+        <translation>你想了解或完成的事</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="64" />
+        <source>Attachments</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="71" />
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="77" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="78" />
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="79" />
+        <source>Open in window</source>
+        <translation>在窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="80" />
+        <source>Show this conversation in the main window</source>
+        <translation>在主窗口中显示这段对话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="124" />
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="142" />
+        <source>Running {tool}…</source>
+        <translation>正在运行 {tool}…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="144" />
+        <source>Waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="146" />
+        <source>Failed: {message}</source>
+        <translation>失败：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="149" />
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="193" />
+        <source> (read only)</source>
+        <translation>（只读）</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsWindow</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="42" />
+        <source>Settings — OpenWorker Qt</source>
+        <translation>设置 — OpenWorker Qt</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="43" />
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="50" />
+        <source>Settings pages</source>
+        <translation>设置页面</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="51" />
+        <source>Choose a page; arrow keys move between pages</source>
+        <translation>选择页面；方向键可在页面间切换</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="54" />
+        <source>Providers and keys</source>
+        <translation>提供商与密钥</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="55" />
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="56" />
+        <source>Permissions</source>
+        <translation>权限</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="57" />
+        <source>Writable folders</source>
+        <translation>可写文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="58" />
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="67" />
+        <source>Close settings</source>
+        <translation>关闭设置</translation>
+    </message>
+</context>
+<context>
+    <name>Sidebar</name>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="69" />
+        <location filename="../../openworker_qt/ui/sidebar.py" line="70" />
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="71" />
+        <source>Start a new session (Ctrl+N)</source>
+        <translation>开始新会话（Ctrl+N）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="73" />
+        <source>Search sessions (Ctrl+K)</source>
+        <translation>搜索会话（Ctrl+K）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="75" />
+        <source>Search sessions</source>
+        <translation>搜索会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="76" />
+        <source>Filter the session list by title</source>
+        <translation>按标题筛选会话列表</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="78" />
+        <source>Clear search</source>
+        <translation>清除搜索</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="83" />
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="84" />
+        <source>Your sessions, newest first</source>
+        <translation>你的会话，最新的在前</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="96" />
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="100" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="136" />
+        <source>Rename session</source>
+        <translation>重命名会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="136" />
+        <source>Title:</source>
+        <translation>标题：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="145" />
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="146" />
+        <source>Delete this session and its transcript? This cannot be undone.</source>
+        <translation>删除这个会话及其记录？此操作无法撤销。</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptView</name>
+    <message>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="428" />
+        <source>Transcript</source>
+        <translation>对话记录</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="429" />
+        <source>The conversation: messages, tool cards and approvals</source>
+        <translation>对话内容：消息、工具卡片和审批</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="39" />
+        <source>OpenWorker tray menu</source>
+        <translation>OpenWorker 托盘菜单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="40" />
+        <location filename="../../openworker_qt/ui/tray.py" line="100" />
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="43" />
+        <source>Quick ask…</source>
+        <translation>快速提问…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="44" />
+        <source>Open window</source>
+        <translation>打开窗口</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="45" />
+        <source>Open inbox</source>
+        <translation>打开收件箱</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="46" />
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="47" />
+        <source>Pending approvals</source>
+        <translation>待审批事项</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="50" />
+        <source>Pause automations</source>
+        <translation>暂停自动化</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="54" />
+        <source>Quit OpenWorker</source>
+        <translation>退出 OpenWorker</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="96" />
+        <source>{n} waiting for you</source>
+        <translation>{n} 项等待你处理</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="98" />
+        <source>Working on {n} session(s)</source>
+        <translation>正在处理 {n} 个会话</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="103" />
+        <source>Waiting for you ({n})</source>
+        <translation>等待你处理（{n}）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="108" />
+        <source>More in the inbox…</source>
+        <translation>收件箱中还有更多…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="117" />
+        <source>Approve once</source>
+        <translation>批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="119" />
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="121" />
+        <source>Show in inbox…</source>
+        <translation>在收件箱中显示…</translation>
+    </message>
+</context>
+<context>
+    <name>WindowsHotkey</name>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="378" />
+        <source>This key cannot be used as a global hotkey</source>
+        <translation>这个按键不能用作全局快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="382" />
+        <source>Another application already uses this key combination</source>
+        <translation>另一个应用已在使用这个组合键</translation>
+    </message>
+</context>
+<context>
+    <name>X11Hotkey</name>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="233" />
+        <source>Cannot connect to the X display for the global hotkey</source>
+        <translation>无法连接到 X 显示服务以设置全局快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="251" />
+        <source>This keyboard has no key for {key}</source>
+        <translation>此键盘上没有 {key} 键</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/qt/hotkey.py" line="262" />
+        <source>Another application already uses this key combination</source>
+        <translation>另一个应用已在使用这个组合键</translation>
+    </message>
+</context>
+</TS>
