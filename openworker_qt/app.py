@@ -126,6 +126,7 @@ class DesktopApp(QObject):
         self.tray: Any = None
         self.quick_ask: Any = None
         self.grant_dialog: Any = None
+        self.hotkey: Any = None
         self._enable_tray = enable_tray
         self._closing = False
         self.notifier: Notifier = notifier or NullNotifier()
@@ -221,6 +222,7 @@ class DesktopApp(QObject):
         if self.keep_awake is None:
             self.keep_awake = KeepAwake(
                 platform_inhibitor(), enabled=bool(self.runtime.config.get("general.keep_awake", True)))
+        self.install_hotkey()
         asyncio.ensure_future(self.load_models())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
@@ -260,6 +262,24 @@ class DesktopApp(QObject):
                 except OSError:
                     pass
         return self.tray
+
+    def install_hotkey(self) -> Any:
+        """The global quick-ask hotkey (``ui.quick_ask_hotkey``); where the platform
+        has none (Wayland) the status bar says so and the in-app shortcut remains."""
+        from openworker_qt.qt.hotkey import DEFAULT_HOTKEY, create_hotkey
+
+        if self.hotkey is not None:
+            self.hotkey.unregister()
+        else:
+            self.hotkey = create_hotkey(self)
+            self.hotkey.activated.connect(self.show_quick_ask)
+        sequence = str(self.runtime.config.get("ui.quick_ask_hotkey") or DEFAULT_HOTKEY)
+        if not self.hotkey.register(sequence):
+            log.info("global hotkey: %s", self.hotkey.status)
+            self.window.statusBar().showMessage(self.hotkey.status, 8000)
+        if self.tray is not None:
+            self.tray.set_hotkey(self.hotkey.sequence)
+        return self.hotkey
 
     def show_quick_ask(self) -> Any:
         if self.quick_ask is None:
@@ -400,6 +420,8 @@ class DesktopApp(QObject):
             self.settings_window.close()
         if self.tray is not None:
             self.tray.hide()
+        if self.hotkey is not None:
+            self.hotkey.unregister()
         await self.notifier.close()
         if self.keep_awake is not None:
             await asyncio.to_thread(self.keep_awake.close)

@@ -62,6 +62,10 @@ class Tray(QObject):
         app.bridge.running_changed.connect(lambda _s, _r: self.refresh())
         self.refresh()
 
+    def set_hotkey(self, sequence: str) -> None:
+        """Show the global quick-ask hotkey in the menu (none where it is unavailable)."""
+        self.quick_ask_action.setShortcut(sequence)
+
     def _add(self, text: str, slot: object, shortcut: str = "") -> QAction:
         action = self.menu.addAction(text)
         if shortcut:
