@@ -4,8 +4,9 @@
 Runs the real app (scripted provider, temp state dir) on a virtual X screen:
 if there is no DISPLAY it starts its own ``Xvfb`` on a free display and stops
 it at the end. Shots: the main window mid-conversation (reasoning, a tool
-card, an approval card), the approval dialog, the inbox window, quick ask, and
-the main window in the dark scheme.
+card, an approval card), the approval dialog, the inbox window, quick ask, the
+main window in the dark scheme, settings (providers, permissions) and
+onboarding — the last two also in Simplified Chinese.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 """
@@ -24,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -90,6 +92,66 @@ async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
 
 async def settle(seconds: float = 0.3) -> None:
     await asyncio.sleep(seconds)
+
+
+async def settings_and_onboarding(desktop: Any, save: Callable[[object, str], None], app: Any) -> None:
+    """Settings (providers, permissions) and onboarding, in English then Simplified Chinese."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    from openworker_qt.storage import secrets
+    from openworker_qt.ui.settings import SettingsWindow
+    from openworker_qt.ui.theme import install_translator
+
+    class DemoKeyring(KeyringBackend):
+        """In memory, for the shots only (the real app uses the OS keyring)."""
+
+        priority = 1
+        values: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.values.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.values[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.values.pop((service, username), None)
+
+    keyring.set_keyring(DemoKeyring())
+    secrets.set_secret("ANTHROPIC_API_KEY", "sk-ant-demo-value-0000")
+    permissions = desktop.runtime.config.data["permissions"]
+    permissions["shell_allowlist"] = ["git status", "git diff", "ls"]
+    permissions["writable_roots"] = [str(desktop.workspace)]
+
+    async def settings_shots(suffix: str) -> None:
+        settings = SettingsWindow(desktop)
+        settings.show()
+        await until(lambda: not settings.providers.busy())
+        settings.providers.select("anthropic")
+        await settle()
+        save(settings, f"settings{suffix}.png")
+        settings.show_page(2)
+        await settle()
+        save(settings, f"settings-permissions{suffix}.png")
+        settings.close()
+
+    async def onboarding_shot(suffix: str) -> None:
+        onboarding = desktop.show_onboarding()
+        onboarding.select_provider("anthropic")
+        onboarding.key_edit.setText("sk-ant-not-a-real-key")  # shown masked
+        await settle()
+        save(onboarding, f"onboarding{suffix}.png")
+        onboarding.close()
+
+    await settings_shots("")
+    await onboarding_shot("")
+    install_translator(app, "zh_CN")  # widgets built from now on are in Chinese
+    try:
+        await settings_shots("-zh_CN")
+        await onboarding_shot("-zh_CN")
+    finally:
+        install_translator(app, "en")
 
 
 def main() -> int:
@@ -171,6 +233,8 @@ def asyncio_main(out: Path, home: Path) -> int:
         await until(lambda: popup.status.text() == "Done")
         await settle()
         save(popup, "quick-ask.png")
+        popup.hide()
+        await settings_and_onboarding(desktop, save, app)
         await desktop.shutdown()
 
     try:

@@ -79,7 +79,7 @@ class OnboardingDialog(QDialog):
         lay.setContentsMargins(24, 20, 24, 18)
         lay.addWidget(self.pages)
         self._on_provider_changed()
-        self.resize(560, 380)
+        self.resize(560, 340)
 
     # ------------------------------------------------------------------ pages
 

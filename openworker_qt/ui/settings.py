@@ -49,6 +49,7 @@ class SettingsWindow(QWidget):
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
+        self.nav.setSpacing(3)
         self.stack = QStackedWidget()
         for title, page in (
             (self.tr("Providers and keys"), self.providers),
