@@ -79,7 +79,7 @@ PAD = 10
 GAP = 6
 CARD_RADIUS = 8
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
-MEASURE_TAIL = 60  # in big sessions the last rows (shown first) are exact too
+MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
 # The first layout of each font style costs 10-17 ms (font loading, measured); doing it
@@ -201,7 +201,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         super().__init__(view)
         self.view = view
         self._docs: OrderedDict[tuple[int, int, int, str], QTextDocument] = OrderedDict()
-        self._heights: dict[tuple[int, int, int], int] = {}
+        # (uid, rev, width) -> size; QSize objects are kept because building one per
+        # call was ~7 us, a third of a cached sizeHint.
+        self._heights: dict[tuple[int, int, int], QSize] = {}
         self._estimated: set[tuple[int, int, int]] = set()
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
@@ -321,20 +323,35 @@ class TranscriptDelegate(QStyledItemDelegate):
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
         return lines * line_h + extra + GAP
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    @staticmethod
+    def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
+        # QListView asks every row on each relayout; going through index.data() and the
+        # role dispatch was ~10 us a row, most of a 2,700-row relayout (55 ms).
+        model = index.model()
+        if isinstance(model, TranscriptModel):
+            return model.item(index.row())
         item: TranscriptItem = index.data(ITEM_ROLE)
+        return item
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        item = self._item(index)
         width = self._width()
         key = (item.uid, item.rev, width)
-        h = self._heights.get(key)
-        if h is None:
-            rows = index.model().rowCount()
-            if rows <= MEASURE_ALWAYS_BELOW or index.row() >= rows - MEASURE_TAIL:
+        size = self._heights.get(key)
+        if size is None:
+            model = index.model()
+            rows = model.rowCount()
+            # A long session's first page is estimated above its tail like a big session
+            # (exact heights for its ~180 rows cost ~40 ms of the first paint).
+            small = rows <= MEASURE_ALWAYS_BELOW and not (
+                isinstance(model, TranscriptModel) and model.has_older())
+            if small or index.row() >= rows - MEASURE_TAIL:
                 h = self.exact_height(item, width)
             else:
                 h = self.estimate_height(item, width)
                 self._estimated.add(key)
-            self._heights[key] = h
-        return QSize(width, h)
+            size = self._heights[key] = QSize(width, h)
+        return size
 
     def invalidate(self) -> None:
         self._metrics = None
@@ -361,14 +378,15 @@ class TranscriptDelegate(QStyledItemDelegate):
     # ------------------------------------------------------------------ paint
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
-        item: TranscriptItem = index.data(ITEM_ROLE)
+        item = self._item(index)
         width = self._width()
         key = (item.uid, item.rev, width)
         if key in self._estimated:
             self._estimated.discard(key)
             exact = self.exact_height(item, width)
-            if exact != self._heights.get(key):
-                self._heights[key] = exact
+            known = self._heights.get(key)
+            if known is None or exact != known.height():
+                self._heights[key] = QSize(width, exact)
                 self._dirty_rows.add(index.row())
                 self._relayout.start()
         if item.kind == "tool" and self.view.card_for(item.call_id) is not None:
