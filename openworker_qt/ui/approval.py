@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -212,11 +212,19 @@ class ApprovalDialog(QDialog):
         self.answered.emit(value)
         self.close()
 
-    def reject(self) -> None:
-        """Esc or the close button: deny (closing without an answer must not hang the turn)."""
-        if not self._answered:
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Esc is an explicit answer: deny."""
+        if event.key() == Qt.Key.Key_Escape and not self._answered:
             self._answered = True
             self.answered.emit(ApprovalOutcome.DENY.value)
+            self.close()
+            return
+        super().keyPressEvent(event)
+
+    def reject(self) -> None:
+        """Closing the window is not an answer: the ask stays pending in the inbox
+        (and survives quitting the app) until someone answers it."""
+        self._answered = True
         super().reject()
 
     def dismiss(self) -> None:

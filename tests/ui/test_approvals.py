@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -135,3 +137,26 @@ def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: P
     tool = next(r for r in window.transcript.items if r.kind == "tool")
     assert tool.status == "interrupted"
     assert not (tmp_path / "ws" / "out.txt").exists()
+
+
+def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write the file")
+        await until(lambda: _dialog(window) is not None, what="dialog")
+        dialog = _dialog(window)
+        dialog.close()  # the window's close button, or the app closing its windows
+        await asyncio.sleep(0.2)
+        item = desktop.runtime.inbox.find(dialog.request.session_id, dialog.request.call_id)
+        seen["status"] = item.status
+        seen["running"] = desktop.manager.is_running(window.session_id)
+        # The ask is still answerable from the inbox.
+        desktop.runtime.inbox.resolve(item.id, "once", by="inbox")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, scenario)
+    assert seen == {"status": "pending", "running": True}
+    assert (tmp_path / "ws" / "out.txt").exists()
