@@ -4,7 +4,9 @@ The menu exists even where no tray does (offscreen, some Linux desktops): it is
 what the tray icon shows, and tests drive it directly. Without a tray the app
 says so once (a marker file remembers it) and keeps working window-only.
 
-Icon states: ``idle``, ``working`` (a turn runs), ``attention`` (something waits).
+Icon states: ``idle``, ``working`` (a turn runs), ``attention`` ("needs you": an
+approval or question of any session waits, unattended ones included); the
+tooltip carries the count.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Tray(QObject):
         self.icons = {s: QIcon(str(resource("icons", f"tray-{s}.svg")))
                       for s in ("idle", "working", "attention")}
         self.state = "idle"
+        self.tooltip = "OpenWorker Qt"
         self.menu = QMenu()
         self.menu.setObjectName("trayMenu")
         self.menu.setAccessibleName(self.tr("OpenWorker tray menu"))
@@ -89,16 +92,29 @@ class Tray(QObject):
         self.app.runtime.config.data.setdefault("automation", {})["paused"] = paused
 
     def refresh(self) -> None:
+        """State, status, tooltip and menu from the inbox of *every* session.
+
+        Unattended runs and asks parked by another process count too (the inbox
+        bridge sees them); notices are listed but do not make the tray "need you".
+        """
         pending = self.app.inbox.pending()
+        asks = [i for i in pending if i.kind != "notice"]
         running = self.app.bridge.running_sessions
-        self.state = "attention" if pending else ("working" if running else "idle")
-        if pending:
-            status = self.tr("{n} waiting for you").format(n=len(pending))
+        self.state = "attention" if asks else ("working" if running else "idle")
+        if asks:
+            status = self.tr("{n} waiting for you").format(n=len(asks))
+            approvals = sum(1 for i in asks if i.kind == "approval")
+            sessions = len({i.session_id for i in asks})
+            detail = self.tr("{a} approval(s), {q} other question(s) in {s} session(s)").format(
+                a=approvals, q=len(asks) - approvals, s=sessions)
         elif running:
             status = self.tr("Working on {n} session(s)").format(n=len(running))
+            detail = ""
         else:
             status = self.tr("Idle")
+            detail = ""
         self.status_action.setText(status)
+        self.tooltip = f"OpenWorker Qt — {status}" + (f"\n{detail}" if detail else "")
         self.pending_menu.clear()
         self.pending_menu.setTitle(self.tr("Waiting for you ({n})").format(n=len(pending)))
         self.pending_menu.setEnabled(bool(pending))
@@ -109,7 +125,7 @@ class Tray(QObject):
             more.triggered.connect(self.app.show_inbox)
         if self.icon is not None:
             self.icon.setIcon(self.icons[self.state])
-            self.icon.setToolTip(f"OpenWorker Qt — {status}")
+            self.icon.setToolTip(self.tooltip)
 
     def _add_pending(self, item: InboxItem) -> None:
         sub = self.pending_menu.addMenu(item_summary(item)[:60])

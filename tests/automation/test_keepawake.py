@@ -230,12 +230,14 @@ async def test_turn_inhibits_the_screensaver_until_it_ends(session_bus: str, tmp
 def test_logind_inhibit_holds_an_fd_until_release(session_bus: str) -> None:
     read_end, write_end = os.pipe()
     os.set_blocking(read_end, False)
+    server_closed = threading.Event()
 
     def login1(conn: Any, msg: Any, member: str) -> None:
         from jeepney import new_method_return
 
         conn.send(new_method_return(msg, "h", (write_end,)))
         os.close(write_end)  # the client's copy is now the only one
+        server_closed.set()
 
     try:
         with FakeService(session_bus, "org.freedesktop.login1", login1) as service:
@@ -244,6 +246,7 @@ def test_logind_inhibit_holds_an_fd_until_release(session_bus: str) -> None:
             assert service.calls == [("Inhibit", ("idle:sleep", "OpenWorker Qt", "a long task", "block"))]
             with pytest.raises(BlockingIOError):
                 os.read(read_end, 1)  # the inhibitor fd is still open
+            assert server_closed.wait(5)
             inhibitor.release()
             assert os.read(read_end, 1) == b""  # closed: logind would drop the lock
     finally:

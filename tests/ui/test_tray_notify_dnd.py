@@ -268,3 +268,48 @@ def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None: 
 
     run(qloop, scenario)
     assert "todo.txt" in popup.chips.text()
+
+
+def test_tray_needs_you_for_unattended_and_other_process_asks(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.core.inbox import Inbox
+    from openworker_qt.storage.db import Database
+
+    desktop = make_desktop(WRITE)
+    tray = desktop.create_tray(available=False)
+    info = desktop.manager.create_session(workspace=str(tmp_path / "ws"), unattended=True)
+    other = Inbox(Database(desktop.runtime.paths.database))  # e.g. an automation in the CLI
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        desktop.manager.send(info.id, "write it")
+        await until(lambda: tray.state == "attention", what="needs you")
+        seen["one"] = tray.tooltip
+        seen["dialogs"] = len(desktop.window.dialogs)
+        question = other.add("question", "elsewhere", title="Which folder?",
+                             arguments={"question": "Which folder?"})
+        await until(lambda: "2 waiting for you" in tray.tooltip, timeout=5, what="the other process's ask")
+        seen["two"] = tray.tooltip
+        other.resolve(question.id, "here", by="cli")  # answered where it was asked
+        approval = desktop.inbox.pending(kind="approval")[0]
+        desktop.resolve_item(approval.id, "once", by="test")
+        await until(lambda: not desktop.manager.is_running(info.id), what="turn end")
+        await until(lambda: tray.state == "idle", what="idle again")
+
+    run(qloop, scenario)
+    other.db.close()
+    assert seen["dialogs"] == 0  # unattended: no dialog pops up, the tray says it
+    assert seen["one"] == ("OpenWorker Qt — 1 waiting for you\n"
+                           "1 approval(s), 0 other question(s) in 1 session(s)")
+    assert seen["two"] == ("OpenWorker Qt — 2 waiting for you\n"
+                           "1 approval(s), 1 other question(s) in 2 session(s)")
+    assert tray.tooltip == "OpenWorker Qt — Idle"
+    assert (tmp_path / "ws" / "out.txt").exists()
+
+
+def test_tray_icon_tooltip_carries_the_count(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "ok"}])
+    tray = desktop.create_tray(available=True)  # a real QSystemTrayIcon (not shown offscreen)
+    desktop.runtime.inbox.add("approval", "s1", tool="write_file", reason="writes x")
+    assert tray.state == "attention"
+    assert tray.icon.toolTip().startswith("OpenWorker Qt — 1 waiting for you")
+    tray.hide()
