@@ -372,11 +372,21 @@ class KeepAwake:
                 self._submit(self._disengage)
 
     def on_event(self, event: ev.Event) -> None:
-        """A :class:`SessionManager` listener: a turn holds the machine awake until it ends."""
-        if isinstance(event, ev.TurnStarted):
-            self.acquire(f"session:{event.session_id}")
-        elif isinstance(event, ev.TurnEnded):
-            self.release(f"session:{event.session_id}")
+        """A :class:`SessionManager` listener: a turn holds the machine awake while it
+        works. Waiting for a person is idle time, so an ask releases the hold and the
+        next tool start (after the answer) takes it again."""
+        key = f"session:{event.session_id}"
+        if isinstance(event, ev.TurnStarted | ev.ToolStarted):
+            self.acquire(key)
+        elif isinstance(
+            event,
+            ev.TurnEnded
+            | ev.PermissionRequired
+            | ev.QuestionRequested
+            | ev.PlanRequested
+            | ev.DirectoryRequested,
+        ):
+            self.release(key)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Block until queued platform calls are done (tests, shutdown). Not on the loop."""

@@ -53,6 +53,21 @@ class SessionControl:
         self.store.update_session(self.session_id, meta=meta)
 
 
+    def revoke_directory(self, path: str) -> bool:
+        """Take a granted folder back; True if it was granted."""
+        info = self.store.get_session(self.session_id)
+        if info is None:
+            return False
+        meta = dict(info.meta)
+        roots = meta.get("granted_roots", [])
+        kept = [r for r in roots if r.get("path") != path]
+        if len(kept) == len(roots):
+            return False
+        meta["granted_roots"] = kept
+        self.store.update_session(self.session_id, meta=meta)
+        return True
+
+
 def granted_roots(info: SessionInfo, *, writable_only: bool = True) -> list[str]:
     roots = info.meta.get("granted_roots", []) if isinstance(info.meta, dict) else []
     return [

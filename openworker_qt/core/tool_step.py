@@ -410,8 +410,9 @@ class ToolSteps:
             session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
             extra={**args, "_tool": call.name},
         )
-        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         answer: str = await self._ask_user(self.questioner, request)
+        # Started once answered: while the question is open the call is waiting, not running.
+        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
         yield self._finish(call, "error" if result.is_error else "ok", result.content)

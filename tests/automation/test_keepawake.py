@@ -390,3 +390,25 @@ def test_desktop_app_holds_keep_awake_while_a_turn_runs(qtbot, qloop, make_deskt
     run(qloop, scenario)
     assert seen["running"] is True
     assert desktop.keep_awake.status == "Keep-awake idle"
+
+
+def test_waiting_for_a_person_is_idle_time() -> None:
+    from openworker_qt.core import events as ev
+
+    inhibitor = RecordingInhibitor()
+    awake = KeepAwake(inhibitor)
+    try:
+        for event in (
+            ev.TurnStarted(session_id="s", model="m"),
+            ev.PermissionRequired(session_id="s", call_id="c", name="write_file", arguments={},
+                                  risk="write_local", reason="writes"),
+        ):
+            awake.on_event(event)
+        assert awake.wait_idle()
+        assert inhibitor.calls == ["acquire", "release"]  # parked on the approval: let it sleep
+        awake.on_event(ev.ToolStarted(session_id="s", call_id="c", name="write_file"))
+        awake.on_event(ev.TurnEnded(session_id="s", status="completed", iterations=1))
+        assert awake.wait_idle()
+        assert inhibitor.calls == ["acquire", "release", "acquire", "release"]
+    finally:
+        awake.close()

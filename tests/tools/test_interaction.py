@@ -153,3 +153,29 @@ async def test_ask_user_answer_reaches_the_model(rt: Runtime, tmp_path: Path) ->
     provider, _ = rt.router.resolve(f"scripted:{s}")
     last_request = provider.requests[-1].messages  # type: ignore[attr-defined]
     assert last_request[-1]["content"] == "The user answered: Q4"
+
+
+def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> None:
+    from openworker_qt.core.approvals import ToolCallInfo
+    from openworker_qt.core.risk import RiskClass
+    from openworker_qt.core.sessions import SessionControl
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    one = rt.conversations.create_session(workspace=str(tmp_path / "a"), mode="auto")
+    two = rt.conversations.create_session(workspace=str(tmp_path / "b"), mode="auto")
+    SessionControl(rt.conversations, one.id).grant_directory(str(folder), True)
+
+    deciders = {info.id: rt.decider_for(info) for info in (one, two)}
+
+    def verdict(info) -> bool:  # type: ignore[no-untyped-def]
+        call = ToolCallInfo(session_id=info.id, call_id="c", name="write_file",
+                            arguments={"path": str(folder / "x.md")}, risk=RiskClass.WRITE_LOCAL,
+                            target=str(folder / "x.md"))
+        return deciders[info.id].evaluate(call).allowed
+
+    assert verdict(one) is True and verdict(two) is False
+    control = SessionControl(rt.conversations, one.id)
+    assert control.revoke_directory(str(folder)) is True
+    assert control.revoke_directory(str(folder)) is False
+    assert verdict(one) is False  # the live engine sees the revocation on its next check
