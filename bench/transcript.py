@@ -124,7 +124,7 @@ def main() -> int:
         last[0] = time.perf_counter()
         for _ in range(20):
             bar.setValue(0)
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.1)
         timer.stop()
         fetch_stall = max(gaps, default=0.0)
         return first, shown, older_ready, load_stall, scroll, fetch_stall, rss_mib() - rss0

@@ -473,6 +473,11 @@ class TranscriptView(QListView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setResizeMode(QListView.ResizeMode.Adjust)
+        # Batched: a relayout (a prepend of older rows, a height correction) is spread
+        # over event-loop turns of 200 rows; in one go it stalled 70-85 ms at 2,700
+        # rows (bench/transcript.py).
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self.setBatchSize(200)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setWordWrap(True)
         self.setFrameShape(QListView.Shape.NoFrame)
@@ -482,7 +487,11 @@ class TranscriptView(QListView):
         self.setItemDelegate(self.delegate)
         self._cards: dict[str, QWidget] = {}
         self._stick_to_bottom = True
-        self._anchor: tuple[int, int] | None = None  # (value, maximum) before a prepend
+        self._anchor: tuple[int, int] | None = None  # (row, top) to keep still after a prepend
+        self._anchor_timer = QTimer(self)
+        self._anchor_timer.setSingleShot(True)
+        self._anchor_timer.setInterval(80)
+        self._anchor_timer.timeout.connect(self._release_anchor)
         self._warm_up = list(WARM_UP_MARKDOWN)
         self.clicked.connect(self._on_clicked)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
@@ -527,6 +536,7 @@ class TranscriptView(QListView):
         self.delegate.forget_streams()
         self._stick_to_bottom = True
         self._anchor = None
+        self._anchor_timer.stop()
         QTimer.singleShot(0, self.scrollToBottom)
 
     # ------------------------------------------------------------- scrolling
@@ -542,23 +552,39 @@ class TranscriptView(QListView):
         model = self.model()
         if not isinstance(model, TranscriptModel) or self._anchor is not None:
             return
-        bar = self.verticalScrollBar()
-        if bar.value() > FETCH_MARGIN_PX:
+        if self.verticalScrollBar().value() > FETCH_MARGIN_PX:
             return
-        anchor = (bar.value(), bar.maximum())
-        if model.fetch_older():
-            self._anchor = anchor
+        top = self.indexAt(QPoint(1, 1))
+        row = top.row() if top.isValid() else 0
+        offset = self.visualRect(top).top() if top.isValid() else 0
+        added = model.fetch_older()
+        if added:
+            # Keep the row the user was reading where it was; the batched layout
+            # reaches it over a few event-loop turns, so the anchor lives a moment.
+            self._anchor = (row + added, offset)
+            self._anchor_timer.start()
+
+    def _restore_anchor(self) -> None:
+        if self._anchor is None:
+            return
+        row, offset = self._anchor
+        rect = self.visualRect(self.model().index(row, 0))
+        if rect.height() > 0 and rect.top() != offset:
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() + rect.top() - offset)
+
+    def _release_anchor(self) -> None:
+        self._restore_anchor()
+        self._anchor = None
+        self._fetch_older_if_at_top()  # still at the top (a short chunk): keep going
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
-        bar = self.verticalScrollBar()
         if self._anchor is not None:
-            # Rows were prepended: keep what the user was reading where it was.
-            value, old_max = self._anchor
-            self._anchor = None
-            bar.setValue(value + hi - old_max)
+            self._restore_anchor()
+            self._anchor_timer.start()
             return
         if self._stick_to_bottom:
-            bar.setValue(hi)
+            self.verticalScrollBar().setValue(hi)
 
     def _on_rows_inserted(self, *_args: Any) -> None:
         if self._stick_to_bottom:
