@@ -243,6 +243,13 @@ class DesktopApp(QObject):
             if await native.start():
                 self.set_notifier(native)
                 return
+        elif sys.platform in ("darwin", "win32"):
+            from openworker_qt.qt.notifications import NativeNotifier
+
+            native_os = NativeNotifier(icon=str(resource("icons", "openworker.svg")))
+            if await native_os.start():
+                self.set_notifier(native_os)
+                return
         if self.tray is not None and self.tray.icon is not None:
             from openworker_qt.qt.notifications import TrayNotifier
 

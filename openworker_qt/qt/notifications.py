@@ -10,8 +10,12 @@ Implementations:
   * :class:`FreedesktopNotifier` — Linux, the ``org.freedesktop.Notifications``
     D-Bus interface through jeepney's asyncio router (it runs on the qasync
     loop, nothing blocks); actions become buttons where the server supports them.
-  * :class:`TrayNotifier` — a ``QSystemTrayIcon`` balloon (macOS, Windows, or
-    Linux without a notification server): no buttons, a click opens the item.
+  * :class:`NativeNotifier` — macOS (UNUserNotificationCenter) and Windows
+    (WinRT toasts) through the maintained ``desktop-notifier`` library, with
+    Approve / Deny buttons. The same library speaks the freedesktop interface on
+    Linux, which is how this adapter is tested here.
+  * :class:`TrayNotifier` — a ``QSystemTrayIcon`` balloon (anywhere else): no
+    buttons, a click opens the item.
   * :class:`NullNotifier` — nowhere to show anything.
 Tests use a recording double with the same interface.
 """
@@ -22,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -80,6 +85,104 @@ class TrayNotifier:
 
     async def close(self) -> None:
         return None
+
+
+class NativeNotifier:
+    """Notifications with action buttons through ``desktop-notifier`` (see module doc).
+
+    ``notify``/``withdraw`` are synchronous in the interface, so the library's
+    coroutines are scheduled on the running (qasync) loop; callbacks arrive on it.
+    """
+
+    def __init__(self, app_name: str = "OpenWorker Qt", icon: str = "") -> None:
+        self.app_name = app_name
+        self.icon = icon
+        self.on_activated: Activated | None = None
+        self._notifier: Any = None
+        self._sent: dict[str, str] = {}  # our key -> the library's notification id
+        self._pending: set[asyncio.Future[Any]] = set()
+
+    async def start(self) -> bool:
+        """False when the library or the platform service is not available."""
+        try:
+            from desktop_notifier import DesktopNotifier, Icon
+        except ImportError as exc:
+            log.info("desktop-notifier unavailable: %s", exc)
+            return False
+        try:
+            kwargs: dict[str, Any] = {"app_name": self.app_name}
+            if self.icon:
+                kwargs["app_icon"] = Icon(path=Path(self.icon))
+            self._notifier = DesktopNotifier(**kwargs)
+            # Asking for the capabilities connects to the platform service, so a
+            # missing one shows here rather than at the first notification.
+            await asyncio.wait_for(self._notifier.get_capabilities(), 5.0)
+            if not await asyncio.wait_for(self._notifier.request_authorisation(), 5.0):
+                log.info("notifications are not authorised by the user")
+                await self.close()
+                return False
+        except Exception as exc:  # no service behind the library
+            log.info("native notifications unavailable: %s", exc)
+            await self.close()
+            return False
+        return True
+
+    @property
+    def available(self) -> bool:
+        return self._notifier is not None
+
+    def _fire(self, key: str, action: str) -> None:
+        self._sent.pop(key, None)
+        if self.on_activated is not None:
+            self.on_activated(key, action)
+
+    def _schedule(self, coro: Any) -> None:
+        fut = asyncio.ensure_future(coro)
+        self._pending.add(fut)
+        fut.add_done_callback(self._done)
+
+    def _done(self, fut: asyncio.Future[Any]) -> None:
+        self._pending.discard(fut)
+        if not fut.cancelled() and fut.exception() is not None:
+            log.warning("notification failed: %s", fut.exception())
+
+    def notify(self, key: str, title: str, body: str,
+               actions: Sequence[tuple[str, str]] = ()) -> None:
+        if self._notifier is None:
+            return
+        from desktop_notifier import Button
+
+        def pressed(action: str) -> Callable[[], None]:
+            return lambda: self._fire(key, action)
+
+        buttons = [Button(title=label, on_pressed=pressed(action)) for action, label in actions]
+
+        async def send() -> None:
+            ident = await self._notifier.send(
+                title=title, message=body, buttons=buttons,
+                on_clicked=lambda: self._fire(key, "default"),
+                on_dismissed=lambda: self._sent.pop(key, None),
+            )
+            self._sent[key] = ident
+
+        self._schedule(send())
+
+    def withdraw(self, key: str) -> None:
+        ident = self._sent.pop(key, None)
+        if ident is not None and self._notifier is not None:
+            self._schedule(self._notifier.clear(ident))
+
+    async def close(self) -> None:
+        for fut in list(self._pending):
+            fut.cancel()
+        self._pending.clear()
+        notifier, self._notifier = self._notifier, None
+        # The library has no close(); its D-Bus backend (Linux) holds a connection.
+        bus = getattr(getattr(notifier, "_backend", None), "bus", None)
+        if bus is not None:
+            with contextlib.suppress(Exception):
+                bus.disconnect()
+                await asyncio.wait_for(bus.wait_for_disconnect(), 2.0)
 
 
 class FreedesktopNotifier:

@@ -154,7 +154,7 @@ def test_app_without_a_global_hotkey_keeps_the_in_app_shortcut(qtbot, qloop, mak
 @pytest.fixture
 def xvfb() -> Iterator[str]:
     if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
-        pytest.skip("Xvfb and xdotool are needed (scripts/dev installs them)")
+        pytest.fail("Xvfb and xdotool are needed (scripts/dev installs them)")
     read_fd, write_fd = os.pipe()
     # -displayfd: Xvfb picks a free display number itself and writes it when ready
     server = subprocess.Popen(

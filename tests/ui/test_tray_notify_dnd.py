@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -150,7 +149,6 @@ async def _fake_notification_server(ready: asyncio.Future[None], calls: list[tup
                     await router.send(new_method_return(msg))
 
 
-@pytest.mark.skipif(shutil.which("dbus-daemon") is None, reason="no dbus-daemon")
 def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
