@@ -83,7 +83,7 @@ MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
 # The first layout of each font style costs 10-17 ms (font loading, measured); doing it
-# once, a style per event-loop turn, after the window shows keeps it off the first reply.
+# once, a style per event-loop turn, after the first paint keeps it off the first reply.
 WARM_UP_MARKDOWN = ("plain text …", "**bold**", "*italic*", "`code`", "# heading", "📎 ✓ ◐")
 FETCH_MARGIN_PX = 48  # scrolled this close to the top: prepend older rows
 
@@ -493,6 +493,7 @@ class TranscriptView(QListView):
         self._anchor_timer.setInterval(80)
         self._anchor_timer.timeout.connect(self._release_anchor)
         self._warm_up = list(WARM_UP_MARKDOWN)
+        self._warming = False
         self.clicked.connect(self._on_clicked)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
@@ -590,9 +591,11 @@ class TranscriptView(QListView):
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
-        super().showEvent(event)
-        if self._warm_up:
+    def paintEvent(self, event: Any) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if self._warm_up and not self._warming:
+            # After the first paint, so the warm-up never delays the window itself.
+            self._warming = True
             QTimer.singleShot(0, self._warm_up_step)
 
     def _warm_up_step(self) -> None:
