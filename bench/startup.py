@@ -97,6 +97,8 @@ def main() -> int:
         CPU.clear()
         _report("with a bytecode cache, as installed",
                 [one_run(0, pycache=pycache)[0] for _ in range(args.runs)])
+    print(f"startup: load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(other processes inflate every figure; compare runs at a similar load)")
     if rss is not None:
         print(f"startup: idle RSS after {args.idle:.0f} s: {rss:.0f} MiB (target < 150 MiB)")
     return 0

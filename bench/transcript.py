@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -137,6 +138,8 @@ def main() -> int:
     print(f"transcript: older rows ready after {older_ready * 1000:.0f} ms (longest loop stall "
           f"meanwhile {load_stall * 1000:.1f} ms); 20 scrolls to the top exposed {rows} rows, "
           f"longest stall {fetch_stall * 1000:.1f} ms")
+    print(f"transcript: load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(other processes inflate every figure; compare runs at a similar load)")
     print(f"transcript: jump-scroll + repaint {scroll * 1000:.1f} ms per jump; "
           f"memory +{grown:.0f} MiB (RSS {rss_mib():.0f} MiB)")
     loop.run_until_complete(desktop.shutdown())

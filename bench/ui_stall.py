@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,8 @@ def main() -> int:
     text = desktop.window.transcript.items[-1].text
     print(f"ui_stall: {args.deltas} deltas streamed in {elapsed * 1000:.0f} ms; "
           f"{desktop.bridge.flushes} coalesced repaints; transcript has {len(text)} chars")
+    print(f"ui_stall: load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(other processes inflate every figure; compare runs at a similar load)")
     print(f"ui_stall: longest event-loop stall {worst:.1f} ms, p99 tick gap {p99:.1f} ms "
           "(target: none over 16 ms)")
     loop.run_until_complete(desktop.shutdown())
