@@ -423,6 +423,7 @@ class DesktopApp(QObject):
     async def shutdown(self) -> None:
         """Stop turns (bounded), detach, close the database."""
         self._closing = True
+        self.window.voice.cancel()  # a recording or transcription in flight
         await self.manager.shutdown(grace=3.0)
         self.bridge.detach()
         self.inbox.detach()

@@ -50,6 +50,10 @@ DEFAULTS: dict[str, Any] = {
     "memory": {
         "enabled": True,
     },
+    "voice": {
+        "model": "",  # a ggml whisper model file; "" = <data dir>/models/ggml-*.bin
+        "language": "en",
+    },
 }
 
 # Tables whose keys are free-form (names chosen by the user).

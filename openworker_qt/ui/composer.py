@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.ui.attachments import Attachment
+from openworker_qt.ui.voice import MicButton
 
 PERSONAS = ("cowork", "code", "chat", "ops", "myhelper")
 MODES = ("discuss", "plan", "interactive", "auto", "custom")
@@ -111,6 +112,7 @@ class Composer(QWidget):
         self.attach.setIcon(QIcon.fromTheme("mail-attachment"))
         self.attach.setAccessibleName(self.tr("Attach files"))
         self.attach.setAccessibleDescription(self.tr("Add files or a folder to this message"))
+        self.mic = MicButton()  # push-to-talk; ui/voice.py's VoiceController drives it
         self.send = QPushButton(self.tr("Send"))
         self.send.setObjectName("sendButton")
         self.send.setAccessibleName(self.tr("Send"))
@@ -124,6 +126,7 @@ class Composer(QWidget):
             row.addWidget(w)
         row.addStretch(1)
         row.addWidget(self.attach)
+        row.addWidget(self.mic)
         row.addWidget(self.stop)
         row.addWidget(self.send)
         lay.addLayout(row)
@@ -141,7 +144,7 @@ class Composer(QWidget):
         self.setFocusProxy(self.edit)
         # Tab from the message box reaches the actions first, then the pickers.
         for first, second in ((self.edit, self.send), (self.send, self.stop), (self.stop, self.attach),
-                              (self.attach, self.persona), (self.persona, self.mode),
+                              (self.attach, self.mic), (self.mic, self.persona), (self.persona, self.mode),
                               (self.mode, self.model)):
             QWidget.setTabOrder(first, second)
 

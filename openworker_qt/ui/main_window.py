@@ -44,6 +44,7 @@ from openworker_qt.ui.attachments import AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.transcript_view import TranscriptView
+from openworker_qt.ui.voice import VoiceController
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -140,6 +141,8 @@ class MainWindow(QMainWindow):
         self._tick = QTimer(self)
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self._update_status)
+        self.voice = VoiceController.for_runtime(self.composer.mic, self.composer.edit,
+                                                 self.app.runtime, self)
         self._build_menus()
         self._connect()
         self.setTabOrder(self.sidebar.new_button, self.sidebar.search)
@@ -212,6 +215,9 @@ class MainWindow(QMainWindow):
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
         self.banner.action_triggered.connect(self._on_banner_action)
+        self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.voice.problem.connect(lambda text, no_model: self.banner.show_message(
+            text, self.voice.import_action_text if no_model else "", error=False))
 
     # --------------------------------------------------------------- sessions
 
@@ -344,6 +350,9 @@ class MainWindow(QMainWindow):
     def _on_banner_action(self) -> None:
         if self.banner.action.text() == self.tr("Retry"):
             self.retry()
+        elif self.banner.action.text() == self.voice.import_action_text:
+            self.banner.hide()
+            self.voice.choose_model_file(self)
 
     # ---------------------------------------------------------------- events
 
