@@ -12,16 +12,19 @@ from __future__ import annotations
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 TARGET_RATE = 16_000
 SampleKind = Literal["uint8", "int16", "int32", "float32"]
 _WIDTHS: dict[SampleKind, int] = {"uint8": 1, "int16": 2, "int32": 4, "float32": 4}
 
-Samples = npt.NDArray[np.float32]
+# numpy is imported where it is used: this module is on the window's import path,
+# and numpy costs ~100 ms of start-up the first dictation can pay instead.
+Samples: TypeAlias = "npt.NDArray[np.float32]"
 
 
 class AudioError(ValueError):
@@ -30,6 +33,8 @@ class AudioError(ValueError):
 
 def pcm_to_float(data: bytes, kind: SampleKind, channels: int) -> Samples:
     """Interleaved PCM bytes → float32 array of shape ``(frames, channels)`` in [-1, 1]."""
+    import numpy as np
+
     width = _WIDTHS[kind]
     usable = len(data) - len(data) % (width * channels)
     raw = data[:usable]
@@ -46,12 +51,16 @@ def pcm_to_float(data: bytes, kind: SampleKind, channels: int) -> Samples:
 
 def float_to_int16(samples: Samples) -> bytes:
     """Float samples in [-1, 1] (any shape, interleaved order kept) → 16-bit PCM bytes."""
+    import numpy as np
+
     clipped = np.clip(samples, -1.0, 1.0)
     return bytes((clipped * 32767.0).round().astype("<i2").tobytes())
 
 
 def to_mono_16k(frames: Samples, rate: int) -> Samples:
     """``(frames, channels)`` at ``rate`` → 1-D float32 at 16 kHz."""
+    import numpy as np
+
     mono = frames.mean(axis=1) if frames.ndim == 2 else frames
     mono = mono.astype(np.float32)
     if rate == TARGET_RATE or mono.size == 0:
@@ -71,6 +80,8 @@ def to_mono_16k(frames: Samples, rate: int) -> Samples:
 
 def read_wav(path: Path) -> tuple[Samples, int]:
     """A PCM WAV file → (``(frames, channels)`` float32, sample rate)."""
+    import numpy as np
+
     try:
         with wave.open(str(path), "rb") as w:
             channels, width, rate = w.getnchannels(), w.getsampwidth(), w.getframerate()

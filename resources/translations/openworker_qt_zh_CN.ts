@@ -1800,4 +1800,110 @@ The grant applies to this session only.</source>
         <translation>另一个应用已在使用这个组合键</translation>
     </message>
 </context>
+<context>
+    <name>MicButton</name>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice input</source>
+        <translation>语音输入</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Hold to dictate; release to put the words into the message</source>
+        <translation>按住说话；松开后文字将放入消息框</translation>
+    </message>
+</context>
+<context>
+    <name>VoiceController</name>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Hold to dictate; release to put the words into the message</source>
+        <translation>按住说话；松开后文字将放入消息框</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>{what} ({shortcut})</source>
+        <translation>{what}（{shortcut}）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Listening…</source>
+        <translation>正在聆听…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Transcribing…</source>
+        <translation>正在转写…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice input</source>
+        <translation>语音输入</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice input: {state}</source>
+        <translation>语音输入：{state}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Import model…</source>
+        <translation>导入模型…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings), then hold the button again.</source>
+        <translation>未找到麦克风。请连接麦克风（或在系统隐私设置中允许本应用使用它），然后再次按住按钮。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>No microphone found</source>
+        <translation>未找到麦克风</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Hold the button while you speak.</source>
+        <translation>说话时请按住按钮。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Voice input failed: {error}</source>
+        <translation>语音输入失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>No speech was recognised.</source>
+        <translation>未识别到语音。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Import a speech model</source>
+        <translation>导入语音模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>whisper.cpp models (*.bin)</source>
+        <translation>whisper.cpp 模型 (*.bin)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Importing {name}…</source>
+        <translation>正在导入 {name}…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/voice.py" />
+        <source>Speech model {name} is ready. Hold the voice button to dictate.</source>
+        <translation>语音模型 {name} 已就绪。按住语音按钮即可听写。</translation>
+    </message>
+</context>
 </TS>

@@ -223,3 +223,16 @@ def test_mic_button_is_accessible_and_in_the_tab_order(make_desktop: Any) -> Non
     assert "Hold to dictate" in mic.accessibleDescription()
     assert "Ctrl+Alt+V" in mic.toolTip()
     assert composer.attach.nextInFocusChain() is mic
+
+
+def test_mic_button_in_chinese(make_desktop: Any, qapp: Any) -> None:
+    from openworker_qt.ui.theme import install_translator
+
+    assert install_translator(qapp, "zh_CN") == "zh_CN"
+    try:
+        window = make_desktop().window
+        assert window.composer.mic.text() == "语音"
+        assert window.composer.mic.accessibleName() == "语音输入"
+        assert window.voice.import_action_text == "导入模型…"
+    finally:
+        install_translator(qapp, "en")
