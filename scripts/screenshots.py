@@ -241,6 +241,8 @@ def asyncio_main(out: Path, home: Path) -> int:
         loop.run_until_complete(scene())
     finally:
         rt.close()
+        # Joins qasync's worker threads: a QThread still running at exit aborts Python.
+        loop.close()
     for path in shots:
         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     return 0

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QRectF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QPainter, QPaintEvent, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -144,6 +144,29 @@ class ApprovalPanel(QWidget):
         self.setAccessibleDescription(request.reason or risk_word)
 
 
+class CardFrame(QFrame):
+    """The bordered panel of an inline card, painted from the *current* palette
+    (base fill, ``mid`` border) so it follows a light/dark switch and stays
+    visible in the dark scheme, where Fusion's own panel outline (a darker shade
+    of the window colour) disappears."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        painter.setBrush(self.palette().color(QPalette.ColorRole.Base))
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.end()
+
+
+def card_frame() -> QFrame:
+    return CardFrame()
+
+
 class ApprovalCard(QWidget):
     """The inline card placed on the tool row of a pending approval."""
 
@@ -155,9 +178,7 @@ class ApprovalCard(QWidget):
         self.setObjectName("approvalCard")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(10, 2, 10, 8)  # the transcript's row padding
-        frame = QFrame()
-        frame.setFrameShape(QFrame.Shape.StyledPanel)
-        frame.setAutoFillBackground(True)
+        frame = card_frame()
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
         lay.setContentsMargins(12, 10, 12, 10)
@@ -246,9 +267,7 @@ class QuestionCard(QWidget):
         super().__init__(parent)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(10, 2, 10, 8)
-        frame = QFrame()
-        frame.setFrameShape(QFrame.Shape.StyledPanel)
-        frame.setAutoFillBackground(True)
+        frame = card_frame()
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
         lay.setContentsMargins(12, 10, 12, 10)

@@ -70,6 +70,10 @@ def dark_palette() -> QPalette:
         QPalette.ColorRole.ToolTipText: text, QPalette.ColorRole.Highlight: QColor("#4a86e8"),
         QPalette.ColorRole.HighlightedText: QColor("#ffffff"), QPalette.ColorRole.Link: QColor("#7fb0ff"),
         QPalette.ColorRole.PlaceholderText: QColor("#8b8f96"), QPalette.ColorRole.BrightText: QColor("#ff6b6b"),
+        # Frame and separator shades: light enough to show on the dark bases.
+        QPalette.ColorRole.Light: QColor("#4a4e55"), QPalette.ColorRole.Midlight: QColor("#3a3d43"),
+        QPalette.ColorRole.Mid: QColor("#5c616a"), QPalette.ColorRole.Dark: QColor("#17181b"),
+        QPalette.ColorRole.Shadow: QColor("#0b0c0d"),
     }
     for role, color in roles.items():
         p.setColor(role, color)
