@@ -96,9 +96,6 @@ class MemoryHistory:
         self.sessions.setdefault(session_id, []).append(message)
 
 
-_STOP = object()
-
-
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return redact(value)
@@ -153,7 +150,8 @@ class TurnEngine(ToolSteps):
         self._steering: list[str | list[dict[str, Any]]] = []
         self._interrupted = False
         self._interrupt_fut: asyncio.Future[None] | None = None
-        self._queue: asyncio.Queue[object] | None = None
+        self._provider_wait: asyncio.Task[Any] | None = None
+        self._wait_cancelled = False
         self._running = False
         self._usage: dict[str, int] = {}
         self._suspended = False
@@ -182,8 +180,9 @@ class TurnEngine(ToolSteps):
                 hook()
         if self._interrupt_fut is not None and not self._interrupt_fut.done():
             self._interrupt_fut.set_result(None)
-        if self._queue is not None:
-            self._queue.put_nowait(_STOP)
+        if self._provider_wait is not None and not self._wait_cancelled:
+            self._wait_cancelled = True
+            self._provider_wait.cancel()
 
     def queue_steering(self, content: str | list[dict[str, Any]]) -> None:
         """Queue a user message (text or content parts with attachments) to be
@@ -316,7 +315,6 @@ class TurnEngine(ToolSteps):
                     return
         finally:
             self._running = False
-            self._queue = None
             self._interrupt_fut = None
 
     async def _tool_step(
@@ -398,19 +396,25 @@ class TurnEngine(ToolSteps):
             system=self.system_prompt,
         )
 
-    async def _pump(self, request_stream: AsyncIterator[Any], queue: asyncio.Queue[object]) -> None:
+    async def _next_chunk(self, chunks: AsyncIterator[Any]) -> Any:
+        """The provider's next chunk, or :class:`StopRequested` if the user stops first.
+
+        No helper task per chunk (bench/engine.py: a pump task and a queue cost about
+        half the streaming throughput): while this task waits on the provider,
+        ``request_interrupt`` cancels it, and that one cancellation is taken back here.
+        A cancellation from elsewhere (the app quitting) still propagates.
+        """
+        task = asyncio.current_task()
+        self._provider_wait = task
         try:
-            async for chunk in request_stream:
-                queue.put_nowait(chunk)
+            return await anext(chunks)
         except asyncio.CancelledError:
+            if self._wait_cancelled and task is not None and task.uncancel() == 0:
+                raise StopRequested from None
             raise
-        except BaseException as exc:  # handed to the consumer, which classifies it
-            queue.put_nowait(exc)
-            return
         finally:
-            with contextlib.suppress(Exception):
-                await request_stream.aclose()  # type: ignore[attr-defined]
-        queue.put_nowait(None)
+            self._provider_wait = None
+            self._wait_cancelled = False
 
     async def _call_model(self, outcome: dict[str, Any]) -> AsyncIterator[ev.Event]:
         sid = self.session_id
@@ -418,7 +422,7 @@ class TurnEngine(ToolSteps):
         reasoning_parts: list[str] = []
         calls: list[dict[str, Any]] = []
         finish: FinishChunk | None = None
-        pump: asyncio.Task[None] | None = None
+        chunks: AsyncIterator[Any] | None = None
         try:
             provider, model_id = self.resolver.resolve(self.model)
             caps = provider.capabilities(model_id)
@@ -434,19 +438,14 @@ class TurnEngine(ToolSteps):
                 text = trim.describe()
                 self._append(notice("context_trimmed", text))
                 yield ev.NoticeAdded(session_id=sid, kind="context_trimmed", text=text)
-            queue: asyncio.Queue[object] = asyncio.Queue()
-            self._queue = queue
-            if self._interrupted:
-                queue.put_nowait(_STOP)
-            pump = asyncio.create_task(self._pump(provider.stream(request), queue))
+            chunks = provider.stream(request).__aiter__()
             while True:
-                item = await queue.get()
-                if item is None:
-                    break
-                if item is _STOP:
+                if self._interrupted:  # stopped while the consumer had the last event
                     raise StopRequested
-                if isinstance(item, BaseException):
-                    raise item
+                try:
+                    item = await self._next_chunk(chunks)
+                except StopAsyncIteration:
+                    break
                 if isinstance(item, TextChunk):
                     if item.text:
                         text_parts.append(item.text)
@@ -481,11 +480,9 @@ class TurnEngine(ToolSteps):
             outcome["detail"] = message
             return
         finally:
-            self._queue = None
-            if pump is not None and not pump.done():
-                pump.cancel()
+            if chunks is not None:
                 with contextlib.suppress(BaseException):
-                    await pump
+                    await chunks.aclose()  # type: ignore[attr-defined]
         text = "".join(text_parts)
         if finish is not None:
             for key, value in finish.usage.items():

@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
 from openworker_qt.core.engine import TurnEngine
@@ -257,3 +259,38 @@ async def test_next_turn_after_a_stop_runs_normally(tmp_path: Path) -> None:
     events = await _collect(engine, "two")
     assert events[-1].status == "completed"  # type: ignore[union-attr]
     assert engine.history[-1]["content"] == "fresh"
+
+
+async def test_a_foreign_cancellation_is_not_mistaken_for_stop(tmp_path: Path) -> None:
+    # The app quitting cancels the turn's task: that must propagate as a
+    # cancellation (the turn stays resumable), not become an "interrupted" turn.
+    engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
+    seen: list[ev.Event] = []
+
+    async def consume() -> None:
+        async for event in engine.run("go"):
+            seen.append(event)
+
+    task = asyncio.ensure_future(consume())
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert "interrupted" not in types(seen)
+    assert engine.history[-1]["role"] == "user"  # nothing was written on the way out
+
+
+async def test_stop_and_quit_together_still_propagate_the_quit(tmp_path: Path) -> None:
+    engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
+
+    async def consume() -> None:
+        async for _ in engine.run("go"):
+            pass
+
+    task = asyncio.ensure_future(consume())
+    await asyncio.sleep(0.05)
+    engine.request_interrupt()
+    engine.request_interrupt()  # a second press changes nothing
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
