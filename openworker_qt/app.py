@@ -540,13 +540,18 @@ def main(argv: list[str]) -> int:
         after_first_paint(desktop.window, lambda: print(
             f"window-exposed {time.perf_counter() - _T0:.4f} cpu {time.process_time():.4f}",
             flush=True))
+    if os.environ.get("OPENWORKER_SMOKE_TEST"):  # packaging: quit after the first paint
+        from openworker_qt import smoke
+
+        if smoke.enabled():
+            smoke.arm(desktop, _T0)
     if argv:
         desktop.handle_args(argv)
     _quit_on_signals(desktop)
     with loop:
         loop.run_forever()
     runtime.close()
-    return 0
+    return int(getattr(desktop, "smoke_status", 0))
 
 
 def after_first_paint(window: QWidget, callback: Callable[[], Any]) -> None:
