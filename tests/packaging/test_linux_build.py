@@ -1,0 +1,155 @@
+"""The Linux onedir build: built from installer/openworker-qt.spec, then started.
+
+Builds into a temporary directory (``--distpath``/``--workpath``), smoke-starts the
+frozen app offscreen (``OPENWORKER_SMOKE_TEST=1``: exit 0 after the first paint,
+bundled icons and translations checked), and runs the CLI from the same binary.
+Nothing reaches the network: proxies point at a closed local port, the keyring is
+keyring's null backend, D-Bus points nowhere.
+
+The build is the slow part (~75-90 s on two cores); every test here shares it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from openworker_qt import __version__
+
+REPO = Path(__file__).resolve().parents[2]
+SPEC = REPO / "installer" / "openworker-qt.spec"
+SMOKE_LINE = re.compile(r"^smoke: window shown in (\d+\.\d\d) s$", re.M)
+MAX_BUNDLE_MB = 400  # ~290 MB now; WebEngine or QML sneaking in would pass this
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(900),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux build"),
+]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHON_KEYRING_BACKEND")
+           and not k.lower().endswith("_proxy")}
+    env.update(
+        # Any HTTP attempt fails at once on a closed local port instead of going out.
+        HTTP_PROXY="http://127.0.0.1:9", HTTPS_PROXY="http://127.0.0.1:9",
+        ALL_PROXY="http://127.0.0.1:9", NO_PROXY="",
+        PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
+        DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent/bus",
+    )
+    env.update(extra)
+    return env
+
+
+class Build:
+    def __init__(self, root: Path, seconds: float) -> None:
+        self.root = root
+        self.seconds = seconds
+        self.exe = root / "openworker-qt"
+        self.internal = root / "_internal"
+
+    def size_mb(self) -> float:
+        return sum(p.stat().st_size for p in self.root.rglob("*")
+                   if p.is_file() and not p.is_symlink()) / 1e6
+
+    def run(self, *args: str, home: Path, timeout: float = 90,
+            **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(self.exe), *args], cwd=home, capture_output=True, text=True,
+                              timeout=timeout, env=clean_env(OPENWORKER_HOME=str(home), **env))
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    work = tmp_path_factory.mktemp("pyinstaller")
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
+         "--distpath", str(work / "dist"), "--workpath", str(work / "build"), str(SPEC)],
+        cwd=REPO, capture_output=True, text=True, timeout=840, env=clean_env(),
+    )
+    seconds = time.monotonic() - started
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-8000:]
+    shutil.rmtree(work / "build", ignore_errors=True)  # ~100 MB of intermediate files
+    result = Build(work / "dist" / "openworker-qt", seconds)
+    print(f"\nbuild: {seconds:.0f} s, {result.size_mb():.0f} MB")
+    return result
+
+
+def test_bundle_layout_and_size(build: Build) -> None:
+    internal = build.internal
+    assert (internal / "resources" / "icons" / "openworker.svg").is_file()
+    assert (internal / "resources" / "translations" / "openworker_qt_zh_CN.qm").is_file()
+    assert not list((internal / "resources" / "translations").glob("*.ts"))
+    assert (internal / "certifi" / "cacert.pem").is_file()  # the SDKs' httpx clients load it
+    assert (internal / "PySide6" / "Qt" / "plugins" / "iconengines").is_dir()  # SVG icons
+    names = {p.name for p in internal.rglob("*")}
+    for unwanted in ("libQt6WebEngineCore.so.6", "libQt6Quick.so.6", "libQt6Qml.so.6",
+                     "libQt63DCore.so.6", "tkinter", "mypy", "_pytest", "pytestqt"):
+        assert unwanted not in names, unwanted
+    assert build.size_mb() < MAX_BUNDLE_MB
+
+
+def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
+    """SDKs and the voice/PDF stack are imported inside functions: the analysis must
+    still have found them (a missing one would only fail when a user needs it)."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    modules = set(CArchiveReader(str(build.exe)).open_embedded_archive("PYZ.pyz").toc)
+    for name in ("openai", "anthropic", "google.genai", "mcp", "mcp.client.stdio",
+                 "httpx2", "certifi", "keyring.backends.SecretService", "keyring.backends.null",
+                 "secretstorage", "jeepney", "pypdf", "pypdfium2", "qasync",
+                 "pywhispercpp", "openworker_qt.cli", "openworker_qt.app"):
+        assert name in modules, name
+
+
+def test_frozen_app_smoke_starts_offscreen(build: Build, tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = build.run(home=tmp_path, QT_QPA_PLATFORM="offscreen", OPENWORKER_SMOKE_TEST="1")
+    wall = time.monotonic() - started
+    assert done.returncode == 0, done.stdout + done.stderr
+    match = SMOKE_LINE.search(done.stdout)
+    assert match, done.stdout + done.stderr
+    assert 0 < float(match.group(1)) < 30
+    print(f"\nfrozen smoke: {match.group(0)}, process wall {wall:.2f} s")
+    # The smoke check rendered every bundled SVG icon and loaded every translation.
+    assert "missing resource" not in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "Could not load the Qt platform plugin" not in done.stderr
+    logs = "".join(p.read_text(encoding="utf-8", errors="replace")
+                   for p in tmp_path.rglob("openworker-qt.log*"))
+    assert "Traceback" not in logs, logs
+
+
+def test_frozen_cli_version(build: Build, tmp_path: Path) -> None:
+    done = build.run("--version", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"openworker-qt {__version__}"
+
+
+def test_frozen_cli_runs_a_scripted_turn(build: Build, tmp_path: Path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": [
+        {"text": "Looking.", "tool_calls": [{"name": "list_files", "arguments": {"path": "."}}]},
+        {"text": "Hello from the frozen build."},
+    ]}), encoding="utf-8")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "notes.txt").write_text("x", encoding="utf-8")
+    done = build.run("run", "--model", f"scripted:{script}", "--workspace", str(workspace),
+                     "hi", home=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Hello from the frozen build." in done.stdout
+    assert "list_files" in done.stdout and "notes.txt" in done.stdout
+    assert "completed" in done.stdout + done.stderr
+    shown = build.run("sessions", home=tmp_path)
+    assert shown.returncode == 0 and shown.stdout.strip(), shown.stderr
