@@ -144,6 +144,7 @@ def main() -> int:
           f"memory +{grown:.0f} MiB (RSS {rss_mib():.0f} MiB)")
     loop.run_until_complete(desktop.shutdown())
     rt.close()
+    loop.close()  # joins qasync's worker threads: a QThread alive at exit aborts Python
     return 0
 
 

@@ -87,6 +87,7 @@ def main() -> int:
           "(target: none over 16 ms)")
     loop.run_until_complete(desktop.shutdown())
     rt.close()
+    loop.close()  # joins qasync's worker threads: a QThread alive at exit aborts Python
     return 0
 
 

@@ -53,6 +53,7 @@ def main() -> int:
     hotkey.close()
     loop.run_until_complete(desktop.shutdown())
     runtime.close()
+    loop.close()  # joins qasync's worker threads: a QThread alive at exit aborts Python
     return code
 
 
