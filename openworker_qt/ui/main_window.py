@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
         self.resize(1040, 720)
         self.refresh_sessions()
         self.composer.set_models(self.app.known_models(), self.manager.default_model)
+        self._default_mode_to_picker()
 
     # ------------------------------------------------------------------ setup
 
@@ -237,8 +238,15 @@ class MainWindow(QMainWindow):
         self._search = text.strip()
         self.refresh_sessions()
 
+    def _default_mode_to_picker(self) -> None:
+        """A new session starts in the configured permission mode."""
+        mode = str(self.app.runtime.config.get("permissions.mode", "interactive"))
+        if self.composer.mode.findText(mode) >= 0:
+            self.composer.mode.setCurrentText(mode)
+
     def new_session(self) -> None:
         self.session_id = None
+        self._default_mode_to_picker()
         self.transcript.reset("", [])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))

@@ -162,3 +162,15 @@ def test_models_pass_modeltester(qtmodeltester, qloop, make_desktop, qtbot) -> N
     assert model.items[2].rule
     qtmodeltester.check(model)
     qtmodeltester.check(window.sessions)
+
+
+def test_new_sessions_start_in_the_configured_mode(qtbot, qloop, make_desktop, isolated_state) -> None:  # type: ignore[no-untyped-def]
+    cfg = isolated_state / "config" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('[permissions]\nmode = "plan"\n')
+    desktop = make_desktop([{"text": "ok"}])
+    window = desktop.window
+    assert window.composer.mode.currentText() == "plan"
+    window.composer.mode.setCurrentText("auto")  # changed for one session …
+    window.new_session()
+    assert window.composer.mode.currentText() == "plan"  # … a new one starts from the config
