@@ -14,7 +14,7 @@ from typing import Any
 
 from openworker_qt.qt.transcript_items import TranscriptItem, newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.ui.transcript_view import StreamingDocument, stable_prefix
+from openworker_qt.ui.transcript_delegate import StreamingDocument, stable_prefix
 from tests.ui.conftest import run, until
 
 

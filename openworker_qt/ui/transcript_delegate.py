@@ -1,0 +1,437 @@
+"""Painting transcript rows: the delegate, incremental Markdown while streaming.
+
+:class:`TranscriptDelegate` renders a row with a cached ``QTextDocument``
+(Markdown for the assistant) and reports its height; rows never painted get a
+cheap font-metrics estimate, corrected when first painted.
+:class:`StreamingDocument` appends finished Markdown blocks once and re-renders
+only the unfinished tail of a streaming reply (see ``transcript_view.py`` for
+the measurements behind both).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
+
+from openworker_qt.qt.transcript_items import (
+    TranscriptItem,
+    arguments_preview,
+    first_line,
+    status_label,
+)
+from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
+
+if TYPE_CHECKING:
+    from openworker_qt.ui.transcript_view import TranscriptView
+
+PAD = 10
+GAP = 6
+CARD_RADIUS = 8
+MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
+MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
+RESULT_LINES = 30
+FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
+# The first layout of each font style costs 10-17 ms (font loading, measured); doing it
+# once, a style per event-loop turn, after the first paint keeps it off the first reply.
+WARM_UP_MARKDOWN = ("plain text …", "**bold**", "*italic*", "`code`", "# heading", "📎 ✓ ◐")
+FETCH_MARGIN_PX = 48  # scrolled this close to the top: prepend older rows
+
+STATUS_GLYPH = {
+    "pending": "○", "awaiting": "◐", "asking": "?", "running": "◌",
+    "ok": "✓", "error": "✗", "denied": "⊘", "interrupted": "■",
+}
+
+
+def is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def mix(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor(
+        round(a.red() + (b.red() - a.red()) * t),
+        round(a.green() + (b.green() - a.green()) * t),
+        round(a.blue() + (b.blue() - a.blue()) * t),
+    )
+
+
+def stable_prefix(text: str, start: int = 0) -> int:
+    """End of the last blank line at or after ``start`` that is outside a code fence.
+
+    Markdown before that point can no longer change as more text arrives (a
+    paragraph, list or fence is closed), so it is rendered once. ``start`` must
+    itself be outside a fence (it is always a previous result).
+    """
+    fence = ""
+    last = start
+    i = start
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            return last
+        line = text[i:j].strip()
+        if fence:
+            if line.startswith(fence):
+                fence = ""
+        elif line.startswith(("```", "~~~")):
+            fence = line[:3]
+        elif not line:
+            last = j + 1
+        i = j + 1
+
+
+class StreamingDocument:
+    """A Markdown document that grows with a streamed reply (see module docstring)."""
+
+    def __init__(self, font: QFont, width: int) -> None:
+        self.doc = QTextDocument()
+        self.doc.setDocumentMargin(0)
+        self.doc.setDefaultFont(font)
+        self.doc.setTextWidth(width)
+        self.text = ""
+        self._stable = 0  # chars of ``text`` rendered as finished blocks
+        self._tail_pos = 0  # document position where the tail's blocks begin
+
+    def set_width(self, width: int) -> None:
+        if self.doc.textWidth() != width:
+            self.doc.setTextWidth(width)
+
+    def update(self, text: str) -> None:
+        if text == self.text:
+            return
+        if not text.startswith(self.text[: self._stable]):  # not an append: start over
+            self.doc.clear()
+            self._stable = self._tail_pos = 0
+        cursor = QTextCursor(self.doc)
+        cursor.setPosition(self._tail_pos)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        boundary = stable_prefix(text, self._stable)
+        if boundary > self._stable:
+            self._insert(cursor, text[self._stable:boundary])
+            self._stable = boundary
+            self._tail_pos = cursor.position()
+        if len(text) > boundary:
+            self._insert(cursor, text[boundary:])
+        self.text = text
+
+    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
+        if cursor.position() == 0:
+            cursor.insertMarkdown(markdown)
+            return
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+        fresh = cursor.block()
+        if fresh.textList() is not None:  # a block inserted after a list item joins the list
+            fresh.textList().remove(fresh)
+            cursor.setBlockFormat(QTextBlockFormat())
+        start = cursor.position()
+        cursor.insertMarkdown(markdown)
+        # A fragment that opens with a list or a code block arrives as a block of its
+        # own after the one just inserted: drop the empty one so spacing matches a
+        # whole render.
+        block = self.doc.findBlock(start)
+        following = block.next()
+        if block.length() == 1 and following.isValid():
+            fix = QTextCursor(following)
+            fmt, chars, in_list = following.blockFormat(), following.charFormat(), following.textList()
+            fix.deletePreviousChar()
+            merged = fix.block()
+            if merged.textList() is not None and merged.textList() is not in_list:
+                merged.textList().remove(merged)
+            fix.setBlockFormat(fmt)
+            fix.setBlockCharFormat(chars)
+            if in_list is not None and merged.textList() is None:
+                in_list.add(merged)
+
+
+class TranscriptDelegate(QStyledItemDelegate):
+    """Paints transcript rows; caches documents and heights (see module docstring)."""
+
+    def __init__(self, view: TranscriptView) -> None:
+        super().__init__(view)
+        self.view = view
+        self._docs: OrderedDict[tuple[int, int, int, str], QTextDocument] = OrderedDict()
+        # (uid, rev, width) -> size; QSize objects are kept because building one per
+        # call was ~7 us, a third of a cached sizeHint.
+        self._heights: dict[tuple[int, int, int], QSize] = {}
+        self._estimated: set[tuple[int, int, int]] = set()
+        self._relayout = QTimer(self)
+        self._relayout.setSingleShot(True)
+        self._relayout.setInterval(0)
+        self._relayout.timeout.connect(self._emit_relayout)
+        self._dirty_rows: set[int] = set()
+        self._metrics: tuple[int, int] | None = None
+        self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
+
+    # --------------------------------------------------------------- geometry
+
+    def _width(self) -> int:
+        return max(200, self.view.viewport().width() - 2 * PAD)
+
+    def _doc(self, item: TranscriptItem, part: str, width: int) -> QTextDocument:
+        key = (item.uid, item.rev, width, part)
+        doc = self._docs.get(key)
+        if doc is not None:
+            self._docs.move_to_end(key)
+            return doc
+        font = QFont(self.view.font())
+        if part == "body" and item.kind == "assistant" and item.text:
+            stream = self._streams.get(item.uid)
+            if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
+                if stream is None:
+                    stream = self._streams[item.uid] = StreamingDocument(font, width)
+                stream.set_width(width)
+                stream.update(item.text)
+                return stream.doc  # not cached by rev: the same document grows
+            self._streams.pop(item.uid, None)
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        if part == "body" and item.kind == "assistant":
+            doc.setDefaultFont(font)
+            doc.setMarkdown(item.text or ("…" if item.streaming else ""))
+        elif part == "reasoning":
+            font.setItalic(True)
+            doc.setDefaultFont(font)
+            text = item.reasoning if item.expanded or not item.text else first_line(item.reasoning, 120)
+            doc.setPlainText(("Thinking: " if not item.expanded else "") + text)
+        elif part == "details":
+            mono = QFont("monospace")
+            mono.setStyleHint(QFont.StyleHint.Monospace)
+            mono.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+            doc.setDefaultFont(mono)
+            doc.setPlainText(self._details_text(item))
+        else:
+            doc.setDefaultFont(font)
+            doc.setPlainText(self._plain_body(item))
+        doc.setTextWidth(width)
+        self._docs[key] = doc
+        while len(self._docs) > 400:
+            self._docs.popitem(last=False)
+        return doc
+
+    def _plain_body(self, item: TranscriptItem) -> str:
+        if item.kind == "user":
+            text = item.text
+            if item.attachments:
+                text += "\n📎 " + ", ".join(item.attachments)
+            return text
+        if item.kind == "tool":
+            head = f"{STATUS_GLYPH.get(item.status, '•')}  {item.name}"
+            preview = arguments_preview(item.arguments)
+            if preview:
+                head += f"  —  {preview}"
+            head += f"\n{status_label(item.status)}"
+            if item.rule and item.status in ("ok", "error"):
+                head += f" · allowed by {item.rule}"
+            if item.result and not item.expanded:
+                head += f" · {first_line(item.result, 100)}"
+            return head
+        return item.text
+
+    def _details_text(self, item: TranscriptItem) -> str:
+        args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
+        lines = item.result.splitlines()
+        if len(lines) > RESULT_LINES:
+            lines = [*lines[:RESULT_LINES], f"… {len(lines) - RESULT_LINES} more lines"]
+        return f"arguments:\n{args}\n\nresult:\n" + "\n".join(lines)
+
+    def _body_width(self, item: TranscriptItem, width: int) -> int:
+        if item.kind == "user":
+            return int(width * 0.78) - 2 * PAD
+        if item.kind in ("tool", "notice"):
+            return width - 2 * PAD
+        return width
+
+    def exact_height(self, item: TranscriptItem, width: int) -> int:
+        if item.kind == "tool" and item.status == "awaiting":
+            card = self.view.card_for(item.call_id)
+            if card is not None:
+                return card.heightForWidth(width + 2 * PAD)
+        bw = self._body_width(item, width)
+        h = 0
+        if item.kind == "assistant" and item.reasoning:
+            h += int(self._doc(item, "reasoning", bw).size().height()) + 4
+        if item.kind != "assistant" or item.text or not item.reasoning:
+            h += int(self._doc(item, "body", bw).size().height())
+        if item.kind == "tool" and item.expanded:
+            h += int(self._doc(item, "details", bw).size().height()) + 6
+        if item.kind in ("user", "tool", "notice"):
+            h += 2 * PAD if item.kind != "notice" else PAD
+        return h + GAP
+
+    def estimate_height(self, item: TranscriptItem, width: int) -> int:
+        """A cheap guess (no text layout): corrected when the row is first painted."""
+        if self._metrics is None:
+            fm = QFontMetrics(self.view.font())
+            self._metrics = (max(1, fm.averageCharWidth()), fm.lineSpacing())
+        char_w, line_h = self._metrics
+        per_line = max(10, self._body_width(item, width) // char_w)
+        if item.kind == "tool":
+            lines = 2
+        else:
+            lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
+        extra = 2 * PAD if item.kind in ("user", "tool") else 0
+        return lines * line_h + extra + GAP
+
+    @staticmethod
+    def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
+        # QListView asks every row on each relayout; going through index.data() and the
+        # role dispatch was ~10 us a row, most of a 2,700-row relayout (55 ms).
+        model = index.model()
+        if isinstance(model, TranscriptModel):
+            return model.item(index.row())
+        item: TranscriptItem = index.data(ITEM_ROLE)
+        return item
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        item = self._item(index)
+        width = self._width()
+        key = (item.uid, item.rev, width)
+        size = self._heights.get(key)
+        if size is None:
+            model = index.model()
+            rows = model.rowCount()
+            # A long session's first page is estimated above its tail like a big session
+            # (exact heights for its ~180 rows cost ~40 ms of the first paint).
+            small = rows <= MEASURE_ALWAYS_BELOW and not (
+                isinstance(model, TranscriptModel) and model.has_older())
+            if small or index.row() >= rows - MEASURE_TAIL:
+                h = self.exact_height(item, width)
+            else:
+                h = self.estimate_height(item, width)
+                self._estimated.add(key)
+            size = self._heights[key] = QSize(width, h)
+        return size
+
+    def invalidate(self) -> None:
+        self._metrics = None
+        self._heights.clear()
+        self._estimated.clear()
+
+    def forget_streams(self) -> None:
+        self._streams.clear()
+
+    def forget(self, item: TranscriptItem) -> None:
+        """Drop what is cached for ``item`` (the view's warm-up samples)."""
+        self._streams.pop(item.uid, None)
+        for key in [k for k in self._docs if k[0] == item.uid]:
+            del self._docs[key]
+        for hkey in [k for k in self._heights if k[0] == item.uid]:
+            del self._heights[hkey]
+
+    def _emit_relayout(self) -> None:
+        rows, self._dirty_rows = self._dirty_rows, set()
+        model = self.view.model()
+        for row in sorted(rows)[:1]:  # one signal is enough: QListView relayouts everything
+            self.sizeHintChanged.emit(model.index(row, 0))
+
+    # ------------------------------------------------------------------ paint
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        item = self._item(index)
+        width = self._width()
+        key = (item.uid, item.rev, width)
+        if key in self._estimated:
+            self._estimated.discard(key)
+            exact = self.exact_height(item, width)
+            known = self._heights.get(key)
+            if known is None or exact != known.height():
+                self._heights[key] = QSize(width, exact)
+                self._dirty_rows.add(index.row())
+                self._relayout.start()
+        if item.kind == "tool" and self.view.card_for(item.call_id) is not None:
+            return  # a live card widget covers this row
+        pal = option.palette
+        rect: QRect = option.rect.adjusted(PAD, 0, -PAD, -GAP)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        dark = is_dark(pal)
+        base = pal.color(QPalette.ColorRole.Base)
+        text_color = pal.color(QPalette.ColorRole.Text)
+        accent = pal.color(QPalette.ColorRole.Highlight)
+        selected = bool(option.state & QStyle.StateFlag.State_HasFocus)
+        if item.kind == "user":
+            bw = self._body_width(item, width)
+            doc = self._doc(item, "body", bw)
+            w = min(bw, int(doc.idealWidth()) + 1) + 2 * PAD
+            bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
+            fill = mix(base, accent, 0.22 if dark else 0.12)
+            if item.source == "steering":
+                fill = mix(base, QColor("#d9a400"), 0.18)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(bubble, CARD_RADIUS, CARD_RADIUS)
+            self._draw_doc(painter, doc, bubble.left() + PAD, bubble.top() + PAD, text_color)
+        elif item.kind == "assistant":
+            y = rect.top()
+            if item.reasoning:
+                doc = self._doc(item, "reasoning", width)
+                self._draw_doc(painter, doc, rect.left(), y, mix(text_color, base, 0.45))
+                y += int(doc.size().height()) + 4
+            if item.text or not item.reasoning:
+                self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color)
+        elif item.kind == "tool":
+            border = {
+                "awaiting": QColor("#d9a400"), "error": QColor("#d0453b"),
+                "denied": QColor("#9a6b00"), "running": accent,
+            }.get(item.status, mix(base, text_color, 0.25))
+            painter.setPen(border)
+            painter.setBrush(mix(base, text_color, 0.04 if not dark else 0.07))
+            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), CARD_RADIUS, CARD_RADIUS)
+            bw = self._body_width(item, width)
+            doc = self._doc(item, "body", bw)
+            self._draw_doc(painter, doc, rect.left() + PAD, rect.top() + PAD, text_color)
+            if item.expanded:
+                y = rect.top() + PAD + int(doc.size().height()) + 6
+                self._draw_doc(painter, self._doc(item, "details", bw), rect.left() + PAD, y,
+                               mix(text_color, base, 0.2))
+        else:
+            color = QColor("#d0453b") if item.notice_kind == "error" else mix(text_color, base, 0.4)
+            bw = self._body_width(item, width)
+            doc = self._doc(item, "body", bw)
+            x = rect.left() + max(PAD, (rect.width() - int(doc.idealWidth())) // 2)
+            self._draw_doc(painter, doc, x, rect.top() + PAD // 2, color)
+        if selected:
+            painter.setPen(accent)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(option.rect.adjusted(2, 0, -3, -GAP + 1), 4, 4)
+        painter.restore()
+
+    def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
+                  color: QColor) -> None:
+        painter.save()
+        painter.translate(x, y)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.palette.setColor(QPalette.ColorRole.Text, color)
+        # Only the blocks inside the viewport are drawn: a long reply is one tall row.
+        visible = self.view.viewport().rect()
+        ctx.clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())
+        doc.documentLayout().draw(painter, ctx)
+        painter.restore()
