@@ -76,11 +76,14 @@ __all__ = ["DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory",
 
 
 class HistoryStore(Protocol):
-    """Where a session's canonical history lives. ``append`` commits durably."""
+    """Where a session's canonical history lives. ``append`` commits durably;
+    inside ``batch()`` the appends commit together when the block ends."""
 
     def load(self, session_id: str) -> list[Message]: ...
 
     def append(self, session_id: str, message: Message) -> None: ...
+
+    def batch(self) -> contextlib.AbstractContextManager[None]: ...
 
 
 class MemoryHistory:
@@ -94,6 +97,9 @@ class MemoryHistory:
 
     def append(self, session_id: str, message: Message) -> None:
         self.sessions.setdefault(session_id, []).append(message)
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:

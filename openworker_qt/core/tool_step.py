@@ -106,6 +106,7 @@ class ToolSteps:
     _interrupt_fut: asyncio.Future[None] | None
     _suspended: bool
     waiting_for_user: bool
+    store: Any
 
     def _append(self, message: Message) -> Message:
         raise NotImplementedError
@@ -275,9 +276,11 @@ class ToolSteps:
     async def _run_batch(self, batch: list[tuple[ParsedCall, Decision]]) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]] = {}
+        with self.store.batch():  # "started" for the whole batch in one commit
+            for call, decision in batch:
+                self._audit(call, "auto_allowed", rule=decision.rule)
+                self._audit(call, "started")
         for call, decision in batch:
-            self._audit(call, "auto_allowed", rule=decision.rule)
-            self._audit(call, "started")
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
             task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
@@ -288,16 +291,22 @@ class ToolSteps:
             while pending:
                 waiting = pending | ({stop} if stop is not None else set())
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-                for fut in done:
-                    if fut is stop:
-                        continue
-                    pending.discard(fut)
-                    call, decision = tasks[fut]  # type: ignore[index]
-                    result = cast(ToolResult, fut.result())
-                    status: ev.ToolStatus = "error" if result.is_error else "ok"
-                    yield self._finish(
-                        call, status, result.content, display=result.display, rule=decision.rule
-                    )
+                finished: list[ev.ToolFinished] = []
+                # Results that arrived together are committed together, then announced.
+                with self.store.batch():
+                    for fut in done:
+                        if fut is stop:
+                            continue
+                        pending.discard(fut)
+                        call, decision = tasks[fut]  # type: ignore[index]
+                        result = cast(ToolResult, fut.result())
+                        status: ev.ToolStatus = "error" if result.is_error else "ok"
+                        finished.append(self._finish(
+                            call, status, result.content, display=result.display,
+                            rule=decision.rule,
+                        ))
+                for event in finished:
+                    yield event
                 if stop is not None and stop.done() and pending:
                     raise StopRequested
         finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +162,10 @@ class ConversationStore:
                     (_title(str(message["content"])), session_id),
                 )
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (ts, session_id))
+
+    def batch(self) -> AbstractContextManager[None]:
+        """One commit for several appends (and other stores' writes on this database)."""
+        return self.db.batch()
 
     def load(self, session_id: str) -> list[dict[str, Any]]:
         rows = self.db.query(

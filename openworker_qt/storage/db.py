@@ -31,6 +31,7 @@ class Database:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._depth = 0  # > 0 inside batch(): writes join the open transaction
         try:
             self._conn = sqlite3.connect(
                 str(path), check_same_thread=False, isolation_level=None, timeout=10.0
@@ -56,8 +57,14 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``: a write lock held for the whole block."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT``: a write lock held for the whole block.
+
+        Inside :meth:`batch` it joins the batch's transaction instead.
+        """
         with self._lock:
+            if self._depth:
+                yield self._conn
+                return
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -65,6 +72,35 @@ class Database:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group writes made by several stores into one commit.
+
+        For synchronous blocks only (never ``await`` inside: the connection's lock
+        is held). Used where several rows become durable at the same moment, e.g.
+        the results of concurrent tools that finished together: one commit instead
+        of one per row (bench/engine.py).
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+            finally:
+                self._depth = 0
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
         with self._lock:

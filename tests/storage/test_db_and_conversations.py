@@ -96,3 +96,31 @@ def test_two_processes_worth_of_connections_share_the_file(tmp_path: Path) -> No
     s = a.create_session()
     a.append(s.id, {"role": "user", "content": "hi"})
     assert b.load(s.id)[0]["content"] == "hi"
+
+
+def test_batch_commits_once_for_several_stores(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    db = Database(path)
+    store = ConversationStore(db)
+    s = store.create_session()
+    other = ConversationStore(Database(path))  # another connection sees only commits
+    with store.batch():
+        store.append(s.id, {"role": "tool", "tool_call_id": "a", "content": "A"})
+        store.append(s.id, {"role": "user", "content": "joins the batch too"})  # nested transaction
+        assert other.load(s.id) == []
+    assert [m["content"] for m in other.load(s.id)] == ["A", "joins the batch too"]
+
+
+def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "x.sqlite3"))
+    s = store.create_session()
+    def crash_mid_batch() -> None:
+        with store.batch():
+            store.append(s.id, {"role": "tool", "tool_call_id": "a", "content": "A"})
+            raise RuntimeError("tool crashed mid-batch")
+
+    with pytest.raises(RuntimeError):
+        crash_mid_batch()
+    assert store.load(s.id) == []
+    store.append(s.id, {"role": "tool", "tool_call_id": "b", "content": "B"})  # usable again
+    assert [m["content"] for m in store.load(s.id)] == ["B"]
