@@ -174,3 +174,43 @@ def test_new_sessions_start_in_the_configured_mode(qtbot, qloop, make_desktop, i
     window.composer.mode.setCurrentText("auto")  # changed for one session …
     window.new_session()
     assert window.composer.mode.currentText() == "plan"  # … a new one starts from the config
+
+
+def test_tool_card_expands_and_collapses_by_click_and_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "Looking.", "tool_calls": [{"name": "list_files", "arguments": {}}]},
+                            {"text": "done"}])
+    window = desktop.window
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "list")
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id))
+
+    run(qloop, scenario)
+    model = window.view.model()
+    row = next(i for i, item in enumerate(window.transcript.items) if item.kind == "tool")
+    index = model.index(row, 0)
+    collapsed = window.view.sizeHintForIndex(index).height()
+    window.view.scrollTo(index)
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=window.view.visualRect(index).center())
+    assert window.transcript.items[row].expanded
+    assert window.view.sizeHintForIndex(index).height() > collapsed  # the result is shown
+    window.view.setCurrentIndex(index)
+    qtbot.keyClick(window.view, Qt.Key.Key_Space)
+    assert not window.transcript.items[row].expanded
+
+
+def test_error_row_retry_by_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"error": "upstream 503", "error_kind": "server"}, {"text": "recovered"}])
+    window = desktop.window
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "try")
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id))
+        row = next(i for i, item in enumerate(window.transcript.items)
+                   if item.kind == "notice" and item.notice_kind == "error")
+        window.view.setCurrentIndex(window.view.model().index(row, 0))
+        qtbot.keyClick(window.view, Qt.Key.Key_Return)
+        await until(lambda: window.transcript.items[-1].text == "recovered", what="retry")
+
+    run(qloop, scenario)
