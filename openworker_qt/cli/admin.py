@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from openworker_qt.cli.terminal import render_message
-from openworker_qt.cli.turns import open_cli_runtime
+from openworker_qt.cli.turns import cli_runtime
 from openworker_qt.storage import secrets
 
 
@@ -23,8 +23,7 @@ def models() -> int:
 
 
 def inbox(args: argparse.Namespace) -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         session = None
         if args.session:
             found = rt.conversations.find_session(args.session)
@@ -51,13 +50,10 @@ def inbox(args: argparse.Namespace) -> int:
             if item.reason:
                 print(f"       reason: {item.reason}")
         return 0
-    finally:
-        rt.close()
 
 
 def resolve(args: argparse.Namespace) -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         item = rt.inbox.get(args.item)
         if item is None:
             sys.stderr.write(f"openworker-qt: no inbox item #{args.item}\n")
@@ -89,8 +85,6 @@ def resolve(args: argparse.Namespace) -> int:
             return 1
         print(f"#{item.id} {resolution}.")
         return 0
-    finally:
-        rt.close()
 
 
 def key_name(rt: Any, provider: str) -> str | None:
@@ -100,8 +94,7 @@ def key_name(rt: Any, provider: str) -> str | None:
 
 
 def keys(args: argparse.Namespace) -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         try:
             secrets.require()
         except secrets.SecretsUnavailable as exc:
@@ -133,13 +126,10 @@ def keys(args: argparse.Namespace) -> int:
         rt.router.invalidate(args.provider.lower())
         print(f"{name} stored in the keyring.")
         return 0
-    finally:
-        rt.close()
 
 
 def sessions() -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         rows = rt.conversations.list_sessions()
         if not rows:
             print("No sessions yet. Start one with: openworker-qt run \"…\"")
@@ -148,13 +138,10 @@ def sessions() -> int:
             flag = " [unattended]" if s.unattended else ""
             print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {s.model:<28} {s.title}{flag}")
         return 0
-    finally:
-        rt.close()
 
 
 def show(args: argparse.Namespace) -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         info = rt.conversations.find_session(args.session)
         if info is None:
             sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
@@ -167,7 +154,5 @@ def show(args: argparse.Namespace) -> int:
                 continue
             print(render_message(msg))
         return 0
-    finally:
-        rt.close()
 
 

@@ -8,8 +8,10 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, terminal_questioner
 from openworker_qt.core import events as ev
@@ -19,23 +21,30 @@ from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.base import ProviderError
 from openworker_qt.storage import secrets
 
+if TYPE_CHECKING:
+    from openworker_qt.runtime import Runtime
+
 EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "interrupted": 130}
 
 
-def open_cli_runtime(workspace: Path | None = None):  # type: ignore[no-untyped-def]
+@contextmanager
+def cli_runtime(workspace: Path | None = None) -> Iterator[Runtime]:
+    """The runtime for one command: config warnings shown, database closed after."""
     from openworker_qt.runtime import open_runtime
 
     rt = open_runtime(workspace)
     for warning in rt.config.warnings:
         sys.stderr.write(f"warning: {warning}\n")
-    return rt
+    try:
+        yield rt
+    finally:
+        rt.close()
 
 
 async def run(args: argparse.Namespace) -> int:
 
     workspace = (args.workspace or Path.cwd()).resolve()
-    rt = open_cli_runtime(workspace)
-    try:
+    with cli_runtime(workspace) as rt:
         store = rt.conversations
         model = args.model or rt.config.get("general.default_model") or ""
         if args.session:
@@ -96,8 +105,6 @@ async def run(args: argparse.Namespace) -> int:
             if status == "suspended":
                 print_pending(rt.inbox.pending(info.id), sys.stderr)
         return EXIT.get(status, 1)
-    finally:
-        rt.close()
 
 
 def build_manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManager:
@@ -154,8 +161,7 @@ def print_pending(items: list[InboxItem], out: TextIO) -> None:
 
 
 async def resume(args: argparse.Namespace) -> int:
-    rt = open_cli_runtime()
-    try:
+    with cli_runtime() as rt:
         manager = build_manager(rt, args, "")
         if args.session:
             info = rt.conversations.find_session(args.session)
@@ -188,7 +194,5 @@ async def resume(args: argparse.Namespace) -> int:
                 print_pending(rt.inbox.pending(info.id), sys.stderr)
             worst = max(worst, EXIT.get(status, 1))
         return worst
-    finally:
-        rt.close()
 
 
