@@ -218,18 +218,15 @@ class AnthropicProvider(GuardedProvider):
         self._thinking_budget = thinking_budget
         self._cache = cache
 
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            import anthropic  # lazy: heavy import
+    def _make_client(self) -> Any:
+        import anthropic
 
-            self._client = anthropic.AsyncAnthropic(
-                api_key=self._api_key,
-                base_url=self._base_url,
-                max_retries=0,
-                timeout=anthropic.Timeout(self._timeouts.stall, connect=15.0),
-            )
-        return self._client
+        return anthropic.AsyncAnthropic(
+            api_key=self._api_key,
+            base_url=self._base_url,
+            max_retries=0,
+            timeout=anthropic.Timeout(self._timeouts.stall, connect=15.0),
+        )
 
     def build_params(self, request: ModelRequest) -> dict[str, Any]:
         caps = self.capabilities(request.model)

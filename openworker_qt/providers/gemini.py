@@ -194,27 +194,24 @@ class GeminiProvider(GuardedProvider):
         self._include_thoughts = include_thoughts
         self._http: Any = None
 
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            import httpx2
-            from google import genai
-            from google.genai import types
+    def _make_client(self) -> Any:
+        import httpx2
+        from google import genai
+        from google.genai import types
 
-            from openworker_qt.providers.gemini_transport import GeminiStreamTransport
+        from openworker_qt.providers.gemini_transport import GeminiStreamTransport
 
-            self._http = httpx2.AsyncClient(
-                transport=GeminiStreamTransport(),
-                timeout=httpx2.Timeout(self._timeouts.stall, connect=15.0),
-            )
-            options = types.HttpOptions(
-                base_url=self._base_url,
-                api_version="v1beta",
-                httpx_async_client=self._http,
-                retry_options=types.HttpRetryOptions(attempts=1),
-            )
-            self._client = genai.Client(api_key=self._api_key or "unset", http_options=options)
-        return self._client
+        self._http = httpx2.AsyncClient(
+            transport=GeminiStreamTransport(),
+            timeout=httpx2.Timeout(self._timeouts.stall, connect=15.0),
+        )
+        options = types.HttpOptions(
+            base_url=self._base_url,
+            api_version="v1beta",
+            httpx_async_client=self._http,
+            retry_options=types.HttpRetryOptions(attempts=1),
+        )
+        return genai.Client(api_key=self._api_key or "unset", http_options=options)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -48,6 +48,28 @@ class GuardedProvider:
         self._stream = stream
         self._client: Any = None
 
+    @property
+    def client(self) -> Any:
+        """The SDK client, built on first use (importing an SDK costs start-up time)."""
+        if self._client is None:
+            self._client = self._make_client()
+        return self._client
+
+    def _make_client(self) -> Any:
+        raise NotImplementedError
+
+    def _openai_client(self, api_key: str | None, headers: Mapping[str, str] | None = None) -> Any:
+        """An ``AsyncOpenAI`` with our retry guard in charge (SDK retries off)."""
+        import openai
+
+        return openai.AsyncOpenAI(
+            api_key=api_key,
+            base_url=self._base_url,
+            max_retries=0,
+            timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
+            default_headers=dict(headers or {}) or None,
+        )
+
     def capabilities(self, model: str) -> Capabilities:
         return capabilities_for(self.name, model, self._caps_overrides)
 

@@ -95,19 +95,9 @@ class OpenAIChatProvider(GuardedProvider):
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
                          sleep=sleep, stream=vendor.stream if stream is None else stream)
 
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            import openai  # lazy: importing the SDK costs ~150 ms of start-up
-
-            self._client = openai.AsyncOpenAI(
-                api_key=self._api_key or "not-needed",
-                base_url=self._base_url,
-                max_retries=0,
-                timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
-                default_headers=dict(self.vendor.extra_headers) or None,
-            )
-        return self._client
+    def _make_client(self) -> Any:
+        # Keyless servers (Ollama) still need some key for the SDK to build requests.
+        return self._openai_client(self._api_key or "not-needed", self.vendor.extra_headers)
 
     # -- request -----------------------------------------------------------------
 

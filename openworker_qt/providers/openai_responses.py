@@ -144,18 +144,8 @@ class OpenAIResponsesProvider(GuardedProvider):
         self._effort = reasoning_effort
         self._client = client
 
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            import openai
-
-            self._client = openai.AsyncOpenAI(
-                api_key=self._api_key,
-                base_url=self._base_url,
-                max_retries=0,
-                timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
-            )
-        return self._client
+    def _make_client(self) -> Any:
+        return self._openai_client(self._api_key)
 
     def build_params(self, request: ModelRequest) -> dict[str, Any]:
         caps = self.capabilities(request.model)
