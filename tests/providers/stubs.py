@@ -19,16 +19,15 @@ from typing import Any
 from aiohttp import web
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-RECORDINGS_DIR = (REPO_ROOT / ".." / "shared" / "provider-recordings").resolve()
+# Vendored with the tests (provenance and licences: recordings/PROVENANCE.md), so a
+# clone runs the suite with nothing beside it.
+RECORDINGS_DIR = Path(__file__).resolve().parent / "recordings"
 
 
 def recording_files() -> list[Path]:
     """Every recording; a missing directory is an error, never a skip."""
     if not RECORDINGS_DIR.is_dir():
-        raise RuntimeError(
-            f"provider recordings not found at {RECORDINGS_DIR} "
-            "(CI must check out shared/ beside the repository)"
-        )
+        raise RuntimeError(f"provider recordings not found at {RECORDINGS_DIR}")
     files = sorted(RECORDINGS_DIR.glob("*/*.json"))
     if not files:
         raise RuntimeError(f"no recordings in {RECORDINGS_DIR}")

@@ -1,4 +1,4 @@
-"""Replay every real exchange in ``shared/provider-recordings`` through the real
+"""Replay every real exchange in ``tests/providers/recordings`` through the real
 SDK and our provider, whole and re-chunked at arbitrary byte offsets.
 
 Expected values are read from the recording by an independent, deliberately
@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -437,6 +436,3 @@ async def test_openai_native_routes_reasoning_models_to_responses(stub: StubServ
     await collect(provider, ModelRequest(model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}]))
     assert [s.path for s in stub.seen] == ["/v1/responses", "/v1/chat/completions"]
 
-
-def test_recordings_dir_is_relative_to_repo() -> None:
-    assert RECORDINGS_DIR == (Path(__file__).resolve().parents[2] / ".." / "shared" / "provider-recordings").resolve()
