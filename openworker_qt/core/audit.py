@@ -8,6 +8,10 @@ Stages: ``proposed``, ``auto_allowed`` (with the rule that allowed it),
 ``started`` entry but no result may already have had its effect, so the engine
 asks before running a consequential one again (see ``engine.py``).
 
+The ``proposed`` entry of a call also records its risk class and its tool's
+origin (``builtin``, ``mcp:<server>``, ``connector:<name>``; empty for a tool name
+the model made up), in their own columns so they can be queried.
+
 Only an argument preview is stored (never raw arguments), and secrets never
 reach tool arguments in the first place (see ``storage/secrets.py``).
 """
@@ -35,6 +39,10 @@ MIGRATIONS = [
     );
     CREATE INDEX audit_by_call ON audit(session_id, call_id, id);
     """,
+    """
+    ALTER TABLE audit ADD COLUMN risk TEXT;
+    ALTER TABLE audit ADD COLUMN origin TEXT;
+    """,
 ]
 
 
@@ -47,12 +55,14 @@ class AuditEntry:
     rule: str | None
     detail: dict[str, Any]
     ts: float
+    risk: str | None = None
+    origin: str | None = None
 
 
 class AuditSink(Protocol):
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        **detail: Any,
+        risk: str | None = None, origin: str | None = None, **detail: Any,
     ) -> None: ...
 
     def was_started(self, session_id: str, call_id: str) -> bool: ...
@@ -67,13 +77,13 @@ class AuditLog:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        **detail: Any,
+        risk: str | None = None, origin: str | None = None, **detail: Any,
     ) -> None:
         self.db.execute(
-            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (session_id, call_id, tool, stage, rule,
-             json.dumps(detail, ensure_ascii=False, default=str), time.time()),
+             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin),
         )
 
     def for_session(self, session_id: str) -> list[AuditEntry]:
@@ -106,9 +116,11 @@ class MemoryAudit:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        **detail: Any,
+        risk: str | None = None, origin: str | None = None, **detail: Any,
     ) -> None:
-        self.entries.append(AuditEntry(session_id, call_id, tool, stage, rule, detail, time.time()))
+        self.entries.append(
+            AuditEntry(session_id, call_id, tool, stage, rule, detail, time.time(), risk, origin)
+        )
 
     def was_started(self, session_id: str, call_id: str) -> bool:
         return any(
@@ -124,5 +136,5 @@ def _entry(row: Any) -> AuditEntry:
         detail = {}
     return AuditEntry(
         row["session_id"], row["call_id"], row["tool"], row["stage"], row["rule"],
-        detail if isinstance(detail, dict) else {}, float(row["ts"]),
+        detail if isinstance(detail, dict) else {}, float(row["ts"]), row["risk"], row["origin"],
     )

@@ -59,6 +59,9 @@ class ParsedCall:
 
 
 def parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> ParsedCall:
+    """One raw call from the model, classified. A name the model made up is EXTERNAL
+    and carries an error (it is never run); otherwise the class follows the tool's
+    declaration and the built-in table (core/risk.py), the user's overrides first."""
     fn = raw.get("function") or {}
     name = str(fn.get("name", ""))
     text = fn.get("arguments") or "{}"
@@ -210,7 +213,10 @@ class ToolSteps:
         calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
         for call in calls:
             if not resuming:
-                self._audit(call, "proposed", arguments=args_preview(call.arguments))
+                self._audit(
+                    call, "proposed", arguments=args_preview(call.arguments),
+                    risk=call.risk.value, origin=call.tool.origin if call.tool else None,
+                )
             yield ev.ToolProposed(
                 session_id=sid,
                 call_id=call.id,

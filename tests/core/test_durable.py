@@ -12,6 +12,7 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner, outcome
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import pending_tool_calls
+from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
@@ -31,7 +32,7 @@ async def _ask(args: dict[str, Any], ctx: ToolContext) -> str:
 
 
 ASK = Tool(name="ask_user", description="ask", parameters={"type": "object"}, handler=_ask,
-           interaction="question")
+           risk=RiskClass.READ, interaction="question")
 
 
 class World:

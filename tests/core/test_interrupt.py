@@ -183,6 +183,7 @@ async def test_stop_while_waiting_for_an_answer(tmp_path: Path) -> None:
         description="ask",
         parameters={"type": "object", "properties": {"question": {"type": "string"}}},
         handler=ask,
+        risk=RiskClass.READ,
         interaction="question",
     )
 
@@ -212,7 +213,7 @@ async def test_question_answer_becomes_the_result(tmp_path: Path) -> None:
 
     ask_user = Tool(
         name="ask_user", description="ask", parameters={"type": "object"}, handler=ask,
-        interaction="question",
+        risk=RiskClass.READ, interaction="question",
     )
 
     async def answer(request: QuestionRequest) -> str:
