@@ -89,6 +89,16 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
     resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
 
+    tools = sub.add_parser(
+        "tools", help="list the tools a new session would be offered, with their risk and origin"
+    )
+    tools.add_argument("--persona", help="persona of the session (known: default)")
+    tools.add_argument(
+        "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
+        help="permission mode (default: permissions.mode from config)",
+    )
+    tools.add_argument("--json", action="store_true", help="print one JSON object per tool")
+
     sub.add_parser("sessions", help="list sessions")
     sub.add_parser("models", help="list configured providers and their curated models")
     show = sub.add_parser("show", help="print a session's transcript")
@@ -110,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return admin.sessions()
         if args.command == "models":
             return admin.models()
+        if args.command == "tools":
+            return admin.tools(args)
         if args.command == "inbox":
             return admin.inbox(args)
         if args.command in ("approve", "deny", "answer"):
