@@ -66,14 +66,16 @@ def _parser() -> argparse.ArgumentParser:
     inbox.add_argument("--session", "-s", help="only this session")
     inbox.add_argument("--all", action="store_true", help="include resolved items")
     inbox.add_argument("--json", action="store_true", help="print items as JSON lines")
-    for name, help_text in (("approve", "approve an inbox item once"),
-                            ("deny", "deny an inbox item")):
+    for name, help_text in (("approve", "approve an approval, plan or folder request"),
+                            ("deny", "deny an approval, plan or folder request")):
         cmd = sub.add_parser(name, help=help_text)
         cmd.add_argument("item", type=int, help="inbox item id")
         if name == "approve":
             cmd.add_argument("--always", action="store_true",
                              help="always allow this tool for this exact target")
-    answer = sub.add_parser("answer", help="answer a question in the inbox")
+    answer = sub.add_parser(
+        "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
+    )
     answer.add_argument("item", type=int, help="inbox item id")
     answer.add_argument("text", help="your answer")
     keys = sub.add_parser("keys", help="manage API keys in the OS keyring")

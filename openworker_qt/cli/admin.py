@@ -156,37 +156,36 @@ def inbox(args: argparse.Namespace) -> int:
 
 
 def resolve(args: argparse.Namespace) -> int:
+    """``approve`` / ``deny`` / ``answer``: the inbox checks that the verb fits the item
+    (a question is answered, an approval approved or denied)."""
+    from openworker_qt.core.inbox import Action, InboxError
+
     with cli_runtime() as rt:
         item = rt.inbox.get(args.item)
         if item is None:
             sys.stderr.write(f"openworker-qt: no inbox item #{args.item}\n")
             return 2
+        action: Action
         if args.command == "answer":
-            if item.kind == "approval":
-                sys.stderr.write(f"openworker-qt: #{item.id} is an approval; use approve/deny\n")
-                return 2
-            resolution = args.text
+            action = "answer"
         elif args.command == "approve":
-            if getattr(args, "always", False) and not item.can_always:
-                sys.stderr.write(
-                    f"openworker-qt: #{item.id} cannot be allowed always (only actions on an "
-                    "exact external target can)\n"
-                )
-                return 2
-            resolution = "always" if getattr(args, "always", False) else "once"
-            if item.kind != "approval":
-                resolution = "approve"
+            action = "always" if getattr(args, "always", False) else "approve"
         else:
-            resolution = "deny"
-        if not rt.inbox.resolve(item.id, resolution, by="cli"):
-            current = rt.inbox.get(item.id)
-            assert current is not None
+            action = "deny"
+        try:
+            won = rt.inbox.respond(item.id, action, getattr(args, "text", ""), by="cli")
+        except InboxError as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
+            return 2
+        current = rt.inbox.get(item.id)
+        assert current is not None
+        if not won:
             sys.stderr.write(
                 f"openworker-qt: #{item.id} was already resolved ({current.resolution} by "
                 f"{current.resolved_by})\n"
             )
             return 1
-        print(f"#{item.id} {resolution}.")
+        print(f"#{item.id} {current.resolution}.")
         return 0
 
 

@@ -42,6 +42,8 @@ MIGRATIONS = [
     """
     ALTER TABLE audit ADD COLUMN risk TEXT;
     ALTER TABLE audit ADD COLUMN origin TEXT;
+    ALTER TABLE audit ADD COLUMN call_key TEXT;
+    CREATE INDEX audit_by_key ON audit(session_id, call_key);
     """,
 ]
 
@@ -57,15 +59,19 @@ class AuditEntry:
     ts: float
     risk: str | None = None
     origin: str | None = None
+    call_key: str | None = None
 
 
 class AuditSink(Protocol):
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        risk: str | None = None, origin: str | None = None, **detail: Any,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
+        **detail: Any,
     ) -> None: ...
 
-    def was_started(self, session_id: str, call_id: str) -> bool: ...
+    def was_started(
+        self, session_id: str, call_id: str, *, call_key: str | None = None
+    ) -> bool: ...
 
 
 class AuditLog:
@@ -77,13 +83,15 @@ class AuditLog:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        risk: str | None = None, origin: str | None = None, **detail: Any,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
+        **detail: Any,
     ) -> None:
         self.db.execute(
-            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
+            " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (session_id, call_id, tool, stage, rule,
-             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin),
+             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin,
+             call_key),
         )
 
     def for_session(self, session_id: str) -> list[AuditEntry]:
@@ -99,11 +107,17 @@ class AuditLog:
         )
         return [str(r[0]) for r in rows]
 
-    def was_started(self, session_id: str, call_id: str) -> bool:
+    def was_started(self, session_id: str, call_id: str, *, call_key: str | None = None) -> bool:
+        """Did this call start? With a ``call_key`` (a call instance, see
+        ``core/inbox.py``) only that instance counts: vendors reuse call ids across
+        turns. A key equal to the vendor id is a call stored before keys existed."""
+        if call_key is not None and call_key != call_id:
+            sql, params = "call_key = ?", (session_id, call_key)
+        else:
+            sql, params = "call_id = ?", (session_id, call_id)
         rows = self.db.query(
-            "SELECT 1 FROM audit WHERE session_id = ? AND call_id = ? AND stage = 'started'"
-            " LIMIT 1",
-            (session_id, call_id),
+            f"SELECT 1 FROM audit WHERE session_id = ? AND {sql} AND stage = 'started' LIMIT 1",
+            params,
         )
         return bool(rows)
 
@@ -116,15 +130,18 @@ class MemoryAudit:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
-        risk: str | None = None, origin: str | None = None, **detail: Any,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
+        **detail: Any,
     ) -> None:
-        self.entries.append(
-            AuditEntry(session_id, call_id, tool, stage, rule, detail, time.time(), risk, origin)
-        )
+        self.entries.append(AuditEntry(
+            session_id, call_id, tool, stage, rule, detail, time.time(), risk, origin, call_key,
+        ))
 
-    def was_started(self, session_id: str, call_id: str) -> bool:
+    def was_started(self, session_id: str, call_id: str, *, call_key: str | None = None) -> bool:
+        keyed = call_key is not None and call_key != call_id
         return any(
-            e.session_id == session_id and e.call_id == call_id and e.stage == "started"
+            e.session_id == session_id and e.stage == "started"
+            and (e.call_key == call_key if keyed else e.call_id == call_id)
             for e in self.entries
         )
 
@@ -137,4 +154,5 @@ def _entry(row: Any) -> AuditEntry:
     return AuditEntry(
         row["session_id"], row["call_id"], row["tool"], row["stage"], row["rule"],
         detail if isinstance(detail, dict) else {}, float(row["ts"]), row["risk"], row["origin"],
+        row["call_key"],
     )
