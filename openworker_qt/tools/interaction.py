@@ -10,7 +10,8 @@ Answers (as stored on the inbox item; which verb fits which item is checked by
 the inbox, see ``core/inbox.py``):
   * question: free text (``answer``; approve/deny are refused);
   * plan: ``approve`` (or ``approve:<mode>``), ``deny``, or ``deny: <feedback>``
-    (what ``answer`` stores); other text from a card is feedback too;
+    (what ``answer`` stores); text typed on the card approves when it is an approval
+    word (approve, yes) and is feedback otherwise;
   * directory: ``approve``/``grant`` (as asked), ``grant_readonly``, ``deny``.
 
 All three are READ and built-in: the call itself changes nothing; what the user
