@@ -38,6 +38,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
+from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
@@ -152,10 +153,27 @@ class DesktopApp(QObject):
         resolving it starts the durable resume, which finds the answered item.
         """
         item = self.inbox.get(item_id)
-        won = self.inbox.resolve(item_id, resolution, by=by)
+        try:
+            won = self.inbox.resolve(item_id, resolution, by=by)
+        except InboxError as exc:  # the core refused an answer that does not fit the item
+            log.warning("not resolving inbox item: %s", exc)
+            return False
         if won and item is not None and not self.manager.is_running(item.session_id):
             self.manager.start_resume(item.session_id)
         return won
+
+    def respond_item(self, item_id: int, action: Action, *, by: str) -> bool:
+        """Answer with a verb (a notification's Approve/Deny): the core checks that it
+        fits the item — approving a question is refused, not taken as its answer."""
+        item = self.runtime.inbox.get(item_id)
+        if item is None:
+            return False
+        try:
+            resolution = resolution_for(item, action)
+        except InboxError as exc:
+            log.warning("not resolving inbox item: %s", exc)
+            return False
+        return self.resolve_item(item_id, resolution, by=by)
 
     def known_models(self) -> list[str]:
         return list(self._models)
@@ -340,10 +358,8 @@ class DesktopApp(QObject):
     def _on_notification_activated(self, key: str, action: str) -> None:
         kind, _, ident = key.partition(":")
         if kind == "inbox" and ident.isdigit():
-            if action == "approve":
-                self.resolve_item(int(ident), "once", by="notification")
-            elif action == "deny":
-                self.resolve_item(int(ident), "deny", by="notification")
+            if action in ("approve", "deny"):
+                self.respond_item(int(ident), action, by="notification")  # type: ignore[arg-type]
             else:
                 self.show_inbox()
         elif kind == "session":

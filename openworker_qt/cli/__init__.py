@@ -66,14 +66,16 @@ def _parser() -> argparse.ArgumentParser:
     inbox.add_argument("--session", "-s", help="only this session")
     inbox.add_argument("--all", action="store_true", help="include resolved items")
     inbox.add_argument("--json", action="store_true", help="print items as JSON lines")
-    for name, help_text in (("approve", "approve an inbox item once"),
-                            ("deny", "deny an inbox item")):
+    for name, help_text in (("approve", "approve an approval, plan or folder request"),
+                            ("deny", "deny an approval, plan or folder request")):
         cmd = sub.add_parser(name, help=help_text)
         cmd.add_argument("item", type=int, help="inbox item id")
         if name == "approve":
             cmd.add_argument("--always", action="store_true",
                              help="always allow this tool for this exact target")
-    answer = sub.add_parser("answer", help="answer a question in the inbox")
+    answer = sub.add_parser(
+        "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
+    )
     answer.add_argument("item", type=int, help="inbox item id")
     answer.add_argument("text", help="your answer")
     keys = sub.add_parser("keys", help="manage API keys in the OS keyring")
@@ -88,6 +90,16 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("session", nargs="?", help="only this session (id or prefix)")
     resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
     resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
+
+    tools = sub.add_parser(
+        "tools", help="list the tools a new session would be offered, with their risk and origin"
+    )
+    tools.add_argument("--persona", help="persona of the session (known: default)")
+    tools.add_argument(
+        "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
+        help="permission mode (default: permissions.mode from config)",
+    )
+    tools.add_argument("--json", action="store_true", help="print one JSON object per tool")
 
     sub.add_parser("sessions", help="list sessions")
     sub.add_parser("models", help="list configured providers and their curated models")
@@ -110,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return admin.sessions()
         if args.command == "models":
             return admin.models()
+        if args.command == "tools":
+            return admin.tools(args)
         if args.command == "inbox":
             return admin.inbox(args)
         if args.command in ("approve", "deny", "answer"):

@@ -1,11 +1,13 @@
 """Inspection and administration commands: sessions, show, inbox, approve/deny/answer,
-keys, models."""
+keys, models, tools."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from openworker_qt.cli.terminal import render_message
@@ -19,6 +21,107 @@ def models() -> int:
     from openworker_qt.storage.secrets import get_secret
 
     print(format_models(list_models(load_config(None), get_secret)))
+    return 0
+
+
+#: Personas a session can be given. There is one until personas exist.
+KNOWN_PERSONAS: tuple[str, ...] = ("default",)
+
+
+def _verdict(decision: Any) -> str:
+    if decision.allowed:
+        return "allow"
+    return "ask" if decision.needs_user else "refuse"
+
+
+def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[dict[str, Any]]:
+    """What a new session with this mode and persona would be offered: each tool with
+    its risk class (the user's overrides applied), its origin, and what the session's
+    real permission engine does with a call to it.
+
+    The engine is asked about a call without a target; for a tool whose calls name a
+    target (a path, a command, a recipient) it is also asked about a target inside
+    the workspace and one outside it. When those answers differ the verdict is
+    "depends on target" and ``by_target`` gives each answer.
+    """
+    from openworker_qt.core.approvals import ToolCallInfo
+    from openworker_qt.core.risk import RiskClass
+    from openworker_qt.runtime import default_tools
+    from openworker_qt.storage.conversations import SessionInfo
+
+    info = SessionInfo(
+        id="(new session)", title="", model="", persona=persona, mode=mode,
+        workspace=str(workspace), unattended=False, status="idle", created_at=0.0,
+        updated_at=0.0,
+    )
+    decider = rt.decider_for(info)
+    outside = Path(tempfile.gettempdir()).resolve() / "openworker-elsewhere" / "example.txt"
+    probes: list[tuple[str, str | None]] = [
+        ("inside the workspace", str(workspace / "example.txt")),
+        ("outside the workspace", str(outside)),
+    ]
+    out: list[dict[str, Any]] = []
+    for tool in default_tools(info):
+
+        def ask(target: str | None, tool: Any = tool) -> Any:
+            args = {tool.target_arg: target} if tool.target_arg and target else {}
+            call = ToolCallInfo(
+                session_id=info.id, call_id="(listing)", name=tool.name, arguments=args,
+                risk=tool.risk_class(), target=target, needs_approval=tool.needs_approval,
+            )
+            return decider.evaluate(call), decider.risk_of(call)
+
+        decision, risk = ask(None)
+        row: dict[str, Any] = {
+            "name": tool.name, "risk": risk.value, "origin": tool.origin,
+            "mode": decider.mode.value,  # what the engine really applies
+            "persona": persona, "decision": _verdict(decision), "reason": decision.reason,
+        }
+        if tool.target_arg:
+            cases = list(probes)
+            if risk is RiskClass.EXEC:
+                allowlist = decider.shell_allowlist()
+                if allowlist:
+                    cases.append(("an allowlisted command", allowlist[0]))
+            by_target = {"no target": row["decision"]}
+            by_target.update({label: _verdict(ask(target)[0]) for label, target in cases})
+            if len(set(by_target.values())) > 1:
+                row["decision"] = "depends on target"
+                row["by_target"] = by_target
+        if tool.interaction:
+            row["interaction"] = tool.interaction
+        out.append(row)
+    return out
+
+
+def tools(args: argparse.Namespace) -> int:
+    persona = args.persona or "default"
+    if persona not in KNOWN_PERSONAS:
+        sys.stderr.write(
+            f"openworker-qt: unknown persona {persona!r} (known personas: "
+            f"{', '.join(KNOWN_PERSONAS)})\n"
+        )
+        return 2
+    workspace = Path.cwd().resolve()
+    with cli_runtime(workspace) as rt:
+        mode = args.mode or str(rt.config.get("permissions.mode", "interactive"))
+        rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace)
+    mode = rows[0]["mode"] if rows else mode
+    if args.json:
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
+    print(f"Tools a new session would be offered · mode: {mode} · persona: {persona}")
+    print(f"Workspace: {workspace}\n")
+    width = max(len(r["name"]) for r in rows) if rows else 4
+    print(f"{'TOOL':<{width}}  {'RISK':<11}  {'ORIGIN':<14}  IN {mode.upper()} MODE")
+    for r in rows:
+        verdict = r["decision"]
+        if "by_target" in r:
+            verdict += " (" + "; ".join(f"{k}: {v}" for k, v in r["by_target"].items()) + ")"
+        if r.get("interaction"):
+            verdict += " (then asks you)"
+        print(f"{r['name']:<{width}}  {r['risk']:<11}  {r['origin']:<14}  {verdict}")
     return 0
 
 
@@ -53,37 +156,36 @@ def inbox(args: argparse.Namespace) -> int:
 
 
 def resolve(args: argparse.Namespace) -> int:
+    """``approve`` / ``deny`` / ``answer``: the inbox checks that the verb fits the item
+    (a question is answered, an approval approved or denied)."""
+    from openworker_qt.core.inbox import Action, InboxError
+
     with cli_runtime() as rt:
         item = rt.inbox.get(args.item)
         if item is None:
             sys.stderr.write(f"openworker-qt: no inbox item #{args.item}\n")
             return 2
+        action: Action
         if args.command == "answer":
-            if item.kind == "approval":
-                sys.stderr.write(f"openworker-qt: #{item.id} is an approval; use approve/deny\n")
-                return 2
-            resolution = args.text
+            action = "answer"
         elif args.command == "approve":
-            if getattr(args, "always", False) and not item.can_always:
-                sys.stderr.write(
-                    f"openworker-qt: #{item.id} cannot be allowed always (only actions on an "
-                    "exact external target can)\n"
-                )
-                return 2
-            resolution = "always" if getattr(args, "always", False) else "once"
-            if item.kind != "approval":
-                resolution = "approve"
+            action = "always" if getattr(args, "always", False) else "approve"
         else:
-            resolution = "deny"
-        if not rt.inbox.resolve(item.id, resolution, by="cli"):
-            current = rt.inbox.get(item.id)
-            assert current is not None
+            action = "deny"
+        try:
+            won = rt.inbox.respond(item.id, action, getattr(args, "text", ""), by="cli")
+        except InboxError as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
+            return 2
+        current = rt.inbox.get(item.id)
+        assert current is not None
+        if not won:
             sys.stderr.write(
                 f"openworker-qt: #{item.id} was already resolved ({current.resolution} by "
                 f"{current.resolved_by})\n"
             )
             return 1
-        print(f"#{item.id} {resolution}.")
+        print(f"#{item.id} {current.resolution}.")
         return 0
 
 

@@ -63,6 +63,9 @@ class ApprovalRequest:
     target: str | None = None
     can_always: bool = False
     standing_target: str | None = None
+    #: Names this call instance, stable across a restart (see ``Inbox.add``);
+    #: ``call_id`` is the vendor's id, which providers may reuse in every turn.
+    call_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class QuestionRequest:
     prompt: str
     options: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    call_key: str | None = None  # as on ApprovalRequest
 
 
 Approver = Callable[[ApprovalRequest], Awaitable[ApprovalOutcome]]

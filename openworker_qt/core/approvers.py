@@ -2,9 +2,11 @@
 
 :class:`InboxApprover` parks an approval as an inbox item and waits until some
 surface resolves it (window, tray, notification, CLI in another process,
-Slack). Because :meth:`Inbox.add` is idempotent per call, an approver built
-again after a restart finds the existing item — resolved while we were down, or
-still pending — and never asks twice.
+Slack). Because :meth:`Inbox.add` is idempotent per call instance (the
+request's ``call_key``, minted by the engine from the step and the vendor's call
+id), an approver built again after a restart finds the existing item — resolved
+while we were down, or still pending — and never asks twice; a later turn whose
+provider reuses the same vendor call id gets an item of its own.
 
 With ``wait=False`` (a CLI started with ``--unattended`` and no ``--wait``) an
 unresolved item raises :class:`TurnSuspended`: the engine ends the turn with
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
-from openworker_qt.core.inbox import Inbox, InboxItem, InboxKind
+from openworker_qt.core.inbox import WITHDRAWN, Inbox, InboxItem, InboxKind
 
 RESOLUTIONS: dict[str, ApprovalOutcome] = {
     "once": ApprovalOutcome.ONCE,
@@ -75,13 +77,14 @@ class InboxApprover:
             standing_target=request.standing_target,
             can_always=request.can_always,
             task_id=self.task_id,
+            call_key=request.call_key,
         )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return outcome_of(item.resolution)
 
     def cancel(self, request: ApprovalRequest) -> None:
         """The user stopped the turn: the ask is obsolete everywhere it is shown."""
-        _withdraw(self.inbox, request.session_id, request.call_id)
+        _withdraw(self.inbox, request.session_id, request.call_key or request.call_id)
 
 
 async def _settle(
@@ -103,10 +106,10 @@ async def _settle(
     return await inbox.wait(item.id, poll=poll)
 
 
-def _withdraw(inbox: Inbox, session_id: str, call_id: str) -> None:
-    item = inbox.find(session_id, call_id)
+def _withdraw(inbox: Inbox, session_id: str, call_key: str) -> None:
+    item = inbox.find_key(session_id, call_key)
     if item is not None and item.pending:
-        inbox.resolve(item.id, "cancelled", by="stop")
+        inbox.resolve(item.id, WITHDRAWN, by="stop")
 
 
 class InboxQuestioner:
@@ -135,9 +138,10 @@ class InboxQuestioner:
             arguments={k: v for k, v in request.extra.items() if not k.startswith("_")},
             title=request.prompt[:200],
             options=request.options,
+            call_key=request.call_key,
         )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return item.resolution or ""
 
     def cancel(self, request: QuestionRequest) -> None:
-        _withdraw(self.inbox, request.session_id, request.call_id)
+        _withdraw(self.inbox, request.session_id, request.call_key or request.call_id)

@@ -8,6 +8,10 @@ Stages: ``proposed``, ``auto_allowed`` (with the rule that allowed it),
 ``started`` entry but no result may already have had its effect, so the engine
 asks before running a consequential one again (see ``engine.py``).
 
+The ``proposed`` entry of a call also records its risk class and its tool's
+origin (``builtin``, ``mcp:<server>``, ``connector:<name>``; empty for a tool name
+the model made up), in their own columns so they can be queried.
+
 Only an argument preview is stored (never raw arguments), and secrets never
 reach tool arguments in the first place (see ``storage/secrets.py``).
 """
@@ -35,6 +39,12 @@ MIGRATIONS = [
     );
     CREATE INDEX audit_by_call ON audit(session_id, call_id, id);
     """,
+    """
+    ALTER TABLE audit ADD COLUMN risk TEXT;
+    ALTER TABLE audit ADD COLUMN origin TEXT;
+    ALTER TABLE audit ADD COLUMN call_key TEXT;
+    CREATE INDEX audit_by_key ON audit(session_id, call_key);
+    """,
 ]
 
 
@@ -47,15 +57,21 @@ class AuditEntry:
     rule: str | None
     detail: dict[str, Any]
     ts: float
+    risk: str | None = None
+    origin: str | None = None
+    call_key: str | None = None
 
 
 class AuditSink(Protocol):
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
         **detail: Any,
     ) -> None: ...
 
-    def was_started(self, session_id: str, call_id: str) -> bool: ...
+    def was_started(
+        self, session_id: str, call_id: str, *, call_key: str | None = None
+    ) -> bool: ...
 
 
 class AuditLog:
@@ -67,13 +83,15 @@ class AuditLog:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
         **detail: Any,
     ) -> None:
         self.db.execute(
-            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
+            " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (session_id, call_id, tool, stage, rule,
-             json.dumps(detail, ensure_ascii=False, default=str), time.time()),
+             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin,
+             call_key),
         )
 
     def for_session(self, session_id: str) -> list[AuditEntry]:
@@ -89,11 +107,17 @@ class AuditLog:
         )
         return [str(r[0]) for r in rows]
 
-    def was_started(self, session_id: str, call_id: str) -> bool:
+    def was_started(self, session_id: str, call_id: str, *, call_key: str | None = None) -> bool:
+        """Did this call start? With a ``call_key`` (a call instance, see
+        ``core/inbox.py``) only that instance counts: vendors reuse call ids across
+        turns. A key equal to the vendor id is a call stored before keys existed."""
+        if call_key is not None and call_key != call_id:
+            sql, params = "call_key = ?", (session_id, call_key)
+        else:
+            sql, params = "call_id = ?", (session_id, call_id)
         rows = self.db.query(
-            "SELECT 1 FROM audit WHERE session_id = ? AND call_id = ? AND stage = 'started'"
-            " LIMIT 1",
-            (session_id, call_id),
+            f"SELECT 1 FROM audit WHERE session_id = ? AND {sql} AND stage = 'started' LIMIT 1",
+            params,
         )
         return bool(rows)
 
@@ -106,13 +130,18 @@ class MemoryAudit:
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
+        risk: str | None = None, origin: str | None = None, call_key: str | None = None,
         **detail: Any,
     ) -> None:
-        self.entries.append(AuditEntry(session_id, call_id, tool, stage, rule, detail, time.time()))
+        self.entries.append(AuditEntry(
+            session_id, call_id, tool, stage, rule, detail, time.time(), risk, origin, call_key,
+        ))
 
-    def was_started(self, session_id: str, call_id: str) -> bool:
+    def was_started(self, session_id: str, call_id: str, *, call_key: str | None = None) -> bool:
+        keyed = call_key is not None and call_key != call_id
         return any(
-            e.session_id == session_id and e.call_id == call_id and e.stage == "started"
+            e.session_id == session_id and e.stage == "started"
+            and (e.call_key == call_key if keyed else e.call_id == call_id)
             for e in self.entries
         )
 
@@ -124,5 +153,6 @@ def _entry(row: Any) -> AuditEntry:
         detail = {}
     return AuditEntry(
         row["session_id"], row["call_id"], row["tool"], row["stage"], row["rule"],
-        detail if isinstance(detail, dict) else {}, float(row["ts"]),
+        detail if isinstance(detail, dict) else {}, float(row["ts"]), row["risk"], row["origin"],
+        row["call_key"],
     )

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -503,6 +504,8 @@ class TurnEngine(ToolSteps):
         if finish is not None and finish.provider_state:
             reply["provider_state"] = dict(finish.provider_state)
         reply["model"] = self.model
+        if calls:  # names this step's calls for the inbox (vendors reuse call ids)
+            reply["step_id"] = uuid.uuid4().hex[:12]
         self._append(reply)
         yield ev.AssistantMessage(session_id=sid, message=reply)
         outcome["status"] = "ok"

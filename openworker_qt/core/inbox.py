@@ -8,10 +8,33 @@ Contract:
   * An item goes ``pending`` → ``resolved`` exactly once. :meth:`Inbox.resolve`
     is a single conditional UPDATE, so the first answer wins across threads and
     processes; a second answer returns False and changes nothing.
-  * :meth:`Inbox.add` is idempotent per ``(session_id, tool_call_id)``: adding an
+  * :meth:`Inbox.add` is idempotent per ``(session_id, call_key)``: adding an
     item for a call that already has one returns the existing item, resolved or
     not. That is what lets a resumed turn re-process its pending calls without
-    asking twice.
+    asking twice. The key names one call *instance*: the engine mints it from the
+    step (the assistant message) and the vendor's call id, because providers
+    reuse ids like ``call_0`` in every turn — keyed by the vendor id alone, a
+    second turn's call would find the first turn's answer. ``tool_call_id`` keeps
+    the vendor id (surfaces use it to place a card on the transcript's tool row);
+    without a ``call_key`` the key is the ``tool_call_id``.
+  * An answer must fit the item's kind, in every surface (:meth:`Inbox.respond`
+    for verbs, :meth:`Inbox.resolve` for stored resolutions):
+
+    ===========  ===================  ==========  ===================================
+    kind         approve              deny        answer TEXT
+    ===========  ===================  ==========  ===================================
+    approval     once (or ``always``  deny        refused: approve or deny it
+                 on an exact target)
+    question     refused: answer it   refused     the text is the answer
+    plan         approve              deny        the text is feedback; the plan is
+                                                  not approved (``deny: TEXT``)
+    directory    approve (as asked)   deny        refused: approve or deny it
+    notice       refused              refused     refused
+    ===========  ===================  ==========  ===================================
+
+    An approval's stored resolution is always one of :data:`APPROVAL_RESOLUTIONS`
+    (or ``cancelled`` when the turn was stopped); anything else is refused with
+    :class:`InboxError`.
   * :meth:`Inbox.wait` returns when the item is resolved, whether by this process
     (immediately, through a future) or by another one (noticed by polling
     ``PRAGMA data_version``, which changes only when another connection commits).
@@ -30,6 +53,19 @@ from openworker_qt.storage.db import Database
 
 InboxKind = Literal["approval", "question", "plan", "directory", "notice"]
 KINDS: tuple[str, ...] = ("approval", "question", "plan", "directory", "notice")
+Action = Literal["approve", "always", "deny", "answer"]
+
+#: What an approval item may be resolved with (see ``core/approvers.py``).
+APPROVAL_RESOLUTIONS = frozenset(
+    {"once", "allow", "approve", "always", "always_task", "always_command", "deny"}
+)
+#: The resolution of an ask withdrawn because the user stopped the turn.
+WITHDRAWN = "cancelled"
+
+
+class InboxError(ValueError):
+    """An answer that does not fit the item (approving a question, a text answer to
+    an approval, …). The message says what to do instead."""
 
 MIGRATIONS = [
     """
@@ -57,6 +93,45 @@ MIGRATIONS = [
         UNIQUE (session_id, tool_call_id)
     );
     CREATE INDEX inbox_pending ON inbox(status, created_at);
+    """,
+    # Items are keyed per call instance (call_key), no longer per vendor call id.
+    # Existing rows keep their vendor id as key, so a turn parked before the
+    # upgrade still finds its item.
+    """
+    CREATE TABLE inbox_v2 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        tool_call_id TEXT,
+        call_key TEXT,
+        tool TEXT NOT NULL DEFAULT '',
+        arguments TEXT NOT NULL DEFAULT '{}',
+        args_preview TEXT NOT NULL DEFAULT '',
+        title TEXT NOT NULL DEFAULT '',
+        reason TEXT NOT NULL DEFAULT '',
+        risk TEXT NOT NULL DEFAULT '',
+        target TEXT,
+        standing_target TEXT,
+        can_always INTEGER NOT NULL DEFAULT 0,
+        options TEXT NOT NULL DEFAULT '[]',
+        task_id TEXT,
+        status TEXT NOT NULL DEFAULT 'pending',
+        resolution TEXT,
+        resolved_by TEXT,
+        created_at REAL NOT NULL,
+        resolved_at REAL,
+        UNIQUE (session_id, call_key)
+    );
+    INSERT INTO inbox_v2(id, kind, session_id, tool_call_id, call_key, tool, arguments,
+        args_preview, title, reason, risk, target, standing_target, can_always, options,
+        task_id, status, resolution, resolved_by, created_at, resolved_at)
+    SELECT id, kind, session_id, tool_call_id, tool_call_id, tool, arguments,
+        args_preview, title, reason, risk, target, standing_target, can_always, options,
+        task_id, status, resolution, resolved_by, created_at, resolved_at FROM inbox;
+    DROP TABLE inbox;
+    ALTER TABLE inbox_v2 RENAME TO inbox;
+    CREATE INDEX inbox_pending ON inbox(status, created_at);
+    CREATE INDEX inbox_by_call ON inbox(session_id, tool_call_id);
     """,
 ]
 
@@ -97,6 +172,7 @@ class InboxItem:
     resolved_by: str | None
     created_at: float
     resolved_at: float | None = None
+    call_key: str | None = None
 
     @property
     def pending(self) -> bool:
@@ -145,25 +221,29 @@ class Inbox:
         can_always: bool = False,
         options: tuple[str, ...] | list[str] = (),
         task_id: str | None = None,
+        call_key: str | None = None,
     ) -> InboxItem:
-        """Add an item, or return the one that already exists for this call."""
+        """Add an item, or return the one that already exists for this call
+        instance (``call_key``; the ``tool_call_id`` when no key is given)."""
         if kind not in KINDS:
             raise ValueError(f"unknown inbox kind {kind!r}")
         args = dict(arguments or {})
+        key = call_key if call_key is not None else tool_call_id
         with self.db.transaction() as conn:
-            if tool_call_id is not None:
+            if key is not None:
                 row = conn.execute(
-                    "SELECT * FROM inbox WHERE session_id = ? AND tool_call_id = ?",
-                    (session_id, tool_call_id),
+                    "SELECT * FROM inbox WHERE session_id = ? AND call_key = ?",
+                    (session_id, key),
                 ).fetchone()
                 if row is not None:
                     return _item(row)
             cur = conn.execute(
-                "INSERT INTO inbox(kind, session_id, tool_call_id, tool, arguments, args_preview,"
-                " title, reason, risk, target, standing_target, can_always, options, task_id,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO inbox(kind, session_id, tool_call_id, call_key, tool, arguments,"
+                " args_preview, title, reason, risk, target, standing_target, can_always,"
+                " options, task_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    kind, session_id, tool_call_id, tool,
+                    kind, session_id, tool_call_id, key, tool,
                     json.dumps(args, ensure_ascii=False, default=str), args_preview(args),
                     title, reason, risk, target, standing_target, int(can_always),
                     json.dumps(list(options)), task_id, time.time(),
@@ -174,11 +254,35 @@ class Inbox:
         self._notify(item)
         return item
 
+    def respond(
+        self, item_id: int, action: Action, text: str = "", *, by: str = "app"
+    ) -> bool:
+        """Answer an item with a verb — ``approve``, ``always``, ``deny`` or ``answer``
+        (with ``text``) — checked against the item's kind (see the module docstring).
+
+        True if this answer won; False if the item was already resolved. Raises
+        :class:`InboxError` when the verb does not fit the item, and KeyError when
+        there is no such item.
+        """
+        item = self.get(item_id)
+        if item is None:
+            raise KeyError(f"no inbox item #{item_id}")
+        return self.resolve(item_id, resolution_for(item, action, text), by=by)
+
     def resolve(self, item_id: int, resolution: str, *, by: str = "app") -> bool:
         """Resolve a pending item. True if this call won; False if it was already
-        resolved (or does not exist)."""
+        resolved (or does not exist). An approval only takes an approval verdict
+        (:data:`APPROVAL_RESOLUTIONS`, or ``cancelled``): anything else raises
+        :class:`InboxError` and changes nothing."""
         if not resolution:
             raise ValueError("a resolution is required")
+        kind = self.db.query("SELECT kind FROM inbox WHERE id = ?", (item_id,))
+        if kind and kind[0][0] == "approval" and resolution.strip().lower() not in (
+            APPROVAL_RESOLUTIONS | {WITHDRAWN}
+        ):
+            raise InboxError(
+                f"#{item_id} is an approval: approve or deny it; it takes no text answer"
+            )
         cur = self.db.execute(
             "UPDATE inbox SET status = 'resolved', resolution = ?, resolved_by = ?,"
             " resolved_at = ? WHERE id = ? AND status = 'pending'",
@@ -198,9 +302,19 @@ class Inbox:
         return _item(rows[0]) if rows else None
 
     def find(self, session_id: str, tool_call_id: str) -> InboxItem | None:
+        """The item for the vendor call id ``tool_call_id`` in this session: the
+        pending one if there is one, else the newest (ids repeat across turns)."""
         rows = self.db.query(
-            "SELECT * FROM inbox WHERE session_id = ? AND tool_call_id = ?",
+            "SELECT * FROM inbox WHERE session_id = ? AND tool_call_id = ?"
+            " ORDER BY status = 'pending' DESC, id DESC LIMIT 1",
             (session_id, tool_call_id),
+        )
+        return _item(rows[0]) if rows else None
+
+    def find_key(self, session_id: str, call_key: str) -> InboxItem | None:
+        """The item of one call instance (see :meth:`add`)."""
+        rows = self.db.query(
+            "SELECT * FROM inbox WHERE session_id = ? AND call_key = ?", (session_id, call_key)
         )
         return _item(rows[0]) if rows else None
 
@@ -291,6 +405,44 @@ class Inbox:
                 fut.get_loop().call_soon_threadsafe(_set_result, fut, item)
 
 
+def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
+    """The stored resolution for answering ``item`` with ``action`` (the table in
+    the module docstring), or :class:`InboxError` saying what to use instead."""
+    ref = f"#{item.id}"
+    text = text.strip()
+    if item.kind == "notice":
+        raise InboxError(f"{ref} is a notice: there is nothing to approve, deny or answer")
+    if item.kind == "question":
+        if action != "answer":
+            raise InboxError(
+                f"{ref} is a question, not an approval: reply with `answer {item.id} TEXT`"
+            )
+        if not text:
+            raise InboxError(f"{ref}: an answer needs some text")
+        return text
+    if action == "answer":
+        if item.kind == "plan":
+            if not text:
+                raise InboxError(f"{ref}: feedback on a plan needs some text")
+            return f"deny: {text}"
+        raise InboxError(f"{ref} is {_a(item.kind)}: approve or deny it; it takes no text answer")
+    if action == "deny":
+        return "deny"
+    if action == "always":
+        if item.kind != "approval" or not item.can_always:
+            raise InboxError(
+                f"{ref} cannot be allowed always (only actions on an exact external target can)"
+            )
+        return "always"
+    if action == "approve":
+        return "once" if item.kind == "approval" else "approve"
+    raise InboxError(f"unknown action {action!r} (expected approve, always, deny or answer)")
+
+
+def _a(kind: str) -> str:
+    return {"approval": "an approval", "directory": "a folder request"}.get(kind, f"a {kind}")
+
+
 def _set_result(fut: asyncio.Future[InboxItem], item: InboxItem) -> None:
     if not fut.done():
         fut.set_result(item)
@@ -326,4 +478,5 @@ def _item(row: Any) -> InboxItem:
         resolved_by=row["resolved_by"],
         created_at=float(row["created_at"]),
         resolved_at=row["resolved_at"],
+        call_key=row["call_key"],
     )

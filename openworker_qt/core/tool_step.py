@@ -32,7 +32,13 @@ from openworker_qt.core.approvers import TurnSuspended
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.faults import crash_point
 from openworker_qt.core.inbox import args_preview
-from openworker_qt.core.messages import INTERRUPTED_RESULT, Message, notice, tool_result
+from openworker_qt.core.messages import (
+    INTERRUPTED_RESULT,
+    Message,
+    notice,
+    pending_tool_calls,
+    tool_result,
+)
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
 
@@ -56,9 +62,16 @@ class ParsedCall:
     tool: Tool | None
     risk: RiskClass
     error: str | None = None
+    #: This call instance, stable across a restart: "<step id>/<vendor id>" (see
+    #: ToolSteps._step_id). Inbox items and audit checks use it, never the vendor id
+    #: alone — providers reuse ids like call_0 in every turn.
+    key: str = ""
 
 
 def parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> ParsedCall:
+    """One raw call from the model, classified. A name the model made up is EXTERNAL
+    and carries an error (it is never run); otherwise the class follows the tool's
+    declaration and the built-in table (core/risk.py), the user's overrides first."""
     fn = raw.get("function") or {}
     name = str(fn.get("name", ""))
     text = fn.get("arguments") or "{}"
@@ -111,8 +124,20 @@ class ToolSteps:
     def _append(self, message: Message) -> Message:
         raise NotImplementedError
 
+    def _step_id(self) -> str | None:
+        """The id of the step whose calls run now: minted when its assistant message
+        was stored, so a restart finds the same one (None on messages stored before
+        step ids existed: their calls keep the vendor id as key)."""
+        for message in reversed(self.history):
+            if message.get("role") == "assistant":
+                step = message.get("step_id")
+                return str(step) if step else None
+        return None
+
     def _started_before(self, call: ParsedCall) -> bool:
-        return self.audit is not None and self.audit.was_started(self.session_id, call.id)
+        return self.audit is not None and self.audit.was_started(
+            self.session_id, call.id, call_key=call.key
+        )
 
     async def _ask_user(self, ask: Callable[[Any], Awaitable[T]], request: Any) -> T:
         """Await an approver or questioner. On a user's stop the ask is withdrawn
@@ -155,7 +180,9 @@ class ToolSteps:
 
     def _audit(self, call: ParsedCall, stage: str, *, rule: str | None = None, **detail: Any) -> None:
         if self.audit is not None:
-            self.audit.record(self.session_id, call.id, call.name, stage, rule=rule, **detail)
+            self.audit.record(
+                self.session_id, call.id, call.name, stage, rule=rule, call_key=call.key, **detail
+            )
 
     def _info(self, call: ParsedCall) -> ToolCallInfo:
         target = call.tool.target(call.arguments) if call.tool else None
@@ -208,9 +235,15 @@ class ToolSteps:
     ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
+        step = self._step_id()
+        for call in calls:
+            call.key = f"{step}/{call.id}" if step else call.id
         for call in calls:
             if not resuming:
-                self._audit(call, "proposed", arguments=args_preview(call.arguments))
+                self._audit(
+                    call, "proposed", arguments=args_preview(call.arguments),
+                    risk=call.risk.value, origin=call.tool.origin if call.tool else None,
+                )
             yield ev.ToolProposed(
                 session_id=sid,
                 call_id=call.id,
@@ -239,7 +272,7 @@ class ToolSteps:
                         ),
                     )
                     self._audit(call, "rerun_confirmation")
-                    async for event in self._run_serial(call, decision, ask_id=f"{call.id}:rerun"):
+                    async for event in self._run_serial(call, decision, rerun=True):
                         yield event
                     i += 1
                     continue
@@ -266,9 +299,10 @@ class ToolSteps:
             self._suspended = True
             yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
         except StopRequested:
-            answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
+            # Only this step's results count: vendors reuse call ids across turns.
+            still_open = {str(c.get("id")) for c in pending_tool_calls(self.history)}
             for call in calls:
-                if call.id not in answered:
+                if call.id in still_open:
                     yield self._finish(call, "interrupted", INTERRUPTED_RESULT)
             self._append(notice("interrupted", "Stopped by user."))
             yield ev.Interrupted(session_id=sid)
@@ -317,7 +351,7 @@ class ToolSteps:
                     await fut
 
     async def _run_serial(
-        self, call: ParsedCall, decision: Decision, *, ask_id: str | None = None
+        self, call: ParsedCall, decision: Decision, *, rerun: bool = False
     ) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         tool = call.tool
@@ -348,7 +382,7 @@ class ToolSteps:
                 return
             request = ApprovalRequest(
                 session_id=sid,
-                call_id=ask_id or call.id,
+                call_id=f"{call.id}:rerun" if rerun else call.id,
                 tool=call.name,
                 arguments=call.arguments,
                 risk=call.risk,
@@ -356,6 +390,7 @@ class ToolSteps:
                 target=info.target,
                 can_always=decision.can_always,
                 standing_target=decision.standing_target,
+                call_key=f"{call.key}:rerun" if rerun else call.key,
             )
             self._audit(call, "approval_requested", reason=decision.reason)
             crash_point("before_approval_item")
@@ -417,7 +452,7 @@ class ToolSteps:
             return
         request = QuestionRequest(
             session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
-            extra={**args, "_tool": call.name},
+            extra={**args, "_tool": call.name}, call_key=call.key,
         )
         answer: str = await self._ask_user(self.questioner, request)
         # Started once answered: while the question is open the call is waiting, not running.

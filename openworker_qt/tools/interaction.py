@@ -6,10 +6,16 @@ plans and folders, acts on it through the session's :class:`SessionControl`
 (found in ``ctx.state["session"]``): an approved plan leaves plan mode, a
 granted folder becomes a root for this session.
 
-Answers (as stored on the inbox item):
-  * question: free text;
-  * plan: ``approve`` (or ``approve:<mode>``), anything else is feedback;
+Answers (as stored on the inbox item; which verb fits which item is checked by
+the inbox, see ``core/inbox.py``):
+  * question: free text (``answer``; approve/deny are refused);
+  * plan: ``approve`` (or ``approve:<mode>``), ``deny``, or ``deny: <feedback>``
+    (what ``answer`` stores); text typed on the card approves when it is an approval
+    word (approve, yes) and is feedback otherwise;
   * directory: ``approve``/``grant`` (as asked), ``grant_readonly``, ``deny``.
+
+All three are READ and built-in: the call itself changes nothing; what the user
+answers is what takes effect.
 """
 
 from __future__ import annotations

@@ -40,6 +40,9 @@ SCRIPT = {
 }
 
 
+FAULTS = {"OPENWORKER_FAULT_INJECTION": "tests"}  # the test-only opt-in (core/faults.py)
+
+
 def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "openworker_qt", *args], cwd=cwd, capture_output=True, text=True,
@@ -128,7 +131,7 @@ def test_unattended_without_wait_exits_suspended(work: tuple[Path, Path]) -> Non
 
 def test_killed_before_the_item_is_stored(work: tuple[Path, Path]) -> None:
     ws, script = work
-    env = {**os.environ, "OPENWORKER_FAULT": "before_approval_item"}
+    env = {**os.environ, **FAULTS, "OPENWORKER_FAULT": "before_approval_item"}
     res = cli("run", "--unattended", "--wait", "--model", f"scripted:{script}", "note", cwd=ws, env=env)
     assert res.returncode == -signal.SIGKILL
     assert inbox().items() == []  # died before asking
@@ -142,7 +145,7 @@ def test_killed_before_the_item_is_stored(work: tuple[Path, Path]) -> None:
 
 def test_killed_after_the_tool_ran_before_its_result(work: tuple[Path, Path]) -> None:
     ws, script = work
-    env = {**os.environ, "OPENWORKER_FAULT": "after_tool_before_result"}
+    env = {**os.environ, **FAULTS, "OPENWORKER_FAULT": "after_tool_before_result"}
     proc = spawn("run", "--unattended", "--wait", "--model", f"scripted:{script}", "note",
                  cwd=ws, env=env)
     item = wait_for(lambda: (inbox().pending() or [None])[0])

@@ -12,6 +12,7 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner, outcome
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import pending_tool_calls
+from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
@@ -31,7 +32,7 @@ async def _ask(args: dict[str, Any], ctx: ToolContext) -> str:
 
 
 ASK = Tool(name="ask_user", description="ask", parameters={"type": "object"}, handler=_ask,
-           interaction="question")
+           risk=RiskClass.READ, interaction="question")
 
 
 class World:
@@ -261,3 +262,71 @@ async def test_quitting_keeps_a_parked_approval_for_the_next_start(tmp_path: Pat
     assert await asyncio.wait_for(asyncio.gather(*tasks), timeout=10) == ["completed"]
     assert (tmp_path / "g.txt").read_text() == "buy milk"
     assert len(second.inbox.items()) == 1
+
+
+def _write(cid: str, path: str) -> dict[str, Any]:
+    return {"tool_calls": [{"id": cid, "name": "write_file",
+                            "arguments": {"path": path, "content": "x"}}]}
+
+
+async def test_a_reused_vendor_call_id_gets_a_fresh_approval(tmp_path: Path) -> None:
+    # Some providers (Gemini, compatible servers) number calls call_0, call_1, … in
+    # every response: the second turn's call_0 is another call and must be asked.
+    turns = [_write("call_0", "a.txt"), {"text": "Wrote a."},
+             _write("call_0", "b.txt"), {"text": "Wrote b."}]
+    world = World(tmp_path, turns, wait=False)
+    info = world.manager.create_session(unattended=True, workspace=str(tmp_path))
+    events = await collect(world.manager.run(info.id, "write a"))
+    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    [first] = world.inbox.pending()
+    world.inbox.resolve(first.id, "once")
+    events = await collect(world.manager.resume(info.id))
+    assert events[-1].status == "completed" and (tmp_path / "a.txt").exists()  # type: ignore[union-attr]
+
+    events = await collect(world.manager.run(info.id, "write b"))
+    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert not (tmp_path / "b.txt").exists()  # not approved by the first turn's answer
+    [second] = world.inbox.pending()
+    assert second.id != first.id and second.tool_call_id == "call_0"
+    assert second.arguments["path"] == "b.txt"
+
+    # A restart re-asks the same item, not a new one.
+    again = World(tmp_path, turns[3:], wait=False)
+    events = await collect(again.manager.resume(info.id))
+    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert [i.id for i in again.inbox.pending()] == [second.id]
+    again.inbox.resolve(second.id, "deny")
+    events = await collect(again.manager.resume(info.id))
+    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert not (tmp_path / "b.txt").exists() and len(again.inbox.items()) == 2
+
+
+async def test_a_reused_vendor_call_id_gets_a_fresh_question(tmp_path: Path) -> None:
+    ask = {"tool_calls": [{"id": "call_0", "name": "ask_user", "arguments": {"question": "Which?"}}]}
+    turns = [ask, {"text": "ok"}, ask, {"text": "ok again"}]
+    world = World(tmp_path, turns, wait=False)
+    info = world.manager.create_session(unattended=True)
+    await collect(world.manager.run(info.id, "one"))
+    [first] = world.inbox.pending()
+    world.inbox.resolve(first.id, "blue")
+    await collect(world.manager.resume(info.id))
+    events = await collect(world.manager.run(info.id, "two"))
+    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    [second] = world.inbox.pending()
+    assert second.id != first.id and second.kind == "question"
+
+
+async def test_items_parked_before_call_keys_existed_are_still_found(tmp_path: Path) -> None:
+    """A turn parked by an older version (no step id on its message, an inbox row
+    keyed by the vendor id) resumes on the same item after the upgrade."""
+    world = World(tmp_path, [{"text": "Saved."}], wait=False)
+    info = world.manager.create_session(unattended=True, workspace=str(tmp_path))
+    world.store.append(info.id, {"role": "user", "content": "note"})
+    world.store.append(info.id, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "w1", "type": "function",
+         "function": {"name": "write_file", "arguments": '{"path": "g.txt", "content": "x"}'}}]})
+    old = world.inbox.add("approval", info.id, tool_call_id="w1", tool="write_file")
+    world.inbox.resolve(old.id, "once")
+    events = await collect(world.manager.resume(info.id))
+    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert (tmp_path / "g.txt").exists() and len(world.inbox.items()) == 1

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openworker_qt.core.inbox import Inbox, args_preview
+from openworker_qt.core.inbox import Inbox, InboxError, args_preview
 from openworker_qt.storage.db import Database
 
 
@@ -92,7 +92,7 @@ def test_threads_race_exactly_one_wins(inbox: Inbox) -> None:
 def _race(path: str, item_id: int, n: int, start: multiprocessing.synchronize.Event, out: multiprocessing.Queue) -> None:  # type: ignore[name-defined]
     box = Inbox(Database(path))
     start.wait()
-    out.put((n, box.resolve(item_id, f"answer-{n}", by=f"proc{n}")))
+    out.put((n, box.resolve(item_id, "once" if n % 2 else "deny", by=f"proc{n}")))
 
 
 def test_processes_race_exactly_one_wins(tmp_path: Path) -> None:
@@ -139,3 +139,91 @@ def test_listeners_hear_adds_and_resolutions(inbox: Inbox) -> None:
     item = inbox.add("notice", "s1", title="hello")
     inbox.resolve(item.id, "dismissed")
     assert heard == [(item.id, "pending"), (item.id, "resolved")]
+
+
+# ------------------------------------------------------- answers fit the item
+
+
+def test_a_question_is_answered_not_approved(inbox: Inbox) -> None:
+    q = inbox.add("question", "s1", tool_call_id="q1", tool="ask_user", title="Which file?")
+    for action in ("approve", "always", "deny"):
+        with pytest.raises(InboxError, match=r"#\d+ is a question, not an approval: reply with `answer"):
+            inbox.respond(q.id, action)  # type: ignore[arg-type]
+    with pytest.raises(InboxError, match="needs some text"):
+        inbox.respond(q.id, "answer", "  ")
+    assert inbox.get(q.id).pending  # type: ignore[union-attr]  # nothing was recorded
+    assert inbox.respond(q.id, "answer", "approve", by="cli") is True  # a text answer may say anything
+    assert inbox.get(q.id).resolution == "approve"  # type: ignore[union-attr]
+
+
+def test_an_approval_takes_no_text_answer_anywhere(inbox: Inbox) -> None:
+    a = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file")
+    with pytest.raises(InboxError, match="is an approval: approve or deny it"):
+        inbox.respond(a.id, "answer", "sure")
+    with pytest.raises(InboxError, match="is an approval"):
+        inbox.resolve(a.id, "sure, go ahead")  # the raw path every surface uses
+    with pytest.raises(InboxError, match="cannot be allowed always"):
+        inbox.respond(a.id, "always")
+    assert inbox.get(a.id).pending  # type: ignore[union-attr]
+    assert inbox.respond(a.id, "approve") is True
+    assert inbox.get(a.id).resolution == "once"  # type: ignore[union-attr]
+    ext = inbox.add("approval", "s1", tool_call_id="c2", tool="send", can_always=True)
+    assert inbox.respond(ext.id, "always") and inbox.get(ext.id).resolution == "always"  # type: ignore[union-attr]
+    d = inbox.add("approval", "s1", tool_call_id="c3", tool="send")
+    assert inbox.respond(d.id, "deny") and inbox.get(d.id).resolution == "deny"  # type: ignore[union-attr]
+    stopped = inbox.add("approval", "s1", tool_call_id="c4", tool="send")
+    assert inbox.resolve(stopped.id, "cancelled", by="stop")  # a stopped turn withdraws it
+
+
+def test_plans_folders_and_notices(inbox: Inbox) -> None:
+    plan = inbox.add("plan", "s1", tool_call_id="p1", tool="propose_plan")
+    assert inbox.respond(plan.id, "answer", "yes but skip step 3")
+    assert inbox.get(plan.id).resolution == "deny: yes but skip step 3"  # type: ignore[union-attr]  # feedback
+    plan2 = inbox.add("plan", "s1", tool_call_id="p2", tool="propose_plan")
+    assert inbox.respond(plan2.id, "approve") and inbox.get(plan2.id).resolution == "approve"  # type: ignore[union-attr]
+    folder = inbox.add("directory", "s1", tool_call_id="d1", tool="request_directory")
+    with pytest.raises(InboxError, match="is a folder request: approve or deny it"):
+        inbox.respond(folder.id, "answer", "ok")
+    assert inbox.respond(folder.id, "deny") and inbox.get(folder.id).resolution == "deny"  # type: ignore[union-attr]
+    note = inbox.add("notice", "s1", title="Run finished")
+    with pytest.raises(InboxError, match="is a notice"):
+        inbox.respond(note.id, "approve")
+    with pytest.raises(KeyError):
+        inbox.respond(99999, "approve")
+
+
+# ------------------------------------------------------------ call instances
+
+
+def test_items_are_keyed_per_call_instance(inbox: Inbox) -> None:
+    first = inbox.add("approval", "s1", tool_call_id="call_0", call_key="step1/call_0")
+    inbox.resolve(first.id, "once")
+    second = inbox.add("approval", "s1", tool_call_id="call_0", call_key="step2/call_0")
+    assert second.id != first.id and second.pending  # not the first turn's answer
+    assert inbox.add("approval", "s1", tool_call_id="call_0", call_key="step2/call_0").id == second.id
+    assert inbox.find("s1", "call_0") == second  # by vendor id: the pending one
+    assert inbox.find_key("s1", "step1/call_0") == inbox.get(first.id)
+
+
+def test_the_v1_inbox_table_is_migrated_in_place(tmp_path: Path) -> None:
+    from openworker_qt.core.inbox import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    old = Database(path)
+    old.ensure("inbox", MIGRATIONS[:1])
+    old.execute(
+        "INSERT INTO inbox(kind, session_id, tool_call_id, tool, status, resolution, created_at)"
+        " VALUES ('approval', 's1', 'w1', 'write_file', 'resolved', 'once', 1.0)"
+    )
+    old.execute(
+        "INSERT INTO inbox(kind, session_id, tool, created_at) VALUES ('notice', 's1', '', 2.0)"
+    )
+    old.close()
+    box = Inbox(Database(path))
+    kept, note = box.items()
+    assert (kept.tool_call_id, kept.call_key, kept.resolution) == ("w1", "w1", "once")
+    assert note.call_key is None
+    # A call parked before the upgrade (key = vendor id) finds its item again …
+    assert box.add("approval", "s1", tool_call_id="w1").id == kept.id
+    # … and a new instance of the same vendor id gets its own.
+    assert box.add("approval", "s1", tool_call_id="w1", call_key="s9/w1").id != kept.id

@@ -183,6 +183,7 @@ async def test_stop_while_waiting_for_an_answer(tmp_path: Path) -> None:
         description="ask",
         parameters={"type": "object", "properties": {"question": {"type": "string"}}},
         handler=ask,
+        risk=RiskClass.READ,
         interaction="question",
     )
 
@@ -212,7 +213,7 @@ async def test_question_answer_becomes_the_result(tmp_path: Path) -> None:
 
     ask_user = Tool(
         name="ask_user", description="ask", parameters={"type": "object"}, handler=ask,
-        interaction="question",
+        risk=RiskClass.READ, interaction="question",
     )
 
     async def answer(request: QuestionRequest) -> str:
@@ -294,3 +295,36 @@ async def test_stop_and_quit_together_still_propagate_the_quit(tmp_path: Path) -
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_stop_answers_a_call_whose_vendor_id_an_earlier_turn_used(tmp_path: Path) -> None:
+    """Providers reuse ids like call_0 in every turn: stopping turn two while its
+    call_0 waits for approval still gives that call its result."""
+    asked: list[ApprovalRequest] = []
+
+    async def approver(request: ApprovalRequest) -> ApprovalOutcome:
+        asked.append(request)
+        if len(asked) == 1:
+            return ApprovalOutcome.ONCE
+        await forever()
+        return ApprovalOutcome.DENY
+
+    async def save(args: dict[str, Any], ctx: ToolContext) -> str:
+        return "saved"
+
+    engine, _ = make_engine(
+        [{"tool_calls": [call("save", {}, "call_0")]}, {"text": "saved once"},
+         {"tool_calls": [call("save", {}, "call_0")]}],
+        tmp_path, tools=[fake_tool("save", save, risk=RiskClass.WRITE_LOCAL)], approver=approver,
+    )
+    await _collect(engine)
+    events: list[ev.Event] = []
+    async for event in engine.run("again"):
+        events.append(event)
+        if isinstance(event, ev.PermissionRequired):
+            asyncio.get_running_loop().call_later(0.01, engine.request_interrupt)
+    ends_interrupted(events)
+    assert asked[0].call_key != asked[1].call_key  # two call instances, two keys
+    last_step = max(i for i, m in enumerate(engine.history) if m["role"] == "assistant")
+    results = [m for m in engine.history[last_step:] if m["role"] == "tool"]
+    assert [(m["tool_call_id"], m["content"]) for m in results] == [("call_0", INTERRUPTED_RESULT)]

@@ -28,7 +28,8 @@ def messaging_tools(sent: list[dict[str, Any]]) -> list[Tool]:
     return [
         Tool("send_message", "send", params, send, risk=RiskClass.EXTERNAL,
              needs_approval=True, target_arg="channel"),
-        Tool("run_shell", "shell", params, run, needs_approval=True, target_arg="command"),
+        Tool("run_shell", "shell", params, run, risk=RiskClass.EXEC, needs_approval=True,
+             target_arg="command"),
     ]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from openworker_qt.core import events as ev
+from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.runtime import open_runtime, setup_logging
 from openworker_qt.storage import secrets
@@ -60,7 +61,7 @@ async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state:
             rt.conversations, rt.router,
             tools_for=lambda info: ToolRegistry([Tool(
                 name="load_config", description="load", parameters={"type": "object"},
-                handler=leaky)]),
+                handler=leaky, risk=RiskClass.READ)]),
             decider_for=rt.decider_for, audit=rt.audit, redact=secrets.redact,
             default_model="openai:gpt-4o",
         )

@@ -159,3 +159,38 @@ def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_pat
     run(qloop, scenario)
     assert seen == {"status": "pending", "running": True}
     assert (tmp_path / "ws" / "out.txt").exists()
+
+
+def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The desktop's resolve path goes through the core's check: a text answer to an
+    approval and a notification's Approve on a question change nothing."""
+    desktop = make_desktop([
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": {"question": "Which quarter?"}}]},
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "out.txt", "content": "Q4\n"}}]},
+        {"text": "Done."},
+    ])
+    window = desktop.window
+    inbox = desktop.runtime.inbox
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write the report")
+        await until(lambda: inbox.pending(kind="question"), what="question")
+        [question] = inbox.pending(kind="question")
+        desktop._on_notification_activated(f"inbox:{question.id}", "approve")
+        seen["question"] = inbox.get(question.id).status
+        assert desktop.resolve_item(question.id, "Q4", by="card")
+        await until(lambda: _dialog(window) is not None, what="approval dialog")
+        [approval] = inbox.pending(kind="approval")
+        seen["text answer won"] = desktop.resolve_item(approval.id, "Q4 please", by="card")
+        seen["approval"] = inbox.get(approval.id).status
+        desktop._on_notification_activated(f"inbox:{approval.id}", "approve")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, scenario)
+    assert seen == {"question": "pending", "text answer won": False, "approval": "pending"}
+    assert (tmp_path / "ws" / "out.txt").read_text() == "Q4\n"
+    answer = next(m for m in desktop.runtime.conversations.load(window.session_id)
+                  if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
+    assert answer["content"] == "The user answered: Q4"

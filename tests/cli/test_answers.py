@@ -1,0 +1,58 @@
+"""approve / deny / answer from the command line: the verb must fit the inbox item."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from openworker_qt.core.inbox import Inbox
+from openworker_qt.storage.db import Database
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "openworker_qt", *args], cwd=cwd, capture_output=True, text=True,
+        timeout=60, env=os.environ.copy(), stdin=subprocess.DEVNULL,
+    )
+
+
+def inbox() -> Inbox:
+    return Inbox(Database(Path(os.environ["OPENWORKER_HOME"]) / "data" / "openworker.sqlite3"))
+
+
+def test_a_question_is_answered_and_an_approval_approved(tmp_path: Path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": {"question": "Which quarter?"}}]},
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "q.txt", "content": "Q4"}}]},
+        {"text": "Done."},
+    ]}))
+    res = cli("run", "--unattended", "--model", f"scripted:{script}", "report", cwd=tmp_path)
+    assert res.returncode == 4, res.stderr
+    [question] = inbox().pending()
+
+    refused = cli("approve", str(question.id), cwd=tmp_path)
+    assert refused.returncode == 2
+    assert f"#{question.id} is a question, not an approval: reply with `answer" in refused.stderr
+    assert cli("deny", str(question.id), cwd=tmp_path).returncode == 2
+    assert inbox().get(question.id).pending  # type: ignore[union-attr]
+
+    assert cli("answer", str(question.id), "Q4", cwd=tmp_path).returncode == 0
+    res = cli("resume", cwd=tmp_path)
+    assert res.returncode == 4, res.stderr  # now the write asks
+    [approval] = inbox().pending()
+    assert approval.kind == "approval"
+    wrong = cli("answer", str(approval.id), "yes please", cwd=tmp_path)
+    assert wrong.returncode == 2 and "is an approval: approve or deny it" in wrong.stderr
+    assert cli("approve", str(approval.id), cwd=tmp_path).returncode == 0
+    assert cli("resume", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "q.txt").read_text() == "Q4"
+
+    shown = cli("show", "--json", question.session_id, cwd=tmp_path)
+    results = [json.loads(line) for line in shown.stdout.splitlines()]
+    answer = next(m for m in results if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
+    assert answer["content"] == "The user answered: Q4"

@@ -1,0 +1,74 @@
+"""`openworker-qt tools`: what a new session would be offered, with risk, origin and
+what the mode's real permission engine does with each tool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from openworker_qt.cli import main
+
+
+def listing(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, dict[str, object]]:
+    assert main(["tools", "--json", *args]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return {str(r["name"]): r for r in rows}
+
+
+@pytest.fixture(autouse=True)
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    monkeypatch.chdir(ws)
+    return ws
+
+
+def test_lists_every_session_tool_with_risk_origin_and_verdict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rows = listing(capsys, "--mode", "interactive")
+    assert {"read_file", "list_files", "write_file", "ask_user"} <= set(rows)
+    assert {r["origin"] for r in rows.values()} == {"builtin"}
+    assert (rows["read_file"]["risk"], rows["read_file"]["decision"]) == ("read", "allow")
+    assert (rows["write_file"]["risk"], rows["write_file"]["decision"]) == ("write_local", "ask")
+    assert rows["ask_user"]["interaction"] == "question"
+
+
+def test_modes_change_the_verdict_and_say_when_it_depends_on_the_target(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    plan = listing(capsys, "--mode", "plan")
+    assert plan["write_file"]["decision"] == "refuse"
+    auto = listing(capsys, "--mode", "auto")
+    write = auto["write_file"]
+    assert write["decision"] == "depends on target"
+    assert write["by_target"] == {
+        "no target": "ask", "inside the workspace": "allow", "outside the workspace": "refuse",
+    }
+
+
+def test_the_users_override_shows(capsys: pytest.CaptureFixture[str], isolated_state: Path) -> None:
+    config = isolated_state / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[permissions]\nmode = "plan"\n[permissions.risk_overrides]\n'
+                      'read_file = "external"\n')
+    rows = listing(capsys)  # mode from the config
+    assert rows["read_file"]["mode"] == "plan"
+    assert (rows["read_file"]["risk"], rows["read_file"]["decision"]) == ("external", "refuse")
+
+
+def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tools", "--mode", "auto"]) == 0
+    out = capsys.readouterr().out
+    assert "mode: auto · persona: default" in out
+    line = next(x for x in out.splitlines() if x.startswith("write_file"))
+    assert "write_local" in line and "builtin" in line and "depends on target" in line
+
+
+def test_personas(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "read_file" in listing(capsys, "--persona", "default")
+    assert main(["tools", "--persona", "researcher"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown persona 'researcher'" in err and "known personas: default" in err
