@@ -16,9 +16,16 @@ With tools, each iteration is::
 
 Guarantees:
   * Every message an event announces is committed to the history store first.
+  * Every turn ends with ``TurnEnded``, whatever raises: an exception that is
+    not a provider or tool error (the store, the decider, a questioner) gives
+    every open call a result, stores an ``error`` notice (Retry is offered) and
+    ends the turn with status ``"error"``; the detail goes to the log.
   * Every tool call of an assistant message gets exactly one ``role: tool``
     result, whatever happens (denied, failed, interrupted), so history never
-    holds an orphan call.
+    holds an orphan call. A history that already holds one (a process killed
+    mid-step, a store that failed) is healed when the next turn starts: each
+    such call gets a result saying it was not run, or that it had started and
+    may already have taken effect.
   * Consecutive calls that are READ, allowed without asking and declared
     concurrency-safe run concurrently; everything else runs strictly one at a
     time in call order, and authorisation is serial in call order.
@@ -34,7 +41,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -46,12 +54,14 @@ from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.messages import (
     Capabilities,
     Message,
+    dangling_tool_calls,
     has_parts,
     notice,
     now,
     order_tool_results,
     outbound_message,
     pending_tool_calls,
+    tool_result,
     user_message,
 )
 from openworker_qt.core.risk import RiskClass
@@ -73,6 +83,25 @@ from openworker_qt.providers.base import (
 from openworker_qt.tools.base import ToolRegistry
 
 __all__ = ["DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "TurnEngine"]
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR_TEXT = (
+    "Something went wrong inside OpenWorker, so this turn was stopped. "
+    "The details are in the log. You can retry."
+)
+NOT_RUN_AFTER_FAILURE = "Not run: an internal error stopped the turn before this call ran."
+STARTED_BEFORE_FAILURE = (
+    "Stopped by an internal error after this call started: it may already have taken "
+    "effect. It was not run again."
+)
+NOT_RUN_CUT_OFF = (
+    "Not run: the turn stopped before this call ran (the app stopped or the turn failed)."
+)
+STARTED_CUT_OFF = (
+    "Interrupted: this call was started but its result was never recorded (the app stopped "
+    "or the turn failed), so it may already have taken effect. It was not run again."
+)
 
 
 class HistoryStore(Protocol):
@@ -162,6 +191,7 @@ class TurnEngine(ToolSteps):
         self._usage: dict[str, int] = {}
         self._suspended = False
         self._step_end: ev.TurnEnded | None = None
+        self._started_calls: set[str] = set()
         self.waiting_for_user = False
         self._last_trim = Trim()
         self._noticed_trim = Trim()
@@ -226,8 +256,9 @@ class TurnEngine(ToolSteps):
         self, text: str | list[dict[str, Any]], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
-        message = self._append(user_message(text, source=source))
-        async for event in self._turn("message", pending=None, opening=message):
+        async for event in self._turn(
+            "message", pending=None, opening=user_message(text, source=source)
+        ):
             yield event
 
     async def retry(self) -> AsyncIterator[ev.Event]:
@@ -268,60 +299,117 @@ class TurnEngine(ToolSteps):
         self._interrupt_fut = asyncio.get_running_loop().create_future()
         self._running = True
         self._usage = {}
+        self._started_calls = set()
         iteration = 0
         try:
             yield ev.TurnStarted(session_id=sid, model=self.model, reason=reason)  # type: ignore[arg-type]
-            if opening is not None:
-                yield ev.UserMessageAdded(session_id=sid, message=opening)
-            if pending is not None:
-                iteration = 1
-                async for event in self._tool_step(pending, iteration, resuming=True):
+            try:
+                for event in self._heal(keep=pending or ()):
                     yield event
-                if self._step_end is not None:
-                    yield self._step_end
-                    return
-            while True:
-                if self._interrupted:
-                    self._append(notice("interrupted", "Stopped by user."))
-                    yield ev.Interrupted(session_id=sid)
-                    yield self._end("interrupted", iteration)
-                    return
-                if iteration >= self.max_iterations:
-                    text = (
-                        f"Stopped after {iteration} steps: the iteration limit "
-                        f"({self.max_iterations}) was reached. Send a message to continue."
-                    )
-                    self._append(notice("max_iterations", text))
-                    yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
-                    yield self._end("max_iterations", iteration, detail=text)
-                    return
-                iteration += 1
-                outcome: dict[str, Any] = {}
-                async for event in self._call_model(outcome):
+                if opening is not None:
+                    message = self._append(opening)
+                    yield ev.UserMessageAdded(session_id=sid, message=message)
+                if pending is not None:
+                    iteration = 1
+                    async for event in self._tool_step(pending, iteration, resuming=True):
+                        yield event
+                    if self._step_end is not None:
+                        yield self._step_end
+                        return
+                while True:
+                    if self._interrupted:
+                        self._append(notice("interrupted", "Stopped by user."))
+                        yield ev.Interrupted(session_id=sid)
+                        yield self._end("interrupted", iteration)
+                        return
+                    if iteration >= self.max_iterations:
+                        text = (
+                            f"Stopped after {iteration} steps: the iteration limit "
+                            f"({self.max_iterations}) was reached. Send a message to continue."
+                        )
+                        self._append(notice("max_iterations", text))
+                        yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
+                        yield self._end("max_iterations", iteration, detail=text)
+                        return
+                    iteration += 1
+                    outcome: dict[str, Any] = {}
+                    async for event in self._call_model(outcome):
+                        yield event
+                    status = outcome.get("status")
+                    if status == "interrupted":
+                        yield self._end("interrupted", iteration)
+                        return
+                    if status == "error":
+                        yield self._end("error", iteration, detail=str(outcome.get("detail", "")))
+                        return
+                    calls = outcome.get("tool_calls") or []
+                    if not calls:
+                        if self._steering and not self._interrupted:
+                            for event in self._inject_steering():
+                                yield event
+                            continue
+                        yield self._end("completed", iteration)
+                        return
+                    async for event in self._tool_step(calls, iteration):
+                        yield event
+                    if self._step_end is not None:
+                        yield self._step_end
+                        return
+            except Exception as exc:  # not a provider or tool error: those end above
+                for event in self._fail(exc, iteration):
                     yield event
-                status = outcome.get("status")
-                if status == "interrupted":
-                    yield self._end("interrupted", iteration)
-                    return
-                if status == "error":
-                    yield self._end("error", iteration, detail=str(outcome.get("detail", "")))
-                    return
-                calls = outcome.get("tool_calls") or []
-                if not calls:
-                    if self._steering and not self._interrupted:
-                        for event in self._inject_steering():
-                            yield event
-                        continue
-                    yield self._end("completed", iteration)
-                    return
-                async for event in self._tool_step(calls, iteration):
-                    yield event
-                if self._step_end is not None:
-                    yield self._step_end
-                    return
         finally:
             self._running = False
             self._interrupt_fut = None
+
+    # ------------------------------------------------------------ failure paths
+
+    def _heal(self, keep: Sequence[dict[str, Any]]) -> list[ev.Event]:
+        """Give every call a cut-off turn left without a result its result, so the
+        next request is valid (``keep``: the calls a resume is about to run)."""
+        kept = {c.get("id") for c in keep}
+        return [
+            self._close_call(call, STARTED_CUT_OFF, NOT_RUN_CUT_OFF)
+            for call in dangling_tool_calls(self.history)
+            if call.get("id") not in kept
+        ]
+
+    def _fail(self, exc: Exception, iteration: int) -> list[ev.Event]:
+        """End the turn after an unexpected exception: every open call gets a truthful
+        result, the user a notice; the detail goes to the log."""
+        log.error("turn of session %s failed", self.session_id, exc_info=exc)
+        out: list[ev.Event] = []
+        try:
+            for call in dangling_tool_calls(self.history):
+                out.append(self._close_call(call, STARTED_BEFORE_FAILURE, NOT_RUN_AFTER_FAILURE))
+            self._append(notice("error", INTERNAL_ERROR_TEXT, error_kind="internal"))
+        except Exception:  # the store itself is failing: the next turn heals what is left
+            log.exception("could not record the end of the failed turn of %s", self.session_id)
+        out.append(ev.ErrorOccurred(
+            session_id=self.session_id, message=INTERNAL_ERROR_TEXT, kind="internal",
+            retryable=True,
+        ))
+        out.append(self._end("error", iteration, detail=INTERNAL_ERROR_TEXT))
+        return out
+
+    def _close_call(self, call: dict[str, Any], started: str, not_run: str) -> ev.ToolFinished:
+        call_id = str(call.get("id"))
+        name = str((call.get("function") or {}).get("name", ""))
+        began = call_id in self._started_calls
+        if not began and self.audit is not None:
+            try:
+                began = self.audit.was_started(self.session_id, call_id)
+            except Exception:  # unknown: say it may have run
+                began = True
+        content = started if began else not_run
+        self._append(tool_result(call_id, name, content, status="error"))
+        if self.audit is not None:
+            with contextlib.suppress(Exception):
+                self.audit.record(self.session_id, call_id, name, "interrupted", status="error")
+        return ev.ToolFinished(
+            session_id=self.session_id, call_id=call_id, name=name, status="error",
+            result=content,
+        )
 
     async def _tool_step(
         self, calls: list[dict[str, Any]], iteration: int, *, resuming: bool = False

@@ -158,17 +158,37 @@ class SessionManager:
     async def _drive(
         self, session_id: str, stream: AsyncIterator[ev.Event]
     ) -> AsyncIterator[ev.Event]:
-        self.store.update_session(session_id, status="running")
-        async for event in stream:
-            if isinstance(event, ev.TurnEnded):
-                # Only a turn that really ended leaves "running"; one cut off by a
-                # crash or a cancelled task stays "running" so recover() finds it.
-                status = {"completed": "idle", "max_iterations": "idle"}.get(
-                    event.status, event.status
-                )
-                self.store.update_session(session_id, status=status)
-            self._publish(event)
-            yield event
+        try:
+            async for event in stream:
+                if isinstance(event, ev.TurnStarted):
+                    self.store.update_session(session_id, status="running")
+                elif isinstance(event, ev.TurnEnded):
+                    # Only a turn that really ended leaves "running"; one cut off by a
+                    # crash or a cancelled task stays "running" so recover() finds it.
+                    status = {"completed": "idle", "max_iterations": "idle"}.get(
+                        event.status, event.status
+                    )
+                    self.store.update_session(session_id, status=status)
+                self._publish(event)
+                yield event
+        except Exception:
+            # The engine ends every turn itself; this is the store or a surface failing
+            # around it. The session must not stay "running" in this process's eyes.
+            with contextlib.suppress(BaseException):
+                await stream.aclose()  # type: ignore[attr-defined]
+            self._mark_failed(session_id)
+            raise
+
+    def _mark_failed(self, session_id: str) -> None:
+        """A turn died without ending: leave "running" and rebuild the engine from the
+        store next time (its next turn heals any call left without a result)."""
+        self.forget(session_id)
+        try:
+            info = self.store.get_session(session_id)
+            if info is not None and info.status == "running":
+                self.store.update_session(session_id, status="error")
+        except Exception:
+            log.exception("could not mark session %s as stopped", session_id)
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""
@@ -215,7 +235,25 @@ class SessionManager:
 
         task = asyncio.create_task(consume(), name=f"turn:{session_id}")
         self._tasks[session_id] = task
+        task.add_done_callback(lambda t: self._turn_done(session_id, t))
         return task
+
+    def _turn_done(self, session_id: str, task: asyncio.Task[ev.TurnStatus | None]) -> None:
+        """Every spawned turn's last word: a task that died is logged, its session
+        marked stopped, and surfaces told the turn is over (nothing else would)."""
+        if task.cancelled():
+            return  # quitting: a parked turn stays "running" for recover()
+        exc = task.exception()
+        if exc is None:
+            return
+        log.error("the turn of session %s died", session_id, exc_info=exc)
+        self._mark_failed(session_id)
+        self._publish(ev.ErrorOccurred(
+            session_id=session_id, kind="internal", retryable=True,
+            message="Something went wrong inside OpenWorker, so this turn was stopped. "
+            "The details are in the log.",
+        ))
+        self._publish(ev.TurnEnded(session_id=session_id, status="error", iterations=0))
 
     def resumable(self) -> list[SessionInfo]:
         """Sessions a previous process left mid-turn (crashed, killed or parked)."""
@@ -230,12 +268,15 @@ class SessionManager:
         turns that died mid-stream with a visible notice (so Retry is offered)."""
         tasks = []
         for info in self.resumable():
-            if pending_tool_calls(self.store.load(info.id)):
-                task = self.start_resume(info.id)
-                if task is not None:
-                    tasks.append(task)
-            else:
-                self.close_cut_off_turn(info.id)
+            try:
+                if pending_tool_calls(self.store.load(info.id)):
+                    task = self.start_resume(info.id)
+                    if task is not None:
+                        tasks.append(task)
+                else:
+                    self.close_cut_off_turn(info.id)
+            except Exception:  # one broken session must not keep the others stuck
+                log.exception("could not recover session %s", info.id)
         return tasks
 
     def close_cut_off_turn(self, session_id: str) -> None:

@@ -40,6 +40,24 @@ T = TypeVar("T")
 
 MAX_RESULT_CHARS = 60_000
 DENIED_RESULT = "The user denied this call; it was not executed."
+# A call that started before the app stopped and whose result was never stored:
+# it may have had its effect, so no result may claim it was "not executed".
+RERUN_REASON = (
+    "This call was started before the app stopped and may already have taken effect. "
+    "Run it again?"
+)
+RERUN_DENIED_RESULT = (
+    "Not run again: this call was started before the app stopped and may already have "
+    "taken effect; the user chose not to run it again."
+)
+RERUN_NOBODY_RESULT = (
+    "Not run again: this call was started before the app stopped and may already have "
+    "taken effect; nobody could be asked here whether to run it again."
+)
+RERUN_INTERRUPTED_RESULT = (
+    "interrupted by user; this call was started before the app stopped and may already "
+    "have taken effect. It was not run again."
+)
 
 
 class StopRequested(Exception):
@@ -107,6 +125,7 @@ class ToolSteps:
     _suspended: bool
     waiting_for_user: bool
     store: Any
+    _started_calls: set[str]
 
     def _append(self, message: Message) -> Message:
         raise NotImplementedError
@@ -219,6 +238,7 @@ class ToolSteps:
                 risk=call.risk.value,
             )
         i = 0
+        reruns: set[str] = set()
         try:
             while i < len(calls):
                 if self._interrupted:
@@ -230,16 +250,10 @@ class ToolSteps:
                     continue
                 decision = self.decider.evaluate(self._info(call))
                 if resuming and call.risk.consequential and self._started_before(call):
-                    decision = Decision(
-                        allowed=False,
-                        needs_user=True,
-                        reason=(
-                            "This call was started before the app stopped and may already "
-                            "have taken effect. Run it again?"
-                        ),
-                    )
+                    decision = Decision(allowed=False, needs_user=True, reason=RERUN_REASON)
                     self._audit(call, "rerun_confirmation")
-                    async for event in self._run_serial(call, decision, ask_id=f"{call.id}:rerun"):
+                    reruns.add(call.id)
+                    async for event in self._run_serial(call, decision, rerun=True):
                         yield event
                     i += 1
                     continue
@@ -269,7 +283,8 @@ class ToolSteps:
             answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
             for call in calls:
                 if call.id not in answered:
-                    yield self._finish(call, "interrupted", INTERRUPTED_RESULT)
+                    text = RERUN_INTERRUPTED_RESULT if call.id in reruns else INTERRUPTED_RESULT
+                    yield self._finish(call, "interrupted", text)
             self._append(notice("interrupted", "Stopped by user."))
             yield ev.Interrupted(session_id=sid)
 
@@ -280,6 +295,7 @@ class ToolSteps:
             for call, decision in batch:
                 self._audit(call, "auto_allowed", rule=decision.rule)
                 self._audit(call, "started")
+                self._started_calls.add(call.id)
         for call, decision in batch:
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
@@ -317,8 +333,11 @@ class ToolSteps:
                     await fut
 
     async def _run_serial(
-        self, call: ParsedCall, decision: Decision, *, ask_id: str | None = None
+        self, call: ParsedCall, decision: Decision, *, rerun: bool = False
     ) -> AsyncIterator[ev.Event]:
+        """Authorise and run one call. ``rerun``: the call started before the app
+        stopped; the user is asked (as ``<call id>:rerun``) whether to run it again."""
+        ask_id = f"{call.id}:rerun" if rerun else None
         sid = self.session_id
         tool = call.tool
         assert tool is not None
@@ -343,7 +362,8 @@ class ToolSteps:
             )
             if self.approver is None:
                 yield self._finish(
-                    call, "denied", "Not executed: approval is needed and nobody can be asked here."
+                    call, "denied", RERUN_NOBODY_RESULT if rerun else
+                    "Not executed: approval is needed and nobody can be asked here."
                 )
                 return
             request = ApprovalRequest(
@@ -364,14 +384,14 @@ class ToolSteps:
             except (StopRequested, TurnSuspended):
                 raise
             except Exception as exc:
-                yield self._finish(
-                    call, "error", f"Not executed: asking for approval failed ({exc})."
-                )
+                verb = "Not run again: it may already have taken effect, and" if rerun else (
+                    "Not executed:")
+                yield self._finish(call, "error", f"{verb} asking for approval failed ({exc}).")
                 return
             self._audit(call, "approval_resolved", outcome=answer.value)
             if not answer.allows:
                 self.decider.remember(info, answer)
-                yield self._finish(call, "denied", DENIED_RESULT)
+                yield self._finish(call, "denied", RERUN_DENIED_RESULT if rerun else DENIED_RESULT)
                 return
             self.decider.remember(info, answer)
             user_approved = True
@@ -381,6 +401,7 @@ class ToolSteps:
                 yield event
             return
         self._audit(call, "started")
+        self._started_calls.add(call.id)
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         if user_approved and self._interrupted:
             # The user approved while the stop arrived: honour the decision they made,
@@ -422,6 +443,7 @@ class ToolSteps:
         answer: str = await self._ask_user(self.questioner, request)
         # Started once answered: while the question is open the call is waiting, not running.
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        self._started_calls.add(call.id)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
         yield self._finish(call, "error" if result.is_error else "ok", result.content)
