@@ -14,6 +14,12 @@ With tools, each iteration is::
     per call: [PermissionRequired | QuestionRequested] ToolStarted ToolFinished,
     IterationEnded
 
+A turn (:meth:`TurnEngine._turn`) alternates two steps until the model answers
+without tools: a model call (:meth:`TurnEngine._call_model`, which ends with a
+:class:`ModelReply`) and a tool step (a :class:`~openworker_qt.core.tool_step.ToolStep`
+built with its collaborators, which ends with a ``StepEnd``). Messages go through
+:class:`SessionHistory`: redacted, committed, then kept in memory.
+
 Guarantees:
   * Every message an event announces is committed to the history store first.
   * Every turn ends with ``TurnEnded``, whatever raises: an exception that is

@@ -41,6 +41,9 @@ MIGRATIONS = [
 HEARTBEAT_EVERY = 10.0
 STALE_AFTER = 90.0
 
+# Told apart from an earlier process that had the same pid (pids are reused).
+_PROCESS_TOKEN = secrets.token_hex(4)
+
 
 @dataclass(frozen=True, slots=True)
 class Lease:
@@ -113,15 +116,21 @@ class SessionLeases:
         db.ensure("leases", MIGRATIONS)
         self.pid = os.getpid()
         self.host = socket.gethostname()
-        self.owner = f"{self.pid}@{self.host}:{secrets.token_hex(6)}"
+        self._process = f"{self.pid}@{self.host}:{_PROCESS_TOKEN}."
+        self.owner = self._process + secrets.token_hex(4)
         self.stale_after = stale_after
         self.clock = clock
         self.alive = alive
 
     def stale(self, lease: Lease) -> bool:
-        """The owner is gone: its pid is dead here, or it stopped beating."""
-        if lease.host == self.host and not self.alive(lease.pid):
-            return True
+        """The owner is gone: its pid is dead here (or is ours now, reused), or it
+        stopped beating."""
+        if lease.host == self.host:
+            if lease.pid == self.pid:
+                if not lease.owner.startswith(self._process):
+                    return True  # an earlier process that had our pid
+            elif not self.alive(lease.pid):
+                return True
         return self.clock() - lease.heartbeat > self.stale_after
 
     def acquire(self, session_id: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,21 @@ def test_a_dead_owners_lease_is_taken_over(tmp_path: Path) -> None:
     heir.acquire("s1")
     lease = heir.get("s1")
     assert lease is not None and lease.owner == heir.owner
+
+
+def test_a_lease_left_by_an_earlier_process_with_our_pid_is_taken_over(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    me = SessionLeases(db)
+    db.execute(  # written by a process that had this pid before us (pids are reused)
+        "INSERT INTO session_leases(session_id, owner, pid, host, acquired_at, heartbeat)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        ("s1", f"{me.pid}@{me.host}:0000.0000", me.pid, me.host, time.time(), time.time()),
+    )
+    assert me.holder("s1") is None
+    me.acquire("s1")
+    # Another manager of this same process is a live driver, though.
+    with pytest.raises(SessionBusy):
+        SessionLeases(db).acquire("s1")
 
 
 def test_a_silent_owner_goes_stale_and_beating_keeps_it(tmp_path: Path) -> None:
