@@ -243,6 +243,8 @@ class DesktopApp(QObject):
         # The rest waits for the window's first paint: the hotkey, the model list and
         # the D-Bus notifier imported and ran ~90 ms of work ahead of it (bench/startup.py).
         after_first_paint(self.window, self._start_satellites)
+        # Turns a previous run left parked or cut off: resume them, or close them.
+        after_first_paint(self.window, self.manager.recover)
 
     def _start_satellites(self) -> None:
         if self._enable_tray and self.tray is None:

@@ -10,6 +10,7 @@ attending), and exits with a status that reflects how the turn ended:
 2     bad usage or configuration
 3     stopped at the iteration limit
 4     suspended (waiting in the inbox)
+5     busy: another OpenWorker window or process is working on the session
 130   interrupted (Ctrl-C)
 ====  ==========================================
 """

@@ -17,14 +17,16 @@ from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, termi
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
-from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.sessions import SessionBusy, SessionManager
 from openworker_qt.providers.base import ProviderError
 from openworker_qt.storage import secrets
+from openworker_qt.storage.leases import SessionLeases
 
 if TYPE_CHECKING:
     from openworker_qt.runtime import Runtime
 
-EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "interrupted": 130}
+EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "busy": 5,
+        "interrupted": 130}
 
 
 @contextmanager
@@ -52,6 +54,10 @@ async def run(args: argparse.Namespace) -> int:
             if info is None:
                 sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
                 return 2
+            holder = SessionLeases(store.db).holder(info.id)
+            if holder is not None:  # refused before anything about the session changes
+                sys.stderr.write(f"openworker-qt: {SessionBusy(info.id, holder)}\n")
+                return EXIT["busy"]
         else:
             if not model:
                 sys.stderr.write(
@@ -92,14 +98,18 @@ async def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signal.SIGINT, on_sigint)
         renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty() and not args.json)
         status: str = "error"
-        async for event in manager.run(info.id, args.text):
-            if args.json:
-                sys.stdout.write(json.dumps(event_dict(event), ensure_ascii=False) + "\n")
-                sys.stdout.flush()
-            else:
-                renderer.render(event)
-            if isinstance(event, ev.TurnEnded):
-                status = event.status
+        try:
+            async for event in manager.run(info.id, args.text):
+                if args.json:
+                    sys.stdout.write(json.dumps(event_dict(event), ensure_ascii=False) + "\n")
+                    sys.stdout.flush()
+                else:
+                    renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+        except SessionBusy as busy:
+            sys.stderr.write(f"openworker-qt: {busy}\n")
+            return EXIT["busy"]
         if not args.json:
             sys.stderr.write(f"[session {info.id} · {status}]\n")
             if status == "suspended":
@@ -181,14 +191,19 @@ async def resume(args: argparse.Namespace) -> int:
             sys.stderr.write(f"[resuming session {info.id}]\n")
             from openworker_qt.core.messages import pending_tool_calls
 
-            if not pending_tool_calls(rt.conversations.load(info.id)):
-                manager.close_cut_off_turn(info.id)
-                sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+            try:
+                if not pending_tool_calls(rt.conversations.load(info.id)):
+                    manager.close_cut_off_turn(info.id)
+                    sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+                    continue
+                async for event in manager.resume(info.id):
+                    renderer.render(event)
+                    if isinstance(event, ev.TurnEnded):
+                        status = event.status
+            except SessionBusy as busy:
+                sys.stderr.write(f"openworker-qt: {busy}\n")
+                worst = max(worst, EXIT["busy"])
                 continue
-            async for event in manager.resume(info.id):
-                renderer.render(event)
-                if isinstance(event, ev.TurnEnded):
-                    status = event.status
             sys.stderr.write(f"[session {info.id} · {status}]\n")
             if status == "suspended":
                 print_pending(rt.inbox.pending(info.id), sys.stderr)

@@ -14,11 +14,24 @@ With tools, each iteration is::
     per call: [PermissionRequired | QuestionRequested] ToolStarted ToolFinished,
     IterationEnded
 
+A turn (:meth:`TurnEngine._turn`) alternates two steps until the model answers
+without tools: a model call (:meth:`TurnEngine._call_model`, which ends with a
+:class:`ModelReply`) and a tool step (a :class:`~openworker_qt.core.tool_step.ToolStep`
+built with its collaborators, which ends with a ``StepEnd``). Messages go through
+:class:`SessionHistory`: redacted, committed, then kept in memory.
+
 Guarantees:
   * Every message an event announces is committed to the history store first.
+  * Every turn ends with ``TurnEnded``, whatever raises: an exception that is
+    not a provider or tool error (the store, the decider, a questioner) gives
+    every open call a result, stores an ``error`` notice (Retry is offered) and
+    ends the turn with status ``"error"``; the detail goes to the log.
   * Every tool call of an assistant message gets exactly one ``role: tool``
     result, whatever happens (denied, failed, interrupted), so history never
-    holds an orphan call.
+    holds an orphan call. A history that already holds one (a process killed
+    mid-step, a store that failed) is healed when the next turn starts: each
+    such call gets a result saying it was not run, or that it had started and
+    may already have taken effect.
   * Consecutive calls that are READ, allowed without asking and declared
     concurrency-safe run concurrently; everything else runs strictly one at a
     time in call order, and authorisation is serial in call order.
@@ -34,10 +47,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver as ApproverFn
@@ -47,20 +62,24 @@ from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.messages import (
     Capabilities,
     Message,
+    dangling_tool_calls,
     has_parts,
     notice,
     now,
     order_tool_results,
     outbound_message,
     pending_tool_calls,
+    tool_result,
     user_message,
 )
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_step import (
     DENIED_RESULT,
     MAX_RESULT_CHARS,
+    StepEnd,
     StopRequested,
-    ToolSteps,
+    StopSignal,
+    ToolStep,
 )
 from openworker_qt.providers.base import (
     FinishChunk,
@@ -73,7 +92,29 @@ from openworker_qt.providers.base import (
 )
 from openworker_qt.tools.base import ToolRegistry
 
-__all__ = ["DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "TurnEngine"]
+__all__ = [
+    "DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "ModelReply",
+    "SessionHistory", "TurnEngine",
+]
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR_TEXT = (
+    "Something went wrong inside OpenWorker, so this turn was stopped. "
+    "The details are in the log. You can retry."
+)
+NOT_RUN_AFTER_FAILURE = "Not run: an internal error stopped the turn before this call ran."
+STARTED_BEFORE_FAILURE = (
+    "Stopped by an internal error after this call started: it may already have taken "
+    "effect. It was not run again."
+)
+NOT_RUN_CUT_OFF = (
+    "Not run: the turn stopped before this call ran (the app stopped or the turn failed)."
+)
+STARTED_CUT_OFF = (
+    "Interrupted: this call was started but its result was never recorded (the app stopped "
+    "or the turn failed), so it may already have taken effect. It was not run again."
+)
 
 
 class HistoryStore(Protocol):
@@ -113,7 +154,42 @@ def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
     return value
 
 
-class TurnEngine(ToolSteps):
+class SessionHistory:
+    """One session's history as turns write it: each message is redacted, committed
+    to the store, then kept in :attr:`messages` (the engine's ``history``)."""
+
+    def __init__(
+        self, store: HistoryStore, session_id: str, redact: Callable[[str], str] | None
+    ) -> None:
+        self.store = store
+        self.session_id = session_id
+        self.redact = redact
+        self.messages: list[Message] = store.load(session_id)
+
+    def append(self, message: Message) -> Message:
+        if self.redact is not None:
+            # Before storing *and* before it can reach a provider: a tool output or a
+            # provider error that echoes a key must not spread it further.
+            message = _scrub(message, self.redact)
+        self.store.append(self.session_id, message)
+        self.messages.append(message)
+        return message
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        return self.store.batch()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelReply:
+    """How one model call ended: ``ok`` (the reply is stored; ``tool_calls`` are
+    the calls it asked for), ``interrupted`` or ``error`` (``detail`` says what)."""
+
+    status: Literal["ok", "interrupted", "error"]
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    detail: str = ""
+
+
+class TurnEngine:
     """Runs turns for one session. Not thread-safe: use it on the loop thread."""
 
     def __init__(
@@ -151,19 +227,16 @@ class TurnEngine(ToolSteps):
         self.audit = audit
         self.redact = redact
         self.pdf_mode = "text"
-        self.history: list[Message] = store.load(session_id)
+        self.log = SessionHistory(store, session_id, redact)
+        self.history: list[Message] = self.log.messages
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
         self._steering: list[str | list[dict[str, Any]]] = []
-        self._interrupted = False
-        self._interrupt_fut: asyncio.Future[None] | None = None
+        self._stop: StopSignal | None = None  # the running turn's
+        self._step: ToolStep | None = None  # the running tool step (waiting_for_user)
         self._provider_wait: asyncio.Task[Any] | None = None
         self._wait_cancelled = False
-        self._running = False
         self._usage: dict[str, int] = {}
-        self._suspended = False
-        self._step_end: ev.TurnEnded | None = None
-        self.waiting_for_user = False
         self._last_trim = Trim()
         self._noticed_trim = Trim()
         self._out_caps: tuple[Capabilities, str] | None = None
@@ -174,19 +247,23 @@ class TurnEngine(ToolSteps):
 
     @property
     def running(self) -> bool:
-        return self._running
+        return self._stop is not None
+
+    @property
+    def waiting_for_user(self) -> bool:
+        """An approval or a question of the running turn is open."""
+        return self._step is not None and self._step.waiting_for_user
 
     def request_interrupt(self) -> None:
         """Stop the current turn as soon as possible, from any state.
 
         Hooks run synchronously first (e.g. a shell kills its process group).
         """
-        self._interrupted = True
         for hook in list(self.interrupt_hooks):
             with contextlib.suppress(Exception):
                 hook()
-        if self._interrupt_fut is not None and not self._interrupt_fut.done():
-            self._interrupt_fut.set_result(None)
+        if self._stop is not None:
+            self._stop.set()
         if self._provider_wait is not None and not self._wait_cancelled:
             self._wait_cancelled = True
             self._provider_wait.cancel()
@@ -227,8 +304,7 @@ class TurnEngine(ToolSteps):
         self, text: str | list[dict[str, Any]], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
-        message = self._append(user_message(text, source=source))
-        async for event in self._turn("message", pending=None, opening=message):
+        async for event in self._turn("message", opening=user_message(text, source=source)):
             yield event
 
     async def retry(self) -> AsyncIterator[ev.Event]:
@@ -240,7 +316,7 @@ class TurnEngine(ToolSteps):
         )
         if not last or last.get("role") != "notice" or last.get("kind") != "error":
             return
-        async for event in self._turn("retry", pending=None):
+        async for event in self._turn("retry"):
             yield event
 
     async def resume(self) -> AsyncIterator[ev.Event]:
@@ -252,95 +328,117 @@ class TurnEngine(ToolSteps):
         pending = pending_tool_calls(self.history)
         if not pending:
             return
-        async for event in self._turn("resume", pending=pending):
+        async for event in self._turn("resume", open_calls=pending):
             yield event
 
-    # ------------------------------------------------------------------ the loop
+    # ------------------------------------------------------------------ the turn
 
     async def _turn(
         self,
         reason: str,
-        pending: list[dict[str, Any]] | None,
+        *,
         opening: Message | None = None,
+        open_calls: list[dict[str, Any]] | None = None,
     ) -> AsyncIterator[ev.Event]:
+        """One turn: heal, add the user's message, then model call → tool step →
+        model call … until the model answers without tools, the user stops, a
+        limit is hit or something fails. ``open_calls``: a resume starts by running
+        the calls an earlier process left without a result."""
         sid = self.session_id
-        self._interrupted = False
-        self._suspended = False
-        self._interrupt_fut = asyncio.get_running_loop().create_future()
-        self._running = True
+        stop = self._stop = StopSignal()
         self._usage = {}
-        iteration = 0
+        iteration = 1 if open_calls else 0
+        step: ToolStep | None = None
         try:
             yield ev.TurnStarted(session_id=sid, model=self.model, reason=reason)  # type: ignore[arg-type]
-            if opening is not None:
-                yield ev.UserMessageAdded(session_id=sid, message=opening)
-            if pending is not None:
-                iteration = 1
-                async for event in self._tool_step(pending, iteration, resuming=True):
+            try:
+                for event in self._heal(keep=open_calls or ()):
                     yield event
-                if self._step_end is not None:
-                    yield self._step_end
-                    return
-            while True:
-                if self._interrupted:
-                    self._append(notice("interrupted", "Stopped by user."))
-                    yield ev.Interrupted(session_id=sid)
-                    yield self._end("interrupted", iteration)
-                    return
-                if iteration >= self.max_iterations:
-                    text = (
-                        f"Stopped after {iteration} steps: the iteration limit "
-                        f"({self.max_iterations}) was reached. Send a message to continue."
-                    )
-                    self._append(notice("max_iterations", text))
-                    yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
-                    yield self._end("max_iterations", iteration, detail=text)
-                    return
-                iteration += 1
-                outcome: dict[str, Any] = {}
-                async for event in self._call_model(outcome):
-                    yield event
-                status = outcome.get("status")
-                if status == "interrupted":
-                    yield self._end("interrupted", iteration)
-                    return
-                if status == "error":
-                    yield self._end("error", iteration, detail=str(outcome.get("detail", "")))
-                    return
-                calls = outcome.get("tool_calls") or []
-                if not calls:
-                    if self._steering and not self._interrupted:
+                if opening is not None:
+                    yield ev.UserMessageAdded(session_id=sid, message=self._append(opening))
+                calls, resuming = open_calls or [], open_calls is not None
+                while True:
+                    if calls:
+                        # Run the calls the model asked for (or a resume found open).
+                        step = self._step = self._tool_step(stop)
+                        ended = StepEnd("done")
+                        async for item in step.run(calls, resuming=resuming):
+                            if isinstance(item, StepEnd):
+                                ended = item
+                            else:
+                                yield item
+                        self._step = None
+                        if ended.status != "done":
+                            yield self._end(ended.status, iteration)
+                            return
+                        yield ev.IterationEnded(session_id=sid, iteration=iteration)
                         for event in self._inject_steering():
                             yield event
-                        continue
-                    yield self._end("completed", iteration)
-                    return
-                async for event in self._tool_step(calls, iteration):
+                    if stop.requested:
+                        self._append(notice("interrupted", "Stopped by user."))
+                        yield ev.Interrupted(session_id=sid)
+                        yield self._end("interrupted", iteration)
+                        return
+                    if iteration >= self.max_iterations:
+                        text = (
+                            f"Stopped after {iteration} steps: the iteration limit "
+                            f"({self.max_iterations}) was reached. Send a message to continue."
+                        )
+                        self._append(notice("max_iterations", text))
+                        yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
+                        yield self._end("max_iterations", iteration, detail=text)
+                        return
+                    # Ask the model.
+                    iteration += 1
+                    reply = ModelReply("error", detail="the model call ended without a reply")
+                    async for out in self._call_model(stop):
+                        if isinstance(out, ModelReply):
+                            reply = out
+                        else:
+                            yield out
+                    if reply.status != "ok":
+                        yield self._end(reply.status, iteration, detail=reply.detail)
+                        return
+                    calls, resuming = reply.tool_calls, False
+                    if not calls:  # an answer: the turn is done, unless the user said more
+                        if not self._steering or stop.requested:
+                            yield self._end("completed", iteration)
+                            return
+                        for event in self._inject_steering():
+                            yield event
+            except Exception as exc:  # not a provider or tool error: those end above
+                for event in self._fail(exc, iteration, step):
                     yield event
-                if self._step_end is not None:
-                    yield self._step_end
-                    return
         finally:
-            self._running = False
-            self._interrupt_fut = None
+            if self._stop is stop:  # (an abandoned earlier turn must not clear a newer one)
+                self._stop = None
+                self._step = None
 
-    async def _tool_step(
-        self, calls: list[dict[str, Any]], iteration: int, *, resuming: bool = False
-    ) -> AsyncIterator[ev.Event]:
-        """Run one response's tool calls, then end the iteration — or, when the user
-        stopped or the turn parked on the inbox, leave the turn's end in
-        ``self._step_end`` for the caller to yield."""
-        self._step_end = None
-        stopped = False
-        async for event in self._run_tools(calls, resuming=resuming):
-            yield event
-            stopped = stopped or isinstance(event, ev.Interrupted)
-        if stopped or self._suspended:
-            self._step_end = self._end("interrupted" if stopped else "suspended", iteration)
-            return
-        yield ev.IterationEnded(session_id=self.session_id, iteration=iteration)
-        for event in self._inject_steering():
-            yield event
+    def _tool_step(self, stop: StopSignal) -> ToolStep:
+        return ToolStep(
+            session_id=self.session_id,
+            log=self.log,
+            tools=self.tools,
+            decider=self.decider,
+            approver=self.approver,
+            questioner=self.questioner,
+            audit=self.audit,
+            workspace=self.workspace,
+            tool_state=self.tool_state,
+            stop=stop,
+            risk_overrides=self.risk_overrides,
+            step_id=self._current_step_id(),
+        )
+
+    def _current_step_id(self) -> str | None:
+        """The id of the step whose calls run now: minted when its assistant message
+        was stored, so a restart finds the same one (None on messages stored before
+        step ids existed: their calls keep the vendor id as key)."""
+        for message in reversed(self.history):
+            if message.get("role") == "assistant":
+                step = message.get("step_id")
+                return str(step) if step else None
+        return None
 
     def _end(self, status: ev.TurnStatus, iterations: int, detail: str = "") -> ev.TurnEnded:
         return ev.TurnEnded(
@@ -360,13 +458,63 @@ class TurnEngine(ToolSteps):
         return out
 
     def _append(self, message: Message) -> Message:
-        if self.redact is not None:
-            # Before storing *and* before it can reach a provider: a tool output or a
-            # provider error that echoes a key must not spread it further.
-            message = _scrub(message, self.redact)
-        self.store.append(self.session_id, message)
-        self.history.append(message)
-        return message
+        return self.log.append(message)
+
+    # ------------------------------------------------------------ failure paths
+
+    def _heal(self, keep: Sequence[dict[str, Any]]) -> list[ev.Event]:
+        """Give every call a cut-off turn left without a result its result, so the
+        next request is valid (``keep``: the calls a resume is about to run)."""
+        kept = {c.get("id") for c in keep}
+        return [
+            self._close_call(call, frozenset(), STARTED_CUT_OFF, NOT_RUN_CUT_OFF)
+            for call in dangling_tool_calls(self.history)
+            if call.get("id") not in kept
+        ]
+
+    def _fail(self, exc: Exception, iteration: int, step: ToolStep | None) -> list[ev.Event]:
+        """End the turn after an unexpected exception: every open call gets a truthful
+        result, the user a notice; the detail goes to the log."""
+        log.error("turn of session %s failed", self.session_id, exc_info=exc)
+        started = frozenset(step.started) if step is not None else frozenset()
+        out: list[ev.Event] = []
+        try:
+            for call in dangling_tool_calls(self.history):
+                out.append(self._close_call(
+                    call, started, STARTED_BEFORE_FAILURE, NOT_RUN_AFTER_FAILURE))
+            self._append(notice("error", INTERNAL_ERROR_TEXT, error_kind="internal"))
+        except Exception:  # the store itself is failing: the next turn heals what is left
+            log.exception("could not record the end of the failed turn of %s", self.session_id)
+        out.append(ev.ErrorOccurred(
+            session_id=self.session_id, message=INTERNAL_ERROR_TEXT, kind="internal",
+            retryable=True,
+        ))
+        out.append(self._end("error", iteration, detail=INTERNAL_ERROR_TEXT))
+        return out
+
+    def _close_call(
+        self, call: dict[str, Any], started: frozenset[str], if_started: str, not_run: str
+    ) -> ev.ToolFinished:
+        """Answer a call that will never run: say whether it may have taken effect."""
+        call_id = str(call.get("id"))
+        name = str((call.get("function") or {}).get("name", ""))
+        began = call_id in started
+        if not began and self.audit is not None:
+            try:
+                began = self.audit.was_started(
+                    self.session_id, call_id, call_key=str(call.get("_key") or call_id))
+            except Exception:  # unknown: say it may have run
+                began = True
+        content = if_started if began else not_run
+        self._append(tool_result(call_id, name, content, status="error"))
+        if self.audit is not None:
+            with contextlib.suppress(Exception):
+                self.audit.record(self.session_id, call_id, name, "interrupted",
+                                  call_key=str(call.get("_key") or call_id), status="error")
+        return ev.ToolFinished(
+            session_id=self.session_id, call_id=call_id, name=name, status="error",
+            result=content,
+        )
 
     # ------------------------------------------------------------- model calls
 
@@ -423,7 +571,8 @@ class TurnEngine(ToolSteps):
             self._provider_wait = None
             self._wait_cancelled = False
 
-    async def _call_model(self, outcome: dict[str, Any]) -> AsyncIterator[ev.Event]:
+    async def _call_model(self, stop: StopSignal) -> AsyncIterator[ev.Event | ModelReply]:
+        """Stream one model call; yield its events, then the :class:`ModelReply`."""
         sid = self.session_id
         text_parts: list[str] = []
         reasoning_parts: list[str] = []
@@ -447,7 +596,7 @@ class TurnEngine(ToolSteps):
                 yield ev.NoticeAdded(session_id=sid, kind="context_trimmed", text=text)
             chunks = provider.stream(request).__aiter__()
             while True:
-                if self._interrupted:  # stopped while the consumer had the last event
+                if stop.requested:  # stopped while the consumer had the last event
                     raise StopRequested
                 try:
                     item = await self._next_chunk(chunks)
@@ -475,7 +624,7 @@ class TurnEngine(ToolSteps):
             self._save_partial(text_parts, reasoning_parts, partial="interrupted")
             self._append(notice("interrupted", "Stopped by user."))
             yield ev.Interrupted(session_id=sid)
-            outcome["status"] = "interrupted"
+            yield ModelReply("interrupted")
             return
         except Exception as exc:
             kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
@@ -483,8 +632,7 @@ class TurnEngine(ToolSteps):
             self._save_partial(text_parts, reasoning_parts, partial="error")
             self._append(notice("error", message, error_kind=kind))
             yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
-            outcome["status"] = "error"
-            outcome["detail"] = message
+            yield ModelReply("error", detail=message)
             return
         finally:
             if chunks is not None:
@@ -508,8 +656,7 @@ class TurnEngine(ToolSteps):
             reply["step_id"] = uuid.uuid4().hex[:12]
         self._append(reply)
         yield ev.AssistantMessage(session_id=sid, message=reply)
-        outcome["status"] = "ok"
-        outcome["tool_calls"] = calls
+        yield ModelReply("ok", tool_calls=calls)
 
     def _save_partial(self, text: list[str], reasoning: list[str], *, partial: str) -> None:
         if not text and not reasoning:
@@ -524,6 +671,3 @@ class TurnEngine(ToolSteps):
         if reasoning:
             msg["reasoning"] = "".join(reasoning)
         self._append(msg)
-
-    # ------------------------------------------------------------------- tools
-

@@ -107,6 +107,34 @@ def pending_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
     return []
 
 
+def dangling_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
+    """Every tool call in ``history`` that no later ``role: tool`` message answers.
+
+    The engine gives every call a result, so these come only from a turn cut off
+    by a crash or a failure. Left alone they wedge the session: OpenAI and
+    Anthropic refuse a request whose tool call has no result. A call id reused by
+    a later assistant message starts a new call (some servers number calls per
+    response); the earlier, unanswered one is reported too. Each returned call
+    carries ``_key``, its call instance key (step id plus vendor id).
+    """
+    open_calls: dict[str, dict[str, Any]] = {}
+    shadowed: list[dict[str, Any]] = []
+    for msg in history:
+        role = msg.get("role")
+        if role == "assistant":
+            step = msg.get("step_id")
+            for call in msg.get("tool_calls") or ():
+                cid = str(call.get("id"))
+                if cid in open_calls:
+                    shadowed.append(open_calls.pop(cid))
+                # The call instance's key (see core/inbox.py): the step's id plus the
+                # vendor's call id, which vendors reuse across turns.
+                open_calls[cid] = {**call, "_key": f"{step}/{cid}" if step else cid}
+        elif role == "tool" and open_calls:
+            open_calls.pop(str(msg.get("tool_call_id")), None)
+    return [*shadowed, *open_calls.values()]
+
+
 def has_parts(history: Iterable[Message], part_type: str) -> bool:
     """True if any user message carries a content part of ``part_type``."""
     for msg in history:
@@ -254,18 +282,54 @@ def _clone(value: Any) -> Any:
 
 
 def order_tool_results(msgs: list[Message]) -> list[Message]:
+    """Put each step's tool results right after its assistant message, in call order.
+
+    Tools may finish in any order, and a result written later to heal a cut-off
+    turn (see :func:`dangling_tool_calls`) sits after messages that followed the
+    call: providers need every result directly after its call, so such a result
+    is moved up (never past an assistant message that reuses its call id).
+    """
     result: list[Message] = []
+    moved: set[int] = set()
     i = 0
-    while i < len(msgs):
+    n = len(msgs)
+    while i < n:
+        if i in moved:
+            i += 1
+            continue
         msg = msgs[i]
         result.append(msg)
         i += 1
         if msg["role"] == "assistant" and msg.get("tool_calls"):
-            order = {c.get("id"): n for n, c in enumerate(msg["tool_calls"])}
+            order = {c.get("id"): k for k, c in enumerate(msg["tool_calls"])}
             block: list[Message] = []
-            while i < len(msgs) and msgs[i]["role"] == "tool":
-                block.append(msgs[i])
+            while i < n and msgs[i]["role"] == "tool":
+                if i not in moved:
+                    block.append(msgs[i])
                 i += 1
+            if len(block) < len(order):
+                block.extend(_late_results(msgs, i, order, block, moved))
             block.sort(key=lambda m: order.get(m.get("tool_call_id"), len(order)))
             result.extend(block)
     return result
+
+
+def _late_results(
+    msgs: list[Message], start: int, order: Mapping[Any, int], block: list[Message],
+    moved: set[int],
+) -> list[Message]:
+    """The results of ``order``'s unanswered calls that were stored further down."""
+    missing = set(order) - {m.get("tool_call_id") for m in block}
+    found: list[Message] = []
+    for j in range(start, len(msgs)):
+        if not missing:
+            break
+        later = msgs[j]
+        role = later["role"]
+        if role == "tool" and j not in moved and later.get("tool_call_id") in missing:
+            missing.discard(later.get("tool_call_id"))
+            moved.add(j)
+            found.append(later)
+        elif role == "assistant":
+            missing -= {c.get("id") for c in later.get("tool_calls") or ()}
+    return found

@@ -8,6 +8,11 @@ they did not start.
 
 Per-session collaborators come from factories so personas, the permission
 engine and the inbox can plug in without the manager knowing them.
+
+One driver per session across processes: a turn holds the session's lease
+(:mod:`~openworker_qt.storage.leases`) from its start to its end, refreshed by a
+heartbeat timer; a turn another live process or window is driving is refused
+with :class:`SessionBusy`.
 """
 
 from __future__ import annotations
@@ -25,11 +30,14 @@ from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.providers.base import ProviderResolver
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
+from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
 from openworker_qt.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[ev.Event], None]
+
+__all__ = ["SessionBusy", "SessionControl", "SessionManager", "granted_roots"]
 
 
 class SessionControl:
@@ -91,6 +99,8 @@ class SessionManager:
         max_iterations: int = 25,
         audit: AuditSink | None = None,
         redact: Callable[[str], str] | None = None,
+        leases: SessionLeases | None = None,
+        heartbeat_every: float = HEARTBEAT_EVERY,
     ) -> None:
         self.store = store
         self.resolver = resolver
@@ -106,6 +116,11 @@ class SessionManager:
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
+        self.leases = leases if leases is not None else SessionLeases(store.db)
+        self.heartbeat_every = heartbeat_every
+        self._held: set[str] = set()
+        self._beat_handle: asyncio.TimerHandle | None = None
+        self._beat_loop: asyncio.AbstractEventLoop | None = None
 
     # sessions -------------------------------------------------------------------
 
@@ -146,6 +161,58 @@ class SessionManager:
         task = self._tasks.get(session_id)
         return task is not None and not task.done()
 
+    def holder(self, session_id: str) -> Lease | None:
+        """The other live process or window driving this session now, if any."""
+        return self.leases.holder(session_id)
+
+    # leases ---------------------------------------------------------------------
+
+    def _take_lease(self, session_id: str) -> None:
+        self.leases.acquire(session_id)  # SessionBusy while another driver has it
+        self._held.add(session_id)
+        if self._beat_handle is None:
+            self._beat_loop = asyncio.get_running_loop()
+            self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
+
+    def _give_back(self, session_id: str) -> None:
+        self._held.discard(session_id)
+        try:
+            self.leases.release(session_id)
+        except Exception:  # it goes stale on its own
+            log.exception("could not release the lease of session %s", session_id)
+        if not self._held and self._beat_handle is not None:
+            self._beat_handle.cancel()
+            self._beat_handle = None
+
+    def _beat(self) -> None:
+        """The heartbeat: one cheap UPDATE for every lease held (bench/lease.py)."""
+        self._beat_handle = None
+        if not self._held:
+            return
+        try:
+            lost = self.leases.beat(self._held)
+        except Exception:
+            log.warning("lease heartbeat failed", exc_info=True)
+            lost = set()
+        for session_id in lost:
+            # We looked dead (frozen longer than the staleness limit) and another
+            # driver took over: stop here rather than drive the session twice.
+            log.warning("session %s was taken over by another process; stopping", session_id)
+            self._held.discard(session_id)
+            self.stop(session_id)
+        if self._held and self._beat_loop is not None:
+            self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
+
+    def _engine_for_turn(self, session_id: str) -> TurnEngine:
+        """The session's engine, reloaded if another process wrote to the session
+        since it was built (its history would be stale)."""
+        engine = self._engines.get(session_id)
+        if engine is not None and not engine.running and (
+            self.store.count(session_id) != len(engine.history)
+        ):
+            self.forget(session_id)
+        return self.engine(session_id)
+
     # turns ----------------------------------------------------------------------
 
     def _publish(self, event: ev.Event) -> None:
@@ -156,31 +223,56 @@ class SessionManager:
                 log.exception("session listener failed on %s", event.type)
 
     async def _drive(
-        self, session_id: str, stream: AsyncIterator[ev.Event]
+        self, session_id: str, start: Callable[[TurnEngine], AsyncIterator[ev.Event]]
     ) -> AsyncIterator[ev.Event]:
-        self.store.update_session(session_id, status="running")
-        async for event in stream:
-            if isinstance(event, ev.TurnEnded):
-                # Only a turn that really ended leaves "running"; one cut off by a
-                # crash or a cancelled task stays "running" so recover() finds it.
-                status = {"completed": "idle", "max_iterations": "idle"}.get(
-                    event.status, event.status
-                )
-                self.store.update_session(session_id, status=status)
-            self._publish(event)
-            yield event
+        self._take_lease(session_id)
+        try:
+            stream = start(self._engine_for_turn(session_id))
+            try:
+                async for event in stream:
+                    if isinstance(event, ev.TurnStarted):
+                        self.store.update_session(session_id, status="running")
+                    elif isinstance(event, ev.TurnEnded):
+                        # Only a turn that really ended leaves "running"; one cut off by a
+                        # crash or a cancelled task stays "running" so recover() finds it.
+                        status = {"completed": "idle", "max_iterations": "idle"}.get(
+                            event.status, event.status
+                        )
+                        self.store.update_session(session_id, status=status)
+                    self._publish(event)
+                    yield event
+            except Exception:
+                # The engine ends every turn itself; this is the store or a surface
+                # failing around it. The session must not stay "running".
+                with contextlib.suppress(BaseException):
+                    await stream.aclose()  # type: ignore[attr-defined]
+                self._mark_failed(session_id)
+                raise
+        finally:
+            self._give_back(session_id)
+
+    def _mark_failed(self, session_id: str) -> None:
+        """A turn died without ending: leave "running" and rebuild the engine from the
+        store next time (its next turn heals any call left without a result)."""
+        self.forget(session_id)
+        try:
+            info = self.store.get_session(session_id)
+            if info is not None and info.status == "running":
+                self.store.update_session(session_id, status="error")
+        except Exception:
+            log.exception("could not mark session %s as stopped", session_id)
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""
-        async for event in self._drive(session_id, self.engine(session_id).run(text)):
+        async for event in self._drive(session_id, lambda engine: engine.run(text)):
             yield event
 
     async def retry(self, session_id: str) -> AsyncIterator[ev.Event]:
-        async for event in self._drive(session_id, self.engine(session_id).retry()):
+        async for event in self._drive(session_id, lambda engine: engine.retry()):
             yield event
 
     async def resume(self, session_id: str) -> AsyncIterator[ev.Event]:
-        async for event in self._drive(session_id, self.engine(session_id).resume()):
+        async for event in self._drive(session_id, lambda engine: engine.resume()):
             yield event
 
     def send(self, session_id: str, text: str | list[dict[str, object]]) -> asyncio.Task[ev.TurnStatus | None] | None:
@@ -199,7 +291,9 @@ class SessionManager:
         return self._spawn(session_id, self.retry(session_id))
 
     def start_resume(self, session_id: str) -> asyncio.Task[ev.TurnStatus | None] | None:
-        if self.is_running(session_id):
+        """Resume in the background, unless the turn is running here or elsewhere
+        (its driver continues it)."""
+        if self.is_running(session_id) or self.holder(session_id) is not None:
             return None
         return self._spawn(session_id, self.resume(session_id))
 
@@ -208,20 +302,45 @@ class SessionManager:
     ) -> asyncio.Task[ev.TurnStatus | None]:
         async def consume() -> ev.TurnStatus | None:
             status: ev.TurnStatus | None = None
-            async for event in stream:
-                if isinstance(event, ev.TurnEnded):
-                    status = event.status
+            try:
+                async for event in stream:
+                    if isinstance(event, ev.TurnEnded):
+                        status = event.status
+            except SessionBusy as busy:  # nothing was written: just say why
+                self._publish(ev.ErrorOccurred(
+                    session_id=session_id, message=str(busy), kind="busy", retryable=False,
+                ))
             return status
 
         task = asyncio.create_task(consume(), name=f"turn:{session_id}")
         self._tasks[session_id] = task
+        task.add_done_callback(lambda t: self._turn_done(session_id, t))
         return task
+
+    def _turn_done(self, session_id: str, task: asyncio.Task[ev.TurnStatus | None]) -> None:
+        """Every spawned turn's last word: a task that died is logged, its session
+        marked stopped, and surfaces told the turn is over (nothing else would)."""
+        if task.cancelled():
+            return  # quitting: a parked turn stays "running" for recover()
+        exc = task.exception()
+        if exc is None:
+            return
+        log.error("the turn of session %s died", session_id, exc_info=exc)
+        self._mark_failed(session_id)
+        self._publish(ev.ErrorOccurred(
+            session_id=session_id, kind="internal", retryable=True,
+            message="Something went wrong inside OpenWorker, so this turn was stopped. "
+            "The details are in the log.",
+        ))
+        self._publish(ev.TurnEnded(session_id=session_id, status="error", iterations=0))
 
     def resumable(self) -> list[SessionInfo]:
         """Sessions a previous process left mid-turn (crashed, killed or parked)."""
         out = []
+        elsewhere = self.leases.busy_elsewhere()
         for info in self.store.list_sessions(limit=10_000):
-            if info.status in ("running", "suspended") and not self.is_running(info.id):
+            if (info.status in ("running", "suspended") and not self.is_running(info.id)
+                    and info.id not in elsewhere):
                 out.append(info)
         return out
 
@@ -230,21 +349,32 @@ class SessionManager:
         turns that died mid-stream with a visible notice (so Retry is offered)."""
         tasks = []
         for info in self.resumable():
-            if pending_tool_calls(self.store.load(info.id)):
-                task = self.start_resume(info.id)
-                if task is not None:
-                    tasks.append(task)
-            else:
-                self.close_cut_off_turn(info.id)
+            try:
+                if pending_tool_calls(self.store.load(info.id)):
+                    task = self.start_resume(info.id)
+                    if task is not None:
+                        tasks.append(task)
+                else:
+                    self.close_cut_off_turn(info.id)
+            except Exception:  # one broken session must not keep the others stuck
+                log.exception("could not recover session %s", info.id)
         return tasks
 
     def close_cut_off_turn(self, session_id: str) -> None:
-        """A turn died mid-stream with nothing to resume: say so, offer Retry."""
-        self.store.append(
-            session_id,
-            notice("error", "The app stopped while this turn was running.", error_kind="restart"),
-        )
-        self.store.update_session(session_id, status="idle")
+        """A turn died mid-stream with nothing to resume: say so, offer Retry.
+
+        Raises :class:`SessionBusy` if another live process is driving it after all.
+        """
+        self.leases.acquire(session_id)
+        try:
+            self.store.append(
+                session_id,
+                notice("error", "The app stopped while this turn was running.",
+                       error_kind="restart"),
+            )
+            self.store.update_session(session_id, status="idle")
+        finally:
+            self.leases.release(session_id)
         self.forget(session_id)
 
     def stop(self, session_id: str) -> None:

@@ -1,10 +1,15 @@
 """The tool step of a turn: parse, authorise and run one model response's calls.
 
-:class:`ToolSteps` is mixed into :class:`~openworker_qt.core.engine.TurnEngine`;
-it holds everything between "the model asked for these calls" and "each call
-has its result in history": risk and permission decisions, approvals and
-questions, concurrent reads, serial everything-else, the audit trail,
-interruption and suspension. See ``engine.py`` for the guarantees.
+The engine builds a :class:`ToolStep` for each model response that asked for
+tools and hands it everything it may use: the session's log (where results are
+committed), the tools, the decider, the approver and questioner, the audit
+trail, the workspace and the turn's :class:`StopSignal`. :meth:`ToolStep.run`
+yields the step's events and, last, a :class:`StepEnd` saying how it ended; the
+step never reads or writes the engine. It holds everything between "the model
+asked for these calls" and "each call has its result in history": risk and
+permission decisions, approvals and questions, concurrent reads, serial
+everything-else, the audit trail, interruption and suspension. See ``engine.py``
+for the guarantees.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import (
@@ -36,7 +42,6 @@ from openworker_qt.core.messages import (
     INTERRUPTED_RESULT,
     Message,
     notice,
-    pending_tool_calls,
     tool_result,
 )
 from openworker_qt.core.risk import RiskClass
@@ -46,11 +51,62 @@ T = TypeVar("T")
 
 MAX_RESULT_CHARS = 60_000
 DENIED_RESULT = "The user denied this call; it was not executed."
+# A call that started before the app stopped and whose result was never stored:
+# it may have had its effect, so no result may claim it was "not executed".
+RERUN_REASON = (
+    "This call was started before the app stopped and may already have taken effect. "
+    "Run it again?"
+)
+RERUN_DENIED_RESULT = (
+    "Not run again: this call was started before the app stopped and may already have "
+    "taken effect; the user chose not to run it again."
+)
+RERUN_NOBODY_RESULT = (
+    "Not run again: this call was started before the app stopped and may already have "
+    "taken effect; nobody could be asked here whether to run it again."
+)
+RERUN_INTERRUPTED_RESULT = (
+    "interrupted by user; this call was started before the app stopped and may already "
+    "have taken effect. It was not run again."
+)
 
 
 class StopRequested(Exception):
     """Internal: the user pressed stop while we were waiting."""
 
+
+class StopSignal:
+    """One turn's stop button: a flag to check between steps, and a future that
+    waits (an approval, a running tool) race against."""
+
+    __slots__ = ("future", "requested")
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def set(self) -> None:
+        self.requested = True
+        if not self.future.done():
+            self.future.set_result(None)
+
+
+class SessionLog(Protocol):
+    """Where a step's messages go: ``append`` commits one (and returns what was
+    stored); inside ``batch()`` appends commit together when the block ends."""
+
+    def append(self, message: Message) -> Message: ...
+
+    def batch(self) -> AbstractContextManager[None]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StepEnd:
+    """How a tool step ended: ``done`` (every call has its result: ask the model
+    again), ``interrupted`` (the user stopped; every call has its result) or
+    ``suspended`` (parked on the inbox; the open calls wait for a resume)."""
+
+    status: Literal["done", "interrupted", "suspended"]
 
 
 @dataclass(slots=True)
@@ -63,7 +119,7 @@ class ParsedCall:
     risk: RiskClass
     error: str | None = None
     #: This call instance, stable across a restart: "<step id>/<vendor id>" (see
-    #: ToolSteps._step_id). Inbox items and audit checks use it, never the vendor id
+    #: TurnEngine._current_step_id). Inbox items and audit checks use it, never the vendor id
     #: alone — providers reuse ids like call_0 in every turn.
     key: str = ""
 
@@ -102,37 +158,46 @@ def truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
     return f"{text[:head]}\n[… {cut} characters omitted …]\n{text[-tail:]}"
 
 
-class ToolSteps:
-    """Tool-step behaviour of the turn engine (state lives on the engine)."""
+class ToolStep:
+    """Runs one model response's tool calls (see the module docstring).
 
-    session_id: str
-    history: list[Message]
-    tools: ToolRegistry
-    decider: Decider
-    approver: ApproverFn | None
-    questioner: Questioner | None
-    workspace: Path
-    audit: AuditSink | None
-    tool_state: dict[str, Any]
-    risk_overrides: dict[str, RiskClass]
-    _interrupted: bool
-    _interrupt_fut: asyncio.Future[None] | None
-    _suspended: bool
-    waiting_for_user: bool
-    store: Any
+    Built per step with explicit collaborators; :meth:`run` yields events, then a
+    :class:`StepEnd`. ``started`` holds the ids of calls whose tool began to run
+    (the engine's catch-all says those may have taken effect); ``waiting_for_user``
+    is true while an approval or a question is open.
+    """
 
-    def _append(self, message: Message) -> Message:
-        raise NotImplementedError
-
-    def _step_id(self) -> str | None:
-        """The id of the step whose calls run now: minted when its assistant message
-        was stored, so a restart finds the same one (None on messages stored before
-        step ids existed: their calls keep the vendor id as key)."""
-        for message in reversed(self.history):
-            if message.get("role") == "assistant":
-                step = message.get("step_id")
-                return str(step) if step else None
-        return None
+    def __init__(
+        self,
+        *,
+        session_id: str,
+        log: SessionLog,
+        tools: ToolRegistry,
+        decider: Decider,
+        approver: ApproverFn | None,
+        questioner: Questioner | None,
+        audit: AuditSink | None,
+        workspace: Path,
+        tool_state: dict[str, Any],
+        stop: StopSignal,
+        risk_overrides: dict[str, RiskClass] | None = None,
+        step_id: str | None = None,
+    ) -> None:
+        self.session_id = session_id
+        self.log = log
+        self.tools = tools
+        self.decider = decider
+        self.approver = approver
+        self.questioner = questioner
+        self.audit = audit
+        self.workspace = workspace
+        self.tool_state = tool_state
+        self.stop = stop
+        self.risk_overrides = risk_overrides or {}
+        self.step_id = step_id
+        self.started: set[str] = set()
+        self.answered: set[str] = set()
+        self.waiting_for_user = False
 
     def _started_before(self, call: ParsedCall) -> bool:
         return self.audit is not None and self.audit.was_started(
@@ -158,9 +223,7 @@ class ToolSteps:
     async def _until_interrupt(self, aw: Awaitable[T]) -> T:
         """Await ``aw`` unless the user stops first (then cancel it, raise StopRequested)."""
         task = asyncio.ensure_future(aw)
-        stop = self._interrupt_fut
-        if stop is None:
-            return await task
+        stop = self.stop.future
         if stop.done() and not task.done():
             task.cancel()
             with contextlib.suppress(BaseException):
@@ -206,9 +269,10 @@ class ToolSteps:
         rule: str | None = None,
     ) -> ev.ToolFinished:
         content = truncate(content)
-        self._append(
+        self.log.append(
             tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
         )
+        self.answered.add(call.id)
         self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
         return ev.ToolFinished(
             session_id=self.session_id,
@@ -230,14 +294,19 @@ class ToolSteps:
             and decision.allowed
         )
 
-    async def _run_tools(
+    async def run(
         self, raw_calls: Sequence[dict[str, Any]], *, resuming: bool = False
-    ) -> AsyncIterator[ev.Event]:
+    ) -> AsyncIterator[ev.Event | StepEnd]:
+        """Run the calls; yield their events, then how the step ended.
+
+        ``resuming``: the calls were left open by an earlier process (nothing is
+        proposed again, and a consequential call that had started is confirmed
+        before it runs again).
+        """
         sid = self.session_id
         calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
-        step = self._step_id()
         for call in calls:
-            call.key = f"{step}/{call.id}" if step else call.id
+            call.key = f"{self.step_id}/{call.id}" if self.step_id else call.id
         for call in calls:
             if not resuming:
                 self._audit(
@@ -252,9 +321,10 @@ class ToolSteps:
                 risk=call.risk.value,
             )
         i = 0
+        reruns: set[str] = set()
         try:
             while i < len(calls):
-                if self._interrupted:
+                if self.stop.requested:
                     raise StopRequested
                 call = calls[i]
                 if call.error is not None:
@@ -263,15 +333,9 @@ class ToolSteps:
                     continue
                 decision = self.decider.evaluate(self._info(call))
                 if resuming and call.risk.consequential and self._started_before(call):
-                    decision = Decision(
-                        allowed=False,
-                        needs_user=True,
-                        reason=(
-                            "This call was started before the app stopped and may already "
-                            "have taken effect. Run it again?"
-                        ),
-                    )
+                    decision = Decision(allowed=False, needs_user=True, reason=RERUN_REASON)
                     self._audit(call, "rerun_confirmation")
+                    reruns.add(call.id)
                     async for event in self._run_serial(call, decision, rerun=True):
                         yield event
                     i += 1
@@ -296,38 +360,42 @@ class ToolSteps:
                     yield event
                 i += 1
         except TurnSuspended as exc:
-            self._suspended = True
             yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
+            yield StepEnd("suspended")
+            return
         except StopRequested:
-            # Only this step's results count: vendors reuse call ids across turns.
-            still_open = {str(c.get("id")) for c in pending_tool_calls(self.history)}
             for call in calls:
-                if call.id in still_open:
-                    yield self._finish(call, "interrupted", INTERRUPTED_RESULT)
-            self._append(notice("interrupted", "Stopped by user."))
+                if call.id not in self.answered:
+                    text = RERUN_INTERRUPTED_RESULT if call.id in reruns else INTERRUPTED_RESULT
+                    yield self._finish(call, "interrupted", text)
+            self.log.append(notice("interrupted", "Stopped by user."))
             yield ev.Interrupted(session_id=sid)
+            yield StepEnd("interrupted")
+            return
+        yield StepEnd("done")
 
     async def _run_batch(self, batch: list[tuple[ParsedCall, Decision]]) -> AsyncIterator[ev.Event]:
         sid = self.session_id
         tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]] = {}
-        with self.store.batch():  # "started" for the whole batch in one commit
+        with self.log.batch():  # "started" for the whole batch in one commit
             for call, decision in batch:
                 self._audit(call, "auto_allowed", rule=decision.rule)
                 self._audit(call, "started")
+                self.started.add(call.id)
         for call, decision in batch:
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
             task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
             tasks[task] = (call, decision)
         pending: set[asyncio.Future[Any]] = set(tasks)
-        stop = self._interrupt_fut
+        stop = self.stop.future
         try:
             while pending:
-                waiting = pending | ({stop} if stop is not None else set())
+                waiting = pending | {stop}
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 finished: list[ev.ToolFinished] = []
                 # Results that arrived together are committed together, then announced.
-                with self.store.batch():
+                with self.log.batch():
                     for fut in done:
                         if fut is stop:
                             continue
@@ -341,7 +409,7 @@ class ToolSteps:
                         ))
                 for event in finished:
                     yield event
-                if stop is not None and stop.done() and pending:
+                if stop.done() and pending:
                     raise StopRequested
         finally:
             for fut in pending:
@@ -353,6 +421,8 @@ class ToolSteps:
     async def _run_serial(
         self, call: ParsedCall, decision: Decision, *, rerun: bool = False
     ) -> AsyncIterator[ev.Event]:
+        """Authorise and run one call. ``rerun``: the call started before the app
+        stopped; the user is asked (as ``<call id>:rerun``) whether to run it again."""
         sid = self.session_id
         tool = call.tool
         assert tool is not None
@@ -377,7 +447,8 @@ class ToolSteps:
             )
             if self.approver is None:
                 yield self._finish(
-                    call, "denied", "Not executed: approval is needed and nobody can be asked here."
+                    call, "denied", RERUN_NOBODY_RESULT if rerun else
+                    "Not executed: approval is needed and nobody can be asked here."
                 )
                 return
             request = ApprovalRequest(
@@ -399,14 +470,14 @@ class ToolSteps:
             except (StopRequested, TurnSuspended):
                 raise
             except Exception as exc:
-                yield self._finish(
-                    call, "error", f"Not executed: asking for approval failed ({exc})."
-                )
+                verb = "Not run again: it may already have taken effect, and" if rerun else (
+                    "Not executed:")
+                yield self._finish(call, "error", f"{verb} asking for approval failed ({exc}).")
                 return
             self._audit(call, "approval_resolved", outcome=answer.value)
             if not answer.allows:
                 self.decider.remember(info, answer)
-                yield self._finish(call, "denied", DENIED_RESULT)
+                yield self._finish(call, "denied", RERUN_DENIED_RESULT if rerun else DENIED_RESULT)
                 return
             self.decider.remember(info, answer)
             user_approved = True
@@ -416,8 +487,9 @@ class ToolSteps:
                 yield event
             return
         self._audit(call, "started")
+        self.started.add(call.id)
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
-        if user_approved and self._interrupted:
+        if user_approved and self.stop.requested:
             # The user approved while the stop arrived: honour the decision they made,
             # then stop before anything else runs.
             result = await self._execute(tool, call.arguments)
@@ -457,6 +529,7 @@ class ToolSteps:
         answer: str = await self._ask_user(self.questioner, request)
         # Started once answered: while the question is open the call is waiting, not running.
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        self.started.add(call.id)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
         yield self._finish(call, "error" if result.is_error else "ok", result.content)

@@ -176,6 +176,29 @@ async def test_started_but_unrecorded_call_is_confirmed_before_rerun(tmp_path: P
     events = await collect(world.manager.resume(info.id))
     finished = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert finished.status == "denied" and not (tmp_path / "g.txt").exists()
+    # The transcript tells the truth: the write may have happened, it was not repeated.
+    result = next(m for m in world.store.load(info.id) if m["role"] == "tool")
+    assert result["content"] == finished.result
+    assert "may already have taken effect" in result["content"]
+    assert "not run again" in result["content"].lower()
+    assert "not executed" not in result["content"]
+
+
+async def test_started_call_with_nobody_to_ask_is_not_called_unexecuted(tmp_path: Path) -> None:
+    world = World(tmp_path, WRITE[1:], wait=False)
+    info = world.manager.create_session(workspace=str(tmp_path))  # attended: no approver here
+    world.store.append(info.id, {"role": "user", "content": "note"})
+    world.store.append(info.id, {
+        "role": "assistant", "content": None,
+        "tool_calls": [{"id": "w1", "type": "function", "function": {
+            "name": "write_file", "arguments": '{"path": "g.txt", "content": "buy milk"}'}}],
+    })
+    world.audit.record(info.id, "w1", "write_file", "started")
+    world.store.update_session(info.id, status="running")
+    events = await collect(world.manager.resume(info.id))
+    finished = next(e for e in events if isinstance(e, ev.ToolFinished))
+    assert finished.status == "denied" and "may already have taken effect" in finished.result
+    assert not (tmp_path / "g.txt").exists()
 
 
 async def test_audit_trail_records_every_stage(tmp_path: Path) -> None:

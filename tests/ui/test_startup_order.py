@@ -55,3 +55,41 @@ def test_transcript_warm_up_starts_after_the_view_paints(qloop) -> None:  # type
     # the samples left nothing behind in the delegate's caches
     assert not view.delegate._streams and not view.delegate._docs
     view.close()
+
+
+class _QuietNotifier:
+    """Stands in for the desktop's notification daemon (not what this test is about)."""
+
+    on_activated = None
+
+    def notify(self, *args: object, **kwargs: object) -> None:
+        return None
+
+    def withdraw(self, key: str) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+def test_turns_cut_off_by_the_last_run_are_closed_after_the_first_paint(  # type: ignore[no-untyped-def]
+    qloop, make_desktop
+) -> None:
+    from openworker_qt.automation.keepawake import FirstAvailable, KeepAwake
+
+    desktop = make_desktop([], keep_awake=KeepAwake(FirstAvailable([]), enabled=False),
+                           notifier=_QuietNotifier())
+    store = desktop.manager.store
+    # The previous run died mid-answer: "running" in the database, nothing to resume.
+    cut = desktop.manager.create_session()
+    store.append(cut.id, {"role": "user", "content": "hello"})
+    store.update_session(cut.id, status="running")
+    desktop.start()
+    assert store.get_session(cut.id).status == "running"  # nothing before the first paint
+
+    async def scenario() -> None:
+        await until(lambda: store.get_session(cut.id).status == "idle", what="recovery")
+
+    run(qloop, scenario)
+    last = store.load(cut.id)[-1]
+    assert last["role"] == "notice" and last["kind"] == "error"  # Retry is offered
