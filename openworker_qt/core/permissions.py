@@ -128,17 +128,6 @@ class PermissionMode(enum.StrEnum):
 
 MODE_NAMES: tuple[str, ...] = tuple(m.value for m in PermissionMode)
 
-# How much a mode lets run without asking, least first (a workspace may only move
-# towards the front of this order).
-MODE_STRICTNESS: Mapping[PermissionMode, int] = {
-    PermissionMode.DISCUSS: 3,
-    PermissionMode.PLAN: 3,
-    PermissionMode.INTERACTIVE: 2,
-    PermissionMode.CUSTOM: 1,
-    PermissionMode.AUTO: 0,
-}
-
-
 def parse_mode(value: PermissionMode | str) -> PermissionMode:
     if isinstance(value, PermissionMode):
         return value
