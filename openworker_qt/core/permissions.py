@@ -615,11 +615,9 @@ class PermissionEngine:
                 return Decision(
                     allowed=False,
                     reason=(
-                        f"{call.name} would write {why}. The assistant never changes "
-                        "OpenWorker's own settings or state, in any mode; change them "
-                        "yourself in Settings"
+                        f"{call.name} may never change OpenWorker's own settings or state, "
+                        f"in any mode: {why}. The user changes them in Settings"
                     ),
-                    rule=None,
                 )
         return None
 

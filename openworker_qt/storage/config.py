@@ -250,10 +250,10 @@ def _narrow_permissions(
                 name = normal_risk(risk)
                 if name is None:
                     continue  # _check has warned
-                current = normal_risk(user.get(tool)) if isinstance(user, Mapping) else None
+                was = normal_risk(user.get(tool)) if isinstance(user, Mapping) else None
                 builtin = BUILTIN_RISK.get(str(tool))
-                current = current or (builtin.value if builtin is not None else None)
-                if name == "read" and current != "read":
+                was = was or (builtin.value if builtin is not None else None)
+                if name == "read" and was != "read":
                     refuse(f"risk_overrides.{tool}", f"= {risk!r} would lower the tool's risk")
                     continue
                 raises[str(tool)] = name

@@ -467,7 +467,7 @@ def test_sensitive_through_a_symlink_and_a_symlinked_ssh_dir(world: World) -> No
 def test_env_files_inside_the_workspace_are_ordinary(world: World) -> None:
     engine = world.engine("auto")
     assert verdict(engine.evaluate(info("read_file", R, {"path": ".env"}))) == "allow"
-    assert verdict(engine.evaluate(info("read_file", R, {"path": "{}/.env".format(world.extra)}))) == "ask"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env"}))) == "ask"
     assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env.example"}))) == "allow"
     # a .env in the workspace that is a symlink to one outside it
     (world.outside / ".env").write_text("KEY=1")

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from openworker_qt.tools.base import ToolContext, ToolResult
-from openworker_qt.tools.files import LIST_FILES, READ_FILE, WRITE_FILE, list_files, read_file, write_file
+from openworker_qt.tools.files import (
+    LIST_FILES,
+    READ_FILE,
+    WRITE_FILE,
+    list_files,
+    read_file,
+    write_file,
+)
 
 
 def ctx(ws: Path) -> ToolContext:
