@@ -52,6 +52,8 @@ class Runtime:
             return self.conversations.get_session(sid) or info
 
         databases = [self.db.path] if str(self.db.path) != ":memory:" else []
+        own_state = fence.app_state_paths(self.paths, databases)
+        own_secrets = fence.sensitive_paths(self.paths, databases)
         return PermissionEngine.from_config(
             lambda: self.config,
             workspace=info.workspace or str(Path.cwd()),
@@ -62,12 +64,8 @@ class Runtime:
             extra_roots=lambda: granted_roots(current()),
             extra_read_roots=lambda: granted_roots(current(), writable_only=False),
             attached_files=lambda: self.conversations.attached_paths(sid),
-            protected=lambda: [
-                *fence.app_state_paths(self.paths, databases), *fence.app_state_paths()
-            ],
-            sensitive=lambda: [
-                *fence.sensitive_paths(self.paths, databases), *fence.sensitive_paths()
-            ],
+            protected=lambda: [*own_state, *fence.app_state_paths()],
+            sensitive=lambda: [*own_secrets, *fence.sensitive_paths()],
         )
 
     def close(self) -> None:

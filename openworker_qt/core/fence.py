@@ -26,9 +26,11 @@ slips through.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -122,12 +124,16 @@ def home() -> Path:
     return Path(os.path.expanduser("~"))
 
 
+def _fold(p: str) -> str:
+    return p.casefold() if _CASELESS else p
+
+
 def lexical(raw: str, base: Path) -> Path:
     """``raw`` made absolute against ``base`` with ``~`` expanded and ``..`` folded
     (no symlink resolved)."""
-    p = Path(os.path.expanduser(raw))
-    if not p.is_absolute():
-        p = base / p
+    p = os.path.expanduser(raw)
+    if not os.path.isabs(p):
+        p = os.path.join(base, p)
     return Path(os.path.normpath(p))
 
 
@@ -140,44 +146,82 @@ def resolved(raw: str | Path, base: Path) -> Path | None:
         return None
 
 
-def _key(p: Path) -> tuple[str, ...]:
-    parts = p.parts
-    return tuple(x.casefold() for x in parts) if _CASELESS else parts
-
-
-def is_within(path: Path, base: Path) -> bool:
-    """``path`` is ``base`` or below it (component-wise; caseless on macOS/Windows)."""
-    a, b = _key(path), _key(base)
-    return len(a) >= len(b) and a[: len(b)] == b
-
-
-def _forms(path: Path) -> list[Path]:
-    out = [Path(os.path.normpath(path))]
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError, ValueError):
-        return out
-    if real != out[0]:
+def forms_and_real(raw: str, base: Path) -> tuple[list[Path], Path | None]:
+    """:func:`path_forms` and the resolved path (``None`` if it cannot be resolved)."""
+    out = [lexical(raw, base)]
+    real = resolved(raw, base)
+    if real is not None and real != out[0]:
         out.append(real)
-    return out
-
-
-def within_any(forms: Sequence[Path], bases: Iterable[Path]) -> Path | None:
-    """The first base (in either of its forms) that one of ``forms`` lies within."""
-    for base in bases:
-        for b in _forms(base):
-            if any(is_within(f, b) for f in forms):
-                return base
-    return None
+    return out, real
 
 
 def path_forms(raw: str, base: Path) -> list[Path]:
-    """The path as written and as resolved (see the module docstring)."""
-    out = [lexical(raw, base)]
-    real = resolved(raw, base)
-    if real is not None and real not in out:
-        out.append(real)
-    return out
+    """The path as written (``~`` expanded, ``..`` folded) and as resolved; the
+    resolved form, when there is one, comes last."""
+    return forms_and_real(raw, base)[0]
+
+
+# How long the resolved form of a set's entries is reused (re-resolving ~40 entries
+# costs a few hundred microseconds; a tool loop checks many calls a second).
+RESOLVE_TTL = 2.0
+_COMPILED: dict[tuple[str, ...], tuple[float, dict[str, str]]] = {}
+
+
+def forget_resolved() -> None:
+    """Drop the remembered resolution of every set (the next check re-resolves)."""
+    _COMPILED.clear()
+
+
+def _compiled(bases: tuple[str, ...]) -> dict[str, str]:
+    """Each base as written and as resolved -> the base. The written form always
+    counts; the resolved one is re-computed at most every :data:`RESOLVE_TTL` s."""
+    now = time.monotonic()
+    hit = _COMPILED.get(bases)
+    if hit is not None and now - hit[0] < RESOLVE_TTL:
+        return hit[1]
+    table: dict[str, str] = {}
+    for base in bases:
+        lex = os.path.normpath(os.path.expanduser(base))
+        table.setdefault(_fold(lex), base)
+        try:
+            real = os.path.realpath(lex)
+        except (OSError, ValueError):
+            continue
+        table.setdefault(_fold(real), base)
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    _COMPILED[bases] = (now, table)
+    return table
+
+
+def _ancestors(path: str) -> list[str]:
+    out = [path]
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return out
+        out.append(parent)
+        path = parent
+
+
+def within_any(forms: Sequence[Path], bases: Iterable[Path | str]) -> str | None:
+    """The base (as given) that one of ``forms`` is, or lies below; else ``None``.
+    Compares components, both the written and the resolved form of each base;
+    caseless on macOS and Windows."""
+    table = _compiled(tuple(str(b) for b in bases))
+    if not table:
+        return None
+    for form in forms:
+        for ancestor in _ancestors(_fold(os.path.normpath(str(form)))):
+            hit = table.get(ancestor)
+            if hit is not None:
+                return hit
+    return None
+
+
+def is_within(path: Path, base: Path) -> bool:
+    """``path`` is ``base`` or below it (see :func:`within_any`)."""
+    return within_any([path], [base]) is not None
 
 
 def _appdata(entries: Iterable[tuple[str, str]]) -> list[Path]:
@@ -194,6 +238,12 @@ def database_files(database: Path) -> list[Path]:
     return [database, *(database.with_name(database.name + s) for s in ("-wal", "-shm", "-journal"))]
 
 
+def _env_key() -> tuple[str | None, ...]:
+    return tuple(os.environ.get(v) for v in ("HOME", "USERPROFILE", "OPENWORKER_HOME",
+                                                "APPDATA", "LOCALAPPDATA", "XDG_DATA_HOME",
+                                                "XDG_CONFIG_HOME"))
+
+
 def key_stores() -> list[Path]:
     h = home()
     return [
@@ -205,26 +255,38 @@ def key_stores() -> list[Path]:
 
 def app_state_paths(
     paths: AppPaths | None = None, databases: Iterable[Path] = ()
-) -> list[Path]:
+) -> list[str]:
     """Folders and files that are the app's own state (never written by the agent)."""
-    p = paths or app_paths()
-    out = [p.config, p.data, p.logs, p.cache]
-    for db in [p.database, *databases]:
+    if paths is None:
+        return list(_default_state(_env_key(), tuple(str(d) for d in databases)))
+    out = [paths.config, paths.data, paths.logs, paths.cache]
+    for db in [paths.database, *databases]:
         out += database_files(Path(db))
-    return out + key_stores()
+    return [str(p) for p in [*out, *key_stores()]]
 
 
-def sensitive_paths(paths: AppPaths | None = None, databases: Iterable[Path] = ()) -> list[Path]:
+def sensitive_paths(paths: AppPaths | None = None, databases: Iterable[Path] = ()) -> list[str]:
     """Locations a read never reaches without asking (``.env`` files are by name)."""
+    if paths is None:
+        return list(_default_sensitive(_env_key(), tuple(str(d) for d in databases)))
     h = home()
-    p = paths or app_paths()
     out = [h / rel for rel in SENSITIVE_HOME]
     out += [Path(x) for x in KEY_STORES_ABSOLUTE]
     out += _appdata(_SENSITIVE_APPDATA)
-    out.append(p.data)
-    for db in [p.database, *databases]:
+    out.append(paths.data)
+    for db in [paths.database, *databases]:
         out += database_files(Path(db))
-    return out
+    return [str(p) for p in out]
+
+
+@functools.lru_cache(maxsize=16)
+def _default_state(_env: tuple[str | None, ...], databases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(app_state_paths(app_paths(), [Path(d) for d in databases]))
+
+
+@functools.lru_cache(maxsize=16)
+def _default_sensitive(_env: tuple[str | None, ...], databases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sensitive_paths(app_paths(), [Path(d) for d in databases]))
 
 
 def has_state_dir(forms: Sequence[Path]) -> bool:
@@ -239,7 +301,7 @@ def is_env_file(path: Path) -> bool:
     return not name.endswith(_ENV_TEMPLATES)
 
 
-def app_state_reason(forms: Sequence[Path], protected: Iterable[Path]) -> str | None:
+def app_state_reason(forms: Sequence[Path], protected: Iterable[Path | str]) -> str | None:
     """Why writing this path would touch the app's own state, or ``None``."""
     if has_state_dir(forms):
         return f"{forms[-1]} is inside a {STATE_DIR_NAME} folder (OpenWorker's own settings)"
@@ -250,7 +312,7 @@ def app_state_reason(forms: Sequence[Path], protected: Iterable[Path]) -> str | 
 
 
 def sensitive_reason(
-    forms: Sequence[Path], sensitive: Iterable[Path], workspace: Path | None
+    forms: Sequence[Path], sensitive: Iterable[Path | str], workspace: Path | None
 ) -> str | None:
     """Why reading this path always needs the user, or ``None``."""
     hit = within_any(forms, sensitive)

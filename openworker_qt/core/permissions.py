@@ -371,17 +371,23 @@ class PermissionEngine:
 
     def writable_roots(self) -> list[Path]:
         """The current writable roots, resolved (symlinks and ``..``), without duplicates."""
-        ws = self.workspace()
-        raw: list[PathLike] = [ws] if self.include_workspace else []
-        raw += list(_live(self._roots) or ())
-        return self._resolved_list(raw, ws)
+        return self._writable(self.workspace())
+
+    def _writable(self, ws: Path) -> list[Path]:
+        out = [ws] if self.include_workspace else []
+        for root in self._resolved_list(list(_live(self._roots) or ()), ws):
+            if root not in out:
+                out.append(root)
+        return out
 
     def read_roots(self) -> list[Path]:
         """Folders that may be read: the writable roots plus the read-only grants
         (attached files are separate: see :meth:`attached_files`)."""
-        ws = self.workspace()
-        out = self.writable_roots()
-        if not self.include_workspace and ws not in out:
+        return self._readable(self.workspace())
+
+    def _readable(self, ws: Path) -> list[Path]:
+        out = self._writable(ws)
+        if ws not in out:
             out.insert(0, ws)  # reading the workspace never needs a grant
         for extra in self._resolved_list(list(_live(self._read_roots) or ()), ws):
             if extra not in out:
@@ -391,11 +397,11 @@ class PermissionEngine:
     def attached_files(self) -> list[Path]:
         return self._resolved_list(list(_live(self._attached) or ()), self.workspace())
 
-    def protected_paths(self) -> list[Path]:
-        return [Path(os.path.expanduser(str(p))) for p in _live(self._protected) or ()]
+    def protected_paths(self) -> list[str]:
+        return [str(p) for p in _live(self._protected) or ()]
 
-    def sensitive_paths(self) -> list[Path]:
-        return [Path(os.path.expanduser(str(p))) for p in _live(self._sensitive) or ()]
+    def sensitive_paths(self) -> list[str]:
+        return [str(p) for p in _live(self._sensitive) or ()]
 
     def shell_allowlist(self) -> list[str]:
         return [str(e) for e in _live(self._allowlist) or ()]
@@ -448,10 +454,12 @@ class PermissionEngine:
 
     def read_root_for(self, raw: str) -> Path | None:
         """The read root (or attached file) containing ``raw`` once resolved, or ``None``."""
-        resolved = self.resolve_path(raw)
-        if resolved is None:
-            return None
-        for root in self.read_roots():
+        ws = self.workspace()
+        resolved = self._resolve(raw, ws)
+        return None if resolved is None else self._read_root(resolved, self._readable(ws))
+
+    def _read_root(self, resolved: Path, roots: Sequence[Path]) -> Path | None:
+        for root in roots:
             if resolved.is_relative_to(root):
                 return root
         for attached in self.attached_files():  # asked for last: it reads the history
@@ -479,16 +487,28 @@ class PermissionEngine:
             return [call.target]
         return []
 
-    def _shell_path_problem(self, raw: str) -> str | None:
-        """For an allowlisted command's path argument: why it must ask, or ``None``."""
-        if fence.url_scheme(raw):
-            return None  # a URL argument names no file here
-        if self.read_root_for(raw) is None:
-            return (
-                f"{raw} is outside the folders this session may read "
-                "(the workspace, granted folders and attached files)"
-            )
-        return self.sensitive_reason(raw)
+    def _shell_path_check(self) -> Callable[[str], str | None]:
+        """For an allowlisted command's path arguments (relative ones resolve against
+        the workspace, where commands run): why one must ask, or ``None``."""
+        ws = self.workspace()
+        roots: list[Path] | None = None
+        sensitive: list[str] | None = None
+
+        def problem(raw: str) -> str | None:
+            nonlocal roots, sensitive
+            if fence.url_scheme(raw):
+                return None  # a URL argument names no file here
+            forms, resolved = fence.forms_and_real(raw, ws)
+            roots = roots if roots is not None else self._readable(ws)
+            if resolved is None or self._read_root(resolved, roots) is None:
+                return (
+                    f"{raw} is outside the folders this session may read "
+                    "(the workspace, granted folders and attached files)"
+                )
+            sensitive = sensitive if sensitive is not None else self.sensitive_paths()
+            return fence.sensitive_reason(forms, sensitive, ws)
+
+        return problem
 
     # ------------------------------------------------------------------ shell
 
@@ -559,6 +579,8 @@ class PermissionEngine:
 
     def _read(self, call: ToolCallInfo, mode: PermissionMode, raws: Sequence[str]) -> Decision:
         ws = self.workspace()
+        roots = self._readable(ws)
+        sensitive_set = self.sensitive_paths()
         outside: list[str] = []
         sensitive: list[str] = []
         inside: Path | None = None
@@ -566,13 +588,13 @@ class PermissionEngine:
             bad = fence.not_a_path(raw)
             if bad is not None:
                 return Decision(allowed=False, reason=f"{call.name}: {bad}")
-            root = self.read_root_for(raw)
-            resolved = self._resolve(raw, ws)
+            forms, resolved = fence.forms_and_real(raw, ws)
+            root = None if resolved is None else self._read_root(resolved, roots)
             if root is None:
                 outside.append(str(resolved) if resolved is not None else raw)
             elif inside is None:
                 inside = root
-            why = fence.sensitive_reason(fence.path_forms(raw, ws), self.sensitive_paths(), ws)
+            why = fence.sensitive_reason(forms, sensitive_set, ws)
             if why is not None:
                 sensitive.append(why)
         if outside:
@@ -607,18 +629,27 @@ class PermissionEngine:
         ws = self.workspace()
         protected = self.protected_paths()
         for raw in self._targets_of_write(call):
-            bad = fence.not_a_path(raw)
-            if bad is not None:
-                return Decision(allowed=False, reason=f"{call.name}: {bad}")
-            why = fence.app_state_reason(fence.path_forms(raw, ws), protected)
-            if why is not None:
-                return Decision(
-                    allowed=False,
-                    reason=(
-                        f"{call.name} may never change OpenWorker's own settings or state, "
-                        f"in any mode: {why}. The user changes them in Settings"
-                    ),
-                )
+            refusal = self._refuse_state(call, raw, fence.path_forms(raw, ws), protected)
+            if refusal is not None:
+                return refusal
+        return None
+
+    @staticmethod
+    def _refuse_state(
+        call: ToolCallInfo, raw: str, forms: Sequence[Path], protected: Sequence[str]
+    ) -> Decision | None:
+        bad = fence.not_a_path(raw)
+        if bad is not None:
+            return Decision(allowed=False, reason=f"{call.name}: {bad}")
+        why = fence.app_state_reason(forms, protected)
+        if why is not None:
+            return Decision(
+                allowed=False,
+                reason=(
+                    f"{call.name} may never change OpenWorker's own settings or state, "
+                    f"in any mode: {why}. The user changes them in Settings"
+                ),
+            )
         return None
 
     def _write(self, call: ToolCallInfo, mode: PermissionMode) -> Decision:
@@ -632,22 +663,23 @@ class PermissionEngine:
                     "checked against the writable roots"
                 ),
             )
-        refusal = self._state_refusal(call)
-        if refusal is not None:
-            return refusal
-        roots = self.writable_roots()
+        ws = self.workspace()
+        roots = self._writable(ws)
+        protected = self.protected_paths()
         inside: list[tuple[Path, Path]] = []
         outside: list[str] = []
         git_control: list[str] = []
-        ws = self.workspace()
         for raw in raws:
-            resolved = self._resolve(raw, ws)
+            forms, resolved = fence.forms_and_real(raw, ws)
+            refusal = self._refuse_state(call, raw, forms, protected)
+            if refusal is not None:
+                return refusal
             root = next((r for r in roots if resolved and resolved.is_relative_to(r)), None)
             if resolved is None or root is None:
                 outside.append(str(resolved) if resolved is not None else raw)
             else:
                 inside.append((resolved, root))
-            why = _git_control(fence.path_forms(raw, ws))
+            why = _git_control(forms)
             if why is not None:
                 git_control.append(why)
         linked = [str(p) for p, _ in inside if _hard_linked(p)]
@@ -701,7 +733,7 @@ class PermissionEngine:
                 rule="session:always_command",
             )
         verdict = check_command(
-            command, self.shell_allowlist(), path_check=self._shell_path_problem
+            command, self.shell_allowlist(), path_check=self._shell_path_check()
         )
         if verdict.auto:
             return Decision(allowed=True, reason=verdict.reason, rule=f"allowlist:{verdict.entry}")

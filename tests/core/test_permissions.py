@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.core import fence
 from openworker_qt.core.approvals import Decision, ToolCallInfo
 from openworker_qt.core.permissions import PermissionEngine, PermissionMode
 from openworker_qt.core.risk import RiskClass
@@ -461,6 +462,7 @@ def test_sensitive_through_a_symlink_and_a_symlinked_ssh_dir(world: World) -> No
     dotfiles.mkdir()
     (home / ".ssh").rmdir()
     (home / ".ssh").symlink_to(dotfiles)
+    fence.forget_resolved()  # (the sets' resolution is reused for a moment)
     assert verdict(engine.evaluate(info("read_file", R, {"path": str(dotfiles / "id_rsa")}))) == "ask"
 
 
