@@ -10,6 +10,7 @@ import logging.handlers
 from dataclasses import dataclass
 from pathlib import Path
 
+from openworker_qt.core import fence
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
@@ -38,12 +39,21 @@ class Runtime:
 
     def decider_for(self, info: SessionInfo) -> PermissionEngine:
         """The session's permission engine: config re-read on every check, the
-        session's own mode when it has one, standing rules from the database."""
+        session's own mode when it has one, standing rules from the database.
+
+        Read roots: the workspace, the writable roots, every folder granted to the
+        session (read-only ones too) and the files the user attached to its
+        messages. This runtime's config, data, log and cache folders and its
+        database are the app's own state (never written; the data folder and the
+        database are never read without asking)."""
         sid = info.id
 
         def current() -> SessionInfo:
             return self.conversations.get_session(sid) or info
 
+        databases = [self.db.path] if str(self.db.path) != ":memory:" else []
+        own_state = fence.app_state_paths(self.paths, databases)
+        own_secrets = fence.sensitive_paths(self.paths, databases)
         return PermissionEngine.from_config(
             lambda: self.config,
             workspace=info.workspace or str(Path.cwd()),
@@ -52,6 +62,10 @@ class Runtime:
             # becomes a root — both take effect on the next check.
             mode=lambda: current().mode or str(self.config.get("permissions.mode")),
             extra_roots=lambda: granted_roots(current()),
+            extra_read_roots=lambda: granted_roots(current(), writable_only=False),
+            attached_files=lambda: self.conversations.attached_paths(sid),
+            protected=lambda: [*own_state, *fence.app_state_paths()],
+            sensitive=lambda: [*own_secrets, *fence.sensitive_paths()],
         )
 
     def close(self) -> None:

@@ -10,15 +10,25 @@ is a use of a count-bounded standing rule, spent idempotently per call id.
 Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
 
     risk         discuss/plan   interactive             custom                  auto
-    READ         allow          allow                   allow                   allow
+    READ (no     allow          allow                   allow                   allow
+     path)
+    READ of a    in read root:  in read root: allow     (same as interactive)   in read root: allow
+     path (4)    allow          outside: ask                                    outside: deny (5)
+                 outside:       sensitive: ask (6)                              sensitive: ask (6)
+                 deny (5)
+                 sensitive:
+                 ask (6)
     WRITE_LOCAL  deny (1)       in root: ask            in root: allow if       in root: allow
                                 outside: ask (2)        auto_allow, else ask    outside: deny
                                                         outside: ask (2)
-    EXEC         deny (1)       allowlisted or          (same as interactive:   (same as interactive)
+    EXEC         deny (1)       allowlisted (7) or      (same as interactive:   (same as interactive)
                                 remembered command:     auto_allow never
                                 allow; else ask         covers shell)
     EXTERNAL     deny (1)       standing rule: allow    auto_allow: allow       allow
                                 else ask (3)            rule: allow, else ask
+
+    any mode: a write into the app's own state (8) or to a URL-shaped "path" (9)
+    is refused; a write into ``.git/config`` or ``.git/hooks`` always asks.
 
 1. The reason says the mode is "read-only"; plan mode therefore also ignores
    standing rules.
@@ -26,25 +36,50 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    is denied; in interactive and custom mode the user is asked, with a reason that
    says plainly that the path is *outside the writable roots* (the approval covers
    that one call only — no "always" is offered for writes). Pass
-   ``outside_roots="deny"`` to refuse such writes in every mode instead.
+   ``outside_roots="deny"`` to refuse such writes (and reads outside the read
+   roots) in every mode instead.
    A write whose destination cannot be told (a WRITE_LOCAL tool without a target
    argument), and a write to an existing file with other hard links (its other
    names may be outside the roots), always ask — in auto mode too.
 3. ``can_always`` (an "always" answer may be offered) is set only for EXTERNAL calls
    with a target; the answer becomes a session-scoped standing rule bound to that
    exact target. ``standing_target`` is set on every EXTERNAL decision with a target.
+4. Tools that read a path (``read_file``, ``list_files``, ``grep``, ``glob``; see
+   ``read_paths``). The READ ROOTS are the workspace, the writable roots, the
+   folders granted to the session (read-only ones too) and the files the user
+   attached to its messages. Without a path, ``list_files`` reads the workspace.
+5. The reason tells the model to ask for the folder with ``request_directory``.
+6. The SENSITIVE set (:mod:`~openworker_qt.core.fence`: ``~/.ssh``, ``~/.aws``,
+   ``~/.gnupg``, cloud and container credentials, browser profiles, key stores,
+   the app's data folder and database, ``.env`` files outside the workspace)
+   always asks — even inside a read root, even in auto and plan mode — and never
+   offers "always".
+7. Allowlisted AND its options pass the program's table (nothing that executes,
+   deletes or writes) AND every path argument is inside the read roots and
+   outside the sensitive set (:mod:`~openworker_qt.core.shell_programs`).
+8. The app's config, data, log and cache folders (the database and its
+   ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
+   Refused, not asked: approving such a write would let a model lift its own
+   fence (e.g. write a workspace ``.openworker/config.toml``). This holds for a
+   tool the user re-classified as READ too.
+9. ``file:///…``, ``http://…``, any ``scheme://``: not a path.
+
+Risk overrides come from the user's settings (they may lower a class). A
+workspace's own config may only *raise* one (``risk_raises``): the call is then
+decided under both classes and the stricter verdict wins (deny > ask > allow).
 
 Shell commands run without asking only through the allowlist (see
 :mod:`~openworker_qt.core.shell_policy`) or an "always this command" answer, which is
 remembered for that exact command string, in that session, in memory (a restart
 forgets it). This holds in auto mode too: an arbitrary command could write anywhere,
 which would break auto mode's promise that writes stay inside the writable roots.
-No standing rule ever covers a shell command or a local write.
+No standing rule ever covers a shell command, a local write or a read.
 
 Paths are resolved like the file tools resolve them (``~`` expanded, relative to the
 session workspace, symlinks and ``..`` resolved) before they are compared with the
-resolved roots. (The check and the write are separate steps; a symlink swapped in
-between is outside this module's reach.)
+resolved roots; the app-state and sensitive sets are checked against both the
+written and the resolved form. (The check and the I/O are separate steps; a symlink
+swapped in between is outside this module's reach.)
 """
 
 from __future__ import annotations
@@ -56,6 +91,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
+from openworker_qt.core import fence
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
 from openworker_qt.core.risk import RiskClass, parse_risk
 from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command
@@ -68,6 +104,14 @@ Live: TypeAlias = "T | Callable[[], T]"
 or as a zero-argument callable called on every check."""
 
 PathLike: TypeAlias = Path | str
+
+# Tools that read the path in their ``path`` argument (default: the workspace).
+PATH_READ_TOOLS: Mapping[str, str] = {
+    "read_file": "path",
+    "list_files": "path",
+    "grep": "path",
+    "glob": "path",
+}
 
 
 class PermissionMode(enum.StrEnum):
@@ -82,13 +126,15 @@ class PermissionMode(enum.StrEnum):
         return self in (PermissionMode.DISCUSS, PermissionMode.PLAN)
 
 
+MODE_NAMES: tuple[str, ...] = tuple(m.value for m in PermissionMode)
+
 def parse_mode(value: PermissionMode | str) -> PermissionMode:
     if isinstance(value, PermissionMode):
         return value
     try:
         return PermissionMode(str(value).strip().lower())
     except ValueError as exc:
-        names = ", ".join(m.value for m in PermissionMode)
+        names = ", ".join(MODE_NAMES)
         raise ValueError(f"unknown permission mode {value!r} (expected one of: {names})") from exc
 
 
@@ -107,6 +153,17 @@ def standing_rule_candidate_for(risk: RiskClass, call: ToolCallInfo) -> str | No
     return None
 
 
+def default_read_paths(call: ToolCallInfo) -> list[str] | None:
+    """The paths a built-in reading tool reads (``None``: the tool reads no path)."""
+    arg = PATH_READ_TOOLS.get(call.name)
+    if arg is None:
+        return None
+    value = call.arguments.get(arg)
+    if value in (None, ""):
+        return ["."]
+    return [str(value)]
+
+
 def _hard_linked(path: Path) -> bool:
     """An existing regular file with more than one name (writing in place changes them all)."""
     try:
@@ -116,8 +173,37 @@ def _hard_linked(path: Path) -> bool:
     return stat.S_ISREG(st.st_mode) and st.st_nlink > 1
 
 
+def _git_control(forms: Sequence[Path]) -> str | None:
+    """A path in a repository's ``.git/config`` or ``.git/hooks`` (they run programs)."""
+    for f in forms:
+        parts = [p.casefold() for p in f.parts]
+        for i, part in enumerate(parts[:-1]):
+            if part == ".git" and parts[i + 1] in ("config", "hooks"):
+                return f"{f} is git configuration, which can make git run programs"
+    return None
+
+
 def _live(source: Any) -> Any:
     return source() if callable(source) else source
+
+
+def _rank(d: Decision) -> int:
+    return 0 if d.allowed else 1 if d.needs_user else 2
+
+
+def stricter(a: Decision, b: Decision) -> Decision:
+    """The stricter of two verdicts (deny > ask > allow); two asks are merged so
+    "always" is offered only if both would offer it."""
+    if _rank(a) != _rank(b):
+        return a if _rank(a) > _rank(b) else b
+    if a.needs_user and b.needs_user:
+        reason = a.reason if a.reason == b.reason else f"{a.reason}; {b.reason}"
+        return Decision(
+            allowed=False, needs_user=True, reason=reason,
+            can_always=a.can_always and b.can_always,
+            standing_target=a.standing_target or b.standing_target,
+        )
+    return a
 
 
 class PermissionEngine:
@@ -126,12 +212,20 @@ class PermissionEngine:
     ``workspace``: the session workspace (relative paths resolve against it).
     ``writable_roots``: extra writable folders (relative ones resolve against the
     workspace); the workspace itself is a root unless ``include_workspace=False``.
-    ``shell_allowlist``, ``auto_allow``, ``risk_overrides`` and ``mode``: as in the
-    ``[permissions]`` config table. Each of these may be a value or a zero-argument
-    callable; both are re-read on every check. ``rules``: the standing rule store
-    (an in-memory one if omitted). ``task_id``: the scheduled task whose task-scoped
-    rules apply (automation runs). ``write_paths``: how to find every path a
-    WRITE_LOCAL call writes (default: the call's target).
+    ``read_roots``: extra folders that may only be read (granted read-only);
+    ``attached_files``: files the user attached (readable, one by one; only asked
+    for when a read falls outside every root). ``shell_allowlist``, ``auto_allow``,
+    ``risk_overrides`` and ``mode``: as in the ``[permissions]`` config table;
+    ``risk_raises``: overrides that may only make a call stricter (a workspace's
+    own config). ``protected``: the app's own state (default
+    :func:`~openworker_qt.core.fence.app_state_paths`); ``sensitive``: reads that
+    always ask (default :func:`~openworker_qt.core.fence.sensitive_paths`). Each of
+    these may be a value or a zero-argument callable; both are re-read on every
+    check. ``rules``: the standing rule store (an in-memory one if omitted).
+    ``task_id``: the scheduled task whose task-scoped rules apply (automation runs).
+    ``write_paths`` / ``read_paths``: how to find every path a WRITE_LOCAL call
+    writes (default: the call's target) / a reading tool reads (default:
+    :func:`default_read_paths`).
     """
 
     def __init__(
@@ -141,13 +235,19 @@ class PermissionEngine:
         mode: Live[PermissionMode | str] = PermissionMode.INTERACTIVE,
         writable_roots: Live[Iterable[PathLike]] = (),
         include_workspace: bool = True,
+        read_roots: Live[Iterable[PathLike]] = (),
+        attached_files: Live[Iterable[PathLike]] = (),
         shell_allowlist: Live[Iterable[str]] = DEFAULT_ALLOWED_COMMANDS,
         auto_allow: Live[Iterable[str]] = (),
         risk_overrides: Live[Mapping[str, RiskClass | str]] | None = None,
+        risk_raises: Live[Mapping[str, RiskClass | str]] | None = None,
+        protected: Live[Iterable[PathLike]] | None = None,
+        sensitive: Live[Iterable[PathLike]] | None = None,
         rules: StandingRuleStore | None = None,
         task_id: str | None = None,
         outside_roots: Literal["ask", "deny"] = "ask",
         write_paths: Callable[[ToolCallInfo], Sequence[str] | None] | None = None,
+        read_paths: Callable[[ToolCallInfo], Sequence[str] | None] | None = None,
         command_arg: str = "command",
     ) -> None:
         if outside_roots not in ("ask", "deny"):
@@ -158,13 +258,23 @@ class PermissionEngine:
         self._workspace = workspace
         self._roots = writable_roots
         self.include_workspace = include_workspace
+        self._read_roots = read_roots
+        self._attached = attached_files
         self._allowlist = shell_allowlist
         self._auto_allow = auto_allow
         self._overrides = risk_overrides
+        self._raises = risk_raises
+        self._protected: Live[Iterable[PathLike]] = (
+            protected if protected is not None else fence.app_state_paths
+        )
+        self._sensitive: Live[Iterable[PathLike]] = (
+            sensitive if sensitive is not None else fence.sensitive_paths
+        )
         self.rules = rules if rules is not None else StandingRuleStore.in_memory()
         self.task_id = task_id
         self.outside_roots = outside_roots
         self._write_paths = write_paths
+        self._read_paths = read_paths or default_read_paths
         self.command_arg = command_arg
         self._commands: dict[str, set[str]] = {}
 
@@ -175,6 +285,10 @@ class PermissionEngine:
         *,
         workspace: Live[PathLike],
         extra_roots: Live[Iterable[PathLike]] = (),
+        extra_read_roots: Live[Iterable[PathLike]] = (),
+        attached_files: Live[Iterable[PathLike]] = (),
+        protected: Live[Iterable[PathLike]] | None = None,
+        sensitive: Live[Iterable[PathLike]] | None = None,
         rules: StandingRuleStore | None = None,
         task_id: str | None = None,
         mode: Live[PermissionMode | str] | None = None,
@@ -184,8 +298,11 @@ class PermissionEngine:
 
         Pass a callable returning the current config to follow reloads. The shell
         allowlist is :data:`DEFAULT_ALLOWED_COMMANDS` plus ``shell_allowlist``;
-        ``extra_roots`` (e.g. folders granted at runtime) join ``writable_roots``;
-        ``mode`` overrides ``permissions.mode`` (e.g. the session's own mode).
+        ``extra_roots`` (e.g. folders granted at runtime) join ``writable_roots``,
+        ``extra_read_roots`` (folders granted read-only) and ``attached_files``
+        join the read roots; ``mode`` overrides ``permissions.mode`` (e.g. the
+        session's own mode). ``permissions.workspace_risk_overrides`` (set by the
+        config loader from a workspace file) may only raise a class.
         """
 
         def cfg() -> ConfigLike:
@@ -198,9 +315,12 @@ class PermissionEngine:
         def roots() -> list[PathLike]:
             return [*strings("writable_roots"), *_live(extra_roots)]
 
-        def overrides() -> Mapping[str, RiskClass | str]:
-            value = cfg().get("permissions.risk_overrides", {})
-            return value if isinstance(value, Mapping) else {}
+        def table(key: str) -> Callable[[], Mapping[str, RiskClass | str]]:
+            def read() -> Mapping[str, RiskClass | str]:
+                value = cfg().get(f"permissions.{key}", {})
+                return value if isinstance(value, Mapping) else {}
+
+            return read
 
         def config_mode() -> str:
             return str(cfg().get("permissions.mode", PermissionMode.INTERACTIVE.value))
@@ -209,9 +329,14 @@ class PermissionEngine:
             workspace=workspace,
             mode=mode if mode is not None else config_mode,
             writable_roots=roots,
+            read_roots=extra_read_roots,
+            attached_files=attached_files,
             shell_allowlist=lambda: [*DEFAULT_ALLOWED_COMMANDS, *strings("shell_allowlist")],
             auto_allow=lambda: strings("auto_allow"),
-            risk_overrides=overrides,
+            risk_overrides=table("risk_overrides"),
+            risk_raises=table("workspace_risk_overrides"),
+            protected=protected,
+            sensitive=sensitive,
             rules=rules,
             task_id=task_id,
             outside_roots=outside_roots,
@@ -234,17 +359,49 @@ class PermissionEngine:
     def workspace(self) -> Path:
         return Path(os.path.expanduser(str(_live(self._workspace)))).resolve()
 
-    def writable_roots(self) -> list[Path]:
-        """The current writable roots, resolved (symlinks and ``..``), without duplicates."""
-        ws = self.workspace()
-        raw: list[PathLike] = [ws] if self.include_workspace else []
-        raw += [r for r in _live(self._roots) or () if str(r).strip()]
+    def _resolved_list(self, raw: Iterable[PathLike], ws: Path) -> list[Path]:
         out: list[Path] = []
         for item in raw:
+            if not str(item).strip() or fence.url_scheme(str(item)):
+                continue
             resolved = self._resolve(str(item), ws)
             if resolved is not None and resolved not in out:
                 out.append(resolved)
         return out
+
+    def writable_roots(self) -> list[Path]:
+        """The current writable roots, resolved (symlinks and ``..``), without duplicates."""
+        return self._writable(self.workspace())
+
+    def _writable(self, ws: Path) -> list[Path]:
+        out = [ws] if self.include_workspace else []
+        for root in self._resolved_list(list(_live(self._roots) or ()), ws):
+            if root not in out:
+                out.append(root)
+        return out
+
+    def read_roots(self) -> list[Path]:
+        """Folders that may be read: the writable roots plus the read-only grants
+        (attached files are separate: see :meth:`attached_files`)."""
+        return self._readable(self.workspace())
+
+    def _readable(self, ws: Path) -> list[Path]:
+        out = self._writable(ws)
+        if ws not in out:
+            out.insert(0, ws)  # reading the workspace never needs a grant
+        for extra in self._resolved_list(list(_live(self._read_roots) or ()), ws):
+            if extra not in out:
+                out.append(extra)
+        return out
+
+    def attached_files(self) -> list[Path]:
+        return self._resolved_list(list(_live(self._attached) or ()), self.workspace())
+
+    def protected_paths(self) -> list[str]:
+        return [str(p) for p in _live(self._protected) or ()]
+
+    def sensitive_paths(self) -> list[str]:
+        return [str(p) for p in _live(self._sensitive) or ()]
 
     def shell_allowlist(self) -> list[str]:
         return [str(e) for e in _live(self._allowlist) or ()]
@@ -252,14 +409,21 @@ class PermissionEngine:
     def auto_allow(self) -> set[str]:
         return {str(e) for e in _live(self._auto_allow) or ()}
 
-    def risk_overrides(self) -> dict[str, RiskClass]:
+    @staticmethod
+    def _classes(source: Any) -> dict[str, RiskClass]:
         out: dict[str, RiskClass] = {}
-        for name, value in dict(_live(self._overrides) or {}).items():
+        for name, value in dict(_live(source) or {}).items():
             try:
                 out[str(name)] = value if isinstance(value, RiskClass) else parse_risk(str(value))
             except ValueError:
                 continue  # the config loader reports bad values; an unknown one is ignored here
         return out
+
+    def risk_overrides(self) -> dict[str, RiskClass]:
+        return self._classes(self._overrides)
+
+    def risk_raises(self) -> dict[str, RiskClass]:
+        return self._classes(self._raises)
 
     def risk_of(self, call: ToolCallInfo) -> RiskClass:
         """The call's risk class; a user override beats whatever the call was classified as."""
@@ -269,11 +433,7 @@ class PermissionEngine:
 
     @staticmethod
     def _resolve(raw: str, workspace: Path) -> Path | None:
-        try:
-            p = Path(os.path.expanduser(raw))
-            return (p if p.is_absolute() else workspace / p).resolve()
-        except (OSError, RuntimeError, ValueError):
-            return None
+        return fence.resolved(raw, workspace)
 
     def resolve_path(self, raw: str) -> Path | None:
         """Where ``raw`` really points (``None`` if it cannot be resolved)."""
@@ -292,12 +452,63 @@ class PermissionEngine:
     def is_writable(self, raw: str) -> bool:
         return self.root_for(raw) is not None
 
+    def read_root_for(self, raw: str) -> Path | None:
+        """The read root (or attached file) containing ``raw`` once resolved, or ``None``."""
+        ws = self.workspace()
+        resolved = self._resolve(raw, ws)
+        return None if resolved is None else self._read_root(resolved, self._readable(ws))
+
+    def _read_root(self, resolved: Path, roots: Sequence[Path]) -> Path | None:
+        for root in roots:
+            if resolved.is_relative_to(root):
+                return root
+        for attached in self.attached_files():  # asked for last: it reads the history
+            if resolved == attached:
+                return attached
+        return None
+
+    def is_readable(self, raw: str) -> bool:
+        return self.read_root_for(raw) is not None
+
+    def sensitive_reason(self, raw: str) -> str | None:
+        """Why reading ``raw`` always needs the user, or ``None``."""
+        ws = self.workspace()
+        return fence.sensitive_reason(fence.path_forms(raw, ws), self.sensitive_paths(), ws)
+
+    def app_state_reason(self, raw: str) -> str | None:
+        """Why ``raw`` may never be written by the agent, or ``None``."""
+        forms = fence.path_forms(raw, self.workspace())
+        return fence.app_state_reason(forms, self.protected_paths())
+
     def _targets_of_write(self, call: ToolCallInfo) -> list[str]:
         if self._write_paths is not None:
             return [p for p in (self._write_paths(call) or ()) if p]
         if call.target:
             return [call.target]
         return []
+
+    def _shell_path_check(self) -> Callable[[str], str | None]:
+        """For an allowlisted command's path arguments (relative ones resolve against
+        the workspace, where commands run): why one must ask, or ``None``."""
+        ws = self.workspace()
+        roots: list[Path] | None = None
+        sensitive: list[str] | None = None
+
+        def problem(raw: str) -> str | None:
+            nonlocal roots, sensitive
+            if fence.url_scheme(raw):
+                return None  # a URL argument names no file here
+            forms, resolved = fence.forms_and_real(raw, ws)
+            roots = roots if roots is not None else self._readable(ws)
+            if resolved is None or self._read_root(resolved, roots) is None:
+                return (
+                    f"{raw} is outside the folders this session may read "
+                    "(the workspace, granted folders and attached files)"
+                )
+            sensitive = sensitive if sensitive is not None else self.sensitive_paths()
+            return fence.sensitive_reason(forms, sensitive, ws)
+
+        return problem
 
     # ------------------------------------------------------------------ shell
 
@@ -320,10 +531,25 @@ class PermissionEngine:
     # --------------------------------------------------------------- Decider
 
     def evaluate(self, call: ToolCallInfo) -> Decision:
-        risk = self.risk_of(call)
-        if risk is RiskClass.READ:
-            return Decision(allowed=True, reason="read-only tool", rule="risk:read")
+        base = self.risk_of(call)
+        decision = self._evaluate(call, base)
+        raised = self.risk_raises().get(call.name)
+        if raised is not None and raised is not base:
+            decision = stricter(decision, self._evaluate(call, raised))
+        return decision
+
+    def _evaluate(self, call: ToolCallInfo, risk: RiskClass) -> Decision:
         mode = self.mode
+        reads = self._read_paths(call)
+        if risk is RiskClass.READ:
+            if call.risk is RiskClass.WRITE_LOCAL:
+                # re-classified as a read by the user: still never the app's own state
+                refusal = self._state_refusal(call)
+                if refusal is not None:
+                    return refusal
+            if reads is None:
+                return Decision(allowed=True, reason="read-only tool", rule="risk:read")
+            return self._read(call, mode, reads)
         target = call.target if risk is RiskClass.EXTERNAL else None
         if mode.read_only:
             kind = risk.value.replace("_", " ")
@@ -336,10 +562,95 @@ class PermissionEngine:
                 standing_target=target,
             )
         if risk is RiskClass.WRITE_LOCAL:
-            return self._write(call, mode)
-        if risk is RiskClass.EXEC:
-            return self._exec(call)
-        return self._external(call, mode, target)
+            decision = self._write(call, mode)
+        elif risk is RiskClass.EXEC:
+            decision = self._exec(call)
+        else:
+            decision = self._external(call, mode, target)
+        if risk is not RiskClass.WRITE_LOCAL and call.risk is RiskClass.WRITE_LOCAL:
+            refusal = self._state_refusal(call)
+            if refusal is not None:
+                return refusal
+        if reads is not None:  # a reading tool the user made stricter: the read fence holds too
+            decision = stricter(decision, self._read(call, mode, reads))
+        return decision
+
+    # ------------------------------------------------------------------ reads
+
+    def _read(self, call: ToolCallInfo, mode: PermissionMode, raws: Sequence[str]) -> Decision:
+        ws = self.workspace()
+        roots = self._readable(ws)
+        sensitive_set = self.sensitive_paths()
+        outside: list[str] = []
+        sensitive: list[str] = []
+        inside: Path | None = None
+        for raw in raws:
+            bad = fence.not_a_path(raw)
+            if bad is not None:
+                return Decision(allowed=False, reason=f"{call.name}: {bad}")
+            forms, resolved = fence.forms_and_real(raw, ws)
+            root = None if resolved is None else self._read_root(resolved, roots)
+            if root is None:
+                outside.append(str(resolved) if resolved is not None else raw)
+            elif inside is None:
+                inside = root
+            why = fence.sensitive_reason(forms, sensitive_set, ws)
+            if why is not None:
+                sensitive.append(why)
+        if outside:
+            where = ", ".join(outside)
+            reason = (
+                f"{call.name} would read {where}, outside the folders this session may read "
+                "(the workspace, granted folders and attached files)"
+            )
+            if sensitive:
+                reason += "; " + "; ".join(sensitive)
+            if mode in (PermissionMode.AUTO, PermissionMode.DISCUSS, PermissionMode.PLAN) or (
+                self.outside_roots == "deny"
+            ):
+                return Decision(
+                    allowed=False,
+                    reason=reason + ". Use request_directory to ask the user for access to "
+                    "the folder.",
+                )
+            return Decision(allowed=False, needs_user=True, reason=reason)
+        if sensitive:
+            return Decision(
+                allowed=False,
+                needs_user=True,
+                reason="; ".join(sensitive) + ": reading it always needs your approval",
+            )
+        return Decision(allowed=True, reason=f"read-only tool, inside {inside}", rule="risk:read")
+
+    # ----------------------------------------------------------------- writes
+
+    def _state_refusal(self, call: ToolCallInfo) -> Decision | None:
+        """A refusal when the call would write a URL or the app's own state."""
+        ws = self.workspace()
+        protected = self.protected_paths()
+        for raw in self._targets_of_write(call):
+            refusal = self._refuse_state(call, raw, fence.path_forms(raw, ws), protected)
+            if refusal is not None:
+                return refusal
+        return None
+
+    @staticmethod
+    def _refuse_state(
+        call: ToolCallInfo, raw: str, forms: Sequence[Path], protected: Sequence[str]
+    ) -> Decision | None:
+        bad = fence.not_a_path(raw)
+        if bad is not None:
+            return Decision(allowed=False, reason=f"{call.name}: {bad}")
+        why = fence.app_state_reason(forms, protected)
+        if why is not None:
+            return Decision(
+                allowed=False,
+                reason=(
+                    f"{call.name} may never change OpenWorker's own settings or state, "
+                    f"in any mode: {why}. The user changes them in Settings"
+                ),
+            )
+        return None
 
     def _write(self, call: ToolCallInfo, mode: PermissionMode) -> Decision:
         raws = self._targets_of_write(call)
@@ -352,17 +663,25 @@ class PermissionEngine:
                     "checked against the writable roots"
                 ),
             )
-        roots = self.writable_roots()
+        ws = self.workspace()
+        roots = self._writable(ws)
+        protected = self.protected_paths()
         inside: list[tuple[Path, Path]] = []
         outside: list[str] = []
-        ws = self.workspace()
+        git_control: list[str] = []
         for raw in raws:
-            resolved = self._resolve(raw, ws)
+            forms, resolved = fence.forms_and_real(raw, ws)
+            refusal = self._refuse_state(call, raw, forms, protected)
+            if refusal is not None:
+                return refusal
             root = next((r for r in roots if resolved and resolved.is_relative_to(r)), None)
             if resolved is None or root is None:
                 outside.append(str(resolved) if resolved is not None else raw)
             else:
                 inside.append((resolved, root))
+            why = _git_control(forms)
+            if why is not None:
+                git_control.append(why)
         linked = [str(p) for p, _ in inside if _hard_linked(p)]
         if outside:
             where = ", ".join(outside)
@@ -387,6 +706,11 @@ class PermissionEngine:
                     "that may live outside the writable roots"
                 ),
             )
+        if git_control:
+            return Decision(
+                allowed=False, needs_user=True,
+                reason=f"{call.name} writes {'; '.join(git_control)}",
+            )
         if mode is PermissionMode.AUTO:
             return Decision(allowed=True, reason=f"auto mode, inside {inside[0][1]}", rule="mode:auto")
         if mode is PermissionMode.CUSTOM and call.name in self.auto_allow():
@@ -408,7 +732,9 @@ class PermissionEngine:
                 reason="you allowed this exact command for this session",
                 rule="session:always_command",
             )
-        verdict = check_command(command, self.shell_allowlist())
+        verdict = check_command(
+            command, self.shell_allowlist(), path_check=self._shell_path_check()
+        )
         if verdict.auto:
             return Decision(allowed=True, reason=verdict.reason, rule=f"allowlist:{verdict.entry}")
         return Decision(

@@ -28,6 +28,7 @@ from openworker_qt.core.approvals import Approver, Decider, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
+from openworker_qt.core.permissions import parse_mode
 from openworker_qt.providers.base import ProviderResolver
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
@@ -48,7 +49,8 @@ class SessionControl:
         self.session_id = session_id
 
     def set_mode(self, mode: str) -> None:
-        self.store.update_session(self.session_id, mode=mode)
+        """Switch the session's mode; an unknown mode raises ValueError naming the valid ones."""
+        self.store.update_session(self.session_id, mode=parse_mode(mode).value)
 
     def grant_directory(self, path: str, writable: bool) -> None:
         info = self.store.get_session(self.session_id)

@@ -14,7 +14,15 @@ A command auto-runs only when both hold:
 2. its ``shlex`` argv starts with the tokens of one allowlist entry, compared
    **token by token**: ``git status`` allows ``git status -s`` but neither
    ``git statusx`` nor bare ``git``; ``ls`` does not allow ``lsof``; ``ls``
-   does not allow ``/bin/ls`` either (argv[0] is compared as written).
+   does not allow ``/bin/ls`` either (argv[0] is compared as written);
+3. its arguments pass the program's table (see
+   :mod:`~openworker_qt.core.shell_programs`): no option that executes,
+   deletes or writes (``find -delete``, ``git diff --output=…``, ``sort -o``,
+   ``sed -i``, ``pytest -p …``), no option the table does not know, and —
+   when the caller passes a ``path_check`` (the permission engine does) —
+   every path argument, including ``--option=path`` values, inside the folders
+   the session may read and outside the sensitive set (``cat ~/.ssh/id_rsa``
+   asks even with ``cat`` allowlisted).
 
 A command whose quoting ``shlex`` cannot parse never auto-runs.
 
@@ -27,6 +35,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from openworker_qt.core.shell_programs import PathCheck, check_arguments
 
 # Order matters only for the message: multi-character operators are reported
 # before the single characters they start with.
@@ -121,8 +131,13 @@ class ShellVerdict:
     argv: tuple[str, ...] | None = None
 
 
-def check_command(command: str, allowlist: Iterable[str]) -> ShellVerdict:
-    """Decide whether ``command`` may auto-run under ``allowlist``."""
+def check_command(
+    command: str, allowlist: Iterable[str], *, path_check: PathCheck | None = None
+) -> ShellVerdict:
+    """Decide whether ``command`` may auto-run under ``allowlist``.
+
+    ``path_check`` judges each path argument (``None``: paths are not checked,
+    only operators, the allowlist and the options)."""
     if not command.strip():
         return ShellVerdict(False, "the command is empty")
     op = find_operator(command)
@@ -140,5 +155,10 @@ def check_command(command: str, allowlist: Iterable[str]) -> ShellVerdict:
     if entry is None:
         return ShellVerdict(
             False, f"'{argv[0]}' with these arguments is not on the shell allowlist", argv=tuple(argv)
+        )
+    problem = check_arguments(argv, path_check)
+    if problem is not None:
+        return ShellVerdict(
+            False, f"'{entry}' is allowlisted, but {problem}", argv=tuple(argv)
         )
     return ShellVerdict(True, f"matches the shell allowlist entry '{entry}'", entry, tuple(argv))

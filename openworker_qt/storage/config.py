@@ -4,7 +4,28 @@ The global file lives in the platform config dir, the workspace file in
 ``<workspace>/.openworker/config.toml``. Every known key has a default whose
 type the file must match. Unknown keys are kept but reported as warnings (a
 typo should not be silently ignored); a malformed file raises
-:class:`ConfigError` naming the file, line and column.
+:class:`ConfigError` naming the file, line and column, and so does an unknown
+``permissions.mode`` (the message names the valid modes).
+
+A workspace file comes with the folder (a cloned repository, a shared drive), so
+it is not trusted to widen what the assistant may do. In its ``[permissions]``
+table it may only **narrow** the user's settings:
+
+* ``mode`` — only a mode at least as strict (auto < custom < interactive <
+  plan = discuss);
+* ``writable_roots`` — replaces the list; each entry must lie inside the
+  workspace or a root of the global settings (stored resolved);
+* ``shell_allowlist`` — replaces the user's extra entries; each entry must be
+  one of them, or a default or user entry with more arguments;
+* ``auto_allow`` — replaces the list; only tools the global list has;
+* ``risk_overrides`` — only *raises*: they are kept apart, in
+  ``permissions.workspace_risk_overrides``, and the permission engine applies
+  them as "the stricter of both verdicts"; lowering a tool to ``read`` is
+  refused.
+
+Anything else under ``[permissions]``, and the ``[providers]`` table (it names
+servers and keys: a workspace could send the conversation and a key elsewhere),
+is ignored. Every ignored widening is a warning naming the file and the key.
 
 Secrets never live here (see ``secrets.py``).
 """
@@ -12,6 +33,7 @@ Secrets never live here (see ``secrets.py``).
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,6 +43,15 @@ from typing import Any
 import tomli_w
 
 from openworker_qt.storage.paths import app_paths, workspace_config_file
+
+# Valid ``permissions.mode`` values, from the most permissive to the strictest
+# (kept in step with ``core.permissions.PermissionMode``; a test checks it).
+MODES: tuple[str, ...] = ("auto", "custom", "interactive", "plan", "discuss")
+MODE_STRICTNESS: dict[str, int] = {
+    "auto": 0, "custom": 1, "interactive": 2, "plan": 3, "discuss": 3,
+}
+RISK_NAMES: tuple[str, ...] = ("read", "write_local", "exec", "external")
+WORKSPACE_RISK_KEY = "workspace_risk_overrides"
 
 DEFAULTS: dict[str, Any] = {
     "general": {
@@ -106,6 +137,149 @@ def _check(
                 raise ConfigError(f"{path}: '{dotted}' must be a string, got {value!r}")
         elif isinstance(expected, list) and not isinstance(value, list):
             raise ConfigError(f"{path}: '{dotted}' must be a list, got {value!r}")
+        if dotted == "permissions.mode" and normal_mode(value) is None:
+            raise ConfigError(
+                f"{path}: 'permissions.mode' = {value!r} is not a permission mode "
+                f"(expected one of: {', '.join(MODES)})"
+            )
+        if dotted == "permissions.risk_overrides" and isinstance(value, Mapping):
+            for tool, risk in value.items():
+                if normal_risk(risk) is None:
+                    warnings.append(
+                        f"{path}: 'permissions.risk_overrides.{tool}' = {risk!r} is not a risk "
+                        f"class (expected one of: {', '.join(RISK_NAMES)}); ignored"
+                    )
+
+
+def normal_mode(value: object) -> str | None:
+    """The mode name ``value`` spells (case and spaces ignored), or ``None``."""
+    if not isinstance(value, str):
+        return None
+    v = value.strip().lower()
+    return v if v in MODES else None
+
+
+def normal_risk(value: object) -> str | None:
+    if not isinstance(value, str):
+        return None
+    v = value.strip().lower()
+    if v in ("write", "local_write"):
+        v = "write_local"
+    return v if v in RISK_NAMES else None
+
+
+def _resolve(raw: str, base: Path) -> Path:
+    p = Path(os.path.expanduser(raw))
+    return (p if p.is_absolute() else base / p).resolve()
+
+
+def _tokens(entry: str) -> tuple[str, ...] | None:
+    from openworker_qt.core.shell_policy import parse_allowlist
+
+    parsed = parse_allowlist([entry])
+    return parsed[0] if parsed else None
+
+
+def _narrow_permissions(
+    perms: Mapping[str, Any], base: Mapping[str, Any], path: Path, workspace: Path,
+    warnings: list[str],
+) -> dict[str, Any]:
+    """The part of a workspace ``[permissions]`` table that only narrows ``base``."""
+    from openworker_qt.core.risk import BUILTIN_RISK
+    from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS
+
+    def refuse(key: str, what: str) -> None:
+        warnings.append(
+            f"{path}: 'permissions.{key}' {what}; ignored — a workspace's own settings may "
+            "only narrow the permissions set in your settings"
+        )
+
+    out: dict[str, Any] = {}
+    for key, value in perms.items():
+        if key == "mode":
+            mode = normal_mode(value)
+            current = normal_mode(base.get("mode")) or "interactive"
+            if mode is None:
+                continue  # _check has raised already
+            if MODE_STRICTNESS[mode] >= MODE_STRICTNESS[current]:
+                out["mode"] = mode
+            else:
+                refuse("mode", f"= {value!r} is less strict than {current!r}")
+        elif key == "writable_roots":
+            ws = workspace.resolve()
+            allowed = [ws] + [_resolve(str(r), ws) for r in base.get("writable_roots", [])]
+            kept: list[str] = []
+            for entry in value:
+                try:
+                    resolved = _resolve(str(entry), ws)
+                except (OSError, RuntimeError, ValueError):
+                    refuse("writable_roots", f"entry {entry!r} cannot be resolved")
+                    continue
+                if any(resolved.is_relative_to(a) for a in allowed):
+                    kept.append(str(resolved))
+                else:
+                    refuse("writable_roots", f"entry {entry!r} is outside your writable roots")
+            out["writable_roots"] = kept
+        elif key == "shell_allowlist":
+            known = [
+                t for t in (_tokens(str(e)) for e in
+                            [*DEFAULT_ALLOWED_COMMANDS, *base.get("shell_allowlist", [])])
+                if t
+            ]
+            kept = []
+            for entry in value:
+                tokens = _tokens(str(entry))
+                if tokens is not None and any(tokens[: len(k)] == k for k in known):
+                    kept.append(str(entry))
+                else:
+                    refuse("shell_allowlist", f"entry {entry!r} is not on your shell allowlist")
+            out["shell_allowlist"] = kept
+        elif key == "auto_allow":
+            allowed_tools = {str(t) for t in base.get("auto_allow", [])}
+            kept = []
+            for tool in value:
+                if str(tool) in allowed_tools:
+                    kept.append(str(tool))
+                else:
+                    refuse("auto_allow", f"entry {tool!r} is not in your auto_allow list")
+            out["auto_allow"] = kept
+        elif key == "risk_overrides":
+            raises: dict[str, str] = {}
+            user = base.get("risk_overrides", {})
+            for tool, risk in value.items():
+                name = normal_risk(risk)
+                if name is None:
+                    continue  # _check has warned
+                was = normal_risk(user.get(tool)) if isinstance(user, Mapping) else None
+                builtin = BUILTIN_RISK.get(str(tool))
+                was = was or (builtin.value if builtin is not None else None)
+                if name == "read" and was != "read":
+                    refuse(f"risk_overrides.{tool}", f"= {risk!r} would lower the tool's risk")
+                    continue
+                raises[str(tool)] = name
+            out[WORKSPACE_RISK_KEY] = raises
+        else:
+            refuse(key, "cannot be set by a workspace")
+    return out
+
+
+def _narrow_workspace(
+    raw: Mapping[str, Any], base: Mapping[str, Any], path: Path, workspace: Path,
+    warnings: list[str],
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "permissions" and isinstance(value, Mapping):
+            out[key] = _narrow_permissions(value, base.get("permissions", {}), path, workspace,
+                                           warnings)
+        elif key == "providers":
+            warnings.append(
+                f"{path}: '[providers]' cannot be set by a workspace (it names servers and "
+                "keys); ignored — set providers in your settings"
+            )
+        else:
+            out[key] = value
+    return out
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> None:
@@ -144,8 +318,13 @@ def load_config(workspace: Path | None = None, *, global_file: Path | None = Non
         if not raw:
             continue
         _check(raw, DEFAULTS, path, "", warnings)
+        if workspace is not None and path != gfile:
+            raw = _narrow_workspace(raw, data, path, workspace, warnings)
         _merge(data, raw)
         sources.append(path)
+    mode = normal_mode(data["permissions"].get("mode"))
+    if mode is not None:
+        data["permissions"]["mode"] = mode
     return Config(data, warnings, sources)
 
 

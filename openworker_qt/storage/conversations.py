@@ -60,6 +60,9 @@ class SessionInfo:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+# Messages typed (and files attached) by the user at this computer.
+USER_SOURCES = frozenset({"user", "steering"})
+
 _SESSION_FIELDS = {"title", "model", "persona", "mode", "workspace", "unattended", "status"}
 
 
@@ -69,6 +72,7 @@ class ConversationStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         db.ensure("conversations", MIGRATIONS)
+        self._attached: dict[str, tuple[int, list[str]]] = {}
 
     # sessions ---------------------------------------------------------------
 
@@ -84,6 +88,7 @@ class ConversationStore:
         session_id: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> SessionInfo:
+        mode = session_mode(mode)
         sid = session_id or uuid.uuid4().hex[:12]
         ts = time.time()
         self.db.execute(
@@ -129,6 +134,8 @@ class ConversationStore:
         unknown = set(fields) - _SESSION_FIELDS - {"meta"}
         if unknown:
             raise ValueError(f"unknown session fields: {sorted(unknown)}")
+        if "mode" in fields:
+            fields["mode"] = session_mode(fields["mode"])
         if "meta" in fields:
             fields["meta"] = json.dumps(fields["meta"])
         if "unattended" in fields:
@@ -187,9 +194,60 @@ class ConversationStore:
             out.append(msg)
         return out
 
+    def attached_paths(self, session_id: str) -> list[str]:
+        """The paths of the files the user attached to this session's messages
+        (content parts carrying a ``path``; the model never writes user messages).
+
+        Cached per session and only extended by user messages appended since the
+        last call, so asking again is one indexed query.
+        """
+        last_id, paths = self._attached.get(session_id, (0, []))
+        rows = self.db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? AND role = 'user' AND id > ?"
+            " ORDER BY id",
+            (session_id, last_id),
+        )
+        if not rows:
+            return list(paths)
+        found = list(paths)
+        for row in rows:
+            last_id = int(row["id"])
+            if '"path"' not in row["data"]:
+                continue
+            try:
+                msg = json.loads(row["data"])
+            except ValueError:
+                continue
+            if not isinstance(msg, dict) or msg.get("source", "user") not in USER_SOURCES:
+                continue
+            content = msg.get("content")
+            for part in content if isinstance(content, list) else ():
+                path = part.get("path") if isinstance(part, dict) else None
+                if isinstance(path, str) and path and path not in found:
+                    found.append(path)
+        self._attached[session_id] = (last_id, found)
+        return list(found)
+
     def count(self, session_id: str) -> int:
         rows = self.db.query("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,))
         return int(rows[0][0])
+
+
+def session_mode(value: object) -> str:
+    """A session's permission mode, normalised; ``""`` means "as the settings say".
+
+    Raises :class:`ValueError` naming the valid modes for anything else.
+    """
+    from openworker_qt.storage.config import MODES, normal_mode
+
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ""
+    mode = normal_mode(value)
+    if mode is None:
+        raise ValueError(
+            f"unknown permission mode {value!r} (expected one of: {', '.join(MODES)})"
+        )
+    return mode
 
 
 def _title(text: str, limit: int = 60) -> str:

@@ -1,18 +1,23 @@
 """File tools: windowed read, list, write.
 
 Paths are taken relative to the session's workspace (absolute paths are
-allowed; whether a *write* may land there is the permission engine's call,
-which resolves symlinks and ``..`` first). File I/O runs in a worker thread so
-a slow disk never stalls the UI.
+allowed; whether a read or a write may reach them is the permission engine's
+call, which resolves symlinks and ``..`` first: each tool's ``target`` is its
+``path``). URL-shaped paths (``file:///…``, ``http://…``, any ``scheme://``)
+are refused as not a path. A write replaces the file atomically and keeps its
+permission bits. File I/O runs in a worker thread so a slow disk never stalls
+the UI.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.core.fence import not_a_path
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.tools.base import Tool, ToolContext, ToolResult
 
@@ -50,8 +55,16 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
     return ToolResult(body + footer, display={"path": str(path), "lines": total})
 
 
+def _not_a_path(raw: str) -> ToolResult | None:
+    why = not_a_path(raw)
+    return ToolResult(f"Error: {why}.", is_error=True) if why else None
+
+
 async def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    path = resolve_path(ctx, str(args.get("path", "")))
+    raw = str(args.get("path", ""))
+    if (refused := _not_a_path(raw)) is not None:
+        return refused
+    path = resolve_path(ctx, raw)
     offset = int(args.get("offset", 1) or 1)
     limit = min(int(args.get("limit", DEFAULT_READ_LINES) or DEFAULT_READ_LINES), MAX_READ_LINES)
     return await asyncio.to_thread(_read, path, offset, limit)
@@ -87,16 +100,34 @@ def _list(root: Path, recursive: bool) -> ToolResult:
 
 
 async def list_files(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    root = resolve_path(ctx, str(args.get("path") or "."))
+    raw = str(args.get("path") or ".")
+    if (refused := _not_a_path(raw)) is not None:
+        return refused
+    root = resolve_path(ctx, raw)
     return await asyncio.to_thread(_list, root, bool(args.get("recursive", False)))
 
 
 def _write(path: Path, content: str) -> ToolResult:
-    existed = path.exists()
+    try:
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    existed = mode is not None
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.openworker-tmp")
-    tmp.write_text(content, encoding="utf-8")
-    os.replace(tmp, path)
+    tmp.unlink(missing_ok=True)
+    # Private while being written; then the replaced file's bits (0o600 stays
+    # private, 0o755 stays runnable). A new file gets the usual umask bits.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if existed else 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(content)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     verb = "Overwrote" if existed else "Created"
     size = len(content.encode("utf-8"))
     return ToolResult(f"{verb} {path} ({size} bytes).", display={"path": str(path), "bytes": size})
@@ -109,6 +140,8 @@ async def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     content = args.get("content")
     if not isinstance(content, str):
         return ToolResult("Error: 'content' must be a string.", is_error=True)
+    if (refused := _not_a_path(str(raw))) is not None:
+        return refused
     return await asyncio.to_thread(_write, resolve_path(ctx, str(raw)), content)
 
 

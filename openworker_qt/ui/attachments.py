@@ -4,6 +4,9 @@
 run it in a worker (``asyncio.to_thread``); it builds a ``QImage`` thumbnail,
 which is safe off the GUI thread (a ``QPixmap`` is not, and is made later).
 
+Every part records the file's ``path`` (never sent to a provider): the files
+the user attached may be read by the assistant's file tools (they are read roots).
+
 Kinds: images (PNG, JPEG, GIF, WebP) → ``image_url`` part with a data URL;
 PDFs → ``file`` part (the provider layer extracts text or pages when the
 model has no native PDF support); text files → a ``text`` part. Anything else,
@@ -83,7 +86,7 @@ def load_attachment(path: str | Path) -> Attachment:
         thumb = image.scaled(64, 64, Qt.AspectRatioMode.KeepAspectRatio,
                              Qt.TransformationMode.SmoothTransformation)
         url = f"data:{IMAGE_TYPES[suffix]};base64,{base64.b64encode(data).decode()}"
-        part = {"type": "image_url", "image_url": {"url": url}, "name": p.name}
+        part = {"type": "image_url", "image_url": {"url": url}, "name": p.name, "path": str(p)}
         return Attachment(p.name, str(p), "image", part, thumb)
     if suffix == ".pdf":
         if size > MAX_PDF_BYTES:
@@ -93,7 +96,7 @@ def load_attachment(path: str | Path) -> Attachment:
         if not data.startswith(b"%PDF"):
             raise AttachmentError(_tr("{name} is not a PDF").format(name=p.name))
         url = f"data:application/pdf;base64,{base64.b64encode(data).decode()}"
-        part = {"type": "file", "file": {"filename": p.name, "file_data": url}}
+        part = {"type": "file", "file": {"filename": p.name, "file_data": url}, "path": str(p)}
         return Attachment(p.name, str(p), "pdf", part)
     guessed = mimetypes.guess_type(p.name)[0] or ""
     if suffix in TEXT_SUFFIXES or guessed.startswith("text/") or not suffix:
@@ -104,7 +107,8 @@ def load_attachment(path: str | Path) -> Attachment:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise AttachmentError(_tr("{name} is not UTF-8 text").format(name=p.name)) from exc
-        part = {"type": "text", "text": f"[Attached file: {p.name}]\n{text}", "name": p.name}
+        part = {"type": "text", "text": f"[Attached file: {p.name}]\n{text}", "name": p.name,
+                "path": str(p)}
         return Attachment(p.name, str(p), "text", part)
     raise AttachmentError(
         _tr("{name}: this kind of file cannot be attached (images, PDFs and text files can)").format(

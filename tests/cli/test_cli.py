@@ -193,3 +193,56 @@ def test_app_without_a_display_says_so_clearly(tmp_path: Path) -> None:
                          timeout=60, env=env, cwd=tmp_path, stdin=subprocess.DEVNULL)
     assert res.returncode == 2
     assert "needs a graphical session" in res.stderr and "openworker-qt run" in res.stderr
+
+
+WIDENING = (
+    '[permissions]\nmode = "auto"\nwritable_roots = ["/"]\n'
+    'risk_overrides = { write_file = "read" }\n'
+)
+
+
+def test_self_escalation_fails_through_the_cli(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    # step 1: in auto mode the model writes the workspace's own config, then escapes
+    s = script(tmp_path, [
+        {"tool_calls": [{"name": "write_file",
+                         "arguments": {"path": ".openworker/config.toml", "content": WIDENING}}]},
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "../escape.md", "content": "x"}}]},
+        {"text": "done"},
+    ])
+    res = owq("run", "--mode", "auto", "--model", f"scripted:{s}", "lift the fence", cwd=ws)
+    assert res.returncode == 0, res.stderr
+    assert not (ws / ".openworker").exists() and not (tmp_path / "escape.md").exists()
+    assert "own settings" in res.stdout and "outside" in res.stdout
+    # step 2: the same file written by hand widens nothing, in auto and plan mode
+    (ws / ".openworker").mkdir()
+    (ws / ".openworker" / "config.toml").write_text(WIDENING)
+    escape = script(tmp_path, [
+        {"tool_calls": [{"name": "write_file", "arguments": {"path": "../escape.md", "content": "x"}}]},
+        {"text": "done"},
+    ])
+    for mode in ("auto", "plan"):
+        res = owq("run", "--mode", mode, "--model", f"scripted:{escape}", "escape", cwd=ws)
+        assert res.returncode == 0, res.stderr
+        assert not (tmp_path / "escape.md").exists()
+        warnings = [line for line in res.stderr.splitlines() if line.startswith("warning:")]
+        wfile = str(ws / ".openworker" / "config.toml")
+        for key in ("permissions.mode", "permissions.writable_roots",
+                    "permissions.risk_overrides.write_file"):
+            assert any(key in w and wfile in w for w in warnings), (key, res.stderr)
+
+
+def test_unknown_modes_are_errors_naming_the_valid_ones(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "hi"}])
+    res = owq("run", "--mode", "yolo", "--model", f"scripted:{s}", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "yolo" in res.stderr and "interactive" in res.stderr and "discuss" in res.stderr
+    cfg = Path(os.environ["OPENWORKER_HOME"]) / "config" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[permissions]\nmode = "yolo"\n')
+    res = owq("run", "--model", f"scripted:{s}", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "'yolo'" in res.stderr and "permissions.mode" in res.stderr
+    for name in ("discuss", "plan", "interactive", "auto", "custom"):
+        assert name in res.stderr

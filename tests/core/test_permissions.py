@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.core import fence
 from openworker_qt.core.approvals import Decision, ToolCallInfo
 from openworker_qt.core.permissions import PermissionEngine, PermissionMode
 from openworker_qt.core.risk import RiskClass
@@ -32,9 +33,14 @@ class World:
     extra: Path  # a second writable root
     outside: Path  # not writable
     rules: StandingRuleStore
+    ro: Path  # a folder granted read-only
+    attached: Path  # a file the user attached (in a folder nobody granted)
+    owhome: Path  # the app's own state (OPENWORKER_HOME)
 
     def engine(self, mode: str, **kw: Any) -> PermissionEngine:
         kw.setdefault("writable_roots", [self.extra])
+        kw.setdefault("read_roots", [self.ro])
+        kw.setdefault("attached_files", [self.attached])
         kw.setdefault("shell_allowlist", ALLOWLIST)
         kw.setdefault("auto_allow", AUTO_ALLOW)
         kw.setdefault("rules", self.rules)
@@ -42,14 +48,21 @@ class World:
 
 
 @pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_state: Path) -> World:
     ws = tmp_path / "ws"
     extra = tmp_path / "extra"
     outside = tmp_path / "outside"
     home = tmp_path / "home"
-    for d in (ws / "sub", extra, outside, home):
-        d.mkdir(parents=True)
+    ro = tmp_path / "ro"
+    mail = tmp_path / "mail"
+    owhome = isolated_state
+    for d in (ws / "sub", extra, outside, home / ".ssh", ro, mail, owhome / "config",
+              owhome / "data"):
+        d.mkdir(parents=True, exist_ok=True)
+    (mail / "paper.pdf").write_bytes(b"%PDF")
+    (mail / "other.txt").write_text("x")
     monkeypatch.setenv("HOME", str(home))
+    os.symlink(owhome / "config", ws / "cfg")  # a symlink into the app's own config
     (outside / "target.txt").write_text("x")
     os.symlink(outside, ws / "link")  # a folder symlink escaping the workspace
     os.symlink(outside / "target.txt", ws / "evil.txt")  # a file symlink escaping it
@@ -63,12 +76,13 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     rules.add("send_file", "slack:T1/C9", scope="task", scope_id="task-1")
     rules.add("run_shell", "rm -rf /", scope="session", scope_id="s1")  # must never apply
     rules.add("write_file", str(outside / "x.txt"), scope="session", scope_id="s1")  # nor this
-    return World(tmp_path, ws, extra, outside, rules)
+    return World(tmp_path, ws, extra, outside, rules, ro, mail / "paper.pdf", owhome)
 
 
 TARGET_ARGS = {"write_file": "path", "apply_patch": "path", "run_shell": "command",
                "send_message": "channel", "send_file": "channel", "post_update": "channel",
-               "read_file": "path", "mcp__crm__update": "record"}
+               "read_file": "path", "list_files": "path", "request_directory": "path",
+               "mcp__crm__update": "record"}
 
 
 def info(name: str, risk: RiskClass, args: dict[str, Any], *, cid: str = "c1",
@@ -102,10 +116,41 @@ R, W, X, E = RiskClass.READ, RiskClass.WRITE_LOCAL, RiskClass.EXEC, RiskClass.EX
 # Paths: "{ws}", "{out}", "{extra}", "{root}" are filled in from the world.
 #                                                                   discuss plan interactive custom auto
 ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
-    # ---- READ: always allowed, wherever it points
+    # ---- READ of a path: inside the read roots it runs; outside it asks (interactive,
+    # custom) or is refused (auto, discuss, plan: "use request_directory")
     ("read-inside", "read_file", R, {"path": "a.txt"}, "allow allow allow allow allow"),
-    ("read-outside", "read_file", R, {"path": "{out}/target.txt"}, "allow allow allow allow allow"),
+    ("read-absolute-ws", "read_file", R, {"path": "{ws}/sub/a.txt"},
+     "allow allow allow allow allow"),
+    ("read-extra-root", "read_file", R, {"path": "{extra}/a.txt"}, "allow allow allow allow allow"),
+    ("read-granted-ro", "read_file", R, {"path": "{root}/ro/a.txt"},
+     "allow allow allow allow allow"),
+    ("read-attached", "read_file", R, {"path": "{root}/mail/paper.pdf"},
+     "allow allow allow allow allow"),
+    ("read-env-in-ws", "read_file", R, {"path": ".env"}, "allow allow allow allow allow"),
+    ("list-no-path", "list_files", R, {}, "allow allow allow allow allow"),
+    ("list-ws", "list_files", R, {"path": "."}, "allow allow allow allow allow"),
+    ("read-outside", "read_file", R, {"path": "{out}/target.txt"}, "deny deny ask ask deny"),
+    ("read-beside-attached", "read_file", R, {"path": "{root}/mail/other.txt"},
+     "deny deny ask ask deny"),
+    ("read-dotdot-escape", "read_file", R, {"path": "../outside/target.txt"},
+     "deny deny ask ask deny"),
+    ("read-dir-symlink", "read_file", R, {"path": "link/target.txt"}, "deny deny ask ask deny"),
+    ("read-file-symlink", "read_file", R, {"path": "evil.txt"}, "deny deny ask ask deny"),
+    ("read-etc", "read_file", R, {"path": "/etc/passwd"}, "deny deny ask ask deny"),
+    ("read-ssh-key", "read_file", R, {"path": "~/.ssh/id_rsa"}, "deny deny ask ask deny"),
+    ("list-root", "list_files", R, {"path": "/"}, "deny deny ask ask deny"),
+    ("list-home", "list_files", R, {"path": "~"}, "deny deny ask ask deny"),
+    ("read-app-db", "read_file", R, {"path": "{root}/owhome/data/openworker.sqlite3"},
+     "deny deny ask ask deny"),
+    # URL-shaped "paths" are not paths
+    ("read-file-url", "read_file", R, {"path": "file:///etc/passwd"}, "deny deny deny deny deny"),
+    ("read-http-url", "read_file", R, {"path": "http://example.com/x"},
+     "deny deny deny deny deny"),
+    ("list-smb-url", "list_files", R, {"path": "smb://server/share"}, "deny deny deny deny deny"),
+    # ---- READ without a path: always allowed (interaction tools included)
     ("read-no-args", "todo_write", R, {}, "allow allow allow allow allow"),
+    ("request-directory", "request_directory", R, {"path": "/etc"},
+     "allow allow allow allow allow"),
     # ---- WRITE_LOCAL inside a root: interactive asks, auto runs, custom only via auto_allow
     ("write-relative", "write_file", W, {"path": "notes.txt"}, "deny deny ask ask allow"),
     ("write-new-dirs", "write_file", W, {"path": "new/deep/x.txt"}, "deny deny ask ask allow"),
@@ -132,12 +177,54 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("write-nul", "write_file", W, {"path": "a\x00b"}, "deny deny ask ask deny"),
     # a write that does not say where it lands cannot be checked: always a human
     ("write-no-target", "write_file", W, {}, "deny deny ask ask ask"),
+    # ---- the app's own state: refused in every mode, whatever root covers it
+    ("write-ws-state", "write_file", W, {"path": ".openworker/config.toml"},
+     "deny deny deny deny deny"),
+    ("write-nested-state", "write_file", W, {"path": "sub/.openworker/x"},
+     "deny deny deny deny deny"),
+    ("write-state-case", "write_file", W, {"path": ".OpenWorker/config.toml"},
+     "deny deny deny deny deny"),
+    ("write-state-dotdot", "write_file", W, {"path": "sub/../.openworker/config.toml"},
+     "deny deny deny deny deny"),
+    ("write-state-symlink", "write_file", W, {"path": "cfg/config.toml"},
+     "deny deny deny deny deny"),
+    ("write-app-config", "write_file", W, {"path": "{root}/owhome/config/config.toml"},
+     "deny deny deny deny deny"),
+    ("write-app-db", "write_file", W, {"path": "{root}/owhome/data/openworker.sqlite3"},
+     "deny deny deny deny deny"),
+    ("write-app-db-wal", "write_file", W, {"path": "{root}/owhome/data/openworker.sqlite3-wal"},
+     "deny deny deny deny deny"),
+    ("write-keyring", "write_file", W, {"path": "~/.local/share/keyrings/login.keyring"},
+     "deny deny deny deny deny"),
+    ("write-keychain", "write_file", W, {"path": "~/Library/Keychains/login.keychain-db"},
+     "deny deny deny deny deny"),
+    ("write-file-url", "write_file", W, {"path": "file:///tmp/x.txt"}, "deny deny deny deny deny"),
+    ("write-smb-url", "write_file", W, {"path": "smb://server/share/x"},
+     "deny deny deny deny deny"),
+    # a repository's config and hooks make git run programs: always a human
+    ("write-git-config", "write_file", W, {"path": ".git/config"}, "deny deny ask ask ask"),
+    ("write-git-hook", "write_file", W, {"path": ".git/hooks/pre-commit"},
+     "deny deny ask ask ask"),
+    ("write-git-head", "write_file", W, {"path": ".git/HEAD"}, "deny deny ask ask allow"),
     # ---- EXEC: allowlist (token-exact) or ask; auto_allow never covers shell
     ("sh-allowlisted", "run_shell", X, {"command": "git status"}, "deny deny allow allow allow"),
     ("sh-allowlisted-args", "run_shell", X, {"command": "git status -s"},
      "deny deny allow allow allow"),
     ("sh-pytest", "run_shell", X, {"command": "pytest -q"}, "deny deny allow allow allow"),
     ("sh-ls", "run_shell", X, {"command": "ls -la"}, "deny deny allow allow allow"),
+    ("sh-ls-sub", "run_shell", X, {"command": "ls -la sub"}, "deny deny allow allow allow"),
+    ("sh-ls-granted", "run_shell", X, {"command": "ls {root}/ro"}, "deny deny allow allow allow"),
+    # allowlisted, but a path outside the read roots, a sensitive path or a bad option
+    ("sh-ls-outside", "run_shell", X, {"command": "ls /"}, "deny deny ask ask ask"),
+    ("sh-ls-ssh", "run_shell", X, {"command": "ls ~/.ssh"}, "deny deny ask ask ask"),
+    ("sh-ls-escape", "run_shell", X, {"command": "ls ../outside"}, "deny deny ask ask ask"),
+    ("sh-ls-symlink", "run_shell", X, {"command": "ls link"}, "deny deny ask ask ask"),
+    ("sh-pytest-plugin", "run_shell", X, {"command": "pytest -p evil --rootdir=/"},
+     "deny deny ask ask ask"),
+    ("sh-pytest-outside", "run_shell", X, {"command": "pytest /tmp/evil_test.py"},
+     "deny deny ask ask ask"),
+    ("sh-git-status-outside", "run_shell", X, {"command": "git status --porcelain=/etc"},
+     "deny deny ask ask ask"),
     ("sh-rm-rf", "run_shell", X, {"command": "rm -rf /"}, "deny deny ask ask ask"),
     ("sh-lsof", "run_shell", X, {"command": "lsof"}, "deny deny ask ask ask"),
     ("sh-statusx", "run_shell", X, {"command": "git statusx"}, "deny deny ask ask ask"),
@@ -180,6 +267,7 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
 def fill(args: dict[str, Any], world: World) -> dict[str, Any]:
     subs = {"{ws}": str(world.ws), "{out}": str(world.outside), "{extra}": str(world.extra),
             "{root}": str(world.root)}
+    assert world.owhome == world.root / "owhome"
     out: dict[str, Any] = {}
     for k, v in args.items():
         if isinstance(v, str):
@@ -336,3 +424,164 @@ def test_modes_parse_and_fall_back() -> None:
     assert engine.mode is PermissionMode.AUTO
     with pytest.raises(ValueError, match="outside_roots"):
         PermissionEngine(workspace=".", outside_roots="maybe")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------ read roots / sensitive
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "path",
+    ["~/.ssh/id_rsa", "~/.aws/credentials", "~/.gnupg/secring.gpg", "~/.config/gcloud/creds.json",
+     "~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.mozilla/firefox/x/key4.db",
+     "~/.config/google-chrome/Default/Login Data", "~/.config/chromium/Default/Cookies",
+     "~/Library/Application Support/Google/Chrome/Default/Cookies",
+     "~/Library/Application Support/Firefox/Profiles/x/logins.json",
+     "~/.local/share/keyrings/login.keyring", "~/Library/Keychains/login.keychain-db",
+     "~/project/.env", "~/project/.env.local"],
+)
+def test_sensitive_reads_always_ask_even_inside_a_read_root(
+    world: World, mode: str, path: str
+) -> None:
+    # the user granted their whole home folder: every path above is inside a read root
+    home = world.root / "home"
+    engine = PermissionEngine(workspace=world.ws, mode=mode, read_roots=[home])
+    call = info("read_file", R, {"path": path})
+    d = engine.evaluate(call)
+    assert verdict(d) == "ask", d.reason
+    assert not d.can_always
+    assert "sensitive" in d.reason or ".env" in d.reason
+
+
+def test_sensitive_through_a_symlink_and_a_symlinked_ssh_dir(world: World) -> None:
+    home = world.root / "home"
+    (world.ws / "keys").symlink_to(home / ".ssh")
+    engine = world.engine("auto", read_roots=[home])
+    assert verdict(engine.evaluate(info("read_file", R, {"path": "keys/id_rsa"}))) == "ask"
+    # ~/.ssh itself a symlink into a dotfiles folder inside a read root
+    dotfiles = world.extra / "dotfiles-ssh"
+    dotfiles.mkdir()
+    (home / ".ssh").rmdir()
+    (home / ".ssh").symlink_to(dotfiles)
+    fence.forget_resolved()  # (the sets' resolution is reused for a moment)
+    assert verdict(engine.evaluate(info("read_file", R, {"path": str(dotfiles / "id_rsa")}))) == "ask"
+
+
+def test_env_files_inside_the_workspace_are_ordinary(world: World) -> None:
+    engine = world.engine("auto")
+    assert verdict(engine.evaluate(info("read_file", R, {"path": ".env"}))) == "allow"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env"}))) == "ask"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env.example"}))) == "allow"
+    # a .env in the workspace that is a symlink to one outside it
+    (world.outside / ".env").write_text("KEY=1")
+    (world.ws / "linked").mkdir()
+    (world.ws / "linked" / ".env").symlink_to(world.outside / ".env")
+    assert verdict(world.engine("interactive").evaluate(
+        info("read_file", R, {"path": "linked/.env"}))) == "ask"
+
+
+def test_app_data_is_sensitive_even_inside_a_root(world: World) -> None:
+    engine = world.engine("auto", read_roots=[world.owhome])
+    db = world.owhome / "data" / "openworker.sqlite3"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": str(db)}))) == "ask"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": f"{db}-wal"}))) == "ask"
+    config = world.owhome / "config" / "config.toml"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": str(config)}))) == "allow"
+
+
+def test_outside_read_reasons_point_at_request_directory(world: World) -> None:
+    for mode in ("discuss", "plan", "auto"):
+        d = world.engine(mode).evaluate(info("read_file", R, {"path": "/etc/hosts"}))
+        assert verdict(d) == "deny"
+        assert "request_directory" in d.reason and "outside the folders" in d.reason
+    d = world.engine("interactive").evaluate(info("read_file", R, {"path": "/etc/hosts"}))
+    assert verdict(d) == "ask" and not d.can_always and "/etc/hosts" in d.reason
+    d = world.engine("interactive", outside_roots="deny").evaluate(
+        info("read_file", R, {"path": "/etc/hosts"}))
+    assert verdict(d) == "deny"
+
+
+def test_read_roots_are_live_and_attachments_only_asked_last(world: World) -> None:
+    granted: list[str] = []
+    asked: list[int] = []
+
+    def attached() -> list[Path]:
+        asked.append(1)
+        return [world.attached]
+
+    engine = world.engine("auto", read_roots=lambda: list(granted), attached_files=attached)
+    target = str(world.outside / "target.txt")
+    assert verdict(engine.evaluate(info("read_file", R, {"path": "a.txt"}))) == "allow"
+    assert asked == []  # inside the workspace: the history was never consulted
+    assert verdict(engine.evaluate(info("read_file", R, {"path": target}))) == "deny"
+    granted.append(str(world.outside))
+    assert verdict(engine.evaluate(info("read_file", R, {"path": target}))) == "allow"
+    assert engine.is_readable(target) and not engine.is_writable(target)
+    assert verdict(engine.evaluate(info("read_file", R, {"path": str(world.attached)}))) == "allow"
+
+
+def test_workspace_is_readable_when_left_out_of_the_writable_roots(world: World) -> None:
+    engine = world.engine("auto", include_workspace=False)
+    assert verdict(engine.evaluate(info("read_file", R, {"path": "a.txt"}))) == "allow"
+
+
+# ------------------------------------------------------------- app state
+
+@pytest.mark.parametrize("mode", MODES)
+def test_app_state_is_refused_even_when_a_root_covers_it(world: World, mode: str) -> None:
+    engine = world.engine(mode, writable_roots=[world.root], auto_allow=["write_file"])
+    for path in (world.owhome / "config" / "config.toml", world.owhome / "data" / "x",
+                 world.ws / ".openworker" / "config.toml", world.extra / ".openworker" / "a"):
+        d = engine.evaluate(info("write_file", W, {"path": str(path)}))
+        assert verdict(d) == "deny", (path, d.reason)
+        if mode not in ("discuss", "plan"):
+            assert "OpenWorker" in d.reason
+
+
+def test_app_state_is_refused_when_the_user_made_writes_reads(world: World) -> None:
+    engine = world.engine("auto", risk_overrides={"write_file": "read"})
+    d = engine.evaluate(info("write_file", W, {"path": ".openworker/config.toml"}))
+    assert verdict(d) == "deny" and "OpenWorker" in d.reason
+    # the user's own override still holds elsewhere (it is their setting)
+    assert verdict(engine.evaluate(info("write_file", W, {"path": str(world.outside / "x")}))) == "allow"
+
+
+def test_custom_protected_and_sensitive_sets(world: World) -> None:
+    vault = world.extra / "vault"
+    engine = world.engine("auto", protected=[vault], sensitive=[world.extra / "private"])
+    assert verdict(engine.evaluate(info("write_file", W, {"path": str(vault / "a")}))) == "deny"
+    assert verdict(engine.evaluate(info("write_file", W, {"path": str(world.extra / "a")}))) == "allow"
+    d = engine.evaluate(info("read_file", R, {"path": str(world.extra / "private" / "a")}))
+    assert verdict(d) == "ask"
+    # a .openworker folder is always app state, whatever set is given
+    assert verdict(engine.evaluate(info("write_file", W, {"path": ".openworker/x"}))) == "deny"
+
+
+# ------------------------------------------------------- workspace raises
+
+@pytest.mark.parametrize(
+    ("raises", "name", "risk", "args", "want"),
+    [
+        # raising a write to external keeps the write fence (auto still refuses outside)
+        ({"write_file": "external"}, "write_file", W, {"path": "../x"}, "deny deny ask ask deny"),
+        ({"write_file": "external"}, "write_file", W, {"path": "x"}, "deny deny ask ask allow"),
+        # raising a read makes it ask, and keeps the read fence
+        ({"read_file": "external"}, "read_file", R, {"path": "a"}, "deny deny ask ask allow"),
+        ({"read_file": "external"}, "read_file", R, {"path": "/etc/hosts"},
+         "deny deny ask ask deny"),
+        ({"read_file": "exec"}, "read_file", R, {"path": "a"}, "deny deny ask ask ask"),
+        # a "raise" to a lower class never lowers anything
+        ({"send_message": "read"}, "send_message", E, {"channel": "x"}, "deny deny ask ask allow"),
+        ({"write_file": "read"}, "write_file", W, {"path": "../x"}, "deny deny ask ask deny"),
+        ({"run_shell": "external"}, "run_shell", X, {"command": "rm -rf /"},
+         "deny deny ask ask ask"),
+        ({"run_shell": "external"}, "run_shell", X, {"command": "ls"},
+         "deny deny ask allow allow"),  # (custom: run_shell is in this world's auto_allow)
+    ],
+)
+def test_risk_raises_only_ever_make_a_call_stricter(
+    world: World, raises: dict[str, Any], name: str, risk: RiskClass, args: dict[str, Any],
+    want: str,
+) -> None:
+    for mode, expected in zip(MODES, want.split(), strict=True):
+        d = world.engine(mode, risk_raises=raises).evaluate(info(name, risk, args))
+        assert verdict(d) == expected, (mode, d.reason)

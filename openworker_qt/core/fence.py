@@ -1,0 +1,325 @@
+"""The fixed parts of the fence: what is not a path, what the agent never writes,
+what it never reads without asking.
+
+Three sets, all pure functions of a path (and of ``$HOME`` and the app's own
+directories, re-read on every call):
+
+* **not a path** — URL-shaped strings (``file:///etc/passwd``, ``http://…``,
+  ``smb://…``, any ``scheme://``): the file tools and the permission engine
+  refuse them instead of making a folder named ``file:``;
+* **app state** — the app's config, data, log and cache folders (so the
+  database and its ``-wal``/``-shm`` files), every ``.openworker`` folder
+  anywhere and the OS key stores. A write there is refused in every mode,
+  whatever root or approval covers it: it is how a model would lift its own
+  fence (a workspace ``.openworker/config.toml``, the standing-rule table);
+* **sensitive** — credentials and profiles (``~/.ssh``, ``~/.aws``,
+  ``~/.gnupg``, cloud and container configs, browser profiles, key stores, the
+  app's data folder and database, ``.env`` files outside the workspace). A read
+  there always asks the user, in every mode, even inside a read root; no
+  "always" answer is offered.
+
+Each check looks at both the path as written (``~`` expanded, ``..`` folded)
+and the path with every symlink resolved, against both forms of each entry, so
+neither a symlink to ``~/.ssh`` nor a ``~/.ssh`` that is itself a symlink
+slips through.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from openworker_qt.storage.paths import AppPaths, app_paths
+
+# A scheme of two or more characters (so ``C://`` stays a Windows drive) then ``://``;
+# ``file:`` alone is refused too (``file:/etc/passwd``).
+_URL = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.\-]+)://|^\s*(file):", re.IGNORECASE)
+
+STATE_DIR_NAME = ".openworker"
+
+# Key stores: never written, never read without asking.
+KEY_STORES_HOME: tuple[str, ...] = (
+    ".local/share/keyrings",
+    "Library/Keychains",
+    ".password-store",
+)
+KEY_STORES_ABSOLUTE: tuple[str, ...] = ("/Library/Keychains",)
+
+# Relative to the home folder: credentials, tokens and browser profiles.
+SENSITIVE_HOME: tuple[str, ...] = (
+    ".ssh",
+    ".aws",
+    ".azure",
+    ".gnupg",
+    ".config/gcloud",
+    ".kube",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".config/gh",
+    ".pypirc",
+    ".npmrc",
+    # browser profiles
+    ".mozilla",
+    "snap/firefox",
+    ".var/app/org.mozilla.firefox",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox",
+    "Library/Application Support/BraveSoftware",
+    "Library/Application Support/Microsoft Edge",
+    "Library/Cookies",
+    *KEY_STORES_HOME,
+)
+
+# Windows: under %APPDATA% / %LOCALAPPDATA% when those are set.
+_SENSITIVE_APPDATA: tuple[tuple[str, str], ...] = (
+    ("APPDATA", "Mozilla/Firefox"),
+    ("APPDATA", "Microsoft/Credentials"),
+    ("APPDATA", "Microsoft/Protect"),
+    ("LOCALAPPDATA", "Google/Chrome/User Data"),
+    ("LOCALAPPDATA", "Microsoft/Edge/User Data"),
+    ("LOCALAPPDATA", "Microsoft/Credentials"),
+)
+_KEY_STORES_APPDATA = (
+    ("APPDATA", "Microsoft/Credentials"),
+    ("APPDATA", "Microsoft/Protect"),
+    ("LOCALAPPDATA", "Microsoft/Credentials"),
+)
+
+# ``.env`` templates hold no secrets.
+_ENV_TEMPLATES = (".example", ".sample", ".template", ".dist")
+
+_CASELESS = sys.platform in ("darwin", "win32")
+
+
+def url_scheme(raw: str) -> str | None:
+    """The scheme of a URL-shaped string (``file``, ``http``…), else ``None``."""
+    m = _URL.match(raw)
+    if m is None:
+        return None
+    return (m.group(1) or m.group(2)).lower()
+
+
+def not_a_path(raw: str) -> str | None:
+    """Why ``raw`` is not a path (it is URL-shaped), or ``None`` if it may be one."""
+    scheme = url_scheme(raw)
+    if scheme is None:
+        return None
+    return (
+        f"'{raw}' is a {scheme}: URL, not a path. The file tools only take paths on "
+        "this computer (e.g. /home/me/notes.txt or notes.txt)"
+    )
+
+
+def home() -> Path:
+    return Path(os.path.expanduser("~"))
+
+
+def _fold(p: str) -> str:
+    return p.casefold() if _CASELESS else p
+
+
+def lexical(raw: str, base: Path) -> Path:
+    """``raw`` made absolute against ``base`` with ``~`` expanded and ``..`` folded
+    (no symlink resolved)."""
+    p = os.path.expanduser(raw)
+    if not os.path.isabs(p):
+        p = os.path.join(base, p)
+    return Path(os.path.normpath(p))
+
+
+def resolved(raw: str | Path, base: Path) -> Path | None:
+    """``raw`` with symlinks and ``..`` resolved (``None`` if it cannot be)."""
+    try:
+        p = Path(os.path.expanduser(str(raw)))
+        return (p if p.is_absolute() else base / p).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def forms_and_real(raw: str, base: Path) -> tuple[list[Path], Path | None]:
+    """:func:`path_forms` and the resolved path (``None`` if it cannot be resolved)."""
+    out = [lexical(raw, base)]
+    real = resolved(raw, base)
+    if real is not None and real != out[0]:
+        out.append(real)
+    return out, real
+
+
+def path_forms(raw: str, base: Path) -> list[Path]:
+    """The path as written (``~`` expanded, ``..`` folded) and as resolved; the
+    resolved form, when there is one, comes last."""
+    return forms_and_real(raw, base)[0]
+
+
+# How long the resolved form of a set's entries is reused (re-resolving ~40 entries
+# costs a few hundred microseconds; a tool loop checks many calls a second).
+RESOLVE_TTL = 2.0
+_COMPILED: dict[tuple[str, ...], tuple[float, dict[str, str]]] = {}
+
+
+def forget_resolved() -> None:
+    """Drop the remembered resolution of every set (the next check re-resolves)."""
+    _COMPILED.clear()
+
+
+def _compiled(bases: tuple[str, ...]) -> dict[str, str]:
+    """Each base as written and as resolved -> the base. The written form always
+    counts; the resolved one is re-computed at most every :data:`RESOLVE_TTL` s."""
+    now = time.monotonic()
+    hit = _COMPILED.get(bases)
+    if hit is not None and now - hit[0] < RESOLVE_TTL:
+        return hit[1]
+    table: dict[str, str] = {}
+    for base in bases:
+        lex = os.path.normpath(os.path.expanduser(base))
+        table.setdefault(_fold(lex), base)
+        try:
+            real = os.path.realpath(lex)
+        except (OSError, ValueError):
+            continue
+        table.setdefault(_fold(real), base)
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    _COMPILED[bases] = (now, table)
+    return table
+
+
+def _ancestors(path: str) -> list[str]:
+    out = [path]
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return out
+        out.append(parent)
+        path = parent
+
+
+def within_any(forms: Sequence[Path], bases: Iterable[Path | str]) -> str | None:
+    """The base (as given) that one of ``forms`` is, or lies below; else ``None``.
+    Compares components, both the written and the resolved form of each base;
+    caseless on macOS and Windows."""
+    table = _compiled(tuple(str(b) for b in bases))
+    if not table:
+        return None
+    for form in forms:
+        for ancestor in _ancestors(_fold(os.path.normpath(str(form)))):
+            hit = table.get(ancestor)
+            if hit is not None:
+                return hit
+    return None
+
+
+def is_within(path: Path, base: Path) -> bool:
+    """``path`` is ``base`` or below it (see :func:`within_any`)."""
+    return within_any([path], [base]) is not None
+
+
+def _appdata(entries: Iterable[tuple[str, str]]) -> list[Path]:
+    out = []
+    for var, rel in entries:
+        root = os.environ.get(var)
+        if root:
+            out.append(Path(root) / rel)
+    return out
+
+
+def database_files(database: Path) -> list[Path]:
+    """A SQLite database and its companions."""
+    return [database, *(database.with_name(database.name + s) for s in ("-wal", "-shm", "-journal"))]
+
+
+def _env_key() -> tuple[str | None, ...]:
+    return tuple(os.environ.get(v) for v in ("HOME", "USERPROFILE", "OPENWORKER_HOME",
+                                                "APPDATA", "LOCALAPPDATA", "XDG_DATA_HOME",
+                                                "XDG_CONFIG_HOME"))
+
+
+def key_stores() -> list[Path]:
+    h = home()
+    return [
+        *(h / rel for rel in KEY_STORES_HOME),
+        *(Path(p) for p in KEY_STORES_ABSOLUTE),
+        *_appdata(_KEY_STORES_APPDATA),
+    ]
+
+
+def app_state_paths(
+    paths: AppPaths | None = None, databases: Iterable[Path] = ()
+) -> list[str]:
+    """Folders and files that are the app's own state (never written by the agent)."""
+    if paths is None:
+        return list(_default_state(_env_key(), tuple(str(d) for d in databases)))
+    out = [paths.config, paths.data, paths.logs, paths.cache]
+    for db in [paths.database, *databases]:
+        out += database_files(Path(db))
+    return [str(p) for p in [*out, *key_stores()]]
+
+
+def sensitive_paths(paths: AppPaths | None = None, databases: Iterable[Path] = ()) -> list[str]:
+    """Locations a read never reaches without asking (``.env`` files are by name)."""
+    if paths is None:
+        return list(_default_sensitive(_env_key(), tuple(str(d) for d in databases)))
+    h = home()
+    out = [h / rel for rel in SENSITIVE_HOME]
+    out += [Path(x) for x in KEY_STORES_ABSOLUTE]
+    out += _appdata(_SENSITIVE_APPDATA)
+    out.append(paths.data)
+    for db in [paths.database, *databases]:
+        out += database_files(Path(db))
+    return [str(p) for p in out]
+
+
+@functools.lru_cache(maxsize=16)
+def _default_state(_env: tuple[str | None, ...], databases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(app_state_paths(app_paths(), [Path(d) for d in databases]))
+
+
+@functools.lru_cache(maxsize=16)
+def _default_sensitive(_env: tuple[str | None, ...], databases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sensitive_paths(app_paths(), [Path(d) for d in databases]))
+
+
+def has_state_dir(forms: Sequence[Path]) -> bool:
+    """One of the forms passes through a ``.openworker`` folder."""
+    return any(part.casefold() == STATE_DIR_NAME for f in forms for part in f.parts)
+
+
+def is_env_file(path: Path) -> bool:
+    name = path.name.casefold()
+    if name != ".env" and not name.startswith(".env."):
+        return False
+    return not name.endswith(_ENV_TEMPLATES)
+
+
+def app_state_reason(forms: Sequence[Path], protected: Iterable[Path | str]) -> str | None:
+    """Why writing this path would touch the app's own state, or ``None``."""
+    if has_state_dir(forms):
+        return f"{forms[-1]} is inside a {STATE_DIR_NAME} folder (OpenWorker's own settings)"
+    hit = within_any(forms, protected)
+    if hit is not None:
+        return f"{forms[-1]} is part of OpenWorker's own state or a key store ({hit})"
+    return None
+
+
+def sensitive_reason(
+    forms: Sequence[Path], sensitive: Iterable[Path | str], workspace: Path | None
+) -> str | None:
+    """Why reading this path always needs the user, or ``None``."""
+    hit = within_any(forms, sensitive)
+    if hit is not None:
+        return f"{forms[-1]} is in a sensitive location ({hit})"
+    if any(is_env_file(f) for f in forms):
+        real = forms[-1]  # the resolved form when there is one
+        if workspace is None or within_any([real], [workspace]) is None:
+            return f"{real} is a .env file outside the workspace"
+    return None

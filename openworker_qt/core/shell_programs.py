@@ -1,0 +1,653 @@
+"""Per-program argument tables for allowlisted shell commands.
+
+Being on the allowlist names a program; it does not make every use of it
+harmless: ``find . -delete``, ``git diff --output=~/.bashrc``, ``sort -o x``,
+``sed -i`` or ``pytest -p evil`` write, delete or run code. :func:`check_arguments`
+says why an allowlisted argv may *not* run without asking, and which of its
+arguments are paths (the permission engine then checks that those stay inside
+the folders the session may read and outside the sensitive set).
+
+How a program is checked:
+
+* **programs with a table** (every program of the default allowlist and the
+  usual read-only tools: ``ls pwd date whoami uname cat head tail wc grep
+  egrep fgrep find sort uniq sed tee echo printf git pytest``): every option
+  must be one the table knows — an option that executes, deletes or writes is
+  refused with its reason, an unknown one (including a GNU-style abbreviation
+  such as ``sort --out=x``) is refused as unknown. Arguments and option values
+  that name files are returned as paths.
+* ``git``: only read-only subcommands (``status log diff show blame …``;
+  ``branch``/``tag``/``stash`` only to list), no ``-c``/``--config-env``/
+  ``--exec-path``/pager options, and for each subcommand a deny-list of the
+  options that write or run programs (``--output``, ``-o``, ``--ext-diff``,
+  ``--open-files-in-pager``, ``--help``); git accepts abbreviated long options,
+  so any prefix of a denied option is denied too. (git's option surface is too
+  large for an allow-list; a repository's own config can still run programs —
+  the permission engine therefore asks before any write into ``.git/config`` or
+  ``.git/hooks``.)
+* ``sed``: only scripts made of one simple command (print, delete, quit,
+  ``s///`` with the flags ``g p i I m`` and digits, ``y///``); ``-i`` and
+  script files are refused (``w``, ``e`` and ``r`` cannot be ruled out).
+* ``tee``: never (it writes the files it is given).
+* **any other program** the user allowlisted: its options are not known, so
+  only paths are checked — every argument and every ``--option=value`` value is
+  taken as a path; a short option with a path glued to it (``-f/etc/x``) asks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+PathCheck = Callable[[str], "str | None"]
+"""Given a path argument, why it may not be touched without asking (or ``None``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArgCheck:
+    """``reason``: why the command must ask (``None``: its options are fine);
+    ``paths``: the arguments that name files."""
+
+    reason: str | None
+    paths: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A getopt-style option table. Short options are single letters; long ones
+    are names without the dashes. ``denied`` maps ``-x``/``--name`` to why."""
+
+    short: str = ""
+    short_value: str = ""
+    short_path: str = ""
+    short_optional: str = ""  # e.g. ``-I[FMT]``: a value only when glued on
+    long: frozenset[str] = frozenset()
+    long_value: frozenset[str] = frozenset()
+    long_optional: frozenset[str] = frozenset()
+    long_path: frozenset[str] = frozenset()
+    denied: Mapping[str, str] = field(default_factory=dict)
+    digits: bool = False  # ``-5`` (a count) is allowed
+
+
+def _fs(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+WRITES = "writes to a file"
+RUNS = "runs another program"
+DELETES = "deletes files"
+HELP = _fs("help", "version")
+
+
+@dataclass(slots=True)
+class Scan:
+    positionals: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    values: list[tuple[str, str]] = field(default_factory=list)
+    reason: str | None = None
+
+
+def _denied(spec: Spec, flag: str, program: str) -> str | None:
+    why = spec.denied.get(flag)
+    return f"{program} {flag} {why}" if why else None
+
+
+def scan(args: Sequence[str], spec: Spec, program: str) -> Scan:
+    """Walk ``args`` like GNU getopt (options anywhere, ``--`` ends them)."""
+    out = Scan()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            out.positionals += args[i:]
+            break
+        if a.startswith("--"):
+            name, eq, value = a[2:].partition("=")
+            flag = "--" + name
+            denied = _denied(spec, flag, program)
+            if denied:
+                out.reason = denied
+                return out
+            out.seen.add(flag)
+            if name in spec.long:
+                if eq:
+                    out.reason = f"{flag} takes no value"
+                    return out
+                continue
+            if name in spec.long_optional:
+                continue
+            if name in spec.long_value or name in spec.long_path:
+                if not eq:
+                    if i >= len(args):
+                        out.reason = f"{flag} needs a value"
+                        return out
+                    value = args[i]
+                    i += 1
+                out.values.append((flag, value))
+                if name in spec.long_path:
+                    out.paths.append(value)
+                continue
+            out.reason = f"{program} option {flag} is not one this check knows"
+            return out
+        if a.startswith("-") and len(a) > 1:
+            if spec.digits and a[1:].isdigit():
+                continue
+            j = 1
+            while j < len(a):
+                c = a[j]
+                j += 1
+                denied = _denied(spec, "-" + c, program)
+                if denied:
+                    out.reason = denied
+                    return out
+                out.seen.add("-" + c)
+                if c in spec.short:
+                    continue
+                if c in spec.short_optional:
+                    break
+                if c in spec.short_value or c in spec.short_path:
+                    value = a[j:]
+                    if not value:
+                        if i >= len(args):
+                            out.reason = f"-{c} needs a value"
+                            return out
+                        value = args[i]
+                        i += 1
+                    out.values.append(("-" + c, value))
+                    if c in spec.short_path:
+                        out.paths.append(value)
+                    break
+                out.reason = f"{program} option -{c} is not one this check knows"
+                return out
+            continue
+        out.positionals.append(a)
+    return out
+
+
+# --------------------------------------------------------------- simple programs
+
+LS = Spec(
+    short="aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1",
+    short_value="ITw",
+    long=_fs(
+        "all", "almost-all", "author", "escape", "ignore-backups", "directory", "dired",
+        "file-type", "full-time", "group-directories-first", "no-group", "human-readable",
+        "si", "dereference-command-line", "dereference-command-line-symlink-to-dir", "inode",
+        "kibibytes", "dereference", "literal", "numeric-uid-gid", "hide-control-chars",
+        "show-control-chars", "quote-name", "reverse", "recursive", "size", "context", "zero",
+        *HELP,
+    ),
+    long_value=_fs(
+        "block-size", "format", "hide", "ignore", "indicator-style", "quoting-style", "sort",
+        "time", "time-style", "tabsize", "width",
+    ),
+    long_optional=_fs("color", "hyperlink", "classify"),
+)
+PWD = Spec(short="LP", long=_fs("logical", "physical", *HELP))
+WHOAMI = Spec(long=HELP)
+UNAME = Spec(
+    short="asnrvmpio",
+    long=_fs(
+        "all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine",
+        "processor", "hardware-platform", "operating-system", *HELP,
+    ),
+)
+DATE = Spec(
+    short="uR",
+    short_value="d",
+    short_path="rf",
+    short_optional="I",
+    long=_fs("utc", "universal", "rfc-email", "debug", *HELP),
+    long_value=_fs("date", "rfc-3339"),
+    long_optional=_fs("iso-8601"),
+    long_path=_fs("reference", "file"),
+    denied={"-s": "sets the system clock", "--set": "sets the system clock"},
+)
+CAT = Spec(
+    short="AbeEnstTuv",
+    long=_fs(
+        "show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs",
+        "show-nonprinting", *HELP,
+    ),
+)
+HEAD = Spec(
+    short="qvz", short_value="nc", digits=True,
+    long=_fs("quiet", "silent", "verbose", "zero-terminated", *HELP),
+    long_value=_fs("lines", "bytes"),
+)
+_FOLLOW = "keeps following the file and never finishes"
+TAIL = Spec(
+    short="qvz", short_value="nc", digits=True,
+    long=_fs("quiet", "silent", "verbose", "zero-terminated", *HELP),
+    long_value=_fs("lines", "bytes"),
+    denied={"-f": _FOLLOW, "-F": _FOLLOW, "--follow": _FOLLOW, "--retry": _FOLLOW,
+            "--pid": _FOLLOW, "-s": _FOLLOW, "--sleep-interval": _FOLLOW},
+)
+WC = Spec(
+    short="cmlLw",
+    long=_fs("bytes", "chars", "lines", "max-line-length", "words", *HELP),
+    long_value=_fs("total"),
+    long_path=_fs("files0-from"),
+)
+_FOLLOWS = "follows symbolic links out of the folder"
+GREP = Spec(
+    short="EFGPiyvwxcLloqsbHhnTZzaIrUuV",
+    short_value="eABCmdD",
+    short_path="f",
+    digits=True,
+    long=_fs(
+        "extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "ignore-case",
+        "no-ignore-case", "invert-match", "word-regexp", "line-regexp", "count",
+        "files-without-match", "files-with-matches", "only-matching", "quiet", "silent",
+        "no-messages", "byte-offset", "with-filename", "no-filename", "line-number",
+        "initial-tab", "null", "null-data", "text", "recursive", "line-buffered",
+        "unix-byte-offsets", *HELP,
+    ),
+    long_value=_fs(
+        "regexp", "after-context", "before-context", "context", "max-count", "devices",
+        "directories", "binary-files", "label", "include", "exclude", "exclude-dir",
+    ),
+    long_optional=_fs("color", "colour"),
+    long_path=_fs("file", "exclude-from"),
+    denied={"-R": _FOLLOWS, "--dereference-recursive": _FOLLOWS},
+)
+SORT = Spec(
+    short="bdfgiMhnRrVcCmsuz",
+    short_value="ktS",
+    long=_fs(
+        "ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort",
+        "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort",
+        "reverse", "version-sort", "merge", "stable", "unique", "zero-terminated", "debug",
+        *HELP,
+    ),
+    long_value=_fs("sort", "key", "field-separator", "buffer-size", "parallel", "batch-size"),
+    long_optional=_fs("check"),
+    long_path=_fs("files0-from", "random-source"),
+    denied={"-o": WRITES, "--output": WRITES, "--compress-program": RUNS,
+            "-T": "writes temporary files to a folder it is given",
+            "--temporary-directory": "writes temporary files to a folder it is given"},
+)
+UNIQ = Spec(
+    short="cdDiuz", short_value="fsw",
+    long=_fs("count", "repeated", "ignore-case", "unique", "zero-terminated", *HELP),
+    long_value=_fs("skip-fields", "skip-chars", "check-chars"),
+    long_optional=_fs("all-repeated", "group"),
+)
+SED = Spec(
+    short="nErsuz", short_value="el",
+    long=_fs("quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data",
+             "posix", "debug", "sandbox", *HELP),
+    long_value=_fs("expression", "line-length"),
+    denied={"-i": "edits files in place", "--in-place": "edits files in place",
+            "-f": "reads its commands from a file, which cannot be checked",
+            "--file": "reads its commands from a file, which cannot be checked"},
+)
+_PYTEST_CONFIG = "makes pytest read settings or plugins from elsewhere, which can run code"
+PYTEST = Spec(
+    short="qvxsl", short_value="rkmnp",
+    long=_fs(
+        "quiet", "verbose", "exitfirst", "last-failed", "lf", "failed-first", "ff",
+        "new-first", "nf", "stepwise", "sw", "stepwise-skip", "sw-skip", "collect-only", "co",
+        "no-header", "no-summary", "showlocals", "disable-warnings", "disable-pytest-warnings",
+        "strict-markers", "strict-config", "strict", "runxfail", "full-trace", "setup-show",
+        "setup-only", "setup-plan", "markers", "fixtures", "fixtures-per-test",
+        "continue-on-collection-errors", "cache-show", "no-showlocals", *HELP,
+    ),
+    long_value=_fs(
+        "tb", "maxfail", "durations", "durations-min", "color", "code-highlight", "capture",
+        "deselect", "ignore-glob", "import-mode", "verbosity", "show-capture", "log-level",
+        "log-cli-level", "numprocesses", "dist", "maxprocesses",
+    ),
+    long_path=_fs("ignore"),
+    denied={
+        "-c": _PYTEST_CONFIG, "--config-file": _PYTEST_CONFIG, "--rootdir": _PYTEST_CONFIG,
+        "--confcutdir": _PYTEST_CONFIG, "-o": _PYTEST_CONFIG, "--override-ini": _PYTEST_CONFIG,
+        "--pyargs": "imports test modules from anywhere on the Python path",
+        "-W": "imports the warning class it names",
+        "--pythonwarnings": "imports the warning class it names",
+        "--basetemp": "deletes and recreates the folder it is given",
+        "--junitxml": WRITES, "--junit-xml": WRITES, "--log-file": WRITES,
+        "--resultlog": WRITES, "--debug": WRITES, "--report-log": WRITES,
+        "--pastebin": "sends the test output to a paste service",
+        "--pdb": "waits for input at a debugger", "--pdbcls": RUNS, "--trace": RUNS,
+    },
+)
+
+
+def _generic_paths(args: Sequence[str], program: str) -> ArgCheck:
+    paths: list[str] = []
+    for a in args:
+        if a.startswith("--") and len(a) > 2:
+            _, eq, value = a.partition("=")
+            if eq and value:
+                paths.append(value)
+        elif a.startswith("-") and len(a) > 1 and a != "--":
+            if "/" in a or "~" in a:
+                return ArgCheck(
+                    f"{program}: the path glued to option {a[:2]} cannot be checked"
+                )
+        elif a != "--":
+            paths.append(a)
+    return ArgCheck(None, tuple(paths))
+
+
+def _spec_program(spec: Spec, *, positionals: str = "paths",
+                  max_positionals: int | None = None) -> Callable[[Sequence[str], str], ArgCheck]:
+    def check(args: Sequence[str], program: str) -> ArgCheck:
+        s = scan(args, spec, program)
+        if s.reason:
+            return ArgCheck(s.reason)
+        if positionals == "none" and s.positionals:
+            return ArgCheck(f"{program} takes no arguments here")
+        if max_positionals is not None and len(s.positionals) > max_positionals:
+            return ArgCheck(f"{program} with an output file {WRITES}")
+        extra = s.positionals if positionals == "paths" else []
+        return ArgCheck(None, tuple(s.paths + extra))
+
+    return check
+
+
+def _date(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, DATE, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    for p in s.positionals:
+        if not p.startswith("+"):
+            return ArgCheck(f"date {p!r} sets the system clock")
+    return ArgCheck(None, tuple(s.paths))
+
+
+def _grep(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, GREP, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    rest = list(s.positionals)
+    has_pattern = any(f in s.seen for f in ("-e", "-f", "--regexp", "--file"))
+    if not has_pattern and rest:
+        rest = rest[1:]  # the pattern
+    return ArgCheck(None, tuple(s.paths + rest))
+
+
+# sed: one simple command per script.
+_ADDR = r"(?:\d+(?:~\d+)?|\$|/(?:[^/\\]|\\.)*/I?)"
+_SED_SCRIPT = re.compile(
+    rf"^\s*(?:{_ADDR}(?:\s*,\s*(?:{_ADDR}|\+\d+|~\d+))?\s*!?\s*)?"
+    r"(?:[pdqlnNPDgGhHxz=]|q\s*\d*"
+    r"|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiIm0-9]*"
+    r"|y/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/)\s*$"
+)
+
+
+def _sed(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, SED, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    scripts = [v for f, v in s.values if f in ("-e", "--expression")]
+    rest = list(s.positionals)
+    if not scripts:
+        if not rest:
+            return ArgCheck("sed without a script")
+        scripts, rest = [rest[0]], rest[1:]
+    for script in scripts:
+        if not _SED_SCRIPT.match(script):
+            return ArgCheck(
+                f"the sed script {script!r} is not one simple print, delete or substitute "
+                "command (sed scripts can write files and run programs)"
+            )
+    return ArgCheck(None, tuple(rest))
+
+
+def _pytest(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, PYTEST, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    for flag, value in s.values:
+        if flag == "-p" and not value.startswith("no:"):
+            return ArgCheck(f"-p {value} loads a plugin, which runs its code")
+    paths = [p.split("::", 1)[0] for p in s.positionals]
+    return ArgCheck(None, tuple(s.paths + [p for p in paths if p]))
+
+
+def _tee(args: Sequence[str], program: str) -> ArgCheck:
+    return ArgCheck(f"{program} {WRITES} it is given")
+
+
+def _echo(args: Sequence[str], program: str) -> ArgCheck:
+    return ArgCheck(None)
+
+
+# --------------------------------------------------------------------- find
+
+_FIND_FLAGS = _fs(
+    "-depth", "-d", "-empty", "-executable", "-false", "-follow", "-ignore_readdir_race",
+    "-ls", "-mount", "-noignore_readdir_race", "-noleaf", "-nogroup", "-nouser", "-print",
+    "-print0", "-prune", "-quit", "-readable", "-true", "-writable", "-xdev", "-not", "!",
+    "-a", "-and", "-o", "-or", "-daystart", "-help", "--help", "-version", "--version",
+)
+_FIND_VALUE = _fs(
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+    "-regextype", "-type", "-xtype", "-maxdepth", "-mindepth", "-size", "-mtime", "-mmin",
+    "-atime", "-amin", "-ctime", "-cmin", "-perm", "-user", "-group", "-uid", "-gid",
+    "-links", "-inum", "-lname", "-ilname", "-printf", "-used", "-fstype", "-context",
+)
+_FIND_PATH = _fs("-newer", "-anewer", "-cnewer", "-samefile", "-files0-from")
+_FIND_DENIED = {
+    "-delete": DELETES,
+    "-exec": RUNS, "-execdir": RUNS, "-ok": RUNS, "-okdir": RUNS,
+    "-fprint": WRITES, "-fprint0": WRITES, "-fprintf": WRITES, "-fls": WRITES,
+}
+_NEWER_XY = re.compile(r"^-newer[aBcm][aBcmt]$")
+
+
+def _find(args: Sequence[str], program: str) -> ArgCheck:
+    paths: list[str] = []
+    i = 0
+    # leading options: -H -L -P -D debugopts -Olevel
+    while i < len(args) and (args[i] in ("-H", "-L", "-P", "-D") or re.fullmatch(r"-O\d", args[i])):
+        i += 2 if args[i] == "-D" else 1
+    # starting points: up to the first expression word
+    while i < len(args) and not args[i].startswith("-") and args[i] != "!":
+        paths.append(args[i])
+        i += 1
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a in _FIND_DENIED:
+            return ArgCheck(f"find {a} {_FIND_DENIED[a]}")
+        if a in _FIND_FLAGS:
+            continue
+        if a in _FIND_VALUE or a in _FIND_PATH or _NEWER_XY.match(a):
+            if i >= len(args):
+                return ArgCheck(f"find {a} needs a value")
+            value = args[i]
+            i += 1
+            if a in _FIND_PATH or (_NEWER_XY.match(a) and not a.endswith("t")):
+                paths.append(value)
+            continue
+        return ArgCheck(f"find {a} is not an expression this check knows")
+    return ArgCheck(None, tuple(paths))
+
+
+# ---------------------------------------------------------------------- git
+
+GIT_READ_ONLY = frozenset({
+    "status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe",
+    "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "grep", "merge-base",
+    "name-rev", "show-ref", "show-branch", "whatchanged", "diff-tree", "diff-files",
+    "diff-index", "count-objects", "for-each-ref", "version", "branch", "tag", "stash",
+})
+_GIT_DIFFISH = frozenset({"log", "diff", "show", "whatchanged", "diff-tree", "diff-files",
+                          "diff-index", "shortlog"})
+_GIT_GLOBAL_FLAGS = frozenset({
+    "--no-pager", "-P", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs",
+    "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--bare",
+    "--no-advice", "--version", "-v",
+})
+_GIT_GLOBAL_PATH = frozenset({"-C", "--git-dir", "--work-tree"})
+_GIT_GLOBAL_VALUE = frozenset({"--namespace"})
+_GIT_GLOBAL_DENIED = {
+    "-c": "sets git configuration, which can run programs",
+    "--config-env": "sets git configuration, which can run programs",
+    "--exec-path": "points git at other programs to run",
+    "-p": "runs a pager program", "--paginate": "runs a pager program",
+    "-h": "", "--help": "opens a manual page",
+}
+_GIT_SUB_DENIED = {
+    "--output": WRITES,
+    "--ext-diff": "runs an external diff program",
+    "--open-files-in-pager": "runs a pager program",
+    "--help": "opens a manual page",
+    "--exec": RUNS,
+    "--upload-pack": RUNS,
+}
+_BRANCH_LIST = frozenset({
+    "-a", "-r", "-v", "-vv", "--all", "--remotes", "--verbose", "--show-current", "--list",
+    "-l", "--merged", "--no-merged", "--contains", "--no-contains", "--sort", "--format",
+    "--points-at", "--color", "--no-color", "--column", "--no-column", "-i", "--ignore-case",
+    "--omit-empty",
+})
+_TAG_LIST = frozenset({
+    "-l", "--list", "--sort", "--contains", "--no-contains", "--merged", "--no-merged",
+    "--points-at", "--format", "--column", "--no-column", "-i", "--ignore-case", "--color",
+    "--omit-empty",
+})
+
+
+def _git_long_denied(name: str, table: Mapping[str, str]) -> str | None:
+    """git accepts any unambiguous prefix of a long option: deny prefixes too."""
+    bare = name[2:]
+    for flag, why in table.items():
+        if not flag.startswith("--"):
+            continue
+        if flag == name or (len(bare) >= 3 and flag[2:].startswith(bare)):
+            return f"{flag} {why}" if why else f"{flag} is not allowed"
+    return None
+
+
+def _git(args: Sequence[str], program: str) -> ArgCheck:
+    paths: list[str] = []
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        a = args[i]
+        i += 1
+        name, eq, value = a.partition("=")
+        if name.startswith("--"):
+            denied = _git_long_denied(name, _GIT_GLOBAL_DENIED)
+        elif name[:2] in _GIT_GLOBAL_DENIED:  # ``-c``, ``-p``, ``-h`` (glued values too)
+            why = _GIT_GLOBAL_DENIED[name[:2]]
+            denied = f"{name[:2]} {why}" if why else f"{name[:2]} is not allowed"
+        else:
+            denied = None
+        if denied:
+            return ArgCheck(f"git {denied}")
+        if name in _GIT_GLOBAL_FLAGS and not eq:
+            continue
+        if name in _GIT_GLOBAL_PATH or name in _GIT_GLOBAL_VALUE:
+            if not eq:
+                if i >= len(args):
+                    return ArgCheck(f"git {name} needs a value")
+                value = args[i]
+                i += 1
+            if name in _GIT_GLOBAL_PATH:
+                paths.append(value)
+            continue
+        return ArgCheck(f"git option {name} is not one this check knows")
+    if i >= len(args):
+        return ArgCheck(None, tuple(paths))  # e.g. ``git --version``
+    sub = args[i]
+    rest = list(args[i + 1:])
+    if sub not in GIT_READ_ONLY:
+        return ArgCheck(f"'git {sub}' is not a read-only git command")
+    if sub == "stash":
+        if not rest or rest[0] not in ("list", "show"):
+            return ArgCheck("git stash changes the working tree (only 'stash list' and "
+                            "'stash show' run without asking)")
+        rest = rest[1:]
+    listing = {"branch": _BRANCH_LIST, "tag": _TAG_LIST}.get(sub)
+    positionals: list[str] = []
+    after_dashes = False
+    for a in rest:
+        if after_dashes or not a.startswith("-") or a == "-":
+            positionals.append(a)
+            continue
+        if a == "--":
+            after_dashes = True
+            continue
+        name, eq, value = a.partition("=")
+        if listing is not None:
+            if name not in listing and not (sub == "tag" and re.fullmatch(r"-n\d*", name)):
+                return ArgCheck(f"git {sub} {name} changes branches or tags "
+                                "(only listing runs without asking)")
+            continue
+        if name.startswith("--"):
+            denied = _git_long_denied(name, _GIT_SUB_DENIED)
+            if denied:
+                return ArgCheck(f"git {sub} {denied}")
+            if eq and value:
+                paths.append(value)
+            continue
+        # short options
+        if sub in _GIT_DIFFISH and "o" in name[1:2]:
+            return ArgCheck(f"git {sub} -o {WRITES}")
+        if sub == "grep" and "O" in name[1:]:
+            return ArgCheck("git grep -O runs a pager program")
+        if sub in _GIT_DIFFISH and name.startswith("-O") and len(name) > 2:
+            paths.append(name[2:])
+            continue
+        if "/" in name[2:] or "~" in name[2:]:
+            return ArgCheck(f"git {sub}: the path glued to option {name[:2]} cannot be checked")
+    if listing is not None and positionals and not ({"-l", "--list"} & set(rest)):
+        return ArgCheck(f"git {sub} with a name creates a {sub} (only listing runs without asking)")
+    if listing is None:
+        paths += positionals
+    return ArgCheck(None, tuple(paths))
+
+
+PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
+    "ls": _spec_program(LS),
+    "pwd": _spec_program(PWD, positionals="none"),
+    "whoami": _spec_program(WHOAMI, positionals="none"),
+    "uname": _spec_program(UNAME, positionals="none"),
+    "date": _date,
+    "cat": _spec_program(CAT),
+    "head": _spec_program(HEAD),
+    "tail": _spec_program(TAIL),
+    "wc": _spec_program(WC),
+    "grep": _grep,
+    "egrep": _grep,
+    "fgrep": _grep,
+    "find": _find,
+    "sort": _spec_program(SORT),
+    "uniq": _spec_program(UNIQ, max_positionals=1),
+    "sed": _sed,
+    "tee": _tee,
+    "echo": _echo,
+    "printf": _echo,
+    "git": _git,
+    "pytest": _pytest,
+    "py.test": _pytest,
+}
+
+
+def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) -> str | None:
+    """Why the allowlisted ``argv`` must ask, or ``None`` when it may auto-run.
+
+    ``path_check`` (from the permission engine) judges every path argument; without
+    it only the options are checked.
+    """
+    if not argv:
+        return "the command is empty"
+    program, args = argv[0], list(argv[1:])
+    checker = PROGRAMS.get(program)
+    result = checker(args, program) if checker else _generic_paths(args, program)
+    if result.reason:
+        return result.reason
+    if path_check is not None:
+        for raw in result.paths:
+            problem = path_check(raw)
+            if problem:
+                return problem
+    return None
