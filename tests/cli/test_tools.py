@@ -31,7 +31,11 @@ def test_lists_every_session_tool_with_risk_origin_and_verdict(
     rows = listing(capsys, "--mode", "interactive")
     assert {"read_file", "list_files", "write_file", "ask_user"} <= set(rows)
     assert {r["origin"] for r in rows.values()} == {"builtin"}
-    assert (rows["read_file"]["risk"], rows["read_file"]["decision"]) == ("read", "allow")
+    # Reads are fenced too: allowed inside the read roots, asked outside them.
+    read = rows["read_file"]
+    assert (read["risk"], read["decision"]) == ("read", "depends on target")
+    assert read["by_target"]["inside the workspace"] == "allow"
+    assert read["by_target"]["outside the workspace"] == "ask"
     assert (rows["write_file"]["risk"], rows["write_file"]["decision"]) == ("write_local", "ask")
     assert rows["ask_user"]["interaction"] == "question"
 
