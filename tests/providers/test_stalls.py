@@ -7,6 +7,7 @@ only timing assertions are generous upper bounds proving a stall is no longer a
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Callable
@@ -309,3 +310,49 @@ async def test_timeouts_come_from_config(stub: StubServer, tmp_path: Path) -> No
     chunks, err = await run(provider, model)
     assert err is not None and "did not start answering within 0.3 s (tried 2 times)" in str(err)
     assert len(stub.seen) == 2 and len(retries(chunks)) == 1
+
+
+# ------------------------------------------------ through the engine and the CLI
+
+
+async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    from openworker_qt.cli.terminal import TerminalRenderer
+    from openworker_qt.core import events as ev
+    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from tests.core.helpers import StaticResolver
+
+    full = anthropic_body("partial answer")
+    stub.add("POST", "/v1/messages",
+             overloaded_529(**{"retry-after": "0"}),
+             streaming(full, cut_after=full.index("\n\n", full.index("partial answer")) + 5),
+             streaming(anthropic_body("the whole answer")))
+    engine = TurnEngine(session_id="s1", store=MemoryHistory(), workspace=tmp_path,
+                        resolver=StaticResolver(make("anthropic", stub)), model="claude-haiku-4-5")
+    events = [e async for e in engine.run("hi")]
+
+    kinds = [e.type for e in events]
+    assert kinds.index("provider_retrying") < kinds.index("assistant_delta")
+    waiting = next(e for e in events if isinstance(e, ev.ProviderRetrying))
+    assert (waiting.provider, waiting.attempt, waiting.max_attempts, waiting.kind) == ("Anthropic", 2, 3, "overloaded")
+    assert waiting.text() == "Waiting for Anthropic · retrying 2/3 (overloaded)"
+    error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
+    assert error.kind == "network" and error.retryable
+    assert "the connection to Anthropic dropped mid-answer" in error.message
+    assert events[-1].status == "error"  # type: ignore[union-attr]
+    partial = [m for m in engine.history if m["role"] == "assistant"]
+    assert partial[-1]["content"] == "partial answer" and partial[-1]["partial"] == "error"
+    assert len(stub.seen) == 2  # text was shown: the guard did not replay it
+
+    out = io.StringIO()
+    renderer = TerminalRenderer(out, color=False)
+    for event in events:
+        renderer.render(event)
+    lines = out.getvalue().splitlines()
+    assert "· Waiting for Anthropic · retrying 2/3 (overloaded)" in lines
+    assert any(line.startswith("Error: ") and "dropped mid-answer" in line for line in lines)
+
+    again = [e async for e in engine.retry()]  # the user's Retry
+    assert again[-1].status == "completed"  # type: ignore[union-attr]
+    assert engine.history[-1]["content"] == "the whole answer"
