@@ -193,6 +193,8 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
             kind = _TYPE_KINDS[etype]
     elif etype in _TYPE_KINDS:
         kind = _TYPE_KINDS[etype]
+    elif etype and etype.isdigit() and 400 <= int(etype) < 600:
+        kind = _status_kind(int(etype))  # an in-stream error naming the upstream's HTTP status
     elif names & {"TimeoutError", "APITimeoutError", "TimeoutException", "ReadTimeout",
                   "ConnectTimeout", "ServerTimeoutError"}:
         kind = "timeout"
@@ -251,6 +253,8 @@ def stream_error(error: Any, *, provider: str = "", model: str = "") -> Provider
         kind = _TYPE_KINDS[etype]
     elif "rate_limit" in etype:
         kind = "rate_limit"
+    elif etype.startswith("invalid"):
+        kind = "bad_request"
     else:
         kind = "server"
     if kind == "server" and (etype == "unavailable" or _OVERLOADED_RE.search(message)):

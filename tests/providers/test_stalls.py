@@ -356,3 +356,52 @@ async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
     again = [e async for e in engine.retry()]  # the user's Retry
     assert again[-1].status == "completed"  # type: ignore[union-attr]
     assert engine.history[-1]["content"] == "the whole answer"
+
+
+async def test_stop_while_waiting_to_retry_ends_the_turn_at_once(stub: StubServer, tmp_path: Path) -> None:
+    from openworker_qt.core import events as ev
+    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from tests.core.helpers import StaticResolver
+
+    stub.add("POST", "/v1/messages", overloaded_529(**{"retry-after": "50"}))
+    provider = AnthropicProvider(api_key="k", base_url=stub.url)  # real sleep, default policy
+    OPEN_PROVIDERS.append(provider)
+    engine = TurnEngine(session_id="s1", store=MemoryHistory(), workspace=tmp_path,
+                        resolver=StaticResolver(provider), model="claude-haiku-4-5")
+    began = time.monotonic()
+    events = []
+    async for event in engine.run("hi"):
+        events.append(event)
+        if isinstance(event, ev.ProviderRetrying):
+            assert event.delay == 50.0 and event.text().startswith("Waiting for Anthropic · retrying 2/4 in 50 s")
+            engine.request_interrupt()
+    assert [e.type for e in events][-2:] == ["interrupted", "turn_end"]
+    assert events[-1].status == "interrupted"  # type: ignore[union-attr]
+    assert len(stub.seen) == 1 and time.monotonic() - began < 30  # not the 50-second wait
+
+
+# ------------------------------------------------------ errors inside a stream
+
+
+async def test_openai_compatible_in_stream_error_is_classified(stub: StubServer) -> None:
+    # OpenRouter reports an upstream failure as a chunk with "error" in a 200 stream.
+    err = sse({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [],
+               "error": {"code": 502, "message": "Upstream provider is overloaded"}})
+    stub.add("POST", SDKS["openai"][1], streaming(err), streaming(openai_body("ok")))
+    chunks, error = await run(make("openai", stub), "gpt-4o")
+    assert error is None and text_of(chunks) == "ok"
+    assert [r.kind for r in retries(chunks)] == ["overloaded"]
+
+
+def test_responses_failure_events_are_classified() -> None:
+    from types import SimpleNamespace
+
+    from openworker_qt.providers.errors import stream_error
+
+    limited = stream_error(SimpleNamespace(type="error", code="rate_limit_exceeded", message="slow down"))
+    assert limited.kind == "rate_limit" and "slow down" in limited.message
+    failed = stream_error(SimpleNamespace(code="server_error", message="The server had an error"))
+    assert failed.kind == "server" and failed.transient
+    assert stream_error({"code": 503, "message": "Service Unavailable"}).kind == "server"
+    assert stream_error({"type": "overloaded_error", "message": "Overloaded"}).kind == "overloaded"
+    assert not stream_error({"code": "invalid_prompt", "message": "bad"}).transient
