@@ -13,7 +13,7 @@
   re-runs the turn). A connection that breaks after the answer began is worded
   as such ("the connection to Anthropic dropped mid-answer");
 * silence is bounded by a watchdog, not by the SDK: ``first_event`` seconds
-  from the request to the first sign of an answer, then ``stall`` seconds
+  from sending the request to the first sign of an answer, then ``stall`` seconds
   between two signs. A sign is any event the adapter reports (providers yield
   ``None`` for pings and argument fragments) *or any body byte on the wire*
   (``wire.py`` reports bytes through :func:`current_watch`), so a keep-alive
@@ -112,6 +112,12 @@ class StallWatch:
     @property
     def limit(self) -> float:
         return self.timeouts.first_event if self.last is None else self.timeouts.stall
+
+    def sent(self) -> None:
+        """The request is going out now: the ``first_event`` clock starts here, so
+        the client's own preparation (an SDK's lazy imports) is not counted."""
+        if self.last is None:
+            self._started = self._loop.time()  # later only: the armed timer re-arms lazily
 
     def touch(self, *, wire: bool = False) -> None:
         first = self.last is None

@@ -6,7 +6,8 @@ large first event arriving slowly, a gateway's JSON array growing element by
 element). The response hook below wraps each response body so every chunk of
 bytes touches the watchdog of the attempt that sent the request (found through
 a context variable: concurrent sessions sharing one client never touch each
-other's watch). Response headers alone do not count as an answer.
+other's watch). Response headers alone do not count as an answer. The request
+hook starts the first-event clock when the request actually goes out.
 
 Imported only when an SDK client is built (it imports ``httpx2``).
 """
@@ -45,6 +46,17 @@ def watch_response(response: httpx2.Response) -> None:
         response.stream = TouchingStream(response.stream, watch)
 
 
+def request_sent() -> None:
+    """The current attempt's request goes out now (starts its first-event clock)."""
+    watch = current_watch()
+    if watch is not None:
+        watch.sent()
+
+
+async def _on_request(request: httpx2.Request) -> None:
+    request_sent()
+
+
 async def _on_response(response: httpx2.Response) -> None:
     watch_response(response)
 
@@ -56,4 +68,5 @@ def timeout(timeouts: StreamTimeouts) -> httpx2.Timeout:
 
 def client_options(timeouts: StreamTimeouts) -> dict[str, Any]:
     """Keyword arguments for an SDK's ``DefaultAsyncHttpxClient``."""
-    return {"timeout": timeout(timeouts), "event_hooks": {"response": [_on_response]}}
+    hooks = {"request": [_on_request], "response": [_on_response]}
+    return {"timeout": timeout(timeouts), "event_hooks": hooks}
