@@ -7,6 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+# Imported here, at collection, not first inside the qtmodeltester fixture: on
+# Python 3.11.7, compiling it deep in a test's stack (after the CLI tests) raised
+# "SystemError: AST constructor recursion depth mismatch" in the interpreter.
+import pytestqt.modeltest  # noqa: F401
+
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import WAITING, TranscriptModel
