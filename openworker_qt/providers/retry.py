@@ -89,7 +89,7 @@ class StallWatch:
 
     __slots__ = (
         "_loop", "_started", "_task", "_handle", "_armed", "_fired",
-        "last", "bytes_seen", "events_seen", "timeouts",
+        "last", "timeouts",
     )
 
     def __init__(self, timeouts: StreamTimeouts) -> None:
@@ -101,8 +101,6 @@ class StallWatch:
         self._fired = False
         self.timeouts = timeouts
         self.last: float | None = None
-        self.bytes_seen = False
-        self.events_seen = False
 
     @property
     def answered(self) -> bool:
@@ -119,13 +117,10 @@ class StallWatch:
         if self.last is None:
             self._started = self._loop.time()  # later only: the armed timer re-arms lazily
 
-    def touch(self, *, wire: bool = False) -> None:
+    def touch(self) -> None:
+        """Something of the answer arrived (a body byte or an event)."""
         first = self.last is None
         self.last = self._loop.time()
-        if wire:
-            self.bytes_seen = True
-        else:
-            self.events_seen = True
         if first and self._handle is not None and self._deadline() < self._armed:
             self._handle.cancel()
             self._arm()

@@ -32,7 +32,7 @@ class TouchingStream(httpx2.AsyncByteStream):
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self._inner:
             if chunk:
-                self._watch.touch(wire=True)
+                self._watch.touch()
             yield chunk
 
     async def aclose(self) -> None:
