@@ -51,6 +51,9 @@ class TerminalRenderer:
             first = (event.result.strip().splitlines() or [""])[0][:120]
             rule = f" [{event.rule}]" if event.rule else ""
             w(self._c("2", f"  {mark} {event.name}: {event.status}{rule} — {first}") + "\n")
+        elif isinstance(event, ev.ProviderRetrying):
+            self._break()
+            w(self._c("2", f"· {event.text()}") + "\n")
         elif isinstance(event, ev.NoticeAdded):
             self._break()
             w(self._c("33", f"· {event.text}") + "\n")

@@ -87,6 +87,7 @@ from openworker_qt.providers.base import (
     ProviderError,
     ProviderResolver,
     ReasoningChunk,
+    RetryChunk,
     TextChunk,
     ToolCallChunk,
 )
@@ -620,6 +621,12 @@ class TurnEngine:
                     )
                 elif isinstance(item, FinishChunk):
                     finish = item
+                elif isinstance(item, RetryChunk):  # nothing shown yet; another try follows
+                    yield ev.ProviderRetrying(
+                        session_id=sid, provider=item.provider, attempt=item.attempt,
+                        max_attempts=item.max_attempts, kind=item.kind, reason=item.reason,
+                        delay=item.delay,
+                    )
         except StopRequested:
             self._save_partial(text_parts, reasoning_parts, partial="interrupted")
             self._append(notice("interrupted", "Stopped by user."))

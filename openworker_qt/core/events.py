@@ -60,6 +60,35 @@ class ReasoningDelta:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ProviderRetrying:
+    """The model call failed before anything was shown and is tried again.
+
+    Transient (nothing is stored): surfaces show :meth:`text` until the next
+    event of the turn. ``provider`` is the label users know ("Anthropic"),
+    ``attempt`` the try about to start (2 of ``max_attempts``), ``kind`` the
+    provider error kind (``overloaded``, ``timeout`` …), ``reason`` a few words
+    for people, ``delay`` the seconds waited before it starts.
+    """
+
+    session_id: str
+    provider: str
+    attempt: int
+    max_attempts: int
+    kind: str
+    reason: str
+    delay: float = 0.0
+    type: Literal["provider_retrying"] = "provider_retrying"
+
+    def text(self) -> str:
+        """``Waiting for Anthropic · retrying 2/4 in 3 s (overloaded)``."""
+        wait = f" in {self.delay:.0f} s" if self.delay >= 1 else ""
+        return (
+            f"Waiting for {self.provider} · retrying {self.attempt}/{self.max_attempts}"
+            f"{wait} ({self.reason})"
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AssistantMessage:
     """The complete assistant message of one model call, already persisted."""
 
@@ -207,6 +236,7 @@ Event = (
     | UserMessageAdded
     | AssistantDelta
     | ReasoningDelta
+    | ProviderRetrying
     | AssistantMessage
     | ToolProposed
     | PermissionRequired

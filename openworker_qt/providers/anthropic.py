@@ -199,6 +199,7 @@ class AnthropicProvider(GuardedProvider):
     """Streams the Messages API."""
 
     name = "anthropic"
+    label = "Anthropic"
 
     def __init__(
         self,
@@ -221,11 +222,15 @@ class AnthropicProvider(GuardedProvider):
     def _make_client(self) -> Any:
         import anthropic
 
+        from openworker_qt.providers import wire
+
+        options = wire.client_options(self._timeouts)
         return anthropic.AsyncAnthropic(
             api_key=self._api_key,
             base_url=self._base_url,
             max_retries=0,
-            timeout=anthropic.Timeout(self._timeouts.stall, connect=15.0),
+            timeout=options["timeout"],
+            http_client=anthropic.DefaultAsyncHttpxClient(**options),
         )
 
     def build_params(self, request: ModelRequest) -> dict[str, Any]:

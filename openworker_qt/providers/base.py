@@ -8,7 +8,10 @@ plus tool schemas) into an async stream of :data:`StreamChunk` values:
   however many wire fragments, still as the raw JSON string the model wrote);
 * :class:`FinishChunk`: exactly once, last: finish reason, usage, and
   ``provider_state`` to store on the assistant message (thinking signatures and
-  the like, which the same provider needs back on the next call).
+  the like, which the same provider needs back on the next call);
+* :class:`RetryChunk`: not content — the attempt failed before anything was
+  shown and another one follows after ``delay`` seconds (surfaces show
+  "waiting for <provider> · retrying 2/4"; the engine turns it into an event).
 
 Failures are raised as :class:`ProviderError` with a kind from one taxonomy.
 """
@@ -29,13 +32,16 @@ ErrorKind = Literal[
     "bad_request",
     "not_found",
     "server",
+    "overloaded",
     "network",
     "timeout",
     "malformed",
     "unknown",
 ]
 
-TRANSIENT_KINDS: frozenset[str] = frozenset({"rate_limit", "server", "network", "timeout"})
+TRANSIENT_KINDS: frozenset[str] = frozenset(
+    {"rate_limit", "server", "overloaded", "network", "timeout"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +69,21 @@ class FinishChunk:
     replace_text: str | None = None
 
 
-StreamChunk = TextChunk | ReasoningChunk | ToolCallChunk | FinishChunk
+@dataclass(frozen=True, slots=True)
+class RetryChunk:
+    """The last attempt failed before any output; attempt ``attempt`` of
+    ``max_attempts`` starts after ``delay`` seconds. ``provider`` is the label
+    users know (``Anthropic``), ``reason`` a few words on why (user-facing)."""
+
+    provider: str
+    attempt: int
+    max_attempts: int
+    kind: ErrorKind
+    reason: str
+    delay: float
+
+
+StreamChunk = TextChunk | ReasoningChunk | ToolCallChunk | FinishChunk | RetryChunk
 
 
 @dataclass(frozen=True, slots=True)

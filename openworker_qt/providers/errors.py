@@ -28,6 +28,8 @@ _CONTEXT_RE = re.compile(
     re.I,
 )
 
+_OVERLOADED_RE = re.compile(r"overloaded|over capacity|at capacity|temporarily unavailable", re.I)
+
 _TYPE_KINDS: dict[str, ErrorKind] = {
     "authentication_error": "auth",
     "invalid_api_key": "auth",
@@ -37,10 +39,10 @@ _TYPE_KINDS: dict[str, ErrorKind] = {
     "rate_limit_exceeded": "rate_limit",
     "resource_exhausted": "rate_limit",
     "insufficient_quota": "rate_limit",
-    "overloaded_error": "server",
+    "overloaded_error": "overloaded",
     "api_error": "server",
     "server_error": "server",
-    "unavailable": "server",
+    "unavailable": "overloaded",
     "internal": "server",
     "not_found_error": "not_found",
     "model_not_found": "not_found",
@@ -59,6 +61,7 @@ _ADVICE: dict[str, str] = {
     "bad_request": "the provider rejected the request",
     "not_found": "model or endpoint not found — check the model name and base URL",
     "server": "the provider had a server error",
+    "overloaded": "the provider is overloaded right now",
     "network": "could not reach the provider",
     "timeout": "the provider did not answer in time",
     "malformed": "the provider sent a response that could not be understood",
@@ -79,6 +82,8 @@ def _status_kind(status: int) -> ErrorKind:
         return "context_length"
     if status == 429:
         return "rate_limit"
+    if status == 529:
+        return "overloaded"  # Anthropic's "overloaded_error"
     if status >= 500:
         return "server"
     if status >= 400:
@@ -188,6 +193,8 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
             kind = _TYPE_KINDS[etype]
     elif etype in _TYPE_KINDS:
         kind = _TYPE_KINDS[etype]
+    elif etype and etype.isdigit() and 400 <= int(etype) < 600:
+        kind = _status_kind(int(etype))  # an in-stream error naming the upstream's HTTP status
     elif names & {"TimeoutError", "APITimeoutError", "TimeoutException", "ReadTimeout",
                   "ConnectTimeout", "ServerTimeoutError"}:
         kind = "timeout"
@@ -207,13 +214,52 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
         kind = "unknown"
     if kind in ("bad_request", "unknown") and _CONTEXT_RE.search(api_msg):
         kind = "context_length"
+    if kind == "server" and (etype == "unavailable" or _OVERLOADED_RE.search(api_msg)):
+        kind = "overloaded"  # OpenAI's and Gemini's 503 "overloaded" / UNAVAILABLE
 
-    retry_after = retry_after_seconds(headers, body) if kind in ("rate_limit", "server") else None
+    retry_after = (
+        retry_after_seconds(headers, body) if kind in ("rate_limit", "server", "overloaded") else None
+    )
     advice = _ADVICE[kind]
-    if kind == "rate_limit" and retry_after is not None:
+    if kind in ("rate_limit", "overloaded") and retry_after is not None:
         advice += f" (retry after {retry_after:g} s)"
     detail = f"HTTP {status}: {api_msg}" if status else api_msg
     message = f"{advice}. {detail}" if detail and detail not in advice else advice
     return ProviderError(
         kind, message, provider=provider, model=model, status=status, retry_after=retry_after
     )
+
+
+def stream_error(error: Any, *, provider: str = "", model: str = "") -> ProviderError:
+    """The :class:`ProviderError` for an error reported *inside* a 200 stream
+    (an OpenAI-compatible chunk's ``error``, a Responses ``response.failed``):
+    a dict or object with ``message`` and ``code`` / ``type``."""
+    if not isinstance(error, Mapping):
+        error = {
+            name: getattr(error, name)
+            for name in ("message", "code", "type", "status")
+            if getattr(error, name, None) is not None
+        }
+    message = str(error.get("message") or "the provider reported an error mid-stream")
+    code = error.get("code")
+    names = [str(error.get(k) or "").lower() for k in ("type", "status", "code")]
+    names = [n for n in names if n and n != "error" and not n.isdigit()]
+    etype = next((n for n in names if n in _TYPE_KINDS), names[0] if names else "")
+    status = code if isinstance(code, int) and 400 <= code < 600 else None
+    kind: ErrorKind
+    if status is not None:
+        kind = _status_kind(status)
+    elif etype in _TYPE_KINDS:
+        kind = _TYPE_KINDS[etype]
+    elif "rate_limit" in etype:
+        kind = "rate_limit"
+    elif etype.startswith("invalid"):
+        kind = "bad_request"
+    else:
+        kind = "server"
+    if kind == "server" and (etype == "unavailable" or _OVERLOADED_RE.search(message)):
+        kind = "overloaded"
+    if kind in ("bad_request", "unknown") and _CONTEXT_RE.search(message):
+        kind = "context_length"
+    detail = f"{message} ({etype})" if etype and etype not in message.lower() else message
+    return ProviderError(kind, f"{_ADVICE[kind]}. {detail}", provider=provider, model=model, status=status)

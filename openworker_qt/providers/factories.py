@@ -19,8 +19,24 @@ Config: the app's ``[providers]`` table (all optional)::
     [providers.capabilities]       # Capabilities overrides by "provider:glob"
     "ollama:llava*" = { vision = true }
 
+    [providers.timeouts]           # every provider; seconds (defaults shown)
+    connect = 10                   # opening the connection
+    first_event = 30               # request sent → first byte of the answer
+                                   # (120 for Ollama and servers on this machine,
+                                   # which may be loading the model)
+    idle = 60                      # silence between two pieces of an answer
+    attempts = 4                   # tries before a failure is reported (1: no retry)
+    max_retry_after = 60           # a server asking to wait longer fails at once
+
+    [providers.<name>.timeouts]    # the same keys, for one provider
+    first_event = 90               # e.g. a reasoning model that thinks before answering
+
+A stall, an overloaded or rate-limited provider, or a dropped connection is
+retried only while nothing of the answer has been shown; the user sees
+"Waiting for <provider> · retrying 2/4" meanwhile.
+
 :func:`internal_config` turns that table (or the whole app ``Config``) into the
-``{"providers", "custom", "capabilities"}`` mapping the factories read.
+``{"providers", "custom", "capabilities", "timeouts"}`` mapping the factories read.
 
 Keys are read through ``get_secret`` when the client is built (the first call
 after start-up or after ``invalidate``), never stored in config.
@@ -57,31 +73,35 @@ def internal_config(config: Any) -> dict[str, Any]:
     """App config (a ``Config`` with ``.data``, its data, or an internal mapping) →
     ``{"providers": {...}, "custom": {...}, "capabilities": {...}}``."""
     if config is None:
-        return {"providers": {}, "custom": {}, "capabilities": {}}
+        return {"providers": {}, "custom": {}, "capabilities": {}, "timeouts": {}}
     data = getattr(config, "data", config)
     if not isinstance(data, Mapping):
-        return {"providers": {}, "custom": {}, "capabilities": {}}
+        return {"providers": {}, "custom": {}, "capabilities": {}, "timeouts": {}}
     if "custom" in data or "capabilities" in data:  # already internal
         return {
             "providers": dict(data.get("providers") or {}),
             "custom": dict(data.get("custom") or {}),
             "capabilities": dict(data.get("capabilities") or {}),
+            "timeouts": dict(data.get("timeouts") or {}),
         }
     table = data.get("providers") or {}
     known = {*NATIVE, *VENDORS}
     providers: dict[str, Any] = {}
     custom: dict[str, Any] = {}
     capabilities: dict[str, Any] = {}
+    timeouts: dict[str, Any] = {}
     for name, value in table.items() if isinstance(table, Mapping) else ():
         if name == "capabilities" and isinstance(value, Mapping):
             capabilities = dict(value)
+        elif name == "timeouts" and isinstance(value, Mapping):
+            timeouts = dict(value)
         elif not isinstance(value, Mapping):
             continue
         elif name.lower() in known or name.lower() in ALIASES:
             providers[ALIASES.get(name.lower(), name.lower())] = dict(value)
         elif value.get("base_url"):
             custom[name.lower()] = dict(value)
-    return {"providers": providers, "custom": custom, "capabilities": capabilities}
+    return {"providers": providers, "custom": custom, "capabilities": capabilities, "timeouts": timeouts}
 
 
 def _settings(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -139,19 +159,88 @@ def vendor_for(config: Mapping[str, Any], name: str) -> Vendor:
     return custom_vendor(name, custom)
 
 
+#: Seconds before the first byte for servers that may be loading a model first.
+LOCAL_FIRST_EVENT = 120.0
+_TIMEOUT_FIELDS = {"connect": "connect", "first_event": "first_event", "idle": "stall"}
+
+
+def _is_local(config: Mapping[str, Any], name: str) -> bool:
+    if name == "ollama":
+        return True
+    custom = (config.get("custom") or {}).get(name)
+    if not isinstance(custom, Mapping):
+        return False
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(str(custom.get("base_url") or "")).hostname or "").lower()
+    return host in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or host.endswith(".local")
+
+
+def _number(where: str, key: str, value: Any, *, whole: bool = False) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    if ok and whole and (not float(value).is_integer() or value > 20):
+        ok = False
+    if not ok:
+        what = "a whole number of tries from 1 to 20" if whole else "a number of seconds above 0"
+        raise ProviderError(
+            "bad_request",
+            f"the setting {where}.{key} in config.toml must be {what} (it is {value!r})",
+        )
+    return float(value)
+
+
+def network_options(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """``timeouts`` and ``retry`` for provider ``name`` from ``[providers.timeouts]``
+    and ``[providers.<name>.timeouts]`` (see the module docstring).
+
+    Raises:
+        ProviderError: a value is not a positive number (names the setting).
+    """
+    from openworker_qt.providers.retry import DEFAULT_RETRY, DEFAULT_TIMEOUTS
+
+    own = _settings(config, name).get("timeouts")
+    common = config.get("timeouts")
+    layers = [("providers.timeouts", common if isinstance(common, Mapping) else {}),
+              (f"providers.{name}.timeouts", own if isinstance(own, Mapping) else {})]
+    timeouts = DEFAULT_TIMEOUTS
+    if _is_local(config, name):
+        timeouts = replace(timeouts, first_event=LOCAL_FIRST_EVENT)
+    retry = DEFAULT_RETRY
+    for where, table in layers:
+        for key, value in table.items():
+            if key in _TIMEOUT_FIELDS:
+                timeouts = replace(timeouts, **{_TIMEOUT_FIELDS[key]: _number(where, key, value)})
+            elif key == "attempts":
+                retry = replace(retry, attempts=int(_number(where, key, value, whole=True)))
+            elif key == "max_retry_after":
+                retry = replace(retry, max_retry_after=_number(where, key, value))
+            else:
+                raise ProviderError(
+                    "bad_request",
+                    f"unknown setting {where}.{key} in config.toml (known: connect, "
+                    "first_event, idle, attempts, max_retry_after)",
+                )
+    return {"timeouts": timeouts, "retry": retry}
+
+
 def make_factory(
     name: str,
     config: Mapping[str, Any],
     get_secret: Callable[[str], str | None],
     **options: Any,
 ) -> Callable[[], ModelProvider]:
-    """A zero-argument factory building provider ``name`` (imports stay lazy)."""
+    """A zero-argument factory building provider ``name`` (imports stay lazy).
+
+    ``options`` (``retry``, ``timeouts``, ``sleep``) win over the configured ones."""
     settings = _settings(config, name)
     overrides = config.get("capabilities") or None
     base_url = str(settings["base_url"]) if settings.get("base_url") else None
     stream = bool(settings.get("stream", True))
 
     def build() -> ModelProvider:
+        return _build({**network_options(config, name), **options})
+
+    def _build(options: dict[str, Any]) -> ModelProvider:
         if name == "openai":
             from openworker_qt.providers.openai_native import OpenAIProvider
 

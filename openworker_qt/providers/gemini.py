@@ -176,6 +176,7 @@ class GeminiProvider(GuardedProvider):
     """Streams ``generateContent`` through google-genai's async client."""
 
     name = "gemini"
+    label = "Google Gemini"
 
     def __init__(
         self,
@@ -201,10 +202,9 @@ class GeminiProvider(GuardedProvider):
 
         from openworker_qt.providers.gemini_transport import GeminiStreamTransport
 
-        self._http = httpx2.AsyncClient(
-            transport=GeminiStreamTransport(),
-            timeout=httpx2.Timeout(self._timeouts.stall, connect=15.0),
-        )
+        # google-genai sends every request with ``timeout=None``; the transport puts
+        # the configured connect and read timeouts back and feeds the stall watchdog.
+        self._http = httpx2.AsyncClient(transport=GeminiStreamTransport(timeouts=self._timeouts))
         options = types.HttpOptions(
             base_url=self._base_url,
             api_version="v1beta",

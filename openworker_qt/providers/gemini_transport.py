@@ -7,6 +7,11 @@ reader only understands SSE (it would try to parse ``[{`` … ``}`` as one JSON
 value and fail). This transport detects the JSON-array answer and re-frames each
 top-level element as ``data: <element>\\r\\n\\r\\n`` as it arrives, so the SDK
 parses it incrementally like any SSE stream. Everything else passes through.
+
+It also does for Gemini what ``wire.client_options`` does for the other SDKs:
+google-genai sends every request with ``timeout=None`` (no connect or read
+timeout at all), so the configured ones are put back here, and the raw body
+bytes, before any re-framing, touch the attempt's stall watchdog.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx2
+
+from openworker_qt.providers.retry import DEFAULT_TIMEOUTS, StreamTimeouts
+from openworker_qt.providers.wire import request_sent, timeout, watch_response
 
 
 class JsonArraySplitter:
@@ -76,11 +84,22 @@ class _SseFromJsonArray(httpx2.AsyncByteStream):
 class GeminiStreamTransport(httpx2.AsyncBaseTransport):
     """Wraps a transport; normalises JSON-array ``streamGenerateContent`` bodies."""
 
-    def __init__(self, inner: httpx2.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        inner: httpx2.AsyncBaseTransport | None = None,
+        *,
+        timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
+    ) -> None:
         self._inner = inner or httpx2.AsyncHTTPTransport()
+        self._timeout = timeout(timeouts).as_dict()
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        wanted = request.extensions.get("timeout") or {}
+        if all(value is None for value in wanted.values()):
+            request.extensions["timeout"] = dict(self._timeout)
+        request_sent()
         response = await self._inner.handle_async_request(request)
+        watch_response(response)
         ctype = response.headers.get("content-type", "")
         if (
             ":streamGenerateContent" in request.url.path

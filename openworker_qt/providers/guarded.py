@@ -5,7 +5,9 @@ capability overrides, retry policy, stall timeouts, streaming on/off), answers
 :meth:`capabilities`, and wraps the adapter's own ``_attempt()`` in the retry +
 stall guard (``retry.guarded_stream``). An adapter implements ``_attempt`` (one
 try: yield chunks, ``None`` for wire activity without a chunk) and its lazy
-``client``.
+``client``, built through :meth:`_make_client`; SDK clients get
+``wire.client_options`` so body bytes feed the stall watchdog and the connect
+timeout is the configured one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from openworker_qt.providers.retry import (
 
 class GuardedProvider:
     name = ""
+    #: The name users know, in messages ("waiting for Anthropic · retrying 2/4").
+    label = ""
 
     def __init__(
         self,
@@ -62,12 +66,16 @@ class GuardedProvider:
         """An ``AsyncOpenAI`` with our retry guard in charge (SDK retries off)."""
         import openai
 
+        from openworker_qt.providers import wire
+
+        options = wire.client_options(self._timeouts)
         return openai.AsyncOpenAI(
             api_key=api_key,
             base_url=self._base_url,
             max_retries=0,
-            timeout=openai.Timeout(self._timeouts.stall, connect=15.0),
+            timeout=options["timeout"],
             default_headers=dict(headers or {}) or None,
+            http_client=openai.DefaultAsyncHttpxClient(**options),
         )
 
     def capabilities(self, model: str) -> Capabilities:
@@ -78,8 +86,10 @@ class GuardedProvider:
             lambda: self._attempt(request),
             provider=self.name,
             model=request.model,
+            label=self.label or self.name,
             policy=self._retry,
             timeouts=self._timeouts,
+            prepare=lambda: self.client,
             **({"sleep": self._sleep} if self._sleep else {}),
         )
 

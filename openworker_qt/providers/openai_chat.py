@@ -37,6 +37,7 @@ from openworker_qt.providers.base import (
     TextChunk,
 )
 from openworker_qt.providers.compat import Vendor
+from openworker_qt.providers.errors import stream_error
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -90,6 +91,7 @@ class OpenAIChatProvider(GuardedProvider):
         stream: bool | None = None,
     ) -> None:
         self.name = vendor.name
+        self.label = vendor.label
         self.vendor = vendor
         super().__init__(api_key=api_key, base_url=base_url or vendor.base_url,
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
@@ -197,9 +199,7 @@ class OpenAIChatProvider(GuardedProvider):
             async for chunk in stream:
                 error = getattr(chunk, "error", None)
                 if error:
-                    raise ProviderError(
-                        "server", f"error inside the stream: {error}", provider=self.name, model=request.model
-                    )
+                    raise stream_error(error, provider=self.name, model=request.model)
                 if getattr(chunk, "usage", None):
                     usage = _usage(chunk.usage)
                 produced = False

@@ -30,12 +30,12 @@ from openworker_qt.providers._common import (
 from openworker_qt.providers.base import (
     FinishChunk,
     ModelRequest,
-    ProviderError,
     ReasoningChunk,
     StreamChunk,
     TextChunk,
     ToolCallChunk,
 )
+from openworker_qt.providers.errors import stream_error
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -126,6 +126,7 @@ class OpenAIResponsesProvider(GuardedProvider):
     """Streams the Responses API (OpenAI only)."""
 
     name = "openai"
+    label = "OpenAI"
 
     def __init__(
         self,
@@ -225,14 +226,7 @@ class OpenAIResponsesProvider(GuardedProvider):
                         finish = "length" if getattr(details, "reason", "") == "max_output_tokens" else "incomplete"
                 elif kind in ("response.failed", "error"):
                     err = getattr(getattr(event, "response", None), "error", None) or event
-                    code = str(getattr(err, "code", "") or "")
-                    message = str(getattr(err, "message", "") or "the response failed")
-                    raise ProviderError(
-                        "rate_limit" if "rate_limit" in code else "server",
-                        f"{message} ({code})" if code else message,
-                        provider=self.name,
-                        model=request.model,
-                    )
+                    raise stream_error(err, provider=self.name, model=request.model)
                 yield None
         finally:
             await stream.close()

@@ -13,6 +13,9 @@ that works against it exercises the real engine paths. A script is a list of
     ``arguments`` may be a dict or a raw JSON string (to test mangled input);
 ``error`` (str) and ``error_kind`` (str)
     raise a :class:`ProviderError` after the chunks streamed so far;
+``retries`` (int)
+    first say that many times "waiting · retrying n/N", as a real provider's
+    retry guard does when an attempt failed before any output (``RetryChunk``);
 ``delay`` (float seconds)
     sleep before every chunk (to test stop mid-stream and UI streaming);
 ``repeat`` (bool)
@@ -42,6 +45,7 @@ from openworker_qt.providers.base import (
     ModelRequest,
     ProviderError,
     ReasoningChunk,
+    RetryChunk,
     StreamChunk,
     TextChunk,
     ToolCallChunk,
@@ -124,6 +128,11 @@ class ScriptedProvider:
             else:
                 await asyncio.sleep(0)
 
+        retries = int(turn.get("retries", 0))
+        for n in range(retries):
+            await pause()
+            yield RetryChunk(provider="Scripted", attempt=n + 2, max_attempts=retries + 1,
+                             kind="overloaded", reason="overloaded", delay=delay)
         reasoning = turn.get("reasoning") or []
         for piece in [reasoning] if isinstance(reasoning, str) else reasoning:
             await pause()

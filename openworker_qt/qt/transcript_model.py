@@ -37,6 +37,9 @@ ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 FETCH_CHUNK = 120  # older rows prepended per fetch (about three screens)
+#: notice_kind of the transient "Waiting for Anthropic · retrying 2/4" row: never
+#: stored, replaced by the next retry, removed by whatever the turn does next.
+WAITING = "waiting"
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -156,6 +159,7 @@ class TranscriptModel(QAbstractListModel):
         return count
 
     def append(self, item: TranscriptItem) -> int:
+        self._drop_waiting()
         row = len(self._items)
         self.beginInsertRows(QModelIndex(), row, row)
         self._items.append(item)
@@ -163,6 +167,13 @@ class TranscriptModel(QAbstractListModel):
             self._tools[item.call_id] = self._base + row
         self.endInsertRows()
         return row
+
+    def _drop_waiting(self) -> None:
+        if self._items and self._items[-1].kind == "notice" and self._items[-1].notice_kind == WAITING:
+            row = len(self._items) - 1
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._items[row]
+            self.endRemoveRows()
 
     def changed(self, row: int) -> None:
         self._items[row].touch()
@@ -204,6 +215,15 @@ class TranscriptModel(QAbstractListModel):
 
     def apply(self, event: ev.Event) -> None:
         """Update rows for one (non-delta) event of this model's session."""
+        if isinstance(event, ev.ProviderRetrying):
+            last = self._items[-1] if self._items else None
+            if last is not None and last.kind == "notice" and last.notice_kind == WAITING:
+                last.text = event.text()
+                self.changed(len(self._items) - 1)
+            else:
+                self.append(TranscriptItem("notice", notice_kind=WAITING, text=event.text()))
+            return
+        self._drop_waiting()
         if isinstance(event, ev.AssistantMessage):
             self._on_assistant_message(event.message)
         elif isinstance(event, ev.ToolProposed):

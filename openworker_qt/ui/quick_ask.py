@@ -142,6 +142,8 @@ class QuickAsk(QFrame):
             self.status.setText(self.tr("Running {tool}…").format(tool=event.name))
         elif isinstance(event, ev.PermissionRequired):
             self.status.setText(self.tr("Waiting for your approval"))
+        elif isinstance(event, ev.ProviderRetrying):
+            self.status.setText(event.text())
         elif isinstance(event, ev.ErrorOccurred):
             self.status.setText(self.tr("Failed: {message}").format(message=event.message))
         elif isinstance(event, ev.TurnEnded):

@@ -50,6 +50,7 @@ class Reply:
     cut_after: int | None = None  # close the connection after this many body bytes
     stall_after: int | None = None  # stop sending (forever) after this many body bytes
     delay: float = 0.0  # before the headers
+    pace: float = 0.0  # between two chunks (with ``chunking``): a slow but live answer
 
 
 @dataclass
@@ -152,7 +153,7 @@ class StubServer:
             await resp.write(piece)
             sent += len(piece)
             if reply.chunking is not None:
-                await asyncio.sleep(0)
+                await asyncio.sleep(reply.pace)
         await resp.write_eof()
         return resp
 

@@ -140,7 +140,7 @@ async def test_error_event_mid_stream_surfaces_after_text(stub: StubServer) -> N
     chunks: list[Any] = []
     with pytest.raises(ProviderError) as err:
         await drain_into(provider(stub).stream(ModelRequest("claude-haiku-4-5", [user("x")])), chunks)
-    assert err.value.kind == "server" and "Overloaded" in str(err.value)
+    assert err.value.kind == "overloaded" and "Overloaded" in str(err.value)
     assert [getattr(c, 'text', None) for c in chunks] == ["partial"] and len(stub.seen) == 1
 
 

@@ -189,7 +189,7 @@ async def test_stream_that_stalls_is_abandoned(stub: StubServer) -> None:
     seen: list[Any] = []
     with pytest.raises(ProviderError) as err:
         await drain_into(provider(stub, stall=0.3).stream(ModelRequest("gpt-4o", [user("x")])), seen)
-    assert err.value.kind == "timeout" and "stalled mid-stream" in str(err.value)
+    assert err.value.kind == "timeout" and "stopped sending mid-answer" in str(err.value)
     assert "".join(getattr(c, "text", "") for c in seen) == "Hel" and len(stub.seen) == 1  # text was shown: no silent replay
 
 

@@ -177,7 +177,10 @@ class FakeStatusError(Exception):
         (413, {"error": {"message": "too big"}}, "context_length"),
         (400, {"error": {"message": "bad"}}, "bad_request"),
         (500, {"error": {"message": "oops"}}, "server"),
-        (529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "server"),
+        (529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "overloaded"),
+        (503, {"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}}, "overloaded"),
+        (503, {"error": {"message": "The engine is currently overloaded, please try again later", "type": "server_error"}}, "overloaded"),
+        (503, "upstream connect error", "server"),
         (504, None, "timeout"),
     ],
 )
