@@ -280,14 +280,14 @@ class DesktopApp(QObject):
     def install_hotkey(self) -> Any:
         """The global quick-ask hotkey (``ui.quick_ask_hotkey``); where the platform
         has none (Wayland) the status bar says so and the in-app shortcut remains."""
-        from openworker_qt.qt.hotkey import DEFAULT_HOTKEY, create_hotkey
+        from openworker_qt.qt.hotkey import create_hotkey, quick_ask_sequence
 
         if self.hotkey is not None:
             self.hotkey.unregister()
         else:
             self.hotkey = create_hotkey(self)
             self.hotkey.activated.connect(self.show_quick_ask)
-        sequence = str(self.runtime.config.get("ui.quick_ask_hotkey") or DEFAULT_HOTKEY)
+        sequence = quick_ask_sequence(self.runtime.config)
         if not self.hotkey.register(sequence):
             log.info("global hotkey: %s", self.hotkey.status)
             self.window.statusBar().showMessage(self.hotkey.status, 8000)

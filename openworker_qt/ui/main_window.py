@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import newest_page, older_items
@@ -190,7 +191,10 @@ class MainWindow(QMainWindow):
         self._action(s, self.tr("Re&name…"), "F2", self.sidebar.rename_current, "rename")
         w = bar.addMenu(self.tr("&Window"))
         self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
-        self._action(w, self.tr("&Quick ask"), "Ctrl+Shift+Space", self.quick_ask_requested, "quickAsk")
+        # The same key as the global hotkey: where the platform grabs it first, this
+        # one never fires; elsewhere (Wayland, no hotkey) it works inside the window.
+        self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.app.runtime.config),
+                     self.quick_ask_requested, "quickAsk")
         self._action(w, self.tr("&Focus message box"), "Ctrl+L", self.composer.edit.setFocus, "focusComposer")
 
     def _connect(self) -> None:
