@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
         self._action(s, self.tr("&Deny focused request"), "Ctrl+Shift+D",
                      lambda: self.answer_focused("deny"), "denyFocused")
         s.addSeparator()
-        self._action(s, self.tr("Re&name…"), "F2", self.sidebar.rename_current, "rename")
+        s.addAction(self.sidebar.rename_action)  # F2, bound once (see Sidebar)
         w = bar.addMenu(self.tr("&Window"))
         self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
         # The same key as the global hotkey: where the platform grabs it first, this
