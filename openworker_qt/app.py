@@ -171,8 +171,7 @@ class DesktopApp(QObject):
             log.exception("listing models failed")
             return
         self._models = [m.model for pm in listing for m in getattr(pm, "models", ())]
-        current = self.window.composer.model.currentText()
-        self.window.composer.set_models(self._models, current)
+        self.window.set_known_models(self._models)
 
     def grant_folder(self, folder: str, parent: QWidget | None = None,
                      apply: Callable[[str, bool], None] | None = None) -> Any:

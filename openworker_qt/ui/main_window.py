@@ -40,6 +40,7 @@ from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
 from openworker_qt.ui.attachments import AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
@@ -152,7 +153,7 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.view, self.composer.edit)
         self.resize(1040, 720)
         self.refresh_sessions()
-        self.composer.set_models(self.app.known_models(), self.manager.default_model)
+        self.composer.set_models(self.app.known_models(), self._model_for(None))
         self._default_mode_to_picker()
 
     # ------------------------------------------------------------------ setup
@@ -215,6 +216,7 @@ class MainWindow(QMainWindow):
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.model_chosen.connect(self._on_composer_model)
+        self.composer.model_missing.connect(self._on_model_missing)
         self.composer.persona_chosen.connect(lambda p: self._set_session_field("persona", p))
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
@@ -248,9 +250,33 @@ class MainWindow(QMainWindow):
         if self.composer.mode.findText(mode) >= 0:
             self.composer.mode.setCurrentText(mode)
 
+    def _model_for(self, info: SessionInfo | None) -> str:
+        """The model a session uses (a new one: the default), as the picker shows it.
+
+        No model at all (none configured, none stored): the first model a configured
+        provider offers, or '' (the picker shows its placeholder and Send asks for one).
+        """
+        model = (info.model if info is not None else "") or self.manager.default_model
+        if not model.strip():
+            model = next((m for m in self.app.known_models() if m.strip()), "")
+        return model.strip()
+
+    def set_known_models(self, models: list[str]) -> None:
+        """The providers' models arrived: list them; keep showing the session's model."""
+        info = self.store.get_session(self.session_id) if self.session_id else None
+        current = self.composer.current_model() or self._model_for(info)
+        self.composer.set_models(models, current)
+
+    def _on_model_missing(self) -> None:
+        self.banner.show_message(self.tr(
+            "Choose a model first: type or pick one in the model box next to Send, or "
+            "connect a provider in Settings. Your message is still there."))
+        self.composer.model.setFocus()
+
     def new_session(self) -> None:
         self.session_id = None
         self._default_mode_to_picker()
+        self.composer.show_model(self._model_for(None))
         self.transcript.reset("", [])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
@@ -262,7 +288,7 @@ class MainWindow(QMainWindow):
     def _ensure_session(self) -> str:
         if self.session_id is None:
             info = self.manager.create_session(
-                model=self.composer.model.currentText().strip() or self.manager.default_model,
+                model=self.composer.current_model() or self._model_for(None),
                 persona=self.composer.persona.currentText(),
                 mode=self.composer.mode.currentText(),
                 workspace=str(self.app.workspace),
@@ -280,7 +306,7 @@ class MainWindow(QMainWindow):
         if info is None:
             return
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
-        self.composer.set_session_fields(info.persona, info.mode, info.model or self.manager.default_model)
+        self.composer.set_session_fields(info.persona, info.mode, self._model_for(info))
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
         if self._loading is not None and not self._loading.done():
@@ -337,7 +363,15 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ turns
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
+        model = self.composer.current_model()
+        if not model:
+            self._on_model_missing()
+            return
         sid = self._ensure_session()
+        info = self.store.get_session(sid)
+        if info is not None and info.model != model and not self.manager.is_running(sid):
+            # what the picker shows is what is used (a stored blank model included)
+            self.manager.switch_model(sid, model)
         content: str | list[dict[str, object]] = text
         if parts:
             content = [*parts, {"type": "text", "text": text}] if text else list(parts)
@@ -384,6 +418,10 @@ class MainWindow(QMainWindow):
             self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
         elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = self.tr("thinking")
+        if isinstance(event, ev.NoticeAdded) and event.kind == "model_switch" and sid == self.session_id:
+            info = self.store.get_session(sid)
+            if info is not None and info.model:
+                self.composer.show_model(info.model)  # switched elsewhere (CLI, a tool)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):

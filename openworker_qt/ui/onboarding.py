@@ -327,7 +327,9 @@ class OnboardingDialog(QDialog):
             updates["providers"] = {sp.CUSTOM: {"models": [*known, model[7:]]}}
         apply_global(self.runtime, updates)
         self.app.manager.default_model = model
-        self.app.window.composer.set_models(self.app.known_models(), model)
+        if self.app.window.session_id is None:  # an open session keeps its own model
+            self.app.window.composer.show_model(model)
+        self.app.window.set_known_models(self.app.known_models())
         asyncio.ensure_future(self.app.load_models())
         self.completed.emit(model)
         self.accept()

@@ -104,7 +104,12 @@ class QuickAsk(QFrame):
         text = self.edit.text().strip()
         if not text:
             return
-        info = self.app.manager.create_session(workspace=str(self.app.workspace),
+        # The default model, else what the window's picker shows; never a blank one.
+        model = self.app.manager.default_model.strip() or self.app.window.composer.current_model()
+        if not model:
+            self.status.setText(self.tr("Choose a model first: in the main window or in Settings."))
+            return  # the question stays in the box
+        info = self.app.manager.create_session(model=model, workspace=str(self.app.workspace),
                                                meta={"origin": "quick_ask"})
         self.session_id = info.id
         control = SessionControl(self.app.manager.store, info.id)

@@ -7,9 +7,13 @@ every window opens on a screen.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.providers.stubs import Reply, StubServer, sse
 from tests.ui.conftest import act, run, until
 
 
@@ -39,3 +43,106 @@ def test_f2_in_the_session_list_renames(qtbot, qloop, make_desktop) -> None:  # 
     act(qloop, dialog.accept)
     assert desktop.runtime.conversations.get_session(info.id).title == "New title"
     assert window.sessions.index(0, 0).data() == "New title"
+
+
+# ------------------------------------------------------------------ model picker
+
+CHAT = "/v1/chat/completions"
+
+
+@pytest.fixture
+def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+    server = StubServer()
+    qloop.run_until_complete(server.start())
+    yield server
+    qloop.run_until_complete(server.stop())
+
+
+def reply(text: str) -> Reply:
+    chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]}
+    return Reply(body=sse(chunk) + "data: [DONE]\n\n", content_type="text/event-stream")
+
+
+def keyless_server(stub: StubServer) -> None:
+    """A local OpenAI-compatible server (no key) offering two models; no default model."""
+    from openworker_qt.storage.config import update_global
+
+    update_global({"providers": {"local": {"base_url": stub.url + "/v1", "models": ["m1", "m2"]}}})
+
+
+def test_picker_shows_the_model_a_new_session_uses(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    keyless_server(stub)
+    stub.add("POST", CHAT, reply("hello"))
+    desktop = make_desktop()
+    window = desktop.window
+    assert desktop.manager.default_model == ""
+
+    async def scenario() -> None:
+        await desktop.load_models()
+        assert "local:m1" in desktop.known_models()
+        shown = window.composer.model.currentText()
+        assert shown and window.composer.model.itemText(window.composer.model.currentIndex()) == shown
+        window.composer.edit.setPlainText("hi")
+        window.composer._submit()
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id)
+                    and len(window.transcript.items) >= 2, what="turn end")
+
+    run(qloop, scenario)
+    info = desktop.runtime.conversations.get_session(window.session_id)
+    assert info.model == window.composer.model.currentText() == "local:m1"
+    (seen,) = stub.requests_to(CHAT)
+    assert seen.body["model"] == "m1"  # never a blank name
+    assert window.transcript.items[-1].text == "hello"
+
+
+def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    keyless_server(stub)
+    stub.add("POST", CHAT, reply("ok"))
+    desktop = make_desktop()
+    window = desktop.window
+    store = desktop.runtime.conversations
+    a = store.create_session(model="local:m2", workspace=str(desktop.workspace))
+    blank = store.create_session(model="", workspace=str(desktop.workspace))  # an older session
+    picker = window.composer.model
+
+    def shown() -> tuple[str, str]:
+        return picker.currentText(), picker.itemText(picker.currentIndex())
+
+    async def scenario() -> None:
+        await desktop.load_models()
+        window.refresh_sessions()
+        window.open_session(a.id)
+        assert shown() == ("local:m2", "local:m2")
+        window.open_session(blank.id)
+        # no model stored and no default: the picker shows what Send will use
+        assert shown() == ("local:m1", "local:m1")
+        window.composer.edit.setPlainText("hello")
+        window.composer._submit()
+        await until(lambda: not desktop.manager.is_running(blank.id) and len(stub.requests_to(CHAT)) == 1,
+                    what="turn end")
+        window.open_session(a.id)
+        assert shown() == ("local:m2", "local:m2")
+        window.new_session()
+        assert shown() == ("local:m1", "local:m1")
+
+    run(qloop, scenario)
+    assert store.get_session(blank.id).model == "local:m1"
+    assert stub.requests_to(CHAT)[0].body["model"] == "m1"
+
+
+def test_no_model_at_all_asks_for_one_and_keeps_the_text(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    window = desktop.window
+
+    async def scenario() -> None:
+        await desktop.load_models()
+        assert window.composer.model.currentText() == ""
+        window.composer.edit.setPlainText("do something")
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
+
+    run(qloop, scenario)
+    assert window.session_id is None
+    assert desktop.runtime.conversations.list_sessions() == []
+    assert window.composer.edit.toPlainText() == "do something"
+    assert window.banner.isVisibleTo(window) and "Choose a model" in window.banner.label.text()
