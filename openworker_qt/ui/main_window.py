@@ -47,6 +47,7 @@ from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.voice import VoiceController
+from openworker_qt.ui.window_state import remember_geometry
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -152,6 +153,7 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.sidebar.list, self.view)
         self.setTabOrder(self.view, self.composer.edit)
         self.resize(1040, 720)
+        remember_geometry(self, "main", app.runtime.paths.config)
         self.refresh_sessions()
         self.composer.set_models(self.app.known_models(), self._model_for(None))
         self._default_mode_to_picker()

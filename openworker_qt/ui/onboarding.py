@@ -41,6 +41,7 @@ from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.settings_store import apply_global, key_changed
+from openworker_qt.ui.window_state import keep_on_screen
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -69,6 +70,7 @@ class OnboardingDialog(QDialog):
         self.task: asyncio.Future[Any] | None = None
         self.provider = ""
         self.setObjectName("onboarding")
+        keep_on_screen(self)
         self.setWindowTitle(self.tr("Welcome to OpenWorker"))
         self.setAccessibleName(self.tr("Welcome to OpenWorker"))
         self.setAccessibleDescription(self.tr("Connect a model provider and choose a default model"))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.qt.session_model import ID_ROLE, PENDING_ROLE, RUNNING_ROLE, SessionListModel
+from openworker_qt.ui.window_state import keep_on_screen
 
 
 class SessionDelegate(QStyledItemDelegate):
@@ -142,6 +143,7 @@ class Sidebar(QWidget):
         if self.rename_dialog is None:
             dialog = QInputDialog(self)
             dialog.setObjectName("renameDialog")
+            keep_on_screen(dialog)
             dialog.setWindowTitle(self.tr("Rename session"))
             dialog.setLabelText(self.tr("Title:"))
             dialog.setAccessibleName(self.tr("Rename session"))

@@ -146,3 +146,70 @@ def test_no_model_at_all_asks_for_one_and_keeps_the_text(qtbot, qloop, make_desk
     assert desktop.runtime.conversations.list_sessions() == []
     assert window.composer.edit.toPlainText() == "do something"
     assert window.banner.isVisibleTo(window) and "Choose a model" in window.banner.label.text()
+
+
+# ------------------------------------------------------------- windows on screen
+
+
+def on_primary(widget) -> bool:  # type: ignore[no-untyped-def]
+    """Wholly on the primary screen, give or take a window frame's width."""
+    area = QApplication.primaryScreen().availableGeometry().adjusted(-4, -4, 4, 4)
+    return area.contains(widget.frameGeometry())
+
+
+def centred(widget) -> bool:  # type: ignore[no-untyped-def]
+    area = QApplication.primaryScreen().availableGeometry()
+    centre = widget.frameGeometry().center()
+    return abs(centre.x() - area.center().x()) <= 2 and abs(centre.y() - area.center().y()) <= 2
+
+
+def test_main_window_geometry_is_remembered(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    first = make_desktop()
+    first.window.setGeometry(30, 60, 760, 500)
+    saved = first.window.geometry()
+    first.window.hide()  # hidden to the tray, closed or quit: the geometry is saved
+    second = make_desktop()
+    assert second.window.isVisible()
+    assert second.window.geometry() == saved
+
+
+def test_a_window_reshown_off_screen_comes_back_centred(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    """The screen a window was on went away while it was hidden (tray, closed)."""
+    desktop = make_desktop()
+    inbox = act(qloop, desktop.show_inbox)
+    settings = act(qloop, desktop.show_settings)
+    for window in (desktop.window, inbox, settings):
+        window.hide()
+        window.move(4000, 3000)
+    act(qloop, desktop.show_window)
+    assert on_primary(desktop.window) and centred(desktop.window)
+    assert on_primary(act(qloop, desktop.show_inbox)) and centred(inbox)
+    assert on_primary(act(qloop, desktop.show_settings)) and centred(settings)
+
+
+def test_a_window_saved_off_screen_opens_on_screen(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    first = make_desktop()
+    inbox = act(qloop, first.show_inbox)
+    first.window.move(4000, 3000)  # then the user unplugged that screen and quit
+    inbox.move(-3000, 200)
+    first.window.hide()
+    inbox.hide()
+    second = make_desktop()
+    assert second.window.isVisible() and on_primary(second.window)
+    assert on_primary(act(qloop, second.show_inbox))
+
+
+def test_dialogs_and_quick_ask_open_on_screen(qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    desktop.window.move(5000, 5000)  # parked off-screen: its dialogs must not follow
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    dialog = act(qloop, lambda: desktop.grant_folder(str(folder)))
+    assert dialog.isVisible() and on_primary(dialog)
+    onboarding = act(qloop, desktop.show_onboarding)
+    assert on_primary(onboarding)
+    quick = act(qloop, desktop.show_quick_ask)
+    assert on_primary(quick)
+    quick.hide()
+    quick.move(-2000, -2000)
+    assert on_primary(act(qloop, desktop.show_quick_ask))
