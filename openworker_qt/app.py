@@ -513,7 +513,10 @@ def main(argv: list[str]) -> int:
         install_translator(qapp, language)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    desktop = DesktopApp(runtime, workspace=Path.cwd())
+    from openworker_qt.ui.workspace import start_first_run, startup_workspace
+
+    # Never the launch folder (under `scripts/dev app` that was the source checkout).
+    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config))
     install_excepthook(desktop.error_reported.emit)
 
     def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
@@ -526,15 +529,9 @@ def main(argv: list[str]) -> int:
     single.message_received.connect(desktop.handle_args)
     desktop.start()
 
-    def onboard_if_needed() -> None:
-        from openworker_qt.ui.onboarding import needs_onboarding
-
-        if needs_onboarding(desktop):
-            desktop.show_onboarding()
-
-    # After the window is on screen: building the dialog probes the keyring (backend
-    # discovery took 25-120 ms here) and would hold back the first paint.
-    after_first_paint(desktop.window, onboard_if_needed)
+    # After the window is on screen: the workspace question, then onboarding (building
+    # it probes the keyring: 25-120 ms here) would hold back the first paint.
+    after_first_paint(desktop.window, lambda: start_first_run(desktop))
     if os.environ.get("OPENWORKER_BENCH_STARTUP"):
         after_first_paint(desktop.window, lambda: print(
             f"window-exposed {time.perf_counter() - _T0:.4f} cpu {time.process_time():.4f}",

@@ -112,7 +112,14 @@ class QuickAsk(QFrame):
         if not model:
             self.status.setText(self.tr("Choose a model first: in the main window or in Settings."))
             return  # the question stays in the box
-        info = self.app.manager.create_session(model=model, workspace=str(self.app.workspace),
+        from openworker_qt.ui.workspace import prepare_folder
+
+        workspace = self.app.workspace
+        try:
+            workspace = prepare_folder(str(workspace))  # the default is created on first use
+        except ValueError as exc:
+            self.status.setText(str(exc))
+        info = self.app.manager.create_session(model=model, workspace=str(workspace),
                                                meta={"origin": "quick_ask"})
         self.session_id = info.id
         control = SessionControl(self.app.manager.store, info.id)

@@ -123,6 +123,7 @@ def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> No
                     what="turn end")
         window.open_session(a.id)
         assert shown() == ("local:m2", "local:m2")
+        await until(window.loaded, what="session loaded")
         window.new_session()
         assert shown() == ("local:m1", "local:m1")
 
