@@ -202,6 +202,8 @@ class Composer(QWidget):
                 index = 0
             self.model.setCurrentIndex(index)
             self.model.setEditText(model)
+            if line := self.model.lineEdit():
+                line.setCursorPosition(0)  # a long name shows its provider prefix
         else:
             self.model.setCurrentIndex(-1)
             self.model.setEditText("")

@@ -322,7 +322,7 @@ class MainWindow(QMainWindow):
     def workspace_changed(self) -> None:
         """Show the session's folder (call after the session or the default changed)."""
         folder = self.session_workspace()
-        self.folder_button.setText(folder.name or str(folder))
+        self.folder_button.setText(self.tr("Folder: {name}").format(name=folder.name or str(folder)))
         tip = self.tr("This session works in {folder}").format(folder=folder)
         self.folder_button.setToolTip(tip)
         self.folder_button.setAccessibleDescription(tip)

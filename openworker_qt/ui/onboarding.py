@@ -94,7 +94,7 @@ class OnboardingDialog(QDialog):
         lay.setContentsMargins(24, 20, 24, 18)
         lay.addWidget(self.pages)
         self._on_provider_changed()
-        self.resize(580, 420)
+        self.resize(max(580, self.sizeHint().width()), self.sizeHint().height())
         # Off the loop thread and after the dialog is up: is Ollama running here?
         QTimer.singleShot(0, self._start_probe)
 
@@ -120,8 +120,8 @@ class OnboardingDialog(QDialog):
         lay.addWidget(intro)
         self.keyring_warning = QLabel(self.tr(
             "No secure keyring is available on this system, so API keys cannot be stored. "
-            "Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, "
-            "which needs no key."))
+            "Install and unlock one (for example GNOME Keyring or KWallet), or use a model "
+            "running on your computer (Ollama, LM Studio, llama.cpp), which needs no key."))
         self.keyring_warning.setWordWrap(True)
         self.keyring_warning.setObjectName("warning")
         self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))

@@ -146,7 +146,7 @@ class WorkspaceDialog(QDialog):
         self.status.setAccessibleName(self.tr("Problem"))
         self.status.hide()
         lay.addWidget(self.status)
-        lay.addStretch(1)
+        lay.addSpacing(6)
         buttons = QHBoxLayout()
         self.later_button = QPushButton(self.tr("&Not now") if first_run else self.tr("Cancel"))
         self.later_button.setAccessibleName(self.tr("Not now") if first_run else self.tr("Cancel"))
@@ -163,7 +163,8 @@ class WorkspaceDialog(QDialog):
         self.browse_button.clicked.connect(self.browse)
         self.use_button.clicked.connect(self.use_folder)
         self.later_button.clicked.connect(self.reject)
-        self.resize(560, 250)
+        self.setMinimumWidth(560)
+        self.adjustSize()
 
     def browse(self) -> QFileDialog:
         start = self.path_edit.text().strip()

@@ -66,7 +66,7 @@ def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_de
     assert default.is_dir()
     assert load_config().get("general.workspace") == str(default)
     assert desktop.workspace == default
-    assert desktop.window.folder_button.text() == "OpenWorker"
+    assert desktop.window.folder_button.text() == "Folder: OpenWorker"
     assert not needs_workspace(desktop)
     assert onboarding_shown() is None
 
@@ -139,13 +139,13 @@ def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path
     store = desktop.runtime.conversations
     assert store.get_session(first).workspace == str(elsewhere)
     assert desktop.manager.engine(first).workspace == elsewhere  # rebuilt with the new folder
-    assert window.folder_button.text() == "project"
+    assert window.folder_button.text() == "Folder: project"
     assert str(elsewhere) in window.folder_button.toolTip()
     # the model is told with the next message
     assert any(str(elsewhere) in a.part["text"] for a in window.composer.attachments)
     # another session keeps its own folder; the default is unchanged
     window.new_session()
-    assert window.folder_button.text() == desktop.workspace.name
+    assert window.folder_button.text() == f"Folder: {desktop.workspace.name}"
     second = window._ensure_session()
     assert store.get_session(second).workspace == str(desktop.workspace)
     async def reopen() -> None:
@@ -153,7 +153,7 @@ def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path
         await until(window.loaded, what="session loaded")
 
     run(qloop, reopen)
-    assert window.folder_button.text() == "project"
+    assert window.folder_button.text() == "Folder: project"
     assert load_config().get("general.workspace") == ""
 
 
@@ -163,7 +163,7 @@ def test_a_new_session_can_start_in_another_folder(qtbot, qloop, make_desktop, t
     elsewhere = tmp_path / "other"
     elsewhere.mkdir()
     assert window.set_session_folder(str(elsewhere))
-    assert window.session_id is None and window.folder_button.text() == "other"
+    assert window.session_id is None and window.folder_button.text() == "Folder: other"
     sid = window._ensure_session()
     assert desktop.runtime.conversations.get_session(sid).workspace == str(elsewhere)
 
