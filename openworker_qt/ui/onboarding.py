@@ -370,6 +370,10 @@ class OnboardingDialog(QDialog):
     # ------------------------------------------------------- without a key
 
     def _start_probe(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # Qt events processed outside the loop (tests tearing down)
+            return
         if self.probe is None:
             self.probe = asyncio.ensure_future(self.probe_ollama())
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -73,16 +73,19 @@ def prepare_folder(text: str) -> Path:
     for the user (relative, not a folder, cannot be created)."""
     text = text.strip()
     if not text:
-        raise ValueError("Enter a folder.")
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a folder."))
     path = Path(text).expanduser()
     if not path.is_absolute():
-        raise ValueError(f"Enter a full path (for example {default_workspace()}).")
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a full path (for example {example}).")
+                         .format(example=default_workspace()))
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{path} is a file, not a folder.")
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} is a file, not a folder.")
+                         .format(path=path))
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"{path} could not be created: {exc.strerror or exc}") from exc
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} could not be created: {reason}")
+                         .format(path=path, reason=exc.strerror or exc)) from exc
     return path.resolve()
 
 
