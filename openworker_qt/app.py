@@ -15,6 +15,7 @@ window is up in well under half a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import logging.handlers
 import os
@@ -229,7 +230,7 @@ class DesktopApp(QObject):
         if self._enable_tray and self.tray is None:
             self.create_tray()
         self.install_hotkey()
-        asyncio.ensure_future(self.load_models())
+        self._models_task = asyncio.ensure_future(self.load_models())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
 
@@ -424,6 +425,11 @@ class DesktopApp(QObject):
         self._closing = True
         self.window.voice.cancel()  # a recording or transcription in flight
         await self.manager.shutdown(grace=3.0)
+        models = getattr(self, "_models_task", None)
+        if models is not None and not models.done():  # a quit right after the start
+            models.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await models
         self.bridge.detach()
         self.inbox.detach()
         if self.inbox_window is not None:
