@@ -15,6 +15,7 @@ window is up in well under half a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import logging.handlers
 import os
@@ -189,8 +190,7 @@ class DesktopApp(QObject):
             log.exception("listing models failed")
             return
         self._models = [m.model for pm in listing for m in getattr(pm, "models", ())]
-        current = self.window.composer.model.currentText()
-        self.window.composer.set_models(self._models, current)
+        self.window.set_known_models(self._models)
 
     def grant_folder(self, folder: str, parent: QWidget | None = None,
                      apply: Callable[[str, bool], None] | None = None) -> Any:
@@ -250,7 +250,7 @@ class DesktopApp(QObject):
         if self._enable_tray and self.tray is None:
             self.create_tray()
         self.install_hotkey()
-        asyncio.ensure_future(self.load_models())
+        self._models_task = asyncio.ensure_future(self.load_models())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
 
@@ -300,14 +300,14 @@ class DesktopApp(QObject):
     def install_hotkey(self) -> Any:
         """The global quick-ask hotkey (``ui.quick_ask_hotkey``); where the platform
         has none (Wayland) the status bar says so and the in-app shortcut remains."""
-        from openworker_qt.qt.hotkey import DEFAULT_HOTKEY, create_hotkey
+        from openworker_qt.qt.hotkey import create_hotkey, quick_ask_sequence
 
         if self.hotkey is not None:
             self.hotkey.unregister()
         else:
             self.hotkey = create_hotkey(self)
             self.hotkey.activated.connect(self.show_quick_ask)
-        sequence = str(self.runtime.config.get("ui.quick_ask_hotkey") or DEFAULT_HOTKEY)
+        sequence = quick_ask_sequence(self.runtime.config)
         if not self.hotkey.register(sequence):
             log.info("global hotkey: %s", self.hotkey.status)
             self.window.statusBar().showMessage(self.hotkey.status, 8000)
@@ -443,6 +443,11 @@ class DesktopApp(QObject):
         self._closing = True
         self.window.voice.cancel()  # a recording or transcription in flight
         await self.manager.shutdown(grace=3.0)
+        models = getattr(self, "_models_task", None)
+        if models is not None and not models.done():  # a quit right after the start
+            models.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await models
         self.bridge.detach()
         self.inbox.detach()
         if self.inbox_window is not None:
@@ -532,7 +537,10 @@ def main(argv: list[str]) -> int:
         install_translator(qapp, language)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    desktop = DesktopApp(runtime, workspace=Path.cwd())
+    from openworker_qt.ui.workspace import start_first_run, startup_workspace
+
+    # Never the launch folder (under `scripts/dev app` that was the source checkout).
+    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config))
     install_excepthook(desktop.error_reported.emit)
 
     def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
@@ -545,15 +553,9 @@ def main(argv: list[str]) -> int:
     single.message_received.connect(desktop.handle_args)
     desktop.start()
 
-    def onboard_if_needed() -> None:
-        from openworker_qt.ui.onboarding import needs_onboarding
-
-        if needs_onboarding(desktop):
-            desktop.show_onboarding()
-
-    # After the window is on screen: building the dialog probes the keyring (backend
-    # discovery took 25-120 ms here) and would hold back the first paint.
-    after_first_paint(desktop.window, onboard_if_needed)
+    # After the window is on screen: the workspace question, then onboarding (building
+    # it probes the keyring: 25-120 ms here) would hold back the first paint.
+    after_first_paint(desktop.window, lambda: start_first_run(desktop))
     if os.environ.get("OPENWORKER_BENCH_STARTUP"):
         after_first_paint(desktop.window, lambda: print(
             f"window-exposed {time.perf_counter() - _T0:.4f} cpu {time.process_time():.4f}",

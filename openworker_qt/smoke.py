@@ -66,6 +66,9 @@ def missing_resources() -> list[str]:
     for qm in qms:
         if not QTranslator().load(str(qm)):
             problems.append(f"translation {qm} does not load")
+    demo = resource("demo", "demo-session.json")  # onboarding's offline demo
+    if not demo.is_file():
+        problems.append(f"demo script {demo}")
     return problems
 
 

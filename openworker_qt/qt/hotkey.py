@@ -43,7 +43,15 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 
 log = logging.getLogger(__name__)
 
+#: Quick ask's key, global (where the platform allows) and inside the window alike;
+#: the README names it too (tests/ui/test_hotkey.py checks they agree).
 DEFAULT_HOTKEY = "Ctrl+Alt+Space"
+
+
+def quick_ask_sequence(config: Any) -> str:
+    """The quick-ask key in force: ``ui.quick_ask_hotkey`` or :data:`DEFAULT_HOTKEY`."""
+    value = config.get("ui.quick_ask_hotkey") if config is not None else None
+    return str(value or "").strip() or DEFAULT_HOTKEY
 
 
 def parse_sequence(sequence: str) -> QKeyCombination | None:
@@ -103,15 +111,15 @@ class UnavailableHotkey(GlobalHotkey):
 
     def __init__(self, reason: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.reason = reason
-        self.status = reason
+        self.reason = reason  # may name the in-app shortcut as "{sequence}"
+        self.status = reason.replace("{sequence}", DEFAULT_HOTKEY)
 
     @property
     def available(self) -> bool:
         return False
 
     def register(self, sequence: str) -> bool:
-        self.status = self.reason
+        self.status = self.reason.replace("{sequence}", sequence.strip() or DEFAULT_HOTKEY)
         return False
 
 
@@ -529,8 +537,8 @@ def create_hotkey(parent: QObject | None = None, platform: str | None = None) ->
         return MacHotkey(parent)
     tr = QCoreApplication.translate
     if name.startswith("wayland"):
-        reason = tr("GlobalHotkey", "Global hotkeys are not available on Wayland: use the tray "
-                    "or Ctrl+Shift+Space inside OpenWorker for quick ask.")
+        reason = tr("GlobalHotkey", "Global hotkeys are not available on Wayland: use the tray, "
+                    "or {sequence} while the OpenWorker window is active, for quick ask.")
     else:
         reason = tr("GlobalHotkey", "Global hotkeys are not available on this display ({name}).") \
             .format(name=name)

@@ -59,6 +59,7 @@ DEFAULTS: dict[str, Any] = {
         "persona": "cowork",
         "max_iterations": 25,
         "language": "",
+        "workspace": "",  # the folder new sessions work in (asked at first start)
     },
     "permissions": {
         "mode": "interactive",

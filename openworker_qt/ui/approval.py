@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.ui.window_state import keep_on_screen
 
 MAX_PREVIEW = 20_000
 
@@ -205,6 +206,7 @@ class ApprovalDialog(QDialog):
                  session_title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
+        keep_on_screen(self)  # its parent may be parked off-screen or hidden in the tray
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setWindowTitle(self.tr("Approve {tool}?").format(tool=request.tool))

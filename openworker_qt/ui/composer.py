@@ -8,6 +8,7 @@ Signals:
     submitted(str, list): text and the attachment parts (content-part dicts).
     stop_requested(): the user pressed Stop (button or Esc).
     model_chosen(str), persona_chosen(str), mode_chosen(str): picker changes.
+    model_missing(): Send with no model in the picker (the text is kept).
     attach_requested(): the Attach button.
 """
 
@@ -71,6 +72,7 @@ class Composer(QWidget):
     model_chosen = Signal(str)
     persona_chosen = Signal(str)
     mode_chosen = Signal(str)
+    model_missing = Signal()
     attach_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -138,6 +140,7 @@ class Composer(QWidget):
         self.model.activated.connect(lambda _i: self.model_chosen.emit(self.model.currentText()))
         if line := self.model.lineEdit():
             line.setAccessibleName(self.tr("Model name"))
+            line.setPlaceholderText(self.tr("Choose a model"))
             line.returnPressed.connect(lambda: self.model_chosen.emit(self.model.currentText()))
         self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.persona.currentText()))
         self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
@@ -171,7 +174,12 @@ class Composer(QWidget):
     def running(self) -> bool:
         return self._running
 
+    def current_model(self) -> str:
+        """The model the next message uses: what the picker shows ('' for none)."""
+        return self.model.currentText().strip()
+
     def set_models(self, models: list[str], current: str) -> None:
+        """Fill the picker with ``models`` and show ``current`` ('' shows none)."""
         self.model.blockSignals(True)
         self.model.clear()
         seen: list[str] = []
@@ -179,15 +187,32 @@ class Composer(QWidget):
             if m and m not in seen:
                 seen.append(m)
         self.model.addItems(seen)
-        self.model.setCurrentText(current)
+        self.model.blockSignals(False)
+        self.show_model(current)
+
+    def show_model(self, model: str) -> None:
+        """Show ``model`` as the picker's item and text, so the picker never shows one
+        model while the text (what is sent) says another; '' shows the placeholder."""
+        model = model.strip()
+        self.model.blockSignals(True)
+        if model:
+            index = self.model.findText(model)
+            if index < 0:
+                self.model.insertItem(0, model)
+                index = 0
+            self.model.setCurrentIndex(index)
+            self.model.setEditText(model)
+            if line := self.model.lineEdit():
+                line.setCursorPosition(0)  # a long name shows its provider prefix
+        else:
+            self.model.setCurrentIndex(-1)
+            self.model.setEditText("")
         self.model.blockSignals(False)
 
     def set_session_fields(self, persona: str, mode: str, model: str) -> None:
         self.persona.setCurrentText(persona)
         self.mode.setCurrentText(mode)
-        if self.model.findText(model) < 0 and model:
-            self.model.insertItem(0, model)
-        self.model.setCurrentText(model)
+        self.show_model(model)
 
     # ------------------------------------------------------------ attachments
 
@@ -223,6 +248,9 @@ class Composer(QWidget):
     def _submit(self) -> None:
         text = self.edit.toPlainText().strip()
         if not text and not self.attachments:
+            return
+        if not self.current_model():
+            self.model_missing.emit()  # a blank model is never sent; nothing is lost
             return
         parts: list[dict[str, Any]] = [a.part for a in self.attachments]
         self.edit.clear()

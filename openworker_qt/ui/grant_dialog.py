@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui.window_state import keep_on_screen
+
 
 class GrantDialog(QDialog):
     chosen = Signal(bool)
@@ -33,6 +35,7 @@ class GrantDialog(QDialog):
         super().__init__(parent)
         self.folder = folder
         self.setObjectName("grantDialog")
+        keep_on_screen(self)
         self.setWindowTitle(self.tr("Grant folder access"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

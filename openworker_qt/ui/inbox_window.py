@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
+from openworker_qt.ui.window_state import remember_geometry
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -49,6 +50,7 @@ class InboxWindow(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.app = app
         self.setObjectName("inboxWindow")
+        remember_geometry(self, "inbox", app.runtime.paths.config)
         self.setWindowTitle(self.tr("Inbox — OpenWorker Qt"))
         self.setAccessibleName(self.tr("Inbox"))
         self.setAccessibleDescription(self.tr("Everything waiting for you, across sessions"))

@@ -17,14 +17,23 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -35,16 +44,19 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
-from openworker_qt.ui.attachments import AttachmentError, load_attachment
+from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.voice import VoiceController
+from openworker_qt.ui.window_state import remember_geometry
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -114,6 +126,7 @@ class MainWindow(QMainWindow):
         self._turn_started: dict[str, float] = {}
         self._status_detail: dict[str, str] = {}
         self._search = ""
+        self._new_workspace: Path | None = None  # a folder picked before the session exists
 
         self.sessions = SessionListModel(self)
         self.transcript = TranscriptModel(self)
@@ -138,20 +151,31 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
         self.statusBar().addWidget(self.status_label, 1)
+        self.folder_button = QToolButton()
+        self.folder_button.setObjectName("folderButton")
+        self.folder_button.setAutoRaise(True)
+        self.folder_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.folder_button.setIcon(QIcon.fromTheme("folder"))
+        self.folder_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.folder_button.setAccessibleName(self.tr("Session folder"))
+        self.statusBar().addPermanentWidget(self.folder_button)
         self._tick = QTimer(self)
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self._update_status)
         self.voice = VoiceController.for_runtime(self.composer.mic, self.composer.edit,
                                                  self.app.runtime, self)
         self._build_menus()
+        self._folder_menu()
         self._connect()
         self.setTabOrder(self.sidebar.new_button, self.sidebar.search)
         self.setTabOrder(self.sidebar.search, self.sidebar.list)
         self.setTabOrder(self.sidebar.list, self.view)
         self.setTabOrder(self.view, self.composer.edit)
+        self.workspace_changed()
         self.resize(1040, 720)
+        remember_geometry(self, "main", app.runtime.paths.config)
         self.refresh_sessions()
-        self.composer.set_models(self.app.known_models(), self.manager.default_model)
+        self.composer.set_models(self.app.known_models(), self._model_for(None))
         self._default_mode_to_picker()
 
     # ------------------------------------------------------------------ setup
@@ -173,6 +197,8 @@ class MainWindow(QMainWindow):
         self.new_action = self._action(f, self.tr("&New session"), "Ctrl+N", self.new_session, "newSession")
         self._action(f, self.tr("&Search sessions"), "Ctrl+K", self._focus_search, "searchSessions")
         self._action(f, self.tr("&Attach files…"), "Ctrl+O", self.pick_attachments, "attach")
+        self._action(f, self.tr("Default &folder for new sessions…"), None,
+                     self._choose_default_folder, "defaultFolder")
         f.addSeparator()
         self._action(f, self.tr("Se&ttings…"), "Ctrl+,", self.settings_requested, "settings")
         f.addSeparator()
@@ -182,16 +208,31 @@ class MainWindow(QMainWindow):
         self.stop_action = self._action(s, self.tr("S&top"), "Ctrl+.", self.stop, "stop")
         self._action(s, self.tr("&Retry"), "Ctrl+R", self.retry, "retry")
         s.addSeparator()
+        self.change_folder_action = self._action(
+            s, self.tr("Change &folder…"), None, self.change_folder, "changeFolder")
+        s.addSeparator()
         self._action(s, self.tr("&Approve focused request"), "Ctrl+Shift+A",
                      lambda: self.answer_focused("once"), "approveFocused")
         self._action(s, self.tr("&Deny focused request"), "Ctrl+Shift+D",
                      lambda: self.answer_focused("deny"), "denyFocused")
         s.addSeparator()
-        self._action(s, self.tr("Re&name…"), "F2", self.sidebar.rename_current, "rename")
+        s.addAction(self.sidebar.rename_action)  # F2, bound once (see Sidebar)
         w = bar.addMenu(self.tr("&Window"))
         self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
-        self._action(w, self.tr("&Quick ask"), "Ctrl+Shift+Space", self.quick_ask_requested, "quickAsk")
+        # The same key as the global hotkey: where the platform grabs it first, this
+        # one never fires; elsewhere (Wayland, no hotkey) it works inside the window.
+        self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.app.runtime.config),
+                     self.quick_ask_requested, "quickAsk")
         self._action(w, self.tr("&Focus message box"), "Ctrl+L", self.composer.edit.setFocus, "focusComposer")
+
+    def _folder_menu(self) -> None:
+        menu = QMenu(self.folder_button)
+        menu.addAction(self.change_folder_action)
+        open_folder = menu.addAction(self.tr("&Open in file manager"))
+        open_folder.setObjectName("openFolder")
+        open_folder.triggered.connect(lambda: QDesktopServices.openUrl(
+            QUrl.fromLocalFile(str(self.session_workspace()))))
+        self.folder_button.setMenu(menu)
 
     def _connect(self) -> None:
         b = self.app.bridge
@@ -211,6 +252,7 @@ class MainWindow(QMainWindow):
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.model_chosen.connect(self._on_composer_model)
+        self.composer.model_missing.connect(self._on_model_missing)
         self.composer.persona_chosen.connect(lambda p: self._set_session_field("persona", p))
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
@@ -244,9 +286,94 @@ class MainWindow(QMainWindow):
         if self.composer.mode.findText(mode) >= 0:
             self.composer.mode.setCurrentText(mode)
 
+    def _model_for(self, info: SessionInfo | None) -> str:
+        """The model a session uses (a new one: the default), as the picker shows it.
+
+        No model at all (none configured, none stored): the first model a configured
+        provider offers, or '' (the picker shows its placeholder and Send asks for one).
+        """
+        model = (info.model if info is not None else "") or self.manager.default_model
+        if not model.strip():
+            model = next((m for m in self.app.known_models() if m.strip()), "")
+        return model.strip()
+
+    def set_known_models(self, models: list[str]) -> None:
+        """The providers' models arrived: list them; keep showing the session's model."""
+        info = self.store.get_session(self.session_id) if self.session_id else None
+        current = self.composer.current_model() or self._model_for(info)
+        self.composer.set_models(models, current)
+
+    def _on_model_missing(self) -> None:
+        self.banner.show_message(self.tr(
+            "Choose a model first: type or pick one in the model box next to Send, or "
+            "connect a provider in Settings. Your message is still there."))
+        self.composer.model.setFocus()
+
+    # -------------------------------------------------------------- workspace
+
+    def session_workspace(self) -> Path:
+        """The folder the current session works in (a new one: the default folder)."""
+        if self.session_id is not None:
+            info = self.store.get_session(self.session_id)
+            if info is not None and info.workspace:
+                return Path(info.workspace)
+        return self._new_workspace or self.app.workspace
+
+    def workspace_changed(self) -> None:
+        """Show the session's folder (call after the session or the default changed)."""
+        folder = self.session_workspace()
+        self.folder_button.setText(self.tr("Folder: {name}").format(name=folder.name or str(folder)))
+        tip = self.tr("This session works in {folder}").format(folder=folder)
+        self.folder_button.setToolTip(tip)
+        self.folder_button.setAccessibleDescription(tip)
+
+    def change_folder(self) -> QFileDialog:
+        """Session → Change folder…: pick the folder this session works in."""
+        from openworker_qt.ui.workspace import folder_dialog
+
+        dialog = folder_dialog(self, self.tr("Folder for this session"), str(self.session_workspace()))
+        dialog.fileSelected.connect(self.set_session_folder)
+        dialog.open()
+        return dialog
+
+    def set_session_folder(self, folder: str) -> bool:
+        """Move the current session (or the next new one) to ``folder``."""
+        path = Path(folder).expanduser()
+        if not path.is_dir():
+            self.banner.show_message(self.tr("{folder} is not a folder.").format(folder=folder))
+            return False
+        path = path.resolve()
+        if self.session_id is None:
+            self._new_workspace = path
+        elif self.manager.is_running(self.session_id):
+            self.banner.show_message(self.tr(
+                "The folder can change once the current turn has ended."), error=False)
+            return False
+        elif path != self.session_workspace():
+            self.store.update_session(self.session_id, workspace=str(path))
+            self.manager.forget(self.session_id)  # rebuilt with the new folder and its permissions
+            note = (f"[The working folder of this session is now {path}; relative paths refer "
+                    "to it.]")
+            self.composer.add_attachment(Attachment(
+                self.tr("now in {name}/").format(name=path.name or str(path)), str(path), "folder",
+                {"type": "text", "text": note}))
+        self.workspace_changed()
+        self.statusBar().showMessage(self.tr("This session now works in {folder}").format(folder=path), 6000)
+        return True
+
+    def _choose_default_folder(self) -> None:
+        from openworker_qt.ui.workspace import show_workspace_dialog
+
+        show_workspace_dialog(self.app, first_run=False)
+
+    # ------------------------------------------------------- sessions (cont.)
+
     def new_session(self) -> None:
         self.session_id = None
+        self._new_workspace = None
         self._default_mode_to_picker()
+        self.composer.show_model(self._model_for(None))
+        self.workspace_changed()
         self.transcript.reset("", [])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
@@ -257,13 +384,21 @@ class MainWindow(QMainWindow):
 
     def _ensure_session(self) -> str:
         if self.session_id is None:
+            from openworker_qt.ui.workspace import prepare_folder
+
+            folder = self._new_workspace or self.app.workspace
+            try:
+                folder = prepare_folder(str(folder))  # the default is created on first use
+            except ValueError as exc:
+                self.banner.show_message(str(exc))
             info = self.manager.create_session(
-                model=self.composer.model.currentText().strip() or self.manager.default_model,
+                model=self.composer.current_model() or self._model_for(None),
                 persona=self.composer.persona.currentText(),
                 mode=self.composer.mode.currentText(),
-                workspace=str(self.app.workspace),
+                workspace=str(folder),
             )
             self.session_id = info.id
+            self._new_workspace = None
             self.transcript.reset(info.id, [])
             self.refresh_sessions()
         return self.session_id
@@ -276,7 +411,8 @@ class MainWindow(QMainWindow):
         if info is None:
             return
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
-        self.composer.set_session_fields(info.persona, info.mode, info.model or self.manager.default_model)
+        self.composer.set_session_fields(info.persona, info.mode, self._model_for(info))
+        self.workspace_changed()
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
         if self._loading is not None and not self._loading.done():
@@ -333,7 +469,15 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ turns
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
+        model = self.composer.current_model()
+        if not model:
+            self._on_model_missing()
+            return
         sid = self._ensure_session()
+        info = self.store.get_session(sid)
+        if info is not None and info.model != model and not self.manager.is_running(sid):
+            # what the picker shows is what is used (a stored blank model included)
+            self.manager.switch_model(sid, model)
         content: str | list[dict[str, object]] = text
         if parts:
             content = [*parts, {"type": "text", "text": text}] if text else list(parts)
@@ -380,6 +524,10 @@ class MainWindow(QMainWindow):
             self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
         elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = self.tr("thinking")
+        if isinstance(event, ev.NoticeAdded) and event.kind == "model_switch" and sid == self.session_id:
+            info = self.store.get_session(sid)
+            if info is not None and info.model:
+                self.composer.show_model(info.model)  # switched elsewhere (CLI, a tool)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):

@@ -8,11 +8,18 @@ Two calm pages in one dialog:
    (:func:`settings_providers.validate_key`; Ollama and custom endpoints answer
    ``GET /models``). Only a key that worked is stored, and only in the OS
    keyring; without a secure keyring the dialog says so and stores nothing.
+   A local or custom server (LM Studio, vLLM, llama.cpp) needs no key: without
+   one, none is recorded, so its requests never ask the keyring for one.
 2. *Default model*: the curated models of that provider (or the models the
    server listed), written to the global config as ``general.default_model``.
 
+Without any key, the first page offers what works anyway: Ollama, when it
+answers on this computer (probed once, in a worker, with a short timeout), and
+an offline demo session (the ``scripted`` provider replaying
+``resources/demo/demo-session.json``, titled as a demo; no model runs).
+
 Everything is skippable; Settings offers the same later. Network calls are
-async on the qasync loop; keyring writes run in a worker.
+async on the qasync loop; keyring writes and the Ollama probe run in a worker.
 
 Signals:
     completed(str): the default model that was saved ('' when skipped).
@@ -23,11 +30,13 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+import shiboken6
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -41,11 +50,13 @@ from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.settings_store import apply_global, key_changed
+from openworker_qt.ui.window_state import keep_on_screen
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
 
 SKIPPED_MARKER = ".onboarding-skipped"
+DEMO_SCRIPT = ("demo", "demo-session.json")  # under resources/
 
 
 def provider_label(c: sp.ProviderChoice) -> str:
@@ -67,8 +78,12 @@ class OnboardingDialog(QDialog):
         self.app = app
         self.runtime = app.runtime
         self.task: asyncio.Future[Any] | None = None
+        self.probe: asyncio.Future[Any] | None = None
+        self.ollama_models: list[str] | None = None  # what the probe found (None: no Ollama)
+        self.ollama_url = ""
         self.provider = ""
         self.setObjectName("onboarding")
+        keep_on_screen(self)
         self.setWindowTitle(self.tr("Welcome to OpenWorker"))
         self.setAccessibleName(self.tr("Welcome to OpenWorker"))
         self.setAccessibleDescription(self.tr("Connect a model provider and choose a default model"))
@@ -79,7 +94,9 @@ class OnboardingDialog(QDialog):
         lay.setContentsMargins(24, 20, 24, 18)
         lay.addWidget(self.pages)
         self._on_provider_changed()
-        self.resize(560, 340)
+        self.resize(max(580, self.sizeHint().width()), self.sizeHint().height())
+        # Off the loop thread and after the dialog is up: is Ollama running here?
+        QTimer.singleShot(0, self._start_probe)
 
     # ------------------------------------------------------------------ pages
 
@@ -95,15 +112,16 @@ class OnboardingDialog(QDialog):
         heading.setFont(font)
         intro = QLabel(self.tr(
             "OpenWorker works with the model provider you choose. Paste an API key, "
-            "or point it at Ollama running on your computer. Keys are kept in your "
-            "system keyring, never in a file."))
+            "or point it at a model running on your computer (Ollama, LM Studio, "
+            "llama.cpp: no key needed). Keys are kept in your system keyring, never "
+            "in a file."))
         intro.setWordWrap(True)
         lay.addWidget(heading)
         lay.addWidget(intro)
         self.keyring_warning = QLabel(self.tr(
             "No secure keyring is available on this system, so API keys cannot be stored. "
-            "Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, "
-            "which needs no key."))
+            "Install and unlock one (for example GNOME Keyring or KWallet), or use a model "
+            "running on your computer (Ollama, LM Studio, llama.cpp), which needs no key."))
         self.keyring_warning.setWordWrap(True)
         self.keyring_warning.setObjectName("warning")
         self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
@@ -138,6 +156,7 @@ class OnboardingDialog(QDialog):
         self.status.setAccessibleName(self.tr("Check result"))
         lay.addWidget(self.status)
         lay.addStretch(1)
+        lay.addWidget(self._no_key_box())
         row = QHBoxLayout()
         self.skip_button = QPushButton(self.tr("&Skip for now"))
         self.skip_button.setAccessibleName(self.tr("Skip for now"))
@@ -154,6 +173,35 @@ class OnboardingDialog(QDialog):
         self.skip_button.clicked.connect(self.skip)
         self.check_button.clicked.connect(self._on_check_clicked)
         return page
+
+    def _no_key_box(self) -> QWidget:
+        """No key? Ollama (when it answers here) and the offline demo."""
+        box = QFrame()
+        box.setObjectName("noKeyBox")
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(12, 10, 12, 10)
+        self.no_key_label = QLabel(self.tr(
+            "<b>No API key?</b> Try the offline demo to see how OpenWorker works."))
+        self.no_key_label.setWordWrap(True)
+        self.no_key_label.setAccessibleName(self.tr("Without an API key"))
+        lay.addWidget(self.no_key_label)
+        row = QHBoxLayout()
+        self.ollama_button = QPushButton(self.tr("Use &Ollama"))
+        self.ollama_button.setAccessibleName(self.tr("Use Ollama"))
+        self.ollama_button.setAccessibleDescription(self.tr("Connect to Ollama running on this computer"))
+        self.ollama_button.hide()
+        self.demo_button = QPushButton(self.tr("Try the offline &demo"))
+        self.demo_button.setAccessibleName(self.tr("Try the offline demo"))
+        self.demo_button.setAccessibleDescription(self.tr(
+            "Open a demo session with pre-written answers: no AI model, nothing leaves this computer"))
+        row.addWidget(self.ollama_button)
+        row.addWidget(self.demo_button)
+        row.addStretch(1)
+        lay.addLayout(row)
+        self.ollama_button.clicked.connect(self._on_use_ollama)
+        self.demo_button.clicked.connect(self.start_demo)
+        return box
 
     def _model_page(self) -> QWidget:
         page = QWidget()
@@ -289,13 +337,17 @@ class OnboardingDialog(QDialog):
         return [f"{c.name}:{m}" for m in listed]
 
     async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
+        key_name: str | None = None
         if c.kind == "key":
             entry = sp.entry_for(self.runtime.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)
         elif c.kind == "custom" and key:
             await asyncio.to_thread(sp.store_key, sp.CUSTOM_KEY_NAME, key)
+            key_name = sp.CUSTOM_KEY_NAME
+        elif c.kind == "custom" and self.runtime.config.get(f"providers.{c.name}.key_name"):
+            key_name = ""  # no key now: forget the entry an earlier set-up named
         ids = [m.split(":", 1)[1] for m in models] if c.kind == "custom" else None
-        table = sp.provider_settings(c.name, base_url=url, models=ids)
+        table = sp.provider_settings(c.name, base_url=url, models=ids, key_name=key_name)
         if table:
             apply_global(self.runtime, {"providers": {c.name: table}})
         key_changed(self.runtime, c.name)
@@ -315,6 +367,70 @@ class OnboardingDialog(QDialog):
         self.pages.setCurrentIndex(1)
         self.model_box.setFocus()
 
+    # ------------------------------------------------------- without a key
+
+    def _start_probe(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # Qt events processed outside the loop (tests tearing down)
+            return
+        if self.probe is None:
+            self.probe = asyncio.ensure_future(self.probe_ollama())
+
+    async def probe_ollama(self) -> list[str] | None:
+        """Look for Ollama on this computer (a worker thread, short timeout)."""
+        url = sp.OLLAMA_PROBE_URL
+        found = await asyncio.to_thread(sp.probe_ollama, url)
+        if not shiboken6.isValid(self):
+            return found
+        self.ollama_models = found
+        self.ollama_url = url
+        if found is not None:
+            count = len(found)
+            self.no_key_label.setText(self.tr(
+                "<b>No API key?</b> Ollama is running on this computer ({count} model(s)): "
+                "use it, no key needed. Or try the offline demo first.").format(count=count))
+            self.ollama_button.show()
+        return found
+
+    def _on_use_ollama(self) -> None:
+        self.select_provider("ollama")
+        # where the probe found it (empty: the standard address)
+        default = sp.choice("ollama").default_url
+        self.url_edit.setText("" if self.ollama_url in ("", default) else self.ollama_url)
+        self._on_check_clicked()
+
+    def start_demo(self) -> str:
+        """Open the offline demo: a session titled as a demo whose answers are scripted.
+
+        Nothing is configured (no default model); the first message is sent so the
+        demo plays at once. Returns the session id.
+        """
+        from openworker_qt.app import resource
+        from openworker_qt.ui.workspace import prepare_folder
+
+        window = self.app.window
+        workspace = self.app.workspace
+        try:
+            workspace = prepare_folder(str(workspace))
+        except ValueError as exc:
+            window.banner.show_message(str(exc))
+        info = self.app.manager.create_session(
+            title=self.tr("Demo: scripted answers, no AI model"),
+            model=f"scripted:{resource(*DEMO_SCRIPT)}",
+            persona="cowork",
+            mode="interactive",
+            workspace=str(workspace),
+            meta={"origin": "demo"},
+        )
+        first_message = self.tr("Show me how you work.")
+        self.completed.emit("")
+        self.accept()
+        self.app.open_session(info.id)
+        window.composer.edit.setPlainText(first_message)
+        window.composer._submit()
+        return info.id
+
     # ---------------------------------------------------------------- finish
 
     def finish(self) -> None:
@@ -327,7 +443,9 @@ class OnboardingDialog(QDialog):
             updates["providers"] = {sp.CUSTOM: {"models": [*known, model[7:]]}}
         apply_global(self.runtime, updates)
         self.app.manager.default_model = model
-        self.app.window.composer.set_models(self.app.known_models(), model)
+        if self.app.window.session_id is None:  # an open session keeps its own model
+            self.app.window.composer.show_model(model)
+        self.app.window.set_known_models(self.app.known_models())
         asyncio.ensure_future(self.app.load_models())
         self.completed.emit(model)
         self.accept()

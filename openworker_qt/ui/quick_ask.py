@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QCursor, QDragEnterEvent, QDropEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -29,6 +29,7 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionControl
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.window_state import keep_on_screen
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -89,9 +90,11 @@ class QuickAsk(QFrame):
         self.setFixedWidth(560)
         self.resize(560, 110)
         self.setFocusProxy(self.edit)
+        keep_on_screen(self)
 
     def popup(self) -> None:
-        screen = QGuiApplication.primaryScreen()
+        # on the screen the pointer is on (the one the user looks at), else the primary
+        screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
         if screen is not None:
             geo = screen.availableGeometry()
             self.move(geo.center().x() - self.width() // 2, geo.top() + geo.height() // 4)
@@ -104,7 +107,19 @@ class QuickAsk(QFrame):
         text = self.edit.text().strip()
         if not text:
             return
-        info = self.app.manager.create_session(workspace=str(self.app.workspace),
+        # The default model, else what the window's picker shows; never a blank one.
+        model = self.app.manager.default_model.strip() or self.app.window.composer.current_model()
+        if not model:
+            self.status.setText(self.tr("Choose a model first: in the main window or in Settings."))
+            return  # the question stays in the box
+        from openworker_qt.ui.workspace import prepare_folder
+
+        workspace = self.app.workspace
+        try:
+            workspace = prepare_folder(str(workspace))  # the default is created on first use
+        except ValueError as exc:
+            self.status.setText(str(exc))
+        info = self.app.manager.create_session(model=model, workspace=str(workspace),
                                                meta={"origin": "quick_ask"})
         self.session_id = info.id
         control = SessionControl(self.app.manager.store, info.id)

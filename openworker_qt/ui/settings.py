@@ -27,6 +27,7 @@ from openworker_qt.ui.settings_pages import (
     PermissionsPage,
     ProvidersPage,
 )
+from openworker_qt.ui.window_state import remember_geometry
 
 if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
@@ -39,6 +40,7 @@ class SettingsWindow(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.app = app
         self.setObjectName("settingsWindow")
+        remember_geometry(self, "settings", app.runtime.paths.config)
         self.setWindowTitle(self.tr("Settings — OpenWorker Qt"))
         self.setAccessibleName(self.tr("Settings"))
         self.providers = ProvidersPage(app)

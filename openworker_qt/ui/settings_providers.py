@@ -81,17 +81,52 @@ def models_for(provider: str, config: Any = None) -> list[str]:
     return [model_string(provider, m) for m in curated_models(provider, internal_config(config))]
 
 
-def provider_settings(provider: str, *, base_url: str = "", models: list[str] | None = None) -> dict[str, Any]:
-    """The ``[providers.<name>]`` table to merge into the global config."""
+def provider_settings(provider: str, *, base_url: str = "", models: list[str] | None = None,
+                      key_name: str | None = None) -> dict[str, Any]:
+    """The ``[providers.<name>]`` table to merge into the global config.
+
+    ``key_name``: for a custom server, the keyring entry of its key. A server
+    that needs no key (LM Studio, vLLM, llama.cpp) gets none, so no request asks
+    the keyring for one; ``""`` clears an entry an earlier set-up wrote.
+    """
     table: dict[str, Any] = {}
     if provider == "ollama":
         table["base_url"] = normalize_ollama_url(base_url or None)
     elif base_url.strip():
         table["base_url"] = base_url.strip().rstrip("/")
     if provider == CUSTOM:
-        table["key_name"] = CUSTOM_KEY_NAME
+        if key_name is not None:
+            table["key_name"] = key_name
         table["models"] = list(models or [])
     return table
+
+
+#: Where :func:`probe_ollama` looks by default (Ollama's standard address).
+OLLAMA_PROBE_URL = OLLAMA_DEFAULT_URL
+OLLAMA_PROBE_TIMEOUT = 0.5
+
+
+def probe_ollama(url: str = "", timeout: float = OLLAMA_PROBE_TIMEOUT) -> list[str] | None:
+    """Is Ollama answering at ``url`` (default: this computer)? Its model names, or None.
+
+    Blocking, with a short timeout: call it from a worker thread (never the loop).
+    ``GET /api/tags`` is Ollama's own endpoint, so another server on the port is
+    not mistaken for it.
+    """
+    import json
+    import urllib.request
+
+    root = normalize_ollama_url(url or OLLAMA_PROBE_URL).removesuffix("/v1")
+    try:
+        with urllib.request.urlopen(f"{root}/api/tags", timeout=timeout) as response:  # noqa: S310
+            data = json.loads(response.read(1_000_000).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    models = data.get("models") if isinstance(data, dict) else None
+    if not isinstance(models, list):
+        return None
+    return sorted(str(m.get("name") or m.get("model") or "") for m in models
+                  if isinstance(m, dict) and (m.get("name") or m.get("model")))
 
 
 async def validate_key(provider: str, key: str, *, base_url: str = "") -> None:

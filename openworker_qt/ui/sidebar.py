@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.qt.session_model import ID_ROLE, PENDING_ROLE, RUNNING_ROLE, SessionListModel
+from openworker_qt.ui.window_state import keep_on_screen
 
 
 class SessionDelegate(QStyledItemDelegate):
@@ -84,6 +85,7 @@ class Sidebar(QWidget):
         self.list.setAccessibleDescription(self.tr("Your sessions, newest first"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # titles elide
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         lay.addWidget(self.new_button)
@@ -93,10 +95,15 @@ class Sidebar(QWidget):
         self.search.textChanged.connect(self.search_changed)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
-        self.rename_action = QAction(self.tr("Rename…"), self.list)
+        # One action owns F2: the Session menu shows this same action, so the key is
+        # bound once (two bindings made F2 ambiguous and neither fired).
+        self.rename_action = QAction(self.tr("Re&name…"), self.list)
+        self.rename_action.setObjectName("rename")
         self.rename_action.setShortcut(QKeySequence(Qt.Key.Key_F2))
-        self.rename_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.rename_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.rename_action.triggered.connect(self.rename_current)
+        self.rename_dialog: QInputDialog | None = None
+        self._rename_target = ""
         self.delete_action = QAction(self.tr("Delete…"), self.list)
         self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -128,14 +135,29 @@ class Sidebar(QWidget):
         menu.addAction(self.delete_action)
         menu.exec(self.list.viewport().mapToGlobal(pos))
 
-    def rename_current(self) -> None:
+    def rename_current(self) -> QInputDialog | None:
+        """Ask for a new title (window-modal, no nested event loop); returns the dialog."""
         sid = self.current_id()
         if sid is None:
-            return
+            return None
         current = str(self.list.currentIndex().data(Qt.ItemDataRole.DisplayRole) or "")
-        title, ok = QInputDialog.getText(self, self.tr("Rename session"), self.tr("Title:"), text=current)
-        if ok and title.strip():
-            self.rename_requested.emit(sid, title.strip())
+        if self.rename_dialog is None:
+            dialog = QInputDialog(self)
+            dialog.setObjectName("renameDialog")
+            keep_on_screen(dialog)
+            dialog.setWindowTitle(self.tr("Rename session"))
+            dialog.setLabelText(self.tr("Title:"))
+            dialog.setAccessibleName(self.tr("Rename session"))
+            dialog.textValueSelected.connect(self._on_renamed)
+            self.rename_dialog = dialog
+        self._rename_target = sid
+        self.rename_dialog.setTextValue(current)
+        self.rename_dialog.open()
+        return self.rename_dialog
+
+    def _on_renamed(self, title: str) -> None:
+        if self._rename_target and title.strip():
+            self.rename_requested.emit(self._rename_target, title.strip())
 
     def delete_current(self) -> None:
         sid = self.current_id()

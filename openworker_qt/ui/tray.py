@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_model import item_summary
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ class Tray(QObject):
         self.status_action = self.menu.addAction(self.tr("Idle"))
         self.status_action.setEnabled(False)
         self.menu.addSeparator()
-        self.quick_ask_action = self._add(self.tr("Quick ask…"), app.show_quick_ask, "Ctrl+Alt+Space")
+        self.quick_ask_action = self._add(self.tr("Quick ask…"), app.show_quick_ask,
+                                          quick_ask_sequence(app.runtime.config))
         self.window_action = self._add(self.tr("Open window"), app.show_window)
         self.inbox_action = self._add(self.tr("Open inbox"), app.show_inbox, "Ctrl+I")
         self.pending_menu = QMenu(self.tr("Waiting for you"), self.menu)

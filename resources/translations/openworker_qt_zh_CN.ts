@@ -350,6 +350,11 @@
         <source>Press to remove this attachment</source>
         <translation>按下即可移除此附件</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/composer.py" line="143" />
+        <source>Choose a model</source>
+        <translation>选择模型</translation>
+    </message>
 </context>
 <context>
     <name>DesktopApp</name>
@@ -890,6 +895,66 @@ The grant applies to this session only.</source>
         <source>Only local files and folders can be dropped here.</source>
         <translation>这里只能拖放本地文件和文件夹。</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="160" />
+        <source>Session folder</source>
+        <translation>会话文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="200" />
+        <source>Default &amp;folder for new sessions…</source>
+        <translation>新会话的默认文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="212" />
+        <source>Change &amp;folder…</source>
+        <translation>更改文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="231" />
+        <source>&amp;Open in file manager</source>
+        <translation>在文件管理器中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="308" />
+        <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
+        <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="325" />
+        <source>Folder: {name}</source>
+        <translation>文件夹：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="326" />
+        <source>This session works in {folder}</source>
+        <translation>此会话在 {folder} 中工作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="334" />
+        <source>Folder for this session</source>
+        <translation>此会话的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="343" />
+        <source>{folder} is not a folder.</source>
+        <translation>{folder} 不是文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="350" />
+        <source>The folder can change once the current turn has ended.</source>
+        <translation>当前轮次结束后才能更改文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="358" />
+        <source>now in {name}/</source>
+        <translation>现在位于 {name}/</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="361" />
+        <source>This session now works in {folder}</source>
+        <translation>此会话现在在 {folder} 中工作</translation>
+    </message>
 </context>
 <context>
     <name>ModelPage</name>
@@ -1170,6 +1235,71 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/onboarding.py" line="312" />
         <source>{provider} is connected. New sessions start with this model; you can switch per session.</source>
         <translation>{provider} 已连接。新会话将使用这个模型；每个会话都可以切换。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="114" />
+        <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at a model running on your computer (Ollama, LM Studio, llama.cpp: no key needed). Keys are kept in your system keyring, never in a file.</source>
+        <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的模型（Ollama、LM Studio、llama.cpp：无需密钥）。密钥保存在系统密钥环中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="122" />
+        <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use a model running on your computer (Ollama, LM Studio, llama.cpp), which needs no key.</source>
+        <translation>此系统上没有可用的安全密钥环，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用在你电脑上运行的模型（Ollama、LM Studio、llama.cpp），它们无需密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="185" />
+        <source>&lt;b&gt;No API key?&lt;/b&gt; Try the offline demo to see how OpenWorker works.</source>
+        <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;试试离线演示，看看 OpenWorker 如何工作。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="187" />
+        <source>Without an API key</source>
+        <translation>没有 API 密钥时</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="190" />
+        <source>Use &amp;Ollama</source>
+        <translation>使用 Ollama(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="191" />
+        <source>Use Ollama</source>
+        <translation>使用 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="192" />
+        <source>Connect to Ollama running on this computer</source>
+        <translation>连接到在此电脑上运行的 Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="194" />
+        <source>Try the offline &amp;demo</source>
+        <translation>试用离线演示(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="195" />
+        <source>Try the offline demo</source>
+        <translation>试用离线演示</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="197" />
+        <source>Open a demo session with pre-written answers: no AI model, nothing leaves this computer</source>
+        <translation>打开一个使用预先写好的回答的演示会话：不使用 AI 模型，数据不会离开此电脑</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="387" />
+        <source>&lt;b&gt;No API key?&lt;/b&gt; Ollama is running on this computer ({count} model(s)): use it, no key needed. Or try the offline demo first.</source>
+        <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;Ollama 正在此电脑上运行（{count} 个模型）：直接使用，无需密钥。也可以先试试离线演示。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="415" />
+        <source>Demo: scripted answers, no AI model</source>
+        <translation>演示：预设回答，无 AI 模型</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/onboarding.py" line="422" />
+        <source>Show me how you work.</source>
+        <translation>给我演示一下你是怎么工作的。</translation>
     </message>
 </context>
 <context>
@@ -1544,6 +1674,11 @@ The grant applies to this session only.</source>
         <source> (read only)</source>
         <translation>（只读）</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="113" />
+        <source>Choose a model first: in the main window or in Settings.</source>
+        <translation>请先选择模型：在主窗口或设置中选择。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsWindow</name>
@@ -1671,6 +1806,11 @@ The grant applies to this session only.</source>
         <source>Delete this session and its transcript? This cannot be undone.</source>
         <translation>删除这个会话及其记录？此操作无法撤销。</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/sidebar.py" line="100" />
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
 </context>
 <context>
     <name>TranscriptView</name>
@@ -1780,6 +1920,119 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/qt/hotkey.py" line="382" />
         <source>Another application already uses this key combination</source>
         <translation>另一个应用已在使用这个组合键</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="76" />
+        <source>Enter a folder.</source>
+        <translation>请输入文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="79" />
+        <source>Enter a full path (for example {example}).</source>
+        <translation>请输入完整路径（例如 {example}）。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="82" />
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} 是文件，不是文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="87" />
+        <source>{path} could not be created: {reason}</source>
+        <translation>无法创建 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="115" />
+        <source>Choose your workspace folder</source>
+        <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="116" />
+        <source>Default folder for new sessions</source>
+        <translation>新会话的默认文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="121" />
+        <source>Where should OpenWorker keep your files?</source>
+        <translation>OpenWorker 应该把你的文件放在哪里？</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="126" />
+        <source>Sessions read and create files in a workspace folder; outside it the agent asks first. New sessions start in this folder, and each session can move to another one (Session → Change folder…).</source>
+        <translation>会话在工作区文件夹中读取和创建文件；在此文件夹之外，助手会先询问。新会话从此文件夹开始，每个会话都可以换到其他文件夹（会话 → 更改文件夹…）。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="135" />
+        <source>Workspace folder</source>
+        <translation>工作区文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="136" />
+        <source>Created if it does not exist yet</source>
+        <translation>如果尚不存在，将自动创建</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="137" />
+        <source>&amp;Folder</source>
+        <translation>文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="139" />
+        <source>C&amp;hoose…</source>
+        <translation>选择(&amp;H)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="140" />
+        <source>Pick the folder in a file dialog</source>
+        <translation>在文件对话框中选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="141" />
+        <source>Choose a folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="149" />
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="154" />
+        <source>&amp;Not now</source>
+        <translation>以后再说(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="154" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="155" />
+        <source>Not now</source>
+        <translation>以后再说</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="157" />
+        <source>Ask again next time; this time the default folder is used</source>
+        <translation>下次启动时再询问；这次使用默认文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="158" />
+        <source>&amp;Use this folder</source>
+        <translation>使用此文件夹(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="159" />
+        <source>Use this folder</source>
+        <translation>使用此文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/workspace.py" line="160" />
+        <source>Create the folder if needed and remember it</source>
+        <translation>如有需要则创建此文件夹，并记住它</translation>
     </message>
 </context>
 <context>

@@ -89,6 +89,7 @@ def test_bundle_layout_and_size(build: Build) -> None:
     internal = build.internal
     assert (internal / "resources" / "icons" / "openworker.svg").is_file()
     assert (internal / "resources" / "translations" / "openworker_qt_zh_CN.qm").is_file()
+    assert (internal / "resources" / "demo" / "demo-session.json").is_file()
     assert not list((internal / "resources" / "translations").glob("*.ts"))
     assert (internal / "certifi" / "cacert.pem").is_file()  # the SDKs' httpx clients load it
     assert (internal / "PySide6" / "Qt" / "plugins" / "iconengines").is_dir()  # SVG icons

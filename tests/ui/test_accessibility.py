@@ -121,6 +121,9 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
         opened["settings"] = desktop.show_settings()
         await until(lambda: not opened["settings"].providers.busy(), what="keyring read")
         opened["onboarding"] = desktop.show_onboarding()
+        from openworker_qt.ui.workspace import show_workspace_dialog
+
+        opened["workspace"] = show_workspace_dialog(desktop, first_run=True)
 
     run(qloop, scenario)
     counts = {"main window": assert_accessible(window)}
@@ -133,7 +136,7 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
     assert all(n > 0 for n in counts.values()), counts
     shortcuts = assert_menus(window)
     for needed in ("newSession", "searchSessions", "send", "stop", "inbox", "approveFocused",
-                   "denyFocused", "quickAsk", "settings"):
+                   "denyFocused", "quickAsk", "settings", "rename"):
         assert needed in shortcuts, f"no shortcut for {needed}"
 
     async def finish_turn() -> None:  # leave no parked ask behind for shutdown

@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt
 from openworker_qt.qt.hotkey import (
     _MSG,
     CMD_KEY,
+    DEFAULT_HOTKEY,
     MOD_ALT,
     MOD_CONTROL,
     MOD_NOREPEAT,
@@ -130,11 +131,37 @@ def test_wayland_and_offscreen_say_the_hotkey_is_unavailable(qapp) -> None:  # t
     wayland = create_hotkey(platform="wayland")
     assert isinstance(wayland, UnavailableHotkey) and not wayland.available
     assert not wayland.register("Ctrl+Alt+Space")
-    assert "not available on Wayland" in wayland.status and "Ctrl+Shift+Space" in wayland.status
+    assert "not available on Wayland" in wayland.status and "Ctrl+Alt+Space" in wayland.status
+    assert not wayland.register("Ctrl+Shift+K")
+    assert "Ctrl+Shift+K" in wayland.status  # names the in-app shortcut actually bound
     assert isinstance(create_hotkey(platform="xcb"), X11Hotkey)
     assert isinstance(create_hotkey(platform="windows"), WindowsHotkey)
     assert isinstance(create_hotkey(platform="cocoa"), MacHotkey)
     assert "offscreen" in create_hotkey(platform="offscreen").status
+
+
+def test_quick_ask_key_is_the_same_everywhere(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    """README, config default, global hotkey, in-app shortcut and tray name one key."""
+    import re
+
+    from openworker_qt.storage.config import DEFAULTS
+    from openworker_qt.ui.tray import Tray
+
+    assert DEFAULTS["ui"]["quick_ask_hotkey"] == DEFAULT_HOTKEY
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"(?:Ctrl|Alt|Shift|Meta)\+(?:Ctrl\+|Alt\+|Shift\+|Meta\+)*Space", readme))
+    assert named == {DEFAULT_HOTKEY}
+    desktop = make_desktop()
+    action = desktop.window.findChild(type(desktop.window.new_action), "quickAsk")
+    assert action.shortcut().toString() == DEFAULT_HOTKEY
+    assert Tray(desktop, available=False).quick_ask_action.shortcut().toString() == DEFAULT_HOTKEY
+    # a configured key moves the in-app shortcut with it
+    from openworker_qt.storage.config import update_global
+
+    update_global({"ui": {"quick_ask_hotkey": "Ctrl+Shift+K"}})
+    configured = make_desktop()
+    action = configured.window.findChild(type(configured.window.new_action), "quickAsk")
+    assert action.shortcut().toString() == "Ctrl+Shift+K"
 
 
 def test_app_without_a_global_hotkey_keeps_the_in_app_shortcut(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
@@ -143,7 +170,7 @@ def test_app_without_a_global_hotkey_keeps_the_in_app_shortcut(qtbot, qloop, mak
     assert not hotkey.available
     assert "not available" in desktop.window.statusBar().currentMessage()
     action = desktop.window.findChild(type(desktop.window.new_action), "quickAsk")
-    assert action.shortcut().toString() == "Ctrl+Shift+Space"
+    assert action.shortcut().toString() == DEFAULT_HOTKEY == "Ctrl+Alt+Space"
     action.trigger()
     assert desktop.quick_ask is not None and desktop.quick_ask.isVisible()
 

@@ -164,3 +164,123 @@ def test_skip_is_remembered(qtbot, make_desktop) -> None:  # type: ignore[no-unt
     qtbot.mouseClick(dialog.skip_button, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
     assert not needs_onboarding(desktop)
+
+
+# ------------------------------------------------------------ without any key
+
+
+def models_reply(*ids: str) -> Reply:
+    return Reply(body=json.dumps({"object": "list", "data": [
+        {"id": i, "object": "model", "created": 1, "owned_by": "local"} for i in ids]}))
+
+
+def chat_reply(text: str) -> Reply:
+    done = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]}
+    return Reply(body=sse(done) + "data: [DONE]\n\n", content_type="text/event-stream")
+
+
+@pytest.mark.parametrize("earlier_key", [False, True], ids=["fresh", "after-a-keyed-setup"])
+def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earlier_key: bool) -> None:  # type: ignore[no-untyped-def]
+    """LM Studio, vLLM, llama.cpp: no key at all, and every request still works."""
+    from openworker_qt.storage.config import update_global
+
+    if earlier_key:  # set up once with a key, now the server needs none
+        update_global({"providers": {"custom": {"base_url": "http://old.invalid/v1",
+                                                "key_name": "CUSTOM_API_KEY", "models": []}}})
+    stub.add("GET", "/v1/models", models_reply("qwen2.5-7b-instruct"))
+    stub.add("POST", CHAT, chat_reply("Hello from the local server"))
+    desktop, dialog = open_dialog(make_desktop)
+    dialog.select_provider("custom")
+    assert dialog.key_edit.isVisibleTo(dialog)
+    dialog.url_edit.setText(stub.url + "/v1")
+
+    async def scenario() -> None:
+        assert await dialog.check()
+        dialog.finish()
+        window = desktop.window
+        assert window.composer.current_model() == "custom:qwen2.5-7b-instruct"
+        window.composer.edit.setPlainText("hello")
+        window.composer._submit()
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id)
+                    and len(window.transcript.items) >= 2, what="turn end")
+
+    run(qloop, scenario)
+    saved = load_config()
+    assert not saved.get("providers.custom.key_name")  # no keyring entry to look for
+    assert saved.get("providers.custom.base_url") == stub.url + "/v1"
+    assert secrets.list_names() == []
+    (seen,) = stub.requests_to(CHAT)
+    assert seen.body["model"] == "qwen2.5-7b-instruct"
+    rows = desktop.window.transcript.items
+    assert rows[-1].kind == "assistant" and rows[-1].text == "Hello from the local server"
+
+
+def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui import settings_providers as sp
+
+    monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", stub.url)  # stands in for localhost:11434
+    stub.add("GET", "/api/tags", Reply(body=json.dumps({"models": [
+        {"name": "llama3.2:latest", "model": "llama3.2:latest", "size": 1}]})))
+    stub.add("GET", "/v1/models", models_reply("llama3.2:latest"))
+    _desktop, dialog = open_dialog(make_desktop)
+    assert not dialog.ollama_button.isVisibleTo(dialog)  # until the probe answers
+
+    async def scenario() -> None:
+        # The stub answers on this loop: a probe blocking the loop thread would
+        # time out and find nothing.
+        await until(lambda: dialog.ollama_button.isVisibleTo(dialog), what="Ollama offer")
+        assert "Ollama is running on this computer" in dialog.no_key_label.text()
+        qtbot.mouseClick(dialog.ollama_button, Qt.MouseButton.LeftButton)
+        await until(lambda: dialog.page() == 1, what="model page")
+
+    run(qloop, scenario)
+    assert dialog.ollama_models == ["llama3.2:latest"]
+    assert [dialog.model_box.itemText(i) for i in range(dialog.model_box.count())] == ["ollama:llama3.2:latest"]
+    assert load_config().get("providers.ollama.base_url") == stub.url + "/v1"
+
+
+def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui import settings_providers as sp
+
+    monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")  # nothing listens
+    _desktop, dialog = open_dialog(make_desktop)
+
+    async def scenario() -> None:
+        await until(lambda: dialog.probe is not None and dialog.probe.done(), what="probe")
+
+    run(qloop, scenario)
+    assert dialog.ollama_models is None
+    assert not dialog.ollama_button.isVisibleTo(dialog)
+    assert dialog.demo_button.isVisibleTo(dialog)
+
+
+def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui import settings_providers as sp
+
+    monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")
+    desktop, dialog = open_dialog(make_desktop)
+    window = desktop.window
+
+    async def scenario() -> None:
+        qtbot.mouseClick(dialog.demo_button, Qt.MouseButton.LeftButton)
+        await until(lambda: window.session_id and desktop.inbox.pending(window.session_id),
+                    what="the demo's write asks first")
+        (ask,) = desktop.inbox.pending(window.session_id)
+        assert ask.tool == "write_file"
+        desktop.resolve_item(ask.id, "once")
+        await until(lambda: not desktop.manager.is_running(window.session_id)
+                    and window.transcript.items[-1].kind == "assistant"
+                    and "That is the tour" in window.transcript.items[-1].text, what="demo end")
+
+    run(qloop, scenario)
+    assert not dialog.isVisible()
+    info = desktop.runtime.conversations.get_session(window.session_id)
+    assert info.title.startswith("Demo") and "no AI model" in info.title
+    assert info.model.startswith("scripted:") and info.model.endswith("demo-session.json")
+    first = next(r for r in window.transcript.items if r.kind == "assistant")
+    assert "offline demo" in first.text and "no AI model" in first.text
+    assert (desktop.workspace / "openworker-demo.md").is_file()
+    # the demo sets nothing up: onboarding is offered again next time
+    assert load_config().get("general.default_model") == ""
+    assert needs_onboarding(desktop)

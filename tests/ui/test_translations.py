@@ -66,3 +66,18 @@ def test_unknown_language_falls_back_to_english(qapp, make_desktop) -> None:  # 
     desktop = make_desktop()
     assert desktop.window.composer.send.text() == "Send"
     assert QApplication.translate("MainWindow", "&File") == "&File"
+
+
+def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui.workspace import prepare_folder, show_workspace_dialog
+    from tests.ui.conftest import act
+
+    desktop = make_desktop()
+    dialog = act(qloop, lambda: show_workspace_dialog(desktop, first_run=True))
+    assert dialog.windowTitle() == "选择工作区文件夹"
+    assert dialog.use_button.text() == "使用此文件夹(&U)"
+    onboarding = desktop.show_onboarding()
+    assert onboarding.demo_button.text() == "试用离线演示(&D)"
+    assert desktop.window.folder_button.text().startswith("文件夹：")
+    with pytest.raises(ValueError, match="^请输入完整路径"):
+        prepare_folder("relative")

@@ -1,0 +1,121 @@
+"""Windows open on a screen, and the main windows come back where the user left them.
+
+:func:`keep_on_screen` watches a window's Show event: if the window would appear
+off every available screen (a screen since unplugged, a saved position from a
+bigger desk, a parent window parked off-screen), it is moved to the centre of the
+primary screen and shrunk to fit. The move happens before the window is mapped,
+so nothing flickers.
+
+:func:`remember_geometry` does that and also restores the window's saved size and
+position on its first show and saves them whenever it is hidden or closed. The
+geometry lives in ``windows.ini`` beside the global config (``QSettings``, INI
+format), so every state dir (``OPENWORKER_HOME``, tests) has its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+STATE_FILE = "windows.ini"
+#: How much of a window's top strip (where the title bar is) must be on a screen
+#: for the user to reach it with the mouse.
+GRIP_WIDTH = 120
+GRIP_HEIGHT = 24
+
+
+def is_on_screen(frame: QRect) -> bool:
+    """True when the top strip of ``frame`` can be grabbed on some available screen."""
+    grip = QRect(frame.left(), frame.top(), frame.width(), min(frame.height(), GRIP_HEIGHT * 2))
+    for screen in QGuiApplication.screens():
+        seen = screen.availableGeometry().intersected(grip)
+        if seen.width() >= min(GRIP_WIDTH, frame.width()) and seen.height() >= min(GRIP_HEIGHT, grip.height()):
+            return True
+    return False
+
+
+def ensure_on_screen(widget: QWidget) -> bool:
+    """Center ``widget`` on the primary screen if it is off every screen; True if moved.
+
+    A window bigger than the screen it is on is shrunk to fit that screen.
+    """
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return False
+    frame = widget.frameGeometry()
+    margin_w = frame.width() - widget.width()
+    margin_h = frame.height() - widget.height()
+    if is_on_screen(frame):
+        home = QGuiApplication.screenAt(frame.center()) or QGuiApplication.screenAt(frame.topLeft())
+        if home is not None:
+            _fit(widget, home.availableGeometry(), margin_w, margin_h)
+        return False
+    area = screen.availableGeometry()
+    _fit(widget, area, margin_w, margin_h)
+    size = widget.frameGeometry().size()
+    widget.move(area.left() + max(0, (area.width() - size.width()) // 2),
+                area.top() + max(0, (area.height() - size.height()) // 2))
+    return True
+
+
+def _fit(widget: QWidget, area: QRect, margin_w: int, margin_h: int) -> None:
+    width = min(widget.width(), area.width() - margin_w)
+    height = min(widget.height(), area.height() - margin_h)
+    if (width, height) != (widget.width(), widget.height()):
+        widget.resize(max(width, widget.minimumWidth()), max(height, widget.minimumHeight()))
+
+
+class _OnScreen(QObject):
+    """Event filter: on Show, keep the window on a screen (see module docstring)."""
+
+    def __init__(self, widget: QWidget, settings: QSettings | None = None, key: str = "") -> None:
+        super().__init__(widget)
+        self._widget = widget
+        self._settings = settings
+        self._key = key
+        self._restored = settings is None
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if obj is self._widget:
+            kind = event.type()
+            if kind == QEvent.Type.Show:
+                if not self._restored:
+                    self._restored = True
+                    self.restore()
+                ensure_on_screen(self._widget)
+            elif kind in (QEvent.Type.Hide, QEvent.Type.Close) and self._restored:
+                self.save()
+        return False
+
+    def restore(self) -> bool:
+        if self._settings is None:
+            return False
+        value = self._settings.value(f"{self._key}/geometry")
+        if isinstance(value, QByteArray | bytes) and value:
+            return bool(self._widget.restoreGeometry(QByteArray(value)))
+        return False
+
+    def save(self) -> None:
+        if self._settings is None or not self._widget.isWindow():
+            return
+        self._settings.setValue(f"{self._key}/geometry", self._widget.saveGeometry())
+        self._settings.sync()
+
+
+def keep_on_screen(widget: QWidget) -> None:
+    """Every time ``widget`` (a window or dialog) is shown, it is on a screen."""
+    widget.installEventFilter(_OnScreen(widget))
+
+
+def state_file(config_dir: Path) -> Path:
+    return config_dir / STATE_FILE
+
+
+def remember_geometry(widget: QWidget, key: str, config_dir: Path) -> None:
+    """Restore ``widget``'s size and position (saved under ``key``) on first show,
+    save them on hide and close, and keep the window on a screen."""
+    settings = QSettings(str(state_file(config_dir)), QSettings.Format.IniFormat, widget)
+    widget.installEventFilter(_OnScreen(widget, settings, key))

@@ -1,0 +1,222 @@
+"""The workspace folder: where sessions read and write files.
+
+The first start asks for it (:class:`WorkspaceDialog`, default ``~/OpenWorker``,
+created when the user accepts) and remembers it in the global config as
+``general.workspace``; new sessions start there. Each session can move to
+another folder (the folder button in the main window's status bar and
+Session → Change folder…); File → Default folder… changes the remembered one.
+Before this, the app used the folder it was launched from, so a source checkout
+started with ``scripts/dev app`` received the agent's files.
+
+:func:`start_first_run` is the first-run sequence after the window's first
+paint: the workspace question (if none is remembered), then onboarding (if no
+model is set up). Dialogs open with ``open()``, never ``exec()``: a nested event
+loop would re-enter the qasync loop.
+
+Signals (WorkspaceDialog):
+    chosen(str): the folder the user accepted (it exists and is remembered).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.ui.settings_store import apply_global
+from openworker_qt.ui.window_state import keep_on_screen
+
+if TYPE_CHECKING:
+    from openworker_qt.app import DesktopApp
+
+CONFIG_KEY = "general.workspace"
+DEFAULT_NAME = "OpenWorker"
+
+
+def default_workspace() -> Path:
+    """``~/OpenWorker``: where work goes unless the user picks another folder."""
+    return Path.home() / DEFAULT_NAME
+
+
+def remembered_workspace(config: Any) -> Path | None:
+    """The folder chosen at first start (or later), if any."""
+    value = str(config.get(CONFIG_KEY) or "").strip() if config is not None else ""
+    return Path(value).expanduser() if value else None
+
+
+def startup_workspace(config: Any) -> Path:
+    """The folder new sessions use: the remembered one, else the default.
+
+    Never the folder the app was launched from.
+    """
+    return remembered_workspace(config) or default_workspace()
+
+
+def needs_workspace(app: DesktopApp) -> bool:
+    """First start: no workspace folder remembered yet."""
+    return remembered_workspace(app.runtime.config) is None
+
+
+def prepare_folder(text: str) -> Path:
+    """The folder ``text`` names, created if missing. Raises ValueError with a message
+    for the user (relative, not a folder, cannot be created)."""
+    text = text.strip()
+    if not text:
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a folder."))
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a full path (for example {example}).")
+                         .format(example=default_workspace()))
+    if path.exists() and not path.is_dir():
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} is a file, not a folder.")
+                         .format(path=path))
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} could not be created: {reason}")
+                         .format(path=path, reason=exc.strerror or exc)) from exc
+    return path.resolve()
+
+
+def folder_dialog(parent: QWidget, title: str, start: str) -> QFileDialog:
+    """A folder picker, not yet open (``open()`` it and connect ``fileSelected``)."""
+    dialog = QFileDialog(parent, title, start)
+    dialog.setObjectName("folderPicker")
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    keep_on_screen(dialog)
+    return dialog
+
+
+class WorkspaceDialog(QDialog):
+    """Ask which folder new sessions work in (see module docstring)."""
+
+    chosen = Signal(str)
+
+    def __init__(self, app: DesktopApp, parent: QWidget | None = None, *, first_run: bool = True) -> None:
+        super().__init__(parent)
+        self.app = app
+        self.picker: QFileDialog | None = None
+        self.setObjectName("workspaceDialog")
+        keep_on_screen(self)
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.setWindowTitle(self.tr("Choose your workspace folder") if first_run
+                            else self.tr("Default folder for new sessions"))
+        self.setAccessibleName(self.windowTitle())
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(24, 20, 24, 18)
+        lay.setSpacing(10)
+        heading = QLabel(self.tr("Where should OpenWorker keep your files?"))
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.35)
+        heading.setFont(font)
+        intro = QLabel(self.tr(
+            "Sessions read and create files in a workspace folder; outside it the agent "
+            "asks first. New sessions start in this folder, and each session can move to "
+            "another one (Session → Change folder…)."))
+        intro.setWordWrap(True)
+        lay.addWidget(heading)
+        lay.addWidget(intro)
+        row = QHBoxLayout()
+        current = remembered_workspace(app.runtime.config) or default_workspace()
+        self.path_edit = QLineEdit(str(current))
+        self.path_edit.setAccessibleName(self.tr("Workspace folder"))
+        self.path_edit.setAccessibleDescription(self.tr("Created if it does not exist yet"))
+        label = QLabel(self.tr("&Folder"))
+        label.setBuddy(self.path_edit)
+        self.browse_button = QPushButton(self.tr("C&hoose…"))
+        self.browse_button.setAccessibleDescription(self.tr("Pick the folder in a file dialog"))
+        self.browse_button.setAccessibleName(self.tr("Choose a folder"))
+        row.addWidget(label)
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(self.browse_button)
+        lay.addLayout(row)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("warning")
+        self.status.setAccessibleName(self.tr("Problem"))
+        self.status.hide()
+        lay.addWidget(self.status)
+        lay.addSpacing(6)
+        buttons = QHBoxLayout()
+        self.later_button = QPushButton(self.tr("&Not now") if first_run else self.tr("Cancel"))
+        self.later_button.setAccessibleName(self.tr("Not now") if first_run else self.tr("Cancel"))
+        self.later_button.setAccessibleDescription(
+            self.tr("Ask again next time; this time the default folder is used") if first_run else "")
+        self.use_button = QPushButton(self.tr("&Use this folder"))
+        self.use_button.setAccessibleName(self.tr("Use this folder"))
+        self.use_button.setAccessibleDescription(self.tr("Create the folder if needed and remember it"))
+        self.use_button.setDefault(True)
+        buttons.addWidget(self.later_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.use_button)
+        lay.addLayout(buttons)
+        self.browse_button.clicked.connect(self.browse)
+        self.use_button.clicked.connect(self.use_folder)
+        self.later_button.clicked.connect(self.reject)
+        self.setMinimumWidth(560)
+        self.adjustSize()
+
+    def browse(self) -> QFileDialog:
+        start = self.path_edit.text().strip()
+        existing = Path(start).expanduser()
+        while not existing.is_dir() and existing != existing.parent:
+            existing = existing.parent
+        self.picker = folder_dialog(self, self.tr("Choose your workspace folder"), str(existing))
+        self.picker.fileSelected.connect(self.path_edit.setText)
+        self.picker.open()
+        return self.picker
+
+    def use_folder(self) -> bool:
+        """Create the folder if needed, remember it, and make it the app's workspace."""
+        try:
+            path = prepare_folder(self.path_edit.text())
+            apply_global(self.app.runtime, {"general": {"workspace": str(path)}})
+        except (ValueError, OSError) as exc:
+            self.status.setText(str(exc))
+            self.status.setAccessibleDescription(str(exc))
+            self.status.show()
+            return False
+        self.app.workspace = path
+        self.app.window.workspace_changed()
+        self.chosen.emit(str(path))
+        self.accept()
+        return True
+
+
+def show_workspace_dialog(app: DesktopApp, *, first_run: bool) -> WorkspaceDialog:
+    dialog = WorkspaceDialog(app, app.window, first_run=first_run)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    dialog.raise_()
+    dialog.activateWindow()
+    return dialog
+
+
+def start_first_run(app: DesktopApp) -> WorkspaceDialog | None:
+    """After the first paint: ask for the workspace (if none is remembered), then
+    offer onboarding (if no model is set up). Returns the workspace dialog, if shown."""
+    from openworker_qt.ui.onboarding import needs_onboarding
+
+    def onboard() -> None:
+        if needs_onboarding(app):
+            app.show_onboarding()
+
+    if not needs_workspace(app):
+        onboard()
+        return None
+    dialog = show_workspace_dialog(app, first_run=True)
+    dialog.finished.connect(lambda _result: onboard())
+    return dialog
