@@ -480,7 +480,8 @@ class TurnEngine(ToolSteps):
             kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
             message = str(exc) or type(exc).__name__
             self._save_partial(text_parts, reasoning_parts, partial="error")
-            self._append(notice("error", message, error_kind=kind))
+            # Announce what was stored: a provider error may echo a key, redacted there.
+            message = str(self._append(notice("error", message, error_kind=kind))["text"])
             yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
             outcome["status"] = "error"
             outcome["detail"] = message
@@ -503,7 +504,7 @@ class TurnEngine(ToolSteps):
         if finish is not None and finish.provider_state:
             reply["provider_state"] = dict(finish.provider_state)
         reply["model"] = self.model
-        self._append(reply)
+        reply = self._append(reply)
         yield ev.AssistantMessage(session_id=sid, message=reply)
         outcome["status"] = "ok"
         outcome["tool_calls"] = calls

@@ -178,9 +178,10 @@ class ToolSteps:
         display: Any = None,
         rule: str | None = None,
     ) -> ev.ToolFinished:
-        content = truncate(content)
-        self._append(
-            tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
+        # The event carries what was stored (redacted: a tool output may echo a key).
+        stored = self._append(
+            tool_result(call.id, call.name, truncate(content), status=status, display=display,
+                        rule=rule)
         )
         self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
         return ev.ToolFinished(
@@ -188,8 +189,8 @@ class ToolSteps:
             call_id=call.id,
             name=call.name,
             status=status,
-            result=content,
-            display=dict(display) if display else None,
+            result=str(stored["content"]),
+            display=dict(stored["_display"]) if stored.get("_display") else None,
             rule=rule,
         )
 
@@ -264,6 +265,7 @@ class ToolSteps:
                 i += 1
         except TurnSuspended as exc:
             self._suspended = True
+            self._append(notice("suspended", str(exc)))
             yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
         except StopRequested:
             answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
