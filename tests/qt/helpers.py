@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.providers.scripted import ScriptedProvider
+from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.tools.base import Tool, ToolRegistry
@@ -29,6 +31,13 @@ from openworker_qt.tools.interaction import interaction_tools
 from tests.core.helpers import StaticResolver
 
 SECRET = "sk-test-0123456789abcdef"
+SKIP = {"uid", "ts", "rev"}  # identity and timing, not what a row shows
+
+
+def fields_of(rows: list[TranscriptItem]) -> list[dict[str, Any]]:
+    """Rows as comparable values, field by field."""
+    names = [f.name for f in fields(TranscriptItem) if f.name not in SKIP]
+    return [{n: getattr(r, n) for n in names} for r in rows]
 
 
 def redact(text: str) -> str:

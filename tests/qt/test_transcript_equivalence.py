@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import typing
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +37,7 @@ from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import TranscriptReducer, newest_page, older_items
 from openworker_qt.tools.base import Tool, ToolContext, ToolResult
 from tests.core.helpers import fake_tool, forever
-from tests.qt.helpers import SECRET, World, until
-
-SKIP = {"uid", "ts", "rev"}
-
-
-def fields_of(rows: list[TranscriptItem]) -> list[dict[str, Any]]:
-    names = [f.name for f in fields(TranscriptItem) if f.name not in SKIP]
-    return [{n: getattr(r, n) for n in names} for r in rows]
+from tests.qt.helpers import SECRET, World, fields_of, until
 
 
 class Overlay(typing.Protocol):
