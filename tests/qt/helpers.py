@@ -21,6 +21,7 @@ from openworker_qt.core.inbox import Inbox, InboxItem
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.providers.base import ProviderResolver
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
@@ -56,6 +57,7 @@ class World:
         tools: list[Tool] | None = None,
         caps: Capabilities | None = None,
         max_iterations: int = 25,
+        resolver: ProviderResolver | None = None,
     ) -> None:
         self.tmp = tmp
         self.workspace = tmp / "ws"
@@ -71,7 +73,7 @@ class World:
         questioner = InboxQuestioner(self.inbox, wait=wait, poll=0.02)
         self.manager = SessionManager(
             self.store,
-            StaticResolver(self.provider),
+            resolver or StaticResolver(self.provider),
             tools_for=lambda info: ToolRegistry([*file_tools(), *interaction_tools(), *extra]),
             decider_for=self._decider,
             approver_for=lambda info: approver,
