@@ -637,7 +637,8 @@ class TurnEngine:
             kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
             message = str(exc) or type(exc).__name__
             self._save_partial(text_parts, reasoning_parts, partial="error")
-            self._append(notice("error", message, error_kind=kind))
+            # Announce what was stored: a provider error may echo a key, redacted there.
+            message = str(self._append(notice("error", message, error_kind=kind))["text"])
             yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
             yield ModelReply("error", detail=message)
             return
@@ -661,7 +662,7 @@ class TurnEngine:
         reply["model"] = self.model
         if calls:  # names this step's calls for the inbox (vendors reuse call ids)
             reply["step_id"] = uuid.uuid4().hex[:12]
-        self._append(reply)
+        reply = self._append(reply)
         yield ev.AssistantMessage(session_id=sid, message=reply)
         yield ModelReply("ok", tool_calls=calls)
 

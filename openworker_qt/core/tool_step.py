@@ -268,9 +268,10 @@ class ToolStep:
         display: Any = None,
         rule: str | None = None,
     ) -> ev.ToolFinished:
-        content = truncate(content)
-        self.log.append(
-            tool_result(call.id, call.name, content, status=status, display=display, rule=rule)
+        # The event carries what was stored (redacted: a tool output may echo a key).
+        stored = self.log.append(
+            tool_result(call.id, call.name, truncate(content), status=status, display=display,
+                        rule=rule)
         )
         self.answered.add(call.id)
         self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
@@ -279,8 +280,8 @@ class ToolStep:
             call_id=call.id,
             name=call.name,
             status=status,
-            result=content,
-            display=dict(display) if display else None,
+            result=str(stored["content"]),
+            display=dict(stored["_display"]) if stored.get("_display") else None,
             rule=rule,
         )
 
@@ -360,6 +361,7 @@ class ToolStep:
                     yield event
                 i += 1
         except TurnSuspended as exc:
+            self.log.append(notice("suspended", str(exc)))
             yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
             yield StepEnd("suspended")
             return

@@ -1,10 +1,16 @@
 """TranscriptModel: a flat list model of one session's display rows.
 
-It adapts stored history (loaded in a worker, see ``transcript_items``) and the
-live event stream of the :class:`~openworker_qt.qt.bridge.EngineBridge`. Only
-rows that change are announced (``dataChanged`` for a growing assistant row,
-``rowsInserted`` for new rows), so the view relayouts at most once per frame
-while text streams.
+It shows stored history (reduced in a worker, see ``transcript_reducer``) and
+the live event stream of the :class:`~openworker_qt.qt.bridge.EngineBridge`,
+both through the one :class:`~openworker_qt.qt.transcript_reducer.TranscriptReducer`:
+the model holds the rows and announces each change the reducer makes
+(``dataChanged`` for a growing assistant row, ``rowsInserted`` for new rows), so
+the view relayouts at most once per frame while text streams.
+
+A row's state changes only through this model's methods: :meth:`apply` and the
+streaming ones for engine events, :meth:`mark_awaiting` / :meth:`mark_resolved`
+for inbox items (the window calls them for the items of the shown session),
+:meth:`toggle_expanded` for the view.
 
 Long sessions are exposed newest-first: :meth:`reset` takes the newest page of
 rows (painted at once), :meth:`set_older` hands over the older rows once a
@@ -25,21 +31,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from openworker_qt.core import events as ev
-from openworker_qt.qt.transcript_items import (
-    TranscriptItem,
-    describe,
-    items_from_history,
-    parse_arguments,
-    status_label,
-)
+from openworker_qt.qt.transcript_items import TranscriptItem, describe, status_label
+from openworker_qt.qt.transcript_reducer import TranscriptReducer
 
 ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 FETCH_CHUNK = 120  # older rows prepended per fetch (about three screens)
-#: notice_kind of the transient "Waiting for Anthropic · retrying 2/4" row: never
-#: stored, replaced by the next retry, removed by whatever the turn does next.
-WAITING = "waiting"
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -64,6 +62,8 @@ class TranscriptModel(QAbstractListModel):
         # so prepending never renumbers the index.
         self._tools: dict[str, int] = {}
         self._base = 0
+        # The rules that build and change rows; this model only holds and announces them.
+        self._reducer = TranscriptReducer(self)
 
     # ------------------------------------------------------------- Qt interface
 
@@ -138,9 +138,8 @@ class TranscriptModel(QAbstractListModel):
         self._older_loading = False
         self._older = list(items)
         first = self._base - len(self._older)
-        for i, it in enumerate(self._older):
-            if it.kind == "tool":
-                self._tools.setdefault(it.call_id, first + i)
+        older = {it.call_id: first + i for i, it in enumerate(self._older) if it.kind == "tool"}
+        self._tools = {**older, **self._tools}  # a call id names its newest row
         self.older_changed.emit()
 
     def fetch_older(self, count: int = FETCH_CHUNK) -> int:
@@ -158,8 +157,21 @@ class TranscriptModel(QAbstractListModel):
             self.older_changed.emit()
         return count
 
+    # ------------------------------------------------------- the reducer's rows
+
+    def last_row(self) -> TranscriptItem | None:
+        return self._items[-1] if self._items else None
+
+    def find_tool(self, call_id: str) -> TranscriptItem | None:
+        """The newest row of a call, exposed or not (older rows stay where they are)."""
+        pos = self._tools.get(call_id)
+        if pos is None:
+            return None
+        if pos >= self._base:
+            return self._items[pos - self._base]
+        return self._older[pos - self._base + len(self._older)]
+
     def append(self, item: TranscriptItem) -> int:
-        self._drop_waiting()
         row = len(self._items)
         self.beginInsertRows(QModelIndex(), row, row)
         self._items.append(item)
@@ -168,14 +180,37 @@ class TranscriptModel(QAbstractListModel):
         self.endInsertRows()
         return row
 
-    def _drop_waiting(self) -> None:
-        if self._items and self._items[-1].kind == "notice" and self._items[-1].notice_kind == WAITING:
-            row = len(self._items) - 1
-            self.beginRemoveRows(QModelIndex(), row, row)
-            del self._items[row]
-            self.endRemoveRows()
+    def row_changed(self, item: TranscriptItem) -> None:
+        row = self._row_of(item)
+        if row is None:
+            item.touch()  # an older row not exposed yet: nothing shows it
+        else:
+            self.changed(row)
+
+    def drop_last(self) -> None:
+        row = len(self._items) - 1
+        self.beginRemoveRows(QModelIndex(), row, row)
+        item = self._items.pop()
+        if item.kind == "tool" and self._tools.get(item.call_id) == self._base + row:
+            del self._tools[item.call_id]
+        self.endRemoveRows()
+
+    def _row_of(self, item: TranscriptItem) -> int | None:
+        if self._items and self._items[-1] is item:
+            return len(self._items) - 1
+        if item.kind == "tool":
+            pos = self._tools.get(item.call_id)
+            if pos is not None and pos < self._base:
+                return None  # not exposed yet
+            if pos is not None and self._items[pos - self._base] is item:
+                return pos - self._base
+        for row in range(len(self._items) - 1, -1, -1):
+            if self._items[row] is item:
+                return row
+        return None
 
     def changed(self, row: int) -> None:
+        """Row ``row`` renders differently (its state, or a card placed on it)."""
         self._items[row].touch()
         idx = self.index(row, 0)
         self.dataChanged.emit(idx, idx)
@@ -188,122 +223,30 @@ class TranscriptModel(QAbstractListModel):
 
     # ---------------------------------------------------------------- live input
 
-    def add_user(self, text: str, attachments: tuple[str, ...] = (), source: str = "user") -> None:
-        self._end_streaming()
-        self.append(TranscriptItem("user", text=text, attachments=attachments, source=source))
-
-    def _streaming_row(self) -> int:
-        if self._items and self._items[-1].kind == "assistant" and self._items[-1].streaming:
-            return len(self._items) - 1
-        return self.append(TranscriptItem("assistant", streaming=True))
+    def apply(self, event: ev.Event) -> None:
+        """Update rows for one event of this model's session (see TranscriptReducer)."""
+        self._reducer.apply_event(event)
 
     def append_text(self, text: str) -> None:
-        row = self._streaming_row()
-        self._items[row].text += text
-        self.changed(row)
+        """Streamed assistant text (coalesced deltas from the bridge)."""
+        self._reducer.append_text(text)
 
     def append_reasoning(self, text: str) -> None:
-        row = self._streaming_row()
-        self._items[row].reasoning += text
-        self.changed(row)
+        self._reducer.append_reasoning(text)
 
-    def _end_streaming(self, partial: str = "") -> None:
-        if self._items and self._items[-1].kind == "assistant" and self._items[-1].streaming:
-            self._items[-1].streaming = False
-            self._items[-1].partial = partial
-            self.changed(len(self._items) - 1)
+    # ------------------------------------------------------------ inbox overlay
 
-    def apply(self, event: ev.Event) -> None:
-        """Update rows for one (non-delta) event of this model's session."""
-        if isinstance(event, ev.ProviderRetrying):
-            last = self._items[-1] if self._items else None
-            if last is not None and last.kind == "notice" and last.notice_kind == WAITING:
-                last.text = event.text()
-                self.changed(len(self._items) - 1)
-            else:
-                self.append(TranscriptItem("notice", notice_kind=WAITING, text=event.text()))
-            return
-        self._drop_waiting()
-        if isinstance(event, ev.AssistantMessage):
-            self._on_assistant_message(event.message)
-        elif isinstance(event, ev.ToolProposed):
-            row = self._tool(event.call_id, event.name)
-            item = self._items[row]
-            item.arguments = dict(event.arguments)
-            item.risk = event.risk
-            self.changed(row)
-        elif isinstance(event, ev.PermissionRequired):
-            row = self._tool(event.call_id, event.name)
-            item = self._items[row]
-            item.status = "awaiting"
-            item.reason = event.reason
-            item.target = event.target or ""
-            item.risk = event.risk
-            self.changed(row)
-        elif isinstance(event, ev.QuestionRequested | ev.PlanRequested | ev.DirectoryRequested):
-            asking = self.tool_row(event.call_id)
-            if asking is not None:
-                self._items[asking].status = "asking"
-                self.changed(asking)
-        elif isinstance(event, ev.ToolStarted):
-            row = self._tool(event.call_id, event.name)
-            self._items[row].status = "running"
-            self.changed(row)
-        elif isinstance(event, ev.ToolFinished):
-            row = self._tool(event.call_id, event.name)
-            item = self._items[row]
-            item.status = event.status
-            item.result = event.result
-            item.rule = event.rule or ""
-            item.display = dict(event.display or {})
-            self.changed(row)
-        elif isinstance(event, ev.UserMessageAdded):
-            self._end_streaming()
-            self.append(items_from_history([event.message])[0])
-        elif isinstance(event, ev.NoticeAdded):
-            self._end_streaming()
-            self.append(TranscriptItem("notice", notice_kind=event.kind, text=event.text))
-        elif isinstance(event, ev.ErrorOccurred):
-            self._end_streaming(partial="error")
-            self.append(TranscriptItem("notice", notice_kind="error", text=event.message))
-        elif isinstance(event, ev.Interrupted):
-            self._end_streaming(partial="interrupted")
-            if not (self._items and self._items[-1].notice_kind == "interrupted"):
-                self.append(
-                    TranscriptItem("notice", notice_kind="interrupted", text="Stopped by user.")
-                )
-        elif isinstance(event, ev.TurnEnded):
-            self._end_streaming()
+    def mark_awaiting(self, call_id: str, item_id: int, *, reason: str = "",
+                      target: str = "") -> int | None:
+        """The call waits for inbox item ``item_id``; returns its row (exposed first
+        if it was an older one), or ``None`` if the call cannot wait (no such row,
+        or it already started or finished)."""
+        if self._reducer.mark_awaiting(call_id, item_id, reason=reason, target=target) is None:
+            return None
+        return self.tool_row(call_id)
 
-    def _tool(self, call_id: str, name: str) -> int:
-        row = self.tool_row(call_id)
-        if row is not None:
-            return row
-        return self.append(TranscriptItem("tool", call_id=call_id, name=name, status="pending"))
-
-    def _on_assistant_message(self, message: dict[str, Any]) -> None:
-        content = message.get("content")
-        text = content if isinstance(content, str) else ""
-        reasoning = str(message.get("reasoning") or "")
-        last = self._items[-1] if self._items else None
-        if last is not None and last.kind == "assistant" and last.streaming:
-            last.text = text
-            last.reasoning = reasoning
-            last.streaming = False
-            self.changed(len(self._items) - 1)
-        elif text or reasoning:
-            self.append(TranscriptItem("assistant", text=text, reasoning=reasoning))
-        for call in message.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            call_id = str(call.get("id"))
-            if call_id in self._tools:
-                continue
-            self.append(
-                TranscriptItem(
-                    "tool",
-                    call_id=call_id,
-                    name=str(fn.get("name", "")),
-                    arguments=parse_arguments(fn.get("arguments")),
-                    status="pending",
-                )
-            )
+    def mark_resolved(self, call_id: str, item_id: int) -> int | None:
+        """Inbox item ``item_id`` was answered: returns the row that stopped waiting."""
+        if self._reducer.mark_resolved(call_id, item_id) is None:
+            return None
+        return self.tool_row(call_id)

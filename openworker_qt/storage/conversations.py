@@ -4,6 +4,8 @@ Implements the engine's ``HistoryStore``: :meth:`append` commits before it
 returns, so an event announcing a message is never ahead of the disk. Messages
 are stored as JSON, one row each, in order. A row that can no longer be decoded
 is loaded as a visible ``error`` notice instead of failing the whole session.
+A long session is read newest-first (:meth:`ConversationStore.newest_messages`,
+then :meth:`ConversationStore.messages_before`), so a window paints at once.
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ class SessionInfo:
 
 # Messages typed (and files attached) by the user at this computer.
 USER_SOURCES = frozenset({"user", "steering"})
+
+NEWEST_PAGE = 240  # messages read before the first paint of a session
+OLDER_CHUNK = 1000  # messages per query while the rest loads (keeps the DB lock short)
 
 _SESSION_FIELDS = {"title", "model", "persona", "mode", "workspace", "unattended", "status"}
 
@@ -178,21 +183,55 @@ class ConversationStore:
         rows = self.db.query(
             "SELECT id, data FROM messages WHERE session_id = ? ORDER BY id", (session_id,)
         )
-        out: list[dict[str, Any]] = []
-        for row in rows:
-            try:
-                msg = json.loads(row["data"])
-                if not isinstance(msg, dict):
-                    raise ValueError("not an object")
-            except ValueError as exc:
-                msg = {
-                    "role": "notice",
-                    "kind": "error",
-                    "text": f"Stored message #{row['id']} could not be read ({exc}); skipped.",
-                    "ts": time.time(),
-                }
-            out.append(msg)
-        return out
+        return [_decode(row) for row in rows]
+
+    # paging (a long session opens newest-first) ------------------------------------
+
+    def newest_messages(
+        self, session_id: str, limit: int = NEWEST_PAGE
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """The newest ``limit``-odd messages, and the id of the first one returned.
+
+        The page is widened back to a user message, so a tool call is never split
+        from its result and a page reduces to the same rows as the whole history
+        would show for it. The id is ``None`` when nothing older exists. Reading
+        the newest page of a 10,000-message session takes a few ms, the whole
+        session ~150 ms (bench/transcript.py): the window paints the page first.
+        """
+        while True:
+            rows = self.db.query(
+                "SELECT id, role, data FROM messages WHERE session_id = ?"
+                " ORDER BY id DESC LIMIT ?",
+                (session_id, limit + 1),
+            )
+            if len(rows) <= limit:  # the whole session fits
+                return [_decode(r) for r in reversed(rows)], None
+            page = list(reversed(rows[:limit]))
+            start = next((i for i, r in enumerate(page) if r["role"] == "user"), None)
+            if start is not None:
+                page = page[start:]
+                return [_decode(r) for r in page], int(page[0]["id"])
+            limit *= 4  # one very long turn: widen the page until it starts at a user message
+
+    def messages_before(
+        self, session_id: str, before_id: int, *, chunk: int = OLDER_CHUNK
+    ) -> list[dict[str, Any]]:
+        """Every message older than ``before_id``, oldest first, read ``chunk`` rows
+        per query (each query holds the database lock only briefly)."""
+        messages: list[dict[str, Any]] = []
+        cursor = before_id
+        while True:
+            rows = self.db.query(
+                "SELECT id, data FROM messages WHERE session_id = ? AND id < ?"
+                " ORDER BY id DESC LIMIT ?",
+                (session_id, cursor, chunk),
+            )
+            messages.extend(_decode(r) for r in rows)
+            if len(rows) < chunk:
+                break
+            cursor = int(rows[-1]["id"])
+        messages.reverse()
+        return messages
 
     def attached_paths(self, session_id: str) -> list[str]:
         """The paths of the files the user attached to this session's messages
@@ -248,6 +287,22 @@ def session_mode(value: object) -> str:
             f"unknown permission mode {value!r} (expected one of: {', '.join(MODES)})"
         )
     return mode
+
+
+def _decode(row: Any) -> dict[str, Any]:
+    """A stored message; one that can no longer be read becomes a visible error notice."""
+    try:
+        msg = json.loads(row["data"])
+        if not isinstance(msg, dict):
+            raise ValueError("not an object")
+    except ValueError as exc:
+        msg = {
+            "role": "notice",
+            "kind": "error",
+            "text": f"Stored message #{row['id']} could not be read ({exc}); skipped.",
+            "ts": time.time(),
+        }
+    return msg
 
 
 def _title(text: str, limit: int = 60) -> str:

@@ -47,8 +47,8 @@ from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
-from openworker_qt.qt.transcript_items import newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
@@ -422,7 +422,7 @@ class MainWindow(QMainWindow):
     async def _load(self, session_id: str) -> None:
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
-        items, before = await asyncio.to_thread(newest_page, self.store.db, session_id)
+        items, before = await asyncio.to_thread(newest_page, self.store, session_id)
         if self.session_id != session_id:
             return
         self.transcript.reset(session_id, items, older_loading=before is not None)
@@ -431,7 +431,7 @@ class MainWindow(QMainWindow):
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
         if before is not None:
-            older = await asyncio.to_thread(older_items, self.store.db, session_id, before)
+            older = await asyncio.to_thread(older_items, self.store, session_id, before)
             self.transcript.set_older(session_id, older)
 
     def loaded(self) -> bool:
@@ -590,17 +590,15 @@ class MainWindow(QMainWindow):
 
     def _place_card(self, item: InboxItem) -> None:
         call_id = item.tool_call_id or ""
-        row = self.transcript.tool_row(call_id)
-        if row is None or self.view.card_for(call_id):
+        if self.view.card_for(call_id):
             return
-        row_item = self.transcript.item(row)
-        row_item.status = "awaiting"
+        row = self.transcript.mark_awaiting(call_id, item.id, reason=item.reason,
+                                            target=item.target or "")
+        if row is None:
+            return
         card: ApprovalCard | QuestionCard
         if item.kind == "approval":
-            request = approval_request(item)
-            row_item.reason = request.reason
-            row_item.target = request.target or ""
-            card = ApprovalCard(request, self._previews.get(item.id))
+            card = ApprovalCard(approval_request(item), self._previews.get(item.id))
         else:
             card = QuestionCard(question_request(item))
         card.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="card"))
@@ -627,12 +625,11 @@ class MainWindow(QMainWindow):
         if dialog is not None:
             dialog.dismiss()
         call_id = item.tool_call_id or ""
-        if item.session_id == self.transcript.session_id and self.view.card_for(call_id) is not None:
+        if item.session_id != self.transcript.session_id:
+            return
+        self.transcript.mark_resolved(call_id, item.id)
+        if self.view.card_for(call_id) is not None:
             self.view.set_card(call_id, None)
-            row = self.transcript.tool_row(call_id)
-            if row is not None and self.transcript.item(row).status == "awaiting":
-                self.transcript.item(row).status = "pending"
-                self.transcript.changed(row)
             self.composer.edit.setFocus()
 
     def _on_inbox_pending_changed(self) -> None:

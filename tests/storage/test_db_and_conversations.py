@@ -124,3 +124,59 @@ def test_a_failed_batch_writes_nothing(tmp_path: Path) -> None:
     assert store.load(s.id) == []
     store.append(s.id, {"role": "tool", "tool_call_id": "b", "content": "B"})  # usable again
     assert [m["content"] for m in store.load(s.id)] == ["B"]
+
+
+def _turns(store: ConversationStore, sid: str, n: int) -> list[dict[str, object]]:
+    msgs: list[dict[str, object]] = []
+    for i in range(n):
+        msgs += [
+            {"role": "user", "content": f"q{i}"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": f"c{i}", "content": f"r{i}", "status": "ok"},
+            {"role": "assistant", "content": f"a{i}"},
+        ]
+    with store.batch():
+        for m in msgs:
+            store.append(sid, m)
+    return msgs
+
+
+def test_pages_start_at_a_user_message_and_join_up_to_the_whole_history(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "x.sqlite3"))
+    sid = store.create_session().id
+    _turns(store, sid, 30)  # 120 messages
+    page, before = store.newest_messages(sid, limit=10)
+    assert before is not None
+    assert page[0]["role"] == "user" and len(page) <= 10  # never a result without its call
+    older = store.messages_before(sid, before, chunk=7)  # several reads
+    assert older + page == store.load(sid)
+    whole, none = store.newest_messages(sid, limit=1000)
+    assert none is None and whole == store.load(sid)
+    assert store.newest_messages("no-such-session") == ([], None)
+
+
+def test_a_turn_longer_than_a_page_widens_the_page(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "x.sqlite3"))
+    sid = store.create_session().id
+    _turns(store, sid, 30)
+    with store.batch():
+        for i in range(50):  # one turn of 50 tool steps, no user message in between
+            store.append(sid, {"role": "tool", "tool_call_id": f"x{i}", "content": "", "status": "ok"})
+    page, before = store.newest_messages(sid, limit=8)
+    assert before is not None and page[0]["role"] == "user"
+    assert [m.get("tool_call_id") for m in page[-50:]] == [f"x{i}" for i in range(50)]
+    assert store.messages_before(sid, before) + page == store.load(sid)
+
+
+def test_a_damaged_row_in_a_page_is_a_notice(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.sqlite3")
+    store = ConversationStore(db)
+    sid = store.create_session().id
+    _turns(store, sid, 3)
+    db.execute("UPDATE messages SET data = '[1, 2]' WHERE data LIKE '%\"a0\"%'")
+    db.execute("UPDATE messages SET data = '{not json' WHERE data LIKE '%\"a2\"%'")
+    page, before = store.newest_messages(sid, limit=4)
+    assert page[-1]["role"] == "notice" and "could not be read" in str(page[-1]["text"])
+    older = store.messages_before(sid, before or 0)
+    assert older[3]["role"] == "notice" and "not an object" in str(older[3]["text"])

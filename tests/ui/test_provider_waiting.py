@@ -14,7 +14,8 @@ import pytestqt.modeltest  # noqa: F401
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import WAITING, TranscriptModel
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_reducer import WAITING
 from tests.ui.conftest import run, until
 
 

@@ -12,8 +12,9 @@ import json
 import time
 from typing import Any
 
-from openworker_qt.qt.transcript_items import TranscriptItem, newest_page, older_items
+from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.ui.transcript_delegate import StreamingDocument, stable_prefix
 from tests.ui.conftest import run, until
 
@@ -45,16 +46,16 @@ def _fill(runtime: Any, turns: int) -> str:
 def test_pages_split_at_a_user_message_and_join_up(make_desktop) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "x"}])
     sid = _fill(desktop.runtime, 100)  # 400 messages, 300 rows
-    db = desktop.runtime.db
-    page, before = newest_page(db, sid, limit=50)
+    store = desktop.runtime.conversations
+    page, before = newest_page(store, sid, limit=50)
     assert before is not None
     assert page[0].kind == "user"  # widened back to a user message
     assert all(r.status == "ok" for r in page if r.kind == "tool")  # calls keep their results
-    older = older_items(db, sid, before, chunk=37)
+    older = older_items(store, sid, before, chunk=37)
     every = older + page
     assert len(every) == 300
     assert [r.text for r in every if r.kind == "user"] == [f"question {i}" for i in range(100)]
-    small, none = newest_page(db, sid, limit=10_000)
+    small, none = newest_page(store, sid, limit=10_000)
     assert none is None and len(small) == 300
 
 

@@ -1,0 +1,169 @@
+"""The transcript reducer's rules, and the model that announces its changes.
+
+The equivalence over real engine runs is in test_transcript_equivalence.py; here
+are the cases a scripted model cannot produce (an event kind from a newer engine,
+a provider that replaces streamed text with nothing, call ids reused across
+turns) and the rules of the inbox overlay.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from openworker_qt.core import events as ev
+from openworker_qt.qt.transcript_items import TranscriptItem
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_reducer import TranscriptReducer, items_from_history
+from tests.qt.helpers import fields_of
+
+SID = "s"
+
+
+def _call(cid: str, name: str = "write_file") -> dict[str, Any]:
+    return {"id": cid, "type": "function",
+            "function": {"name": name, "arguments": json.dumps({"path": "a.txt"})}}
+
+
+def _assistant(*calls: str, text: str | None = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"role": "assistant", "content": text}
+    if calls:
+        msg["tool_calls"] = [_call(c) for c in calls]
+    return msg
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProviderRetrying:
+    """An event kind this reducer has never heard of (as a newer engine may send)."""
+
+    session_id: str
+    attempt: int
+    type: Literal["provider_retrying"] = "provider_retrying"
+
+
+def test_an_unknown_event_kind_changes_no_row() -> None:
+    reducer = TranscriptReducer()
+    reducer.apply_event(ev.UserMessageAdded(session_id=SID, message={"role": "user", "content": "hi"}))
+    reducer.apply_event(ev.AssistantDelta(session_id=SID, text="Hel"))
+    before = fields_of(reducer.rows)
+    reducer.apply_event(ProviderRetrying(session_id=SID, attempt=2))
+    assert fields_of(reducer.rows) == before
+    reducer.apply_event(ev.AssistantDelta(session_id=SID, text="lo"))  # the stream goes on
+    assert reducer.rows[-1].text == "Hello" and reducer.rows[-1].streaming
+
+
+def test_streamed_text_replaced_by_nothing_leaves_no_row(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    stored = [{"role": "user", "content": "hi"}, _assistant("c1")]
+    model = TranscriptModel()
+    model.reset(SID, [])
+    model.apply(ev.UserMessageAdded(session_id=SID, message=stored[0]))
+    model.append_text("draft that the provider withdrew")
+    assert model.rowCount() == 2 and model.items[-1].streaming
+    model.apply(ev.AssistantMessage(session_id=SID, message=stored[1]))
+    assert fields_of(model.items) == fields_of(items_from_history(stored))
+    assert [r.kind for r in model.items] == ["user", "tool"]
+    qtmodeltester.check(model)
+
+
+def test_a_reused_call_id_names_the_newest_call() -> None:
+    history = [
+        {"role": "user", "content": "one"}, _assistant("call_1"),
+        {"role": "tool", "tool_call_id": "call_1", "status": "ok", "content": "first"},
+        {"role": "user", "content": "two"}, _assistant("call_1"),
+    ]
+    live = TranscriptReducer()
+    for msg in history[:4]:
+        live.apply_message(msg)
+    live.apply_event(ev.AssistantMessage(session_id=SID, message=history[4]))
+    live.apply_event(ev.ToolProposed(session_id=SID, call_id="call_1", name="write_file",
+                                     arguments={"path": "a.txt"}, risk="write_local"))
+    live.apply_event(ev.ToolFinished(session_id=SID, call_id="call_1", name="write_file",
+                                     status="denied", result="second"))
+    stored = items_from_history(
+        [*history, {"role": "tool", "tool_call_id": "call_1", "status": "denied", "content": "second"}])
+    assert fields_of(live.rows) == fields_of(stored)
+    assert [(r.status, r.result) for r in stored if r.kind == "tool"] == [
+        ("ok", "first"), ("denied", "second")]
+
+
+def test_only_a_call_that_has_not_started_can_wait() -> None:
+    reducer = TranscriptReducer()
+    reducer.apply_messages([{"role": "user", "content": "go"}, _assistant("w1", "w2")])
+    assert reducer.mark_awaiting("w1", 7, reason="writes a file", target="a.txt") is not None
+    w1 = reducer.rows[1]
+    assert (w1.status, w1.waiting_on, w1.reason, w1.target) == ("awaiting", 7, "writes a file", "a.txt")
+    assert reducer.mark_resolved("w1", 8) is None  # another item: still waiting on 7
+    assert w1.status == "awaiting"
+    assert reducer.mark_resolved("w1", 7) is w1
+    assert (w1.status, w1.waiting_on, w1.reason, w1.target) == ("pending", 0, "", "")
+    # answered in another process: the engine moved on before the window heard of the item
+    reducer.apply_event(ev.ToolStarted(session_id=SID, call_id="w2", name="write_file"))
+    assert reducer.mark_awaiting("w2", 9) is None
+    assert reducer.rows[2].status == "running"
+    reducer.apply_message({"role": "tool", "tool_call_id": "w2", "status": "ok", "content": "done"})
+    assert reducer.mark_awaiting("w2", 9) is None and reducer.mark_resolved("w2", 9) is None
+    assert reducer.rows[2].status == "ok"
+    assert reducer.mark_awaiting("nope", 10) is None
+
+
+def test_a_result_ends_the_wait() -> None:
+    reducer = TranscriptReducer()
+    reducer.apply_messages([{"role": "user", "content": "go"}, _assistant("w1")])
+    reducer.mark_awaiting("w1", 3, reason="why", target="a.txt")
+    reducer.apply_event(ev.ToolFinished(session_id=SID, call_id="w1", name="write_file",
+                                        status="interrupted", result="interrupted by user"))
+    assert fields_of(reducer.rows) == fields_of(items_from_history([
+        {"role": "user", "content": "go"}, _assistant("w1"),
+        {"role": "tool", "tool_call_id": "w1", "status": "interrupted",
+         "content": "interrupted by user"}]))
+
+
+def test_model_marks_an_older_row_and_shows_it(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    rows = [TranscriptItem("tool", call_id=f"c{i}", name="t", status="pending") for i in range(10)]
+    model = TranscriptModel()
+    model.reset(SID, rows[6:], older_loading=True)
+    model.set_older(SID, rows[:6])
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    row = model.mark_awaiting("c2", 5, reason="asks")
+    assert row is not None and model.item(row).call_id == "c2"  # exposed to carry a card
+    assert model.item(row).status == "awaiting"
+    # A change to a row not exposed yet is kept, and shows when the row does.
+    model.apply(ev.ToolFinished(session_id=SID, call_id="c0", name="t", status="ok", result="r"))
+    assert model.tool_row("c0") == 0 and model.item(0).status == "ok"
+    assert model.mark_resolved("c2", 5) == model.tool_row("c2")
+    assert model.item(model.tool_row("c2") or 0).status == "pending"
+    assert changed
+    qtmodeltester.check(model)
+
+
+def test_model_and_reducer_build_the_same_rows_from_live_events(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    events: list[Any] = [
+        ev.TurnStarted(session_id=SID, model="m"),
+        ev.UserMessageAdded(session_id=SID, message={"role": "user", "content": "hi"}),
+        ev.ReasoningDelta(session_id=SID, text="hmm"),
+        ev.AssistantDelta(session_id=SID, text="Let me "),
+        ev.AssistantDelta(session_id=SID, text="look."),
+        ev.AssistantMessage(session_id=SID, message={
+            "role": "assistant", "content": "Let me look.", "reasoning": "hmm",
+            "tool_calls": [_call("r1", "read_file")]}),
+        ev.ToolProposed(session_id=SID, call_id="r1", name="read_file", arguments={}, risk="read"),
+        ev.ToolStarted(session_id=SID, call_id="r1", name="read_file"),
+        ev.ToolFinished(session_id=SID, call_id="r1", name="read_file", status="ok",
+                        result="text", display={"lines": 1}, rule="mode:auto"),
+        ev.IterationEnded(session_id=SID, iteration=1),
+        ev.AssistantDelta(session_id=SID, text="Half"),
+        ev.ErrorOccurred(session_id=SID, message="upstream 503"),
+        ev.TurnEnded(session_id=SID, status="error", iterations=2),
+    ]
+    reducer = TranscriptReducer()
+    model = TranscriptModel()
+    model.reset(SID, [])
+    for event in events:
+        reducer.apply_event(event)
+        model.apply(event)
+    assert fields_of(model.items) == fields_of(reducer.rows)
+    assert [(r.kind, r.partial or r.notice_kind) for r in model.items] == [
+        ("user", ""), ("assistant", ""), ("tool", ""), ("assistant", "error"), ("notice", "error")]
+    qtmodeltester.check(model)
