@@ -93,7 +93,9 @@ class LogindInhibitor:
         try:
             with open_dbus_connection(bus=self.bus, enable_fds=True) as conn:
                 reply = conn.send_and_get_reply(msg, timeout=DBUS_TIMEOUT)
-        except Exception as exc:  # no bus, no logind, denied by polkit, timeout
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            raise InhibitError("logind inhibitor unavailable: no system bus") from exc
+        except Exception as exc:  # no logind, denied by polkit, timeout
             raise InhibitError(f"logind inhibitor unavailable: {exc}") from exc
         if _is_error(reply):
             raise InhibitError(f"logind refused: {reply.body[0] if reply.body else reply.header}")

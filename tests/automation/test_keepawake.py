@@ -307,8 +307,8 @@ def test_no_bus_at_all_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     awake = KeepAwake(platform_inhibitor("linux"))
     awake.acquire("x")
     assert awake.wait_idle()
-    assert awake.status.startswith("Keep-awake unavailable: logind inhibitor unavailable")
-    assert awake.status.endswith(f"{PM}: no session bus; {GNOME}: no session bus")
+    assert awake.status == ("Keep-awake unavailable: logind inhibitor unavailable: no system bus; "
+                            f"{PM}: no session bus; {GNOME}: no session bus")
     assert not awake._held  # noqa: SLF001
     awake.release("x")
     assert awake.wait_idle()
