@@ -255,21 +255,14 @@ class DesktopApp(QObject):
             asyncio.ensure_future(self._start_notifier())
 
     async def _start_notifier(self) -> None:
-        """The platform notifier: freedesktop D-Bus on Linux, else tray balloons."""
-        if sys.platform.startswith("linux"):
-            from openworker_qt.qt.notifications import FreedesktopNotifier
+        """The platform's notifications (desktop-notifier on Linux, macOS and Windows);
+        where there are none (no notification daemon), tray balloons or nothing, quietly."""
+        from openworker_qt.qt.notifications import NativeNotifier
 
-            native = FreedesktopNotifier(icon=str(resource("icons", "openworker.svg")))
-            if await native.start():
-                self.set_notifier(native)
-                return
-        elif sys.platform in ("darwin", "win32"):
-            from openworker_qt.qt.notifications import NativeNotifier
-
-            native_os = NativeNotifier(icon=str(resource("icons", "openworker.svg")))
-            if await native_os.start():
-                self.set_notifier(native_os)
-                return
+        native = NativeNotifier(icon=str(resource("icons", "openworker.svg")))
+        if await native.start():
+            self.set_notifier(native)
+            return
         if self.tray is not None and self.tray.icon is not None:
             from openworker_qt.qt.notifications import TrayNotifier
 

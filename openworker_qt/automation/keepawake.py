@@ -4,39 +4,35 @@
 id): the first key engages the platform inhibitor, the last one to go releases
 it. Acquire and release are idempotent per key and never raise into the
 caller — a failure is logged and shown in :attr:`KeepAwake.status`. Every call
-into the platform (a D-Bus round trip, spawning a process) runs on one private
-worker thread, in order, so the event-loop thread never waits on it; that
-single thread also matters on Windows, where ``SetThreadExecutionState`` is
-per thread.
+into the platform (a D-Bus round trip, spawning a process, importing the
+library) runs on one private worker thread, in order, so the event-loop thread
+never waits on it; wakepy also wants a mode left on the thread that entered it.
 
-Adapters (each an :class:`Inhibitor`):
+Adapters (each an :class:`Inhibitor`), chained by :func:`platform_inhibitor`:
 
-* Linux: :class:`LogindInhibitor` (``org.freedesktop.login1.Manager.Inhibit``
-  on the system bus, ``idle:sleep``; the returned file descriptor *is* the
-  inhibitor, released by closing it), then :class:`ProcessInhibitor` spawning
-  ``systemd-inhibit`` around a command that lives as long as we do (its
-  process group is killed on release), then
-  :class:`ScreenSaverInhibitor` (``org.freedesktop.ScreenSaver`` on the session
-  bus, for desktops without logind; idle only).
-* macOS: ``caffeinate -i -w <our pid>`` (:func:`caffeinate_command`; ``-w`` makes
-  it exit with us even if we crash).
-* Windows: :class:`WindowsInhibitor`, ``SetThreadExecutionState(ES_CONTINUOUS |
-  ES_SYSTEM_REQUIRED)`` and ``ES_CONTINUOUS`` alone to release.
+* :class:`LogindInhibitor` (Linux, first): ``org.freedesktop.login1.Manager.Inhibit``
+  on the system bus, ``idle:sleep`` in ``block`` mode; the returned file
+  descriptor *is* the inhibitor, released by closing it. It works under any
+  systemd (or elogind) session, window managers and Xfce included, and names us
+  in ``systemd-inhibit --list`` and the desktop's log-out dialog. wakepy has no
+  logind method, which is why this one stays ours.
+* :class:`WakepyInhibitor`: the maintained ``wakepy`` library's ``keep.running``
+  mode — on Linux the desktop's own service (``org.gnome.SessionManager``, the
+  freedesktop ``PowerManagement`` service of KDE and others), on macOS
+  ``caffeinate`` (ending with us even after a crash), on Windows
+  ``SetThreadExecutionState`` on a thread of its own. ``keep.running`` lets the
+  screen lock; only sleep is held off.
 
-:func:`platform_inhibitor` picks the chain for the running OS. No Qt here.
+No Qt here.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
-import os
-import shutil
-import signal
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -47,9 +43,6 @@ log = logging.getLogger(__name__)
 APP_NAME = "OpenWorker Qt"
 DEFAULT_WHY = "OpenWorker is working on a task"
 DBUS_TIMEOUT = 5.0
-
-ES_CONTINUOUS = 0x80000000
-ES_SYSTEM_REQUIRED = 0x00000001
 
 
 class InhibitError(RuntimeError):
@@ -68,7 +61,7 @@ class Inhibitor(Protocol):
         """Let the machine sleep again (never raises)."""
 
 
-# --------------------------------------------------------------------- D-Bus
+# ----------------------------------------------------------------- logind
 
 
 def _is_error(reply: Any) -> bool:
@@ -100,7 +93,9 @@ class LogindInhibitor:
         try:
             with open_dbus_connection(bus=self.bus, enable_fds=True) as conn:
                 reply = conn.send_and_get_reply(msg, timeout=DBUS_TIMEOUT)
-        except Exception as exc:  # no bus, no logind, denied by polkit, timeout
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            raise InhibitError("logind inhibitor unavailable: no system bus") from exc
+        except Exception as exc:  # no logind, denied by polkit, timeout
             raise InhibitError(f"logind inhibitor unavailable: {exc}") from exc
         if _is_error(reply):
             raise InhibitError(f"logind refused: {reply.body[0] if reply.body else reply.header}")
@@ -115,163 +110,69 @@ class LogindInhibitor:
                 log.debug("closing the logind inhibitor fd failed", exc_info=True)
 
 
-class ScreenSaverInhibitor:
-    """``org.freedesktop.ScreenSaver.Inhibit``/``UnInhibit`` on the session bus.
+# ----------------------------------------------------------------- wakepy
 
-    Desktops tie the cookie to the caller's connection, so the connection stays
-    open while the inhibitor is held.
+
+class WakepyInhibitor:
+    """wakepy's ``keep.running`` mode (see the module docstring).
+
+    ``name`` becomes the method wakepy used (``org.gnome.SessionManager``,
+    ``caffeinate``, ``SetThreadExecutionState``…) while it is held. wakepy's
+    own wording of the hold ("wakepy", "wakelock active") is fixed by the library.
     """
 
-    name = "screensaver"
-
-    def __init__(self, bus: str = "SESSION") -> None:
-        self.bus = bus
-        self._conn: Any = None
-        self._cookie: int | None = None
-
-    def _address(self) -> Any:
-        from jeepney import DBusAddress
-
-        return DBusAddress("/org/freedesktop/ScreenSaver", bus_name="org.freedesktop.ScreenSaver",
-                           interface="org.freedesktop.ScreenSaver")
+    def __init__(self) -> None:
+        self.name = "wakepy"
+        self._mode: Any = None
 
     def acquire(self, why: str) -> None:
-        from jeepney import new_method_call
-        from jeepney.io.blocking import open_dbus_connection
-
         try:
-            conn = open_dbus_connection(bus=self.bus)
-        except Exception as exc:
-            raise InhibitError(f"no session bus: {exc}") from exc
+            from wakepy import keep
+        except ImportError as exc:
+            raise InhibitError(f"wakepy is not installed: {exc}") from exc
+        logging.getLogger("wakepy").setLevel(logging.WARNING)  # a line per method per turn
+        mode = keep.running(on_fail="pass")
         try:
-            reply = conn.send_and_get_reply(
-                new_method_call(self._address(), "Inhibit", "ss", (APP_NAME, why)),
-                timeout=DBUS_TIMEOUT)
-        except Exception as exc:
-            conn.close()
-            raise InhibitError(f"screensaver inhibitor unavailable: {exc}") from exc
-        if _is_error(reply):
-            conn.close()
-            raise InhibitError(f"screensaver refused: {reply.body[0] if reply.body else ''}")
-        self._conn, self._cookie = conn, int(reply.body[0])
+            mode.__enter__()
+        except Exception as exc:  # a library bug must not take the worker down
+            raise InhibitError(f"wakepy failed: {exc}") from exc
+        if not mode.active:
+            result = mode.result
+            with contextlib.suppress(Exception):
+                mode.__exit__(None, None, None)
+            log.debug("%s", result.get_failure_text(style="inline"))
+            raise InhibitError(wakepy_failure(result))
+        self._mode = mode
+        method = mode.active_method
+        self.name = str(method.name) if method is not None else "wakepy"
 
     def release(self) -> None:
-        from jeepney import new_method_call
-
-        conn, cookie = self._conn, self._cookie
-        self._conn, self._cookie = None, None
-        if conn is None:
+        mode, self._mode = self._mode, None
+        if mode is None:
             return
         try:
-            conn.send_and_get_reply(
-                new_method_call(self._address(), "UnInhibit", "u", (cookie,)), timeout=DBUS_TIMEOUT)
+            mode.__exit__(None, None, None)
         except Exception:
-            log.debug("UnInhibit failed (closing the connection releases it too)", exc_info=True)
-        finally:
-            conn.close()
+            log.warning("wakepy could not release its hold", exc_info=True)
 
 
-# ------------------------------------------------------------------ processes
+def wakepy_failure(result: Any) -> str:
+    """One line from wakepy's activation result: each method tried, and why it failed."""
+    tried = result.list_methods(ignore_platform_fails=True, ignore_unused=True)
+    if not tried:
+        return "no keep-awake method for this platform"
+    return "; ".join(f"{r.method_name}: {_short_reason(r.failure_reason)}" for r in tried)
 
 
-class ProcessInhibitor:
-    """An inhibitor that is a child process: held while it runs, killed on release.
-
-    ``command`` is the argv to spawn; a process that exits within ``settle``
-    seconds failed (e.g. ``systemd-inhibit`` without logind) and raises. It gets
-    its own process group so release ends its children too (``systemd-inhibit``
-    does not pass SIGTERM on to the command it runs).
-    """
-
-    def __init__(self, name: str, command: Callable[[str], Sequence[str]], *,
-                 settle: float = 0.2, popen: Callable[..., Any] = subprocess.Popen) -> None:
-        self.name = name
-        self.command = command
-        self.settle = settle
-        self._popen = popen
-        self._proc: Any = None
-
-    def acquire(self, why: str) -> None:
-        argv = list(self.command(why))
-        try:
-            proc = self._popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, start_new_session=True)
-        except OSError as exc:
-            raise InhibitError(f"{argv[0]} cannot start: {exc}") from exc
-        deadline = time.monotonic() + self.settle
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
-                raise InhibitError(f"{argv[0]} exited ({proc.returncode}): {err[:200]}")
-            time.sleep(0.02)
-        self._proc = proc
-
-    def release(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        self._signal(proc, signal.SIGTERM)
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self._signal(proc, getattr(signal, "SIGKILL", signal.SIGTERM))
-            proc.wait(timeout=2)
-        if proc.stderr is not None:
-            proc.stderr.close()
-
-
-    @staticmethod
-    def _signal(proc: Any, sig: int) -> None:
-        try:
-            if hasattr(os, "killpg"):
-                os.killpg(proc.pid, sig)
-            else:
-                proc.terminate()
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def systemd_inhibit_command(why: str, executable: str = "systemd-inhibit",
-                            pid: int | None = None) -> list[str]:
-    """The lock lasts as long as the command: one that ends when we do (even by a crash)."""
-    watch = f"while kill -0 {pid if pid is not None else os.getpid()} 2>/dev/null; do sleep 5; done"
-    return [executable, "--what=idle:sleep", f"--who={APP_NAME}", f"--why={why}", "--mode=block",
-            "sh", "-c", watch]
-
-
-def caffeinate_command(why: str, pid: int | None = None, executable: str = "caffeinate") -> list[str]:
-    """``-i``: no idle sleep; ``-w``: exit when our process does (no orphan after a crash)."""
-    return [executable, "-i", "-w", str(pid if pid is not None else os.getpid())]
-
-
-# -------------------------------------------------------------------- Windows
-
-
-class WindowsInhibitor:
-    """``SetThreadExecutionState``; ``call`` is the seam (the kernel32 function by default)."""
-
-    name = "windows"
-
-    def __init__(self, call: Callable[[int], int] | None = None) -> None:
-        self._call = call
-
-    def _set(self, flags: int) -> int:
-        call = self._call
-        if call is None:
-            import ctypes
-
-            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-            kernel32.SetThreadExecutionState.restype = ctypes.c_uint32
-            kernel32.SetThreadExecutionState.argtypes = [ctypes.c_uint32]
-            call = self._call = kernel32.SetThreadExecutionState
-        return int(call(flags))
-
-    def acquire(self, why: str) -> None:
-        if self._set(ES_CONTINUOUS | ES_SYSTEM_REQUIRED) == 0:
-            raise InhibitError("SetThreadExecutionState failed")
-
-    def release(self) -> None:
-        self._set(ES_CONTINUOUS)
+def _short_reason(reason: str) -> str:
+    if "DBUS_SESSION_BUS_ADDRESS" in reason:
+        return "no session bus"
+    if "ServiceUnknown" in reason or "was not provided by any" in reason:
+        return "not running"
+    _, found, message = reason.partition("failed with message: ")  # a D-Bus error reply
+    text = " ".join((message if found else reason).split())
+    text = text.removesuffix('")') if found else text  # the end of wakepy's DBusCallError("…")
+    return text[:160] or "failed"
 
 
 # ---------------------------------------------------------------------- chain
@@ -304,20 +205,12 @@ class FirstAvailable:
             held.release()
 
 
-def platform_inhibitor(platform: str = sys.platform,
-                       which: Callable[[str], str | None] = shutil.which) -> FirstAvailable:
+def platform_inhibitor(platform: str = sys.platform) -> FirstAvailable:
     """The inhibitor chain for ``platform`` (see the module docstring)."""
     chain: list[Inhibitor] = []
     if platform.startswith("linux") or "bsd" in platform:
         chain.append(LogindInhibitor())
-        if exe := which("systemd-inhibit"):
-            chain.append(ProcessInhibitor("systemd-inhibit",
-                                          lambda why: systemd_inhibit_command(why, exe)))
-        chain.append(ScreenSaverInhibitor())
-    elif platform == "darwin":
-        chain.append(ProcessInhibitor("caffeinate", lambda why: caffeinate_command(why)))
-    elif platform == "win32":
-        chain.append(WindowsInhibitor())
+    chain.append(WakepyInhibitor())
     return FirstAvailable(chain)
 
 

@@ -1,5 +1,16 @@
 """A system-wide hotkey (quick ask) behind one interface, per windowing system.
 
+Why our own and not ``pynput.keyboard.GlobalHotKeys`` (weighed with pynput 1.8.2
+under Xvfb + xdotool): pynput *listens* (X RECORD, a Windows low-level keyboard
+hook, a macOS event tap) where this module *grabs* the key (``XGrabKey``,
+``RegisterHotKey``, Carbon hot keys). Listening lets the keystroke also reach the
+focused application (xev in the focused window saw Ctrl+Alt+Space with pynput,
+not with the grab), cannot tell that another program already owns the combination
+(the grab reports it), sees every keystroke the user types, needs the macOS
+accessibility permission and a thread of its own whose callback must be handed
+back to the GUI thread. On Wayland it only hears XWayland windows, silently; here
+it says "unavailable".
+
 :func:`create_hotkey` picks the implementation for the running Qt platform:
 
 * **X11** (``xcb``): :class:`X11Hotkey` opens its own Xlib connection (ctypes to

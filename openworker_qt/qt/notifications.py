@@ -7,13 +7,13 @@ notifier calls ``on_activated(key, action_key)`` on the loop thread
 (``action_key`` is ``"default"`` for a plain click).
 
 Implementations:
-  * :class:`FreedesktopNotifier` — Linux, the ``org.freedesktop.Notifications``
-    D-Bus interface through jeepney's asyncio router (it runs on the qasync
-    loop, nothing blocks); actions become buttons where the server supports them.
-  * :class:`NativeNotifier` — macOS (UNUserNotificationCenter) and Windows
-    (WinRT toasts) through the maintained ``desktop-notifier`` library, with
-    Approve / Deny buttons. The same library speaks the freedesktop interface on
-    Linux, which is how this adapter is tested here.
+  * :class:`NativeNotifier` — the platform's own notifications through the
+    maintained ``desktop-notifier`` library, with Approve / Deny buttons: Linux
+    (``org.freedesktop.Notifications`` over D-Bus with dbus-fast, on the qasync
+    loop), macOS (UNUserNotificationCenter) and Windows (WinRT toasts). When the
+    platform has no notification service (no session bus, no notification
+    daemon, a macOS build that is not an app bundle) ``start()`` says so and the
+    app falls back; a failed notification is logged, never shown as an error.
   * :class:`TrayNotifier` — a ``QSystemTrayIcon`` balloon (anywhere else): no
     buttons, a click opens the item.
   * :class:`NullNotifier` — nowhere to show anything.
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,8 +33,6 @@ from typing import Any, Protocol
 log = logging.getLogger(__name__)
 
 Activated = Callable[[str, str], None]
-NOTIFY_PATH = "/org/freedesktop/Notifications"
-NOTIFY_NAME = "org.freedesktop.Notifications"
 
 
 class Notifier(Protocol):
@@ -103,25 +102,34 @@ class NativeNotifier:
         self._pending: set[asyncio.Future[Any]] = set()
 
     async def start(self) -> bool:
-        """False when the library or the platform service is not available."""
+        """False when the library or the platform's notification service is not there.
+
+        The library and its platform backend (dbus-fast or the OS bindings) are
+        imported on a worker thread: ~70 ms that the loop thread does not wait for.
+        """
         try:
-            from desktop_notifier import DesktopNotifier, Icon
+            lib = await asyncio.to_thread(_load_library)
         except ImportError as exc:
             log.info("desktop-notifier unavailable: %s", exc)
             return False
         try:
             kwargs: dict[str, Any] = {"app_name": self.app_name}
             if self.icon:
-                kwargs["app_icon"] = Icon(path=Path(self.icon))
-            self._notifier = DesktopNotifier(**kwargs)
+                kwargs["app_icon"] = lib.Icon(path=Path(self.icon))
+            self._notifier = lib.DesktopNotifier(**kwargs)
             # Asking for the capabilities connects to the platform service, so a
-            # missing one shows here rather than at the first notification.
-            await asyncio.wait_for(self._notifier.get_capabilities(), 5.0)
+            # missing one shows here rather than at the first notification. The
+            # library's stand-in for unsupported platforms has none at all.
+            capabilities = await asyncio.wait_for(self._notifier.get_capabilities(), 5.0)
+            if not capabilities:
+                log.info("native notifications unavailable: no notification service")
+                await self.close()
+                return False
             if not await asyncio.wait_for(self._notifier.request_authorisation(), 5.0):
                 log.info("notifications are not authorised by the user")
                 await self.close()
                 return False
-        except Exception as exc:  # no service behind the library
+        except Exception as exc:  # no session bus, no notification daemon
             log.info("native notifications unavailable: %s", exc)
             await self.close()
             return False
@@ -133,8 +141,12 @@ class NativeNotifier:
 
     def _fire(self, key: str, action: str) -> None:
         self._sent.pop(key, None)
-        if self.on_activated is not None:
+        if self.on_activated is None:
+            return
+        try:
             self.on_activated(key, action)
+        except Exception:  # called from the library's D-Bus signal handler
+            log.exception("notification action failed")
 
     def _schedule(self, coro: Any) -> None:
         fut = asyncio.ensure_future(coro)
@@ -185,134 +197,8 @@ class NativeNotifier:
                 await asyncio.wait_for(bus.wait_for_disconnect(), 2.0)
 
 
-class FreedesktopNotifier:
-    """org.freedesktop.Notifications over the session bus (see module docstring)."""
-
-    def __init__(self, app_name: str = "OpenWorker Qt", icon: str = "") -> None:
-        self.app_name = app_name
-        self.icon = icon
-        self.on_activated: Activated | None = None
-        self._router: Any = None
-        self._ctx: Any = None
-        self._ids: dict[int, str] = {}  # server id -> our key
-        self._by_key: dict[str, int] = {}
-        self._early: dict[int, str] = {}
-        self._listener: asyncio.Task[None] | None = None
-        self._ready: asyncio.Future[bool] | None = None
-        self.capabilities: list[str] = []
-
-    async def start(self) -> bool:
-        """Connect to the session bus; False when there is none or no server."""
-        from jeepney import DBusAddress, MatchRule, new_method_call
-        from jeepney.bus_messages import message_bus
-        from jeepney.io.asyncio import Proxy, open_dbus_router
-
-        try:
-            self._ctx = open_dbus_router(bus="SESSION")
-            self._router = await self._ctx.__aenter__()
-            addr = DBusAddress(NOTIFY_PATH, bus_name=NOTIFY_NAME, interface=NOTIFY_NAME)
-            reply = await asyncio.wait_for(
-                self._router.send_and_get_reply(new_method_call(addr, "GetCapabilities")), 2.0)
-            self.capabilities = list(reply.body[0]) if reply.body else []
-            bus = Proxy(message_bus, self._router)
-            for member in ("ActionInvoked", "NotificationClosed"):
-                rule = MatchRule(type="signal", interface=NOTIFY_NAME, member=member, path=NOTIFY_PATH)
-                await bus.AddMatch(rule)
-        except Exception as exc:  # no bus, no server, or a server that does not answer
-            log.info("freedesktop notifications unavailable: %s", exc)
-            await self.close()
-            return False
-        self._listener = asyncio.ensure_future(self._listen())
-        return True
-
-    @property
-    def available(self) -> bool:
-        return self._router is not None
-
-    async def _listen(self) -> None:
-        from jeepney import MatchRule
-
-        rule = MatchRule(type="signal", interface=NOTIFY_NAME, path=NOTIFY_PATH)
-        with self._router.filter(rule, bufsize=100) as queue:
-            while True:
-                msg = await queue.get()
-                member = msg.header.fields.get(_member_field())
-                if member == "ActionInvoked":
-                    nid, action = int(msg.body[0]), str(msg.body[1])
-                    if nid in self._ids:
-                        self._dispatch(self._ids[nid], action)
-                    else:  # the click overtook Notify's reply: apply it once we know the id
-                        self._early[nid] = action
-                elif member == "NotificationClosed":
-                    key = self._ids.pop(int(msg.body[0]), None)
-                    if key is not None:
-                        self._by_key.pop(key, None)
-
-    def _dispatch(self, key: str, action: str) -> None:
-        if self.on_activated is None:
-            return
-        try:
-            self.on_activated(key, action)
-        except Exception:
-            log.exception("notification action failed")
-
-    def notify(self, key: str, title: str, body: str,
-               actions: Sequence[tuple[str, str]] = ()) -> None:
-        if self._router is None:
-            return
-        asyncio.ensure_future(self._notify(key, title, body, actions))
-
-    async def _notify(self, key: str, title: str, body: str,
-                      actions: Sequence[tuple[str, str]]) -> None:
-        from jeepney import DBusAddress, new_method_call
-
-        flat = ["default", ""]
-        if "actions" in self.capabilities or not self.capabilities:
-            for action_key, label in actions:
-                flat += [action_key, label]
-        addr = DBusAddress(NOTIFY_PATH, bus_name=NOTIFY_NAME, interface=NOTIFY_NAME)
-        replaces = self._by_key.get(key, 0)
-        msg = new_method_call(addr, "Notify", "susssasa{sv}i",
-                              (self.app_name, replaces, self.icon, title, body, flat, {}, -1))
-        try:
-            reply = await asyncio.wait_for(self._router.send_and_get_reply(msg), 2.0)
-        except Exception as exc:
-            log.warning("notification failed: %s", exc)
-            return
-        nid = int(reply.body[0])
-        self._ids[nid] = key
-        self._by_key[key] = nid
-        if nid in self._early:
-            self._dispatch(key, self._early.pop(nid))
-
-    def withdraw(self, key: str) -> None:
-        nid = self._by_key.pop(key, None)
-        if nid is None or self._router is None:
-            return
-        self._ids.pop(nid, None)
-        from jeepney import DBusAddress, new_method_call
-
-        addr = DBusAddress(NOTIFY_PATH, bus_name=NOTIFY_NAME, interface=NOTIFY_NAME)
-        asyncio.ensure_future(self._send_quietly(new_method_call(addr, "CloseNotification", "u", (nid,))))
-
-    async def _send_quietly(self, msg: Any) -> None:
-        with contextlib.suppress(Exception):
-            await self._router.send(msg)
-
-    async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(BaseException):
-                await self._listener
-            self._listener = None
-        if self._ctx is not None:
-            with contextlib.suppress(Exception):
-                await self._ctx.__aexit__(None, None, None)
-        self._ctx = None
-        self._router = None
-
-
-def _member_field() -> Any:
-    from jeepney.low_level import HeaderFields
-
-    return HeaderFields.member
+def _load_library() -> Any:
+    """Import desktop-notifier and the backend it picks for this platform (worker thread)."""
+    lib = importlib.import_module("desktop_notifier")
+    importlib.import_module("desktop_notifier.main").get_backend_class()
+    return lib

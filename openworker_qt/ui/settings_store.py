@@ -13,8 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from openworker_qt.storage.config import warm_up_writer
+
 if TYPE_CHECKING:
     from openworker_qt.runtime import Runtime
+
+# Loaded with the settings window and onboarding: the config writer is imported
+# on a worker while the page builds, before the first change is saved.
+warm_up_writer()
 
 
 def reload_config(runtime: Runtime) -> None:

@@ -1,11 +1,12 @@
-"""Keep-awake: reference counting, the real D-Bus adapters against fake services on a
-private bus, the ``systemd-inhibit``/``caffeinate`` process adapters with stand-in
-executables, the Windows call behind its seam, and the wiring to the turn events."""
+"""Keep-awake: reference counting, the real adapters (our logind one, and wakepy's
+desktop methods) against fake services on a private D-Bus, and the wiring to the
+turn events."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import select
 import shutil
 import subprocess
 import threading
@@ -17,15 +18,11 @@ from typing import Any
 import pytest
 
 from openworker_qt.automation.keepawake import (
-    ES_CONTINUOUS,
-    ES_SYSTEM_REQUIRED,
     FirstAvailable,
     InhibitError,
     KeepAwake,
     LogindInhibitor,
-    ProcessInhibitor,
-    ScreenSaverInhibitor,
-    WindowsInhibitor,
+    WakepyInhibitor,
     platform_inhibitor,
 )
 from openworker_qt.core.sessions import SessionManager
@@ -125,6 +122,7 @@ def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         address = bus.stdout.readline().strip()
         assert address, "dbus-daemon printed no address"
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        monkeypatch.delenv("XDG_SESSION_DESKTOP", raising=False)  # no KDE/Xfce special cases
         yield address
     finally:
         bus.terminate()
@@ -140,6 +138,7 @@ class FakeService(threading.Thread):
         super().__init__(daemon=True)
         self.address, self.bus_name, self.handler = address, name, handler
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
+        self.senders: list[str] = []
         self.ready = threading.Event()
         self.stopping = threading.Event()
 
@@ -159,6 +158,7 @@ class FakeService(threading.Thread):
                 if msg.header.message_type != MessageType.method_call:
                     continue
                 member = msg.header.fields[3]  # HeaderFields.member
+                self.senders.append(msg.header.fields[7])  # HeaderFields.sender
                 self.calls.append((member, tuple(msg.body)))
                 self.handler(conn, msg, member)
 
@@ -175,13 +175,29 @@ class FakeService(threading.Thread):
         self.join(5)
 
 
-def _screensaver(conn: Any, msg: Any, member: str) -> None:
+def _cookie_service(conn: Any, msg: Any, member: str) -> None:
+    """org.freedesktop.PowerManagement / org.gnome.SessionManager: Inhibit returns a cookie."""
     from jeepney import new_method_return
 
     if member == "Inhibit":
         conn.send(new_method_return(msg, "u", (4242,)))
     else:
         conn.send(new_method_return(msg))
+
+
+def _has_owner(address: str, name: str) -> bool:
+    from jeepney import DBusAddress, new_method_call
+    from jeepney.io.blocking import open_dbus_connection
+
+    bus = DBusAddress("/org/freedesktop/DBus", bus_name="org.freedesktop.DBus",
+                      interface="org.freedesktop.DBus")
+    with open_dbus_connection(bus=address) as conn:
+        reply = conn.send_and_get_reply(new_method_call(bus, "NameHasOwner", "s", (name,)), timeout=5)
+    return bool(reply.body[0])
+
+
+PM = "org.freedesktop.PowerManagement"
+GNOME = "org.gnome.SessionManager"
 
 
 def _wait(predicate: Callable[[], object], timeout: float = 5.0) -> None:
@@ -204,27 +220,56 @@ def _manager(tmp_path: Path, turns: list[dict[str, Any]]) -> SessionManager:
                           tools_for=lambda _info: ToolRegistry([]), default_model="scripted")
 
 
-async def test_turn_inhibits_the_screensaver_until_it_ends(session_bus: str, tmp_path: Path) -> None:
+async def test_turn_holds_the_desktop_power_service_until_it_ends(session_bus: str, tmp_path: Path) -> None:
     manager = _manager(tmp_path, [{"chunks": ["a"] * 20, "delay": 0.02}])
-    # no logind and no systemd-inhibit here: the chain falls through to the screensaver
+    # no logind here: the chain falls through to wakepy, which finds the desktop's service
     chain = FirstAvailable([LogindInhibitor(bus="unix:path=" + str(tmp_path / "no-system-bus")),
-                            ScreenSaverInhibitor()])
+                            WakepyInhibitor()])
     awake = KeepAwake(chain)
     manager.listeners.append(awake.on_event)
-    with FakeService(session_bus, "org.freedesktop.ScreenSaver", _screensaver) as service:
+    with FakeService(session_bus, PM, _cookie_service) as service:
         info = manager.create_session()
         task = manager.send(info.id, "go")
         assert task is not None
         await _until(lambda: service.members() == ["Inhibit"])
-        assert not task.done()  # inhibited while the turn is still running
-        assert service.calls[0][1] == ("OpenWorker Qt", "OpenWorker is working on a task")
+        assert not task.done()  # held while the turn is still running
+        assert service.calls[0][1] == ("wakepy", "wakelock active")  # wakepy's own words
+        await _until(lambda: awake.status == f"Keeping the computer awake ({PM})")
+        holder = service.senders[0]
+        assert _has_owner(session_bus, holder)  # the hold lives on an open connection
         await task
         await _until(lambda: service.members() == ["Inhibit", "UnInhibit"])
         assert service.calls[1][1] == (4242,)
-        assert awake.status == "Keep-awake idle"
         assert await asyncio.to_thread(awake.wait_idle)
+        assert awake.status == "Keep-awake idle"
+        assert not _has_owner(session_bus, holder)  # and the connection is closed after
     awake.close()
     manager.store.db.close()
+
+
+def test_gnome_session_manager_when_there_is_no_power_management(session_bus: str) -> None:
+    with FakeService(session_bus, GNOME, _cookie_service) as service:
+        inhibitor = WakepyInhibitor()
+        inhibitor.acquire("why")
+        assert inhibitor.name == GNOME
+        assert service.calls == [("Inhibit", ("wakepy", 42, "wakelock active", 4))]  # 4: suspend
+        inhibitor.release()
+        _wait(lambda: service.members() == ["Inhibit", "Uninhibit"])
+        assert service.calls[1][1] == (4242,)
+
+
+def test_a_refusing_desktop_service_is_an_inhibit_error(session_bus: str) -> None:
+    def refuse(conn: Any, msg: Any, member: str) -> None:
+        from jeepney import new_error
+
+        conn.send(new_error(msg, "org.freedesktop.DBus.Error.AccessDenied", "s", ("not you",)))
+
+    with FakeService(session_bus, PM, refuse):
+        with pytest.raises(InhibitError) as caught:
+            WakepyInhibitor().acquire("why")
+    message = str(caught.value)
+    assert message.startswith(f"{PM}: ") and "AccessDenied" in message
+    assert message.endswith(f"; {GNOME}: not running")
 
 
 def test_logind_inhibit_holds_an_fd_until_release(session_bus: str) -> None:
@@ -248,130 +293,44 @@ def test_logind_inhibit_holds_an_fd_until_release(session_bus: str) -> None:
                 os.read(read_end, 1)  # the inhibitor fd is still open
             assert server_closed.wait(5)
             inhibitor.release()
-            assert os.read(read_end, 1) == b""  # closed: logind would drop the lock
+            # closed: logind would drop the lock (the bus daemon may close its own
+            # passing copy a moment after the reply reached us, so wait for EOF)
+            assert select.select([read_end], [], [], 5)[0] == [read_end]
+            assert os.read(read_end, 1) == b""
     finally:
         os.close(read_end)
 
 
-def test_screensaver_error_reply_is_an_inhibit_error(session_bus: str) -> None:
-    def refuse(conn: Any, msg: Any, member: str) -> None:
-        from jeepney import new_error
-
-        conn.send(new_error(msg, "org.freedesktop.DBus.Error.AccessDenied", "s", ("no",)))
-
-    with FakeService(session_bus, "org.freedesktop.ScreenSaver", refuse):
-        with pytest.raises(InhibitError, match="screensaver refused: no"):
-            ScreenSaverInhibitor().acquire("why")
-
-
 def test_no_bus_at_all_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + str(tmp_path / "none"))
+    monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
     monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=" + str(tmp_path / "none"))
-    monkeypatch.setenv("PATH", str(tmp_path))  # no systemd-inhibit either
     awake = KeepAwake(platform_inhibitor("linux"))
     awake.acquire("x")
     assert awake.wait_idle()
-    assert awake.status.startswith("Keep-awake unavailable: logind inhibitor unavailable")
-    assert "no session bus" in awake.status
+    assert awake.status == ("Keep-awake unavailable: logind inhibitor unavailable: no system bus; "
+                            f"{PM}: no session bus; {GNOME}: no session bus")
+    assert not awake._held  # noqa: SLF001
+    awake.release("x")
+    assert awake.wait_idle()
+    assert awake.status.startswith("Keep-awake unavailable")  # still says why
     awake.close()
 
 
-# ------------------------------------------------------------------ processes
-
-
-def _stand_in(folder: Path, name: str, *, exit_code: int | None = None) -> Path:
-    """An executable ``name`` on PATH recording its argv and pid, then sleeping (or failing)."""
-    folder.mkdir(exist_ok=True)
-    log = folder / f"{name}.args"
-    tail = f"echo refused >&2; exit {exit_code}" if exit_code is not None else "exec sleep 60"
-    script = folder / name
-    script.write_text(f'#!/bin/sh\necho "$$ $*" > "{log}"\n{tail}\n', encoding="utf-8")
-    script.chmod(0o755)
-    return log
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0); it is gone for our purposes once reaped
-    return True
-
-
-def test_systemd_inhibit_fallback_runs_until_release(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    bin_dir = tmp_path / "bin"
-    log = _stand_in(bin_dir, "systemd-inhibit")
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=" + str(tmp_path / "no-logind"))
+def test_a_session_bus_without_any_desktop_service(session_bus: str, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=" + str(tmp_path / "none"))
     awake = KeepAwake(platform_inhibitor("linux"))
-    awake.acquire("session:s1")
+    awake.acquire("x")
     assert awake.wait_idle()
-    assert awake.status == "Keeping the computer awake (systemd-inhibit)"
-    pid, _, args = log.read_text(encoding="utf-8").strip().partition(" ")
-    assert args == ("--what=idle:sleep --who=OpenWorker Qt --why=OpenWorker is working on a task "
-                    f"--mode=block sh -c while kill -0 {os.getpid()} 2>/dev/null; do sleep 5; done")
-    assert _alive(int(pid))
-    awake.release("session:s1")
-    assert awake.wait_idle()
-    assert not _alive(int(pid))
+    assert awake.status.endswith(f"{PM}: not running; {GNOME}: not running")
     awake.close()
 
 
-def test_a_process_that_exits_at_once_falls_through(tmp_path: Path) -> None:
-    _stand_in(tmp_path, "systemd-inhibit", exit_code=1)
-    inhibitor = ProcessInhibitor("systemd-inhibit", lambda _why: [str(tmp_path / "systemd-inhibit")])
-    with pytest.raises(InhibitError, match="exited \\(1\\): refused"):
-        inhibitor.acquire("why")
-
-
-def test_macos_caffeinate_waits_on_our_pid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bin_dir = tmp_path / "bin"
-    log = _stand_in(bin_dir, "caffeinate")
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    chain = platform_inhibitor("darwin")
-    assert [i.name for i in chain.inhibitors] == ["caffeinate"]
-    chain.acquire("why")
-    pid, _, args = log.read_text(encoding="utf-8").strip().partition(" ")
-    assert args == f"-i -w {os.getpid()}"
-    chain.release()
-    assert not _alive(int(pid))
-
-
-def test_windows_sets_and_clears_the_execution_state() -> None:
-    calls: list[int] = []
-    inhibitor = WindowsInhibitor(call=lambda flags: calls.append(flags) or 1)
-    inhibitor.acquire("why")
-    inhibitor.release()
-    assert calls == [ES_CONTINUOUS | ES_SYSTEM_REQUIRED, ES_CONTINUOUS]
-    assert calls[0] == 0x80000001
-    with pytest.raises(InhibitError):
-        WindowsInhibitor(call=lambda _flags: 0).acquire("why")
-    assert [i.name for i in platform_inhibitor("win32").inhibitors] == ["windows"]
-
-
-def test_linux_chain_order(tmp_path: Path) -> None:
-    chain = platform_inhibitor("linux", which=lambda name: f"/usr/bin/{name}")
-    assert [i.name for i in chain.inhibitors] == ["logind", "systemd-inhibit", "screensaver"]
-    chain = platform_inhibitor("linux", which=lambda _name: None)
-    assert [i.name for i in chain.inhibitors] == ["logind", "screensaver"]
-
-
-def test_release_ends_the_children_too(tmp_path: Path) -> None:
-    child_pid = tmp_path / "child.pid"
-    script = tmp_path / "wrapper"
-    # like systemd-inhibit: runs the command as a child and does not forward SIGTERM
-    script.write_text(f'#!/bin/sh\nsleep 60 &\necho $! > "{child_pid}"\nwait\n', encoding="utf-8")
-    script.chmod(0o755)
-    inhibitor = ProcessInhibitor("wrapper", lambda _why: [str(script)])
-    inhibitor.acquire("why")
-    _wait(child_pid.exists)
-    _wait(lambda: child_pid.read_text(encoding="utf-8").strip())
-    pid = int(child_pid.read_text(encoding="utf-8"))
-    assert _alive(pid)
-    inhibitor.release()
-    _wait(lambda: not _alive(pid))
+def test_platform_chains() -> None:
+    assert [i.name for i in platform_inhibitor("linux").inhibitors] == ["logind", "wakepy"]
+    assert [i.name for i in platform_inhibitor("freebsd14").inhibitors] == ["logind", "wakepy"]
+    assert [i.name for i in platform_inhibitor("darwin").inhibitors] == ["wakepy"]
+    assert [i.name for i in platform_inhibitor("win32").inhibitors] == ["wakepy"]
 
 
 def test_desktop_app_holds_keep_awake_while_a_turn_runs(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]  # noqa: F811

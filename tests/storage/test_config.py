@@ -199,3 +199,46 @@ def test_config_modes_match_the_permission_engine() -> None:
     from openworker_qt.storage.config import MODE_STRICTNESS, MODES
 
     assert set(MODES) == set(MODE_NAMES) == set(MODE_STRICTNESS)
+
+
+HAND_WRITTEN = """\
+# My OpenWorker settings
+# (kept by hand; the app must not eat this)
+
+[general]
+# the model I use most
+default_model = "openai:gpt-4o"   # fast enough
+max_iterations = 30
+
+[permissions]
+mode = "interactive"  # keep asking
+shell_allowlist = ["git status"]
+
+[ui]
+theme = "dark"
+"""
+
+
+def test_update_global_keeps_comments_and_layout(tmp_path: Path) -> None:
+    g = tmp_path / "g.toml"
+    g.write_text(HAND_WRITTEN, encoding="utf-8")
+    update_global({"general": {"default_model": "anthropic:claude-haiku-4-5"}}, global_file=g)
+    update_global({"permissions": {"shell_allowlist": ["ls", "git diff"]}}, global_file=g)
+    update_global({"providers": {"ollama": {"base_url": "http://gpu-box:11434/v1"}}}, global_file=g)
+    text = g.read_text(encoding="utf-8")
+    # only the changed values differ; every comment, blank line and key order is kept
+    assert text == HAND_WRITTEN.replace('"openai:gpt-4o"', '"anthropic:claude-haiku-4-5"').replace(
+        '["git status"]', '["ls", "git diff"]') + '\n[providers.ollama]\nbase_url = "http://gpu-box:11434/v1"\n\n'
+    cfg = load_config(global_file=g)
+    assert cfg.get("general.default_model") == "anthropic:claude-haiku-4-5"
+    assert cfg.get("general.max_iterations") == 30
+    assert cfg.get("permissions.shell_allowlist") == ["ls", "git diff"]
+    assert cfg.get("providers.ollama.base_url") == "http://gpu-box:11434/v1"
+
+
+def test_update_global_refuses_a_broken_file_and_leaves_it_alone(tmp_path: Path) -> None:
+    g = tmp_path / "g.toml"
+    g.write_text("# mine\n[general\nmodel = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        update_global({"general": {"default_model": "x"}}, global_file=g)
+    assert g.read_text(encoding="utf-8") == "# mine\n[general\nmodel = 1\n"

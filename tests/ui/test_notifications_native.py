@@ -1,8 +1,8 @@
-"""The desktop-notifier adapter (used on macOS and Windows) with real buttons.
+"""The desktop-notifier adapter (the app's notifier on Linux, macOS and Windows).
 
-Here the library talks to a real private session bus and a small fake
-org.freedesktop.Notifications server, so the adapter's whole path — send with
-buttons, the user pressing one, the callback naming our action, withdrawing —
+Here the library's Linux backend talks to a real private session bus and a small
+fake org.freedesktop.Notifications server, so the adapter's whole path — send
+with buttons, the user pressing one, the callback naming our action, withdrawing —
 runs for real; on macOS and Windows the same adapter drives the native centres.
 """
 
@@ -52,7 +52,7 @@ INTROSPECTION = """<node>
 </node>"""
 
 
-async def _server(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],  # type: ignore[type-arg]
+async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],  # type: ignore[type-arg]
                   press: str) -> None:
     """Answers Notify, then 'presses' the button labelled ``press``."""
     from jeepney import DBusAddress, MatchRule, new_method_return, new_signal
@@ -96,7 +96,7 @@ async def test_native_notifier_buttons_reach_our_actions(session_bus: str) -> No
     calls: list[tuple] = []  # type: ignore[type-arg]
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    server = asyncio.ensure_future(_server(ready, calls, closed, press="Deny"))
+    server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="Deny"))
     await asyncio.wait_for(ready, 5)
     notifier = NativeNotifier()
     got: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
@@ -119,7 +119,7 @@ async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
     calls: list[tuple] = []  # type: ignore[type-arg]
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-    server = asyncio.ensure_future(_server(ready, calls, closed, press="(nothing)"))
+    server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="(nothing)"))
     await asyncio.wait_for(ready, 5)
     notifier = NativeNotifier()
     try:
@@ -141,7 +141,15 @@ async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
         await asyncio.gather(server, return_exceptions=True)
 
 
-async def test_no_notification_service_means_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_notification_daemon_on_the_bus_means_unavailable(session_bus: str) -> None:
+    notifier = NativeNotifier()
+    assert await notifier.start() is False  # the bus answers, nobody owns the name
+    assert not notifier.available
+    notifier.notify("k", "t", "b")  # harmless when unavailable
+    await notifier.close()
+
+
+async def test_no_session_bus_means_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus")
     notifier = NativeNotifier()
     assert await notifier.start() is False

@@ -159,3 +159,19 @@ def test_escape_closes_settings(qtbot, qloop, make_desktop) -> None:  # type: ig
     _desktop, window = open_settings(make_desktop, qloop)
     qtbot.keyClick(window.nav, Qt.Key.Key_Escape)
     assert not window.isVisible()
+
+
+def test_saving_a_setting_keeps_the_users_comments(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.storage.paths import app_paths
+
+    config_file = app_paths().config_file
+    config_file.parent.mkdir(parents=True, exist_ok=True)
+    written = ("# my settings, by hand\n\n[permissions]\n# ask me first\n"
+               'mode = "interactive"  # until I trust it\n\n[ui]\ntheme = "system"\n')
+    config_file.write_text(written, encoding="utf-8")
+    desktop, window = open_settings(make_desktop, qloop)
+    page = window.permissions
+    page.mode.setCurrentIndex(page.mode.findData("auto"))
+    page.mode.activated.emit(page.mode.currentIndex())
+    assert config_file.read_text(encoding="utf-8") == written.replace('"interactive"', '"auto"')
+    assert load_config().get("permissions.mode") == "auto"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -122,70 +122,85 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
 # ------------------------------------------------------------------- real D-Bus
 
 
-async def _fake_notification_server(ready: asyncio.Future[None], calls: list[tuple]) -> None:  # type: ignore[type-arg]
-    """A minimal org.freedesktop.Notifications server on the test's own session bus."""
-    from jeepney import DBusAddress, MatchRule, new_method_return, new_signal
-    from jeepney.bus_messages import message_bus
-    from jeepney.io.asyncio import Proxy, open_dbus_router
-
-    async with open_dbus_router(bus="SESSION") as router:
-        await Proxy(message_bus, router).RequestName("org.freedesktop.Notifications", 0)
-        rule = MatchRule(type="method_call", interface="org.freedesktop.Notifications")
-        with router.filter(rule, bufsize=20) as queue:
-            ready.set_result(None)
-            while True:
-                msg = await queue.get()
-                member = msg.header.fields[3]  # HeaderFields.member
-                if member == "GetCapabilities":
-                    await router.send(new_method_return(msg, "as", (["actions", "body"],)))
-                elif member == "Notify":
-                    calls.append(msg.body)
-                    await router.send(new_method_return(msg, "u", (7,)))
-                    # the user clicks "Approve" on the bubble
-                    emitter = DBusAddress("/org/freedesktop/Notifications",
-                                          interface="org.freedesktop.Notifications")
-                    await router.send(new_signal(emitter, "ActionInvoked", "us", (7, "approve")))
-                else:
-                    await router.send(new_method_return(msg))
-
-
-def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A private dbus-daemon session bus (nothing else on it unless the test adds it)."""
     bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
                            stdout=subprocess.PIPE, text=True)
     try:
         assert bus.stdout is not None
         address = bus.stdout.readline().strip()
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
-        from openworker_qt.qt.notifications import FreedesktopNotifier
-
-        desktop = make_desktop(WRITE)
-        window = desktop.window
-        window.show_dialogs = False
-        calls: list[tuple] = []  # type: ignore[type-arg]
-
-        async def scenario() -> None:
-            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            server = asyncio.ensure_future(_fake_notification_server(ready, calls))
-            await asyncio.wait_for(ready, 5)
-            native = FreedesktopNotifier()
-            assert await native.start()
-            desktop.set_notifier(native)
-            type_and_enter(qtbot, window, "write")
-            await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
-            await native.close()
-            server.cancel()
-            await asyncio.gather(server, return_exceptions=True)
-
-        run(qloop, scenario)
-        app, _replaces, _icon, summary, _body, actions, _hints, _timeout = calls[0]
-        assert summary == "Approval needed: write_file"
-        assert actions == ["default", "", "approve", "Approve", "deny", "Deny"]
-        assert (tmp_path / "ws" / "out.txt").exists()
-        assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
+        yield address
     finally:
         bus.terminate()
         bus.wait(5)
+        if bus.stdout is not None:
+            bus.stdout.close()
+
+
+def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                session_bus: str) -> None:
+    from tests.ui.test_notifications_native import serve_notifications
+
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    window.show_dialogs = False
+    calls: list[tuple] = []  # type: ignore[type-arg]
+    closed: list[int] = []
+
+    async def scenario() -> None:
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        # the user clicks "Approve" on the bubble
+        server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="Approve"))
+        await asyncio.wait_for(ready, 5)
+        await desktop._start_notifier()  # the app's own choice: the platform notifier
+        assert type(desktop.notifier).__name__ == "NativeNotifier"
+        type_and_enter(qtbot, window, "write")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+        await desktop.notifier.close()
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)
+
+    run(qloop, scenario)
+    app, _replaces, _icon, summary, _body, actions, _hints, _timeout = calls[0]
+    assert (app, summary) == ("OpenWorker Qt", "Approval needed: write_file")
+    assert list(actions[:2]) == ["default", ""]  # a click on the bubble opens the item
+    assert list(actions[3::2]) == ["Approve", "Deny"]  # the buttons (the library names their keys)
+    assert (tmp_path / "ws" / "out.txt").exists()
+    assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
+
+
+def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                          session_bus: str) -> None:
+    """A session bus with no notification daemon on it (a bare window manager, a
+    kiosk): the app falls back quietly; an approval shows no error anywhere."""
+    import gc
+
+    desktop = make_desktop(WRITE)
+    tray = desktop.create_tray(available=True)
+    window = desktop.window
+    window.show_dialogs = False
+    errors: list[object] = []
+    desktop.error_reported.connect(errors.append)  # what the banner would show
+    qloop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))  # as app.main does
+
+    async def scenario() -> None:
+        await desktop._start_notifier()
+        type_and_enter(qtbot, window, "write")
+        await until(lambda: desktop.inbox.pending(kind="approval"), what="the ask")
+        await asyncio.sleep(0.3)  # time for a notification attempt to fail, if one is made
+        gc.collect()  # a failed fire-and-forget task reports when it is collected
+        desktop.resolve_item(desktop.inbox.pending(kind="approval")[0].id, "once", by="test")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+        gc.collect()
+
+    run(qloop, scenario)
+    assert errors == []
+    assert type(desktop.notifier).__name__ == "TrayNotifier"  # the tray's balloon instead
+    tray.hide()
+    assert not window.banner.isVisibleTo(window)
+    assert (tmp_path / "ws" / "out.txt").exists()
 
 
 # ----------------------------------------------------------------- drag-and-drop
