@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.inbox import InboxItem, closed_by_app
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import newest_page, older_items
@@ -455,7 +455,7 @@ class MainWindow(QMainWindow):
             card = ApprovalCard(request, self._previews.get(item.id))
         else:
             card = QuestionCard(question_request(item))
-        card.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="card"))
+        card.answered.connect(lambda v, i=item.id: self._answer_item(i, v, "card"))
         self.view.set_card(call_id, card)
         self.view.scrollTo(self.transcript.index(row, 0))
 
@@ -466,12 +466,22 @@ class MainWindow(QMainWindow):
         dialog = ApprovalDialog(approval_request(item), self._previews.get(item.id),
                                 session_title=info.title if info else "", parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="dialog"))
+        dialog.answered.connect(lambda v, i=item.id: self._answer_item(i, v, "dialog"))
         dialog.destroyed.connect(lambda _=None, i=item.id: self.dialogs.pop(i, None))
         self.dialogs[item.id] = dialog
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
+
+    def _answer_item(self, item_id: int, resolution: str, by: str) -> None:
+        """Answer from a card or dialog; an answer to an item the app had already
+        closed (noticed late, from another process) says why it changed nothing."""
+        if self.app.resolve_item(item_id, resolution, by=by):
+            return
+        current = self.app.runtime.inbox.get(item_id)
+        closed = closed_by_app(current) if current is not None else None
+        if closed:
+            self.banner.show_message(closed, error=False)
 
     def _on_inbox_item_resolved(self, item: InboxItem) -> None:
         self._previews.pop(item.id, None)
