@@ -5,6 +5,11 @@ It talks to the core only through the :class:`~openworker_qt.core.sessions.Sessi
 and the :class:`QtApprover` (what waits for the user). Stored sessions are
 read in a worker so opening a long one never blocks the loop.
 
+A message refused because another window or process is driving the session
+(:class:`~openworker_qt.core.sessions.SessionBusy`: nothing was stored) goes
+back into the composer, attachments included, with a banner saying why; the
+user sends it again once that turn is over.
+
 Signals:
     inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested().
 """
@@ -40,7 +45,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import newest_page, older_items
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
-from openworker_qt.ui.attachments import AttachmentError, load_attachment
+from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.transcript_view import TranscriptView
@@ -114,6 +119,10 @@ class MainWindow(QMainWindow):
         self._turn_started: dict[str, float] = {}
         self._status_detail: dict[str, str] = {}
         self._search = ""
+        # session id -> a message handed to the manager for a new turn, until the turn
+        # has started (then it is stored) or was refused (then it is put back).
+        self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
+        self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
 
         self.sessions = SessionListModel(self)
         self.transcript = TranscriptModel(self)
@@ -279,6 +288,8 @@ class MainWindow(QMainWindow):
         self.composer.set_session_fields(info.persona, info.mode, info.model or self.manager.default_model)
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
+        if (refused := self._refused.pop(session_id, None)) is not None:
+            self._put_back(session_id, *refused)
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
@@ -345,7 +356,22 @@ class MainWindow(QMainWindow):
                 self.tr("Steering: your message goes in after the current step."), 4000)
             return
         self.banner.hide()
+        paths = {p.get("path") for p in parts}  # (the signal hands over copies of the parts)
+        sent = [a for a in self.composer.last_attachments if a.part.get("path") in paths]
+        self._unsent[sid] = (text, sent)
         self.manager.send(sid, content)
+
+    def _put_back(self, session_id: str, text: str, attachments: list[Attachment]) -> None:
+        """A message another driver of the session kept from being sent: back into
+        the composer, and a banner saying why (no Retry: send it again when free)."""
+        if session_id != self.session_id:  # the user moved on: put back on return
+            self._refused[session_id] = (text, attachments)
+            return
+        self.composer.restore(text, attachments)
+        self.banner.show_message(self.tr(
+            "Your message was not sent: another OpenWorker window or process is working "
+            "on this session. It is back in the message box; send it again when that turn "
+            "has ended, or stop it there."))
 
     def stop(self) -> None:
         if self.session_id is not None:
@@ -380,6 +406,18 @@ class MainWindow(QMainWindow):
             self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
         elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = self.tr("thinking")
+        if isinstance(event, ev.TurnStarted):
+            self._unsent.pop(sid, None)  # past the lease: the message will be stored
+        elif isinstance(event, ev.ErrorOccurred) and event.kind == "busy":
+            # Refused before anything was stored: no transcript row, no Retry.
+            unsent = self._unsent.pop(sid, None)
+            if unsent is not None:
+                self._put_back(sid, *unsent)
+            elif sid == self.session_id:
+                self.banner.show_message(self.tr(
+                    "Not started: another OpenWorker window or process is working on this "
+                    "session. Try again when that turn has ended, or stop it there."))
+            return
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):
