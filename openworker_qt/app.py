@@ -38,7 +38,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
-from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
+from openworker_qt.core.approvers import InboxApprover, InboxAsks, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
@@ -104,6 +104,7 @@ class DesktopApp(QObject):
             max_iterations=int(runtime.config.get("general.max_iterations", 25)),
             audit=runtime.audit,
             redact=secrets.redact,
+            asks=InboxAsks(runtime.inbox),
         )
         self.bridge = EngineBridge(self.manager, self)
         # Keep-awake follows every session's turns (attended or not); the platform

@@ -158,13 +158,16 @@ def inbox(args: argparse.Namespace) -> int:
 def resolve(args: argparse.Namespace) -> int:
     """``approve`` / ``deny`` / ``answer``: the inbox checks that the verb fits the item
     (a question is answered, an approval approved or denied)."""
-    from openworker_qt.core.inbox import Action, InboxError
+    from openworker_qt.core.inbox import Action, InboxError, closed_by_app
 
     with cli_runtime() as rt:
         item = rt.inbox.get(args.item)
         if item is None:
             sys.stderr.write(f"openworker-qt: no inbox item #{args.item}\n")
             return 2
+        if (closed := closed_by_app(item)) is not None:  # before the verb is checked
+            sys.stderr.write(f"openworker-qt: {closed}\n")
+            return 1
         action: Action
         if args.command == "answer":
             action = "answer"
@@ -180,10 +183,10 @@ def resolve(args: argparse.Namespace) -> int:
         current = rt.inbox.get(item.id)
         assert current is not None
         if not won:
-            sys.stderr.write(
-                f"openworker-qt: #{item.id} was already resolved ({current.resolution} by "
-                f"{current.resolved_by})\n"
+            why = closed_by_app(current) or (
+                f"#{item.id} was already resolved ({current.resolution} by {current.resolved_by})"
             )
+            sys.stderr.write(f"openworker-qt: {why}\n")
             return 1
         print(f"#{item.id} {current.resolution}.")
         return 0

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, terminal_questioner
 from openworker_qt.core import events as ev
-from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
+from openworker_qt.core.approvers import InboxApprover, InboxAsks, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionBusy, SessionManager
 from openworker_qt.providers.base import ProviderError
@@ -149,6 +149,7 @@ def build_manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManag
         max_iterations=max_iter or int(rt.config.get("general.max_iterations", 25)),
         audit=rt.audit,
         redact=secrets.redact,
+        asks=InboxAsks(rt.inbox),
     )
 
 

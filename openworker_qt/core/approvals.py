@@ -9,7 +9,7 @@ cannot prompt: the call is then denied with a clear reason). A
 from __future__ import annotations
 
 import enum
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,6 +81,23 @@ class QuestionRequest:
 
 Approver = Callable[[ApprovalRequest], Awaitable[ApprovalOutcome]]
 Questioner = Callable[[QuestionRequest], Awaitable[str]]
+
+
+class OpenAsks(Protocol):
+    """The asks (approvals, questions, re-run confirmations) still open on calls,
+    by call instance key (``ApprovalRequest.call_key``).
+
+    When the engine closes a call that will never run — the user sent a new message
+    while it waited, or the turn failed — its ask must leave every surface that
+    shows it, and a late answer must be refused rather than taken."""
+
+    def waiting(self, session_id: str, keys: Collection[str]) -> set[str]:
+        """Those of ``keys`` whose ask is still waiting for an answer."""
+        ...
+
+    def supersede(self, session_id: str, keys: Collection[str]) -> None:
+        """Close the asks of ``keys`` still waiting: the conversation moved on."""
+        ...
 
 
 class Decider(Protocol):

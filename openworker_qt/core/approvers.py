@@ -14,14 +14,25 @@ status ``suspended`` and leaves the call unanswered for a later resume.
 
 ``on_item`` lets an attended surface show its own prompt (a dialog, a card) for
 the new item; whatever answers first resolves the one item.
+
+:class:`InboxAsks` lets the engine close the items of calls it closed without
+running them (a new message arrived while they waited): they are resolved
+``superseded``, so every surface drops them and a late answer is refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
-from openworker_qt.core.inbox import WITHDRAWN, Inbox, InboxItem, InboxKind
+from openworker_qt.core.inbox import (
+    SUPERSEDED,
+    SUPERSEDED_BY,
+    WITHDRAWN,
+    Inbox,
+    InboxItem,
+    InboxKind,
+)
 
 RESOLUTIONS: dict[str, ApprovalOutcome] = {
     "once": ApprovalOutcome.ONCE,
@@ -110,6 +121,25 @@ def _withdraw(inbox: Inbox, session_id: str, call_key: str) -> None:
     item = inbox.find_key(session_id, call_key)
     if item is not None and item.pending:
         inbox.resolve(item.id, WITHDRAWN, by="stop")
+
+
+class InboxAsks:
+    """The engine's view of open asks (:class:`~openworker_qt.core.approvals.OpenAsks`)
+    in the inbox: nothing more than which are waiting, and closing them."""
+
+    def __init__(self, inbox: Inbox) -> None:
+        self.inbox = inbox
+
+    def _pending(self, session_id: str, keys: Collection[str]) -> list[InboxItem]:
+        wanted = set(keys)
+        return [i for i in self.inbox.pending(session_id) if i.call_key in wanted]
+
+    def waiting(self, session_id: str, keys: Collection[str]) -> set[str]:
+        return {str(i.call_key) for i in self._pending(session_id, keys)}
+
+    def supersede(self, session_id: str, keys: Collection[str]) -> None:
+        for item in self._pending(session_id, keys):
+            self.inbox.resolve(item.id, SUPERSEDED, by=SUPERSEDED_BY)
 
 
 class InboxQuestioner:

@@ -31,7 +31,11 @@ Guarantees:
     holds an orphan call. A history that already holds one (a process killed
     mid-step, a store that failed) is healed when the next turn starts: each
     such call gets a result saying it was not run, or that it had started and
-    may already have taken effect.
+    may already have taken effect. So does a call parked on an ask (an unattended
+    turn suspended on an approval) when a new message arrives instead of the
+    answer: its ask is closed as superseded (``asks``, see
+    :class:`~openworker_qt.core.approvals.OpenAsks`), so it leaves every surface
+    and a late answer is refused: the call never runs.
   * Consecutive calls that are READ, allowed without asking and declared
     concurrency-safe run concurrently; everything else runs strictly one at a
     time in call order, and authorisation is serial in call order.
@@ -56,7 +60,7 @@ from typing import Any, Literal, Protocol
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver as ApproverFn
-from openworker_qt.core.approvals import AskForConsequential, Decider, Questioner
+from openworker_qt.core.approvals import AskForConsequential, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.messages import (
@@ -80,6 +84,7 @@ from openworker_qt.core.tool_step import (
     StopRequested,
     StopSignal,
     ToolStep,
+    rerun_key,
 )
 from openworker_qt.providers.base import (
     FinishChunk,
@@ -111,6 +116,10 @@ STARTED_BEFORE_FAILURE = (
 )
 NOT_RUN_CUT_OFF = (
     "Not run: the turn stopped before this call ran (the app stopped or the turn failed)."
+)
+NOT_RUN_SUPERSEDED = (
+    "Not run: it was still waiting for the user's answer when the conversation moved on "
+    "(a new message arrived), so the request was closed."
 )
 STARTED_CUT_OFF = (
     "Interrupted: this call was started but its result was never recorded (the app stopped "
@@ -211,6 +220,7 @@ class TurnEngine:
         model_label: Callable[[str], str] | None = None,
         audit: AuditSink | None = None,
         redact: Callable[[str], str] | None = None,
+        asks: OpenAsks | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -227,6 +237,7 @@ class TurnEngine:
         self.model_label = model_label or (lambda m: m)
         self.audit = audit
         self.redact = redact
+        self.asks = asks
         self.pdf_mode = "text"
         self.log = SessionHistory(store, session_id, redact)
         self.history: list[Message] = self.log.messages
@@ -464,14 +475,42 @@ class TurnEngine:
     # ------------------------------------------------------------ failure paths
 
     def _heal(self, keep: Sequence[dict[str, Any]]) -> list[ev.Event]:
-        """Give every call a cut-off turn left without a result its result, so the
-        next request is valid (``keep``: the calls a resume is about to run)."""
+        """Give every call a cut-off or parked turn left without a result its result,
+        so the next request is valid (``keep``: the calls a resume is about to run);
+        then close the asks those calls still had open."""
         kept = {c.get("id") for c in keep}
-        return [
-            self._close_call(call, frozenset(), STARTED_CUT_OFF, NOT_RUN_CUT_OFF)
-            for call in dangling_tool_calls(self.history)
-            if call.get("id") not in kept
+        calls = [c for c in dangling_tool_calls(self.history) if c.get("id") not in kept]
+        if not calls:
+            return []
+        waiting = self._asks_waiting(calls)
+        out: list[ev.Event] = [
+            self._close_call(call, frozenset(), STARTED_CUT_OFF,
+                             NOT_RUN_SUPERSEDED if _key(call) in waiting else NOT_RUN_CUT_OFF)
+            for call in calls
         ]
+        self._supersede_asks(calls)
+        return out
+
+    def _asks_waiting(self, calls: Sequence[dict[str, Any]]) -> set[str]:
+        """The keys of ``calls`` whose ask (or re-run confirmation) is still open."""
+        if self.asks is None:
+            return set()
+        try:
+            open_keys = self.asks.waiting(self.session_id, _ask_keys(calls))
+        except Exception:  # only the wording of the results depends on it
+            log.exception("could not read the open asks of session %s", self.session_id)
+            return set()
+        return {_key(c) for c in calls if {_key(c), rerun_key(_key(c))} & open_keys}
+
+    def _supersede_asks(self, calls: Sequence[dict[str, Any]]) -> None:
+        """Close the asks of calls that now have a result and will never run. After the
+        results are stored: the results are what keeps the calls from running."""
+        if self.asks is None:
+            return
+        try:
+            self.asks.supersede(self.session_id, _ask_keys(calls))
+        except Exception:  # the turn goes on; the late answer changes nothing
+            log.exception("could not close the open asks of session %s", self.session_id)
 
     def _fail(self, exc: Exception, iteration: int, step: ToolStep | None) -> list[ev.Event]:
         """End the turn after an unexpected exception: every open call gets a truthful
@@ -480,9 +519,11 @@ class TurnEngine:
         started = frozenset(step.started) if step is not None else frozenset()
         out: list[ev.Event] = []
         try:
-            for call in dangling_tool_calls(self.history):
+            calls = dangling_tool_calls(self.history)
+            for call in calls:
                 out.append(self._close_call(
                     call, started, STARTED_BEFORE_FAILURE, NOT_RUN_AFTER_FAILURE))
+            self._supersede_asks(calls)
             self._append(notice("error", INTERNAL_ERROR_TEXT, error_kind="internal"))
         except Exception:  # the store itself is failing: the next turn heals what is left
             log.exception("could not record the end of the failed turn of %s", self.session_id)
@@ -502,8 +543,7 @@ class TurnEngine:
         began = call_id in started
         if not began and self.audit is not None:
             try:
-                began = self.audit.was_started(
-                    self.session_id, call_id, call_key=str(call.get("_key") or call_id))
+                began = self.audit.was_started(self.session_id, call_id, call_key=_key(call))
             except Exception:  # unknown: say it may have run
                 began = True
         content = if_started if began else not_run
@@ -511,7 +551,7 @@ class TurnEngine:
         if self.audit is not None:
             with contextlib.suppress(Exception):
                 self.audit.record(self.session_id, call_id, name, "interrupted",
-                                  call_key=str(call.get("_key") or call_id), status="error")
+                                  call_key=_key(call), status="error")
         return ev.ToolFinished(
             session_id=self.session_id, call_id=call_id, name=name, status="error",
             result=content,
@@ -679,3 +719,14 @@ class TurnEngine:
         if reasoning:
             msg["reasoning"] = "".join(reasoning)
         self._append(msg)
+
+
+def _key(call: dict[str, Any]) -> str:
+    """The call instance key of a call from :func:`dangling_tool_calls`."""
+    return str(call.get("_key") or call.get("id"))
+
+
+def _ask_keys(calls: Sequence[dict[str, Any]]) -> set[str]:
+    """The keys every ask of these calls may have: its approval or question, and the
+    confirmation to run it again after a restart."""
+    return {k for c in calls for k in (_key(c), rerun_key(_key(c)))}

@@ -33,8 +33,12 @@ Contract:
     ===========  ===================  ==========  ===================================
 
     An approval's stored resolution is always one of :data:`APPROVAL_RESOLUTIONS`
-    (or ``cancelled`` when the turn was stopped); anything else is refused with
-    :class:`InboxError`.
+    (or ``cancelled`` when the turn was stopped, ``superseded`` when a new message
+    closed the call first); anything else is refused with :class:`InboxError`.
+  * The app closes an item itself, with no person's answer, in two cases:
+    :data:`WITHDRAWN` (the user stopped the turn) and :data:`SUPERSEDED` (the
+    call was closed without running because the user sent a new message: the
+    conversation moved on). :func:`closed_by_app` says so to whoever answers late.
   * :meth:`Inbox.wait` returns when the item is resolved, whether by this process
     (immediately, through a future) or by another one (noticed by polling
     ``PRAGMA data_version``, which changes only when another connection commits).
@@ -61,6 +65,10 @@ APPROVAL_RESOLUTIONS = frozenset(
 )
 #: The resolution of an ask withdrawn because the user stopped the turn.
 WITHDRAWN = "cancelled"
+#: The resolution of an ask whose call was closed, not run, because a new user
+#: message arrived first (resolved ``by`` :data:`SUPERSEDED_BY`).
+SUPERSEDED = "superseded"
+SUPERSEDED_BY = "engine"
 
 
 class InboxError(ValueError):
@@ -272,13 +280,13 @@ class Inbox:
     def resolve(self, item_id: int, resolution: str, *, by: str = "app") -> bool:
         """Resolve a pending item. True if this call won; False if it was already
         resolved (or does not exist). An approval only takes an approval verdict
-        (:data:`APPROVAL_RESOLUTIONS`, or ``cancelled``): anything else raises
+        (:data:`APPROVAL_RESOLUTIONS`, ``cancelled`` or ``superseded``): anything else raises
         :class:`InboxError` and changes nothing."""
         if not resolution:
             raise ValueError("a resolution is required")
         kind = self.db.query("SELECT kind FROM inbox WHERE id = ?", (item_id,))
         if kind and kind[0][0] == "approval" and resolution.strip().lower() not in (
-            APPROVAL_RESOLUTIONS | {WITHDRAWN}
+            APPROVAL_RESOLUTIONS | {WITHDRAWN, SUPERSEDED}
         ):
             raise InboxError(
                 f"#{item_id} is an approval: approve or deny it; it takes no text answer"
@@ -437,6 +445,22 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
     if action == "approve":
         return "once" if item.kind == "approval" else "approve"
     raise InboxError(f"unknown action {action!r} (expected approve, always, deny or answer)")
+
+
+def closed_by_app(item: InboxItem) -> str | None:
+    """What to tell someone answering ``item`` after the app closed it itself (see
+    the module docstring), or None if it is pending or a person answered it."""
+    if item.pending:
+        return None
+    if item.resolution == SUPERSEDED and item.resolved_by == SUPERSEDED_BY:
+        return (
+            f"#{item.id} was closed because the conversation moved on: a new message was "
+            "sent before it was answered, so nothing was run. Ask again in the session "
+            "if it is still needed."
+        )
+    if item.resolution == WITHDRAWN and item.resolved_by == "stop":
+        return f"#{item.id} was withdrawn because the turn was stopped; nothing was run."
+    return None
 
 
 def _a(kind: str) -> str:

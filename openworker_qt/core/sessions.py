@@ -7,7 +7,9 @@ how the Qt bridge, notifications and the tray learn what happens in sessions
 they did not start.
 
 Per-session collaborators come from factories so personas, the permission
-engine and the inbox can plug in without the manager knowing them.
+engine and the inbox can plug in without the manager knowing them; ``asks``
+(the inbox's :class:`~openworker_qt.core.approvers.InboxAsks`) lets every engine
+close the asks of calls it closed without running them.
 
 One driver per session across processes: a turn holds the session's lease
 (:mod:`~openworker_qt.storage.leases`) from its start to its end, refreshed by a
@@ -24,7 +26,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.approvals import Approver, Decider, Questioner
+from openworker_qt.core.approvals import Approver, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
@@ -103,6 +105,7 @@ class SessionManager:
         redact: Callable[[str], str] | None = None,
         leases: SessionLeases | None = None,
         heartbeat_every: float = HEARTBEAT_EVERY,
+        asks: OpenAsks | None = None,
     ) -> None:
         self.store = store
         self.resolver = resolver
@@ -115,6 +118,7 @@ class SessionManager:
         self.max_iterations = max_iterations
         self.audit = audit
         self.redact = redact
+        self.asks = asks
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -150,6 +154,7 @@ class SessionManager:
                 max_iterations=self.max_iterations,
                 audit=self.audit,
                 redact=self.redact,
+                asks=self.asks,
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine

@@ -71,6 +71,12 @@ RERUN_INTERRUPTED_RESULT = (
 )
 
 
+def rerun_key(call_key: str) -> str:
+    """The key of the ask confirming that a call which started before the app stopped
+    may run again (its own call key is taken by the first approval)."""
+    return f"{call_key}:rerun"
+
+
 class StopRequested(Exception):
     """Internal: the user pressed stop while we were waiting."""
 
@@ -463,7 +469,7 @@ class ToolStep:
                 target=info.target,
                 can_always=decision.can_always,
                 standing_target=decision.standing_target,
-                call_key=f"{call.key}:rerun" if rerun else call.key,
+                call_key=rerun_key(call.key) if rerun else call.key,
             )
             self._audit(call, "approval_requested", reason=decision.reason)
             crash_point("before_approval_item")

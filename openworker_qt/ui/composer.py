@@ -2,7 +2,8 @@
 
 Enter sends, Shift+Enter inserts a newline. While a turn runs the Send button
 reads "Steer" (the text is injected after the current step) and Stop is shown;
-Esc in the input stops the turn.
+Esc in the input stops the turn. A message that could not be sent is put back
+with :meth:`Composer.restore` (its attachments are kept in ``last_attachments``).
 
 Signals:
     submitted(str, list): text and the attachment parts (content-part dicts).
@@ -78,6 +79,8 @@ class Composer(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.attachments: list[Attachment] = []
+        #: The attachments of the last message submitted, to put back if it is not sent.
+        self.last_attachments: list[Attachment] = []
         self._running = False
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 8)
@@ -243,6 +246,18 @@ class Composer(QWidget):
             if item is not None and (w := item.widget()) is not None:
                 w.deleteLater()
 
+    def restore(self, text: str, attachments: list[Attachment]) -> None:
+        """Put back a message that was not sent, ahead of anything typed since."""
+        typed = self.edit.toPlainText().strip()
+        self.edit.setPlainText("\n\n".join(t for t in (text, typed) if t))
+        cursor = self.edit.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        self.edit.setTextCursor(cursor)
+        present = {a.path for a in self.attachments}
+        for attachment in attachments:
+            if attachment.path not in present:
+                self.add_attachment(attachment)
+
     # ----------------------------------------------------------------- actions
 
     def _submit(self) -> None:
@@ -253,6 +268,7 @@ class Composer(QWidget):
             self.model_missing.emit()  # a blank model is never sent; nothing is lost
             return
         parts: list[dict[str, Any]] = [a.part for a in self.attachments]
+        self.last_attachments = list(self.attachments)
         self.edit.clear()
         self.clear_attachments()
         self.submitted.emit(text, parts)

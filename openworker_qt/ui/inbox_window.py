@@ -4,7 +4,9 @@ Left: the pending items (filterable by session). Right: the selected item —
 tool, risk, target, reason, arguments — with Approve once / Always / Deny for
 approvals, or an answer box (plus the offered options) for questions, plans
 and folder requests, and "Open session". Items answered anywhere else (the
-card, the dialog, the tray, a notification, the CLI) disappear on their own.
+card, the dialog, the tray, a notification, the CLI) disappear on their own, as
+do items the app closed (the turn was stopped, or the conversation moved on); an
+answer that arrives too late says why it changed nothing.
 
 Keyboard: Ctrl+Return approves once, Ctrl+Shift+Return "always" (when
 offered), Ctrl+Delete denies, Ctrl+O opens the session, Esc closes.
@@ -35,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.inbox import InboxItem, closed_by_app
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from openworker_qt.ui.window_state import remember_geometry
 
@@ -127,6 +129,12 @@ class InboxWindow(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setAccessibleName(self.tr("Inbox empty"))
         dl.addWidget(self.empty)
+        self.late = QLabel()
+        self.late.setObjectName("inboxLateAnswer")
+        self.late.setWordWrap(True)
+        self.late.setAccessibleName(self.tr("Answer not taken"))
+        self.late.hide()
+        dl.addWidget(self.late)
         split.addWidget(detail)
         split.setSizes([320, 480])
         outer.addWidget(split, 1)
@@ -222,15 +230,28 @@ class InboxWindow(QWidget):
             return
         if resolution == "always" and not item.can_always:
             return
-        self.app.resolve_item(item.id, resolution, by="inbox")
+        self._answered(item, self.app.resolve_item(item.id, resolution, by="inbox"))
 
     def _answer(self) -> None:
         item = self.current_item()
         text = self.answer.text().strip()
         if item is None or item.kind == "approval" or not text:
             return
-        if self.app.resolve_item(item.id, text, by="inbox"):
+        if self._answered(item, self.app.resolve_item(item.id, text, by="inbox")):
             self.answer.clear()
+
+    def _answered(self, item: InboxItem, won: bool) -> bool:
+        """Say why an answer changed nothing: someone else answered first, or the app
+        had closed the item (its list catches up on its own)."""
+        current = None if won else self.app.runtime.inbox.get(item.id)
+        if current is None or current.pending:
+            self.late.hide()
+            return won
+        self.late.setText(closed_by_app(current) or self.tr(
+            "#{n} was already answered somewhere else; your answer was not taken.").format(n=item.id))
+        self.late.setAccessibleDescription(self.late.text())
+        self.late.show()
+        return won
 
     def _open(self) -> None:
         item = self.current_item()

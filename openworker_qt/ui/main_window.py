@@ -5,6 +5,11 @@ It talks to the core only through the :class:`~openworker_qt.core.sessions.Sessi
 and the :class:`QtApprover` (what waits for the user). Stored sessions are
 read in a worker so opening a long one never blocks the loop.
 
+A message refused because another window or process is driving the session
+(:class:`~openworker_qt.core.sessions.SessionBusy`: nothing was stored) goes
+back into the composer, attachments included, with a banner saying why; the
+user sends it again once that turn is over.
+
 Signals:
     inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested().
 """
@@ -43,7 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.inbox import InboxItem, closed_by_app
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
@@ -127,6 +132,10 @@ class MainWindow(QMainWindow):
         self._status_detail: dict[str, str] = {}
         self._search = ""
         self._new_workspace: Path | None = None  # a folder picked before the session exists
+        # session id -> a message handed to the manager for a new turn, until the turn
+        # has started (then it is stored) or was refused (then it is put back).
+        self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
+        self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
 
         self.sessions = SessionListModel(self)
         self.transcript = TranscriptModel(self)
@@ -415,6 +424,8 @@ class MainWindow(QMainWindow):
         self.workspace_changed()
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
+        if (refused := self._refused.pop(session_id, None)) is not None:
+            self._put_back(session_id, *refused)
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
@@ -489,7 +500,22 @@ class MainWindow(QMainWindow):
                 self.tr("Steering: your message goes in after the current step."), 4000)
             return
         self.banner.hide()
+        paths = {p.get("path") for p in parts}  # (the signal hands over copies of the parts)
+        sent = [a for a in self.composer.last_attachments if a.part.get("path") in paths]
+        self._unsent[sid] = (text, sent)
         self.manager.send(sid, content)
+
+    def _put_back(self, session_id: str, text: str, attachments: list[Attachment]) -> None:
+        """A message another driver of the session kept from being sent: back into
+        the composer, and a banner saying why (no Retry: send it again when free)."""
+        if session_id != self.session_id:  # the user moved on: put back on return
+            self._refused[session_id] = (text, attachments)
+            return
+        self.composer.restore(text, attachments)
+        self.banner.show_message(self.tr(
+            "Your message was not sent: another OpenWorker window or process is working "
+            "on this session. It is back in the message box; send it again when that turn "
+            "has ended, or stop it there."))
 
     def stop(self) -> None:
         if self.session_id is not None:
@@ -528,6 +554,18 @@ class MainWindow(QMainWindow):
             info = self.store.get_session(sid)
             if info is not None and info.model:
                 self.composer.show_model(info.model)  # switched elsewhere (CLI, a tool)
+        if isinstance(event, ev.TurnStarted):
+            self._unsent.pop(sid, None)  # past the lease: the message will be stored
+        elif isinstance(event, ev.ErrorOccurred) and event.kind == "busy":
+            # Refused before anything was stored: no transcript row, no Retry.
+            unsent = self._unsent.pop(sid, None)
+            if unsent is not None:
+                self._put_back(sid, *unsent)
+            elif sid == self.session_id:
+                self.banner.show_message(self.tr(
+                    "Not started: another OpenWorker window or process is working on this "
+                    "session. Try again when that turn has ended, or stop it there."))
+            return
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):
@@ -601,7 +639,7 @@ class MainWindow(QMainWindow):
             card = ApprovalCard(approval_request(item), self._previews.get(item.id))
         else:
             card = QuestionCard(question_request(item))
-        card.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="card"))
+        card.answered.connect(lambda v, i=item.id: self._answer_item(i, v, "card"))
         self.view.set_card(call_id, card)
         self.view.scrollTo(self.transcript.index(row, 0))
 
@@ -612,12 +650,22 @@ class MainWindow(QMainWindow):
         dialog = ApprovalDialog(approval_request(item), self._previews.get(item.id),
                                 session_title=info.title if info else "", parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.answered.connect(lambda v, i=item.id: self.app.resolve_item(i, v, by="dialog"))
+        dialog.answered.connect(lambda v, i=item.id: self._answer_item(i, v, "dialog"))
         dialog.destroyed.connect(lambda _=None, i=item.id: self.dialogs.pop(i, None))
         self.dialogs[item.id] = dialog
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
+
+    def _answer_item(self, item_id: int, resolution: str, by: str) -> None:
+        """Answer from a card or dialog; an answer to an item the app had already
+        closed (noticed late, from another process) says why it changed nothing."""
+        if self.app.resolve_item(item_id, resolution, by=by):
+            return
+        current = self.app.runtime.inbox.get(item_id)
+        closed = closed_by_app(current) if current is not None else None
+        if closed:
+            self.banner.show_message(closed, error=False)
 
     def _on_inbox_item_resolved(self, item: InboxItem) -> None:
         self._previews.pop(item.id, None)

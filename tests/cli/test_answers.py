@@ -56,3 +56,32 @@ def test_a_question_is_answered_and_an_approval_approved(tmp_path: Path) -> None
     results = [json.loads(line) for line in shown.stdout.splitlines()]
     answer = next(m for m in results if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
     assert answer["content"] == "The user answered: Q4"
+
+
+def test_a_new_message_closes_the_parked_approval(tmp_path: Path) -> None:
+    """The user moves on instead of answering: the ask closes, a late approve is
+    refused with the reason, and the write never happens."""
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "q.txt", "content": "Q4"}}]},
+        {"text": "Sure, something else."},
+    ]}))
+    model = f"scripted:{script}"
+    res = cli("run", "--unattended", "--model", model, "write the report", cwd=tmp_path)
+    assert res.returncode == 4, res.stderr
+    [approval] = inbox().pending()
+
+    res = cli("run", "--session", approval.session_id, "--model", model, "forget that",
+              cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert inbox().pending() == []
+
+    late = cli("approve", str(approval.id), cwd=tmp_path)
+    assert late.returncode == 1
+    assert f"#{approval.id} was closed because the conversation moved on" in late.stderr
+    assert "nothing was run" in late.stderr
+    assert cli("resume", cwd=tmp_path).stdout.strip() == "Nothing to resume."
+    assert not (tmp_path / "q.txt").exists()
+    listing = cli("inbox", "--all", cwd=tmp_path).stdout
+    assert "[superseded by engine]" in listing

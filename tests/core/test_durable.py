@@ -8,7 +8,7 @@ from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest
-from openworker_qt.core.approvers import InboxApprover, InboxQuestioner, outcome_of
+from openworker_qt.core.approvers import InboxApprover, InboxAsks, InboxQuestioner, outcome_of
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import pending_tool_calls
@@ -54,6 +54,7 @@ class World:
             questioner_for=lambda info: questioner if info.unattended else None,
             default_model="scripted",
             audit=self.audit,
+            asks=InboxAsks(self.inbox),
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
@@ -101,6 +102,130 @@ def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tm
     assert seen["elapsed"] < 2.0
     assert (tmp_path / "ws" / "out.txt").exists()
     assert desktop.runtime.inbox.items()[0].resolved_by != "dialog"
+
+
+async def _cli(*args: str, cwd: Path) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "openworker_qt", *args, cwd=str(cwd), env=dict(os.environ),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _out, err = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, err.decode()
+
+
+def _moving_on_script(tmp_path: Path) -> str:
+    """A write the CLI parks on, then the answer to whatever the user says next."""
+    script = tmp_path / "moving_on.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "out.txt", "content": "hello\n"}}]},
+        {"text": "Something else, then."},
+    ]}))
+    return f"scripted:{script}"
+
+
+def test_a_new_message_in_the_window_closes_a_parked_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A turn parked by the CLI shows in the inbox and on its transcript row; the user
+    writes something else in the window instead of answering: the ask leaves the
+    inbox window, the counts and the transcript, and the write never runs."""
+    desktop = make_desktop()
+    window = desktop.window
+    model = _moving_on_script(tmp_path)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        code, err = await _cli("run", "--unattended", "--model", model, "write it",
+                               cwd=desktop.workspace)
+        assert code == 4, err
+        await until(lambda: desktop.inbox.pending(), what="the parked item noticed")
+        [item] = desktop.inbox.pending()
+        sid = item.session_id
+        inbox = desktop.show_inbox()
+        await until(lambda: inbox.model.rowCount() == 1, what="inbox row")
+        window.open_session(sid)
+        await until(lambda: window.loaded() and window.view.card_for("w1"), what="card")
+        seen["counts_before"] = desktop.inbox.counts()
+        type_and_enter(qtbot, window, "forget it, something else")
+        await until(lambda: window.transcript.items[-1].text == "Something else, then.",
+                    what="the new turn's answer")
+        await until(lambda: not desktop.manager.is_running(sid), what="turn end")
+        seen["rows"] = inbox.model.rowCount()
+        seen["counts"] = desktop.inbox.counts()
+        seen["card"] = window.view.card_for("w1")
+        row = window.transcript.tool_row("w1")
+        assert row is not None
+        seen["row_status"] = window.transcript.item(row).status
+        seen["item"] = desktop.runtime.inbox.get(item.id)
+
+    run(qloop, scenario)
+    assert len(seen["counts_before"]) == 1  # type: ignore[arg-type]
+    assert seen["rows"] == 0 and seen["counts"] == {} and seen["card"] is None
+    assert seen["row_status"] == "error"
+    item = seen["item"]
+    assert (item.resolution, item.resolved_by) == ("superseded", "engine")  # type: ignore[attr-defined]
+    assert not (desktop.workspace / "out.txt").exists()
+
+
+def test_a_late_answer_in_the_inbox_window_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Another process moved the conversation on before this window noticed: the
+    Approve click changes nothing, and the window says why."""
+    desktop = make_desktop()
+    model = _moving_on_script(tmp_path)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        code, err = await _cli("run", "--unattended", "--model", model, "write it",
+                               cwd=desktop.workspace)
+        assert code == 4, err
+        await until(lambda: desktop.inbox.pending(), what="the parked item noticed")
+        [item] = desktop.inbox.pending()
+        inbox = desktop.show_inbox()
+        await until(lambda: inbox.model.rowCount() == 1, what="inbox row")
+        desktop.inbox._timer.stop()  # this window has not noticed the next change yet
+        code, err = await _cli("run", "--session", item.session_id, "--model", model,
+                               "forget it", cwd=desktop.workspace)
+        assert code == 0, err
+        assert inbox.model.rowCount() == 1
+        qtbot.mouseClick(inbox.once, Qt.MouseButton.LeftButton)
+        seen["late"] = inbox.late.text() if inbox.late.isVisible() else ""
+        await until(lambda: inbox.model.rowCount() == 0, what="the closed item leaves")
+        await asyncio.sleep(0.1)
+        seen["running"] = desktop.manager.is_running(item.session_id)
+
+    run(qloop, scenario)
+    assert "was closed because the conversation moved on" in str(seen["late"])
+    assert seen["running"] is False
+    assert not (desktop.workspace / "out.txt").exists()
+
+
+def test_a_late_answer_on_the_transcript_card_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    window = desktop.window
+    model = _moving_on_script(tmp_path)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        code, err = await _cli("run", "--unattended", "--model", model, "write it",
+                               cwd=desktop.workspace)
+        assert code == 4, err
+        await until(lambda: desktop.inbox.pending(), what="the parked item noticed")
+        [item] = desktop.inbox.pending()
+        window.open_session(item.session_id)
+        await until(lambda: window.loaded() and window.view.card_for("w1"), what="card")
+        desktop.inbox._timer.stop()  # this window has not noticed the next change yet
+        code, err = await _cli("run", "--session", item.session_id, "--model", model,
+                               "forget it", cwd=desktop.workspace)
+        assert code == 0, err
+        card = window.view.card_for("w1")
+        qtbot.mouseClick(card.panel.once, Qt.MouseButton.LeftButton)
+        seen["banner"] = window.banner.label.text() if window.banner.isVisibleTo(window) else ""
+        await until(lambda: window.view.card_for("w1") is None, what="the card leaves")
+
+    run(qloop, scenario)
+    assert "was closed because the conversation moved on" in str(seen["banner"])
+    assert not (desktop.workspace / "out.txt").exists()
 
 
 def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]

@@ -214,3 +214,54 @@ def test_error_row_retry_by_keyboard(qtbot, qloop, make_desktop) -> None:  # typ
         await until(lambda: window.transcript.items[-1].text == "recovered", what="retry")
 
     run(qloop, scenario)
+
+
+def test_a_message_to_a_session_driven_elsewhere_is_kept(qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Another owner holds the session's lease: the message, attachments included,
+    goes back into the composer with a banner that offers no useless Retry; once
+    the lease is free, sending it again works."""
+    from openworker_qt.storage.leases import SessionLeases
+
+    desktop = make_desktop([{"text": "First answer."}, {"text": "Got your notes."}])
+    window = desktop.window
+    notes = tmp_path / "notes.txt"
+    notes.write_text("milk, eggs\n", encoding="utf-8")
+    other = SessionLeases(desktop.manager.store.db)  # another window's manager
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "hello")
+        sid = window.session_id
+        await until(lambda: window.transcript.items and window.transcript.items[-1].text
+                    == "First answer.", what="answer")
+        await until(lambda: not desktop.manager.is_running(sid), what="turn end")
+        other.acquire(sid)
+        window.add_paths([str(notes)])
+        await until(lambda: window.composer.attachments, what="attachment")
+        rows = len(window.transcript.items)
+        type_and_enter(qtbot, window, "summarise my notes")
+        await until(lambda: window.banner.isVisibleTo(window), what="banner")
+        seen["text"] = window.composer.edit.toPlainText()
+        seen["attached"] = [a.name for a in window.composer.attachments]
+        seen["banner"] = window.banner.label.text()
+        seen["action"] = window.banner.action.isVisibleTo(window)
+        seen["rows_unchanged"] = len(window.transcript.items) == rows
+        seen["stored"] = [m.get("role") for m in desktop.manager.store.load(sid)]
+        other.release(sid)
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)  # send it again
+        await until(lambda: window.transcript.items[-1].text == "Got your notes.", what="resend")
+        seen["sent"] = next(m for m in reversed(desktop.manager.store.load(sid))
+                            if m.get("role") == "user")
+
+    run(qloop, scenario)
+    assert seen["text"] == "summarise my notes"
+    assert seen["attached"] == ["notes.txt"]
+    assert "not sent" in str(seen["banner"]) and "another OpenWorker" in str(seen["banner"])
+    assert seen["action"] is False  # no Retry that could not work
+    assert seen["rows_unchanged"] is True
+    assert seen["stored"] == ["user", "assistant"]  # nothing of the refused message
+    content = seen["sent"]["content"]  # type: ignore[index]
+    assert isinstance(content, list)
+    assert any(p.get("type") == "text" and p.get("text") == "summarise my notes" for p in content)
+    assert any(p.get("path") == str(notes) for p in content)
+    assert window.composer.edit.toPlainText() == "" and window.composer.attachments == []
