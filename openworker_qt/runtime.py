@@ -268,8 +268,9 @@ class Runtime:
     async def stop(
         self, *, grace: float = 3.0, service_timeout: float = STOP_TIMEOUT
     ) -> list[ServiceFailure]:
-        """Wind down running turns (``grace`` seconds), then stop the started services
-        in reverse order, each within ``service_timeout``. Safe to call twice."""
+        """Wind down running turns (``grace`` seconds), stop the started services in
+        reverse order, each within ``service_timeout``, and close the provider
+        clients' connections. Safe to call twice."""
         for manager in self.managers:
             try:
                 await manager.shutdown(grace=grace)
@@ -285,6 +286,7 @@ class Runtime:
                     service, "stop", f"did not stop within {service_timeout:g} s"))
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
+        await self.router.aclose()
         self._started = False
         return failures
 
@@ -313,6 +315,7 @@ def open_runtime(
     *,
     router: ProviderRouter | None = None,
     tools_for: ToolsFor = default_tools,
+    get_key: Callable[[str], str | None] = secrets.get_key,
 ) -> Runtime:
     """The runtime on the platform's (or ``OPENWORKER_HOME``'s) state.
 
@@ -321,4 +324,5 @@ def open_runtime(
     paths = app_paths().ensure()
     config = load_config(workspace)
     db = Database(paths.database)
-    return Runtime(paths, config, db, workspace=workspace, router=router, tools_for=tools_for)
+    return Runtime(paths, config, db, workspace=workspace, router=router, tools_for=tools_for,
+                   get_key=get_key)

@@ -89,6 +89,7 @@ class ProviderRouter:
         self._failed: dict[str, ProviderError] = {}
         self._scripted: dict[str, ScriptedProvider] = {}
         self._aliases: dict[str, str] = {}
+        self._retired: list[ModelProvider] = []  # replaced clients, closed by aclose()
         self._lock = threading.Lock()  # one build at a time (workers)
 
     def register(self, name: str, factory: ProviderFactory) -> None:
@@ -177,6 +178,7 @@ class ProviderRouter:
     def invalidate(self, provider: str | None = None) -> None:
         """Forget cached clients (all, or one provider's) so they are rebuilt on next use."""
         if provider is None:
+            self._retired.extend(self._clients.values())
             self._clients.clear()
             self._stamps.clear()
             self._failed.clear()
@@ -184,10 +186,26 @@ class ProviderRouter:
         else:
             self._forget(self.canonical(provider))
 
+    async def aclose(self) -> None:
+        """Close every client built so far (their connection pools); they are rebuilt
+        if used again."""
+        self.invalidate()
+        clients, self._retired = self._retired, []
+        for client in clients:
+            closer = getattr(client, "aclose", None)
+            if closer is None:
+                continue
+            try:
+                await closer()
+            except Exception:
+                log.debug("closing a provider client failed", exc_info=True)
+
     # ------------------------------------------------------------------ internals
 
     def _forget(self, provider: str) -> None:
-        self._clients.pop(provider, None)
+        client = self._clients.pop(provider, None)
+        if client is not None:
+            self._retired.append(client)
         self._stamps.pop(provider, None)
         self._failed.pop(provider, None)
 
