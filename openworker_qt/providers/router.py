@@ -108,10 +108,11 @@ class ProviderRouter:
         providers no longer configured are dropped, cached clients rebuilt on next use."""
         from openworker_qt.providers.factories import register_all
 
-        self._factories.clear()
-        self._aliases.clear()
+        fresh = ProviderRouter()
+        register_all(fresh, config, get_secret, **options)
+        # Swapped whole: a worker preparing a model meanwhile sees the old or the new table.
+        self._factories, self._aliases = fresh._factories, fresh._aliases
         self.invalidate()
-        register_all(self, config, get_secret, **options)
 
     def canonical(self, name: str) -> str:
         return self._aliases.get(name.lower(), name.lower())

@@ -209,16 +209,3 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return redact(super().format(record))
-
-
-class RedactingFilter(logging.Filter):
-    """A logging filter that scrubs known secret values from a record's message
-    (not its traceback: handlers writing anywhere use :class:`RedactingFormatter`)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        clean = redact(message)
-        if clean != message:
-            record.msg = clean
-            record.args = None
-        return True
