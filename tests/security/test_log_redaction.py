@@ -101,3 +101,20 @@ def test_the_formatter_scrubs_tracebacks_and_stacks() -> None:
     out: Any = formatter.format(record)
     assert "xoxb-0123456789-abcdef" not in out
     assert out.count(secrets.REDACTED) == 2 and "ValueError: token" in out
+
+
+def test_the_cli_writes_the_same_scrubbed_log(isolated_state: Path, tmp_path: Path) -> None:
+    from openworker_qt import cli
+
+    secrets.set_secret("OPENAI_API_KEY", SECRET)
+    script = tmp_path / "fails.json"
+    script.write_text(json.dumps([{"error": f"Incorrect API key provided: {SECRET}",
+                                   "error_kind": "auth"}]), encoding="utf-8")
+    code = cli.main(["run", "--workspace", str(tmp_path), "--model", f"scripted:{script}", "hi"])
+    assert code == 1
+    handler = next(h for h in logging.getLogger().handlers if isinstance(h, logs.LogHandler))
+    handler.flush()
+    text = (isolated_state / "logs" / logs.LOG_FILE).read_text(encoding="utf-8")
+    assert "the turn failed (auth)" in text
+    assert "auth: Incorrect API key provided: [redacted secret]" in text
+    assert SECRET not in text
