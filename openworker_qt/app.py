@@ -39,6 +39,7 @@ from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.logs import setup_logging  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
+from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
@@ -81,6 +82,9 @@ class DesktopApp(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        # The runtime's workers allocate (SDK imports, key reads): cycles holding Qt
+        # objects must be collected here, not on them (see qt/gc_guard.py).
+        collect_on_gui_thread()
         self.runtime = runtime
         self.workspace = (workspace or Path.home()).resolve()
         self.inbox = InboxBridge(runtime.inbox, self)

@@ -213,24 +213,17 @@ class Runtime:
         secret for redaction, then prepares ``model``'s provider (default: the
         configured default model): key read, adapter and SDK import, client.
         """
-        try:
-            secrets.known_values()
-        except Exception:  # the first real use reports keyring problems to the user
-            log.debug("keyring warm-up failed", exc_info=True)
-        model = model or str(self.config.get("general.default_model") or "")
-        if not model:
-            return
-        try:
-            self.router.prepare(model)
-        except ProviderError as exc:  # remembered; the first turn reports it
-            log.info("the default model is not ready: %s", exc)
-        except Exception:
-            log.warning("preparing %s failed", model, exc_info=True)
+        _warm(self.router, model or str(self.config.get("general.default_model") or ""))
 
     def warm_in_background(self, model: str | None = None) -> threading.Thread:
-        """:meth:`warm` in a daemon thread (the window calls it after its first paint)."""
-        thread = threading.Thread(target=self.warm, args=(model,), name="runtime-warm-up",
-                                  daemon=True)
+        """:meth:`warm` in a daemon thread (the window calls it after its first paint).
+
+        The thread holds the router only: never the runtime, whose session managers
+        reach the surface's (Qt) objects, which must not be released off their thread.
+        """
+        model = model or str(self.config.get("general.default_model") or "")
+        thread = threading.Thread(target=_warm, args=(self.router, model),
+                                  name="runtime-warm-up", daemon=True)
         thread.start()
         return thread
 
@@ -301,6 +294,21 @@ class Runtime:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _warm(router: ProviderRouter, model: str) -> None:
+    try:
+        secrets.known_values()
+    except Exception:  # the first real use reports keyring problems to the user
+        log.debug("keyring warm-up failed", exc_info=True)
+    if not model:
+        return
+    try:
+        router.prepare(model)
+    except ProviderError as exc:  # remembered; the first turn reports it
+        log.info("the default model is not ready: %s", exc)
+    except Exception:
+        log.warning("preparing %s failed", model, exc_info=True)
 
 
 def _log_event(event: ev.Event) -> None:
