@@ -19,11 +19,15 @@ class Holder:
         self.qobject = QObject()
 
 
+kept: list[object] = []
+
+
 def churn() -> None:
     """Allocate like an SDK import does: far past every collection threshold."""
-    for _ in range(50):
+    for _ in range(20):
         junk = [[] for _ in range(5000)]
         del junk
+    kept.append([[] for _ in range(5000)])  # and keep some, as a module import does
 
 
 def test_cycles_with_qt_objects_die_on_the_gui_thread(qapp, qloop) -> None:  # type: ignore[no-untyped-def]
@@ -41,3 +45,4 @@ def test_cycles_with_qt_objects_die_on_the_gui_thread(qapp, qloop) -> None:  # t
     assert died_in == []  # the worker's allocations did not collect it
     wait_for(qloop, lambda: died_in, what="the GUI-thread collection")
     assert died_in == [threading.main_thread().name]
+    kept.clear()
