@@ -1,12 +1,13 @@
-"""The desktop app's composition root: QApplication, qasync loop, wiring, shutdown.
+"""The desktop app's composition root: QApplication, qasync loop, the window surface.
 
-:class:`DesktopApp` wires a :class:`~openworker_qt.runtime.Runtime` to the
-widgets: one :class:`SessionManager` (the engine runs in-process on the Qt
-loop via qasync), the :class:`EngineBridge`, the :class:`QtApprover`, the main
-window and the satellites (tray, inbox window, quick ask, notifications,
-keep-awake). Tests and the screenshot script build a ``DesktopApp`` directly;
-:func:`main` adds the process concerns: single instance, logging to a rotating
-file, an exception hook that shows a non-fatal banner, and graceful shutdown.
+The core services come from a :class:`~openworker_qt.runtime.Runtime`;
+:class:`DesktopApp` adds only the window's surface: its session manager's
+policy (every approval and question is an inbox item, answered from any
+surface), the :class:`EngineBridge`, the main window and the satellites (tray,
+inbox window, quick ask, notifications, keep-awake). Tests and the screenshot
+script build a ``DesktopApp`` directly; :func:`main` adds the process concerns:
+single instance, the shared redacting log (:func:`openworker_qt.logs.setup_logging`),
+an exception hook that shows a non-fatal banner, and graceful shutdown.
 
 Heavy modules (SDKs, pypdf, whisper) are imported lazily by the core, so the
 window is up in well under half a second.
@@ -17,10 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import logging.handlers
 import os
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -38,13 +37,14 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
-from openworker_qt.core.approvers import InboxApprover, InboxAsks, InboxQuestioner  # noqa: E402
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
-from openworker_qt.core.sessions import SessionManager  # noqa: E402
+from openworker_qt.logs import setup_logging  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
+from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
-from openworker_qt.runtime import Runtime, default_tools  # noqa: E402
+from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.tools.base import ToolRegistry  # noqa: E402
 
@@ -77,34 +77,27 @@ class DesktopApp(QObject):
         runtime: Runtime,
         *,
         workspace: Path | None = None,
-        tools_for: Callable[[SessionInfo], ToolRegistry] = default_tools,
+        tools_for: Callable[[SessionInfo], ToolRegistry] | None = None,
         enable_tray: bool = True,
         notifier: Notifier | None = None,
         keep_awake: KeepAwake | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        # The runtime's workers allocate (SDK imports, key reads): cycles holding Qt
+        # objects must be collected here, not on them (see qt/gc_guard.py).
+        collect_on_gui_thread()
         self.runtime = runtime
         self.workspace = (workspace or Path.home()).resolve()
-        from openworker_qt.storage import secrets
-
         self.inbox = InboxBridge(runtime.inbox, self)
         # Every ask is an inbox item: card, dialog, inbox window, tray, notification
         # and the CLI all answer the same row (first answer wins).
         self._inbox_approver = InboxApprover(runtime.inbox, wait=True)
         self._inbox_questioner = InboxQuestioner(runtime.inbox, wait=True)
-        self.manager = SessionManager(
-            runtime.conversations,
-            runtime.router,
-            tools_for=tools_for,
-            decider_for=runtime.decider_for,
+        self.manager = runtime.session_manager(
             approver_for=self._approver_for,
             questioner_for=self._questioner_for,
-            default_model=str(runtime.config.get("general.default_model") or ""),
-            max_iterations=int(runtime.config.get("general.max_iterations", 25)),
-            audit=runtime.audit,
-            redact=secrets.redact,
-            asks=InboxAsks(runtime.inbox),
+            tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
         # Keep-awake follows every session's turns (attended or not); the platform
@@ -118,10 +111,10 @@ class DesktopApp(QObject):
         self.window.setWindowIcon(app_icon())
         self.window.quit_requested.connect(self.quit)
         # The first stored message is redacted against the keyring, whose import and
-        # backend discovery took 45-70 ms on the loop thread (bench/ui_stall.py): a
-        # worker does it once the window has painted (earlier, it competes for the GIL).
-        after_first_paint(self.window, lambda: threading.Thread(
-            target=_warm_keyring, name="keyring-warm-up", daemon=True).start())
+        # backend discovery took 45-70 ms on the loop thread (bench/ui_stall.py), and
+        # the first message to a provider imports its SDK (up to 3 s): a worker does
+        # both once the window has painted (earlier, it competes for the GIL).
+        after_first_paint(self.window, self.runtime.warm_in_background)
         self.window.inbox_requested.connect(self.show_inbox)
         self.inbox_window: Any = None
         self.error_reported.connect(lambda text: self.window.banner.show_message(text))
@@ -183,10 +176,7 @@ class DesktopApp(QObject):
     async def load_models(self) -> None:
         """Fill the model picker from configured providers (keyring reads: a worker)."""
         try:
-            from openworker_qt.providers.models import list_models
-            from openworker_qt.storage.secrets import get_secret
-
-            listing = await asyncio.to_thread(list_models, self.runtime.config, get_secret)
+            listing = await asyncio.to_thread(self.runtime.list_models)
         except Exception:
             log.exception("listing models failed")
             return
@@ -252,8 +242,15 @@ class DesktopApp(QObject):
             self.create_tray()
         self.install_hotkey()
         self._models_task = asyncio.ensure_future(self.load_models())
+        asyncio.ensure_future(self._start_services())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
+
+    async def _start_services(self) -> None:
+        """The runtime's lifecycle services (connectors, MCP, the scheduler)."""
+        for failure in await self.runtime.start():
+            self.error_reported.emit(self.tr("{name} could not start: {reason}").format(
+                name=failure.name, reason=failure.message))
 
     async def _start_notifier(self) -> None:
         """The platform's notifications (desktop-notifier on Linux, macOS and Windows);
@@ -433,15 +430,15 @@ class DesktopApp(QObject):
             QApplication.quit()
 
     async def shutdown(self) -> None:
-        """Stop turns (bounded), detach, close the database."""
+        """Stop turns and the runtime's services (bounded), detach the window."""
         self._closing = True
         self.window.voice.cancel()  # a recording or transcription in flight
-        await self.manager.shutdown(grace=3.0)
         models = getattr(self, "_models_task", None)
         if models is not None and not models.done():  # a quit right after the start
             models.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await models
+        await self.runtime.stop(grace=3.0)
         self.bridge.detach()
         self.inbox.detach()
         if self.inbox_window is not None:
@@ -461,28 +458,6 @@ class DesktopApp(QObject):
 
 
 # ---------------------------------------------------------------- process level
-
-
-def _warm_keyring() -> None:
-    """Import keyring and pick its backend (worker thread; the result is cached)."""
-    try:
-        import keyring
-
-        keyring.get_keyring()
-    except Exception:  # the first real use reports problems to the user
-        log.debug("keyring warm-up failed", exc_info=True)
-
-
-def setup_logging(log_dir: Path) -> Path:
-    log_dir.mkdir(parents=True, exist_ok=True)
-    path = log_dir / "openworker-qt.log"
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
-                                                   encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    return path
 
 
 def install_excepthook(report: Callable[[str], None]) -> None:
@@ -519,7 +494,7 @@ def main(argv: list[str]) -> int:
     from openworker_qt.ui.theme import apply_theme, follow_system_scheme, install_translator
 
     install_translator(qapp)
-    setup_logging(paths.logs)
+    setup_logging(paths)  # the same redacting set-up as the CLI and headless modes
     try:
         runtime = open_runtime()
     except Exception as exc:

@@ -1,22 +1,46 @@
-"""Composition of the core services, shared by the CLI and the desktop app.
+"""The core services and their lifecycle, shared by every surface.
 
-No Qt here: the desktop app builds a :class:`Runtime` and adapts it.
+A :class:`Runtime` owns what a session needs whatever drives it: the config,
+the database and its stores (conversations, inbox, audit, standing rules), the
+secrets (keyring first, then the environment), the provider router, the tools,
+the permission engine (:meth:`Runtime.decider_for`) and the session managers it
+builds. The desktop window, the CLI and a headless ``serve`` each open one
+(:func:`open_runtime`) and add only their surface: who answers approvals and
+questions (:meth:`Runtime.session_manager`) and which listeners follow events.
+
+Long-lived services (MCP clients, connectors, the scheduler) plug in as
+:class:`LifecycleService` objects: :meth:`Runtime.start` starts them in the
+order they were added (a failing or hanging start is reported, logged and does
+not keep the others from starting); :meth:`Runtime.stop` first winds down the
+running turns, then stops the started services in reverse order, each within a
+bound. :meth:`Runtime.close` releases the database.
+
+No Qt here (import-linter checks it): the desktop app adapts a Runtime.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import logging.handlers
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
 
+from openworker_qt.core import events as ev
 from openworker_qt.core import fence
+from openworker_qt.core.approvals import Approver, Questioner
+from openworker_qt.core.approvers import InboxAsks
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
-from openworker_qt.core.sessions import granted_roots
+from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
-from openworker_qt.providers.router import ProviderRouter
+from openworker_qt.logs import setup_logging
+from openworker_qt.providers.base import ProviderError
+from openworker_qt.providers.router import ProviderRouter, build_router
+from openworker_qt.storage import secrets
 from openworker_qt.storage.config import Config, load_config
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
@@ -25,17 +49,83 @@ from openworker_qt.tools.base import ToolRegistry
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
 
+__all__ = [
+    "LifecycleService",
+    "Runtime",
+    "ServiceFailure",
+    "default_tools",
+    "open_runtime",
+    "setup_logging",
+]
 
-@dataclass
+log = logging.getLogger(__name__)
+
+ToolsFor = Callable[[SessionInfo], ToolRegistry]
+ApproverFor = Callable[[SessionInfo], Approver | None]
+QuestionerFor = Callable[[SessionInfo], Questioner | None]
+
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 5.0
+
+
+@runtime_checkable
+class LifecycleService(Protocol):
+    """Something the runtime starts and stops (an MCP client, a connector, the scheduler)."""
+
+    name: str
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceFailure:
+    """A service that failed (or timed out) to start or to stop."""
+
+    name: str
+    phase: Literal["start", "stop"]
+    message: str
+
+
+def default_tools(_info: SessionInfo) -> ToolRegistry:
+    return ToolRegistry([*file_tools(), *interaction_tools()])
+
+
 class Runtime:
-    paths: AppPaths
-    config: Config
-    db: Database
-    conversations: ConversationStore
-    router: ProviderRouter
-    inbox: Inbox
-    audit: AuditLog
-    rules: StandingRuleStore
+    """The core services (see module docstring). Build it with :func:`open_runtime`."""
+
+    def __init__(
+        self,
+        paths: AppPaths,
+        config: Config,
+        db: Database,
+        *,
+        workspace: Path | None = None,
+        router: ProviderRouter | None = None,
+        tools_for: ToolsFor = default_tools,
+        get_key: Callable[[str], str | None] = secrets.get_key,
+    ) -> None:
+        self.paths = paths
+        self.config = config
+        self.workspace = workspace
+        self.db = db
+        self.conversations = ConversationStore(db)
+        self.inbox = Inbox(db)
+        self.audit = AuditLog(db)
+        self.rules = StandingRuleStore(db)
+        #: Provider keys by entry name: the keyring first, then the environment.
+        self.get_key = get_key
+        self.redact: Callable[[str], str] = secrets.redact
+        self.router = router if router is not None else build_router(config, get_key)
+        self.tools_for = tools_for
+        self.managers: list[SessionManager] = []
+        self.services: list[LifecycleService] = []
+        self.failures: list[ServiceFailure] = []
+        self._running: list[LifecycleService] = []
+        self._started = False
+
+    # ------------------------------------------------------------ permissions
 
     def decider_for(self, info: SessionInfo) -> PermissionEngine:
         """The session's permission engine: config re-read on every check, the
@@ -68,49 +158,196 @@ class Runtime:
             sensitive=lambda: [*own_secrets, *fence.sensitive_paths()],
         )
 
+    # --------------------------------------------------------------- sessions
+
+    def session_manager(
+        self,
+        *,
+        approver_for: ApproverFor | None = None,
+        questioner_for: QuestionerFor | None = None,
+        tools_for: ToolsFor | None = None,
+        system_prompt_for: Callable[[SessionInfo], str] | None = None,
+        default_model: str | None = None,
+        max_iterations: int | None = None,
+    ) -> SessionManager:
+        """A session manager on this runtime's services; the surface adds its policy.
+
+        ``approver_for``/``questioner_for`` decide who answers a session's asks
+        (the inbox, a terminal prompt, nobody). Defaults come from the config.
+        The runtime stops its turns in :meth:`stop`.
+        """
+        if default_model is None:
+            default_model = str(self.config.get("general.default_model") or "")
+        manager = SessionManager(
+            self.conversations,
+            self.router,
+            tools_for=tools_for or self.tools_for,
+            decider_for=self.decider_for,
+            approver_for=approver_for,
+            questioner_for=questioner_for,
+            system_prompt_for=system_prompt_for,
+            default_model=default_model,
+            max_iterations=max_iterations or int(self.config.get("general.max_iterations", 25)),
+            audit=self.audit,
+            redact=self.redact,
+            # A new message closes the inbox asks of calls a parked turn left waiting.
+            asks=InboxAsks(self.inbox),
+        )
+        manager.listeners.append(_log_event)
+        self.managers.append(manager)
+        return manager
+
+    # -------------------------------------------------------------- providers
+
+    def list_models(self) -> list[Any]:
+        """The configured providers and their models (blocking: keyring reads)."""
+        from openworker_qt.providers.models import list_models
+
+        return list_models(self.config, self.get_key)
+
+    def key_name(self, provider: str) -> str | None:
+        """The keyring entry (and environment variable) of ``provider``'s key."""
+        from openworker_qt.providers.factories import internal_config, key_name
+
+        return key_name(internal_config(self.config), provider.lower())
+
+    def key_changed(self, provider: str) -> None:
+        """A key was stored or removed: its client is rebuilt on the next call."""
+        self.router.invalidate(provider.lower())
+
+    def reload_config(self) -> None:
+        """Re-read the config files (the permission engine reads it on every check)."""
+        self.config = load_config(self.workspace)
+
+    def providers_changed(self) -> None:
+        """Re-register the providers from the current config (URLs, key names, models)."""
+        self.router.configure(self.config, self.get_key)
+
+    def warm(self, model: str | None = None) -> None:
+        """Do the slow first-use work ahead of time. Blocking: call it from a worker.
+
+        Loads the keyring (its import and backend discovery) and every known
+        secret for redaction, then prepares ``model``'s provider (default: the
+        configured default model): key read, adapter and SDK import, client.
+        """
+        _warm(self.router, model or str(self.config.get("general.default_model") or ""))
+
+    def warm_in_background(self, model: str | None = None) -> threading.Thread:
+        """:meth:`warm` in a daemon thread (the window calls it after its first paint).
+
+        The thread holds the router only: never the runtime, whose session managers
+        reach the surface's (Qt) objects, which must not be released off their thread.
+        """
+        model = model or str(self.config.get("general.default_model") or "")
+        thread = threading.Thread(target=_warm, args=(self.router, model),
+                                  name="runtime-warm-up", daemon=True)
+        thread.start()
+        return thread
+
+    # -------------------------------------------------------------- lifecycle
+
+    def add_service(self, service: LifecycleService) -> None:
+        """Register a service to start with :meth:`start` (in the order added)."""
+        if self._started:
+            raise RuntimeError(f"the runtime is running: add {service.name!r} before start()")
+        self.services.append(service)
+
+    @property
+    def running_services(self) -> list[str]:
+        return [s.name for s in self._running]
+
+    async def start(self, *, service_timeout: float = START_TIMEOUT) -> list[ServiceFailure]:
+        """Start every service in order; returns (and keeps in :attr:`failures`) those
+        that raised or took longer than ``service_timeout``. The others run regardless."""
+        if self._started:
+            return []
+        self._started = True
+        failures: list[ServiceFailure] = []
+        for service in self.services:
+            try:
+                await asyncio.wait_for(service.start(), service_timeout)
+            except TimeoutError:
+                failures.append(self._failed(
+                    service, "start", f"did not start within {service_timeout:g} s"))
+            except Exception as exc:
+                failures.append(self._failed(service, "start", str(exc) or type(exc).__name__, exc))
+            else:
+                self._running.append(service)
+        return failures
+
+    async def stop(
+        self, *, grace: float = 3.0, service_timeout: float = STOP_TIMEOUT
+    ) -> list[ServiceFailure]:
+        """Wind down running turns (``grace`` seconds), stop the started services in
+        reverse order, each within ``service_timeout``, and close the provider
+        clients' connections. Safe to call twice."""
+        for manager in self.managers:
+            try:
+                await manager.shutdown(grace=grace)
+            except Exception:
+                log.exception("stopping the sessions' turns failed")
+        failures: list[ServiceFailure] = []
+        while self._running:
+            service = self._running.pop()
+            try:
+                await asyncio.wait_for(service.stop(), service_timeout)
+            except TimeoutError:
+                failures.append(self._failed(
+                    service, "stop", f"did not stop within {service_timeout:g} s"))
+            except Exception as exc:
+                failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
+        await self.router.aclose()
+        self._started = False
+        return failures
+
+    def _failed(
+        self, service: LifecycleService, phase: Literal["start", "stop"], message: str,
+        exc: BaseException | None = None,
+    ) -> ServiceFailure:
+        log.error("service %s failed to %s: %s", service.name, phase, message, exc_info=exc)
+        failure = ServiceFailure(service.name, phase, self.redact(message))
+        self.failures.append(failure)
+        return failure
+
     def close(self) -> None:
         self.db.close()
 
 
-def setup_logging(paths: AppPaths, *, level: int = logging.INFO) -> logging.Handler:
-    """A rotating log file in the platform log dir, with secrets scrubbed."""
-    from openworker_qt.storage.secrets import RedactingFilter
-
-    paths.logs.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(
-        paths.logs / "openworker-qt.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8"
-    )
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactingFilter())
-    root = logging.getLogger()
-    root.addHandler(handler)
-    if root.level > level or root.level == logging.NOTSET:
-        root.setLevel(level)
-    return handler
-
-
-def build_router(config: Config) -> ProviderRouter:
-    """The provider router with every configured provider registered."""
-    router = ProviderRouter()
+def _warm(router: ProviderRouter, model: str) -> None:
     try:
-        from openworker_qt.providers.setup import register_providers
-    except ImportError:
-        return router
-    from openworker_qt.storage.secrets import get_secret
+        secrets.known_values()
+    except Exception:  # the first real use reports keyring problems to the user
+        log.debug("keyring warm-up failed", exc_info=True)
+    if not model:
+        return
+    try:
+        router.prepare(model)
+    except ProviderError as exc:  # remembered; the first turn reports it
+        log.info("the default model is not ready: %s", exc)
+    except Exception:
+        log.warning("preparing %s failed", model, exc_info=True)
 
-    register_providers(router, config, get_secret)
-    return router
+
+def _log_event(event: ev.Event) -> None:
+    """Every surface's log tells why a turn failed (secrets are scrubbed by the log)."""
+    if isinstance(event, ev.ErrorOccurred):
+        log.warning("session %s: the turn failed (%s): %s", event.session_id, event.kind,
+                    event.message)
 
 
-def open_runtime(workspace: Path | None = None) -> Runtime:
+def open_runtime(
+    workspace: Path | None = None,
+    *,
+    router: ProviderRouter | None = None,
+    tools_for: ToolsFor = default_tools,
+    get_key: Callable[[str], str | None] = secrets.get_key,
+) -> Runtime:
+    """The runtime on the platform's (or ``OPENWORKER_HOME``'s) state.
+
+    ``workspace``: its ``.openworker/config.toml`` is merged into the config.
+    """
     paths = app_paths().ensure()
     config = load_config(workspace)
     db = Database(paths.database)
-    return Runtime(
-        paths, config, db, ConversationStore(db), build_router(config), Inbox(db), AuditLog(db),
-        StandingRuleStore(db),
-    )
-
-
-def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry([*file_tools(), *interaction_tools()])
+    return Runtime(paths, config, db, workspace=workspace, router=router, tools_for=tools_for,
+                   get_key=get_key)

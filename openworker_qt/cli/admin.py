@@ -16,11 +16,10 @@ from openworker_qt.storage import secrets
 
 
 def models() -> int:
-    from openworker_qt.providers.models import format_models, list_models
-    from openworker_qt.storage.config import load_config
-    from openworker_qt.storage.secrets import get_secret
+    from openworker_qt.providers.models import format_models
 
-    print(format_models(list_models(load_config(None), get_secret)))
+    with cli_runtime() as rt:
+        print(format_models(rt.list_models()))
     return 0
 
 
@@ -192,12 +191,6 @@ def resolve(args: argparse.Namespace) -> int:
         return 0
 
 
-def key_name(rt: Any, provider: str) -> str | None:
-    from openworker_qt.providers.factories import internal_config, key_name
-
-    return key_name(internal_config(rt.config), provider.lower())
-
-
 def keys(args: argparse.Namespace) -> int:
     with cli_runtime() as rt:
         try:
@@ -209,7 +202,7 @@ def keys(args: argparse.Namespace) -> int:
             names = secrets.list_names()
             print("\n".join(names) if names else "No keys stored.")
             return 0
-        name = key_name(rt, args.provider)
+        name = rt.key_name(args.provider)
         if name is None:
             sys.stderr.write(f"openworker-qt: {args.provider} needs no key (or is unknown)\n")
             return 2
@@ -228,7 +221,7 @@ def keys(args: argparse.Namespace) -> int:
         except ValueError as exc:
             sys.stderr.write(f"openworker-qt: {exc}\n")
             return 2
-        rt.router.invalidate(args.provider.lower())
+        rt.key_changed(args.provider)
         print(f"{name} stored in the keyring.")
         return 0
 

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, terminal_questioner
 from openworker_qt.core import events as ev
-from openworker_qt.core.approvers import InboxApprover, InboxAsks, InboxQuestioner
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionBusy, SessionManager
 from openworker_qt.providers.base import ProviderError
-from openworker_qt.storage import secrets
 from openworker_qt.storage.leases import SessionLeases
 
 if TYPE_CHECKING:
@@ -31,10 +30,12 @@ EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "busy":
 
 @contextmanager
 def cli_runtime(workspace: Path | None = None) -> Iterator[Runtime]:
-    """The runtime for one command: config warnings shown, database closed after."""
-    from openworker_qt.runtime import open_runtime
+    """The runtime for one command: the shared log set up, config warnings shown,
+    database closed after."""
+    from openworker_qt.runtime import open_runtime, setup_logging
 
     rt = open_runtime(workspace)
+    setup_logging(rt.paths)
     for warning in rt.config.warnings:
         sys.stderr.write(f"warning: {warning}\n")
     try:
@@ -70,7 +71,7 @@ async def run(args: argparse.Namespace) -> int:
                 mode=args.mode or str(rt.config.get("permissions.mode", "interactive")),
             )
         try:  # fail early and clearly on an unusable model string
-            rt.router.resolve(args.model or info.model or model)
+            await rt.router.resolve_async(args.model or info.model or model)
         except ProviderError as exc:
             sys.stderr.write(f"openworker-qt: {exc.message}\n")
             return 2
@@ -117,11 +118,9 @@ async def run(args: argparse.Namespace) -> int:
         return EXIT.get(status, 1)
 
 
-def build_manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManager:
-    """A session manager whose sessions ask on the terminal, or through the inbox
-    when they are unattended."""
-    from openworker_qt.runtime import default_tools
-
+def build_manager(rt: Runtime, args: argparse.Namespace, model: str) -> SessionManager:
+    """The terminal's policy on the runtime's session manager: sessions ask on the
+    terminal, or through the inbox when they are unattended."""
     wait = bool(getattr(args, "wait", False))
     terminal = TerminalApprover(
         assume_yes=bool(getattr(args, "yes", False)), interactive=sys.stdin.isatty()
@@ -137,19 +136,11 @@ def build_manager(rt: Any, args: argparse.Namespace, model: str) -> SessionManag
             return inbox_questioner
         return terminal_questioner if sys.stdin.isatty() else None
 
-    max_iter = getattr(args, "max_iterations", None)
-    return SessionManager(
-        rt.conversations,
-        rt.router,
-        tools_for=default_tools,
-        decider_for=rt.decider_for,
+    return rt.session_manager(
         approver_for=approver_for,
         questioner_for=questioner_for,
         default_model=model,
-        max_iterations=max_iter or int(rt.config.get("general.max_iterations", 25)),
-        audit=rt.audit,
-        redact=secrets.redact,
-        asks=InboxAsks(rt.inbox),
+        max_iterations=getattr(args, "max_iterations", None),
     )
 
 

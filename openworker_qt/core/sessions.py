@@ -248,6 +248,8 @@ class SessionManager:
                         self.store.update_session(session_id, status=status)
                     self._publish(event)
                     yield event
+                    if isinstance(event, ev.TurnStarted):
+                        await self._prepare(event.model)
             except Exception:
                 # The engine ends every turn itself; this is the store or a surface
                 # failing around it. The session must not stay "running".
@@ -268,6 +270,18 @@ class SessionManager:
                 self.store.update_session(session_id, status="error")
         except Exception:
             log.exception("could not mark session %s as stopped", session_id)
+
+    async def _prepare(self, model: str) -> None:
+        """Before the turn's first model call: resolve its provider in a worker (key
+        read, SDK import, client build), so the engine's resolve on the loop is quick.
+        A failure is left to the engine's call, which reports it as the turn's error."""
+        prepare = getattr(self.resolver, "resolve_async", None)
+        if prepare is None or not model:
+            return
+        try:
+            await prepare(model)
+        except Exception:
+            log.debug("preparing %s failed (the turn reports it)", model, exc_info=True)
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""

@@ -38,12 +38,24 @@ retried only while nothing of the answer has been shown; the user sees
 :func:`internal_config` turns that table (or the whole app ``Config``) into the
 ``{"providers", "custom", "capabilities", "timeouts"}`` mapping the factories read.
 
-Keys are read through ``get_secret`` when the client is built (the first call
-after start-up or after ``invalidate``), never stored in config.
+Keys: each provider's key lives under a keyring entry named like the
+environment variable its SDK reads (``OPENAI_API_KEY``, a vendor's
+``DEEPSEEK_API_KEY``, ``<NAME>_API_KEY`` for a custom endpoint, or the table's
+``key_name``). The lookup the runtime passes (``storage.secrets.get_key``)
+reads the keyring first, then the environment. A key is *required* only for a
+provider's own hosted API; a custom endpoint, a known provider pointed at
+another ``base_url`` (LM Studio, vLLM, llama.cpp, a proxy) and Ollama work
+without one (a server that wants a key answers 401, reported as such).
+
+A :class:`ClientFactory` reads the key (:meth:`~ClientFactory.credential`,
+blocking) and builds the client with it (:meth:`~ClientFactory.build`), so the
+router can notice a changed key and rebuild (see ``router.py``). Keys are never
+stored in config.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -110,8 +122,19 @@ def _settings(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def env_key_name(name: str) -> str:
+    """``<NAME>_API_KEY`` for a custom endpoint called ``name`` (``my-lab`` → ``MY_LAB_API_KEY``)."""
+    return re.sub(r"[^A-Z0-9]+", "_", name.upper()).strip("_") + "_API_KEY"
+
+
+def _custom(config: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    custom = (config.get("custom") or {}).get(name)
+    return custom if isinstance(custom, Mapping) else None
+
+
 def key_name(config: Mapping[str, Any], name: str) -> str | None:
-    """The keyring entry holding ``name``'s key (None: the provider needs no key)."""
+    """The keyring entry (and environment variable) holding ``name``'s key;
+    None: the provider takes no key (Ollama)."""
     explicit = _settings(config, name).get("key_name")
     if explicit:
         return str(explicit)
@@ -119,27 +142,61 @@ def key_name(config: Mapping[str, Any], name: str) -> str | None:
         return KEY_NAMES[name]
     if name in VENDORS:
         return VENDORS[name].key_name
-    custom = (config.get("custom") or {}).get(name)
-    if isinstance(custom, Mapping):
-        return str(custom["key_name"]) if custom.get("key_name") else None
+    custom = _custom(config, name)
+    if custom is not None:
+        return str(custom["key_name"]) if custom.get("key_name") else env_key_name(name)
     return None
 
 
-def _require_key(
-    config: Mapping[str, Any], name: str, label: str, get_secret: Callable[[str], str | None]
-) -> str:
-    entry = key_name(config, name)
-    if entry is None:
-        return ""
-    key = get_secret(entry)
-    if not key:
-        raise ProviderError(
-            "auth",
-            f"no API key for {label}: add it in Settings → Providers "
-            f"(stored in the keyring as {entry})",
-            provider=name,
-        )
-    return key
+def key_required(config: Mapping[str, Any], name: str) -> bool:
+    """Whether calls fail early without a key: only for a provider's own hosted API
+    (not a custom endpoint, not a known provider given another ``base_url``)."""
+    if key_name(config, name) is None or _custom(config, name) is not None:
+        return False
+    return not _settings(config, name).get("base_url")
+
+
+class ClientFactory:
+    """Builds provider ``name``'s client from config and its key (imports stay lazy).
+
+    Calling the factory reads the key and builds; the router uses
+    :meth:`credential` and :meth:`build` separately to rebuild on a key change.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        config: Mapping[str, Any],
+        get_secret: Callable[[str], str | None],
+        options: Mapping[str, Any],
+    ) -> None:
+        self.name = name
+        self.config = config
+        self.get_secret = get_secret
+        self.options = dict(options)
+        self.entry = key_name(config, name)
+
+    def credential(self) -> str | None:
+        """The key to use now (blocking: a keyring read), or None."""
+        if self.entry is None:
+            return None
+        return self.get_secret(self.entry) or None
+
+    def build(self, key: str | None) -> ModelProvider:
+        if not key and key_required(self.config, self.name):
+            label = LABELS.get(self.name) or (
+                VENDORS[self.name].label if self.name in VENDORS else self.name)
+            raise ProviderError(
+                "auth",
+                f"no API key for {label}: add it in Settings → Providers "
+                f"(stored in the keyring as {self.entry}) or set {self.entry} "
+                "in the environment",
+                provider=self.name,
+            )
+        return _build(self.name, self.config, key or None, self.options)
+
+    def __call__(self) -> ModelProvider:
+        return self.build(self.credential())
 
 
 def vendor_for(config: Mapping[str, Any], name: str) -> Vendor:
@@ -228,65 +285,60 @@ def make_factory(
     config: Mapping[str, Any],
     get_secret: Callable[[str], str | None],
     **options: Any,
-) -> Callable[[], ModelProvider]:
-    """A zero-argument factory building provider ``name`` (imports stay lazy).
+) -> ClientFactory:
+    """A factory building provider ``name`` (see :class:`ClientFactory`)."""
+    return ClientFactory(name, config, get_secret, options)
 
-    ``options`` (``retry``, ``timeouts``, ``sleep``) win over the configured ones."""
+
+def _build(
+    name: str, config: Mapping[str, Any], key: str | None, options: Mapping[str, Any]
+) -> ModelProvider:
     settings = _settings(config, name)
     overrides = config.get("capabilities") or None
     base_url = str(settings["base_url"]) if settings.get("base_url") else None
     stream = bool(settings.get("stream", True))
+    # The configured timeouts and retry policy; explicit ``options`` win (tests).
+    options = {**network_options(config, name), **options}
+    if name == "openai":
+        from openworker_qt.providers.openai_native import OpenAIProvider
 
-    def build() -> ModelProvider:
-        return _build({**network_options(config, name), **options})
-
-    def _build(options: dict[str, Any]) -> ModelProvider:
-        if name == "openai":
-            from openworker_qt.providers.openai_native import OpenAIProvider
-
-            return OpenAIProvider(
-                api_key=_require_key(config, name, LABELS[name], get_secret),
-                base_url=base_url,
-                api=str(settings.get("api", "auto")),
-                reasoning_effort=settings.get("reasoning_effort"),
-                caps_overrides=overrides,
-                stream=stream,
-                **options,
-            )
-        if name == "anthropic":
-            from openworker_qt.providers.anthropic import AnthropicProvider
-
-            budget = settings.get("thinking_budget", 4096)
-            return AnthropicProvider(
-                api_key=_require_key(config, name, LABELS[name], get_secret),
-                base_url=base_url,
-                thinking_budget=int(budget) if budget else None,
-                caps_overrides=overrides,
-                stream=stream,
-                **options,
-            )
-        if name == "gemini":
-            from openworker_qt.providers.gemini import GeminiProvider
-
-            return GeminiProvider(
-                api_key=_require_key(config, name, LABELS[name], get_secret),
-                base_url=base_url,
-                include_thoughts=bool(settings.get("include_thoughts", True)),
-                caps_overrides=overrides,
-                stream=stream,
-                **options,
-            )
-        from openworker_qt.providers.openai_chat import OpenAIChatProvider
-
-        vendor = vendor_for(config, name)
-        return OpenAIChatProvider(
-            vendor,
-            api_key=_require_key(config, name, vendor.label, get_secret) or None,
+        return OpenAIProvider(
+            api_key=key,
+            base_url=base_url,
+            api=str(settings.get("api", "auto")),
+            reasoning_effort=settings.get("reasoning_effort"),
             caps_overrides=overrides,
+            stream=stream,
             **options,
         )
+    if name == "anthropic":
+        from openworker_qt.providers.anthropic import AnthropicProvider
 
-    return build
+        budget = settings.get("thinking_budget", 4096)
+        return AnthropicProvider(
+            api_key=key,
+            base_url=base_url,
+            thinking_budget=int(budget) if budget else None,
+            caps_overrides=overrides,
+            stream=stream,
+            **options,
+        )
+    if name == "gemini":
+        from openworker_qt.providers.gemini import GeminiProvider
+
+        return GeminiProvider(
+            api_key=key,
+            base_url=base_url,
+            include_thoughts=bool(settings.get("include_thoughts", True)),
+            caps_overrides=overrides,
+            stream=stream,
+            **options,
+        )
+    from openworker_qt.providers.openai_chat import OpenAIChatProvider
+
+    return OpenAIChatProvider(
+        vendor_for(config, name), api_key=key, caps_overrides=overrides, **options
+    )
 
 
 def all_provider_names(config: Mapping[str, Any]) -> list[str]:

@@ -20,6 +20,7 @@ from openworker_qt.providers.factories import (
     all_provider_names,
     internal_config,
     key_name,
+    key_required,
 )
 
 #: Models verified to call tools reliably, per native provider (vendors: compat.py).
@@ -58,10 +59,14 @@ def curated_models(provider: str, config: Mapping[str, Any] | None = None) -> tu
 
 
 def is_configured(provider: str, config: Mapping[str, Any], get_secret: Callable[[str], str | None]) -> bool:
+    """A provider with its key (keyring or environment), or one that needs none
+    (Ollama, a custom endpoint, a known provider at another base URL) once set up."""
     entry = key_name(config, provider)
-    if entry is None:  # keyless: Ollama and open custom endpoints, once the user set them up
-        return provider in (config.get("providers") or {}) or provider in (config.get("custom") or {})
-    return bool(get_secret(entry))
+    if not key_required(config, provider):
+        section = config.get("providers") or {}
+        if provider in section or provider in (config.get("custom") or {}):
+            return True
+    return bool(entry and get_secret(entry))
 
 
 def model_string(provider: str, model: str) -> str:

@@ -61,6 +61,11 @@ class OpenAIProvider:
             sleep=sleep,
         )
 
+    @property
+    def client(self) -> Any:
+        """The SDK client both APIs share (built on first use)."""
+        return self.chat.client
+
     def capabilities(self, model: str) -> Capabilities:
         return capabilities_for(self.name, model, self._caps_overrides)
 

@@ -5,9 +5,17 @@ Values never go to the config file, the database, logs or the model context:
 * they are stored with ``keyring`` under the service ``openworker-qt``; a
   non-secret index of their *names* lets the app list them;
 * every value this process knows is redacted from messages before they are
-  stored or sent (the engine's ``redact`` hook) and from log records
-  (:class:`RedactingFilter`), so a provider error or a tool output that echoes a
-  key cannot leak it further.
+  stored or sent (the engine's ``redact`` hook) and from the log
+  (:class:`RedactingFormatter` scrubs the final text of a record, tracebacks
+  included), so a provider error or a tool output that echoes a key cannot leak
+  it further.
+
+Keys may also come from the environment, as every SDK reads them
+(``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY`` or
+``GOOGLE_API_KEY``, ``<NAME>_API_KEY``): :func:`get_key` looks in the keyring
+first, then the environment. The keyring stays the place the app *stores* keys;
+environment values are only read, and are redacted like stored ones (every
+``*_API_KEY``/``*_TOKEN``/``*_SECRET`` variable counts as a known value).
 
 When the platform has no secure backend the user is told so clearly; there is
 no silent fallback to a plain-text file.
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 from typing import Any
 
@@ -24,6 +33,10 @@ SERVICE = "openworker-qt"
 INDEX = "__index__"
 REDACTED = "[redacted secret]"
 MIN_SECRET_LENGTH = 8  # shorter values would redact ordinary words
+#: Other environment variables an SDK reads for the same key (besides the entry's name).
+ENV_ALIASES: dict[str, tuple[str, ...]] = {"GEMINI_API_KEY": ("GOOGLE_API_KEY",)}
+#: Environment variables whose values are redacted wherever they appear.
+ENV_SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_ACCESS_KEY")
 
 _lock = threading.Lock()
 _known: dict[str, str] = {}
@@ -83,6 +96,36 @@ def get_secret(name: str) -> str | None:
     return str(value)
 
 
+def env_names(name: str) -> tuple[str, ...]:
+    """The environment variables holding the key stored as ``name``, in order."""
+    return (name, *ENV_ALIASES.get(name, ()))
+
+
+def get_key(name: str) -> str | None:
+    """A provider key: the keyring entry ``name`` first, then the environment
+    (``name`` itself, then its aliases, e.g. ``GOOGLE_API_KEY`` for Gemini).
+
+    Blocking (a keyring read): call it from a worker, never the loop thread.
+    """
+    value = get_secret(name)
+    if value:
+        return value
+    for var in env_names(name):
+        found = os.environ.get(var, "").strip()
+        if found:
+            _remember(f"env:{var}", found)
+            return found
+    return None
+
+
+def _env_secrets() -> dict[str, str]:
+    return {
+        f"env:{var}": value.strip()
+        for var, value in os.environ.items()
+        if var.upper().endswith(ENV_SECRET_SUFFIXES) and value.strip()
+    }
+
+
 def list_names() -> list[str]:
     """Names of the stored secrets (never their values)."""
     try:
@@ -132,6 +175,8 @@ def known_values() -> list[str]:
         _loaded = True
         for name in list_names():
             get_secret(name)
+        for name, value in _env_secrets().items():
+            _remember(name, value)
     with _lock:
         return [v for v in _known.values() if len(v) >= MIN_SECRET_LENGTH]
 
@@ -155,13 +200,12 @@ def redact(text: str) -> str:
     return text
 
 
-class RedactingFilter(logging.Filter):
-    """A logging filter that scrubs known secret values from every record."""
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose output has every known secret value scrubbed.
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        clean = redact(message)
-        if clean != message:
-            record.msg = clean
-            record.args = None
-        return True
+    It redacts the *final* text: the message, its arguments, the traceback
+    (``exc_info``/``exc_text``) and ``stack_info`` alike.
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))

@@ -24,10 +24,8 @@ warm_up_writer()
 
 
 def reload_config(runtime: Runtime) -> None:
-    """Re-read defaults ← global file; keep values only set in memory (tests, CLI flags)."""
-    from openworker_qt.storage.config import load_config
-
-    runtime.config = load_config()
+    """Re-read defaults ← global file (← the runtime's workspace file)."""
+    runtime.reload_config()
 
 
 def apply_global(runtime: Runtime, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
@@ -37,11 +35,8 @@ def apply_global(runtime: Runtime, updates: Mapping[str, Any], *, providers_chan
     update_global(updates)
     reload_config(runtime)
     if providers_changed or "providers" in updates:
-        from openworker_qt.providers.setup import register_providers
-        from openworker_qt.storage.secrets import get_secret
-
-        register_providers(runtime.router, runtime.config, get_secret)
+        runtime.providers_changed()
 
 
 def key_changed(runtime: Runtime, provider: str) -> None:
-    runtime.router.invalidate(provider)
+    runtime.key_changed(provider)
