@@ -41,12 +41,12 @@ from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
+from openworker_qt.core.tool_api import ToolRegistry  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime, default_tools  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
-from openworker_qt.tools.base import ToolRegistry  # noqa: E402
 
 log = logging.getLogger("openworker_qt.app")
 

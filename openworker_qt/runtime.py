@@ -16,12 +16,12 @@ from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.sessions import granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
+from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.router import ProviderRouter
 from openworker_qt.storage.config import Config, load_config
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths
-from openworker_qt.tools.base import ToolRegistry
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
 

@@ -72,16 +72,7 @@ from openworker_qt.core.messages import (
     tool_result,
     user_message,
 )
-from openworker_qt.core.risk import RiskClass
-from openworker_qt.core.tool_step import (
-    DENIED_RESULT,
-    MAX_RESULT_CHARS,
-    StepEnd,
-    StopRequested,
-    StopSignal,
-    ToolStep,
-)
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
     ProviderError,
@@ -91,7 +82,16 @@ from openworker_qt.providers.base import (
     TextChunk,
     ToolCallChunk,
 )
-from openworker_qt.tools.base import ToolRegistry
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.core.tool_step import (
+    DENIED_RESULT,
+    MAX_RESULT_CHARS,
+    StepEnd,
+    StopRequested,
+    StopSignal,
+    ToolStep,
+)
 
 __all__ = [
     "DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "ModelReply",

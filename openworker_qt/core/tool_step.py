@@ -45,7 +45,7 @@ from openworker_qt.core.messages import (
     tool_result,
 )
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 
 T = TypeVar("T")
 

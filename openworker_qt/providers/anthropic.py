@@ -23,6 +23,14 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+)
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -31,14 +39,6 @@ from openworker_qt.providers._common import (
     provider_state,
     split_data_url,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
-    ToolCallChunk,
 )
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (

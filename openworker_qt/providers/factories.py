@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from openworker_qt.providers.base import ModelProvider, ProviderError
+from openworker_qt.core.provider_api import ModelProvider, ProviderError
 from openworker_qt.providers.compat import (
     ALIASES,
     VENDORS,

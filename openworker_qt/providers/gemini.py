@@ -22,6 +22,15 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+)
 from openworker_qt.providers._assembly import new_call_id
 from openworker_qt.providers._common import (
     content_parts,
@@ -31,15 +40,6 @@ from openworker_qt.providers._common import (
     parse_data_url,
     provider_state,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ProviderError,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
-    ToolCallChunk,
 )
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (

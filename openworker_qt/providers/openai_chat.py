@@ -20,6 +20,14 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+)
 from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
 from openworker_qt.providers._common import (
     content_parts,
@@ -27,14 +35,6 @@ from openworker_qt.providers._common import (
     object_schema,
     provider_state,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ProviderError,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
 )
 from openworker_qt.providers.compat import Vendor
 from openworker_qt.providers.errors import stream_error

@@ -20,20 +20,20 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from openworker_qt.core.messages import Message
-from openworker_qt.providers._common import (
-    content_parts,
-    content_text,
-    object_schema,
-    provider_state,
-    tool_specs,
-)
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
     ReasoningChunk,
     StreamChunk,
     TextChunk,
     ToolCallChunk,
+)
+from openworker_qt.providers._common import (
+    content_parts,
+    content_text,
+    object_schema,
+    provider_state,
+    tool_specs,
 )
 from openworker_qt.providers.errors import stream_error
 from openworker_qt.providers.guarded import GuardedProvider

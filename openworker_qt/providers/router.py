@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.providers.base import ModelProvider, ProviderError
+from openworker_qt.core.provider_api import ModelProvider, ProviderError
 from openworker_qt.providers.scripted import ScriptedProvider
 
 ProviderFactory = Callable[[], ModelProvider]

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.providers.base import ProviderError
+from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.settings_store import apply_global, key_changed
