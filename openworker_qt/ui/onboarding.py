@@ -406,8 +406,8 @@ class OnboardingDialog(QDialog):
         Nothing is configured (no default model); the first message is sent so the
         demo plays at once. Returns the session id.
         """
-        from openworker_qt.app import resource
-        from openworker_qt.ui.workspace import prepare_folder
+        from openworker_qt.ui.folders import prepare_folder
+        from openworker_qt.ui.resources import resource
 
         window = self.app.window
         workspace = self.app.workspace
