@@ -158,4 +158,4 @@ def test_the_core_owns_the_provider_and_tool_protocols(graph: grimp.ImportGraph)
         assert all(getattr(shim, name) is getattr(home, name) for name in shim.__all__)
         assert graph.find_modules_that_directly_import(shim.__name__) == set()
     below = {_top(m) for m in graph.find_upstream_modules("openworker_qt.core", as_package=True)}
-    assert below <= {"storage", "policy"}, "the core depends only on what lies below it"
+    assert below <= {"storage", "domain"}, "the core depends only on what lies below it"

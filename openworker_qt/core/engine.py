@@ -61,7 +61,7 @@ from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.messages import (
     Capabilities,
-    Message,
+    OpenToolCall,
     dangling_tool_calls,
     has_parts,
     notice,
@@ -91,6 +91,15 @@ from openworker_qt.core.tool_step import (
     StopRequested,
     StopSignal,
     ToolStep,
+)
+from openworker_qt.domain.messages import (
+    AssistantMessage,
+    ContentPart,
+    Message,
+    MessageT,
+    NoticeMessage,
+    ToolCall,
+    UserMessage,
 )
 
 __all__ = [
@@ -167,7 +176,7 @@ class SessionHistory:
         self.redact = redact
         self.messages: list[Message] = store.load(session_id)
 
-    def append(self, message: Message) -> Message:
+    def append(self, message: MessageT) -> MessageT:
         if self.redact is not None:
             # Before storing *and* before it can reach a provider: a tool output or a
             # provider error that echoes a key must not spread it further.
@@ -186,7 +195,7 @@ class ModelReply:
     the calls it asked for), ``interrupted`` or ``error`` (``detail`` says what)."""
 
     status: Literal["ok", "interrupted", "error"]
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
     detail: str = ""
 
 
@@ -232,7 +241,7 @@ class TurnEngine:
         self.history: list[Message] = self.log.messages
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
-        self._steering: list[str | list[dict[str, Any]]] = []
+        self._steering: list[str | list[ContentPart]] = []
         self._stop: StopSignal | None = None  # the running turn's
         self._step: ToolStep | None = None  # the running tool step (waiting_for_user)
         self._provider_wait: asyncio.Task[Any] | None = None
@@ -269,13 +278,13 @@ class TurnEngine:
             self._wait_cancelled = True
             self._provider_wait.cancel()
 
-    def queue_steering(self, content: str | list[dict[str, Any]]) -> None:
+    def queue_steering(self, content: str | list[ContentPart]) -> None:
         """Queue a user message (text or content parts with attachments) to be
         injected after the current step."""
         if isinstance(content, list) and content or isinstance(content, str) and content.strip():
             self._steering.append(content)
 
-    def switch_model(self, model: str) -> Message | None:
+    def switch_model(self, model: str) -> NoticeMessage | None:
         """Use ``model`` from the next call on; store a notice marking the switch.
 
         The first bind (no model yet) is silent, the same model is a no-op.
@@ -302,7 +311,7 @@ class TurnEngine:
     # --------------------------------------------------------------- entry points
 
     async def run(
-        self, text: str | list[dict[str, Any]], *, source: str = "user"
+        self, text: str | list[ContentPart], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
         async for event in self._turn("message", opening=user_message(text, source=source)):
@@ -338,8 +347,8 @@ class TurnEngine:
         self,
         reason: str,
         *,
-        opening: Message | None = None,
-        open_calls: list[dict[str, Any]] | None = None,
+        opening: UserMessage | None = None,
+        open_calls: list[ToolCall] | None = None,
     ) -> AsyncIterator[ev.Event]:
         """One turn: heal, add the user's message, then model call → tool step →
         model call … until the model answers without tools, the user stops, a
@@ -458,12 +467,12 @@ class TurnEngine:
             out.append(ev.UserMessageAdded(session_id=self.session_id, message=message))
         return out
 
-    def _append(self, message: Message) -> Message:
+    def _append(self, message: MessageT) -> MessageT:
         return self.log.append(message)
 
     # ------------------------------------------------------------ failure paths
 
-    def _heal(self, keep: Sequence[dict[str, Any]]) -> list[ev.Event]:
+    def _heal(self, keep: Sequence[ToolCall]) -> list[ev.Event]:
         """Give every call a cut-off turn left without a result its result, so the
         next request is valid (``keep``: the calls a resume is about to run)."""
         kept = {c.get("id") for c in keep}
@@ -494,7 +503,7 @@ class TurnEngine:
         return out
 
     def _close_call(
-        self, call: dict[str, Any], started: frozenset[str], if_started: str, not_run: str
+        self, call: OpenToolCall, started: frozenset[str], if_started: str, not_run: str
     ) -> ev.ToolFinished:
         """Answer a call that will never run: say whether it may have taken effect."""
         call_id = str(call.get("id"))
@@ -577,7 +586,7 @@ class TurnEngine:
         sid = self.session_id
         text_parts: list[str] = []
         reasoning_parts: list[str] = []
-        calls: list[dict[str, Any]] = []
+        calls: list[ToolCall] = []
         finish: FinishChunk | None = None
         chunks: AsyncIterator[Any] | None = None
         try:
@@ -652,7 +661,7 @@ class TurnEngine:
                 self._usage[key] = self._usage.get(key, 0) + int(value)
             if finish.replace_text is not None:
                 text = finish.replace_text
-        reply: Message = {"role": "assistant", "content": text or None, "ts": now()}
+        reply: AssistantMessage = {"role": "assistant", "content": text or None, "ts": now()}
         if calls:
             reply["tool_calls"] = calls
         if reasoning_parts:
@@ -666,10 +675,12 @@ class TurnEngine:
         yield ev.AssistantMessage(session_id=sid, message=reply)
         yield ModelReply("ok", tool_calls=calls)
 
-    def _save_partial(self, text: list[str], reasoning: list[str], *, partial: str) -> None:
+    def _save_partial(
+        self, text: list[str], reasoning: list[str], *, partial: Literal["interrupted", "error"]
+    ) -> None:
         if not text and not reasoning:
             return
-        msg: Message = {
+        msg: AssistantMessage = {
             "role": "assistant",
             "content": "".join(text) or None,
             "ts": now(),

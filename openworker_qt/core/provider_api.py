@@ -25,7 +25,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from openworker_qt.core.messages import Capabilities, Message
+from openworker_qt.core.messages import Capabilities
+from openworker_qt.domain.messages import Message
 
 ErrorKind = Literal[
     "auth",

@@ -33,7 +33,7 @@ Where a tool comes from is its *origin*: ``builtin`` (this codebase),
 (a connector). It is recorded with every call in the audit trail.
 
 :class:`RiskClass` and :data:`BUILTIN_RISK` are plain data in
-:mod:`openworker_qt.policy.risk` (the settings check workspace files against them
+:mod:`openworker_qt.domain.risk` (the settings check workspace files against them
 too); this module re-exports them.
 """
 
@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from openworker_qt.policy.risk import BUILTIN_RISK, RiskClass
+from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
 
 __all__ = [
     "BUILTIN",

@@ -28,7 +28,7 @@ A command whose quoting ``shlex`` cannot parse never auto-runs.
 
 Everything here is pure: the permission engine turns a :class:`ShellVerdict`
 into "allowed" or "ask the user". The operators, the default entries and the
-entry parser are plain data in :mod:`openworker_qt.policy.shell` (the settings
+entry parser are plain data in :mod:`openworker_qt.domain.shell` (the settings
 check workspace files with them too); this module re-exports them.
 """
 
@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from openworker_qt.core.shell_programs import PathCheck, check_arguments
-from openworker_qt.policy.shell import (
+from openworker_qt.domain.shell import (
     DEFAULT_ALLOWED_COMMANDS,
     EXTRA_REFUSED,
     SHELL_OPERATORS,

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.policy.risk import BUILTIN_RISK, RiskClass
-from openworker_qt.policy.shell import DEFAULT_ALLOWED_COMMANDS, parse_allowlist
+from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
+from openworker_qt.domain.shell import DEFAULT_ALLOWED_COMMANDS, parse_allowlist
 from openworker_qt.storage.paths import app_paths, workspace_config_file
 
 # Valid ``permissions.mode`` values, from the most permissive to the strictest
