@@ -3,9 +3,10 @@
 History is stored in the OpenAI chat shape (``role`` + ``content`` + optional
 ``tool_calls`` / ``tool_call_id``) plus keys only the user sees (marked "display
 only" below) and whole ``role: notice`` messages; :mod:`openworker_qt.core.messages`
-builds them and makes the copy a provider may see. Storage keeps them as JSON,
-so a stored message is whatever was appended: these types say what the engine
-writes, and where a reader may trust it.
+builds them and makes the copy a provider may see. Storage keeps each one as a
+JSON row and reads back what was appended; ``tests/core/test_message_shapes.py``
+checks that every message the engine stores has exactly the keys declared here.
+Optional keys are read with ``.get``.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict reads ``Required[…]``
