@@ -24,12 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo  # noqa: E402
 from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine  # noqa: E402
+from openworker_qt.core.provider_api import ModelProvider  # noqa: E402
 from openworker_qt.core.risk import RiskClass  # noqa: E402
-from openworker_qt.providers.base import ModelProvider  # noqa: E402
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry  # noqa: E402
 from openworker_qt.providers.scripted import ScriptedProvider  # noqa: E402
 from openworker_qt.storage.conversations import ConversationStore  # noqa: E402
 from openworker_qt.storage.db import Database  # noqa: E402
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry  # noqa: E402
 
 RUNS = 7
 
@@ -84,7 +84,7 @@ async def stream_run(kind: str, tmp: Path, n: int) -> tuple[float, int]:
 
 async def scripted_baseline() -> float:
     """Time to drain the same 2,000-chunk script without the engine (provider cost)."""
-    from openworker_qt.providers.base import ModelRequest
+    from openworker_qt.core.provider_api import ModelRequest
 
     provider = ScriptedProvider([{"chunks": ["tok "] * 2000}])
     t0 = time.perf_counter()

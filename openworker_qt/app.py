@@ -32,13 +32,13 @@ _T0 = time.perf_counter()
 os.environ.setdefault("QT_API", "pyside6")
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
-from PySide6.QtGui import QIcon  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
+from openworker_qt.core.tool_api import ToolRegistry  # noqa: E402
 from openworker_qt.logs import setup_logging  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
@@ -46,22 +46,10 @@ from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
-from openworker_qt.tools.base import ToolRegistry  # noqa: E402
+from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
+from openworker_qt.ui.resources import app_icon, resource  # noqa: E402
 
 log = logging.getLogger("openworker_qt.app")
-
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
-
-
-def resource(*parts: str) -> Path:
-    """A file under ``resources/`` (also inside a PyInstaller bundle)."""
-    base = Path(getattr(sys, "_MEIPASS", RESOURCES.parent)) / "resources"
-    return base.joinpath(*parts) if base.exists() else RESOURCES.joinpath(*parts)
-
-
-def app_icon() -> QIcon:
-    return QIcon(str(resource("icons", "openworker.svg")))
-
 
 class DesktopApp(QObject):
     """Everything the GUI needs, wired once (see module docstring).
@@ -541,29 +529,6 @@ def main(argv: list[str]) -> int:
         loop.run_forever()
     runtime.close()
     return int(getattr(desktop, "smoke_status", 0))
-
-
-def after_first_paint(window: QWidget, callback: Callable[[], Any]) -> None:
-    """Call ``callback`` once, right after ``window`` first paints (it is on screen).
-
-    bench/startup.py measures to this moment; a zero timer queued after start()
-    used to stand in for it, but such timers run *before* the first paint.
-    """
-    from PySide6.QtCore import QEvent
-
-    paint = QEvent.Type.Paint
-
-    class FirstPaint(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
-            if event.type() == paint:
-                window.removeEventFilter(self)
-                self.deleteLater()
-                QTimer.singleShot(0, callback)
-            return False
-
-    # On the window alone: an application-wide filter wrapped every object of the
-    # first loop turn for Python, which built their classes' enums (~25 ms).
-    window.installEventFilter(FirstPaint(window))
 
 
 def _quit_on_signals(desktop: DesktopApp) -> None:

@@ -35,17 +35,17 @@ from openworker_qt.core.approvers import InboxAsks
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
+from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
+from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
-from openworker_qt.providers.base import ProviderError
 from openworker_qt.providers.router import ProviderRouter, build_router
 from openworker_qt.storage import secrets
 from openworker_qt.storage.config import Config, load_config
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths
-from openworker_qt.tools.base import ToolRegistry
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
 

@@ -49,7 +49,7 @@ def missing_resources() -> list[str]:
     from PySide6.QtCore import QTranslator
     from PySide6.QtGui import QIcon
 
-    from openworker_qt.app import resource
+    from openworker_qt.ui.resources import resource
 
     problems: list[str] = []
     icons = resource("icons")
@@ -74,7 +74,7 @@ def missing_resources() -> list[str]:
 
 def arm(desktop: Any, t0: float) -> None:
     """Quit ``desktop`` right after its main window's first paint (see module doc)."""
-    from openworker_qt.app import after_first_paint
+    from openworker_qt.ui.first_paint import after_first_paint
 
     def on_first_paint() -> None:
         print(f"smoke: window shown in {seconds_since_start(t0):.2f} s", flush=True)

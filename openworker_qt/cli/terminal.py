@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from openworker_qt.core import events as ev
@@ -113,7 +114,7 @@ def _ask(prompt: str) -> str:
     return line if line else ""
 
 
-def render_message(msg: dict[str, Any]) -> str:
+def render_message(msg: Mapping[str, Any]) -> str:
     role = msg.get("role")
     if role == "user":
         content = msg.get("content")

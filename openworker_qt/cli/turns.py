@@ -17,8 +17,8 @@ from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, termi
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionBusy, SessionManager
-from openworker_qt.providers.base import ProviderError
 from openworker_qt.storage.leases import SessionLeases
 
 if TYPE_CHECKING:

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
-from openworker_qt.core.messages import Message
+from openworker_qt.domain.messages import Message, ToolMessage, UserMessage
 
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_000
@@ -69,8 +68,8 @@ def estimate_tokens(msg: Message) -> int:
                 images += 1
             elif isinstance(part, dict):
                 chars += len(str(part.get("text", ""))) + len(str(part.get("file", "")))
-    if msg.get("tool_calls"):
-        chars += len(json.dumps(msg["tool_calls"]))
+    if msg["role"] == "assistant" and msg.get("tool_calls"):
+        chars += len(json.dumps(msg.get("tool_calls")))
     return chars // CHARS_PER_TOKEN + images * IMAGE_TOKENS + 4
 
 
@@ -79,7 +78,7 @@ def budget_for(context_window: int, *, reserve_output: int = 4_096) -> int:
     return max(int(context_window * 0.85) - reserve_output, 1_000)
 
 
-def _shrink(msg: Message) -> Message:
+def _shrink(msg: ToolMessage) -> ToolMessage:
     text = str(msg.get("content") or "")
     half = SHRUNK_RESULT_CHARS // 2
     cut = len(text) - SHRUNK_RESULT_CHARS
@@ -108,8 +107,9 @@ def fit(messages: list[Message], budget: int, system_tokens: int = 0) -> tuple[l
     for i in tool_positions[:-KEEP_RECENT_TOOL_RESULTS] if KEEP_RECENT_TOOL_RESULTS else tool_positions:
         if total <= budget:
             break
-        if len(str(out[i].get("content") or "")) > SHRUNK_RESULT_CHARS + 100:
-            smaller = _shrink(out[i])
+        result = out[i]
+        if result["role"] == "tool" and len(str(result.get("content") or "")) > SHRUNK_RESULT_CHARS + 100:
+            smaller = _shrink(result)
             total -= sizes[i] - estimate_tokens(smaller)
             out[i] = smaller
             shrunk += 1
@@ -124,6 +124,6 @@ def fit(messages: list[Message], budget: int, system_tokens: int = 0) -> tuple[l
         dropped += len(gone)
     if dropped == 0:
         return out, Trim(shrunk_results=shrunk)
-    marker: dict[str, Any] = {"role": "user", "content": OMITTED_MARKER.format(n=dropped)}
+    marker: UserMessage = {"role": "user", "content": OMITTED_MARKER.format(n=dropped)}
     kept = [m for g in first for m in g] + [marker] + [m for g in middle + last for m in g]
     return kept, Trim(shrunk_results=shrunk, dropped_messages=dropped)

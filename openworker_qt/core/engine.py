@@ -65,7 +65,7 @@ from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
 from openworker_qt.core.messages import (
     Capabilities,
-    Message,
+    OpenToolCall,
     dangling_tool_calls,
     has_parts,
     notice,
@@ -76,17 +76,7 @@ from openworker_qt.core.messages import (
     tool_result,
     user_message,
 )
-from openworker_qt.core.risk import RiskClass
-from openworker_qt.core.tool_step import (
-    DENIED_RESULT,
-    MAX_RESULT_CHARS,
-    StepEnd,
-    StopRequested,
-    StopSignal,
-    ToolStep,
-    rerun_key,
-)
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
     ProviderError,
@@ -96,7 +86,26 @@ from openworker_qt.providers.base import (
     TextChunk,
     ToolCallChunk,
 )
-from openworker_qt.tools.base import ToolRegistry
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.core.tool_step import (
+    DENIED_RESULT,
+    MAX_RESULT_CHARS,
+    StepEnd,
+    StopRequested,
+    StopSignal,
+    ToolStep,
+    rerun_key,
+)
+from openworker_qt.domain.messages import (
+    AssistantMessage,
+    ContentPart,
+    Message,
+    MessageT,
+    NoticeMessage,
+    ToolCall,
+    UserMessage,
+)
 
 __all__ = [
     "DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "ModelReply",
@@ -176,7 +185,7 @@ class SessionHistory:
         self.redact = redact
         self.messages: list[Message] = store.load(session_id)
 
-    def append(self, message: Message) -> Message:
+    def append(self, message: MessageT) -> MessageT:
         if self.redact is not None:
             # Before storing *and* before it can reach a provider: a tool output or a
             # provider error that echoes a key must not spread it further.
@@ -195,7 +204,7 @@ class ModelReply:
     the calls it asked for), ``interrupted`` or ``error`` (``detail`` says what)."""
 
     status: Literal["ok", "interrupted", "error"]
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
     detail: str = ""
 
 
@@ -243,7 +252,7 @@ class TurnEngine:
         self.history: list[Message] = self.log.messages
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
-        self._steering: list[str | list[dict[str, Any]]] = []
+        self._steering: list[str | list[ContentPart]] = []
         self._stop: StopSignal | None = None  # the running turn's
         self._step: ToolStep | None = None  # the running tool step (waiting_for_user)
         self._provider_wait: asyncio.Task[Any] | None = None
@@ -280,13 +289,13 @@ class TurnEngine:
             self._wait_cancelled = True
             self._provider_wait.cancel()
 
-    def queue_steering(self, content: str | list[dict[str, Any]]) -> None:
+    def queue_steering(self, content: str | list[ContentPart]) -> None:
         """Queue a user message (text or content parts with attachments) to be
         injected after the current step."""
         if isinstance(content, list) and content or isinstance(content, str) and content.strip():
             self._steering.append(content)
 
-    def switch_model(self, model: str) -> Message | None:
+    def switch_model(self, model: str) -> NoticeMessage | None:
         """Use ``model`` from the next call on; store a notice marking the switch.
 
         The first bind (no model yet) is silent, the same model is a no-op.
@@ -313,7 +322,7 @@ class TurnEngine:
     # --------------------------------------------------------------- entry points
 
     async def run(
-        self, text: str | list[dict[str, Any]], *, source: str = "user"
+        self, text: str | list[ContentPart], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
         async for event in self._turn("message", opening=user_message(text, source=source)):
@@ -349,8 +358,8 @@ class TurnEngine:
         self,
         reason: str,
         *,
-        opening: Message | None = None,
-        open_calls: list[dict[str, Any]] | None = None,
+        opening: UserMessage | None = None,
+        open_calls: list[ToolCall] | None = None,
     ) -> AsyncIterator[ev.Event]:
         """One turn: heal, add the user's message, then model call → tool step →
         model call … until the model answers without tools, the user stops, a
@@ -469,12 +478,12 @@ class TurnEngine:
             out.append(ev.UserMessageAdded(session_id=self.session_id, message=message))
         return out
 
-    def _append(self, message: Message) -> Message:
+    def _append(self, message: MessageT) -> MessageT:
         return self.log.append(message)
 
     # ------------------------------------------------------------ failure paths
 
-    def _heal(self, keep: Sequence[dict[str, Any]]) -> list[ev.Event]:
+    def _heal(self, keep: Sequence[ToolCall]) -> list[ev.Event]:
         """Give every call a cut-off or parked turn left without a result its result,
         so the next request is valid (``keep``: the calls a resume is about to run);
         then close the asks those calls still had open."""
@@ -491,7 +500,7 @@ class TurnEngine:
         self._supersede_asks(calls)
         return out
 
-    def _asks_waiting(self, calls: Sequence[dict[str, Any]]) -> set[str]:
+    def _asks_waiting(self, calls: Sequence[OpenToolCall]) -> set[str]:
         """The keys of ``calls`` whose ask (or re-run confirmation) is still open."""
         if self.asks is None:
             return set()
@@ -502,7 +511,7 @@ class TurnEngine:
             return set()
         return {_key(c) for c in calls if {_key(c), rerun_key(_key(c))} & open_keys}
 
-    def _supersede_asks(self, calls: Sequence[dict[str, Any]]) -> None:
+    def _supersede_asks(self, calls: Sequence[OpenToolCall]) -> None:
         """Close the asks of calls that now have a result and will never run. After the
         results are stored: the results are what keeps the calls from running."""
         if self.asks is None:
@@ -535,7 +544,7 @@ class TurnEngine:
         return out
 
     def _close_call(
-        self, call: dict[str, Any], started: frozenset[str], if_started: str, not_run: str
+        self, call: OpenToolCall, started: frozenset[str], if_started: str, not_run: str
     ) -> ev.ToolFinished:
         """Answer a call that will never run: say whether it may have taken effect."""
         call_id = str(call.get("id"))
@@ -617,7 +626,7 @@ class TurnEngine:
         sid = self.session_id
         text_parts: list[str] = []
         reasoning_parts: list[str] = []
-        calls: list[dict[str, Any]] = []
+        calls: list[ToolCall] = []
         finish: FinishChunk | None = None
         chunks: AsyncIterator[Any] | None = None
         try:
@@ -692,7 +701,7 @@ class TurnEngine:
                 self._usage[key] = self._usage.get(key, 0) + int(value)
             if finish.replace_text is not None:
                 text = finish.replace_text
-        reply: Message = {"role": "assistant", "content": text or None, "ts": now()}
+        reply: AssistantMessage = {"role": "assistant", "content": text or None, "ts": now()}
         if calls:
             reply["tool_calls"] = calls
         if reasoning_parts:
@@ -706,10 +715,12 @@ class TurnEngine:
         yield ev.AssistantMessage(session_id=sid, message=reply)
         yield ModelReply("ok", tool_calls=calls)
 
-    def _save_partial(self, text: list[str], reasoning: list[str], *, partial: str) -> None:
+    def _save_partial(
+        self, text: list[str], reasoning: list[str], *, partial: Literal["interrupted", "error"]
+    ) -> None:
         if not text and not reasoning:
             return
-        msg: Message = {
+        msg: AssistantMessage = {
             "role": "assistant",
             "content": "".join(text) or None,
             "ts": now(),
@@ -721,12 +732,12 @@ class TurnEngine:
         self._append(msg)
 
 
-def _key(call: dict[str, Any]) -> str:
+def _key(call: OpenToolCall) -> str:
     """The call instance key of a call from :func:`dangling_tool_calls`."""
     return str(call.get("_key") or call.get("id"))
 
 
-def _ask_keys(calls: Sequence[dict[str, Any]]) -> set[str]:
+def _ask_keys(calls: Sequence[OpenToolCall]) -> set[str]:
     """The keys every ask of these calls may have: its approval or question, and the
     confirmation to run it again after a restart."""
     return {k for c in calls for k in (_key(c), rerun_key(_key(c)))}

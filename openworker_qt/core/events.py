@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from openworker_qt.domain import messages
+
 TurnStatus = Literal["completed", "max_iterations", "interrupted", "error", "suspended"]
 ToolStatus = Literal["ok", "error", "denied", "interrupted"]
 
@@ -37,7 +39,7 @@ class UserMessageAdded:
     """
 
     session_id: str
-    message: dict[str, Any]
+    message: messages.UserMessage
     type: Literal["user_message"] = "user_message"
 
 
@@ -93,7 +95,7 @@ class AssistantMessage:
     """The complete assistant message of one model call, already persisted."""
 
     session_id: str
-    message: dict[str, Any]
+    message: messages.AssistantMessage
     type: Literal["assistant_message"] = "assistant_message"
 
 

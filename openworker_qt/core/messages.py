@@ -19,9 +19,17 @@ import base64
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack, cast
 
-Message = dict[str, Any]
+from openworker_qt.domain.messages import (
+    ContentPart,
+    Message,
+    NoticeExtras,
+    NoticeMessage,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
 
 IMAGE_PLACEHOLDER = "[image attachment — not viewable by this model]"
 INTERRUPTED_RESULT = "interrupted by user"
@@ -52,12 +60,12 @@ def now() -> float:
     return time.time()
 
 
-def user_message(content: str | list[dict[str, Any]], *, source: str = "user") -> Message:
+def user_message(content: str | list[ContentPart], *, source: str = "user") -> UserMessage:
     """A user message with its display-only timestamp and source."""
     return {"role": "user", "content": content, "ts": now(), "source": source}
 
 
-def notice(kind: str, text: str, **extra: Any) -> Message:
+def notice(kind: str, text: str, **extra: Unpack[NoticeExtras]) -> NoticeMessage:
     """A display-only notice; providers never see it."""
     return {"role": "notice", "kind": kind, "text": text, "ts": now(), **extra}
 
@@ -70,9 +78,9 @@ def tool_result(
     status: str = "ok",
     display: Mapping[str, Any] | None = None,
     rule: str | None = None,
-) -> Message:
+) -> ToolMessage:
     """A ``role: tool`` message answering ``call_id``."""
-    msg: Message = {
+    msg: ToolMessage = {
         "role": "tool",
         "tool_call_id": call_id,
         "name": name,
@@ -87,7 +95,13 @@ def tool_result(
     return msg
 
 
-def pending_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
+class OpenToolCall(ToolCall):
+    """A call no result answers yet, with its instance key (see :func:`dangling_tool_calls`)."""
+
+    _key: str
+
+
+def pending_tool_calls(history: Sequence[Message]) -> list[ToolCall]:
     """Tool calls of the last assistant message that have no result yet.
 
     Only the trailing assistant message counts: an earlier orphan would be a bug
@@ -96,18 +110,17 @@ def pending_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
     """
     answered: set[str] = set()
     for msg in reversed(history):
-        role = msg.get("role")
-        if role == "tool":
+        if msg["role"] == "tool":
             answered.add(str(msg.get("tool_call_id")))
-        elif role == "assistant":
+        elif msg["role"] == "assistant":
             calls = msg.get("tool_calls") or []
             return [c for c in calls if c.get("id") not in answered]
-        elif role == "user":
+        elif msg["role"] == "user":
             return []
     return []
 
 
-def dangling_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
+def dangling_tool_calls(history: Sequence[Message]) -> list[OpenToolCall]:
     """Every tool call in ``history`` that no later ``role: tool`` message answers.
 
     The engine gives every call a result, so these come only from a turn cut off
@@ -117,11 +130,10 @@ def dangling_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
     response); the earlier, unanswered one is reported too. Each returned call
     carries ``_key``, its call instance key (step id plus vendor id).
     """
-    open_calls: dict[str, dict[str, Any]] = {}
-    shadowed: list[dict[str, Any]] = []
+    open_calls: dict[str, OpenToolCall] = {}
+    shadowed: list[OpenToolCall] = []
     for msg in history:
-        role = msg.get("role")
-        if role == "assistant":
+        if msg["role"] == "assistant":
             step = msg.get("step_id")
             for call in msg.get("tool_calls") or ():
                 cid = str(call.get("id"))
@@ -130,7 +142,7 @@ def dangling_tool_calls(history: Sequence[Message]) -> list[dict[str, Any]]:
                 # The call instance's key (see core/inbox.py): the step's id plus the
                 # vendor's call id, which vendors reuse across turns.
                 open_calls[cid] = {**call, "_key": f"{step}/{cid}" if step else cid}
-        elif role == "tool" and open_calls:
+        elif msg["role"] == "tool" and open_calls:
             open_calls.pop(str(msg.get("tool_call_id")), None)
     return [*shadowed, *open_calls.values()]
 
@@ -247,7 +259,7 @@ def outbound_message(
             else:
                 adapted.append(p)
         clean["content"] = adapted
-    return clean
+    return cast(Message, clean)  # the same message, without the keys providers never see
 
 
 def outbound(
@@ -301,7 +313,7 @@ def order_tool_results(msgs: list[Message]) -> list[Message]:
         result.append(msg)
         i += 1
         if msg["role"] == "assistant" and msg.get("tool_calls"):
-            order = {c.get("id"): k for k, c in enumerate(msg["tool_calls"])}
+            order: dict[str | None, int] = {c["id"]: k for k, c in enumerate(msg["tool_calls"])}
             block: list[Message] = []
             while i < n and msgs[i]["role"] == "tool":
                 if i not in moved:
@@ -309,9 +321,14 @@ def order_tool_results(msgs: list[Message]) -> list[Message]:
                 i += 1
             if len(block) < len(order):
                 block.extend(_late_results(msgs, i, order, block, moved))
-            block.sort(key=lambda m: order.get(m.get("tool_call_id"), len(order)))
+            block.sort(key=lambda m: order.get(_answers(m), len(order)))
             result.extend(block)
     return result
+
+
+def _answers(msg: Message) -> str | None:
+    """The call id a ``role: tool`` message answers (None for any other message)."""
+    return msg.get("tool_call_id") if msg["role"] == "tool" else None
 
 
 def _late_results(
@@ -319,17 +336,16 @@ def _late_results(
     moved: set[int],
 ) -> list[Message]:
     """The results of ``order``'s unanswered calls that were stored further down."""
-    missing = set(order) - {m.get("tool_call_id") for m in block}
+    missing = set(order) - {_answers(m) for m in block}
     found: list[Message] = []
     for j in range(start, len(msgs)):
         if not missing:
             break
         later = msgs[j]
-        role = later["role"]
-        if role == "tool" and j not in moved and later.get("tool_call_id") in missing:
+        if later["role"] == "tool" and j not in moved and later.get("tool_call_id") in missing:
             missing.discard(later.get("tool_call_id"))
             moved.add(j)
             found.append(later)
-        elif role == "assistant":
+        elif later["role"] == "assistant":
             missing -= {c.get("id") for c in later.get("tool_calls") or ()}
     return found

@@ -31,24 +31,31 @@ refuses to run it anyway).
 Where a tool comes from is its *origin*: ``builtin`` (this codebase),
 ``mcp:<server>`` (a tool of a configured MCP server) or ``connector:<name>``
 (a connector). It is recorded with every call in the audit trail.
+
+:class:`RiskClass` and :data:`BUILTIN_RISK` are plain data in
+:mod:`openworker_qt.domain.risk` (the settings check workspace files against them
+too); this module re-exports them.
 """
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Mapping
 
+from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
 
-class RiskClass(enum.StrEnum):
-    READ = "read"
-    WRITE_LOCAL = "write_local"
-    EXEC = "exec"
-    EXTERNAL = "external"
-
-    @property
-    def consequential(self) -> bool:
-        return self is not RiskClass.READ
+__all__ = [
+    "BUILTIN",
+    "BUILTIN_RISK",
+    "RiskClass",
+    "check_origin",
+    "classify",
+    "connector_origin",
+    "mcp_origin",
+    "parse_risk",
+    "raise_to",
+    "rank",
+]
 
 
 _ORDER: tuple[RiskClass, ...] = (
@@ -64,50 +71,6 @@ def rank(risk: RiskClass) -> int:
 def raise_to(risk: RiskClass, floor: RiskClass) -> RiskClass:
     """The higher of the two classes."""
     return risk if rank(risk) >= rank(floor) else floor
-
-
-#: Floors by tool name. Applied with :func:`raise_to`: an entry can only make a
-#: tool of that name *more* guarded than it declares.
-BUILTIN_RISK: Mapping[str, RiskClass] = {
-    # files
-    "read_file": RiskClass.READ,
-    "list_files": RiskClass.READ,
-    "grep": RiskClass.READ,
-    "glob": RiskClass.READ,
-    "write_file": RiskClass.WRITE_LOCAL,
-    "replace_in_file": RiskClass.WRITE_LOCAL,
-    "apply_patch": RiskClass.WRITE_LOCAL,
-    "apply_unified_diff": RiskClass.WRITE_LOCAL,
-    "create_deliverable": RiskClass.WRITE_LOCAL,
-    # shell
-    "run_shell": RiskClass.EXEC,
-    "shell_task_output": RiskClass.READ,
-    "shell_task_kill": RiskClass.READ,
-    # git
-    "git_status": RiskClass.READ,
-    "git_log": RiskClass.READ,
-    "git_diff": RiskClass.READ,
-    "git_commit": RiskClass.WRITE_LOCAL,
-    # agent bookkeeping
-    "todo_write": RiskClass.READ,
-    "ask_user": RiskClass.READ,
-    "request_directory": RiskClass.READ,
-    "propose_plan": RiskClass.READ,
-    "load_skill": RiskClass.READ,
-    "explore": RiskClass.READ,
-    "memory_read": RiskClass.READ,
-    "remember": RiskClass.READ,
-    "memory_update": RiskClass.READ,
-    "memory_forget": RiskClass.READ,
-    # web: the query or the URL leaves the machine (a URL can carry anything the
-    # model read, e.g. https://attacker.example/?q=<a secret>), so these are EXTERNAL
-    # like any other send.
-    "web_search": RiskClass.EXTERNAL,
-    "web_fetch": RiskClass.EXTERNAL,
-    # messaging
-    "send_message": RiskClass.EXTERNAL,
-    "send_file": RiskClass.EXTERNAL,
-}
 
 
 def parse_risk(value: str) -> RiskClass:

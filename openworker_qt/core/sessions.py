@@ -31,10 +31,10 @@ from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.core.permissions import parse_mode
-from openworker_qt.providers.base import ProviderResolver
+from openworker_qt.core.provider_api import ProviderResolver
+from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
-from openworker_qt.tools.base import ToolRegistry
 
 log = logging.getLogger(__name__)
 

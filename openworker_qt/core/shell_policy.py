@@ -27,88 +27,43 @@ A command auto-runs only when both hold:
 A command whose quoting ``shlex`` cannot parse never auto-runs.
 
 Everything here is pure: the permission engine turns a :class:`ShellVerdict`
-into "allowed" or "ask the user".
+into "allowed" or "ask the user". The operators, the default entries and the
+entry parser are plain data in :mod:`openworker_qt.domain.shell` (the settings
+check workspace files with them too); this module re-exports them.
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from openworker_qt.core.shell_programs import PathCheck, check_arguments
-
-# Order matters only for the message: multi-character operators are reported
-# before the single characters they start with.
-SHELL_OPERATORS: tuple[str, ...] = (
-    "&&",
-    "||",
-    "$(",
-    ";",
-    "&",
-    "|",
-    ">",
-    "<",
-    "`",
-    "(",
-    ")",
-    "\n",
-    "\r",
+from openworker_qt.domain.shell import (
+    DEFAULT_ALLOWED_COMMANDS,
+    EXTRA_REFUSED,
+    SHELL_OPERATORS,
+    find_operator,
+    parse_allowlist,
+    parse_argv,
 )
 
-# Never auto-run either (see the module docstring).
-EXTRA_REFUSED: tuple[str, ...] = ("$",)
-
-# Auto-allowed out of the box: commands that cannot run other programs, change
-# anything or print a file's contents. Deliberately NOT here: ``git`` (a repo's
-# own config can run programs, e.g. ``core.fsmonitor``), ``cat``/``head`` (they
-# print secrets such as ``~/.ssh/id_rsa``), ``echo`` (with expansion), ``find``
-# (``-exec``), interpreters (``python3 -c``) and test runners (they execute code).
-DEFAULT_ALLOWED_COMMANDS: tuple[str, ...] = ("pwd", "ls", "date", "whoami", "uname")
+__all__ = [
+    "DEFAULT_ALLOWED_COMMANDS",
+    "EXTRA_REFUSED",
+    "SHELL_OPERATORS",
+    "ShellVerdict",
+    "check_command",
+    "find_operator",
+    "matching_entry",
+    "parse_allowlist",
+    "parse_argv",
+]
 
 _NAMES = {"\n": "a newline", "\r": "a carriage return", "`": "a backtick"}
 
 
 def _describe(op: str) -> str:
     return _NAMES.get(op, f"'{op}'")
-
-
-def find_operator(command: str) -> str | None:
-    """The first shell operator (or other refused character) in ``command``, if any."""
-    for op in SHELL_OPERATORS + EXTRA_REFUSED:
-        if op in command:
-            return op
-    for ch in command:
-        if ch != "\t" and (ord(ch) < 32 or ord(ch) == 127):
-            return ch
-    return None
-
-
-def parse_argv(command: str) -> list[str] | None:
-    """``shlex`` (POSIX) argv of ``command``; ``None`` when the quoting is unbalanced."""
-    try:
-        return shlex.split(command, comments=False, posix=True)
-    except ValueError:
-        return None
-
-
-def parse_allowlist(entries: Iterable[str]) -> list[tuple[str, ...]]:
-    """Token tuples of the usable allowlist entries.
-
-    Entries that are empty, unparseable or contain an operator are dropped: an
-    allowlist entry names a program and leading arguments, nothing more.
-    """
-    out: list[tuple[str, ...]] = []
-    for entry in entries:
-        if not isinstance(entry, str) or find_operator(entry) is not None:
-            continue
-        tokens = parse_argv(entry)
-        if not tokens or any(t == "" for t in tokens):
-            continue
-        key = tuple(tokens)
-        if key not in out:
-            out.append(key)
-    return out
 
 
 def matching_entry(argv: Sequence[str], allowlist: Iterable[str]) -> str | None:

@@ -40,12 +40,12 @@ from openworker_qt.core.faults import crash_point
 from openworker_qt.core.inbox import args_preview
 from openworker_qt.core.messages import (
     INTERRUPTED_RESULT,
-    Message,
     notice,
     tool_result,
 )
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.domain.messages import MessageT, ToolCall
 
 T = TypeVar("T")
 
@@ -101,7 +101,7 @@ class SessionLog(Protocol):
     """Where a step's messages go: ``append`` commits one (and returns what was
     stored); inside ``batch()`` appends commit together when the block ends."""
 
-    def append(self, message: Message) -> Message: ...
+    def append(self, message: MessageT) -> MessageT: ...
 
     def batch(self) -> AbstractContextManager[None]: ...
 
@@ -130,7 +130,7 @@ class ParsedCall:
     key: str = ""
 
 
-def parse_call(raw: dict[str, Any], tools: ToolRegistry, overrides: Any) -> ParsedCall:
+def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall:
     """One raw call from the model, classified. A name the model made up is EXTERNAL
     and carries an error (it is never run); otherwise the class follows the tool's
     declaration and the built-in table (core/risk.py), the user's overrides first."""
@@ -302,7 +302,7 @@ class ToolStep:
         )
 
     async def run(
-        self, raw_calls: Sequence[dict[str, Any]], *, resuming: bool = False
+        self, raw_calls: Sequence[ToolCall], *, resuming: bool = False
     ) -> AsyncIterator[ev.Event | StepEnd]:
         """Run the calls; yield their events, then how the step ended.
 

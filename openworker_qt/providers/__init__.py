@@ -1,1 +1,1 @@
-"""Model providers behind one streaming interface (see ``base.py``). No Qt here."""
+"""Model providers behind one streaming interface (``core/provider_api.py``). No Qt here."""

@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from openworker_qt.providers.base import ReasoningChunk, TextChunk, ToolCallChunk
+from openworker_qt.core.provider_api import ReasoningChunk, TextChunk, ToolCallChunk
 from openworker_qt.providers.recovery import recover_tool_calls
 
 _OPEN, _CLOSE = "<think>", "</think>"

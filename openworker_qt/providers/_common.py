@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openworker_qt.core.messages import Message
+from openworker_qt.domain.messages import Message
 
 
 @dataclass(frozen=True, slots=True)

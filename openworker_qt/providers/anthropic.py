@@ -22,7 +22,15 @@ from collections.abc import AsyncIterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
-from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+)
+from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -31,14 +39,6 @@ from openworker_qt.providers._common import (
     provider_state,
     split_data_url,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
-    ToolCallChunk,
 )
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
@@ -86,7 +86,7 @@ def _user_blocks(content: Any) -> list[dict[str, Any]]:
     return blocks
 
 
-def _assistant_blocks(msg: Message) -> list[dict[str, Any]]:
+def _assistant_blocks(msg: AssistantMessage) -> list[dict[str, Any]]:
     text = content_text(msg.get("content"))
     calls = msg.get("tool_calls") or []
     canonical: list[dict[str, Any]] = []
@@ -135,10 +135,9 @@ def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
             out.append({"role": role, "content": blocks})
 
     for msg in messages:
-        role = msg.get("role")
-        if role == "assistant":
+        if msg["role"] == "assistant":
             push("assistant", _assistant_blocks(msg))
-        elif role == "tool":
+        elif msg["role"] == "tool":
             push(
                 "user",
                 [
@@ -149,7 +148,7 @@ def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
                     }
                 ],
             )
-        elif role == "user":
+        elif msg["role"] == "user":
             push("user", _user_blocks(msg.get("content")))
     return out
 

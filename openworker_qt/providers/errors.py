@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from openworker_qt.providers.base import ErrorKind, ProviderError
+from openworker_qt.core.provider_api import ErrorKind, ProviderError
 
 _CONTEXT_RE = re.compile(
     r"context[ _-]?length|context window|maximum context|prompt is too long|too many tokens"

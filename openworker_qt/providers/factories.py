@@ -58,9 +58,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from openworker_qt.providers.base import ModelProvider, ProviderError
+from openworker_qt.core.provider_api import ModelProvider, ProviderError
 from openworker_qt.providers.compat import (
     ALIASES,
     VENDORS,
@@ -68,9 +68,6 @@ from openworker_qt.providers.compat import (
     custom_vendor,
     normalize_ollama_url,
 )
-
-if TYPE_CHECKING:
-    from openworker_qt.providers.router import ProviderRouter
 
 KEY_NAMES: dict[str, str] = {
     "openai": "OPENAI_API_KEY",
@@ -346,8 +343,16 @@ def all_provider_names(config: Mapping[str, Any]) -> list[str]:
     return [*NATIVE, *VENDORS, *(str(n) for n in custom if isinstance(custom, Mapping))]
 
 
+class ProviderTable(Protocol):
+    """Where :func:`register_all` puts the factories (the router; a test's table)."""
+
+    def register(self, name: str, factory: Callable[[], ModelProvider]) -> None: ...
+
+    def alias(self, alias: str, name: str) -> None: ...
+
+
 def register_all(
-    router: ProviderRouter,
+    router: ProviderTable,
     config: Any,
     get_secret: Callable[[str], str | None],
     **options: Any,

@@ -21,7 +21,16 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+    ToolCallChunk,
+)
+from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._assembly import new_call_id
 from openworker_qt.providers._common import (
     content_parts,
@@ -31,15 +40,6 @@ from openworker_qt.providers._common import (
     parse_data_url,
     provider_state,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ProviderError,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
-    ToolCallChunk,
 )
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
@@ -93,7 +93,7 @@ def _stored_parts(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _model_parts(msg: Message, known_ids: set[str]) -> list[dict[str, Any]]:
+def _model_parts(msg: AssistantMessage, known_ids: set[str]) -> list[dict[str, Any]]:
     state = provider_state(msg, NAMESPACE)
     text = content_text(msg.get("content"))
     calls = msg.get("tool_calls") or []
@@ -137,12 +137,11 @@ def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
             out.append({"role": role, "parts": parts})
 
     for msg in messages:
-        role = msg.get("role")
-        if role == "assistant":
+        if msg["role"] == "assistant":
             for call in msg.get("tool_calls") or []:
                 names[str(call.get("id"))] = str((call.get("function") or {}).get("name", ""))
             push("model", _model_parts(msg, known_ids))
-        elif role == "tool":
+        elif msg["role"] == "tool":
             call_id = str(msg.get("tool_call_id"))
             fr: dict[str, Any] = {
                 "name": str(msg.get("name") or names.get(call_id, "")),
@@ -151,7 +150,7 @@ def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
             if call_id in known_ids:
                 fr["id"] = call_id
             push("user", [{"function_response": fr}])
-        elif role == "user":
+        elif msg["role"] == "user":
             push("user", _user_parts(msg.get("content")) or [{"text": ""}])
     return out
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from openworker_qt.core.messages import Capabilities
-from openworker_qt.providers.base import ModelRequest, StreamChunk
+from openworker_qt.core.provider_api import ModelRequest, StreamChunk
 from openworker_qt.providers.capabilities import capabilities_for
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,

@@ -19,7 +19,15 @@ import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Message
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    ModelRequest,
+    ProviderError,
+    ReasoningChunk,
+    StreamChunk,
+    TextChunk,
+)
+from openworker_qt.domain.messages import Message
 from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
 from openworker_qt.providers._common import (
     content_parts,
@@ -27,14 +35,6 @@ from openworker_qt.providers._common import (
     object_schema,
     provider_state,
     tool_specs,
-)
-from openworker_qt.providers.base import (
-    FinishChunk,
-    ModelRequest,
-    ProviderError,
-    ReasoningChunk,
-    StreamChunk,
-    TextChunk,
 )
 from openworker_qt.providers.compat import Vendor
 from openworker_qt.providers.errors import stream_error
@@ -137,7 +137,7 @@ class OpenAIChatProvider(GuardedProvider):
 
     def _message(self, msg: Message, style: str) -> dict[str, Any]:
         role = msg.get("role")
-        if role == "assistant":
+        if msg["role"] == "assistant":
             out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or None}
             calls = msg.get("tool_calls") or []
             if calls:
@@ -157,7 +157,7 @@ class OpenAIChatProvider(GuardedProvider):
                 if reasoning:
                     out[self.vendor.reasoning_field] = reasoning
             return out
-        if role == "tool":
+        if msg["role"] == "tool":
             return {
                 "role": "tool",
                 "tool_call_id": _map_id(str(msg.get("tool_call_id")), style),
@@ -171,7 +171,7 @@ class OpenAIChatProvider(GuardedProvider):
             else:
                 content = parts
         out = {"role": str(role), "content": content if content is not None else ""}
-        if msg.get("name"):
+        if msg["role"] == "user" and msg.get("name"):
             out["name"] = msg["name"]
         return out
 

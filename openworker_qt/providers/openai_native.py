@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from openworker_qt.core.messages import Capabilities
-from openworker_qt.providers.base import ModelRequest, StreamChunk
+from openworker_qt.core.provider_api import ModelRequest, StreamChunk
 from openworker_qt.providers.capabilities import capabilities_for
 from openworker_qt.providers.openai_chat import OPENAI, OpenAIChatProvider
 from openworker_qt.providers.openai_responses import OpenAIResponsesProvider

@@ -19,21 +19,21 @@ import copy
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from openworker_qt.core.messages import Message
-from openworker_qt.providers._common import (
-    content_parts,
-    content_text,
-    object_schema,
-    provider_state,
-    tool_specs,
-)
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
     ReasoningChunk,
     StreamChunk,
     TextChunk,
     ToolCallChunk,
+)
+from openworker_qt.domain.messages import Message
+from openworker_qt.providers._common import (
+    content_parts,
+    content_text,
+    object_schema,
+    provider_state,
+    tool_specs,
 )
 from openworker_qt.providers.errors import stream_error
 from openworker_qt.providers.guarded import GuardedProvider
@@ -71,14 +71,13 @@ def build_input(messages: list[Message]) -> list[dict[str, Any]]:
     """Canonical history → Responses ``input`` items."""
     items: list[dict[str, Any]] = []
     for msg in messages:
-        role = msg.get("role")
-        if role == "user":
+        if msg["role"] == "user":
             content = msg.get("content")
             if isinstance(content, str):
                 items.append({"role": "user", "content": content})
             else:
                 items.append({"role": "user", "content": _user_content(content)})
-        elif role == "assistant":
+        elif msg["role"] == "assistant":
             for item in provider_state(msg, NAMESPACE).get("items", []):
                 items.append(copy.deepcopy(item))
             text = content_text(msg.get("content"))
@@ -94,7 +93,7 @@ def build_input(messages: list[Message]) -> list[dict[str, Any]]:
                         "arguments": str(fn.get("arguments") or "{}"),
                     }
                 )
-        elif role == "tool":
+        elif msg["role"] == "tool":
             items.append(
                 {
                     "type": "function_call_output",

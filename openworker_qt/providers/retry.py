@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from openworker_qt.providers.base import ProviderError, RetryChunk, StreamChunk
+from openworker_qt.core.provider_api import ProviderError, RetryChunk, StreamChunk
 from openworker_qt.providers.errors import classify
 
 

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from openworker_qt.providers.base import ModelProvider, ProviderError
+from openworker_qt.core.provider_api import ModelProvider, ProviderError
 from openworker_qt.providers.scripted import ScriptedProvider
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from openworker_qt.core.messages import Capabilities
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     ErrorKind,
     FinishChunk,
     ModelRequest,

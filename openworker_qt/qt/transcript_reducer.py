@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from openworker_qt.core import events as ev
+from openworker_qt.domain.messages import Message
 from openworker_qt.qt.transcript_items import TranscriptItem, content_text, parse_arguments
 
 # The engine stores this text on the notice of every stop (core/engine.py, tool_step.py);
@@ -318,11 +319,11 @@ class MessagePages(Protocol):
 
     def newest_messages(
         self, session_id: str, limit: int = ...
-    ) -> tuple[list[dict[str, Any]], int | None]: ...
+    ) -> tuple[list[Message], int | None]: ...
 
     def messages_before(
         self, session_id: str, before_id: int, *, chunk: int = ...
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[Message]: ...
 
 
 def newest_page(store: MessagePages, session_id: str,

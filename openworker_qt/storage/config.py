@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
+from openworker_qt.domain.shell import DEFAULT_ALLOWED_COMMANDS, parse_allowlist
 from openworker_qt.storage.paths import app_paths, workspace_config_file
 
 # Valid ``permissions.mode`` values, from the most permissive to the strictest
@@ -48,7 +50,7 @@ MODES: tuple[str, ...] = ("auto", "custom", "interactive", "plan", "discuss")
 MODE_STRICTNESS: dict[str, int] = {
     "auto": 0, "custom": 1, "interactive": 2, "plan": 3, "discuss": 3,
 }
-RISK_NAMES: tuple[str, ...] = ("read", "write_local", "exec", "external")
+RISK_NAMES: tuple[str, ...] = tuple(r.value for r in RiskClass)
 WORKSPACE_RISK_KEY = "workspace_risk_overrides"
 
 DEFAULTS: dict[str, Any] = {
@@ -173,8 +175,6 @@ def _resolve(raw: str, base: Path) -> Path:
 
 
 def _tokens(entry: str) -> tuple[str, ...] | None:
-    from openworker_qt.core.shell_policy import parse_allowlist
-
     parsed = parse_allowlist([entry])
     return parsed[0] if parsed else None
 
@@ -184,9 +184,6 @@ def _narrow_permissions(
     warnings: list[str],
 ) -> dict[str, Any]:
     """The part of a workspace ``[permissions]`` table that only narrows ``base``."""
-    from openworker_qt.core.risk import BUILTIN_RISK
-    from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS
-
     def refuse(key: str, what: str) -> None:
         warnings.append(
             f"{path}: 'permissions.{key}' {what}; ignored — a workspace's own settings may "

@@ -15,8 +15,9 @@ import time
 import uuid
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from openworker_qt.domain.messages import Message
 from openworker_qt.storage.db import Database
 
 MIGRATIONS = [
@@ -156,22 +157,22 @@ class ConversationStore:
 
     # messages (HistoryStore) ----------------------------------------------------
 
-    def append(self, session_id: str, message: dict[str, Any]) -> None:
+    def append(self, session_id: str, message: Message) -> None:
         data = json.dumps(message, ensure_ascii=False)
         ts = float(message.get("ts") or time.time())
         insert = "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)"
         row = (session_id, str(message.get("role", "")), data, ts)
-        if message.get("role") != "user":
+        if message["role"] != "user":
             # One statement is its own atomic commit; the session's updated_at moves
             # with user messages and status changes, not with every tool result.
             self.db.execute(insert, row)
             return
         with self.db.transaction() as conn:
             conn.execute(insert, row)
-            if isinstance(message.get("content"), str):
+            if isinstance(message["content"], str):
                 conn.execute(
                     "UPDATE sessions SET title = ? WHERE id = ? AND title = ''",
-                    (_title(str(message["content"])), session_id),
+                    (_title(message["content"]), session_id),
                 )
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (ts, session_id))
 
@@ -179,7 +180,7 @@ class ConversationStore:
         """One commit for several appends (and other stores' writes on this database)."""
         return self.db.batch()
 
-    def load(self, session_id: str) -> list[dict[str, Any]]:
+    def load(self, session_id: str) -> list[Message]:
         rows = self.db.query(
             "SELECT id, data FROM messages WHERE session_id = ? ORDER BY id", (session_id,)
         )
@@ -189,7 +190,7 @@ class ConversationStore:
 
     def newest_messages(
         self, session_id: str, limit: int = NEWEST_PAGE
-    ) -> tuple[list[dict[str, Any]], int | None]:
+    ) -> tuple[list[Message], int | None]:
         """The newest ``limit``-odd messages, and the id of the first one returned.
 
         The page is widened back to a user message, so a tool call is never split
@@ -215,10 +216,10 @@ class ConversationStore:
 
     def messages_before(
         self, session_id: str, before_id: int, *, chunk: int = OLDER_CHUNK
-    ) -> list[dict[str, Any]]:
+    ) -> list[Message]:
         """Every message older than ``before_id``, oldest first, read ``chunk`` rows
         per query (each query holds the database lock only briefly)."""
-        messages: list[dict[str, Any]] = []
+        messages: list[Message] = []
         cursor = before_id
         while True:
             rows = self.db.query(
@@ -289,12 +290,17 @@ def session_mode(value: object) -> str:
     return mode
 
 
-def _decode(row: Any) -> dict[str, Any]:
-    """A stored message; one that can no longer be read becomes a visible error notice."""
+def _decode(row: Any) -> Message:
+    """A stored message; one that can no longer be read becomes a visible error notice.
+
+    Rows hold what :meth:`ConversationStore.append` wrote, so an object read back is
+    taken for the message it was (readers still use ``.get`` for optional keys).
+    """
     try:
-        msg = json.loads(row["data"])
-        if not isinstance(msg, dict):
+        data = json.loads(row["data"])
+        if not isinstance(data, dict):
             raise ValueError("not an object")
+        msg = cast(Message, data)
     except ValueError as exc:
         msg = {
             "role": "notice",

@@ -1,196 +1,23 @@
-"""The tool protocol.
+"""The tool protocol, re-exported from :mod:`openworker_qt.core.tool_api`.
 
-A :class:`Tool` is an async handler plus what the engine needs to decide about a
-call before running it: a JSON schema for the model, a declared risk class,
-whether it needs approval, which argument names its *target* (the path, the
-channel, the command) and whether it may run concurrently with other reads.
-``interaction`` marks tools the engine answers by asking the user (a question,
-a plan, a directory) instead of calling the handler directly.
-
-Risk: every tool should declare its class (``risk=``). A tool that declares
-nothing is EXTERNAL, and the built-in table by name can only raise a declared
-class (see :mod:`openworker_qt.core.risk`); the user's global
-``permissions.risk_overrides`` decide above both.
-
-Origin: ``origin`` says where the tool comes from and goes into the audit trail
-with every call. Tools of this codebase are ``builtin`` (the default). Tools that
-come from elsewhere are built with :meth:`Tool.from_mcp` or
-:meth:`Tool.from_connector`, which set the origin and default the risk to EXTERNAL
-unless the caller passes a class it can vouch for. A :class:`ToolRegistry` never
-lets such a tool take the name of a built-in tool.
-
-Handlers receive the parsed arguments and a :class:`ToolContext`; they return a
-:class:`ToolResult` (or a plain string). Raising is allowed: the engine turns an
-exception into an error result, so one bad tool never breaks a turn.
+The engine owns the protocol, so it lives in the core; this name stays for code
+written against ``openworker_qt.tools.base``. New code imports from the core.
 """
 
-from __future__ import annotations
-
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
-
-from openworker_qt.core.risk import (
-    BUILTIN,
-    RiskClass,
-    check_origin,
-    classify,
-    connector_origin,
-    mcp_origin,
+from openworker_qt.core.tool_api import (
+    Handler,
+    Interaction,
+    Tool,
+    ToolContext,
+    ToolRegistry,
+    ToolResult,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class ToolResult:
-    """What a tool returns. ``display`` is shown to the user, never to the model."""
-
-    content: str
-    is_error: bool = False
-    display: Mapping[str, Any] | None = None
-
-
-@dataclass(slots=True)
-class ToolContext:
-    """Per-call context: which session, which workspace, shared per-session state."""
-
-    session_id: str
-    workspace: Path
-    state: dict[str, Any] = field(default_factory=dict)
-
-
-Handler = Callable[[dict[str, Any], ToolContext], Awaitable["ToolResult | str"]]
-Interaction = Literal["question", "plan", "directory"]
-
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    name: str
-    description: str
-    parameters: Mapping[str, Any]
-    handler: Handler
-    risk: RiskClass | None = None
-    needs_approval: bool = False
-    target_arg: str | None = None
-    concurrency_safe: bool = False
-    interaction: Interaction | None = None
-    origin: str = BUILTIN
-
-    def __post_init__(self) -> None:
-        check_origin(self.origin)
-
-    @classmethod
-    def from_mcp(
-        cls,
-        server: str,
-        *,
-        name: str,
-        description: str,
-        parameters: Mapping[str, Any],
-        handler: Handler,
-        risk: RiskClass | None = None,
-        target_arg: str | None = None,
-    ) -> Tool:
-        """A tool offered by the MCP server configured as ``server``.
-
-        ``risk`` stays undeclared (EXTERNAL) unless the caller has a reason to vouch
-        for a lower class; the server's own hints are the server's word, not ours.
-        Never concurrency-safe: another process runs it.
-        """
-        return cls(
-            name=name, description=description, parameters=parameters, handler=handler,
-            risk=risk, target_arg=target_arg, origin=mcp_origin(server),
-        )
-
-    @classmethod
-    def from_connector(
-        cls,
-        connector: str,
-        *,
-        name: str,
-        description: str,
-        parameters: Mapping[str, Any],
-        handler: Handler,
-        risk: RiskClass = RiskClass.EXTERNAL,
-        target_arg: str | None = None,
-        needs_approval: bool = False,
-    ) -> Tool:
-        """A tool of the connector ``connector`` (mail, chat, calendar, …).
-
-        Connectors reach services off this machine, so ``risk`` defaults to EXTERNAL;
-        ``target_arg`` names the recipient/channel an "always" answer binds to.
-        """
-        return cls(
-            name=name, description=description, parameters=parameters, handler=handler,
-            risk=risk, target_arg=target_arg, needs_approval=needs_approval,
-            origin=connector_origin(connector),
-        )
-
-    @property
-    def builtin(self) -> bool:
-        return self.origin == BUILTIN
-
-    def risk_class(self, overrides: Mapping[str, RiskClass] | None = None) -> RiskClass:
-        return classify(
-            self.name,
-            declared=self.risk,
-            needs_approval=self.needs_approval,
-            overrides=overrides,
-        )
-
-    def target(self, arguments: Mapping[str, Any]) -> str | None:
-        if not self.target_arg:
-            return None
-        value = arguments.get(self.target_arg)
-        return str(value) if value not in (None, "") else None
-
-    def schema(self) -> dict[str, Any]:
-        """The OpenAI-style function schema (providers convert it to their own)."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": dict(self.parameters),
-            },
-        }
-
-
-class ToolRegistry:
-    """An ordered set of tools by name."""
-
-    def __init__(self, tools: list[Tool] | None = None) -> None:
-        self._tools: dict[str, Tool] = {}
-        for tool in tools or []:
-            self.add(tool)
-
-    def add(self, tool: Tool) -> None:
-        """Add ``tool``, replacing a tool of the same name — except that a tool from
-        elsewhere (MCP, a connector) may never stand in for a built-in one."""
-        current = self._tools.get(tool.name)
-        if current is not None and current.builtin and not tool.builtin:
-            raise ValueError(
-                f"a tool from {tool.origin} cannot replace the built-in tool {tool.name!r}"
-            )
-        self._tools[tool.name] = tool
-
-    def remove(self, name: str) -> None:
-        self._tools.pop(name, None)
-
-    def get(self, name: str) -> Tool | None:
-        return self._tools.get(name)
-
-    def names(self) -> list[str]:
-        return list(self._tools)
-
-    def schemas(self) -> list[dict[str, Any]]:
-        return [t.schema() for t in self._tools.values()]
-
-    def __iter__(self) -> Iterator[Tool]:
-        return iter(self._tools.values())
-
-    def __len__(self) -> int:
-        return len(self._tools)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._tools
+__all__ = [
+    "Handler",
+    "Interaction",
+    "Tool",
+    "ToolContext",
+    "ToolRegistry",
+    "ToolResult",
+]

@@ -19,7 +19,7 @@ from typing import Any
 
 from openworker_qt.core.fence import not_a_path
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import Tool, ToolContext, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
 DEFAULT_READ_LINES = 400
 MAX_READ_LINES = 2_000

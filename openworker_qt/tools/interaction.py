@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import Tool, ToolContext, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
 EXECUTE_MODES = ("interactive", "auto", "custom")
 

@@ -393,7 +393,7 @@ class MainWindow(QMainWindow):
 
     def _ensure_session(self) -> str:
         if self.session_id is None:
-            from openworker_qt.ui.workspace import prepare_folder
+            from openworker_qt.ui.folders import prepare_folder
 
             folder = self._new_workspace or self.app.workspace
             try:

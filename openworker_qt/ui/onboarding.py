@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.providers.base import ProviderError
+from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.settings_store import apply_global, key_changed
@@ -406,8 +406,8 @@ class OnboardingDialog(QDialog):
         Nothing is configured (no default model); the first message is sent so the
         demo plays at once. Returns the session id.
         """
-        from openworker_qt.app import resource
-        from openworker_qt.ui.workspace import prepare_folder
+        from openworker_qt.ui.folders import prepare_folder
+        from openworker_qt.ui.resources import resource
 
         window = self.app.window
         workspace = self.app.workspace

@@ -112,7 +112,7 @@ class QuickAsk(QFrame):
         if not model:
             self.status.setText(self.tr("Choose a model first: in the main window or in Settings."))
             return  # the question stays in the box
-        from openworker_qt.ui.workspace import prepare_folder
+        from openworker_qt.ui.folders import prepare_folder
 
         workspace = self.app.workspace
         try:

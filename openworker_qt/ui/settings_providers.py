@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from openworker_qt.providers.base import ModelRequest, ProviderError
+from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
 from openworker_qt.providers.factories import KEY_NAMES, LABELS, internal_config, key_name
 from openworker_qt.providers.models import curated_models, model_string

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -36,9 +36,11 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 from PySide6.QtWidgets import (
+    QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QWidget,
 )
 
 from openworker_qt.qt.transcript_items import (
@@ -48,9 +50,6 @@ from openworker_qt.qt.transcript_items import (
     status_label,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-
-if TYPE_CHECKING:
-    from openworker_qt.ui.transcript_view import TranscriptView
 
 PAD = 10
 GAP = 6
@@ -174,9 +173,13 @@ class StreamingDocument:
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints transcript rows; caches documents and heights (see module docstring)."""
 
-    def __init__(self, view: TranscriptView) -> None:
+    def __init__(
+        self, view: QListView, card_for: Callable[[str], QWidget | None] = lambda _: None,
+    ) -> None:
+        """``card_for(call_id)``: the live card widget covering a tool row, if any."""
         super().__init__(view)
         self.view = view
+        self.card_for = card_for
         self._docs: OrderedDict[tuple[int, int, int, str], QTextDocument] = OrderedDict()
         # (uid, rev, width) -> size; QSize objects are kept because building one per
         # call was ~7 us, a third of a cached sizeHint.
@@ -271,7 +274,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def exact_height(self, item: TranscriptItem, width: int) -> int:
         if item.kind == "tool" and item.status == "awaiting":
-            card = self.view.card_for(item.call_id)
+            card = self.card_for(item.call_id)
             if card is not None:
                 return card.heightForWidth(width + 2 * PAD)
         bw = self._body_width(item, width)
@@ -366,7 +369,7 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._heights[key] = QSize(width, exact)
                 self._dirty_rows.add(index.row())
                 self._relayout.start()
-        if item.kind == "tool" and self.view.card_for(item.call_id) is not None:
+        if item.kind == "tool" and self.card_for(item.call_id) is not None:
             return  # a live card widget covers this row
         pal = option.palette
         rect: QRect = option.rect.adjusted(PAD, 0, -PAD, -GAP)

@@ -85,7 +85,7 @@ class TranscriptView(QListView):
         self.setFrameShape(QListView.Shape.NoFrame)
         self.setSpacing(0)
         self.verticalScrollBar().setSingleStep(24)
-        self.delegate = TranscriptDelegate(self)
+        self.delegate = TranscriptDelegate(self, self.card_for)
         self.setItemDelegate(self.delegate)
         self._cards: dict[str, QWidget] = {}
         self._stick_to_bottom = True

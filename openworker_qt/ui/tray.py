@@ -30,7 +30,7 @@ MAX_MENU_ITEMS = 8
 class Tray(QObject):
     def __init__(self, app: DesktopApp, *, available: bool | None = None) -> None:
         super().__init__(app)
-        from openworker_qt.app import resource
+        from openworker_qt.ui.resources import resource
 
         self.app = app
         self.available = QSystemTrayIcon.isSystemTrayAvailable() if available is None else available

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui.folders import default_workspace, prepare_folder
 from openworker_qt.ui.settings_store import apply_global
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -41,12 +42,6 @@ if TYPE_CHECKING:
     from openworker_qt.app import DesktopApp
 
 CONFIG_KEY = "general.workspace"
-DEFAULT_NAME = "OpenWorker"
-
-
-def default_workspace() -> Path:
-    """``~/OpenWorker``: where work goes unless the user picks another folder."""
-    return Path.home() / DEFAULT_NAME
 
 
 def remembered_workspace(config: Any) -> Path | None:
@@ -66,27 +61,6 @@ def startup_workspace(config: Any) -> Path:
 def needs_workspace(app: DesktopApp) -> bool:
     """First start: no workspace folder remembered yet."""
     return remembered_workspace(app.runtime.config) is None
-
-
-def prepare_folder(text: str) -> Path:
-    """The folder ``text`` names, created if missing. Raises ValueError with a message
-    for the user (relative, not a folder, cannot be created)."""
-    text = text.strip()
-    if not text:
-        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a folder."))
-    path = Path(text).expanduser()
-    if not path.is_absolute():
-        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "Enter a full path (for example {example}).")
-                         .format(example=default_workspace()))
-    if path.exists() and not path.is_dir():
-        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} is a file, not a folder.")
-                         .format(path=path))
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(QCoreApplication.translate("WorkspaceDialog", "{path} could not be created: {reason}")
-                         .format(path=path, reason=exc.strerror or exc)) from exc
-    return path.resolve()
 
 
 def folder_dialog(parent: QWidget, title: str, start: str) -> QFileDialog:

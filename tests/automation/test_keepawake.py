@@ -26,10 +26,10 @@ from openworker_qt.automation.keepawake import (
     platform_inhibitor,
 )
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import ToolRegistry
 from tests.core.helpers import StaticResolver
 from tests.ui.conftest import make_desktop, run, until  # noqa: F401  (make_desktop: a fixture)
 

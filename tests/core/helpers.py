@@ -16,10 +16,10 @@ from openworker_qt.core.approvals import (
 )
 from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine
 from openworker_qt.core.messages import Capabilities
+from openworker_qt.core.provider_api import ModelProvider
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.providers.base import ModelProvider
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.providers.scripted import ScriptedProvider
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.tools.files import file_tools
 
 

@@ -14,10 +14,10 @@ from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import pending_tool_calls
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry
 from openworker_qt.tools.files import file_tools
 from tests.core.helpers import StaticResolver, collect
 

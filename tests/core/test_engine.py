@@ -14,7 +14,7 @@ from openworker_qt.core.approvals import ApprovalOutcome
 from openworker_qt.core.engine import MemoryHistory
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import ToolContext, ToolResult
+from openworker_qt.core.tool_api import ToolContext, ToolResult
 from tests.core.helpers import (
     AllowAll,
     answering,

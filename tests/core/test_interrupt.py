@@ -13,7 +13,7 @@ from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, Quest
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import INTERRUPTED_RESULT
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.tools.base import Tool, ToolContext
+from openworker_qt.core.tool_api import Tool, ToolContext
 from tests.core.helpers import AllowAll, call, fake_tool, forever, make_engine, types
 
 

@@ -10,7 +10,7 @@ from openworker_qt.core.approvals import ApprovalOutcome
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.standing_rules import StandingRuleStore
-from openworker_qt.tools.base import Tool, ToolContext, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools.files import file_tools
 from tests.core.helpers import answering, call, collect, make_engine
 

@@ -22,11 +22,11 @@ from openworker_qt.core.risk import (
     classify,
     raise_to,
 )
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
 from openworker_qt.core.tool_step import parse_call
 from openworker_qt.runtime import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry
 from tests.core.helpers import answering, call, collect, make_engine
 
 R = RiskClass

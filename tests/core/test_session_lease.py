@@ -15,11 +15,11 @@ import pytest
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionBusy, SessionManager
+from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.leases import SessionLeases
-from openworker_qt.tools.base import ToolRegistry
 from tests.core.helpers import StaticResolver, collect
 
 SLOW = {"chunks": ["word "] * 400, "delay": 0.005}

@@ -13,9 +13,9 @@ from openworker_qt.core.engine import MemoryHistory, SessionHistory
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import INTERRUPTED_RESULT
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import ToolContext, ToolRegistry
 from openworker_qt.core.tool_step import StepEnd, StopSignal, ToolStep
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import ToolContext, ToolRegistry
 from tests.core.helpers import AllowAll, fake_tool
 
 

@@ -26,14 +26,15 @@ from openworker_qt.core.engine import (
     STARTED_BEFORE_FAILURE,
     STARTED_CUT_OFF,
 )
-from openworker_qt.core.messages import Message, dangling_tool_calls, outbound
+from openworker_qt.core.messages import dangling_tool_calls, outbound
+from openworker_qt.core.provider_api import ModelRequest
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
-from openworker_qt.providers.base import ModelRequest
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
+from openworker_qt.domain.messages import Message
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry
 from tests.core.helpers import AllowAll, StaticResolver, collect, fake_tool
 
 TWO_WRITES = [

@@ -41,7 +41,7 @@ def test_missing_resources_are_reported(qapp: object, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "icons").mkdir()
     (tmp_path / "icons" / "broken.svg").write_text("not svg", encoding="utf-8")
-    monkeypatch.setattr("openworker_qt.app.resource", lambda *parts: tmp_path.joinpath(*parts))
+    monkeypatch.setattr("openworker_qt.ui.resources.resource", lambda *parts: tmp_path.joinpath(*parts))
     problems = smoke.missing_resources()
     assert any("openworker.svg" in p for p in problems)
     assert any("broken.svg" in p and "does not render" in p for p in problems)

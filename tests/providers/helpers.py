@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from openworker_qt.providers.base import (
+from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
     ReasoningChunk,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.anthropic import AnthropicProvider
-from openworker_qt.providers.base import ModelRequest, ProviderError
 from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, drain_into, fast, user
 from tests.providers.stubs import Reply, StubServer, sse
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.providers.base import ModelRequest, ProviderError
+from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.gemini_transport import JsonArraySplitter
 from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, fast, user

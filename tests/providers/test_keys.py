@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from openworker_qt.core import events as ev
-from openworker_qt.providers.base import ProviderError
+from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.providers.router import build_router
 from openworker_qt.runtime import Runtime, open_runtime
 from openworker_qt.storage import secrets

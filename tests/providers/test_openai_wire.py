@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from openworker_qt.core.messages import IMAGE_PLACEHOLDER, Capabilities, outbound
-from openworker_qt.providers.base import ModelRequest, ProviderError
+from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.compat import VENDORS
 from openworker_qt.providers.openai_chat import OpenAIChatProvider
 from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, drain_into, fast, user

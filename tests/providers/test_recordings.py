@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.anthropic import AnthropicProvider
-from openworker_qt.providers.base import ModelRequest, ProviderError
 from openworker_qt.providers.compat import VENDORS, Vendor
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.openai_chat import OpenAIChatProvider

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.providers.base import FinishChunk, ProviderError, StreamChunk, TextChunk
+from openworker_qt.core.provider_api import FinishChunk, ProviderError, StreamChunk, TextChunk
 from openworker_qt.providers.capabilities import capabilities_for
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.providers.errors import classify, retry_after_seconds

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.core.provider_api import ModelRequest, ProviderError, RetryChunk, TextChunk
 from openworker_qt.providers.anthropic import AnthropicProvider
-from openworker_qt.providers.base import ModelRequest, ProviderError, RetryChunk, TextChunk
 from openworker_qt.providers.factories import LOCAL_FIRST_EVENT, network_options
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.openai_chat import OpenAIChatProvider

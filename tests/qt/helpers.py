@@ -20,13 +20,13 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import Inbox, InboxItem
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.permissions import PermissionEngine
+from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.sessions import SessionManager
-from openworker_qt.providers.base import ProviderResolver
+from openworker_qt.core.tool_api import Tool, ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
-from openworker_qt.tools.base import Tool, ToolRegistry
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
 from tests.core.helpers import StaticResolver

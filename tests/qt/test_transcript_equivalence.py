@@ -30,12 +30,12 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import TranscriptReducer, newest_page, older_items
-from openworker_qt.tools.base import Tool, ToolContext, ToolResult
 from tests.core.helpers import fake_tool, forever
 from tests.qt.helpers import SECRET, World, fields_of, until
 

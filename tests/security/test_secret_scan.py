@@ -19,9 +19,9 @@ import pytest
 from openworker_qt.core import events as ev
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
 from openworker_qt.runtime import open_runtime, setup_logging
 from openworker_qt.storage import secrets
-from openworker_qt.tools.base import Tool, ToolContext, ToolRegistry
 from tests.providers.stubs import Reply, StubServer, sse
 
 SECRET = "sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.tools.base import ToolContext, ToolResult
+from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.tools.files import (
     LIST_FILES,
     READ_FILE,

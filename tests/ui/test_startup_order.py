@@ -6,7 +6,7 @@ import asyncio
 
 from PySide6.QtWidgets import QMainWindow
 
-from openworker_qt.app import after_first_paint
+from openworker_qt.ui.first_paint import after_first_paint
 from openworker_qt.ui.transcript_view import TranscriptView
 from tests.ui.conftest import run, until
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from openworker_qt.app import resource
+from openworker_qt.ui.resources import resource
 from openworker_qt.ui.theme import install_translator
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations"
