@@ -84,7 +84,7 @@ def dark_palette() -> QPalette:
 
 def install_translator(app: QApplication, language: str = "") -> str:
     """Load the UI translation; returns the locale used ('' for built-in English)."""
-    from openworker_qt.app import resource
+    from openworker_qt.resources import resource
 
     for old in _translators:
         app.removeTranslator(old)

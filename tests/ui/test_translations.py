@@ -69,11 +69,11 @@ def test_unknown_language_falls_back_to_english(qapp, make_desktop) -> None:  # 
 
 
 def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
-    from openworker_qt.ui.workspace import prepare_folder, show_workspace_dialog
+    from openworker_qt.ui.workspace import prepare_folder
     from tests.ui.conftest import act
 
     desktop = make_desktop()
-    dialog = act(qloop, lambda: show_workspace_dialog(desktop, first_run=True))
+    dialog = act(qloop, lambda: desktop.show_workspace_dialog(first_run=True))
     assert dialog.windowTitle() == "选择工作区文件夹"
     assert dialog.use_button.text() == "使用此文件夹(&U)"
     onboarding = desktop.show_onboarding()
