@@ -19,10 +19,11 @@ def closed_text(item: InboxItem) -> str | None:
     if english is None:
         return None
     if item.resolution == SUPERSEDED:
-        return QCoreApplication.translate("LateAnswer", (
+        return QCoreApplication.translate(
+            "LateAnswer",
             "#{n} was closed because the conversation moved on: a new message was sent "
             "before it was answered, so nothing was run. Ask again in the session if it "
-            "is still needed.")).format(n=item.id)
+            "is still needed.").format(n=item.id)
     if item.resolution == WITHDRAWN:
         return QCoreApplication.translate(
             "LateAnswer", "#{n} was withdrawn because the turn was stopped; nothing was run.").format(n=item.id)

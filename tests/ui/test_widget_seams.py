@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from openworker_qt.core.inbox import SUPERSEDED, SUPERSEDED_BY, WITHDRAWN, Inbox, InboxItem, closed_by_app
+from openworker_qt.core.inbox import (
+    SUPERSEDED,
+    SUPERSEDED_BY,
+    WITHDRAWN,
+    Inbox,
+    InboxItem,
+    closed_by_app,
+)
 from openworker_qt.core.sessions import SessionControl
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
