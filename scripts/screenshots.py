@@ -208,7 +208,7 @@ def asyncio_main(out: Path, home: Path) -> int:
         window.refresh_sessions()
         window.composer.edit.setPlainText("Prepare the renewal brief for ACME from my notes")
         window.composer.submit()
-        await until(lambda: window.dialogs and window.view._cards)
+        await until(lambda: window.dialogs and window.view.cards())
         dialog = next(iter(window.dialogs.values()))
         dialog.move(window.x() + 520, window.y() + 200)
         await settle(0.6)

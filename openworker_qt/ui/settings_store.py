@@ -73,26 +73,12 @@ class SettingsStore:
 
     def apply(self, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
         """Persist ``updates`` in the global config file and make them live."""
-        apply_global(self.owner, updates, providers_changed=providers_changed)
+        from openworker_qt.storage.config import update_global
+
+        update_global(updates)
+        self.owner.reload_config()  # defaults ← global file (← the runtime's workspace file)
+        if providers_changed or "providers" in updates:
+            self.owner.providers_changed()
 
     def key_changed(self, provider: str) -> None:
         self.owner.key_changed(provider)
-
-
-def reload_config(owner: ConfigOwner) -> None:
-    """Re-read defaults ← global file (← the runtime's workspace file)."""
-    owner.reload_config()
-
-
-def apply_global(owner: ConfigOwner, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
-    """Persist ``updates`` (see module docstring) and make them live."""
-    from openworker_qt.storage.config import update_global
-
-    update_global(updates)
-    reload_config(owner)
-    if providers_changed or "providers" in updates:
-        owner.providers_changed()
-
-
-def key_changed(owner: ConfigOwner, provider: str) -> None:
-    owner.key_changed(provider)
