@@ -4,8 +4,15 @@ The core services come from a :class:`~openworker_qt.runtime.Runtime`;
 :class:`DesktopApp` adds only the window's surface: its session manager's
 policy (every approval and question is an inbox item, answered from any
 surface), the :class:`EngineBridge`, the main window and the satellites (tray,
-inbox window, quick ask, notifications, keep-awake). Tests and the screenshot
-script build a ``DesktopApp`` directly; :func:`main` adds the process concerns:
+inbox window, quick ask, notifications, keep-awake).
+
+The windows never see the app: each is built here from the services it uses
+(the bridges, the session manager, a :class:`SettingsStore`, the
+:class:`ModelCatalog`) and the narrow protocols of ``ui/ports.py``
+(:class:`InboxAnswers` answers inbox items, :class:`WindowSessions` starts
+sessions from quick ask and the demo), and what they ask of the app arrives
+as signals connected here. Tests and the screenshot script build a
+``DesktopApp`` directly; :func:`main` adds the process concerns:
 single instance, the shared redacting log (:func:`openworker_qt.logs.setup_logging`),
 an exception hook that shows a non-fatal banner, and graceful shutdown.
 
@@ -25,7 +32,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 _T0 = time.perf_counter()
 
@@ -38,18 +45,53 @@ from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # 
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
+from openworker_qt.core.sessions import SessionManager  # noqa: E402
 from openworker_qt.core.tool_api import ToolRegistry  # noqa: E402
 from openworker_qt.logs import setup_logging  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
+from openworker_qt.qt.model_catalog import ModelCatalog  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
-from openworker_qt.ui.resources import app_icon, resource  # noqa: E402
+from openworker_qt.ui.main_window import MainWindow, WindowSessions  # noqa: E402
+from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
+from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
+
+if TYPE_CHECKING:
+    from openworker_qt.ui.onboarding import OnboardingDialog
+    from openworker_qt.ui.workspace import WorkspaceDialog
 
 log = logging.getLogger("openworker_qt.app")
+
+__all__ = ["RESOURCES", "DesktopApp", "InboxAnswers", "after_first_paint", "app_icon", "main", "resource"]
+
+
+class InboxAnswers:
+    """Answers an inbox item from any surface and resumes its turn if none is waiting.
+
+    A turn parked by another process (or before a restart) has no waiter here:
+    resolving it starts the durable resume, which finds the answered item. The
+    windows' :class:`~openworker_qt.ui.ports.Answers`.
+    """
+
+    def __init__(self, inbox: InboxBridge, manager: SessionManager) -> None:
+        self.inbox = inbox
+        self.manager = manager
+
+    def resolve(self, item_id: int, resolution: str, *, by: str = "window") -> bool:
+        item = self.inbox.get(item_id)
+        try:
+            won = self.inbox.resolve(item_id, resolution, by=by)
+        except InboxError as exc:  # the core refused an answer that does not fit the item
+            log.warning("not resolving inbox item: %s", exc)
+            return False
+        if won and item is not None and not self.manager.is_running(item.session_id):
+            self.manager.start_resume(item.session_id)
+        return won
+
 
 class DesktopApp(QObject):
     """Everything the GUI needs, wired once (see module docstring).
@@ -76,7 +118,8 @@ class DesktopApp(QObject):
         # objects must be collected here, not on them (see qt/gc_guard.py).
         collect_on_gui_thread()
         self.runtime = runtime
-        self.workspace = (workspace or Path.home()).resolve()
+        self.settings = SettingsStore(runtime)
+        self._workspace = (workspace or Path.home()).resolve()
         self.inbox = InboxBridge(runtime.inbox, self)
         # Every ask is an inbox item: card, dialog, inbox window, tray, notification
         # and the CLI all answer the same row (first answer wins).
@@ -88,26 +131,13 @@ class DesktopApp(QObject):
             tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
+        self.answers = InboxAnswers(self.inbox, self.manager)
+        self.models = ModelCatalog(runtime.list_models, self)
         # Keep-awake follows every session's turns (attended or not); the platform
         # inhibitor is installed by start(), so tests stay off the real OS.
         self.keep_awake: KeepAwake | None = keep_awake
         self.manager.listeners.append(self._on_manager_event)
-        self._models: list[str] = []
-        from openworker_qt.ui.main_window import MainWindow
-
-        self.window = MainWindow(self)
-        self.window.setWindowIcon(app_icon())
-        self.window.quit_requested.connect(self.quit)
-        # The first stored message is redacted against the keyring, whose import and
-        # backend discovery took 45-70 ms on the loop thread (bench/ui_stall.py), and
-        # the first message to a provider imports its SDK (up to 3 s): a worker does
-        # both once the window has painted (earlier, it competes for the GIL).
-        after_first_paint(self.window, self.runtime.warm_in_background)
-        self.window.inbox_requested.connect(self.show_inbox)
         self.inbox_window: Any = None
-        self.error_reported.connect(lambda text: self.window.banner.show_message(text))
-        self.window.quick_ask_requested.connect(self.show_quick_ask)
-        self.window.settings_requested.connect(self.show_settings)
         self.settings_window: Any = None
         self.tray: Any = None
         self.quick_ask: Any = None
@@ -115,6 +145,25 @@ class DesktopApp(QObject):
         self.hotkey: Any = None
         self._enable_tray = enable_tray
         self._closing = False
+
+        self.window = MainWindow(self.manager, self.bridge, self.inbox, self.answers, self.settings,
+                                 workspace=self._workspace, keeps_running=self.keeps_running_in_tray)
+        self.window.setWindowIcon(app_icon())
+        self.sessions = WindowSessions(self.manager, self.window)
+        # The first stored message is redacted against the keyring, whose import and
+        # backend discovery took 45-70 ms on the loop thread (bench/ui_stall.py), and
+        # the first message to a provider imports its SDK (up to 3 s): a worker does
+        # both once the window has painted (earlier, it competes for the GIL).
+        after_first_paint(self.window, self.runtime.warm_in_background)
+        self.window.quit_requested.connect(self.quit)
+        self.window.inbox_requested.connect(self.show_inbox)
+        self.window.quick_ask_requested.connect(self.show_quick_ask)
+        self.window.settings_requested.connect(self.show_settings)
+        self.window.default_folder_requested.connect(lambda: self.show_workspace_dialog(first_run=False))
+        # (looked up when called: tests replace grant_folder on the instance)
+        self.window.folder_grant_requested.connect(lambda folder: self.grant_folder(folder, self.window))
+        self.models.changed.connect(self.window.set_known_models)
+        self.error_reported.connect(lambda text: self.window.show_message(text))
         self.notifier: Notifier = notifier or NullNotifier()
         self.notifier.on_activated = self._on_notification_activated
         self.inbox.item_added.connect(self._on_inbox_item_added)
@@ -129,21 +178,19 @@ class DesktopApp(QObject):
     def _questioner_for(self, _info: SessionInfo) -> Questioner | None:
         return self._inbox_questioner
 
-    def resolve_item(self, item_id: int, resolution: str, *, by: str = "window") -> bool:
-        """Answer an inbox item from any surface; resume its turn if none is waiting.
+    @property
+    def workspace(self) -> Path:
+        """The folder new sessions start in (the remembered one, or the default)."""
+        return self._workspace
 
-        A turn parked by another process (or before a restart) has no waiter here:
-        resolving it starts the durable resume, which finds the answered item.
-        """
-        item = self.inbox.get(item_id)
-        try:
-            won = self.inbox.resolve(item_id, resolution, by=by)
-        except InboxError as exc:  # the core refused an answer that does not fit the item
-            log.warning("not resolving inbox item: %s", exc)
-            return False
-        if won and item is not None and not self.manager.is_running(item.session_id):
-            self.manager.start_resume(item.session_id)
-        return won
+    @workspace.setter
+    def workspace(self, folder: Path) -> None:
+        self._workspace = folder
+        self.window.set_default_workspace(folder)
+
+    def resolve_item(self, item_id: int, resolution: str, *, by: str = "window") -> bool:
+        """Answer an inbox item from any surface (see :class:`InboxAnswers`)."""
+        return self.answers.resolve(item_id, resolution, by=by)
 
     def respond_item(self, item_id: int, action: Action, *, by: str) -> bool:
         """Answer with a verb (a notification's Approve/Deny): the core checks that it
@@ -159,17 +206,16 @@ class DesktopApp(QObject):
         return self.resolve_item(item_id, resolution, by=by)
 
     def known_models(self) -> list[str]:
-        return list(self._models)
+        return self.models.known_models()
 
     async def load_models(self) -> None:
         """Fill the model picker from configured providers (keyring reads: a worker)."""
-        try:
-            listing = await asyncio.to_thread(self.runtime.list_models)
-        except Exception:
-            log.exception("listing models failed")
-            return
-        self._models = [m.model for pm in listing for m in getattr(pm, "models", ())]
-        self.window.set_known_models(self._models)
+        await self.models.load_models()
+
+    def set_default_model(self, model: str) -> None:
+        """``model`` was saved as the default (settings, onboarding): new sessions use it."""
+        self.manager.default_model = model
+        self.window.set_default_model(model)
 
     def grant_folder(self, folder: str, parent: QWidget | None = None,
                      apply: Callable[[str, bool], None] | None = None) -> Any:
@@ -189,24 +235,9 @@ class DesktopApp(QObject):
         return dialog
 
     def apply_folder_grant(self, folder: str, *, writable: bool) -> str:
-        """Grant ``folder`` to the window's current session (created if needed) only.
-
-        The session's permission engine reads its granted roots live, so a writable
-        grant takes effect on the next check; a chip tells the model with the next
-        message. Returns the session id.
-        """
-        from openworker_qt.core.sessions import SessionControl
-        from openworker_qt.ui.attachments import Attachment
-        from openworker_qt.ui.grant_dialog import grant_note
-
-        session_id = self.window._ensure_session()
-        SessionControl(self.manager.store, session_id).grant_directory(folder, writable)
-        part = {"type": "text", "text": grant_note(folder, writable=writable)}
-        suffix = "" if writable else self.tr(" (read only)")
-        self.window.composer.add_attachment(
-            Attachment(Path(folder).name + "/" + suffix, folder, "folder", part)
-        )
-        return session_id
+        """Grant ``folder`` to the window's current session (created if needed) only;
+        returns the session id (see :meth:`MainWindow.apply_folder_grant`)."""
+        return self.window.apply_folder_grant(folder, writable=writable)
 
     # ------------------------------------------------------------- lifecycle
 
@@ -224,6 +255,23 @@ class DesktopApp(QObject):
         after_first_paint(self.window, self._start_satellites)
         # Turns a previous run left parked or cut off: resume them, or close them.
         after_first_paint(self.window, self.manager.recover)
+
+    def start_first_run(self) -> WorkspaceDialog | None:
+        """After the first paint: ask for the workspace (if none is remembered), then
+        offer onboarding (if no model is set up). Returns the workspace dialog, if shown."""
+        from openworker_qt.ui.onboarding import needs_onboarding
+        from openworker_qt.ui.workspace import needs_workspace
+
+        def onboard() -> None:
+            if needs_onboarding(self.settings):
+                self.show_onboarding()
+
+        if not needs_workspace(self.settings.config):
+            onboard()
+            return None
+        dialog = self.show_workspace_dialog(first_run=True)
+        dialog.finished.connect(lambda _result: onboard())
+        return dialog
 
     def _start_satellites(self) -> None:
         if self._enable_tray and self.tray is None:
@@ -263,11 +311,16 @@ class DesktopApp(QObject):
     def create_tray(self, available: bool | None = None) -> Any:
         from openworker_qt.ui.tray import Tray
 
-        self.tray = Tray(self, available=available)
+        self.tray = Tray(self.inbox, self.bridge, self.answers, self.settings,
+                         available=available, parent=self)
+        self.tray.quick_ask_requested.connect(self.show_quick_ask)
+        self.tray.window_requested.connect(self.show_window)
+        self.tray.inbox_requested.connect(self.show_inbox)
+        self.tray.quit_requested.connect(self.quit)
         if not self.tray.available:
             marker = self.runtime.paths.data / ".no-tray-notice-shown"
             if not marker.exists():
-                self.window.banner.show_message(
+                self.window.show_message(
                     self.tr("No system tray is available here: OpenWorker keeps working "
                             "window-only (quick ask is in the Window menu)."), error=False)
                 try:
@@ -298,7 +351,10 @@ class DesktopApp(QObject):
         if self.quick_ask is None:
             from openworker_qt.ui.quick_ask import QuickAsk
 
-            self.quick_ask = QuickAsk(self)
+            popup = QuickAsk(self.sessions, self.bridge)
+            popup.folder_dropped.connect(
+                lambda folder: self.grant_folder(folder, popup, apply=popup.add_grant))
+            self.quick_ask = popup
         self.quick_ask.popup()
         return self.quick_ask
 
@@ -350,40 +406,63 @@ class DesktopApp(QObject):
         return self.tray is not None and bool(self.tray.visible) and not self._closing
 
     def show_window(self) -> None:
-        self.window.show()
-        self.window.setWindowState(self.window.windowState() & ~Qt.WindowState.WindowMinimized)
-        self.window.raise_()
-        self.window.activateWindow()
+        self.window.bring_to_front()
 
     def show_settings(self) -> Any:
         """Open (or raise) the settings window (File → Settings…, Ctrl+,)."""
         if self.settings_window is None:
             from openworker_qt.ui.settings import SettingsWindow
 
-            self.settings_window = SettingsWindow(self)
-            self.settings_window.setWindowIcon(app_icon())
+            window = SettingsWindow(self.settings, self.models, self.manager)
+            window.setWindowIcon(app_icon())
+            window.providers.guided_setup_requested.connect(self._guided_setup)
+            window.model.default_model_changed.connect(self.set_default_model)
+            window.permissions.default_mode_changed.connect(self.window.set_default_mode)
+            self.settings_window = window
         self.settings_window.show()
         self.settings_window.raise_()
         self.settings_window.activateWindow()
         return self.settings_window
 
-    def show_onboarding(self) -> Any:
+    def _guided_setup(self) -> None:
+        dialog = self.show_onboarding()
+        dialog.completed.connect(lambda _model: self.settings_window.providers.refresh_soon())
+
+    def show_onboarding(self) -> OnboardingDialog:
         """The first-start dialog: connect a provider, pick a default model."""
         from openworker_qt.ui.onboarding import OnboardingDialog
 
-        dialog = OnboardingDialog(self, self.window)
+        dialog = OnboardingDialog(self.settings, self.sessions, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.completed.connect(self._on_onboarding_completed)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
         return dialog
+
+    def _on_onboarding_completed(self, model: str) -> None:
+        if model:  # '' when skipped, or for the demo
+            self.set_default_model(model)
+            asyncio.ensure_future(self.load_models())
+
+    def show_workspace_dialog(self, *, first_run: bool) -> WorkspaceDialog:
+        """Which folder new sessions start in (first run; File → Default folder…)."""
+        from openworker_qt.ui.workspace import show_workspace_dialog
+
+        dialog = show_workspace_dialog(self.settings, self.window, first_run=first_run)
+        dialog.chosen.connect(self._on_workspace_chosen)
+        return dialog
+
+    def _on_workspace_chosen(self, folder: str) -> None:
+        self.workspace = Path(folder)
 
     def show_inbox(self) -> Any:
         """Open (or raise) the inbox window."""
         if self.inbox_window is None:
             from openworker_qt.ui.inbox_window import InboxWindow
 
-            self.inbox_window = InboxWindow(self)
+            self.inbox_window = InboxWindow(self.inbox, self.manager.store, self.answers,
+                                            state_dir=self.runtime.paths.config)
             self.inbox_window.setWindowIcon(app_icon())
             self.inbox_window.open_session_requested.connect(self.open_session)
         self.inbox_window.show()
@@ -392,10 +471,7 @@ class DesktopApp(QObject):
         return self.inbox_window
 
     def open_session(self, session_id: str) -> None:
-        self.show_window()
-        self.window.refresh_sessions()
-        self.window.sidebar.select(session_id)
-        self.window.open_session(session_id)
+        self.window.show_session(session_id)
 
     def handle_args(self, args: list[str]) -> None:
         """Arguments from a second launch: files to attach, then raise the window."""
@@ -494,7 +570,7 @@ def main(argv: list[str]) -> int:
         install_translator(qapp, language)
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    from openworker_qt.ui.workspace import start_first_run, startup_workspace
+    from openworker_qt.ui.workspace import startup_workspace
 
     # Never the launch folder (under `scripts/dev app` that was the source checkout).
     desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config))
@@ -512,7 +588,7 @@ def main(argv: list[str]) -> int:
 
     # After the window is on screen: the workspace question, then onboarding (building
     # it probes the keyring: 25-120 ms here) would hold back the first paint.
-    after_first_paint(desktop.window, lambda: start_first_run(desktop))
+    after_first_paint(desktop.window, desktop.start_first_run)
     if os.environ.get("OPENWORKER_BENCH_STARTUP"):
         after_first_paint(desktop.window, lambda: print(
             f"window-exposed {time.perf_counter() - _T0:.4f} cpu {time.process_time():.4f}",

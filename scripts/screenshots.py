@@ -125,7 +125,7 @@ async def settings_and_onboarding(desktop: Any, save: Callable[[object, str], No
     permissions["writable_roots"] = [str(desktop.workspace)]
 
     async def settings_shots(suffix: str) -> None:
-        settings = SettingsWindow(desktop)
+        settings = SettingsWindow(desktop.settings, desktop.models, desktop.manager)
         settings.show()
         await until(lambda: not settings.providers.busy())
         settings.providers.select("anthropic")
@@ -207,8 +207,8 @@ def asyncio_main(out: Path, home: Path) -> int:
             rt.conversations.create_session(title=title, model="anthropic:claude-sonnet-4-6")
         window.refresh_sessions()
         window.composer.edit.setPlainText("Prepare the renewal brief for ACME from my notes")
-        window.composer._submit()
-        await until(lambda: window.dialogs and window.view._cards)
+        window.composer.submit()
+        await until(lambda: window.dialogs and window.view.cards())
         dialog = next(iter(window.dialogs.values()))
         dialog.move(window.x() + 520, window.y() + 200)
         await settle(0.6)

@@ -135,9 +135,9 @@ class Composer(QWidget):
         row.addWidget(self.stop)
         row.addWidget(self.send)
         lay.addLayout(row)
-        self.edit.submit.connect(self._submit)
+        self.edit.submit.connect(self.submit)
         self.edit.escape.connect(self._on_escape)
-        self.send.clicked.connect(self._submit)
+        self.send.clicked.connect(self.submit)
         self.stop.clicked.connect(self.stop_requested)
         self.attach.clicked.connect(self.attach_requested)
         self.model.activated.connect(lambda _i: self.model_chosen.emit(self.model.currentText()))
@@ -260,7 +260,8 @@ class Composer(QWidget):
 
     # ----------------------------------------------------------------- actions
 
-    def _submit(self) -> None:
+    def submit(self) -> None:
+        """Send what is typed and attached (Enter, the Send button, Session → Send)."""
         text = self.edit.toPlainText().strip()
         if not text and not self.attachments:
             return

@@ -11,6 +11,11 @@ answer that arrives too late says why it changed nothing.
 Keyboard: Ctrl+Return approves once, Ctrl+Shift+Return "always" (when
 offered), Ctrl+Delete denies, Ctrl+O opens the session, Esc closes.
 
+It is built from the :class:`InboxBridge` (what is pending), a
+:class:`~openworker_qt.ui.ports.SessionLookup` (session titles) and an
+:class:`~openworker_qt.ui.ports.Answers` (who takes the answer); the app
+connects its signal.
+
 Signals:
     open_session_requested(str): the user wants to see the item's session.
 """
@@ -18,7 +23,7 @@ Signals:
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -37,26 +42,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core.inbox import InboxItem, closed_by_app
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
+from openworker_qt.ui.late_answers import closed_text
+from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.window_state import remember_geometry
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 
 class InboxWindow(QWidget):
     open_session_requested = Signal(str)
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    def __init__(self, inbox: InboxBridge, sessions: SessionLookup, answers: Answers, *,
+                 state_dir: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.app = app
+        self.inbox = inbox
+        self.sessions = sessions
+        self.answers = answers
         self.setObjectName("inboxWindow")
-        remember_geometry(self, "inbox", app.runtime.paths.config)
+        if state_dir is not None:
+            remember_geometry(self, "inbox", state_dir)
         self.setWindowTitle(self.tr("Inbox — OpenWorker Qt"))
         self.setAccessibleName(self.tr("Inbox"))
         self.setAccessibleDescription(self.tr("Everything waiting for you, across sessions"))
-        self.model = InboxListModel(app.inbox, self)
+        self.model = InboxListModel(inbox, self)
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
         self.filter = QComboBox()
@@ -167,8 +176,8 @@ class InboxWindow(QWidget):
         self.filter.clear()
         self.filter.addItem(self.tr("All sessions"), None)
         titles: dict[str, str] = {}
-        for sid in sorted({i.session_id for i in self.app.inbox.pending()}):
-            info = self.app.manager.store.get_session(sid)
+        for sid in sorted({i.session_id for i in self.inbox.pending()}):
+            info = self.sessions.get_session(sid)
             titles[sid] = (info.title if info else "") or sid
             self.filter.addItem(titles[sid], sid)
         self.model.titles = titles
@@ -230,24 +239,24 @@ class InboxWindow(QWidget):
             return
         if resolution == "always" and not item.can_always:
             return
-        self._answered(item, self.app.resolve_item(item.id, resolution, by="inbox"))
+        self._answered(item, self.answers.resolve(item.id, resolution, by="inbox"))
 
     def _answer(self) -> None:
         item = self.current_item()
         text = self.answer.text().strip()
         if item is None or item.kind == "approval" or not text:
             return
-        if self._answered(item, self.app.resolve_item(item.id, text, by="inbox")):
+        if self._answered(item, self.answers.resolve(item.id, text, by="inbox")):
             self.answer.clear()
 
     def _answered(self, item: InboxItem, won: bool) -> bool:
         """Say why an answer changed nothing: someone else answered first, or the app
         had closed the item (its list catches up on its own)."""
-        current = None if won else self.app.runtime.inbox.get(item.id)
+        current = None if won else self.inbox.inbox.get(item.id)
         if current is None or current.pending:
             self.late.hide()
             return won
-        self.late.setText(closed_by_app(current) or self.tr(
+        self.late.setText(closed_text(current) or self.tr(
             "#{n} was already answered somewhere else; your answer was not taken.").format(n=item.id))
         self.late.setAccessibleDescription(self.late.text())
         self.late.show()

@@ -1,17 +1,28 @@
 """The main window: sessions sidebar, transcript, composer, banner, status.
 
 It talks to the core only through the :class:`~openworker_qt.core.sessions.SessionManager`
-(send, stop, retry, switch model), the :class:`EngineBridge` (what happens)
-and the :class:`QtApprover` (what waits for the user). Stored sessions are
-read in a worker so opening a long one never blocks the loop.
+(send, stop, retry, switch model), the :class:`EngineBridge` (what happens),
+the :class:`InboxBridge` (what waits for the user) and an
+:class:`~openworker_qt.ui.ports.Answers` (who takes an answer); settings come
+from a :class:`SettingsStore`. It never sees the app: what only the app can do
+(open the inbox, settings or quick ask, ask how to grant a dropped folder, the
+default-folder question, quit) it asks for with signals, and the app calls its
+public methods (:meth:`MainWindow.show_session`, :meth:`~MainWindow.set_known_models`,
+:meth:`~MainWindow.set_default_workspace`, …). Stored sessions are read in a
+worker so opening a long one never blocks the loop.
 
 A message refused because another window or process is driving the session
 (:class:`~openworker_qt.core.sessions.SessionBusy`: nothing was stored) goes
 back into the composer, attachments included, with a banner saying why; the
 user sends it again once that turn is over.
 
+:class:`WindowSessions` is how sessions started elsewhere (quick ask,
+onboarding's demo) are created and shown here.
+
 Signals:
-    inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested().
+    inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested(),
+    default_folder_requested(): File → Default folder for new sessions…,
+    folder_grant_requested(str): a folder was dropped or attached; ask how to grant it.
 """
 
 from __future__ import annotations
@@ -19,8 +30,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -48,9 +60,11 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.inbox import InboxItem, closed_by_app
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.sessions import SessionControl, SessionManager
+from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
-from openworker_qt.qt.inbox_bridge import approval_request, question_request
+from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
@@ -58,13 +72,14 @@ from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.late_answers import closed_text
+from openworker_qt.ui.ports import Answers
+from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.window_state import remember_geometry
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 
 class Banner(QFrame):
@@ -109,16 +124,29 @@ class Banner(QFrame):
 
 
 class MainWindow(QMainWindow):
+    """See module docstring. ``workspace``: the folder new sessions start in;
+    ``keeps_running()``: whether closing the window only hides it (a tray icon)."""
+
     inbox_requested = Signal()
     quick_ask_requested = Signal()
     settings_requested = Signal()
     quit_requested = Signal()
+    default_folder_requested = Signal()
+    folder_grant_requested = Signal(str)
 
-    def __init__(self, app: DesktopApp) -> None:
+    def __init__(self, manager: SessionManager, bridge: EngineBridge, inbox: InboxBridge,
+                 answers: Answers, settings: SettingsStore, *, workspace: Path,
+                 keeps_running: Callable[[], bool] = lambda: False) -> None:
         super().__init__()
-        self.app = app
-        self.manager = app.manager
-        self.store = app.manager.store
+        self.manager = manager
+        self.store = manager.store
+        self.bridge = bridge
+        self.inbox = inbox
+        self.answers = answers
+        self.settings = settings
+        self.default_workspace = workspace
+        self._keeps_running = keeps_running
+        self._models: list[str] = []  # what the configured providers offer
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.setAccessibleName(self.tr("OpenWorker Qt main window"))
@@ -171,8 +199,8 @@ class MainWindow(QMainWindow):
         self._tick = QTimer(self)
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self._update_status)
-        self.voice = VoiceController.for_runtime(self.composer.mic, self.composer.edit,
-                                                 self.app.runtime, self)
+        self.voice = VoiceController.for_settings(self.composer.mic, self.composer.edit,
+                                                  settings, self)
         self._build_menus()
         self._folder_menu()
         self._connect()
@@ -182,9 +210,9 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.view, self.composer.edit)
         self.workspace_changed()
         self.resize(1040, 720)
-        remember_geometry(self, "main", app.runtime.paths.config)
+        remember_geometry(self, "main", settings.config_dir)
         self.refresh_sessions()
-        self.composer.set_models(self.app.known_models(), self._model_for(None))
+        self.composer.set_models(list(self._models), self._model_for(None))
         self._default_mode_to_picker()
 
     # ------------------------------------------------------------------ setup
@@ -213,7 +241,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self._action(f, self.tr("&Quit"), "Ctrl+Q", self.quit_requested, "quit")
         s = bar.addMenu(self.tr("&Session"))
-        self._action(s, self.tr("&Send"), "Ctrl+Return", self.composer._submit, "send")
+        self._action(s, self.tr("&Send"), "Ctrl+Return", self.composer.submit, "send")
         self.stop_action = self._action(s, self.tr("S&top"), "Ctrl+.", self.stop, "stop")
         self._action(s, self.tr("&Retry"), "Ctrl+R", self.retry, "retry")
         s.addSeparator()
@@ -230,7 +258,7 @@ class MainWindow(QMainWindow):
         self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
         # The same key as the global hotkey: where the platform grabs it first, this
         # one never fires; elsewhere (Wayland, no hotkey) it works inside the window.
-        self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.app.runtime.config),
+        self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.settings.config),
                      self.quick_ask_requested, "quickAsk")
         self._action(w, self.tr("&Focus message box"), "Ctrl+L", self.composer.edit.setFocus, "focusComposer")
 
@@ -244,12 +272,12 @@ class MainWindow(QMainWindow):
         self.folder_button.setMenu(menu)
 
     def _connect(self) -> None:
-        b = self.app.bridge
+        b = self.bridge
         b.event_received.connect(self._on_bridge_event)
         b.text_appended.connect(self._on_bridge_text)
         b.reasoning_appended.connect(self._on_bridge_reasoning)
         b.running_changed.connect(self._on_bridge_running_changed)
-        inbox = self.app.inbox
+        inbox = self.inbox
         inbox.item_added.connect(self._on_inbox_item_added)
         inbox.item_resolved.connect(self._on_inbox_item_resolved)
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
@@ -275,11 +303,28 @@ class MainWindow(QMainWindow):
 
     def refresh_sessions(self) -> None:
         self.sessions.refresh(self.store.list_sessions(search=self._search))
-        self.sessions.set_pending(self.app.inbox.counts())
-        for sid in self.app.bridge.running_sessions:
+        self.sessions.set_pending(self.inbox.counts())
+        for sid in self.bridge.running_sessions:
             self.sessions.set_running(sid, True)
         if self.session_id:
             self.sidebar.select(self.session_id)
+
+    def show_session(self, session_id: str) -> None:
+        """Bring the window up showing ``session_id`` (selected in the sidebar)."""
+        self.bring_to_front()
+        self.refresh_sessions()
+        self.sidebar.select(session_id)
+        self.open_session(session_id)
+
+    def bring_to_front(self) -> None:
+        self.show()
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.raise_()
+        self.activateWindow()
+
+    def show_message(self, text: str, action: str = "", *, error: bool = True) -> None:
+        """A non-fatal message in the banner above the composer."""
+        self.banner.show_message(text, action, error=error)
 
     def _focus_search(self) -> None:
         self.sidebar.search.setFocus()
@@ -291,7 +336,7 @@ class MainWindow(QMainWindow):
 
     def _default_mode_to_picker(self) -> None:
         """A new session starts in the configured permission mode."""
-        mode = str(self.app.runtime.config.get("permissions.mode", "interactive"))
+        mode = str(self.settings.get("permissions.mode", "interactive"))
         if self.composer.mode.findText(mode) >= 0:
             self.composer.mode.setCurrentText(mode)
 
@@ -303,14 +348,25 @@ class MainWindow(QMainWindow):
         """
         model = (info.model if info is not None else "") or self.manager.default_model
         if not model.strip():
-            model = next((m for m in self.app.known_models() if m.strip()), "")
+            model = next((m for m in self._models if m.strip()), "")
         return model.strip()
 
     def set_known_models(self, models: list[str]) -> None:
         """The providers' models arrived: list them; keep showing the session's model."""
+        self._models = list(models)
         info = self.store.get_session(self.session_id) if self.session_id else None
         current = self.composer.current_model() or self._model_for(info)
         self.composer.set_models(models, current)
+
+    def set_default_model(self, model: str) -> None:
+        """A new default model: a new session shows it (an open one keeps its own)."""
+        if self.session_id is None:
+            self.composer.set_models(list(self._models), model)
+
+    def set_default_mode(self, mode: str) -> None:
+        """A new default permission mode: a new session starts in it."""
+        if self.session_id is None:
+            self.composer.mode.setCurrentText(mode)
 
     def _on_model_missing(self) -> None:
         self.banner.show_message(self.tr(
@@ -326,7 +382,12 @@ class MainWindow(QMainWindow):
             info = self.store.get_session(self.session_id)
             if info is not None and info.workspace:
                 return Path(info.workspace)
-        return self._new_workspace or self.app.workspace
+        return self._new_workspace or self.default_workspace
+
+    def set_default_workspace(self, folder: Path) -> None:
+        """The folder new sessions start in changed (File → Default folder…)."""
+        self.default_workspace = folder
+        self.workspace_changed()
 
     def workspace_changed(self) -> None:
         """Show the session's folder (call after the session or the default changed)."""
@@ -371,9 +432,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _choose_default_folder(self) -> None:
-        from openworker_qt.ui.workspace import show_workspace_dialog
-
-        show_workspace_dialog(self.app, first_run=False)
+        self.default_folder_requested.emit()
 
     # ------------------------------------------------------- sessions (cont.)
 
@@ -391,11 +450,12 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.composer.edit.setFocus()
 
-    def _ensure_session(self) -> str:
+    def ensure_session(self) -> str:
+        """The current session's id; a new session is created (and stored) if none."""
         if self.session_id is None:
             from openworker_qt.ui.folders import prepare_folder
 
-            folder = self._new_workspace or self.app.workspace
+            folder = self._new_workspace or self.default_workspace
             try:
                 folder = prepare_folder(str(folder))  # the default is created on first use
             except ValueError as exc:
@@ -437,7 +497,7 @@ class MainWindow(QMainWindow):
         if self.session_id != session_id:
             return
         self.transcript.reset(session_id, items, older_loading=before is not None)
-        for item in self.app.inbox.pending(session_id):
+        for item in self.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
@@ -484,7 +544,7 @@ class MainWindow(QMainWindow):
         if not model:
             self._on_model_missing()
             return
-        sid = self._ensure_session()
+        sid = self.ensure_session()
         info = self.store.get_session(sid)
         if info is not None and info.model != model and not self.manager.is_running(sid):
             # what the picker shows is what is used (a stored blank model included)
@@ -504,6 +564,11 @@ class MainWindow(QMainWindow):
         sent = [a for a in self.composer.last_attachments if a.part.get("path") in paths]
         self._unsent[sid] = (text, sent)
         self.manager.send(sid, content)
+
+    def submit_message(self, text: str) -> None:
+        """Type ``text`` into the composer and send it, as the user would."""
+        self.composer.edit.setPlainText(text)
+        self.composer.submit()
 
     def _put_back(self, session_id: str, text: str, attachments: list[Attachment]) -> None:
         """A message another driver of the session kept from being sent: back into
@@ -613,10 +678,10 @@ class MainWindow(QMainWindow):
         preview: str | None = None
         if item.kind == "approval" and item.tool in ("write_file", "replace_in_file"):
             info = self.store.get_session(item.session_id)
-            workspace = Path(info.workspace) if info and info.workspace else self.app.workspace
+            workspace = Path(info.workspace) if info and info.workspace else self.default_workspace
             with contextlib.suppress(Exception):
                 preview = await asyncio.to_thread(write_preview, item.arguments, workspace)
-        if self.app.inbox.get(item.id) is None:
+        if self.inbox.get(item.id) is None:
             return  # answered while we read the file
         self._previews[item.id] = preview
         if item.session_id == self.transcript.session_id:
@@ -660,10 +725,10 @@ class MainWindow(QMainWindow):
     def _answer_item(self, item_id: int, resolution: str, by: str) -> None:
         """Answer from a card or dialog; an answer to an item the app had already
         closed (noticed late, from another process) says why it changed nothing."""
-        if self.app.resolve_item(item_id, resolution, by=by):
+        if self.answers.resolve(item_id, resolution, by=by):
             return
-        current = self.app.runtime.inbox.get(item_id)
-        closed = closed_by_app(current) if current is not None else None
+        current = self.inbox.inbox.get(item_id)
+        closed = closed_text(current) if current is not None else None
         if closed:
             self.banner.show_message(closed, error=False)
 
@@ -681,20 +746,20 @@ class MainWindow(QMainWindow):
             self.composer.edit.setFocus()
 
     def _on_inbox_pending_changed(self) -> None:
-        self.sessions.set_pending(self.app.inbox.counts())
+        self.sessions.set_pending(self.inbox.counts())
 
     def answer_focused(self, outcome: str) -> None:
         """Approve/deny the request of the focused card, or else the oldest in this session."""
         focus = self.focusWidget()
-        for card in list(self.view._cards.values()):
+        for card in self.view.cards():
             if isinstance(card, ApprovalCard) and focus is not None and card.isAncestorOf(focus):
                 req = card.panel.request
-                item = self.app.inbox.find(req.session_id, req.call_id)
+                item = self.inbox.find(req.session_id, req.call_id)
                 if item is not None:
-                    self.app.resolve_item(item.id, outcome, by="shortcut")
+                    self.answers.resolve(item.id, outcome, by="shortcut")
                 return
-        for item in self.app.inbox.pending(self.session_id, kind="approval"):
-            self.app.resolve_item(item.id, outcome, by="shortcut")
+        for item in self.inbox.pending(self.session_id, kind="approval"):
+            self.answers.resolve(item.id, outcome, by="shortcut")
             return
 
     # ---------------------------------------------------------- attachments
@@ -705,12 +770,27 @@ class MainWindow(QMainWindow):
             self.add_paths(paths)
 
     def add_paths(self, paths: list[str]) -> None:
-        """Files → attachments (read in a worker); folders → a grant prompt."""
+        """Files → attachments (read in a worker); folders → a grant prompt
+        (:attr:`folder_grant_requested`; the answer comes back to :meth:`apply_folder_grant`)."""
         files = [p for p in paths if not Path(p).is_dir()]
         for folder in (p for p in paths if Path(p).is_dir()):
-            self.app.grant_folder(folder, self)
+            self.folder_grant_requested.emit(folder)
         if files:
             asyncio.ensure_future(self._attach(files))
+
+    def apply_folder_grant(self, folder: str, *, writable: bool) -> str:
+        """Grant ``folder`` to the current session (created if needed) only.
+
+        The session's permission engine reads its granted roots live, so a writable
+        grant takes effect on the next check; a chip tells the model with the next
+        message. Returns the session id.
+        """
+        session_id = self.ensure_session()
+        SessionControl(self.store, session_id).grant_directory(folder, writable)
+        part = {"type": "text", "text": grant_note(folder, writable=writable)}
+        suffix = "" if writable else self.tr(" (read only)")
+        self.composer.add_attachment(Attachment(Path(folder).name + "/" + suffix, folder, "folder", part))
+        return session_id
 
     async def _attach(self, paths: list[str]) -> None:
         problems: list[str] = []
@@ -739,7 +819,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ close
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        if self.app.keeps_running_in_tray():
+        if self._keeps_running():
             event.ignore()
             self.hide()
             return
@@ -748,3 +828,44 @@ class MainWindow(QMainWindow):
 
     def confirm(self, title: str, text: str) -> bool:
         return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+
+
+class WindowSessions:
+    """Sessions started outside the main window (quick ask, onboarding's demo):
+    created through the :class:`SessionManager`, shown in ``window``.
+
+    It is the :class:`~openworker_qt.ui.ports.QuickAskSessions` and the
+    :class:`~openworker_qt.ui.ports.DemoSessions` of the desktop app.
+    """
+
+    def __init__(self, manager: SessionManager, window: MainWindow) -> None:
+        self.manager = manager
+        self.window = window
+
+    def new_session_model(self) -> str:
+        # The default model, else what the window's picker shows; never a blank one.
+        return self.manager.default_model.strip() or self.window.composer.current_model()
+
+    def new_session_folder(self) -> Path:
+        return self.window.default_workspace
+
+    def create_session(self, *, model: str, workspace: str, meta: dict[str, Any],
+                       title: str = "", persona: str = "", mode: str = "") -> str:
+        optional = {"title": title, "persona": persona, "mode": mode}
+        fields: dict[str, object] = {k: v for k, v in optional.items() if v}
+        return self.manager.create_session(model=model, workspace=workspace, meta=meta, **fields).id
+
+    def grant_folder(self, session_id: str, folder: str, *, writable: bool) -> None:
+        SessionControl(self.manager.store, session_id).grant_directory(folder, writable)
+
+    def send(self, session_id: str, content: Any) -> None:
+        self.manager.send(session_id, content)
+        self.window.refresh_sessions()
+
+    def show_session(self, session_id: str, *, message: str = "") -> None:
+        self.window.show_session(session_id)
+        if message:
+            self.window.submit_message(message)
+
+    def show_problem(self, text: str) -> None:
+        self.window.show_message(text)

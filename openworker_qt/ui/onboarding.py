@@ -21,14 +21,18 @@ an offline demo session (the ``scripted`` provider replaying
 Everything is skippable; Settings offers the same later. Network calls are
 async on the qasync loop; keyring writes and the Ollama probe run in a worker.
 
+It writes settings through a :class:`SettingsStore` and starts the demo through
+a :class:`~openworker_qt.ui.ports.DemoSessions`; the app connects
+:attr:`OnboardingDialog.completed` to make a saved default model live.
+
 Signals:
-    completed(str): the default model that was saved ('' when skipped).
+    completed(str): the default model that was saved ('' when skipped or for the demo).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
@@ -49,11 +53,10 @@ from PySide6.QtWidgets import (
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import settings_providers as sp
-from openworker_qt.ui.settings_store import apply_global, key_changed
+from openworker_qt.ui.ports import DemoSessions
+from openworker_qt.ui.resources import resource
+from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 SKIPPED_MARKER = ".onboarding-skipped"
 DEMO_SCRIPT = ("demo", "demo-session.json")  # under resources/
@@ -73,10 +76,11 @@ class OnboardingDialog(QDialog):
 
     completed = Signal(str)
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: SettingsStore, sessions: DemoSessions,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
-        self.runtime = app.runtime
+        self.settings = settings
+        self.sessions = sessions
         self.task: asyncio.Future[Any] | None = None
         self.probe: asyncio.Future[Any] | None = None
         self.ollama_models: list[str] | None = None  # what the probe found (None: no Ollama)
@@ -331,7 +335,7 @@ class OnboardingDialog(QDialog):
     async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
-            return sp.models_for(c.name, self.runtime.config)
+            return sp.models_for(c.name, self.settings.config)
         base = normalize_ollama_url(url or None) if c.kind == "ollama" else url.rstrip("/")
         listed = await sp.list_endpoint_models(base, key)
         return [f"{c.name}:{m}" for m in listed]
@@ -339,18 +343,18 @@ class OnboardingDialog(QDialog):
     async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
         key_name: str | None = None
         if c.kind == "key":
-            entry = sp.entry_for(self.runtime.config, c.name) or c.key_name or ""
+            entry = sp.entry_for(self.settings.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)
         elif c.kind == "custom" and key:
             await asyncio.to_thread(sp.store_key, sp.CUSTOM_KEY_NAME, key)
             key_name = sp.CUSTOM_KEY_NAME
-        elif c.kind == "custom" and self.runtime.config.get(f"providers.{c.name}.key_name"):
+        elif c.kind == "custom" and self.settings.get(f"providers.{c.name}.key_name"):
             key_name = ""  # no key now: forget the entry an earlier set-up named
         ids = [m.split(":", 1)[1] for m in models] if c.kind == "custom" else None
         table = sp.provider_settings(c.name, base_url=url, models=ids, key_name=key_name)
         if table:
-            apply_global(self.runtime, {"providers": {c.name: table}})
-        key_changed(self.runtime, c.name)
+            self.settings.apply({"providers": {c.name: table}})
+        self.settings.key_changed(c.name)
 
     def _show_models(self, c: sp.ProviderChoice, models: list[str]) -> None:
         self.model_box.clear()
@@ -407,15 +411,13 @@ class OnboardingDialog(QDialog):
         demo plays at once. Returns the session id.
         """
         from openworker_qt.ui.folders import prepare_folder
-        from openworker_qt.ui.resources import resource
 
-        window = self.app.window
-        workspace = self.app.workspace
+        workspace = self.sessions.new_session_folder()
         try:
             workspace = prepare_folder(str(workspace))
         except ValueError as exc:
-            window.banner.show_message(str(exc))
-        info = self.app.manager.create_session(
+            self.sessions.show_problem(str(exc))
+        session_id = self.sessions.create_session(
             title=self.tr("Demo: scripted answers, no AI model"),
             model=f"scripted:{resource(*DEMO_SCRIPT)}",
             persona="cowork",
@@ -426,10 +428,8 @@ class OnboardingDialog(QDialog):
         first_message = self.tr("Show me how you work.")
         self.completed.emit("")
         self.accept()
-        self.app.open_session(info.id)
-        window.composer.edit.setPlainText(first_message)
-        window.composer._submit()
-        return info.id
+        self.sessions.show_session(session_id, message=first_message)
+        return session_id
 
     # ---------------------------------------------------------------- finish
 
@@ -438,29 +438,24 @@ class OnboardingDialog(QDialog):
         if not model:
             return
         updates: dict[str, Any] = {"general": {"default_model": model}}
-        known = self.runtime.config.get(f"providers.{sp.CUSTOM}.models") or []
+        known = self.settings.get(f"providers.{sp.CUSTOM}.models") or []
         if self.provider == sp.CUSTOM and model.startswith(f"{sp.CUSTOM}:") and model[7:] not in known:
             updates["providers"] = {sp.CUSTOM: {"models": [*known, model[7:]]}}
-        apply_global(self.runtime, updates)
-        self.app.manager.default_model = model
-        if self.app.window.session_id is None:  # an open session keeps its own model
-            self.app.window.composer.show_model(model)
-        self.app.window.set_known_models(self.app.known_models())
-        asyncio.ensure_future(self.app.load_models())
-        self.completed.emit(model)
+        self.settings.apply(updates)
+        self.completed.emit(model)  # the app makes it the default of new sessions
         self.accept()
 
     def skip(self) -> None:
         try:
-            (self.runtime.paths.data / SKIPPED_MARKER).write_text("1", encoding="utf-8")
+            (self.settings.data_dir / SKIPPED_MARKER).write_text("1", encoding="utf-8")
         except OSError:
             pass
         self.completed.emit("")
         self.reject()
 
 
-def needs_onboarding(app: DesktopApp) -> bool:
+def needs_onboarding(settings: SettingsStore) -> bool:
     """First start: no default model configured and onboarding never skipped."""
-    if str(app.runtime.config.get("general.default_model") or ""):
+    if str(settings.get("general.default_model") or ""):
         return False
-    return not (app.runtime.paths.data / SKIPPED_MARKER).exists()
+    return not (settings.data_dir / SKIPPED_MARKER).exists()

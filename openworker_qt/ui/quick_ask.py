@@ -5,15 +5,23 @@ Enter sends the question as a new session; the answer streams into a label
 Files dropped on the popup become attachments of the question; a dropped folder
 asks read-only or writable and is granted to the question's session when it is
 created. Esc hides it.
+
+It starts and shows sessions through a
+:class:`~openworker_qt.ui.ports.QuickAskSessions` and follows the answer on the
+:class:`EngineBridge`; the app connects :attr:`QuickAsk.folder_dropped` to the
+grant question and hands the choice back with :meth:`QuickAsk.add_grant`.
+
+Signals:
+    folder_dropped(str): a folder was dropped; ask how to grant it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCursor, QDragEnterEvent, QDropEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -26,22 +34,23 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.sessions import SessionControl
+from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 ANSWER_TAIL = 900
 
 
 class QuickAsk(QFrame):
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    folder_dropped = Signal(str)
+
+    def __init__(self, sessions: QuickAskSessions, bridge: EngineBridge,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
                          | Qt.WindowType.WindowStaysOnTopHint)
-        self.app = app
+        self.sessions = sessions
         self.session_id: str | None = None
         self.attachments: list[Attachment] = []
         self.grants: list[tuple[str, bool]] = []  # (folder, writable) for the next question
@@ -85,8 +94,8 @@ class QuickAsk(QFrame):
         lay.addLayout(row)
         self.edit.returnPressed.connect(self.submit)
         self.open_button.clicked.connect(self.open_in_window)
-        app.bridge.text_appended.connect(self._on_bridge_text)
-        app.bridge.event_received.connect(self._on_bridge_event)
+        bridge.text_appended.connect(self._on_bridge_text)
+        bridge.event_received.connect(self._on_bridge_event)
         self.setFixedWidth(560)
         self.resize(560, 110)
         self.setFocusProxy(self.edit)
@@ -108,23 +117,22 @@ class QuickAsk(QFrame):
         if not text:
             return
         # The default model, else what the window's picker shows; never a blank one.
-        model = self.app.manager.default_model.strip() or self.app.window.composer.current_model()
+        model = self.sessions.new_session_model()
         if not model:
             self.status.setText(self.tr("Choose a model first: in the main window or in Settings."))
             return  # the question stays in the box
         from openworker_qt.ui.folders import prepare_folder
 
-        workspace = self.app.workspace
+        workspace = self.sessions.new_session_folder()
         try:
             workspace = prepare_folder(str(workspace))  # the default is created on first use
         except ValueError as exc:
             self.status.setText(str(exc))
-        info = self.app.manager.create_session(model=model, workspace=str(workspace),
-                                               meta={"origin": "quick_ask"})
-        self.session_id = info.id
-        control = SessionControl(self.app.manager.store, info.id)
+        session_id = self.sessions.create_session(model=model, workspace=str(workspace),
+                                                  meta={"origin": "quick_ask"})
+        self.session_id = session_id
         for folder, writable in self.grants:
-            control.grant_directory(folder, writable)
+            self.sessions.grant_folder(session_id, folder, writable=writable)
             self.attachments.append(Attachment(
                 folder, folder, "folder", {"type": "text", "text": grant_note(folder, writable=writable)}))
         self.grants.clear()
@@ -139,8 +147,7 @@ class QuickAsk(QFrame):
         self.status.setText(self.tr("Thinking…"))
         self.open_button.setEnabled(True)
         self.edit.clear()
-        self.app.manager.send(info.id, content)
-        self.app.window.refresh_sessions()
+        self.sessions.send(session_id, content)
 
     def _on_bridge_text(self, session_id: str, text: str) -> None:
         if session_id != self.session_id:
@@ -169,7 +176,7 @@ class QuickAsk(QFrame):
 
     def open_in_window(self) -> None:
         if self.session_id:
-            self.app.open_session(self.session_id)
+            self.sessions.show_session(self.session_id)
         self.hide()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
@@ -193,7 +200,7 @@ class QuickAsk(QFrame):
         problems: list[str] = []
         for path in paths:
             if await asyncio.to_thread(Path(path).is_dir):
-                self.app.grant_folder(path, self, apply=self._on_grant_chosen)
+                self.folder_dropped.emit(path)
                 continue
             try:
                 self.attachments.append(await asyncio.to_thread(load_attachment, path))
@@ -201,7 +208,8 @@ class QuickAsk(QFrame):
                 problems.append(str(exc))
         self._show_chips(problems)
 
-    def _on_grant_chosen(self, folder: str, writable: bool) -> None:
+    def add_grant(self, folder: str, writable: bool) -> None:
+        """The grant chosen for a dropped folder: applied to the next question's session."""
         self.grants = [g for g in self.grants if g[0] != folder] + [(folder, writable)]
         self._show_chips([])
 

@@ -3,11 +3,14 @@
 Reachable from File → Settings… (Ctrl+,). It is an ordinary top-level window
 (not modal): changes apply as they are made (see ``settings_pages``), so
 there is no OK/Apply; Esc or Close closes it.
+
+It is built from a :class:`SettingsStore`, a
+:class:`~openworker_qt.ui.ports.ModelSource` and the
+:class:`~openworker_qt.ui.ports.SessionDefaults`; the app connects the pages'
+signals (see ``settings_pages``).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -20,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_pages import (
     AppearancePage,
     FoldersPage,
@@ -27,27 +31,25 @@ from openworker_qt.ui.settings_pages import (
     PermissionsPage,
     ProvidersPage,
 )
+from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import remember_geometry
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 
 class SettingsWindow(QWidget):
     """See module docstring."""
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.app = app
         self.setObjectName("settingsWindow")
-        remember_geometry(self, "settings", app.runtime.paths.config)
+        remember_geometry(self, "settings", settings.config_dir)
         self.setWindowTitle(self.tr("Settings — OpenWorker Qt"))
         self.setAccessibleName(self.tr("Settings"))
-        self.providers = ProvidersPage(app)
-        self.model = ModelPage(app)
-        self.permissions = PermissionsPage(app)
-        self.folders = FoldersPage(app)
-        self.appearance = AppearancePage(app)
+        self.providers = ProvidersPage(settings, models)
+        self.model = ModelPage(settings, models, defaults)
+        self.permissions = PermissionsPage(settings)
+        self.folders = FoldersPage(settings)
+        self.appearance = AppearancePage(settings)
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))

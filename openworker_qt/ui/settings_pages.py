@@ -1,18 +1,23 @@
 """The pages of the settings window, one class per page.
 
-Every change is written at once with :func:`settings_store.apply_global` (the
-global config file; lists replaced whole) and takes effect without a restart:
-``runtime.config`` is reloaded, the providers are re-registered, a changed key
-drops its provider's cached client. Key values are never shown: the page only
-says whether a key is stored. Keyring calls run in a worker.
+Every change is written at once through the :class:`SettingsStore` (the global
+config file; lists replaced whole) and takes effect without a restart: the
+config is reloaded, the providers are re-registered, a changed key drops its
+provider's cached client. Key values are never shown: the page only says
+whether a key is stored in the keyring or comes from the environment. Keyring
+calls run in a worker.
+
+What the rest of the app must do about a change, the pages say with signals
+(the app connects them): ``ProvidersPage.guided_setup_requested()``,
+``ModelPage.default_model_changed(str)``, ``PermissionsPage.default_mode_changed(str)``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,10 +36,8 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.onboarding import provider_label
-from openworker_qt.ui.settings_store import apply_global, key_changed
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
+from openworker_qt.ui.ports import ModelSource, SessionDefaults
+from openworker_qt.ui.settings_store import SettingsStore
 
 MODES = ("discuss", "plan", "interactive", "auto", "custom")
 
@@ -65,11 +68,18 @@ def _button(text: str, name: str, description: str = "") -> QPushButton:
 
 
 class ProvidersPage(QWidget):
-    """Set, replace or remove each provider's key; Ollama's URL; the guided set-up."""
+    """Set, replace or remove each provider's key; Ollama's URL; the guided set-up.
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    Signals:
+        guided_setup_requested(): open onboarding; call :meth:`refresh_soon` after it.
+    """
+
+    guided_setup_requested = Signal()
+
+    def __init__(self, settings: SettingsStore, models: ModelSource, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
+        self.models = models
         self.task: asyncio.Future[Any] | None = None
         page, lay = _page(self.tr("Providers and keys"), self.tr(
             "Keys are stored in your system keyring and are never shown again. "
@@ -112,7 +122,7 @@ class ProvidersPage(QWidget):
         row.addWidget(self.remove_key)
         lay.addLayout(row)
         form = QFormLayout()
-        self.ollama_url = QLineEdit(str(app.runtime.config.get("providers.ollama.base_url") or ""))
+        self.ollama_url = QLineEdit(str(settings.get("providers.ollama.base_url") or ""))
         self.ollama_url.setPlaceholderText(sp.choice("ollama").default_url)
         self.ollama_url.setAccessibleName(self.tr("Ollama URL"))
         self.ollama_url.setAccessibleDescription(self.tr("Where Ollama listens; saved when you press Enter"))
@@ -140,6 +150,10 @@ class ProvidersPage(QWidget):
     def _start(self, coro: Any) -> None:
         self.task = asyncio.ensure_future(coro)
 
+    def refresh_soon(self) -> None:
+        """Show the keys' state again (after the guided set-up stored one)."""
+        self._start(self.refresh())
+
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
 
@@ -164,16 +178,23 @@ class ProvidersPage(QWidget):
         self.keyring_warning.setVisible(not ok)
         for b in (self.save_key, self.remove_key, self.key_edit):
             b.setEnabled(ok)
-        state = await asyncio.to_thread(sp.configured_names, self.app.runtime.config)
+        state = await asyncio.to_thread(sp.key_sources, self.settings.config)
         for i in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(i)
             if item is None:
                 continue
-            stored = state.get(str(item.data(0, Qt.ItemDataRole.UserRole)), False)
-            item.setText(1, self.tr("Stored") if stored else self.tr("Not set"))
+            source = state.get(str(item.data(0, Qt.ItemDataRole.UserRole)))
+            item.setText(1, self._key_state(source))
+
+    def _key_state(self, source: sp.KeySource | None) -> str:
+        if source is None:
+            return self.tr("Not set")
+        if source.where == "environment":
+            return self.tr("From the environment ({variable})").format(variable=source.name)
+        return self.tr("Stored")
 
     def _entry(self, provider: str) -> str:
-        return sp.entry_for(self.app.runtime.config, provider) or sp.choice(provider).key_name or ""
+        return sp.entry_for(self.settings.config, provider) or sp.choice(provider).key_name or ""
 
     async def store_key(self) -> None:
         from openworker_qt.storage import secrets
@@ -188,10 +209,10 @@ class ProvidersPage(QWidget):
             self._say(str(exc))
             return
         self.key_edit.clear()
-        key_changed(self.app.runtime, provider)
+        self.settings.key_changed(provider)
         self._say(self.tr("Key saved for {provider}.").format(provider=provider))
         await self.refresh()
-        await self.app.load_models()
+        await self.models.load_models()
 
     async def delete_key(self) -> None:
         from openworker_qt.storage import secrets
@@ -204,31 +225,39 @@ class ProvidersPage(QWidget):
         except secrets.SecretsUnavailable as exc:
             self._say(str(exc))
             return
-        key_changed(self.app.runtime, provider)
+        self.settings.key_changed(provider)
         self._say(self.tr("Key removed for {provider}.").format(provider=provider) if removed
                   else self.tr("No key was stored for {provider}.").format(provider=provider))
         await self.refresh()
-        await self.app.load_models()
+        await self.models.load_models()
 
     def save_ollama_url(self) -> None:
         table = sp.provider_settings("ollama", base_url=self.ollama_url.text().strip())
-        apply_global(self.app.runtime, {"providers": {"ollama": table}})
-        key_changed(self.app.runtime, "ollama")
+        self.settings.apply({"providers": {"ollama": table}})
+        self.settings.key_changed("ollama")
         self.ollama_url.setText(table["base_url"])
         self._say(self.tr("Ollama URL saved."))
         self._start(self.refresh())
 
     def _on_guided_clicked(self) -> None:
-        dialog = self.app.show_onboarding()
-        dialog.completed.connect(lambda _m: self._start(self.refresh()))
+        self.guided_setup_requested.emit()
 
 
 class ModelPage(QWidget):
-    """The default model for new sessions."""
+    """The default model for new sessions.
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    Signals:
+        default_model_changed(str): saved as the default; new sessions should use it.
+    """
+
+    default_model_changed = Signal(str)
+
+    def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
+        self.models = models
+        self.defaults = defaults
         page, lay = _page(self.tr("Default model"), self.tr(
             "New sessions start with this model. Each session can switch model in the composer."))
         outer = QVBoxLayout(self)
@@ -250,32 +279,29 @@ class ModelPage(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        current = self.app.manager.default_model
+        current = self.defaults.default_model
         self.model.blockSignals(True)
         self.model.clear()
-        self.model.addItems([m for m in [current, *self.app.known_models()] if m])
+        self.model.addItems([m for m in [current, *self.models.known_models()] if m])
         self.model.setCurrentText(current)
         self.model.blockSignals(False)
 
     def set_default_model(self, model: str) -> None:
         model = model.strip()
-        if not model or model == self.app.manager.default_model:
+        if not model or model == self.defaults.default_model:
             return
-        apply_global(self.app.runtime, {"general": {"default_model": model}})
-        self.app.manager.default_model = model
-        composer = self.app.window.composer
-        if self.app.window.session_id is None:
-            composer.set_models(self.app.known_models(), model)
+        self.settings.apply({"general": {"default_model": model}})
+        self.default_model_changed.emit(model)
         self.status.setText(self.tr("New sessions use {model}.").format(model=model))
 
 
 class ListEditor(QWidget):
     """A list with Add / Remove, written whole to one config key on every change."""
 
-    def __init__(self, app: DesktopApp, key: str, name: str, description: str,
+    def __init__(self, settings: SettingsStore, key: str, name: str, description: str,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
         self.key = key
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -283,7 +309,7 @@ class ListEditor(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAccessibleName(name)
         self.list.setAccessibleDescription(description)
-        self.list.addItems([str(v) for v in app.runtime.config.get(key) or []])
+        self.list.addItems([str(v) for v in settings.get(key) or []])
         lay.addWidget(self.list)
         self.row = QHBoxLayout()
         self.remove = _button(self.tr("Remove"), self.tr("Remove selected from {name}").format(name=name))
@@ -306,15 +332,21 @@ class ListEditor(QWidget):
 
     def _save(self) -> None:
         section, _, leaf = self.key.partition(".")
-        apply_global(self.app.runtime, {section: {leaf: self.values()}})
+        self.settings.apply({section: {leaf: self.values()}})
 
 
 class PermissionsPage(QWidget):
-    """Permission mode and the shell allowlist."""
+    """Permission mode and the shell allowlist.
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    Signals:
+        default_mode_changed(str): saved as the default mode of new sessions.
+    """
+
+    default_mode_changed = Signal(str)
+
+    def __init__(self, settings: SettingsStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
         page, lay = _page(self.tr("Permissions"), self.tr(
             "How much the assistant may do without asking. A session's own mode "
             "(in the composer) overrides the default."))
@@ -331,7 +363,7 @@ class PermissionsPage(QWidget):
         self.mode = QComboBox()
         for m in MODES:
             self.mode.addItem(self.descriptions[m], m)
-        self.mode.setCurrentIndex(max(0, self.mode.findData(str(app.runtime.config.get("permissions.mode")))))
+        self.mode.setCurrentIndex(max(0, self.mode.findData(str(settings.get("permissions.mode")))))
         self.mode.setAccessibleName(self.tr("Default permission mode"))
         self.mode.setAccessibleDescription(self.tr("Used by sessions that have no mode of their own"))
         self.mode.activated.connect(lambda _i: self.set_mode(str(self.mode.currentData())))
@@ -343,7 +375,7 @@ class PermissionsPage(QWidget):
         allow_label = QLabel(self.tr("Shell commands that run without asking (a prefix such as “git status”):"))
         allow_label.setWordWrap(True)
         lay.addWidget(allow_label)
-        self.allowlist = ListEditor(app, "permissions.shell_allowlist", self.tr("Shell allowlist"),
+        self.allowlist = ListEditor(settings, "permissions.shell_allowlist", self.tr("Shell allowlist"),
                                      self.tr("Commands starting with one of these run without asking"))
         self.command = QLineEdit()
         self.command.setPlaceholderText(self.tr("Command prefix"))
@@ -358,11 +390,9 @@ class PermissionsPage(QWidget):
         lay.addWidget(self.allowlist, 1)
 
     def set_mode(self, mode: str) -> None:
-        apply_global(self.app.runtime, {"permissions": {"mode": mode}})
+        self.settings.apply({"permissions": {"mode": mode}})
         self.mode.setCurrentIndex(self.mode.findData(mode))
-        window = self.app.window
-        if window.session_id is None:
-            window.composer.mode.setCurrentText(mode)  # new sessions start in the default
+        self.default_mode_changed.emit(mode)
 
     def _on_add_command(self) -> None:
         self.allowlist.add(self.command.text())
@@ -372,16 +402,16 @@ class PermissionsPage(QWidget):
 class FoldersPage(QWidget):
     """Writable roots: folders the assistant may change."""
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: SettingsStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
         page, lay = _page(self.tr("Writable folders"), self.tr(
             "Folders the assistant may change files in (besides each session's workspace). "
             "Anything outside needs your approval."))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(page)
-        self.roots = ListEditor(app, "permissions.writable_roots", self.tr("Writable folders"),
+        self.roots = ListEditor(settings, "permissions.writable_roots", self.tr("Writable folders"),
                                  self.tr("The assistant may change files inside these folders"))
         self.add_folder = _button(self.tr("&Add folder…"), self.tr("Add folder"),
                                   self.tr("Choose a folder the assistant may change"))
@@ -400,9 +430,9 @@ class FoldersPage(QWidget):
 class AppearancePage(QWidget):
     """Colour scheme (follows the system by default) and language."""
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: SettingsStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
         page, lay = _page(self.tr("Appearance"), self.tr(
             "OpenWorker follows your system's light or dark setting unless you choose one here."))
         outer = QVBoxLayout(self)
@@ -412,14 +442,14 @@ class AppearancePage(QWidget):
         for value, text in (("system", self.tr("System")), ("light", self.tr("Light")),
                             ("dark", self.tr("Dark"))):
             self.theme.addItem(text, value)
-        self.theme.setCurrentIndex(max(0, self.theme.findData(str(app.runtime.config.get("ui.theme")))))
+        self.theme.setCurrentIndex(max(0, self.theme.findData(str(settings.get("ui.theme")))))
         self.theme.setAccessibleName(self.tr("Colour scheme"))
         self.theme.setAccessibleDescription(self.tr("System follows the platform's light or dark setting"))
         self.theme.activated.connect(lambda _i: self.set_theme(str(self.theme.currentData())))
         self.language = QComboBox()
         for value, text in (("", self.tr("System language")), ("en", "English"), ("zh_CN", "简体中文")):
             self.language.addItem(text, value)
-        self.language.setCurrentIndex(max(0, self.language.findData(str(app.runtime.config.get("general.language")))))
+        self.language.setCurrentIndex(max(0, self.language.findData(str(settings.get("general.language")))))
         self.language.setAccessibleName(self.tr("Language"))
         self.language.setAccessibleDescription(self.tr("Applies to windows opened from now on; restart for all"))
         self.language.activated.connect(lambda _i: self.set_language(str(self.language.currentData())))
@@ -441,13 +471,13 @@ class AppearancePage(QWidget):
 
         from openworker_qt.ui.theme import apply_theme
 
-        apply_global(self.app.runtime, {"ui": {"theme": theme}})
+        self.settings.apply({"ui": {"theme": theme}})
         self.theme.setCurrentIndex(self.theme.findData(theme))
         qapp = QApplication.instance()
         if isinstance(qapp, QApplication):
             apply_theme(qapp, theme)
 
     def set_language(self, language: str) -> None:
-        apply_global(self.app.runtime, {"general": {"language": language}})
+        self.settings.apply({"general": {"language": language}})
         self.language.setCurrentIndex(self.language.findData(language))
         self.note.setText(self.tr("Restart OpenWorker to see every window in the new language."))

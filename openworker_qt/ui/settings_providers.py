@@ -197,6 +197,46 @@ def store_key(entry: str, value: str) -> None:
     secrets.set_secret(entry, value)
 
 
+@dataclass(frozen=True, slots=True)
+class KeySource:
+    """Where a provider's key comes from: ``"keyring"`` (stored by the app),
+    ``"environment"`` (read only) or ``"config"`` (an endpoint that needs none),
+    and the keyring entry, variable or provider ``name``."""
+
+    where: str
+    name: str
+
+
+def key_sources(config: Any) -> dict[str, KeySource]:
+    """Provider name → where its key is found, as the providers look it up (the
+    keyring first, then the environment: ``storage.secrets.get_key``); a provider
+    without a key is absent. An endpoint set up without a key (Ollama, a custom
+    server) is ``KeySource("config", name)``. Blocking (keyring): call it from a worker. Values are never returned.
+    """
+    import os
+
+    from openworker_qt.storage.secrets import env_names, get_secret
+
+    internal = internal_config(config)
+    out: dict[str, KeySource] = {}
+    for c in provider_choices():
+        if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+            entry = key_name(internal, c.name) or c.key_name
+            if not entry:
+                continue
+            if get_secret(entry):
+                out[c.name] = KeySource("keyring", entry)
+                continue
+            variable = next((v for v in env_names(entry) if os.environ.get(v, "").strip()), None)
+            if variable is not None:
+                out[c.name] = KeySource("environment", variable)
+        else:
+            section: Mapping[str, Any] = internal.get("providers") or {}
+            if c.name in section or c.name in (internal.get("custom") or {}):
+                out[c.name] = KeySource("config", c.name)
+    return out
+
+
 def configured_names(config: Any) -> dict[str, bool]:
     """Provider name → whether a key (or endpoint) is set up. Blocking (keyring)."""
     from openworker_qt.storage.secrets import get_secret

@@ -1,42 +1,84 @@
 """Writing settings so they take effect without a restart (no widgets here).
 
-:func:`apply_global` merges an update into the global config file (lists are
-replaced, not appended), reloads ``runtime.config`` (the permission engine
-reads it through ``lambda: runtime.config`` on every check) and re-registers
-the providers so a changed base URL or key name is used by the next call.
-:func:`key_changed` drops the cached client of one provider after its key was
-set, replaced or removed.
+:class:`SettingsStore` is what the settings pages, onboarding, the workspace
+question, the tray and the main window read and write settings through. Its
+:meth:`~SettingsStore.apply` merges an update into the global config file
+(lists are replaced, not appended), reloads the owner's config (the permission
+engine reads it through ``lambda: runtime.config`` on every check) and
+re-registers the providers so a changed base URL or key name is used by the
+next call; :meth:`~SettingsStore.key_changed` drops the cached client of one
+provider after its key was set, replaced or removed.
+
+The owner is anything shaped like :class:`ConfigOwner` (the app's
+:class:`~openworker_qt.runtime.Runtime` is one). Read ``store.config`` each
+time: a reload replaces the owner's config object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from openworker_qt.storage.config import warm_up_writer
-
-if TYPE_CHECKING:
-    from openworker_qt.runtime import Runtime
+from openworker_qt.storage.paths import AppPaths
 
 # Loaded with the settings window and onboarding: the config writer is imported
 # on a worker while the page builds, before the first change is saved.
 warm_up_writer()
 
 
-def reload_config(runtime: Runtime) -> None:
-    """Re-read defaults ← global file (← the runtime's workspace file)."""
-    runtime.reload_config()
+class ConfigOwner(Protocol):
+    """Who holds the live config and the providers built from it (the runtime)."""
+
+    @property
+    def config(self) -> Any: ...
+
+    @property
+    def paths(self) -> AppPaths: ...
+
+    def reload_config(self) -> None: ...
+
+    def providers_changed(self) -> None: ...
+
+    def key_changed(self, provider: str) -> None: ...
 
 
-def apply_global(runtime: Runtime, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
-    """Persist ``updates`` (see module docstring) and make them live."""
-    from openworker_qt.storage.config import update_global
+class SettingsStore:
+    """Read settings live; write them so they apply at once (see module docstring)."""
 
-    update_global(updates)
-    reload_config(runtime)
-    if providers_changed or "providers" in updates:
-        runtime.providers_changed()
+    def __init__(self, owner: ConfigOwner) -> None:
+        self.owner = owner
 
+    @property
+    def config(self) -> Any:
+        """The current config (a reload replaces it: read it each time)."""
+        return self.owner.config
 
-def key_changed(runtime: Runtime, provider: str) -> None:
-    runtime.key_changed(provider)
+    @property
+    def paths(self) -> AppPaths:
+        return self.owner.paths
+
+    @property
+    def config_dir(self) -> Path:
+        """Where the settings files (and the windows' saved geometry) live."""
+        return self.owner.paths.config
+
+    @property
+    def data_dir(self) -> Path:
+        return self.owner.paths.data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.owner.config.get(key, default)
+
+    def apply(self, updates: Mapping[str, Any], *, providers_changed: bool = False) -> None:
+        """Persist ``updates`` in the global config file and make them live."""
+        from openworker_qt.storage.config import update_global
+
+        update_global(updates)
+        self.owner.reload_config()  # defaults ← global file (← the runtime's workspace file)
+        if providers_changed or "providers" in updates:
+            self.owner.providers_changed()
+
+    def key_changed(self, provider: str) -> None:
+        self.owner.key_changed(provider)

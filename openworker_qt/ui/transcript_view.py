@@ -118,6 +118,10 @@ class TranscriptView(QListView):
     def card_for(self, call_id: str) -> QWidget | None:
         return self._cards.get(call_id)
 
+    def cards(self) -> list[QWidget]:
+        """The approval and question cards on screen."""
+        return list(self._cards.values())
+
     def set_card(self, call_id: str, card: QWidget | None) -> None:
         row = self.transcript().tool_row(call_id)
         old = self._cards.pop(call_id, None)

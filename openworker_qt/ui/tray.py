@@ -7,32 +7,47 @@ says so once (a marker file remembers it) and keeps working window-only.
 Icon states: ``idle``, ``working`` (a turn runs), ``attention`` ("needs you": an
 approval or question of any session waits, unattended ones included); the
 tooltip carries the count.
+
+It reads the :class:`InboxBridge` and the :class:`EngineBridge`, answers
+approvals through an :class:`~openworker_qt.ui.ports.Answers`, and asks the
+app for everything else with signals.
+
+Signals:
+    quick_ask_requested(), window_requested(), inbox_requested(), quit_requested().
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
+from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.inbox_model import item_summary
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
+from openworker_qt.ui.ports import Answers
+from openworker_qt.ui.resources import resource
+from openworker_qt.ui.settings_store import SettingsStore
 
 MAX_MENU_ITEMS = 8
 
 
 class Tray(QObject):
-    def __init__(self, app: DesktopApp, *, available: bool | None = None) -> None:
-        super().__init__(app)
-        from openworker_qt.ui.resources import resource
+    quick_ask_requested = Signal()
+    window_requested = Signal()
+    inbox_requested = Signal()
+    quit_requested = Signal()
 
-        self.app = app
+    def __init__(self, inbox: InboxBridge, bridge: EngineBridge, answers: Answers,
+                 settings: SettingsStore, *, available: bool | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.inbox = inbox
+        self.bridge = bridge
+        self.answers = answers
+        self.settings = settings
         self.available = QSystemTrayIcon.isSystemTrayAvailable() if available is None else available
         self.icons = {s: QIcon(str(resource("icons", f"tray-{s}.svg")))
                       for s in ("idle", "working", "attention")}
@@ -44,27 +59,27 @@ class Tray(QObject):
         self.status_action = self.menu.addAction(self.tr("Idle"))
         self.status_action.setEnabled(False)
         self.menu.addSeparator()
-        self.quick_ask_action = self._add(self.tr("Quick ask…"), app.show_quick_ask,
-                                          quick_ask_sequence(app.runtime.config))
-        self.window_action = self._add(self.tr("Open window"), app.show_window)
-        self.inbox_action = self._add(self.tr("Open inbox"), app.show_inbox, "Ctrl+I")
+        self.quick_ask_action = self._add(self.tr("Quick ask…"), self.quick_ask_requested,
+                                          quick_ask_sequence(settings.config))
+        self.window_action = self._add(self.tr("Open window"), self.window_requested)
+        self.inbox_action = self._add(self.tr("Open inbox"), self.inbox_requested, "Ctrl+I")
         self.pending_menu = QMenu(self.tr("Waiting for you"), self.menu)
         self.pending_menu.setAccessibleName(self.tr("Pending approvals"))
         self.menu.addMenu(self.pending_menu)
         self.menu.addSeparator()
         self.pause_action = self._add(self.tr("Pause automations"), self._on_pause_toggled)
         self.pause_action.setCheckable(True)
-        self.pause_action.setChecked(bool(app.runtime.config.get("automation.paused", False)))
+        self.pause_action.setChecked(bool(settings.get("automation.paused", False)))
         self.menu.addSeparator()
-        self.quit_action = self._add(self.tr("Quit OpenWorker"), app.quit, "Ctrl+Q")
+        self.quit_action = self._add(self.tr("Quit OpenWorker"), self.quit_requested, "Ctrl+Q")
         self.icon: QSystemTrayIcon | None = None
         if self.available:
             self.icon = QSystemTrayIcon(self.icons["idle"], self)
             self.icon.setContextMenu(self.menu)
             self.icon.activated.connect(self._on_icon_activated)
             self.icon.show()
-        app.inbox.pending_changed.connect(self.refresh)
-        app.bridge.running_changed.connect(lambda _s, _r: self.refresh())
+        inbox.pending_changed.connect(self.refresh)
+        bridge.running_changed.connect(lambda _s, _r: self.refresh())
         self.refresh()
 
     def set_hotkey(self, sequence: str) -> None:
@@ -84,14 +99,14 @@ class Tray(QObject):
 
     def _on_icon_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         if reason == QSystemTrayIcon.ActivationReason.Trigger:
-            self.app.show_window()
+            self.window_requested.emit()
 
     def _on_pause_toggled(self) -> None:
         from openworker_qt.storage.config import update_global
 
         paused = self.pause_action.isChecked()
         update_global({"automation": {"paused": paused}})
-        self.app.runtime.config.data.setdefault("automation", {})["paused"] = paused
+        self.settings.config.data.setdefault("automation", {})["paused"] = paused
 
     def refresh(self) -> None:
         """State, status, tooltip and menu from the inbox of *every* session.
@@ -99,9 +114,9 @@ class Tray(QObject):
         Unattended runs and asks parked by another process count too (the inbox
         bridge sees them); notices are listed but do not make the tray "need you".
         """
-        pending = self.app.inbox.pending()
+        pending = self.inbox.pending()
         asks = [i for i in pending if i.kind != "notice"]
-        running = self.app.bridge.running_sessions
+        running = self.bridge.running_sessions
         self.state = "attention" if asks else ("working" if running else "idle")
         if asks:
             status = self.tr("{n} waiting for you").format(n=len(asks))
@@ -124,7 +139,7 @@ class Tray(QObject):
             self._add_pending(item)
         if len(pending) > MAX_MENU_ITEMS:
             more = self.pending_menu.addAction(self.tr("More in the inbox…"))
-            more.triggered.connect(self.app.show_inbox)
+            more.triggered.connect(self.inbox_requested)
         if self.icon is not None:
             self.icon.setIcon(self.icons[self.state])
             self.icon.setToolTip(self.tooltip)
@@ -133,11 +148,11 @@ class Tray(QObject):
         sub = self.pending_menu.addMenu(item_summary(item)[:60])
         if item.kind == "approval":
             approve = sub.addAction(self.tr("Approve once"))
-            approve.triggered.connect(lambda _=False, i=item.id: self.app.resolve_item(i, "once", by="tray"))
+            approve.triggered.connect(lambda _=False, i=item.id: self.answers.resolve(i, "once", by="tray"))
             deny = sub.addAction(self.tr("Deny"))
-            deny.triggered.connect(lambda _=False, i=item.id: self.app.resolve_item(i, "deny", by="tray"))
+            deny.triggered.connect(lambda _=False, i=item.id: self.answers.resolve(i, "deny", by="tray"))
         show = sub.addAction(self.tr("Show in inbox…"))
-        show.triggered.connect(self.app.show_inbox)
+        show.triggered.connect(self.inbox_requested)
 
     def hide(self) -> None:
         if self.icon is not None:

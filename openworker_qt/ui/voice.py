@@ -35,7 +35,7 @@ from openworker_qt.voice.models import ModelImportError, NoModelError, import_mo
 from openworker_qt.voice.transcribe import SpeechToText, Transcriber, TranscriptionError
 
 if TYPE_CHECKING:
-    from openworker_qt.runtime import Runtime
+    from openworker_qt.ui.settings_store import SettingsStore
 
 DEFAULT_VOICE_HOTKEY = "Ctrl+Alt+V"
 MIN_SECONDS = 0.3  # shorter is a tap on the button, not speech
@@ -87,13 +87,13 @@ class VoiceController(QObject):
         self.shortcut.activated.connect(self._on_shortcut_activated)
 
     @classmethod
-    def for_runtime(cls, button: MicButton, edit: QPlainTextEdit, runtime: Runtime,
-                    parent: QObject | None = None) -> VoiceController:
-        folder = models_dir(runtime.paths)
-        transcriber = Transcriber(str(runtime.config.get("voice.model") or ""), folder,
-                                  language=str(runtime.config.get("voice.language") or ""))
+    def for_settings(cls, button: MicButton, edit: QPlainTextEdit, settings: SettingsStore,
+                     parent: QObject | None = None) -> VoiceController:
+        folder = models_dir(settings.paths)
+        transcriber = Transcriber(str(settings.get("voice.model") or ""), folder,
+                                  language=str(settings.get("voice.language") or ""))
         return cls(button, edit, transcriber, parent=parent, models_folder=folder,
-                   hotkey=str(runtime.config.get("ui.voice_hotkey") or DEFAULT_VOICE_HOTKEY))
+                   hotkey=str(settings.get("ui.voice_hotkey") or DEFAULT_VOICE_HOTKEY))
 
     # ---------------------------------------------------------------- texts
 

@@ -8,10 +8,13 @@ Session → Change folder…); File → Default folder… changes the remembered
 Before this, the app used the folder it was launched from, so a source checkout
 started with ``scripts/dev app`` received the agent's files.
 
-:func:`start_first_run` is the first-run sequence after the window's first
-paint: the workspace question (if none is remembered), then onboarding (if no
-model is set up). Dialogs open with ``open()``, never ``exec()``: a nested event
-loop would re-enter the qasync loop.
+The app's first-run sequence (``DesktopApp.start_first_run``, after the
+window's first paint) asks the workspace question (if none is remembered,
+:func:`needs_workspace`), then offers onboarding. Dialogs open with ``open()``
+(:func:`show_workspace_dialog`), never ``exec()``: a nested event loop would
+re-enter the qasync loop. The dialog writes the setting through a
+:class:`SettingsStore`; the app connects :attr:`WorkspaceDialog.chosen` to use
+the folder.
 
 Signals (WorkspaceDialog):
     chosen(str): the folder the user accepted (it exists and is remembered).
@@ -20,7 +23,7 @@ Signals (WorkspaceDialog):
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -35,11 +38,8 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.ui.folders import default_workspace, prepare_folder
-from openworker_qt.ui.settings_store import apply_global
+from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
-
-if TYPE_CHECKING:
-    from openworker_qt.app import DesktopApp
 
 CONFIG_KEY = "general.workspace"
 
@@ -58,9 +58,9 @@ def startup_workspace(config: Any) -> Path:
     return remembered_workspace(config) or default_workspace()
 
 
-def needs_workspace(app: DesktopApp) -> bool:
+def needs_workspace(config: Any) -> bool:
     """First start: no workspace folder remembered yet."""
-    return remembered_workspace(app.runtime.config) is None
+    return remembered_workspace(config) is None
 
 
 def folder_dialog(parent: QWidget, title: str, start: str) -> QFileDialog:
@@ -79,9 +79,10 @@ class WorkspaceDialog(QDialog):
 
     chosen = Signal(str)
 
-    def __init__(self, app: DesktopApp, parent: QWidget | None = None, *, first_run: bool = True) -> None:
+    def __init__(self, settings: SettingsStore, parent: QWidget | None = None, *,
+                 first_run: bool = True) -> None:
         super().__init__(parent)
-        self.app = app
+        self.settings = settings
         self.picker: QFileDialog | None = None
         self.setObjectName("workspaceDialog")
         keep_on_screen(self)
@@ -104,7 +105,7 @@ class WorkspaceDialog(QDialog):
         lay.addWidget(heading)
         lay.addWidget(intro)
         row = QHBoxLayout()
-        current = remembered_workspace(app.runtime.config) or default_workspace()
+        current = remembered_workspace(settings.config) or default_workspace()
         self.path_edit = QLineEdit(str(current))
         self.path_edit.setAccessibleName(self.tr("Workspace folder"))
         self.path_edit.setAccessibleDescription(self.tr("Created if it does not exist yet"))
@@ -154,43 +155,26 @@ class WorkspaceDialog(QDialog):
         return self.picker
 
     def use_folder(self) -> bool:
-        """Create the folder if needed, remember it, and make it the app's workspace."""
+        """Create the folder if needed, remember it, and announce it (:attr:`chosen`)."""
         try:
             path = prepare_folder(self.path_edit.text())
-            apply_global(self.app.runtime, {"general": {"workspace": str(path)}})
+            self.settings.apply({"general": {"workspace": str(path)}})
         except (ValueError, OSError) as exc:
             self.status.setText(str(exc))
             self.status.setAccessibleDescription(str(exc))
             self.status.show()
             return False
-        self.app.workspace = path
-        self.app.window.workspace_changed()
         self.chosen.emit(str(path))
         self.accept()
         return True
 
 
-def show_workspace_dialog(app: DesktopApp, *, first_run: bool) -> WorkspaceDialog:
-    dialog = WorkspaceDialog(app, app.window, first_run=first_run)
+def show_workspace_dialog(settings: SettingsStore, parent: QWidget | None, *,
+                          first_run: bool) -> WorkspaceDialog:
+    """Open the workspace question (window-modal over ``parent``, deleted on close)."""
+    dialog = WorkspaceDialog(settings, parent, first_run=first_run)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     dialog.raise_()
     dialog.activateWindow()
-    return dialog
-
-
-def start_first_run(app: DesktopApp) -> WorkspaceDialog | None:
-    """After the first paint: ask for the workspace (if none is remembered), then
-    offer onboarding (if no model is set up). Returns the workspace dialog, if shown."""
-    from openworker_qt.ui.onboarding import needs_onboarding
-
-    def onboard() -> None:
-        if needs_onboarding(app):
-            app.show_onboarding()
-
-    if not needs_workspace(app):
-        onboard()
-        return None
-    dialog = show_workspace_dialog(app, first_run=True)
-    dialog.finished.connect(lambda _result: onboard())
     return dialog

@@ -359,11 +359,6 @@
 <context>
     <name>DesktopApp</name>
     <message>
-        <location filename="../../openworker_qt/app.py" line="208" />
-        <source> (read only)</source>
-        <translation>（只读）</translation>
-    </message>
-    <message>
         <location filename="../../openworker_qt/app.py" line="258" />
         <source>No system tray is available here: OpenWorker keeps working window-only (quick ask is in the Window menu).</source>
         <translation>这里没有系统托盘：OpenWorker 将仅以窗口方式工作（快速提问在“窗口”菜单中）。</translation>
@@ -407,6 +402,11 @@
         <location filename="../../openworker_qt/app.py" line="324" />
         <source>Click to open the session.</source>
         <translation>点击打开该会话。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/app.py" line="292" />
+        <source>{name} could not start: {reason}</source>
+        <translation>{name} 无法启动：{reason}</translation>
     </message>
 </context>
 <context>
@@ -697,6 +697,29 @@ The grant applies to this session only.</source>
         <source>{n} pending</source>
         <translation>{n} 项待处理</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="144" />
+        <source>Answer not taken</source>
+        <translation>回答未被采用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="260" />
+        <source>#{n} was already answered somewhere else; your answer was not taken.</source>
+        <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
+    </message>
+</context>
+<context>
+    <name>LateAnswer</name>
+    <message>
+        <location filename="../../openworker_qt/ui/late_answers.py" line="22" />
+        <source>#{n} was closed because the conversation moved on: a new message was sent before it was answered, so nothing was run. Ask again in the session if it is still needed.</source>
+        <translation>#{n} 已关闭，因为对话已经继续：在它得到回答之前发送了新消息，因此没有执行任何操作。如果仍然需要，请在会话中重新提出。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/late_answers.py" line="28" />
+        <source>#{n} was withdrawn because the turn was stopped; nothing was run.</source>
+        <translation>#{n} 已撤回，因为本轮任务已停止；没有执行任何操作。</translation>
+    </message>
 </context>
 <context>
     <name>ListEditor</name>
@@ -954,6 +977,21 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/main_window.py" line="361" />
         <source>This session now works in {folder}</source>
         <translation>此会话现在在 {folder} 中工作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="581" />
+        <source>Your message was not sent: another OpenWorker window or process is working on this session. It is back in the message box; send it again when that turn has ended, or stop it there.</source>
+        <translation>你的消息未发送：另一个 OpenWorker 窗口或进程正在处理此会话。消息已放回输入框；请在那一轮结束后重新发送，或在那里停止它。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="631" />
+        <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
+        <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="791" />
+        <source> (read only)</source>
+        <translation>（只读）</translation>
     </message>
 </context>
 <context>
@@ -1552,6 +1590,11 @@ The grant applies to this session only.</source>
         <source>Ollama URL saved.</source>
         <translation>Ollama 地址已保存。</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_pages.py" line="193" />
+        <source>From the environment ({variable})</source>
+        <translation>来自环境变量（{variable}）</translation>
+    </message>
 </context>
 <context>
     <name>QuestionCard</name>
@@ -1907,6 +1950,11 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/tray.py" line="121" />
         <source>Show in inbox…</source>
         <translation>在收件箱中显示…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/tray.py" line="125" />
+        <source>{a} approval(s), {q} other question(s) in {s} session(s)</source>
+        <translation>{s} 个会话中有 {a} 项审批、{q} 个其他问题</translation>
     </message>
 </context>
 <context>

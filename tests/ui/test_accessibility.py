@@ -121,9 +121,7 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
         opened["settings"] = desktop.show_settings()
         await until(lambda: not opened["settings"].providers.busy(), what="keyring read")
         opened["onboarding"] = desktop.show_onboarding()
-        from openworker_qt.ui.workspace import show_workspace_dialog
-
-        opened["workspace"] = show_workspace_dialog(desktop, first_run=True)
+        opened["workspace"] = desktop.show_workspace_dialog(first_run=True)
 
     run(qloop, scenario)
     counts = {"main window": assert_accessible(window)}

@@ -154,7 +154,8 @@ def test_quick_ask_key_is_the_same_everywhere(qtbot, make_desktop) -> None:  # t
     desktop = make_desktop()
     action = desktop.window.findChild(type(desktop.window.new_action), "quickAsk")
     assert action.shortcut().toString() == DEFAULT_HOTKEY
-    assert Tray(desktop, available=False).quick_ask_action.shortcut().toString() == DEFAULT_HOTKEY
+    tray = Tray(desktop.inbox, desktop.bridge, desktop.answers, desktop.settings, available=False)
+    assert tray.quick_ask_action.shortcut().toString() == DEFAULT_HOTKEY
     # a configured key moves the in-app shortcut with it
     from openworker_qt.storage.config import update_global
 

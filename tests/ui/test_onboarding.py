@@ -45,7 +45,7 @@ def open_dialog(make_desktop) -> tuple[Any, OnboardingDialog]:  # type: ignore[n
 def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
     stub.add("POST", CHAT, Reply(body=sse(chunk("OK")) + "data: [DONE]\n\n", content_type="text/event-stream"))
     desktop, dialog = open_dialog(make_desktop)
-    assert needs_onboarding(desktop)
+    assert needs_onboarding(desktop.settings)
     dialog.select_provider("openai")
     qtbot.keyClicks(dialog.key_edit, "sk-test-good-key-123")
     dialog.url_edit.setText(stub.url + "/v1")
@@ -74,7 +74,7 @@ def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, 
     assert load_config().get("general.default_model") == "gpt-4.1"
     assert desktop.runtime.config.get("general.default_model") == "gpt-4.1"
     assert desktop.manager.default_model == "gpt-4.1"
-    assert not needs_onboarding(desktop)
+    assert not needs_onboarding(desktop.settings)
     # the live router now builds OpenAI with the stored key and the saved base URL
     provider, model_id = desktop.runtime.router.resolve("gpt-4.1")
     assert model_id == "gpt-4.1" and provider.name == "openai"
@@ -160,10 +160,10 @@ def test_unreachable_ollama_is_reported(qtbot, qloop, make_desktop) -> None:  # 
 
 def test_skip_is_remembered(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
     desktop, dialog = open_dialog(make_desktop)
-    assert needs_onboarding(desktop)
+    assert needs_onboarding(desktop.settings)
     qtbot.mouseClick(dialog.skip_button, Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
-    assert not needs_onboarding(desktop)
+    assert not needs_onboarding(desktop.settings)
 
 
 # ------------------------------------------------------------ without any key
@@ -201,7 +201,7 @@ def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earl
         window = desktop.window
         assert window.composer.current_model() == "custom:qwen2.5-7b-instruct"
         window.composer.edit.setPlainText("hello")
-        window.composer._submit()
+        window.composer.submit()
         await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id)
                     and len(window.transcript.items) >= 2, what="turn end")
 
@@ -283,4 +283,4 @@ def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_deskt
     assert (desktop.workspace / "openworker-demo.md").is_file()
     # the demo sets nothing up: onboarding is offered again next time
     assert load_config().get("general.default_model") == ""
-    assert needs_onboarding(desktop)
+    assert needs_onboarding(desktop.settings)

@@ -69,11 +69,11 @@ def test_unknown_language_falls_back_to_english(qapp, make_desktop) -> None:  # 
 
 
 def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
-    from openworker_qt.ui.workspace import prepare_folder, show_workspace_dialog
+    from openworker_qt.ui.workspace import prepare_folder
     from tests.ui.conftest import act
 
     desktop = make_desktop()
-    dialog = act(qloop, lambda: show_workspace_dialog(desktop, first_run=True))
+    dialog = act(qloop, lambda: desktop.show_workspace_dialog(first_run=True))
     assert dialog.windowTitle() == "选择工作区文件夹"
     assert dialog.use_button.text() == "使用此文件夹(&U)"
     onboarding = desktop.show_onboarding()
@@ -81,3 +81,51 @@ def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # typ
     assert desktop.window.folder_button.text().startswith("文件夹：")
     with pytest.raises(ValueError, match="^请输入完整路径"):
         prepare_folder("relative")
+
+
+def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QCoreApplication
+
+    from openworker_qt.core.inbox import SUPERSEDED, SUPERSEDED_BY, WITHDRAWN, Inbox
+    from openworker_qt.storage.db import Database
+    from openworker_qt.ui.late_answers import closed_text
+
+    db = Database(tmp_path / "other.sqlite3")
+    inbox = Inbox(db)
+    moved = inbox.add("approval", "s1", tool_call_id="c1", tool="write_file", arguments={},
+                      title="t", reason="r", risk="write_local", target="a.txt")
+    stopped = inbox.add("approval", "s1", tool_call_id="c2", tool="write_file", arguments={},
+                        title="t", reason="r", risk="write_local", target="b.txt")
+    inbox.resolve(moved.id, SUPERSEDED, by=SUPERSEDED_BY)
+    inbox.resolve(stopped.id, WITHDRAWN, by="stop")
+    late_moved, late_stopped = inbox.get(moved.id), inbox.get(stopped.id)
+    db.close()
+    assert closed_text(late_moved).startswith(f"#{moved.id} 已关闭，因为对话已经继续")  # type: ignore[arg-type]
+    assert closed_text(late_stopped) == f"#{stopped.id} 已撤回，因为本轮任务已停止；没有执行任何操作。"  # type: ignore[arg-type]
+    desktop = make_desktop()
+    for source in (
+        "Your message was not sent: another OpenWorker window or process is working on this "
+        "session. It is back in the message box; send it again when that turn has ended, or "
+        "stop it there.",
+        "Not started: another OpenWorker window or process is working on this session. Try "
+        "again when that turn has ended, or stop it there.",
+    ):
+        assert "另一个 OpenWorker 窗口或进程正在处理此会话" in QCoreApplication.translate("MainWindow", source)
+    assert QCoreApplication.translate("InboxWindow", "Answer not taken") == "回答未被采用"
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    desktop.window.apply_folder_grant(str(folder), writable=False)
+    assert [a.name for a in desktop.window.composer.attachments] == ["docs/（只读）"]
+
+
+def test_key_from_the_environment_in_chinese(chinese: str, qloop, make_desktop, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.conftest import act, run, until
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-0123456789abcdef")
+    desktop = make_desktop()
+    settings = act(qloop, desktop.show_settings)
+    run(qloop, lambda: until(lambda: not settings.providers.busy()))
+    tree = settings.providers.tree
+    texts = {tree.topLevelItem(i).data(0, 256): tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())}
+    assert texts["openai"] == "来自环境变量（OPENAI_API_KEY）"
+    assert texts["anthropic"] == "未设置"

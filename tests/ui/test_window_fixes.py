@@ -84,7 +84,7 @@ def test_picker_shows_the_model_a_new_session_uses(qtbot, qloop, make_desktop, s
         shown = window.composer.model.currentText()
         assert shown and window.composer.model.itemText(window.composer.model.currentIndex()) == shown
         window.composer.edit.setPlainText("hi")
-        window.composer._submit()
+        window.composer.submit()
         await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id)
                     and len(window.transcript.items) >= 2, what="turn end")
 
@@ -118,7 +118,7 @@ def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> No
         # no model stored and no default: the picker shows what Send will use
         assert shown() == ("local:m1", "local:m1")
         window.composer.edit.setPlainText("hello")
-        window.composer._submit()
+        window.composer.submit()
         await until(lambda: not desktop.manager.is_running(blank.id) and len(stub.requests_to(CHAT)) == 1,
                     what="turn end")
         window.open_session(a.id)

@@ -18,7 +18,6 @@ from openworker_qt.ui.onboarding import OnboardingDialog
 from openworker_qt.ui.workspace import (
     WorkspaceDialog,
     needs_workspace,
-    start_first_run,
     startup_workspace,
 )
 from tests.ui.conftest import act, run, until
@@ -55,8 +54,8 @@ def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_de
     desktop = make_desktop([{"text": "ok"}])
     # a model is set up (in the config file too): no onboarding after the folder
     update_global({"general": {"default_model": desktop.manager.default_model}})
-    assert needs_workspace(desktop)
-    dialog = act(qloop, lambda: start_first_run(desktop))
+    assert needs_workspace(desktop.runtime.config)
+    dialog = act(qloop, lambda: desktop.start_first_run())
     assert isinstance(dialog, WorkspaceDialog) and dialog.isVisible()
     default = home / "OpenWorker"
     assert dialog.path_edit.text() == str(default)
@@ -67,12 +66,12 @@ def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_de
     assert load_config().get("general.workspace") == str(default)
     assert desktop.workspace == default
     assert desktop.window.folder_button.text() == "Folder: OpenWorker"
-    assert not needs_workspace(desktop)
+    assert not needs_workspace(desktop.runtime.config)
     assert onboarding_shown() is None
 
     async def scenario() -> None:
         desktop.window.composer.edit.setPlainText("hello")
-        desktop.window.composer._submit()
+        desktop.window.composer.submit()
         await until(lambda: desktop.window.session_id
                     and not desktop.manager.is_running(desktop.window.session_id), what="turn end")
 
@@ -81,14 +80,14 @@ def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_de
     assert info.workspace == str(default)
     # the next start asks nothing and starts there
     again = make_desktop()
-    assert not needs_workspace(again)
+    assert not needs_workspace(again.runtime.config)
     assert startup_workspace(again.runtime.config) == default
-    assert act(qloop, lambda: start_first_run(again)) is None
+    assert act(qloop, lambda: again.start_first_run()) is None
 
 
 def test_first_run_then_onboarding_when_no_model_is_set_up(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop()
-    dialog = act(qloop, lambda: start_first_run(desktop))
+    dialog = act(qloop, lambda: desktop.start_first_run())
     assert onboarding_shown() is None  # one question at a time
     other = home / "Work" / "AI"
     dialog.path_edit.setText(str(other))
@@ -100,19 +99,19 @@ def test_first_run_then_onboarding_when_no_model_is_set_up(qtbot, qloop, make_de
 def test_not_now_remembers_nothing_and_still_avoids_the_launch_folder(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "ok"}])
     desktop.workspace = startup_workspace(desktop.runtime.config)  # what main() passes
-    dialog = act(qloop, lambda: start_first_run(desktop))
+    dialog = act(qloop, lambda: desktop.start_first_run())
     act(qloop, dialog.later_button.click)
     assert closed(dialog)
     assert load_config().get("general.workspace") == ""
-    assert needs_workspace(desktop)  # asked again next start
-    sid = desktop.window._ensure_session()
+    assert needs_workspace(desktop.runtime.config)  # asked again next start
+    sid = desktop.window.ensure_session()
     assert desktop.runtime.conversations.get_session(sid).workspace == str(home / "OpenWorker")
     assert (home / "OpenWorker").is_dir()  # created when first used
 
 
 def test_a_bad_folder_is_explained_and_nothing_is_saved(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "ok"}])
-    dialog = act(qloop, lambda: start_first_run(desktop))
+    dialog = act(qloop, lambda: desktop.start_first_run())
     (home / "notes.txt").write_text("x", encoding="utf-8")
     for text, says in (("relative/folder", "full path"), (str(home / "notes.txt"), "not a folder"),
                        ("", "Enter a folder")):
@@ -127,7 +126,7 @@ def test_a_bad_folder_is_explained_and_nothing_is_saved(qtbot, qloop, make_deskt
 def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
-    first = window._ensure_session()
+    first = window.ensure_session()
     engine = desktop.manager.engine(first)
     assert engine.workspace == desktop.workspace
     elsewhere = tmp_path / "project"
@@ -146,7 +145,7 @@ def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path
     # another session keeps its own folder; the default is unchanged
     window.new_session()
     assert window.folder_button.text() == f"Folder: {desktop.workspace.name}"
-    second = window._ensure_session()
+    second = window.ensure_session()
     assert store.get_session(second).workspace == str(desktop.workspace)
     async def reopen() -> None:
         window.open_session(first)
@@ -164,7 +163,7 @@ def test_a_new_session_can_start_in_another_folder(qtbot, qloop, make_desktop, t
     elsewhere.mkdir()
     assert window.set_session_folder(str(elsewhere))
     assert window.session_id is None and window.folder_button.text() == "Folder: other"
-    sid = window._ensure_session()
+    sid = window.ensure_session()
     assert desktop.runtime.conversations.get_session(sid).workspace == str(elsewhere)
 
 
@@ -176,7 +175,7 @@ def test_the_folder_does_not_change_mid_turn(qtbot, qloop, make_desktop, tmp_pat
 
     async def scenario() -> bool:
         window.composer.edit.setPlainText("long answer")
-        window.composer._submit()
+        window.composer.submit()
         await until(lambda: window.session_id and desktop.manager.is_running(window.session_id),
                     what="turn start")
         changed = window.set_session_folder(str(elsewhere))
@@ -192,7 +191,7 @@ def test_the_folder_does_not_change_mid_turn(qtbot, qloop, make_desktop, tmp_pat
 def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
-    first = window._ensure_session()
+    first = window.ensure_session()
     action = window.findChild(type(window.new_action), "defaultFolder")
     act(qloop, action.trigger)
     dialog = next(w for w in QApplication.topLevelWidgets()
@@ -203,4 +202,4 @@ def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_pat
     assert load_config().get("general.workspace") == str(target)
     assert desktop.runtime.conversations.get_session(first).workspace != str(target)
     window.new_session()
-    assert desktop.runtime.conversations.get_session(window._ensure_session()).workspace == str(target)
+    assert desktop.runtime.conversations.get_session(window.ensure_session()).workspace == str(target)
