@@ -110,13 +110,14 @@ class Runtime:
         self.config = config
         self.workspace = workspace
         self.db = db
+        #: Applied to every text stored: messages, audit entries, inbox items.
+        self.redact: Callable[[str], str] = secrets.redact
         self.conversations = ConversationStore(db)
-        self.inbox = Inbox(db)
-        self.audit = AuditLog(db)
+        self.inbox = Inbox(db, redact=self._redact)
+        self.audit = AuditLog(db, redact=self._redact)
         self.rules = StandingRuleStore(db)
         #: Provider keys by entry name: the keyring first, then the environment.
         self.get_key = get_key
-        self.redact: Callable[[str], str] = secrets.redact
         self.router = router if router is not None else build_router(config, get_key)
         self.tools_for = tools_for
         self.managers: list[SessionManager] = []
@@ -124,6 +125,9 @@ class Runtime:
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
         self._started = False
+
+    def _redact(self, text: str) -> str:
+        return self.redact(text)
 
     # ------------------------------------------------------------ permissions
 

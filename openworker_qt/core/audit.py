@@ -12,14 +12,20 @@ The ``proposed`` entry of a call also records its risk class and its tool's
 origin (``builtin``, ``mcp:<server>``, ``connector:<name>``; empty for a tool name
 the model made up), in their own columns so they can be queried.
 
-Only an argument preview is stored (never raw arguments), and secrets never
-reach tool arguments in the first place (see ``storage/secrets.py``).
+Only an argument preview is stored (never raw arguments). A model can still put
+a secret it has seen into a call (a path, a command, a made-up tool name), so
+:class:`AuditLog` takes a ``redact`` function (the runtime passes
+:func:`openworker_qt.storage.secrets.redact`) and applies it to every text it
+stores — the tool name, the call ids and rule, every string in the details — and
+to the ids it looks up, which therefore match the redacted history a resumed
+turn reads its calls from.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -74,24 +80,48 @@ class AuditSink(Protocol):
     ) -> bool: ...
 
 
-class AuditLog:
-    """The audit table."""
+Redact = Callable[[str], str]
 
-    def __init__(self, db: Database) -> None:
+
+def scrub(value: Any, redact: Redact) -> Any:
+    """``value`` with ``redact`` applied to every string in it (dict keys included)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {scrub(k, redact): scrub(v, redact) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub(v, redact) for v in value]
+    return value
+
+
+def _same(text: str) -> str:
+    return text
+
+
+class AuditLog:
+    """The audit table. ``redact`` is applied to every text stored (see the module
+    docstring); without one, texts are stored as given."""
+
+    def __init__(self, db: Database, *, redact: Redact | None = None) -> None:
         self.db = db
+        self.redact: Redact = redact or _same
         db.ensure("audit", MIGRATIONS)
+
+    def _opt(self, text: str | None) -> str | None:
+        return None if text is None else self.redact(text)
 
     def record(
         self, session_id: str, call_id: str, tool: str, stage: str, *, rule: str | None = None,
         risk: str | None = None, origin: str | None = None, call_key: str | None = None,
         **detail: Any,
     ) -> None:
+        r = self.redact
         self.db.execute(
             "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
             " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (session_id, call_id, tool, stage, rule,
-             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin,
-             call_key),
+            (session_id, r(call_id), r(tool), stage, self._opt(rule),
+             json.dumps(scrub(detail, r), ensure_ascii=False, default=lambda o: r(str(o))),
+             time.time(), risk, self._opt(origin), self._opt(call_key)),
         )
 
     def for_session(self, session_id: str) -> list[AuditEntry]:
@@ -103,7 +133,7 @@ class AuditLog:
     def stages(self, session_id: str, call_id: str) -> list[str]:
         rows = self.db.query(
             "SELECT stage FROM audit WHERE session_id = ? AND call_id = ? ORDER BY id",
-            (session_id, call_id),
+            (session_id, self.redact(call_id)),
         )
         return [str(r[0]) for r in rows]
 
@@ -112,9 +142,9 @@ class AuditLog:
         ``core/inbox.py``) only that instance counts: vendors reuse call ids across
         turns. A key equal to the vendor id is a call stored before keys existed."""
         if call_key is not None and call_key != call_id:
-            sql, params = "call_key = ?", (session_id, call_key)
+            sql, params = "call_key = ?", (session_id, self.redact(call_key))
         else:
-            sql, params = "call_id = ?", (session_id, call_id)
+            sql, params = "call_id = ?", (session_id, self.redact(call_id))
         rows = self.db.query(
             f"SELECT 1 FROM audit WHERE session_id = ? AND {sql} AND stage = 'started' LIMIT 1",
             params,

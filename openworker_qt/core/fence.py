@@ -5,8 +5,9 @@ Three sets, all pure functions of a path (and of ``$HOME`` and the app's own
 directories, re-read on every call):
 
 * **not a path** — URL-shaped strings (``file:///etc/passwd``, ``http://…``,
-  ``smb://…``, any ``scheme://``): the file tools and the permission engine
-  refuse them instead of making a folder named ``file:``;
+  ``smb://…``, any ``scheme://``) and strings holding a NUL character: the file
+  tools and the permission engine refuse them (instead of making a folder named
+  ``file:``, or calling a NUL "outside the roots");
 * **app state** — the app's config, data, log and cache folders (so the
   database and its ``-wal``/``-shm`` files), every ``.openworker`` folder
   anywhere and the OS key stores. A write there is refused in every mode,
@@ -110,7 +111,10 @@ def url_scheme(raw: str) -> str | None:
 
 
 def not_a_path(raw: str) -> str | None:
-    """Why ``raw`` is not a path (it is URL-shaped), or ``None`` if it may be one."""
+    """Why ``raw`` is not a path (it holds a NUL character or is URL-shaped), or
+    ``None`` if it may be one."""
+    if "\0" in raw:
+        return f"{raw!r} is not a valid path (contains a NUL character)"
     scheme = url_scheme(raw)
     if scheme is None:
         return None
@@ -118,6 +122,16 @@ def not_a_path(raw: str) -> str | None:
         f"'{raw}' is a {scheme}: URL, not a path. The file tools only take paths on "
         "this computer (e.g. /home/me/notes.txt or notes.txt)"
     )
+
+
+_SEPARATORS = "/\\" if os.name == "nt" else "/"
+
+
+def names_a_folder(raw: str) -> bool:
+    """``raw`` is written as a folder: it ends with a separator, ``.`` or ``..``
+    (``notes/``, ``.``, ``src/..``), whether or not that folder exists."""
+    tail = re.split(f"[{re.escape(_SEPARATORS)}]", raw)[-1]
+    return tail in ("", ".", "..")
 
 
 def home() -> Path:

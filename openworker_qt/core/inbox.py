@@ -39,6 +39,16 @@ Contract:
     :data:`WITHDRAWN` (the user stopped the turn) and :data:`SUPERSEDED` (the
     call was closed without running because the user sent a new message: the
     conversation moved on). :func:`closed_by_app` says so to whoever answers late.
+  * Nothing secret is stored: an :class:`Inbox` built with ``redact`` (the runtime
+    passes :func:`openworker_qt.storage.secrets.redact`) applies it to every text
+    of an item before it is stored — arguments, preview, title, reason, targets,
+    options, ids and the answer — and to the ids it looks up, so they match the
+    redacted history a resumed turn reads its calls from. The stored arguments
+    are for people to read (cards, ``openworker-qt inbox``); the tool never runs
+    with them. It runs with the call's arguments from the turn: the model's own
+    in the turn that made the call, or, after a restart, the stored (equally
+    redacted) assistant message — the same text the model itself sees from then
+    on.
   * :meth:`Inbox.wait` returns when the item is resolved, whether by this process
     (immediately, through a future) or by another one (noticed by polling
     ``PRAGMA data_version``, which changes only when another connection commits).
@@ -53,6 +63,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from openworker_qt.core.audit import Redact, scrub
 from openworker_qt.storage.db import Database
 
 InboxKind = Literal["approval", "question", "plan", "directory", "notice"]
@@ -205,8 +216,9 @@ class _Waiters:
 class Inbox:
     """Inbox items in the shared database. Use one instance per process."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, redact: Redact | None = None) -> None:
         self.db = db
+        self.redact: Redact = redact or (lambda text: text)
         db.ensure("inbox", MIGRATIONS)
         self.listeners: list[InboxListener] = []
         self._waiters = _Waiters()
@@ -235,8 +247,11 @@ class Inbox:
         instance (``call_key``; the ``tool_call_id`` when no key is given)."""
         if kind not in KINDS:
             raise ValueError(f"unknown inbox kind {kind!r}")
-        args = dict(arguments or {})
+        r = self.redact
+        args = scrub(dict(arguments or {}), r)
         key = call_key if call_key is not None else tool_call_id
+        key, tool_call_id = self._opt(key), self._opt(tool_call_id)
+        target, standing_target = self._opt(target), self._opt(standing_target)
         with self.db.transaction() as conn:
             if key is not None:
                 row = conn.execute(
@@ -251,10 +266,11 @@ class Inbox:
                 " options, task_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    kind, session_id, tool_call_id, key, tool,
-                    json.dumps(args, ensure_ascii=False, default=str), args_preview(args),
-                    title, reason, risk, target, standing_target, int(can_always),
-                    json.dumps(list(options)), task_id, time.time(),
+                    kind, session_id, tool_call_id, key, r(tool),
+                    json.dumps(args, ensure_ascii=False, default=lambda o: r(str(o))),
+                    args_preview(args), r(title), r(reason), risk, target, standing_target,
+                    int(can_always), json.dumps([r(str(o)) for o in options]), task_id,
+                    time.time(),
                 ),
             )
             row = conn.execute("SELECT * FROM inbox WHERE id = ?", (cur.lastrowid,)).fetchone()
@@ -294,7 +310,7 @@ class Inbox:
         cur = self.db.execute(
             "UPDATE inbox SET status = 'resolved', resolution = ?, resolved_by = ?,"
             " resolved_at = ? WHERE id = ? AND status = 'pending'",
-            (resolution, by, time.time(), item_id),
+            (self.redact(resolution), by, time.time(), item_id),
         )
         if cur.rowcount != 1:
             return False
@@ -302,6 +318,9 @@ class Inbox:
         assert item is not None
         self._notify(item)
         return True
+
+    def _opt(self, text: str | None) -> str | None:
+        return None if text is None else self.redact(text)
 
     # ---------------------------------------------------------------- reading
 
@@ -315,14 +334,15 @@ class Inbox:
         rows = self.db.query(
             "SELECT * FROM inbox WHERE session_id = ? AND tool_call_id = ?"
             " ORDER BY status = 'pending' DESC, id DESC LIMIT 1",
-            (session_id, tool_call_id),
+            (session_id, self.redact(tool_call_id)),
         )
         return _item(rows[0]) if rows else None
 
     def find_key(self, session_id: str, call_key: str) -> InboxItem | None:
         """The item of one call instance (see :meth:`add`)."""
         rows = self.db.query(
-            "SELECT * FROM inbox WHERE session_id = ? AND call_key = ?", (session_id, call_key)
+            "SELECT * FROM inbox WHERE session_id = ? AND call_key = ?",
+            (session_id, self.redact(call_key)),
         )
         return _item(rows[0]) if rows else None
 

@@ -40,7 +40,10 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    roots) in every mode instead.
    A write whose destination cannot be told (a WRITE_LOCAL tool without a target
    argument), and a write to an existing file with other hard links (its other
-   names may be outside the roots), always ask — in auto mode too.
+   names may be outside the roots), always ask — in auto mode too. A file
+   write (``write_file``; see ``FILE_WRITE_TOOLS``) whose target is a folder —
+   an existing one, a writable root itself, or a path ending in ``/``, ``.`` or
+   ``..`` — is refused: the file would not be inside the folder that was checked.
 3. ``can_always`` (an "always" answer may be offered) is set only for EXTERNAL calls
    with a target; the answer becomes a session-scoped standing rule bound to that
    exact target. ``standing_target`` is set on every EXTERNAL decision with a target.
@@ -53,10 +56,16 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    ``~/.gnupg``, cloud and container credentials, browser profiles, key stores,
    the app's data folder and database, ``.env`` files outside the workspace)
    always asks — even inside a read root, even in auto and plan mode — and never
-   offers "always".
-7. Allowlisted AND its options pass the program's table (nothing that executes,
-   deletes or writes) AND every path argument is inside the read roots and
-   outside the sensitive set (:mod:`~openworker_qt.core.shell_programs`).
+   offers "always". So does reading a regular file with other hard links
+   (``st_nlink > 1``) inside a read root, like writing one: its other names
+   cannot be found, and one may be ``~/.ssh/id_rsa`` (a hard link, unlike a
+   symlink, resolves to itself). A path that is not one (a URL, a NUL
+   character) is refused.
+7. Allowlisted AND no word is changed by the shell's expansions (patterns,
+   braces, an unusual ``~``: :mod:`~openworker_qt.core.shell_policy`) AND its
+   options pass the program's table (nothing that executes, deletes or writes)
+   AND every path argument is inside the read roots, outside the sensitive set
+   and not a file with other hard links (:mod:`~openworker_qt.core.shell_programs`).
 8. The app's config, data, log and cache folders (the database and its
    ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
    Refused, not asked: approving such a write would let a model lift its own
@@ -104,6 +113,10 @@ Live: TypeAlias = "T | Callable[[], T]"
 or as a zero-argument callable called on every check."""
 
 PathLike: TypeAlias = Path | str
+
+# Tools whose target is a file they replace: a target that is a folder (or a
+# writable root itself) is refused.
+FILE_WRITE_TOOLS: frozenset[str] = frozenset({"write_file"})
 
 # Tools that read the path in their ``path`` argument (default: the workspace).
 PATH_READ_TOOLS: Mapping[str, str] = {
@@ -162,6 +175,12 @@ def default_read_paths(call: ToolCallInfo) -> list[str] | None:
     if value in (None, ""):
         return ["."]
     return [str(value)]
+
+
+_LINKED_READ = (
+    "{path} is a file with other hard links, and another of its names may be a "
+    "sensitive file outside the folders this session may read"
+)
 
 
 def _hard_linked(path: Path) -> bool:
@@ -506,7 +525,10 @@ class PermissionEngine:
                     "(the workspace, granted folders and attached files)"
                 )
             sensitive = sensitive if sensitive is not None else self.sensitive_paths()
-            return fence.sensitive_reason(forms, sensitive, ws)
+            why = fence.sensitive_reason(forms, sensitive, ws)
+            if why is None and _hard_linked(resolved):
+                why = _LINKED_READ.format(path=resolved)
+            return why
 
         return problem
 
@@ -595,6 +617,8 @@ class PermissionEngine:
             elif inside is None:
                 inside = root
             why = fence.sensitive_reason(forms, sensitive_set, ws)
+            if why is None and root is not None and resolved is not None and _hard_linked(resolved):
+                why = _LINKED_READ.format(path=resolved)
             if why is not None:
                 sensitive.append(why)
         if outside:
@@ -674,6 +698,17 @@ class PermissionEngine:
             refusal = self._refuse_state(call, raw, forms, protected)
             if refusal is not None:
                 return refusal
+            if call.name in FILE_WRITE_TOOLS and (
+                fence.names_a_folder(raw)
+                or (resolved is not None and (resolved in roots or resolved.is_dir()))
+            ):
+                return Decision(
+                    allowed=False,
+                    reason=(
+                        f"{call.name}: {resolved or raw} is a folder, not a file. Give the "
+                        "path of a file inside it (e.g. notes/todo.md)"
+                    ),
+                )
             root = next((r for r in roots if resolved and resolved.is_relative_to(r)), None)
             if resolved is None or root is None:
                 outside.append(str(resolved) if resolved is not None else raw)

@@ -11,11 +11,20 @@ A command auto-runs only when both hold:
    any ``$`` (parameter expansion such as ``echo $OPENAI_API_KEY`` would leak
    a secret into the model's context) and any other control character
    (NUL, escape, …) also refuse auto-run;
-2. its ``shlex`` argv starts with the tokens of one allowlist entry, compared
+2. every word means what it says: the shell would change no argument between
+   this check and the program. An unquoted pattern or brace (``*`` ``?`` ``[``
+   ``]`` ``{`` ``}``: ``date -f {~/.ssh/id_rsa,+%s}``, ``cat ss*/id_rsa``), a
+   backslash escape outside quotes, a ``#`` starting a word (a comment), a
+   ``~`` the check cannot resolve like the shell (``~-`` ``~+`` ``~1``, a quoted
+   ``~``, a ``~`` after ``=`` or ``:``) or an environment assignment in front of
+   the program all refuse auto-run. A leading ``~``, ``~/…`` or ``~name/…`` is
+   expanded here exactly as the shell expands it, and the arguments are checked
+   in that form (see :func:`shell_words`);
+3. its argv (quotes removed) starts with the tokens of one allowlist entry, compared
    **token by token**: ``git status`` allows ``git status -s`` but neither
    ``git statusx`` nor bare ``git``; ``ls`` does not allow ``lsof``; ``ls``
    does not allow ``/bin/ls`` either (argv[0] is compared as written);
-3. its arguments pass the program's table (see
+4. its arguments pass the program's table (see
    :mod:`~openworker_qt.core.shell_programs`): no option that executes,
    deletes or writes (``find -delete``, ``git diff --output=…``, ``sort -o``,
    ``sed -i``, ``pytest -p …``), no option the table does not know, and —
@@ -24,7 +33,10 @@ A command auto-runs only when both hold:
    the session may read and outside the sensitive set (``cat ~/.ssh/id_rsa``
    asks even with ``cat`` allowlisted).
 
-A command whose quoting ``shlex`` cannot parse never auto-runs.
+A command whose quoting cannot be parsed never auto-runs. The words are those a
+POSIX shell or bash (``bash -c``) would pass: ``tests/core/test_shell_policy.py``
+runs every auto-run command of its corpus through a real ``bash -c`` and
+compares.
 
 Everything here is pure: the permission engine turns a :class:`ShellVerdict`
 into "allowed" or "ask the user". The operators, the default entries and the
@@ -34,6 +46,8 @@ check workspace files with them too); this module re-exports them.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -57,6 +71,7 @@ __all__ = [
     "matching_entry",
     "parse_allowlist",
     "parse_argv",
+    "shell_words",
 ]
 
 _NAMES = {"\n": "a newline", "\r": "a carriage return", "`": "a backtick"}
@@ -74,6 +89,131 @@ def matching_entry(argv: Sequence[str], allowlist: Iterable[str]) -> str | None:
             if best is None or len(tokens) > len(best):
                 best = tokens
     return " ".join(best) if best is not None else None
+
+
+QUOTING = "the command's quoting cannot be parsed"
+_PATTERN = frozenset("*?[]")
+_BRACES = frozenset("{}")
+_TILDE_USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+class Unclear(ValueError):
+    """The shell would change a word before the program sees it (the message says how)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShellWords:
+    """``written``: the words with their quotes removed; ``argv``: what the program
+    receives (a leading ``~`` expanded as the shell expands it)."""
+
+    written: tuple[str, ...]
+    argv: tuple[str, ...]
+
+
+Chars = list[tuple[str, bool]]  # each character of a word, and whether it was quoted
+
+
+def _split(command: str) -> list[Chars]:
+    """The words of an operator-free ``command``: quotes removed, each character
+    marked quoted or not. Raises :class:`Unclear`."""
+    words: list[Chars] = []
+    word: Chars | None = None
+    i, n = 0, len(command)
+    while i < n:
+        c = command[i]
+        if c in " \t":
+            if word is not None:
+                words.append(word)
+                word = None
+            i += 1
+            continue
+        if word is None:
+            word = []
+        if c == "'":
+            end = command.find("'", i + 1)
+            if end < 0:
+                raise Unclear(QUOTING)
+            word += [(ch, True) for ch in command[i + 1 : end]]
+            i = end + 1
+        elif c == '"':
+            i += 1
+            while True:
+                if i >= n:
+                    raise Unclear(QUOTING)
+                ch = command[i]
+                if ch == '"':
+                    i += 1
+                    break
+                if ch == "\\" and i + 1 < n and command[i + 1] in '"\\':
+                    ch = command[i + 1]
+                    i += 1
+                word.append((ch, True))
+                i += 1
+        elif c == "\\":
+            raise Unclear(
+                "the command contains a backslash escape outside quotes, so it never runs "
+                "without asking"
+            )
+        elif c == "#" and not word:
+            raise Unclear(
+                "the command contains a '#' that starts a shell comment, so it never runs "
+                "without asking"
+            )
+        else:
+            word.append((c, False))
+            i += 1
+    if word is not None:
+        words.append(word)
+    return words
+
+
+def _expand(word: Chars) -> str:
+    """What the shell passes for ``word``, or :class:`Unclear`."""
+    text = "".join(ch for ch, _ in word)
+    for ch, quoted in word:
+        if not quoted and ch in _PATTERN:
+            raise Unclear(
+                f"the command contains a pattern ('{ch}' in {text!r}) that the shell expands "
+                "into file names, so it never runs without asking"
+            )
+        if not quoted and ch in _BRACES:
+            raise Unclear(
+                f"the command contains braces ({text!r}) that the shell expands, so it never "
+                "runs without asking"
+            )
+    for k in range(1, len(word)):
+        if word[k][0] == "~" and word[k - 1][0] in "=:":
+            raise Unclear(
+                f"the command contains a '~' after '{word[k - 1][0]}' ({text!r}) that the "
+                "shell may expand to a folder, so it never runs without asking"
+            )
+    if not word or word[0][0] != "~":
+        return text
+    end = next((k for k, (ch, q) in enumerate(word) if ch == "/" and not q), len(word))
+    prefix = word[:end]
+    name = "".join(ch for ch, _ in prefix[1:])
+    if any(q for _, q in prefix) or (name and not _TILDE_USER.fullmatch(name)):
+        raise Unclear(
+            f"the command contains {text!r}, whose '~' the shell would read differently "
+            "from this check, so it never runs without asking"
+        )
+    return os.path.expanduser("~" + name) + "".join(ch for ch, _ in word[end:])
+
+
+def shell_words(command: str) -> ShellWords:
+    """The words the shell makes of an operator-free ``command`` (see the module
+    docstring). Raises :class:`Unclear` when a word would be expanded in a way this
+    check cannot follow (a pattern, braces, an unusual ``~``…) or the quoting is
+    unbalanced."""
+    words = _split(command)
+    written = tuple("".join(ch for ch, _ in w) for w in words)
+    if written and _ASSIGNMENT.match(written[0]):
+        raise Unclear(
+            f"the command contains {written[0]!r}, which sets an environment variable for "
+            "the program, so it never runs without asking"
+        )
+    return ShellWords(written, tuple(_expand(w) for w in words))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,19 +241,19 @@ def check_command(
             False,
             f"the command contains {_describe(op)}, so it never runs without asking",
         )
-    argv = parse_argv(command)
-    if argv is None:
-        return ShellVerdict(False, "the command's quoting cannot be parsed")
-    if not argv:
+    try:
+        words = shell_words(command)
+    except Unclear as exc:
+        return ShellVerdict(False, str(exc))
+    if not words.argv:
         return ShellVerdict(False, "the command is empty")
-    entry = matching_entry(argv, allowlist)
+    argv = words.argv
+    entry = matching_entry(words.written, allowlist)
     if entry is None:
         return ShellVerdict(
-            False, f"'{argv[0]}' with these arguments is not on the shell allowlist", argv=tuple(argv)
+            False, f"'{argv[0]}' with these arguments is not on the shell allowlist", argv=argv
         )
     problem = check_arguments(argv, path_check)
     if problem is not None:
-        return ShellVerdict(
-            False, f"'{entry}' is allowlisted, but {problem}", argv=tuple(argv)
-        )
-    return ShellVerdict(True, f"matches the shell allowlist entry '{entry}'", entry, tuple(argv))
+        return ShellVerdict(False, f"'{entry}' is allowlisted, but {problem}", argv=argv)
+    return ShellVerdict(True, f"matches the shell allowlist entry '{entry}'", entry, argv)

@@ -15,7 +15,13 @@ How a program is checked:
   must be one the table knows — an option that executes, deletes or writes is
   refused with its reason, an unknown one (including a GNU-style abbreviation
   such as ``sort --out=x``) is refused as unknown. Arguments and option values
-  that name files are returned as paths.
+  that name files are returned as paths — the files a program reads through an
+  option too (``date -f``/``--file``/``-r``, ``grep -f``/``--exclude-from``,
+  ``sort --random-source``, ``find -newer``…). An option that takes the names
+  of the files to open from another file (``--files0-from``, ``find
+  -files0-from``) or follows symbolic links while it walks a folder (``find
+  -L``/``-H``/``-follow``, ``ls -L``, ``grep -R``) is refused: the files it
+  reaches cannot be checked.
 * ``git``: only read-only subcommands (``status log diff show blame …``;
   ``branch``/``tag``/``stash`` only to list), no ``-c``/``--config-env``/
   ``--exec-path``/pager options, and for each subcommand a deny-list of the
@@ -77,6 +83,8 @@ def _fs(*names: str) -> frozenset[str]:
 WRITES = "writes to a file"
 RUNS = "runs another program"
 DELETES = "deletes files"
+FILE_LIST = "reads the names of the files to open from a file, which cannot be checked"
+_FOLLOWS = "follows symbolic links out of the folder"
 HELP = _fs("help", "version")
 
 
@@ -185,6 +193,7 @@ LS = Spec(
         "time", "time-style", "tabsize", "width",
     ),
     long_optional=_fs("color", "hyperlink", "classify"),
+    denied={"-L": _FOLLOWS, "--dereference": _FOLLOWS},
 )
 PWD = Spec(short="LP", long=_fs("logical", "physical", *HELP))
 WHOAMI = Spec(long=HELP)
@@ -230,9 +239,8 @@ WC = Spec(
     short="cmlLw",
     long=_fs("bytes", "chars", "lines", "max-line-length", "words", *HELP),
     long_value=_fs("total"),
-    long_path=_fs("files0-from"),
+    denied={"--files0-from": FILE_LIST},
 )
-_FOLLOWS = "follows symbolic links out of the folder"
 GREP = Spec(
     short="EFGPiyvwxcLloqsbHhnTZzaIrUuV",
     short_value="eABCmdD",
@@ -265,8 +273,8 @@ SORT = Spec(
     ),
     long_value=_fs("sort", "key", "field-separator", "buffer-size", "parallel", "batch-size"),
     long_optional=_fs("check"),
-    long_path=_fs("files0-from", "random-source"),
-    denied={"-o": WRITES, "--output": WRITES, "--compress-program": RUNS,
+    long_path=_fs("random-source"),
+    denied={"--files0-from": FILE_LIST, "-o": WRITES, "--output": WRITES, "--compress-program": RUNS,
             "-T": "writes temporary files to a folder it is given",
             "--temporary-directory": "writes temporary files to a folder it is given"},
 )
@@ -422,7 +430,7 @@ def _echo(args: Sequence[str], program: str) -> ArgCheck:
 # --------------------------------------------------------------------- find
 
 _FIND_FLAGS = _fs(
-    "-depth", "-d", "-empty", "-executable", "-false", "-follow", "-ignore_readdir_race",
+    "-depth", "-d", "-empty", "-executable", "-false", "-ignore_readdir_race",
     "-ls", "-mount", "-noignore_readdir_race", "-noleaf", "-nogroup", "-nouser", "-print",
     "-print0", "-prune", "-quit", "-readable", "-true", "-writable", "-xdev", "-not", "!",
     "-a", "-and", "-o", "-or", "-daystart", "-help", "--help", "-version", "--version",
@@ -433,8 +441,10 @@ _FIND_VALUE = _fs(
     "-atime", "-amin", "-ctime", "-cmin", "-perm", "-user", "-group", "-uid", "-gid",
     "-links", "-inum", "-lname", "-ilname", "-printf", "-used", "-fstype", "-context",
 )
-_FIND_PATH = _fs("-newer", "-anewer", "-cnewer", "-samefile", "-files0-from")
+_FIND_PATH = _fs("-newer", "-anewer", "-cnewer", "-samefile")
 _FIND_DENIED = {
+    "-follow": _FOLLOWS,
+    "-files0-from": FILE_LIST,
     "-delete": DELETES,
     "-exec": RUNS, "-execdir": RUNS, "-ok": RUNS, "-okdir": RUNS,
     "-fprint": WRITES, "-fprint0": WRITES, "-fprintf": WRITES, "-fls": WRITES,
@@ -447,6 +457,8 @@ def _find(args: Sequence[str], program: str) -> ArgCheck:
     i = 0
     # leading options: -H -L -P -D debugopts -Olevel
     while i < len(args) and (args[i] in ("-H", "-L", "-P", "-D") or re.fullmatch(r"-O\d", args[i])):
+        if args[i] in ("-H", "-L"):
+            return ArgCheck(f"find {args[i]} {_FOLLOWS}")
         i += 2 if args[i] == "-D" else 1
     # starting points: up to the first expression word
     while i < len(args) and not args[i].startswith("-") and args[i] != "!":
@@ -635,6 +647,8 @@ PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
 def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) -> str | None:
     """Why the allowlisted ``argv`` must ask, or ``None`` when it may auto-run.
 
+    ``argv`` is what the program receives (see
+    :func:`~openworker_qt.core.shell_policy.shell_words`).
     ``path_check`` (from the permission engine) judges every path argument; without
     it only the options are checked.
     """
@@ -647,7 +661,15 @@ def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) ->
         return result.reason
     if path_check is not None:
         for raw in result.paths:
-            problem = path_check(raw)
+            problem = path_check(literal_path(raw))
             if problem:
                 return problem
     return None
+
+
+def literal_path(arg: str) -> str:
+    """A path argument as the program reads it. ``argv`` is what the program
+    receives — the shell has already expanded every ``~`` it expands — so a ``~``
+    still leading a path (``-f~/x``, ``--file=~/x``) names a folder called ``~``
+    in the working directory, never the home folder."""
+    return "./" + arg if arg.startswith("~") else arg

@@ -4,9 +4,11 @@ Paths are taken relative to the session's workspace (absolute paths are
 allowed; whether a read or a write may reach them is the permission engine's
 call, which resolves symlinks and ``..`` first: each tool's ``target`` is its
 ``path``). URL-shaped paths (``file:///…``, ``http://…``, any ``scheme://``)
-are refused as not a path. A write replaces the file atomically and keeps its
-permission bits. File I/O runs in a worker thread so a slow disk never stalls
-the UI.
+and paths holding a NUL character are refused as not a path. A write replaces
+the file atomically (through a temporary file in the file's own folder) and
+keeps its permission bits; a target that is a folder (an existing one, the
+workspace, or a path ending in ``/``, ``.`` or ``..``) is refused. File I/O
+runs in a worker thread so a slow disk never stalls the UI.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.core.fence import not_a_path
+from openworker_qt.core.fence import names_a_folder, not_a_path
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
@@ -108,13 +110,16 @@ async def list_files(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 def _write(path: Path, content: str) -> ToolResult:
+    if path.is_dir():
+        return _is_a_folder(path)
     try:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         mode = None
     existed = mode is not None
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.openworker-tmp")
+    # Next to the file, in its own folder (never above it: the target is not a folder).
+    tmp = path.parent / f".{path.name}.openworker-tmp"
     tmp.unlink(missing_ok=True)
     # Private while being written; then the replaced file's bits (0o600 stays
     # private, 0o755 stays runnable). A new file gets the usual umask bits.
@@ -142,7 +147,17 @@ async def write_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         return ToolResult("Error: 'content' must be a string.", is_error=True)
     if (refused := _not_a_path(str(raw))) is not None:
         return refused
-    return await asyncio.to_thread(_write, resolve_path(ctx, str(raw)), content)
+    path = resolve_path(ctx, str(raw))
+    if names_a_folder(str(raw)) or path == ctx.workspace.resolve():
+        return _is_a_folder(path)
+    return await asyncio.to_thread(_write, path, content)
+
+
+def _is_a_folder(path: Path) -> ToolResult:
+    return ToolResult(
+        f"Error: {path} is a folder, not a file. Give the path of a file inside it.",
+        is_error=True,
+    )
 
 
 READ_FILE = Tool(

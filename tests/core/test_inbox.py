@@ -227,3 +227,34 @@ def test_the_v1_inbox_table_is_migrated_in_place(tmp_path: Path) -> None:
     assert box.add("approval", "s1", tool_call_id="w1").id == kept.id
     # … and a new instance of the same vendor id gets its own.
     assert box.add("approval", "s1", tool_call_id="w1", call_key="s9/w1").id != kept.id
+
+
+def test_items_are_stored_redacted_and_found_by_either_key(tmp_path: Path) -> None:
+    """Every text of an item goes through ``redact`` before it is stored; lookups
+    redact their ids the same way, so the turn that made the call (raw ids) and a
+    resumed one (ids from the redacted history) find the same item."""
+    def redact(text: str) -> str:
+        return text.replace("SECRET-123456", "[x]")
+
+    db = Database(tmp_path / "inbox.sqlite3")
+    box = Inbox(db, redact=redact)
+    item = box.add(
+        "approval", "s1", tool_call_id="c-SECRET-123456", call_key="k/c-SECRET-123456",
+        tool="tool-SECRET-123456", arguments={"path": "SECRET-123456.txt", "n": [1, "SECRET-123456"]},
+        title="SECRET-123456", reason="writes SECRET-123456", target="SECRET-123456",
+        standing_target="SECRET-123456", options=["SECRET-123456"],
+    )
+    assert item.arguments == {"path": "[x].txt", "n": [1, "[x]"]}
+    assert (item.tool_call_id, item.call_key, item.tool, item.title, item.reason) == (
+        "c-[x]", "k/c-[x]", "tool-[x]", "[x]", "writes [x]")
+    assert (item.target, item.standing_target, item.options) == ("[x]", "[x]", ("[x]",))
+    assert "[x]" in item.args_preview
+    for key in ("k/c-SECRET-123456", "k/c-[x]"):
+        assert box.find_key("s1", key) == item
+        assert box.add("approval", "s1", call_key=key, tool_call_id="c").id == item.id
+    assert box.find("s1", "c-SECRET-123456") == item
+    question = box.add("question", "s1", tool_call_id="q", title="Which key?")
+    assert box.respond(question.id, "answer", "this one: SECRET-123456")
+    assert box.get(question.id).resolution == "this one: [x]"  # type: ignore[union-attr]
+    dump = "\n".join(str(tuple(r)) for r in db.query("SELECT * FROM inbox"))
+    assert "SECRET-123456" not in dump

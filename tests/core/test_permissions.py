@@ -69,6 +69,8 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_state: Path)
     os.symlink(outside / "nothere.txt", ws / "dangling.txt")  # a dangling one
     os.symlink(ws / "sub", ws / "inlink")  # a symlink that stays inside
     os.symlink(extra, tmp_path / "extra_alias")  # a root reached through a symlink
+    (outside / "id_rsa").write_text("PRIVATE KEY")
+    os.link(outside / "id_rsa", ws / "hl")  # a hard link to a key (resolves to itself)
     rules = StandingRuleStore.in_memory()
     rules.add("send_message", "slack:T1/C1", scope="session", scope_id="s1")
     rules.add("send_message", "slack:C0123:1700000000.000100", scope="session", scope_id="s1")
@@ -147,6 +149,9 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("read-http-url", "read_file", R, {"path": "http://example.com/x"},
      "deny deny deny deny deny"),
     ("list-smb-url", "list_files", R, {"path": "smb://server/share"}, "deny deny deny deny deny"),
+    ("read-nul", "read_file", R, {"path": "a\x00b"}, "deny deny deny deny deny"),
+    # a hard link inside the workspace may be another name of ~/.ssh/id_rsa: always asks
+    ("read-hard-link", "read_file", R, {"path": "hl"}, "ask ask ask ask ask"),
     # ---- READ without a path: always allowed (interaction tools included)
     ("read-no-args", "todo_write", R, {}, "allow allow allow allow allow"),
     ("request-directory", "request_directory", R, {"path": "/etc"},
@@ -174,7 +179,16 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("write-prefix-sibling", "write_file", W, {"path": "{root}/ws2/x"}, "deny deny ask ask deny"),
     ("write-ruled-outside", "write_file", W, {"path": "{out}/x.txt"}, "deny deny ask ask deny"),
     ("patch-outside-autoallow", "apply_patch", W, {"path": "{out}/a.py"}, "deny deny ask ask deny"),
-    ("write-nul", "write_file", W, {"path": "a\x00b"}, "deny deny ask ask deny"),
+    ("write-nul", "write_file", W, {"path": "a\x00b"}, "deny deny deny deny deny"),
+    # a folder is not a file: the temporary file would land above it
+    ("write-ws-itself", "write_file", W, {"path": "."}, "deny deny deny deny deny"),
+    ("write-ws-absolute", "write_file", W, {"path": "{ws}"}, "deny deny deny deny deny"),
+    ("write-existing-folder", "write_file", W, {"path": "sub"}, "deny deny deny deny deny"),
+    ("write-trailing-slash", "write_file", W, {"path": "newdir/"}, "deny deny deny deny deny"),
+    ("write-dot-tail", "write_file", W, {"path": "newdir/."}, "deny deny deny deny deny"),
+    ("write-dotdot-tail", "write_file", W, {"path": "sub/.."}, "deny deny deny deny deny"),
+    ("write-extra-root-itself", "write_file", W, {"path": "{extra}"},
+     "deny deny deny deny deny"),
     # a write that does not say where it lands cannot be checked: always a human
     ("write-no-target", "write_file", W, {}, "deny deny ask ask ask"),
     # ---- the app's own state: refused in every mode, whatever root covers it
@@ -219,6 +233,10 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("sh-ls-ssh", "run_shell", X, {"command": "ls ~/.ssh"}, "deny deny ask ask ask"),
     ("sh-ls-escape", "run_shell", X, {"command": "ls ../outside"}, "deny deny ask ask ask"),
     ("sh-ls-symlink", "run_shell", X, {"command": "ls link"}, "deny deny ask ask ask"),
+    ("sh-ls-hard-link", "run_shell", X, {"command": "ls -l hl"}, "deny deny ask ask ask"),
+    ("sh-ls-braces", "run_shell", X, {"command": "ls -la {~/.ssh,.}"}, "deny deny ask ask ask"),
+    ("sh-ls-glob", "run_shell", X, {"command": "ls lin?"}, "deny deny ask ask ask"),  # link
+    ("sh-ls-oldpwd", "run_shell", X, {"command": "ls ~-/.ssh"}, "deny deny ask ask ask"),
     ("sh-pytest-plugin", "run_shell", X, {"command": "pytest -p evil --rootdir=/"},
      "deny deny ask ask ask"),
     ("sh-pytest-outside", "run_shell", X, {"command": "pytest /tmp/evil_test.py"},

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import getpass
+import os
+import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -292,6 +297,46 @@ ASKS: list[str] = [
     "whoami --frobnicate",
     "pwd /etc",
     "uname --frobnicate",
+    # shell expansions the check cannot see through: patterns, braces, odd tildes
+    # (in the workspace: ``k`` is a symlink to ~/.ssh/id_rsa, ``ss`` one to ~/.ssh,
+    # ``~`` one to the home folder, ``hl`` a hard link to the key, ``list`` a file
+    # naming the key)
+    "date -f {~/.ssh/id_rsa,+%s}",
+    "date -f {/proc/self/environ,+%s}",
+    "ls -la {~/.ssh,.}",
+    "ls {/etc/ssh,.}",
+    "ls ~-/.ssh",
+    "ls ~+/../home",
+    "ls ~1",
+    "date -f k",
+    "date -f k*",
+    "date -f [k] +%s",
+    "date -f ? +%s",
+    "cat ss*/id_rsa",
+    "cat s?/id_rsa",
+    "sed -n 1p {~/.ssh/id_rsa,}",
+    "sed -n 1p ss/id{_rsa,}",
+    "cat \\k",
+    "cat k\\*",
+    "cat '~'/.ssh/id_rsa",
+    "cat ~'root'/x",
+    "ls a=~/.ssh",
+    "ls --hide=x:~/.ssh",
+    "date --file=~/.ssh/id_rsa",
+    "date -f~/.ssh/id_rsa",  # the shell passes it as written: ./~/.ssh/id_rsa (a link home)
+    "ls . # ~/.ssh",
+    "HOME=/ ls ~/.ssh",
+    # hard links, symlinks followed while walking, file lists
+    "cat hl",
+    "date -f hl",
+    "sed -n 1p hl",
+    "find -L . -name id_rsa",
+    "find -H ss",
+    "find . -follow -name id_rsa",
+    "ls -RL .",
+    "ls --dereference -R .",
+    "sort --files0-from=list",
+    "wc --files0-from list",
     # a program without a table: its paths are still checked
     "make -C /etc",
     "make --directory=/etc",
@@ -314,6 +359,10 @@ AUTO_RUNS: list[str] = [
     "git -C src log", "git --no-pager log -1", "git ls-files", "git rev-parse HEAD",
     "pytest", "pytest -q", "pytest -x -q tests/test_a.py::test_one", "pytest -p no:cacheprovider",
     "pytest -k 'not slow' --tb=short", "make", "make test", "make --jobs=4 test",
+    # quoted patterns and escapes mean what they say
+    "cat 'README.md'", 'ls "src"', "grep 'a\\.b' README.md", 'grep "a\\.b" README.md',
+    "grep -e 'x*' README.md", "find . -name '[ab]*.py'", "sed 's/{x}/y/' README.md",
+    "ls ''", "git log --format='%h %s' -3", "echo 'a # b'",
 ]
 
 
@@ -326,6 +375,12 @@ def engine_ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PermissionEngi
     (tmp_path / "outside").mkdir()
     (ws / "escape").symlink_to("/etc")
     (ws / "README.md").write_text("x")
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY")
+    (ws / "k").symlink_to(home / ".ssh" / "id_rsa")
+    (ws / "ss").symlink_to(home / ".ssh")
+    (ws / "~").symlink_to(home)
+    (ws / "hl").hardlink_to(home / ".ssh" / "id_rsa")
+    (ws / "list").write_text(f"{home}/.ssh/id_rsa\0")
     monkeypatch.setenv("HOME", str(home))
     return PermissionEngine(workspace=ws, mode="auto", shell_allowlist=EVERY_PROGRAM)
 
@@ -356,8 +411,9 @@ def test_allowlisted_program_used_harmlessly_auto_runs(
     ("command", "fragment"),
     [
         ("find . -delete", "-delete deletes files"),
-        ("find . -exec rm {} +", "-exec runs another program"),
-        ("git diff --output=~/.bashrc", "--output writes to a file"),
+        # (unquoted, ``{}`` and ``=~`` ask first: the shell may expand them)
+        ("find . -exec rm '{}' +", "-exec runs another program"),
+        ("git diff --output=.bashrc", "--output writes to a file"),
         ("git log --outp=x", "--output writes to a file"),
         ("git push", "'git push' is not a read-only git command"),
         ("sort -o x y", "sort -o writes to a file"),
@@ -379,7 +435,7 @@ def test_paths_are_only_checked_when_a_checker_is_given() -> None:
     def record(path: str) -> None:
         seen.append(path)
 
-    check_command("grep -e x --file=a.txt --include=*.py b c", ["grep"], path_check=record)
+    check_command("grep -e x --file=a.txt '--include=*.py' b c", ["grep"], path_check=record)
     assert seen == ["a.txt", "b", "c"]  # not the pattern, not the glob
     seen.clear()
     check_command("grep pattern b", ["grep"], path_check=record)
@@ -391,3 +447,146 @@ def test_every_default_program_has_a_table() -> None:
 
     for entry in DEFAULT_ALLOWED_COMMANDS:
         assert entry.split()[0] in PROGRAMS
+
+
+# ------------------------------------------------- the shell's own expansions
+#
+# The check judges the words the program will receive, so the shell must not
+# change a word after the check. Every command that auto-runs is run through a
+# real ``bash`` (``set -- WORDS`` applies the same expansions as running them) in
+# a workspace and home full of names that patterns and braces would match, and
+# the words bash makes must be exactly the words that were checked.
+
+BASH = shutil.which("bash")
+
+
+def _bash_words(commands: list[str], cwd: Path, home: Path) -> list[tuple[str, ...]]:
+    """What bash makes of each command's words (one bash for all of them)."""
+    assert BASH is not None, "bash is needed to check what the shell expands"
+    script = "".join(
+        f"set -- {c}\nprintf '%s\\0' \"$@\"\nprintf '\\1\\0'\n" for c in commands
+    )
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "LC_ALL": "C"}
+    out = subprocess.run(
+        [BASH, "--norc", "--noprofile"], input=script.encode(), cwd=cwd, env=env,
+        capture_output=True, check=True, timeout=60,
+    ).stdout.decode()
+    words = out.split("\0")[:-1]
+    result: list[tuple[str, ...]] = []
+    current: list[str] = []
+    for w in words:
+        if w == "\1":
+            result.append(tuple(current))
+            current = []
+        else:
+            current.append(w)
+    assert len(result) == len(commands)
+    return result
+
+
+@pytest.fixture
+def shell_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    ws = tmp_path / "ws"
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY")
+    (ws / "src").mkdir(parents=True)
+    for name in ("a", "b", "ab", "k", "[k]", "a.b", "x=y", "~", "README.md", "-n", "#x"):
+        (ws / name).write_text("x")
+    monkeypatch.setenv("HOME", str(home))
+    return ws, home
+
+
+EXPANDED: list[str] = [
+    # a leading ~ is expanded here exactly as the shell expands it
+    "ls ~", "ls ~/", "ls ~/.ssh", "ls -la ~/src ~", f"ls ~{getpass.getuser()}/x",
+    "ls ~nosuchuser4242/x", "git diff HEAD~1", "git log HEAD~~", "date -f~/x", "ls -- -n",
+    "ls a~b", "echo '~'", 'echo "~/x"', "echo x~", "ls '#x'", "ls a#b",
+]
+
+
+@pytest.mark.parametrize("allowlist", [EVERY_PROGRAM, list(DEFAULT_ALLOWED_COMMANDS)])
+def test_every_auto_run_is_what_bash_runs(
+    shell_world: tuple[Path, Path], allowlist: list[str]
+) -> None:
+    ws, home = shell_world
+    commands = []
+    for command in [*AUTO_RUNS, *EXPANDED, *ASKS]:
+        verdict = check_command(command, [*allowlist, "echo"])
+        if verdict.auto:
+            assert verdict.argv is not None
+            commands.append((command, verdict.argv))
+    assert len(commands) > 40 if allowlist is EVERY_PROGRAM else len(commands) > 10
+    for (command, checked), ran in zip(
+        commands, _bash_words([c for c, _ in commands], ws, home), strict=True
+    ):
+        assert ran == checked, f"{command!r}: checked {checked}, bash ran {ran}"
+
+
+def test_random_commands_that_auto_run_are_what_bash_runs(
+    shell_world: tuple[Path, Path],
+) -> None:
+    """Commands made of the characters the shell treats specially: whatever the
+    pure check lets run must reach the program unchanged."""
+    ws, home = shell_world
+    rng = random.Random(20240611)
+    alphabet = list("ak~/.*?[]{},=:-#!%^+@' \"\\") + ["'a b'", '"~"', "~/", "a"]
+    auto: list[tuple[str, tuple[str, ...]]] = []
+    for _ in range(4000):
+        command = "ls " + "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+        verdict = check_command(command, ["ls"])
+        if verdict.auto:
+            assert verdict.argv is not None
+            auto.append((command, verdict.argv))
+    assert len(auto) > 200  # the sample exercises the accepting side too
+    for (command, checked), ran in zip(auto, _bash_words([c for c, _ in auto], ws, home),
+                                       strict=True):
+        assert ran == checked, f"{command!r}: checked {checked}, bash ran {ran}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "date -f {~/.ssh/id_rsa,+%s}",
+        "date -f {/proc/self/environ,+%s}",
+        "ls -la {~/.ssh,.}",
+        "ls {/etc/ssh,.}",
+        "ls ~-/.ssh",
+        "date -f k*",
+        "date -f [k] +%s",
+    ],
+)
+def test_the_default_allowlist_does_not_auto_run_expansions(
+    engine_ws: PermissionEngine, command: str
+) -> None:
+    engine = PermissionEngine(
+        workspace=engine_ws.workspace(), mode="auto", shell_allowlist=DEFAULT_ALLOWED_COMMANDS
+    )
+    d = engine.evaluate(_shell(command))
+    assert not d.allowed and d.needs_user, d.reason
+    assert "expand" in d.reason or "~" in d.reason
+
+
+def test_expansion_reasons_say_what_the_shell_would_do() -> None:
+    assert "pattern ('*'" in check_command("ls k*", ["ls"]).reason
+    assert "braces" in check_command("ls {a,b}", ["ls"]).reason
+    assert "backslash" in check_command("ls \\k", ["ls"]).reason
+    assert "comment" in check_command("ls #x", ["ls"]).reason
+    assert "'~-/x'" in check_command("ls ~-/x", ["ls"]).reason
+    assert "environment variable" in check_command("A=1 ls", ["ls"]).reason
+
+
+def test_a_literal_tilde_is_checked_where_the_program_reads_it(
+    engine_ws: PermissionEngine,
+) -> None:
+    """``date -f~/x`` reads ``./~/x`` (the shell leaves a glued ``~`` alone): the
+    workspace's own ``~`` folder, here a link to the home folder, is what is checked."""
+    seen: list[str] = []
+
+    def record(path: str) -> None:
+        seen.append(path)
+
+    check_command("date -f~/x", ["date"], path_check=record)
+    assert seen == ["./~/x"]
+    d = engine_ws.evaluate(_shell("date -f~/.ssh/id_rsa"))
+    assert d.needs_user and "outside the folders" in d.reason, d.reason

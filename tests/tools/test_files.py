@@ -81,3 +81,33 @@ def test_every_file_tool_names_its_path_as_target() -> None:
     args: dict[str, Any] = {"path": "~/.ssh/id_rsa"}
     for tool in (READ_FILE, LIST_FILES, WRITE_FILE):
         assert tool.target(args) == "~/.ssh/id_rsa"
+
+
+@pytest.mark.parametrize(
+    "path", [".", "./", "sub", "sub/", "sub/..", "new/", "new/.", "{ws}", "{ws}/"]
+)
+async def test_a_folder_is_not_written_and_nothing_lands_beside_it(
+    tmp_path: Path, path: str
+) -> None:
+    """``write_file {"path": "."}`` used to create ``.<ws>.openworker-tmp`` in the
+    workspace's parent folder (outside every checked root) before failing."""
+    ws = tmp_path / "ws"
+    (ws / "sub").mkdir(parents=True)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    raw = path.replace("{ws}", str(ws))
+    result = await write_file({"path": raw, "content": "x"}, ctx(ws))
+    assert result.is_error and "is a folder" in result.content, result.content
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert sorted(p.name for p in ws.iterdir()) == ["sub"]
+    assert list((ws / "sub").iterdir()) == []
+
+
+async def test_a_nul_character_is_not_a_valid_path(tmp_path: Path) -> None:
+    for result in (
+        await read_file({"path": "a\x00b"}, ctx(tmp_path)),
+        await list_files({"path": "a\x00b"}, ctx(tmp_path)),
+        await write_file({"path": "a\x00b", "content": "x"}, ctx(tmp_path)),
+    ):
+        assert result.is_error
+        assert "not a valid path (contains a NUL character)" in result.content, result.content
+    assert list(tmp_path.iterdir()) == []
