@@ -27,10 +27,21 @@ from openworker_qt import __version__
 from openworker_qt.cli import admin, turns
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
-from openworker_qt.storage.config import ConfigError
+from openworker_qt.storage.config import RANGES, ConfigError
 from openworker_qt.storage.db import StorageError
 
 __all__ = ["EXIT", "main"]
+
+
+def _iterations(text: str) -> int:
+    low, high = RANGES["general.max_iterations"]
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--session", "-s", help="continue this session (id or prefix)")
     run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
     run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
-    run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
+    run.add_argument("--max-iterations", type=_iterations, metavar="N",
+                     help="iteration limit for this turn (1 to 1000)")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
     run.add_argument(
         "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],

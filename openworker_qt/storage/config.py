@@ -38,7 +38,7 @@ import tomllib
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
 from openworker_qt.domain.shell import DEFAULT_ALLOWED_COMMANDS, parse_allowlist
@@ -91,6 +91,23 @@ DEFAULTS: dict[str, Any] = {
 # Tables whose keys are free-form (names chosen by the user).
 OPEN_TABLES = frozenset({"providers", "permissions.risk_overrides"})
 
+#: Whole-number settings and their valid range (both ends included).
+RANGES: dict[str, tuple[int, int]] = {
+    "general.max_iterations": (1, 1000),
+    "automation.tick_seconds": (1, 86_400),
+}
+
+# The shape of ``[providers]`` (read by providers/factories.py and compat.py): every
+# entry is a table; these keys of a provider's table have a type; ``timeouts`` (the
+# common one and each provider's) holds seconds above 0 and a number of tries.
+PROVIDER_STRINGS = ("base_url", "key_name", "label", "api", "reasoning_effort",
+                    "reasoning_field", "tool_id_style")
+PROVIDER_BOOLS = ("stream", "include_thoughts", "think_tags", "send_reasoning_back",
+                  "stream_usage", "recover_tool_calls")
+PROVIDER_APIS = ("auto", "chat", "responses")
+TIMEOUT_SECONDS = ("connect", "first_event", "idle", "max_retry_after")
+MAX_ATTEMPTS = 20
+
 
 class ConfigError(ValueError):
     """A config file cannot be used; the message names the file and the place."""
@@ -127,12 +144,20 @@ def _check(
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: '{dotted}' must be a table")
             _check(value, expected, path, dotted + ".", warnings)
+            if dotted == "providers":
+                _check_providers(value, path)
         elif isinstance(expected, bool):
             if not isinstance(value, bool):
                 raise ConfigError(f"{path}: '{dotted}' must be true or false, got {value!r}")
         elif isinstance(expected, int):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ConfigError(f"{path}: '{dotted}' must be an integer, got {value!r}")
+            if dotted in RANGES and not RANGES[dotted][0] <= value <= RANGES[dotted][1]:
+                low, high = RANGES[dotted]
+                raise ConfigError(
+                    f"{path}: '{dotted}' = {value} is out of range (expected a whole number "
+                    f"from {low} to {high})"
+                )
         elif isinstance(expected, str):
             if not isinstance(value, str):
                 raise ConfigError(f"{path}: '{dotted}' must be a string, got {value!r}")
@@ -150,6 +175,65 @@ def _check(
                         f"{path}: 'permissions.risk_overrides.{tool}' = {risk!r} is not a risk "
                         f"class (expected one of: {', '.join(RISK_NAMES)}); ignored"
                     )
+
+
+def _check_providers(table: Mapping[str, Any], path: Path) -> None:
+    """``[providers]``: each entry a table, known keys of the right type, timeouts in
+    range (see the module docstring of ``providers/factories.py``)."""
+    def fail(dotted: str, what: str, value: Any) -> NoReturn:
+        raise ConfigError(f"{path}: '{dotted}' must be {what}, got {value!r}")
+
+    for name, entry in table.items():
+        where = f"providers.{name}"
+        if not isinstance(entry, Mapping):
+            fail(where, "a table", entry)
+        if name == "timeouts":
+            _check_timeouts(entry, where, path)
+            continue
+        if name == "capabilities":
+            for pattern, caps in entry.items():
+                if not isinstance(caps, Mapping):
+                    fail(f"{where}.{pattern}", "a table", caps)
+            continue
+        for key, value in entry.items():
+            dotted = f"{where}.{key}"
+            if key == "timeouts":
+                if not isinstance(value, Mapping):
+                    fail(dotted, "a table", value)
+                _check_timeouts(value, dotted, path)
+            elif key in PROVIDER_STRINGS and not isinstance(value, str):
+                fail(dotted, "a string", value)
+            elif key in PROVIDER_BOOLS and not isinstance(value, bool):
+                fail(dotted, "true or false", value)
+            elif key == "api" and value not in PROVIDER_APIS:
+                fail(dotted, f"one of: {', '.join(PROVIDER_APIS)}", value)
+            elif key == "models" and (
+                not isinstance(value, list) or not all(isinstance(m, str) for m in value)
+            ):
+                fail(dotted, "a list of model names", value)
+            elif key == "thinking_budget" and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                fail(dotted, "a whole number of tokens (0 turns thinking off)", value)
+
+
+def _check_timeouts(table: Mapping[str, Any], where: str, path: Path) -> None:
+    for key, value in table.items():
+        dotted = f"{where}.{key}"
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if key in TIMEOUT_SECONDS:
+            if not number or value <= 0:
+                raise ConfigError(
+                    f"{path}: '{dotted}' must be a number of seconds above 0, got {value!r}")
+        elif key == "attempts":
+            if not number or not float(value).is_integer() or not 1 <= value <= MAX_ATTEMPTS:
+                raise ConfigError(
+                    f"{path}: '{dotted}' must be a whole number of tries from 1 to "
+                    f"{MAX_ATTEMPTS}, got {value!r}")
+        else:
+            raise ConfigError(
+                f"{path}: unknown setting '{dotted}' (known: "
+                f"{', '.join([*TIMEOUT_SECONDS, 'attempts'])})")
 
 
 def normal_mode(value: object) -> str | None:

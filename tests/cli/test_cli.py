@@ -88,6 +88,19 @@ def test_exit_status_reflects_error_and_cap(tmp_path: Path) -> None:
     assert "iteration limit" in res.stdout
 
 
+def test_an_iteration_limit_out_of_range_is_refused(tmp_path: Path) -> None:
+    ok = script(tmp_path, [{"text": "hi"}])
+    for bad in ("0", "-5"):
+        res = owq("run", "--max-iterations", bad, "--model", f"scripted:{ok}", "x", cwd=tmp_path)
+        assert res.returncode == 2 and "from 1 to 1000" in res.stderr
+    cfg = Path(os.environ["OPENWORKER_HOME"]) / "config" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[general]\nmax_iterations = 0\n")
+    res = owq("run", "--model", f"scripted:{ok}", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "'general.max_iterations' = 0 is out of range" in res.stderr and "1 to 1000" in res.stderr
+
+
 def test_bad_script_and_missing_model_are_clear(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"turns": [ {"text": "x"}, ]}')

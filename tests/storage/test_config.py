@@ -53,6 +53,24 @@ def test_malformed_file_names_file_and_line(tmp_path: Path) -> None:
         ("[permissions]\nwritable_roots = '/tmp'\n", "must be a list"),
         ("[ui]\nnotifications = 1\n", "true or false"),
         ("general = 3\n", "must be a table"),
+        # numbers out of range: the key and the valid range are named
+        ("[general]\nmax_iterations = 0\n", "'general.max_iterations' = 0 is out of range .*1 to 1000"),
+        ("[general]\nmax_iterations = -5\n", "'general.max_iterations' = -5 is out of range"),
+        ("[automation]\ntick_seconds = 0\n", "'automation.tick_seconds' = 0 is out of range"),
+        # the providers table has a shape too
+        ("[providers]\ntimeouts = 5\n", "'providers.timeouts' must be a table"),
+        ("[providers]\nopenai = 'sk'\n", "'providers.openai' must be a table"),
+        ("[providers.timeouts]\nidle = 0\n", "'providers.timeouts.idle' must be a number of seconds above 0"),
+        ("[providers.timeouts]\nattempts = 50\n", "'providers.timeouts.attempts' must be a whole number of tries from 1 to 20"),
+        ("[providers.timeouts]\nfirst_byte = 5\n", "unknown setting 'providers.timeouts.first_byte'"),
+        ("[providers.gemini]\ntimeouts = 30\n", "'providers.gemini.timeouts' must be a table"),
+        ("[providers.gemini.timeouts]\nidle = 'soon'\n", "'providers.gemini.timeouts.idle' must be a number"),
+        ("[providers.ollama]\nbase_url = 11434\n", "'providers.ollama.base_url' must be a string"),
+        ("[providers.ollama]\nstream = 'no'\n", "'providers.ollama.stream' must be true or false"),
+        ("[providers.ollama]\nmodels = 'llama3'\n", "'providers.ollama.models' must be a list of model names"),
+        ("[providers.openai]\napi = 'rest'\n", "'providers.openai.api' must be one of: auto, chat, responses"),
+        ("[providers.anthropic]\nthinking_budget = -1\n", "'providers.anthropic.thinking_budget' must be a whole number"),
+        ("[providers.capabilities]\n'ollama:*' = true\n", "'providers.capabilities.ollama:\\*' must be a table"),
     ],
 )
 def test_wrong_types_are_rejected(tmp_path: Path, body: str, fragment: str) -> None:
@@ -60,6 +78,19 @@ def test_wrong_types_are_rejected(tmp_path: Path, body: str, fragment: str) -> N
     g.write_text(body)
     with pytest.raises(ConfigError, match=fragment):
         load_config(global_file=g)
+
+
+def test_valid_provider_settings_and_ranges_pass(tmp_path: Path) -> None:
+    g = tmp_path / "g.toml"
+    g.write_text(
+        "[general]\nmax_iterations = 1\n[automation]\ntick_seconds = 86400\n"
+        "[providers.timeouts]\nconnect = 2.5\nattempts = 1\n"
+        "[providers.anthropic]\nthinking_budget = 0\ntimeouts = { idle = 90 }\n"
+        "[providers.lab]\nbase_url = 'http://localhost:8080/v1'\nmodels = ['m']\n"
+        "stream = false\n[providers.capabilities]\n'ollama:llava*' = { vision = true }\n"
+    )
+    cfg = load_config(global_file=g)
+    assert cfg.get("general.max_iterations") == 1 and cfg.warnings == []
 
 
 def test_update_global_roundtrip(tmp_path: Path) -> None:
