@@ -234,6 +234,7 @@ class SessionManager:
     ) -> AsyncIterator[ev.Event]:
         self._take_lease(session_id)
         try:
+            self._close_if_cut_off(session_id)
             stream = start(self._engine_for_turn(session_id))
             try:
                 async for event in stream:
@@ -388,14 +389,31 @@ class SessionManager:
         """
         self.leases.acquire(session_id)
         try:
-            self.store.append(
-                session_id,
-                notice("error", "The app stopped while this turn was running.",
-                       error_kind="restart"),
-            )
-            self.store.update_session(session_id, status="idle")
+            self._close_turn(session_id)
         finally:
             self.leases.release(session_id)
+
+    def _close_if_cut_off(self, session_id: str) -> None:
+        """Before a new turn (we hold the lease): a turn that a dead process or window
+        left "running" with no call to resume is closed as :meth:`recover` would, so
+        the transcript says it stopped and the session leaves "running". (A turn left
+        waiting on calls is resumed, or healed by the engine, instead.)"""
+        engine = self._engines.get(session_id)
+        if engine is not None and engine.running:
+            return  # ours, and alive
+        info = self.store.get_session(session_id)
+        if info is None or info.status != "running":
+            return
+        if not pending_tool_calls(self.store.load(session_id)):
+            self._close_turn(session_id)
+
+    def _close_turn(self, session_id: str) -> None:
+        self.store.append(
+            session_id,
+            notice("error", "The app stopped while this turn was running.",
+                   error_kind="restart"),
+        )
+        self.store.update_session(session_id, status="idle")
         self.forget(session_id)
 
     def stop(self, session_id: str) -> None:
