@@ -12,6 +12,7 @@ attending), and exits with a status that reflects how the turn ended:
 4     suspended (waiting in the inbox)
 5     busy: another OpenWorker window or process is working on the session
 130   interrupted (Ctrl-C)
+141   the output was closed early (e.g. piped into ``head``)
 ====  ==========================================
 """
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -104,6 +107,10 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
     resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
 
+    retry = sub.add_parser("retry", help="run a session's last turn again after it failed")
+    retry.add_argument("session", nargs="?", help="this session (id or prefix; default: the latest)")
+    retry.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
+
     tools = sub.add_parser(
         "tools", help="list the tools a new session would be offered, with their risk and origin"
     )
@@ -123,6 +130,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`openworker-qt sessions | head -1`): stop quietly, as
+        # Unix tools do, and keep Python from complaining when it flushes at exit.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT["broken_pipe"]
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(list(argv) if argv is not None else None)
     if not args.command:
@@ -145,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return admin.keys(args)
         if args.command == "resume":
             return asyncio.run(turns.resume(args))
+        if args.command == "retry":
+            return asyncio.run(turns.retry(args))
         if args.command == "show":
             return admin.show(args)
     except (ConfigError, StorageError, ScriptError) as exc:

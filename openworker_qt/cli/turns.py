@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from openworker_qt.runtime import Runtime
 
 EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "busy": 5,
-        "interrupted": 130}
+        "interrupted": 130, "broken_pipe": 141}
 
 
 @contextmanager
@@ -186,7 +186,9 @@ async def resume(args: argparse.Namespace) -> int:
             try:
                 if not pending_tool_calls(rt.conversations.load(info.id)):
                     manager.close_cut_off_turn(info.id)
-                    sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+                    sys.stderr.write(
+                        "  (cut off mid-answer; nothing to resume — run it again with "
+                        f"`openworker-qt retry {info.id}`)\n")
                     continue
                 async for event in manager.resume(info.id):
                     renderer.render(event)
@@ -203,3 +205,40 @@ async def resume(args: argparse.Namespace) -> int:
         return worst
 
 
+async def retry(args: argparse.Namespace) -> int:
+    """Run the last turn of a session again after it failed (or was cut off)."""
+    with cli_runtime() as rt:
+        store = rt.conversations
+        if args.session:
+            info = store.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+        else:
+            latest = store.list_sessions(limit=1)
+            if not latest:
+                print("No sessions yet.")
+                return 0
+            info = latest[0]
+        holder = SessionLeases(store.db).holder(info.id)
+        if holder is not None:
+            sys.stderr.write(f"openworker-qt: {SessionBusy(info.id, holder)}\n")
+            return EXIT["busy"]
+        manager = build_manager(rt, args, "")
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty())
+        status: str | None = None
+        try:
+            async for event in manager.retry(info.id):
+                renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+        except SessionBusy as busy:
+            sys.stderr.write(f"openworker-qt: {busy}\n")
+            return EXIT["busy"]
+        if status is None:
+            print(f"Nothing to retry: the last turn of session {info.id} did not fail.")
+            return 0
+        sys.stderr.write(f"[session {info.id} · {status}]\n")
+        if status == "suspended":
+            print_pending(rt.inbox.pending(info.id), sys.stderr)
+        return EXIT.get(status, 1)

@@ -259,3 +259,37 @@ def test_unknown_modes_are_errors_naming_the_valid_ones(tmp_path: Path) -> None:
     assert "'yolo'" in res.stderr and "permissions.mode" in res.stderr
     for name in ("discuss", "plan", "interactive", "auto", "custom"):
         assert name in res.stderr
+
+
+def test_retry_runs_the_failed_turn_again(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"chunks": ["par"], "error": "boom", "error_kind": "server"}])
+    first = owq("run", "--model", f"scripted:{s}", "do it", cwd=tmp_path)
+    assert first.returncode == 1
+    sid = first.stderr.split("[session ")[1].split(" ")[0]
+    script(tmp_path, [{"text": "Worked this time."}])  # the provider recovers
+    again = owq("retry", cwd=tmp_path)  # the latest session by default
+    assert again.returncode == 0, again.stderr
+    assert "Worked this time." in again.stdout and f"[session {sid} · completed]" in again.stderr
+    shown = owq("show", "--json", sid, cwd=tmp_path).stdout.splitlines()
+    assert [json.loads(m)["role"] for m in shown][-2:] == ["notice", "assistant"]
+    nothing = owq("retry", sid[:6], cwd=tmp_path)
+    assert nothing.returncode == 0 and "Nothing to retry" in nothing.stdout
+    assert owq("retry", "nosuch", cwd=tmp_path).returncode == 2
+
+
+def test_output_closed_early_exits_quietly(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "hi"}])
+    for _ in range(3):
+        assert owq("run", "--model", f"scripted:{s}", "x", cwd=tmp_path).returncode == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like `| head -1` after its line: the reader is gone
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "openworker_qt", "sessions"], cwd=tmp_path,
+            stdin=subprocess.DEVNULL, stdout=write_end, stderr=subprocess.PIPE, text=True,
+            timeout=60, env=os.environ.copy(),
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""  # no BrokenPipeError traceback, no "Exception ignored"
+    assert done.returncode == 141
