@@ -19,7 +19,9 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionBusy, SessionManager
+from openworker_qt.storage.config import WORKSPACE_MODE_KEY, mode_with_floor, new_session_mode
 from openworker_qt.storage.leases import SessionLeases
+from openworker_qt.storage.paths import workspace_config_file
 
 if TYPE_CHECKING:
     from openworker_qt.runtime import Runtime
@@ -45,16 +47,25 @@ def cli_runtime(workspace: Path | None = None) -> Iterator[Runtime]:
 
 
 async def run(args: argparse.Namespace) -> int:
-
-    workspace = (args.workspace or Path.cwd()).resolve()
-    with cli_runtime(workspace) as rt:
+    with cli_runtime() as rt:
         store = rt.conversations
         model = args.model or rt.config.get("general.default_model") or ""
-        if args.session:
-            info = store.find_session(args.session)
-            if info is None:
-                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
-                return 2
+        found = store.find_session(args.session) if args.session else None
+        if args.session and found is None:
+            sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+            return 2
+        # The session's own folder (a new one: --workspace or here) and its settings.
+        workspace = (Path(found.workspace) if found is not None and found.workspace
+                     else (args.workspace or Path.cwd()).resolve())
+        config = rt.config_for(workspace)
+        for warning in config.warnings[len(rt.config.warnings):]:
+            sys.stderr.write(f"warning: {warning}\n")
+        if config.error is not None:
+            sys.stderr.write(f"openworker-qt: {config.error}\n")
+            return 2
+        floor = config.get(f"permissions.{WORKSPACE_MODE_KEY}")
+        if found is not None:
+            info = found
             holder = SessionLeases(store.db).holder(info.id)
             if holder is not None:  # refused before anything about the session changes
                 sys.stderr.write(f"openworker-qt: {SessionBusy(info.id, holder)}\n")
@@ -68,16 +79,21 @@ async def run(args: argparse.Namespace) -> int:
                 return 2
             info = store.create_session(
                 model=model, workspace=str(workspace),
-                mode=args.mode or str(rt.config.get("permissions.mode", "interactive")),
+                mode=new_session_mode(args.mode or str(config.get("permissions.mode")), floor),
             )
         try:  # fail early and clearly on an unusable model string
             await rt.router.resolve_async(args.model or info.model or model)
         except ProviderError as exc:
             sys.stderr.write(f"openworker-qt: {exc.message}\n")
             return 2
-        if args.mode and info.mode != args.mode:
+        if args.mode and info.mode != args.mode and found is not None:
             store.update_session(info.id, mode=args.mode)
             info.mode = args.mode
+        held = mode_with_floor(info.mode, floor)
+        if held != info.mode:
+            sys.stderr.write(
+                f"note: the settings of {workspace} keep its sessions in {held} mode "
+                f"({workspace_config_file(workspace)})\n")
         if args.unattended and not info.unattended:
             store.update_session(info.id, unattended=True)
             info.unattended = True

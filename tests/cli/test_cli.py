@@ -293,3 +293,31 @@ def test_output_closed_early_exits_quietly(tmp_path: Path) -> None:
         os.close(write_end)
     assert done.stderr == ""  # no BrokenPipeError traceback, no "Exception ignored"
     assert done.returncode == 141
+
+
+def test_run_s_applies_the_sessions_folder_settings_not_the_current_ones(tmp_path: Path) -> None:
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    s = tmp_path / "script.json"
+    s.write_text(json.dumps({"advance": "history", "turns": [{"text": "Noted."}, *WRITE_TURNS]}))
+    first = owq("run", "--model", f"scripted:{s}", "hello", cwd=there)
+    assert first.returncode == 0, first.stderr
+    sid = first.stderr.split("[session ")[1].split(" ")[0]
+    # The session's folder gets settings afterwards; the command runs from another folder.
+    (there / ".openworker").mkdir()
+    (there / ".openworker" / "config.toml").write_text(
+        '[permissions]\nmode = "discuss"\n[general]\ndefault_model = "openai:gpt-5"\n')
+    res = owq("run", "-s", sid, "--yes", "write the brief", cwd=here)
+    assert res.returncode == 0, res.stderr
+    assert "denied" in res.stdout and not (there / "out.md").exists()
+    assert "keep its sessions in discuss mode" in res.stderr
+    assert "'general.default_model' cannot be set by a workspace" in res.stderr
+    # Settings in the current folder do not apply to a session elsewhere.
+    (here / ".openworker").mkdir()
+    (here / ".openworker" / "config.toml").write_text("[permissions\n")  # broken, and not its
+    (there / ".openworker" / "config.toml").unlink()
+    s.write_text(json.dumps({"turns": WRITE_TURNS}))
+    res = owq("run", "-s", sid, "--yes", "now write it", cwd=here)
+    assert res.returncode == 0, res.stderr
+    assert (there / "out.md").read_text() == "# Brief\n"
