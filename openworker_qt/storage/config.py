@@ -193,8 +193,11 @@ def _check(
         elif isinstance(expected, str):
             if not isinstance(value, str):
                 raise ConfigError(f"{path}: '{dotted}' must be a string, got {value!r}")
-        elif isinstance(expected, list) and not isinstance(value, list):
-            raise ConfigError(f"{path}: '{dotted}' must be a list, got {value!r}")
+        elif isinstance(expected, list):
+            if not isinstance(value, list):
+                raise ConfigError(f"{path}: '{dotted}' must be a list, got {value!r}")
+            if not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{path}: '{dotted}' must be a list of strings, got {value!r}")
         if dotted == "permissions.mode" and normal_mode(value) is None:
             raise ConfigError(
                 f"{path}: 'permissions.mode' = {value!r} is not a permission mode "

@@ -59,6 +59,7 @@ def test_malformed_file_names_file_and_line(tmp_path: Path) -> None:
         ("[general]\nmax_iterations = 0\n", "'general.max_iterations' = 0 is out of range .*1 to 1000"),
         ("[general]\nmax_iterations = -5\n", "'general.max_iterations' = -5 is out of range"),
         ("[automation]\ntick_seconds = 0\n", "'automation.tick_seconds' = 0 is out of range"),
+        ("[permissions]\nauto_allow = [1]\n", "'permissions.auto_allow' must be a list of strings"),
         # the providers table has a shape too
         ("[providers]\ntimeouts = 5\n", "'providers.timeouts' must be a table"),
         ("[providers]\nopenai = 'sk'\n", "'providers.openai' must be a table"),
