@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,10 +43,17 @@ from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
 from openworker_qt.providers.router import ProviderRouter, build_router
 from openworker_qt.storage import secrets
-from openworker_qt.storage.config import Config, load_config
+from openworker_qt.storage.config import (
+    WORKSPACE_MODE_KEY,
+    Config,
+    load_config,
+    mode_with_floor,
+    new_session_mode,
+    with_workspace,
+)
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
-from openworker_qt.storage.paths import AppPaths, app_paths
+from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
 
@@ -88,6 +96,26 @@ class ServiceFailure:
     message: str
 
 
+#: Seconds between two looks at a folder's config file (a stat) from :meth:`Runtime.config_for`.
+RECHECK_EVERY = 1.0
+
+
+@dataclass(slots=True)
+class _WorkspaceConfig:
+    base: Config  # the global config it narrows
+    signature: tuple[int, int] | None  # the file's (mtime_ns, size); None: no file
+    config: Config
+    checked: float  # time.monotonic() of the last look at the file
+
+
+def _file_signature(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 def default_tools(_info: SessionInfo) -> ToolRegistry:
     return ToolRegistry([*file_tools(), *interaction_tools()])
 
@@ -121,6 +149,7 @@ class Runtime:
         self.router = router if router is not None else build_router(config, get_key)
         self.tools_for = tools_for
         self.managers: list[SessionManager] = []
+        self._workspace_configs: dict[str, _WorkspaceConfig] = {}
         self.services: list[LifecycleService] = []
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
@@ -131,9 +160,43 @@ class Runtime:
 
     # ------------------------------------------------------------ permissions
 
+    def config_for(self, workspace: str | Path | None) -> Config:
+        """The config a session working in ``workspace`` sees: the global config
+        narrowed by that folder's ``.openworker/config.toml`` (``storage/config.py``
+        says what a workspace may set). ``None``: the global config.
+
+        Cached per folder: the file is stat'ed at most every :data:`RECHECK_EVERY`
+        seconds and parsed again only when its modification time or size changed, or
+        the global config was reloaded; so the permission engine may call this on
+        every check. A file that cannot be used lets that folder's sessions only read
+        (``Config.error`` says why; the warning is logged once per change).
+        """
+        base = self.config.base or self.config
+        if not workspace:
+            return base
+        key = str(workspace)
+        entry = self._workspace_configs.get(key)
+        now = time.monotonic()
+        if entry is not None and entry.base is base and now - entry.checked < RECHECK_EVERY:
+            return entry.config
+        signature = _file_signature(workspace_config_file(Path(key)))
+        if entry is not None and entry.base is base and entry.signature == signature:
+            entry.checked = now
+            return entry.config
+        config = with_workspace(base, Path(key), strict=False)
+        for warning in config.warnings[len(base.warnings):]:
+            log.warning("%s", warning)
+        self._workspace_configs[key] = _WorkspaceConfig(base, signature, config, now)
+        return config
+
+    async def config_for_async(self, workspace: str | Path | None) -> Config:
+        """:meth:`config_for` in a worker thread (the first read of a folder's file)."""
+        return await asyncio.to_thread(self.config_for, workspace)
+
     def decider_for(self, info: SessionInfo) -> PermissionEngine:
-        """The session's permission engine: config re-read on every check, the
-        session's own mode when it has one, standing rules from the database.
+        """The session's permission engine: the config of the session's folder
+        (:meth:`config_for`) on every check, the session's own mode raised to the
+        floor that folder's file sets, standing rules from the database.
 
         Read roots: the workspace, the writable roots, every folder granted to the
         session (read-only ones too) and the files the user attached to its
@@ -145,16 +208,26 @@ class Runtime:
         def current() -> SessionInfo:
             return self.conversations.get_session(sid) or info
 
+        workspace = info.workspace or str(Path.cwd())
+
+        def config() -> Config:
+            return self.config_for(workspace)
+
+        def mode() -> str:
+            cfg = config()
+            return mode_with_floor(current().mode or str(cfg.get("permissions.mode")),
+                                   cfg.get(f"permissions.{WORKSPACE_MODE_KEY}"))
+
         databases = [self.db.path] if str(self.db.path) != ":memory:" else []
         own_state = fence.app_state_paths(self.paths, databases)
         own_secrets = fence.sensitive_paths(self.paths, databases)
         return PermissionEngine.from_config(
-            lambda: self.config,
-            workspace=info.workspace or str(Path.cwd()),
+            config,
+            workspace=workspace,
             rules=self.rules,
             # Live: an approved plan switches the session's mode, a granted folder
             # becomes a root — both take effect on the next check.
-            mode=lambda: current().mode or str(self.config.get("permissions.mode")),
+            mode=mode,
             extra_roots=lambda: granted_roots(current()),
             extra_read_roots=lambda: granted_roots(current(), writable_only=False),
             attached_files=lambda: self.conversations.attached_paths(sid),
@@ -182,6 +255,23 @@ class Runtime:
         """
         if default_model is None:
             default_model = str(self.config.get("general.default_model") or "")
+
+        def iterations(info: SessionInfo) -> int:
+            return int(self.config_for(info.workspace).get("general.max_iterations", 25))
+
+        def new_mode(workspace: str, mode: str | None) -> str:
+            cfg = self.config_for(workspace)
+            return new_session_mode(mode or str(cfg.get("permissions.mode")),
+                                    cfg.get(f"permissions.{WORKSPACE_MODE_KEY}"))
+
+        async def prepare(info: SessionInfo) -> None:
+            # The first read of the session folder's file, off the loop: the engine
+            # and the permission checks then find it cached.
+            try:
+                await self.config_for_async(info.workspace)
+            except Exception:  # config_for on the loop will say what is wrong
+                log.exception("reading the settings of %s failed", info.workspace)
+
         manager = SessionManager(
             self.conversations,
             self.router,
@@ -191,7 +281,9 @@ class Runtime:
             questioner_for=questioner_for,
             system_prompt_for=system_prompt_for,
             default_model=default_model,
-            max_iterations=max_iterations or int(self.config.get("general.max_iterations", 25)),
+            max_iterations=max_iterations or iterations,
+            new_session_mode=new_mode,
+            prepare=prepare,
             audit=self.audit,
             redact=self.redact,
             # A new message closes the inbox asks of calls a parked turn left waiting.
@@ -220,8 +312,10 @@ class Runtime:
         self.router.invalidate(provider.lower())
 
     def reload_config(self) -> None:
-        """Re-read the config files (the permission engine reads it on every check)."""
+        """Re-read the config files (the permission engine reads it on every check;
+        every folder's narrowed config is rebuilt on its next use)."""
         self.config = load_config(self.workspace)
+        self._workspace_configs.clear()
 
     def providers_changed(self) -> None:
         """Re-register the providers from the current config (URLs, key names, models)."""

@@ -12,6 +12,7 @@ attending), and exits with a status that reflects how the turn ended:
 4     suspended (waiting in the inbox)
 5     busy: another OpenWorker window or process is working on the session
 130   interrupted (Ctrl-C)
+141   the output was closed early (e.g. piped into ``head``)
 ====  ==========================================
 """
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,10 +30,21 @@ from openworker_qt import __version__
 from openworker_qt.cli import admin, turns
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
-from openworker_qt.storage.config import ConfigError
+from openworker_qt.storage.config import RANGES, ConfigError
 from openworker_qt.storage.db import StorageError
 
 __all__ = ["EXIT", "main"]
+
+
+def _iterations(text: str) -> int:
+    low, high = RANGES["general.max_iterations"]
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--session", "-s", help="continue this session (id or prefix)")
     run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
     run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
-    run.add_argument("--max-iterations", type=int, help="iteration limit for this turn")
+    run.add_argument("--max-iterations", type=_iterations, metavar="N",
+                     help="iteration limit for this turn (1 to 1000)")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
     run.add_argument(
         "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
@@ -92,6 +107,10 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--wait", action="store_true", help="wait for pending inbox answers")
     resume.add_argument("--yes", "-y", action="store_true", help=argparse.SUPPRESS)
 
+    retry = sub.add_parser("retry", help="run a session's last turn again after it failed")
+    retry.add_argument("session", nargs="?", help="this session (id or prefix; default: the latest)")
+    retry.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
+
     tools = sub.add_parser(
         "tools", help="list the tools a new session would be offered, with their risk and origin"
     )
@@ -111,6 +130,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`openworker-qt sessions | head -1`): stop quietly, as
+        # Unix tools do, and keep Python from complaining when it flushes at exit.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT["broken_pipe"]
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(list(argv) if argv is not None else None)
     if not args.command:
@@ -133,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return admin.keys(args)
         if args.command == "resume":
             return asyncio.run(turns.resume(args))
+        if args.command == "retry":
+            return asyncio.run(turns.retry(args))
         if args.command == "show":
             return admin.show(args)
     except (ConfigError, StorageError, ScriptError) as exc:

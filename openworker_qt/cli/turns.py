@@ -19,13 +19,15 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionBusy, SessionManager
+from openworker_qt.storage.config import WORKSPACE_MODE_KEY, mode_with_floor, new_session_mode
 from openworker_qt.storage.leases import SessionLeases
+from openworker_qt.storage.paths import workspace_config_file
 
 if TYPE_CHECKING:
     from openworker_qt.runtime import Runtime
 
 EXIT = {"completed": 0, "error": 1, "max_iterations": 3, "suspended": 4, "busy": 5,
-        "interrupted": 130}
+        "interrupted": 130, "broken_pipe": 141}
 
 
 @contextmanager
@@ -45,16 +47,25 @@ def cli_runtime(workspace: Path | None = None) -> Iterator[Runtime]:
 
 
 async def run(args: argparse.Namespace) -> int:
-
-    workspace = (args.workspace or Path.cwd()).resolve()
-    with cli_runtime(workspace) as rt:
+    with cli_runtime() as rt:
         store = rt.conversations
         model = args.model or rt.config.get("general.default_model") or ""
-        if args.session:
-            info = store.find_session(args.session)
-            if info is None:
-                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
-                return 2
+        found = store.find_session(args.session) if args.session else None
+        if args.session and found is None:
+            sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+            return 2
+        # The session's own folder (a new one: --workspace or here) and its settings.
+        workspace = (Path(found.workspace) if found is not None and found.workspace
+                     else (args.workspace or Path.cwd()).resolve())
+        config = rt.config_for(workspace)
+        for warning in config.warnings[len(rt.config.warnings):]:
+            sys.stderr.write(f"warning: {warning}\n")
+        if config.error is not None:
+            sys.stderr.write(f"openworker-qt: {config.error}\n")
+            return 2
+        floor = config.get(f"permissions.{WORKSPACE_MODE_KEY}")
+        if found is not None:
+            info = found
             holder = SessionLeases(store.db).holder(info.id)
             if holder is not None:  # refused before anything about the session changes
                 sys.stderr.write(f"openworker-qt: {SessionBusy(info.id, holder)}\n")
@@ -68,16 +79,21 @@ async def run(args: argparse.Namespace) -> int:
                 return 2
             info = store.create_session(
                 model=model, workspace=str(workspace),
-                mode=args.mode or str(rt.config.get("permissions.mode", "interactive")),
+                mode=new_session_mode(args.mode or str(config.get("permissions.mode")), floor),
             )
         try:  # fail early and clearly on an unusable model string
             await rt.router.resolve_async(args.model or info.model or model)
         except ProviderError as exc:
             sys.stderr.write(f"openworker-qt: {exc.message}\n")
             return 2
-        if args.mode and info.mode != args.mode:
+        if args.mode and info.mode != args.mode and found is not None:
             store.update_session(info.id, mode=args.mode)
             info.mode = args.mode
+        held = mode_with_floor(info.mode, floor)
+        if held != info.mode:
+            sys.stderr.write(
+                f"note: the settings of {workspace} keep its sessions in {held} mode "
+                f"({workspace_config_file(workspace)})\n")
         if args.unattended and not info.unattended:
             store.update_session(info.id, unattended=True)
             info.unattended = True
@@ -186,7 +202,9 @@ async def resume(args: argparse.Namespace) -> int:
             try:
                 if not pending_tool_calls(rt.conversations.load(info.id)):
                     manager.close_cut_off_turn(info.id)
-                    sys.stderr.write("  (cut off mid-answer; nothing to resume — use retry)\n")
+                    sys.stderr.write(
+                        "  (cut off mid-answer; nothing to resume — run it again with "
+                        f"`openworker-qt retry {info.id}`)\n")
                     continue
                 async for event in manager.resume(info.id):
                     renderer.render(event)
@@ -203,3 +221,40 @@ async def resume(args: argparse.Namespace) -> int:
         return worst
 
 
+async def retry(args: argparse.Namespace) -> int:
+    """Run the last turn of a session again after it failed (or was cut off)."""
+    with cli_runtime() as rt:
+        store = rt.conversations
+        if args.session:
+            info = store.find_session(args.session)
+            if info is None:
+                sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
+                return 2
+        else:
+            latest = store.list_sessions(limit=1)
+            if not latest:
+                print("No sessions yet.")
+                return 0
+            info = latest[0]
+        holder = SessionLeases(store.db).holder(info.id)
+        if holder is not None:
+            sys.stderr.write(f"openworker-qt: {SessionBusy(info.id, holder)}\n")
+            return EXIT["busy"]
+        manager = build_manager(rt, args, "")
+        renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty())
+        status: str | None = None
+        try:
+            async for event in manager.retry(info.id):
+                renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+        except SessionBusy as busy:
+            sys.stderr.write(f"openworker-qt: {busy}\n")
+            return EXIT["busy"]
+        if status is None:
+            print(f"Nothing to retry: the last turn of session {info.id} did not fail.")
+            return 0
+        sys.stderr.write(f"[session {info.id} · {status}]\n")
+        if status == "suspended":
+            print_pending(rt.inbox.pending(info.id), sys.stderr)
+        return EXIT.get(status, 1)

@@ -97,6 +97,7 @@ from openworker_qt.core.tool_step import (
     ToolStep,
     rerun_key,
 )
+from openworker_qt.domain.arguments import map_json
 from openworker_qt.domain.messages import (
     AssistantMessage,
     ContentPart,
@@ -164,13 +165,8 @@ class MemoryHistory:
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: _scrub(v, redact) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrub(v, redact) for v in value]
-    return value
+    """``value`` with every string redacted (iterative: a message of any depth)."""
+    return map_json(value, lambda v: redact(v) if isinstance(v, str) else v)
 
 
 class SessionHistory:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Unpack, cast
 
+from openworker_qt.domain.arguments import map_json
 from openworker_qt.domain.messages import (
     ContentPart,
     Message,
@@ -286,10 +287,18 @@ def outbound(
 def _clone(value: Any) -> Any:
     # JSON-shaped data only: several times faster than copy.deepcopy (measured in
     # bench/engine.py, where deepcopy was the engine's largest per-iteration cost).
+    # Data nested too deep to recurse over is copied without recursion instead.
+    try:
+        return _clone_fast(value)
+    except RecursionError:
+        return map_json(value, lambda v: v)
+
+
+def _clone_fast(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
+        return {k: _clone_fast(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_clone(v) for v in value]
+        return [_clone_fast(v) for v in value]
     return value
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from openworker_qt.core import events as ev
@@ -100,13 +100,20 @@ class SessionManager:
         questioner_for: Callable[[SessionInfo], Questioner | None] | None = None,
         system_prompt_for: Callable[[SessionInfo], str] | None = None,
         default_model: str = "",
-        max_iterations: int = 25,
+        max_iterations: int | Callable[[SessionInfo], int] = 25,
         audit: AuditSink | None = None,
         redact: Callable[[str], str] | None = None,
         leases: SessionLeases | None = None,
         heartbeat_every: float = HEARTBEAT_EVERY,
         asks: OpenAsks | None = None,
+        new_session_mode: Callable[[str, str | None], str] | None = None,
+        prepare: Callable[[SessionInfo], Awaitable[None]] | None = None,
     ) -> None:
+        """``max_iterations``: a number, or the session's own (from its folder's
+        settings). ``new_session_mode(workspace, mode)``: the mode a new session in
+        that folder starts in (its settings may ask for a stricter one).
+        ``prepare(info)``: awaited before each turn of a session builds its engine
+        (slow set-up, e.g. reading the folder's settings, kept off the loop)."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -119,6 +126,8 @@ class SessionManager:
         self.audit = audit
         self.redact = redact
         self.asks = asks
+        self.new_session_mode = new_session_mode
+        self.prepare = prepare
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -132,6 +141,10 @@ class SessionManager:
 
     def create_session(self, **fields: object) -> SessionInfo:
         fields.setdefault("model", self.default_model)
+        if self.new_session_mode is not None:
+            mode = fields.get("mode")
+            fields["mode"] = self.new_session_mode(
+                str(fields.get("workspace") or ""), str(mode) if mode else None)
         return self.store.create_session(**fields)  # type: ignore[arg-type]
 
     def engine(self, session_id: str) -> TurnEngine:
@@ -151,7 +164,8 @@ class SessionManager:
                 questioner=self.questioner_for(info),
                 workspace=Path(info.workspace) if info.workspace else None,
                 system_prompt=self.system_prompt_for(info),
-                max_iterations=self.max_iterations,
+                max_iterations=(self.max_iterations(info) if callable(self.max_iterations)
+                                else self.max_iterations),
                 audit=self.audit,
                 redact=self.redact,
                 asks=self.asks,
@@ -234,6 +248,11 @@ class SessionManager:
     ) -> AsyncIterator[ev.Event]:
         self._take_lease(session_id)
         try:
+            self._close_if_cut_off(session_id)
+            if self.prepare is not None:
+                info = self.store.get_session(session_id)
+                if info is not None:
+                    await self.prepare(info)
             stream = start(self._engine_for_turn(session_id))
             try:
                 async for event in stream:
@@ -388,14 +407,31 @@ class SessionManager:
         """
         self.leases.acquire(session_id)
         try:
-            self.store.append(
-                session_id,
-                notice("error", "The app stopped while this turn was running.",
-                       error_kind="restart"),
-            )
-            self.store.update_session(session_id, status="idle")
+            self._close_turn(session_id)
         finally:
             self.leases.release(session_id)
+
+    def _close_if_cut_off(self, session_id: str) -> None:
+        """Before a new turn (we hold the lease): a turn that a dead process or window
+        left "running" with no call to resume is closed as :meth:`recover` would, so
+        the transcript says it stopped and the session leaves "running". (A turn left
+        waiting on calls is resumed, or healed by the engine, instead.)"""
+        engine = self._engines.get(session_id)
+        if engine is not None and engine.running:
+            return  # ours, and alive
+        info = self.store.get_session(session_id)
+        if info is None or info.status != "running":
+            return
+        if not pending_tool_calls(self.store.load(session_id)):
+            self._close_turn(session_id)
+
+    def _close_turn(self, session_id: str) -> None:
+        self.store.append(
+            session_id,
+            notice("error", "The app stopped while this turn was running.",
+                   error_kind="restart"),
+        )
+        self.store.update_session(session_id, status="idle")
         self.forget(session_id)
 
     def stop(self, session_id: str) -> None:

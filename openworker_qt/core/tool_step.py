@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
@@ -45,6 +44,7 @@ from openworker_qt.core.messages import (
 )
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
 from openworker_qt.domain.messages import MessageT, ToolCall
 
 T = TypeVar("T")
@@ -141,14 +141,10 @@ def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall
     risk = tool.risk_class(overrides) if tool else RiskClass.EXTERNAL
     error: str | None = None
     args: dict[str, Any] = {}
-    try:
-        parsed = json.loads(text) if isinstance(text, str) else text
-        if isinstance(parsed, dict):
-            args = parsed
-        else:
-            error = f"arguments must be a JSON object, got {type(parsed).__name__}"
-    except json.JSONDecodeError as exc:
-        error = f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
+    try:  # also refuses nesting deep enough to crash what walks the arguments later
+        args = parse_arguments(text)
+    except ArgumentsError as exc:
+        error = str(exc)
     if tool is None:
         offered = ", ".join(tools.names()) or "none"
         error = f"unknown tool '{name}' (available: {offered})"

@@ -7,11 +7,11 @@ tool schemas the engine sends; nothing here performs I/O.
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from openworker_qt.domain.arguments import parse_arguments
 from openworker_qt.domain.messages import Message
 
 
@@ -100,14 +100,10 @@ def loads_arguments(raw: str) -> dict[str, Any]:
     """Parse a tool call's JSON argument string; empty means no arguments.
 
     Raises:
-        ValueError: the string is not a JSON object.
+        ValueError: the string is not a JSON object, or nests too deep
+            (:data:`~openworker_qt.domain.arguments.MAX_DEPTH`).
     """
-    if not raw.strip():
-        return {}
-    value = json.loads(raw)
-    if not isinstance(value, dict):
-        raise ValueError("tool arguments are not a JSON object")
-    return value
+    return parse_arguments(raw)  # ArgumentsError is a ValueError
 
 
 def lenient_arguments(raw: str) -> dict[str, Any]:

@@ -91,19 +91,19 @@ def internal_config(config: Any) -> dict[str, Any]:
             "providers": dict(data.get("providers") or {}),
             "custom": dict(data.get("custom") or {}),
             "capabilities": dict(data.get("capabilities") or {}),
-            "timeouts": dict(data.get("timeouts") or {}),
+            "timeouts": data.get("timeouts") or {},
         }
     table = data.get("providers") or {}
     known = {*NATIVE, *VENDORS}
     providers: dict[str, Any] = {}
     custom: dict[str, Any] = {}
     capabilities: dict[str, Any] = {}
-    timeouts: dict[str, Any] = {}
+    timeouts: Any = {}
     for name, value in table.items() if isinstance(table, Mapping) else ():
         if name == "capabilities" and isinstance(value, Mapping):
             capabilities = dict(value)
-        elif name == "timeouts" and isinstance(value, Mapping):
-            timeouts = dict(value)
+        elif name == "timeouts":  # anything but a table is refused by network_options
+            timeouts = dict(value) if isinstance(value, Mapping) else value
         elif not isinstance(value, Mapping):
             continue
         elif name.lower() in known or name.lower() in ALIASES:
@@ -252,15 +252,21 @@ def network_options(config: Mapping[str, Any], name: str) -> dict[str, Any]:
     """
     from openworker_qt.providers.retry import DEFAULT_RETRY, DEFAULT_TIMEOUTS
 
-    own = _settings(config, name).get("timeouts")
-    common = config.get("timeouts")
-    layers = [("providers.timeouts", common if isinstance(common, Mapping) else {}),
-              (f"providers.{name}.timeouts", own if isinstance(own, Mapping) else {})]
+    layers = [("providers.timeouts", config.get("timeouts")),
+              (f"providers.{name}.timeouts", _settings(config, name).get("timeouts"))]
     timeouts = DEFAULT_TIMEOUTS
     if _is_local(config, name):
         timeouts = replace(timeouts, first_event=LOCAL_FIRST_EVENT)
     retry = DEFAULT_RETRY
     for where, table in layers:
+        if table is None:
+            continue
+        if not isinstance(table, Mapping):
+            raise ProviderError(
+                "bad_request",
+                f"the setting {where} in config.toml must be a table of timeouts, "
+                f"e.g. [{where}] with idle = 60 (it is {table!r})",
+            )
         for key, value in table.items():
             if key in _TIMEOUT_FIELDS:
                 timeouts = replace(timeouts, **{_TIMEOUT_FIELDS[key]: _number(where, key, value)})

@@ -30,6 +30,7 @@ from openworker_qt.core.provider_api import (
     TextChunk,
     ToolCallChunk,
 )
+from openworker_qt.domain.arguments import TOO_DEEP_ARGUMENTS, too_deep
 from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._assembly import new_call_id
 from openworker_qt.providers._common import (
@@ -300,12 +301,17 @@ class GeminiProvider(GuardedProvider):
                             call_id = fc.id or new_call_id()
                             if fc.id:
                                 gemini_ids.append(fc.id)
-                            args = json.dumps(fc.args or {}, ensure_ascii=False)
+                            fc_args = fc.args or {}
+                            if too_deep(fc_args):  # the call is refused as such; keep none of it
+                                fc_args = {}
+                                args = TOO_DEEP_ARGUMENTS
+                            else:
+                                args = json.dumps(fc_args, ensure_ascii=False)
                             calls.append(ToolCallChunk(id=call_id, name=fc.name or "", arguments=args))
                             call_ids.append(call_id)
                             if sig:
                                 signatures[call_id] = record["thought_signature"]
-                            wire: dict[str, Any] = {"name": fc.name, "args": fc.args or {}}
+                            wire: dict[str, Any] = {"name": fc.name, "args": fc_args}
                             if fc.id:
                                 wire["id"] = fc.id
                             record["function_call"] = wire

@@ -13,7 +13,9 @@ Contract:
   * only a JSON value that ends the text counts (prose *before* it is kept, as the
     visible text); JSON in the middle of prose is an example, not a call;
   * all-or-nothing: if any candidate in a block is not a valid call, nothing is
-    recovered from that block.
+    recovered from that block;
+  * arguments nested deeper than ``domain.arguments.MAX_DEPTH`` make no call (text
+    nested too deep to decode at all is left as text).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from openworker_qt.domain.arguments import ArgumentsError, parse_arguments, too_deep
 
 _ARG_KEYS = ("arguments", "parameters", "args", "input")
 _CALL_KEYS = frozenset({"name", "id", "type", *_ARG_KEYS})
@@ -51,14 +55,12 @@ def _arguments(obj: Mapping[str, Any]) -> dict[str, Any] | None:
     if not present:
         return {}
     value = obj[present[0]]
-    if isinstance(value, str):
-        try:
-            value = json.loads(value) if value.strip() else {}
-        except json.JSONDecodeError:
-            return None
     if value is None:
         return {}
-    return value if isinstance(value, dict) else None
+    try:
+        return parse_arguments(value)  # a JSON string or an object, of bounded depth
+    except ArgumentsError:
+        return None
 
 
 def _call_from(obj: Any, offered: Collection[str]) -> RecoveredCall | None:
@@ -90,7 +92,7 @@ def _calls_from(value: Any, offered: Collection[str]) -> list[RecoveredCall] | N
 
 def _shorthand(name: str, value: Any) -> list[RecoveredCall] | None:
     items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(i, dict) for i in items):
+    if not items or not all(isinstance(i, dict) and not too_deep(i) for i in items):
         return None
     return [RecoveredCall(name, json.dumps(i, ensure_ascii=False)) for i in items]
 
@@ -104,7 +106,7 @@ def _from_tags(text: str, offered: Collection[str]) -> Recovery | None:
         body = m.group(1).strip()
         try:
             value, end = _DECODER.raw_decode(body)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # too deep is not a call either
             return None
         if body[end:].strip():
             return None
@@ -124,6 +126,8 @@ def _trailing_json(text: str, offered: Collection[str]) -> Recovery | None:
             value, end = _DECODER.raw_decode(text, i)
         except json.JSONDecodeError:
             continue
+        except RecursionError:  # nested too deep to be a call; nothing later ends the text
+            return None
         tail = text[end:]
         if tail.strip() and not _FENCE_CLOSE_RE.match(tail):
             continue

@@ -51,6 +51,9 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
     end = start + len(window) - 1
     if total == 0:
         return ToolResult(f"[{path} is empty]", display={"path": str(path), "lines": 0})
+    if start > total:
+        return ToolResult(f"Error: offset={start} is past the end of {path} ({total} lines).",
+                          is_error=True)
     footer = f"\n[lines {start}–{end} of {total}]"
     if end < total:
         footer += f" — call read_file with offset={end + 1} for more."
@@ -67,9 +70,24 @@ async def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     if (refused := _not_a_path(raw)) is not None:
         return refused
     path = resolve_path(ctx, raw)
-    offset = int(args.get("offset", 1) or 1)
-    limit = min(int(args.get("limit", DEFAULT_READ_LINES) or DEFAULT_READ_LINES), MAX_READ_LINES)
-    return await asyncio.to_thread(_read, path, offset, limit)
+    offset, limit = _whole(args.get("offset"), 1), _whole(args.get("limit"), DEFAULT_READ_LINES)
+    if offset is None or limit is None or offset < 1 or limit < 1:
+        return ToolResult(
+            "Error: offset (the first line to read; lines count from 1) and limit (how many "
+            f"lines, 1 to {MAX_READ_LINES}) must be whole numbers of 1 or more; got "
+            f"offset={args.get('offset')!r}, limit={args.get('limit')!r}.", is_error=True)
+    return await asyncio.to_thread(_read, path, offset, min(limit, MAX_READ_LINES))
+
+
+def _whole(value: Any, default: int) -> int | None:
+    """A whole-number argument (``None``: not given, the default), or None if it is not one."""
+    if value is None:
+        return default
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == int(value):
+        return int(value)
+    return None
 
 
 def _list(root: Path, recursive: bool) -> ToolResult:

@@ -88,6 +88,19 @@ def test_exit_status_reflects_error_and_cap(tmp_path: Path) -> None:
     assert "iteration limit" in res.stdout
 
 
+def test_an_iteration_limit_out_of_range_is_refused(tmp_path: Path) -> None:
+    ok = script(tmp_path, [{"text": "hi"}])
+    for bad in ("0", "-5"):
+        res = owq("run", "--max-iterations", bad, "--model", f"scripted:{ok}", "x", cwd=tmp_path)
+        assert res.returncode == 2 and "from 1 to 1000" in res.stderr
+    cfg = Path(os.environ["OPENWORKER_HOME"]) / "config" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text("[general]\nmax_iterations = 0\n")
+    res = owq("run", "--model", f"scripted:{ok}", "x", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "'general.max_iterations' = 0 is out of range" in res.stderr and "1 to 1000" in res.stderr
+
+
 def test_bad_script_and_missing_model_are_clear(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"turns": [ {"text": "x"}, ]}')
@@ -246,3 +259,65 @@ def test_unknown_modes_are_errors_naming_the_valid_ones(tmp_path: Path) -> None:
     assert "'yolo'" in res.stderr and "permissions.mode" in res.stderr
     for name in ("discuss", "plan", "interactive", "auto", "custom"):
         assert name in res.stderr
+
+
+def test_retry_runs_the_failed_turn_again(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"chunks": ["par"], "error": "boom", "error_kind": "server"}])
+    first = owq("run", "--model", f"scripted:{s}", "do it", cwd=tmp_path)
+    assert first.returncode == 1
+    sid = first.stderr.split("[session ")[1].split(" ")[0]
+    script(tmp_path, [{"text": "Worked this time."}])  # the provider recovers
+    again = owq("retry", cwd=tmp_path)  # the latest session by default
+    assert again.returncode == 0, again.stderr
+    assert "Worked this time." in again.stdout and f"[session {sid} · completed]" in again.stderr
+    shown = owq("show", "--json", sid, cwd=tmp_path).stdout.splitlines()
+    assert [json.loads(m)["role"] for m in shown][-2:] == ["notice", "assistant"]
+    nothing = owq("retry", sid[:6], cwd=tmp_path)
+    assert nothing.returncode == 0 and "Nothing to retry" in nothing.stdout
+    assert owq("retry", "nosuch", cwd=tmp_path).returncode == 2
+
+
+def test_output_closed_early_exits_quietly(tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "hi"}])
+    for _ in range(3):
+        assert owq("run", "--model", f"scripted:{s}", "x", cwd=tmp_path).returncode == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like `| head -1` after its line: the reader is gone
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "openworker_qt", "sessions"], cwd=tmp_path,
+            stdin=subprocess.DEVNULL, stdout=write_end, stderr=subprocess.PIPE, text=True,
+            timeout=60, env=os.environ.copy(),
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""  # no BrokenPipeError traceback, no "Exception ignored"
+    assert done.returncode == 141
+
+
+def test_run_s_applies_the_sessions_folder_settings_not_the_current_ones(tmp_path: Path) -> None:
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    s = tmp_path / "script.json"
+    s.write_text(json.dumps({"advance": "history", "turns": [{"text": "Noted."}, *WRITE_TURNS]}))
+    first = owq("run", "--model", f"scripted:{s}", "hello", cwd=there)
+    assert first.returncode == 0, first.stderr
+    sid = first.stderr.split("[session ")[1].split(" ")[0]
+    # The session's folder gets settings afterwards; the command runs from another folder.
+    (there / ".openworker").mkdir()
+    (there / ".openworker" / "config.toml").write_text(
+        '[permissions]\nmode = "discuss"\n[general]\ndefault_model = "openai:gpt-5"\n')
+    res = owq("run", "-s", sid, "--yes", "write the brief", cwd=here)
+    assert res.returncode == 0, res.stderr
+    assert "denied" in res.stdout and not (there / "out.md").exists()
+    assert "keep its sessions in discuss mode" in res.stderr
+    assert "'general.default_model' cannot be set by a workspace" in res.stderr
+    # Settings in the current folder do not apply to a session elsewhere.
+    (here / ".openworker").mkdir()
+    (here / ".openworker" / "config.toml").write_text("[permissions\n")  # broken, and not its
+    (there / ".openworker" / "config.toml").unlink()
+    s.write_text(json.dumps({"turns": WRITE_TURNS}))
+    res = owq("run", "-s", sid, "--yes", "now write it", cwd=here)
+    assert res.returncode == 0, res.stderr
+    assert (there / "out.md").read_text() == "# Brief\n"

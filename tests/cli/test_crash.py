@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from openworker_qt.core.inbox import Inbox
+from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 
 SCRIPT = {
@@ -162,3 +163,61 @@ def test_killed_after_the_tool_ran_before_its_result(work: tuple[Path, Path]) ->
     res = cli("resume", cwd=ws)
     assert res.returncode == 0
     assert not (ws / "g.txt").exists()
+
+
+def killed_mid_stream(tmp_path: Path) -> tuple[Path, Path, str, ConversationStore]:
+    """A CLI turn SIGKILLed while its answer streams (no call to resume)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "slow.json"
+    script.write_text(json.dumps([{"chunks": ["one ", "two ", "three"] * 40, "delay": 0.25}]))
+    store = ConversationStore(
+        Database(Path(os.environ["OPENWORKER_HOME"]) / "data" / "openworker.sqlite3"))
+    proc = spawn("run", "--model", f"scripted:{script}", "before kill", cwd=ws,
+                 env=os.environ.copy())
+    try:
+        info = wait_for(lambda: next(  # streaming: the user's message is stored
+            (s for s in store.list_sessions() if s.status == "running" and s.message_count),
+            None))
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert "running" in cli("sessions", cwd=ws).stdout  # nothing has closed it yet
+    script.write_text(json.dumps([{"text": "Here after the restart."}]))
+    return ws, script, info.id, store
+
+
+def roles_and_text(ws: Path, sid: str) -> list[tuple[str, str]]:
+    shown = cli("show", "--json", sid, cwd=ws).stdout.splitlines()
+    return [(m["role"], m.get("content") or m.get("text")) for m in map(json.loads, shown)]
+
+
+def test_killed_mid_stream_then_continued_with_run(tmp_path: Path) -> None:
+    """`run -s` rather than `resume` after the kill: the cut-off turn is closed first,
+    as the desktop's recover() would."""
+    ws, _, sid, store = killed_mid_stream(tmp_path)
+    res = cli("run", "-s", sid, "after kill", cwd=ws)
+    assert res.returncode == 0, res.stderr
+    assert roles_and_text(ws, sid) == [
+        ("user", "before kill"),
+        ("notice", "The app stopped while this turn was running."),
+        ("user", "after kill"),
+        ("assistant", "Here after the restart."),
+    ]
+    listed = cli("sessions", cwd=ws).stdout
+    assert sid in listed and "running" not in listed
+    assert store.get_session(sid).status == "idle"  # type: ignore[union-attr]
+
+
+def test_killed_mid_stream_then_resume_points_at_retry(tmp_path: Path) -> None:
+    ws, _, sid, _store = killed_mid_stream(tmp_path)
+    resumed = cli("resume", cwd=ws)
+    assert resumed.returncode == 0 and f"openworker-qt retry {sid}" in resumed.stderr
+    retried = cli("retry", sid, cwd=ws)
+    assert retried.returncode == 0, retried.stderr
+    assert roles_and_text(ws, sid) == [
+        ("user", "before kill"),
+        ("notice", "The app stopped while this turn was running."),
+        ("assistant", "Here after the restart."),
+    ]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from openworker_qt.core.provider_api import ModelRequest, ProviderError
+from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.gemini_transport import JsonArraySplitter
 from tests.providers.helpers import TOOL, TOOL2, SleepRecorder, collect, fast, user
@@ -132,3 +133,20 @@ def test_json_array_splitter_handles_any_split() -> None:
         for i in range(0, len(doc), size):
             out += s.feed(doc[i : i + size])
         assert [json.loads(o) for o in out] == json.loads(doc)
+
+
+@pytest.mark.asyncio
+async def test_arguments_nested_too_deep_become_that_calls_error(stub: StubServer) -> None:
+    deep: Any = "x"
+    for _ in range(150):
+        deep = [deep]
+    stub.add("POST", PATH, reply(
+        cand([{"functionCall": {"name": "get_weather", "args": {"city": deep}},
+               "thoughtSignature": base64.b64encode(b"sig").decode()}], "STOP"),
+    ))
+    out = await collect(provider(stub), ModelRequest("gemini-2.5-flash", [user("hi")], tools=[TOOL]))
+    [call] = out.calls
+    with pytest.raises(ArgumentsError, match="nested too deeply"):
+        parse_arguments(call.arguments)
+    assert out.finish.provider_state  # the call's signature is kept, its deep value is not
+    assert "[[[[" not in json.dumps(out.finish.provider_state)

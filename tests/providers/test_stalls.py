@@ -18,7 +18,7 @@ import pytest
 
 from openworker_qt.core.provider_api import ModelRequest, ProviderError, RetryChunk, TextChunk
 from openworker_qt.providers.anthropic import AnthropicProvider
-from openworker_qt.providers.factories import LOCAL_FIRST_EVENT, network_options
+from openworker_qt.providers.factories import LOCAL_FIRST_EVENT, internal_config, network_options
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.openai_chat import OpenAIChatProvider
 from openworker_qt.providers.retry import RetryPolicy, StreamTimeouts
@@ -294,6 +294,11 @@ def test_bad_timeout_settings_are_named() -> None:
         network_options({"providers": {"gemini": {"timeouts": {"first_byte": 5}}}}, "gemini")
     with pytest.raises(ProviderError, match=r"providers\.timeouts\.attempts .* whole number"):
         network_options({"timeouts": {"attempts": 2.5}}, "anthropic")
+    # Not a table at all: refused too, not silently ignored.
+    with pytest.raises(ProviderError, match="providers.timeouts .*must be a table"):
+        network_options(internal_config({"providers": {"timeouts": 5}}), "anthropic")
+    with pytest.raises(ProviderError, match="providers.gemini.timeouts .*must be a table"):
+        network_options({"providers": {"gemini": {"timeouts": 30}}}, "gemini")
 
 
 async def test_timeouts_come_from_config(stub: StubServer, tmp_path: Path) -> None:

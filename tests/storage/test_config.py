@@ -17,16 +17,18 @@ def test_defaults_without_files(tmp_path: Path) -> None:
     assert cfg.warnings == []
 
 
-def test_workspace_overrides_global(tmp_path: Path) -> None:
+def test_workspace_layers_over_global(tmp_path: Path) -> None:
     g = tmp_path / "g.toml"
     g.write_text('[general]\ndefault_model = "anthropic:claude"\nmax_iterations = 10\n')
     ws = tmp_path / "ws"
     (ws / ".openworker").mkdir(parents=True)
-    (ws / ".openworker" / "config.toml").write_text("[general]\nmax_iterations = 40\n")
+    (ws / ".openworker" / "config.toml").write_text("[general]\nmax_iterations = 4\n")
     cfg = load_config(ws, global_file=g)
     assert cfg.get("general.default_model") == "anthropic:claude"
-    assert cfg.get("general.max_iterations") == 40
+    assert cfg.get("general.max_iterations") == 4
     assert cfg.sources == [g, ws / ".openworker" / "config.toml"]
+    assert cfg.warnings == []
+    assert cfg.base is not None and cfg.base.get("general.max_iterations") == 10
 
 
 def test_unknown_keys_warn(tmp_path: Path) -> None:
@@ -53,6 +55,25 @@ def test_malformed_file_names_file_and_line(tmp_path: Path) -> None:
         ("[permissions]\nwritable_roots = '/tmp'\n", "must be a list"),
         ("[ui]\nnotifications = 1\n", "true or false"),
         ("general = 3\n", "must be a table"),
+        # numbers out of range: the key and the valid range are named
+        ("[general]\nmax_iterations = 0\n", "'general.max_iterations' = 0 is out of range .*1 to 1000"),
+        ("[general]\nmax_iterations = -5\n", "'general.max_iterations' = -5 is out of range"),
+        ("[automation]\ntick_seconds = 0\n", "'automation.tick_seconds' = 0 is out of range"),
+        ("[permissions]\nauto_allow = [1]\n", "'permissions.auto_allow' must be a list of strings"),
+        # the providers table has a shape too
+        ("[providers]\ntimeouts = 5\n", "'providers.timeouts' must be a table"),
+        ("[providers]\nopenai = 'sk'\n", "'providers.openai' must be a table"),
+        ("[providers.timeouts]\nidle = 0\n", "'providers.timeouts.idle' must be a number of seconds above 0"),
+        ("[providers.timeouts]\nattempts = 50\n", "'providers.timeouts.attempts' must be a whole number of tries from 1 to 20"),
+        ("[providers.timeouts]\nfirst_byte = 5\n", "unknown setting 'providers.timeouts.first_byte'"),
+        ("[providers.gemini]\ntimeouts = 30\n", "'providers.gemini.timeouts' must be a table"),
+        ("[providers.gemini.timeouts]\nidle = 'soon'\n", "'providers.gemini.timeouts.idle' must be a number"),
+        ("[providers.ollama]\nbase_url = 11434\n", "'providers.ollama.base_url' must be a string"),
+        ("[providers.ollama]\nstream = 'no'\n", "'providers.ollama.stream' must be true or false"),
+        ("[providers.ollama]\nmodels = 'llama3'\n", "'providers.ollama.models' must be a list of model names"),
+        ("[providers.openai]\napi = 'rest'\n", "'providers.openai.api' must be one of: auto, chat, responses"),
+        ("[providers.anthropic]\nthinking_budget = -1\n", "'providers.anthropic.thinking_budget' must be a whole number"),
+        ("[providers.capabilities]\n'ollama:*' = true\n", "'providers.capabilities.ollama:\\*' must be a table"),
     ],
 )
 def test_wrong_types_are_rejected(tmp_path: Path, body: str, fragment: str) -> None:
@@ -60,6 +81,19 @@ def test_wrong_types_are_rejected(tmp_path: Path, body: str, fragment: str) -> N
     g.write_text(body)
     with pytest.raises(ConfigError, match=fragment):
         load_config(global_file=g)
+
+
+def test_valid_provider_settings_and_ranges_pass(tmp_path: Path) -> None:
+    g = tmp_path / "g.toml"
+    g.write_text(
+        "[general]\nmax_iterations = 1\n[automation]\ntick_seconds = 86400\n"
+        "[providers.timeouts]\nconnect = 2.5\nattempts = 1\n"
+        "[providers.anthropic]\nthinking_budget = 0\ntimeouts = { idle = 90 }\n"
+        "[providers.lab]\nbase_url = 'http://localhost:8080/v1'\nmodels = ['m']\n"
+        "stream = false\n[providers.capabilities]\n'ollama:llava*' = { vision = true }\n"
+    )
+    cfg = load_config(global_file=g)
+    assert cfg.get("general.max_iterations") == 1 and cfg.warnings == []
 
 
 def test_update_global_roundtrip(tmp_path: Path) -> None:
@@ -109,6 +143,71 @@ def test_workspace_cannot_widen_any_permission(tmp_path: Path) -> None:
                 "[providers]"):
         assert any(key in w and wfile in w for w in cfg.warnings), (key, cfg.warnings)
     assert all("ignored" in w for w in cfg.warnings)
+
+
+def test_workspace_may_set_only_a_few_keys_and_only_to_narrow(tmp_path: Path) -> None:
+    g = tmp_path / "g.toml"
+    g.write_text('[general]\ndefault_model = "anthropic:claude-sonnet-4-6"\nmax_iterations = 30\n'
+                 '[memory]\nenabled = false\n')
+    ws = workspace_file(tmp_path, (
+        '[general]\nmax_iterations = 1000\ndefault_model = "openai:gpt-5"\n'
+        'persona = "hacker"\nworkspace = "/"\nlanguage = "de"\n'
+        '[memory]\nenabled = true\n'
+        '[voice]\nmodel = "/tmp/evil.bin"\n[ui]\ntheme = "dark"\n'
+        '[automation]\npaused = true\n'
+    ))
+    cfg = load_config(ws, global_file=g)
+    assert cfg.data == load_config(global_file=g).data  # nothing of it applies
+    wfile = str(ws / ".openworker" / "config.toml")
+    for key in ("general.max_iterations", "general.default_model", "general.persona",
+                "general.workspace", "general.language", "memory.enabled", "voice.model",
+                "ui.theme", "automation.paused"):
+        [warning] = [w for w in cfg.warnings if f"'{key}'" in w]
+        assert wfile in warning and warning.endswith("ignored"), warning
+    [model] = [w for w in cfg.warnings if "default_model" in w]
+    assert "which provider receives the conversation" in model
+    [limit] = [w for w in cfg.warnings if "max_iterations" in w]
+    assert "= 1000 is above your setting (30)" in limit and "only lower" in limit
+
+
+def test_workspace_may_lower_the_limit_and_turn_memory_off(tmp_path: Path) -> None:
+    ws = workspace_file(tmp_path, (
+        '[general]\nmax_iterations = 5\ndefault_model = ""\n[memory]\nenabled = false\n'))
+    cfg = load_config(ws, global_file=tmp_path / "none.toml")
+    assert cfg.get("general.max_iterations") == 5 and cfg.get("memory.enabled") is False
+    assert cfg.warnings == []  # a value equal to yours (default_model) is not news
+
+
+def test_workspace_mode_is_a_floor_for_sessions(tmp_path: Path) -> None:
+    from openworker_qt.storage.config import mode_with_floor, new_session_mode
+
+    ws = workspace_file(tmp_path, '[permissions]\nmode = "discuss"\n')
+    cfg = load_config(ws, global_file=tmp_path / "none.toml")
+    floor = cfg.get("permissions.workspace_mode")
+    assert floor == "discuss"
+    assert load_config(global_file=tmp_path / "none.toml").get("permissions.workspace_mode") is None
+    assert [mode_with_floor(m, floor) for m in ("auto", "interactive", "plan", None)] == [
+        "discuss", "discuss", "plan", "discuss"]
+    assert new_session_mode("auto", floor) == "discuss"
+    # plan: sessions start in plan mode; an approved plan (interactive) then stands
+    assert new_session_mode("interactive", "plan") == "plan"
+    assert [mode_with_floor(m, "plan") for m in ("auto", "custom", "interactive", "plan")] == [
+        "interactive", "interactive", "interactive", "plan"]
+    assert mode_with_floor("auto", None) == "auto"
+
+
+def test_an_unusable_workspace_file_reads_only_where_it_must_not_stop(tmp_path: Path) -> None:
+    from openworker_qt.storage.config import with_workspace
+
+    ws = workspace_file(tmp_path, "[permissions\nmode = 'auto'\n")
+    base = load_config(global_file=tmp_path / "none.toml")
+    with pytest.raises(ConfigError, match="invalid TOML"):
+        with_workspace(base, ws)
+    cfg = with_workspace(base, ws, strict=False)
+    assert cfg.get("permissions.mode") == "discuss"
+    assert cfg.get("permissions.workspace_mode") == "discuss"
+    assert cfg.error is not None and "invalid TOML" in cfg.error and "only read" in cfg.error
+    assert cfg.error in cfg.warnings
 
 
 def test_workspace_may_narrow(tmp_path: Path) -> None:
