@@ -281,6 +281,8 @@ class MainWindow(QMainWindow):
         inbox.item_added.connect(self._on_inbox_item_added)
         inbox.item_resolved.connect(self._on_inbox_item_resolved)
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
+        # Sessions created or renamed by another process (the CLI) appear in the list.
+        inbox.database_changed.connect(self.refresh_sessions)
         self.sidebar.session_selected.connect(self.open_session)
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
