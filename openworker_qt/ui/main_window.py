@@ -43,6 +43,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QIcon,
     QKeySequence,
+    QTextCursor,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -207,7 +208,12 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.sidebar.new_button, self.sidebar.search)
         self.setTabOrder(self.sidebar.search, self.sidebar.list)
         self.setTabOrder(self.sidebar.list, self.view)
-        self.setTabOrder(self.view, self.composer.edit)
+        previous: QWidget = self.view
+        for example in self.view.empty_state.examples:  # the getting-started examples
+            self.setTabOrder(previous, example)
+            previous = example
+        self.setTabOrder(previous, self.composer.edit)
+        self.setTabOrder(self.composer.edit, self.composer.send)
         self.workspace_changed()
         self.resize(1040, 720)
         remember_geometry(self, "main", settings.config_dir)
@@ -296,6 +302,7 @@ class MainWindow(QMainWindow):
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
+        self.view.empty_state.example_chosen.connect(self._on_example_chosen)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.voice.problem.connect(lambda text, no_model: self.banner.show_message(
@@ -391,9 +398,15 @@ class MainWindow(QMainWindow):
         self.default_workspace = folder
         self.workspace_changed()
 
+    def _on_example_chosen(self, text: str) -> None:
+        self.composer.edit.setPlainText(text)
+        self.composer.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.composer.edit.setFocus()
+
     def workspace_changed(self) -> None:
         """Show the session's folder (call after the session or the default changed)."""
         folder = self.session_workspace()
+        self.view.empty_state.set_folder(folder)
         self.folder_button.setText(self.tr("Folder: {name}").format(name=folder.name or str(folder)))
         tip = self.tr("This session works in {folder}").format(folder=folder)
         self.folder_button.setToolTip(tip)
@@ -451,6 +464,7 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.composer.edit.setFocus()
+        self._update_status()
 
     def ensure_session(self) -> str:
         """The current session's id; a new session is created (and stored) if none."""
@@ -491,6 +505,7 @@ class MainWindow(QMainWindow):
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
+        self._update_status()
 
     async def _load(self, session_id: str) -> None:
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
@@ -661,7 +676,13 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         sid = self.session_id
-        if sid is not None and sid in self._turn_started:
+        waiting = self.inbox.pending(sid) if sid is not None else []
+        if waiting:  # the turn waits on the user, not on the model
+            if any(item.kind == "approval" for item in waiting):
+                self.status_label.setText(self.tr("Waiting for your approval"))
+            else:
+                self.status_label.setText(self.tr("Waiting for your answer"))
+        elif sid is not None and sid in self._turn_started:
             secs = int(time.monotonic() - self._turn_started[sid])
             detail = self._status_detail.get(sid, "")
             self.status_label.setText(self.tr("Working · {detail} · {secs} s").format(detail=detail, secs=secs))
@@ -749,6 +770,7 @@ class MainWindow(QMainWindow):
 
     def _on_inbox_pending_changed(self) -> None:
         self.sessions.set_pending(self.inbox.counts())
+        self._update_status()
 
     def answer_focused(self, outcome: str) -> None:
         """Approve/deny the request of the focused card, or else the oldest in this session."""

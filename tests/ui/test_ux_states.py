@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from openworker_qt.qt.session_model import ID_ROLE, SessionListModel
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
