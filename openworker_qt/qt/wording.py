@@ -19,16 +19,15 @@ from openworker_qt.core.standing_rules import ARROW
 
 def status_text(status: str) -> str:
     """A tool call's state, as the card shows it."""
-    t = QCoreApplication.translate
     words = {
-        "pending": t("Wording", "not run yet"),
-        "awaiting": t("Wording", "waiting for your approval"),
-        "asking": t("Wording", "waiting for your answer"),
-        "running": t("Wording", "running"),
-        "ok": t("Wording", "done"),
-        "error": t("Wording", "failed"),
-        "denied": t("Wording", "denied"),
-        "interrupted": t("Wording", "interrupted"),
+        "pending": QCoreApplication.translate("Wording", "not run yet"),
+        "awaiting": QCoreApplication.translate("Wording", "waiting for your approval"),
+        "asking": QCoreApplication.translate("Wording", "waiting for your answer"),
+        "running": QCoreApplication.translate("Wording", "running"),
+        "ok": QCoreApplication.translate("Wording", "done"),
+        "error": QCoreApplication.translate("Wording", "failed"),
+        "denied": QCoreApplication.translate("Wording", "denied"),
+        "interrupted": QCoreApplication.translate("Wording", "interrupted"),
     }
     return words.get(status, status)
 
@@ -41,93 +40,116 @@ def rule_text(rule: str) -> str:
     ``session:always_command``, a standing rule's label ``<tool> → <target>``,
     and ``user:<answer>`` (once, always, always_command).
     """
-    t = QCoreApplication.translate
     rule = rule.strip()
     kind, _, rest = rule.partition(":")
     if rule == "risk:read":
-        return t("Wording", "Allowed: it only reads")
+        return QCoreApplication.translate("Wording", "Allowed: it only reads")
     if rule == "mode:auto":
-        return t("Wording", "Allowed: this session runs in auto mode")
+        return QCoreApplication.translate("Wording", "Allowed: this session runs in auto mode")
     if rule == "session:always_command":
-        return t("Wording", "Allowed: you approved this exact command for this session")
+        return QCoreApplication.translate(
+            "Wording", "Allowed: you approved this exact command for this session"
+        )
     if kind == "auto_allow" and rest:
-        return t("Wording", "Allowed: {tool} is on your list of tools that run without asking").format(
-            tool=rest)
+        return QCoreApplication.translate(
+            "Wording", "Allowed: {tool} is on your list of tools that run without asking"
+        ).format(tool=rest)
     if kind == "allowlist" and rest:
-        return t("Wording", "Allowed: a safe command on your list ({entry})").format(entry=rest.strip())
+        return QCoreApplication.translate(
+            "Wording", "Allowed: a safe command on your list ({entry})"
+        ).format(entry=rest.strip())
     if kind == "user":
         if rest == "once":
-            return t("Wording", "You approved it once")
+            return QCoreApplication.translate("Wording", "You approved it once")
         if rest == "always":
-            return t("Wording", "You approved it, and allowed it from now on")
+            return QCoreApplication.translate(
+                "Wording", "You approved it, and allowed it from now on"
+            )
         if rest == "always_command":
-            return t("Wording", "You approved this command for this session")
-        return t("Wording", "You approved it")
+            return QCoreApplication.translate(
+                "Wording", "You approved this command for this session"
+            )
+        return QCoreApplication.translate("Wording", "You approved it")
     if ARROW in rule:
         target = rule.split(ARROW, 1)[1].strip()
-        return t("Wording", "Allowed by your rule for {target}").format(target=target)
+        return QCoreApplication.translate("Wording", "Allowed by your rule for {target}").format(
+            target=target
+        )
     if not rule:
         return ""
-    return t("Wording", "Allowed by your settings")
+    return QCoreApplication.translate("Wording", "Allowed by your settings")
 
 
 def risk_text(risk: str) -> str:
     """What a call of this risk class does, in a few words."""
-    t = QCoreApplication.translate
     words = {
-        "read": t("Wording", "Reads"),
-        "write_local": t("Wording", "Changes files on this computer"),
-        "exec": t("Wording", "Runs a program"),
-        "external": t("Wording", "Sends data off this computer"),
+        "read": QCoreApplication.translate("Wording", "Reads"),
+        "write_local": QCoreApplication.translate("Wording", "Changes files on this computer"),
+        "exec": QCoreApplication.translate("Wording", "Runs a program"),
+        "external": QCoreApplication.translate("Wording", "Sends data off this computer"),
     }
     return words.get(risk, words["external"])  # unknown: treated as external, as the core does
 
 
 def kind_text(kind: str) -> str:
     """An inbox item's kind."""
-    t = QCoreApplication.translate
     words = {
-        "approval": t("Wording", "Approval"),
-        "question": t("Wording", "Question"),
-        "plan": t("Wording", "Plan to review"),
-        "directory": t("Wording", "Folder request"),
+        "approval": QCoreApplication.translate("Wording", "Approval"),
+        "question": QCoreApplication.translate("Wording", "Question"),
+        "plan": QCoreApplication.translate("Wording", "Plan to review"),
+        "directory": QCoreApplication.translate("Wording", "Folder request"),
     }
     return words.get(kind, kind)
 
 
-def retry_text(provider: str, attempt: int, max_attempts: int, kind: str, reason: str,
-               delay: float) -> str:
+def retry_text(
+    provider: str, attempt: int, max_attempts: int, kind: str, reason: str, delay: float
+) -> str:
     """``Waiting for Anthropic · retrying 2/4 in 3 s (overloaded)``, translated."""
-    t = QCoreApplication.translate
     reasons = {
-        "overloaded": t("Wording", "busy"),
-        "rate_limit": t("Wording", "too many requests"),
-        "server": t("Wording", "server error"),
-        "network": t("Wording", "connection problem"),
-        "timeout": t("Wording", "no answer in time"),
+        "overloaded": QCoreApplication.translate("Wording", "busy"),
+        "rate_limit": QCoreApplication.translate("Wording", "too many requests"),
+        "server": QCoreApplication.translate("Wording", "server error"),
+        "network": QCoreApplication.translate("Wording", "connection problem"),
+        "timeout": QCoreApplication.translate("Wording", "no answer in time"),
     }
     why = reasons.get(kind, reason)
     if delay >= 1:
-        return t("Wording", "Waiting for {provider} · retrying {attempt}/{total} in {secs} s ({why})").format(
-            provider=provider, attempt=attempt, total=max_attempts, secs=f"{delay:.0f}", why=why)
-    return t("Wording", "Waiting for {provider} · retrying {attempt}/{total} ({why})").format(
-        provider=provider, attempt=attempt, total=max_attempts, why=why)
+        return QCoreApplication.translate(
+            "Wording", "Waiting for {provider} · retrying {attempt}/{total} in {secs} s ({why})"
+        ).format(
+            provider=provider, attempt=attempt, total=max_attempts, secs=f"{delay:.0f}", why=why
+        )
+    return QCoreApplication.translate(
+        "Wording", "Waiting for {provider} · retrying {attempt}/{total} ({why})"
+    ).format(provider=provider, attempt=attempt, total=max_attempts, why=why)
 
 
 def retry_fields(event: Any) -> dict[str, Any]:
     """What :func:`retry_text` needs, from a ``ProviderRetrying`` event."""
-    return {"provider": event.provider, "attempt": event.attempt,
-            "max_attempts": event.max_attempts, "kind": event.kind, "reason": event.reason,
-            "delay": event.delay}
+    return {
+        "provider": event.provider,
+        "attempt": event.attempt,
+        "max_attempts": event.max_attempts,
+        "kind": event.kind,
+        "reason": event.reason,
+        "delay": event.delay,
+    }
 
 
 def notice_text(notice_kind: str, text: str, display: dict[str, Any] | None = None) -> str:
     """A notice row's words: the retry line and the engine's pause built here."""
-    t = QCoreApplication.translate
     if notice_kind == "waiting" and display and "provider" in display:
-        return retry_text(str(display["provider"]), int(display["attempt"]),
-                          int(display["max_attempts"]), str(display["kind"]),
-                          str(display["reason"]), float(display["delay"]))
+        return retry_text(
+            str(display["provider"]),
+            int(display["attempt"]),
+            int(display["max_attempts"]),
+            str(display["kind"]),
+            str(display["reason"]),
+            float(display["delay"]),
+        )
     if notice_kind == "suspended":
-        return t("Wording", "The task paused here to wait for you (see the Inbox).")
+        return QCoreApplication.translate(
+            "Wording", "The task paused here to wait for you (see the Inbox)."
+        )
     return text

@@ -215,3 +215,27 @@ def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:  # type:
     inside = image.pixelColor(290, int(rect.center().y()))  # right of the text, in the box
     outside = image.pixelColor(290, int(doc.documentLayout().blockBoundingRect(blocks[-1]).center().y()))
     assert inside == fill and outside == QColor("white")
+
+
+def test_the_new_words_in_chinese(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QCoreApplication
+
+    from openworker_qt.qt.hotkey import create_hotkey
+    from openworker_qt.qt.wording import notice_text, risk_text, rule_text
+    from openworker_qt.ui.theme import install_translator
+
+    assert install_translator(qapp, "zh_CN") == "zh_CN"
+    try:
+        assert rule_text("user:once") == "你批准了这一次"
+        assert risk_text("write_local") == "修改这台电脑上的文件"
+        waiting = {"provider": "Anthropic", "attempt": 2, "max_attempts": 4, "kind": "overloaded",
+                   "reason": "overloaded", "delay": 3.0}
+        assert notice_text("waiting", "Waiting for Anthropic …", waiting) == (
+            "正在等待 Anthropic · 3 秒后第 2/4 次重试（服务繁忙）")
+        assert create_hotkey(platform="wayland").status.startswith("Wayland 下无法使用全局快捷键")
+        assert create_hotkey(platform="eglfs").status == "此显示环境（eglfs）不支持全局快捷键。"
+        assert QCoreApplication.translate("MainWindow", "Waiting for your approval") == "等待你的批准"
+        desktop = make_desktop()
+        assert desktop.window.view.empty_state.heading.text() == "今天要完成什么？"
+    finally:
+        install_translator(qapp, "en")
