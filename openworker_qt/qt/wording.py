@@ -150,6 +150,6 @@ def notice_text(notice_kind: str, text: str, display: dict[str, Any] | None = No
         )
     if notice_kind == "suspended":
         return QCoreApplication.translate(
-            "Wording", "The task paused here to wait for you (see the Inbox)."
+            "Wording", "The task paused here to wait for your answer."
         )
     return text

@@ -91,6 +91,7 @@ class InboxWindow(QWidget):
         detail = QWidget()
         dl = QVBoxLayout(detail)
         form = QFormLayout()
+        self.form = form
         self.kind_label = QLabel()
         self.session_label = QLabel()
         self.risk_label = QLabel()
@@ -113,7 +114,8 @@ class InboxWindow(QWidget):
         font = self.question.font()
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.question.setFont(font)
-        dl.addWidget(self.question)
+        self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        dl.addWidget(self.question, 1)
         self.arguments = QPlainTextEdit()
         self.arguments.setReadOnly(True)
         self.arguments.setAccessibleName(self.tr("Arguments"))
@@ -250,6 +252,11 @@ class InboxWindow(QWidget):
         self.session_label.setText(self.model.titles.get(item.session_id)
                                    or self.session_title(item.session_id))
         self.risk_label.setText(risk_text(item.risk) if approval else "—")
+        prompt = "" if approval else question_request(item).prompt
+        # A question needs no risk or target, and its reason is the question itself.
+        self.form.setRowVisible(self.risk_label, approval)
+        self.form.setRowVisible(self.target_label, approval or bool(item.target))
+        self.form.setRowVisible(self.reason_label, approval or (item.reason or item.title) != prompt)
         self.target_label.setText(item.target or "—")
         self.reason_label.setText(item.reason or item.title)
         options = list(item.options) or (["approve", "deny"] if item.kind in ("plan", "directory") else [])
@@ -258,7 +265,6 @@ class InboxWindow(QWidget):
             self.arguments.show()
             self.arguments.setPlainText(json.dumps(item.arguments, indent=2, ensure_ascii=False))
         else:  # the question in words, not the call's JSON
-            prompt = question_request(item).prompt
             if options:
                 prompt += "\n\n" + self.tr("Options: {options}").format(options=", ".join(options))
             self.question.setText(prompt)

@@ -173,8 +173,9 @@ def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) 
             if not _is_code(block.next()):
                 top = layout.blockBoundingRect(first)
                 bottom = layout.blockBoundingRect(block)
-                y0 = top.top() + first.blockFormat().topMargin() - CODE_PAD
-                y1 = bottom.bottom() - block.blockFormat().bottomMargin() + CODE_PAD
+                # (a block's rect is its text; its margins lie outside it)
+                y0 = top.top() - CODE_PAD
+                y1 = bottom.bottom() + CODE_PAD
                 painter.drawRoundedRect(QRectF(0, y0, doc.textWidth(), y1 - y0), 4, 4)
                 first = None
         else:

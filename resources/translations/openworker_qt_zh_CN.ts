@@ -2371,8 +2371,8 @@ The grant applies to this session only.</source>
         <translation>正在等待 {provider} · 第 {attempt}/{total} 次重试（{why}）</translation>
     </message>
     <message>
-        <source>The task paused here to wait for you (see the Inbox).</source>
-        <translation>任务在此暂停，等待你的处理（见收件箱）。</translation>
+        <source>The task paused here to wait for your answer.</source>
+        <translation>任务在此暂停，等待你的回答。</translation>
     </message>
 </context>
 <context>

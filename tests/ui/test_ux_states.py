@@ -214,7 +214,10 @@ def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:  # type:
     rect = doc.documentLayout().blockBoundingRect(code[1])
     inside = image.pixelColor(290, int(rect.center().y()))  # right of the text, in the box
     outside = image.pixelColor(290, int(doc.documentLayout().blockBoundingRect(blocks[-1]).center().y()))
-    assert inside == fill and outside == QColor("white")
+    first = doc.documentLayout().blockBoundingRect(code[0])
+    above_text = image.pixelColor(290, int(first.top()) - CODE_PAD // 2)  # the box's padding
+    assert inside == fill and above_text == fill and outside == QColor("white")
+    assert image.pixelColor(290, int(first.center().y())) == fill
 
 
 def test_the_new_words_in_chinese(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
