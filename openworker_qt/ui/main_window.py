@@ -655,8 +655,8 @@ class MainWindow(QMainWindow):
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
             elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
                 self.banner.show_message(event.detail, error=False)
-        if isinstance(event, ev.TurnStarted | ev.TurnEnded):
-            self.refresh_sessions()
+        if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
+            self.refresh_sessions()  # (the first message names a new session)
         self._update_status()
 
     def _on_bridge_running_changed(self, session_id: str, running: bool) -> None:

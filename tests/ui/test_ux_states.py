@@ -242,3 +242,22 @@ def test_the_new_words_in_chinese(qapp, make_desktop) -> None:  # type: ignore[n
         assert desktop.window.view.empty_state.heading.text() == "今天要完成什么？"
     finally:
         install_translator(qapp, "en")
+
+
+def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.test_approvals import WRITE
+
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    window.show_dialogs = False
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        window.send("Prepare the renewal brief", [])
+        await until(lambda: desktop.runtime.inbox.pending(), what="the approval")
+        seen["title"] = window.sessions.index(0, 0).data()
+        desktop.resolve_item(desktop.runtime.inbox.pending()[0].id, "deny", by="card")
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, scenario)
+    assert seen["title"] == "Prepare the renewal brief"
