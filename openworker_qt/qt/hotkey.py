@@ -546,11 +546,11 @@ def create_hotkey(parent: QObject | None = None, platform: str | None = None) ->
         return WindowsHotkey(parent)
     if name == "cocoa":
         return MacHotkey(parent)
-    tr = QCoreApplication.translate
     if name.startswith("wayland"):
-        reason = tr("GlobalHotkey", "Global hotkeys are not available on Wayland: use the tray, "
-                    "or {sequence} while the OpenWorker window is active, for quick ask.")
+        reason = QCoreApplication.translate(
+            "GlobalHotkey", "Global hotkeys are not available on Wayland: use the tray, "
+            "or {sequence} while the OpenWorker window is active, for quick ask.")
     else:
-        reason = tr("GlobalHotkey", "Global hotkeys are not available on this display ({name}).") \
-            .format(name=name)
+        reason = QCoreApplication.translate(
+            "GlobalHotkey", "Global hotkeys are not available on this display ({name}).").format(name=name)
     return UnavailableHotkey(reason, parent)

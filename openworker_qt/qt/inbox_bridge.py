@@ -16,6 +16,10 @@ Signals:
     item_added(object): a new pending :class:`InboxItem`.
     item_resolved(object): an item left the pending list (resolved here or elsewhere).
     pending_changed(): the pending set changed (counts, badges, tray).
+    database_changed(): another connection (another process: the CLI, a second
+        window) committed to the database; views that list stored things (the
+        sessions sidebar) re-read them. Emitted at most once per poll, only when
+        ``PRAGMA data_version`` moved.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ class InboxBridge(QObject):
     item_added = Signal(object)
     item_resolved = Signal(object)
     pending_changed = Signal()
+    database_changed = Signal()
 
     def __init__(self, inbox: Inbox, parent: QObject | None = None, *, poll_ms: int = 1000) -> None:
         super().__init__(parent)
@@ -143,6 +148,7 @@ class InboxBridge(QObject):
         if version != self._version:
             self._version = version
             self.refresh()
+            self.database_changed.emit()
 
     def refresh(self) -> None:
         """Re-read the pending list and announce the difference."""

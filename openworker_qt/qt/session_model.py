@@ -4,8 +4,9 @@ Rows are :class:`~openworker_qt.storage.conversations.SessionInfo` snapshots
 plus two live badges the store does not know: *running* (from the bridge) and
 the number of *pending approvals* (from the approver / inbox). ``refresh``
 takes a fresh list (read wherever the caller likes — it is one small query) and
-announces the smallest change it can: ``dataChanged`` when the order is the
-same, a reset otherwise.
+announces the smallest change it can: rows removed, moved and inserted one by
+one (never a reset), then ``dataChanged`` — so the view keeps its selection,
+current row and scroll position when sessions appear from another process.
 
 Roles:
     Qt.DisplayRole: the title (or "New session").
@@ -86,14 +87,28 @@ class SessionListModel(QAbstractListModel):
 
     def refresh(self, sessions: Sequence[SessionInfo]) -> None:
         new = list(sessions)
-        if [s.id for s in new] == [s.id for s in self._rows]:
-            self._rows = new
-            if new:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 0))
-            return
-        self.beginResetModel()
-        self._rows = new
-        self.endResetModel()
+        wanted = {s.id for s in new}
+        for row in range(len(self._rows) - 1, -1, -1):  # gone (deleted, filtered out)
+            if self._rows[row].id not in wanted:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._rows[row]
+                self.endRemoveRows()
+        for row, info in enumerate(new):  # then move or insert each into place
+            if row < len(self._rows) and self._rows[row].id == info.id:
+                self._rows[row] = info
+                continue
+            at = self.row_of(info.id)
+            if at is None:
+                self.beginInsertRows(QModelIndex(), row, row)
+                self._rows.insert(row, info)
+                self.endInsertRows()
+            else:  # at > row: the rows before ``row`` already match
+                self.beginMoveRows(QModelIndex(), at, at, QModelIndex(), row)
+                del self._rows[at]
+                self._rows.insert(row, info)
+                self.endMoveRows()
+        if new:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 0))
 
     def row_of(self, session_id: str) -> int | None:
         for i, info in enumerate(self._rows):

@@ -121,7 +121,7 @@ def describe(item: TranscriptItem) -> str:
 
 def status_label(status: str) -> str:
     return {
-        "pending": "proposed",
+        "pending": "not run yet",
         "awaiting": "waiting for your approval",
         "asking": "waiting for your answer",
         "running": "running",

@@ -169,7 +169,7 @@ class TranscriptReducer:
     def apply_event(self, event: Any) -> None:
         """One live event. Kinds this reducer does not know change no row."""
         if isinstance(event, ev.ProviderRetrying):
-            self._show_waiting(event.text())
+            self._show_waiting(event)
             return
         self._drop_waiting()
         if isinstance(event, ev.AssistantDelta):
@@ -210,14 +210,20 @@ class TranscriptReducer:
         # PlanRequested, DirectoryRequested: the wait shows once the inbox holds the
         # item (mark_awaiting), for a live session as for a reopened one.
 
-    def _show_waiting(self, text: str) -> None:
+    def _show_waiting(self, event: ev.ProviderRetrying) -> None:
+        # The fields, so the window words it in the user's language (qt/wording.py);
+        # the core's English line stays as the plain text.
+        fields = {"provider": event.provider, "attempt": event.attempt,
+                  "max_attempts": event.max_attempts, "kind": event.kind,
+                  "reason": event.reason, "delay": event.delay}
         last = self.sink.last_row()
         if last is not None and last.kind == "notice" and last.notice_kind == WAITING:
-            last.text = text
+            last.text = event.text()
+            last.display = fields
             self.sink.row_changed(last)
         else:
-            self.sink.append(TranscriptItem("notice", notice_kind=WAITING, text=text,
-                                            ts=time.time()))
+            self.sink.append(TranscriptItem("notice", notice_kind=WAITING, text=event.text(),
+                                            display=fields, ts=time.time()))
 
     def _drop_waiting(self) -> None:
         last = self.sink.last_row()

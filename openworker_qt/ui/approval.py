@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QPainter, QPaintEvent, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -34,19 +34,10 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
-from openworker_qt.core.risk import RiskClass
+from openworker_qt.qt.wording import risk_text
 from openworker_qt.ui.window_state import keep_on_screen
 
 MAX_PREVIEW = 20_000
-
-# Marked for lupdate; translated where shown (``ApprovalPanel`` context).
-RISK_WORDS = {
-    RiskClass.READ: QT_TRANSLATE_NOOP("ApprovalPanel", "reads data"),
-    RiskClass.WRITE_LOCAL: QT_TRANSLATE_NOOP("ApprovalPanel", "changes files on this computer"),
-    RiskClass.EXEC: QT_TRANSLATE_NOOP("ApprovalPanel", "runs a command"),
-    RiskClass.EXTERNAL: QT_TRANSLATE_NOOP("ApprovalPanel", "acts outside this computer"),
-}
-
 
 def write_preview(arguments: Mapping[str, Any], workspace: Path | None) -> str | None:
     """A unified diff for ``write_file``-like calls (blocking: run it in a worker)."""
@@ -98,11 +89,11 @@ class ApprovalPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         title = QLabel(self.tr("<b>Approval needed:</b> {tool}").format(tool=request.tool))
         title.setTextFormat(Qt.TextFormat.RichText)
-        risk_word = self.tr(str(RISK_WORDS.get(request.risk, request.risk.value)))
         meta = QLabel(
-            self.tr("Risk: {risk} ({words})").format(risk=request.risk.value, words=risk_word)
+            risk_text(request.risk.value)
             + (self.tr(" · Target: {target}").format(target=request.target) if request.target else "")
         )
+        meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
         reason = QLabel(request.reason)
         reason.setWordWrap(True)
@@ -142,7 +133,7 @@ class ApprovalPanel(QWidget):
         self.always.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ALWAYS.value))
         self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
         self.setAccessibleName(self.tr("Approval request for {tool}").format(tool=request.tool))
-        self.setAccessibleDescription(request.reason or risk_word)
+        self.setAccessibleDescription(request.reason or risk_text(request.risk.value))
 
 
 class CardFrame(QFrame):

@@ -43,8 +43,9 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core.inbox import InboxItem
-from openworker_qt.qt.inbox_bridge import InboxBridge
+from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
+from openworker_qt.qt.wording import kind_text, risk_text
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.window_state import remember_geometry
@@ -78,6 +79,7 @@ class InboxWindow(QWidget):
         top.addWidget(self.count_label)
         outer.addLayout(top)
         split = QSplitter()
+        self.split = split
         self.list = QListView()
         self.list.setObjectName("inboxList")
         self.list.setModel(self.model)
@@ -89,6 +91,7 @@ class InboxWindow(QWidget):
         detail = QWidget()
         dl = QVBoxLayout(detail)
         form = QFormLayout()
+        self.form = form
         self.kind_label = QLabel()
         self.session_label = QLabel()
         self.risk_label = QLabel()
@@ -102,6 +105,17 @@ class InboxWindow(QWidget):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(name + ":", label)
         dl.addLayout(form)
+        self.question = QLabel()
+        self.question.setObjectName("inboxQuestion")
+        self.question.setWordWrap(True)
+        self.question.setTextFormat(Qt.TextFormat.PlainText)
+        self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.question.setAccessibleName(self.tr("Question"))
+        font = self.question.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.question.setFont(font)
+        self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        dl.addWidget(self.question, 1)
         self.arguments = QPlainTextEdit()
         self.arguments.setReadOnly(True)
         self.arguments.setAccessibleName(self.tr("Arguments"))
@@ -134,19 +148,26 @@ class InboxWindow(QWidget):
         answer_row.addWidget(self.answer, 1)
         answer_row.addWidget(self.send_answer)
         dl.addLayout(answer_row)
-        self.empty = QLabel(self.tr("Nothing is waiting for you."))
+        split.addWidget(detail)
+        split.setSizes([320, 480])
+        outer.addWidget(split, 1)
+        # Nothing pending: one friendly line instead of empty fields and an empty list.
+        self.empty = QLabel(self.tr(
+            "<p style='font-size:large'>Nothing needs you right now</p>"
+            "<p>Approvals and questions from your sessions show up here.</p>"))
+        self.empty.setObjectName("inboxEmpty")
+        self.empty.setTextFormat(Qt.TextFormat.RichText)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
         self.empty.setAccessibleName(self.tr("Inbox empty"))
-        dl.addWidget(self.empty)
+        self.empty.setAccessibleDescription(self.tr("Nothing needs you right now"))
+        outer.addWidget(self.empty, 1)
         self.late = QLabel()
         self.late.setObjectName("inboxLateAnswer")
         self.late.setWordWrap(True)
         self.late.setAccessibleName(self.tr("Answer not taken"))
         self.late.hide()
-        dl.addWidget(self.late)
-        split.addWidget(detail)
-        split.setSizes([320, 480])
-        outer.addWidget(split, 1)
+        outer.addWidget(self.late)
         self.once.clicked.connect(lambda: self._resolve("once"))
         self.always.clicked.connect(lambda: self._resolve("always"))
         self.deny.clicked.connect(lambda: self._resolve("deny"))
@@ -177,13 +198,17 @@ class InboxWindow(QWidget):
         self.filter.addItem(self.tr("All sessions"), None)
         titles: dict[str, str] = {}
         for sid in sorted({i.session_id for i in self.inbox.pending()}):
-            info = self.sessions.get_session(sid)
-            titles[sid] = (info.title if info else "") or sid
+            titles[sid] = self.session_title(sid)
             self.filter.addItem(titles[sid], sid)
         self.model.titles = titles
         idx = self.filter.findData(current)
         self.filter.setCurrentIndex(max(0, idx))
         self.filter.blockSignals(False)
+
+    def session_title(self, session_id: str) -> str:
+        """The session's title as the sidebar shows it (never its id)."""
+        info = self.sessions.get_session(session_id)
+        return (info.title if info is not None else "") or self.tr("Untitled session")
 
     def _on_filter_activated(self, _index: int) -> None:
         self.model.set_session_filter(self.filter.currentData())
@@ -193,6 +218,8 @@ class InboxWindow(QWidget):
         return idx.data(ITEM_ROLE) if idx.isValid() else None
 
     def _after_rows_changed(self, *_args: object) -> None:
+        if set(self.model.titles) != {i.session_id for i in self.inbox.pending()}:
+            self.refresh_filter()  # an item of a session not listed yet
         n = self.model.rowCount()
         self.count_label.setText(self.tr("{n} pending").format(n=n))
         if n and not self.list.currentIndex().isValid():
@@ -205,6 +232,8 @@ class InboxWindow(QWidget):
     def _show(self, item: InboxItem | None) -> None:
         has = item is not None
         approval = has and item is not None and item.kind == "approval"
+        self.split.setVisible(has or self.model.rowCount() > 0)
+        self.empty.setVisible(self.model.rowCount() == 0)
         for w in (self.kind_label, self.session_label, self.risk_label, self.target_label,
                   self.reason_label, self.arguments, self.open_session):
             w.setEnabled(has)
@@ -213,21 +242,36 @@ class InboxWindow(QWidget):
         self.always.setVisible(approval and item is not None and item.can_always)
         for answer_widget in (self.options, self.answer, self.send_answer):
             answer_widget.setVisible(has and not approval)
-        self.empty.setVisible(not has)
         if item is None:
             for label in (self.kind_label, self.session_label, self.risk_label, self.target_label,
-                          self.reason_label):
+                          self.reason_label, self.question):
                 label.clear()
             self.arguments.clear()
             return
-        self.kind_label.setText(item.kind)
-        self.session_label.setText(self.model.titles.get(item.session_id, item.session_id))
-        self.risk_label.setText(item.risk or "—")
+        self.kind_label.setText(kind_text(item.kind))
+        self.session_label.setText(self.model.titles.get(item.session_id)
+                                   or self.session_title(item.session_id))
+        self.risk_label.setText(risk_text(item.risk) if approval else "—")
+        prompt = "" if approval else question_request(item).prompt
+        # A question needs no risk or target, and its reason is the question itself.
+        self.form.setRowVisible(self.risk_label, approval)
+        self.form.setRowVisible(self.target_label, approval or bool(item.target))
+        self.form.setRowVisible(self.reason_label, approval or (item.reason or item.title) != prompt)
         self.target_label.setText(item.target or "—")
         self.reason_label.setText(item.reason or item.title)
-        self.arguments.setPlainText(json.dumps(item.arguments, indent=2, ensure_ascii=False))
-        self.options.clear()
         options = list(item.options) or (["approve", "deny"] if item.kind in ("plan", "directory") else [])
+        if approval:
+            self.question.hide()
+            self.arguments.show()
+            self.arguments.setPlainText(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+        else:  # the question in words, not the call's JSON
+            if options:
+                prompt += "\n\n" + self.tr("Options: {options}").format(options=", ".join(options))
+            self.question.setText(prompt)
+            self.question.show()
+            self.arguments.hide()
+            self.arguments.setPlainText(prompt)
+        self.options.clear()
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
 

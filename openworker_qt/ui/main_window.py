@@ -43,6 +43,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QIcon,
     QKeySequence,
+    QTextCursor,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -207,7 +208,12 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.sidebar.new_button, self.sidebar.search)
         self.setTabOrder(self.sidebar.search, self.sidebar.list)
         self.setTabOrder(self.sidebar.list, self.view)
-        self.setTabOrder(self.view, self.composer.edit)
+        previous: QWidget = self.view
+        for example in self.view.empty_state.examples:  # the getting-started examples
+            self.setTabOrder(previous, example)
+            previous = example
+        self.setTabOrder(previous, self.composer.edit)
+        self.setTabOrder(self.composer.edit, self.composer.send)
         self.workspace_changed()
         self.resize(1040, 720)
         remember_geometry(self, "main", settings.config_dir)
@@ -281,6 +287,8 @@ class MainWindow(QMainWindow):
         inbox.item_added.connect(self._on_inbox_item_added)
         inbox.item_resolved.connect(self._on_inbox_item_resolved)
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
+        # Sessions created or renamed by another process (the CLI) appear in the list.
+        inbox.database_changed.connect(self.refresh_sessions)
         self.sidebar.session_selected.connect(self.open_session)
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
@@ -294,6 +302,7 @@ class MainWindow(QMainWindow):
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
+        self.view.empty_state.example_chosen.connect(self._on_example_chosen)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.voice.problem.connect(lambda text, no_model: self.banner.show_message(
@@ -389,9 +398,15 @@ class MainWindow(QMainWindow):
         self.default_workspace = folder
         self.workspace_changed()
 
+    def _on_example_chosen(self, text: str) -> None:
+        self.composer.edit.setPlainText(text)
+        self.composer.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.composer.edit.setFocus()
+
     def workspace_changed(self) -> None:
         """Show the session's folder (call after the session or the default changed)."""
         folder = self.session_workspace()
+        self.view.empty_state.set_folder(folder)
         self.folder_button.setText(self.tr("Folder: {name}").format(name=folder.name or str(folder)))
         tip = self.tr("This session works in {folder}").format(folder=folder)
         self.folder_button.setToolTip(tip)
@@ -449,6 +464,7 @@ class MainWindow(QMainWindow):
         self.banner.hide()
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.composer.edit.setFocus()
+        self._update_status()
 
     def ensure_session(self) -> str:
         """The current session's id; a new session is created (and stored) if none."""
@@ -489,6 +505,7 @@ class MainWindow(QMainWindow):
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
+        self._update_status()
 
     async def _load(self, session_id: str) -> None:
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
@@ -638,8 +655,8 @@ class MainWindow(QMainWindow):
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
             elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
                 self.banner.show_message(event.detail, error=False)
-        if isinstance(event, ev.TurnStarted | ev.TurnEnded):
-            self.refresh_sessions()
+        if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
+            self.refresh_sessions()  # (the first message names a new session)
         self._update_status()
 
     def _on_bridge_running_changed(self, session_id: str, running: bool) -> None:
@@ -659,7 +676,13 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         sid = self.session_id
-        if sid is not None and sid in self._turn_started:
+        waiting = self.inbox.pending(sid) if sid is not None else []
+        if waiting:  # the turn waits on the user, not on the model
+            if any(item.kind == "approval" for item in waiting):
+                self.status_label.setText(self.tr("Waiting for your approval"))
+            else:
+                self.status_label.setText(self.tr("Waiting for your answer"))
+        elif sid is not None and sid in self._turn_started:
             secs = int(time.monotonic() - self._turn_started[sid])
             detail = self._status_detail.get(sid, "")
             self.status_label.setText(self.tr("Working · {detail} · {secs} s").format(detail=detail, secs=secs))
@@ -747,6 +770,7 @@ class MainWindow(QMainWindow):
 
     def _on_inbox_pending_changed(self) -> None:
         self.sessions.set_pending(self.inbox.counts())
+        self._update_status()
 
     def answer_focused(self, outcome: str) -> None:
         """Approve/deny the request of the focused card, or else the oldest in this session."""

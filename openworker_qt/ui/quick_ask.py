@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.bridge import EngineBridge
+from openworker_qt.qt.wording import retry_fields, retry_text
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.grant_dialog import grant_note
 from openworker_qt.ui.ports import QuickAskSessions
@@ -165,7 +166,7 @@ class QuickAsk(QFrame):
         elif isinstance(event, ev.PermissionRequired):
             self.status.setText(self.tr("Waiting for your approval"))
         elif isinstance(event, ev.ProviderRetrying):
-            self.status.setText(event.text())
+            self.status.setText(retry_text(**retry_fields(event)))
         elif isinstance(event, ev.ErrorOccurred):
             self.status.setText(self.tr("Failed: {message}").format(message=event.message))
         elif isinstance(event, ev.TurnEnded):

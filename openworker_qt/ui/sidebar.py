@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QInputDialog,
+    QLabel,
     QLineEdit,
     QListView,
     QMenu,
@@ -88,11 +89,21 @@ class Sidebar(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # titles elide
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # A search that matches nothing says so (over the empty list).
+        self.no_match = QLabel(self.list.viewport())
+        self.no_match.setObjectName("noMatch")
+        self.no_match.setWordWrap(True)
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.no_match.setMargin(12)
+        self.no_match.hide()
         lay.addWidget(self.new_button)
         lay.addWidget(self.search)
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
         self.search.textChanged.connect(self.search_changed)
+        self.search.textChanged.connect(self._update_no_match)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._update_no_match)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
         # One action owns F2: the Session menu shows this same action, so the key is
@@ -110,6 +121,15 @@ class Sidebar(QWidget):
         self.delete_action.triggered.connect(self.delete_current)
         self.list.addAction(self.rename_action)
         self.list.addAction(self.delete_action)
+
+    def _update_no_match(self, *_args: object) -> None:
+        text = self.search.text().strip()
+        show = bool(text) and self.model.rowCount() == 0
+        if show:
+            self.no_match.setText(self.tr("No sessions match “{text}”").format(text=text))
+            self.no_match.setAccessibleName(self.no_match.text())
+            self.no_match.setGeometry(self.list.viewport().rect())
+        self.no_match.setVisible(show)
 
     def current_id(self) -> str | None:
         idx = self.list.currentIndex()

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QFont,
+    QFontDatabase,
     QFontMetrics,
     QPainter,
     QPalette,
@@ -47,9 +48,9 @@ from openworker_qt.qt.transcript_items import (
     TranscriptItem,
     arguments_preview,
     first_line,
-    status_label,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
+from openworker_qt.qt.wording import notice_text, rule_text, status_text
 
 PAD = 10
 GAP = 6
@@ -106,6 +107,103 @@ def stable_prefix(text: str, start: int = 0) -> int:
         i = j + 1
 
 
+HAS_CODE = "hasCode"
+CODE_INLINE = int(QTextCharFormat.Property.UserProperty) + 1
+CODE_PAD = 8  # px around a code block's text, inside its shaded box
+
+
+def _is_code(block: object) -> bool:
+    return bool(block.isValid() and block.blockFormat().nonBreakableLines())  # type: ignore[attr-defined]
+
+
+def style_code(doc: QTextDocument, start: int = 0) -> None:
+    """Code in Markdown: the system's fixed-width font, room around fenced blocks
+    (their shaded box is painted by :func:`paint_code_backgrounds`, from the
+    palette, so light and dark schemes both get it) and inline code set apart."""
+    fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    families = [fixed.family(), "monospace"]
+    block = doc.findBlock(start)
+    found = False
+    while block.isValid():
+        cursor = QTextCursor(block)
+        if _is_code(block):
+            found = True
+            fmt = block.blockFormat()
+            fmt.setLeftMargin(CODE_PAD)
+            fmt.setRightMargin(CODE_PAD)
+            fmt.setTopMargin(0 if _is_code(block.previous()) else 2 * CODE_PAD)
+            fmt.setBottomMargin(0 if _is_code(block.next()) else 2 * CODE_PAD)
+            cursor.setBlockFormat(fmt)
+            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+            chars = QTextCharFormat()
+            chars.setFontFamilies(families)
+            cursor.mergeCharFormat(chars)
+        else:
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.charFormat().fontFixedPitch():
+                    sel = QTextCursor(doc)
+                    sel.setPosition(frag.position())
+                    sel.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
+                    chars = QTextCharFormat()
+                    chars.setFontFamilies(families)
+                    chars.setProperty(CODE_INLINE, True)
+                    sel.mergeCharFormat(chars)
+                    found = True
+                it += 1
+        block = block.next()
+    if found:
+        doc.setProperty(HAS_CODE, True)  # painting looks for boxes only then
+
+
+def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
+    """A rounded, shaded box behind each fenced code block and inline code span
+    (``painter`` is translated to the document's origin)."""
+    layout = doc.documentLayout()
+    painter.save()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(fill)
+    block = doc.begin()
+    first = None
+    while block.isValid():
+        if _is_code(block):
+            if first is None:
+                first = block
+            if not _is_code(block.next()):
+                top = layout.blockBoundingRect(first)
+                bottom = layout.blockBoundingRect(block)
+                # (a block's rect is its text; its margins lie outside it)
+                y0 = top.top() - CODE_PAD
+                y1 = bottom.bottom() + CODE_PAD
+                painter.drawRoundedRect(QRectF(0, y0, doc.textWidth(), y1 - y0), 4, 4)
+                first = None
+        else:
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.charFormat().hasProperty(CODE_INLINE):
+                    _inline_box(painter, block, frag.position(), frag.length(), layout)
+                it += 1
+        block = block.next()
+    painter.restore()
+
+
+def _inline_box(painter: QPainter, block: object, pos: int, length: int, layout: object) -> None:
+    origin = layout.blockBoundingRect(block).topLeft()  # type: ignore[attr-defined]
+    lines = block.layout()  # type: ignore[attr-defined]
+    rel = pos - block.position()  # type: ignore[attr-defined]
+    for i in range(lines.lineCount()):
+        line = lines.lineAt(i)
+        a, b = max(rel, line.textStart()), min(rel + length, line.textStart() + line.textLength())
+        if a >= b:
+            continue
+        x0, _ = line.cursorToX(a)
+        x1, _ = line.cursorToX(b)
+        painter.drawRoundedRect(QRectF(origin.x() + x0 - 2, origin.y() + line.y(),
+                                       x1 - x0 + 4, line.height()), 3, 3)
+
+
 class StreamingDocument:
     """A Markdown document that grows with a streamed reply (see module docstring)."""
 
@@ -144,6 +242,7 @@ class StreamingDocument:
     def _insert(self, cursor: QTextCursor, markdown: str) -> None:
         if cursor.position() == 0:
             cursor.insertMarkdown(markdown)
+            style_code(self.doc)
             return
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
         fresh = cursor.block()
@@ -168,6 +267,7 @@ class StreamingDocument:
             fix.setBlockCharFormat(chars)
             if in_list is not None and merged.textList() is None:
                 in_list.add(merged)
+        style_code(self.doc, max(0, start - 1))
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -219,6 +319,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if part == "body" and item.kind == "assistant":
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
+            style_code(doc)
         elif part == "reasoning":
             font.setItalic(True)
             doc.setDefaultFont(font)
@@ -250,12 +351,14 @@ class TranscriptDelegate(QStyledItemDelegate):
             preview = arguments_preview(item.arguments)
             if preview:
                 head += f"  —  {preview}"
-            head += f"\n{status_label(item.status)}"
+            head += f"\n{status_text(item.status)}"
             if item.rule and item.status in ("ok", "error"):
-                head += f" · allowed by {item.rule}"
+                head += f" · {rule_text(item.rule)}"
             if item.result and not item.expanded:
                 head += f" · {first_line(item.result, 100)}"
             return head
+        if item.kind == "notice":
+            return notice_text(item.notice_kind, item.text, item.display)
         return item.text
 
     def _details_text(self, item: TranscriptItem) -> str:
@@ -399,7 +502,9 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._draw_doc(painter, doc, rect.left(), y, mix(text_color, base, 0.45))
                 y += int(doc.size().height()) + 4
             if item.text or not item.reasoning:
-                self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color)
+                code_fill = mix(base, text_color, 0.12 if dark else 0.06)
+                self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
+                               code_fill)
         elif item.kind == "tool":
             border = {
                 "awaiting": QColor("#d9a400"), "error": QColor("#d0453b"),
@@ -428,9 +533,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         painter.restore()
 
     def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
-                  color: QColor) -> None:
+                  color: QColor, code_fill: QColor | None = None) -> None:
         painter.save()
         painter.translate(x, y)
+        if code_fill is not None and doc.property(HAS_CODE):
+            paint_code_backgrounds(painter, doc, code_fill)
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, color)
         # Only the blocks inside the viewport are drawn: a long reply is one tall row.

@@ -55,6 +55,7 @@ from openworker_qt.qt.transcript_items import (
     TranscriptItem,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
+from openworker_qt.ui.empty_state import EmptyState
 from openworker_qt.ui.transcript_delegate import (
     FETCH_MARGIN_PX,
     WARM_UP_MARKDOWN,
@@ -96,6 +97,8 @@ class TranscriptView(QListView):
         self._anchor_timer.timeout.connect(self._release_anchor)
         self._warm_up = list(WARM_UP_MARKDOWN)
         self._warming = False
+        # A session with no rows yet: what OpenWorker can do, examples, the folder.
+        self.empty_state = EmptyState(self.viewport())
         self.clicked.connect(self._on_clicked)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
@@ -105,8 +108,11 @@ class TranscriptView(QListView):
         if model is not None:
             model.modelReset.connect(self._on_model_reset)
             model.rowsInserted.connect(self._on_rows_inserted)
+            for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+                signal.connect(self._update_empty_state)
             if isinstance(model, TranscriptModel):
                 model.older_changed.connect(self._fetch_older_if_at_top)
+        self._update_empty_state()
 
     def transcript(self) -> TranscriptModel:
         model = self.model()
@@ -235,6 +241,13 @@ class TranscriptView(QListView):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.delegate.invalidate()
+        self.empty_state.setGeometry(self.viewport().rect())
+
+    def _update_empty_state(self, *_args: Any) -> None:
+        model = self.model()
+        empty = model is None or model.rowCount() == 0
+        self.empty_state.setGeometry(self.viewport().rect())
+        self.empty_state.setVisible(empty)
 
     # ------------------------------------------------------------ interaction
 

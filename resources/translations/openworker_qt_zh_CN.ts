@@ -2,21 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
-    <name />
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="531" />
-        <source>GlobalHotkey</source>
-        <comment>Global hotkeys are not available on Wayland: use the tray or Ctrl+Shift+Space inside OpenWorker for quick ask.</comment>
-        <translation type="unfinished" />
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="534" />
-        <source>GlobalHotkey</source>
-        <comment>Global hotkeys are not available on this display ({name}).</comment>
-        <translation type="unfinished" />
-    </message>
-</context>
-<context>
     <name>AppearancePage</name>
     <message>
         <location filename="../../openworker_qt/ui/settings_pages.py" line="406" />
@@ -465,6 +450,14 @@
         <source>Global hotkey {sequence} is active</source>
         <translation>全局快捷键 {sequence} 已启用</translation>
     </message>
+    <message>
+        <source>Global hotkeys are not available on Wayland: use the tray, or {sequence} while the OpenWorker window is active, for quick ask.</source>
+        <translation>Wayland 下无法使用全局快捷键：请通过托盘图标，或在 OpenWorker 窗口处于活动状态时按 {sequence} 打开快速提问。</translation>
+    </message>
+    <message>
+        <source>Global hotkeys are not available on this display ({name}).</source>
+        <translation>此显示环境（{name}）不支持全局快捷键。</translation>
+    </message>
 </context>
 <context>
     <name>GrantDialog</name>
@@ -706,6 +699,26 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/inbox_window.py" line="260" />
         <source>#{n} was already answered somewhere else; your answer was not taken.</source>
         <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>&lt;p style='font-size:large'&gt;Nothing needs you right now&lt;/p&gt;&lt;p&gt;Approvals and questions from your sessions show up here.&lt;/p&gt;</source>
+        <translation>&lt;p style='font-size:large'&gt;目前没有需要你处理的事项&lt;/p&gt;&lt;p&gt;各会话中的批准请求和问题会显示在这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Nothing needs you right now</source>
+        <translation>目前没有需要你处理的事项</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Options: {options}</source>
+        <translation>选项：{options}</translation>
     </message>
 </context>
 <context>
@@ -992,6 +1005,14 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/main_window.py" line="791" />
         <source> (read only)</source>
         <translation>（只读）</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>Waiting for your answer</source>
+        <translation>等待你的回答</translation>
     </message>
 </context>
 <context>
@@ -1854,6 +1875,10 @@ The grant applies to this session only.</source>
         <source>Re&amp;name…</source>
         <translation>重命名(&amp;N)…</translation>
     </message>
+    <message>
+        <source>No sessions match “{text}”</source>
+        <translation>没有与“{text}”匹配的会话</translation>
+    </message>
 </context>
 <context>
     <name>TranscriptView</name>
@@ -2205,6 +2230,184 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/voice.py" />
         <source>Speech model {name} is ready. Hold the voice button to dictate.</source>
         <translation>语音模型 {name} 已就绪。按住语音按钮即可听写。</translation>
+    </message>
+</context>
+<context>
+    <name>Wording</name>
+    <message>
+        <source>not run yet</source>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>waiting for your approval</source>
+        <translation>等待你的批准</translation>
+    </message>
+    <message>
+        <source>waiting for your answer</source>
+        <translation>等待你的回答</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>Allowed: it only reads</source>
+        <translation>已允许：它只读取内容</translation>
+    </message>
+    <message>
+        <source>Allowed: this session runs in auto mode</source>
+        <translation>已允许：此会话处于自动模式</translation>
+    </message>
+    <message>
+        <source>Allowed: you approved this exact command for this session</source>
+        <translation>已允许：你已在此会话中批准过这条命令</translation>
+    </message>
+    <message>
+        <source>Allowed: {tool} is on your list of tools that run without asking</source>
+        <translation>已允许：{tool} 在你的免询问工具列表中</translation>
+    </message>
+    <message>
+        <source>Allowed: a safe command on your list ({entry})</source>
+        <translation>已允许：你的安全命令列表中的命令（{entry}）</translation>
+    </message>
+    <message>
+        <source>You approved it once</source>
+        <translation>你批准了这一次</translation>
+    </message>
+    <message>
+        <source>You approved it, and allowed it from now on</source>
+        <translation>你已批准，并允许以后直接运行</translation>
+    </message>
+    <message>
+        <source>You approved this command for this session</source>
+        <translation>你已在此会话中批准这条命令</translation>
+    </message>
+    <message>
+        <source>You approved it</source>
+        <translation>你已批准</translation>
+    </message>
+    <message>
+        <source>Allowed by your rule for {target}</source>
+        <translation>已按你针对 {target} 的规则允许</translation>
+    </message>
+    <message>
+        <source>Allowed by your settings</source>
+        <translation>已按你的设置允许</translation>
+    </message>
+    <message>
+        <source>Reads</source>
+        <translation>读取内容</translation>
+    </message>
+    <message>
+        <source>Changes files on this computer</source>
+        <translation>修改这台电脑上的文件</translation>
+    </message>
+    <message>
+        <source>Runs a program</source>
+        <translation>运行程序</translation>
+    </message>
+    <message>
+        <source>Sends data off this computer</source>
+        <translation>将数据发送到这台电脑之外</translation>
+    </message>
+    <message>
+        <source>Approval</source>
+        <translation>批准请求</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Plan to review</source>
+        <translation>待审阅的计划</translation>
+    </message>
+    <message>
+        <source>Folder request</source>
+        <translation>文件夹请求</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <translation>服务繁忙</translation>
+    </message>
+    <message>
+        <source>too many requests</source>
+        <translation>请求过多</translation>
+    </message>
+    <message>
+        <source>server error</source>
+        <translation>服务器错误</translation>
+    </message>
+    <message>
+        <source>connection problem</source>
+        <translation>连接问题</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>未及时响应</translation>
+    </message>
+    <message>
+        <source>Waiting for {provider} · retrying {attempt}/{total} in {secs} s ({why})</source>
+        <translation>正在等待 {provider} · {secs} 秒后第 {attempt}/{total} 次重试（{why}）</translation>
+    </message>
+    <message>
+        <source>Waiting for {provider} · retrying {attempt}/{total} ({why})</source>
+        <translation>正在等待 {provider} · 第 {attempt}/{total} 次重试（{why}）</translation>
+    </message>
+    <message>
+        <source>The task paused here to wait for your answer.</source>
+        <translation>任务在此暂停，等待你的回答。</translation>
+    </message>
+</context>
+<context>
+    <name>EmptyState</name>
+    <message>
+        <source>Getting started</source>
+        <translation>开始使用</translation>
+    </message>
+    <message>
+        <source>What should we get done?</source>
+        <translation>今天要完成什么？</translation>
+    </message>
+    <message>
+        <source>OpenWorker reads and changes files in your folder, runs programs and looks things up for you. It asks before it changes anything or sends anything off this computer.</source>
+        <translation>OpenWorker 可以读取和修改你文件夹中的文件、运行程序、帮你查找资料。在修改任何内容或把数据发送到这台电脑之外之前，它都会先征求你的同意。</translation>
+    </message>
+    <message>
+        <source>Summarise the documents in this folder in one page</source>
+        <translation>用一页纸总结此文件夹中的文档</translation>
+    </message>
+    <message>
+        <source>Sort the files in this folder into subfolders by type</source>
+        <translation>按类型把此文件夹中的文件整理到子文件夹</translation>
+    </message>
+    <message>
+        <source>Make a to-do list from the notes in this folder</source>
+        <translation>根据此文件夹中的笔记整理一份待办清单</translation>
+    </message>
+    <message>
+        <source>Put this request into the message box</source>
+        <translation>把这个请求填入消息框</translation>
+    </message>
+    <message>
+        <source>Working in {folder}</source>
+        <translation>工作文件夹：{folder}</translation>
     </message>
 </context>
 </TS>
