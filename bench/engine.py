@@ -1,19 +1,40 @@
 """Engine overhead benchmark: prints figures, asserts nothing.
 
+Baseline (the bare engine, warm, in this process):
+
 * events/second while a 2,000-delta reply streams through the engine
   (scripted provider with zero delay, in-memory and SQLite history);
 * per-iteration engine overhead for 10 iterations × 5 concurrent no-op read
-  tools (median of several runs), with in-memory and SQLite history;
-* peak RSS of the process.
+  tools (median of several runs), with in-memory and SQLite history, an
+  always-allow decider, no audit, no redaction.
 
-Run: ``.venv/bin/python bench/engine.py``
+The app-wired path, as the desktop app and the CLI take it: ``open_runtime()``
++ ``runtime.session_manager()`` + ``manager.run()`` — the real permission
+engine (5 ``read_file`` calls inside the workspace through the read fence),
+the audit trail, redaction of every known secret (two keys in the keyring, one
+in the environment), SQLite in WAL mode, the session lease, the logging set-up.
+Each figure is taken
+
+* COLD: the first turn of a fresh process (one subprocess per measurement);
+* WARM: later turns of the same session in the same process.
+
+Figures: first-delta latency (``run()`` called → first ``AssistantDelta``),
+per tool iteration (turn time / 11: 10 iterations of 5 concurrent no-op reads
++ 1 reply), streaming events/s (2,000 deltas). Targets (issue 8): first delta
+≤ 2 ms, ≤ 0.25 ms per iteration cold and warm, ≥ 200k events/s.
+
+Run: ``.venv/bin/python bench/engine.py [--cold-runs 5] [--profile stream|tools]``
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
+import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -106,7 +127,8 @@ async def iteration_run(kind: str, tmp: Path, n: int) -> float:
     return (time.perf_counter() - t0) / 11
 
 
-async def main() -> None:
+async def baseline() -> None:
+    print("— baseline: the bare engine, warm (always-allow, no audit, no redaction) —")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         base = statistics.median([await scripted_baseline() for _ in range(RUNS)])
@@ -125,5 +147,156 @@ async def main() -> None:
     print(f"peak RSS: {rss / 1024:.1f} MiB")
 
 
+# ------------------------------------------------------------------ the wired path
+
+BENCH_DIR = Path(__file__).resolve().parent
+SECRETS = {"OPENAI_API_KEY": "sk-bench-openai-0123456789abcdef",
+           "ANTHROPIC_API_KEY": "sk-ant-bench-0123456789abcdef"}
+WARM_TURNS = 5
+
+
+def wired_env(home: Path) -> dict[str, str]:
+    """A fresh state folder with two keys in a (file) keyring and one in the environment."""
+    ring = home / "keyring.json"
+    entries = {f"openworker-qt\0{k}": v for k, v in SECRETS.items()}
+    entries["openworker-qt\0__index__"] = json.dumps(sorted(SECRETS))
+    home.mkdir(parents=True, exist_ok=True)
+    ring.write_text(json.dumps(entries))
+    env = dict(os.environ)
+    env.update({
+        "OPENWORKER_HOME": str(home),
+        "OW_BENCH_KEYRING": str(ring),
+        "PYTHON_KEYRING_BACKEND": "_benchkeyring.FileKeyring",
+        "PYTHONPATH": os.pathsep.join([str(BENCH_DIR), str(BENCH_DIR.parent),
+                                       env.get("PYTHONPATH", "")]),
+        "GEMINI_API_KEY": "AIza-bench-0123456789abcdef",
+    })
+    return env
+
+
+def _script(kind: str, turns: int, ws: Path) -> list[dict[str, Any]]:
+    if kind == "stream":
+        return [{"chunks": ["tok "] * 2000} for _ in range(turns)]
+    calls = [{"name": "read_file", "arguments": {"path": f"notes/{i}.txt"}} for i in range(5)]
+    one = [{"tool_calls": calls} for _ in range(10)] + [{"text": "done"}]
+    return [t for _ in range(turns) for t in one]
+
+
+async def wired_child(kind: str, turns: int, profile: bool) -> dict[str, Any]:
+    """Runs in a fresh process: ``turns`` turns of one session through the runtime."""
+    from openworker_qt.runtime import open_runtime, setup_logging
+
+    home = Path(os.environ["OPENWORKER_HOME"])
+    ws = home / "workspace"
+    (ws / "notes").mkdir(parents=True, exist_ok=True)
+    for i in range(5):
+        (ws / "notes" / f"{i}.txt").write_text("x")
+    script = home / f"{kind}.json"
+    script.write_text(json.dumps(_script(kind, turns, ws)))
+
+    async def noop_read(args: dict[str, Any], ctx: ToolContext) -> str:
+        return "ok"
+
+    read = Tool(name="read_file", description="no-op read", parameters={"type": "object"},
+                handler=noop_read, risk=RiskClass.READ, concurrency_safe=True,
+                target_arg="path")
+    rt = open_runtime(ws, tools_for=lambda _info: ToolRegistry([read]))
+    setup_logging(rt.paths)
+    manager = rt.session_manager(max_iterations=20)
+    info = manager.create_session(model=f"scripted:{script}", workspace=str(ws),
+                                  mode="interactive")
+    out: list[dict[str, Any]] = []
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    for n in range(turns):
+        if profiler is not None and n == 0:
+            profiler.enable()
+        events = 0
+        first: float | None = None
+        denied = 0
+        t0 = time.perf_counter()
+        async for event in manager.run(info.id, "go"):
+            events += 1
+            if first is None and event.type == "assistant_delta":
+                first = time.perf_counter() - t0
+            if event.type == "tool_finished" and event.status != "ok":  # type: ignore[attr-defined]
+                denied += 1
+        secs = time.perf_counter() - t0
+        if profiler is not None and n == 0:
+            profiler.disable()
+        out.append({"secs": secs, "events": events, "first_delta": first, "not_ok": denied})
+    await rt.stop()
+    rt.close()
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(45)
+    return {"turns": out}
+
+
+def run_child(kind: str, turns: int, profile: bool = False) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="ow-bench-") as d:
+        env = wired_env(Path(d))
+        args = [sys.executable, __file__, "--child", kind, "--turns", str(turns)]
+        if profile:
+            args.append("--profile-child")
+        proc = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
+        if profile:
+            sys.stderr.write(proc.stderr)
+        if proc.returncode != 0:
+            raise SystemExit(f"bench child failed:\n{proc.stderr}")
+        return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def wired(cold_runs: int) -> None:
+    print(f"— app-wired: open_runtime + session_manager + run (cold: first turn of a fresh "
+          f"process, median of {cold_runs}; warm: turns 2–{WARM_TURNS + 1}, median) —")
+    figures: dict[str, dict[str, list[float]]] = {}
+    for kind in ("stream", "tools"):
+        cold: list[dict[str, Any]] = []
+        warm: list[dict[str, Any]] = []
+        for _ in range(cold_runs):
+            turns = run_child(kind, WARM_TURNS + 1)["turns"]
+            cold.append(turns[0])
+            warm.extend(turns[1:])
+            bad = sum(t["not_ok"] for t in turns)
+            if bad:
+                raise SystemExit(f"{bad} tool calls were not allowed: the bench is misconfigured")
+        figures[kind] = {"cold": cold, "warm": warm}  # type: ignore[dict-item]
+    for phase in ("cold", "warm"):
+        stream = figures["stream"][phase]
+        tools = figures["tools"][phase]
+        first = statistics.median(t["first_delta"] for t in stream) * 1000  # type: ignore[index]
+        rate = statistics.median(t["events"] / t["secs"] for t in stream)  # type: ignore[index]
+        per = statistics.median(t["secs"] / 11 for t in tools) * 1000  # type: ignore[index]
+        print(f"[wired {phase}] first delta {first:.2f} ms (target ≤ 2) · "
+              f"per tool iteration {per:.3f} ms (target ≤ 0.25) · "
+              f"streaming {rate:,.0f} events/s (target ≥ 200k)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cold-runs", type=int, default=5)
+    parser.add_argument("--profile", choices=["stream", "tools"],
+                        help="cProfile the first (cold) turn of a fresh process")
+    parser.add_argument("--child", choices=["stream", "tools"], help=argparse.SUPPRESS)
+    parser.add_argument("--turns", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--profile-child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(asyncio.run(wired_child(args.child, args.turns, args.profile_child))))
+        return
+    if args.profile:
+        run_child(args.profile, 1, profile=True)
+        return
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(other processes inflate every figure)")
+    asyncio.run(baseline())
+    wired(args.cold_runs)
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()
