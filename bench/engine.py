@@ -182,7 +182,7 @@ def _script(kind: str, turns: int, ws: Path) -> list[dict[str, Any]]:
     return [t for _ in range(turns) for t in one]
 
 
-async def wired_child(kind: str, turns: int, profile: bool) -> dict[str, Any]:
+async def wired_child(kind: str, turns: int, profile: int | None) -> dict[str, Any]:
     """Runs in a fresh process: ``turns`` turns of one session through the runtime."""
     from openworker_qt.runtime import open_runtime, setup_logging
 
@@ -207,12 +207,12 @@ async def wired_child(kind: str, turns: int, profile: bool) -> dict[str, Any]:
                                   mode="interactive")
     out: list[dict[str, Any]] = []
     profiler = None
-    if profile:
+    if profile is not None:
         import cProfile
 
         profiler = cProfile.Profile()
     for n in range(turns):
-        if profiler is not None and n == 0:
+        if profiler is not None and n == profile:
             profiler.enable()
         events = 0
         first: float | None = None
@@ -225,7 +225,7 @@ async def wired_child(kind: str, turns: int, profile: bool) -> dict[str, Any]:
             if event.type == "tool_finished" and event.status != "ok":  # type: ignore[attr-defined]
                 denied += 1
         secs = time.perf_counter() - t0
-        if profiler is not None and n == 0:
+        if profiler is not None and n == profile:
             profiler.disable()
         out.append({"secs": secs, "events": events, "first_delta": first, "not_ok": denied})
     await rt.stop()
@@ -233,18 +233,18 @@ async def wired_child(kind: str, turns: int, profile: bool) -> dict[str, Any]:
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("OW_BENCH_SORT", "cumulative")).print_stats(45)
     return {"turns": out}
 
 
-def run_child(kind: str, turns: int, profile: bool = False) -> dict[str, Any]:
+def run_child(kind: str, turns: int, profile: int | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ow-bench-") as d:
         env = wired_env(Path(d))
         args = [sys.executable, __file__, "--child", kind, "--turns", str(turns)]
-        if profile:
-            args.append("--profile-child")
+        if profile is not None:
+            args += ["--profile-child", str(profile)]
         proc = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
-        if profile:
+        if profile is not None:
             sys.stderr.write(proc.stderr)
         if proc.returncode != 0:
             raise SystemExit(f"bench child failed:\n{proc.stderr}")
@@ -281,16 +281,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cold-runs", type=int, default=5)
     parser.add_argument("--profile", choices=["stream", "tools"],
-                        help="cProfile the first (cold) turn of a fresh process")
+                        help="cProfile one turn of a fresh process (see --profile-turn)")
+    parser.add_argument("--profile-turn", type=int, default=0,
+                        help="which turn: 0 is cold (default), 1 and later are warm")
     parser.add_argument("--child", choices=["stream", "tools"], help=argparse.SUPPRESS)
     parser.add_argument("--turns", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--profile-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(asyncio.run(wired_child(args.child, args.turns, args.profile_child))))
         return
     if args.profile:
-        run_child(args.profile, 1, profile=True)
+        run_child(args.profile, args.profile_turn + 1, profile=args.profile_turn)
         return
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
           "(other processes inflate every figure)")

@@ -48,6 +48,12 @@ MIGRATIONS = [
 ]
 
 
+_INSERT = (
+    "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
+    " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     session_id: str
@@ -87,11 +93,10 @@ class AuditLog:
         **detail: Any,
     ) -> None:
         self.db.execute(
-            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
-            " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _INSERT,
             (session_id, call_id, tool, stage, rule,
-             json.dumps(detail, ensure_ascii=False, default=str), time.time(), risk, origin,
-             call_key),
+             json.dumps(detail, ensure_ascii=False, default=str) if detail else "{}",
+             time.time(), risk, origin, call_key),
         )
 
     def for_session(self, session_id: str) -> list[AuditEntry]:

@@ -155,12 +155,28 @@ class MemoryHistory:
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
+    """``value`` with every string in it redacted. Containers are copied only where a
+    string changed (a message rarely holds a secret): otherwise ``value`` itself."""
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {k: _scrub(v, redact) for k, v in value.items()}
+        out: dict[Any, Any] | None = None
+        for key, item in value.items():
+            new = _scrub(item, redact)
+            if new is not item:
+                if out is None:
+                    out = dict(value)
+                out[key] = new
+        return value if out is None else out
     if isinstance(value, list):
-        return [_scrub(v, redact) for v in value]
+        items: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _scrub(item, redact)
+            if new is not item:
+                if items is None:
+                    items = list(value)
+                items[i] = new
+        return value if items is None else items
     return value
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from openworker_qt.core import events as ev
@@ -106,7 +106,10 @@ class SessionManager:
         leases: SessionLeases | None = None,
         heartbeat_every: float = HEARTBEAT_EVERY,
         asks: OpenAsks | None = None,
+        ready: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
+        """``ready``: awaited before a turn writes anything, beside the provider's
+        preparation (e.g. the secrets ``redact`` needs, loaded in a worker)."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -119,6 +122,7 @@ class SessionManager:
         self.audit = audit
         self.redact = redact
         self.asks = asks
+        self.ready = ready
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -272,16 +276,25 @@ class SessionManager:
             log.exception("could not mark session %s as stopped", session_id)
 
     async def _prepare(self, model: str) -> None:
-        """Before the turn's first model call: resolve its provider in a worker (key
-        read, SDK import, client build), so the engine's resolve on the loop is quick.
-        A failure is left to the engine's call, which reports it as the turn's error."""
+        """Before the turn writes anything: resolve its provider in a worker (key
+        read, SDK import, client build), so the engine's resolve on the loop is
+        quick, and meanwhile await :attr:`ready` (the secrets redaction needs). A
+        provider failure is left to the engine's call, which reports it as the
+        turn's error; a failing ``ready`` leaves the blocking path to the engine."""
+        steps: list[Awaitable[object]] = []
         prepare = getattr(self.resolver, "resolve_async", None)
-        if prepare is None or not model:
+        if prepare is not None and model:
+            steps.append(prepare(model))
+        if self.ready is not None:
+            steps.append(self.ready())
+        if not steps:
             return
-        try:
-            await prepare(model)
-        except Exception:
-            log.debug("preparing %s failed (the turn reports it)", model, exc_info=True)
+        for outcome in await asyncio.gather(*steps, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                if not isinstance(outcome, Exception):
+                    raise outcome
+                log.debug("preparing the turn on %s failed (the turn reports it)", model,
+                          exc_info=outcome)
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""

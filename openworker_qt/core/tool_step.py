@@ -253,6 +253,12 @@ class ToolStep:
                 self.session_id, call.id, call.name, stage, rule=rule, call_key=call.key, **detail
             )
 
+    def _one_reading(self) -> AbstractContextManager[Any]:
+        """Decisions made together (nothing awaited between them) read the decider's
+        live settings once, when it can (``PermissionEngine.snapshot``)."""
+        snapshot = getattr(self.decider, "snapshot", None)
+        return snapshot() if callable(snapshot) else contextlib.nullcontext()
+
     def _info(self, call: ParsedCall) -> ToolCallInfo:
         target = call.tool.target(call.arguments) if call.tool else None
         return ToolCallInfo(
@@ -314,12 +320,14 @@ class ToolStep:
         calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
         for call in calls:
             call.key = f"{self.step_id}/{call.id}" if self.step_id else call.id
+        if not resuming:
+            with self.log.batch():  # one commit for the step's proposals
+                for call in calls:
+                    self._audit(
+                        call, "proposed", arguments=args_preview(call.arguments),
+                        risk=call.risk.value, origin=call.tool.origin if call.tool else None,
+                    )
         for call in calls:
-            if not resuming:
-                self._audit(
-                    call, "proposed", arguments=args_preview(call.arguments),
-                    risk=call.risk.value, origin=call.tool.origin if call.tool else None,
-                )
             yield ev.ToolProposed(
                 session_id=sid,
                 call_id=call.id,
@@ -338,8 +346,21 @@ class ToolStep:
                     yield self._finish(call, "error", f"Error: {call.error}. The tool was not run.")
                     i += 1
                     continue
-                decision = self.decider.evaluate(self._info(call))
-                if resuming and call.risk.consequential and self._started_before(call):
+                with self._one_reading():
+                    decision = self.decider.evaluate(self._info(call))
+                    rerun = resuming and call.risk.consequential and self._started_before(call)
+                    batch: list[tuple[ParsedCall, Decision]] = []
+                    if not rerun and self._concurrent(call, decision):
+                        # The reads that follow: decided now, with no await between.
+                        batch.append((call, decision))
+                        for nxt in calls[i + 1:]:
+                            if nxt.error is not None:
+                                break
+                            d = self.decider.evaluate(self._info(nxt))
+                            if not self._concurrent(nxt, d):
+                                break
+                            batch.append((nxt, d))
+                if rerun:
                     decision = Decision(allowed=False, needs_user=True, reason=RERUN_REASON)
                     self._audit(call, "rerun_confirmation")
                     reruns.add(call.id)
@@ -347,21 +368,10 @@ class ToolStep:
                         yield event
                     i += 1
                     continue
-                if self._concurrent(call, decision):
-                    batch = [(call, decision)]
-                    j = i + 1
-                    while j < len(calls):
-                        nxt = calls[j]
-                        if nxt.error is not None:
-                            break
-                        d = self.decider.evaluate(self._info(nxt))
-                        if not self._concurrent(nxt, d):
-                            break
-                        batch.append((nxt, d))
-                        j += 1
+                if batch:
                     async for event in self._run_batch(batch):
                         yield event
-                    i = j
+                    i += len(batch)
                     continue
                 async for event in self._run_serial(call, decision):
                     yield event

@@ -78,6 +78,7 @@ class ConversationStore:
         self.db = db
         db.ensure("conversations", MIGRATIONS)
         self._attached: dict[str, tuple[int, list[str]]] = {}
+        self._settings: dict[str, tuple[tuple[int, int], SessionInfo | None]] = {}
 
     # sessions ---------------------------------------------------------------
 
@@ -113,6 +114,26 @@ class ConversationStore:
             (session_id,),
         )
         return _session(rows[0]) if rows else None
+
+    def session_settings(self, session_id: str) -> SessionInfo | None:
+        """The session as it is now, without its message count (``message_count``
+        is 0): for checks made on every tool call (its mode, its granted folders).
+
+        Read again whenever the database may have changed since the last read
+        (:meth:`Database.stamp`: any write here, any commit elsewhere), so a mode
+        switched or a folder granted by another window or the CLI counts at once.
+        The caller must not change the returned object.
+        """
+        stamp = self.db.stamp()
+        hit = self._settings.get(session_id)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        rows = self.db.query("SELECT *, 0 AS n FROM sessions WHERE id = ?", (session_id,))
+        info = _session(rows[0]) if rows else None
+        if len(self._settings) > 256:
+            self._settings.clear()
+        self._settings[session_id] = (stamp, info)
+        return info
 
     def find_session(self, prefix: str) -> SessionInfo | None:
         """A session by id or unique id prefix (as typed on the command line)."""

@@ -110,6 +110,14 @@ class Database:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
+    def stamp(self) -> tuple[int, int]:
+        """Changes as soon as anything in the database may have changed: a commit by
+        any other connection (``PRAGMA data_version``) or a row this one wrote.
+        Caches of rows compare it to know they are still true (a few µs)."""
+        with self._lock:
+            row = self._conn.execute("PRAGMA data_version").fetchone()
+            return int(row[0]), self._conn.total_changes
+
     def version(self, component: str) -> int:
         rows = self.query("SELECT version FROM schema_versions WHERE component = ?", (component,))
         return int(rows[0][0]) if rows else 0
