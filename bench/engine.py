@@ -23,6 +23,10 @@ per tool iteration (turn time / 11: 10 iterations of 5 concurrent no-op reads
 + 1 reply), streaming events/s (2,000 deltas). Targets (issue 8): first delta
 ≤ 2 ms, ≤ 0.25 ms per iteration cold and warm, ≥ 200k events/s.
 
+Also: the longest loop-thread stall during a cold first turn (a 1 ms heartbeat),
+and the cold figures once more after the warm-up the window starts after its
+first paint (keyring and provider ready before the first message).
+
 Run: ``.venv/bin/python bench/engine.py [--cold-runs 5] [--profile stream|tools]``
 """
 
@@ -182,8 +186,15 @@ def _script(kind: str, turns: int, ws: Path) -> list[dict[str, Any]]:
     return [t for _ in range(turns) for t in one]
 
 
-async def wired_child(kind: str, turns: int, profile: int | None) -> dict[str, Any]:
-    """Runs in a fresh process: ``turns`` turns of one session through the runtime."""
+async def wired_child(kind: str, turns: int, profile: int | None, variant: str
+                      ) -> dict[str, Any]:
+    """Runs in a fresh process: ``turns`` turns of one session through the runtime.
+
+    ``variant``: ``plain`` (the first turn right after the runtime opened, as the
+    CLI's), ``warmed`` (first the warm-up the window starts after its first paint:
+    keyring and provider), ``stall`` (plain, with a 1 ms heartbeat task measuring
+    the longest time the loop was held: the loop-thread cost of the turn).
+    """
     from openworker_qt.runtime import open_runtime, setup_logging
 
     home = Path(os.environ["OPENWORKER_HOME"])
@@ -205,6 +216,20 @@ async def wired_child(kind: str, turns: int, profile: int | None) -> dict[str, A
     manager = rt.session_manager(max_iterations=20)
     info = manager.create_session(model=f"scripted:{script}", workspace=str(ws),
                                   mode="interactive")
+    if variant == "warmed":
+        await asyncio.to_thread(rt.warm_in_background(info.model).join)
+    lag = [0.0]
+    beat: asyncio.Task[None] | None = None
+    if variant == "stall":
+        async def heartbeat() -> None:
+            while True:
+                t = time.perf_counter()
+                await asyncio.sleep(0.001)
+                lag[0] = max(lag[0], time.perf_counter() - t - 0.001)
+
+        beat = asyncio.create_task(heartbeat())
+        await asyncio.sleep(0.01)
+        lag[0] = 0.0
     out: list[dict[str, Any]] = []
     profiler = None
     if profile is not None:
@@ -227,20 +252,26 @@ async def wired_child(kind: str, turns: int, profile: int | None) -> dict[str, A
         secs = time.perf_counter() - t0
         if profiler is not None and n == profile:
             profiler.disable()
-        out.append({"secs": secs, "events": events, "first_delta": first, "not_ok": denied})
+        out.append({"secs": secs, "events": events, "first_delta": first, "not_ok": denied,
+                    "stall": lag[0]})
+    if beat is not None:
+        beat.cancel()
     await rt.stop()
     rt.close()
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("OW_BENCH_SORT", "cumulative")).print_stats(45)
+        order = os.environ.get("OW_BENCH_SORT", "cumulative")
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(order).print_stats(45)
     return {"turns": out}
 
 
-def run_child(kind: str, turns: int, profile: int | None = None) -> dict[str, Any]:
+def run_child(kind: str, turns: int, profile: int | None = None, variant: str = "plain"
+              ) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="ow-bench-") as d:
         env = wired_env(Path(d))
-        args = [sys.executable, __file__, "--child", kind, "--turns", str(turns)]
+        args = [sys.executable, __file__, "--child", kind, "--turns", str(turns),
+                "--variant", variant]
         if profile is not None:
             args += ["--profile-child", str(profile)]
         proc = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
@@ -248,33 +279,44 @@ def run_child(kind: str, turns: int, profile: int | None = None) -> dict[str, An
             sys.stderr.write(proc.stderr)
         if proc.returncode != 0:
             raise SystemExit(f"bench child failed:\n{proc.stderr}")
-        return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+        turns_out: list[dict[str, Any]] = json.loads(proc.stdout.strip().splitlines()[-1])["turns"]
+        if any(t["not_ok"] for t in turns_out):
+            raise SystemExit("tool calls were not allowed: the bench is misconfigured")
+        return turns_out
+
+
+def _figures(stream: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
+    first = statistics.median(t["first_delta"] for t in stream) * 1000
+    rate = statistics.median(t["events"] / t["secs"] for t in stream)
+    per = statistics.median(t["secs"] / 11 for t in tools) * 1000
+    return (f"first delta {first:6.2f} ms · per tool iteration {per:.3f} ms · "
+            f"streaming {rate:>9,.0f} events/s")
 
 
 def wired(cold_runs: int) -> None:
-    print(f"— app-wired: open_runtime + session_manager + run (cold: first turn of a fresh "
-          f"process, median of {cold_runs}; warm: turns 2–{WARM_TURNS + 1}, median) —")
-    figures: dict[str, dict[str, list[float]]] = {}
-    for kind in ("stream", "tools"):
-        cold: list[dict[str, Any]] = []
-        warm: list[dict[str, Any]] = []
-        for _ in range(cold_runs):
-            turns = run_child(kind, WARM_TURNS + 1)["turns"]
-            cold.append(turns[0])
-            warm.extend(turns[1:])
-            bad = sum(t["not_ok"] for t in turns)
-            if bad:
-                raise SystemExit(f"{bad} tool calls were not allowed: the bench is misconfigured")
-        figures[kind] = {"cold": cold, "warm": warm}  # type: ignore[dict-item]
-    for phase in ("cold", "warm"):
-        stream = figures["stream"][phase]
-        tools = figures["tools"][phase]
-        first = statistics.median(t["first_delta"] for t in stream) * 1000  # type: ignore[index]
-        rate = statistics.median(t["events"] / t["secs"] for t in stream)  # type: ignore[index]
-        per = statistics.median(t["secs"] / 11 for t in tools) * 1000  # type: ignore[index]
-        print(f"[wired {phase}] first delta {first:.2f} ms (target ≤ 2) · "
-              f"per tool iteration {per:.3f} ms (target ≤ 0.25) · "
-              f"streaming {rate:,.0f} events/s (target ≥ 200k)")
+    print(f"— app-wired: open_runtime + session_manager + run; cold = the first turn of a "
+          f"fresh process (median of {cold_runs} processes), warm = turns 2–{WARM_TURNS + 1} —")
+    print("  targets: first delta ≤ 2 ms · ≤ 0.25 ms per tool iteration · ≥ 200k events/s")
+    runs: dict[tuple[str, str], list[list[dict[str, Any]]]] = {}
+    for variant, turns in (("plain", WARM_TURNS + 1), ("warmed", 1), ("stall", 1)):
+        for kind in ("stream", "tools"):
+            runs[variant, kind] = [run_child(kind, turns, variant=variant)
+                                   for _ in range(cold_runs)]
+
+    def cold(variant: str, kind: str) -> list[dict[str, Any]]:
+        return [r[0] for r in runs[variant, kind]]
+
+    print("[wired cold, run() right after open_runtime (CLI)] "
+          + _figures(cold("plain", "stream"), cold("plain", "tools")))
+    print("[wired cold, after the window's warm-up         ] "
+          + _figures(cold("warmed", "stream"), cold("warmed", "tools")))
+    warm = {k: [t for r in runs["plain", k] for t in r[1:]] for k in ("stream", "tools")}
+    print("[wired warm, later turns                        ] "
+          + _figures(warm["stream"], warm["tools"]))
+    stalls = [t["stall"] * 1000 for k in ("stream", "tools") for t in cold("stall", k)]
+    print(f"[wired cold] longest loop-thread stall during the first turn: "
+          f"{max(stalls):.1f} ms (median {statistics.median(stalls):.1f} ms; "
+          "a 1 ms heartbeat's lateness)")
 
 
 def main() -> None:
@@ -284,12 +326,16 @@ def main() -> None:
                         help="cProfile one turn of a fresh process (see --profile-turn)")
     parser.add_argument("--profile-turn", type=int, default=0,
                         help="which turn: 0 is cold (default), 1 and later are warm")
+    parser.add_argument("--baseline-only", action="store_true")
     parser.add_argument("--child", choices=["stream", "tools"], help=argparse.SUPPRESS)
     parser.add_argument("--turns", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--variant", default="plain", help=argparse.SUPPRESS)
     parser.add_argument("--profile-child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(asyncio.run(wired_child(args.child, args.turns, args.profile_child))))
+        result = asyncio.run(wired_child(args.child, args.turns, args.profile_child,
+                                         args.variant))
+        print(json.dumps(result))
         return
     if args.profile:
         run_child(args.profile, args.profile_turn + 1, profile=args.profile_turn)
@@ -297,7 +343,8 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
           "(other processes inflate every figure)")
     asyncio.run(baseline())
-    wired(args.cold_runs)
+    if not args.baseline_only:
+        wired(args.cold_runs)
 
 
 if __name__ == "__main__":
