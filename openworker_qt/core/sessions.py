@@ -131,6 +131,7 @@ class SessionManager:
         self._held: set[str] = set()
         self._beat_handle: asyncio.TimerHandle | None = None
         self._beat_loop: asyncio.AbstractEventLoop | None = None
+        self._beat_task: asyncio.Task[None] | None = None
 
     # sessions -------------------------------------------------------------------
 
@@ -194,24 +195,41 @@ class SessionManager:
         if not self._held and self._beat_handle is not None:
             self._beat_handle.cancel()
             self._beat_handle = None
+        if not self._held and self._beat_task is not None and not self._beat_task.done():
+            if self._beat_task is not asyncio.current_task():
+                self._beat_task.cancel()
+
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Writes of the loop thread: the database's write lock is awaited without
+        blocking it (another process may hold it for a while)."""
+        writing = getattr(self.store, "writing", None)
+        return writing() if callable(writing) else contextlib.nullcontext()
 
     def _beat(self) -> None:
-        """The heartbeat: one cheap UPDATE for every lease held (bench/lease.py)."""
+        """The heartbeat: one cheap UPDATE for every lease held (bench/lease.py),
+        written when the database's write lock is free (the loop never waits)."""
         self._beat_handle = None
         if not self._held:
             return
+        loop = self._beat_loop
+        task = loop.create_task(self._beat_now()) if loop is not None else None
+        if task is not None:
+            self._beat_task = task
+
+    async def _beat_now(self) -> None:
+        lost: set[str] = set()
         try:
-            lost = self.leases.beat(self._held)
+            async with self._writing():
+                lost = self.leases.beat(self._held)
         except Exception:
             log.warning("lease heartbeat failed", exc_info=True)
-            lost = set()
         for session_id in lost:
             # We looked dead (frozen longer than the staleness limit) and another
             # driver took over: stop here rather than drive the session twice.
             log.warning("session %s was taken over by another process; stopping", session_id)
             self._held.discard(session_id)
             self.stop(session_id)
-        if self._held and self._beat_loop is not None:
+        if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
     def _engine_for_turn(self, session_id: str) -> TurnEngine:
@@ -236,20 +254,23 @@ class SessionManager:
     async def _drive(
         self, session_id: str, start: Callable[[TurnEngine], AsyncIterator[ev.Event]]
     ) -> AsyncIterator[ev.Event]:
-        self._take_lease(session_id)
+        async with self._writing():
+            self._take_lease(session_id)
         try:
             stream = start(self._engine_for_turn(session_id))
             try:
                 async for event in stream:
                     if isinstance(event, ev.TurnStarted):
-                        self.store.update_session(session_id, status="running")
+                        async with self._writing():
+                            self.store.update_session(session_id, status="running")
                     elif isinstance(event, ev.TurnEnded):
                         # Only a turn that really ended leaves "running"; one cut off by a
                         # crash or a cancelled task stays "running" so recover() finds it.
                         status = {"completed": "idle", "max_iterations": "idle"}.get(
                             event.status, event.status
                         )
-                        self.store.update_session(session_id, status=status)
+                        async with self._writing():
+                            self.store.update_session(session_id, status=status)
                     self._publish(event)
                     yield event
                     if isinstance(event, ev.TurnStarted):
@@ -262,6 +283,20 @@ class SessionManager:
                 self._mark_failed(session_id)
                 raise
         finally:
+            await self._release(session_id)
+
+    async def _release(self, session_id: str) -> None:
+        """Give the lease back when the database can be written (the loop never waits);
+        if that fails or the task is being cancelled, at once (it must not stay held)."""
+        try:
+            async with self._writing():
+                self._give_back(session_id)
+        except asyncio.CancelledError:
+            self._give_back(session_id)
+            raise
+        except Exception:
+            log.warning("could not wait for the database to give back the lease of %s",
+                        session_id, exc_info=True)
             self._give_back(session_id)
 
     def _mark_failed(self, session_id: str) -> None:

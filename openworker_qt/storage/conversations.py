@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +78,7 @@ class ConversationStore:
         self.db = db
         db.ensure("conversations", MIGRATIONS)
         self._attached: dict[str, tuple[int, list[str]]] = {}
-        self._settings: dict[str, tuple[tuple[int, int], SessionInfo | None]] = {}
+        self._settings: dict[str, tuple[tuple[int, int, int], SessionInfo | None]] = {}
 
     # sessions ---------------------------------------------------------------
 
@@ -199,6 +199,11 @@ class ConversationStore:
     def batch(self) -> AbstractContextManager[None]:
         """One commit for several appends (and other stores' writes on this database)."""
         return self.db.batch()
+
+    def writing(self) -> AbstractAsyncContextManager[None]:
+        """:meth:`batch`, its write lock awaited without blocking the loop
+        (:meth:`Database.writing`)."""
+        return self.db.writing()
 
     def load(self, session_id: str) -> list[dict[str, Any]]:
         rows = self.db.query(

@@ -205,12 +205,12 @@ def load_known() -> None:
     global _loaded, _loader
     if _loaded or _loader == threading.get_ident():
         return  # loaded, or the load itself logged something: what is known so far
+    generation = _generation  # a load asked for before forget_known() does nothing
     with _load_lock:
-        if _loaded:
+        if _loaded or generation != _generation:
             return
         _loader = threading.get_ident()
         try:
-            generation = _generation
             found: dict[str, str] = {}
             for name in list_names():
                 try:
@@ -232,9 +232,14 @@ def load_known() -> None:
 
 
 async def ensure_loaded() -> None:
-    """:func:`load_known` in a worker unless it already ran (then nothing is awaited)."""
+    """:func:`load_known` in a worker unless it already ran; then only the environment
+    is looked at again (in memory: a key set there since counts from now on)."""
     if not _loaded:
         await asyncio.to_thread(load_known)
+        return
+    for name, value in _env_secrets().items():
+        if _known.get(name) != value:
+            _remember(name, value)
 
 
 def known_values() -> list[str]:
