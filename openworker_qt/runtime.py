@@ -21,6 +21,7 @@ No Qt here (import-linter checks it): the desktop app adapts a Runtime.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread's pool: not imported on the loop)
 import logging
 import threading
 from collections.abc import Callable
