@@ -21,6 +21,7 @@ No Qt here (import-linter checks it): the desktop app adapts a Runtime.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread's pool: not imported on the loop)
 import logging
 import threading
 import time
@@ -206,7 +207,8 @@ class Runtime:
         sid = info.id
 
         def current() -> SessionInfo:
-            return self.conversations.get_session(sid) or info
+            # Re-read when anything may have changed (cheap otherwise: checked per call).
+            return self.conversations.session_settings(sid) or info
 
         workspace = info.workspace or str(Path.cwd())
 
@@ -231,8 +233,8 @@ class Runtime:
             extra_roots=lambda: granted_roots(current()),
             extra_read_roots=lambda: granted_roots(current(), writable_only=False),
             attached_files=lambda: self.conversations.attached_paths(sid),
-            protected=lambda: [*own_state, *fence.app_state_paths()],
-            sensitive=lambda: [*own_secrets, *fence.sensitive_paths()],
+            protected=_joined(own_state, fence.default_app_state),
+            sensitive=_joined(own_secrets, fence.default_sensitive),
         )
 
     # --------------------------------------------------------------- sessions
@@ -288,6 +290,8 @@ class Runtime:
             redact=self.redact,
             # A new message closes the inbox asks of calls a parked turn left waiting.
             asks=InboxAsks(self.inbox),
+            # Redaction on the loop never reads the keyring: a worker loads it first.
+            ready=secrets.ensure_loaded,
         )
         manager.listeners.append(_log_event)
         self.managers.append(manager)
@@ -409,6 +413,20 @@ class Runtime:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _joined(own: list[str], defaults: Callable[[], tuple[str, ...]]) -> Callable[[], tuple[str, ...]]:
+    """``own`` then ``defaults()`` (re-read on every call: the environment may change),
+    as the same tuple while ``defaults()`` is: the fence compiles a set once per tuple."""
+    memo: list[Any] = [None, ()]
+
+    def current() -> tuple[str, ...]:
+        base = defaults()
+        if memo[0] is not base:
+            memo[:] = [base, (*own, *base)]
+        return memo[1]  # type: ignore[no-any-return]
+
+    return current
 
 
 def _warm(router: ProviderRouter, model: str) -> None:

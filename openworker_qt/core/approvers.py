@@ -75,21 +75,22 @@ class InboxApprover:
         self.task_id = task_id
 
     async def __call__(self, request: ApprovalRequest) -> ApprovalOutcome:
-        item = self.inbox.add(
-            "approval",
-            request.session_id,
-            tool_call_id=request.call_id,
-            tool=request.tool,
-            arguments=request.arguments,
-            title=f"{request.tool} wants to run",
-            reason=request.reason,
-            risk=request.risk.value,
-            target=request.target,
-            standing_target=request.standing_target,
-            can_always=request.can_always,
-            task_id=self.task_id,
-            call_key=request.call_key,
-        )
+        async with self.inbox.db.writing():  # the loop never waits on the lock
+            item = self.inbox.add(
+                "approval",
+                request.session_id,
+                tool_call_id=request.call_id,
+                tool=request.tool,
+                arguments=request.arguments,
+                title=f"{request.tool} wants to run",
+                reason=request.reason,
+                risk=request.risk.value,
+                target=request.target,
+                standing_target=request.standing_target,
+                can_always=request.can_always,
+                task_id=self.task_id,
+                call_key=request.call_key,
+            )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return outcome_of(item.resolution)
 
@@ -160,16 +161,17 @@ class InboxQuestioner:
 
     async def __call__(self, request: QuestionRequest) -> str:
         kind: InboxKind = request.kind if request.kind in ("plan", "directory") else "question"  # type: ignore[assignment]
-        item = self.inbox.add(
-            kind,
-            request.session_id,
-            tool_call_id=request.call_id,
-            tool=str(request.extra.get("_tool", "ask_user")),
-            arguments={k: v for k, v in request.extra.items() if not k.startswith("_")},
-            title=request.prompt[:200],
-            options=request.options,
-            call_key=request.call_key,
-        )
+        async with self.inbox.db.writing():  # the loop never waits on the lock
+            item = self.inbox.add(
+                kind,
+                request.session_id,
+                tool_call_id=request.call_id,
+                tool=str(request.extra.get("_tool", "ask_user")),
+                arguments={k: v for k, v in request.extra.items() if not k.startswith("_")},
+                title=request.prompt[:200],
+                options=request.options,
+                call_key=request.call_key,
+            )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return item.resolution or ""
 

@@ -54,6 +54,12 @@ MIGRATIONS = [
 ]
 
 
+_INSERT = (
+    "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
+    " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
     session_id: str
@@ -117,10 +123,10 @@ class AuditLog:
     ) -> None:
         r = self.redact
         self.db.execute(
-            "INSERT INTO audit(session_id, call_id, tool, stage, rule, detail, ts, risk, origin,"
-            " call_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _INSERT,
             (session_id, r(call_id), r(tool), stage, self._opt(rule),
-             json.dumps(scrub(detail, r), ensure_ascii=False, default=lambda o: r(str(o))),
+             json.dumps(scrub(detail, r), ensure_ascii=False, default=lambda o: r(str(o)))
+             if detail else "{}",
              time.time(), risk, self._opt(origin), self._opt(call_key)),
         )
 

@@ -165,8 +165,37 @@ class MemoryHistory:
 
 
 def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
-    """``value`` with every string redacted (iterative: a message of any depth)."""
-    return map_json(value, lambda v: redact(v) if isinstance(v, str) else v)
+    """``value`` with every string in it redacted. Containers are copied only where a
+    string changed (a message rarely holds a secret): otherwise ``value`` itself.
+    A structure nested too deep to walk recursively is copied iteratively."""
+    try:
+        return _scrub_shared(value, redact)
+    except RecursionError:
+        return map_json(value, lambda v: redact(v) if isinstance(v, str) else v)
+
+
+def _scrub_shared(value: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        out: dict[Any, Any] | None = None
+        for key, item in value.items():
+            new = _scrub_shared(item, redact)
+            if new is not item:
+                if out is None:
+                    out = dict(value)
+                out[key] = new
+        return value if out is None else out
+    if isinstance(value, list):
+        items: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _scrub_shared(item, redact)
+            if new is not item:
+                if items is None:
+                    items = list(value)
+                items[i] = new
+        return value if items is None else items
+    return value
 
 
 class SessionHistory:
@@ -192,6 +221,18 @@ class SessionHistory:
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         return self.store.batch()
+
+    def writing(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A block of synchronous writes, as one transaction whose write lock is
+        awaited without blocking the loop (the store's ``writing()``, when it has
+        one: another process holding the database must not freeze the window)."""
+        writing = getattr(self.store, "writing", None)
+        return writing() if callable(writing) else _no_wait()
+
+
+@contextlib.asynccontextmanager
+async def _no_wait() -> AsyncIterator[None]:
+    yield
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,10 +410,16 @@ class TurnEngine:
         try:
             yield ev.TurnStarted(session_id=sid, model=self.model, reason=reason)  # type: ignore[arg-type]
             try:
-                for event in self._heal(keep=open_calls or ()):
+                # Each block of writes awaits the database's write lock (the loop runs
+                # meanwhile) and commits before its events are announced.
+                async with self.log.writing():
+                    healed = self._heal(keep=open_calls or ())
+                for event in healed:
                     yield event
                 if opening is not None:
-                    yield ev.UserMessageAdded(session_id=sid, message=self._append(opening))
+                    async with self.log.writing():
+                        opened = self._append(opening)
+                    yield ev.UserMessageAdded(session_id=sid, message=opened)
                 calls, resuming = open_calls or [], open_calls is not None
                 while True:
                     if calls:
@@ -389,10 +436,13 @@ class TurnEngine:
                             yield self._end(ended.status, iteration)
                             return
                         yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                        for event in self._inject_steering():
+                        async with self.log.writing():
+                            steered = self._inject_steering()
+                        for event in steered:
                             yield event
                     if stop.requested:
-                        self._append(notice("interrupted", "Stopped by user."))
+                        async with self.log.writing():
+                            self._append(notice("interrupted", "Stopped by user."))
                         yield ev.Interrupted(session_id=sid)
                         yield self._end("interrupted", iteration)
                         return
@@ -401,7 +451,8 @@ class TurnEngine:
                             f"Stopped after {iteration} steps: the iteration limit "
                             f"({self.max_iterations}) was reached. Send a message to continue."
                         )
-                        self._append(notice("max_iterations", text))
+                        async with self.log.writing():
+                            self._append(notice("max_iterations", text))
                         yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)
                         yield self._end("max_iterations", iteration, detail=text)
                         return
@@ -421,10 +472,19 @@ class TurnEngine:
                         if not self._steering or stop.requested:
                             yield self._end("completed", iteration)
                             return
-                        for event in self._inject_steering():
+                        async with self.log.writing():
+                            steered = self._inject_steering()
+                        for event in steered:
                             yield event
             except Exception as exc:  # not a provider or tool error: those end above
-                for event in self._fail(exc, iteration, step):
+                failed: list[ev.Event] | None = None
+                try:
+                    async with self.log.writing():
+                        failed = self._fail(exc, iteration, step)
+                except Exception:  # the store cannot even be locked: write what can be
+                    if failed is None:
+                        failed = self._fail(exc, iteration, step)
+                for event in failed:
                     yield event
         finally:
             if self._stop is stop:  # (an abandoned earlier turn must not clear a newer one)
@@ -638,7 +698,8 @@ class TurnEngine:
             ):
                 self._noticed_trim = trim
                 text = trim.describe()
-                self._append(notice("context_trimmed", text))
+                async with self.log.writing():
+                    self._append(notice("context_trimmed", text))
                 yield ev.NoticeAdded(session_id=sid, kind="context_trimmed", text=text)
             chunks = provider.stream(request).__aiter__()
             while True:
@@ -673,17 +734,19 @@ class TurnEngine:
                         delay=item.delay,
                     )
         except StopRequested:
-            self._save_partial(text_parts, reasoning_parts, partial="interrupted")
-            self._append(notice("interrupted", "Stopped by user."))
+            async with self.log.writing():
+                self._save_partial(text_parts, reasoning_parts, partial="interrupted")
+                self._append(notice("interrupted", "Stopped by user."))
             yield ev.Interrupted(session_id=sid)
             yield ModelReply("interrupted")
             return
         except Exception as exc:
             kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
             message = str(exc) or type(exc).__name__
-            self._save_partial(text_parts, reasoning_parts, partial="error")
-            # Announce what was stored: a provider error may echo a key, redacted there.
-            message = str(self._append(notice("error", message, error_kind=kind))["text"])
+            async with self.log.writing():
+                self._save_partial(text_parts, reasoning_parts, partial="error")
+                # Announce what was stored: a provider error may echo a key, redacted there.
+                message = str(self._append(notice("error", message, error_kind=kind))["text"])
             yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
             yield ModelReply("error", detail=message)
             return
@@ -707,7 +770,8 @@ class TurnEngine:
         reply["model"] = self.model
         if calls:  # names this step's calls for the inbox (vendors reuse call ids)
             reply["step_id"] = uuid.uuid4().hex[:12]
-        reply = self._append(reply)
+        async with self.log.writing():
+            reply = self._append(reply)
         yield ev.AssistantMessage(session_id=sid, message=reply)
         yield ModelReply("ok", tool_calls=calls)
 

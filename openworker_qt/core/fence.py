@@ -23,6 +23,12 @@ Each check looks at both the path as written (``~`` expanded, ``..`` folded)
 and the path with every symlink resolved, against both forms of each entry, so
 neither a symlink to ``~/.ssh`` nor a ``~/.ssh`` that is itself a symlink
 slips through.
+
+Paths are resolved afresh on every check, never cached (a symlink swapped
+between two checks is seen by the second). On Linux an existing path is
+resolved by the kernel (:func:`real_path`: the path of an ``O_PATH``
+descriptor, three system calls) instead of one ``lstat`` and a readlink per
+component in Python; anything else takes the portable way.
 """
 
 from __future__ import annotations
@@ -151,19 +157,84 @@ def lexical(raw: str, base: Path) -> Path:
     return Path(os.path.normpath(p))
 
 
+_O_PATH: int | None = getattr(os, "O_PATH", None) if sys.platform == "linux" else None
+
+
+def _kernel_realpath(path: str) -> str | None:
+    """Where ``path`` really is, as the kernel names an ``O_PATH`` descriptor of it
+    (every symlink followed, ``..`` applied after them, as :func:`os.path.realpath`
+    does). A path whose last component does not exist (and is not a dangling
+    symlink either) is its parent's real path joined with that name, as
+    ``realpath`` makes it. ``None`` when the kernel cannot say — a dangling
+    symlink, no ``/proc``, not Linux — and the caller resolves the portable way.
+    An ``O_PATH`` open reads nothing and never blocks (FIFOs and devices too)."""
+    if _O_PATH is None:
+        return None
+    try:
+        fd = os.open(path, _O_PATH | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return _missing_leaf(path)
+    except (OSError, ValueError):
+        return None
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not real.startswith("/") or real.endswith(" (deleted)"):
+        return None  # not a path (a socket…) or removed meanwhile: ask the portable way
+    return real
+
+
+def _missing_leaf(path: str) -> str | None:
+    head, leaf = os.path.split(path)
+    if not leaf or leaf in (".", "..") or not head or head == path:
+        return None
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        pass  # nothing by that name: not even a dangling symlink
+    except (OSError, ValueError):
+        return None
+    else:
+        return None  # a dangling symlink: where it points is resolved the portable way
+    parent = _kernel_realpath(head)
+    return None if parent is None else os.path.join(parent, leaf)
+
+
+def real_path(path: str | Path) -> Path:
+    """``Path(path).resolve()`` (absolute ``path``), quicker for an existing path on
+    Linux (see :func:`_kernel_realpath`). Raises as :meth:`Path.resolve` does."""
+    fast = _kernel_realpath(str(path))
+    return Path(fast) if fast is not None else Path(path).resolve()
+
+
 def resolved(raw: str | Path, base: Path) -> Path | None:
     """``raw`` with symlinks and ``..`` resolved (``None`` if it cannot be)."""
     try:
-        p = Path(os.path.expanduser(str(raw)))
-        return (p if p.is_absolute() else base / p).resolve()
+        p = os.path.expanduser(str(raw))
+        if not os.path.isabs(p):
+            p = os.path.join(base, p)
+        return real_path(p)
     except (OSError, RuntimeError, ValueError):
         return None
 
 
 def forms_and_real(raw: str, base: Path) -> tuple[list[Path], Path | None]:
     """:func:`path_forms` and the resolved path (``None`` if it cannot be resolved)."""
-    out = [lexical(raw, base)]
-    real = resolved(raw, base)
+    p = os.path.expanduser(raw)
+    if not os.path.isabs(p):
+        p = os.path.join(base, p)
+    written = os.path.normpath(p)
+    out = [Path(written)]
+    try:
+        fast = _kernel_realpath(p)
+        if fast == written:
+            return out, out[0]
+        real: Path | None = Path(fast) if fast is not None else Path(p).resolve()
+    except (OSError, RuntimeError, ValueError):
+        real = None
     if real is not None and real != out[0]:
         out.append(real)
     return out, real
@@ -179,19 +250,28 @@ def path_forms(raw: str, base: Path) -> list[Path]:
 # costs a few hundred microseconds; a tool loop checks many calls a second).
 RESOLVE_TTL = 2.0
 _COMPILED: dict[tuple[str, ...], tuple[float, dict[str, str]]] = {}
+#: The last set asked for (compared by identity), when it was compiled, its table.
+_LAST: tuple[tuple[str, ...] | None, float, dict[str, str]] = (None, 0.0, {})
 
 
 def forget_resolved() -> None:
     """Drop the remembered resolution of every set (the next check re-resolves)."""
+    global _LAST
     _COMPILED.clear()
+    _LAST = (None, 0.0, {})
 
 
 def _compiled(bases: tuple[str, ...]) -> dict[str, str]:
     """Each base as written and as resolved -> the base. The written form always
     counts; the resolved one is re-computed at most every :data:`RESOLVE_TTL` s."""
+    global _LAST
     now = time.monotonic()
+    last, when, known = _LAST
+    if last is bases and now - when < RESOLVE_TTL:
+        return known
     hit = _COMPILED.get(bases)
     if hit is not None and now - hit[0] < RESOLVE_TTL:
+        _LAST = (bases, hit[0], hit[1])
         return hit[1]
     table: dict[str, str] = {}
     for base in bases:
@@ -205,6 +285,7 @@ def _compiled(bases: tuple[str, ...]) -> dict[str, str]:
     if len(_COMPILED) > 64:
         _COMPILED.clear()
     _COMPILED[bases] = (now, table)
+    _LAST = (bases, now, table)
     return table
 
 
@@ -222,7 +303,12 @@ def within_any(forms: Sequence[Path], bases: Iterable[Path | str]) -> str | None
     """The base (as given) that one of ``forms`` is, or lies below; else ``None``.
     Compares components, both the written and the resolved form of each base;
     caseless on macOS and Windows."""
-    table = _compiled(tuple(str(b) for b in bases))
+    key: tuple[str, ...]
+    if bases is _LAST[0] or _str_tuple(bases):
+        key = bases  # type: ignore[assignment]
+    else:
+        key = tuple(str(b) for b in bases)
+    table = _compiled(key)
     if not table:
         return None
     for form in forms:
@@ -231,6 +317,11 @@ def within_any(forms: Sequence[Path], bases: Iterable[Path | str]) -> str | None
             if hit is not None:
                 return hit
     return None
+
+
+def _str_tuple(value: object) -> bool:
+    """A tuple of strings (PermissionEngine passes its sets so: taken as they are)."""
+    return isinstance(value, tuple) and all(type(v) is str for v in value)
 
 
 def is_within(path: Path, base: Path) -> bool:
@@ -291,6 +382,17 @@ def sensitive_paths(paths: AppPaths | None = None, databases: Iterable[Path] = (
     for db in [paths.database, *databases]:
         out += database_files(Path(db))
     return [str(p) for p in out]
+
+
+def default_app_state() -> tuple[str, ...]:
+    """:func:`app_state_paths` of the platform's folders, as one tuple that stays the
+    same object while the environment does (compare by identity)."""
+    return _default_state(_env_key(), ())
+
+
+def default_sensitive() -> tuple[str, ...]:
+    """:func:`sensitive_paths` of the platform's folders (see :func:`default_app_state`)."""
+    return _default_sensitive(_env_key(), ())
 
 
 @functools.lru_cache(maxsize=16)

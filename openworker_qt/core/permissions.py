@@ -93,10 +93,13 @@ swapped in between is outside this module's reach.)
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
 import os
 import stat
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
@@ -206,6 +209,49 @@ def _live(source: Any) -> Any:
     return source() if callable(source) else source
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _in_view(method: F) -> F:
+    """Inside :meth:`PermissionEngine.snapshot` (on its thread), ``method`` reads
+    its live setting once and every later check in the block reuses it."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def read(self: PermissionEngine, *args: Any) -> Any:
+        view = self._view
+        if view is None or view[0] != threading.get_ident():
+            return method(self, *args)
+        key = (name, *args)
+        try:
+            return view[1][key]
+        except KeyError:
+            value = view[1][key] = method(self, *args)
+            return value
+
+    return read  # type: ignore[return-value]
+
+
+_STRINGS: dict[int, tuple[tuple[Any, ...], tuple[str, ...]]] = {}  # id -> (tuple, strings)
+
+
+def _strings(paths: Iterable[PathLike] | None) -> tuple[str, ...]:
+    """``paths`` as a tuple of strings. A tuple (immutable) given again is converted
+    once: the fence then finds its compiled form by identity (a check per call)."""
+    if paths is None:
+        return ()
+    if isinstance(paths, tuple):
+        hit = _STRINGS.get(id(paths))
+        if hit is not None and hit[0] is paths:  # (the entry holds it: its id is not reused)
+            return hit[1]
+        out = tuple(str(p) for p in paths)
+        if len(_STRINGS) > 16:
+            _STRINGS.clear()
+        _STRINGS[id(paths)] = (paths, out)
+        return out
+    return tuple(str(p) for p in paths)
+
+
 def _rank(d: Decision) -> int:
     return 0 if d.allowed else 1 if d.needs_user else 2
 
@@ -296,6 +342,23 @@ class PermissionEngine:
         self._read_paths = read_paths or default_read_paths
         self.command_arg = command_arg
         self._commands: dict[str, set[str]] = {}
+        self._view: tuple[int, dict[tuple[Any, ...], Any]] | None = None
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Checks made in this block (on this thread, with nothing awaited between
+        them, e.g. the calls of one model response) share one reading of the live
+        settings — mode, workspace and roots (resolved once), sets, lists and risk
+        tables — instead of one each. Every path a call names is still resolved
+        afresh by its own check; standing rules are still looked up per call."""
+        if self._view is not None:  # nested: the outer block's reading holds
+            yield
+            return
+        self._view = (threading.get_ident(), {})
+        try:
+            yield
+        finally:
+            self._view = None
 
     @classmethod
     def from_config(
@@ -366,17 +429,24 @@ class PermissionEngine:
     @property
     def mode(self) -> PermissionMode:
         """The current mode. An unknown value from a live source falls back to interactive."""
+        return self._current_mode()
+
+    @mode.setter
+    def mode(self, value: PermissionMode | str) -> None:
+        self._mode = parse_mode(value)
+        if self._view is not None:
+            self._view[1].clear()
+
+    @_in_view
+    def _current_mode(self) -> PermissionMode:
         try:
             return parse_mode(_live(self._mode))
         except ValueError:
             return PermissionMode.INTERACTIVE
 
-    @mode.setter
-    def mode(self, value: PermissionMode | str) -> None:
-        self._mode = parse_mode(value)
-
+    @_in_view
     def workspace(self) -> Path:
-        return Path(os.path.expanduser(str(_live(self._workspace)))).resolve()
+        return fence.real_path(os.path.abspath(os.path.expanduser(str(_live(self._workspace)))))
 
     def _resolved_list(self, raw: Iterable[PathLike], ws: Path) -> list[Path]:
         out: list[Path] = []
@@ -393,11 +463,15 @@ class PermissionEngine:
         return self._writable(self.workspace())
 
     def _writable(self, ws: Path) -> list[Path]:
+        return list(self._writable_in_view(ws))
+
+    @_in_view
+    def _writable_in_view(self, ws: Path) -> tuple[Path, ...]:
         out = [ws] if self.include_workspace else []
         for root in self._resolved_list(list(_live(self._roots) or ()), ws):
             if root not in out:
                 out.append(root)
-        return out
+        return tuple(out)
 
     def read_roots(self) -> list[Path]:
         """Folders that may be read: the writable roots plus the read-only grants
@@ -405,28 +479,46 @@ class PermissionEngine:
         return self._readable(self.workspace())
 
     def _readable(self, ws: Path) -> list[Path]:
+        return list(self._readable_in_view(ws))
+
+    @_in_view
+    def _readable_in_view(self, ws: Path) -> tuple[Path, ...]:
         out = self._writable(ws)
         if ws not in out:
             out.insert(0, ws)  # reading the workspace never needs a grant
         for extra in self._resolved_list(list(_live(self._read_roots) or ()), ws):
             if extra not in out:
                 out.append(extra)
-        return out
+        return tuple(out)
 
     def attached_files(self) -> list[Path]:
-        return self._resolved_list(list(_live(self._attached) or ()), self.workspace())
+        return list(self._attached_in_view())
 
-    def protected_paths(self) -> list[str]:
-        return [str(p) for p in _live(self._protected) or ()]
+    @_in_view
+    def _attached_in_view(self) -> tuple[Path, ...]:
+        return tuple(self._resolved_list(list(_live(self._attached) or ()), self.workspace()))
 
-    def sensitive_paths(self) -> list[str]:
-        return [str(p) for p in _live(self._sensitive) or ()]
+    @_in_view
+    def protected_paths(self) -> tuple[str, ...]:
+        return _strings(_live(self._protected))
+
+    @_in_view
+    def sensitive_paths(self) -> tuple[str, ...]:
+        return _strings(_live(self._sensitive))
 
     def shell_allowlist(self) -> list[str]:
-        return [str(e) for e in _live(self._allowlist) or ()]
+        return list(self._allowlist_in_view())
+
+    @_in_view
+    def _allowlist_in_view(self) -> tuple[str, ...]:
+        return tuple(str(e) for e in _live(self._allowlist) or ())
 
     def auto_allow(self) -> set[str]:
-        return {str(e) for e in _live(self._auto_allow) or ()}
+        return set(self._auto_allow_in_view())
+
+    @_in_view
+    def _auto_allow_in_view(self) -> frozenset[str]:
+        return frozenset(str(e) for e in _live(self._auto_allow) or ())
 
     @staticmethod
     def _classes(source: Any) -> dict[str, RiskClass]:
@@ -439,14 +531,22 @@ class PermissionEngine:
         return out
 
     def risk_overrides(self) -> dict[str, RiskClass]:
+        return dict(self._overrides_in_view())
+
+    @_in_view
+    def _overrides_in_view(self) -> dict[str, RiskClass]:
         return self._classes(self._overrides)
 
     def risk_raises(self) -> dict[str, RiskClass]:
+        return dict(self._raises_in_view())
+
+    @_in_view
+    def _raises_in_view(self) -> dict[str, RiskClass]:
         return self._classes(self._raises)
 
     def risk_of(self, call: ToolCallInfo) -> RiskClass:
         """The call's risk class; a user override beats whatever the call was classified as."""
-        return self.risk_overrides().get(call.name, call.risk)
+        return self._overrides_in_view().get(call.name, call.risk)
 
     # ------------------------------------------------------------------ paths
 
@@ -511,7 +611,7 @@ class PermissionEngine:
         the workspace, where commands run): why one must ask, or ``None``."""
         ws = self.workspace()
         roots: list[Path] | None = None
-        sensitive: list[str] | None = None
+        sensitive: tuple[str, ...] | None = None
 
         def problem(raw: str) -> str | None:
             nonlocal roots, sensitive
@@ -555,7 +655,7 @@ class PermissionEngine:
     def evaluate(self, call: ToolCallInfo) -> Decision:
         base = self.risk_of(call)
         decision = self._evaluate(call, base)
-        raised = self.risk_raises().get(call.name)
+        raised = self._raises_in_view().get(call.name)
         if raised is not None and raised is not base:
             decision = stricter(decision, self._evaluate(call, raised))
         return decision
@@ -748,7 +848,7 @@ class PermissionEngine:
             )
         if mode is PermissionMode.AUTO:
             return Decision(allowed=True, reason=f"auto mode, inside {inside[0][1]}", rule="mode:auto")
-        if mode is PermissionMode.CUSTOM and call.name in self.auto_allow():
+        if mode is PermissionMode.CUSTOM and call.name in self._auto_allow_in_view():
             return Decision(
                 allowed=True, reason=f"auto_allow, inside {inside[0][1]}",
                 rule=f"auto_allow:{call.name}",
@@ -785,7 +885,7 @@ class PermissionEngine:
     def _external(self, call: ToolCallInfo, mode: PermissionMode, target: str | None) -> Decision:
         if mode is PermissionMode.AUTO:
             return Decision(allowed=True, reason="auto mode", rule="mode:auto", standing_target=target)
-        if mode is PermissionMode.CUSTOM and call.name in self.auto_allow():
+        if mode is PermissionMode.CUSTOM and call.name in self._auto_allow_in_view():
             return Decision(
                 allowed=True, reason="listed in auto_allow", rule=f"auto_allow:{call.name}",
                 standing_target=target,

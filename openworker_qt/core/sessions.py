@@ -108,12 +108,15 @@ class SessionManager:
         asks: OpenAsks | None = None,
         new_session_mode: Callable[[str, str | None], str] | None = None,
         prepare: Callable[[SessionInfo], Awaitable[None]] | None = None,
+        ready: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
         that folder starts in (its settings may ask for a stricter one).
         ``prepare(info)``: awaited before each turn of a session builds its engine
-        (slow set-up, e.g. reading the folder's settings, kept off the loop)."""
+        (slow set-up, e.g. reading the folder's settings, kept off the loop).
+        ``ready``: awaited before a turn writes anything, beside the provider's
+        preparation (e.g. the secrets ``redact`` needs, loaded in a worker)."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -128,6 +131,7 @@ class SessionManager:
         self.asks = asks
         self.new_session_mode = new_session_mode
         self.prepare = prepare
+        self.ready = ready
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -136,6 +140,7 @@ class SessionManager:
         self._held: set[str] = set()
         self._beat_handle: asyncio.TimerHandle | None = None
         self._beat_loop: asyncio.AbstractEventLoop | None = None
+        self._beat_task: asyncio.Task[None] | None = None
 
     # sessions -------------------------------------------------------------------
 
@@ -204,24 +209,41 @@ class SessionManager:
         if not self._held and self._beat_handle is not None:
             self._beat_handle.cancel()
             self._beat_handle = None
+        if not self._held and self._beat_task is not None and not self._beat_task.done():
+            if self._beat_task is not asyncio.current_task():
+                self._beat_task.cancel()
+
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Writes of the loop thread: the database's write lock is awaited without
+        blocking it (another process may hold it for a while)."""
+        writing = getattr(self.store, "writing", None)
+        return writing() if callable(writing) else contextlib.nullcontext()
 
     def _beat(self) -> None:
-        """The heartbeat: one cheap UPDATE for every lease held (bench/lease.py)."""
+        """The heartbeat: one cheap UPDATE for every lease held (bench/lease.py),
+        written when the database's write lock is free (the loop never waits)."""
         self._beat_handle = None
         if not self._held:
             return
+        loop = self._beat_loop
+        task = loop.create_task(self._beat_now()) if loop is not None else None
+        if task is not None:
+            self._beat_task = task
+
+    async def _beat_now(self) -> None:
+        lost: set[str] = set()
         try:
-            lost = self.leases.beat(self._held)
+            async with self._writing():
+                lost = self.leases.beat(self._held)
         except Exception:
             log.warning("lease heartbeat failed", exc_info=True)
-            lost = set()
         for session_id in lost:
             # We looked dead (frozen longer than the staleness limit) and another
             # driver took over: stop here rather than drive the session twice.
             log.warning("session %s was taken over by another process; stopping", session_id)
             self._held.discard(session_id)
             self.stop(session_id)
-        if self._held and self._beat_loop is not None:
+        if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
     def _engine_for_turn(self, session_id: str) -> TurnEngine:
@@ -246,7 +268,8 @@ class SessionManager:
     async def _drive(
         self, session_id: str, start: Callable[[TurnEngine], AsyncIterator[ev.Event]]
     ) -> AsyncIterator[ev.Event]:
-        self._take_lease(session_id)
+        async with self._writing():
+            self._take_lease(session_id)
         try:
             self._close_if_cut_off(session_id)
             if self.prepare is not None:
@@ -257,14 +280,16 @@ class SessionManager:
             try:
                 async for event in stream:
                     if isinstance(event, ev.TurnStarted):
-                        self.store.update_session(session_id, status="running")
+                        async with self._writing():
+                            self.store.update_session(session_id, status="running")
                     elif isinstance(event, ev.TurnEnded):
                         # Only a turn that really ended leaves "running"; one cut off by a
                         # crash or a cancelled task stays "running" so recover() finds it.
                         status = {"completed": "idle", "max_iterations": "idle"}.get(
                             event.status, event.status
                         )
-                        self.store.update_session(session_id, status=status)
+                        async with self._writing():
+                            self.store.update_session(session_id, status=status)
                     self._publish(event)
                     yield event
                     if isinstance(event, ev.TurnStarted):
@@ -277,6 +302,20 @@ class SessionManager:
                 self._mark_failed(session_id)
                 raise
         finally:
+            await self._release(session_id)
+
+    async def _release(self, session_id: str) -> None:
+        """Give the lease back when the database can be written (the loop never waits);
+        if that fails or the task is being cancelled, at once (it must not stay held)."""
+        try:
+            async with self._writing():
+                self._give_back(session_id)
+        except asyncio.CancelledError:
+            self._give_back(session_id)
+            raise
+        except Exception:
+            log.warning("could not wait for the database to give back the lease of %s",
+                        session_id, exc_info=True)
             self._give_back(session_id)
 
     def _mark_failed(self, session_id: str) -> None:
@@ -291,16 +330,25 @@ class SessionManager:
             log.exception("could not mark session %s as stopped", session_id)
 
     async def _prepare(self, model: str) -> None:
-        """Before the turn's first model call: resolve its provider in a worker (key
-        read, SDK import, client build), so the engine's resolve on the loop is quick.
-        A failure is left to the engine's call, which reports it as the turn's error."""
+        """Before the turn writes anything: resolve its provider in a worker (key
+        read, SDK import, client build), so the engine's resolve on the loop is
+        quick, and meanwhile await :attr:`ready` (the secrets redaction needs). A
+        provider failure is left to the engine's call, which reports it as the
+        turn's error; a failing ``ready`` leaves the blocking path to the engine."""
+        steps: list[Awaitable[object]] = []
         prepare = getattr(self.resolver, "resolve_async", None)
-        if prepare is None or not model:
+        if prepare is not None and model:
+            steps.append(prepare(model))
+        if self.ready is not None:
+            steps.append(self.ready())
+        if not steps:
             return
-        try:
-            await prepare(model)
-        except Exception:
-            log.debug("preparing %s failed (the turn reports it)", model, exc_info=True)
+        for outcome in await asyncio.gather(*steps, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                if not isinstance(outcome, Exception):
+                    raise outcome
+                log.debug("preparing the turn on %s failed (the turn reports it)", model,
+                          exc_info=outcome)
 
     async def run(self, session_id: str, text: str | list[dict[str, object]]) -> AsyncIterator[ev.Event]:
         """Run one turn and yield its events (also published to listeners)."""

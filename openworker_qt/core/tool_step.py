@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar, cast
@@ -104,6 +104,8 @@ class SessionLog(Protocol):
     def append(self, message: MessageT) -> MessageT: ...
 
     def batch(self) -> AbstractContextManager[None]: ...
+
+    def writing(self) -> AbstractAsyncContextManager[None]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +251,12 @@ class ToolStep:
                 self.session_id, call.id, call.name, stage, rule=rule, call_key=call.key, **detail
             )
 
+    def _one_reading(self) -> AbstractContextManager[Any]:
+        """Decisions made together (nothing awaited between them) read the decider's
+        live settings once, when it can (``PermissionEngine.snapshot``)."""
+        snapshot = getattr(self.decider, "snapshot", None)
+        return snapshot() if callable(snapshot) else contextlib.nullcontext()
+
     def _info(self, call: ParsedCall) -> ToolCallInfo:
         target = call.tool.target(call.arguments) if call.tool else None
         return ToolCallInfo(
@@ -310,12 +318,14 @@ class ToolStep:
         calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
         for call in calls:
             call.key = f"{self.step_id}/{call.id}" if self.step_id else call.id
+        if not resuming:
+            async with self.log.writing():  # one commit for the step's proposals
+                for call in calls:
+                    self._audit(
+                        call, "proposed", arguments=args_preview(call.arguments),
+                        risk=call.risk.value, origin=call.tool.origin if call.tool else None,
+                    )
         for call in calls:
-            if not resuming:
-                self._audit(
-                    call, "proposed", arguments=args_preview(call.arguments),
-                    risk=call.risk.value, origin=call.tool.origin if call.tool else None,
-                )
             yield ev.ToolProposed(
                 session_id=sid,
                 call_id=call.id,
@@ -331,61 +341,75 @@ class ToolStep:
                     raise StopRequested
                 call = calls[i]
                 if call.error is not None:
-                    yield self._finish(call, "error", f"Error: {call.error}. The tool was not run.")
+                    async with self.log.writing():
+                        broken = self._finish(
+                            call, "error", f"Error: {call.error}. The tool was not run.")
+                    yield broken
                     i += 1
                     continue
-                decision = self.decider.evaluate(self._info(call))
-                if resuming and call.risk.consequential and self._started_before(call):
-                    decision = Decision(allowed=False, needs_user=True, reason=RERUN_REASON)
-                    self._audit(call, "rerun_confirmation")
-                    reruns.add(call.id)
+                # Decided, and a batch of reads marked started, in one transaction
+                # (a decision may spend a standing rule's use).
+                async with self.log.writing():
+                    with self._one_reading():
+                        decision = self.decider.evaluate(self._info(call))
+                        rerun = resuming and call.risk.consequential and self._started_before(call)
+                        batch: list[tuple[ParsedCall, Decision]] = []
+                        if not rerun and self._concurrent(call, decision):
+                            # The reads that follow: decided now, with no await between.
+                            batch.append((call, decision))
+                            for nxt in calls[i + 1:]:
+                                if nxt.error is not None:
+                                    break
+                                d = self.decider.evaluate(self._info(nxt))
+                                if not self._concurrent(nxt, d):
+                                    break
+                                batch.append((nxt, d))
+                    if rerun:
+                        decision = Decision(allowed=False, needs_user=True, reason=RERUN_REASON)
+                        self._audit(call, "rerun_confirmation")
+                        reruns.add(call.id)
+                    for started, allowed in batch:
+                        self._audit(started, "auto_allowed", rule=allowed.rule)
+                        self._audit(started, "started")
+                        self.started.add(started.id)
+                if rerun:
                     async for event in self._run_serial(call, decision, rerun=True):
                         yield event
                     i += 1
                     continue
-                if self._concurrent(call, decision):
-                    batch = [(call, decision)]
-                    j = i + 1
-                    while j < len(calls):
-                        nxt = calls[j]
-                        if nxt.error is not None:
-                            break
-                        d = self.decider.evaluate(self._info(nxt))
-                        if not self._concurrent(nxt, d):
-                            break
-                        batch.append((nxt, d))
-                        j += 1
+                if batch:
                     async for event in self._run_batch(batch):
                         yield event
-                    i = j
+                    i += len(batch)
                     continue
                 async for event in self._run_serial(call, decision):
                     yield event
                 i += 1
         except TurnSuspended as exc:
-            self.log.append(notice("suspended", str(exc)))
+            async with self.log.writing():
+                self.log.append(notice("suspended", str(exc)))
             yield ev.NoticeAdded(session_id=sid, kind="suspended", text=str(exc))
             yield StepEnd("suspended")
             return
         except StopRequested:
-            for call in calls:
-                if call.id not in self.answered:
-                    text = RERUN_INTERRUPTED_RESULT if call.id in reruns else INTERRUPTED_RESULT
-                    yield self._finish(call, "interrupted", text)
-            self.log.append(notice("interrupted", "Stopped by user."))
+            async with self.log.writing():
+                closed = [
+                    self._finish(call, "interrupted", RERUN_INTERRUPTED_RESULT
+                                 if call.id in reruns else INTERRUPTED_RESULT)
+                    for call in calls if call.id not in self.answered
+                ]
+                self.log.append(notice("interrupted", "Stopped by user."))
+            for event in closed:
+                yield event
             yield ev.Interrupted(session_id=sid)
             yield StepEnd("interrupted")
             return
         yield StepEnd("done")
 
     async def _run_batch(self, batch: list[tuple[ParsedCall, Decision]]) -> AsyncIterator[ev.Event]:
+        """Run reads already marked started (committed with their decisions)."""
         sid = self.session_id
         tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]] = {}
-        with self.log.batch():  # "started" for the whole batch in one commit
-            for call, decision in batch:
-                self._audit(call, "auto_allowed", rule=decision.rule)
-                self._audit(call, "started")
-                self.started.add(call.id)
         for call, decision in batch:
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
@@ -399,7 +423,7 @@ class ToolStep:
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 finished: list[ev.ToolFinished] = []
                 # Results that arrived together are committed together, then announced.
-                with self.log.batch():
+                async with self.log.writing():
                     for fut in done:
                         if fut is stop:
                             continue
@@ -433,11 +457,22 @@ class ToolStep:
         info = self._info(call)
         rule = decision.rule
         user_approved = False
+        writing = self.log.writing
         if not decision.allowed and not decision.needs_user:
-            yield self._finish(call, "denied", f"Not executed: {decision.reason}")
+            async with writing():
+                refused = self._finish(call, "denied", f"Not executed: {decision.reason}")
+            yield refused
             return
-        if decision.allowed:
-            self._audit(call, "auto_allowed", rule=decision.rule)
+        started = False
+        if decision.allowed and not decision.needs_user and tool.interaction is None:
+            async with writing():  # allowed and started: one commit
+                self._audit(call, "auto_allowed", rule=decision.rule)
+                self._audit(call, "started")
+                self.started.add(call.id)
+            started = True
+        elif decision.allowed:
+            async with writing():
+                self._audit(call, "auto_allowed", rule=decision.rule)
         if decision.needs_user:
             yield ev.PermissionRequired(
                 session_id=sid,
@@ -450,10 +485,12 @@ class ToolStep:
                 standing_target=decision.standing_target,
             )
             if self.approver is None:
-                yield self._finish(
-                    call, "denied", RERUN_NOBODY_RESULT if rerun else
-                    "Not executed: approval is needed and nobody can be asked here."
-                )
+                async with writing():
+                    nobody = self._finish(
+                        call, "denied", RERUN_NOBODY_RESULT if rerun else
+                        "Not executed: approval is needed and nobody can be asked here."
+                    )
+                yield nobody
                 return
             request = ApprovalRequest(
                 session_id=sid,
@@ -467,7 +504,8 @@ class ToolStep:
                 standing_target=decision.standing_target,
                 call_key=rerun_key(call.key) if rerun else call.key,
             )
-            self._audit(call, "approval_requested", reason=decision.reason)
+            async with writing():
+                self._audit(call, "approval_requested", reason=decision.reason)
             crash_point("before_approval_item")
             try:
                 answer = await self._ask_user(self.approver, request)
@@ -476,22 +514,29 @@ class ToolStep:
             except Exception as exc:
                 verb = "Not run again: it may already have taken effect, and" if rerun else (
                     "Not executed:")
-                yield self._finish(call, "error", f"{verb} asking for approval failed ({exc}).")
+                async with writing():
+                    failed = self._finish(
+                        call, "error", f"{verb} asking for approval failed ({exc}).")
+                yield failed
                 return
-            self._audit(call, "approval_resolved", outcome=answer.value)
-            if not answer.allows:
+            async with writing():
+                self._audit(call, "approval_resolved", outcome=answer.value)
                 self.decider.remember(info, answer)
-                yield self._finish(call, "denied", RERUN_DENIED_RESULT if rerun else DENIED_RESULT)
+                denied = None if answer.allows else self._finish(
+                    call, "denied", RERUN_DENIED_RESULT if rerun else DENIED_RESULT)
+            if denied is not None:
+                yield denied
                 return
-            self.decider.remember(info, answer)
             user_approved = True
             rule = f"user:{answer.value}"
         if tool.interaction is not None:
             async for event in self._interact(call, tool):
                 yield event
             return
-        self._audit(call, "started")
-        self.started.add(call.id)
+        if not started:
+            async with writing():
+                self._audit(call, "started")
+                self.started.add(call.id)
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
         if user_approved and self.stop.requested:
             # The user approved while the stop arrived: honour the decision they made,
@@ -501,7 +546,9 @@ class ToolStep:
             result = await self._until_interrupt(self._execute(tool, call.arguments))
         crash_point("after_tool_before_result")
         status: ev.ToolStatus = "error" if result.is_error else "ok"
-        yield self._finish(call, status, result.content, display=result.display, rule=rule)
+        async with writing():
+            done = self._finish(call, status, result.content, display=result.display, rule=rule)
+        yield done
 
     async def _interact(self, call: ParsedCall, tool: Tool) -> AsyncIterator[ev.Event]:
         sid = self.session_id
@@ -524,7 +571,9 @@ class ToolStep:
                 session_id=sid, call_id=call.id, question=prompt, options=options
             )
         if self.questioner is None:
-            yield self._finish(call, "error", "Nobody can answer questions in this session.")
+            async with self.log.writing():
+                nobody = self._finish(call, "error", "Nobody can answer questions in this session.")
+            yield nobody
             return
         request = QuestionRequest(
             session_id=sid, call_id=call.id, kind=kind, prompt=prompt, options=options,
@@ -536,7 +585,9 @@ class ToolStep:
         self.started.add(call.id)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))
-        yield self._finish(call, "error" if result.is_error else "ok", result.content)
+        async with self.log.writing():
+            done = self._finish(call, "error" if result.is_error else "ok", result.content)
+        yield done
 
     async def _execute(self, tool: Tool, arguments: dict[str, Any]) -> ToolResult:
         ctx = ToolContext(session_id=self.session_id, workspace=self.workspace, state=self.tool_state)

@@ -218,6 +218,9 @@ class AnthropicProvider(GuardedProvider):
         self._thinking_budget = thinking_budget
         self._cache = cache
 
+    def _warm_client(self, client: Any) -> None:
+        _ = client.messages
+
     def _make_client(self) -> Any:
         import anthropic
 

@@ -195,6 +195,11 @@ class GeminiProvider(GuardedProvider):
         self._include_thoughts = include_thoughts
         self._http: Any = None
 
+    def _warm_client(self, client: Any) -> None:
+        from google.genai import types
+
+        _ = client.aio.models, types.Content, types.GenerateContentConfig
+
     def _make_client(self) -> Any:
         import httpx2
         from google import genai

@@ -62,6 +62,19 @@ class GuardedProvider:
     def _make_client(self) -> Any:
         raise NotImplementedError
 
+    def warm(self) -> None:
+        """Build now, off the loop thread, what the first call would build on it: the
+        client (the SDK's import) and the parts of it the adapter calls, which SDKs
+        import on first attribute access (with their pydantic models), and the
+        transport's first connection (anyio's asyncio backend)."""
+        from openworker_qt.providers import wire
+
+        self._warm_client(self.client)
+        wire.warm_transport()
+
+    def _warm_client(self, client: Any) -> None:
+        """Touch ``client``'s lazily loaded parts this adapter uses (see :meth:`warm`)."""
+
     def _openai_client(self, api_key: str | None, headers: Mapping[str, str] | None = None) -> Any:
         """An ``AsyncOpenAI`` with our retry guard in charge (SDK retries off)."""
         import openai

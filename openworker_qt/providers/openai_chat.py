@@ -97,6 +97,9 @@ class OpenAIChatProvider(GuardedProvider):
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
                          sleep=sleep, stream=vendor.stream if stream is None else stream)
 
+    def _warm_client(self, client: Any) -> None:
+        _ = client.chat.completions
+
     def _make_client(self) -> Any:
         # Keyless servers (Ollama) still need some key for the SDK to build requests.
         return self._openai_client(self._api_key or "not-needed", self.vendor.extra_headers)

@@ -66,6 +66,15 @@ class OpenAIProvider:
         """The SDK client both APIs share (built on first use)."""
         return self.chat.client
 
+    def warm(self) -> None:
+        """Both APIs' lazily built parts (see ``GuardedProvider.warm``)."""
+        from openworker_qt.providers import wire
+
+        client = self.chat.client
+        self.chat._warm_client(client)
+        self.responses._warm_client(client)
+        wire.warm_transport()
+
     def capabilities(self, model: str) -> Capabilities:
         return capabilities_for(self.name, model, self._caps_overrides)
 

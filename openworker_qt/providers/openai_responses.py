@@ -144,6 +144,9 @@ class OpenAIResponsesProvider(GuardedProvider):
         self._effort = reasoning_effort
         self._client = client
 
+    def _warm_client(self, client: Any) -> None:
+        _ = client.responses
+
     def _make_client(self) -> Any:
         return self._openai_client(self._api_key)
 

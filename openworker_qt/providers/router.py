@@ -167,7 +167,11 @@ class ProviderRouter:
                     self._failed[provider] = exc
                     raise
         try:
-            _ = getattr(client, "client", None)  # the SDK import and client build
+            warm = getattr(client, "warm", None)  # the SDK import, the client and its parts
+            if callable(warm):
+                warm()
+            else:
+                _ = getattr(client, "client", None)
         except Exception:  # reported by the first call, where it is retried
             log.debug("preparing the %s client failed", provider, exc_info=True)
         return client, model_id

@@ -66,6 +66,30 @@ def timeout(timeouts: StreamTimeouts) -> httpx2.Timeout:
     return httpx2.Timeout(timeouts.read, connect=timeouts.connect)
 
 
+#: What the first connection of an httpx client imports on the event loop (anyio's
+#: asyncio backend and its streams): imported ahead by :func:`warm_transport`.
+TRANSPORT_MODULES = (
+    "anyio._backends._asyncio",
+    "anyio._core._sockets",
+    "anyio._core._streams",
+    "anyio.streams.memory",
+    "anyio.streams.stapled",
+    "anyio.streams.tls",
+)
+
+
+def warm_transport() -> None:
+    """Import what an SDK's first request would import on the loop thread (blocking:
+    call it from a worker). A module that is not there any more is skipped."""
+    import importlib
+
+    for name in TRANSPORT_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+
+
 def client_options(timeouts: StreamTimeouts) -> dict[str, Any]:
     """Keyword arguments for an SDK's ``DefaultAsyncHttpxClient``."""
     hooks = {"request": [_on_request], "response": [_on_response]}

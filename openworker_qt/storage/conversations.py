@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -79,6 +79,7 @@ class ConversationStore:
         self.db = db
         db.ensure("conversations", MIGRATIONS)
         self._attached: dict[str, tuple[int, list[str]]] = {}
+        self._settings: dict[str, tuple[tuple[int, int, int], SessionInfo | None]] = {}
 
     # sessions ---------------------------------------------------------------
 
@@ -114,6 +115,26 @@ class ConversationStore:
             (session_id,),
         )
         return _session(rows[0]) if rows else None
+
+    def session_settings(self, session_id: str) -> SessionInfo | None:
+        """The session as it is now, without its message count (``message_count``
+        is 0): for checks made on every tool call (its mode, its granted folders).
+
+        Read again whenever the database may have changed since the last read
+        (:meth:`Database.stamp`: any write here, any commit elsewhere), so a mode
+        switched or a folder granted by another window or the CLI counts at once.
+        The caller must not change the returned object.
+        """
+        stamp = self.db.stamp()
+        hit = self._settings.get(session_id)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        rows = self.db.query("SELECT *, 0 AS n FROM sessions WHERE id = ?", (session_id,))
+        info = _session(rows[0]) if rows else None
+        if len(self._settings) > 256:
+            self._settings.clear()
+        self._settings[session_id] = (stamp, info)
+        return info
 
     def find_session(self, prefix: str) -> SessionInfo | None:
         """A session by id or unique id prefix (as typed on the command line)."""
@@ -179,6 +200,11 @@ class ConversationStore:
     def batch(self) -> AbstractContextManager[None]:
         """One commit for several appends (and other stores' writes on this database)."""
         return self.db.batch()
+
+    def writing(self) -> AbstractAsyncContextManager[None]:
+        """:meth:`batch`, its write lock awaited without blocking the loop
+        (:meth:`Database.writing`)."""
+        return self.db.writing()
 
     def load(self, session_id: str) -> list[Message]:
         rows = self.db.query(

@@ -1,77 +1,180 @@
 """One SQLite database for everything that must last.
 
-WAL journal, foreign keys on, a busy timeout so two processes (the app and the
-CLI) can share the file. Schema is versioned per *component* (sessions, inbox,
-audit, memory, …) in ``schema_versions``, so each module owns its tables and
-its forward-only migrations: a store calls :meth:`Database.ensure` with its
-ordered list of steps and the missing ones are applied in one transaction.
+WAL journal, foreign keys on, so two processes (the app and the CLI) can share
+the file. Schema is versioned per *component* (sessions, inbox, audit, memory,
+…) in ``schema_versions``, so each module owns its tables and its forward-only
+migrations: a store calls :meth:`Database.ensure` with its ordered list of
+steps and the missing ones are applied in one transaction.
 
 A database written by a newer version of the app (a component version higher
 than the code knows) is refused with a clear error rather than misread.
+
+Connections and threads. The thread that opens the database (the event loop's,
+in the app and the CLI) has its own connection; every other thread (a worker
+paging a transcript, the warm-up) gets a connection of its own on first use, so
+a worker's query never holds the loop's connection, and in WAL mode readers
+never wait for a writer.
+
+Another process holding the write lock (the CLI in a long write transaction):
+
+* :meth:`Database.writing` — for the loop — awaits the write lock without
+  blocking the loop (short tries, ``asyncio.sleep`` between them), then runs a
+  block of synchronous writes as one transaction it cannot lose to anyone: the
+  engine wraps each of a turn's writes in it, so a message is committed before
+  it is announced and the window keeps painting meanwhile;
+* plain calls (:meth:`execute`, :meth:`transaction`, :meth:`batch`) wait up to
+  :data:`BUSY_TIMEOUT` seconds, as before (on the loop thread, that wait blocks
+  it: use :meth:`writing` there for anything a turn does).
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: How long a plain (synchronous) call waits for another process's write lock.
+BUSY_TIMEOUT = 10.0
+#: How long :meth:`Database.writing` waits for it (the loop runs meanwhile).
+WRITE_WAIT = 60.0
+#: One try at the lock on the loop's connection (SQLite's own wait): kept short so
+#: the loop is never held longer than this by another process's lock.
+LOOP_TRY = 0.005
 
 
 class StorageError(RuntimeError):
     """The database cannot be opened or used; the message says what to do."""
 
 
+class StorageBusy(StorageError):
+    """Another process kept the database's write lock longer than we could wait."""
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLite said "database is locked/busy" (another connection holds the lock)."""
+    return isinstance(exc, sqlite3.OperationalError) and getattr(
+        exc, "sqlite_errorcode", None
+    ) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+class _Link:
+    """One connection, its lock and its open batch depth."""
+
+    __slots__ = ("conn", "depth", "home", "lock")
+
+    def __init__(self, conn: sqlite3.Connection, *, home: bool) -> None:
+        self.conn = conn
+        self.lock = threading.RLock()
+        self.depth = 0  # > 0 inside batch()/writing(): writes join the open transaction
+        self.home = home  # the loop's: SQLite waits only LOOP_TRY, we retry
+
+
 class Database:
-    """A shared connection with a lock; safe to use from worker threads too."""
+    """The database (see the module docstring); safe to use from any thread."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self._memory = str(path) == ":memory:"
+        if not self._memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._depth = 0  # > 0 inside batch(): writes join the open transaction
+        self._home_thread = threading.get_ident()
+        self._local = threading.local()
+        self._others: list[_Link] = []
+        self._others_lock = threading.Lock()
+        self._closed = False
         try:
-            self._conn = sqlite3.connect(
-                str(path), check_same_thread=False, isolation_level=None, timeout=10.0
-            )
-            self._conn.row_factory = sqlite3.Row
-            self._conn.execute("PRAGMA busy_timeout = 10000")
-            self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.execute(
+            self._home = self._open(home=True)
+            self._retry(self._home, lambda: self._home.conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_versions ("
                 " component TEXT PRIMARY KEY, version INTEGER NOT NULL)"
-            )
+            ))
         except sqlite3.DatabaseError as exc:
             raise StorageError(
                 f"cannot open the database {self.path}: {exc}. The file was left untouched; "
                 "move it aside to start fresh, or restore it from a backup."
             ) from exc
 
+    def _open(self, *, home: bool) -> _Link:
+        wait = LOOP_TRY if home else BUSY_TIMEOUT
+        conn = sqlite3.connect(
+            str(self.path) if not self._memory else ":memory:",
+            check_same_thread=False, isolation_level=None, timeout=wait,
+        )
+        conn.row_factory = sqlite3.Row
+        link = _Link(conn, home=home)
+        self._retry(link, lambda: conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}"))
+        if not self._memory:
+            self._retry(link, lambda: conn.execute("PRAGMA journal_mode = WAL"))
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return link
+
+    def _link(self) -> _Link:
+        """This thread's connection (the loop's, or a worker's own)."""
+        if self._memory or threading.get_ident() == self._home_thread:
+            return self._home
+        link: _Link | None = getattr(self._local, "link", None)
+        if link is None:
+            if self._closed:
+                raise StorageError(f"the database {self.path} is closed")
+            link = self._open(home=False)
+            self._local.link = link
+            with self._others_lock:
+                self._others.append(link)
+        return link
+
+    @staticmethod
+    def _retry(link: _Link, action: Callable[[], T], budget: float = BUSY_TIMEOUT) -> T:
+        """``action`` on ``link``; on the loop's connection, a "busy" answer is tried
+        again until ``budget`` seconds passed (other connections let SQLite wait)."""
+        if not link.home:
+            return action()
+        deadline = time.monotonic() + budget
+        pause = 0.001
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._closed = True
+        with self._others_lock:
+            others, self._others = self._others, []
+        for link in others:
+            with link.lock:
+                link.conn.close()
+        with self._home.lock:
+            self._home.conn.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``: a write lock held for the whole block.
 
-        Inside :meth:`batch` it joins the batch's transaction instead.
+        Inside :meth:`batch` or :meth:`writing` it joins that transaction instead.
         """
-        with self._lock:
-            if self._depth:
-                yield self._conn
+        link = self._link()
+        with link.lock:
+            if link.depth:
+                yield link.conn
                 return
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._retry(link, lambda: link.conn.execute("BEGIN IMMEDIATE"))
             try:
-                yield self._conn
+                yield link.conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                link.conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            self._retry(link, lambda: link.conn.execute("COMMIT"))
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -82,33 +185,103 @@ class Database:
         the results of concurrent tools that finished together: one commit instead
         of one per row (bench/engine.py).
         """
-        with self._lock:
-            if self._depth:
-                self._depth += 1
+        link = self._link()
+        with link.lock:
+            if link.depth:
+                link.depth += 1
                 try:
                     yield
                 finally:
-                    self._depth -= 1
+                    link.depth -= 1
                 return
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
+            self._retry(link, lambda: link.conn.execute("BEGIN IMMEDIATE"))
+            link.depth = 1
             try:
                 yield
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                link.conn.execute("ROLLBACK")
                 raise
             else:
-                self._conn.execute("COMMIT")
+                self._retry(link, lambda: link.conn.execute("COMMIT"))
             finally:
-                self._depth = 0
+                link.depth = 0
+
+    @asynccontextmanager
+    async def writing(self, *, wait: float = WRITE_WAIT) -> AsyncIterator[None]:
+        """A :meth:`batch` whose write lock is awaited without blocking the loop.
+
+        While another process holds the lock, this tries again every few
+        milliseconds (``asyncio.sleep`` between tries, each try waiting at most
+        :data:`LOOP_TRY`); once it has the lock, the block's synchronous writes
+        cannot be refused and commit together when it ends. Never ``await``
+        inside the block. Raises :class:`StorageBusy` after ``wait`` seconds.
+        From another thread, or inside a batch, it is a plain :meth:`batch`.
+        """
+        link = self._link()
+        if not link.home or link.depth:
+            with self.batch():
+                yield
+            return
+        deadline = time.monotonic() + wait
+        pause = 0.002
+        while True:
+            link.lock.acquire()
+            if link.depth:  # (another coroutine's batch on this thread: join it)
+                break
+            try:
+                link.conn.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError as exc:
+                link.lock.release()
+                if not is_busy(exc):
+                    raise
+            if time.monotonic() >= deadline:
+                raise StorageBusy(
+                    f"the database {self.path} stayed locked by another OpenWorker process "
+                    f"for {wait:g} s; nothing was written. Try again when it has finished."
+                )
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        try:
+            if link.depth:
+                link.depth += 1
+                try:
+                    yield
+                finally:
+                    link.depth -= 1
+                return
+            link.depth = 1
+            try:
+                yield
+            except BaseException:
+                link.conn.execute("ROLLBACK")
+                raise
+            else:
+                self._retry(link, lambda: link.conn.execute("COMMIT"))
+            finally:
+                link.depth = 0
+        finally:
+            link.lock.release()
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
-        with self._lock:
-            return self._conn.execute(sql, params)
+        link = self._link()
+        with link.lock:
+            return self._retry(link, lambda: link.conn.execute(sql, params))
 
     def query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+        link = self._link()
+        with link.lock:
+            return self._retry(link, lambda: link.conn.execute(sql, params).fetchall())
+
+    def stamp(self) -> tuple[int, int, int]:
+        """Changes as soon as anything in the database may have changed, as seen from
+        this thread's connection: a commit by any other connection (``PRAGMA
+        data_version``) or a row this one wrote. Caches of rows compare it to know
+        they are still true (a few µs)."""
+        link = self._link()
+        with link.lock:
+            row = self._retry(link, lambda: link.conn.execute("PRAGMA data_version").fetchone())
+            return id(link), int(row[0]), link.conn.total_changes
 
     def version(self, component: str) -> int:
         rows = self.query("SELECT version FROM schema_versions WHERE component = ?", (component,))

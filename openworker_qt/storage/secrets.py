@@ -8,7 +8,14 @@ Values never go to the config file, the database, logs or the model context:
   stored or sent (the engine's ``redact`` hook) and from the log
   (:class:`RedactingFormatter` scrubs the final text of a record, tracebacks
   included), so a provider error or a tool output that echoes a key cannot leak
-  it further.
+  it further. Every character covered by an occurrence of a known value is
+  hidden, overlapping values included.
+
+Loading the known values (:func:`load_known`) imports ``keyring`` and reads every
+stored secret: blocking, so a worker does it (``Runtime.warm``, the session
+manager before a turn: :func:`ensure_loaded`); :func:`redact` then only scans the
+text against the values in memory (kept sorted, re-built only when the set
+changes), so the loop thread never waits on the keyring.
 
 Keys may also come from the environment, as every SDK reads them
 (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY`` or
@@ -23,6 +30,7 @@ no silent fallback to a plain-text file.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -39,8 +47,12 @@ ENV_ALIASES: dict[str, tuple[str, ...]] = {"GEMINI_API_KEY": ("GOOGLE_API_KEY",)
 ENV_SECRET_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET", "_SECRET_KEY", "_ACCESS_KEY")
 
 _lock = threading.Lock()
+_load_lock = threading.Lock()  # one load at a time; the others wait for it
+_loader: int | None = None  # the thread loading now (a log record it emits re-enters)
 _known: dict[str, str] = {}
 _loaded = False
+_generation = 0  # bumped by forget_known(): a load begun before it is discarded
+_values: tuple[str, ...] = ()  # the known values worth redacting, longest first
 
 
 class SecretsUnavailable(RuntimeError):
@@ -79,9 +91,20 @@ def available() -> bool:
 def _remember(name: str, value: str | None) -> None:
     with _lock:
         if value:
+            if _known.get(name) == value:
+                return
             _known[name] = value
-        else:
-            _known.pop(name, None)
+        elif _known.pop(name, None) is None:
+            return
+        _rebuild()
+
+
+def _rebuild() -> None:
+    """Re-sort the values to redact (with ``_lock`` held): once per change of the set."""
+    global _values
+    _values = tuple(sorted(
+        {v for v in _known.values() if len(v) >= MIN_SECRET_LENGTH}, key=len, reverse=True
+    ))
 
 
 def get_secret(name: str) -> str | None:
@@ -168,36 +191,114 @@ def delete_secret(name: str) -> bool:
     return True
 
 
-def known_values() -> list[str]:
-    """Every secret value this process may have seen (loaded once from the index)."""
-    global _loaded
+def is_loaded() -> bool:
+    """Whether the known values were loaded (:func:`redact` will not block)."""
+    return _loaded
+
+
+def load_known() -> None:
+    """Load every stored secret (through the index) and the environment's keys, once.
+
+    Blocking (the keyring's import and reads): call it from a worker. Concurrent
+    callers wait for the one load; the values count only once all are in.
+    """
+    global _loaded, _loader
+    if _loaded or _loader == threading.get_ident():
+        return  # loaded, or the load itself logged something: what is known so far
+    generation = _generation  # a load asked for before forget_known() does nothing
+    with _load_lock:
+        if _loaded or generation != _generation:
+            return
+        _loader = threading.get_ident()
+        try:
+            found: dict[str, str] = {}
+            for name in list_names():
+                try:
+                    value = _keyring().get_password(SERVICE, name)
+                except SecretsUnavailable:
+                    break
+                if value:
+                    found[name] = str(value)
+            found.update(_env_secrets())
+            with _lock:
+                if generation != _generation:  # forgotten meanwhile: a stale keyring's
+                    return
+                for name, value in found.items():
+                    _known.setdefault(name, value)  # one remembered meanwhile is newer
+                _rebuild()
+                _loaded = True
+        finally:
+            _loader = None
+
+
+async def ensure_loaded() -> None:
+    """:func:`load_known` in a worker unless it already ran; then only the environment
+    is looked at again (in memory: a key set there since counts from now on)."""
     if not _loaded:
-        _loaded = True
-        for name in list_names():
-            get_secret(name)
-        for name, value in _env_secrets().items():
+        await asyncio.to_thread(load_known)
+        return
+    for name, value in _env_secrets().items():
+        if _known.get(name) != value:
             _remember(name, value)
-    with _lock:
-        return [v for v in _known.values() if len(v) >= MIN_SECRET_LENGTH]
+
+
+def known_values() -> list[str]:
+    """Every secret value this process may have seen (loaded once from the index).
+    Blocking the first time (see :func:`load_known`)."""
+    load_known()
+    return list(_values)
 
 
 def forget_known() -> None:
     """Drop the in-process cache (tests switch keyrings between cases)."""
-    global _loaded
+    global _loaded, _generation
     with _lock:
         _known.clear()
+        _rebuild()
         _loaded = False
+        _generation += 1
 
 
 def redact(text: str) -> str:
-    """``text`` with every known secret value replaced."""
-    values = known_values()
-    if not values or not text:
+    """``text`` with every character covered by a known secret value hidden.
+
+    Quick once :func:`load_known` ran: each known value is looked up in the text
+    (most texts hold none). Before that it loads them first (blocking): the
+    session manager loads them in a worker before a turn writes anything.
+    """
+    if not text:
         return text
-    for value in sorted(values, key=len, reverse=True):
-        if value in text:
-            text = text.replace(value, REDACTED)
-    return text
+    if not _loaded:
+        load_known()
+    values = _values
+    hits = [v for v in values if v in text]
+    if not hits:
+        return text
+    return _hide(text, hits)
+
+
+def _hide(text: str, values: list[str]) -> str:
+    """Replace the union of every occurrence of ``values`` (overlapping ones too, so
+    two secrets that overlap in the text are both hidden whole) by :data:`REDACTED`."""
+    spans: list[tuple[int, int]] = []
+    for value in values:
+        start = text.find(value)
+        while start != -1:
+            spans.append((start, start + len(value)))
+            start = text.find(value, start + 1)
+    spans.sort()
+    out: list[str] = []
+    pos = 0
+    cur_start, cur_end = spans[0]
+    for start, end in spans[1:]:
+        if start < cur_end:  # overlaps the current span: one hidden stretch
+            cur_end = max(cur_end, end)
+            continue
+        out += [text[pos:cur_start], REDACTED]
+        pos = cur_end
+        cur_start, cur_end = start, end
+    out += [text[pos:cur_start], REDACTED, text[cur_end:]]
+    return "".join(out)
 
 
 class RedactingFormatter(logging.Formatter):
