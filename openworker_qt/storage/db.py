@@ -188,23 +188,37 @@ class Database:
         link = self._link()
         with link.lock:
             if link.depth:
-                link.depth += 1
-                try:
+                with self._joined(link):
                     yield
-                finally:
-                    link.depth -= 1
                 return
             self._retry(link, lambda: link.conn.execute("BEGIN IMMEDIATE"))
-            link.depth = 1
-            try:
+            with self._begun(link):
                 yield
-            except BaseException:
-                link.conn.execute("ROLLBACK")
-                raise
-            else:
-                self._retry(link, lambda: link.conn.execute("COMMIT"))
-            finally:
-                link.depth = 0
+
+    @staticmethod
+    @contextmanager
+    def _joined(link: _Link) -> Iterator[None]:
+        """Inside a batch already open on this connection: its writes join it."""
+        link.depth += 1
+        try:
+            yield
+        finally:
+            link.depth -= 1
+
+    @contextmanager
+    def _begun(self, link: _Link) -> Iterator[None]:
+        """The block of a batch whose ``BEGIN IMMEDIATE`` just succeeded: commit at
+        its end, roll back if it raises."""
+        link.depth = 1
+        try:
+            yield
+        except BaseException:
+            link.conn.execute("ROLLBACK")
+            raise
+        else:
+            self._retry(link, lambda: link.conn.execute("COMMIT"))
+        finally:
+            link.depth = 0
 
     @asynccontextmanager
     async def writing(self, *, wait: float = WRITE_WAIT) -> AsyncIterator[None]:
@@ -243,23 +257,8 @@ class Database:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
         try:
-            if link.depth:
-                link.depth += 1
-                try:
-                    yield
-                finally:
-                    link.depth -= 1
-                return
-            link.depth = 1
-            try:
+            with self._joined(link) if link.depth else self._begun(link):
                 yield
-            except BaseException:
-                link.conn.execute("ROLLBACK")
-                raise
-            else:
-                self._retry(link, lambda: link.conn.execute("COMMIT"))
-            finally:
-                link.depth = 0
         finally:
             link.lock.release()
 
