@@ -77,9 +77,10 @@ SAFE_CONFIG: tuple[str, ...] = (
     "protocol.allow=never",
 )
 
-#: Configuration keys that name a program (matched case-insensitively on the full key).
+#: Configuration keys that name a program (matched case-insensitively on the full key), and
+#: a filter's ``required`` flag (its program being off, the file reads as it is on disk).
 _PROGRAM_KEY = re.compile(
-    r"^(filter\..+\.(clean|smudge|process)"
+    r"^(filter\..+\.(clean|smudge|process|required)"
     r"|diff\..+\.(command|textconv)"
     r"|merge\..+\.driver"
     r"|pager\..+|.*\.program|.*command|.*helper|.*hook.*|.*editor|.*askpass)$",
@@ -169,13 +170,24 @@ async def _collect(proc: asyncio.subprocess.Process, max_chars: int) -> tuple[by
     assert proc.stdout is not None and proc.stderr is not None
     head = bytearray()
     lines = 0
-    err_task = asyncio.ensure_future(proc.stderr.read(1 << 16))
-    while chunk := await proc.stdout.read(1 << 16):
-        lines += chunk.count(b"\n")
-        if len(head) < max_chars:
-            head += chunk[: max_chars - len(head)]
-    await proc.wait()
-    return bytes(head), lines, await err_task
+    err_task = asyncio.ensure_future(_drain(proc.stderr, 1 << 16))
+    try:
+        while chunk := await proc.stdout.read(1 << 16):
+            lines += chunk.count(b"\n")
+            if len(head) < max_chars:
+                head += chunk[: max_chars - len(head)]
+        await proc.wait()
+        return bytes(head), lines, await err_task
+    finally:
+        err_task.cancel()
+
+
+async def _drain(stream: asyncio.StreamReader, keep: int) -> bytes:
+    """Read ``stream`` to its end (so git never blocks writing it), keeping its last bytes."""
+    tail = b""
+    while chunk := await stream.read(1 << 16):
+        tail = (tail + chunk)[-keep:]
+    return tail
 
 
 async def run_git(

@@ -146,6 +146,46 @@ async def test_reads_run_nothing_the_repo_names(
     assert not marker.exists(), marker.read_text()
 
 
+VECTORS = {
+    "fsmonitor": [("core.fsmonitor", "{script}")],
+    "pager": [("core.pager", "{script}"), ("pager.diff", "{script}")],
+    "external diff": [("diff.external", "{script}")],
+    "textconv": [("diff.evil.textconv", "{script}")],
+    "diff driver": [("diff.evil.command", "{script}")],
+    "clean filter": [("filter.evil.clean", "{script}"), ("filter.evil.required", "true")],
+    "filter process": [("filter.evil.process", "{script}")],
+    "alias": [("alias.status", "!{script}"), ("alias.st", "!{script}")],
+    "signature": [("log.showSignature", "true"), ("gpg.program", "{script}")],
+    "hooks path": [("core.hooksPath", "{hooks}")],
+}
+
+
+@pytest.mark.parametrize("vector", sorted(VECTORS))
+async def test_each_vector_alone_runs_nothing(tmp_path: Path, vector: str) -> None:
+    repo = make_repo(tmp_path / "ws")
+    marker = tmp_path / "MARKER"
+    script = tmp_path / "evil.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\ncat\n")
+    script.chmod(0o755)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for hook in ("post-index-change", "reference-transaction", "post-checkout"):
+        (hooks / hook).write_text(f"#!/bin/sh\necho {hook} >> {marker}\n")
+        (hooks / hook).chmod(0o755)
+    (repo / ".gitattributes").write_text("* filter=evil diff=evil\n")
+    sh(repo, "add", ".gitattributes")
+    sh(repo, "commit", "-q", "-m", "attributes")
+    for key, value in VECTORS[vector]:
+        sh(repo, "config", key, value.format(script=script, hooks=hooks))
+    (repo / "notes.txt").write_text("one\ntwo\nthree\n")
+    os.utime(repo / "notes.txt", (1, 1))
+    for name, args in [("git_status", {}), ("git_diff", {}), ("git_diff", {"revision": "HEAD"}),
+                       ("git_log", {"patch": True}), ("git_show", {}), ("git_branch", {})]:
+        result = await call(name, args, repo)
+        assert not result.is_error, (name, result.content)
+        assert not marker.exists(), (name, marker.read_text())
+
+
 async def test_diff_shows_the_real_change_in_the_hostile_repo(evil: tuple[Path, Path]) -> None:
     repo, marker = evil
     marker.unlink(missing_ok=True)
