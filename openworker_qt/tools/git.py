@@ -19,7 +19,8 @@ program:
   overridden to empty for the call. Aliases are never used: the subcommand is
   always ours.
 
-The repository must be the folder given (or hold it): git does not look above
+A repository that sets ``core.worktree`` (its files elsewhere) is refused. The
+repository must be the folder given (or hold it): git does not look above
 the workspace's parent folder for a ``.git`` (``GIT_CEILING_DIRECTORIES``), so a
 workspace inside a larger repository reads as "not a repository" rather than
 reading files outside the folders the session may read.
@@ -131,6 +132,16 @@ def program_overrides(config_listing: str) -> list[str]:
     return [f"{k}=" for k in keys if k.lower() not in ("core.fsmonitor", "core.hookspath")]
 
 
+def _check_listing(config_listing: str, repo: Path) -> None:
+    """Refuse a repository whose configuration moves its working tree elsewhere
+    (``core.worktree``): git would read files outside the folder that was checked."""
+    for entry in config_listing.split("\0"):
+        if entry.split("\n", 1)[0].strip().lower() == "core.worktree":
+            raise GitError(
+                f"The repository at {repo} sets core.worktree (its files live in another "
+                "folder); the git tools only read repositories whose files are in their own folder.")
+
+
 def _ceiling(repo: Path, workspace: Path) -> Path:
     ws = workspace.resolve()
     return ws.parent if repo == ws or repo.is_relative_to(ws) else repo.parent
@@ -198,6 +209,8 @@ async def run_git(
     env = git_env(_ceiling(repo, workspace))
     listing, _, code, _ = await _run(_base(repo, ()) + ["config", "--list", "-z"], env,
                                      time_limit, 1 << 20)
+    if code == 0:
+        _check_listing(listing, repo)
     extra = program_overrides(listing) if code == 0 else []
     out, lines, code, err = await _run(_base(repo, extra) + list(args), env, time_limit,
                                        max_chars)
@@ -240,6 +253,8 @@ def run_git_sync(repo: Path, args: Sequence[str], *, workspace: Path,
         listing = subprocess.run(
             _base(repo, ()) + ["config", "--list", "-z"], env=env, capture_output=True,
             stdin=subprocess.DEVNULL, timeout=timeout, check=False)
+        if listing.returncode == 0:
+            _check_listing(_decode(listing.stdout), repo)
         extra = program_overrides(_decode(listing.stdout)) if listing.returncode == 0 else []
         done = subprocess.run(
             _base(repo, extra) + list(args), env=env, capture_output=True,

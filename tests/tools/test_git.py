@@ -303,6 +303,19 @@ async def test_a_repository_above_the_workspace_is_not_read(tmp_path: Path) -> N
     assert result.is_error and "not inside a git repository" in result.content
 
 
+async def test_a_worktree_moved_elsewhere_is_refused(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "ws")
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "notes.txt").write_text("the secret\n")
+    sh(repo, "config", "core.worktree", str(secret))
+    for name in ("git_diff", "git_status"):
+        result = await call(name, {}, repo)
+        assert result.is_error and "core.worktree" in result.content
+        assert "the secret" not in result.content
+    assert "core.worktree" in (g.commit_preview({"message": "m"}, repo) or "")
+
+
 async def test_unknown_revision_and_option_injection(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "ws")
     unknown = await call("git_show", {"revision": "no-such-branch"}, repo)
