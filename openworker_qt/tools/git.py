@@ -206,7 +206,7 @@ async def run_git(
     max_chars: int = MAX_CHARS, ok_codes: Sequence[int] = (0,),
 ) -> tuple[str, int, int]:
     """Run ``git <args>`` safely in ``repo``: (stdout head, its line count, exit code)."""
-    env = git_env(_ceiling(repo, workspace))
+    env = git_env(await asyncio.to_thread(_ceiling, repo, workspace))  # resolve() reads the disk
     listing, _, code, _ = await _run(_base(repo, ()) + ["config", "--list", "-z"], env,
                                      time_limit, 1 << 20)
     if code == 0:
@@ -344,7 +344,7 @@ _DIFF_FLAGS = ["--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodu
 
 
 async def git_status(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     out, lines, _ = await run_git(
         repo, ["status", "--short", "--branch", "--untracked-files=normal",
                "--ignore-submodules=all", "--no-renames"], workspace=ctx.workspace)
@@ -355,7 +355,7 @@ async def git_status(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 async def git_diff(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     argv = ["diff", *_DIFF_FLAGS]
     if args.get("staged"):
         argv.append("--cached")
@@ -371,7 +371,7 @@ async def git_diff(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 async def git_log(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     count = args.get("max_count", DEFAULT_LOG)
     if isinstance(count, bool) or not isinstance(count, int | str) or not str(count).isdigit() \
             or int(count) < 1:
@@ -391,7 +391,7 @@ async def git_log(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 async def git_show(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     rev = _revision(args.get("revision")) or "HEAD"
     argv = ["show", "--no-show-signature", "--stat", "--patch", *_DIFF_FLAGS, rev, "--"]
     out, lines, _ = await run_git(repo, argv, workspace=ctx.workspace)
@@ -400,7 +400,7 @@ async def git_show(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 
 
 async def git_branch(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     argv = ["branch", "--list", "--no-color", "-vv"]
     if args.get("all"):
         argv.append("--all")
@@ -412,12 +412,25 @@ async def git_branch(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 # ---------------------------------------------------------------------- commit
 
 
+async def _own_git_folder(repo: Path, workspace: Path) -> None:
+    """Refuse to commit where the repository's data lives outside its own folder (a
+    ``.git`` file pointing elsewhere): the write would land where nothing checked it."""
+    out, _, _ = await run_git(repo, ["rev-parse", "--show-toplevel", "--absolute-git-dir"],
+                              workspace=workspace)
+    top, _, git_dir = out.strip().partition("\n")
+    if not Path(git_dir).is_relative_to(Path(top)):  # git gives both resolved
+        raise GitError(
+            f"The repository at {top} keeps its data in {git_dir}, outside its own folder; "
+            "git_commit only commits in repositories whose .git folder is inside them.")
+
+
 async def git_commit(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     message = args.get("message")
     if not isinstance(message, str) or not message.strip():
         raise GitError("'message' is required: say what the commit changes.")
-    repo = _repo_of(args, ctx)
+    repo = await asyncio.to_thread(_repo_of, args, ctx)
     paths = _staging(args, ctx.workspace)
+    await _own_git_folder(repo, ctx.workspace)
     if paths:
         await run_git(repo, ["add", "--", *paths], workspace=ctx.workspace)
     _, _, code = await run_git(repo, ["diff", "--cached", "--quiet", "--no-ext-diff",

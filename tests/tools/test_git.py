@@ -316,6 +316,20 @@ async def test_a_worktree_moved_elsewhere_is_refused(tmp_path: Path) -> None:
     assert "core.worktree" in (g.commit_preview({"message": "m"}, repo) or "")
 
 
+async def test_commit_refuses_a_git_folder_elsewhere(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "ws")
+    elsewhere = tmp_path / "elsewhere.git"
+    (repo / ".git").rename(elsewhere)
+    (repo / ".git").write_text(f"gitdir: {elsewhere}\n")
+    sh(repo, "add", "notes.txt")
+    (repo / "notes.txt").write_text("changed\n")
+    sh(repo, "add", "notes.txt")
+    result = await call("git_commit", {"message": "m"}, repo)
+    assert result.is_error and "outside its own folder" in result.content
+    assert sh(repo, "rev-list", "--count", "HEAD").strip() == "1"
+    assert not (await call("git_status", {}, repo)).is_error  # reading still works
+
+
 async def test_unknown_revision_and_option_injection(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "ws")
     unknown = await call("git_show", {"revision": "no-such-branch"}, repo)
