@@ -56,6 +56,7 @@ from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
 from openworker_qt.tools.files import file_tools
+from openworker_qt.tools.git import git_tools
 from openworker_qt.tools.interaction import interaction_tools
 
 __all__ = [
@@ -118,7 +119,7 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry([*file_tools(), *interaction_tools()])
+    return ToolRegistry([*file_tools(), *git_tools(), *interaction_tools()])
 
 
 class Runtime:

@@ -127,6 +127,12 @@ PATH_READ_TOOLS: Mapping[str, str] = {
     "list_files": "path",
     "grep": "path",
     "glob": "path",
+    # git reads the repository at ``path`` (default: the workspace)
+    "git_status": "path",
+    "git_diff": "path",
+    "git_log": "path",
+    "git_show": "path",
+    "git_branch": "path",
 }
 
 
@@ -184,6 +190,16 @@ _LINKED_READ = (
     "{path} is a file with other hard links, and another of its names may be a "
     "sensitive file outside the folders this session may read"
 )
+
+
+def _commit_writes(call: ToolCallInfo) -> list[str]:
+    """What ``git_commit`` writes: its repository (default the workspace) and each file it stages."""
+    repo = call.arguments.get("path")
+    out = [str(repo) if repo not in (None, "") else "."]
+    paths = call.arguments.get("paths")
+    items = [paths] if isinstance(paths, str) else paths if isinstance(paths, list) else []
+    out += [str(p) for p in items if p not in (None, "")]
+    return out
 
 
 def _hard_linked(path: Path) -> bool:
@@ -602,6 +618,8 @@ class PermissionEngine:
     def _targets_of_write(self, call: ToolCallInfo) -> list[str]:
         if self._write_paths is not None:
             return [p for p in (self._write_paths(call) or ()) if p]
+        if call.name == "git_commit":
+            return _commit_writes(call)
         if call.target:
             return [call.target]
         return []

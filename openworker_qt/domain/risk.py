@@ -44,6 +44,8 @@ BUILTIN_RISK: Mapping[str, RiskClass] = {
     "git_status": RiskClass.READ,
     "git_log": RiskClass.READ,
     "git_diff": RiskClass.READ,
+    "git_show": RiskClass.READ,
+    "git_branch": RiskClass.READ,
     "git_commit": RiskClass.WRITE_LOCAL,
     # agent bookkeeping
     "todo_write": RiskClass.READ,
