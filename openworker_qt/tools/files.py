@@ -26,6 +26,15 @@ from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 DEFAULT_READ_LINES = 400
 MAX_READ_LINES = 2_000
 MAX_LIST_ENTRIES = 500
+MAX_READ_BYTES = 10 * 1024 * 1024
+MAX_LINE_CHARS = 2_000
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+)
 SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
 
 
@@ -35,19 +44,57 @@ def resolve_path(ctx: ToolContext, raw: str) -> Path:
     return (p if p.is_absolute() else ctx.workspace / p).resolve()
 
 
+def size_text(n: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What a file whose first bytes are ``head`` is, if it is not text."""
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    if b"\x00" in head:
+        return "a binary file"
+    return None
+
+
 def _read(path: Path, offset: int, limit: int) -> ToolResult:
     if not path.exists():
         return ToolResult(f"Error: {path} does not exist.", is_error=True)
     if path.is_dir():
         return ToolResult(f"Error: {path} is a folder; use list_files.", is_error=True)
-    data = path.read_bytes()
-    if b"\x00" in data[:8192]:
-        return ToolResult(f"Error: {path} looks like a binary file ({len(data)} bytes).", is_error=True)
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return ToolResult(f"Error: {path} is not a regular file.", is_error=True)
+        with path.open("rb") as f:
+            head = f.read(8192)
+            kind = binary_kind(head)
+            if kind is None and st.st_size <= MAX_READ_BYTES:
+                data = head + f.read(MAX_READ_BYTES + 1 - len(head))
+    except OSError as exc:
+        return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.", is_error=True)
+    if kind is not None:
+        return ToolResult(
+            f"Error: {path} is {kind} ({size_text(st.st_size)}), not text; read_file reads "
+            "text files only." + (" Ask the user to attach it to a message if you need to see "
+                                  "it." if kind != "a binary file" else ""),
+            is_error=True,
+        )
+    if st.st_size > MAX_READ_BYTES or len(data) > MAX_READ_BYTES:
+        return ToolResult(
+            f"Error: {path} is {size_text(max(st.st_size, len(data)))}, more than read_file's "
+            f"{size_text(MAX_READ_BYTES)} limit. Use grep to find the lines you need.",
+            is_error=True,
+        )
     lines = data.decode("utf-8", errors="replace").splitlines()
     total = len(lines)
     start = max(offset, 1)
     window = lines[start - 1 : start - 1 + limit]
-    body = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(window, start))
+    body = "\n".join(f"{n:>6}\t{_clip(line)}" for n, line in enumerate(window, start))
     end = start + len(window) - 1
     if total == 0:
         return ToolResult(f"[{path} is empty]", display={"path": str(path), "lines": 0})
@@ -58,6 +105,12 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
     if end < total:
         footer += f" — call read_file with offset={end + 1} for more."
     return ToolResult(body + footer, display={"path": str(path), "lines": total})
+
+
+def _clip(line: str) -> str:
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS] + f"… [{len(line) - MAX_LINE_CHARS} more characters]"
 
 
 def _not_a_path(raw: str) -> ToolResult | None:
