@@ -66,6 +66,7 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
         return ToolResult(f"Error: {path} does not exist.", is_error=True)
     if path.is_dir():
         return ToolResult(f"Error: {path} is a folder; use list_files.", is_error=True)
+    data = b""
     try:
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):
