@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.fence import names_a_folder, not_a_path
+from openworker_qt.core.pdf import extract_text
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
@@ -35,6 +36,8 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"GIF89a", "a GIF image"),
     (b"%PDF", "a PDF document"),
 )
+PDF_KIND = "a PDF document"
+MAX_PDF_BYTES = 25 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
 
 
@@ -78,11 +81,20 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
                 data = head + f.read(MAX_READ_BYTES + 1 - len(head))
     except OSError as exc:
         return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.", is_error=True)
+    if kind == PDF_KIND and st.st_size <= MAX_PDF_BYTES:
+        try:
+            text = extract_text(path.read_bytes())
+        except OSError as exc:
+            return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.",
+                              is_error=True)
+        return _window(path, text.splitlines(), offset, limit, " of the PDF's extracted text")
     if kind is not None:
         return ToolResult(
             f"Error: {path} is {kind} ({size_text(st.st_size)}), not text; read_file reads "
-            "text files only." + (" Ask the user to attach it to a message if you need to see "
-                                  "it." if kind != "a binary file" else ""),
+            "text files" + (f" and PDFs up to {size_text(MAX_PDF_BYTES)}" if kind == PDF_KIND
+                            else " only") + "." +
+            (" Ask the user to attach it to a message if you need to see it."
+             if kind != "a binary file" else ""),
             is_error=True,
         )
     if st.st_size > MAX_READ_BYTES or len(data) > MAX_READ_BYTES:
@@ -91,7 +103,10 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
             f"{size_text(MAX_READ_BYTES)} limit. Use grep to find the lines you need.",
             is_error=True,
         )
-    lines = data.decode("utf-8", errors="replace").splitlines()
+    return _window(path, data.decode("utf-8", errors="replace").splitlines(), offset, limit, "")
+
+
+def _window(path: Path, lines: list[str], offset: int, limit: int, what: str) -> ToolResult:
     total = len(lines)
     start = max(offset, 1)
     window = lines[start - 1 : start - 1 + limit]
@@ -102,7 +117,7 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
     if start > total:
         return ToolResult(f"Error: offset={start} is past the end of {path} ({total} lines).",
                           is_error=True)
-    footer = f"\n[lines {start}–{end} of {total}]"
+    footer = f"\n[lines {start}–{end} of {total}{what}]"
     if end < total:
         footer += f" — call read_file with offset={end + 1} for more."
     return ToolResult(body + footer, display={"path": str(path), "lines": total})
@@ -235,8 +250,9 @@ def _is_a_folder(path: Path) -> ToolResult:
 READ_FILE = Tool(
     name="read_file",
     description=(
-        "Read a text file with line numbers. Large files are read in windows: pass "
-        "offset (1-based line) and limit (lines, default 400)."
+        "Read a text file (or the text of a PDF) with line numbers. Large files are read "
+        "in windows: pass offset (1-based line) and limit (lines, default 400). Binary "
+        "files and files over 10 MB are refused (use grep on big files)."
     ),
     parameters={
         "type": "object",
