@@ -55,9 +55,11 @@ from openworker_qt.storage.config import (
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
+from openworker_qt.tools.edits import edit_tools
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.git import git_tools
 from openworker_qt.tools.interaction import interaction_tools
+from openworker_qt.tools.search import search_tools
 
 __all__ = [
     "LifecycleService",
@@ -119,7 +121,9 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry([*file_tools(), *git_tools(), *interaction_tools()])
+    return ToolRegistry([
+        *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *interaction_tools(),
+    ])
 
 
 class Runtime:

@@ -40,7 +40,9 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    roots) in every mode instead.
    A write whose destination cannot be told (a WRITE_LOCAL tool without a target
    argument), and a write to an existing file with other hard links (its other
-   names may be outside the roots), always ask — in auto mode too. A file
+   names may be outside the roots), always ask — in auto mode too. A patch
+   (``apply_patch``; see ``PATCH_TOOLS``) writes every path it touches, and each
+   must pass; one that cannot be read says nowhere, so it asks. A file
    write (``write_file``; see ``FILE_WRITE_TOOLS``) whose target is a folder —
    an existing one, a writable root itself, or a path ending in ``/``, ``.`` or
    ``..`` — is refused: the file would not be inside the folder that was checked.
@@ -105,6 +107,7 @@ from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
+from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.risk import RiskClass, parse_risk
 from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command
 from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
@@ -119,7 +122,10 @@ PathLike: TypeAlias = Path | str
 
 # Tools whose target is a file they replace: a target that is a folder (or a
 # writable root itself) is refused.
-FILE_WRITE_TOOLS: frozenset[str] = frozenset({"write_file"})
+FILE_WRITE_TOOLS: frozenset[str] = frozenset({"write_file", "replace_in_file", "apply_patch"})
+
+# Tools whose argument holds a unified diff: every path it touches is a write target.
+PATCH_TOOLS: Mapping[str, str] = {"apply_patch": "patch"}
 
 # Tools that read the path in their ``path`` argument (default: the workspace).
 PATH_READ_TOOLS: Mapping[str, str] = {
@@ -184,6 +190,21 @@ def default_read_paths(call: ToolCallInfo) -> list[str] | None:
     if value in (None, ""):
         return ["."]
     return [str(value)]
+
+
+def default_write_paths(call: ToolCallInfo) -> list[str]:
+    """Every path a WRITE_LOCAL call writes: its target, and for a patch tool every
+    path the patch touches. A patch that cannot be read says nothing about where it
+    writes: no path (the call then asks), whatever its target says."""
+    out = [call.target] if call.target else []
+    arg = PATCH_TOOLS.get(call.name)
+    if arg is not None and arg in call.arguments:
+        patch = call.arguments.get(arg)
+        touched = touched_paths(patch) if isinstance(patch, str) else None
+        if touched is None:
+            return []
+        out += [p for p in touched if p not in out]
+    return out
 
 
 _LINKED_READ = (
@@ -620,9 +641,7 @@ class PermissionEngine:
             return [p for p in (self._write_paths(call) or ()) if p]
         if call.name == "git_commit":
             return _commit_writes(call)
-        if call.target:
-            return [call.target]
-        return []
+        return default_write_paths(call)
 
     def _shell_path_check(self) -> Callable[[str], str | None]:
         """For an allowlisted command's path arguments (relative ones resolve against

@@ -20,12 +20,24 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.fence import names_a_folder, not_a_path
+from openworker_qt.core.pdf import extract_text
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
 DEFAULT_READ_LINES = 400
 MAX_READ_LINES = 2_000
 MAX_LIST_ENTRIES = 500
+MAX_READ_BYTES = 10 * 1024 * 1024
+MAX_LINE_CHARS = 2_000
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+)
+PDF_KIND = "a PDF document"
+MAX_PDF_BYTES = 25 * 1024 * 1024
 SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
 
 
@@ -35,29 +47,86 @@ def resolve_path(ctx: ToolContext, raw: str) -> Path:
     return (p if p.is_absolute() else ctx.workspace / p).resolve()
 
 
+def size_text(n: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def binary_kind(head: bytes) -> str | None:
+    """What a file whose first bytes are ``head`` is, if it is not text."""
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return kind
+    if b"\x00" in head:
+        return "a binary file"
+    return None
+
+
 def _read(path: Path, offset: int, limit: int) -> ToolResult:
     if not path.exists():
         return ToolResult(f"Error: {path} does not exist.", is_error=True)
     if path.is_dir():
         return ToolResult(f"Error: {path} is a folder; use list_files.", is_error=True)
-    data = path.read_bytes()
-    if b"\x00" in data[:8192]:
-        return ToolResult(f"Error: {path} looks like a binary file ({len(data)} bytes).", is_error=True)
-    lines = data.decode("utf-8", errors="replace").splitlines()
+    data = b""
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return ToolResult(f"Error: {path} is not a regular file.", is_error=True)
+        with path.open("rb") as f:
+            head = f.read(8192)
+            kind = binary_kind(head)
+            if kind is None and st.st_size <= MAX_READ_BYTES:
+                data = head + f.read(MAX_READ_BYTES + 1 - len(head))
+    except OSError as exc:
+        return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.", is_error=True)
+    if kind == PDF_KIND and st.st_size <= MAX_PDF_BYTES:
+        try:
+            text = extract_text(path.read_bytes())
+        except OSError as exc:
+            return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.",
+                              is_error=True)
+        return _window(path, text.splitlines(), offset, limit, " of the PDF's extracted text")
+    if kind is not None:
+        return ToolResult(
+            f"Error: {path} is {kind} ({size_text(st.st_size)}), not text; read_file reads "
+            "text files" + (f" and PDFs up to {size_text(MAX_PDF_BYTES)}" if kind == PDF_KIND
+                            else " only") + "." +
+            (" Ask the user to attach it to a message if you need to see it."
+             if kind != "a binary file" else ""),
+            is_error=True,
+        )
+    if st.st_size > MAX_READ_BYTES or len(data) > MAX_READ_BYTES:
+        return ToolResult(
+            f"Error: {path} is {size_text(max(st.st_size, len(data)))}, more than read_file's "
+            f"{size_text(MAX_READ_BYTES)} limit. Use grep to find the lines you need.",
+            is_error=True,
+        )
+    return _window(path, data.decode("utf-8", errors="replace").splitlines(), offset, limit, "")
+
+
+def _window(path: Path, lines: list[str], offset: int, limit: int, what: str) -> ToolResult:
     total = len(lines)
     start = max(offset, 1)
     window = lines[start - 1 : start - 1 + limit]
-    body = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(window, start))
+    body = "\n".join(f"{n:>6}\t{_clip(line)}" for n, line in enumerate(window, start))
     end = start + len(window) - 1
     if total == 0:
         return ToolResult(f"[{path} is empty]", display={"path": str(path), "lines": 0})
     if start > total:
         return ToolResult(f"Error: offset={start} is past the end of {path} ({total} lines).",
                           is_error=True)
-    footer = f"\n[lines {start}–{end} of {total}]"
+    footer = f"\n[lines {start}–{end} of {total}{what}]"
     if end < total:
         footer += f" — call read_file with offset={end + 1} for more."
     return ToolResult(body + footer, display={"path": str(path), "lines": total})
+
+
+def _clip(line: str) -> str:
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS] + f"… [{len(line) - MAX_LINE_CHARS} more characters]"
 
 
 def _not_a_path(raw: str) -> ToolResult | None:
@@ -181,8 +250,9 @@ def _is_a_folder(path: Path) -> ToolResult:
 READ_FILE = Tool(
     name="read_file",
     description=(
-        "Read a text file with line numbers. Large files are read in windows: pass "
-        "offset (1-based line) and limit (lines, default 400)."
+        "Read a text file (or the text of a PDF) with line numbers. Large files are read "
+        "in windows: pass offset (1-based line) and limit (lines, default 400). Binary "
+        "files and files over 10 MB are refused (use grep on big files)."
     ),
     parameters={
         "type": "object",

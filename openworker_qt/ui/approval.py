@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
 from openworker_qt.qt.wording import risk_text
+from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui.window_state import keep_on_screen
 
 MAX_PREVIEW = 20_000
@@ -60,6 +61,22 @@ def write_preview(arguments: Mapping[str, Any], workspace: Path | None) -> str |
     )
     text = "".join(diff)
     return text[:MAX_PREVIEW] + ("\n…" if len(text) > MAX_PREVIEW else "")
+
+
+PREVIEWED_TOOLS = ("write_file", "replace_in_file", "apply_patch", "git_commit")
+
+
+def approval_preview(tool: str, arguments: Mapping[str, Any], workspace: Path | None) -> str | None:
+    """The diff an approval of a file-changing call shows (blocking: run it in a worker)."""
+    if tool == "write_file":
+        return write_preview(arguments, workspace)
+    if tool in ("replace_in_file", "apply_patch") and workspace is not None:
+        return edit_preview(tool, dict(arguments), workspace)
+    if tool == "git_commit" and workspace is not None:
+        from openworker_qt.tools.git import commit_preview
+
+        return commit_preview(dict(arguments), workspace)
+    return None
 
 
 def arguments_text(arguments: Mapping[str, Any]) -> str:

@@ -70,8 +70,13 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.storage.conversations import SessionInfo
-from openworker_qt.tools.git import commit_preview
-from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog, QuestionCard, write_preview
+from openworker_qt.ui.approval import (
+    PREVIEWED_TOOLS,
+    ApprovalCard,
+    ApprovalDialog,
+    QuestionCard,
+    approval_preview,
+)
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.grant_dialog import grant_note
@@ -700,12 +705,12 @@ class MainWindow(QMainWindow):
 
     async def _present(self, item: InboxItem) -> None:
         preview: str | None = None
-        if item.kind == "approval" and item.tool in ("write_file", "replace_in_file", "git_commit"):
+        if item.kind == "approval" and item.tool in PREVIEWED_TOOLS:
             info = self.store.get_session(item.session_id)
             workspace = Path(info.workspace) if info and info.workspace else self.default_workspace
-            preview_of = commit_preview if item.tool == "git_commit" else write_preview
             with contextlib.suppress(Exception):
-                preview = await asyncio.to_thread(preview_of, dict(item.arguments), workspace)
+                preview = await asyncio.to_thread(
+                    approval_preview, item.tool, item.arguments, workspace)
         if self.inbox.get(item.id) is None:
             return  # answered while we read the file
         self._previews[item.id] = preview
