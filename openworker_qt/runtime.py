@@ -57,6 +57,8 @@ from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.interaction import interaction_tools
+from openworker_qt.tools.shell import close_all as close_shells
+from openworker_qt.tools.shell import shell_tools
 
 __all__ = [
     "LifecycleService",
@@ -118,7 +120,7 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry([*file_tools(), *interaction_tools()])
+    return ToolRegistry([*file_tools(), *interaction_tools(), *shell_tools()])
 
 
 class Runtime:
@@ -398,6 +400,7 @@ class Runtime:
                     service, "stop", f"did not stop within {service_timeout:g} s"))
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
+        await close_shells()  # every session's shell and background task
         await self.router.aclose()
         self._started = False
         return failures
