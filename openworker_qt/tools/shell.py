@@ -102,7 +102,7 @@ class TailBuffer:
 TRUNCATED_NOTE = "[… earlier output cut …]\n"
 
 
-def tail_text(data: bytes, dropped: int, limit: int) -> tuple[str, bool]:
+def tail_text(data: bytes | bytearray, dropped: int, limit: int) -> tuple[str, bool]:
     """``data`` decoded and cut to at most ``limit`` characters, keeping the end
     (a note says so when anything was cut, ``dropped`` bytes included)."""
     text = data.decode("utf-8", errors="replace")
@@ -146,8 +146,8 @@ class PersistentShell:
     def __init__(self, cwd: Path, *, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
         self.cwd = str(cwd)
         self.max_output = max_output
-        self._dir = tempfile.mkdtemp(prefix="ow-shell-")
-        self._state = os.path.join(self._dir, "env")
+        self._dir = ""  # made when the shell first starts (off the loop)
+        self._state = ""
         self._proc: asyncio.subprocess.Process | None = None
         self._tag = ""
         self._end = ""
@@ -159,18 +159,19 @@ class PersistentShell:
         return self._proc.pid if self._proc and self._proc.returncode is None else None
 
     async def _spawn(self) -> asyncio.subprocess.Process:
-        bash = shutil.which("bash")
-        if bash is None or sys.platform == "win32":
-            raise RuntimeError("no bash shell is available on this computer")
+        bash = await _bash()
+        if not self._dir:
+            self._dir = await asyncio.to_thread(tempfile.mkdtemp, prefix="ow-shell-")
+            self._state = os.path.join(self._dir, "env")
         self._tag = "__OW_DONE_" + secrets.token_hex(12)
         self._end = "__OW_END_" + secrets.token_hex(12)
-        cwd = self.cwd if os.path.isdir(self.cwd) else os.path.expanduser("~")
-        restore = f'[ -r "$3" ] && . "$3" 2>/dev/null\ncd -- {_quote(cwd)}\n'
+        # Back to the last folder (home if it is gone) with the last exports restored.
+        restore = f'[ -r "$3" ] && . "$3" 2>/dev/null\ncd -- {_quote(self.cwd)} 2>/dev/null || cd\n'
         proc = await asyncio.create_subprocess_exec(
             bash, "--noprofile", "--norc", "-c", restore + _LOOP, "bash",
             self._tag, self._end, self._state,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, cwd=cwd, start_new_session=True,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True,
         )
         _LIVE_GROUPS.add(proc.pid)
         self._proc = proc
@@ -193,9 +194,10 @@ class PersistentShell:
         if proc is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(proc.wait(), 2)
-        shutil.rmtree(self._dir, ignore_errors=True)
+        if self._dir:
+            await asyncio.to_thread(shutil.rmtree, self._dir, ignore_errors=True)
 
-    async def run(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
+    async def run(self, command: str, seconds: float = DEFAULT_TIMEOUT) -> CommandResult:
         if self._closed:
             raise RuntimeError("this shell was closed")
         async with self._lock:
@@ -207,7 +209,7 @@ class PersistentShell:
             try:
                 proc.stdin.write(("go\n" + body + self._end + "\n").encode("utf-8", "replace"))
                 await proc.stdin.drain()
-                return await asyncio.wait_for(self._collect(proc), timeout)
+                return await asyncio.wait_for(self._collect(proc), seconds)
             except TimeoutError:
                 out = self._partial
                 self.kill()
@@ -257,6 +259,19 @@ class PersistentShell:
     _partial: TailBuffer = TailBuffer(0)
 
 
+_BASH: list[str] = []
+
+
+async def _bash() -> str:
+    """The path of bash (looked up once, off the loop)."""
+    if not _BASH:
+        found = None if sys.platform == "win32" else await asyncio.to_thread(shutil.which, "bash")
+        if found is None:
+            raise RuntimeError("no bash shell is available on this computer")
+        _BASH.append(found)
+    return _BASH[0]
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
@@ -298,16 +313,15 @@ class ShellState:
         _SESSIONS.add(self)
 
     async def start_task(self, command: str) -> BackgroundTask:
-        bash = shutil.which("bash")
-        if bash is None or sys.platform == "win32":
-            raise RuntimeError("no bash shell is available on this computer")
-        state = self.shell._state
-        cwd = self.shell.cwd if os.path.isdir(self.shell.cwd) else str(self.workspace)
-        script = '[ -r "$1" ] && . "$1" 2>/dev/null; __ow_cmd=$2; shift $#; eval "$__ow_cmd"'
+        bash = await _bash()
+        # The shell's exports and folder (the workspace if the shell has not run yet).
+        script = ('[ -n "$1" ] && [ -r "$1" ] && . "$1" 2>/dev/null; cd -- "$2" 2>/dev/null || '
+                  'cd -- "$3" 2>/dev/null; __ow_cmd=$4; shift $#; eval "$__ow_cmd"')
         proc = await asyncio.create_subprocess_exec(
-            bash, "--noprofile", "--norc", "-c", script, "bash", state, command,
+            bash, "--noprofile", "--norc", "-c", script, "bash", self.shell._state,
+            self.shell.cwd, str(self.workspace), command,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, cwd=cwd, start_new_session=True,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True,
         )
         _LIVE_GROUPS.add(proc.pid)
         task = BackgroundTask(f"task-{self._next}", command, proc)

@@ -59,6 +59,17 @@ def process_groups() -> dict[int, set[int]]:
     return groups
 
 
+def _wait_for_text(path: Path) -> str:
+    while not path.exists() or not path.read_text().strip():
+        time.sleep(0.01)
+    return path.read_text()
+
+
+async def wait_for_text(path: Path) -> str:
+    """The text a command wrote to ``path`` (waits, off the loop, until it is there)."""
+    return await asyncio.wait_for(asyncio.to_thread(_wait_for_text, path), 20)
+
+
 def alive(pid: int) -> bool:
     return any(pid in pids for pids in process_groups().values())
 
@@ -178,9 +189,7 @@ async def test_background_task_reads_are_incremental(ctx: ToolContext, tmp_path:
 async def test_kill_a_background_task(ctx: ToolContext, tmp_path: Path) -> None:
     await run(ctx, command=f"sh -c 'echo $$ > {tmp_path}/bgpid; exec sleep 60' & wait",
               run_in_background=True)
-    while not (tmp_path / "bgpid").exists() or not (tmp_path / "bgpid").read_text():
-        await asyncio.sleep(0.01)
-    child = int((tmp_path / "bgpid").read_text())
+    child = int(await wait_for_text(tmp_path / "bgpid"))
     assert (await run(ctx, "shell_task_output", task_id="task-1"))["status"] == "running"
     killed = await run(ctx, "shell_task_kill", task_id="task-1")
     assert killed["status"] == "killed"
@@ -225,8 +234,7 @@ async def test_stop_kills_the_running_command_at_once(tmp_path: Path) -> None:
     )
 
     async def stop_when_running() -> None:
-        while not pidfile.exists() or not pidfile.read_text():
-            await asyncio.sleep(0.01)
+        await wait_for_text(pidfile)
         engine.request_interrupt()
 
     events: list[ev.Event] = []
