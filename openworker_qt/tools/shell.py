@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import codecs
 import contextlib
 import json
 import os
@@ -43,6 +44,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,7 +199,11 @@ class PersistentShell:
         if self._dir:
             await asyncio.to_thread(shutil.rmtree, self._dir, ignore_errors=True)
 
-    async def run(self, command: str, seconds: float = DEFAULT_TIMEOUT) -> CommandResult:
+    async def run(
+        self, command: str, seconds: float = DEFAULT_TIMEOUT,
+        on_output: Callable[[str], None] | None = None,
+    ) -> CommandResult:
+        """Run ``command``; ``on_output`` gets its output as it arrives."""
         if self._closed:
             raise RuntimeError("this shell was closed")
         async with self._lock:
@@ -209,7 +215,7 @@ class PersistentShell:
             try:
                 proc.stdin.write(("go\n" + body + self._end + "\n").encode("utf-8", "replace"))
                 await proc.stdin.drain()
-                return await asyncio.wait_for(self._collect(proc), seconds)
+                return await asyncio.wait_for(self._collect(proc, on_output), seconds)
             except TimeoutError:
                 out = self._partial
                 self.kill()
@@ -219,15 +225,27 @@ class PersistentShell:
                 self.kill()  # Stop (cancellation) or a broken pipe: take the command down now
                 raise
 
-    async def _collect(self, proc: asyncio.subprocess.Process) -> CommandResult:
+    async def _collect(
+        self, proc: asyncio.subprocess.Process, on_output: Callable[[str], None] | None,
+    ) -> CommandResult:
         assert proc.stdout is not None
         marker = ("\n" + self._tag + " ").encode()
         out = self._partial = TailBuffer()
+        if on_output is not None:
+            decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            report = on_output
+
+            def write(chunk: bytes) -> None:
+                out.write(chunk)
+                if text := decoder.decode(chunk):
+                    report(text)
+        else:
+            write = out.write
         pending = b""
         while True:
             chunk = await proc.stdout.read(65536)
             if not chunk:  # the shell ended (the command ran `exit`, say)
-                out.write(pending)
+                write(pending)
                 code = await proc.wait()
                 _LIVE_GROUPS.discard(proc.pid)
                 _kill_group(proc.pid)
@@ -236,13 +254,13 @@ class PersistentShell:
                 return CommandResult(text, code, False, cut, self.cwd)
             pending += chunk
             at = pending.find(marker)
-            if at < 0:
-                keep = len(marker) - 1
-                if len(pending) > keep:
-                    out.write(pending[: len(pending) - keep])
-                    pending = pending[len(pending) - keep :]
+            if at < 0:  # pass everything on but a tail that may begin the marker
+                upto = _marker_start(pending, marker)
+                if upto:
+                    write(pending[:upto])
+                    pending = pending[upto:]
                 continue
-            out.write(pending[:at])
+            write(pending[:at])
             rest = pending[at + len(marker) :]
             while b"\n" not in rest:
                 more = await proc.stdout.read(4096)
@@ -257,6 +275,16 @@ class PersistentShell:
                                  False, cut, self.cwd)
 
     _partial: TailBuffer = TailBuffer(0)
+
+
+def _marker_start(pending: bytes, marker: bytes) -> int:
+    """Where the tail of ``pending`` that could be the start of ``marker`` begins."""
+    start = max(len(pending) - len(marker) + 1, 0)
+    while (at := pending.find(marker[:1], start)) >= 0:
+        if marker.startswith(pending[at:]):
+            return at
+        start = at + 1
+    return len(pending)
 
 
 _BASH: list[str] = []
@@ -406,7 +434,9 @@ def shell_tools(*, max_output: int = DEFAULT_MAX_OUTPUT) -> list[Tool]:
             if args.get("run_in_background"):
                 task = await state.start_task(command)
                 return _json({"status": "running", "task_id": task.id})
-            result = await state.shell.run(command, _clamp_timeout(args.get("timeout_seconds")))
+            result = await state.shell.run(
+                command, _clamp_timeout(args.get("timeout_seconds")),
+                ctx.report if ctx.progress is not None else None)
         except RuntimeError as exc:
             return ToolResult(f"Error: {exc}.", is_error=True)
         payload = {

@@ -70,8 +70,15 @@ async def wait_for_text(path: Path) -> str:
     return await asyncio.wait_for(asyncio.to_thread(_wait_for_text, path), 20)
 
 
-def alive(pid: int) -> bool:
-    return any(pid in pids for pids in process_groups().values())
+def alive(pid: int, *, group: bool = False) -> bool:
+    """Whether ``pid`` (or any process of the group ``pid``) still runs. A SIGKILL sent
+    a moment ago may take a moment to land: waits up to 10 s for it to be gone."""
+    for _ in range(1000):
+        live = process_groups()
+        if not (pid in live if group else any(pid in pids for pids in live.values())):
+            return False
+        time.sleep(0.01)
+    return True
 
 
 async def test_cd_and_exports_persist(ctx: ToolContext, tmp_path: Path) -> None:
@@ -220,8 +227,7 @@ async def test_nothing_is_left_running_after_close(tmp_path: Path) -> None:
     live = process_groups()
     assert all(g in live for g in groups)
     await close_shell_state(context.state)
-    live = process_groups()
-    assert [g for g in groups if g in live] == []
+    assert [g for g in groups if alive(g, group=True)] == []
     assert "shell" not in context.state
 
 
@@ -253,3 +259,21 @@ async def test_stop_kills_the_running_command_at_once(tmp_path: Path) -> None:
         assert (await run(ctx, command="echo back"))["output"] == "back\n"
     finally:
         await close_shell_state(engine.tool_state)
+
+
+async def test_output_streams_into_the_call_while_it_runs(tmp_path: Path) -> None:
+    engine, _ = make_engine(
+        [{"tool_calls": [call("run_shell", {"command": "echo one; sleep 0.3; echo two"},
+                              cid="t1")]}, {"text": "done"}],
+        tmp_path, tools=shell_tools(), decider=AllowAll(),
+    )
+    try:
+        events = [e async for e in engine.run("go")]
+    finally:
+        await close_shell_state(engine.tool_state)
+    order = [e.type for e in events if e.type.startswith("tool_")]
+    progress = [e for e in events if isinstance(e, ev.ToolProgress)]
+    assert progress and progress[0].text == "one" and progress[0].call_id == "t1"
+    assert order.index("tool_progress") < order.index("tool_finished")
+    finished = next(e for e in events if isinstance(e, ev.ToolFinished))
+    assert json.loads(finished.result)["output"] == "one\ntwo\n"
