@@ -548,8 +548,10 @@ class ToolStep:
         async for out in _with_progress(work, pieces):
             if isinstance(out, ToolResult):
                 result = out
-            else:
-                yield ev.ToolProgress(session_id=sid, call_id=call.id, name=call.name, text=out)
+            else:  # shown, never stored; redacted like what is stored (piece by piece)
+                redact = getattr(self.log, "redact", None)
+                text = redact(out) if callable(redact) else out
+                yield ev.ToolProgress(session_id=sid, call_id=call.id, name=call.name, text=text)
         assert result is not None
         crash_point("after_tool_before_result")
         status: ev.ToolStatus = "error" if result.is_error else "ok"
