@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -277,3 +279,27 @@ async def test_output_streams_into_the_call_while_it_runs(tmp_path: Path) -> Non
     assert order.index("tool_progress") < order.index("tool_finished")
     finished = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert json.loads(finished.result)["output"] == "one\ntwo\n"
+
+
+QUITTER = """
+import asyncio, sys
+from pathlib import Path
+from openworker_qt.core.tool_api import ToolContext
+from openworker_qt.tools.shell import shell_state
+
+async def main() -> None:
+    state = shell_state(ToolContext("s1", Path(sys.argv[1])))
+    await state.shell.run("sleep 300 & true")
+    task = await state.start_task("sleep 300")
+    print(state.shell.pid, task.proc.pid, flush=True)
+
+asyncio.run(main())  # and quit without closing anything
+"""
+
+
+def test_nothing_is_left_running_when_the_app_quits(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-c", QUITTER, str(tmp_path)], capture_output=True,
+                         text=True, check=True, timeout=60, env={**os.environ})
+    shell_group, task_group = (int(x) for x in out.stdout.split())
+    assert not alive(shell_group, group=True)
+    assert not alive(task_group, group=True)
