@@ -303,3 +303,18 @@ def test_nothing_is_left_running_when_the_app_quits(tmp_path: Path) -> None:
     shell_group, task_group = (int(x) for x in out.stdout.split())
     assert not alive(shell_group, group=True)
     assert not alive(task_group, group=True)
+
+
+async def test_the_runtime_stopping_closes_every_sessions_shell(tmp_path: Path) -> None:
+    from openworker_qt.tools.shell import close_all
+
+    contexts = [ToolContext(f"s{i}", tmp_path) for i in range(2)]
+    groups = []
+    for context in contexts:
+        await run(context, command="sleep 300", run_in_background=True)
+        await run(context, command="true")
+        state = context.state["shell"]
+        assert isinstance(state, ShellState) and state.shell.pid is not None
+        groups += [state.shell.pid, state.tasks["task-1"].proc.pid]
+    await close_all()  # what Runtime.stop calls
+    assert [g for g in groups if alive(g, group=True)] == []
