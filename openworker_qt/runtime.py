@@ -60,6 +60,8 @@ from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.git import git_tools
 from openworker_qt.tools.interaction import interaction_tools
 from openworker_qt.tools.search import search_tools
+from openworker_qt.tools.shell import close_all as close_shells
+from openworker_qt.tools.shell import shell_tools
 
 __all__ = [
     "LifecycleService",
@@ -122,7 +124,8 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 
 def default_tools(_info: SessionInfo) -> ToolRegistry:
     return ToolRegistry([
-        *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *interaction_tools(),
+        *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
+        *interaction_tools(),
     ])
 
 
@@ -403,6 +406,7 @@ class Runtime:
                     service, "stop", f"did not stop within {service_timeout:g} s"))
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
+        await close_shells()  # every session's shell and background task
         await self.router.aclose()
         self._started = False
         return failures

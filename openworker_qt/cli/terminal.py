@@ -22,6 +22,7 @@ class TerminalRenderer:
         self.color = color
         self._in_text = False
         self._in_reasoning = False
+        self._mid_line = False  # a running tool's output stopped mid-line
 
     def _c(self, code: str, text: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
@@ -47,7 +48,14 @@ class TerminalRenderer:
         elif isinstance(event, ev.ToolProposed):
             self._break()
             w(self._c("36", f"⚙ {event.name}") + f"  {preview_args(event.arguments)}\n")
+        elif isinstance(event, ev.ToolProgress):
+            self._break()
+            w(self._c("2", event.text))
+            self._mid_line = not event.text.endswith("\n")
         elif isinstance(event, ev.ToolFinished):
+            if self._mid_line:
+                w("\n")
+                self._mid_line = False
             mark = {"ok": "✓", "error": "✗", "denied": "⊘", "interrupted": "■"}[event.status]
             first = (event.result.strip().splitlines() or [""])[0][:120]
             rule = f" [{event.rule}]" if event.rule else ""

@@ -170,6 +170,18 @@ class ToolStarted:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ToolProgress:
+    """Output a running tool produced so far (``text`` is the new piece). Shown
+    while the call runs, never stored: its result (:class:`ToolFinished`) replaces it."""
+
+    session_id: str
+    call_id: str
+    name: str
+    text: str
+    type: Literal["tool_progress"] = "tool_progress"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolFinished:
     """A tool call has its result (already persisted as a ``role: tool`` message)."""
 
@@ -246,6 +258,7 @@ Event = (
     | PlanRequested
     | DirectoryRequested
     | ToolStarted
+    | ToolProgress
     | ToolFinished
     | IterationEnded
     | ErrorOccurred

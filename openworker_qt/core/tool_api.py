@@ -57,6 +57,13 @@ class ToolContext:
     session_id: str
     workspace: Path
     state: dict[str, Any] = field(default_factory=dict)
+    #: Where :meth:`report` sends output produced while the call runs (set by the engine).
+    progress: Callable[[str], None] | None = None
+
+    def report(self, text: str) -> None:
+        """Show ``text`` in the call's card while it runs (the model never sees it)."""
+        if self.progress is not None and text:
+            self.progress(text)
 
 
 Handler = Callable[[dict[str, Any], ToolContext], Awaitable["ToolResult | str"]]

@@ -538,12 +538,21 @@ class ToolStep:
                 self._audit(call, "started")
                 self.started.add(call.id)
         yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
-        if user_approved and self.stop.requested:
-            # The user approved while the stop arrived: honour the decision they made,
-            # then stop before anything else runs.
-            result = await self._execute(tool, call.arguments)
-        else:
-            result = await self._until_interrupt(self._execute(tool, call.arguments))
+        pieces: asyncio.Queue[str] = asyncio.Queue()
+        work: Awaitable[ToolResult] = self._execute(tool, call.arguments, pieces.put_nowait)
+        if not (user_approved and self.stop.requested):
+            # (When the user approved while the stop arrived, honour the decision they
+            # made, then stop before anything else runs.)
+            work = self._until_interrupt(work)
+        result: ToolResult | None = None
+        async for out in _with_progress(work, pieces):
+            if isinstance(out, ToolResult):
+                result = out
+            else:  # shown, never stored; redacted like what is stored (piece by piece)
+                redact = getattr(self.log, "redact", None)
+                text = redact(out) if callable(redact) else out
+                yield ev.ToolProgress(session_id=sid, call_id=call.id, name=call.name, text=text)
+        assert result is not None
         crash_point("after_tool_before_result")
         status: ev.ToolStatus = "error" if result.is_error else "ok"
         async with writing():
@@ -589,8 +598,12 @@ class ToolStep:
             done = self._finish(call, "error" if result.is_error else "ok", result.content)
         yield done
 
-    async def _execute(self, tool: Tool, arguments: dict[str, Any]) -> ToolResult:
-        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace, state=self.tool_state)
+    async def _execute(
+        self, tool: Tool, arguments: dict[str, Any],
+        progress: Callable[[str], None] | None = None,
+    ) -> ToolResult:
+        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
+                          state=self.tool_state, progress=progress)
         started = time.perf_counter()
         try:
             out = await tool.handler(arguments, ctx)
@@ -604,3 +617,31 @@ class ToolStep:
         display = dict(result.display)
         display.setdefault("elapsed_ms", round((time.perf_counter() - started) * 1000, 1))
         return ToolResult(result.content, result.is_error, display)
+
+
+async def _with_progress(
+    work: Awaitable[ToolResult], pieces: asyncio.Queue[str]
+) -> AsyncIterator[ToolResult | str]:
+    """The output pieces a running tool reports (joined, as they arrive), then its
+    result. What ``work`` raises (StopRequested, say) is raised here; when this
+    generator is closed or cancelled first, ``work`` is cancelled and awaited."""
+    task = asyncio.ensure_future(work)
+    try:
+        while not task.done():
+            getter = asyncio.ensure_future(pieces.get())
+            try:
+                await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if not getter.done():
+                    getter.cancel()
+            got = [getter.result()] if getter.done() and not getter.cancelled() else []
+            while not pieces.empty():
+                got.append(pieces.get_nowait())
+            if got and not task.done():  # once the result is in, it replaces them
+                yield "".join(got)
+        yield task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task

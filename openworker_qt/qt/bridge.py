@@ -4,7 +4,8 @@ The bridge registers itself as a :class:`~openworker_qt.core.sessions.SessionMan
 listener. Listeners are called synchronously on the loop thread (qasync runs
 asyncio on the Qt thread), so no cross-thread marshalling is needed; what the
 bridge adds is *rate control*: a model can emit hundreds of text deltas per
-second, and repainting on each would stall the UI. Deltas are buffered per
+second, and repainting on each would stall the UI. Deltas (and a running tool's
+output, :class:`~openworker_qt.core.events.ToolProgress`) are buffered per
 session and flushed at most once per frame (~16 ms), and always before any
 other event of the same session so order is preserved.
 
@@ -12,7 +13,8 @@ Only plain Python values cross into Qt: session ids as ``str``, payloads as
 the frozen event objects themselves (``object`` signals).
 
 Signals:
-    event_received(object): every event except text/reasoning deltas, in order.
+    event_received(object): every event except text/reasoning deltas, in order (a
+        tool's progress pieces of one frame arrive joined, as one ToolProgress).
     text_appended(str, str): session id, coalesced assistant text.
     reasoning_appended(str, str): session id, coalesced reasoning text.
     running_changed(str, bool): a session started or finished a turn.
@@ -26,6 +28,8 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionManager
 
 FRAME_MS = 16
+#: Characters of one frame's tool output kept when a tool floods (its end).
+PROGRESS_KEEP = 8_000
 
 
 class EngineBridge(QObject):
@@ -39,8 +43,9 @@ class EngineBridge(QObject):
     def __init__(self, manager: SessionManager, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.manager = manager
-        # session id -> (kind, pieces); kind is "text" or "reasoning"
-        self._pending: dict[str, list[tuple[str, list[str]]]] = {}
+        # session id -> (kind, pieces); kind is "text", "reasoning" or, for a tool's
+        # progress, its (call id, tool name)
+        self._pending: dict[str, list[tuple[str | tuple[str, str], list[str]]]] = {}
         self._running: set[str] = set()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -65,11 +70,18 @@ class EngineBridge(QObject):
     # ----------------------------------------------------------------- intake
 
     def _on_manager_event(self, event: ev.Event) -> None:
-        if isinstance(event, ev.AssistantDelta | ev.ReasoningDelta):
-            kind = "text" if isinstance(event, ev.AssistantDelta) else "reasoning"
+        if isinstance(event, ev.AssistantDelta | ev.ReasoningDelta | ev.ToolProgress):
+            kind: str | tuple[str, str]
+            if isinstance(event, ev.ToolProgress):
+                kind = (event.call_id, event.name)
+            else:
+                kind = "text" if isinstance(event, ev.AssistantDelta) else "reasoning"
             runs = self._pending.setdefault(event.session_id, [])
             if runs and runs[-1][0] == kind:
-                runs[-1][1].append(event.text)
+                pieces = runs[-1][1]
+                pieces.append(event.text)
+                if isinstance(kind, tuple) and len(pieces) > 64:  # a flood: the card shows the end
+                    pieces[:] = ["".join(pieces)[-PROGRESS_KEEP:]]
             else:
                 runs.append((kind, [event.text]))
             if not self._timer.isActive():
@@ -98,7 +110,10 @@ class EngineBridge(QObject):
         self.flushes += 1
         for kind, pieces in runs:
             text = "".join(pieces)
-            if kind == "text":
+            if isinstance(kind, tuple):
+                self.event_received.emit(ev.ToolProgress(
+                    session_id=session_id, call_id=kind[0], name=kind[1], text=text))
+            elif kind == "text":
                 self.text_appended.emit(session_id, text)
             else:
                 self.reasoning_appended.emit(session_id, text)

@@ -44,6 +44,8 @@ class TranscriptItem:
     status: str = ""
     result: str = ""
     rule: str = ""
+    # what a running call printed so far (its tail; live only, cleared by its result)
+    progress: str = ""
     # while the call waits for the user: the inbox item, why it asks, on what
     waiting_on: int = 0
     reason: str = ""

@@ -40,6 +40,8 @@ STOPPED_TEXT = "Stopped by user."
 #: stored, replaced by the next retry, dropped by whatever the turn does next.
 WAITING = "waiting"
 FINISHED = frozenset({"ok", "error", "denied", "interrupted"})
+#: Characters of a running call's output a tool row keeps (the end).
+PROGRESS_KEEP = 4_000
 
 
 class RowSink(Protocol):
@@ -158,6 +160,7 @@ class TranscriptReducer:
             return  # a result without its call (an unreadable message): nothing to attach to
         item.status = str(msg.get("status") or "ok")
         item.result = str(msg.get("content") or "")
+        item.progress = ""  # the result replaces what streamed
         item.rule = str(msg.get("rule") or "")
         display = msg.get("_display")
         item.display = dict(display) if isinstance(display, Mapping) else {}
@@ -184,6 +187,11 @@ class TranscriptReducer:
                 "role": "tool", "tool_call_id": event.call_id, "content": event.result,
                 "status": event.status, "rule": event.rule, "_display": event.display,
             })
+        elif isinstance(event, ev.ToolProgress):
+            item = self._call_row(event.call_id, event.name)
+            if item.status not in FINISHED:
+                item.progress = (item.progress + event.text)[-PROGRESS_KEEP:]
+                self.sink.row_changed(item)
         elif isinstance(event, ev.ToolStarted):
             item = self._call_row(event.call_id, event.name)
             item.status = "running"

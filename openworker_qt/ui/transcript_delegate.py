@@ -58,6 +58,7 @@ CARD_RADIUS = 8
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
+PROGRESS_LINES = 6  # of a running call's output, under its card's status
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
 # The first layout of each font style costs 10-17 ms (font loading, measured); doing it
 # once, a style per event-loop turn, after the first paint keeps it off the first reply.
@@ -356,6 +357,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                 head += f" · {rule_text(item.rule)}"
             if item.result and not item.expanded:
                 head += f" · {first_line(item.result, 100)}"
+            elif item.progress and item.status == "running":
+                head += "\n" + "\n".join(item.progress.splitlines()[-PROGRESS_LINES:])
             return head
         if item.kind == "notice":
             return notice_text(item.notice_kind, item.text, item.display)

@@ -15,10 +15,12 @@ from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import Inbox, InboxItem
+from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.storage.db import Database
+from tests.core.helpers import fake_tool
 from tests.qt.helpers import World, until
 
 WORDS = [f"word{i} " for i in range(60)]
@@ -80,6 +82,39 @@ def test_deltas_arriving_within_a_frame_are_coalesced(qloop, tmp_path: Path) -> 
     last_text = max(i for i, (k, _x) in enumerate(seen.log) if k == "text")
     assert last_text < message
     assert not any(isinstance(e, ev.AssistantDelta | ev.ReasoningDelta) for e in seen.events(sid))
+
+
+async def _chatty(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    for i in range(200):
+        ctx.report(f"line {i}\n")
+        for _ in range(3):  # the tool step passes each piece on as its own event
+            await asyncio.sleep(0)
+    await asyncio.sleep(0.05)  # a frame passes while the call still runs
+    return ToolResult("done")
+
+
+def test_a_running_tools_output_is_coalesced_per_frame(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    world = World(tmp_path, [{"tool_calls": [{"id": "c1", "name": "chatty", "arguments": {}}]},
+                             {"text": "ok"}],
+                  tools=[fake_tool("chatty", _chatty, concurrent=False)])
+    bridge = EngineBridge(world.manager)
+    seen = Recorder(bridge)
+    sid = world.session()
+
+    async def scenario() -> None:
+        await _turn(world, sid, "go")
+
+    qloop.run_until_complete(scenario())
+    bridge.detach()
+    world.close()
+    shown = [e for e in seen.events(sid) if isinstance(e, ev.ToolProgress)]
+    pieces = [e for e in world.events() if isinstance(e, ev.ToolProgress)]
+    assert len(pieces) >= 4 and 1 <= len(shown) < len(pieces)
+    assert "".join(e.text for e in shown) == "".join(f"line {i}\n" for i in range(200))
+    last = seen.index(lambda k, x: k == "event" and isinstance(x, ev.ToolProgress)
+                      and x is shown[-1])
+    finished = seen.index(lambda k, x: k == "event" and isinstance(x, ev.ToolFinished))
+    assert last < finished
 
 
 def test_a_slow_stream_is_flushed_by_the_frame_timer(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -150,7 +150,16 @@ async def _slow(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     return ToolResult("never")
 
 
+async def _chatty(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    ctx.report("step 1\n")
+    await asyncio.sleep(0.05)  # its own frame: the bridge coalesces pieces per frame
+    ctx.report(f"step 2 with {SECRET}\n")
+    await asyncio.sleep(0.05)
+    return ToolResult("two steps done")
+
+
 TOOLS: list[Tool] = [
+    fake_tool("chatty", _chatty, concurrent=False),
     fake_tool("echo_secret", _echo_secret),
     fake_tool("broken", _broken),
     fake_tool("slow", _slow, risk=RiskClass.READ),
@@ -173,6 +182,12 @@ class Scenario:
 
 async def _stream(world: World, sid: str, check: Callable[[], None]) -> None:
     assert await _turn(world, sid, "hi") == "completed"
+
+
+async def _progress(world: World, sid: str, check: Callable[[], None]) -> None:
+    assert await _turn(world, sid, "go step by step") == "completed"
+    shown = [e for e in world.events() if isinstance(e, ev.ToolProgress)]
+    assert "".join(e.text for e in shown) == "step 1\nstep 2 with [redacted]\n"
 
 
 async def _tools(world: World, sid: str, check: Callable[[], None]) -> None:
@@ -259,6 +274,13 @@ SCENARIOS: dict[str, Scenario] = {
         script=_stream,
         types={"turn_start", "user_message", "reasoning_delta", "assistant_delta",
                "assistant_message", "turn_end"},
+    ),
+    "progress": Scenario(
+        turns=[{"tool_calls": [{"id": "c1", "name": "chatty", "arguments": {}}]},
+               {"text": "Both steps ran."}],
+        script=_progress,
+        types={"tool_started", "tool_progress", "tool_finished"},
+        statuses={"ok"},
     ),
     "tools": Scenario(
         turns=[

@@ -167,3 +167,23 @@ def test_model_and_reducer_build_the_same_rows_from_live_events(qtmodeltester) -
     assert [(r.kind, r.partial or r.notice_kind) for r in model.items] == [
         ("user", ""), ("assistant", ""), ("tool", ""), ("assistant", "error"), ("notice", "error")]
     qtmodeltester.check(model)
+
+
+def test_a_running_call_shows_its_output_until_the_result_replaces_it() -> None:
+    reducer = TranscriptReducer()
+    reducer.apply_event(ev.ToolStarted(session_id="s", call_id="c1", name="run_shell"))
+    for i in range(3):
+        reducer.apply_event(ev.ToolProgress(session_id="s", call_id="c1", name="run_shell",
+                                            text=f"line {i}\n"))
+    row = reducer.rows[-1]
+    assert row.status == "running" and row.progress == "line 0\nline 1\nline 2\n"
+    reducer.apply_event(ev.ToolProgress(session_id="s", call_id="c1", name="run_shell",
+                                        text="x" * 10_000))
+    assert len(row.progress) == 4_000 and row.progress.endswith("x")
+    reducer.apply_event(ev.ToolFinished(session_id="s", call_id="c1", name="run_shell",
+                                        status="ok", result="done"))
+    assert row.progress == "" and row.result == "done"
+    # A piece arriving after the result changes nothing.
+    reducer.apply_event(ev.ToolProgress(session_id="s", call_id="c1", name="run_shell",
+                                        text="late"))
+    assert row.progress == ""
