@@ -73,6 +73,7 @@ from openworker_qt.core.messages import (
     order_tool_results,
     outbound_message,
     pending_tool_calls,
+    settled_length,
     tool_result,
     user_message,
 )
@@ -300,6 +301,10 @@ class TurnEngine:
         self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
         self._out_tokens = 0
+        # Ordered once for good: the history's prefix no later message can reorder
+        # (core.messages.settled_length); only the tail after it is ordered per call.
+        self._out_msgs: list[Message] = []
+        self._out_settled: list[Message] = []
 
     # ------------------------------------------------------------------ control
 
@@ -632,6 +637,8 @@ class TurnEngine:
             self._out_caps = (caps, self.pdf_mode)
             self._out_cache = []
             self._out_tokens = 0
+            self._out_msgs = []
+            self._out_settled = []
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
@@ -642,8 +649,18 @@ class TurnEngine:
         else:
             converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
-        self._out_tokens += sum(estimate_tokens(m) for m in converted if m is not None)
-        messages = order_tool_results([m for m in self._out_cache if m is not None])
+        kept = [m for m in converted if m is not None]
+        self._out_msgs.extend(kept)
+        self._out_tokens += sum(estimate_tokens(m) for m in kept)
+        # Re-ordering the whole history on every model call grew with the turn
+        # (bench/engine.py): the settled prefix is ordered once and kept.
+        tail = self._out_msgs[len(self._out_settled):]
+        ordered_tail = order_tool_results(tail)
+        cut = settled_length(tail)
+        if cut:
+            self._out_settled.extend(ordered_tail[:cut])
+            ordered_tail = ordered_tail[cut:]
+        messages = self._out_settled + ordered_tail
         budget = budget_for(caps.context_window)
         system_tokens = len(self.system_prompt) // 4
         if self._out_tokens + system_tokens > budget:  # the common case skips fit() entirely
