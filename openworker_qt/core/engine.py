@@ -441,10 +441,11 @@ class TurnEngine:
                             yield self._end(ended.status, iteration)
                             return
                         yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                        async with self.log.writing():
-                            steered = self._inject_steering()
-                        for event in steered:
-                            yield event
+                        if self._steering:  # (no empty transaction each step: one commit less)
+                            async with self.log.writing():
+                                steered = self._inject_steering()
+                            for event in steered:
+                                yield event
                     if stop.requested:
                         async with self.log.writing():
                             self._append(notice("interrupted", "Stopped by user."))
