@@ -92,6 +92,7 @@ from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.core.tool_step import (
     DENIED_RESULT,
     MAX_RESULT_CHARS,
+    ParsedCall,
     StepEnd,
     StopRequested,
     StopSignal,
@@ -244,6 +245,9 @@ class ModelReply:
     status: Literal["ok", "interrupted", "error"]
     tool_calls: list[ToolCall] = field(default_factory=list)
     detail: str = ""
+    # The step that runs ``tool_calls``, their proposals stored with the reply.
+    step: ToolStep | None = None
+    proposed: list[ParsedCall] | None = None
 
 
 class TurnEngine:
@@ -426,12 +430,14 @@ class TurnEngine:
                         opened = self._append(opening)
                     yield ev.UserMessageAdded(session_id=sid, message=opened)
                 calls, resuming = open_calls or [], open_calls is not None
+                prepared: tuple[ToolStep, list[ParsedCall]] | None = None
                 while True:
                     if calls:
                         # Run the calls the model asked for (or a resume found open).
-                        step = self._step = self._tool_step(stop)
+                        step = self._step = prepared[0] if prepared else self._tool_step(stop)
                         ended = StepEnd("done")
-                        async for item in step.run(calls, resuming=resuming):
+                        async for item in step.run(calls, resuming=resuming,
+                                                   proposed=prepared[1] if prepared else None):
                             if isinstance(item, StepEnd):
                                 ended = item
                             else:
@@ -474,6 +480,8 @@ class TurnEngine:
                         yield self._end(reply.status, iteration, detail=reply.detail)
                         return
                     calls, resuming = reply.tool_calls, False
+                    prepared = ((reply.step, reply.proposed)
+                                if reply.step is not None and reply.proposed is not None else None)
                     if not calls:  # an answer: the turn is done, unless the user said more
                         if not self._steering or stop.requested:
                             yield self._end("completed", iteration)
@@ -788,10 +796,15 @@ class TurnEngine:
         reply["model"] = self.model
         if calls:  # names this step's calls for the inbox (vendors reuse call ids)
             reply["step_id"] = uuid.uuid4().hex[:12]
+        step: ToolStep | None = None
+        proposed: list[ParsedCall] | None = None
         async with self.log.writing():
             reply = self._append(reply)
+            if calls:  # its calls' proposals commit with it (one commit less per step)
+                step = self._tool_step(stop)
+                proposed = step.propose(calls)
         yield ev.AssistantMessage(session_id=sid, message=reply)
-        yield ModelReply("ok", tool_calls=calls)
+        yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
 
     def _save_partial(
         self, text: list[str], reasoning: list[str], *, partial: Literal["interrupted", "error"]
