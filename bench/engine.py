@@ -262,7 +262,7 @@ async def wired_child(kind: str, turns: int, profile: int | None, variant: str
         import pstats
 
         order = os.environ.get("OW_BENCH_SORT", "cumulative")
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats(order).print_stats(45)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(order).print_stats(int(os.environ.get("OW_BENCH_LINES", "45")))
     return {"turns": out}
 
 

@@ -73,6 +73,7 @@ from openworker_qt.core.messages import (
     order_tool_results,
     outbound_message,
     pending_tool_calls,
+    settled_length,
     tool_result,
     user_message,
 )
@@ -91,6 +92,7 @@ from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.core.tool_step import (
     DENIED_RESULT,
     MAX_RESULT_CHARS,
+    ParsedCall,
     StepEnd,
     StopRequested,
     StopSignal,
@@ -243,6 +245,9 @@ class ModelReply:
     status: Literal["ok", "interrupted", "error"]
     tool_calls: list[ToolCall] = field(default_factory=list)
     detail: str = ""
+    # The step that runs ``tool_calls``, their proposals stored with the reply.
+    step: ToolStep | None = None
+    proposed: list[ParsedCall] | None = None
 
 
 class TurnEngine:
@@ -300,6 +305,10 @@ class TurnEngine:
         self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
         self._out_tokens = 0
+        # Ordered once for good: the history's prefix no later message can reorder
+        # (core.messages.settled_length); only the tail after it is ordered per call.
+        self._out_msgs: list[Message] = []
+        self._out_settled: list[Message] = []
 
     # ------------------------------------------------------------------ control
 
@@ -421,12 +430,14 @@ class TurnEngine:
                         opened = self._append(opening)
                     yield ev.UserMessageAdded(session_id=sid, message=opened)
                 calls, resuming = open_calls or [], open_calls is not None
+                prepared: tuple[ToolStep, list[ParsedCall]] | None = None
                 while True:
                     if calls:
                         # Run the calls the model asked for (or a resume found open).
-                        step = self._step = self._tool_step(stop)
+                        step = self._step = prepared[0] if prepared else self._tool_step(stop)
                         ended = StepEnd("done")
-                        async for item in step.run(calls, resuming=resuming):
+                        async for item in step.run(calls, resuming=resuming,
+                                                   proposed=prepared[1] if prepared else None):
                             if isinstance(item, StepEnd):
                                 ended = item
                             else:
@@ -436,10 +447,11 @@ class TurnEngine:
                             yield self._end(ended.status, iteration)
                             return
                         yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                        async with self.log.writing():
-                            steered = self._inject_steering()
-                        for event in steered:
-                            yield event
+                        if self._steering:  # (no empty transaction each step: one commit less)
+                            async with self.log.writing():
+                                steered = self._inject_steering()
+                            for event in steered:
+                                yield event
                     if stop.requested:
                         async with self.log.writing():
                             self._append(notice("interrupted", "Stopped by user."))
@@ -468,6 +480,8 @@ class TurnEngine:
                         yield self._end(reply.status, iteration, detail=reply.detail)
                         return
                     calls, resuming = reply.tool_calls, False
+                    prepared = ((reply.step, reply.proposed)
+                                if reply.step is not None and reply.proposed is not None else None)
                     if not calls:  # an answer: the turn is done, unless the user said more
                         if not self._steering or stop.requested:
                             yield self._end("completed", iteration)
@@ -632,6 +646,8 @@ class TurnEngine:
             self._out_caps = (caps, self.pdf_mode)
             self._out_cache = []
             self._out_tokens = 0
+            self._out_msgs = []
+            self._out_settled = []
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
@@ -642,8 +658,18 @@ class TurnEngine:
         else:
             converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
-        self._out_tokens += sum(estimate_tokens(m) for m in converted if m is not None)
-        messages = order_tool_results([m for m in self._out_cache if m is not None])
+        kept = [m for m in converted if m is not None]
+        self._out_msgs.extend(kept)
+        self._out_tokens += sum(estimate_tokens(m) for m in kept)
+        # Re-ordering the whole history on every model call grew with the turn
+        # (bench/engine.py): the settled prefix is ordered once and kept.
+        tail = self._out_msgs[len(self._out_settled):]
+        ordered_tail = order_tool_results(tail)
+        cut = settled_length(tail)
+        if cut:
+            self._out_settled.extend(ordered_tail[:cut])
+            ordered_tail = ordered_tail[cut:]
+        messages = self._out_settled + ordered_tail
         budget = budget_for(caps.context_window)
         system_tokens = len(self.system_prompt) // 4
         if self._out_tokens + system_tokens > budget:  # the common case skips fit() entirely
@@ -770,10 +796,15 @@ class TurnEngine:
         reply["model"] = self.model
         if calls:  # names this step's calls for the inbox (vendors reuse call ids)
             reply["step_id"] = uuid.uuid4().hex[:12]
+        step: ToolStep | None = None
+        proposed: list[ParsedCall] | None = None
         async with self.log.writing():
             reply = self._append(reply)
+            if calls:  # its calls' proposals commit with it (one commit less per step)
+                step = self._tool_step(stop)
+                proposed = step.propose(calls)
         yield ev.AssistantMessage(session_id=sid, message=reply)
-        yield ModelReply("ok", tool_calls=calls)
+        yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
 
     def _save_partial(
         self, text: list[str], reasoning: list[str], *, partial: Literal["interrupted", "error"]

@@ -335,6 +335,33 @@ def order_tool_results(msgs: list[Message]) -> list[Message]:
     return result
 
 
+def settled_length(msgs: list[Message]) -> int:
+    """The longest prefix whose :func:`order_tool_results` no later message can change.
+
+    ``order_tool_results(msgs + more) == order_tool_results(msgs[:k]) +
+    order_tool_results((msgs + more)[k:])`` for this ``k`` and any ``more``: every
+    step in the prefix has all its results in the block right after it (so nothing
+    is fetched from further down), and ``msgs[k]`` is not a tool result (so no later
+    result can join the prefix's last block). Lets a caller order only the new tail.
+    """
+    cut = 0
+    i = 0
+    n = len(msgs)
+    while i < n:
+        msg = msgs[i]
+        i += 1
+        if msg["role"] == "assistant" and msg.get("tool_calls"):
+            unanswered = {c["id"] for c in msg["tool_calls"]}
+            while i < n and msgs[i]["role"] == "tool":
+                unanswered.discard(msgs[i].get("tool_call_id"))
+                i += 1
+            if unanswered:
+                return cut
+        if i < n and msgs[i]["role"] != "tool":
+            cut = i
+    return cut
+
+
 def _answers(msg: Message) -> str | None:
     """The call id a ``role: tool`` message answers (None for any other message)."""
     return msg.get("tool_call_id") if msg["role"] == "tool" else None

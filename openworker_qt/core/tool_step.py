@@ -305,26 +305,45 @@ class ToolStep:
             and decision.allowed
         )
 
+    def _parse(self, raw_calls: Sequence[ToolCall]) -> list[ParsedCall]:
+        calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
+        for call in calls:
+            call.key = f"{self.step_id}/{call.id}" if self.step_id else call.id
+        return calls
+
+    def _propose(self, calls: Sequence[ParsedCall]) -> None:
+        for call in calls:
+            self._audit(
+                call, "proposed", arguments=args_preview(call.arguments),
+                risk=call.risk.value, origin=call.tool.origin if call.tool else None,
+            )
+
+    def propose(self, raw_calls: Sequence[ToolCall]) -> list[ParsedCall]:
+        """Record the calls as proposed, inside the caller's write block (the engine
+        stores them with the assistant message that asked for them: one commit);
+        pass the result to :meth:`run` as ``proposed``."""
+        calls = self._parse(raw_calls)
+        self._propose(calls)
+        return calls
+
     async def run(
-        self, raw_calls: Sequence[ToolCall], *, resuming: bool = False
+        self, raw_calls: Sequence[ToolCall], *, resuming: bool = False,
+        proposed: list[ParsedCall] | None = None,
     ) -> AsyncIterator[ev.Event | StepEnd]:
         """Run the calls; yield their events, then how the step ended.
 
         ``resuming``: the calls were left open by an earlier process (nothing is
         proposed again, and a consequential call that had started is confirmed
-        before it runs again).
+        before it runs again). ``proposed``: :meth:`propose` already recorded them.
         """
         sid = self.session_id
-        calls = [parse_call(c, self.tools, self.risk_overrides) for c in raw_calls]
-        for call in calls:
-            call.key = f"{self.step_id}/{call.id}" if self.step_id else call.id
-        if not resuming:
-            async with self.log.writing():  # one commit for the step's proposals
-                for call in calls:
-                    self._audit(
-                        call, "proposed", arguments=args_preview(call.arguments),
-                        risk=call.risk.value, origin=call.tool.origin if call.tool else None,
-                    )
+        if proposed is not None:
+            calls = proposed
+        else:
+            calls = self._parse(raw_calls)
+            if not resuming:
+                async with self.log.writing():  # one commit for the step's proposals
+                    self._propose(calls)
         for call in calls:
             yield ev.ToolProposed(
                 session_id=sid,

@@ -79,6 +79,7 @@ from openworker_qt.ui.approval import (
 )
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.folders import prepare_folder  # (tiny: a first send imports nothing)
 from openworker_qt.ui.grant_dialog import grant_note
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers
@@ -475,8 +476,6 @@ class MainWindow(QMainWindow):
     def ensure_session(self) -> str:
         """The current session's id; a new session is created (and stored) if none."""
         if self.session_id is None:
-            from openworker_qt.ui.folders import prepare_folder
-
             folder = self._new_workspace or self.default_workspace
             try:
                 folder = prepare_folder(str(folder))  # the default is created on first use

@@ -448,6 +448,38 @@ async def test_messages_are_committed_before_their_event(tmp_path: Path) -> None
             assert stored[-1]["role"] == "tool" and stored[-1]["tool_call_id"] == event.call_id
 
 
+async def test_a_step_and_its_proposals_commit_together_before_it_is_announced(
+    tmp_path: Path,
+) -> None:
+    # One commit for the assistant message and the audit rows proposing its calls:
+    # when the message is announced, a second connection sees both.
+    from openworker_qt.core.audit import AuditLog
+    from openworker_qt.storage.conversations import ConversationStore
+    from openworker_qt.storage.db import Database
+
+    db_path = tmp_path / "db.sqlite3"
+    db = Database(db_path)
+    store = ConversationStore(db)
+    store.create_session(session_id="s1")
+    reader = Database(db_path)
+    reader_audit = AuditLog(reader)
+    calls = [call("list_files", {}, "c1"), call("list_files", {}, "c2")]
+    engine, _ = make_engine([{"tool_calls": calls}, {"text": "done"}], tmp_path, store=store,
+                            audit=AuditLog(db))
+    seen = 0
+    async for event in engine.run("go"):
+        if isinstance(event, ev.AssistantMessage) and event.message.get("tool_calls"):
+            assert ConversationStore(reader).load("s1")[-1]["step_id"] == event.message["step_id"]
+            for call_id in ("c1", "c2"):
+                assert reader_audit.stages("s1", call_id) == ["proposed"]
+            seen += 1
+        if isinstance(event, ev.ToolProposed):
+            assert "proposed" in reader_audit.stages("s1", event.call_id)
+    assert seen == 1
+    for call_id in ("c1", "c2"):  # proposed once only
+        assert reader_audit.stages("s1", call_id).count("proposed") == 1
+
+
 async def test_resume_runs_only_unanswered_calls(tmp_path: Path) -> None:
     ran: list[str] = []
 

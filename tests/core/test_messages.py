@@ -5,13 +5,16 @@ from __future__ import annotations
 import base64
 import copy
 import io
+import random
 
 from openworker_qt.core.messages import (
     IMAGE_PLACEHOLDER,
     Capabilities,
     notice,
+    order_tool_results,
     outbound,
     pending_tool_calls,
+    settled_length,
     tool_result,
     user_message,
 )
@@ -139,3 +142,58 @@ def test_display_keys_on_content_parts_never_reach_a_provider() -> None:
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}},
     ]
     assert msg["content"][0]["name"] == "notes.md"  # stored history keeps it
+
+
+def _random_history(rng: random.Random, length: int) -> list[dict[str, object]]:
+    """Steps with results in any order, late, missing, reused ids and orphans."""
+    msgs: list[dict[str, object]] = []
+    open_ids: list[str] = []
+    for _ in range(length):
+        roll = rng.random()
+        if roll < 0.25:
+            ids = [f"c{rng.randrange(12)}" for _ in range(rng.randrange(1, 4))]
+            msgs.append({"role": "assistant", "content": "",
+                         "tool_calls": [{"id": i, "type": "function",
+                                         "function": {"name": "t", "arguments": "{}"}}
+                                        for i in ids]})
+            open_ids.extend(ids)
+        elif roll < 0.7 and open_ids:
+            call = open_ids.pop(rng.randrange(len(open_ids)))
+            msgs.append({"role": "tool", "tool_call_id": call, "content": call})
+        elif roll < 0.75:
+            msgs.append({"role": "tool", "tool_call_id": f"c{rng.randrange(12)}", "content": "?"})
+        else:
+            msgs.append({"role": rng.choice(["user", "assistant"]), "content": "x"})
+    return msgs
+
+
+def test_ordering_a_settled_prefix_once_equals_ordering_everything() -> None:
+    # The engine orders only what follows the settled prefix on each model call.
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(400):
+        msgs = _random_history(rng, rng.randrange(1, 30))
+        settled: list[dict[str, object]] = []
+        count = 0
+        for end in range(1, len(msgs) + 1):
+            tail = msgs[count:end]
+            ordered_tail = order_tool_results(tail)  # type: ignore[arg-type]
+            cut = settled_length(tail)  # type: ignore[arg-type]
+            if cut:
+                settled.extend(ordered_tail[:cut])
+                count += cut
+                ordered_tail = ordered_tail[cut:]
+                checked += 1
+            assert settled + ordered_tail == order_tool_results(msgs[:end])  # type: ignore[arg-type]
+    assert checked > 100
+
+
+def test_an_incomplete_step_or_a_trailing_result_is_not_settled() -> None:
+    call = {"role": "assistant", "content": "",
+            "tool_calls": [{"id": "a", "type": "function",
+                            "function": {"name": "t", "arguments": "{}"}}]}
+    answer = {"role": "tool", "tool_call_id": "a", "content": "ok"}
+    user = {"role": "user", "content": "x"}
+    assert settled_length([user, call, answer]) == 1  # a later result may still join the block
+    assert settled_length([user, call, user]) == 1  # the result may still come, further down
+    assert settled_length([user, call, answer, user]) == 3
