@@ -55,6 +55,7 @@ from openworker_qt.storage.config import (
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
+from openworker_qt.tools.deliverables import deliverable_tools
 from openworker_qt.tools.edits import edit_tools
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.git import git_tools
@@ -125,7 +126,7 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 def default_tools(_info: SessionInfo) -> ToolRegistry:
     return ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
-        *interaction_tools(),
+        *interaction_tools(), *deliverable_tools(),
     ])
 
 

@@ -196,7 +196,12 @@ async def list_files(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     return await asyncio.to_thread(_list, root, bool(args.get("recursive", False)))
 
 
-def _write(path: Path, content: str) -> ToolResult:
+def write_bytes(path: Path, data: bytes) -> ToolResult:
+    """Write ``data`` to ``path`` atomically, as :func:`write_file` does (for built files)."""
+    return _write(path, data)
+
+
+def _write(path: Path, content: str | bytes) -> ToolResult:
     if path.is_dir():
         return _is_a_folder(path)
     try:
@@ -212,8 +217,12 @@ def _write(path: Path, content: str) -> ToolResult:
     # private, 0o755 stays runnable). A new file gets the usual umask bits.
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if existed else 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(content)
+        if isinstance(content, bytes):
+            with os.fdopen(fd, "wb") as raw_out:
+                raw_out.write(content)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(content)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -221,7 +230,7 @@ def _write(path: Path, content: str) -> ToolResult:
         tmp.unlink(missing_ok=True)
         raise
     verb = "Overwrote" if existed else "Created"
-    size = len(content.encode("utf-8"))
+    size = len(content if isinstance(content, bytes) else content.encode("utf-8"))
     return ToolResult(f"{verb} {path} ({size} bytes).", display={"path": str(path), "bytes": size})
 
 

@@ -1,0 +1,164 @@
+"""``create_deliverable``: a finished file (md, html, csv, xlsx, docx, pdf) in the output folder.
+
+Deliverables go in ``<workspace>/outputs/`` (the app's data folder is protected
+state; the workspace is where the session may write). ``path`` names the file
+relative to the workspace and must lie inside that folder: anything else is
+refused before anything is built. The tool is WRITE_LOCAL with ``target=path``,
+so the permission engine checks (and asks about) the write like any other; the
+bytes go through the same atomic write as ``write_file``. Images named in the
+content must be PNG or JPEG files inside the workspace (the one read root that
+needs no grant): a deliverable never carries a file the model could not read.
+Building the file (openpyxl, python-docx, fpdf2, matplotlib: imported there)
+runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.core import documents
+from openworker_qt.core.fence import has_state_dir, is_within, not_a_path
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.tools.files import resolve_path, size_text, write_bytes
+
+OUTPUT_DIR = "outputs"
+SUFFIXES = {"md": ".md", "html": ".html", "csv": ".csv", "xlsx": ".xlsx", "docx": ".docx",
+            "pdf": ".pdf"}
+
+
+def _error(text: str) -> ToolResult:
+    return ToolResult(f"Error: {text}", is_error=True)
+
+
+def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> ToolResult:
+    try:
+        rendered = documents.render(fmt, title, blocks)
+    except documents.DocumentError as exc:
+        return _error(str(exc))
+    result = write_bytes(path, rendered.data)
+    if result.is_error:
+        return result
+    size = len(rendered.data)
+    return ToolResult(
+        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, "
+        f"{rendered.summary}).",
+        display={"path": str(path), "bytes": size, "format": fmt, "summary": rendered.summary},
+    )
+
+
+async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    fmt = str(args.get("format", "")).lower().lstrip(".")
+    if fmt not in documents.FORMATS:
+        return _error(f"unknown format {args.get('format')!r}; use one of: "
+                      f"{', '.join(documents.FORMATS)}.")
+    raw = args.get("path")
+    if not isinstance(raw, str) or not raw.strip():
+        return _error(f"'path' is required, e.g. '{OUTPUT_DIR}/report{SUFFIXES[fmt]}'.")
+    if (why := not_a_path(raw)) is not None:
+        return _error(f"{why}.")
+    # The folder itself, not where a symlink named "outputs" would lead.
+    out_dir = ctx.workspace.resolve() / OUTPUT_DIR
+    path = resolve_path(ctx, raw)
+    if not path.is_relative_to(out_dir) or path == out_dir:
+        return _error(f"deliverables are written inside the output folder {out_dir}; "
+                      f"{path} is outside it. Use a path like "
+                      f"'{OUTPUT_DIR}/{Path(raw).stem or 'report'}{SUFFIXES[fmt]}'.")
+    if path.suffix.lower() != SUFFIXES[fmt]:
+        return _error(f"a {fmt} deliverable's name ends in {SUFFIXES[fmt]}; got {path.name!r}.")
+    title = args.get("title", "")
+    if not isinstance(title, str):
+        return _error("'title' must be a string.")
+    try:
+        blocks = documents.validate(fmt, args.get("content"))
+        blocks = [_with_image(b, ctx) for b in blocks]
+    except documents.DocumentError as exc:
+        return _error(str(exc))
+    return await asyncio.to_thread(_build, path, fmt, title, blocks)
+
+
+def _with_image(block: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
+    if block["type"] != "image":
+        return block
+    raw = str(block["path"])
+    if (why := not_a_path(raw)) is not None:
+        raise documents.DocumentError(f"Image {raw!r}: {why}.")
+    path = resolve_path(ctx, raw)
+    workspace = ctx.workspace.resolve()
+    if not is_within(path, workspace) or has_state_dir([path]):
+        raise documents.DocumentError(
+            f"The image {path} is outside the workspace {workspace}; images in a "
+            "deliverable must be files inside the workspace (copy it there first).")
+    if not path.is_file():
+        raise documents.DocumentError(f"The image {path} does not exist.")
+    return {**block, "path": str(path)}
+
+
+_BLOCK_DOC = (
+    "content is a list of blocks, each an object with a 'type': "
+    "{type:'heading', text, level:1-3}; {type:'paragraph', text}; "
+    "{type:'list', items:[str], ordered:bool}; "
+    "{type:'table', columns:[str], rows:[[cell]], sheet?:str, widths?:[number]} "
+    "(cells are strings, numbers or null; in xlsx a string starting with '=' is a formula, "
+    "e.g. '=B2*C2', rows start at 2 because row 1 is the header); "
+    "{type:'image', path, width?:0.1-1 (fraction of page width)} (a PNG/JPEG in the "
+    "workspace); {type:'chart', kind:'bar'|'line'|'pie', title, labels:[str], "
+    "series:[{name, values:[number]}]} (rendered as a PNG picture)."
+)
+
+CREATE_DELIVERABLE = Tool(
+    name="create_deliverable",
+    description=(
+        "Write a finished file for the user into the output folder 'outputs/' of the "
+        "workspace: format 'md' (Markdown), 'html' (one self-contained page), 'csv' "
+        "(exactly one table block), 'xlsx' (table blocks only, one sheet each; real "
+        "formulas, styled header, column widths; formula errors such as division by zero "
+        "are refused), 'docx' or 'pdf' (headings, paragraphs, lists, tables, images, "
+        "charts). path: e.g. 'outputs/q3-report.pdf' (must be inside outputs/, ending in "
+        "the format's extension). " + _BLOCK_DOC
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "path": {"type": "string",
+                     "description": "File path inside outputs/, e.g. outputs/report.docx."},
+            "format": {"type": "string", "enum": list(documents.FORMATS)},
+            "title": {"type": "string", "description": "Document title (optional)."},
+            "content": {
+                "type": "array",
+                "description": "The blocks, in order.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "type": {"type": "string", "enum": list(documents.BLOCK_TYPES)},
+                        "text": {"type": "string"},
+                        "level": {"type": "integer", "minimum": 1, "maximum": 3},
+                        "items": {"type": "array", "items": {"type": "string"}},
+                        "ordered": {"type": "boolean"},
+                        "columns": {"type": "array", "items": {"type": "string"}},
+                        "rows": {"type": "array", "items": {"type": "array"}},
+                        "sheet": {"type": "string"},
+                        "widths": {"type": "array", "items": {"type": "number"}},
+                        "path": {"type": "string"},
+                        "width": {"type": "number"},
+                        "kind": {"type": "string", "enum": list(documents.CHART_KINDS)},
+                        "title": {"type": "string"},
+                        "labels": {"type": "array", "items": {"type": "string"}},
+                        "series": {"type": "array", "items": {"type": "object"}},
+                    },
+                    "required": ["type"],
+                },
+            },
+        },
+        "required": ["path", "format", "content"],
+    },
+    handler=create_deliverable,
+    risk=RiskClass.WRITE_LOCAL,
+    target_arg="path",
+)
+
+
+def deliverable_tools() -> list[Tool]:
+    return [CREATE_DELIVERABLE]
