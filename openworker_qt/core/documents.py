@@ -156,8 +156,13 @@ def _check_chart(block: Mapping[str, Any], where: str) -> None:
 
 def chart_png(block: Mapping[str, Any]) -> bytes:
     """The chart as PNG bytes (matplotlib, Agg backend, imported here: in the worker)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
+    except ImportError:
+        raise DocumentError(
+            "Charts cannot be drawn here (the charting library, matplotlib, is not "
+            "installed). Leave the chart out or give its numbers as a table.") from None
 
     fig = Figure(figsize=(6.4, 3.6), dpi=150)
     FigureCanvasAgg(fig)

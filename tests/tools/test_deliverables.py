@@ -257,3 +257,17 @@ async def test_overwrite_is_atomic_and_reported(tmp_path: Path) -> None:
     assert first.content.startswith("Created") and second.content.startswith("Overwrote")
     assert [p.name for p in (tmp_path / "outputs").iterdir()] == ["brief.md"]
     assert "Three clients" in (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
+
+
+async def test_without_the_charting_library_a_chart_is_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in a build without it
+    result = await make(tmp_path, "pdf", DOC_BLOCKS)
+    assert result.is_error and "matplotlib" in result.content and "as a table" in result.content
+    assert not (tmp_path / "outputs" / "brief.pdf").exists()
+    table_only = await make(tmp_path, "pdf", DOC_BLOCKS[:-1])
+    assert not table_only.is_error, table_only.content
