@@ -271,3 +271,20 @@ async def test_without_the_charting_library_a_chart_is_a_clear_error(
     assert not (tmp_path / "outputs" / "brief.pdf").exists()
     table_only = await make(tmp_path, "pdf", DOC_BLOCKS[:-1])
     assert not table_only.is_error, table_only.content
+
+
+def test_the_permission_engine_checks_the_deliverable_path(tmp_path: Path) -> None:
+    from openworker_qt.core.approvals import ToolCallInfo
+    from openworker_qt.core.permissions import PermissionEngine
+
+    def decide(mode: str, path: str) -> tuple[bool, bool]:
+        args = {"path": path, "format": "md", "content": DOC_BLOCKS[:1]}
+        call = ToolCallInfo(session_id="s1", call_id="c1", name=CREATE_DELIVERABLE.name,
+                            arguments=args, risk=CREATE_DELIVERABLE.risk,  # type: ignore[arg-type]
+                            target=args[CREATE_DELIVERABLE.target_arg or ""])
+        d = PermissionEngine(workspace=tmp_path, mode=mode).evaluate(call)
+        return d.allowed, d.needs_user
+
+    assert decide("auto", "outputs/brief.md") == (True, False)
+    assert decide("plan", "outputs/brief.md")[0] is False  # read-only modes never write
+    assert decide("interactive", "outputs/brief.md") == (False, True)  # asked first
