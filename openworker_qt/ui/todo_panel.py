@@ -45,8 +45,7 @@ class TodoPanel(QFrame):
         head.setSpacing(8)
         self.toggle = QToolButton()
         self.toggle.setObjectName("todoToggle")
-        self.toggle.setCheckable(True)
-        self.toggle.setChecked(True)
+        self._expanded = True  # (not a checkable button: a pressed look would read as "on")
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         bold = self.toggle.font()
@@ -69,7 +68,7 @@ class TodoPanel(QFrame):
         self.list.setFrameShape(QFrame.Shape.NoFrame)
         self.list.setWordWrap(True)
         lay.addWidget(self.list)
-        self.toggle.toggled.connect(self._on_toggled)
+        self.toggle.clicked.connect(self._on_clicked)
         self.setAccessibleName(self.tr("To-do list"))
         self.hide()
 
@@ -81,7 +80,7 @@ class TodoPanel(QFrame):
 
     @property
     def expanded(self) -> bool:
-        return self.toggle.isChecked()
+        return self._expanded
 
     def summary(self) -> str:
         done = sum(1 for i in self._items if i.status == "done")
@@ -138,6 +137,7 @@ class TodoPanel(QFrame):
         self.current.setToolTip(step.text if step is not None else "")
         self.setAccessibleDescription(title + (" — " + text if text else ""))
 
-    def _on_toggled(self, expanded: bool) -> None:
-        self.list.setVisible(expanded)
+    def _on_clicked(self) -> None:
+        self._expanded = not self._expanded
+        self.list.setVisible(self._expanded)
         self._update_header()
