@@ -70,6 +70,7 @@ class TodoPanel(QFrame):
         lay.addWidget(self.list)
         self.toggle.clicked.connect(self._on_clicked)
         self.setAccessibleName(self.tr("To-do list"))
+        self._update_header()
         self.hide()
 
     # ---------------------------------------------------------------- state
