@@ -260,6 +260,16 @@ class ConversationStore:
         messages.reverse()
         return messages
 
+    def last_tool_results(self, session_id: str, name: str, limit: int = 20) -> list[Message]:
+        """The newest ``limit`` stored results of the tool ``name``, newest first
+        (the to-do list reads its last one back without loading the whole session)."""
+        rows = self.db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? AND role = 'tool'"
+            " AND json_extract(data, '$.name') = ? ORDER BY id DESC LIMIT ?",
+            (session_id, name, limit),
+        )
+        return [_decode(r) for r in rows]
+
     def attached_paths(self, session_id: str) -> list[str]:
         """The paths of the files the user attached to this session's messages
         (content parts carrying a ``path``; the model never writes user messages).

@@ -70,6 +70,8 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.tools.todo import NAME as TODO_TOOL
+from openworker_qt.tools.todo import TodoItem, stored_todos, todos_from_display
 from openworker_qt.ui.approval import (
     PREVIEWED_TOOLS,
     ApprovalCard,
@@ -85,6 +87,7 @@ from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
+from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.window_state import remember_geometry
@@ -180,12 +183,15 @@ class MainWindow(QMainWindow):
         self.view.setModel(self.transcript)
         self.banner = Banner()
         self.composer = Composer()
+        self.todo = TodoPanel()
+        self._todo_updates = 0  # live list changes, so a slower load never shows an older one
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
         rl.addWidget(self.view, 1)
         rl.addWidget(self.banner)
+        rl.addWidget(self.todo)
         rl.addWidget(self.composer)
         split = QSplitter()
         split.addWidget(self.sidebar)
@@ -465,6 +471,7 @@ class MainWindow(QMainWindow):
         self.composer.show_model(self._model_for(None))
         self.workspace_changed()
         self.transcript.reset("", [])
+        self._show_todos([])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
         self.composer.set_running(False)
@@ -505,6 +512,7 @@ class MainWindow(QMainWindow):
         self.workspace_changed()
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
+        self._show_todos([])  # the session's own list follows from the store
         if (refused := self._refused.pop(session_id, None)) is not None:
             self._put_back(session_id, *refused)
         if self._loading is not None and not self._loading.done():
@@ -515,10 +523,14 @@ class MainWindow(QMainWindow):
     async def _load(self, session_id: str) -> None:
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
+        updates = self._todo_updates
         items, before = await asyncio.to_thread(newest_page, self.store, session_id)
+        todos = await asyncio.to_thread(stored_todos, self.store, session_id)
         if self.session_id != session_id:
             return
         self.transcript.reset(session_id, items, older_loading=before is not None)
+        if updates == self._todo_updates:
+            self.todo.set_items(todos)
         for item in self.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
@@ -526,6 +538,10 @@ class MainWindow(QMainWindow):
         if before is not None:
             older = await asyncio.to_thread(older_items, self.store, session_id, before)
             self.transcript.set_older(session_id, older)
+
+    def _show_todos(self, todos: list[TodoItem]) -> None:
+        self._todo_updates += 1
+        self.todo.set_items(todos)
 
     def loaded(self) -> bool:
         """True once the current session's rows are on screen (tests, benchmarks)."""
@@ -653,6 +669,11 @@ class MainWindow(QMainWindow):
                     "Not started: another OpenWorker window or process is working on this "
                     "session. Try again when that turn has ended, or stop it there."))
             return
+        if (isinstance(event, ev.ToolFinished) and event.name == TODO_TOOL and event.status == "ok"
+                and sid == self.session_id):
+            todos = todos_from_display(event.display)
+            if todos is not None:
+                self._show_todos(todos)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):

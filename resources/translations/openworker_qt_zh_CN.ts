@@ -2410,4 +2410,62 @@ The grant applies to this session only.</source>
         <translation>工作文件夹：{folder}</translation>
     </message>
 </context>
+<context>
+    <name>TodoPanel</name>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="58" />
+        <source>Current step</source>
+        <translation>当前步骤</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="66" />
+        <source>To-do items</source>
+        <translation>待办事项</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="73" />
+        <source>To-do list</source>
+        <translation>待办清单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="88" />
+        <source>{done} of {total} done</source>
+        <translation>已完成 {done}/{total}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="108" />
+        <source>Done: {text}</source>
+        <translation>已完成：{text}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="115" />
+        <source>Current step: {text}</source>
+        <translation>当前步骤：{text}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="118" />
+        <source>To do: {text}</source>
+        <translation>待办：{text}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="129" />
+        <source>To-do list · {summary}</source>
+        <translation>待办清单 · {summary}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
+        <source>Hide the to-do list</source>
+        <translation>收起待办清单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
+        <source>Show the to-do list</source>
+        <translation>展开待办清单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/todo_panel.py" line="136" />
+        <source>Now: {text}</source>
+        <translation>当前：{text}</translation>
+    </message>
+</context>
 </TS>

@@ -36,6 +36,7 @@ from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import TranscriptReducer, newest_page, older_items
+from openworker_qt.tools.todo import TODO_WRITE, stored_todos, todos_from_display
 from tests.core.helpers import fake_tool, forever
 from tests.qt.helpers import SECRET, World, fields_of, until
 
@@ -163,6 +164,7 @@ TOOLS: list[Tool] = [
     fake_tool("echo_secret", _echo_secret),
     fake_tool("broken", _broken),
     fake_tool("slow", _slow, risk=RiskClass.READ),
+    TODO_WRITE,
 ]
 
 Script = Callable[[World, str, Callable[[], None]], Awaitable[None]]
@@ -196,6 +198,15 @@ async def _tools(world: World, sid: str, check: Callable[[], None]) -> None:
 
 async def _interaction(world: World, sid: str, check: Callable[[], None]) -> None:
     assert await _turn(world, sid, "plan the notes") == "completed"
+
+
+async def _todo(world: World, sid: str, check: Callable[[], None]) -> None:
+    assert await _turn(world, sid, "plan the brief") == "completed"
+    # The list the window shows live (the last good call's result) is the stored one.
+    live = [todos_from_display(e.display) for e in world.events()
+            if isinstance(e, ev.ToolFinished) and e.name == "todo_write" and e.status == "ok"]
+    assert live[-1] == stored_todos(world.store, sid) and live[-1] is not None
+    assert [i.status for i in live[-1]] == ["done", "in_progress"]
 
 
 async def _stop_mid_stream(world: World, sid: str, check: Callable[[], None]) -> None:
@@ -379,6 +390,21 @@ SCENARIOS: dict[str, Scenario] = {
         ],
         script=_steering,
         types={"user_message", "iteration_end"},
+    ),
+    "todo": Scenario(
+        turns=[
+            {"tool_calls": [{"id": "t1", "name": "todo_write", "arguments": {"todos": [
+                {"id": "1", "text": "Read", "status": "in_progress"},
+                {"id": "2", "text": "Write", "status": "pending"}]}}]},
+            {"tool_calls": [{"id": "t2", "name": "todo_write", "arguments": {"todos": [
+                {"id": "1", "text": "Read", "status": "done"},
+                {"id": "2", "text": "Write", "status": "in_progress"}]}}]},
+            {"tool_calls": [{"id": "t3", "name": "todo_write", "arguments": {"todos": "not a list"}}]},
+            {"text": "Writing now."},
+        ],
+        script=_todo,
+        types={"tool_started", "tool_finished"},
+        statuses={"ok", "error"},
     ),
 }
 

@@ -129,3 +129,14 @@ def test_key_from_the_environment_in_chinese(chinese: str, qloop, make_desktop, 
     texts = {tree.topLevelItem(i).data(0, 256): tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())}
     assert texts["openai"] == "来自环境变量（OPENAI_API_KEY）"
     assert texts["anthropic"] == "未设置"
+
+
+def test_todo_panel_in_chinese(chinese: str, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.tools.todo import TodoItem
+
+    panel = make_desktop().window.todo
+    panel.set_items([TodoItem("1", "读笔记", "done"), TodoItem("2", "写简报", "in_progress")])
+    assert panel.toggle.text() == "待办清单 · 已完成 1/2"
+    assert panel.current.text() == "当前：写简报"
+    assert panel.accessibleName() == "待办清单"
+    assert panel.toggle.accessibleName() == "收起待办清单"
