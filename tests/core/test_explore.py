@@ -4,6 +4,7 @@ an iteration cap; only its report comes back; several run at once; Stop stops th
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from openworker_qt.core.provider_api import ModelRequest, StreamChunk
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import ToolContext, ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
+from openworker_qt.runtime import open_runtime
 from openworker_qt.tools import explore as explore_mod
 from openworker_qt.tools.explore import EXPLORE, EXPLORER_PROMPT, Explorer, explore_tool
 from openworker_qt.tools.files import file_tools
@@ -252,3 +254,49 @@ async def test_stop_during_a_child_stops_it_and_leaves_nothing_running(tmp_path:
     assert statuses == {"x1": "interrupted", "x2": "interrupted"}
     await asyncio.sleep(0)
     assert asyncio.all_tasks() - before - {asyncio.current_task()} == set()
+
+
+async def test_runtime_sessions_explore_with_their_read_roots_in_plan_mode(
+    isolated_state: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.md").write_text("renewal due in March\n")
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("not-for-the-explorer\n")
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({
+        "advance": "history",
+        "turns": [{"tool_calls": [call(EXPLORE, {"task": "read the notes"}, "x1")]},
+                  {"text": "Done."}],
+        "by_system": {EXPLORER_PROMPT[:30]: [
+            {"tool_calls": [call("read_file", {"path": "notes.md"}),
+                            call("read_file", {"path": str(secret)})]},
+            {"text": "Notes: renewal due in March."},
+        ]},
+    }))
+    rt = open_runtime()
+    try:
+        model = f"scripted:{script}"
+        m = rt.session_manager(default_model=model)
+        # The session itself may write without asking; its explorer still only reads.
+        info = m.create_session(workspace=str(ws), mode="auto")
+        assert EXPLORE in m.engine(info.id).tools
+        events = [e async for e in m.run(info.id, "brief me")]
+        assert ended(events) == "completed"
+        finished = {e.call_id: e for e in events if isinstance(e, ev.ToolFinished)}
+        assert finished["x1"].result == "Notes: renewal due in March."
+        provider, _ = rt.router.resolve(model)
+        assert isinstance(provider, ScriptedProvider)
+        child = [r for r in provider.requests if r.system == EXPLORER_PROMPT]
+        assert len(child) == 2
+        offered = {t["function"]["name"] for t in child[0].tools}
+        assert "read_file" in offered and EXPLORE not in offered
+        assert not offered & {"write_file", "run_shell", "replace_in_file", "apply_patch"}
+        results = [str(msg.get("content")) for msg in child[1].messages
+                   if msg.get("role") == "tool"]
+        assert "renewal due in March" in results[0]
+        assert results[1].startswith("Not executed") and "not-for-the-explorer" not in results[1]
+    finally:
+        await rt.stop()
+        rt.close()
