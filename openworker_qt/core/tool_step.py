@@ -454,7 +454,7 @@ class ToolStep:
                         got.append(pieces.get_nowait())
                     redact = getattr(self.log, "redact", None)
                     for call, text in got:
-                        if tasks_done(tasks, call):
+                        if _batch_task_done(tasks, call):
                             continue  # its result replaces what it reported
                         shown = redact(text) if callable(redact) else text
                         yield ev.ToolProgress(session_id=sid, call_id=call.id,
@@ -662,8 +662,9 @@ class ToolStep:
         return ToolResult(result.content, result.is_error, display)
 
 
-def tasks_done(tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]],
-               call: ParsedCall) -> bool:
+def _batch_task_done(
+    tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]], call: ParsedCall
+) -> bool:
     """Whether the task running ``call`` in a batch has ended."""
     return any(task.done() for task, (c, _d) in tasks.items() if c is call)
 
