@@ -57,6 +57,7 @@ from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
 from openworker_qt.tools.deliverables import deliverable_tools
 from openworker_qt.tools.edits import edit_tools
+from openworker_qt.tools.explore import Explorer, explore_tool
 from openworker_qt.tools.files import file_tools
 from openworker_qt.tools.git import git_tools
 from openworker_qt.tools.interaction import interaction_tools
@@ -124,11 +125,14 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def default_tools(_info: SessionInfo) -> ToolRegistry:
-    return ToolRegistry([
+def default_tools(_info: SessionInfo, explorer: Explorer | None = None) -> ToolRegistry:
+    registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(),
     ])
+    if explorer is not None:  # the explorer's child gets this session's read tools
+        registry.add(explore_tool(explorer, registry))
+    return registry
 
 
 class Runtime:
@@ -204,7 +208,7 @@ class Runtime:
         """:meth:`config_for` in a worker thread (the first read of a folder's file)."""
         return await asyncio.to_thread(self.config_for, workspace)
 
-    def decider_for(self, info: SessionInfo) -> PermissionEngine:
+    def decider_for(self, info: SessionInfo, *, force_mode: str | None = None) -> PermissionEngine:
         """The session's permission engine: the config of the session's folder
         (:meth:`config_for`) on every check, the session's own mode raised to the
         floor that folder's file sets, standing rules from the database.
@@ -213,7 +217,9 @@ class Runtime:
         session (read-only ones too) and the files the user attached to its
         messages. This runtime's config, data, log and cache folders and its
         database are the app's own state (never written; the data folder and the
-        database are never read without asking)."""
+        database are never read without asking).
+
+        ``force_mode``: this mode whatever the session's (the explorer's ``plan``)."""
         sid = info.id
 
         def current() -> SessionInfo:
@@ -226,6 +232,8 @@ class Runtime:
             return self.config_for(workspace)
 
         def mode() -> str:
+            if force_mode is not None:
+                return force_mode
             cfg = config()
             return mode_with_floor(current().mode or str(cfg.get("permissions.mode")),
                                    cfg.get(f"permissions.{WORKSPACE_MODE_KEY}"))
@@ -284,10 +292,14 @@ class Runtime:
             except Exception:  # config_for on the loop will say what is wrong
                 log.exception("reading the settings of %s failed", info.workspace)
 
+        chosen = tools_for or self.tools_for
+        if chosen is default_tools:  # its sessions get an explorer bound to them
+            chosen = self._tools_with_explorer(default_model)
+
         manager = SessionManager(
             self.conversations,
             self.router,
-            tools_for=tools_for or self.tools_for,
+            tools_for=chosen,
             decider_for=self.decider_for,
             approver_for=approver_for,
             questioner_for=questioner_for,
@@ -306,6 +318,22 @@ class Runtime:
         manager.listeners.append(_log_event)
         self.managers.append(manager)
         return manager
+
+    def _tools_with_explorer(self, default_model: str) -> ToolsFor:
+        def tools(info: SessionInfo) -> ToolRegistry:
+            sid = info.id
+
+            def model() -> str:
+                current = self.conversations.session_settings(sid) or info
+                return current.model or default_model
+
+            explorer = Explorer(
+                resolver=self.router, model=model,
+                decider=lambda: self.decider_for(info, force_mode="plan"),
+            )
+            return default_tools(info, explorer)
+
+        return tools
 
     # -------------------------------------------------------------- providers
 

@@ -429,17 +429,39 @@ class ToolStep:
         """Run reads already marked started (committed with their decisions)."""
         sid = self.session_id
         tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]] = {}
+        # What the running reads report, each piece with its call (shown in its card).
+        pieces: asyncio.Queue[tuple[ParsedCall, str]] = asyncio.Queue()
         for call, decision in batch:
             yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
             assert call.tool is not None
-            task = asyncio.ensure_future(self._execute(call.tool, call.arguments))
+            task = asyncio.ensure_future(self._execute(
+                call.tool, call.arguments,
+                lambda text, c=call: pieces.put_nowait((c, text))))  # type: ignore[misc]
             tasks[task] = (call, decision)
         pending: set[asyncio.Future[Any]] = set(tasks)
         stop = self.stop.future
+        getter: asyncio.Future[Any] | None = None
         try:
             while pending:
-                waiting = pending | {stop}
+                if getter is None:
+                    getter = asyncio.ensure_future(pieces.get())
+                waiting = pending | {stop, getter}
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    got = [getter.result()]
+                    getter = None
+                    while not pieces.empty():
+                        got.append(pieces.get_nowait())
+                    redact = getattr(self.log, "redact", None)
+                    for call, text in got:
+                        if _batch_task_done(tasks, call):
+                            continue  # its result replaces what it reported
+                        shown = redact(text) if callable(redact) else text
+                        yield ev.ToolProgress(session_id=sid, call_id=call.id,
+                                              name=call.name, text=shown)
+                    if stop.done() and pending:
+                        raise StopRequested
+                    continue
                 finished: list[ev.ToolFinished] = []
                 # Results that arrived together are committed together, then announced.
                 async with self.log.writing():
@@ -459,6 +481,8 @@ class ToolStep:
                 if stop.done() and pending:
                     raise StopRequested
         finally:
+            if getter is not None:
+                getter.cancel()
             for fut in pending:
                 fut.cancel()
             for fut in pending:
@@ -636,6 +660,13 @@ class ToolStep:
         display = dict(result.display)
         display.setdefault("elapsed_ms", round((time.perf_counter() - started) * 1000, 1))
         return ToolResult(result.content, result.is_error, display)
+
+
+def _batch_task_done(
+    tasks: dict[asyncio.Task[ToolResult], tuple[ParsedCall, Decision]], call: ParsedCall
+) -> bool:
+    """Whether the task running ``call`` in a batch has ended."""
+    return any(task.done() for task, (c, _d) in tasks.items() if c is call)
 
 
 async def _with_progress(

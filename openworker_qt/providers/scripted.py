@@ -23,6 +23,12 @@ that works against it exercises the real engine paths. A script is a list of
 
 Every request received is kept in :attr:`ScriptedProvider.requests`.
 
+Sub-agents (the explorer) call the same model with their own system prompt. A
+script may give them their own turns: ``{"turns": [...], "by_system": {"You are
+an explorer": [...]}}`` — a request whose system prompt starts with a key is
+answered from that key's turns (chosen by history, so several sub-agents running
+at once each get the right turn); its requests are kept in :attr:`requests` too.
+
 By default each call consumes the next turn (state lives in the provider). A
 script file may say ``{"advance": "history", "turns": [...]}``: then the turn
 is chosen by how many assistant messages the request already holds, so a
@@ -67,6 +73,7 @@ class ScriptedProvider:
         *,
         caps: Capabilities | None = None,
         advance: str = "call",
+        by_system: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     ) -> None:
         if advance not in ("call", "history"):
             raise ScriptError(f"unknown advance mode {advance!r} (expected 'call' or 'history')")
@@ -76,6 +83,10 @@ class ScriptedProvider:
         self._caps = caps or Capabilities(vision=True, pdf=False, reasoning=True)
         self.requests: list[ModelRequest] = []
         self._call_counter = 0
+        self._by_system = {
+            prefix: ScriptedProvider(sub, caps=caps, advance="history")
+            for prefix, sub in (by_system or {}).items()
+        }
 
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedProvider:
@@ -91,7 +102,14 @@ class ScriptedProvider:
         if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
             raise ScriptError(f"{p}: expected a list of turn objects (or {{\"turns\": [...]}})")
         advance = raw.get("advance", "call") if isinstance(raw, dict) else "call"
-        return cls(turns, advance=str(advance))
+        by_system = raw.get("by_system") if isinstance(raw, dict) else None
+        if by_system is not None and not (
+            isinstance(by_system, dict)
+            and all(isinstance(v, list) and all(isinstance(t, dict) for t in v)
+                    for v in by_system.values())
+        ):
+            raise ScriptError(f"{p}: by_system maps a system prompt prefix to a list of turns")
+        return cls(turns, advance=str(advance), by_system=by_system)
 
     @property
     def calls(self) -> int:
@@ -118,6 +136,12 @@ class ScriptedProvider:
         return turn
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        for prefix, sub in self._by_system.items():
+            if request.system.startswith(prefix):
+                self.requests.append(request)
+                async for chunk in sub.stream(request):
+                    yield chunk
+                return
         self.requests.append(request)
         turn = self._next_turn(request)
         delay = float(turn.get("delay", 0.0))

@@ -83,3 +83,27 @@ async def test_a_parked_approval_suspends_the_step_and_leaves_the_call_open(tmp_
     assert step.waiting_for_user is False
     [item] = inbox.pending()
     assert item.tool_call_id == "w"
+
+
+async def test_concurrent_reads_stream_their_progress_into_their_own_cards(tmp_path: Path) -> None:
+    import asyncio
+
+    release = asyncio.Event()
+
+    async def chatty(args: dict[str, Any], ctx: ToolContext) -> str:
+        ctx.report(f"working on {args['x']}")
+        await asyncio.wait_for(release.wait(), 10)  # set once both reports were shown
+        return f"done {args['x']}"
+
+    step, _log = make_step(tmp_path)
+    step.tools.add(fake_tool("chatty", chatty))
+    events: list[Any] = []
+    async for item in step.run([raw("a", "chatty", x=1), raw("b", "chatty", x=2)]):
+        events.append(item)
+        if sum(isinstance(e, ev.ToolProgress) for e in events) == 2:
+            release.set()
+    assert events[-1] == StepEnd("done")
+    progress = [(e.call_id, e.text) for e in events if isinstance(e, ev.ToolProgress)]
+    assert sorted(progress) == [("a", "working on 1"), ("b", "working on 2")]
+    finished = {e.call_id: e.result for e in events if isinstance(e, ev.ToolFinished)}
+    assert finished == {"a": "done 1", "b": "done 2"}
