@@ -62,6 +62,7 @@ from openworker_qt.tools.interaction import interaction_tools
 from openworker_qt.tools.search import search_tools
 from openworker_qt.tools.shell import close_all as close_shells
 from openworker_qt.tools.shell import shell_tools
+from openworker_qt.tools.web import web_tools
 
 __all__ = [
     "LifecycleService",
@@ -125,7 +126,7 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 def default_tools(_info: SessionInfo) -> ToolRegistry:
     return ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
-        *interaction_tools(),
+        *interaction_tools(), *web_tools(),
     ])
 
 
