@@ -135,6 +135,11 @@ def split_url(url: str) -> tuple[str, str, int]:
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
         raise WebError(f"the URL {url!r} has no host")
+    if not host.isascii():  # the name the client connects to (and asks the resolver for)
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise WebError(f"the URL {url!r} has an invalid host name") from exc
     return scheme, host, _port(parts)
 
 

@@ -202,6 +202,7 @@ NAMES = {
     "mixed.test": ["93.184.215.14", "192.168.1.20"],
     "example.org": ["127.0.0.1"],
     "example.com": ["127.0.0.1"],
+    "xn--bcher-kva.test": ["127.0.0.1"],
 }
 
 
@@ -280,6 +281,16 @@ async def test_the_connection_is_pinned_to_the_checked_address(server: Server) -
     assert page.body == b"plain words\nline two"
     assert calls == ["example.org"]
     assert server.seen[0]["headers"]["Host"] == f"example.org:{server.port}"
+
+
+async def test_an_international_name_is_checked_and_pinned_as_the_client_sends_it(
+    server: Server,
+) -> None:
+    with pytest.raises(WebError, match="xn--bcher-kva.test resolves to 127.0.0.1"):
+        await fetch(f"http://bücher.test:{server.port}/text", WebSettings(), resolve=resolver)
+    conf = WebSettings(allow_private_hosts=("xn--bcher-kva.test",))
+    page = await fetch(f"http://bücher.test:{server.port}/text", conf, resolve=resolver)
+    assert page.body == b"plain words\nline two"
 
 
 async def test_allow_list_is_per_host_and_port(server: Server) -> None:
