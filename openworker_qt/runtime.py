@@ -65,6 +65,7 @@ from openworker_qt.tools.search import search_tools
 from openworker_qt.tools.shell import close_all as close_shells
 from openworker_qt.tools.shell import shell_tools
 from openworker_qt.tools.todo import todo_tools
+from openworker_qt.tools.web import web_tools
 
 __all__ = [
     "LifecycleService",
@@ -128,7 +129,7 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 def default_tools(_info: SessionInfo, explorer: Explorer | None = None) -> ToolRegistry:
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
-        *interaction_tools(), *deliverable_tools(), *todo_tools(),
+        *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
     ])
     if explorer is not None:  # the explorer's child gets this session's read tools
         registry.add(explore_tool(explorer, registry))

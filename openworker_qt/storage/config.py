@@ -21,7 +21,8 @@ set only these keys, and only to narrow:
 Every other key is ignored with a warning: ``general.default_model`` (it would
 choose which vendor receives the conversation — the model is chosen in your
 settings or per session), the ``[providers]`` table (it names servers and keys:
-a workspace could send the conversation and a key elsewhere), ``ui``, ``voice``
+a workspace could send the conversation and a key elsewhere), ``web`` (its
+``allow_private_hosts`` would open the local network to ``web_fetch``), ``ui``, ``voice``
 (a model *file*), ``automation`` and the rest of ``general``. A value equal to
 your own setting changes nothing and is not reported.
 
@@ -109,6 +110,13 @@ DEFAULTS: dict[str, Any] = {
     },
     "memory": {
         "enabled": True,
+    },
+    "web": {
+        # hosts (``host`` or ``host:port``) web_fetch may reach on a private or local
+        # address; global settings only (a workspace file cannot set it)
+        "allow_private_hosts": [],
+        "search_provider": "duckduckgo",  # duckduckgo | brave | tavily | searxng
+        "searxng_url": "",
     },
     "voice": {
         "model": "",  # a ggml whisper model file; "" = <data dir>/models/ggml-*.bin
