@@ -46,6 +46,7 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -79,6 +80,8 @@ from openworker_qt.ui.approval import (
     QuestionCard,
     approval_preview,
 )
+from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
+from openworker_qt.ui.artifacts_panel import ArtifactsPanel, path_from_display, stored_deliverables
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.folders import prepare_folder  # (tiny: a first send imports nothing)
@@ -185,6 +188,7 @@ class MainWindow(QMainWindow):
         self.composer = Composer()
         self.todo = TodoPanel()
         self._todo_updates = 0  # live list changes, so a slower load never shows an older one
+        self._deliverable_updates = 0  # (the same, for the deliverables panel)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -199,6 +203,12 @@ class MainWindow(QMainWindow):
         split.setStretchFactor(1, 1)
         split.setSizes([240, 760])
         self.setCentralWidget(split)
+        self.artifacts = ArtifactsPanel()
+        self.artifacts_dock = QDockWidget(self.tr("Deliverables"), self)
+        self.artifacts_dock.setObjectName("artifactsDock")
+        self.artifacts_dock.setWidget(self.artifacts)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.artifacts_dock)
+        self.artifacts_dock.hide()
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
         self.statusBar().addWidget(self.status_label, 1)
@@ -280,6 +290,11 @@ class MainWindow(QMainWindow):
         self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.settings.config),
                      self.quick_ask_requested, "quickAsk")
         self._action(w, self.tr("&Focus message box"), "Ctrl+L", self.composer.edit.setFocus, "focusComposer")
+        deliverables = self.artifacts_dock.toggleViewAction()
+        deliverables.setText(self.tr("&Deliverables"))
+        deliverables.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        deliverables.setObjectName("deliverables")
+        w.addAction(deliverables)
 
     def _folder_menu(self) -> None:
         menu = QMenu(self.folder_button)
@@ -472,6 +487,7 @@ class MainWindow(QMainWindow):
         self.workspace_changed()
         self.transcript.reset("", [])
         self._show_todos([])
+        self._show_deliverables([])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
         self.composer.set_running(False)
@@ -513,6 +529,7 @@ class MainWindow(QMainWindow):
         self.composer.set_running(self.manager.is_running(session_id))
         self.banner.hide()
         self._show_todos([])  # the session's own list follows from the store
+        self._show_deliverables([])
         if (refused := self._refused.pop(session_id, None)) is not None:
             self._put_back(session_id, *refused)
         if self._loading is not None and not self._loading.done():
@@ -524,13 +541,17 @@ class MainWindow(QMainWindow):
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
         updates = self._todo_updates
+        made = self._deliverable_updates
         items, before = await asyncio.to_thread(newest_page, self.store, session_id)
         todos = await asyncio.to_thread(stored_todos, self.store, session_id)
+        deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
         if self.session_id != session_id:
             return
         self.transcript.reset(session_id, items, older_loading=before is not None)
         if updates == self._todo_updates:
             self.todo.set_items(todos)
+        if made == self._deliverable_updates:
+            self.artifacts.set_paths(deliverables)
         for item in self.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
@@ -542,6 +563,10 @@ class MainWindow(QMainWindow):
     def _show_todos(self, todos: list[TodoItem]) -> None:
         self._todo_updates += 1
         self.todo.set_items(todos)
+
+    def _show_deliverables(self, paths: list[str]) -> None:
+        self._deliverable_updates += 1
+        self.artifacts.set_paths(paths)
 
     def loaded(self) -> bool:
         """True once the current session's rows are on screen (tests, benchmarks)."""
@@ -674,6 +699,12 @@ class MainWindow(QMainWindow):
             todos = todos_from_display(event.display)
             if todos is not None:
                 self._show_todos(todos)
+        if (isinstance(event, ev.ToolFinished) and event.name == DELIVERABLE_TOOL
+                and event.status == "ok" and sid == self.session_id):
+            made = path_from_display(event.display)
+            if made is not None:
+                self._deliverable_updates += 1
+                self.artifacts.add_path(made)
         if sid == self.transcript.session_id:
             self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):

@@ -1,0 +1,314 @@
+"""The session's deliverables, listed with a preview ("Window → Deliverables").
+
+The list is the files written by the session's successful ``create_deliverable``
+calls: read back from the stored tool results when a session is opened, and
+extended live from ``ToolFinished``. Selecting one shows a preview: the first
+page of a PDF (QtPdf), Markdown and HTML rendered (no remote loads), CSV and
+XLSX as a table, the text of a DOCX, images. Files are read in a worker thread,
+never on the loop. "Open" hands the file to the desktop; "Reveal in folder"
+opens the folder holding it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QPixmap
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.tools.todo import ToolResultSource
+
+TOOL = "create_deliverable"
+MAX_ROWS = 200  # table rows shown
+MAX_TEXT = 200_000  # characters of a text preview
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp"}
+
+
+def path_from_display(display: Any) -> str | None:
+    if isinstance(display, Mapping) and isinstance(display.get("path"), str):
+        return str(display["path"])
+    return None
+
+
+def stored_deliverables(store: ToolResultSource, session_id: str) -> list[str]:
+    """The paths the session's successful ``create_deliverable`` calls wrote, oldest
+    first, each once (worker thread)."""
+    found: list[str] = []
+    for msg in reversed(store.last_tool_results(session_id, TOOL, 500)):
+        if msg.get("status", "ok") != "ok":
+            continue
+        path = path_from_display(msg.get("_display"))
+        if path is not None:
+            if path in found:
+                found.remove(path)
+            found.append(path)
+    return found
+
+
+@dataclass
+class Preview:
+    kind: str  # "text", "markdown", "html", "table", "image", "error"
+    text: str = ""
+    rows: list[list[str]] = field(default_factory=list)
+    image: QImage | None = None
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _pdf_image(path: Path) -> Preview:
+    try:
+        from PySide6.QtPdf import QPdfDocument
+    except ImportError:
+        return Preview("text", "PDF preview is not available on this system.")
+    doc = QPdfDocument()
+    doc.load(str(path))
+    if doc.status() != QPdfDocument.Status.Ready or doc.pageCount() < 1:
+        return Preview("error", "This PDF could not be read.")
+    size = doc.pagePointSize(0)
+    scale = 900 / max(size.width(), 1.0)
+    image = doc.render(0, QSize(int(size.width() * scale), int(size.height() * scale)))
+    doc.close()
+    if image.isNull():
+        return Preview("error", "This PDF could not be rendered.")
+    # A page with a transparent background reads as white on screen.
+    page = QImage(image.size(), QImage.Format.Format_RGB32)
+    page.fill(Qt.GlobalColor.white)
+    from PySide6.QtGui import QPainter
+    painter = QPainter(page)
+    painter.drawImage(0, 0, image)
+    painter.end()
+    return Preview("image", image=page)
+
+
+def read_preview(path_text: str) -> Preview:
+    """Everything a preview shows, read from disk (worker thread)."""
+    path = Path(path_text)
+    if not path.is_file():
+        return Preview("error", "This file is no longer there.")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".pdf":
+            return _pdf_image(path)
+        if suffix in IMAGE_SUFFIXES:
+            image = QImage(str(path))
+            return Preview("image", image=image) if not image.isNull() else Preview(
+                "error", "This image could not be read.")
+        if suffix == ".csv":
+            with path.open(newline="", encoding="utf-8-sig", errors="replace") as fh:
+                rows = [list(r) for r in itertools.islice(csv.reader(fh), MAX_ROWS + 1)]
+            return Preview("table", rows=rows)
+        if suffix == ".xlsx":
+            from openpyxl import load_workbook
+            wb = load_workbook(path, read_only=True)
+            try:
+                ws = wb.worksheets[0]
+                rows = [[_cell(v) for v in r]
+                        for r in ws.iter_rows(max_row=MAX_ROWS + 1, values_only=True)]
+            finally:
+                wb.close()
+            return Preview("table", rows=rows)
+        if suffix == ".docx":
+            import docx
+            document = docx.Document(str(path))
+            lines = [p.text for p in document.paragraphs]
+            for table in document.tables:
+                lines.extend(" | ".join(c.text for c in row.cells) for row in table.rows)
+            return Preview("text", "\n".join(lines)[:MAX_TEXT])
+        text = path.read_text(encoding="utf-8", errors="replace")[:MAX_TEXT]
+        if suffix in {".md", ".markdown"}:
+            return Preview("markdown", text)
+        if suffix in {".html", ".htm"}:
+            return Preview("html", text)
+        return Preview("text", text)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is shown as such
+        return Preview("error", f"This file could not be read: {exc}")
+
+
+class _LocalBrowser(QTextBrowser):
+    """A text browser that never loads anything: no remote or local resources."""
+
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:  # noqa: N802
+        return None
+
+
+class ArtifactsPanel(QWidget):
+    """See module docstring."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("artifactsPanel")
+        self.setAccessibleName(self.tr("Deliverables"))
+        self._generation = 0
+        self._task: asyncio.Task[None] | None = None
+        self.preview_kind = ""
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.list = QListWidget()
+        self.list.setObjectName("artifactsList")
+        self.list.setAccessibleName(self.tr("Deliverables of this session"))
+        split.addWidget(self.list)
+        self.stack = QStackedWidget()
+        self.message = QLabel(self.tr("No deliverables yet."))
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.browser = _LocalBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.setAccessibleName(self.tr("Document preview"))
+        self.table = QTableWidget()
+        self.table.setAccessibleName(self.tr("Table preview"))
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.image = QLabel()
+        self.image.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.image.setAccessibleName(self.tr("Page preview"))
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.image)
+        for w in (self.message, self.browser, self.table, scroll):
+            self.stack.addWidget(w)
+        split.addWidget(self.stack)
+        split.setSizes([140, 400])
+        lay.addWidget(split, 1)
+        buttons = QHBoxLayout()
+        self.open_button = QPushButton(self.tr("Open"))
+        self.reveal_button = QPushButton(self.tr("Reveal in folder"))
+        self.open_button.setAccessibleName(self.tr("Open the deliverable"))
+        self.reveal_button.setAccessibleName(self.tr("Show the deliverable in its folder"))
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.reveal_button)
+        lay.addLayout(buttons)
+        self.open_button.clicked.connect(self.open_selected)
+        self.reveal_button.clicked.connect(self.reveal_selected)
+        self.list.currentItemChanged.connect(self._on_current)
+        self._update_buttons()
+
+    # ---------------------------------------------------------------- state
+
+    def paths(self) -> list[str]:
+        return [str(self.list.item(n).data(Qt.ItemDataRole.UserRole)) for n in range(self.list.count())]
+
+    def selected_path(self) -> str | None:
+        item = self.list.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def set_paths(self, paths: list[str]) -> None:
+        self.list.clear()
+        for path in paths:
+            self._append(path)
+        if not paths:
+            self._show_message(self.tr("No deliverables yet."))
+        self._update_buttons()
+
+    def add_path(self, path: str) -> None:
+        """A new (or rewritten) deliverable: listed last and selected."""
+        for n in range(self.list.count()):
+            if self.list.item(n).data(Qt.ItemDataRole.UserRole) == path:
+                self.list.takeItem(n)
+                break
+        item = self._append(path)
+        self.list.setCurrentItem(item)
+        self._update_buttons()
+
+    def loaded(self) -> bool:
+        return self._task is None or self._task.done()
+
+    def open_selected(self) -> None:
+        if (path := self.selected_path()) is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def reveal_selected(self) -> None:
+        if (path := self.selected_path()) is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(path).parent)))
+
+    # ------------------------------------------------------------- internals
+
+    def _append(self, path: str) -> QListWidgetItem:
+        item = QListWidgetItem(Path(path).name)
+        item.setData(Qt.ItemDataRole.UserRole, path)
+        item.setToolTip(path)
+        self.list.addItem(item)
+        return item
+
+    def _update_buttons(self) -> None:
+        has = self.list.currentItem() is not None
+        self.open_button.setEnabled(has)
+        self.reveal_button.setEnabled(has)
+
+    def _show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.stack.setCurrentIndex(0)
+        self.preview_kind = "message"
+
+    def _on_current(self, item: QListWidgetItem | None, _previous: Any = None) -> None:
+        self._update_buttons()
+        self._generation += 1
+        if item is None:
+            self._show_message(self.tr("No deliverables yet."))
+            return
+        self._show_message(self.tr("Loading the preview…"))
+        self.preview_kind = ""
+        self._task = asyncio.ensure_future(
+            self._load(str(item.data(Qt.ItemDataRole.UserRole)), self._generation))
+
+    async def _load(self, path: str, generation: int) -> None:
+        preview = await asyncio.to_thread(read_preview, path)
+        if generation != self._generation:
+            return
+        self._show(preview)
+
+    def _show(self, preview: Preview) -> None:
+        if preview.kind == "error":
+            self._show_message(preview.text)
+            self.preview_kind = "error"
+            return
+        if preview.kind in {"text", "markdown", "html"}:
+            if preview.kind == "markdown":
+                self.browser.setMarkdown(preview.text)
+            elif preview.kind == "html":
+                self.browser.setHtml(preview.text)
+            else:
+                self.browser.setPlainText(preview.text)
+            self.stack.setCurrentIndex(1)
+        elif preview.kind == "table":
+            rows = preview.rows
+            head = rows[0] if rows else []
+            body = rows[1:MAX_ROWS + 1]
+            width = max((len(r) for r in rows), default=0)
+            self.table.clear()
+            self.table.setColumnCount(width)
+            self.table.setRowCount(len(body))
+            self.table.setHorizontalHeaderLabels(head + [""] * (width - len(head)))
+            for r, row in enumerate(body):
+                for c, value in enumerate(row):
+                    self.table.setItem(r, c, QTableWidgetItem(value))
+            self.stack.setCurrentIndex(2)
+        elif preview.kind == "image" and preview.image is not None:
+            pixmap = QPixmap.fromImage(preview.image)
+            if pixmap.width() > 600:
+                pixmap = pixmap.scaledToWidth(600, Qt.TransformationMode.SmoothTransformation)
+            self.image.setPixmap(pixmap)
+            self.stack.setCurrentIndex(3)
+        self.preview_kind = preview.kind
