@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -74,6 +74,10 @@ class Preview:
     image: QImage | None = None
 
 
+def _t(text: str) -> str:
+    return QCoreApplication.translate("ArtifactsPanel", text)
+
+
 def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -82,17 +86,17 @@ def _pdf_image(path: Path) -> Preview:
     try:
         from PySide6.QtPdf import QPdfDocument
     except ImportError:
-        return Preview("text", "PDF preview is not available on this system.")
+        return Preview("text", _t("PDF preview is not available on this system."))
     doc = QPdfDocument()
     doc.load(str(path))
     if doc.status() != QPdfDocument.Status.Ready or doc.pageCount() < 1:
-        return Preview("error", "This PDF could not be read.")
+        return Preview("error", _t("This PDF could not be read."))
     size = doc.pagePointSize(0)
     scale = 900 / max(size.width(), 1.0)
     image = doc.render(0, QSize(int(size.width() * scale), int(size.height() * scale)))
     doc.close()
     if image.isNull():
-        return Preview("error", "This PDF could not be rendered.")
+        return Preview("error", _t("This PDF could not be rendered."))
     # A page with a transparent background reads as white on screen.
     page = QImage(image.size(), QImage.Format.Format_RGB32)
     page.fill(Qt.GlobalColor.white)
@@ -107,7 +111,7 @@ def read_preview(path_text: str) -> Preview:
     """Everything a preview shows, read from disk (worker thread)."""
     path = Path(path_text)
     if not path.is_file():
-        return Preview("error", "This file is no longer there.")
+        return Preview("error", _t("This file is no longer there."))
     suffix = path.suffix.lower()
     try:
         if suffix == ".pdf":
@@ -115,7 +119,7 @@ def read_preview(path_text: str) -> Preview:
         if suffix in IMAGE_SUFFIXES:
             image = QImage(str(path))
             return Preview("image", image=image) if not image.isNull() else Preview(
-                "error", "This image could not be read.")
+                "error", _t("This image could not be read."))
         if suffix == ".csv":
             with path.open(newline="", encoding="utf-8-sig", errors="replace") as fh:
                 rows = [list(r) for r in itertools.islice(csv.reader(fh), MAX_ROWS + 1)]
@@ -144,7 +148,7 @@ def read_preview(path_text: str) -> Preview:
             return Preview("html", text)
         return Preview("text", text)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is shown as such
-        return Preview("error", f"This file could not be read: {exc}")
+        return Preview("error", _t("This file could not be read: {error}").format(error=exc))
 
 
 class _LocalBrowser(QTextBrowser):

@@ -1014,6 +1014,16 @@ The grant applies to this session only.</source>
         <source>Waiting for your answer</source>
         <translation>等待你的回答</translation>
     </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+        <source>Deliverables</source>
+        <translation>成果文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+        <source>&amp;Deliverables</source>
+        <translation>成果文件(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>ModelPage</name>
@@ -2466,6 +2476,94 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/todo_panel.py" line="136" />
         <source>Now: {text}</source>
         <translation>当前：{text}</translation>
+    </message>
+</context>
+<context>
+    <name>ArtifactsPanel</name>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>PDF preview is not available on this system.</source>
+        <translation>此系统无法预览 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>This PDF could not be read.</source>
+        <translation>无法读取此 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>This PDF could not be rendered.</source>
+        <translation>无法渲染此 PDF。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>This file is no longer there.</source>
+        <translation>此文件已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>This image could not be read.</source>
+        <translation>无法读取此图片。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>This file could not be read: {error}</source>
+        <translation>无法读取此文件：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Deliverables</source>
+        <translation>成果文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Deliverables of this session</source>
+        <translation>本会话的成果文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>No deliverables yet.</source>
+        <translation>尚无成果文件。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Document preview</source>
+        <translation>文档预览</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Table preview</source>
+        <translation>表格预览</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Page preview</source>
+        <translation>页面预览</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Reveal in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Open the deliverable</source>
+        <translation>打开成果文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Show the deliverable in its folder</source>
+        <translation>在所在文件夹中显示成果文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
+        <source>Loading the preview…</source>
+        <translation>正在加载预览…</translation>
     </message>
 </context>
 </TS>

@@ -130,3 +130,18 @@ def test_html_preview_loads_nothing_remote(qtbot) -> None:  # type: ignore[no-un
     from PySide6.QtGui import QTextDocument
     assert panel.browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
                                       QUrl("http://example.com/x.png")) is None
+
+
+def test_the_panel_in_chinese(qapp, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui.theme import install_translator
+
+    install_translator(qapp, "zh_CN")
+    try:
+        window = make_desktop().window
+        action = window.findChild(type(window.stop_action), "deliverables")
+        assert action.text() == "成果文件(&D)" and window.artifacts_dock.windowTitle() == "成果文件"
+        assert window.artifacts.open_button.text() == "打开"
+        assert window.artifacts.reveal_button.text() == "在文件夹中显示"
+        assert read_preview(str(tmp_path / "gone.pdf")).text == "此文件已不存在。"
+    finally:
+        install_translator(qapp, "en")
