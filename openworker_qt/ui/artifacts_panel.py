@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QImage, QPixmap
+from PySide6.QtGui import QDesktopServices, QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -168,6 +168,7 @@ class ArtifactsPanel(QWidget):
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
         self.preview_kind = ""
+        self._page: QPixmap | None = None  # the full-size image, scaled to the panel's width
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -188,7 +189,7 @@ class ArtifactsPanel(QWidget):
         self.image = QLabel()
         self.image.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.image.setAccessibleName(self.tr("Page preview"))
-        scroll = QScrollArea()
+        self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.image)
         for w in (self.message, self.browser, self.table, scroll):
@@ -283,6 +284,19 @@ class ArtifactsPanel(QWidget):
             return
         self._show(preview)
 
+    def _fit_image(self) -> None:
+        if self._page is None:
+            return
+        width = max(self.scroll.viewport().width() - 8, 100)
+        pixmap = self._page
+        if pixmap.width() > width:
+            pixmap = pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+        self.image.setPixmap(pixmap)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_image()
+
     def _show(self, preview: Preview) -> None:
         if preview.kind == "error":
             self._show_message(preview.text)
@@ -310,9 +324,7 @@ class ArtifactsPanel(QWidget):
                     self.table.setItem(r, c, QTableWidgetItem(value))
             self.stack.setCurrentIndex(2)
         elif preview.kind == "image" and preview.image is not None:
-            pixmap = QPixmap.fromImage(preview.image)
-            if pixmap.width() > 600:
-                pixmap = pixmap.scaledToWidth(600, Qt.TransformationMode.SmoothTransformation)
-            self.image.setPixmap(pixmap)
+            self._page = QPixmap.fromImage(preview.image)
             self.stack.setCurrentIndex(3)
+            self._fit_image()
         self.preview_kind = preview.kind

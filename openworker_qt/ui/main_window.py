@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
         self.artifacts_dock.setObjectName("artifactsDock")
         self.artifacts_dock.setWidget(self.artifacts)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.artifacts_dock)
+        self.resizeDocks([self.artifacts_dock], [380], Qt.Orientation.Horizontal)
         self.artifacts_dock.hide()
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
