@@ -189,7 +189,7 @@ class ArtifactsPanel(QWidget):
         self.image = QLabel()
         self.image.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.image.setAccessibleName(self.tr("Page preview"))
-        self.scroll = scroll = QScrollArea()
+        self.page_area = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.image)
         for w in (self.message, self.browser, self.table, scroll):
@@ -287,7 +287,7 @@ class ArtifactsPanel(QWidget):
     def _fit_image(self) -> None:
         if self._page is None:
             return
-        width = max(self.scroll.viewport().width() - 8, 100)
+        width = max(self.page_area.viewport().width() - 8, 100)
         pixmap = self._page
         if pixmap.width() > width:
             pixmap = pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
