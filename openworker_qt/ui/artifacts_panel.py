@@ -6,7 +6,7 @@ extended live from ``ToolFinished``. Selecting one shows a preview: the first
 page of a PDF (QtPdf), Markdown and HTML rendered (no remote loads), CSV and
 XLSX as a table, the text of a DOCX, images. Files are read in a worker thread,
 never on the loop. "Open" hands the file to the desktop; "Reveal in folder"
-opens the folder holding it.
+opens the folder holding it; a row dragged out of the window carries the file.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import csv
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QMimeData, QSize, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -158,6 +158,15 @@ class _LocalBrowser(QTextBrowser):
         return None
 
 
+class _DeliverableList(QListWidget):
+    """The list; a row dragged out of the window carries the file (its local URL)."""
+
+    def mimeData(self, items: Sequence[QListWidgetItem]) -> QMimeData:  # noqa: N802
+        data = QMimeData()
+        data.setUrls([QUrl.fromLocalFile(str(i.data(Qt.ItemDataRole.UserRole))) for i in items])
+        return data
+
+
 class ArtifactsPanel(QWidget):
     """See module docstring."""
 
@@ -172,7 +181,9 @@ class ArtifactsPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         split = QSplitter(Qt.Orientation.Vertical)
-        self.list = QListWidget()
+        self.list = _DeliverableList()
+        self.list.setDragEnabled(True)
+        self.list.setDragDropMode(QListWidget.DragDropMode.DragOnly)
         self.list.setObjectName("artifactsList")
         self.list.setAccessibleName(self.tr("Deliverables of this session"))
         split.addWidget(self.list)

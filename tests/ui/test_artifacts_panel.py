@@ -75,6 +75,8 @@ def test_the_panel_lists_and_previews_a_docx_an_xlsx_and_a_pdf(  # type: ignore[
         await select(panel, "report.pdf")
         pixmap = panel.image.pixmap()
         seen["pdf"] = (panel.preview_kind, non_white(pixmap.toImage()))
+        # dragging the row out hands other applications the file itself
+        seen["drag"] = [u.toLocalFile() for u in panel.list.mimeData([panel.list.currentItem()]).urls()]
         # a reopened session reads its deliverables back from the store
         sid = window.session_id
         window.new_session()
@@ -96,6 +98,7 @@ def test_the_panel_lists_and_previews_a_docx_an_xlsx_and_a_pdf(  # type: ignore[
 
     # Each file read back with its own library.
     out = tmp_path / "ws" / "outputs"
+    assert seen["drag"] == [str((out / "report.pdf").resolve())]
     import docx
     from openpyxl import load_workbook
     from pypdf import PdfReader
