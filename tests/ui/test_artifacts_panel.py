@@ -135,16 +135,20 @@ def test_html_preview_loads_nothing_remote(qtbot) -> None:  # type: ignore[no-un
                                       QUrl("http://example.com/x.png")) is None
 
 
-def test_the_panel_in_chinese(qapp, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_panel_in_chinese(qapp, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QCoreApplication
+
     from openworker_qt.ui.theme import install_translator
 
+    # (no desktop here: building one in Chinese would leave Chinese text cached for later tests)
     install_translator(qapp, "zh_CN")
     try:
-        window = make_desktop().window
-        action = window.findChild(type(window.stop_action), "deliverables")
-        assert action.text() == "成果文件(&D)" and window.artifacts_dock.windowTitle() == "成果文件"
-        assert window.artifacts.open_button.text() == "打开"
-        assert window.artifacts.reveal_button.text() == "在文件夹中显示"
+        assert QCoreApplication.translate("MainWindow", "&Deliverables") == "成果文件(&D)"
+        assert QCoreApplication.translate("MainWindow", "Deliverables") == "成果文件"
+        panel = ArtifactsPanel()
+        qtbot.addWidget(panel)
+        assert panel.open_button.text() == "打开"
+        assert panel.reveal_button.text() == "在文件夹中显示"
         assert read_preview(str(tmp_path / "gone.pdf")).text == "此文件已不存在。"
     finally:
         install_translator(qapp, "en")
