@@ -211,7 +211,7 @@ def test_an_unusable_workspace_file_reads_only_where_it_must_not_stop(tmp_path: 
 
 
 def test_workspace_may_narrow(tmp_path: Path) -> None:
-    shared = tmp_path / "shared"
+    shared = tmp_path / "team-folder"
     (shared / "out").mkdir(parents=True)
     g = tmp_path / "g.toml"
     g.write_text(

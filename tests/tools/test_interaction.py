@@ -160,7 +160,7 @@ def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> No
     from openworker_qt.core.risk import RiskClass
     from openworker_qt.core.sessions import SessionControl
 
-    folder = tmp_path / "shared"
+    folder = tmp_path / "team-folder"
     folder.mkdir()
     one = rt.conversations.create_session(workspace=str(tmp_path / "a"), mode="auto")
     two = rt.conversations.create_session(workspace=str(tmp_path / "b"), mode="auto")

@@ -203,7 +203,7 @@ def test_a_window_saved_off_screen_opens_on_screen(qtbot, qloop, make_desktop) -
 def test_dialogs_and_quick_ask_open_on_screen(qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop()
     desktop.window.move(5000, 5000)  # parked off-screen: its dialogs must not follow
-    folder = tmp_path / "shared"
+    folder = tmp_path / "team-folder"
     folder.mkdir()
     dialog = act(qloop, lambda: desktop.grant_folder(str(folder)))
     assert dialog.isVisible() and on_primary(dialog)
