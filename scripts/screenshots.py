@@ -154,6 +154,72 @@ async def settings_and_onboarding(desktop: Any, save: Callable[[object, str], No
         install_translator(app, "en")
 
 
+def single_shot(
+    name: str,
+    conversation: list[dict[str, Any]],
+    scene: Callable[[Any, Any], Any],
+    *,
+    size: tuple[int, int] = (1180, 780),
+    notes: bool = False,
+) -> int:
+    """Render one window state to ``docs/screenshots/<name>`` (``--out`` to change):
+    the real app on a scripted ``conversation`` in a temp state dir on a virtual
+    screen. ``await scene(desktop, window)`` brings the window to the state to shoot;
+    ``notes`` puts the two ACME notes in the workspace."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    out = parser.parse_args().out
+    out.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="ow-shots-"))
+    os.environ["OPENWORKER_HOME"] = str(home)
+    os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    os.environ["QT_API"] = "pyside6"
+    with virtual_display():
+        import qasync
+        from PySide6.QtWidgets import QApplication
+
+        from openworker_qt.app import DesktopApp
+        from openworker_qt.runtime import open_runtime
+        from openworker_qt.ui.theme import apply_theme
+
+        app = QApplication.instance() or QApplication(["openworker-qt"])
+        assert isinstance(app, QApplication)
+        apply_theme(app, "light")
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        workspace = home / "acme"
+        workspace.mkdir()
+        if notes:
+            (workspace / "notes-q1.md").write_text("ACME: 120 seats, happy with support.\n")
+            (workspace / "notes-q2.md").write_text("ACME: two P2 tickets open.\n")
+        script = home / "conversation.json"
+        script.write_text(json.dumps(conversation))
+        rt = open_runtime()
+        rt.config.data["general"]["default_model"] = f"scripted:{script}"
+        desktop = DesktopApp(rt, workspace=workspace, enable_tray=False)
+        window = desktop.window
+        window.resize(*size)
+        window.show()
+        path = out / name
+
+        async def shoot() -> None:
+            await scene(desktop, window)
+            await settle(0.8)
+            window.grab().save(str(path))
+            if desktop.manager.is_running(window.session_id or ""):
+                window.stop()
+                await until(lambda: not desktop.manager.is_running(window.session_id or ""))
+            await desktop.shutdown()
+
+        try:
+            loop.run_until_complete(shoot())
+        finally:
+            rt.close()
+            loop.close()
+    print(path)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
