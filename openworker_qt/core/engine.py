@@ -109,6 +109,7 @@ from openworker_qt.domain.messages import (
     ToolCall,
     UserMessage,
 )
+from openworker_qt.domain.usage import Usage
 
 __all__ = [
     "DENIED_RESULT", "MAX_RESULT_CHARS", "HistoryStore", "MemoryHistory", "ModelReply",
@@ -793,6 +794,9 @@ class TurnEngine:
             reply["reasoning"] = "".join(reasoning_parts)
         if finish is not None and finish.provider_state:
             reply["provider_state"] = dict(finish.provider_state)
+        used = Usage.of(finish.usage if finish is not None else None)
+        if used:  # display only: what this call used
+            reply["usage"] = used.as_dict()
         reply["model"] = self.model
         if calls:  # names this step's calls for the inbox (vendors reuse call ids)
             reply["step_id"] = uuid.uuid4().hex[:12]

@@ -58,6 +58,7 @@ class AssistantMessage(TypedDict, total=False):
     model: str
     step_id: str  # names this step's calls (with a call's id: its instance key)
     partial: Literal["interrupted", "error"]  # a reply cut off; "error" is never sent
+    usage: dict[str, int]  # display only: the tokens of the call (domain.usage keys)
 
 
 class ToolMessage(TypedDict, total=False):

@@ -161,6 +161,10 @@ def _mark_cache(blocks: list[dict[str, Any]]) -> None:
 
 
 def _usage(raw: Any, into: dict[str, int]) -> None:
+    """Record the wire's counts (later events repeat or update earlier ones).
+
+    As on the wire, ``input_tokens`` here leaves out the cached tokens:
+    :func:`_canonical` adds them once the message is complete."""
     if raw is None:
         return
     for ours, theirs in (
@@ -172,6 +176,25 @@ def _usage(raw: Any, into: dict[str, int]) -> None:
         value = getattr(raw, theirs, None)
         if isinstance(value, int):
             into[ours] = value
+    details = getattr(raw, "output_tokens_details", None)
+    if details is None:  # (a field this SDK version does not model arrives as an extra)
+        details = (getattr(raw, "model_extra", None) or {}).get("output_tokens_details")
+    thinking = (details.get("thinking_tokens") if isinstance(details, dict)
+                else getattr(details, "thinking_tokens", None))
+    if isinstance(thinking, int):
+        into["reasoning_tokens"] = thinking
+
+
+def _canonical(usage: dict[str, int]) -> dict[str, int]:
+    """The wire's counts in the shape of ``domain.usage``: the prompt's total input
+    (Anthropic counts cache reads and writes apart from ``input_tokens``)."""
+    out = {k: v for k, v in usage.items() if v}
+    total = sum(usage.get(k, 0) for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens"))
+    if total or "input_tokens" in usage:
+        out["input_tokens"] = total
+    if "output_tokens" in usage:
+        out["output_tokens"] = usage["output_tokens"]
+    return out
 
 
 # Response-only fields the request schema does not take back.
@@ -374,5 +397,5 @@ class AnthropicProvider(GuardedProvider):
             reason = "tool_calls" if reason == "stop" else reason
         private = any(b.get("type") not in ("text", "tool_use") for b in blocks)
         state = {NAMESPACE: {"content": blocks}} if private else {}
-        out.append(FinishChunk(reason=reason, usage=usage, provider_state=state))
+        out.append(FinishChunk(reason=reason, usage=_canonical(usage), provider_state=state))
         return out

@@ -169,7 +169,10 @@ def _usage(meta: Any) -> dict[str, int]:
         value = getattr(meta, theirs, None)
         if isinstance(value, int):
             out[ours] = value
-    return out
+    # Gemini counts thinking apart from the answer; both are output (domain.usage).
+    if out.get("reasoning_tokens"):
+        out["output_tokens"] = out.get("output_tokens", 0) + out["reasoning_tokens"]
+    return {k: v for k, v in out.items() if v or k in ("input_tokens", "output_tokens")}
 
 
 class GeminiProvider(GuardedProvider):

@@ -112,9 +112,15 @@ def _usage(raw: Any) -> dict[str, int]:
         value = getattr(raw, theirs, None)
         if isinstance(value, int):
             out[ours] = value
-    cached = getattr(getattr(raw, "input_tokens_details", None), "cached_tokens", None)
+    details = getattr(raw, "input_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None)
     if isinstance(cached, int) and cached:
         out["cache_read_tokens"] = cached
+    written = getattr(details, "cache_write_tokens", None)
+    if written is None:  # (newer than this SDK's model: kept as an extra field)
+        written = (getattr(details, "model_extra", None) or {}).get("cache_write_tokens")
+    if isinstance(written, int) and written:
+        out["cache_write_tokens"] = written
     reasoning = getattr(getattr(raw, "output_tokens_details", None), "reasoning_tokens", None)
     if isinstance(reasoning, int) and reasoning:
         out["reasoning_tokens"] = reasoning

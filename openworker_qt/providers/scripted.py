@@ -19,7 +19,9 @@ that works against it exercises the real engine paths. A script is a list of
 ``delay`` (float seconds)
     sleep before every chunk (to test stop mid-stream and UI streaming);
 ``repeat`` (bool)
-    keep replaying this turn forever (e.g. a model that never stops calling tools).
+    keep replaying this turn forever (e.g. a model that never stops calling tools);
+``usage`` (mapping)
+    the token usage the call reports (``domain.usage`` keys; default: zeros).
 
 Every request received is kept in :attr:`ScriptedProvider.requests`.
 
@@ -187,4 +189,5 @@ class ScriptedProvider:
                 arguments=args if isinstance(args, str) else json.dumps(args),
             )
         reason = "tool_calls" if turn.get("tool_calls") else "stop"
-        yield FinishChunk(reason=reason, usage={"input_tokens": 0, "output_tokens": 0})
+        usage = turn.get("usage") or {"input_tokens": 0, "output_tokens": 0}
+        yield FinishChunk(reason=reason, usage={str(k): int(v) for k, v in dict(usage).items()})

@@ -109,8 +109,11 @@ DEFAULTS: dict[str, Any] = {
         "paused": False,
     },
     "memory": {
-        "enabled": True,
+        "enabled": True,  # saving new memories (saved ones are still read when off)
     },
+    # Dollars per million tokens by "provider:model" pattern, over the shipped list
+    # (providers/prices.toml says the shape; providers/pricing.py checks entries).
+    "prices": {},
     "web": {
         # hosts (``host`` or ``host:port``) web_fetch may reach on a private or local
         # address; global settings only (a workspace file cannot set it)
@@ -125,7 +128,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 # Tables whose keys are free-form (names chosen by the user).
-OPEN_TABLES = frozenset({"providers", "permissions.risk_overrides"})
+OPEN_TABLES = frozenset({"providers", "permissions.risk_overrides", "prices"})
 
 #: Whole-number settings and their valid range (both ends included).
 RANGES: dict[str, tuple[int, int]] = {

@@ -47,7 +47,8 @@ async def test_thoughts_text_and_parallel_calls(stub: StubServer) -> None:
     assert (out.reasoning, out.text) == ("Pondering", "Looking up.")
     assert out.parsed_calls == [("get_weather", {"city": "Kyiv"}), ("get_time", {"city": "Kyiv"})]
     assert out.finish.reason == "tool_calls"
-    assert out.finish.usage == {"input_tokens": 8, "output_tokens": 4, "reasoning_tokens": 2}
+    # Output counts the thinking too (4 answer + 2 thought tokens), as domain.usage does.
+    assert out.finish.usage == {"input_tokens": 8, "output_tokens": 6, "reasoning_tokens": 2}
     seen = stub.seen[0]
     assert seen.query == {"alt": "sse"} and seen.headers["x-goog-api-key"] == "g-key"
     body = seen.body

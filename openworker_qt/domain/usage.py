@@ -1,0 +1,91 @@
+"""Token usage in one shape for every provider.
+
+Providers report usage in their own words and with their own arithmetic
+(Anthropic's ``input_tokens`` leaves out the tokens read from or written to its
+prompt cache, OpenAI's ``prompt_tokens`` includes the cached ones, Gemini counts
+thinking apart from the answer). Each provider adapter converts what it receives
+into this one shape, so a turn's and a session's totals add up the same way
+whatever answered:
+
+``input_tokens``
+    every token of the prompt, cached or not;
+``cache_read_tokens``
+    the part of ``input_tokens`` read from the provider's prompt cache (billed at a
+    fraction of the input price);
+``cache_write_tokens``
+    the part of ``input_tokens`` written to the cache (Anthropic bills a premium);
+``output_tokens``
+    every token the model produced, its thinking included;
+``reasoning_tokens``
+    the part of ``output_tokens`` spent thinking.
+
+Pure data and arithmetic: no I/O, nothing else of the package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+
+KEYS: tuple[str, ...] = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "reasoning_tokens",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts (see the module docstring for what each one includes)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, object] | None) -> Usage:
+        """From a usage mapping (a ``FinishChunk``'s, a stored message's); unknown keys
+        and values that are not whole numbers are ignored."""
+        if not raw:
+            return cls()
+        values: dict[str, int] = {}
+        for key in KEYS:
+            value = raw.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                values[key] = value
+        return cls(**values)
+
+    @classmethod
+    def total(cls, items: Iterable[Usage]) -> Usage:
+        out = cls()
+        for item in items:
+            out = out + item
+        return out
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, f.name) for f in fields(self))
+
+    @property
+    def uncached_input(self) -> int:
+        """Input tokens billed at the full input price."""
+        return max(self.input_tokens - self.cache_read_tokens - self.cache_write_tokens, 0)
+
+    def as_dict(self) -> dict[str, int]:
+        """The non-zero counts (what is stored on a message)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+
+
+def compact_count(n: int) -> str:
+    """``1234`` → ``1.2k``, ``2_500_000`` → ``2.5M`` (for a status line)."""
+    if n < 1_000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1_000:.1f}k".replace(".0k", "k")
+    return f"{n / 1_000_000:.1f}M".replace(".0M", "M")

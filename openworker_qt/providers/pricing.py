@@ -1,0 +1,156 @@
+"""An approximate cost for the tokens a session used.
+
+Prices are US dollars per million tokens, by ``provider:model`` pattern. The
+defaults ship in ``prices.toml`` beside this module; the user's settings file may
+replace any entry or add new ones under ``[prices]`` (same shape). The cost is an
+estimate from list prices: it is shown as such, never as a bill.
+
+Usage comes in the shape of :mod:`openworker_qt.domain.usage`: the input tokens
+read from or written to a prompt cache are priced at the cache prices (the input
+price when a model lists none), the rest of the input at the input price, all of
+the output (thinking included) at the output price.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.domain.usage import Usage
+
+log = logging.getLogger(__name__)
+
+DEFAULTS_FILE = Path(__file__).with_name("prices.toml")
+_FIELDS = ("input", "output", "cache_read", "cache_write")
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """Dollars per million tokens."""
+
+    input: float
+    output: float
+    cache_read: float | None = None
+    cache_write: float | None = None
+
+    def cost(self, usage: Usage) -> float:
+        read = self.input if self.cache_read is None else self.cache_read
+        write = self.input if self.cache_write is None else self.cache_write
+        return (
+            usage.uncached_input * self.input
+            + usage.cache_read_tokens * read
+            + usage.cache_write_tokens * write
+            + usage.output_tokens * self.output
+        ) / 1_000_000
+
+
+def parse_prices(table: Mapping[str, Any], where: str) -> tuple[dict[str, Price], list[str]]:
+    """Entries of a ``[prices]`` table, and a warning for each one that cannot be used
+    (it is left out; the others still count)."""
+    prices: dict[str, Price] = {}
+    warnings: list[str] = []
+    for pattern, entry in table.items():
+        if not isinstance(entry, Mapping):
+            warnings.append(f"{where}: price '{pattern}' must be a table with input and output")
+            continue
+        unknown = sorted(set(entry) - set(_FIELDS))
+        values: dict[str, float] = {}
+        bad = [
+            k for k in _FIELDS if k in entry
+            and (isinstance(entry[k], bool) or not isinstance(entry[k], int | float) or entry[k] < 0)
+        ]
+        if bad or unknown or "input" not in entry or "output" not in entry:
+            what = (f"unknown field(s) {', '.join(unknown)}" if unknown else
+                    f"'{bad[0]}' must be a number of dollars, 0 or more" if bad else
+                    "it needs both 'input' and 'output'")
+            warnings.append(f"{where}: price '{pattern}' was left out: {what}")
+            continue
+        values = {k: float(entry[k]) for k in _FIELDS if k in entry}
+        prices[str(pattern).lower()] = Price(**values)
+    return prices, warnings
+
+
+@functools.cache
+def default_prices() -> Mapping[str, Price]:
+    """The shipped price list (read once)."""
+    try:
+        with DEFAULTS_FILE.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        log.exception("the default price list %s cannot be read: costs are not shown",
+                      DEFAULTS_FILE)
+        return {}
+    prices, warnings = parse_prices(raw, str(DEFAULTS_FILE))
+    for warning in warnings:
+        log.warning("%s", warning)
+    return prices
+
+
+def _candidates(model: str) -> list[str]:
+    model = model.strip().lower()
+    head, sep, _ = model.partition(":")
+    out = [model]
+    if not sep or any(c in head for c in "./") or head[:1].isdigit():
+        out.append(f"openai:{model}")  # a bare name (or a version tag) is OpenAI's
+    return out
+
+
+def _specificity(pattern: str) -> tuple[int, int]:
+    wild = pattern.find("*")
+    return (0 if wild < 0 else 1, -(len(pattern) if wild < 0 else wild))
+
+
+class PriceTable:
+    """The defaults with the user's entries over them; looks a model up once."""
+
+    def __init__(self, user: Mapping[str, Price] | None = None,
+                 defaults: Mapping[str, Price] | None = None) -> None:
+        merged = dict(default_prices() if defaults is None else defaults)
+        merged.update({k.lower(): v for k, v in (user or {}).items()})
+        self._ordered = sorted(merged.items(), key=lambda kv: _specificity(kv[0]))
+        self._found: dict[str, Price | None] = {}
+
+    @classmethod
+    def from_config(cls, table: Any, where: str = "settings") -> tuple[PriceTable, list[str]]:
+        """The table for a config's ``[prices]`` (``None`` or ``{}``: the defaults)."""
+        if table is None:
+            return cls(), []
+        if not isinstance(table, Mapping):
+            return cls(), [f"{where}: [prices] must be a table; the default prices are used"]
+        user, warnings = parse_prices(table, where)
+        return cls(user), warnings
+
+    def price(self, model: str) -> Price | None:
+        if model in self._found:
+            return self._found[model]
+        found: Price | None = None
+        for name in _candidates(model):
+            found = next((p for pat, p in self._ordered if fnmatchcase(name, pat)), None)
+            if found is not None:
+                break
+        self._found[model] = found
+        return found
+
+    def cost(self, model: str, usage: Usage) -> float | None:
+        """Dollars, or ``None`` when no price is known for ``model``."""
+        price = self.price(model)
+        return None if price is None else price.cost(usage)
+
+
+def format_cost(dollars: float | None) -> str:
+    """``$0.042``, ``$1.23``, ``< $0.001``; ``""`` when unknown."""
+    if dollars is None:
+        return ""
+    if dollars == 0:
+        return "$0"
+    if dollars < 0.001:
+        return "< $0.001"
+    if dollars < 1:
+        return f"${dollars:.3f}"
+    return f"${dollars:,.2f}"
