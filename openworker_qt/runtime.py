@@ -42,6 +42,7 @@ from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
+from openworker_qt.memory import MemoryStore, memory_tools
 from openworker_qt.providers.router import ProviderRouter, build_router
 from openworker_qt.storage import secrets
 from openworker_qt.storage.config import (
@@ -126,13 +127,19 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def default_tools(_info: SessionInfo, explorer: Explorer | None = None) -> ToolRegistry:
+def default_tools(
+    _info: SessionInfo, explorer: Explorer | None = None, memory: MemoryStore | None = None
+) -> ToolRegistry:
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
     ])
     if explorer is not None:  # the explorer's child gets this session's read tools
-        registry.add(explore_tool(explorer, registry))
+        # (as they are now: not the memory tools added below, which save facts)
+        registry.add(explore_tool(explorer, ToolRegistry(list(registry))))
+    if memory is not None:
+        for tool in memory_tools(memory):
+            registry.add(tool)
     return registry
 
 
@@ -160,6 +167,9 @@ class Runtime:
         self.inbox = Inbox(db, redact=self._redact)
         self.audit = AuditLog(db, redact=self._redact)
         self.rules = StandingRuleStore(db)
+        #: Saved memories; saving follows ``memory.enabled`` of the session's folder.
+        self.memory = MemoryStore(
+            db, saving=lambda ws: bool(self.config_for(ws or None).get("memory.enabled", True)))
         #: Provider keys by entry name: the keyring first, then the environment.
         self.get_key = get_key
         self.router = router if router is not None else build_router(config, get_key)
@@ -332,7 +342,7 @@ class Runtime:
                 resolver=self.router, model=model,
                 decider=lambda: self.decider_for(info, force_mode="plan"),
             )
-            return default_tools(info, explorer)
+            return default_tools(info, explorer, self.memory)
 
         return tools
 

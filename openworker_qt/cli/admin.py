@@ -60,7 +60,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
         ("outside the workspace", str(outside)),
     ]
     out: list[dict[str, Any]] = []
-    for tool in default_tools(info):
+    for tool in default_tools(info, memory=rt.memory):
 
         def ask(target: str | None, tool: Any = tool) -> Any:
             args = {tool.target_arg: target} if tool.target_arg and target else {}
