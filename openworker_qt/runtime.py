@@ -325,6 +325,7 @@ class Runtime:
             asks=InboxAsks(self.inbox),
             # Redaction on the loop never reads the keyring: a worker loads it first.
             ready=secrets.ensure_loaded,
+            compaction=True,
         )
         manager.listeners.append(_log_event)
         self.managers.append(manager)

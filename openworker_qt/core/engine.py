@@ -62,7 +62,22 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver as ApproverFn
 from openworker_qt.core.approvals import AskForConsequential, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
-from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
+from openworker_qt.core.context import (
+    CHARS_PER_TOKEN,
+    COMPACT_AT,
+    COMPACTED,
+    KEEP_RECENT,
+    SUMMARY_SYSTEM,
+    Trim,
+    budget_for,
+    compaction_cut,
+    compaction_text,
+    estimate_tokens,
+    fit,
+    latest_compaction,
+    summary_message,
+    summary_request_text,
+)
 from openworker_qt.core.messages import (
     Capabilities,
     OpenToolCall,
@@ -273,6 +288,7 @@ class TurnEngine:
         audit: AuditSink | None = None,
         redact: Callable[[str], str] | None = None,
         asks: OpenAsks | None = None,
+        compaction: bool = False,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -290,6 +306,8 @@ class TurnEngine:
         self.audit = audit
         self.redact = redact
         self.asks = asks
+        #: Summarise older turns when the history nears the window (core/context.py).
+        self.compaction = compaction
         self.pdf_mode = "text"
         self.log = SessionHistory(store, session_id, redact)
         self.history: list[Message] = self.log.messages
@@ -310,6 +328,12 @@ class TurnEngine:
         # (core.messages.settled_length); only the tail after it is ordered per call.
         self._out_msgs: list[Message] = []
         self._out_settled: list[Message] = []
+        # The compaction note in force, and what it replaces in the outbound copy:
+        # (covers, outbound messages skipped, their tokens), computed once per note.
+        self._note: NoticeMessage | None = latest_compaction(self.history)
+        self._note_skip: tuple[int, int, int] | None = None
+        self._estimate = 0  # the last request's estimate before trimming
+        self._no_cut_at = -1  # history length at which compaction found nothing to do
 
     # ------------------------------------------------------------------ control
 
@@ -649,6 +673,7 @@ class TurnEngine:
             self._out_tokens = 0
             self._out_msgs = []
             self._out_settled = []
+            self._note_skip = None
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
             # PDF extraction is CPU work: keep it off the loop thread.
@@ -671,9 +696,16 @@ class TurnEngine:
             self._out_settled.extend(ordered_tail[:cut])
             ordered_tail = ordered_tail[cut:]
         messages = self._out_settled + ordered_tail
+        tokens = self._out_tokens
+        if self._note is not None:  # the note stands in for the messages it covers
+            skip, skipped = self._skipped(int(self._note.get("covers") or 0))
+            note = summary_message(str(self._note.get("summary") or ""))
+            messages = [note, *messages[skip:]]
+            tokens += estimate_tokens(note) - skipped
         budget = budget_for(caps.context_window)
         system_tokens = len(self.system_prompt) // 4
-        if self._out_tokens + system_tokens > budget:  # the common case skips fit() entirely
+        self._estimate = tokens + system_tokens
+        if tokens + system_tokens > budget:  # the common case skips fit() entirely
             messages, self._last_trim = fit(messages, budget, system_tokens)
         else:
             self._last_trim = Trim()
@@ -683,6 +715,76 @@ class TurnEngine:
             tools=self.tools.schemas() if caps.tools else [],
             system=self.system_prompt,
         )
+
+    def _skipped(self, covers: int) -> tuple[int, int]:
+        """How many outbound messages (and tokens) the stored ``history[:covers]`` make:
+        they come first in the outbound copy (a note's cut is a clean boundary)."""
+        if self._note_skip is None or self._note_skip[0] != covers:
+            kept = [m for m in self._out_cache[:covers] if m is not None]
+            self._note_skip = (covers, len(kept), sum(estimate_tokens(m) for m in kept))
+        return self._note_skip[1], self._note_skip[2]
+
+    async def _compact(
+        self, provider: Any, model_id: str, caps: Capabilities
+    ) -> AsyncIterator[ev.Event]:
+        """Ask the model for a note on the older part of the history and store it
+        (see core/context.py). A failure leaves trimming to keep the request in bounds."""
+        if len(self.history) == self._no_cut_at:
+            return
+        budget = budget_for(caps.context_window)
+        previous = self._note
+        start = int(previous.get("covers") or 0) if previous is not None else 0
+        sizes = [estimate_tokens(m) if m is not None else 0 for m in self._out_cache]
+        cut = compaction_cut(self.history, sizes, start, int(budget * KEEP_RECENT))
+        if cut is None:
+            self._no_cut_at = len(self.history)
+            return
+        older = [m for m in self._out_cache[start:cut] if m is not None]
+        text = summary_request_text(
+            str(previous.get("summary") or "") if previous is not None else "", older,
+            limit_chars=int(budget * 0.6) * CHARS_PER_TOKEN,
+        )
+        request = ModelRequest(model=model_id, messages=[{"role": "user", "content": text}],
+                               system=SUMMARY_SYSTEM, max_tokens=2_048)
+        parts: list[str] = []
+        usage: dict[str, int] = {}
+        chunks = provider.stream(request).__aiter__()
+        try:
+            while True:
+                try:
+                    item = await self._next_chunk(chunks)
+                except StopAsyncIteration:
+                    break
+                if isinstance(item, TextChunk):
+                    parts.append(item.text)
+                elif isinstance(item, FinishChunk):
+                    usage = dict(item.usage)
+        except StopRequested:
+            raise
+        except Exception:
+            log.warning("summarising the older messages of %s failed; trimming instead",
+                        self.session_id, exc_info=True)
+            self._no_cut_at = len(self.history)
+            return
+        finally:
+            with contextlib.suppress(BaseException):
+                await chunks.aclose()
+        summary = "".join(parts).strip()
+        if not summary:
+            self._no_cut_at = len(self.history)
+            return
+        for key, value in usage.items():
+            self._usage[key] = self._usage.get(key, 0) + int(value)
+        covered = sum(1 for m in self.history[:cut] if m.get("role") != "notice")
+        note = notice(COMPACTED, compaction_text(covered), summary=summary, covers=cut,
+                      model=self.model)
+        used = Usage.of(usage)
+        if used:
+            note["usage"] = used.as_dict()
+        async with self.log.writing():
+            note = self._append(note)
+        self._note = note
+        yield ev.NoticeAdded(session_id=self.session_id, kind=COMPACTED, text=note["text"])
 
     async def _next_chunk(self, chunks: AsyncIterator[Any]) -> Any:
         """The provider's next chunk, or :class:`StopRequested` if the user stops first.
@@ -716,6 +818,10 @@ class TurnEngine:
             provider, model_id = self.resolver.resolve(self.model)
             caps = provider.capabilities(model_id)
             request = await self._build_request(model_id, caps)
+            if self.compaction and self._estimate > COMPACT_AT * budget_for(caps.context_window):
+                async for event in self._compact(provider, model_id, caps):
+                    yield event
+                    request = await self._build_request(model_id, caps)
             trim = self._last_trim
             # Say it the first time, and again only when more messages drop out:
             # shortening one more old tool result each step is not news.

@@ -109,6 +109,7 @@ class SessionManager:
         new_session_mode: Callable[[str, str | None], str] | None = None,
         prepare: Callable[[SessionInfo], Awaitable[None]] | None = None,
         ready: Callable[[], Awaitable[object]] | None = None,
+        compaction: bool = False,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
@@ -132,6 +133,7 @@ class SessionManager:
         self.new_session_mode = new_session_mode
         self.prepare = prepare
         self.ready = ready
+        self.compaction = compaction  # summarise older turns near the window (core/context.py)
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -174,6 +176,7 @@ class SessionManager:
                 audit=self.audit,
                 redact=self.redact,
                 asks=self.asks,
+                compaction=self.compaction,
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine

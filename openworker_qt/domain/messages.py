@@ -78,6 +78,9 @@ class NoticeExtras(TypedDict, total=False):
     model: str  # kind "model_switch": the new model, the previous one, its label
     previous: str
     label: str
+    summary: str  # kind "compacted": the model's note on history[:covers], sent in its place
+    covers: int
+    usage: dict[str, int]  # kind "compacted": the tokens the summary cost (domain.usage)
 
 
 class NoticeMessage(NoticeExtras, total=False):
