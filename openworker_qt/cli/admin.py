@@ -12,6 +12,7 @@ from typing import Any
 
 from openworker_qt.cli.terminal import render_message
 from openworker_qt.cli.turns import cli_runtime
+from openworker_qt.providers.pricing import PriceTable, UsageTally
 from openworker_qt.storage import secrets
 
 
@@ -246,11 +247,18 @@ def show(args: argparse.Namespace) -> int:
             return 2
         if not args.json:
             print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
+        tally = UsageTally(PriceTable.from_config(rt.config.get("prices"))[0])
         for msg in rt.conversations.load(info.id):
             if args.json:
                 print(json.dumps(msg, ensure_ascii=False))
                 continue
+            turn = tally.add(msg)
+            if turn:
+                print(f"  · {turn}")
             print(render_message(msg))
+        if not args.json:
+            for line in tally.finish():
+                print(f"  · {line}")
         return 0
 
 

@@ -22,7 +22,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.domain.usage import Usage
+from openworker_qt.domain.usage import Usage, compact_count
 
 log = logging.getLogger(__name__)
 
@@ -154,3 +154,67 @@ def format_cost(dollars: float | None) -> str:
     if dollars < 1:
         return f"${dollars:.3f}"
     return f"${dollars:,.2f}"
+
+
+def describe(usage: Usage, cost: float | None = None) -> str:
+    """``12.3k in (8k cached) · 540 out (120 thinking) · ≈ $0.042`` (for a status line)."""
+    n = compact_count
+    cached = usage.cache_read_tokens + usage.cache_write_tokens
+    text = f"{n(usage.input_tokens)} in"
+    if usage.cache_read_tokens:
+        text += f" ({n(usage.cache_read_tokens)} cached)"
+    elif cached:
+        text += f" ({n(cached)} to cache)"
+    text += f" · {n(usage.output_tokens)} out"
+    if usage.reasoning_tokens:
+        text += f" ({n(usage.reasoning_tokens)} thinking)"
+    if cost is not None:
+        text += f" · ≈ {format_cost(cost)}"
+    return text
+
+
+class UsageTally:
+    """Usage and cost of a session's stored messages, read in order, per turn (a turn
+    starts at each message the user typed) and in total. Costs are summed per
+    model; a call whose model has no price leaves the cost unknown (``None``)."""
+
+    def __init__(self, table: PriceTable | None = None) -> None:
+        self.table = table or PriceTable()
+        self.turn = Usage()
+        self.turn_cost: float | None = 0.0
+        self.session = Usage()
+        self.session_cost: float | None = 0.0
+
+    def starts_turn(self, msg: Mapping[str, Any]) -> bool:
+        return msg.get("role") == "user" and msg.get("source", "user") != "steering"
+
+    def add(self, msg: Mapping[str, Any]) -> str | None:
+        """Count ``msg``; returns the finished turn's line when ``msg`` starts a new
+        turn after one that used tokens."""
+        line = None
+        if self.starts_turn(msg) and self.turn:
+            line = self.turn_line()
+            self.turn, self.turn_cost = Usage(), 0.0
+        raw = msg.get("usage")
+        if msg.get("role") in ("assistant", "notice") and isinstance(raw, Mapping):
+            used = Usage.of(raw)
+            cost = self.table.cost(str(msg.get("model") or ""), used)
+            self.turn += used
+            self.session += used
+            self.turn_cost = None if cost is None or self.turn_cost is None else self.turn_cost + cost
+            self.session_cost = (None if cost is None or self.session_cost is None
+                                 else self.session_cost + cost)
+        return line
+
+    def turn_line(self) -> str:
+        return "Tokens this turn: " + describe(self.turn, self.turn_cost)
+
+    def finish(self) -> list[str]:
+        """The last turn's line and the session's total (nothing if no usage)."""
+        if not self.session:
+            return []
+        lines = [self.turn_line()] if self.turn else []
+        lines.append("Session total: " + describe(self.session, self.session_cost))
+        if self.session_cost is not None:
+            lines[-1] += " (estimated from list prices)"
+        return lines
