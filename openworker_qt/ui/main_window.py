@@ -92,6 +92,7 @@ from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
+from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.window_state import remember_geometry
 
@@ -213,6 +214,8 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
         self.statusBar().addWidget(self.status_label, 1)
+        self.usage = UsageLabel(self.store.db, lambda: self.settings.config.get("prices"))
+        self.statusBar().addPermanentWidget(self.usage)
         self.folder_button = QToolButton()
         self.folder_button.setObjectName("folderButton")
         self.folder_button.setAutoRaise(True)
@@ -491,6 +494,7 @@ class MainWindow(QMainWindow):
         self._show_deliverables([])
         self.sidebar.list.clearSelection()
         self.sidebar.list.setCurrentIndex(self.sessions.index(-1, 0))
+        self.usage.show_session(None)
         self.composer.set_running(False)
         self.banner.hide()
         self.setWindowTitle(self.tr("OpenWorker Qt"))
@@ -513,6 +517,7 @@ class MainWindow(QMainWindow):
             )
             self.session_id = info.id
             self._new_workspace = None
+            self.usage.show_session(info.id)
             self.transcript.reset(info.id, [])
             self.refresh_sessions()
         return self.session_id
@@ -536,6 +541,7 @@ class MainWindow(QMainWindow):
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
+        self.usage.show_session(session_id)
         self._update_status()
 
     async def _load(self, session_id: str) -> None:
@@ -713,6 +719,7 @@ class MainWindow(QMainWindow):
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
             elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
                 self.banner.show_message(event.detail, error=False)
+        self.usage.on_event(event)
         if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
             self.refresh_sessions()  # (the first message names a new session)
         self._update_status()
