@@ -1757,6 +1757,10 @@ The grant applies to this session only.</source>
 <context>
     <name>SettingsWindow</name>
     <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
         <location filename="../../openworker_qt/ui/settings.py" line="42" />
         <source>Settings — OpenWorker Qt</source>
         <translation>设置 — OpenWorker Qt</translation>
@@ -2564,6 +2568,142 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
         <source>Loading the preview…</source>
         <translation>正在加载预览…</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPage</name>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Facts the assistant saved to remember across sessions: your preferences and corrections, context it cannot find in your files. Global facts apply everywhere, the others to one folder only. Double-click a fact to correct it.</source>
+        <translation>助手为跨会话记住而保存的事实：你的偏好和纠正，以及它无法从你的文件中找到的背景。全局事实适用于所有地方，其他事实只适用于一个文件夹。双击某条事实即可更正。</translation>
+    </message>
+    <message>
+        <source>&amp;Save new memories</source>
+        <translation>保存新记忆(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save new memories</source>
+        <translation>保存新记忆</translation>
+    </message>
+    <message>
+        <source>When off, the assistant still reads the facts below but saves, changes or deletes none</source>
+        <translation>关闭后，助手仍会读取下面的事实，但不会保存、修改或删除任何事实</translation>
+    </message>
+    <message>
+        <source>Fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <source>Applies to</source>
+        <translation>适用范围</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <source>From session</source>
+        <translation>来源会话</translation>
+    </message>
+    <message>
+        <source>Saved memories</source>
+        <translation>已保存的记忆</translation>
+    </message>
+    <message>
+        <source>One row per fact: the fact, where it applies, when and in which session it was saved. F2 edits the fact, Delete removes the selected facts.</source>
+        <translation>每行一条事实：事实内容、适用范围、保存时间和来源会话。按 F2 编辑事实，按 Delete 删除所选事实。</translation>
+    </message>
+    <message>
+        <source>Memory status</source>
+        <translation>记忆状态</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Delete selected memories</source>
+        <translation>删除所选记忆</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>重新加载(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reload memories</source>
+        <translation>重新加载记忆</translation>
+    </message>
+    <message>
+        <source>Not saved: {reason}</source>
+        <translation>未保存：{reason}</translation>
+    </message>
+    <message>
+        <source>The memories could not be read or saved; see the log for details.</source>
+        <translation>无法读取或保存记忆；详情请查看日志。</translation>
+    </message>
+    <message>
+        <source>Nothing saved yet.</source>
+        <translation>尚未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>Everywhere</source>
+        <translation>所有地方</translation>
+    </message>
+    <message>
+        <source>Every folder</source>
+        <translation>所有文件夹</translation>
+    </message>
+    <message>
+        <source>Changed {date}</source>
+        <translation>修改于 {date}</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Session {id}</source>
+        <translation>会话 {id}</translation>
+    </message>
+    <message>
+        <source>New memories are saved.</source>
+        <translation>新记忆会被保存。</translation>
+    </message>
+    <message>
+        <source>Saving is off: the assistant reads these facts but saves no new ones.</source>
+        <translation>保存已关闭：助手会读取这些事实，但不会保存新的事实。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n saved fact(s)</source>
+        <translation>
+            <numerusform>已保存 %n 条事实</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>UsageLabel</name>
+    <message>
+        <source>Tokens and cost</source>
+        <translation>令牌与费用</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens</source>
+        <translation>{tokens} 个令牌</translation>
+    </message>
+    <message>
+        <source>Last turn: {usage}</source>
+        <translation>上一轮：{usage}</translation>
+    </message>
+    <message>
+        <source>This session: {usage}</source>
+        <translation>本会话：{usage}</translation>
+    </message>
+    <message>
+        <source>Costs are estimates from list prices; edit them under [prices] in the settings file.</source>
+        <translation>费用按公开价格估算；可在设置文件的 [prices] 中修改。</translation>
     </message>
 </context>
 </TS>
