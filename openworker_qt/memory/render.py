@@ -24,8 +24,7 @@ from openworker_qt.memory.store import Fact, MemoryStore, one_line
 
 DEFAULT_BUDGET = 8_000  # characters
 FULL_NEWEST = 10
-#: The shortest line a fact can take (for how many rows a budget can show at most).
-_MIN_LINE = 16
+_PAGE = 64  # older facts read per query
 
 HEADER = (
     "## Saved memories\n"
@@ -81,31 +80,47 @@ def more_line(n: int) -> str:
 
 def render(store: MemoryStore, workspace: object, budget_chars: int = DEFAULT_BUDGET) -> str:
     """The memory block for a session in ``workspace`` ("" when nothing is saved), at
-    most about ``budget_chars`` characters (the "N more" line is always shown)."""
+    most ``budget_chars`` characters (or the header and the "N more" line, if the
+    budget is smaller than that)."""
     total = store.count(workspace)
     if total == 0:
         return ""
     budget = max(budget_chars - len(HEADER) - 1, 0)
-    facts = store.facts(workspace, limit=min(total, FULL_NEWEST + budget // _MIN_LINE + 1))
-    if len(facts) == total:
-        lines = [full_line(f) for f in facts]
+    newest = store.facts(workspace, limit=FULL_NEWEST)
+    if len(newest) == total:
+        lines = [full_line(f) for f in newest]
         if sum(len(line) + 1 for line in lines) <= budget:
             return "\n".join([HEADER, *lines])
     tail_room = len(more_line(total)) + 1
     used = 0
     out: list[str] = []
-    shown = 0
-    for index, fact in enumerate(facts):
-        rest = total - index - 1
-        room = budget - used - (tail_room if rest else 0)
-        line = full_line(fact) if index < FULL_NEWEST else ""
-        if not line or len(line) + 1 > room:
+
+    def room(after: int) -> int:  # what is left, keeping room for "N more" if any remain
+        return budget - used - (tail_room if total - after > 0 else 0)
+
+    for index, fact in enumerate(newest):
+        line = full_line(fact)
+        if len(line) + 1 > room(index + 1):
             line = short_line(fact)
-        if len(line) + 1 > room:
+        if len(line) + 1 > room(index + 1):
             break
         out.append(line)
         used += len(line) + 1
-        shown += 1
-    if shown < total:
-        out.append(more_line(total - shown))
+    else:  # older facts, one short line each, read a page at a time until full
+        offset = len(newest)
+        full = False
+        while not full and offset < total:
+            page = store.brief(workspace, limit=_PAGE, offset=offset)
+            if not page:
+                break
+            for fact_id, short in page:
+                line = f"- [#{fact_id}] {short}"
+                if len(line) + 1 > room(offset + 1):
+                    full = True
+                    break
+                out.append(line)
+                used += len(line) + 1
+                offset += 1
+    if len(out) < total:
+        out.append(more_line(total - len(out)))
     return "\n".join([HEADER, *out])

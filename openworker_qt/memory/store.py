@@ -46,8 +46,12 @@ MIGRATIONS = [
         updated_at REAL NOT NULL
     );
     CREATE INDEX memory_facts_by_place ON memory_facts(scope, workspace, updated_at);
+    CREATE INDEX memory_facts_by_time ON memory_facts(updated_at, id);
     """,
 ]
+
+
+_BY_TIME = "INDEXED BY memory_facts_by_time"
 
 
 class MemoryError(ValueError):
@@ -134,7 +138,9 @@ class MemoryStore:
             where.append("(content LIKE ? ESCAPE '\\' OR summary LIKE ? ESCAPE '\\')")
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             params += [pattern, pattern]
-        sql = "SELECT * FROM memory_facts"
+        # Walk the facts newest first and stop at the limit (SQLite would otherwise
+        # gather every match of the OR and sort them: bench/context.py).
+        sql = f"SELECT * FROM memory_facts {_BY_TIME}"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY updated_at DESC, id DESC"
@@ -142,6 +148,19 @@ class MemoryStore:
             sql += " LIMIT ? OFFSET ?"
             params += [int(limit), int(offset)]
         return [_fact(r) for r in self.db.query(sql, params)]
+
+    def brief(self, workspace: object, *, limit: int, offset: int = 0) -> list[tuple[int, str]]:
+        """``(id, summary or the start of the content)`` of the facts a session in
+        ``workspace`` sees, newest first (what the prompt's short lines need, read
+        without the whole facts)."""
+        where, params = self._where(workspace, None)
+        sql = ("SELECT id, CASE WHEN summary != '' THEN summary ELSE substr(content, 1, ?) END"
+               f" FROM memory_facts {_BY_TIME}")
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?"
+        rows = self.db.query(sql, [MAX_SUMMARY * 2, *params, int(limit), int(offset)])
+        return [(int(r[0]), one_line(str(r[1]), MAX_SUMMARY)) for r in rows]
 
     def count(self, workspace: object = None, *, scope: Scope | None = None) -> int:
         where, params = self._where(workspace, scope)
