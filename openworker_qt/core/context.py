@@ -98,19 +98,21 @@ def _shrink(msg: ToolMessage) -> ToolMessage:
     return {**msg, "content": f"{text[:half]}\n[… {cut} characters trimmed …]\n{text[-half:]}"}
 
 
-def _exchanges(messages: list[Message]) -> list[list[Message]]:
-    groups: list[list[Message]] = []
-    for msg in messages:
-        if msg.get("role") == "user" or not groups:
-            groups.append([msg])
-        else:
-            groups[-1].append(msg)
-    return groups
+def _exchange_starts(messages: Sequence[Message]) -> list[int]:
+    """Where each user-started exchange begins (the first message always starts one)."""
+    return [i for i, msg in enumerate(messages) if i == 0 or msg.get("role") == "user"]
 
 
-def fit(messages: list[Message], budget: int, system_tokens: int = 0) -> tuple[list[Message], Trim]:
-    """``messages`` trimmed to ``budget`` tokens (a new list; inputs are not modified)."""
-    sizes = [estimate_tokens(m) for m in messages]
+def fit(
+    messages: list[Message], budget: int, system_tokens: int = 0,
+    *, sizes: Sequence[int] | None = None,
+) -> tuple[list[Message], Trim]:
+    """``messages`` trimmed to ``budget`` tokens (a new list; inputs are not modified).
+
+    ``sizes``: each message's :func:`estimate_tokens`, when the caller keeps them
+    (the engine does: estimating a long history on every call was most of the cost
+    of trimming it, bench/context.py)."""
+    sizes = list(sizes) if sizes is not None else [estimate_tokens(m) for m in messages]
     total = sum(sizes) + system_tokens
     if total <= budget:
         return messages, Trim()
@@ -123,22 +125,29 @@ def fit(messages: list[Message], budget: int, system_tokens: int = 0) -> tuple[l
         result = out[i]
         if result["role"] == "tool" and len(str(result.get("content") or "")) > SHRUNK_RESULT_CHARS + 100:
             smaller = _shrink(result)
-            total -= sizes[i] - estimate_tokens(smaller)
+            size = estimate_tokens(smaller)
+            total -= sizes[i] - size
+            sizes[i] = size
             out[i] = smaller
             shrunk += 1
     if total <= budget:
         return out, Trim(shrunk_results=shrunk)
-    groups = _exchanges(out)
-    first, middle, last = groups[:1], groups[1:-1], groups[-1:]
-    dropped = 0
-    while middle and total > budget:
-        gone = middle.pop(0)
-        total -= sum(estimate_tokens(m) for m in gone)
-        dropped += len(gone)
+    starts = _exchange_starts(out)
+    if len(starts) < 3:  # the first exchange and the latest always stay
+        return out, Trim(shrunk_results=shrunk)
+    # Drop whole exchanges after the first, oldest first, never the latest one.
+    cut = starts[1]
+    k = 1
+    while k < len(starts) - 1 and total > budget:
+        end = starts[k + 1]
+        total -= sum(sizes[cut:end])
+        cut = end
+        k += 1
+    dropped = cut - starts[1]
     if dropped == 0:
         return out, Trim(shrunk_results=shrunk)
     marker: UserMessage = {"role": "user", "content": OMITTED_MARKER.format(n=dropped)}
-    kept = [m for g in first for m in g] + [marker] + [m for g in middle + last for m in g]
+    kept = [*out[: starts[1]], marker, *out[cut:]]
     return kept, Trim(shrunk_results=shrunk, dropped_messages=dropped)
 
 

@@ -334,6 +334,7 @@ class TurnEngine:
         self._note_skip: tuple[int, int, int] | None = None
         self._estimate = 0  # the last request's estimate before trimming
         self._no_cut_at = -1  # history length at which compaction found nothing to do
+        self._out_sizes: dict[int, int] = {}  # id(outbound copy) -> its estimate
 
     # ------------------------------------------------------------------ control
 
@@ -673,6 +674,7 @@ class TurnEngine:
             self._out_tokens = 0
             self._out_msgs = []
             self._out_settled = []
+            self._out_sizes = {}
             self._note_skip = None
         fresh = self.history[len(self._out_cache):]
         if has_parts(fresh, "file") or has_parts(fresh, "image_url"):
@@ -686,7 +688,9 @@ class TurnEngine:
         self._out_cache.extend(converted)
         kept = [m for m in converted if m is not None]
         self._out_msgs.extend(kept)
-        self._out_tokens += sum(estimate_tokens(m) for m in kept)
+        for m in kept:  # (kept by identity: the outbound copies live as long as the cache)
+            size = self._out_sizes[id(m)] = estimate_tokens(m)
+            self._out_tokens += size
         # Re-ordering the whole history on every model call grew with the turn
         # (bench/engine.py): the settled prefix is ordered once and kept.
         tail = self._out_msgs[len(self._out_settled):]
@@ -706,7 +710,9 @@ class TurnEngine:
         system_tokens = len(self.system_prompt) // 4
         self._estimate = tokens + system_tokens
         if tokens + system_tokens > budget:  # the common case skips fit() entirely
-            messages, self._last_trim = fit(messages, budget, system_tokens)
+            known = self._out_sizes
+            sizes = [known.get(id(m)) or estimate_tokens(m) for m in messages]
+            messages, self._last_trim = fit(messages, budget, system_tokens, sizes=sizes)
         else:
             self._last_trim = Trim()
         return ModelRequest(
