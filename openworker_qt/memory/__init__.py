@@ -6,7 +6,13 @@
 * :mod:`.tools` — ``remember``, ``memory_update``, ``memory_forget``, ``memory_read``.
 """
 
-from openworker_qt.memory.render import GUIDANCE, SAVING_OFF_NOTICE, render
+from openworker_qt.memory.render import (
+    GUIDANCE,
+    SAVING_OFF_NOTICE,
+    MemoryPrompt,
+    memory_prompt,
+    render,
+)
 from openworker_qt.memory.store import Fact, MemoryError, MemoryStore
 from openworker_qt.memory.tools import memory_tools
 
@@ -15,7 +21,9 @@ __all__ = [
     "SAVING_OFF_NOTICE",
     "Fact",
     "MemoryError",
+    "MemoryPrompt",
     "MemoryStore",
+    "memory_prompt",
     "memory_tools",
     "render",
 ]

@@ -19,6 +19,7 @@ tools; :data:`SAVING_OFF_NOTICE` is the per-turn reminder while saving is off.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from openworker_qt.memory.store import Fact, MemoryStore, one_line
 
@@ -124,3 +125,34 @@ def render(store: MemoryStore, workspace: object, budget_chars: int = DEFAULT_BU
     if len(out) < total:
         out.append(more_line(total - len(out)))
     return "\n".join([HEADER, *out])
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPrompt:
+    """What memory adds to a session's prompt (for the prompt assembler).
+
+    ``guidance`` and ``facts`` belong in the system prompt, computed once when the
+    session's prompt is built (so it stays the same between turns and providers can
+    cache it); ``reminder`` is for the per-turn outbound context only: the notice
+    while saving is off ("" otherwise), read again each turn."""
+
+    guidance: str
+    facts: str
+    reminder: str
+
+    @property
+    def text(self) -> str:
+        """Guidance and facts, as one block of the system prompt."""
+        return "\n\n".join(part for part in (self.guidance, self.facts) if part)
+
+
+def memory_prompt(store: MemoryStore, workspace: object,
+                  budget_chars: int = DEFAULT_BUDGET) -> MemoryPrompt:
+    """The memory parts of the prompt of a session in ``workspace`` (blocking: a few
+    small queries, about a millisecond with thousands of facts, bench/context.py)."""
+    saving = bool(store.saving(str(workspace or "")))
+    return MemoryPrompt(
+        guidance=GUIDANCE,
+        facts=render(store, workspace, budget_chars),
+        reminder="" if saving else SAVING_OFF_NOTICE,
+    )

@@ -8,7 +8,14 @@ import pytest
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.tool_api import ToolContext, ToolRegistry
-from openworker_qt.memory import GUIDANCE, MemoryStore, memory_tools, render
+from openworker_qt.memory import (
+    GUIDANCE,
+    SAVING_OFF_NOTICE,
+    MemoryStore,
+    memory_prompt,
+    memory_tools,
+    render,
+)
 from openworker_qt.memory.render import FULL_NEWEST
 from openworker_qt.memory.store import MemoryError
 from openworker_qt.runtime import Runtime, open_runtime
@@ -209,3 +216,18 @@ def test_guidance_says_what_is_worth_remembering() -> None:
     for words in ("corrections and preferences", "reason", "not worth remembering",
                   "2026-03-05", "instead of saving a"):
         assert words.lower() in GUIDANCE.lower()
+
+
+def test_the_prompt_parts_keep_facts_and_move_the_off_notice_to_the_turn(
+    db: Database, folders: tuple[Path, Path]
+) -> None:
+    a, _ = folders
+    on = {"value": True}
+    store = MemoryStore(db, saving=lambda _ws: on["value"])
+    store.add("Prefers short answers.", scope="global")
+    parts = memory_prompt(store, a)
+    assert parts.reminder == "" and "Prefers short answers." in parts.facts
+    assert parts.text.startswith(GUIDANCE) and parts.text.endswith(parts.facts)
+    on["value"] = False
+    off = memory_prompt(store, a)
+    assert off.reminder == SAVING_OFF_NOTICE and off.text == parts.text  # the prompt is unchanged
