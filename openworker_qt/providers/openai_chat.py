@@ -67,6 +67,8 @@ def _usage(raw: Any) -> dict[str, int]:
         if isinstance(value, int):
             out[ours] = value
     cached = getattr(getattr(raw, "prompt_tokens_details", None), "cached_tokens", None)
+    if not isinstance(cached, int) or not cached:  # DeepSeek names its cache hits apart
+        cached = (getattr(raw, "model_extra", None) or {}).get("prompt_cache_hit_tokens")
     if isinstance(cached, int) and cached:
         out["cache_read_tokens"] = cached
     reasoning = getattr(getattr(raw, "completion_tokens_details", None), "reasoning_tokens", None)

@@ -216,3 +216,28 @@ async def test_turn_and_session_usage_add_up(tmp_path: Path) -> None:
     # Usage is for the user only: no provider ever sees it.
     assert all("usage" not in m for r in provider.requests for m in r.messages)
     db.close()
+
+
+@pytest.mark.asyncio
+async def test_deepseek_cache_hits_count_as_cached_input(stub: StubServer) -> None:
+    from openworker_qt.providers.compat import VENDORS
+    from openworker_qt.providers.openai_chat import OpenAIChatProvider
+    from tests.providers.stubs import Reply, sse
+
+    usage = {"prompt_tokens": 1_000, "completion_tokens": 20, "total_tokens": 1_020,
+             "prompt_cache_hit_tokens": 900, "prompt_cache_miss_tokens": 100}
+    events = [
+        {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "deepseek-chat",
+         "choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"},
+                      "finish_reason": "stop"}]},
+        {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "deepseek-chat",
+         "choices": [], "usage": usage},
+    ]
+    stub.add("POST", "/v1/chat/completions",
+             Reply(body=sse(*events) + "data: [DONE]\n\n", content_type="text/event-stream"))
+    provider = OpenAIChatProvider(VENDORS["deepseek"], api_key="k", base_url=stub.url + "/v1", **fast())
+    out = await collect_stream(provider, ModelRequest("deepseek-chat", [{"role": "user", "content": "x"}]))
+    used = Usage.of(out.finish.usage)
+    assert used == Usage(input_tokens=1_000, output_tokens=20, cache_read_tokens=900)
+    cost = PriceTable().cost("deepseek:deepseek-chat", used)
+    assert cost == pytest.approx((100 * 0.28 + 900 * 0.028 + 20 * 0.42) / 1e6)
