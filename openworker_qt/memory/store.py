@@ -162,6 +162,16 @@ class MemoryStore:
         rows = self.db.query(sql, [MAX_SUMMARY * 2, *params, int(limit), int(offset)])
         return [(int(r[0]), one_line(str(r[1]), MAX_SUMMARY)) for r in rows]
 
+    def same(self, content: str, *, scope: object, workspace: object) -> Fact | None:
+        """A fact already saved with exactly this content in this scope (and folder)."""
+        kind = normal_scope(scope)
+        rows = self.db.query(
+            "SELECT * FROM memory_facts WHERE content = ? AND scope = ? AND workspace = ?"
+            " ORDER BY id LIMIT 1",
+            (str(content).strip(), kind, workspace_key(workspace) if kind == "workspace" else ""),
+        )
+        return _fact(rows[0]) if rows else None
+
     def count(self, workspace: object = None, *, scope: Scope | None = None) -> int:
         where, params = self._where(workspace, scope)
         sql = "SELECT COUNT(*) FROM memory_facts"

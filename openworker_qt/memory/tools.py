@@ -76,10 +76,9 @@ def memory_tools(store: MemoryStore) -> list[Tool]:
             return ToolResult(SAVING_OFF.format(what="saved"), is_error=True)
         content = str(args.get("content") or "")
         scope = normal_scope(args.get("scope"))
-        same = [f for f in store.facts(ctx.workspace, scope=scope)
-                if f.content.strip() == content.strip()] if content.strip() else []
-        if same:
-            return ToolResult(f"Already saved as memory #{same[0].id}; nothing was added.")
+        same = store.same(content, scope=scope, workspace=ctx.workspace) if content.strip() else None
+        if same is not None:
+            return ToolResult(f"Already saved as memory #{same.id}; nothing was added.")
         try:
             fact = store.add(content, scope=scope, workspace=ctx.workspace,
                              session_id=ctx.session_id, summary=str(args.get("summary") or ""))

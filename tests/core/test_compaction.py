@@ -3,6 +3,7 @@ marker is visible, the originals stay stored, the note is reused."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from openworker_qt.core import events as ev
@@ -143,3 +144,25 @@ def test_the_cut_never_separates_a_call_from_its_result() -> None:
         ids = {c["id"] for m in msgs[:cut] for c in m.get("tool_calls") or []}
         assert ids <= {m["tool_call_id"] for m in msgs[:cut] if m["role"] == "tool"}
     assert compaction_cut(msgs, sizes, len(msgs) - 1, 100) is None
+
+
+async def test_stop_while_the_summary_is_written(tmp_path: Path) -> None:
+    db = Database(tmp_path / "app.db")
+    store = ConversationStore(db)
+    sid = store.create_session().id
+    for msg in history(40):
+        store.append(sid, msg)
+    slow = {"chunks": ["NOTES", " more"] * 50, "delay": 0.05}
+    provider = ScriptedProvider([{"text": "never"}], caps=CAPS, by_system=summariser(slow))
+    engine = engine_on(store, sid, provider, tmp_path)
+    events = []
+    async for event in engine.run("and now?"):
+        events.append(event)
+        if isinstance(event, ev.UserMessageAdded):
+            asyncio.get_running_loop().call_later(0.2, engine.request_interrupt)
+    assert isinstance(events[-2], ev.Interrupted) and events[-1].status == "interrupted"  # type: ignore[attr-defined]
+    assert main_requests(provider) == []  # the turn's own call never went out
+    stored = store.load(sid)
+    assert not any(m.get("kind") == COMPACTED for m in stored)
+    assert stored[-1]["kind"] == "interrupted"
+    db.close()
