@@ -526,7 +526,7 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     width = pdf.epw
     if title:
         pdf.set_font(family, "B", 20)
-        pdf.multi_cell(width, 10, clean(title), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, 10, clean(title), new_x="LMARGIN", new_y="NEXT", align="L")
         pdf.ln(4)
     for b in blocks:
         t = b["type"]
@@ -535,11 +535,12 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
             pdf.set_font(family, "B", size)
             pdf.ln(2)
             pdf.multi_cell(width, size * 0.5, clean(str(b["text"])), new_x="LMARGIN",
-                           new_y="NEXT")
+                           new_y="NEXT", align="L")
             pdf.ln(1)
         elif t == "paragraph":
             pdf.set_font(family, "", 11)
-            pdf.multi_cell(width, 5.5, clean(str(b["text"])), new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(width, 5.5, clean(str(b["text"])), new_x="LMARGIN", new_y="NEXT",
+                           align="L")
             pdf.ln(2)
         elif t == "list":
             pdf.set_font(family, "", 11)
@@ -548,7 +549,8 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
                 mark = f"{n}." if b.get("ordered") else bullet
                 pdf.set_x(pdf.l_margin + 2)
                 pdf.cell(7, 5.5, mark)
-                pdf.multi_cell(width - 9, 5.5, clean(str(item)), new_x="LMARGIN", new_y="NEXT")
+                pdf.multi_cell(width - 9, 5.5, clean(str(item)), new_x="LMARGIN",
+                               new_y="NEXT", align="L")
             pdf.ln(2)
         elif t == "table":
             columns, rows = _cells(b)
