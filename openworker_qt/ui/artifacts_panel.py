@@ -206,7 +206,10 @@ class ArtifactsPanel(QWidget):
         for w in (self.message, self.browser, self.table, scroll):
             self.stack.addWidget(w)
         split.addWidget(self.stack)
-        split.setSizes([140, 400])
+        # The list is short (a session writes a few files); the preview gets the room.
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([110, 600])
         lay.addWidget(split, 1)
         buttons = QHBoxLayout()
         self.open_button = QPushButton(self.tr("Open"))
