@@ -48,6 +48,8 @@ class ToolResult:
     content: str
     is_error: bool = False
     display: Mapping[str, Any] | None = None
+    #: Pictures the model sees with ``content`` (``image_url`` parts with data URLs).
+    attachments: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
