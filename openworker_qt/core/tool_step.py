@@ -647,8 +647,10 @@ class ToolStep:
         self, tool: Tool, arguments: dict[str, Any],
         progress: Callable[[str], None] | None = None,
     ) -> ToolResult:
+        sensitive = getattr(self.decider, "sensitive_paths", None)
         ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
-                          state=self.tool_state, progress=progress)
+                          state=self.tool_state, progress=progress,
+                          sensitive=tuple(sensitive()) if callable(sensitive) else None)
         started = time.perf_counter()
         try:
             out = await tool.handler(arguments, ctx)
