@@ -23,8 +23,11 @@ from __future__ import annotations
 import base64
 import csv
 import html
+import importlib.util
 import io
+import os
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -493,15 +496,52 @@ def _fraction(value: Any) -> float:
 # ------------------------------------------------------------------ PDF
 
 
-def _unicode_font() -> Path | None:
-    candidates = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
-    try:
-        import matplotlib
+#: TrueType fonts with wide Unicode coverage, (regular, bold), in order of preference.
+FONT_FILES = (
+    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
+    ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
+    ("segoeui.ttf", "segoeuib.ttf"),  # Windows
+    ("arial.ttf", "arialbd.ttf"),  # Windows
+    ("Arial Unicode.ttf", "Arial Unicode.ttf"),  # macOS
+    ("Arial.ttf", "Arial Bold.ttf"),  # macOS
+)
 
-        candidates.append(Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans.ttf")
-    except ImportError:
-        pass
-    return next((p for p in candidates if p.is_file()), None)
+
+def font_dirs() -> list[Path]:
+    """The folders searched for a PDF font: matplotlib's own (it ships DejaVu Sans,
+    also in the frozen app), then the system's on Windows, macOS or Linux."""
+    dirs: list[Path] = []
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is not None and spec.origin:
+        dirs.append(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf")
+    home = Path.home()
+    if sys.platform == "win32":
+        dirs.append(Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts")
+        if os.environ.get("LOCALAPPDATA"):
+            dirs.append(Path(os.environ["LOCALAPPDATA"]) / "Microsoft" / "Windows" / "Fonts")
+    elif sys.platform == "darwin":
+        dirs += [Path("/System/Library/Fonts/Supplemental"), Path("/Library/Fonts"),
+                 Path("/System/Library/Fonts"), home / "Library" / "Fonts"]
+    else:
+        share = Path("/usr/share/fonts")
+        dirs += [share / "truetype" / "dejavu", share / "dejavu", share / "TTF",
+                 share / "truetype" / "noto", share / "noto", share / "truetype" / "liberation",
+                 share / "liberation", home / ".local" / "share" / "fonts"]
+    return dirs
+
+
+def unicode_font(dirs: list[Path] | None = None) -> tuple[Path, Path] | None:
+    """A (regular, bold) TrueType pair found in ``dirs`` (default :func:`font_dirs`),
+    or None: the PDF then uses a built-in font, which holds Latin-1 characters only."""
+    folders = font_dirs() if dirs is None else dirs
+    for regular, bold in FONT_FILES:
+        for folder in folders:
+            path = folder / regular
+            if path.is_file():
+                heavy = folder / bold
+                return path, heavy if heavy.is_file() else path
+    return None
 
 
 def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
@@ -510,13 +550,12 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
 
     pdf = FPDF(format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
-    font = _unicode_font()
+    font = unicode_font()
     family = "Helvetica"
     if font is not None:
         family = "DocSans"
-        pdf.add_font(family, "", str(font))
-        bold = font.with_name("DejaVuSans-Bold.ttf")
-        pdf.add_font(family, "B", str(bold if bold.is_file() else font))
+        pdf.add_font(family, "", str(font[0]))
+        pdf.add_font(family, "B", str(font[1]))
 
     def clean(text: str) -> str:
         return text if font is not None else text.encode("latin-1", "replace").decode("latin-1")
