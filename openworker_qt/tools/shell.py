@@ -27,8 +27,13 @@ kills the group, ``shell_tasks`` lists them. :func:`close_shell_state` (the
 session's tools closing), :func:`close_all` (the runtime stopping) and an
 ``atexit`` hook (the app quitting) kill every shell and task still alive.
 
-PowerShell on Windows is not implemented: the tools report that the shell is
-unavailable there.
+On Windows the session shell is PowerShell (:mod:`openworker_qt.tools.powershell`:
+the same protocol, its own loop script, process trees killed with ``taskkill``).
+
+A kill also reaches processes that left the process group (``setsid``, a double
+fork): before the group is killed, the shell's descendants and every process whose
+environment carries the shell's tag (:data:`TAG_VAR`) are found in ``/proc`` and
+killed with it (Linux; elsewhere the group kill alone).
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from typing import Any
 
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.tools import powershell
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -130,6 +136,9 @@ def _kill_group(pgid: int, tag: str | None = None) -> None:
     """Kill the process group ``pgid`` and every process that escaped it (see
     :func:`escapees`): found first (a killed parent's children lose their place in
     the tree), killed together, then looked for once more (one may have forked)."""
+    if sys.platform == "win32":  # no process groups to signal: kill the process tree
+        powershell.kill_tree(pgid)
+        return
     if tag is None:
         tag = _LIVE_GROUPS.get(pgid)
     stray = escapees(pgid, tag)
@@ -239,7 +248,7 @@ class PersistentShell:
         return self._proc.pid if self._proc and self._proc.returncode is None else None
 
     async def _spawn(self) -> asyncio.subprocess.Process:
-        bash = await _bash()
+        program = await _shell()
         if not self._dir:
             self._dir = await asyncio.to_thread(tempfile.mkdtemp, prefix="ow-shell-")
             self._state = os.path.join(self._dir, "env")
@@ -248,13 +257,20 @@ class PersistentShell:
         # Back to the last folder (home if it is gone) with the last exports restored
         # (but this shell's own tag, not the one the last shell saved).
         tag = secrets.token_hex(12)
-        restore = (f'[ -r "$3" ] && . "$3" 2>/dev/null\nexport {TAG_VAR}={tag}\n'
-                   f'cd -- {_quote(self.cwd)} 2>/dev/null || cd\n')
+        if program.kind == "powershell":
+            script = os.path.join(self._dir, "loop.ps1")
+            await asyncio.to_thread(Path(script).write_text, powershell.LOOP, "utf-8")
+            argv = powershell.shell_argv(program, script, self._tag, self._end, self._state,
+                                         self.cwd, tag)
+        else:
+            restore = (f'[ -r "$3" ] && . "$3" 2>/dev/null\nexport {TAG_VAR}={tag}\n'
+                       f'cd -- {_quote(self.cwd)} 2>/dev/null || cd\n')
+            argv = [program.path, "--noprofile", "--norc", "-c", restore + _LOOP, "bash",
+                    self._tag, self._end, self._state]
         proc = await asyncio.create_subprocess_exec(
-            bash, "--noprofile", "--norc", "-c", restore + _LOOP, "bash",
-            self._tag, self._end, self._state,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True, env=_tag_env(tag),
+            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
         self._proc = proc
@@ -368,17 +384,14 @@ def _marker_start(pending: bytes, marker: bytes) -> int:
     return len(pending)
 
 
-_BASH: list[str] = []
+_SHELL: list[powershell.ShellProgram] = []
 
 
-async def _bash() -> str:
-    """The path of bash (looked up once, off the loop)."""
-    if not _BASH:
-        found = None if sys.platform == "win32" else await asyncio.to_thread(shutil.which, "bash")
-        if found is None:
-            raise RuntimeError("no bash shell is available on this computer")
-        _BASH.append(found)
-    return _BASH[0]
+async def _shell() -> powershell.ShellProgram:
+    """The session shell: bash, or PowerShell on Windows (looked up once, off the loop)."""
+    if not _SHELL:
+        _SHELL.append(await asyncio.to_thread(powershell.find_shell))
+    return _SHELL[0]
 
 
 def _quote(text: str) -> str:
@@ -422,17 +435,23 @@ class ShellState:
         _SESSIONS.add(self)
 
     async def start_task(self, command: str) -> BackgroundTask:
-        bash = await _bash()
+        program = await _shell()
         # The shell's exports and folder (the workspace if the shell has not run yet).
         tag = secrets.token_hex(12)
-        script = ('[ -n "$1" ] && [ -r "$1" ] && . "$1" 2>/dev/null; '
-                  f'export {TAG_VAR}={tag}; cd -- "$2" 2>/dev/null || '
-                  'cd -- "$3" 2>/dev/null; __ow_cmd=$4; shift $#; eval "$__ow_cmd"')
+        if program.kind == "powershell":
+            argv = powershell.task_argv(program, command, state=self.shell._state,
+                                        cwd=self.shell.cwd, home=str(self.workspace),
+                                        shell_tag=tag)
+        else:
+            script = ('[ -n "$1" ] && [ -r "$1" ] && . "$1" 2>/dev/null; '
+                      f'export {TAG_VAR}={tag}; cd -- "$2" 2>/dev/null || '
+                      'cd -- "$3" 2>/dev/null; __ow_cmd=$4; shift $#; eval "$__ow_cmd"')
+            argv = [program.path, "--noprofile", "--norc", "-c", script, "bash",
+                    self.shell._state, self.shell.cwd, str(self.workspace), command]
         proc = await asyncio.create_subprocess_exec(
-            bash, "--noprofile", "--norc", "-c", script, "bash", self.shell._state,
-            self.shell.cwd, str(self.workspace), command,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True, env=_tag_env(tag),
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
         task = BackgroundTask(f"task-{self._next}", command, proc)
