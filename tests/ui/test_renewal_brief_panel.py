@@ -46,6 +46,7 @@ def test_the_panel_lists_and_previews_the_renewal_deliverables(  # type: ignore[
             [[panel.table.item(r, c).text() if panel.table.item(r, c) else ""
               for c in range(cols)] for r in range(panel.table.rowCount())],
         )
+        seen["tips"] = (panel.table.item(0, 3).toolTip(), panel.table.item(0, 0).toolTip())
         await select(panel, "acme-report.pdf")
         seen["pdf"] = (panel.preview_kind, non_white(panel.image.pixmap().toImage()))
 
@@ -60,7 +61,9 @@ def test_the_panel_lists_and_previews_the_renewal_deliverables(  # type: ignore[
     kind, header, cells = seen["xlsx"]
     assert kind == "table"
     assert header == ["Client", "Seats", "Price per seat", "Annual value"]
-    assert cells[0] == ["ACME", "120", "30.5", "=B2*C2"]
-    assert cells[3][0] == "Total" and cells[3][3] == "=SUM(D2:D4)"
+    # Formulas show their values, as a spreadsheet would; the formula is the tooltip.
+    assert cells[0] == ["ACME", "120", "30.5", "3660"]
+    assert cells[3] == ["Total", "178", "", "5002"]
+    assert seen["tips"] == ("=B2*C2", "")
     kind, dark = seen["pdf"]
     assert kind == "image" and dark > 50
