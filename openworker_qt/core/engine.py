@@ -178,12 +178,20 @@ def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
         return map_json(value, lambda v: redact(v) if isinstance(v, str) else v)
 
 
+def _image_data(value: Any) -> bool:
+    """An image attachment's ``data:image/…;base64,`` URL (a user's or a tool's)."""
+    return isinstance(value, str) and value.startswith("data:image/") and (
+        ";base64," in value[:80])
+
+
 def _scrub_shared(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
         out: dict[Any, Any] | None = None
         for key, item in value.items():
+            if key == "url" and _image_data(item):
+                continue  # an image's bytes, base64: no text to redact, megabytes to scan
             new = _scrub_shared(item, redact)
             if new is not item:
                 if out is None:

@@ -44,3 +44,26 @@ async def test_a_model_without_vision_is_told_instead(tmp_path: Path) -> None:
     sent = [m for m in provider.requests[1].messages if m["role"] == "tool"][0]
     assert "attachments" not in sent
     assert TOOL_IMAGE_NOTE.format(name="logo.png") in str(sent["content"])
+
+
+def test_redaction_leaves_an_images_bytes_alone_and_still_redacts_the_text() -> None:
+    from openworker_qt.core.engine import _scrub
+    from openworker_qt.core.messages import tool_result
+
+    seen: list[str] = []
+
+    def redact(text: str) -> str:
+        seen.append(text)
+        return text.replace("sk-secret", "[REDACTED]")
+
+    url = "data:image/png;base64," + "QUJD" * 1000
+    msg = tool_result("c", "read_file", "key sk-secret", attachments=[
+        {"type": "image_url", "image_url": {"url": url}, "name": "sk-secret.png"}])
+    clean = _scrub(msg, redact)
+    assert clean["content"] == "key [REDACTED]"
+    assert clean["attachments"][0]["name"] == "[REDACTED].png"
+    assert clean["attachments"][0]["image_url"]["url"] == url
+    assert url not in seen  # never scanned
+    # A URL that is not an image's data stays subject to redaction.
+    other = _scrub({"url": "https://x.test/?k=sk-secret"}, redact)
+    assert other == {"url": "https://x.test/?k=[REDACTED]"}
