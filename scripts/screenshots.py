@@ -156,7 +156,7 @@ async def settings_and_onboarding(desktop: Any, save: Callable[[object, str], No
 
 def single_shot(
     name: str,
-    conversation: list[dict[str, Any]],
+    conversation: list[dict[str, Any]] | dict[str, Any],
     scene: Callable[[Any, Any], Any],
     *,
     size: tuple[int, int] = (1180, 780),

@@ -83,6 +83,8 @@ def estimate_tokens(msg: Message) -> int:
                 chars += len(str(part.get("text", ""))) + len(str(part.get("file", "")))
     if msg["role"] == "assistant" and msg.get("tool_calls"):
         chars += len(json.dumps(msg.get("tool_calls")))
+    if msg["role"] == "tool":
+        images += len(msg.get("attachments") or ())  # a tool result's pictures
     return chars // CHARS_PER_TOKEN + images * IMAGE_TOKENS + 4
 
 

@@ -23,9 +23,12 @@ from __future__ import annotations
 import base64
 import csv
 import html
+import importlib.util
 import io
+import os
 import re
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -493,15 +496,52 @@ def _fraction(value: Any) -> float:
 # ------------------------------------------------------------------ PDF
 
 
-def _unicode_font() -> Path | None:
-    candidates = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
-    try:
-        import matplotlib
+#: TrueType fonts with wide Unicode coverage, (regular, bold), in order of preference.
+FONT_FILES = (
+    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
+    ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
+    ("segoeui.ttf", "segoeuib.ttf"),  # Windows
+    ("arial.ttf", "arialbd.ttf"),  # Windows
+    ("Arial Unicode.ttf", "Arial Unicode.ttf"),  # macOS
+    ("Arial.ttf", "Arial Bold.ttf"),  # macOS
+)
 
-        candidates.append(Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans.ttf")
-    except ImportError:
-        pass
-    return next((p for p in candidates if p.is_file()), None)
+
+def font_dirs() -> list[Path]:
+    """The folders searched for a PDF font: matplotlib's own (it ships DejaVu Sans,
+    also in the frozen app), then the system's on Windows, macOS or Linux."""
+    dirs: list[Path] = []
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is not None and spec.origin:
+        dirs.append(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf")
+    home = Path.home()
+    if sys.platform == "win32":
+        dirs.append(Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts")
+        if os.environ.get("LOCALAPPDATA"):
+            dirs.append(Path(os.environ["LOCALAPPDATA"]) / "Microsoft" / "Windows" / "Fonts")
+    elif sys.platform == "darwin":
+        dirs += [Path("/System/Library/Fonts/Supplemental"), Path("/Library/Fonts"),
+                 Path("/System/Library/Fonts"), home / "Library" / "Fonts"]
+    else:
+        share = Path("/usr/share/fonts")
+        dirs += [share / "truetype" / "dejavu", share / "dejavu", share / "TTF",
+                 share / "truetype" / "noto", share / "noto", share / "truetype" / "liberation",
+                 share / "liberation", home / ".local" / "share" / "fonts"]
+    return dirs
+
+
+def unicode_font(dirs: list[Path] | None = None) -> tuple[Path, Path] | None:
+    """A (regular, bold) TrueType pair found in ``dirs`` (default :func:`font_dirs`),
+    or None: the PDF then uses a built-in font, which holds Latin-1 characters only."""
+    folders = font_dirs() if dirs is None else dirs
+    for regular, bold in FONT_FILES:
+        for folder in folders:
+            path = folder / regular
+            if path.is_file():
+                heavy = folder / bold
+                return path, heavy if heavy.is_file() else path
+    return None
 
 
 def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
@@ -510,13 +550,12 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
 
     pdf = FPDF(format="A4")
     pdf.set_auto_page_break(auto=True, margin=15)
-    font = _unicode_font()
+    font = unicode_font()
     family = "Helvetica"
     if font is not None:
         family = "DocSans"
-        pdf.add_font(family, "", str(font))
-        bold = font.with_name("DejaVuSans-Bold.ttf")
-        pdf.add_font(family, "B", str(bold if bold.is_file() else font))
+        pdf.add_font(family, "", str(font[0]))
+        pdf.add_font(family, "B", str(font[1]))
 
     def clean(text: str) -> str:
         return text if font is not None else text.encode("latin-1", "replace").decode("latin-1")
@@ -526,7 +565,7 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     width = pdf.epw
     if title:
         pdf.set_font(family, "B", 20)
-        pdf.multi_cell(width, 10, clean(title), new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, 10, clean(title), new_x="LMARGIN", new_y="NEXT", align="L")
         pdf.ln(4)
     for b in blocks:
         t = b["type"]
@@ -535,11 +574,12 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
             pdf.set_font(family, "B", size)
             pdf.ln(2)
             pdf.multi_cell(width, size * 0.5, clean(str(b["text"])), new_x="LMARGIN",
-                           new_y="NEXT")
+                           new_y="NEXT", align="L")
             pdf.ln(1)
         elif t == "paragraph":
             pdf.set_font(family, "", 11)
-            pdf.multi_cell(width, 5.5, clean(str(b["text"])), new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(width, 5.5, clean(str(b["text"])), new_x="LMARGIN", new_y="NEXT",
+                           align="L")
             pdf.ln(2)
         elif t == "list":
             pdf.set_font(family, "", 11)
@@ -548,7 +588,8 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
                 mark = f"{n}." if b.get("ordered") else bullet
                 pdf.set_x(pdf.l_margin + 2)
                 pdf.cell(7, 5.5, mark)
-                pdf.multi_cell(width - 9, 5.5, clean(str(item)), new_x="LMARGIN", new_y="NEXT")
+                pdf.multi_cell(width - 9, 5.5, clean(str(item)), new_x="LMARGIN",
+                               new_y="NEXT", align="L")
             pdf.ln(2)
         elif t == "table":
             columns, rows = _cells(b)
@@ -573,3 +614,184 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     data = bytes(pdf.output())
     pages = pdf.pages_count
     return Rendered(data, f"{pages} page{'s' * (pages != 1)}")
+
+
+# ----------------------------------------------------------- formula values
+
+
+class _Unknown(Exception):
+    """A formula this small evaluator does not work out (shown as written)."""
+
+
+def _fail() -> Any:
+    raise _Unknown
+
+
+def _average(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else float(_fail())
+
+
+_FUNCS: dict[str, Callable[[list[float]], float]] = {
+    "SUM": sum,
+    "AVERAGE": _average,
+    "MIN": lambda xs: min(xs) if xs else 0.0,
+    "MAX": lambda xs: max(xs) if xs else 0.0,
+    "COUNT": lambda xs: float(len(xs)),
+}
+
+
+def formula_values(rows: list[list[Any]]) -> list[list[Any]]:
+    """``rows`` (row 1 first, as a sheet holds them) with each formula replaced by its
+    value where it is plain arithmetic over numbers and cells (``+ - * / ^``, ``%``,
+    parentheses, ``SUM``/``AVERAGE``/``MIN``/``MAX``/``COUNT``/``ROUND``/``ABS`` over
+    cells and ranges); any other formula is left as written. For previews: the file
+    keeps its formulas, a spreadsheet application computes them itself."""
+    from openpyxl.formula import Tokenizer
+    from openpyxl.utils import column_index_from_string
+
+    done: dict[tuple[int, int], Any] = {}
+    busy: set[tuple[int, int]] = set()
+
+    def cell(r: int, c: int) -> Any:
+        if not (0 <= r < len(rows) and 0 <= c < len(rows[r])):
+            return None
+        if (r, c) in done:
+            return done[(r, c)]
+        value = rows[r][c]
+        if isinstance(value, str) and value.startswith("=") and len(value) > 1:
+            if (r, c) in busy:
+                raise _Unknown  # a circular reference
+            busy.add((r, c))
+            try:
+                value = _evaluate(Tokenizer(value).items)
+            finally:
+                busy.discard((r, c))
+            if value is None:  # a formula naming an empty cell shows 0
+                value = 0.0
+        done[(r, c)] = value
+        return value
+
+    def ref(text: str) -> tuple[int, int]:
+        m = _CELL_REF.match(text.replace("$", ""))
+        if m is None:
+            raise _Unknown
+        return int(m.group(2)) - 1, column_index_from_string(m.group(1).upper()) - 1
+
+    def number(value: Any) -> float:
+        if value is None or value == "":
+            return 0.0
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _Unknown
+        return float(value)
+
+    def values(text: str) -> list[float]:
+        if "!" in text:
+            raise _Unknown  # another sheet
+        first, _, last = text.partition(":")
+        (r1, c1), (r2, c2) = ref(first), ref(last or first)
+        out = [cell(r, c) for r in range(min(r1, r2), max(r1, r2) + 1)
+               for c in range(min(c1, c2), max(c1, c2) + 1)]
+        return [float(v) for v in out if isinstance(v, int | float) and not isinstance(v, bool)]
+
+    def _evaluate(items: list[Any]) -> Any:
+        tokens = [t for t in items if t.type != "WHITE-SPACE"]
+        pos = 0
+
+        def peek() -> Any:
+            return tokens[pos] if pos < len(tokens) else None
+
+        def take() -> Any:
+            nonlocal pos
+            pos += 1
+            return tokens[pos - 1]
+
+        def infix(ops: str, lower: Any) -> Any:
+            left = lower()
+            while (t := peek()) is not None and t.type == "OPERATOR-INFIX" and t.value in ops:
+                take()
+                right = lower()
+                a, b = number(left), number(right)
+                if t.value == "+":
+                    left = a + b
+                elif t.value == "-":
+                    left = a - b
+                elif t.value == "*":
+                    left = a * b
+                elif t.value == "/":
+                    left = a / b if b else _fail()
+                else:
+                    left = a ** b
+            return left
+
+        def add() -> Any:
+            return infix("+-", mul)
+
+        def mul() -> Any:
+            return infix("*/", power)
+
+        def power() -> Any:
+            return infix("^", unary)
+
+        def unary() -> Any:
+            t = peek()
+            if t is not None and t.type == "OPERATOR-PREFIX":
+                take()
+                value = number(unary())
+                return -value if t.value == "-" else value
+            value = primary()
+            while (t := peek()) is not None and t.type == "OPERATOR-POSTFIX" and t.value == "%":
+                take()
+                value = number(value) / 100
+            return value
+
+        def primary() -> Any:
+            t = take() if peek() is not None else _fail()
+            if t.type == "OPERAND" and t.subtype == "NUMBER":
+                return float(t.value)
+            if t.type == "OPERAND" and t.subtype == "RANGE" and ":" not in t.value:
+                return cell(*ref(t.value)) if "!" not in t.value else _fail()
+            if t.type == "PAREN" and t.subtype == "OPEN":
+                value = add()
+                end = take() if peek() is not None else _fail()
+                return value if end.type == "PAREN" and end.subtype == "CLOSE" else _fail()
+            if t.type == "FUNC" and t.subtype == "OPEN":
+                name = t.value[:-1].upper()
+                args: list[list[float]] = []
+                while True:
+                    nxt = peek()
+                    if nxt is None:
+                        raise _Unknown
+                    if nxt.type == "FUNC" and nxt.subtype == "CLOSE":
+                        take()
+                        break
+                    if nxt.type == "SEP" and nxt.subtype == "ARG":
+                        take()
+                        continue
+                    if nxt.type == "OPERAND" and nxt.subtype == "RANGE" and ":" in nxt.value:
+                        take()
+                        args.append(values(nxt.value))
+                    else:
+                        args.append([number(add())])
+                if name in _FUNCS:
+                    return float(_FUNCS[name]([x for a in args for x in a]))
+                if name == "ABS" and len(args) == 1 and len(args[0]) == 1:
+                    return abs(args[0][0])
+                if name == "ROUND" and len(args) in (1, 2) and all(len(a) == 1 for a in args):
+                    return round(args[0][0], int(args[1][0]) if len(args) == 2 else 0)
+            raise _Unknown
+
+        value = add()
+        if pos != len(tokens):
+            raise _Unknown
+        return value
+
+    out: list[list[Any]] = []
+    for r, row in enumerate(rows):
+        shown: list[Any] = []
+        for c, value in enumerate(row):
+            try:
+                shown.append(cell(r, c))
+            except (_Unknown, ArithmeticError, ValueError, RecursionError):
+                shown.append(value)
+        out.append(shown)
+    return out

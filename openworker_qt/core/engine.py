@@ -53,7 +53,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -133,6 +133,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+#: The key of a tool result's ``display`` holding a sub-agent's token usage (the explorer's).
+AGENT_USAGE = "agent_usage"
 INTERNAL_ERROR_TEXT = (
     "Something went wrong inside OpenWorker, so this turn was stopped. "
     "The details are in the log. You can retry."
@@ -192,12 +194,20 @@ def _scrub(value: Any, redact: Callable[[str], str]) -> Any:
         return map_json(value, lambda v: redact(v) if isinstance(v, str) else v)
 
 
+def _image_data(value: Any) -> bool:
+    """An image attachment's ``data:image/…;base64,`` URL (a user's or a tool's)."""
+    return isinstance(value, str) and value.startswith("data:image/") and (
+        ";base64," in value[:80])
+
+
 def _scrub_shared(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
         out: dict[Any, Any] | None = None
         for key, item in value.items():
+            if key == "url" and _image_data(item):
+                continue  # an image's bytes, base64: no text to redact, megabytes to scan
             new = _scrub_shared(item, redact)
             if new is not item:
                 if out is None:
@@ -467,6 +477,8 @@ class TurnEngine:
                             if isinstance(item, StepEnd):
                                 ended = item
                             else:
+                                if isinstance(item, ev.ToolFinished):
+                                    self._add_agent_usage(item.display)
                                 yield item
                         self._step = None
                         if ended.status != "done":
@@ -556,6 +568,15 @@ class TurnEngine:
                 step = message.get("step_id")
                 return str(step) if step else None
         return None
+
+    def _add_agent_usage(self, display: Mapping[str, Any] | None) -> None:
+        """A sub-agent's tokens (``display[AGENT_USAGE]`` of its tool's result) count
+        toward this turn's usage: the user pays for them too."""
+        usage = display.get(AGENT_USAGE) if display else None
+        if isinstance(usage, Mapping):
+            for key, value in usage.items():
+                if isinstance(value, int) and not isinstance(value, bool):
+                    self._usage[str(key)] = self._usage.get(str(key), 0) + value
 
     def _end(self, status: ev.TurnStatus, iterations: int, detail: str = "") -> ev.TurnEnded:
         return ev.TurnEnded(

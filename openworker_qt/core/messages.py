@@ -40,7 +40,7 @@ _OUTBOUND_KEYS: Mapping[str, frozenset[str]] = {
     "system": frozenset({"role", "content"}),
     "user": frozenset({"role", "content", "name"}),
     "assistant": frozenset({"role", "content", "tool_calls", "provider_state"}),
-    "tool": frozenset({"role", "content", "tool_call_id", "name"}),
+    "tool": frozenset({"role", "content", "tool_call_id", "name", "attachments"}),
 }
 
 
@@ -79,8 +79,10 @@ def tool_result(
     status: str = "ok",
     display: Mapping[str, Any] | None = None,
     rule: str | None = None,
+    attachments: Sequence[ContentPart] = (),
 ) -> ToolMessage:
-    """A ``role: tool`` message answering ``call_id``."""
+    """A ``role: tool`` message answering ``call_id`` (``attachments``: pictures the
+    model sees with the result, ``image_url`` parts)."""
     msg: ToolMessage = {
         "role": "tool",
         "tool_call_id": call_id,
@@ -89,6 +91,8 @@ def tool_result(
         "status": status,
         "ts": now(),
     }
+    if attachments:
+        msg["attachments"] = [dict(p) for p in attachments]
     if display:
         msg["_display"] = dict(display)
     if rule:
@@ -149,8 +153,11 @@ def dangling_tool_calls(history: Sequence[Message]) -> list[OpenToolCall]:
 
 
 def has_parts(history: Iterable[Message], part_type: str) -> bool:
-    """True if any user message carries a content part of ``part_type``."""
+    """True if any user message carries a content part of ``part_type`` (or, for
+    ``image_url``, any tool result carries a picture)."""
     for msg in history:
+        if part_type == "image_url" and msg.get("attachments"):
+            return True
         content = msg.get("content")
         if isinstance(content, list):
             for part in content:
@@ -234,6 +241,31 @@ def _wire_part(part: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in part.items() if k in keys}
 
 
+TOOL_IMAGE_NOTE = ("[{name}: an image the tool opened; this model cannot view images, so "
+                   "it is left out. Ask the user to describe it, or switch to a model "
+                   "that can see images.]")
+
+
+def _adapt_attachments(msg: dict[str, Any], caps: Capabilities) -> None:
+    """A tool result's pictures: kept (only well-formed ``image_url`` parts, without
+    display keys) for a model with vision; for one without, a note in the text instead."""
+    raw = msg.pop("attachments")
+    found: list[tuple[str, str]] = []
+    for part in raw if isinstance(raw, list) else []:
+        info = part.get("image_url") if isinstance(part, dict) else None
+        if part.get("type") == "image_url" and isinstance(info, dict) and info.get("url"):
+            found.append((str(part.get("name") or "image"), str(info["url"])))
+    if not found:
+        return
+    if caps.vision:
+        msg["attachments"] = [{"type": "image_url", "image_url": {"url": url}}
+                              for _name, url in found]
+        return
+    notes = "\n".join(TOOL_IMAGE_NOTE.format(name=name) for name, _url in found)
+    text = msg.get("content")
+    msg["content"] = f"{text}\n{notes}" if isinstance(text, str) and text else notes
+
+
 def outbound_message(
     msg: Message,
     caps: Capabilities,
@@ -251,6 +283,8 @@ def outbound_message(
     if keys is None or msg.get("partial") == "error":
         return None
     clean = {k: _clone(v) for k, v in msg.items() if k in keys}
+    if "attachments" in clean:
+        _adapt_attachments(clean, caps)
     content = clean.get("content")
     if isinstance(content, list):
         adapted: list[Any] = []

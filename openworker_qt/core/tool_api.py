@@ -48,6 +48,8 @@ class ToolResult:
     content: str
     is_error: bool = False
     display: Mapping[str, Any] | None = None
+    #: Pictures the model sees with ``content`` (``image_url`` parts with data URLs).
+    attachments: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
@@ -59,6 +61,10 @@ class ToolContext:
     state: dict[str, Any] = field(default_factory=dict)
     #: Where :meth:`report` sends output produced while the call runs (set by the engine).
     progress: Callable[[str], None] | None = None
+    #: The session's sensitive set (its permission engine's: the defaults plus the
+    #: runtime's own secrets); None: the defaults. Tools that list or search files
+    #: never return what lies in it.
+    sensitive: tuple[str, ...] | None = None
 
     def report(self, text: str) -> None:
         """Show ``text`` in the call's card while it runs (the model never sees it)."""

@@ -277,11 +277,12 @@ class ToolStep:
         *,
         display: Any = None,
         rule: str | None = None,
+        attachments: Sequence[dict[str, Any]] = (),
     ) -> ev.ToolFinished:
         # The event carries what was stored (redacted: a tool output may echo a key).
         stored = self.log.append(
             tool_result(call.id, call.name, truncate(content), status=status, display=display,
-                        rule=rule)
+                        rule=rule, attachments=attachments)
         )
         self.answered.add(call.id)
         self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
@@ -474,7 +475,7 @@ class ToolStep:
                         status: ev.ToolStatus = "error" if result.is_error else "ok"
                         finished.append(self._finish(
                             call, status, result.content, display=result.display,
-                            rule=decision.rule,
+                            rule=decision.rule, attachments=result.attachments,
                         ))
                 for event in finished:
                     yield event
@@ -599,7 +600,8 @@ class ToolStep:
         crash_point("after_tool_before_result")
         status: ev.ToolStatus = "error" if result.is_error else "ok"
         async with writing():
-            done = self._finish(call, status, result.content, display=result.display, rule=rule)
+            done = self._finish(call, status, result.content, display=result.display, rule=rule,
+                                attachments=result.attachments)
         yield done
 
     async def _interact(self, call: ParsedCall, tool: Tool) -> AsyncIterator[ev.Event]:
@@ -645,8 +647,10 @@ class ToolStep:
         self, tool: Tool, arguments: dict[str, Any],
         progress: Callable[[str], None] | None = None,
     ) -> ToolResult:
+        sensitive = getattr(self.decider, "sensitive_paths", None)
         ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
-                          state=self.tool_state, progress=progress)
+                          state=self.tool_state, progress=progress,
+                          sensitive=tuple(sensitive()) if callable(sensitive) else None)
         started = time.perf_counter()
         try:
             out = await tool.handler(arguments, ctx)
@@ -659,7 +663,7 @@ class ToolStep:
             return result
         display = dict(result.display)
         display.setdefault("elapsed_ms", round((time.perf_counter() - started) * 1000, 1))
-        return ToolResult(result.content, result.is_error, display)
+        return ToolResult(result.content, result.is_error, display, result.attachments)
 
 
 def _batch_task_done(

@@ -66,6 +66,9 @@ class ToolMessage(TypedDict, total=False):
     tool_call_id: Required[str]
     content: Required[str]
     name: str
+    # Pictures the model sees with the result (``image_url`` parts, OpenAI shape, data
+    # URLs): e.g. an image ``read_file`` opened. A model without vision gets a note.
+    attachments: list[ContentPart]
     # display only
     ts: float
     status: str  # "ok", "error", "denied", "interrupted", …

@@ -115,6 +115,17 @@ def _assistant_blocks(msg: AssistantMessage) -> list[dict[str, Any]]:
     return private + canonical
 
 
+def _tool_result_block(msg: Message) -> dict[str, Any]:
+    """A tool result; its pictures (``attachments``) go inside it as image blocks."""
+    text = content_text(msg.get("content")) or "(no output)"
+    images = [b for b in _user_blocks(msg.get("attachments")) if b["type"] == "image"]
+    return {
+        "type": "tool_result",
+        "tool_use_id": str(msg.get("tool_call_id")),
+        "content": [{"type": "text", "text": text}, *images] if images else text,
+    }
+
+
 def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
     """Canonical history → Anthropic ``messages`` (alternating roles)."""
     out: list[dict[str, Any]] = []
@@ -138,16 +149,7 @@ def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
         if msg["role"] == "assistant":
             push("assistant", _assistant_blocks(msg))
         elif msg["role"] == "tool":
-            push(
-                "user",
-                [
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": str(msg.get("tool_call_id")),
-                        "content": content_text(msg.get("content")) or "(no output)",
-                    }
-                ],
-            )
+            push("user", [_tool_result_block(msg)])
         elif msg["role"] == "user":
             push("user", _user_blocks(msg.get("content")))
     return out

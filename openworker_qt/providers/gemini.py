@@ -83,6 +83,12 @@ def _user_parts(content: Any) -> list[dict[str, Any]]:
     return parts
 
 
+def _function_response_parts(attachments: Any) -> list[dict[str, Any]]:
+    """A tool result's pictures as a function response's own parts (inline data)."""
+    return [{"inline_data": p["inline_data"]} for p in _user_parts(attachments)
+            if "inline_data" in p]
+
+
 def _stored_parts(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for raw in stored:
@@ -150,6 +156,8 @@ def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
             }
             if call_id in known_ids:
                 fr["id"] = call_id
+            if images := _function_response_parts(msg.get("attachments")):
+                fr["parts"] = images
             push("user", [{"function_response": fr}])
         elif msg["role"] == "user":
             push("user", _user_parts(msg.get("content")) or [{"text": ""}])

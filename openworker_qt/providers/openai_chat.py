@@ -58,6 +58,10 @@ def _map_id(call_id: str, style: str) -> str:
     return hashlib.sha1(call_id.encode()).hexdigest()[:9]
 
 
+def _tool_pictures(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"role": "user", "content": parts}
+
+
 def _usage(raw: Any) -> dict[str, int]:
     if raw is None:
         return {}
@@ -115,8 +119,7 @@ class OpenAIChatProvider(GuardedProvider):
         messages: list[dict[str, Any]] = []
         if request.system:
             messages.append({"role": "system", "content": request.system})
-        for msg in request.messages:
-            messages.append(self._message(msg, style))
+        messages.extend(self._history(request.messages, style))
         params: dict[str, Any] = {"model": request.model, "messages": messages}
         specs = tool_specs(request.tools)
         if specs and caps.tools:
@@ -139,6 +142,29 @@ class OpenAIChatProvider(GuardedProvider):
         if request.temperature is not None and not (self.name == "openai" and caps.reasoning):
             params["temperature"] = request.temperature
         return params
+
+    def _history(self, history: list[Message], style: str) -> list[dict[str, Any]]:
+        """The messages; a tool message carries text only, so the pictures of a step's
+        tool results (``attachments``) follow its results as one user message."""
+        out: list[dict[str, Any]] = []
+        pictures: list[dict[str, Any]] = []
+        for msg in history:
+            if msg["role"] != "tool" and pictures:
+                out.append(_tool_pictures(pictures))
+                pictures = []
+            out.append(self._message(msg, style))
+            if msg["role"] == "tool":
+                images = [p for p in content_parts(msg.get("attachments"))
+                          if p.get("type") == "image_url"]
+                if images:
+                    name = msg.get("name") or "a tool"
+                    pictures.append({"type": "text", "text": f"[The image from {name} "
+                                     f"(call {_map_id(str(msg.get('tool_call_id')), style)}):]"})
+                    pictures.extend({"type": "image_url", "image_url": p["image_url"]}
+                                    for p in images)
+        if pictures:
+            out.append(_tool_pictures(pictures))
+        return out
 
     def _message(self, msg: Message, style: str) -> dict[str, Any]:
         role = msg.get("role")

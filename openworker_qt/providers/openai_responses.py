@@ -67,6 +67,16 @@ def _user_content(content: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _function_output(msg: Message) -> dict[str, Any]:
+    """A tool result; with pictures (``attachments``) its output is a list of parts."""
+    text = content_text(msg.get("content"))
+    images = [p for p in _user_content(msg.get("attachments")) if p["type"] == "input_image"]
+    output: str | list[dict[str, Any]] = (
+        [{"type": "input_text", "text": text}, *images] if images else text)
+    return {"type": "function_call_output", "call_id": str(msg.get("tool_call_id")),
+            "output": output}
+
+
 def build_input(messages: list[Message]) -> list[dict[str, Any]]:
     """Canonical history → Responses ``input`` items."""
     items: list[dict[str, Any]] = []
@@ -94,13 +104,7 @@ def build_input(messages: list[Message]) -> list[dict[str, Any]]:
                     }
                 )
         elif msg["role"] == "tool":
-            items.append(
-                {
-                    "type": "function_call_output",
-                    "call_id": str(msg.get("tool_call_id")),
-                    "output": content_text(msg.get("content")),
-                }
-            )
+            items.append(_function_output(msg))
     return items
 
 

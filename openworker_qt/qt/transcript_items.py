@@ -142,6 +142,10 @@ def first_line(text: str, limit: int = 160) -> str:
 def arguments_preview(arguments: Mapping[str, Any], limit: int = 90) -> str:
     parts: list[str] = []
     for key, value in arguments.items():
+        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            # A structured payload (a document's blocks): its size says more than its JSON.
+            parts.append(f"{key}: {len(value)} item{'s' * (len(value) != 1)}")
+            continue
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         text = " ".join(str(text).split())
         if len(text) > limit:

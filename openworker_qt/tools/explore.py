@@ -28,7 +28,7 @@ from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Decider
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import AGENT_USAGE, MemoryHistory, TurnEngine
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
@@ -133,7 +133,8 @@ def explore_tool(explorer: Explorer, parent: ToolRegistry) -> Tool:
                 await events.aclose()  # type: ignore[attr-defined]
         usage = dict(end.usage) if end is not None else {}
         status = end.status if end is not None else "error"
-        display = {"explorer_steps": steps, "explorer_status": status, "usage": usage}
+        # The child's tokens join the parent turn's usage (the engine adds them up).
+        display = {"explorer_steps": steps, "explorer_status": status, AGENT_USAGE: usage}
         if status == "completed" and report.strip():
             return ToolResult(truncate(report, explorer.max_report_chars), display=display)
         if status == "max_iterations":

@@ -14,6 +14,7 @@ runs in a worker thread so a slow disk never stalls the UI.
 from __future__ import annotations
 
 import asyncio
+import base64
 import os
 import stat
 from pathlib import Path
@@ -38,6 +39,11 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 PDF_KIND = "a PDF document"
 MAX_PDF_BYTES = 25 * 1024 * 1024
+WEBP_KIND = "a WebP image"
+#: The pictures ``read_file`` attaches for the model to see, and their MIME types.
+IMAGE_KINDS = {"a PNG image": "image/png", "a JPEG image": "image/jpeg",
+               "a GIF image": "image/gif", WEBP_KIND: "image/webp"}
+MAX_IMAGE_BYTES = 5 * 1024 * 1024  # the smallest per-image limit of the vendors' APIs
 SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"})
 
 
@@ -59,6 +65,8 @@ def binary_kind(head: bytes) -> str | None:
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return kind
+    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
+        return WEBP_KIND
     if b"\x00" in head:
         return "a binary file"
     return None
@@ -88,6 +96,8 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
             return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.",
                               is_error=True)
         return _window(path, text.splitlines(), offset, limit, " of the PDF's extracted text")
+    if kind in IMAGE_KINDS:
+        return _image(path, kind, st.st_size)
     if kind is not None:
         return ToolResult(
             f"Error: {path} is {kind} ({size_text(st.st_size)}), not text; read_file reads "
@@ -104,6 +114,28 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
             is_error=True,
         )
     return _window(path, data.decode("utf-8", errors="replace").splitlines(), offset, limit, "")
+
+
+def _image(path: Path, kind: str, size: int) -> ToolResult:
+    """An image, attached to the result for the model to see (a note instead where the
+    model has no vision: see :func:`openworker_qt.core.messages.outbound_message`)."""
+    if size > MAX_IMAGE_BYTES:
+        return ToolResult(
+            f"Error: {path} is {kind} of {size_text(size)}; read_file attaches images up to "
+            f"{size_text(MAX_IMAGE_BYTES)}. Ask the user for a smaller copy.", is_error=True)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.", is_error=True)
+    if len(data) > MAX_IMAGE_BYTES:  # it grew since
+        return _image(path, kind, len(data))
+    mime = IMAGE_KINDS[kind]
+    url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+    return ToolResult(
+        f"[{path} is {kind} ({size_text(len(data))}); it is attached below for you to see.]",
+        display={"path": str(path), "image": mime, "bytes": len(data)},
+        attachments=({"type": "image_url", "image_url": {"url": url}, "name": path.name},),
+    )
 
 
 def _window(path: Path, lines: list[str], offset: int, limit: int, what: str) -> ToolResult:
@@ -260,7 +292,8 @@ READ_FILE = Tool(
     name="read_file",
     description=(
         "Read a text file (or the text of a PDF) with line numbers. Large files are read "
-        "in windows: pass offset (1-based line) and limit (lines, default 400). Binary "
+        "in windows: pass offset (1-based line) and limit (lines, default 400). An image "
+        "(PNG, JPEG, GIF, WebP up to 5 MB) is attached for you to see. Other binary "
         "files and files over 10 MB are refused (use grep on big files)."
     ),
     parameters={

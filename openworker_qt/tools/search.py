@@ -3,8 +3,9 @@
 Both search below their ``path`` (the permission engine checks it against the read
 roots, as for ``read_file``) and never leave it: symlinks found while walking are
 neither followed nor listed (a link inside may point anywhere), and nothing in the
-sensitive set (:func:`openworker_qt.core.fence.default_sensitive`: keys, tokens,
-browser profiles, ``.env`` files outside the workspace) is ever returned. ``grep``
+sensitive set (the session's, ``ToolContext.sensitive``: the runtime's own secrets
+and :func:`openworker_qt.core.fence.default_sensitive`: keys, tokens, browser
+profiles, ``.env`` files outside the workspace) is ever returned. ``grep``
 also skips files with other hard links (another of their names may be a secret),
 binary files and files over :data:`MAX_GREP_FILE_BYTES`. Results are sorted by path
 (then line) and capped.
@@ -68,9 +69,9 @@ def _walk(root: Path) -> Iterator[tuple[str, os.stat_result]]:
 class _Fence:
     """Drops results in the sensitive set."""
 
-    def __init__(self, workspace: Path) -> None:
+    def __init__(self, workspace: Path, sensitive: tuple[str, ...] | None = None) -> None:
         self.workspace = workspace
-        self.sensitive = fence.default_sensitive()
+        self.sensitive = fence.default_sensitive() if sensitive is None else sensitive
 
     def hides(self, path: Path) -> bool:
         forms = fence.path_forms(str(path), self.workspace)
@@ -110,11 +111,12 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def _glob(root: Path, pattern: str, workspace: Path) -> ToolResult:
+def _glob(root: Path, pattern: str, workspace: Path,
+          sensitive: tuple[str, ...] | None = None) -> ToolResult:
     if not root.is_dir():
         return ToolResult(f"Error: {root} is not a folder.", is_error=True)
     rx = glob_regex(pattern.lstrip("/").removeprefix("./"))
-    guard = _Fence(workspace)
+    guard = _Fence(workspace, sensitive)
     hits = sorted(name for name, _st in _walk(root) if rx.match(name))
     shown = [h for h in hits if not guard.hides(root / h)]
     more = len(shown) > MAX_GLOB_RESULTS
@@ -132,7 +134,8 @@ async def glob_files(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     raw = str(args.get("path") or ".")
     if (refused := _not_a_path(raw)) is not None:
         return refused
-    return await asyncio.to_thread(_glob, resolve_path(ctx, raw), pattern, ctx.workspace.resolve())
+    return await asyncio.to_thread(_glob, resolve_path(ctx, raw), pattern, ctx.workspace.resolve(),
+                                   ctx.sensitive)
 
 
 # -------------------------------------------------------------------- grep
@@ -227,7 +230,7 @@ def grep_rg(rg: str, root: Path, pattern: str, *, ignore_case: bool = False, fix
 
 
 def _grep(root: Path, pattern: str, ignore_case: bool, fixed: bool, workspace: Path,
-          use_rg: bool = True) -> ToolResult:
+          use_rg: bool = True, sensitive: tuple[str, ...] | None = None) -> ToolResult:
     if not root.exists():
         return ToolResult(f"Error: {root} does not exist.", is_error=True)
     rg = shutil.which("rg") if use_rg else None
@@ -240,7 +243,7 @@ def _grep(root: Path, pattern: str, ignore_case: bool, fixed: bool, workspace: P
         return ToolResult(f"Error: {pattern!r} is not a valid regular expression ({exc}). "
                           "Pass fixed=true to search for the text as it is.", is_error=True)
     base = root.parent if root.is_file() else root
-    guard = _Fence(workspace)
+    guard = _Fence(workspace, sensitive)
     hidden: dict[str, bool] = {}
     shown: list[Match] = []
     for m in sorted(matches):
@@ -273,7 +276,7 @@ async def grep(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         return refused
     return await asyncio.to_thread(
         _grep, resolve_path(ctx, raw), pattern, bool(args.get("ignore_case")),
-        bool(args.get("fixed")), ctx.workspace.resolve(),
+        bool(args.get("fixed")), ctx.workspace.resolve(), True, ctx.sensitive,
     )
 
 

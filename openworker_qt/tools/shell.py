@@ -27,8 +27,13 @@ kills the group, ``shell_tasks`` lists them. :func:`close_shell_state` (the
 session's tools closing), :func:`close_all` (the runtime stopping) and an
 ``atexit`` hook (the app quitting) kill every shell and task still alive.
 
-PowerShell on Windows is not implemented: the tools report that the shell is
-unavailable there.
+On Windows the session shell is PowerShell (:mod:`openworker_qt.tools.powershell`:
+the same protocol, its own loop script, process trees killed with ``taskkill``).
+
+A kill also reaches processes that left the process group (``setsid``, a double
+fork): before the group is killed, the shell's descendants and every process whose
+environment carries the shell's tag (:data:`TAG_VAR`) are found in ``/proc`` and
+killed with it (Linux; elsewhere the group kill alone).
 """
 
 from __future__ import annotations
@@ -44,13 +49,14 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.tools import powershell
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -60,20 +66,101 @@ KEEP_BYTES = 256 * 1024
 MAX_WAIT = 60.0
 STATE_KEY = "shell"
 
-#: Every process group this module started and has not yet seen end.
-_LIVE_GROUPS: set[int] = set()
+#: Every process group this module started and has not yet seen end, with the tag
+#: its processes carry in their environment (:data:`TAG_VAR`).
+_LIVE_GROUPS: dict[int, str] = {}
 _SESSIONS: set[ShellState] = set()
+#: Set in the environment of every shell and task, inherited by all they start: a
+#: process that left the process group (``setsid``, a double fork) still carries it.
+TAG_VAR = "OPENWORKER_SHELL_TAG"
+_PROC = Path("/proc")
 
 
-def _kill_group(pgid: int) -> None:
+def _proc_table() -> dict[int, tuple[int, int]]:
+    """Every process's (parent, process group), read from ``/proc`` (Linux); empty
+    where there is no ``/proc``."""
+    table: dict[int, tuple[int, int]] = {}
+    try:
+        entries = os.listdir(_PROC)
+    except OSError:
+        return table
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            stat = (_PROC / name / "stat").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 2:
+            table[int(name)] = (int(fields[1]), int(fields[2]))
+    return table
+
+
+def _tagged(pids: Iterable[int], tag: str) -> set[int]:
+    """The processes among ``pids`` whose environment carries ``tag``."""
+    needle = f"{TAG_VAR}={tag}".encode()
+    found: set[int] = set()
+    for pid in pids:
+        try:
+            env = (_PROC / str(pid) / "environ").read_bytes()
+        except OSError:  # gone, or another user's
+            continue
+        if needle in env.split(b"\0"):
+            found.add(pid)
+    return found
+
+
+def escapees(pgid: int, tag: str | None) -> set[int]:
+    """The processes a group kill would miss: the descendants of the group's processes
+    and every process carrying the group's tag (a ``setsid`` child, or a daemon whose
+    parent exited), outside the group itself. Linux only (``/proc``)."""
+    table = _proc_table()
+    if not table:
+        return set()
+    members = {pid for pid, (_ppid, group) in table.items() if group == pgid}
+    found = set(members) | (_tagged(table, tag) if tag else set())
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _group) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    stack = list(found)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found - members - {os.getpid()}
+
+
+def _kill_group(pgid: int, tag: str | None = None) -> None:
+    """Kill the process group ``pgid`` and every process that escaped it (see
+    :func:`escapees`): found first (a killed parent's children lose their place in
+    the tree), killed together, then looked for once more (one may have forked)."""
+    if sys.platform == "win32":  # no process groups to signal: kill the process tree
+        powershell.kill_tree(pgid)
+        return
+    if tag is None:
+        tag = _LIVE_GROUPS.get(pgid)
+    stray = escapees(pgid, tag)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
+    for _round in range(2):
+        for pid in stray:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if not tag:
+            break
+        stray = _tagged(_proc_table(), tag) - {os.getpid()}
+
+
+def _tag_env(tag: str) -> dict[str, str]:
+    return {**os.environ, TAG_VAR: tag}
 
 
 @atexit.register
 def _kill_leftovers() -> None:
-    for pgid in list(_LIVE_GROUPS):
-        _kill_group(pgid)
+    for pgid, tag in list(_LIVE_GROUPS.items()):
+        _kill_group(pgid, tag)
     _LIVE_GROUPS.clear()
 
 
@@ -161,21 +248,31 @@ class PersistentShell:
         return self._proc.pid if self._proc and self._proc.returncode is None else None
 
     async def _spawn(self) -> asyncio.subprocess.Process:
-        bash = await _bash()
+        program = await _shell()
         if not self._dir:
             self._dir = await asyncio.to_thread(tempfile.mkdtemp, prefix="ow-shell-")
             self._state = os.path.join(self._dir, "env")
         self._tag = "__OW_DONE_" + secrets.token_hex(12)
         self._end = "__OW_END_" + secrets.token_hex(12)
-        # Back to the last folder (home if it is gone) with the last exports restored.
-        restore = f'[ -r "$3" ] && . "$3" 2>/dev/null\ncd -- {_quote(self.cwd)} 2>/dev/null || cd\n'
+        # Back to the last folder (home if it is gone) with the last exports restored
+        # (but this shell's own tag, not the one the last shell saved).
+        tag = secrets.token_hex(12)
+        if program.kind == "powershell":
+            script = os.path.join(self._dir, "loop.ps1")
+            await asyncio.to_thread(Path(script).write_text, powershell.LOOP, "utf-8")
+            argv = powershell.shell_argv(program, script, self._tag, self._end, self._state,
+                                         self.cwd, tag)
+        else:
+            restore = (f'[ -r "$3" ] && . "$3" 2>/dev/null\nexport {TAG_VAR}={tag}\n'
+                       f'cd -- {_quote(self.cwd)} 2>/dev/null || cd\n')
+            argv = [program.path, "--noprofile", "--norc", "-c", restore + _LOOP, "bash",
+                    self._tag, self._end, self._state]
         proc = await asyncio.create_subprocess_exec(
-            bash, "--noprofile", "--norc", "-c", restore + _LOOP, "bash",
-            self._tag, self._end, self._state,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+            *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            **powershell.group_options(),  # type: ignore[arg-type]
         )
-        _LIVE_GROUPS.add(proc.pid)
+        _LIVE_GROUPS[proc.pid] = tag
         self._proc = proc
         return proc
 
@@ -184,7 +281,7 @@ class PersistentShell:
         proc, self._proc = self._proc, None
         if proc is not None:
             _kill_group(proc.pid)
-            _LIVE_GROUPS.discard(proc.pid)
+            _LIVE_GROUPS.pop(proc.pid, None)
             if proc.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
@@ -247,8 +344,8 @@ class PersistentShell:
             if not chunk:  # the shell ended (the command ran `exit`, say)
                 write(pending)
                 code = await proc.wait()
-                _LIVE_GROUPS.discard(proc.pid)
                 _kill_group(proc.pid)
+                _LIVE_GROUPS.pop(proc.pid, None)
                 self._proc = None
                 text, cut = tail_text(out.data, out.dropped, self.max_output)
                 return CommandResult(text, code, False, cut, self.cwd)
@@ -287,17 +384,14 @@ def _marker_start(pending: bytes, marker: bytes) -> int:
     return len(pending)
 
 
-_BASH: list[str] = []
+_SHELL: list[powershell.ShellProgram] = []
 
 
-async def _bash() -> str:
-    """The path of bash (looked up once, off the loop)."""
-    if not _BASH:
-        found = None if sys.platform == "win32" else await asyncio.to_thread(shutil.which, "bash")
-        if found is None:
-            raise RuntimeError("no bash shell is available on this computer")
-        _BASH.append(found)
-    return _BASH[0]
+async def _shell() -> powershell.ShellProgram:
+    """The session shell: bash, or PowerShell on Windows (looked up once, off the loop)."""
+    if not _SHELL:
+        _SHELL.append(await asyncio.to_thread(powershell.find_shell))
+    return _SHELL[0]
 
 
 def _quote(text: str) -> str:
@@ -325,8 +419,8 @@ class BackgroundTask:
         while chunk := await self.proc.stdout.read(65536):
             self.unread.write(chunk)
         await self.proc.wait()
-        _LIVE_GROUPS.discard(self.proc.pid)
-        _kill_group(self.proc.pid)  # whatever it left running in its group
+        _kill_group(self.proc.pid)  # whatever it left running, in its group or not
+        _LIVE_GROUPS.pop(self.proc.pid, None)
 
 
 class ShellState:
@@ -341,17 +435,25 @@ class ShellState:
         _SESSIONS.add(self)
 
     async def start_task(self, command: str) -> BackgroundTask:
-        bash = await _bash()
+        program = await _shell()
         # The shell's exports and folder (the workspace if the shell has not run yet).
-        script = ('[ -n "$1" ] && [ -r "$1" ] && . "$1" 2>/dev/null; cd -- "$2" 2>/dev/null || '
-                  'cd -- "$3" 2>/dev/null; __ow_cmd=$4; shift $#; eval "$__ow_cmd"')
+        tag = secrets.token_hex(12)
+        if program.kind == "powershell":
+            argv = powershell.task_argv(program, command, state=self.shell._state,
+                                        cwd=self.shell.cwd, home=str(self.workspace),
+                                        shell_tag=tag)
+        else:
+            script = ('[ -n "$1" ] && [ -r "$1" ] && . "$1" 2>/dev/null; '
+                      f'export {TAG_VAR}={tag}; cd -- "$2" 2>/dev/null || '
+                      'cd -- "$3" 2>/dev/null; __ow_cmd=$4; shift $#; eval "$__ow_cmd"')
+            argv = [program.path, "--noprofile", "--norc", "-c", script, "bash",
+                    self.shell._state, self.shell.cwd, str(self.workspace), command]
         proc = await asyncio.create_subprocess_exec(
-            bash, "--noprofile", "--norc", "-c", script, "bash", self.shell._state,
-            self.shell.cwd, str(self.workspace), command,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            **powershell.group_options(),  # type: ignore[arg-type]
         )
-        _LIVE_GROUPS.add(proc.pid)
+        _LIVE_GROUPS[proc.pid] = tag
         task = BackgroundTask(f"task-{self._next}", command, proc)
         self._next += 1
         task.reader = asyncio.ensure_future(task._read())
@@ -362,7 +464,7 @@ class ShellState:
         if task.proc.returncode is None:
             task.killed = True
         _kill_group(task.proc.pid)
-        _LIVE_GROUPS.discard(task.proc.pid)
+        _LIVE_GROUPS.pop(task.proc.pid, None)
 
     async def close(self) -> None:
         _SESSIONS.discard(self)

@@ -72,6 +72,8 @@ class Preview:
     text: str = ""
     rows: list[list[str]] = field(default_factory=list)
     image: QImage | None = None
+    #: (row, column) of ``rows`` → the formula whose value the cell shows.
+    formulas: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 def _t(text: str) -> str:
@@ -79,6 +81,10 @@ def _t(text: str) -> str:
 
 
 def _cell(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, float):
+        return f"{round(value, 10):.10g}" if abs(value) < 1e15 else f"{value:g}"
     return "" if value is None else str(value)
 
 
@@ -129,11 +135,17 @@ def read_preview(path_text: str) -> Preview:
             wb = load_workbook(path, read_only=True)
             try:
                 ws = wb.worksheets[0]
-                rows = [[_cell(v) for v in r]
-                        for r in ws.iter_rows(max_row=MAX_ROWS + 1, values_only=True)]
+                raw = [list(r) for r in ws.iter_rows(max_row=MAX_ROWS + 1, values_only=True)]
             finally:
                 wb.close()
-            return Preview("table", rows=rows)
+            # Formulas shown by their values where they are simple arithmetic (the
+            # file keeps the formulas; a formula shown as written is beyond the preview).
+            from openworker_qt.core.documents import formula_values
+            shown = formula_values(raw)
+            rows = [[_cell(v) for v in r] for r in shown]
+            formulas = {(r, c): str(v) for r, row in enumerate(raw) for c, v in enumerate(row)
+                        if isinstance(v, str) and v.startswith("=") and shown[r][c] != v}
+            return Preview("table", rows=rows, formulas=formulas)
         if suffix == ".docx":
             import docx
             document = docx.Document(str(path))
@@ -206,7 +218,10 @@ class ArtifactsPanel(QWidget):
         for w in (self.message, self.browser, self.table, scroll):
             self.stack.addWidget(w)
         split.addWidget(self.stack)
-        split.setSizes([140, 400])
+        # The list is short (a session writes a few files); the preview gets the room.
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([110, 600])
         lay.addWidget(split, 1)
         buttons = QHBoxLayout()
         self.open_button = QPushButton(self.tr("Open"))
@@ -332,7 +347,10 @@ class ArtifactsPanel(QWidget):
             self.table.setHorizontalHeaderLabels(head + [""] * (width - len(head)))
             for r, row in enumerate(body):
                 for c, value in enumerate(row):
-                    self.table.setItem(r, c, QTableWidgetItem(value))
+                    item = QTableWidgetItem(value)
+                    if formula := preview.formulas.get((r + 1, c)):
+                        item.setToolTip(formula)
+                    self.table.setItem(r, c, item)
             self.stack.setCurrentIndex(2)
         elif preview.kind == "image" and preview.image is not None:
             self._page = QPixmap.fromImage(preview.image)

@@ -300,3 +300,47 @@ async def test_runtime_sessions_explore_with_their_read_roots_in_plan_mode(
     finally:
         await rt.stop()
         rt.close()
+
+
+class CountingProvider(ScriptedProvider):
+    """The scripted provider, reporting ``tokens`` input and output tokens per call."""
+
+    def __init__(self, *args: Any, tokens: int, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.tokens = tokens
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        from dataclasses import replace
+
+        from openworker_qt.core.provider_api import FinishChunk
+
+        async for chunk in super().stream(request):
+            if isinstance(chunk, FinishChunk):
+                chunk = replace(chunk, usage={"input_tokens": self.tokens,
+                                              "output_tokens": self.tokens // 10})
+            yield chunk
+
+
+async def test_the_explorers_tokens_count_in_the_parents_usage(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    parent = CountingProvider(
+        [{"tool_calls": [call(EXPLORE, {"task": "one"}, "x1"),
+                         call(EXPLORE, {"task": "two"}, "x2")]},
+         {"text": "Both done."}], tokens=1000)
+    child = CountingProvider(
+        [{"tool_calls": [call("read_file", {"path": "a.txt"})]}, {"text": "alpha"}],
+        advance="history", tokens=300)
+    resolver = StaticResolver(parent, child=child)
+    registry = ToolRegistry(file_tools())
+    registry.add(explore_tool(Explorer(
+        resolver=resolver, model=lambda: "child:m",
+        decider=lambda: PermissionEngine(workspace=tmp_path, mode="plan")), registry))
+    engine = TurnEngine(session_id="s1", store=MemoryHistory(), resolver=resolver,
+                        model="parent", tools=registry, decider=AllowAll(), workspace=tmp_path)
+    events = await collect(engine.run("go"))
+    end = events[-1]
+    assert isinstance(end, ev.TurnEnded) and end.status == "completed"
+    # Two parent calls and two explorers of two calls each.
+    assert len(parent.requests) == 2 and len(child.requests) == 4
+    assert end.usage == {"input_tokens": 2 * 1000 + 4 * 300,
+                         "output_tokens": 2 * 100 + 4 * 30}

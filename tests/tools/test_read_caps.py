@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
+
+import pytest
 
 from openworker_qt.core.tool_api import ToolContext
 from openworker_qt.tools.files import MAX_LINE_CHARS, MAX_READ_BYTES, read_file
@@ -45,10 +48,35 @@ async def test_binary_file_is_named_with_its_size(tmp_path: Path) -> None:
     assert result.is_error and "binary file" in result.content and "700 bytes" in result.content
 
 
-async def test_an_image_is_recognised(tmp_path: Path) -> None:
-    (tmp_path / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"x" * 50)
-    png = await read_file({"path": "pic.png"}, ctx(tmp_path))
-    assert png.is_error and "a PNG image" in png.content and "attach" in png.content
+@pytest.mark.parametrize(("name", "head", "mime"), [
+    ("pic.png", b"\x89PNG\r\n\x1a\n", "image/png"),
+    ("pic.jpg", b"\xff\xd8\xff\xe0", "image/jpeg"),
+    ("pic.gif", b"GIF89a", "image/gif"),
+    ("pic.webp", b"RIFF\x10\x00\x00\x00WEBPVP8 ", "image/webp"),
+])
+async def test_an_image_is_attached_for_the_model_to_see(
+    tmp_path: Path, name: str, head: bytes, mime: str
+) -> None:
+    data = head + b"\x00pixels" * 10
+    (tmp_path / name).write_bytes(data)
+    result = await read_file({"path": name}, ctx(tmp_path))
+    assert not result.is_error, result.content
+    assert "attached below for you to see" in result.content
+    assert result.attachments == ({
+        "type": "image_url", "name": name,
+        "image_url": {"url": f"data:{mime};base64,{base64.b64encode(data).decode()}"},
+    },)
+    assert result.display is not None and result.display["image"] == mime
+
+
+async def test_an_image_over_the_cap_is_refused_with_its_size(tmp_path: Path) -> None:
+    big = tmp_path / "big.png"
+    with big.open("wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n")
+        f.truncate(6 * 1024 * 1024)
+    result = await read_file({"path": "big.png"}, ctx(tmp_path))
+    assert result.is_error and "6.0 MB" in result.content and "5.0 MB" in result.content
+    assert result.attachments == ()
 
 
 async def test_a_pdf_is_read_as_its_text(tmp_path: Path) -> None:

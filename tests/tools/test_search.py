@@ -131,3 +131,38 @@ async def test_glob_is_capped(tmp_path: Path) -> None:
     result = await glob_files({"pattern": "*.txt"}, ctx(tmp_path))
     assert len(result.content.splitlines()) == search.MAX_GLOB_RESULTS + 1
     assert "more files" in result.content
+
+
+@pytest.mark.parametrize("use_rg", [True, False])
+async def test_the_sessions_own_sensitive_set_hides_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_rg: bool) -> None:
+    """glob and grep hide what the session's permission engine holds sensitive (the
+    runtime adds its own secrets to the defaults), not only the default set."""
+    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.permissions import PermissionEngine
+    from openworker_qt.core.tool_api import ToolRegistry
+    from openworker_qt.providers.scripted import ScriptedProvider
+    from openworker_qt.tools.search import search_tools
+    from tests.core.helpers import StaticResolver, call, collect
+
+    if not use_rg:
+        monkeypatch.setattr(search.shutil, "which", lambda name: None)
+    elif RG is None:
+        pytest.fail("ripgrep (rg) is needed for this test")
+    ws = tmp_path / "ws"
+    (ws / "vault").mkdir(parents=True)
+    (ws / "vault/token.txt").write_text("CODE 1234\n")
+    (ws / "notes.txt").write_text("CODE words\n")
+    provider = ScriptedProvider([
+        {"tool_calls": [call("grep", {"pattern": "CODE"}, "g1"),
+                        call("glob", {"pattern": "**/*.txt"}, "g2")]},
+        {"text": "done"},
+    ])
+    decider = PermissionEngine(workspace=ws, sensitive=lambda: (str(ws / "vault"),))
+    engine = TurnEngine(session_id="s1", store=MemoryHistory(), resolver=StaticResolver(provider),
+                        model="m", tools=ToolRegistry(search_tools()), decider=decider,
+                        workspace=ws)
+    await collect(engine.run("search"))
+    results = {m["tool_call_id"]: m["content"] for m in engine.history if m["role"] == "tool"}
+    assert results["g1"] == "notes.txt:1:CODE words"
+    assert results["g2"] == "notes.txt"

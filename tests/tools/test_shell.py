@@ -318,3 +318,59 @@ async def test_the_runtime_stopping_closes_every_sessions_shell(tmp_path: Path) 
         groups += [state.shell.pid, state.tasks["task-1"].proc.pid]
     await close_all()  # what Runtime.stop calls
     assert [g for g in groups if alive(g, group=True)] == []
+
+
+ESCAPE = "setsid sh -c 'echo $$ > {pidfile}; exec sleep 300'"
+
+
+@pytest.mark.parametrize("how", ["{escape} &", "({escape} &)", "nohup {escape} >/dev/null 2>&1 &"])
+async def test_a_process_that_left_the_group_is_killed_with_the_shell(
+        tmp_path: Path, how: str) -> None:
+    """``setsid`` puts a child in a new session (out of the shell's process group); a
+    double fork also leaves it without a parent in the shell. Closing still ends it."""
+    pidfile = tmp_path / "pid"
+    context = ToolContext("s1", tmp_path)
+    command = how.format(escape=ESCAPE.format(pidfile=pidfile))
+    try:
+        assert "exit_code" in await run(context, command=command)
+        pid = int(await wait_for_text(pidfile))
+        state = context.state["shell"]
+        assert isinstance(state, ShellState) and state.shell.pid is not None
+        assert os.getpgid(pid) != state.shell.pid  # it did leave the group
+        assert alive(pid)
+    finally:
+        await close_shell_state(context.state)
+    assert not alive(pid)
+
+
+async def test_a_timeout_kills_what_the_command_moved_out_of_the_group(
+        ctx: ToolContext, tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    escape = ESCAPE.format(pidfile=pidfile)
+    result = await run(ctx, command=f"({escape} &); sleep 300", timeout_seconds=1)
+    assert result["timed_out"] is True
+    assert not alive(int(await wait_for_text(pidfile)))
+    assert (await run(ctx, command="echo alive"))["output"] == "alive\n"
+
+
+async def test_killing_a_background_task_reaches_its_setsid_children(
+        ctx: ToolContext, tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    escape = ESCAPE.format(pidfile=pidfile)
+    await run(ctx, command=f"({escape} &); sleep 300", run_in_background=True)
+    pid = int(await wait_for_text(pidfile))
+    assert alive(pid)
+    assert (await run(ctx, "shell_task_kill", task_id="task-1"))["status"] == "killed"
+    assert not alive(pid)
+
+
+async def test_a_respawned_shell_carries_its_own_tag(ctx: ToolContext) -> None:
+    from openworker_qt.tools import shell as shell_mod
+
+    first = (await run(ctx, command="echo $OPENWORKER_SHELL_TAG"))["output"].strip()
+    state = shell_state(ctx)
+    assert first and shell_mod._LIVE_GROUPS[state.shell.pid or 0] == first
+    assert (await run(ctx, command="sleep 30", timeout_seconds=0.5))["timed_out"] is True
+    second = (await run(ctx, command="echo $OPENWORKER_SHELL_TAG"))["output"].strip()
+    assert second and second != first  # not the one the exports file saved
+    assert shell_mod._LIVE_GROUPS[state.shell.pid or 0] == second
