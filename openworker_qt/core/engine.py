@@ -272,6 +272,7 @@ class TurnEngine:
         audit: AuditSink | None = None,
         redact: Callable[[str], str] | None = None,
         asks: OpenAsks | None = None,
+        reminder: Callable[[Sequence[Message]], str] | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -289,6 +290,9 @@ class TurnEngine:
         self.audit = audit
         self.redact = redact
         self.asks = asks
+        #: Per-call reminder (mode changes, granted folders, the to-do list): added to
+        #: the outbound copy of each request only, never stored.
+        self.reminder = reminder
         self.pdf_mode = "text"
         self.log = SessionHistory(store, session_id, redact)
         self.history: list[Message] = self.log.messages
@@ -676,6 +680,8 @@ class TurnEngine:
             messages, self._last_trim = fit(messages, budget, system_tokens)
         else:
             self._last_trim = Trim()
+        if self.reminder is not None and (note := self.reminder(self.history)):
+            messages = [*messages, {"role": "user", "content": note}]
         return ModelRequest(
             model=model_id,
             messages=messages,
