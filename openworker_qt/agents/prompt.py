@@ -105,7 +105,8 @@ def current_environment(
     mode: str = "interactive", now: dt.datetime | None = None, os_name: str | None = None,
 ) -> Environment:
     """The environment now (the local date and time zone; ``now`` for tests)."""
-    moment = (now or dt.datetime.now()).astimezone()
+    moment = now if now is not None and now.tzinfo is not None else (
+        (now or dt.datetime.now()).astimezone())
     return Environment(
         os_name=os_name or _os_name(), today=moment.date(), timezone=_timezone(moment),
         workspace=workspace, read_roots=tuple(dict.fromkeys(read_roots)),
@@ -178,7 +179,10 @@ def _environment(env: Environment, *, with_folders: bool) -> str:
     lines.append(f"- Workspace: {env.workspace}" if env.workspace
                  else "- Workspace: none (this session has no folder)")
     reads = [r for r in env.read_roots if r not in env.write_roots]
-    if env.write_roots:
+    if env.write_roots and env.mode in ("discuss", "plan"):
+        lines.append("- Folders you may read (and change once the user leaves this mode): "
+                     + ", ".join(env.write_roots))
+    elif env.write_roots:
         lines.append("- Folders you may change (and read): " + ", ".join(env.write_roots))
     if reads:
         lines.append("- Folders you may only read: " + ", ".join(reads))
