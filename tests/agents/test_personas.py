@@ -88,7 +88,7 @@ def test_the_persona_switch_changes_the_tools_offered() -> None:
     assert all(family_of(t) != "other" for t in registry)  # every built-in tool has a family
 
 
-@pytest.mark.parametrize("key, value", [
+@pytest.mark.parametrize(("key", "value"), [
     ("risk_overrides", "{run_shell: read}"), ("writable_roots", "[/]"), ("roots", "[/]"),
     ("auto_allow", "[run_shell]"), ("permissions", "{mode: auto}"), ("shell_allowlist", "[rm]"),
     ("read_roots", "[~/.ssh]"),
@@ -99,7 +99,7 @@ def test_a_persona_cannot_carry_permissions(key: str, value: str) -> None:
         parse_persona(text)
 
 
-@pytest.mark.parametrize("change, message", [
+@pytest.mark.parametrize(("change", "message"), [
     (("name: release-helper", "name: Release Helper!"), "'name' must be a short id"),
     (("tools: [files, git, shell]", "tools: [files, root_shell]"), "unknown tool families root_shell"),
     (("mode: auto", "mode: yolo"), "'mode' must be one of"),
