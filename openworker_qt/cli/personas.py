@@ -102,9 +102,9 @@ def personas(args: argparse.Namespace) -> int:
             print(f"Installed {installed.name} (disabled until you agree to what it may do).\n")
             return _ask_consent(registry, installed, args.yes)
         if action == "enable":
-            p = registry.load().get(args.name)
-            if p is not None and not p.builtin and not p.consented:
-                return _ask_consent(registry, p, args.yes)
+            wanted = registry.load().get(args.name)
+            if wanted is not None and not wanted.builtin and not wanted.consented:
+                return _ask_consent(registry, wanted, args.yes)
             registry.enable(args.name)
             print(f"{args.name} is enabled.")
             return 0
@@ -117,8 +117,8 @@ def personas(args: argparse.Namespace) -> int:
             print(f"{args.name} was removed.")
             return 0
         if action == "update":
-            p = registry.update(args.name)
-            print(f"{p.name} is up to date ({_status(p)}).")
+            updated = registry.update(args.name)
+            print(f"{updated.name} is up to date ({_status(updated)}).")
             return 0
     except PersonaError as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
