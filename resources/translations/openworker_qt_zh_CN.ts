@@ -1465,6 +1465,227 @@ The grant applies to this session only.</source>
     </message>
 </context>
 <context>
+    <name>PersonaConsentDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable {title}?</source>
+        <translation>启用 {title}？</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable a persona</source>
+        <translation>启用人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>“{title}” would like to work with you</source>
+        <translation>“{title}”希望与你协作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Installed from {source}</source>
+        <translation>安装来源：{source}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>If you enable it, it may:</source>
+        <translation>启用后，它可以：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>It can never change your permissions: your permission mode, your folders and your rules stay as you set them, and anything risky still asks you first.</source>
+        <translation>它永远无法更改你的权限：权限模式、文件夹和规则都保持你的设置，任何有风险的操作仍会先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable {title}</source>
+        <translation>启用 {title}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Keep disabled</source>
+        <translation>保持禁用</translation>
+    </message>
+</context>
+<context>
+    <name>PersonasPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Personas</source>
+        <translation>人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>A persona is who works on a session: its instructions and the tools it is offered. Personas you install stay disabled until you agree to what they may do; none can change your permissions.</source>
+        <translation>人设决定由谁处理一个会话：它的指令以及可用的工具。你安装的人设在你同意其能力之前保持禁用；任何人设都无法更改你的权限。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Persona</source>
+        <translation>人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>What it is for</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Each persona and whether it is enabled</source>
+        <translation>每个人设及其是否已启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from &amp;folder…</source>
+        <translation>从文件夹安装(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install a persona from a folder</source>
+        <translation>从文件夹安装人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from &amp;git…</source>
+        <translation>从 git 安装(&amp;G)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install a persona from a git address</source>
+        <translation>从 git 地址安装人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Enable…</source>
+        <translation>启用(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Enable the selected persona</source>
+        <translation>启用所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Disable</source>
+        <translation>禁用(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Disable the selected persona</source>
+        <translation>禁用所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Update</source>
+        <translation>更新(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Fetch the selected persona again</source>
+        <translation>重新获取所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Remove the selected persona</source>
+        <translation>移除所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is disabled.</source>
+        <translation>{name} 已禁用。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} was removed.</source>
+        <translation>{name} 已移除。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Needs your consent</source>
+        <translation>需要你的同意</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Built in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>That did not work: {why}</source>
+        <translation>操作未成功：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Choose the persona's folder</source>
+        <translation>选择人设所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from git</source>
+        <translation>从 git 安装</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Address of the git repository:</source>
+        <translation>git 仓库地址：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Fetching {source}…</source>
+        <translation>正在获取 {source}…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is enabled.</source>
+        <translation>{name} 已启用。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} changed: review what it may do before enabling it.</source>
+        <translation>{name} 已更改：启用前请查看它可以做什么。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is up to date.</source>
+        <translation>{name} 已是最新。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} stays disabled.</source>
+        <translation>{name} 保持禁用。</translation>
+    </message>
+</context>
+<context>
     <name>ProvidersPage</name>
     <message>
         <location filename="../../openworker_qt/ui/settings_pages.py" line="74" />
@@ -1756,6 +1977,11 @@ The grant applies to this session only.</source>
 </context>
 <context>
     <name>SettingsWindow</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="68" />
+        <source>Personas</source>
+        <translation>人设</translation>
+    </message>
     <message>
         <location filename="../../openworker_qt/ui/settings.py" line="42" />
         <source>Settings — OpenWorker Qt</source>
