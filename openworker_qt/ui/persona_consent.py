@@ -15,6 +15,7 @@ Signals:
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -75,12 +76,18 @@ class PersonaConsentDialog(QDialog):
         self.enable_button.setAccessibleName(self.tr("Enable {title}").format(title=persona.title))
         self.keep_button = buttons.addButton(self.tr("Keep disabled"),
                                              QDialogButtonBox.ButtonRole.RejectRole)
-        self.keep_button.setDefault(True)  # Enter never agrees by accident
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
         self.finished.connect(self._on_finished)
         self.setMinimumWidth(460)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        # Enter never agrees by accident (the button box picks its default on show).
+        self.enable_button.setAutoDefault(False)
+        self.keep_button.setDefault(True)
+        self.keep_button.setFocus()
 
     def _on_finished(self, result: int) -> None:
         agreed = result == int(QDialog.DialogCode.Accepted)
