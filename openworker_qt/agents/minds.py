@@ -85,6 +85,7 @@ class SessionMinds:
         self._sources: dict[str, _Sources] = {}
         self._memory: dict[str, str | None] = {}
         self._baseline: dict[str, _Baseline] = {}
+        self._deciders: dict[str, RootsAndMode] = {}
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ preparation
@@ -115,8 +116,17 @@ class SessionMinds:
         """The session's memory snapshot is read again on its next preparation."""
         with self._lock:
             self._memory.pop(session_id, None)
+            self._deciders.pop(session_id, None)
 
     # ------------------------------------------------------------ what the engine gets
+
+    def _decider(self, info: SessionInfo) -> RootsAndMode:
+        """The session's permission engine (it reads the mode and folders live, so one
+        per session serves every turn)."""
+        decider = self._deciders.get(info.id)
+        if decider is None:
+            decider = self._deciders[info.id] = self.decider_for(info)
+        return decider
 
     def persona(self, info: SessionInfo) -> Persona:
         return self.personas.get(info.persona)
@@ -127,7 +137,7 @@ class SessionMinds:
 
     def system_prompt(self, info: SessionInfo) -> str:
         persona = self.persona(info)
-        decider = self.decider_for(info)
+        decider = self._decider(info)
         mode = str(getattr(decider.mode, "value", decider.mode))
         writes = tuple(str(p) for p in decider.writable_roots())
         reads = tuple(str(p) for p in decider.read_roots())
@@ -148,7 +158,7 @@ class SessionMinds:
         sid = info.id
         scanned = 0
         todos: list[tuple[str, str]] = []
-        decider = self.decider_for(info)
+        decider = self._decider(info)
 
         def remind(history: Sequence[Message]) -> str:
             nonlocal scanned, todos

@@ -24,6 +24,7 @@ Pure functions, except :func:`read_project_notes` (reads the disk: a worker thre
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import platform
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ class ProjectNotes:
     truncated: bool = False
 
 
+@functools.cache
 def _os_name() -> str:
     system = platform.system() or "Unknown"
     return {"Darwin": "macOS"}.get(system, system)
