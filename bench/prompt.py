@@ -78,7 +78,14 @@ def main() -> int:
         info = manager.create_session(workspace=str(ws), persona="code")
         t = time.perf_counter()
         rt.minds.warm(info)
-        print(f"prepare (worker: personas, AGENTS.md, 40 skills): {ms(time.perf_counter() - t)}")
+        print(f"prepare (worker: personas, AGENTS.md, 40 skills), first: {ms(time.perf_counter() - t)}")
+        samples = []
+        for _ in range(20):
+            t = time.perf_counter()
+            rt.minds.warm(info)
+            samples.append(time.perf_counter() - t)
+        print(f"prepare at each later turn (unchanged files are only stat'ed): "
+              f"median {ms(statistics.median(samples))}")
         prompt = rt.minds.system_prompt(info)
         print(f"prompt: {len(prompt):,} characters")
         samples = []

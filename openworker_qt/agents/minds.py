@@ -85,7 +85,7 @@ class SessionMinds:
         self._sources: dict[str, _Sources] = {}
         self._memory: dict[str, str | None] = {}
         self._baseline: dict[str, _Baseline] = {}
-        self._deciders: dict[str, RootsAndMode] = {}
+        self._deciders: dict[tuple[str, str], RootsAndMode] = {}
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ preparation
@@ -116,16 +116,18 @@ class SessionMinds:
         """The session's memory snapshot is read again on its next preparation."""
         with self._lock:
             self._memory.pop(session_id, None)
-            self._deciders.pop(session_id, None)
+            for key in [k for k in self._deciders if k[0] == session_id]:
+                del self._deciders[key]
 
     # ------------------------------------------------------------ what the engine gets
 
     def _decider(self, info: SessionInfo) -> RootsAndMode:
         """The session's permission engine (it reads the mode and folders live, so one
         per session serves every turn)."""
-        decider = self._deciders.get(info.id)
+        key = (info.id, info.workspace or "")
+        decider = self._deciders.get(key)
         if decider is None:
-            decider = self._deciders[info.id] = self.decider_for(info)
+            decider = self._deciders[key] = self.decider_for(info)
         return decider
 
     def persona(self, info: SessionInfo) -> Persona:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +109,34 @@ def read_skill(folder: Path, origin: str = "user") -> tuple[Skill, str]:
     return skill, body
 
 
+#: Parsed SKILL.md files by path, with the (mtime, size) they were parsed at: each
+#: turn's discovery only stats the files of skills that did not change.
+_parsed: dict[Path, tuple[tuple[int, int], Skill | SkillError]] = {}
+_parsed_lock = threading.Lock()
+
+
+def _cached_skill(folder: Path, origin: str) -> Skill:
+    path = folder / "SKILL.md"
+    st = path.stat()
+    signature = (st.st_mtime_ns, st.st_size)
+    with _parsed_lock:
+        hit = _parsed.get(path)
+    if hit is not None and hit[0] == signature:
+        found = hit[1]
+    else:
+        try:
+            found, _ = read_skill(folder, origin)
+        except SkillError as exc:
+            found = exc
+            log.warning("skipping a skill: %s", exc)
+        with _parsed_lock:
+            _parsed[path] = (signature, found)
+    if isinstance(found, SkillError):
+        raise found
+    return found if found.origin == origin else Skill(
+        found.name, found.description, found.folder, found.allowed_tools, origin)
+
+
 def discover(workspace: Path | None, user_dir: Path | None) -> list[Skill]:
     """Every usable skill, sorted by name (blocking: a worker thread)."""
     found: dict[str, Skill] = {}
@@ -117,13 +146,10 @@ def discover(workspace: Path | None, user_dir: Path | None) -> list[Skill]:
         except OSError:
             continue
         for folder in entries:
-            if not (folder / "SKILL.md").is_file():
-                continue
             try:
-                skill, _ = read_skill(folder, origin)
-            except SkillError as exc:
-                log.warning("skipping a skill: %s", exc)
-                continue
+                skill = _cached_skill(folder, origin)
+            except (OSError, SkillError):
+                continue  # no SKILL.md, or one that cannot be used (logged once)
             found.setdefault(skill.name, skill)
             if len(found) >= MAX_SKILLS:
                 break

@@ -140,6 +140,7 @@ class SessionManager:
         self.ready = ready
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
+        self._persona_of: dict[str, str] = {}  # the persona each cached engine was built for
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
         self.leases = leases if leases is not None else SessionLeases(store.db)
         self.heartbeat_every = heartbeat_every
@@ -184,6 +185,7 @@ class SessionManager:
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
+            self._persona_of[session_id] = info.persona
         return engine
 
     def forget(self, session_id: str) -> None:
@@ -253,12 +255,14 @@ class SessionManager:
         if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
-    def _engine_for_turn(self, session_id: str) -> TurnEngine:
+    def _engine_for_turn(self, session_id: str, info: SessionInfo | None = None) -> TurnEngine:
         """The session's engine, reloaded if another process wrote to the session
-        since it was built (its history would be stale)."""
+        since it was built (its history would be stale) or its persona changed (its
+        tools would be another persona's)."""
         engine = self._engines.get(session_id)
         if engine is not None and not engine.running and (
             self.store.count(session_id) != len(engine.history)
+            or (info is not None and info.persona != self._persona_of.get(session_id))
         ):
             self.forget(session_id)
         return self.engine(session_id)
@@ -282,7 +286,7 @@ class SessionManager:
             info = self.store.get_session(session_id)
             if self.prepare is not None and info is not None:
                 await self.prepare(info)
-            engine = self._engine_for_turn(session_id)
+            engine = self._engine_for_turn(session_id, info)
             if info is not None:  # what the preparation read (AGENTS.md, skills…) counts now
                 engine.system_prompt = self.system_prompt_for(info)
             stream = start(engine)

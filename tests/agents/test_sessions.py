@@ -142,3 +142,18 @@ async def test_reminders_ride_on_the_outbound_copy_only(runtime: Runtime, tmp_pa
     assert "permission mode is now" not in last.messages[-1]["content"]
     stored = runtime.conversations.load(info.id)
     assert not any("system-reminder" in json.dumps(m) for m in stored)  # never stored
+
+
+async def test_a_persona_switched_during_a_turn_counts_from_the_next_turn(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    model = script(tmp_path, [{"text": "a"}, {"text": "b"}])
+    manager = runtime.session_manager(default_model=model)
+    info = manager.create_session(workspace=str(tmp_path))
+    await turn(runtime, manager, info.id, "hello")
+    # The window switched the persona while the turn ran: it could not drop the engine.
+    runtime.conversations.update_session(info.id, persona="chat")
+    await turn(runtime, manager, info.id, "and now?")
+    cowork, chat = provider(runtime, model).requests
+    assert cowork.tools and chat.tools == []  # prompt and tools switch together
+    assert "OpenWorker in chat mode" in chat.system

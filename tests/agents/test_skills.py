@@ -54,3 +54,13 @@ async def test_load_skill_returns_the_body_and_its_files(tmp_path: Path) -> None
     unknown = await tool.handler({"name": "excel"}, ctx)
     assert isinstance(unknown, ToolResult) and unknown.is_error
     assert unknown.content == "no skill named 'excel' (known skills: pdf)"
+
+
+def test_an_edited_skill_is_read_again(tmp_path: Path) -> None:
+    user = tmp_path / "user"
+    folder = skill(user, "pdf", "name: pdf\ndescription: extract text from PDFs")
+    assert catalogue(discover(None, user)) == "- pdf: extract text from PDFs"
+    (folder / "SKILL.md").write_text("---\nname: pdf\ndescription: read PDF forms too\n---\nx\n")
+    assert catalogue(discover(None, user)) == "- pdf: read PDF forms too"
+    (folder / "SKILL.md").write_text("---\nname: pdf\n---\nno description now\n")
+    assert discover(None, user) == []
