@@ -83,12 +83,16 @@ class PersonasPage(QWidget):
         self.update_button = self._button(self.tr("&Update"),
                                           self.tr("Fetch the selected persona again"))
         self.remove = self._button(self.tr("&Remove"), self.tr("Remove the selected persona"))
-        for b in (self.install_folder, self.install_git):
-            row.addWidget(b)
-        row.addStretch(1)
+        # Two rows: the settings window must fit an 800-pixel-wide screen.
         for b in (self.enable, self.disable, self.update_button, self.remove):
             row.addWidget(b)
+        row.addStretch(1)
         lay.addLayout(row)
+        installs = QHBoxLayout()
+        for b in (self.install_folder, self.install_git):
+            installs.addWidget(b)
+        installs.addStretch(1)
+        lay.addLayout(installs)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName(self.tr("Result"))
