@@ -331,9 +331,7 @@ class PersonaRegistry:
             self.root.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=".install-", dir=self.root))
             try:
-                shutil.copytree(folder, staging / "copy", symlinks=False,
-                                ignore=shutil.ignore_patterns(".git"),
-                                ignore_dangling_symlinks=True)
+                shutil.copytree(folder, staging / "copy", symlinks=True, ignore=_not_copied)
                 copied, data = _read_persona(_persona_file(staging / "copy"))
                 target = self.root / copied.name
                 if target.exists():
@@ -364,7 +362,8 @@ class PersonaRegistry:
                    "GIT_CONFIG_NOSYSTEM": "1"}
             try:
                 done = subprocess.run(
-                    ["git", "clone", "--depth", "1", "--quiet", "--no-recurse-submodules",
+                    ["git", "-c", "protocol.ext.allow=never", "clone", "--depth", "1", "--quiet",
+                     "--no-recurse-submodules",
                      "--", url, str(checkout)],
                     capture_output=True, text=True, timeout=GIT_TIMEOUT, env=env, check=False,
                 )
@@ -451,6 +450,12 @@ class PersonaRegistry:
                 raise PersonaError(f"{name!r} is built in: it cannot be updated or removed")
             raise PersonaError(f"no installed persona named {name!r}")
         return entry
+
+
+def _not_copied(folder: str, names: list[str]) -> set[str]:
+    """What an install leaves behind: ``.git`` and every symbolic link (a link in a
+    persona's folder could point at any file of the user's, e.g. a private key)."""
+    return {n for n in names if n == ".git" or os.path.islink(os.path.join(folder, n))}
 
 
 def _looks_like_git(source: str) -> bool:

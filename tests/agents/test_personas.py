@@ -205,3 +205,19 @@ def test_install_errors_lose_nothing(tmp_path: Path) -> None:
     with pytest.raises(PersonaError, match="expected a PERSONA.md"):
         registry.install_folder(empty)
     assert set(registry.load()) == set(BUILTIN_NAMES)
+
+
+def test_an_install_never_copies_what_a_link_points_at(tmp_path: Path) -> None:
+    secret = tmp_path / "id_rsa"
+    secret.write_text("PRIVATE KEY\n")
+    folder = persona_folder(tmp_path)
+    (folder / "key").symlink_to(secret)
+    (folder / "more").mkdir()
+    (folder / "more" / "key").symlink_to(secret)
+    (folder / "more" / "notes.md").write_text("kept\n")
+    registry = PersonaRegistry(tmp_path / "personas")
+    registry.install_folder(folder)
+    copy = tmp_path / "personas" / "release-helper"
+    assert (copy / "more" / "notes.md").read_text() == "kept\n"
+    assert not (copy / "key").exists() and not (copy / "key").is_symlink()
+    assert not (copy / "more" / "key").exists() and not (copy / "more" / "key").is_symlink()
