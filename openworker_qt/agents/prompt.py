@@ -32,6 +32,7 @@ from pathlib import Path
 
 from openworker_qt.agents.personas import Persona
 from openworker_qt.agents.skills import Skill, catalogue
+from openworker_qt.core import fence
 
 __all__ = [
     "MAX_NOTES_CHARS",
@@ -118,7 +119,8 @@ def current_environment(
 
 def read_project_notes(workspace: Path | None, *, limit: int = MAX_NOTES_CHARS) -> ProjectNotes | None:
     """The workspace's ``AGENTS.md`` (else ``CLAUDE.md``), cut at ``limit`` characters.
-    ``None`` if it has neither (or cannot be read). Blocking: a worker thread."""
+    ``None`` if it has neither (or cannot be read, or it links out of the
+    workspace). Blocking: a worker thread."""
     if workspace is None:
         return None
     for name in NOTES_FILES:
@@ -126,6 +128,10 @@ def read_project_notes(workspace: Path | None, *, limit: int = MAX_NOTES_CHARS) 
         try:
             if not path.is_file():
                 continue
+            real = path.resolve()
+            if not real.is_relative_to(Path(workspace).resolve()) or fence.within_any(
+                    [real], fence.default_sensitive()) is not None:
+                continue  # a link out of the workspace, or a secret: never sent to the model
             with path.open("r", encoding="utf-8", errors="replace") as f:
                 text = f.read(limit + 1)
         except OSError:

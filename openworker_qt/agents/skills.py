@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.agents.frontmatter import FrontMatterError, split
+from openworker_qt.core import fence
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
@@ -138,14 +139,26 @@ def _cached_skill(folder: Path, origin: str) -> Skill:
 
 
 def discover(workspace: Path | None, user_dir: Path | None) -> list[Skill]:
-    """Every usable skill, sorted by name (blocking: a worker thread)."""
+    """Every usable skill, sorted by name (blocking: a worker thread).
+
+    A workspace's skill must be inside the workspace once links are followed: a
+    folder from elsewhere (a cloned repository) cannot make the agent read, say,
+    a key file by linking its SKILL.md there."""
     found: dict[str, Skill] = {}
+    inside = Path(workspace).resolve() if workspace is not None else None
     for root, origin in skill_folders(workspace, user_dir):
         try:
             entries = sorted(p for p in root.iterdir() if p.is_dir())
         except OSError:
             continue
         for folder in entries:
+            real = (folder / "SKILL.md").resolve()
+            if origin == "workspace" and inside is not None and not real.is_relative_to(inside):
+                log.warning("skipping the skill %s: it leads outside the workspace", folder)
+                continue
+            if fence.within_any([real], fence.default_sensitive()) is not None:
+                log.warning("skipping the skill %s: it is in a folder kept private", folder)
+                continue
             try:
                 skill = _cached_skill(folder, origin)
             except (OSError, SkillError):

@@ -114,3 +114,24 @@ def test_reminders_say_only_what_changed() -> None:
     assert "The permission mode is now plan: read-only" in text
     assert "/data (read only), /out (read and change)" in text
     assert "[x] read\n[>] write\n[ ] send" in text
+
+
+def test_agents_md_linking_out_of_the_workspace_is_not_read(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    secret = tmp_path / "credentials"
+    secret.write_text("aws_secret_access_key = abc\n")
+    (ws / "AGENTS.md").symlink_to(secret)
+    assert read_project_notes(ws) is None
+
+
+def test_agents_md_in_a_private_folder_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "config").write_text("Host work\n  IdentityFile ~/.ssh/work\n")
+    monkeypatch.setenv("HOME", str(home))
+    (home / "AGENTS.md").symlink_to(home / ".ssh" / "config")  # the workspace is the home folder
+    assert read_project_notes(home) is None
+    (home / "AGENTS.md").unlink()
+    (home / "AGENTS.md").write_text("Be brief.\n")
+    assert read_project_notes(home) == ProjectNotes("AGENTS.md", "Be brief.")

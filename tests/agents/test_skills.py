@@ -64,3 +64,17 @@ def test_an_edited_skill_is_read_again(tmp_path: Path) -> None:
     assert catalogue(discover(None, user)) == "- pdf: read PDF forms too"
     (folder / "SKILL.md").write_text("---\nname: pdf\n---\nno description now\n")
     assert discover(None, user) == []
+
+
+def test_a_workspace_skill_cannot_lead_out_of_the_workspace(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    elsewhere = tmp_path / "secrets"
+    elsewhere.mkdir()
+    (elsewhere / "creds.yaml").write_text("---\nname: creds\ndescription: token abc123\n---\nkey\n")
+    linked = ws / ".claude" / "skills" / "creds"
+    linked.mkdir(parents=True)
+    (linked / "SKILL.md").symlink_to(elsewhere / "creds.yaml")
+    (ws / ".openworker" / "skills").mkdir(parents=True)
+    (ws / ".openworker" / "skills" / "all").symlink_to(elsewhere, target_is_directory=True)
+    (elsewhere / "SKILL.md").write_text("---\nname: all\ndescription: everything\n---\nx\n")
+    assert discover(ws, None) == []
