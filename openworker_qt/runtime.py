@@ -180,9 +180,13 @@ class Runtime:
         #: The memory text of a session (blocking; read once per session before its
         #: first turn): the memory package plugs its renderer in here.
         self.memory_for: Callable[[SessionInfo], str | None] | None = None
+        #: A notice for the per-call reminder only, read at every turn (blocking), e.g.
+        #: that saving memories is off.
+        self.notice_for: Callable[[SessionInfo], str] | None = None
         self.minds = SessionMinds(
             self.personas, user_skills=self.skills_dir, decider_for=self.decider_for,
             memory_for=lambda info: self.memory_for(info) if self.memory_for else None,
+            notice_for=lambda info: self.notice_for(info) if self.notice_for else "",
         )
 
     def _redact(self, text: str) -> str:

@@ -72,15 +72,20 @@ class SessionMinds:
         user_skills: Path | None,
         decider_for: Callable[[SessionInfo], RootsAndMode],
         memory_for: Callable[[SessionInfo], str | None] | None = None,
+        notice_for: Callable[[SessionInfo], str] | None = None,
         now: Callable[[], Any] | None = None,
     ) -> None:
         """``decider_for``: the session's permission engine (its mode and folders,
         read live); ``memory_for(info)``: the memory text of a session
-        (blocking; read once per session, in :meth:`prepare`)."""
+        (blocking; read once per session, in :meth:`prepare`); ``notice_for(info)``:
+        a notice for the per-call reminder only, e.g. "saving memories is off"
+        (blocking; read again at every turn's preparation)."""
         self.personas = personas
         self.user_skills = user_skills
         self.decider_for = decider_for
         self.memory_for = memory_for
+        self.notice_for = notice_for
+        self._notices: dict[str, str] = {}
         self.now = now
         self._sources: dict[str, _Sources] = {}
         self._memory: dict[str, str | None] = {}
@@ -104,8 +109,15 @@ class SessionMinds:
                 memory = self.memory_for(info)
             except Exception:
                 log.exception("reading the memory of session %s failed", info.id)
+        notice = ""
+        if self.notice_for is not None:
+            try:
+                notice = self.notice_for(info) or ""
+            except Exception:
+                log.exception("reading the notices of session %s failed", info.id)
         with self._lock:
             self._sources[key] = sources
+            self._notices[info.id] = notice
             if fetch:
                 self._memory[info.id] = memory
 
@@ -180,7 +192,9 @@ class SessionMinds:
                 writes = {str(p) for p in decider.writable_roots()}
                 granted = [(r, r in writes) for r in (str(p) for p in decider.read_roots())
                            if r not in base.roots]
-            return render_reminders(mode=mode, granted=granted, todos=todos)
+            notice = self._notices.get(sid, "")
+            return render_reminders(mode=mode, granted=granted, todos=todos,
+                                    notices=(notice,) if notice else ())
 
         return remind
 

@@ -255,11 +255,13 @@ def render_reminders(
     mode: str | None = None,
     granted: Sequence[tuple[str, bool]] = (),
     todos: Sequence[tuple[str, str]] = (),
+    notices: Sequence[str] = (),
 ) -> str:
     """The per-turn reminder ('' when there is nothing to say): ``mode`` the mode the
     session switched to since its prompt was made, ``granted`` folders given since
-    (path, writable), ``todos`` the to-do list as (status, text)."""
-    lines: list[str] = []
+    (path, writable), ``todos`` the to-do list as (status, text), ``notices`` other
+    lines for this turn only (e.g. that saving memories is off)."""
+    lines: list[str] = [n.strip() for n in notices if n.strip()]
     if mode:
         lines.append("The permission mode is now " + MODE_WORDS.get(mode, mode + "."))
     if granted:

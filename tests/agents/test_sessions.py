@@ -157,3 +157,24 @@ async def test_a_persona_switched_during_a_turn_counts_from_the_next_turn(
     cowork, chat = provider(runtime, model).requests
     assert cowork.tools and chat.tools == []  # prompt and tools switch together
     assert "OpenWorker in chat mode" in chat.system
+
+
+async def test_memory_goes_in_the_prompt_once_and_a_notice_rides_each_call(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    facts = ["- [#1] The user's team is called Falcon."]
+    saving = {"on": True}
+    runtime.memory_for = lambda info: "\n".join(facts)
+    runtime.notice_for = lambda info: "" if saving["on"] else "Saving new memories is turned off."
+    model = script(tmp_path, [{"text": "a"}, {"text": "b"}])
+    manager = runtime.session_manager(default_model=model)
+    info = manager.create_session(workspace=str(tmp_path))
+    await turn(runtime, manager, info.id, "hello")
+    facts.append("- [#2] Reports go out on Fridays.")  # saved during the session
+    saving["on"] = False
+    await turn(runtime, manager, info.id, "again")
+    first, second = provider(runtime, model).requests
+    assert "# Memory\n- [#1] The user's team is called Falcon." in first.system
+    assert first.system == second.system  # memory as of the session's start: cacheable
+    assert "system-reminder" not in json.dumps(first.messages)
+    assert "Saving new memories is turned off." in second.messages[-1]["content"]
