@@ -238,6 +238,7 @@ class PersonaRegistry:
         self.root = Path(root)
         self._lock = threading.RLock()
         self._cache: dict[str, Persona] | None = None
+        self._signature: tuple[int, int] | None = None  # of the state file the cache is of
 
     # ------------------------------------------------------------------ state
 
@@ -264,11 +265,21 @@ class PersonaRegistry:
 
     # ------------------------------------------------------------------ reading
 
+    def _state_signature(self) -> tuple[int, int] | None:
+        try:
+            st = (self.root / self.STATE).stat()
+        except OSError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
     def load(self) -> dict[str, Persona]:
-        """Every persona by name, built-ins first (blocking)."""
+        """Every persona by name, built-ins first (blocking). Read again when the state
+        file changed (another window or the command line enabled or removed one)."""
         with self._lock:
-            if self._cache is not None:
+            signature = self._state_signature()
+            if self._cache is not None and signature == self._signature:
                 return self._cache
+            self._signature = signature
             state = self._state()
             disabled = set(state.get("disabled_builtin", []))
             out = {name: replace(p, enabled=name == DEFAULT_PERSONA or name not in disabled)

@@ -131,7 +131,6 @@ class PersonasPage(QWidget):
         return self.tr("Disabled") if p.consented else self.tr("Needs your consent")
 
     async def refresh(self) -> None:
-        self.registry._cache = None  # read the disk again (another window or the CLI)
         found = await asyncio.to_thread(self.registry.load)
         self.show_personas(list(found.values()))
 

@@ -221,3 +221,10 @@ def test_an_install_never_copies_what_a_link_points_at(tmp_path: Path) -> None:
     assert (copy / "more" / "notes.md").read_text() == "kept\n"
     assert not (copy / "key").exists() and not (copy / "key").is_symlink()
     assert not (copy / "more" / "key").exists() and not (copy / "more" / "key").is_symlink()
+
+
+def test_a_change_made_elsewhere_is_seen(tmp_path: Path) -> None:
+    app = PersonaRegistry(tmp_path / "personas")  # the window's
+    assert app.load()["ops"].enabled
+    PersonaRegistry(tmp_path / "personas").disable("ops")  # the command line's
+    assert not app.load()["ops"].enabled and app.get("ops").name == "cowork"
