@@ -176,7 +176,7 @@ def capabilities(persona: Persona) -> list[str]:
     if persona.connectors:
         lines.append("Would like to use these connected services: " + ", ".join(persona.connectors))
     if persona.mode:
-        lines.append(f"Suggests the '{persona.mode}' permission mode (only a suggestion: "
+        lines.append(f"Suggests the “{persona.mode}” permission mode (only a suggestion: "
                      "your choice stays in force)")
     if persona.model:
         lines.append(f"Suggests the model {persona.model}")

@@ -2,7 +2,8 @@
 
 A persona from elsewhere stays disabled until the user agrees here. The dialog
 shows its title, what it is for, where it came from and each capability it
-declares (``agents.personas.capabilities``), says what it can never do (change
+declares (the words of ``agents.personas.capabilities``, translated here), says
+what it can never do (change
 permissions), and offers "Enable" or "Keep disabled". It carries the
 fingerprint of the version shown, so a persona changed meanwhile is not enabled
 (the registry refuses it).
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.agents.personas import Persona, capabilities
+from openworker_qt.agents.personas import Persona
 
 
 class PersonaConsentDialog(QDialog):
@@ -58,7 +59,7 @@ class PersonaConsentDialog(QDialog):
             lay.addWidget(source)
         lay.addWidget(QLabel(self.tr("If you enable it, it may:")))
         self.capability_labels: list[QLabel] = []
-        for line in capabilities(persona):
+        for line in self.capability_lines(persona):
             label = QLabel("•  " + line)
             label.setWordWrap(True)
             label.setContentsMargins(12, 0, 0, 0)
@@ -92,6 +93,39 @@ class PersonaConsentDialog(QDialog):
     def _on_finished(self, result: int) -> None:
         agreed = result == int(QDialog.DialogCode.Accepted)
         self.decided.emit(self.persona.name, self.persona.fingerprint, agreed)
+
+    def capability_lines(self, persona: Persona) -> list[str]:
+        """What ``persona`` declares, in plain words, in the user's language."""
+        words = {
+            "files": self.tr("Read files in the folders you give it, and change them (each "
+                             "change follows your permission mode)"),
+            "git": self.tr("Look at Git history and make commits in your projects"),
+            "shell": self.tr("Run commands on this computer (each command follows your "
+                             "permission mode)"),
+            "ask": self.tr("Ask you questions, propose plans and ask for access to more folders"),
+            "deliverables": self.tr("Save finished documents (reports, spreadsheets, PDFs) "
+                                    "for you"),
+            "todo": self.tr("Keep a to-do list you can see"),
+            "web": self.tr("Search the web and read web pages"),
+            "explorer": self.tr("Send a read-only helper to look through your files"),
+            "skills": self.tr("Use the skills installed on this computer"),
+            "memory": self.tr("Remember facts about you and your work between conversations"),
+            "connectors": self.tr("Use your connected services (mail, chat, calendars and "
+                                  "others)"),
+            "other": self.tr("Use other tools built into OpenWorker"),
+        }
+        lines = [words[f] for f in persona.tools if f in words]
+        if not lines:
+            lines.append(self.tr("Talk with you only: no tools, no files, no commands"))
+        if persona.connectors:
+            lines.append(self.tr("Would like to use these connected services: {names}")
+                         .format(names=", ".join(persona.connectors)))
+        if persona.mode:
+            lines.append(self.tr("Suggests the “{mode}” permission mode (only a suggestion: "
+                                 "your choice stays in force)").format(mode=persona.mode))
+        if persona.model:
+            lines.append(self.tr("Suggests the model {model}").format(model=persona.model))
+        return lines
 
     def capability_texts(self) -> list[str]:
         return [label.text().removeprefix("•  ") for label in self.capability_labels]

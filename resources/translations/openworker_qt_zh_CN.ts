@@ -1468,6 +1468,86 @@ The grant applies to this session only.</source>
     <name>PersonaConsentDialog</name>
     <message>
         <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Read files in the folders you give it, and change them (each change follows your permission mode)</source>
+        <translation>读取你提供的文件夹中的文件并修改它们（每次修改都遵循你的权限模式）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Look at Git history and make commits in your projects</source>
+        <translation>查看项目的 Git 历史并提交更改</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Run commands on this computer (each command follows your permission mode)</source>
+        <translation>在这台电脑上运行命令（每条命令都遵循你的权限模式）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Ask you questions, propose plans and ask for access to more folders</source>
+        <translation>向你提问、提出计划，并请求访问更多文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Save finished documents (reports, spreadsheets, PDFs) for you</source>
+        <translation>为你保存完成的文档（报告、表格、PDF）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Keep a to-do list you can see</source>
+        <translation>维护一份你能看到的待办清单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Search the web and read web pages</source>
+        <translation>搜索网络并阅读网页</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Send a read-only helper to look through your files</source>
+        <translation>派一个只读助手查看你的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use the skills installed on this computer</source>
+        <translation>使用这台电脑上安装的技能</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Remember facts about you and your work between conversations</source>
+        <translation>在不同对话之间记住关于你和你工作的事实</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use your connected services (mail, chat, calendars and others)</source>
+        <translation>使用你已连接的服务（邮件、聊天、日历等）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use other tools built into OpenWorker</source>
+        <translation>使用 OpenWorker 内置的其他工具</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Talk with you only: no tools, no files, no commands</source>
+        <translation>只与你对话：没有工具、不碰文件、不运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Would like to use these connected services: {names}</source>
+        <translation>希望使用这些已连接的服务：{names}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Suggests the “{mode}” permission mode (only a suggestion: your choice stays in force)</source>
+        <translation>建议使用“{mode}”权限模式（仅为建议：你的选择依然有效）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Suggests the model {model}</source>
+        <translation>建议使用模型 {model}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
         <source>Enable {title}?</source>
         <translation>启用 {title}？</translation>
     </message>

@@ -102,3 +102,19 @@ def _match() -> Any:
     from PySide6.QtCore import Qt
 
     return Qt.MatchFlag.MatchExactly
+
+
+def test_the_consent_dialog_speaks_the_users_language(qapp) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.agents.personas import capabilities, parse_persona
+    from openworker_qt.ui.theme import install_translator
+    from tests.agents.test_personas import HELPER
+
+    persona = parse_persona(HELPER)
+    assert PersonaConsentDialog(persona).capability_texts() == capabilities(persona)
+    install_translator(qapp, "zh_CN")
+    try:
+        dialog = PersonaConsentDialog(persona)
+        assert "在这台电脑上运行命令（每条命令都遵循你的权限模式）" in dialog.capability_texts()
+        assert dialog.keep_button.text() == "保持禁用"
+    finally:
+        install_translator(qapp, "en")
