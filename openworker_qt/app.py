@@ -278,9 +278,21 @@ class DesktopApp(QObject):
             self.create_tray()
         self.install_hotkey()
         self._models_task = asyncio.ensure_future(self.load_models())
+        asyncio.ensure_future(self.load_personas())
         asyncio.ensure_future(self._start_services())
         if isinstance(self.notifier, NullNotifier):
             asyncio.ensure_future(self._start_notifier())
+
+    async def load_personas(self) -> None:
+        """Offer the enabled personas in the composer's picker (read in a worker)."""
+        from openworker_qt.ui.settings_personas import picker_items
+
+        try:
+            found = await asyncio.to_thread(self.runtime.personas.load)
+        except Exception:
+            log.exception("reading the personas failed")
+            return
+        self.window.composer.set_personas(picker_items(list(found.values())))
 
     async def _start_services(self) -> None:
         """The runtime's lifecycle services (connectors, MCP, the scheduler)."""
@@ -414,7 +426,9 @@ class DesktopApp(QObject):
             from openworker_qt.ui.settings import SettingsWindow
 
             window = SettingsWindow(self.settings, self.models, self.manager,
-                                    memory=self.runtime.memory)
+                                    memory=self.runtime.memory,
+                                    personas=self.runtime.personas)
+            window.personas.personas_changed.connect(self.window.composer.set_personas)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)

@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from openworker_qt.agents.minds import SessionMinds
+from openworker_qt.agents.personas import PersonaRegistry
+from openworker_qt.agents.skills import load_skill_tool
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -43,6 +46,7 @@ from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
 from openworker_qt.memory import MemoryStore, memory_tools
+from openworker_qt.memory.render import memory_prompt
 from openworker_qt.providers.router import ProviderRouter, build_router
 from openworker_qt.storage import secrets
 from openworker_qt.storage.config import (
@@ -133,6 +137,7 @@ def default_tools(
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
+        load_skill_tool(lambda: app_paths().data / "skills"),
     ])
     if explorer is not None:  # the explorer's child gets this session's read tools
         # (as they are now: not the memory tools added below, which save facts)
@@ -180,6 +185,22 @@ class Runtime:
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
         self._started = False
+        #: Personas (built in and installed) and the user's skills folder.
+        self.personas = PersonaRegistry(paths.data / "personas")
+        self.skills_dir = paths.data / "skills"
+        #: The memory text of a session (blocking; read once per session before its
+        #: first turn): the memory package plugs its renderer in here.
+        self.memory_for: Callable[[SessionInfo], str | None] | None = (
+            lambda info: memory_prompt(self.memory, info.workspace).text)
+        #: A notice for the per-call reminder only, read at every turn (blocking), e.g.
+        #: that saving memories is off.
+        self.notice_for: Callable[[SessionInfo], str] | None = (
+            lambda info: memory_prompt(self.memory, info.workspace).reminder)
+        self.minds = SessionMinds(
+            self.personas, user_skills=self.skills_dir, decider_for=self.decider_for,
+            memory_for=lambda info: self.memory_for(info) if self.memory_for else None,
+            notice_for=lambda info: self.notice_for(info) if self.notice_for else "",
+        )
 
     def _redact(self, text: str) -> str:
         return self.redact(text)
@@ -302,19 +323,29 @@ class Runtime:
                 await self.config_for_async(info.workspace)
             except Exception:  # config_for on the loop will say what is wrong
                 log.exception("reading the settings of %s failed", info.workspace)
+            try:  # the persona, AGENTS.md, skills and memory of the system prompt
+                await self.minds.prepare(info)
+            except Exception:
+                log.exception("preparing the system prompt of %s failed", info.id)
 
         chosen = tools_for or self.tools_for
         if chosen is default_tools:  # its sessions get an explorer bound to them
             chosen = self._tools_with_explorer(default_model)
+        offered = chosen
+
+        def persona_tools(info: SessionInfo) -> ToolRegistry:
+            # The session's persona narrows the set (never widens it, never changes a risk).
+            return self.minds.tools(info, offered(info))
 
         manager = SessionManager(
             self.conversations,
             self.router,
-            tools_for=chosen,
+            tools_for=persona_tools,
             decider_for=self.decider_for,
             approver_for=approver_for,
             questioner_for=questioner_for,
-            system_prompt_for=system_prompt_for,
+            system_prompt_for=system_prompt_for or self.minds.system_prompt,
+            reminder_for=self.minds.reminder,
             default_model=default_model,
             max_iterations=max_iterations or iterations,
             new_session_mode=new_mode,

@@ -299,6 +299,7 @@ class TurnEngine:
         redact: Callable[[str], str] | None = None,
         asks: OpenAsks | None = None,
         compaction: bool = False,
+        reminder: Callable[[Sequence[Message]], str] | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -318,6 +319,9 @@ class TurnEngine:
         self.asks = asks
         #: Summarise older turns when the history nears the window (core/context.py).
         self.compaction = compaction
+        #: Per-call reminder (mode changes, granted folders, the to-do list): added to
+        #: the outbound copy of each request only, never stored.
+        self.reminder = reminder
         self.pdf_mode = "text"
         self.log = SessionHistory(store, session_id, redact)
         self.history: list[Message] = self.log.messages
@@ -736,6 +740,8 @@ class TurnEngine:
             messages, self._last_trim = fit(messages, budget, system_tokens, sizes=sizes)
         else:
             self._last_trim = Trim()
+        if self.reminder is not None and (reminder := self.reminder(self.history)):
+            messages = [*messages, {"role": "user", "content": reminder}]
         return ModelRequest(
             model=model_id,
             messages=messages,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 
 from openworker_qt.core import events as ev
@@ -33,6 +33,7 @@ from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.core.permissions import parse_mode
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.domain.messages import Message
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
 
@@ -99,6 +100,7 @@ class SessionManager:
         approver_for: Callable[[SessionInfo], Approver | None] | None = None,
         questioner_for: Callable[[SessionInfo], Questioner | None] | None = None,
         system_prompt_for: Callable[[SessionInfo], str] | None = None,
+        reminder_for: Callable[[SessionInfo], Callable[[Sequence[Message]], str] | None] | None = None,
         default_model: str = "",
         max_iterations: int | Callable[[SessionInfo], int] = 25,
         audit: AuditSink | None = None,
@@ -117,7 +119,10 @@ class SessionManager:
         ``prepare(info)``: awaited before each turn of a session builds its engine
         (slow set-up, e.g. reading the folder's settings, kept off the loop).
         ``ready``: awaited before a turn writes anything, beside the provider's
-        preparation (e.g. the secrets ``redact`` needs, loaded in a worker)."""
+        preparation (e.g. the secrets ``redact`` needs, loaded in a worker).
+        ``system_prompt_for(info)``: made again at the start of every turn (after
+        ``prepare``), so it must be stable while nothing changes (providers cache it);
+        ``reminder_for(info)``: the engine's per-call reminder (outbound only)."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -125,6 +130,7 @@ class SessionManager:
         self.approver_for = approver_for or (lambda _s: None)
         self.questioner_for = questioner_for or (lambda _s: None)
         self.system_prompt_for = system_prompt_for or (lambda _s: "")
+        self.reminder_for = reminder_for or (lambda _s: None)
         self.default_model = default_model
         self.max_iterations = max_iterations
         self.audit = audit
@@ -136,6 +142,7 @@ class SessionManager:
         self.compaction = compaction  # summarise older turns near the window (core/context.py)
         self.listeners: list[Listener] = []
         self._engines: dict[str, TurnEngine] = {}
+        self._persona_of: dict[str, str] = {}  # the persona each cached engine was built for
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
         self.leases = leases if leases is not None else SessionLeases(store.db)
         self.heartbeat_every = heartbeat_every
@@ -177,9 +184,11 @@ class SessionManager:
                 redact=self.redact,
                 asks=self.asks,
                 compaction=self.compaction,
+                reminder=self.reminder_for(info),
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
+            self._persona_of[session_id] = info.persona
         return engine
 
     def forget(self, session_id: str) -> None:
@@ -249,12 +258,14 @@ class SessionManager:
         if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
-    def _engine_for_turn(self, session_id: str) -> TurnEngine:
+    def _engine_for_turn(self, session_id: str, info: SessionInfo | None = None) -> TurnEngine:
         """The session's engine, reloaded if another process wrote to the session
-        since it was built (its history would be stale)."""
+        since it was built (its history would be stale) or its persona changed (its
+        tools would be another persona's)."""
         engine = self._engines.get(session_id)
         if engine is not None and not engine.running and (
             self.store.count(session_id) != len(engine.history)
+            or (info is not None and info.persona != self._persona_of.get(session_id))
         ):
             self.forget(session_id)
         return self.engine(session_id)
@@ -275,11 +286,13 @@ class SessionManager:
             self._take_lease(session_id)
         try:
             self._close_if_cut_off(session_id)
-            if self.prepare is not None:
-                info = self.store.get_session(session_id)
-                if info is not None:
-                    await self.prepare(info)
-            stream = start(self._engine_for_turn(session_id))
+            info = self.store.get_session(session_id)
+            if self.prepare is not None and info is not None:
+                await self.prepare(info)
+            engine = self._engine_for_turn(session_id, info)
+            if info is not None:  # what the preparation read (AGENTS.md, skills…) counts now
+                engine.system_prompt = self.system_prompt_for(info)
+            stream = start(engine)
             try:
                 async for event in stream:
                     if isinstance(event, ev.TurnStarted):

@@ -8,7 +8,8 @@ with :meth:`Composer.restore` (its attachments are kept in ``last_attachments``)
 Signals:
     submitted(str, list): text and the attachment parts (content-part dicts).
     stop_requested(): the user pressed Stop (button or Esc).
-    model_chosen(str), persona_chosen(str), mode_chosen(str): picker changes.
+    model_chosen(str), persona_chosen(str), mode_chosen(str): picker changes
+        (persona_chosen carries the persona's name; the picker shows its title).
     model_missing(): Send with no model in the picker (the text is kept).
     attach_requested(): the Attach button.
 """
@@ -33,6 +34,14 @@ from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.voice import MicButton
 
 PERSONAS = ("cowork", "code", "chat", "ops", "myhelper")
+#: The built-in personas' titles and what they are for, until :meth:`Composer.set_personas`.
+PERSONA_ITEMS: tuple[tuple[str, str, str], ...] = (
+    ("cowork", "Cowork", "A coworker who researches, analyses and delivers finished files"),
+    ("code", "Code", "A senior engineer working in one code repository"),
+    ("chat", "Chat", "Quick questions and answers, no tools and no folder"),
+    ("ops", "Ops", "Careful operations work on servers, services and deployments"),
+    ("myhelper", "My helper", "A long-lived personal assistant that keeps notes and remembers"),
+)
 MODES = ("discuss", "plan", "interactive", "auto", "custom")
 
 
@@ -101,7 +110,8 @@ class Composer(QWidget):
         self.edit.setMaximumHeight(160)
         lay.addWidget(self.edit)
         row = QHBoxLayout()
-        self.persona = self._combo(PERSONAS, self.tr("Persona"), self.tr("Which agent works on this session"))
+        self.persona = self._combo((), self.tr("Persona"), self.tr("Which agent works on this session"))
+        self.set_personas(list(PERSONA_ITEMS))
         self.mode = self._combo(MODES, self.tr("Permission mode"),
                                 self.tr("What the agent may do without asking"))
         self.mode.setCurrentText("interactive")
@@ -145,7 +155,7 @@ class Composer(QWidget):
             line.setAccessibleName(self.tr("Model name"))
             line.setPlaceholderText(self.tr("Choose a model"))
             line.returnPressed.connect(lambda: self.model_chosen.emit(self.model.currentText()))
-        self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.persona.currentText()))
+        self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.current_persona()))
         self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
         self.setFocusProxy(self.edit)
         # Tab from the message box reaches the actions first, then the pickers.
@@ -212,8 +222,35 @@ class Composer(QWidget):
             self.model.setEditText("")
         self.model.blockSignals(False)
 
+    def set_personas(self, items: list[tuple[str, str, str]]) -> None:
+        """Offer these personas (name, title, description), keeping the current choice
+        when it is still offered."""
+        current = self.current_persona() if self.persona.count() else "cowork"
+        self.persona.blockSignals(True)
+        self.persona.clear()
+        for name, title, description in items:
+            self.persona.addItem(title, name)
+            self.persona.setItemData(self.persona.count() - 1, description,
+                                     Qt.ItemDataRole.ToolTipRole)
+        self.persona.blockSignals(False)
+        self.show_persona(current)
+
+    def current_persona(self) -> str:
+        """The name of the persona the picker shows ('cowork' when it shows none)."""
+        name = self.persona.currentData()
+        return str(name) if name else "cowork"
+
+    def show_persona(self, name: str) -> None:
+        """Show the persona ``name``; one no longer offered (disabled, removed) shows as
+        itself, so the picker never claims a session runs as another persona."""
+        index = self.persona.findData(name or "cowork")
+        if index < 0:
+            self.persona.addItem(name, name)
+            index = self.persona.count() - 1
+        self.persona.setCurrentIndex(index)
+
     def set_session_fields(self, persona: str, mode: str, model: str) -> None:
-        self.persona.setCurrentText(persona)
+        self.show_persona(persona)
         self.mode.setCurrentText(mode)
         self.show_model(model)
 

@@ -511,7 +511,7 @@ class MainWindow(QMainWindow):
                 self.banner.show_message(str(exc))
             info = self.manager.create_session(
                 model=self.composer.current_model() or self._model_for(None),
-                persona=self.composer.persona.currentText(),
+                persona=self.composer.current_persona(),
                 mode=self.composer.mode.currentText(),
                 workspace=str(folder),
             )

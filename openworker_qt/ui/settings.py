@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.memory.store import MemoryStore
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_memory import MemoryPage
@@ -33,6 +34,7 @@ from openworker_qt.ui.settings_pages import (
     PermissionsPage,
     ProvidersPage,
 )
+from openworker_qt.ui.settings_personas import PersonasPage
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import remember_geometry
 
@@ -41,7 +43,8 @@ class SettingsWindow(QWidget):
     """See module docstring."""
 
     def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
-                 parent: QWidget | None = None, *, memory: MemoryStore | None = None) -> None:
+                 parent: QWidget | None = None, *, memory: MemoryStore | None = None,
+                 personas: PersonaRegistry | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("settingsWindow")
         remember_geometry(self, "settings", settings.config_dir)
@@ -53,6 +56,7 @@ class SettingsWindow(QWidget):
         self.folders = FoldersPage(settings)
         self.appearance = AppearancePage(settings)
         self.memory = MemoryPage(settings, memory) if memory is not None else None
+        self.personas = PersonasPage(personas or PersonaRegistry(settings.paths.data / "personas"))
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
@@ -65,6 +69,7 @@ class SettingsWindow(QWidget):
             (self.tr("Writable folders"), self.folders),
             (self.tr("Appearance"), self.appearance),
             *([(self.tr("Memory"), self.memory)] if self.memory is not None else []),
+            (self.tr("Personas"), self.personas),
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)

@@ -1465,6 +1465,307 @@ The grant applies to this session only.</source>
     </message>
 </context>
 <context>
+    <name>PersonaConsentDialog</name>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Read files in the folders you give it, and change them (each change follows your permission mode)</source>
+        <translation>读取你提供的文件夹中的文件并修改它们（每次修改都遵循你的权限模式）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Look at Git history and make commits in your projects</source>
+        <translation>查看项目的 Git 历史并提交更改</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Run commands on this computer (each command follows your permission mode)</source>
+        <translation>在这台电脑上运行命令（每条命令都遵循你的权限模式）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Ask you questions, propose plans and ask for access to more folders</source>
+        <translation>向你提问、提出计划，并请求访问更多文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Save finished documents (reports, spreadsheets, PDFs) for you</source>
+        <translation>为你保存完成的文档（报告、表格、PDF）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Keep a to-do list you can see</source>
+        <translation>维护一份你能看到的待办清单</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Search the web and read web pages</source>
+        <translation>搜索网络并阅读网页</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Send a read-only helper to look through your files</source>
+        <translation>派一个只读助手查看你的文件</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use the skills installed on this computer</source>
+        <translation>使用这台电脑上安装的技能</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Remember facts about you and your work between conversations</source>
+        <translation>在不同对话之间记住关于你和你工作的事实</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use your connected services (mail, chat, calendars and others)</source>
+        <translation>使用你已连接的服务（邮件、聊天、日历等）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Use other tools built into OpenWorker</source>
+        <translation>使用 OpenWorker 内置的其他工具</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Talk with you only: no tools, no files, no commands</source>
+        <translation>只与你对话：没有工具、不碰文件、不运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Would like to use these connected services: {names}</source>
+        <translation>希望使用这些已连接的服务：{names}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Suggests the “{mode}” permission mode (only a suggestion: your choice stays in force)</source>
+        <translation>建议使用“{mode}”权限模式（仅为建议：你的选择依然有效）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Suggests the model {model}</source>
+        <translation>建议使用模型 {model}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable {title}?</source>
+        <translation>启用 {title}？</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable a persona</source>
+        <translation>启用人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>“{title}” would like to work with you</source>
+        <translation>“{title}”希望与你协作</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Installed from {source}</source>
+        <translation>安装来源：{source}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>If you enable it, it may:</source>
+        <translation>启用后，它可以：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>It can never change your permissions: your permission mode, your folders and your rules stay as you set them, and anything risky still asks you first.</source>
+        <translation>它永远无法更改你的权限：权限模式、文件夹和规则都保持你的设置，任何有风险的操作仍会先征求你的同意。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Enable {title}</source>
+        <translation>启用 {title}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+        <source>Keep disabled</source>
+        <translation>保持禁用</translation>
+    </message>
+</context>
+<context>
+    <name>PersonasPage</name>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Personas</source>
+        <translation>人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>A persona is who works on a session: its instructions and the tools it is offered. Personas you install stay disabled until you agree to what they may do; none can change your permissions.</source>
+        <translation>人设决定由谁处理一个会话：它的指令以及可用的工具。你安装的人设在你同意其能力之前保持禁用；任何人设都无法更改你的权限。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Persona</source>
+        <translation>人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>What it is for</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Each persona and whether it is enabled</source>
+        <translation>每个人设及其是否已启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from &amp;folder…</source>
+        <translation>从文件夹安装(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install a persona from a folder</source>
+        <translation>从文件夹安装人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from &amp;git…</source>
+        <translation>从 git 安装(&amp;G)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install a persona from a git address</source>
+        <translation>从 git 地址安装人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Enable…</source>
+        <translation>启用(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Enable the selected persona</source>
+        <translation>启用所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Disable</source>
+        <translation>禁用(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Disable the selected persona</source>
+        <translation>禁用所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Update</source>
+        <translation>更新(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Fetch the selected persona again</source>
+        <translation>重新获取所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Remove the selected persona</source>
+        <translation>移除所选人设</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is disabled.</source>
+        <translation>{name} 已禁用。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} was removed.</source>
+        <translation>{name} 已移除。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Disabled</source>
+        <translation>已禁用</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Needs your consent</source>
+        <translation>需要你的同意</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Built in</source>
+        <translation>内置</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>That did not work: {why}</source>
+        <translation>操作未成功：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Choose the persona's folder</source>
+        <translation>选择人设所在的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Install from git</source>
+        <translation>从 git 安装</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Address of the git repository:</source>
+        <translation>git 仓库地址：</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>Fetching {source}…</source>
+        <translation>正在获取 {source}…</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is enabled.</source>
+        <translation>{name} 已启用。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} changed: review what it may do before enabling it.</source>
+        <translation>{name} 已更改：启用前请查看它可以做什么。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} is up to date.</source>
+        <translation>{name} 已是最新。</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+        <source>{name} stays disabled.</source>
+        <translation>{name} 保持禁用。</translation>
+    </message>
+</context>
+<context>
     <name>ProvidersPage</name>
     <message>
         <location filename="../../openworker_qt/ui/settings_pages.py" line="74" />
@@ -1759,6 +2060,11 @@ The grant applies to this session only.</source>
     <message>
         <source>Memory</source>
         <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/settings.py" line="68" />
+        <source>Personas</source>
+        <translation>人设</translation>
     </message>
     <message>
         <location filename="../../openworker_qt/ui/settings.py" line="42" />

@@ -1,0 +1,255 @@
+"""The Personas page of the settings window: who can work on your sessions.
+
+Lists the built-in and installed personas with their state (enabled, disabled,
+needs your consent). Install one from a folder or a git address; it arrives
+disabled and the consent dialog (``ui/persona_consent.py``) shows what it may do
+before it can be enabled. Enable, disable, update and remove act on the selected
+persona. Every registry call (disk, ``git``) runs in a worker thread.
+
+Signals:
+    personas_changed(list): the enabled personas as (name, title, description),
+    for the composer's picker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.agents.personas import Persona, PersonaError, PersonaRegistry
+from openworker_qt.ui.persona_consent import PersonaConsentDialog
+
+
+def picker_items(personas: list[Persona]) -> list[tuple[str, str, str]]:
+    """The composer picker's items for the enabled ``personas``."""
+    return [(p.name, p.title, p.description) for p in personas if p.enabled]
+
+
+class PersonasPage(QWidget):
+    """See module docstring."""
+
+    personas_changed = Signal(list)
+
+    def __init__(self, registry: PersonaRegistry, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.registry = registry
+        self.task: asyncio.Future[Any] | None = None
+        self.dialog: PersonaConsentDialog | None = None
+        self.personas: dict[str, Persona] = {}
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(16, 12, 16, 12)
+        lay.setSpacing(10)
+        heading = QLabel(self.tr("Personas"))
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        heading.setFont(font)
+        intro = QLabel(self.tr(
+            "A persona is who works on a session: its instructions and the tools it is "
+            "offered. Personas you install stay disabled until you agree to what they may do; "
+            "none can change your permissions."))
+        intro.setWordWrap(True)
+        lay.addWidget(heading)
+        lay.addWidget(intro)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels([self.tr("Persona"), self.tr("State"), self.tr("What it is for")])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setAccessibleName(self.tr("Personas"))
+        self.tree.setAccessibleDescription(self.tr("Each persona and whether it is enabled"))
+        lay.addWidget(self.tree, 1)
+        row = QHBoxLayout()
+        self.install_folder = self._button(self.tr("Install from &folder…"),
+                                           self.tr("Install a persona from a folder"))
+        self.install_git = self._button(self.tr("Install from &git…"),
+                                        self.tr("Install a persona from a git address"))
+        self.enable = self._button(self.tr("&Enable…"), self.tr("Enable the selected persona"))
+        self.disable = self._button(self.tr("&Disable"), self.tr("Disable the selected persona"))
+        self.update_button = self._button(self.tr("&Update"),
+                                          self.tr("Fetch the selected persona again"))
+        self.remove = self._button(self.tr("&Remove"), self.tr("Remove the selected persona"))
+        # Two rows: the settings window must fit an 800-pixel-wide screen.
+        for b in (self.enable, self.disable, self.update_button, self.remove):
+            row.addWidget(b)
+        row.addStretch(1)
+        lay.addLayout(row)
+        installs = QHBoxLayout()
+        for b in (self.install_folder, self.install_git):
+            installs.addWidget(b)
+        installs.addStretch(1)
+        lay.addLayout(installs)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setAccessibleName(self.tr("Result"))
+        lay.addWidget(self.status)
+        self.install_folder.clicked.connect(self._on_install_folder)
+        self.install_git.clicked.connect(self._on_install_git)
+        self.enable.clicked.connect(lambda: self._on_selected(self._enable))
+        self.disable.clicked.connect(lambda: self._on_selected(
+            lambda p: self._run(self.registry.disable, p.name, done=self.tr("{name} is disabled."))))
+        self.update_button.clicked.connect(lambda: self._on_selected(self._update))
+        self.remove.clicked.connect(lambda: self._on_selected(
+            lambda p: self._run(self.registry.remove, p.name, done=self.tr("{name} was removed."))))
+        self.tree.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self._start(self.refresh())
+
+    def _button(self, text: str, name: str) -> QPushButton:
+        b = QPushButton(text)
+        b.setAccessibleName(name)
+        return b
+
+    # ------------------------------------------------------------------ state
+
+    def _start(self, coro: Any) -> None:
+        self.task = asyncio.ensure_future(coro)
+
+    def busy(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setAccessibleDescription(text)
+
+    def _state(self, p: Persona) -> str:
+        if p.enabled:
+            return self.tr("Enabled")
+        return self.tr("Disabled") if p.consented else self.tr("Needs your consent")
+
+    async def refresh(self) -> None:
+        found = await asyncio.to_thread(self.registry.load)
+        self.show_personas(list(found.values()))
+
+    def show_personas(self, personas: list[Persona]) -> None:
+        keep = self.selected()
+        self.personas = {p.name: p for p in personas}
+        self.tree.clear()
+        for p in personas:
+            item = QTreeWidgetItem([p.title, self._state(p), p.description])
+            item.setData(0, Qt.ItemDataRole.UserRole, p.name)
+            item.setToolTip(0, p.source or self.tr("Built in"))
+            self.tree.addTopLevelItem(item)
+            if p.name == keep:
+                self.tree.setCurrentItem(item)
+        if self.tree.currentItem() is None and (first := self.tree.topLevelItem(0)):
+            self.tree.setCurrentItem(first)
+        for column in (0, 1):
+            self.tree.resizeColumnToContents(column)
+        self._update_buttons()
+        self.personas_changed.emit(picker_items(personas))
+
+    def selected(self) -> str:
+        item = self.tree.currentItem()
+        return str(item.data(0, Qt.ItemDataRole.UserRole)) if item else ""
+
+    def select(self, name: str) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == name:
+                self.tree.setCurrentItem(item)
+
+    def _update_buttons(self) -> None:
+        p = self.personas.get(self.selected())
+        self.enable.setEnabled(p is not None and not p.enabled)
+        self.disable.setEnabled(p is not None and p.enabled and p.name != "cowork")
+        self.update_button.setEnabled(p is not None and not p.builtin)
+        self.remove.setEnabled(p is not None and not p.builtin)
+
+    # ---------------------------------------------------------------- actions
+
+    def _on_selected(self, action: Callable[[Persona], None]) -> None:
+        p = self.personas.get(self.selected())
+        if p is not None and not self.busy():
+            action(p)
+
+    def _run(self, call: Callable[..., Any], *args: Any, done: str = "",
+             then: Callable[[Any], object] | None = None) -> None:
+        async def work() -> None:
+            name = str(args[0]) if args else ""
+            try:
+                result = await asyncio.to_thread(call, *args)
+            except PersonaError as exc:
+                self._say(str(exc))
+                await self.refresh()
+                return
+            except OSError as exc:
+                self._say(self.tr("That did not work: {why}").format(why=exc.strerror or exc))
+                return
+            await self.refresh()
+            if done:
+                self._say(done.format(name=getattr(result, "name", None) or name))
+            if then is not None:
+                then(result)
+
+        self._start(work())
+
+    def _on_install_folder(self) -> None:
+        if self.busy():
+            return
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose the persona's folder"))
+        if folder:
+            self.install_from(folder)
+
+    def _on_install_git(self) -> None:
+        if self.busy():
+            return
+        url, ok = QInputDialog.getText(self, self.tr("Install from git"),
+                                       self.tr("Address of the git repository:"))
+        if ok and url.strip():
+            self.install_from(url.strip())
+
+    def install_from(self, source: str) -> None:
+        """Install from a folder or a git address, then ask for consent."""
+        from openworker_qt.agents.personas import is_git_url
+
+        if is_git_url(source):
+            self._say(self.tr("Fetching {source}…").format(source=source))
+            self._run(self.registry.install_git, source, then=self.ask_consent)
+        else:
+            self._run(self.registry.install_folder, Path(source), then=self.ask_consent)
+
+    def _enable(self, p: Persona) -> None:
+        if p.builtin or p.consented:
+            self._run(self.registry.enable, p.name, done=self.tr("{name} is enabled."))
+        else:
+            self.ask_consent(p)
+
+    def _update(self, p: Persona) -> None:
+        def after(updated: Persona) -> None:
+            if not updated.consented:
+                self._say(self.tr("{name} changed: review what it may do before enabling it.")
+                          .format(name=updated.name))
+                self.ask_consent(updated)
+            else:
+                self._say(self.tr("{name} is up to date.").format(name=updated.name))
+
+        self._run(self.registry.update, p.name, then=after)
+
+    def ask_consent(self, persona: Persona) -> PersonaConsentDialog:
+        """Show what ``persona`` may do; enable it if the user agrees (window-modal)."""
+        self.select(persona.name)
+        dialog = PersonaConsentDialog(persona, self)
+        dialog.decided.connect(self._on_decided)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _on_decided(self, name: str, fingerprint: str, agreed: bool) -> None:
+        if agreed:
+            self._run(self.registry.consent, name, fingerprint, done=self.tr("{name} is enabled."))
+        else:
+            self._say(self.tr("{name} stays disabled.").format(name=name))
