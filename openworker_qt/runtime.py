@@ -240,6 +240,9 @@ class Runtime:
                                    cfg.get(f"permissions.{WORKSPACE_MODE_KEY}"))
 
         databases = [self.db.path] if str(self.db.path) != ":memory:" else []
+        # An automation's run: its task-scoped standing rules apply, and an "always"
+        # answer binds the rule to the task (every later run), not to this run.
+        task = info.meta.get("automation_id") if isinstance(info.meta, dict) else None
         own_state = fence.app_state_paths(self.paths, databases)
         own_secrets = fence.sensitive_paths(self.paths, databases)
         return PermissionEngine.from_config(
@@ -254,6 +257,7 @@ class Runtime:
             attached_files=lambda: self.conversations.attached_paths(sid),
             protected=_joined(own_state, fence.default_app_state),
             sensitive=_joined(own_secrets, fence.default_sensitive),
+            task_id=str(task) if task else None,
         )
 
     # --------------------------------------------------------------- sessions
