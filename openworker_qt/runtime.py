@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from openworker_qt.automation.tools import automation_tools, wake_tools
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -130,6 +131,7 @@ def default_tools(_info: SessionInfo, explorer: Explorer | None = None) -> ToolR
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
+        *automation_tools(), *wake_tools(),
     ])
     if explorer is not None:  # the explorer's child gets this session's read tools
         registry.add(explore_tool(explorer, registry))

@@ -63,7 +63,9 @@ class Scheduler:
         poll: float = POLL,
         still_going: Callable[[Run], bool] | None = None,
         offload: bool = True,
+        also: Callable[[float], Awaitable[object]] | None = None,
     ) -> None:
+        """``also(now)``: awaited at every tick, paused or not (the self-wakes)."""
         self.store = store
         self.start_run = start_run
         self.owner = owner
@@ -74,6 +76,7 @@ class Scheduler:
         self.poll = poll
         self.offload = offload
         self._still_going = still_going
+        self.also = also
         #: Runs started by this scheduler and not finished: run id → task.
         self.active: dict[int, asyncio.Task[object]] = {}
         self.skipped: list[Run] = []
@@ -153,6 +156,11 @@ class Scheduler:
 
     async def _tick(self) -> list[Run]:
         self.ticks += 1
+        if self.also is not None:
+            try:
+                await self.also(self.clock())
+            except Exception:
+                log.exception("the scheduler's wake-ups failed")
         if await self._call(lambda: self.store.paused):
             return []
         now = self.clock()

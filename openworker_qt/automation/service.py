@@ -34,7 +34,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from openworker_qt.automation.scheduler import Scheduler
-from openworker_qt.automation.store import Automation, AutomationStore, Run, RunStatus
+from openworker_qt.automation.store import (
+    Automation,
+    AutomationStore,
+    Run,
+    RunStatus,
+    Wake,
+    WakeStore,
+)
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls
@@ -112,6 +119,8 @@ class AutomationService:
         self.runtime = runtime
         self.clock = clock
         self.store = AutomationStore(runtime.db, rules=runtime.rules, clock=clock)
+        self.wakes = WakeStore(runtime.db, clock=clock)
+        self._started_at = clock()
         inbox = runtime.inbox
         questioner = InboxQuestioner(inbox, wait=True)
 
@@ -142,7 +151,7 @@ class AutomationService:
             kw["poll"] = poll
         self.scheduler = Scheduler(
             self.store, self.execute, owner=self.manager.leases.owner, clock=clock,
-            monotonic=monotonic, still_going=self._still_going, **kw,
+            monotonic=monotonic, still_going=self._still_going, also=self.wake_due, **kw,
         )
         #: Told about every run whose status changed (notifications, the UI).
         self.listeners: list[RunListener] = []
@@ -152,6 +161,7 @@ class AutomationService:
         self._calls: dict[str, str] = {}  # call id → path, for the writing tools
         self._hooked: list[SessionManager] = []
         self._recovery: list[asyncio.Task[None]] = []
+        self._wake_tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- lifecycle
 
@@ -214,7 +224,9 @@ class AutomationService:
             return
         await self._drive(run.id, info.id, self.manager.run(info.id, run_prompt(auto)))
 
-    async def _drive(self, run_id: int, session_id: str, stream: AsyncIterator[ev.Event]) -> None:
+    async def _drive(
+        self, run_id: int | None, session_id: str, stream: AsyncIterator[ev.Event]
+    ) -> None:
         ended = False
         try:
             async for event in stream:
@@ -225,10 +237,11 @@ class AutomationService:
         except asyncio.CancelledError:
             raise  # quitting: the run resumes at the next start
         except Exception as exc:
-            log.exception("run %s failed", run_id)
-            self._finish(run_id, "failed", f"the run stopped: {exc}")
+            log.exception("the turn of session %s failed", session_id)
+            if run_id is not None:
+                self._finish(run_id, "failed", f"the run stopped: {exc}")
             return
-        if not ended:
+        if not ended and run_id is not None:
             self._finish(run_id, "failed", "the run ended without finishing its turn")
 
     # -------------------------------------------------------------- recovery
@@ -266,6 +279,47 @@ class AutomationService:
         self._recovery = tasks
         return tasks
 
+    # ----------------------------------------------------------------- wakes
+
+    def fire_event(self, key: str) -> int:
+        """An event happened (a connector, the CLI): wakes waiting on it are due at
+        the next tick."""
+        return self.wakes.fire_event(key)
+
+    async def wake_due(self, now: float) -> list[Wake]:
+        """Resume every session whose wake is due (spawned, never awaited)."""
+        due = await asyncio.to_thread(self._due_wakes, now)
+        woken = []
+        for wake in due:
+            sid = wake.session_id
+            if self.manager.is_running(sid) or self.manager.holder(sid) is not None:
+                continue  # busy: the next tick tries again
+            if not await asyncio.to_thread(self.wakes.mark_fired, wake.id):
+                continue  # another process fired it
+            woken.append(wake)
+            note = f" Your note: {wake.note}" if wake.note else ""
+            text = f"(Woken up: {wake.described}.{note})"
+            run_id = self._sessions.get(sid)
+            if run_id is None:
+                run = self.store.run_for_session(sid)
+                if run is not None and run.status in ("running", "waiting"):
+                    run_id = run.id
+                    self._sessions[sid] = run_id
+            task = asyncio.create_task(self._drive(run_id, sid, self.manager.run(sid, text)),
+                                       name=f"wake:{sid}")
+            self._wake_tasks.add(task)
+            task.add_done_callback(self._wake_tasks.discard)
+        return woken
+
+    def _due_wakes(self, now: float) -> list[Wake]:
+        # A job wake left by a previous process: its task died with it.
+        for wake in self.wakes.pending():
+            if (wake.kind == "job" and wake.created_at < self._started_at
+                    and wake.status == "pending"
+                    and self.manager.leases.holder(wake.session_id) is None):
+                self.wakes.complete_job(wake.session_id, wake.job_id or "")
+        return self.wakes.due(now)
+
     def _follow(self, run_id: int, task: asyncio.Task[None]) -> None:
         active: dict[int, Any] = self.scheduler.active
         active[run_id] = task
@@ -296,7 +350,13 @@ class AutomationService:
                 self._set(run_id, "running")
         elif isinstance(event, ev.TurnEnded):
             if event.status in ("completed", "max_iterations"):
-                self._finish(run_id, "completed", None)
+                asleep = self.wakes.pending(event.session_id)
+                if asleep:  # it suspended itself: the run goes on when it is woken
+                    self.store.set_status(run_id, "running",
+                                          note=f"asleep until {asleep[0].described_when}")
+                    self._tell(run_id)
+                else:
+                    self._finish(run_id, "completed", None)
             elif event.status == "suspended":
                 self._set(run_id, "waiting")
             elif event.status == "interrupted":
