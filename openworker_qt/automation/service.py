@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,7 +71,8 @@ class Runtime(Protocol):
     @property
     def tools_for(self) -> Callable[[SessionInfo], ToolRegistry]: ...
 
-    def session_manager(self, **kwargs: Any) -> SessionManager: ...
+    @property
+    def session_manager(self) -> Callable[..., SessionManager]: ...
 
 log = logging.getLogger(__name__)
 
@@ -157,10 +158,9 @@ class AutomationService:
         self.listeners: list[RunListener] = []
         #: session id → run id of the runs followed by this process.
         self._sessions: dict[str, int] = {}
-        self._files: dict[int, list[str]] = {}
         self._calls: dict[str, str] = {}  # call id → path, for the writing tools
         self._hooked: list[SessionManager] = []
-        self._recovery: list[asyncio.Task[None]] = []
+        self._recovery: list[asyncio.Task[Any]] = []
         self._wake_tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- lifecycle
@@ -222,33 +222,27 @@ class AutomationService:
             log.exception("automation %s: the run could not start", auto.name)
             self._finish(run.id, "failed", f"the run could not start: {exc}")
             return
-        await self._drive(run.id, info.id, self.manager.run(info.id, run_prompt(auto)))
+        await self._await_turn(run.id, self.manager.send(info.id, run_prompt(auto)))
 
-    async def _drive(
-        self, run_id: int | None, session_id: str, stream: AsyncIterator[ev.Event]
-    ) -> None:
-        ended = False
-        try:
-            async for event in stream:
-                ended = ended or isinstance(event, ev.TurnEnded)
-        except SessionBusy:
-            log.info("run %s is driven by another process", run_id)
+    async def _await_turn(self, run_id: int | None, task: asyncio.Task[Any] | None) -> None:
+        """Wait for a turn the manager spawned (so it knows the session is busy:
+        its recover() and the wakes leave it alone). Its events tell the run's
+        status; a turn that never ended is a failed run."""
+        if task is None:
             return
-        except asyncio.CancelledError:
-            raise  # quitting: the run resumes at the next start
-        except Exception as exc:
-            log.exception("the turn of session %s failed", session_id)
-            if run_id is not None:
-                self._finish(run_id, "failed", f"the run stopped: {exc}")
-            return
-        if not ended and run_id is not None:
-            self._finish(run_id, "failed", "the run ended without finishing its turn")
+        status = await asyncio.gather(task, return_exceptions=True)
+        outcome = status[0]
+        if isinstance(outcome, asyncio.CancelledError):
+            return  # quitting: the run resumes at the next start
+        if outcome is None and run_id is not None:
+            self._finish(run_id, "failed", "the run could not start its turn (another "
+                         "process may be driving it)")
 
     # -------------------------------------------------------------- recovery
 
-    def recover(self) -> list[asyncio.Task[None]]:
+    def recover(self) -> list[asyncio.Task[Any]]:
         """Resume the runs a previous process left going (see module docstring)."""
-        tasks = []
+        tasks: list[asyncio.Task[Any]] = []
         for run in self.store.active_runs():
             if run.id in self.scheduler.active:
                 continue
@@ -264,10 +258,12 @@ class AutomationService:
                 continue  # another live process or window drives it
             if info.status in ("running", "suspended") and pending_tool_calls(
                     self.runtime.conversations.load(sid)):
-                task = asyncio.create_task(self._drive(run.id, sid, self.manager.resume(sid)),
-                                           name=f"automation-resume:{run.id}")
-                self._follow(run.id, task)
-                tasks.append(task)
+                # Through the manager, so it knows the turn is running (its own
+                # recover() and a wake skip it: one driver, one run of each call).
+                task = self.manager.start_resume(sid)
+                if task is not None:
+                    self._follow(run.id, task)
+                    tasks.append(task)
             elif info.status == "running":
                 with contextlib.suppress(SessionBusy):
                     self.manager.close_cut_off_turn(sid)
@@ -305,7 +301,7 @@ class AutomationService:
                 if run is not None and run.status in ("running", "waiting"):
                     run_id = run.id
                     self._sessions[sid] = run_id
-            task = asyncio.create_task(self._drive(run_id, sid, self.manager.run(sid, text)),
+            task = asyncio.create_task(self._await_turn(run_id, self.manager.send(sid, text)),
                                        name=f"wake:{sid}")
             self._wake_tasks.add(task)
             task.add_done_callback(self._wake_tasks.discard)
@@ -320,7 +316,7 @@ class AutomationService:
                 self.wakes.complete_job(wake.session_id, wake.job_id or "")
         return self.wakes.due(now)
 
-    def _follow(self, run_id: int, task: asyncio.Task[None]) -> None:
+    def _follow(self, run_id: int, task: asyncio.Task[Any]) -> None:
         active: dict[int, Any] = self.scheduler.active
         active[run_id] = task
         task.add_done_callback(lambda _t: active.pop(run_id, None))
@@ -339,9 +335,10 @@ class AutomationService:
         elif isinstance(event, ev.ToolFinished):
             path = self._calls.pop(event.call_id, None)
             if path and event.status == "ok":
-                files = self._files.setdefault(run_id, [])
-                if path not in files:
-                    files.append(path)
+                try:
+                    self.store.add_deliverable(run_id, path)
+                except Exception:
+                    log.exception("could not record a deliverable of run %s", run_id)
         if isinstance(event, ASKS):
             self._set(run_id, "waiting")
         elif isinstance(event, ev.ToolStarted | ev.TurnStarted):
@@ -377,9 +374,7 @@ class AutomationService:
             current = self.store.run(run_id)
             if current is not None and current.status in ("completed", "failed", "skipped"):
                 return  # already final (told once)
-            files = self._files.pop(run_id, None)
-            self.store.set_status(run_id, status, note=note,
-                                  deliverables=files if files else None)
+            self.store.set_status(run_id, status, note=note)
         except Exception:
             log.exception("could not record the end of run %s", run_id)
             return

@@ -523,6 +523,19 @@ class AutomationStore:
                 "UPDATE automations SET last_status = ? WHERE id ="
                 " (SELECT automation_id FROM automation_runs WHERE id = ?)", (status, run_id))
 
+    def add_deliverable(self, run_id: int, path: str) -> None:
+        """A file the run produced (kept as it happens: a crash loses none)."""
+        with self.db.transaction() as conn:
+            row = conn.execute("SELECT deliverables FROM automation_runs WHERE id = ?",
+                               (run_id,)).fetchone()
+            if row is None:
+                return
+            files = list(json.loads(row[0] or "[]"))
+            if path not in files:
+                files.append(path)
+                conn.execute("UPDATE automation_runs SET deliverables = ? WHERE id = ?",
+                             (json.dumps(files), run_id))
+
     def run(self, run_id: int) -> Run | None:
         rows = self.db.query("SELECT * FROM automation_runs WHERE id = ?", (run_id,))
         return _run(rows[0]) if rows else None

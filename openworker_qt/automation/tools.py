@@ -295,7 +295,7 @@ def wake_tools(clock: Any = time.time) -> list[Tool]:
                  **note}, "required": ["task_id"]},
              handler=wake_on, risk=RiskClass.READ),
         Tool(name="wake_on_event", description="Pause this session until an event is fired "
-             "(by a connector, another task or `openworker-qt wake EVENT`).",
+             "(by a connector, another task or `openworker-qt automations event NAME`).",
              parameters={"type": "object", "properties": {
                  "event": {"type": "string"}, **note}, "required": ["event"]},
              handler=wake_on_event, risk=RiskClass.READ),
