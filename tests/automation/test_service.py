@@ -109,6 +109,10 @@ async def test_runs_are_sessions_parked_on_the_inbox_without_delaying_others(
                          workspace=str(tmp_path))
     other = store.create(name="Other", prompt="Say hello.", tz="Europe/Paris",
                          cron="1 8 * * *", model=hello_model, workspace=str(tmp_path))
+    order: list[tuple[str, str]] = []
+    service.manager.listeners.append(
+        lambda e: order.append((e.type, getattr(e, "name", ""))) if e.type in (
+            "tool_started", "tool_finished") else None)
     runtime.add_service(service)
     await runtime.start()
     clock.now += 40  # 08:00:10
@@ -118,6 +122,9 @@ async def test_runs_are_sessions_parked_on_the_inbox_without_delaying_others(
     [item] = runtime.inbox.pending(run.session_id)
     assert item.tool == "send_note" and SENT == []
     assert (tmp_path / "report.md").read_text(encoding="utf-8").startswith("# Monday report")
+    # The two reads ran at the same time: both started before either finished.
+    assert order[:4] == [("tool_started", "read_file"), ("tool_started", "read_file"),
+                         ("tool_finished", "read_file"), ("tool_finished", "read_file")]
 
     # The parked run does not hold up the next one.
     clock.now += 60
