@@ -43,6 +43,8 @@ POLL = 5.0
 WAKE_JUMP = 20.0
 #: Claims per worker round trip (the loop spawns each batch before the next).
 BATCH = 200
+#: Runs spawned between two looks at the rest of the loop.
+SPAWN_SLICE = 25
 
 
 class Scheduler:
@@ -133,18 +135,29 @@ class Scheduler:
             return True
         return self._still_going(run) if self._still_going is not None else True
 
-    def _claim(self, now: float) -> list[tuple[Run, Automation]]:
+    def _claim(self, now: float) -> tuple[int, list[tuple[Run, Automation]]]:
+        """(how many were due, those this process claimed), one transaction."""
+        due = [a.id for a in self.store.due(now, limit=BATCH)]
+        if not due:
+            return 0, []
+        try:
+            return len(due), self.store.claim_many(due, now=now, owner=self.owner,
+                                                   still_going=self.still_going)
+        except Exception:  # one bad row: claim the others one by one
+            log.exception("claiming %d due runs together failed", len(due))
         claimed: list[tuple[Run, Automation]] = []
-        for auto in self.store.due(now, limit=BATCH):
+        for automation_id in due:
             try:
-                got = self.store.claim(auto.id, now=now, owner=self.owner,
+                got = self.store.claim(automation_id, now=now, owner=self.owner,
                                        still_going=self.still_going)
             except Exception:
-                log.exception("could not claim the run of automation %s", auto.id)
+                log.exception("could not claim the run of automation %s", automation_id)
+                with contextlib.suppress(Exception):  # never due again at this time
+                    self.store.update(automation_id, enabled=False)
                 continue
             if got is not None:
                 claimed.append(got)
-        return claimed
+        return len(due), claimed
 
     async def tick(self) -> list[Run]:
         """Claim and spawn every due run (never awaiting one). Returns the runs
@@ -166,17 +179,18 @@ class Scheduler:
         now = self.clock()
         out: list[Run] = []
         while True:
-            batch = await self._call(lambda: self._claim(now))
-            for run, auto in batch:
+            due, batch = await self._call(lambda: self._claim(now))
+            for index, (run, auto) in enumerate(batch):
                 out.append(run)
                 if run.status == "skipped":
                     self.skipped.append(run)
                     log.info("automation %s: %s skipped (%s)", auto.name, run.trigger, run.note)
-                    continue
-                self.spawn(run, auto)
-            if len(batch) < BATCH:
+                else:
+                    self.spawn(run, auto)
+                if index % SPAWN_SLICE == SPAWN_SLICE - 1:
+                    await asyncio.sleep(0)  # let the window paint between slices
+            if due < BATCH:
                 break
-            await asyncio.sleep(0)  # let the window paint between batches
         return out
 
     async def _call(self, fn: Callable[[], T]) -> T:
