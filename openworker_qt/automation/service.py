@@ -83,7 +83,7 @@ RunListener = Callable[[Run, Automation | None], None]
 #: Tools a run never gets: a run cannot schedule (or change) automations.
 SCHEDULING_TOOLS = frozenset({"create_automation", "update_automation", "delete_automation"})
 #: Tools whose ``path`` argument names a file the run produced.
-WRITING_TOOLS = frozenset({"write_file", "create_deliverable", "edit_file", "apply_patch"})
+WRITING_TOOLS = frozenset({"write_file", "create_deliverable", "replace_in_file"})
 ASKS = (ev.PermissionRequired, ev.QuestionRequested, ev.PlanRequested, ev.DirectoryRequested)
 
 
@@ -119,6 +119,7 @@ class AutomationService:
     ) -> None:
         self.runtime = runtime
         self.clock = clock
+        self._default_model = default_model or ""
         self.store = AutomationStore(runtime.db, rules=runtime.rules, clock=clock)
         self.wakes = WakeStore(runtime.db, clock=clock)
         self._started_at = clock()
@@ -204,7 +205,10 @@ class AutomationService:
 
     async def execute(self, run: Run, auto: Automation) -> None:
         """One run: its session, its turn (awaited here, in the run's own task)."""
-        model = auto.model or self.manager.default_model
+        config = getattr(self.runtime, "config", None)  # the default may change meanwhile
+        model = auto.model or self._default_model or (
+            str(config.get("general.default_model") or "") if config is not None else ""
+        ) or self.manager.default_model
         if not model:
             self._finish(run.id, "failed", "no model chosen: set one on the automation or a "
                          "default model in Settings")

@@ -256,3 +256,36 @@ def test_morning_brief_end_to_end_with_serve_killed_while_waiting(
     assert messages[-1]["role"] == "assistant"
     assert "written and posted" in json.dumps(messages[-1])
     assert [r.status for r in store().runs(auto.id)] == ["completed"]
+
+
+def test_automations_run_now_from_the_command_line(tmp_path: Path) -> None:
+    done = tmp_path / "done.json"
+    done.write_text(json.dumps([{"text": "All done."}]), encoding="utf-8")
+    asks = tmp_path / "asks.json"
+    asks.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {
+            "path": "note.txt", "content": "hi\n"}}]},
+        {"text": "Wrote it."}]}), encoding="utf-8")
+    for name, script in (("Quick", done), ("Writer", asks)):
+        assert cli("automations", "add", name, "-p", "go", "--cron", "0 8 * * *", "--tz", "UTC",
+                   "--model", f"scripted:{script}", "-w", str(tmp_path), cwd=tmp_path
+                   ).returncode == 0
+    quick = cli("automations", "run", "Quick", cwd=tmp_path)
+    assert quick.returncode == 0, quick.stderr
+    assert "· completed ·" in quick.stderr
+    writer = cli("automations", "run", "Writer", cwd=tmp_path)
+    assert writer.returncode == 4, writer.stderr  # parked: interactive mode asks to write
+    assert "· waiting for you ·" in writer.stderr and "write_file" in writer.stderr
+    assert not (tmp_path / "note.txt").exists()
+    [item] = Inbox(Database(db_path())).pending()
+    assert cli("approve", str(item.id), cwd=tmp_path).returncode == 0
+    server = spawn_serve(tmp_path)  # serve takes the waiting run over and finishes it
+    try:
+        ready(server)
+        wait_for(lambda: [r for r in store().runs() if r.status == "completed"
+                          and r.session_id and "Writer" in (store().get(r.automation_id).name)])
+    finally:
+        code, _err = stop(server)
+    assert code == 0
+    assert (tmp_path / "note.txt").read_text(encoding="utf-8") == "hi\n"
+    assert [r.trigger for r in store().runs()] == ["manual", "manual"]
