@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from openworker_qt.automation.power import PowerState, read_power
 from openworker_qt.automation.store import Automation, AutomationStore, Run
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ class Scheduler:
         still_going: Callable[[Run], bool] | None = None,
         offload: bool = True,
         also: Callable[[float], Awaitable[object]] | None = None,
+        power: Callable[[], PowerState | None] | None = read_power,
     ) -> None:
         """``also(now)``: awaited at every tick, paused or not (the self-wakes)."""
         self.store = store
@@ -79,6 +81,8 @@ class Scheduler:
         self.offload = offload
         self._still_going = still_going
         self.also = also
+        self.power = power
+        self.deferred = 0  # due runs left waiting for power at the last tick
         #: Runs started by this scheduler and not finished: run id → task.
         self.active: dict[int, asyncio.Task[object]] = {}
         self.skipped: list[Run] = []
@@ -137,7 +141,17 @@ class Scheduler:
 
     def _claim(self, now: float) -> tuple[int, list[tuple[Run, Automation]]]:
         """(how many were due, those this process claimed), one transaction."""
-        due = [a.id for a in self.store.due(now, limit=BATCH)]
+        state = self.power() if self.power is not None else None
+        battery = state.percent if state is not None and state.on_battery else None
+        due = [a.id for a in self.store.due(now, limit=BATCH, battery=battery)]
+        if battery is not None:
+            waiting = len(self.store.due(now, limit=BATCH)) - len(due)
+            if waiting and waiting != self.deferred:
+                log.info("%d due automation(s) wait for power (battery at %d%%)", waiting,
+                         battery)
+            self.deferred = waiting
+        else:
+            self.deferred = 0
         if not due:
             return 0, []
         try:

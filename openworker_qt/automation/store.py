@@ -120,6 +120,8 @@ MIGRATIONS = [
     );
     CREATE INDEX wakes_pending ON wakes (status, kind, fire_at)
     """,
+    # Power-aware: on battery below this percentage, a due run waits for power.
+    "ALTER TABLE automations ADD COLUMN battery_floor INTEGER",
 ]
 
 
@@ -147,6 +149,8 @@ class Automation:
     run_count: int = 0
     created_at: float = 0.0
     updated_at: float = 0.0
+    #: On battery below this percentage a due run waits for power (None: never).
+    battery_floor: int | None = None
 
     @property
     def described(self) -> str:
@@ -160,6 +164,7 @@ class Automation:
             "fire_at": self.schedule.at, "missed": self.missed, "created_by": self.created_by,
             "grants": list(self.grants), "next_run": self.next_run,
             "last_status": self.last_status, "run_count": self.run_count,
+            "battery_floor": self.battery_floor,
         }
 
 
@@ -239,7 +244,7 @@ def _automation(row: Any) -> Automation:
         origin_session=row["origin_session"], grants=list(json.loads(row["grants"] or "[]")),
         next_run=row["next_run"], last_run_at=row["last_run_at"], last_status=row["last_status"],
         run_count=int(row["run_count"]), created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
+        updated_at=float(row["updated_at"]), battery_floor=row["battery_floor"],
     )
 
 
@@ -268,6 +273,18 @@ def make_schedule(
     if at <= now:
         raise ScheduleError("that one-off time is in the past; pick a time still to come")
     return Schedule(kind="once", tz=tz, at=float(at))
+
+
+def _floor(value: object) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        floor = int(str(value))
+    except (TypeError, ValueError):
+        raise AutomationError("the battery level must be a whole percentage") from None
+    if not 1 <= floor <= 100:
+        raise AutomationError("the battery level must be from 1 to 100 %")
+    return floor
 
 
 class AutomationStore:
@@ -300,6 +317,7 @@ class AutomationStore:
         created_by: Literal["user", "agent"] = "user",
         origin_session: str | None = None,
         grants: Iterable[str] = (),
+        battery_floor: int | None = None,
     ) -> Automation:
         """Save a new automation. Bad input raises :class:`AutomationError` or
         :class:`ScheduleError` and saves nothing."""
@@ -311,6 +329,7 @@ class AutomationStore:
             raise AutomationError("an automation needs instructions (its prompt)")
         if missed not in ("run_once", "skip"):
             raise AutomationError("missed runs: choose run_once or skip")
+        battery_floor = _floor(battery_floor)
         now = self.clock()
         schedule = make_schedule(cron=cron, at=at, tz=tz, now=now)
         parsed = [parse_entry(g) for g in grants]  # a bad grant: nothing saved
@@ -321,10 +340,11 @@ class AutomationStore:
             self.db.execute(
                 "INSERT INTO automations (id, name, prompt, persona, model, workspace, kind, cron,"
                 " fire_at, tz, enabled, missed, created_by, origin_session, grants, next_run,"
-                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " created_at, updated_at, battery_floor)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (aid, name, prompt, persona, model, workspace, schedule.kind, schedule.cron,
                  schedule.at, schedule.tz, int(enabled), missed, created_by, origin_session,
-                 json.dumps(entries), nxt, now, now),
+                 json.dumps(entries), nxt, now, now, battery_floor),
             )
             for tool, target in parsed:
                 self.rules.add(tool, target, scope="task", scope_id=aid)
@@ -357,7 +377,7 @@ class AutomationStore:
         if current is None:
             raise AutomationError(f"no automation {automation_id!r} (it may have been deleted)")
         allowed = {"name", "prompt", "persona", "model", "workspace", "enabled", "missed",
-                   "cron", "at", "tz"}
+                   "cron", "at", "tz", "battery_floor"}
         unknown = set(changes) - allowed
         if unknown:
             raise AutomationError(f"cannot change {', '.join(sorted(unknown))}")
@@ -376,6 +396,8 @@ class AutomationStore:
             if changes["missed"] not in ("run_once", "skip"):
                 raise AutomationError("missed runs: choose run_once or skip")
             updated.missed = changes["missed"]
+        if "battery_floor" in changes:
+            updated.battery_floor = _floor(changes["battery_floor"])
         rescheduled = bool({"cron", "at", "tz"} & set(changes))
         if rescheduled:
             tz = str(changes.get("tz") or current.schedule.tz)
@@ -393,10 +415,11 @@ class AutomationStore:
         s = updated.schedule
         self.db.execute(
             "UPDATE automations SET name=?, prompt=?, persona=?, model=?, workspace=?, kind=?,"
-            " cron=?, fire_at=?, tz=?, enabled=?, missed=?, next_run=?, updated_at=? WHERE id=?",
+            " cron=?, fire_at=?, tz=?, enabled=?, missed=?, next_run=?, updated_at=?,"
+            " battery_floor=? WHERE id=?",
             (updated.name, updated.prompt, updated.persona, updated.model, updated.workspace,
              s.kind, s.cron, s.at, s.tz, int(updated.enabled), updated.missed, updated.next_run,
-             now, automation_id),
+             now, updated.battery_floor, automation_id),
         )
         found = self.get(automation_id)
         assert found is not None
@@ -425,11 +448,14 @@ class AutomationStore:
 
     # ------------------------------------------------------------------- runs
 
-    def due(self, now: float, *, limit: int = 1000) -> list[Automation]:
-        """Enabled automations whose next run is at or before ``now``."""
+    def due(self, now: float, *, limit: int = 1000, battery: int | None = None) -> list[Automation]:
+        """Enabled automations whose next run is at or before ``now``. ``battery``:
+        the charge left when on battery — a task whose floor is above it waits."""
+        power = "" if battery is None else " AND (battery_floor IS NULL OR battery_floor <= ?)"
+        params: tuple[object, ...] = (now,) if battery is None else (now, battery)
         return [_automation(r) for r in self.db.query(
             "SELECT * FROM automations WHERE enabled = 1 AND next_run IS NOT NULL"
-            " AND next_run <= ? ORDER BY next_run LIMIT ?", (now, limit))]
+            f" AND next_run <= ?{power} ORDER BY next_run LIMIT ?", (*params, limit))]
 
     def next_due(self) -> float | None:
         rows = self.db.query(

@@ -29,6 +29,9 @@ def add_parser(sub: Any) -> None:
         cmd.add_argument("--workspace", "-w", type=Path, help="folder its runs work in")
         cmd.add_argument("--missed", choices=["run_once", "skip"],
                          help="runs missed while the app was off: run once at start, or skip")
+        cmd.add_argument("--battery-floor", type=int, metavar="PERCENT",
+                         help="on battery below PERCENT %%, a due run waits for power "
+                         "(0: never waits)")
 
     add = cmds.add_parser("add", help="create an automation")
     add.add_argument("name")
@@ -119,6 +122,7 @@ def _command(args: argparse.Namespace, store: AutomationStore) -> int:
             at=_instant(args.at, tz) if args.at else None, model=args.model or "",
             workspace=str((args.workspace or Path.cwd()).resolve()),
             missed=args.missed or "run_once", grants=args.allow,
+            battery_floor=args.battery_floor or None,
         )
         print(f"Created {auto.id} “{auto.name}”: {auto.described}. Next run: {when(auto.next_run)}")
         return 0
@@ -134,6 +138,8 @@ def _command(args: argparse.Namespace, store: AutomationStore) -> int:
             changes["at"] = _instant(args.at, args.tz or auto.schedule.tz)
         if args.workspace is not None:
             changes["workspace"] = str(args.workspace.resolve())
+        if args.battery_floor is not None:
+            changes["battery_floor"] = args.battery_floor or None
         if not changes:
             sys.stderr.write("openworker-qt: nothing to change (see --help)\n")
             return 2
@@ -178,7 +184,8 @@ def _list(store: AutomationStore) -> int:
         print(f"    {a.described}")
         print(f"    next: {when(a.next_run) if a.enabled else '—'}"
               f"   last: {a.last_status or 'never ran'}   runs: {a.run_count}"
-              f"   by: {a.created_by}")
+              f"   by: {a.created_by}"
+              + (f"   waits for power below {a.battery_floor}%" if a.battery_floor else ""))
     return 0
 
 

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QSpinBox,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -147,6 +148,14 @@ class AutomationEditor(QDialog):
         self.missed.addItem(self.tr("Run once when the app starts"), "run_once")
         self.missed.addItem(self.tr("Skip them"), "skip")
         self.missed.setCurrentIndex(1 if automation and automation.missed == "skip" else 0)
+        self.battery = QSpinBox()
+        self.battery.setRange(0, 100)
+        self.battery.setSuffix(" %")
+        self.battery.setSpecialValueText(self.tr("Never wait"))
+        self.battery.setValue((automation.battery_floor or 0) if automation else 0)
+        self.battery.setAccessibleName(self.tr("Wait for power below"))
+        self.battery.setToolTip(self.tr("On battery below this level, a due run waits until "
+                                        "the computer is plugged in"))
         self.preview = QLabel()
         self.preview.setObjectName("schedulePreview")
         self.preview.setWordWrap(True)
@@ -161,6 +170,7 @@ class AutomationEditor(QDialog):
         form.addRow(self.tr("Model"), self.model)
         form.addRow(self.tr("Folder"), self.workspace)
         form.addRow(self.tr("Missed runs"), self.missed)
+        form.addRow(self.tr("On battery, wait for power below"), self.battery)
         form.addRow(self.preview)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -213,6 +223,7 @@ class AutomationEditor(QDialog):
             "name": self.name.text(), "prompt": self.prompt.toPlainText(),
             "tz": self.tz.currentText().strip(), "model": self.model.text().strip(),
             "workspace": self.workspace.text().strip(), "missed": self.missed.currentData(),
+            "battery_floor": self.battery.value() or None,
         }
         if repeat:
             fields["cron"] = self.cron.text()

@@ -309,3 +309,50 @@ async def test_ticks_every_interval_and_at_once_on_wake(db: Database) -> None:
     await settle()
     assert [name for _, name in rec.started] == ["b"]
     assert sched.store.runs()[0].trigger == "catch_up"  # 10 minutes late
+
+
+# --------------------------------------------------------------------- power
+
+
+def test_power_is_read_from_the_linux_power_supply_folder(tmp_path: Path) -> None:
+    from openworker_qt.automation.power import PowerState, read_power
+
+    def supply(name: str, **files: str) -> None:
+        folder = tmp_path / name
+        folder.mkdir()
+        for key, value in files.items():
+            (folder / key).write_text(value + "\n", encoding="ascii")
+
+    assert read_power(tmp_path) is None  # no battery: mains power
+    supply("AC", type="Mains", online="0")
+    supply("BAT0", type="Battery", status="Discharging", capacity="14")
+    supply("hidpp_battery_0", type="Battery", scope="Device", status="Discharging",
+           capacity="3")  # a wireless mouse does not count
+    assert read_power(tmp_path) == PowerState(on_battery=True, percent=14)
+    (tmp_path / "AC" / "online").write_text("1\n", encoding="ascii")
+    assert read_power(tmp_path) == PowerState(on_battery=False, percent=14)
+
+
+async def test_on_battery_below_its_floor_a_run_waits_for_power(db: Database) -> None:
+    from openworker_qt.automation.power import PowerState
+
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59))
+    rec = Recorder()
+    power = [PowerState(on_battery=True, percent=15)]
+    sched = make(db, clock, rec, power=lambda: power[0])
+    sched.store.create(name="heavy", prompt="p", tz="Europe/Paris", cron="0 8 * * *",
+                       battery_floor=20)
+    sched.store.create(name="light", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    with pytest.raises(AutomationError, match="1 to 100"):
+        sched.store.create(name="x", prompt="p", tz="UTC", cron="0 8 * * *", battery_floor=0)
+    clock.advance(60)
+    await sched.tick()
+    await settle()
+    assert [name for _, name in rec.started] == ["light"]
+    assert sched.deferred == 1
+    clock.advance(600)
+    power[0] = PowerState(on_battery=False, percent=15)  # plugged in
+    await sched.tick()
+    await settle()
+    assert [name for _, name in rec.started] == ["light", "heavy"]
+    assert sched.deferred == 0
