@@ -10,10 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +22,7 @@ from openworker_qt.core.inbox import Inbox
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import app_paths
+from tests.automation.conftest import Hits
 
 
 def db_path() -> Path:
@@ -164,33 +162,6 @@ def test_two_processes_never_run_the_same_automation_twice(tmp_path: Path) -> No
 
 
 # ------------------------------------------------------------ the morning brief
-
-
-class Hits(BaseHTTPRequestHandler):
-    sent: list[str] = []
-
-    def do_GET(self) -> None:  # noqa: N802
-        Hits.sent.append(self.path)
-        body = b"sent"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *_args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def slack() -> Iterator[str]:
-    Hits.sent = []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Hits)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_morning_brief_end_to_end_with_serve_killed_while_waiting(

@@ -129,3 +129,55 @@ def test_desktop_wiring_pause_all_notifications_and_menu(  # type: ignore[no-unt
 
     qloop.run_until_complete(open_run())
     assert desktop.window.session_id == run.session_id
+
+
+def test_morning_brief_in_the_window_waits_in_the_inbox_and_sends_once(  # type: ignore[no-untyped-def]
+    qtbot, qloop, make_desktop, tmp_path: Path, slack: str
+) -> None:
+    import json
+
+    from openworker_qt.storage.paths import app_paths
+    from tests.automation.conftest import Hits
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "sales.txt").write_text("sales: up 4%\n", encoding="utf-8")
+    (ws / "tickets.txt").write_text("tickets: 3 open\n", encoding="utf-8")
+    app_paths().ensure().config_file.write_text(
+        '[permissions]\nmode = "custom"\nauto_allow = ["write_file"]\n'
+        f'[web]\nallow_private_hosts = ["{slack}"]\n', encoding="utf-8")
+    script = tmp_path / "brief.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "sales.txt"}},
+                        {"name": "read_file", "arguments": {"path": "tickets.txt"}}]},
+        {"tool_calls": [{"name": "write_file", "arguments": {
+            "path": "report.md", "content": "# Monday\n"}}]},
+        {"tool_calls": [{"name": "web_fetch", "arguments": {
+            "url": f"http://{slack}/send?text=report-ready"}}]},
+        {"text": "Posted."},
+    ]}), encoding="utf-8")
+    desktop = make_desktop()
+    store = desktop.automations.store
+    auto = store.create(name="Morning brief", prompt="Write and post the report.", tz="UTC",
+                        cron="0 8 * * 1-5", model=f"scripted:{script}", workspace=str(ws))
+
+    async def scenario() -> None:
+        await desktop.runtime.start()
+        store.db.execute("UPDATE automations SET next_run = ? WHERE id = ?",
+                         (desktop.automations.clock() - 1, auto.id))  # it is 08:00
+        await desktop.automations.scheduler.tick()
+        await until(lambda: desktop.inbox.pending(), what="the approval", timeout=10)
+        [item] = desktop.inbox.pending()
+        assert item.tool == "web_fetch" and Hits.sent == []
+        [run] = store.runs(auto.id)
+        assert run.status == "waiting"
+        assert desktop.resolve_item(item.id, "once", by="window")  # the inbox's Approve
+        await until(lambda: store.run(run.id).status == "completed",  # type: ignore[union-attr]
+                    what="the run's end", timeout=10)
+
+    qloop.run_until_complete(scenario())
+    [run] = store.runs(auto.id)
+    assert Hits.sent == ["/send?text=report-ready"]
+    assert run.deliverables == ["report.md"] and (ws / "report.md").exists()
+    assert "Posted." in json.dumps([m.get("content") for m in
+                                    desktop.runtime.conversations.load(run.session_id)])
