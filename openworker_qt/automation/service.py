@@ -226,21 +226,30 @@ class AutomationService:
             log.exception("automation %s: the run could not start", auto.name)
             self._finish(run.id, "failed", f"the run could not start: {exc}")
             return
-        await self._await_turn(run.id, self.manager.send(info.id, run_prompt(auto)))
+        await self._await_turn(run.id, info.id, self.manager.send(info.id, run_prompt(auto)))
 
-    async def _await_turn(self, run_id: int | None, task: asyncio.Task[Any] | None) -> None:
+    async def _await_turn(
+        self, run_id: int | None, session_id: str, task: asyncio.Task[Any] | None
+    ) -> None:
         """Wait for a turn the manager spawned (so it knows the session is busy:
         its recover() and the wakes leave it alone). Its events tell the run's
-        status; a turn that never ended is a failed run."""
+        status; a turn that could not start while nobody else drives the session
+        is a failed run."""
         if task is None:
             return
-        status = await asyncio.gather(task, return_exceptions=True)
-        outcome = status[0]
+        outcome = (await asyncio.gather(task, return_exceptions=True))[0]
         if isinstance(outcome, asyncio.CancelledError):
             return  # quitting: the run resumes at the next start
-        if outcome is None and run_id is not None:
-            self._finish(run_id, "failed", "the run could not start its turn (another "
-                         "process may be driving it)")
+        if outcome is None and run_id is not None and not self._driven_elsewhere(session_id):
+            self._finish(run_id, "failed", "the run could not start its turn")
+
+    def _driven_elsewhere(self, session_id: str) -> bool:
+        """Another manager here (the window's recovery) or another live process
+        drives the session: its events will tell how the run ends."""
+        if self.manager.holder(session_id) is not None:
+            return True
+        return any(m is not self.manager and m.is_running(session_id)
+                   for m in self.runtime.managers)
 
     # -------------------------------------------------------------- recovery
 
@@ -305,7 +314,7 @@ class AutomationService:
                 if run is not None and run.status in ("running", "waiting"):
                     run_id = run.id
                     self._sessions[sid] = run_id
-            task = asyncio.create_task(self._await_turn(run_id, self.manager.send(sid, text)),
+            task = asyncio.create_task(self._await_turn(run_id, sid, self.manager.send(sid, text)),
                                        name=f"wake:{sid}")
             self._wake_tasks.add(task)
             task.add_done_callback(self._wake_tasks.discard)

@@ -15,6 +15,7 @@ import pytest
 
 from openworker_qt.automation.service import AutomationService
 from openworker_qt.automation.store import Run
+from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.runtime import Runtime, default_tools, open_runtime
@@ -179,3 +180,36 @@ async def test_run_now_a_run_cannot_schedule_and_failures_are_unseen(
     assert "unknown tool" in json.dumps(results).lower() or "not available" in json.dumps(
         results).lower()
     assert [a.name for a in service.store.all()] == ["Sneaky"]
+
+
+async def test_after_a_restart_a_run_resumed_by_the_window_is_not_failed(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    """The window's own recovery and the automation service both try to resume a run
+    left waiting: one drives it, the other's attempt must not mark it failed."""
+    brief_model, _ = scripts(tmp_path)
+    service = AutomationService(runtime)
+    auto = service.store.create(name="Brief", prompt="p", tz="UTC", cron="0 8 * * *",
+                                model=brief_model, workspace=str(tmp_path))
+    runtime.add_service(service)
+    await runtime.start()
+    service.run_now(auto.id)
+    [run] = await until(lambda: [r for r in service.store.runs(auto.id) if r.status == "waiting"])
+    await runtime.stop()  # the app quits while the run waits: it resumes at the next start
+    runtime.close()
+
+    rt = open_runtime(tools_for=tools)
+    window = rt.session_manager(approver_for=lambda _i: InboxApprover(rt.inbox, wait=True))
+    service = AutomationService(rt)
+    rt.add_service(service)
+    window.recover()  # the window's recovery spawns its resume first ...
+    service.recover()  # ... and the service's tries too: one of them drives it
+    await rt.start()
+    await asyncio.sleep(0.2)
+    assert service.store.run(run.id).status == "waiting"  # type: ignore[union-attr]
+    [item] = rt.inbox.pending(run.session_id)
+    rt.inbox.resolve(item.id, "once", by="window")
+    await until(lambda: service.store.run(run.id).status == "completed")  # type: ignore[union-attr]
+    assert [s["channel"] for s in SENT] == ["#ops"]
+    await rt.stop()
+    rt.close()

@@ -182,3 +182,25 @@ async def test_wake_on_event(tmp_path: Path) -> None:
     assert len(await service.wake_due(service.clock())) == 1
     await until(lambda: "Payment seen." in texts(rt, info.id))
     rt.close()
+
+
+async def test_a_run_that_sleeps_goes_on_when_woken(tmp_path: Path) -> None:
+    clock = Clock(time.time())
+    rt = open_runtime()
+    model = script(tmp_path, "run-nap", [
+        {"tool_calls": [{"name": "sleep_for", "arguments": {"seconds": 120}}]},
+        {"text": "Waiting two minutes for the data."},
+        {"text": "The data is in: done."},
+    ])
+    service = AutomationService(rt, clock=clock)
+    auto = service.store.create(name="Patient", prompt="wait for the data", tz="UTC",
+                                cron="0 8 * * *", model=model, workspace=str(tmp_path))
+    await service.run_now(auto.id)
+    [run] = service.store.runs(auto.id)
+    assert run.status == "running" and run.note.startswith("asleep until ")
+    clock.now = time.time() + 121
+    [wake] = await service.wake_due(clock.now)
+    assert wake.session_id == run.session_id
+    await until(lambda: service.store.run(run.id).status == "completed")  # type: ignore[union-attr]
+    assert "The data is in: done." in texts(rt, run.session_id or "")
+    rt.close()
