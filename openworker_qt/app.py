@@ -328,6 +328,7 @@ class DesktopApp(QObject):
         self.tray.automations_requested.connect(self.show_automations)
         self.tray.pause_changed.connect(self.automations.store.set_paused)
         self.tray.pause_action.setChecked(self.automations.store.paused)
+        self._update_failure_badge()
         self.tray.quit_requested.connect(self.quit)
         if not self.tray.available:
             marker = self.runtime.paths.data / ".no-tray-notice-shown"
@@ -409,6 +410,7 @@ class DesktopApp(QObject):
         approval's notification, titled with the automation's name)."""
         if run.status not in ("completed", "failed") or not run.session_id:
             return
+        self._update_failure_badge()
         name = automation.name if automation is not None else self.tr("An automation")
         if run.status == "completed":
             title = self.tr("Finished: {name}").format(name=name)
@@ -419,6 +421,10 @@ class DesktopApp(QObject):
             body = run.note or self.tr("Click to see what happened.")
         self.notifier.notify(f"session:{run.session_id}", title, body)
 
+    def _update_failure_badge(self) -> None:
+        if self.tray is not None:
+            self.tray.set_failed_automations(self.automations.store.unseen_failures())
+
     def show_automations(self) -> Any:
         """Open (or raise) the Automations window."""
         if self.automations_window is None:
@@ -428,6 +434,7 @@ class DesktopApp(QObject):
                                        workspace=str(self.workspace))
             window.setWindowIcon(app_icon())
             window.open_session_requested.connect(self.open_session)
+            window.failures_seen.connect(self._update_failure_badge)
             self.automations_window = window
         self.automations_window.show()
         self.automations_window.raise_()

@@ -17,6 +17,7 @@ Built from an :class:`~openworker_qt.automation.store.AutomationStore` and a
 
 Signals:
     open_session_requested(str): the user wants to see a run's session.
+    failures_seen(): the user looked at a failed run (the badge may change).
 """
 
 from __future__ import annotations
@@ -248,6 +249,7 @@ class AutomationsWindow(QWidget):
     """The list, the run history and the actions (see module docstring)."""
 
     open_session_requested = Signal(str)
+    failures_seen = Signal()
 
     def __init__(self, store: AutomationStore, run_now: Callable[[str], object], *,
                  workspace: str = "", parent: QWidget | None = None,
@@ -350,6 +352,7 @@ class AutomationsWindow(QWidget):
             self.runs.addTopLevelItem(self._run_item(run))
         if any(not r.seen and r.status == "failed" for r in self.store.runs(auto.id, limit=5)):
             self.store.mark_seen(auto.id)
+            self.failures_seen.emit()
 
     def _run_item(self, run: Run) -> QTreeWidgetItem:
         why = {"schedule": self.tr("on schedule"), "catch_up": self.tr("catch-up"),

@@ -106,6 +106,12 @@ class Tray(QObject):
         if reason == QSystemTrayIcon.ActivationReason.Trigger:
             self.window_requested.emit()
 
+    def set_failed_automations(self, count: int) -> None:
+        """The unseen-failure badge: automations whose last run failed, not looked at."""
+        self.automations_action.setText(
+            self.tr("Automations… ({n} failed)").format(n=count) if count
+            else self.tr("Automations…"))
+
     def _on_pause_toggled(self) -> None:
         from openworker_qt.storage.config import update_global
 

@@ -119,11 +119,17 @@ def test_desktop_wiring_pause_all_notifications_and_menu(  # type: ignore[no-unt
     [run] = store.runs(auto.id)
     assert run.status == "completed"
     assert sent == [(f"session:{run.session_id}", "Finished: Report")]
+    assert tray.automations_action.text() == "Automations…"
+    store.set_status(run.id, "failed", note="the provider fell over")  # as if it had failed
+    desktop._on_automation_run(store.run(run.id), auto)
+    assert sent[-1] == (f"session:{run.session_id}", "Failed: Report")
+    assert tray.automations_action.text() == "Automations… (1 failed)"  # the badge
 
     async def open_run() -> None:
         window = desktop.automations_window
         window.refresh()
-        window.list.topLevelItem(0).setSelected(True)
+        window.list.topLevelItem(0).setSelected(True)  # looking at it clears the badge
+        assert tray.automations_action.text() == "Automations…"
         window.runs.itemActivated.emit(window.runs.topLevelItem(0), 0)
         await until(lambda: desktop.window.loaded(), what="the run's session")
 
