@@ -4,6 +4,7 @@ with a SIGKILL while the run waits in the inbox."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -97,11 +99,15 @@ def test_automations_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                      "--allow", "send_message slack:C1", "-w", str(tmp_path)]) == 0
         created = capsys.readouterr().out
         assert "Every weekday at 08:00 (Europe/Paris)" in created
-        assert "02:00 EST" in created  # 08:00 in Paris, shown in this computer's time
+        [auto] = store().all()
+        # 08:00 in Paris, shown in this computer's time (New York: 02:00 or 03:00).
+        shown = dt.datetime.fromtimestamp(auto.next_run or 0, ZoneInfo("America/New_York"))
+        assert shown.strftime("%H:%M %Z") in created
+        assert shown.strftime("%H:%M %Z") in ("02:00 EST", "02:00 EDT", "03:00 EDT")
         assert main(["automations", "list"]) == 0
         listing = capsys.readouterr().out
         assert "Morning brief" in listing and "Every weekday at 08:00 (Europe/Paris)" in listing
-        assert "next: " in listing and "EST" in listing
+        assert f"next: {shown:%a %d %b %Y %H:%M %Z}" in listing
         assert main(["automations", "add", "Bad", "-p", "x", "--cron", "0 8 * * 8"]) == 2
         assert "the day of week field '8'" in capsys.readouterr().err
         assert main(["automations", "add", "Past", "-p", "x", "--at", "2001-01-01T08:00"]) == 2
