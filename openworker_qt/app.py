@@ -42,6 +42,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
+from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
@@ -137,6 +138,13 @@ class DesktopApp(QObject):
         # inhibitor is installed by start(), so tests stay off the real OS.
         self.keep_awake: KeepAwake | None = keep_awake
         self.manager.listeners.append(self._on_manager_event)
+        # Scheduled automations: their runs are unattended sessions (asks park in the
+        # inbox); keep-awake follows them too; finished and failed runs notify.
+        self.automations = AutomationService(runtime)
+        self.automations.manager.listeners.append(self._on_manager_event)
+        self.automations.listeners.append(self._on_automation_run)
+        runtime.add_service(self.automations)
+        self.automations_window: Any = None
         self.inbox_window: Any = None
         self.settings_window: Any = None
         self.tray: Any = None
@@ -157,6 +165,7 @@ class DesktopApp(QObject):
         after_first_paint(self.window, self.runtime.warm_in_background)
         self.window.quit_requested.connect(self.quit)
         self.window.inbox_requested.connect(self.show_inbox)
+        self.window.automations_requested.connect(self.show_automations)
         self.window.quick_ask_requested.connect(self.show_quick_ask)
         self.window.settings_requested.connect(self.show_settings)
         self.window.default_folder_requested.connect(lambda: self.show_workspace_dialog(first_run=False))
@@ -328,6 +337,10 @@ class DesktopApp(QObject):
         self.tray.quick_ask_requested.connect(self.show_quick_ask)
         self.tray.window_requested.connect(self.show_window)
         self.tray.inbox_requested.connect(self.show_inbox)
+        self.tray.automations_requested.connect(self.show_automations)
+        self.tray.pause_changed.connect(self.automations.store.set_paused)
+        self.tray.pause_action.setChecked(self.automations.store.paused)
+        self._update_failure_badge()
         self.tray.quit_requested.connect(self.quit)
         if not self.tray.available:
             marker = self.runtime.paths.data / ".no-tray-notice-shown"
@@ -403,6 +416,42 @@ class DesktopApp(QObject):
         heading = self.tr("Finished") if event.status == "completed" else self.tr("Failed")
         self.notifier.notify(f"session:{event.session_id}", f"{heading}: {title}",
                              event.detail or self.tr("Click to open the session."))
+
+    def _on_automation_run(self, run: Any, automation: Any) -> None:
+        """A run finished or failed: say so (a run waiting for you already has its
+        approval's notification, titled with the automation's name)."""
+        if run.status not in ("completed", "failed") or not run.session_id:
+            return
+        self._update_failure_badge()
+        name = automation.name if automation is not None else self.tr("An automation")
+        if run.status == "completed":
+            title = self.tr("Finished: {name}").format(name=name)
+            body = (self.tr("Deliverables: {files}").format(files=", ".join(run.deliverables))
+                    if run.deliverables else self.tr("Click to open the run."))
+        else:
+            title = self.tr("Failed: {name}").format(name=name)
+            body = run.note or self.tr("Click to see what happened.")
+        self.notifier.notify(f"session:{run.session_id}", title, body)
+
+    def _update_failure_badge(self) -> None:
+        if self.tray is not None:
+            self.tray.set_failed_automations(self.automations.store.unseen_failures())
+
+    def show_automations(self) -> Any:
+        """Open (or raise) the Automations window."""
+        if self.automations_window is None:
+            from openworker_qt.ui.automations import AutomationsWindow
+
+            window = AutomationsWindow(self.automations.store, self.automations.run_now,
+                                       workspace=str(self.workspace))
+            window.setWindowIcon(app_icon())
+            window.open_session_requested.connect(self.open_session)
+            window.failures_seen.connect(self._update_failure_badge)
+            self.automations_window = window
+        self.automations_window.show()
+        self.automations_window.raise_()
+        self.automations_window.activateWindow()
+        return self.automations_window
 
     def _on_notification_activated(self, key: str, action: str) -> None:
         kind, _, ident = key.partition(":")
@@ -522,6 +571,8 @@ class DesktopApp(QObject):
         self.inbox.detach()
         if self.inbox_window is not None:
             self.inbox_window.close()
+        if self.automations_window is not None:
+            self.automations_window.close()
         if self.quick_ask is not None:
             self.quick_ask.close()
         if self.settings_window is not None:

@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from openworker_qt.agents.minds import SessionMinds
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.agents.skills import load_skill_tool
+from openworker_qt.automation.tools import automation_tools, wake_tools
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -137,11 +138,13 @@ def default_tools(
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
-        load_skill_tool(lambda: app_paths().data / "skills"),
+        load_skill_tool(lambda: app_paths().data / "skills"), *automation_tools(),
     ])
     if explorer is not None:  # the explorer's child gets this session's read tools
         # (as they are now: not the memory tools added below, which save facts)
         registry.add(explore_tool(explorer, ToolRegistry(list(registry))))
+    for tool in wake_tools():  # pausing is the session's, not an explorer's
+        registry.add(tool)
     if memory is not None:
         for tool in memory_tools(memory):
             registry.add(tool)
@@ -271,6 +274,9 @@ class Runtime:
                                    cfg.get(f"permissions.{WORKSPACE_MODE_KEY}"))
 
         databases = [self.db.path] if str(self.db.path) != ":memory:" else []
+        # An automation's run: its task-scoped standing rules apply, and an "always"
+        # answer binds the rule to the task (every later run), not to this run.
+        task = info.meta.get("automation_id") if isinstance(info.meta, dict) else None
         own_state = fence.app_state_paths(self.paths, databases)
         own_secrets = fence.sensitive_paths(self.paths, databases)
         return PermissionEngine.from_config(
@@ -285,6 +291,7 @@ class Runtime:
             attached_files=lambda: self.conversations.attached_paths(sid),
             protected=_joined(own_state, fence.default_app_state),
             sensitive=_joined(own_secrets, fence.default_sensitive),
+            task_id=str(task) if task else None,
         )
 
     # --------------------------------------------------------------- sessions

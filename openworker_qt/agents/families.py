@@ -34,6 +34,10 @@ _BY_NAME: dict[str, str] = {
     "load_skill": "skills",
     "remember": "memory", "memory_read": "memory", "memory_update": "memory",
     "memory_forget": "memory",
+    "create_automation": "automation", "update_automation": "automation",
+    "delete_automation": "automation", "list_automations": "automation",
+    "sleep_for": "automation", "sleep_until": "automation", "wake_on": "automation",
+    "wake_on_event": "automation",
 }
 
 #: Every family, with what it lets a persona do, in plain words (the consent dialog).
@@ -49,6 +53,8 @@ FAMILY_WORDS: dict[str, str] = {
     "explorer": "Send a read-only helper to look through your files",
     "skills": "Use the skills installed on this computer",
     "memory": "Remember facts about you and your work between conversations",
+    "automation": "Schedule work to run on its own, and pause a task until a time or an "
+                  "event (scheduling always asks you first)",
     "connectors": "Use your connected services (mail, chat, calendars and others)",
     "other": "Use other tools built into OpenWorker",
 }

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from openworker_qt import __version__
-from openworker_qt.cli import admin, personas, turns
+from openworker_qt.cli import admin, automations, personas, serve, turns
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
 from openworker_qt.storage.config import RANGES, ConfigError
@@ -123,6 +123,8 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("sessions", help="list sessions")
     sub.add_parser("models", help="list configured providers and their curated models")
+    automations.add_parser(sub)
+    serve.add_parser(sub)
     show = sub.add_parser("show", help="print a session's transcript")
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
@@ -171,6 +173,10 @@ def _main(argv: Sequence[str] | None) -> int:
             return admin.show(args)
         if args.command == "personas":
             return personas.personas(args)
+        if args.command == "automations":
+            return automations.main(args)
+        if args.command == "serve":
+            return asyncio.run(serve.serve(args))
     except (ConfigError, StorageError, ScriptError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2

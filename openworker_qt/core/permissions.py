@@ -981,7 +981,9 @@ class PermissionEngine:
         """Keep what an "always" answer grants; once and deny leave nothing behind."""
         risk = self.risk_of(call)
         if outcome is ApprovalOutcome.ALWAYS and standing_rule_candidate_for(risk, call):
-            self.grant(call)
+            # In an automation's run "always" means for this task: a session rule
+            # would die with the run.
+            self.grant(call, scope="task" if self.task_id else "session")
         elif outcome is ApprovalOutcome.ALWAYS_COMMAND and risk is RiskClass.EXEC:
             command = self._command_of(call)
             if command:

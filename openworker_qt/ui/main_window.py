@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
     ``keeps_running()``: whether closing the window only hides it (a tray icon)."""
 
     inbox_requested = Signal()
+    automations_requested = Signal()
     quick_ask_requested = Signal()
     settings_requested = Signal()
     quit_requested = Signal()
@@ -289,6 +290,8 @@ class MainWindow(QMainWindow):
         s.addAction(self.sidebar.rename_action)  # F2, bound once (see Sidebar)
         w = bar.addMenu(self.tr("&Window"))
         self._action(w, self.tr("&Inbox"), "Ctrl+I", self.inbox_requested, "inbox")
+        self._action(w, self.tr("&Automations"), "Ctrl+Shift+U", self.automations_requested,
+                     "automations")
         # The same key as the global hotkey: where the platform grabs it first, this
         # one never fires; elsewhere (Wayland, no hotkey) it works inside the window.
         self._action(w, self.tr("&Quick ask"), quick_ask_sequence(self.settings.config),

@@ -13,7 +13,8 @@ approvals through an :class:`~openworker_qt.ui.ports.Answers`, and asks the
 app for everything else with signals.
 
 Signals:
-    quick_ask_requested(), window_requested(), inbox_requested(), quit_requested().
+    quick_ask_requested(), window_requested(), inbox_requested(), automations_requested(),
+    quit_requested(), pause_changed(bool).
 """
 
 from __future__ import annotations
@@ -38,7 +39,10 @@ class Tray(QObject):
     quick_ask_requested = Signal()
     window_requested = Signal()
     inbox_requested = Signal()
+    automations_requested = Signal()
     quit_requested = Signal()
+    #: Pause all automations (True) or let them run again (False).
+    pause_changed = Signal(bool)
 
     def __init__(self, inbox: InboxBridge, bridge: EngineBridge, answers: Answers,
                  settings: SettingsStore, *, available: bool | None = None,
@@ -67,6 +71,7 @@ class Tray(QObject):
         self.pending_menu.setAccessibleName(self.tr("Pending approvals"))
         self.menu.addMenu(self.pending_menu)
         self.menu.addSeparator()
+        self.automations_action = self._add(self.tr("Automations…"), self.automations_requested)
         self.pause_action = self._add(self.tr("Pause automations"), self._on_pause_toggled)
         self.pause_action.setCheckable(True)
         self.pause_action.setChecked(bool(settings.get("automation.paused", False)))
@@ -101,12 +106,19 @@ class Tray(QObject):
         if reason == QSystemTrayIcon.ActivationReason.Trigger:
             self.window_requested.emit()
 
+    def set_failed_automations(self, count: int) -> None:
+        """The unseen-failure badge: automations whose last run failed, not looked at."""
+        self.automations_action.setText(
+            self.tr("Automations… ({n} failed)").format(n=count) if count
+            else self.tr("Automations…"))
+
     def _on_pause_toggled(self) -> None:
         from openworker_qt.storage.config import update_global
 
         paused = self.pause_action.isChecked()
         update_global({"automation": {"paused": paused}})
         self.settings.config.data.setdefault("automation", {})["paused"] = paused
+        self.pause_changed.emit(paused)
 
     def refresh(self) -> None:
         """State, status, tooltip and menu from the inbox of *every* session.

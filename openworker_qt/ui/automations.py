@@ -1,0 +1,431 @@
+"""The Automations window: scheduled tasks, their editor and their run history.
+
+Left: every automation — its name, its schedule in words, its next run in this
+computer's time, and a mark when its last run failed and nobody looked yet.
+Right: the selected automation's runs (when, why, status, deliverables); a
+double-click (or Enter) on a run opens its session. Buttons: New…, Edit…,
+Run now, Pause/Resume, Delete.
+
+:class:`AutomationEditor` edits one automation: name, instructions, schedule
+(repeating, with a cron and a time zone, or once, at a date and time), model,
+folder and what to do about missed runs; a preview says the schedule in words
+with its next three runs, or what is wrong with it, and Save waits until the
+schedule is right.
+
+Built from an :class:`~openworker_qt.automation.store.AutomationStore` and a
+``run_now(automation_id)`` callable; the app connects the signals.
+
+Signals:
+    open_session_requested(str): the user wants to see a run's session.
+    failures_seen(): the user looked at a failed run (the badge may change).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QDateTime, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QComboBox,
+    QDateTimeEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.automation.schedule import Schedule, ScheduleError, describe, next_fires
+from openworker_qt.automation.store import (
+    Automation,
+    AutomationError,
+    AutomationStore,
+    Run,
+    make_schedule,
+)
+
+__all__ = ["AutomationEditor", "AutomationsWindow", "local_time", "local_zone"]
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def local_zone() -> str:
+    key = getattr(dt.datetime.now().astimezone().tzinfo, "key", None)
+    if key:
+        return str(key)
+    try:
+        parts = Path("/etc/localtime").resolve().parts
+        if "zoneinfo" in parts:
+            return "/".join(parts[parts.index("zoneinfo") + 1:])
+    except OSError:
+        pass
+    return "UTC"
+
+
+def local_time(ts: float | None) -> str:
+    if ts is None:
+        return "—"
+    return f"{dt.datetime.fromtimestamp(ts).astimezone():%a %d %b %H:%M}"
+
+
+@lru_cache(maxsize=1)
+def _zones() -> list[str]:
+    from zoneinfo import available_timezones
+
+    return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
+
+
+class AutomationEditor(QDialog):
+    """Create or edit one automation (see module docstring)."""
+
+    def __init__(self, store: AutomationStore, automation: Automation | None = None, *,
+                 workspace: str = "", parent: QWidget | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.automation = automation
+        self.clock = clock
+        self.saved: Automation | None = None
+        self.setObjectName("automationEditor")
+        self.setWindowTitle(self.tr("New automation") if automation is None
+                            else self.tr("Edit automation"))
+        self.setAccessibleName(self.windowTitle())
+        form = QFormLayout()
+        self.name = QLineEdit(automation.name if automation else "")
+        self.name.setAccessibleName(self.tr("Name"))
+        self.prompt = QPlainTextEdit(automation.prompt if automation else "")
+        self.prompt.setAccessibleName(self.tr("Instructions"))
+        self.prompt.setPlaceholderText(self.tr("What should OpenWorker do each time?"))
+        self.repeat = QRadioButton(self.tr("Repeat"))
+        self.once = QRadioButton(self.tr("Once"))
+        kinds = QButtonGroup(self)
+        kinds.addButton(self.repeat)
+        kinds.addButton(self.once)
+        kind_row = QHBoxLayout()
+        kind_row.addWidget(self.repeat)
+        kind_row.addWidget(self.once)
+        kind_row.addStretch(1)
+        self.cron = QLineEdit(automation.schedule.cron if automation else "0 8 * * 1-5")
+        self.cron.setAccessibleName(self.tr("Cron schedule"))
+        self.cron.setToolTip(self.tr("minute hour day-of-month month day-of-week, "
+                                     "e.g. 0 8 * * 1-5 for weekdays at 08:00"))
+        self.at = QDateTimeEdit()
+        self.at.setCalendarPopup(True)
+        self.at.setAccessibleName(self.tr("Date and time"))
+        start = (automation.schedule.at if automation and automation.schedule.at
+                 else self.clock() + 3600)
+        self.at.setDateTime(QDateTime.fromSecsSinceEpoch(int(start)))
+        self.tz = QComboBox()
+        self.tz.setEditable(True)
+        self.tz.setAccessibleName(self.tr("Time zone"))
+        self.tz.addItems(_zones())
+        self.tz.setCurrentText(automation.schedule.tz if automation else local_zone())
+        self.model = QLineEdit(automation.model if automation else "")
+        self.model.setAccessibleName(self.tr("Model"))
+        self.model.setPlaceholderText(self.tr("the default model"))
+        self.workspace = QLineEdit(automation.workspace if automation else workspace)
+        self.workspace.setAccessibleName(self.tr("Folder"))
+        self.missed = QComboBox()
+        self.missed.setAccessibleName(self.tr("Missed runs"))
+        self.missed.addItem(self.tr("Run once when the app starts"), "run_once")
+        self.missed.addItem(self.tr("Skip them"), "skip")
+        self.missed.setCurrentIndex(1 if automation and automation.missed == "skip" else 0)
+        self.battery = QSpinBox()
+        self.battery.setRange(0, 100)
+        self.battery.setSuffix(" %")
+        self.battery.setSpecialValueText(self.tr("Never wait"))
+        self.battery.setValue((automation.battery_floor or 0) if automation else 0)
+        self.battery.setAccessibleName(self.tr("Wait for power below"))
+        self.battery.setToolTip(self.tr("On battery below this level, a due run waits until "
+                                        "the computer is plugged in"))
+        self.preview = QLabel()
+        self.preview.setObjectName("schedulePreview")
+        self.preview.setWordWrap(True)
+        self.preview.setAccessibleName(self.tr("Schedule preview"))
+        self.preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Instructions"), self.prompt)
+        form.addRow(self.tr("When"), kind_row)
+        form.addRow(self.tr("Schedule (cron)"), self.cron)
+        form.addRow(self.tr("Date and time"), self.at)
+        form.addRow(self.tr("Time zone"), self.tz)
+        form.addRow(self.tr("Model"), self.model)
+        form.addRow(self.tr("Folder"), self.workspace)
+        form.addRow(self.tr("Missed runs"), self.missed)
+        form.addRow(self.tr("On battery, wait for power below"), self.battery)
+        form.addRow(self.preview)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        self.error = QLabel()
+        self.error.setObjectName("editorError")
+        self.error.setWordWrap(True)
+        outer = QVBoxLayout(self)
+        outer.addLayout(form)
+        outer.addWidget(self.error)
+        outer.addWidget(self.buttons)
+        once = automation is not None and automation.schedule.kind == "once"
+        (self.once if once else self.repeat).setChecked(True)
+        for signal in (self.cron.textChanged, self.tz.currentTextChanged, self.at.dateTimeChanged,
+                       self.repeat.toggled):
+            signal.connect(self.update_preview)
+        self.update_preview()
+
+    def schedule(self) -> Schedule:
+        """The schedule as typed (raises :class:`ScheduleError` when it is wrong)."""
+        tz = self.tz.currentText().strip()
+        if self.repeat.isChecked():
+            return make_schedule(cron=self.cron.text(), tz=tz, now=self.clock())
+        return make_schedule(at=float(self.at.dateTime().toSecsSinceEpoch()), tz=tz,
+                             now=self.clock())
+
+    def update_preview(self) -> None:
+        repeat = self.repeat.isChecked()
+        self.cron.setEnabled(repeat)
+        self.at.setEnabled(not repeat)
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        try:
+            schedule = self.schedule()
+        except ScheduleError as exc:
+            self.preview.setText(str(exc)[:1].upper() + str(exc)[1:])
+            self.preview.setProperty("error", True)
+            save.setEnabled(False)
+            return
+        fires = next_fires(schedule, self.clock(), 3)
+        when = ", ".join(local_time(f) for f in fires) or self.tr("none")
+        self.preview.setText(self.tr("{words}\nNext runs (your time): {when}").format(
+            words=describe(schedule), when=when))
+        self.preview.setProperty("error", False)
+        save.setEnabled(True)
+
+    def save(self) -> None:
+        repeat = self.repeat.isChecked()
+        fields: dict[str, Any] = {
+            "name": self.name.text(), "prompt": self.prompt.toPlainText(),
+            "tz": self.tz.currentText().strip(), "model": self.model.text().strip(),
+            "workspace": self.workspace.text().strip(), "missed": self.missed.currentData(),
+            "battery_floor": self.battery.value() or None,
+        }
+        if repeat:
+            fields["cron"] = self.cron.text()
+        else:
+            fields["at"] = float(self.at.dateTime().toSecsSinceEpoch())
+        try:
+            if self.automation is None:
+                self.saved = self.store.create(**fields)
+            else:
+                if repeat:
+                    fields["at"] = None
+                else:
+                    fields["cron"] = None
+                self.saved = self.store.update(self.automation.id, **fields)
+        except (AutomationError, ScheduleError, ValueError) as exc:
+            self.error.setText(str(exc)[:1].upper() + str(exc)[1:])
+            return
+        self.accept()
+
+
+class AutomationsWindow(QWidget):
+    """The list, the run history and the actions (see module docstring)."""
+
+    open_session_requested = Signal(str)
+    failures_seen = Signal()
+
+    def __init__(self, store: AutomationStore, run_now: Callable[[str], object], *,
+                 workspace: str = "", parent: QWidget | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.store = store
+        self.run_now = run_now
+        self.workspace = workspace
+        self.clock = clock
+        self.editor: AutomationEditor | None = None
+        self.setObjectName("automationsWindow")
+        self.setWindowTitle(self.tr("Automations — OpenWorker Qt"))
+        self.setAccessibleName(self.tr("Automations"))
+        self.paused_label = QLabel(self.tr("All automations are paused: only Run now works."))
+        self.paused_label.setObjectName("pausedBanner")
+        self.list = QTreeWidget()
+        self.list.setObjectName("automationList")
+        self.list.setAccessibleName(self.tr("Automations"))
+        self.list.setHeaderLabels([self.tr("Name"), self.tr("Schedule"), self.tr("Next run"),
+                                   self.tr("Last run")])
+        self.list.setRootIsDecorated(False)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.runs = QTreeWidget()
+        self.runs.setObjectName("runHistory")
+        self.runs.setAccessibleName(self.tr("Run history"))
+        self.runs.setAccessibleDescription(self.tr("Press Enter to open the run's session"))
+        self.runs.setHeaderLabels([self.tr("Started"), self.tr("Why"), self.tr("Status"),
+                                   self.tr("Deliverables")])
+        self.runs.setRootIsDecorated(False)
+        buttons = QHBoxLayout()
+        self.new_button = QPushButton(self.tr("&New…"))
+        self.edit_button = QPushButton(self.tr("&Edit…"))
+        self.run_button = QPushButton(self.tr("&Run now"))
+        self.pause_button = QPushButton(self.tr("&Pause"))
+        self.delete_button = QPushButton(self.tr("&Delete"))
+        for button in (self.new_button, self.edit_button, self.run_button, self.pause_button,
+                       self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.list)
+        split.addWidget(self.runs)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.paused_label)
+        outer.addLayout(buttons)
+        outer.addWidget(split, 1)
+        self.new_button.clicked.connect(lambda: self.edit(None))
+        self.edit_button.clicked.connect(lambda: self.edit(self.selected()))
+        self.run_button.clicked.connect(self._run_selected)
+        self.pause_button.clicked.connect(self._toggle_selected)
+        self.delete_button.clicked.connect(self._delete_selected)
+        self.list.itemSelectionChanged.connect(self._show_runs)
+        self.list.itemActivated.connect(lambda *_: self.edit(self.selected()))
+        self.runs.itemActivated.connect(self._open_run)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self, self.close)
+        self.timer = QTimer(self)  # next runs and statuses move on their own
+        self.timer.setInterval(30_000)
+        self.timer.timeout.connect(self.refresh)
+        self.refresh()
+
+    # --------------------------------------------------------------- reading
+
+    def selected(self) -> Automation | None:
+        items = self.list.selectedItems()
+        return self.store.get(items[0].data(0, ID_ROLE)) if items else None
+
+    def refresh(self) -> None:
+        """Read the automations again (a run ended, another process changed one)."""
+        keep = self.selected()
+        self.paused_label.setVisible(self.store.paused)
+        failed = {r.automation_id for r in self.store.runs(limit=500)
+                  if r.status == "failed" and not r.seen}
+        self.list.clear()
+        for auto in self.store.all():
+            nxt = local_time(auto.next_run) if auto.enabled else self.tr("paused")
+            last = _status_text(self, auto.last_status)
+            if auto.id in failed:
+                last = self.tr("{status} — not seen yet").format(status=last)
+            item = QTreeWidgetItem([auto.name, auto.described, nxt, last])
+            item.setData(0, ID_ROLE, auto.id)
+            item.setToolTip(1, auto.described)
+            if auto.id in failed:
+                item.setData(3, Qt.ItemDataRole.AccessibleTextRole,
+                             self.tr("last run failed, not seen yet"))
+            self.list.addTopLevelItem(item)
+            if keep is not None and keep.id == auto.id:
+                item.setSelected(True)
+        for col in range(4):
+            self.list.resizeColumnToContents(col)
+        self._update_buttons()
+        self._show_runs()
+
+    def _show_runs(self) -> None:
+        self._update_buttons()
+        self.runs.clear()
+        auto = self.selected()
+        if auto is None:
+            return
+        for run in self.store.runs(auto.id):
+            self.runs.addTopLevelItem(self._run_item(run))
+        if any(not r.seen and r.status == "failed" for r in self.store.runs(auto.id, limit=5)):
+            self.store.mark_seen(auto.id)
+            self.failures_seen.emit()
+
+    def _run_item(self, run: Run) -> QTreeWidgetItem:
+        why = {"schedule": self.tr("on schedule"), "catch_up": self.tr("catch-up"),
+               "manual": self.tr("run now"), "wake": self.tr("woken")}.get(run.trigger, run.trigger)
+        status = _status_text(self, run.status)
+        if run.note:
+            status = f"{status} ({run.note})"
+        files = ", ".join(run.deliverables) or "—"
+        item = QTreeWidgetItem([local_time(run.started_at), why, status, files])
+        item.setData(0, ID_ROLE, run.session_id or "")
+        return item
+
+    def _update_buttons(self) -> None:
+        auto = self.selected()
+        for button in (self.edit_button, self.run_button, self.pause_button, self.delete_button):
+            button.setEnabled(auto is not None)
+        self.pause_button.setText(self.tr("&Resume") if auto is not None and not auto.enabled
+                                  else self.tr("&Pause"))
+
+    # --------------------------------------------------------------- actions
+
+    def edit(self, automation: Automation | None) -> AutomationEditor:
+        editor = AutomationEditor(self.store, automation, workspace=self.workspace, parent=self,
+                                  clock=self.clock)
+        editor.accepted.connect(self.refresh)
+        self.editor = editor
+        editor.open()
+        return editor
+
+    def _run_selected(self) -> None:
+        auto = self.selected()
+        if auto is not None:
+            self.run_now(auto.id)
+            QTimer.singleShot(200, self.refresh)
+
+    def _toggle_selected(self) -> None:
+        auto = self.selected()
+        if auto is not None:
+            self.store.update(auto.id, enabled=not auto.enabled)
+            self.refresh()
+
+    def _delete_selected(self, *, confirm: bool = True) -> None:
+        auto = self.selected()
+        if auto is None:
+            return
+        if confirm:
+            answer = QMessageBox.question(
+                self, self.tr("Delete automation"),
+                self.tr("Delete “{name}”? Its past runs stay in your sessions.").format(
+                    name=auto.name))
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.store.delete(auto.id)
+        self.refresh()
+
+    def _open_run(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        session_id = item.data(0, ID_ROLE)
+        if session_id:
+            self.open_session_requested.emit(str(session_id))
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        self.refresh()
+        self.timer.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802
+        self.timer.stop()
+        super().hideEvent(event)
+
+
+def _status_text(widget: QWidget, status: str | None) -> str:
+    return {
+        None: widget.tr("never ran"), "running": widget.tr("running"),
+        "waiting": widget.tr("waiting for you"), "completed": widget.tr("completed"),
+        "failed": widget.tr("failed"), "skipped": widget.tr("skipped"),
+    }.get(status, status or "")

@@ -1,0 +1,358 @@
+"""The schedule, the automation store and the scheduler, on a controllable clock
+and a real SQLite database."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from openworker_qt.automation.schedule import (
+    Schedule,
+    ScheduleError,
+    describe,
+    next_fire,
+    next_fires,
+    parse_cron,
+)
+from openworker_qt.automation.scheduler import Scheduler
+from openworker_qt.automation.store import Automation, AutomationError, AutomationStore, Run
+from openworker_qt.core.standing_rules import StandingRuleStore
+from openworker_qt.storage.db import Database
+
+PARIS = ZoneInfo("Europe/Paris")
+NY = ZoneInfo("America/New_York")
+
+
+def at(tz: ZoneInfo, *args: int, fold: int = 0) -> float:
+    return dt.datetime(*args, tzinfo=tz, fold=fold).timestamp()  # type: ignore[misc]
+
+
+def local(ts: float, tz: ZoneInfo) -> str:
+    return dt.datetime.fromtimestamp(ts, tz).isoformat()
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+        self.mono = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.mono
+
+    def advance(self, seconds: float, *, asleep: bool = False) -> None:
+        self.now += seconds
+        if not asleep:  # the monotonic clock stands still while the computer sleeps
+            self.mono += seconds
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Database:
+    d = Database(tmp_path / "a.db")
+    yield d
+    d.close()
+
+
+def store_at(db: Database, clock: Clock) -> AutomationStore:
+    return AutomationStore(db, clock=clock)
+
+
+class Recorder:
+    """start_run: records the runs started; a run listed in ``park`` waits until
+    released (as a run parked on an approval in the inbox does)."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[int, str]] = []
+        self.park: set[str] = set()
+        self.release = asyncio.Event()
+
+    async def __call__(self, run: Run, auto: Automation) -> None:
+        self.started.append((run.id, auto.name))
+        if auto.name in self.park:
+            await self.release.wait()
+
+
+# ----------------------------------------------------------------- schedules
+
+
+def test_dst_spring_forward_fires_once_at_the_shifted_time() -> None:
+    # Paris, 29 March 2026: 02:00 → 03:00. "02:30 every day" fires at 03:30 that
+    # day (once), then at 02:30 again.
+    schedule = Schedule("cron", "Europe/Paris", "30 2 * * *")
+    fires = next_fires(schedule, at(PARIS, 2026, 3, 28, 12, 0), 3)
+    assert [local(f, PARIS) for f in fires] == [
+        "2026-03-29T03:30:00+02:00", "2026-03-30T02:30:00+02:00", "2026-03-31T02:30:00+02:00"]
+    # Every 30 minutes across the gap: no instant twice, none skipped after the jump.
+    half = Schedule("cron", "Europe/Paris", "*/30 * * * *")
+    fires = next_fires(half, at(PARIS, 2026, 3, 29, 1, 10), 4)
+    assert [local(f, PARIS) for f in fires] == [
+        "2026-03-29T01:30:00+01:00", "2026-03-29T03:00:00+02:00",
+        "2026-03-29T03:30:00+02:00", "2026-03-29T04:00:00+02:00"]
+    assert len(set(fires)) == len(fires)
+
+
+def test_dst_fall_back_fires_once_on_the_repeated_hour() -> None:
+    # New York, 1 November 2026: 02:00 → 01:00, so 01:30 happens twice.
+    schedule = Schedule("cron", "America/New_York", "30 1 * * *")
+    fires = next_fires(schedule, at(NY, 2026, 10, 31, 12, 0), 3)
+    assert [local(f, NY) for f in fires] == [
+        "2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00", "2026-11-03T01:30:00-05:00"]
+    # Asked from inside the second 01:xx hour, it does not go back to the first one.
+    second = at(NY, 2026, 11, 1, 1, 40, fold=1)
+    assert local(next_fire(schedule, second) or 0, NY) == "2026-11-02T01:30:00-05:00"
+    # 08:00 daily keeps its wall-clock time on both sides of the change.
+    daily = Schedule("cron", "America/New_York", "0 8 * * *")
+    fires = next_fires(daily, at(NY, 2026, 10, 31, 9, 0), 2)
+    assert [local(f, NY) for f in fires] == ["2026-11-01T08:00:00-05:00",
+                                            "2026-11-02T08:00:00-05:00"]
+
+
+@pytest.mark.parametrize(("cron", "field"), [
+    ("0 25 * * *", "hour"), ("61 8 * * *", "minute"), ("0 8 32 * *", "day of month"),
+    ("0 8 * 13 *", "month"), ("0 8 * * funday", "day of week"), ("0 8 * * */0", "day of week"),
+])
+def test_a_bad_cron_names_the_field(cron: str, field: str) -> None:
+    with pytest.raises(ScheduleError, match=f"invalid cron: the {field} field"):
+        parse_cron(cron)
+
+
+def test_a_cron_with_the_wrong_number_of_fields_says_so() -> None:
+    with pytest.raises(ScheduleError, match="expected 5 fields"):
+        parse_cron("0 8 * *")
+    assert parse_cron("  0  8 * * mon-fri ") == "0 8 * * mon-fri"
+    assert parse_cron("@daily") == "0 0 * * *"
+
+
+def test_schedules_in_words() -> None:
+    words = [describe(Schedule("cron", "Europe/Paris", c)) for c in
+             ("0 8 * * 1-5", "30 7 * * *", "0 9 * * 1", "*/15 * * * *", "0 6 1 * *", "5 4 3 2 *")]
+    assert words == [
+        "Every weekday at 08:00 (Europe/Paris)", "Every day at 07:30 (Europe/Paris)",
+        "Every Monday at 09:00 (Europe/Paris)", "Every 15 minutes (Europe/Paris)",
+        "On day 1 of every month at 06:00 (Europe/Paris)",
+        "On the schedule “5 4 3 2 *” (Europe/Paris)"]
+
+
+# --------------------------------------------------------------------- store
+
+
+def test_store_refuses_bad_input_and_saves_nothing(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
+    store = store_at(db, clock)
+    with pytest.raises(ScheduleError, match="in the past"):
+        store.create(name="x", prompt="p", tz="Europe/Paris", at=clock.now - 60)
+    with pytest.raises(ScheduleError, match="the hour field"):
+        store.create(name="x", prompt="p", tz="Europe/Paris", cron="0 24 * * *")
+    with pytest.raises(ScheduleError, match="unknown time zone"):
+        store.create(name="x", prompt="p", tz="Mars/Olympus", cron="0 8 * * *")
+    with pytest.raises(ScheduleError, match="cron expression or a one-off"):
+        store.create(name="x", prompt="p", tz="Europe/Paris")
+    with pytest.raises(AutomationError, match="name"):
+        store.create(name=" ", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    with pytest.raises(ValueError, match="target"):
+        store.create(name="x", prompt="p", tz="Europe/Paris", cron="0 8 * * *",
+                     grants=["send_message"])
+    assert store.all() == []
+    with pytest.raises(AutomationError, match="deleted"):
+        store.update("nope", name="y")
+
+
+def test_grants_are_task_scoped_standing_rules(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
+    store = store_at(db, clock)
+    auto = store.create(name="brief", prompt="p", tz="Europe/Paris", cron="0 8 * * 1-5",
+                        grants=["send_message slack:C1"])
+    rules = StandingRuleStore(db)
+    assert rules.match("send_message", "slack:C1", [("task", auto.id)]) is not None
+    assert rules.match("send_message", "slack:C1", [("session", "other")]) is None
+    assert local(auto.next_run or 0, PARIS) == "2026-12-01T08:00:00+01:00"
+    disabled = store.update(auto.id, enabled=False)
+    assert disabled.next_run is None
+    assert store.delete(auto.id)
+    assert rules.list_rules(scope="task", scope_id=auto.id) == []
+
+
+# ----------------------------------------------------------------- scheduler
+
+
+def make(db: Database, clock: Clock, recorder: Recorder, **kw: object) -> Scheduler:
+    return Scheduler(store_at(db, clock), recorder, owner="test", clock=clock,
+                     monotonic=clock.monotonic, **kw)  # type: ignore[arg-type]
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_due_detection_runs_once_and_moves_next_run(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59))
+    rec = Recorder()
+    sched = make(db, clock, rec)
+    auto = sched.store.create(name="brief", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    assert await sched.tick() == []  # 07:59: not yet
+    clock.advance(60)
+    runs = await sched.tick()
+    await settle()
+    assert [(r.trigger, r.status) for r in runs] == [("schedule", "running")]
+    assert rec.started == [(runs[0].id, "brief")]
+    assert await sched.tick() == []  # the same fire never runs twice
+    again = sched.store.get(auto.id)
+    assert again is not None and again.run_count == 1
+    assert local(again.next_run or 0, PARIS) == "2026-12-02T08:00:00+01:00"
+
+
+async def test_missed_fires_are_caught_up_once(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
+    rec = Recorder()
+    sched = make(db, clock, rec)
+    sched.store.create(name="catch", prompt="p", tz="Europe/Paris", cron="0 * * * *")
+    sched.store.create(name="skipper", prompt="p", tz="Europe/Paris", cron="0 * * * *",
+                       missed="skip")
+    clock.advance(5 * 3600 + 600)  # the app was closed: five fires missed
+    runs = await sched.tick()
+    await settle()
+    assert sorted((r.trigger, r.status) for r in runs) == [
+        ("catch_up", "running"), ("catch_up", "skipped")]
+    assert [name for _, name in rec.started] == ["catch"]
+    assert await sched.tick() == []  # once, not five times
+
+
+async def test_overlap_is_skipped_and_recorded(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59, 30))
+    rec = Recorder()
+    rec.park.add("slow")
+    sched = make(db, clock, rec)
+    auto = sched.store.create(name="slow", prompt="p", tz="Europe/Paris", cron="* * * * *")
+    clock.advance(30)
+    first = await sched.tick()
+    await settle()
+    clock.advance(60)
+    second = await sched.tick()
+    await settle()
+    assert [r.status for r in first] == ["running"]
+    assert [r.status for r in second] == ["skipped"]
+    assert f"#{first[0].id}" in second[0].note
+    assert [r.status for r in sched.store.runs(auto.id)] == ["skipped", "running"]
+    rec.release.set()
+    await settle()
+    assert sched.active == {}
+
+
+async def test_a_parked_run_does_not_delay_another_due_run(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59, 30))
+    rec = Recorder()
+    rec.park.add("waits")
+    sched = make(db, clock, rec)
+    sched.store.create(name="waits", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    sched.store.create(name="other", prompt="p", tz="Europe/Paris", cron="1 8 * * *")
+    clock.advance(30)
+    await asyncio.wait_for(sched.tick(), 5)  # the tick returns although "waits" never ends
+    clock.advance(60)
+    await asyncio.wait_for(sched.tick(), 5)
+    await settle()
+    assert [name for _, name in rec.started] == ["waits", "other"]
+    assert len(sched.active) == 1  # "waits" still parked
+    rec.release.set()
+
+
+async def test_a_one_off_runs_once_then_is_done(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
+    rec = Recorder()
+    sched = make(db, clock, rec)
+    auto = sched.store.create(name="once", prompt="p", tz="Europe/Paris", at=clock.now + 90)
+    clock.advance(100)
+    assert [r.status for r in await sched.tick()] == ["running"]
+    after = sched.store.get(auto.id)
+    assert after is not None and after.next_run is None and not after.enabled
+    clock.advance(3600)
+    assert await sched.tick() == []
+
+
+async def test_pause_all_stops_scheduled_runs(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59))
+    rec = Recorder()
+    sched = make(db, clock, rec)
+    sched.store.create(name="b", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    sched.store.set_paused(True)
+    clock.advance(120)
+    assert await sched.tick() == []
+    sched.store.set_paused(False)
+    assert len(await sched.tick()) == 1
+
+
+async def test_ticks_every_interval_and_at_once_on_wake(db: Database) -> None:
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
+    rec = Recorder()
+    sched = make(db, clock, rec, interval=30.0, poll=5.0)
+    sched.store.create(name="b", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    await sched.start()
+    await sched.stop()  # we drive check() by hand
+    assert await sched.check()  # the first look ticks (start-up catch-up)
+    clock.advance(5)
+    assert not await sched.check()
+    clock.advance(25)
+    assert await sched.check()  # 30 s later
+    clock.advance(5)
+    assert not await sched.check()
+    # The lid closes at 07:00:35 and opens at 08:10: the monotonic clock barely
+    # moved, the wall clock jumped — tick at once, and the 08:00 run starts.
+    clock.advance(4165, asleep=True)
+    clock.advance(1)
+    assert await sched.check()
+    await settle()
+    assert [name for _, name in rec.started] == ["b"]
+    assert sched.store.runs()[0].trigger == "catch_up"  # 10 minutes late
+
+
+# --------------------------------------------------------------------- power
+
+
+def test_power_is_read_from_the_linux_power_supply_folder(tmp_path: Path) -> None:
+    from openworker_qt.automation.power import PowerState, read_power
+
+    def supply(name: str, **files: str) -> None:
+        folder = tmp_path / name
+        folder.mkdir()
+        for key, value in files.items():
+            (folder / key).write_text(value + "\n", encoding="ascii")
+
+    assert read_power(tmp_path) is None  # no battery: mains power
+    supply("AC", type="Mains", online="0")
+    supply("BAT0", type="Battery", status="Discharging", capacity="14")
+    supply("hidpp_battery_0", type="Battery", scope="Device", status="Discharging",
+           capacity="3")  # a wireless mouse does not count
+    assert read_power(tmp_path) == PowerState(on_battery=True, percent=14)
+    (tmp_path / "AC" / "online").write_text("1\n", encoding="ascii")
+    assert read_power(tmp_path) == PowerState(on_battery=False, percent=14)
+
+
+async def test_on_battery_below_its_floor_a_run_waits_for_power(db: Database) -> None:
+    from openworker_qt.automation.power import PowerState
+
+    clock = Clock(at(PARIS, 2026, 12, 1, 7, 59))
+    rec = Recorder()
+    power = [PowerState(on_battery=True, percent=15)]
+    sched = make(db, clock, rec, power=lambda: power[0])
+    sched.store.create(name="heavy", prompt="p", tz="Europe/Paris", cron="0 8 * * *",
+                       battery_floor=20)
+    sched.store.create(name="light", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
+    with pytest.raises(AutomationError, match="1 to 100"):
+        sched.store.create(name="x", prompt="p", tz="UTC", cron="0 8 * * *", battery_floor=0)
+    clock.advance(60)
+    await sched.tick()
+    await settle()
+    assert [name for _, name in rec.started] == ["light"]
+    assert sched.deferred == 1
+    clock.advance(600)
+    power[0] = PowerState(on_battery=False, percent=15)  # plugged in
+    await sched.tick()
+    await settle()
+    assert [name for _, name in rec.started] == ["light", "heavy"]
+    assert sched.deferred == 0
