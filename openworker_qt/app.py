@@ -169,6 +169,10 @@ class DesktopApp(QObject):
         self.inbox.item_added.connect(self._on_inbox_item_added)
         self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
         self.bridge.event_received.connect(self._on_bridge_event)
+        if runtime.mcp is not None:  # a server's failure, once per episode
+            runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
+                self.tr("The MCP server {name} is not working: {reason}").format(
+                    name=server, reason=text.splitlines()[0]))
 
     # ----------------------------------------------------------- collaborators
 
@@ -564,6 +568,10 @@ def main(argv: list[str]) -> int:
     except Exception as exc:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
         return 2
+    try:  # MCP servers: read their config now, connect after the first paint
+        runtime.enable_mcp()
+    except Exception:
+        logging.getLogger(__name__).exception("the MCP servers' settings could not be read")
     apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):

@@ -42,6 +42,8 @@ from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
+from openworker_qt.mcp.doctor import login_path
+from openworker_qt.mcp.manager import McpManager
 from openworker_qt.providers.router import ProviderRouter, build_router
 from openworker_qt.storage import secrets
 from openworker_qt.storage.config import (
@@ -170,6 +172,8 @@ class Runtime:
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
         self._started = False
+        #: The MCP servers (openworker_qt.mcp), once :meth:`enable_mcp` ran.
+        self.mcp: McpManager | None = None
 
     def _redact(self, text: str) -> str:
         return self.redact(text)
@@ -296,6 +300,7 @@ class Runtime:
         chosen = tools_for or self.tools_for
         if chosen is default_tools:  # its sessions get an explorer bound to them
             chosen = self._tools_with_explorer(default_model)
+        chosen = self._with_mcp(chosen)
 
         manager = SessionManager(
             self.conversations,
@@ -318,6 +323,26 @@ class Runtime:
         )
         manager.listeners.append(_log_event)
         self.managers.append(manager)
+        return manager
+
+    def _with_mcp(self, tools_for: ToolsFor) -> ToolsFor:
+        def tools(info: SessionInfo) -> ToolRegistry:
+            registry = tools_for(info)
+            return self.mcp.attach(registry) if self.mcp is not None else registry
+
+        return tools
+
+    def enable_mcp(self, manager: McpManager | None = None) -> McpManager:
+        """The configured MCP servers as services (they connect in the background once
+        :meth:`start` runs) and their tools in every session. Blocking (reads the
+        config files) unless ``manager`` is given."""
+        if manager is None:
+            manager = McpManager.load(
+                self.paths.config, self.workspace, get_secret=secrets.get_secret,
+                path=login_path)
+        self.mcp = manager
+        for server in manager.servers.values():
+            self.add_service(server)
         return manager
 
     def _tools_with_explorer(self, default_model: str) -> ToolsFor:

@@ -1,0 +1,507 @@
+"""One configured MCP server: its connection, its status, its calls.
+
+:class:`McpServer` is a runtime lifecycle service. ``start()`` returns at once:
+the connection is made by a background task (so servers start in parallel and
+the window never waits for one), and again on demand by the next call after a
+crash or a hang. Every wait is bounded: connecting by ``connect_timeout``, a call
+by the server's ``timeout``; whatever goes wrong becomes a :class:`McpFailure`
+whose message says in plain words what happened, with the tail of the server's
+stderr.
+
+The SDK's session is entered and left inside one task (anyio's cancel scopes
+require it); calls from the engine's tasks only send requests on it.
+Cancelling a call (the user stopped the turn) makes the SDK send
+``notifications/cancelled`` to the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from typing import IO, Any
+
+from openworker_qt.mcp.config import ServerConfig, resolve
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT = 30.0
+STDERR_KEEP = 32 * 1024
+#: Seconds a server that failed to start is not tried again (doubling per failure, up to the last).
+BACKOFF = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
+
+
+class State(enum.StrEnum):
+    STOPPED = "stopped"
+    DISABLED = "disabled"
+    STARTING = "starting"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class McpFailure(Exception):
+    """A server could not do what was asked; ``str()`` is for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    name: str  # the server's name for it
+    title: str
+    description: str
+    schema: dict[str, Any]
+    read_only_hint: bool | None
+    destructive_hint: bool | None
+
+
+class StderrTail:
+    """The server's stderr through a pipe, drained by a thread (a flood never blocks
+    the server or the loop), keeping the last :data:`STDERR_KEEP` bytes."""
+
+    def __init__(self, keep: int = STDERR_KEEP) -> None:
+        self.keep = keep
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self.total = 0
+
+    def open(self) -> IO[bytes]:
+        """A new pipe's write end for the next process (close it once spawned)."""
+        r, w = os.pipe()
+        threading.Thread(target=self._drain, args=(r,), name="mcp-stderr", daemon=True).start()
+        return os.fdopen(w, "wb", buffering=0)
+
+    def _drain(self, fd: int) -> None:
+        with os.fdopen(fd, "rb", buffering=0) as pipe:
+            while chunk := pipe.read(65536):
+                with self._lock:
+                    self.total += len(chunk)
+                    self._buf += chunk
+                    if len(self._buf) > 2 * self.keep:
+                        del self._buf[: len(self._buf) - self.keep]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._buf.clear()
+
+    def text(self, lines: int = 20) -> str:
+        with self._lock:
+            data = bytes(self._buf[-self.keep:])
+        out = data.decode("utf-8", "replace").rstrip().splitlines()[-lines:]
+        return "\n".join(line[:400] for line in out)
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    state: State
+    message: str = ""
+    tools: int = 0
+    stderr: str = ""
+
+    def describe(self) -> str:
+        text = {State.STOPPED: "not started", State.DISABLED: "turned off",
+                State.STARTING: "starting", State.READY: f"ready, {self.tools} tools",
+                State.FAILED: "not working"}[self.state]
+        return f"{text}: {self.message}" if self.message else text
+
+
+Listener = Callable[["McpServer"], None]
+Notice = Callable[["McpServer", str], None]
+
+
+class McpServer:
+    """See the module docstring. ``get_secret`` resolves ``${VAR}`` (blocking: it
+    runs in a worker); ``path`` gives the PATH the server is spawned with."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        get_secret: Callable[[str], str | None] | None = None,
+        path: Callable[[], str] | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        auth: Any = None,
+    ) -> None:
+        self.config = config
+        self.name = f"MCP server {config.name}"
+        self.get_secret = get_secret or (lambda _n: None)
+        self.path = path or (lambda: os.environ.get("PATH", os.defpath))
+        self.connect_timeout = connect_timeout
+        self.auth = auth  # an httpx2.Auth (OAuth) for HTTP servers
+        self.stderr = StderrTail()
+        self.tools: list[ToolInfo] = []
+        self.server_info: str = ""
+        self.instructions: str = ""
+        self.capabilities: Any = None
+        self.listeners: list[Listener] = []
+        self.on_notice: Notice | None = None
+        self.on_tools_changed: Callable[[McpServer], None] | None = None
+        self._status = Status(State.DISABLED if not config.enabled else State.STOPPED)
+        self._session: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._ready: asyncio.Future[None] | None = None
+        self._closing: asyncio.Event | None = None
+        self._failures = 0
+        self._failed_at = 0.0
+        self._episode_noticed = False
+        self.log: list[str] = []  # what happened, for the settings page and `mcp test`
+
+    # ------------------------------------------------------------ status
+
+    @property
+    def status(self) -> Status:
+        return self._status
+
+    def _set(self, state: State, message: str = "") -> None:
+        stderr = self.stderr.text() if state is State.FAILED else ""
+        self._status = Status(state, message, len(self.tools), stderr)
+        self._note(f"{state.value}{': ' + message if message else ''}")
+        if state is State.READY:
+            self._failures = 0
+            self._episode_noticed = False
+        for listener in list(self.listeners):
+            try:
+                listener(self)
+            except Exception:
+                log.exception("an MCP status listener failed")
+
+    def _note(self, line: str) -> None:
+        self.log.append(time.strftime("%H:%M:%S ") + line)
+        del self.log[:-200]
+
+    def _failure(self, message: str, *, in_call: bool = False) -> McpFailure:
+        """Record a failure; the first of an episode is announced (:attr:`on_notice`).
+        A failure during a call (crash, hang) lets the next call restart the server at
+        once; failing to start backs off."""
+        self._failures = 0 if in_call else self._failures + 1
+        self._failed_at = time.monotonic()
+        self._set(State.FAILED, message)
+        text = message
+        tail = self.stderr.text(8)
+        if tail:
+            text += f"\nWhat the server printed last:\n{tail}"
+        if not self._episode_noticed and self.on_notice is not None:
+            self._episode_noticed = True
+            try:
+                self.on_notice(self, text)
+            except Exception:
+                log.exception("an MCP notice listener failed")
+        return McpFailure(f"The MCP server {self.config.name!r}: {text}")
+
+    # --------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        """Start connecting in the background (returns at once)."""
+        if self.config.enabled and self._task is None:
+            self._spawn()
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        self._session = None
+        if task is not None:
+            if self._closing is not None:
+                self._closing.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(task), 5.0)
+            except (TimeoutError, asyncio.CancelledError, Exception):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(task, 5.0)
+        if self._status.state in (State.READY, State.STARTING):
+            self._set(State.STOPPED)
+
+    async def restart(self) -> None:
+        await self.stop()
+        self._failures = 0
+        self._spawn()
+
+    def _spawn(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        self._closing = asyncio.Event()
+        self._set(State.STARTING)
+        self._task = loop.create_task(self._run(self._ready, self._closing),
+                                      name=f"mcp:{self.config.name}")
+
+    def backoff_left(self) -> float:
+        if self._status.state is not State.FAILED or not self._failures:
+            return 0.0
+        wait = BACKOFF[min(self._failures, len(BACKOFF)) - 1]
+        return max(0.0, self._failed_at + wait - time.monotonic())
+
+    async def ensure_ready(self, *, wait_backoff: bool = False) -> Any:
+        """The live session, connecting first if needed (bounded by ``connect_timeout``)."""
+        if not self.config.enabled:
+            raise McpFailure(f"The MCP server {self.config.name!r} is turned off in the settings.")
+        if self._session is not None and self._task is not None and not self._task.done():
+            return self._session
+        if self._task is None or self._task.done() or self._ready is None:
+            left = self.backoff_left()
+            if left > 0 and not wait_backoff:
+                raise McpFailure(
+                    f"The MCP server {self.config.name!r} is not working "
+                    f"({self._status.message}); it is tried again in {left:.0f} s.")
+            if left > 0:
+                await asyncio.sleep(left)
+            await self._discard()
+            self._spawn()
+        assert self._ready is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), self.connect_timeout)
+        except TimeoutError:
+            await self._discard()
+            raise self._failure(
+                f"did not finish starting within {self.connect_timeout:g} s."
+                + self._hint()) from None
+        except McpFailure:
+            raise
+        except Exception as exc:  # _run reports it
+            raise McpFailure(str(exc)) from exc
+        return self._session
+
+    async def _discard(self) -> None:
+        task, self._task = self._task, None
+        self._session = None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 10.0)
+
+    def _hint(self) -> str:
+        if self.config.transport != "stdio":
+            return ""
+        if self.stderr.total == 0:
+            return (" It printed nothing. Check that the command starts an MCP server "
+                    "(some need an argument such as 'stdio' or 'mcp').")
+        return ""
+
+    # ----------------------------------------------------------- the task
+
+    async def _run(self, ready: asyncio.Future[None], closing: asyncio.Event) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                session = await self._open(stack)
+                init = await session.initialize()
+                info = init.server_info
+                self.server_info = f"{info.name} {info.version}".strip()
+                self.instructions = (init.instructions or "")[:2000]
+                self.capabilities = init.capabilities
+                self.tools = await self._list_tools(session) if init.capabilities.tools else []
+                self._session = session
+                self._set(State.READY, self.server_info)
+                if not ready.done():
+                    ready.set_result(None)
+                await closing.wait()
+        except asyncio.CancelledError:
+            if not ready.done():
+                ready.cancel()
+            raise
+        except McpFailure as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+        except BaseException as exc:  # noqa: BLE001 (anyio groups wrap what failed)
+            failure = self._failure(self._explain(exc))
+            if not ready.done():
+                ready.set_exception(failure)
+            log.info("MCP server %s: %s", self.config.name, failure, exc_info=exc)
+        finally:
+            self._session = None
+            if ready.done() and not ready.cancelled():
+                ready.exception()  # retrieved: never "exception was never retrieved"
+
+    async def _open(self, stack: AsyncExitStack) -> Any:
+        from mcp import ClientSession
+
+        self.stderr.clear()
+        config = self.config
+        if config.transport == "stdio":
+            streams = await self._open_stdio(stack)
+        else:
+            streams = await self._open_http(stack)
+        read, write = streams[0], streams[1]
+        session = ClientSession(read, write, message_handler=self._on_message,
+                                logging_callback=self._on_log)
+        return await stack.enter_async_context(session)
+
+    async def _open_stdio(self, stack: AsyncExitStack) -> Any:
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        config = self.config
+        env, missing = await asyncio.to_thread(resolve, config.env, self.get_secret)
+        if missing:
+            raise self._failure(
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry. "
+                "Add it in Settings (or `openworker-qt mcp` set-up) and try again.")
+        path = await asyncio.to_thread(self.path)  # the login shell's, the first time
+        env.setdefault("PATH", path)
+        program = await asyncio.to_thread(shutil.which, config.command, path=env["PATH"])
+        if program is None:
+            raise self._failure(_not_found(config.command))
+        params = StdioServerParameters(command=program, args=list(config.args), env=env,
+                                       cwd=config.cwd, encoding_error_handler="replace")
+        errlog = self.stderr.open()
+        try:
+            return await stack.enter_async_context(stdio_client(params, errlog=errlog))  # type: ignore[arg-type]
+        except OSError as exc:
+            raise self._failure(f"could not be started: {exc.strerror or exc}.") from exc
+        finally:
+            errlog.close()  # the child has its copy
+
+    async def _open_http(self, stack: AsyncExitStack) -> Any:
+        import httpx2
+
+        config = self.config
+        headers, missing = await asyncio.to_thread(resolve, config.headers, self.get_secret)
+        if missing:
+            raise self._failure(
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry.")
+        if config.transport == "sse":
+            from mcp.client.sse import sse_client
+
+            return await stack.enter_async_context(sse_client(
+                config.url, headers=headers, timeout=min(30.0, self.connect_timeout),
+                auth=self.auth))
+        from mcp.client.streamable_http import streamable_http_client
+
+        client = httpx2.AsyncClient(
+            headers=headers, auth=self.auth,
+            timeout=httpx2.Timeout(min(30.0, self.connect_timeout), read=300.0))
+        await stack.enter_async_context(client)
+        return await stack.enter_async_context(streamable_http_client(config.url, http_client=client))
+
+    async def _list_tools(self, session: Any) -> list[ToolInfo]:
+        from mcp import types
+
+        tools: list[ToolInfo] = []
+        cursor: str | None = None
+        for _page in range(50):
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            result = await session.list_tools(params=params)
+            for tool in result.tools:
+                hints = tool.annotations
+                tools.append(ToolInfo(
+                    name=tool.name, title=tool.title or (hints.title if hints else None) or "",
+                    description=tool.description or "",
+                    schema=dict(tool.input_schema or {"type": "object"}),
+                    read_only_hint=hints.read_only_hint if hints else None,
+                    destructive_hint=hints.destructive_hint if hints else None,
+                ))
+            cursor = result.next_cursor
+            if not cursor:
+                break
+        return tools
+
+    async def _on_message(self, message: Any) -> None:
+        from mcp import types
+
+        if isinstance(message, Exception):
+            self._note(f"the server sent something that is not MCP: {str(message)[:200]}")
+            return
+        if isinstance(message, types.ToolListChangedNotification):
+            session = self._session
+            if session is None:
+                return
+            try:
+                self.tools = await self._list_tools(session)
+            except Exception as exc:
+                self._note(f"listing the tools again failed: {exc}")
+                return
+            self._note(f"the server changed its tools ({len(self.tools)})")
+            self._set(State.READY, self.server_info)
+            if self.on_tools_changed is not None:
+                self.on_tools_changed(self)
+
+    async def _on_log(self, params: Any) -> None:
+        self._note(f"[{params.level}] {str(params.data)[:500]}")
+
+    # ----------------------------------------------------------- requests
+
+    async def request(
+        self, call: Callable[[Any], Awaitable[Any]], what: str, *, within: float | None = None,
+    ) -> Any:
+        """Run ``call(session)`` within the server's time-out. A crash, a hang or a
+        broken connection becomes :class:`McpFailure` (and the next request starts
+        the server again); an error the server answered with is re-raised as is."""
+        from mcp.shared.exceptions import MCPError
+        from mcp.types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
+        session = await self.ensure_ready()
+        limit = within or self.config.timeout
+        try:
+            return await asyncio.wait_for(call(session), limit + 1.0)
+        except TimeoutError:
+            await self._discard()
+            raise self._failure(f"did not answer {what} within {limit:g} s; it is "
+                                "restarted for the next call.", in_call=True) from None
+        except MCPError as exc:
+            if exc.code == REQUEST_TIMEOUT:
+                await self._discard()
+                raise self._failure(f"did not answer {what} within {limit:g} s; it is "
+                                    "restarted for the next call.", in_call=True) from None
+            if exc.code == CONNECTION_CLOSED or not self._alive():
+                await self._discard()
+                raise self._failure(f"stopped while answering {what}; it is restarted "
+                                    "for the next call.", in_call=True) from None
+            raise
+        except (OSError, EOFError) as exc:
+            await self._discard()
+            raise self._failure(f"the connection broke while answering {what} ({exc}); "
+                                "it is restarted for the next call.", in_call=True) from None
+        except Exception as exc:
+            if _is_transport_error(exc) or not self._alive():
+                await self._discard()
+                raise self._failure(f"the connection broke while answering {what}; it is "
+                                    "restarted for the next call.", in_call=True) from None
+            raise
+
+    def _alive(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def _explain(self, exc: BaseException) -> str:
+        """Why connecting failed, in plain words."""
+        leaf = _leaf(exc)
+        name = type(leaf).__name__
+        text = str(leaf)
+        if name in ("ConnectError", "ConnectTimeout") or isinstance(leaf, ConnectionRefusedError):
+            return f"could not be reached at {self.config.url} ({text or name})."
+        if name == "HTTPStatusError":
+            return f"refused the connection: {text}"
+        if "Connection closed" in text or isinstance(leaf, (EOFError, BrokenPipeError)):
+            return "stopped before it finished starting." + self._hint()
+        return f"could not start: {text or name}."
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _is_transport_error(exc: BaseException) -> bool:
+    import anyio
+
+    leaf = _leaf(exc)
+    return isinstance(leaf, (anyio.ClosedResourceError, anyio.BrokenResourceError,
+                             anyio.EndOfStream))
+
+
+def _not_found(command: str) -> str:
+    tips = {
+        "npx": "npx comes with Node.js.", "node": "Install Node.js.",
+        "uvx": "uvx comes with uv (https://docs.astral.sh/uv/).", "uv": "Install uv.",
+        "docker": "Install Docker and start it.",
+        "python": "Install Python.", "python3": "Install Python.",
+    }
+    base = os.path.basename(command)
+    tip = tips.get(base.removesuffix(".exe").removesuffix(".cmd"), "")
+    where = "" if sys.platform.startswith("win") else (
+        " OpenWorker looked in your login shell's PATH too; if you installed it with nvm, "
+        "asdf, pyenv or Homebrew, run `openworker-qt mcp doctor` to see what it found.")
+    return f"the program {command!r} was not found. {tip}{where}".replace("  ", " ")

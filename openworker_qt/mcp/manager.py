@@ -1,0 +1,148 @@
+"""Every configured MCP server, and their tools in the sessions' registries.
+
+The runtime adds each :class:`~openworker_qt.mcp.client.McpServer` as a
+lifecycle service (:func:`attach`): they start in the background, in parallel,
+once the window has painted. A session's registry gets the tools of the servers
+ready when it is built, and is kept up to date as servers come up, change their
+tools or are turned off (:meth:`McpManager.attach`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.mcp.client import McpServer, State
+from openworker_qt.mcp.config import ServerConfig, load_servers
+from openworker_qt.mcp.tools import PREFIX, server_tools, tool_name
+
+log = logging.getLogger(__name__)
+
+
+class McpManager:
+    def __init__(
+        self,
+        configs: list[ServerConfig],
+        *,
+        get_secret: Callable[[str], str | None] | None = None,
+        path: Callable[[], str] | None = None,
+        problems: list[str] | None = None,
+        connect_timeout: float | None = None,
+    ) -> None:
+        self.get_secret = get_secret
+        self.path = path
+        self.connect_timeout = connect_timeout
+        self.problems = list(problems or [])
+        self.servers: dict[str, McpServer] = {}
+        self.notices: list[tuple[str, str]] = []  # (server, text), newest last
+        self.on_notice: Callable[[str, str], None] | None = None
+        self.listeners: list[Callable[[McpServer], None]] = []
+        self._registries: weakref.WeakSet[ToolRegistry] = weakref.WeakSet()
+        for config in configs:
+            self.add(config)
+
+    @classmethod
+    def load(cls, config_dir: Path, workspace: Path | None = None, **kw: Any) -> McpManager:
+        """From the global file and (when trusted) ``workspace``'s file. Blocking."""
+        configs, problems = load_servers(config_dir, workspace)
+        for problem in problems:
+            log.warning("MCP: %s", problem)
+        return cls(configs, problems=problems, **kw)
+
+    def add(self, config: ServerConfig) -> McpServer:
+        kw: dict[str, Any] = {}
+        if self.connect_timeout is not None:
+            kw["connect_timeout"] = self.connect_timeout
+        server = McpServer(config, get_secret=self.get_secret, path=self.path, **kw)
+        server.on_notice = self._notice
+        server.on_tools_changed = self._refresh
+        server.listeners.append(self._changed)
+        self.servers[config.name] = server
+        return server
+
+    async def remove(self, name: str) -> None:
+        server = self.servers.pop(name, None)
+        if server is not None:
+            await server.stop()
+            self._refresh(server, drop=True)
+
+    # ------------------------------------------------------------ events
+
+    def _notice(self, server: McpServer, text: str) -> None:
+        self.notices.append((server.config.name, text))
+        del self.notices[:-50]
+        if self.on_notice is not None:
+            self.on_notice(server.config.name, text)
+
+    def _changed(self, server: McpServer) -> None:
+        if server.status.state is State.READY:
+            self._refresh(server)
+        for listener in list(self.listeners):
+            try:
+                listener(server)
+            except Exception:
+                log.exception("an MCP listener failed")
+
+    # ------------------------------------------------------------- tools
+
+    def attach(self, registry: ToolRegistry) -> ToolRegistry:
+        """Add the ready servers' tools to ``registry`` and keep them current there."""
+        self._registries.add(registry)
+        for server in self.servers.values():
+            self._fill(registry, server)
+        return registry
+
+    def _fill(self, registry: ToolRegistry, server: McpServer, *, drop: bool = False) -> None:
+        prefix = tool_name(server.config.name, "")
+        for name in [n for n in registry.names() if n.startswith(prefix)]:
+            tool = registry.get(name)
+            if tool is not None and tool.origin == f"mcp:{server.config.name}":
+                registry.remove(name)
+        if drop or not server.config.enabled:
+            return
+        for tool in server_tools(server):
+            try:
+                registry.add(tool)
+            except ValueError:
+                log.warning("MCP tool %s skipped: its name is taken", tool.name)
+
+    def _refresh(self, server: McpServer, *, drop: bool = False) -> None:
+        for registry in list(self._registries):
+            self._fill(registry, server, drop=drop)
+
+    def tools(self) -> ToolRegistry:
+        return self.attach(ToolRegistry())
+
+    def server_of(self, tool: str) -> McpServer | None:
+        if not tool.startswith(PREFIX):
+            return None
+        for server in self.servers.values():
+            if tool.startswith(tool_name(server.config.name, "")):
+                return server
+        return None
+
+    # --------------------------------------------------------- lifecycle
+
+    async def start_all(self) -> None:
+        for server in self.servers.values():
+            await server.start()
+
+    async def wait_ready(self, within: float = 30.0) -> None:
+        """Wait (bounded) until every enabled server is ready or failed (tests, the CLI)."""
+        async def one(server: McpServer) -> None:
+            try:
+                await server.ensure_ready(wait_backoff=False)
+            except Exception:
+                pass
+
+        await asyncio.wait_for(
+            asyncio.gather(*(one(s) for s in self.servers.values() if s.config.enabled)),
+            within)
+
+    async def stop_all(self) -> None:
+        await asyncio.gather(*(s.stop() for s in self.servers.values()), return_exceptions=True)
