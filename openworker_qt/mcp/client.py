@@ -62,6 +62,28 @@ class ToolInfo:
     destructive_hint: bool | None
 
 
+@dataclass(frozen=True, slots=True)
+class ResourceInfo:
+    uri: str
+    name: str
+    title: str
+    description: str
+    mime_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptInfo:
+    name: str
+    title: str
+    description: str
+    arguments: tuple[tuple[str, bool], ...]  # (name, required)
+
+
+@dataclass(frozen=True, slots=True)
+class _Content:
+    content: list[Any]
+
+
 class StderrTail:
     """The server's stderr through a pipe, drained by a thread (a flood never blocks
     the server or the loop), keeping the last :data:`STDERR_KEEP` bytes."""
@@ -460,6 +482,61 @@ class McpServer:
                 raise self._failure(f"the connection broke while answering {what}; it is "
                                     "restarted for the next call.", in_call=True) from None
             raise
+
+    # ------------------------------------------------ resources, prompts
+
+    async def list_resources(self) -> list[ResourceInfo]:
+        """The server's resources (what the user may attach to a message)."""
+        await self.ensure_ready()
+        if self.capabilities is not None and not self.capabilities.resources:
+            return []
+
+        async def listing(session: Any) -> list[ResourceInfo]:
+            from mcp import types
+
+            out: list[ResourceInfo] = []
+            cursor: str | None = None
+            for _page in range(50):
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                result = await session.list_resources(params=params)
+                out.extend(ResourceInfo(str(r.uri), r.name, r.title or "", r.description or "",
+                                        r.mime_type or "") for r in result.resources)
+                cursor = result.next_cursor
+                if not cursor:
+                    break
+            return out
+
+        result: list[ResourceInfo] = await self.request(listing, "the list of its resources")
+        return result
+
+    async def read_resource(self, uri: str, *, limit: int = 200_000) -> str:
+        """A resource's contents as text (binary parts as a one-line note), capped."""
+        from openworker_qt.mcp.tools import cap, resource_text
+
+        result = await self.request(lambda s: s.read_resource(uri), f"the resource {uri}")
+        return cap("\n".join(resource_text(c) for c in result.contents), limit)
+
+    async def list_prompts(self) -> list[PromptInfo]:
+        """The server's prompts (what the composer offers)."""
+        await self.ensure_ready()
+        if self.capabilities is not None and not self.capabilities.prompts:
+            return []
+        result = await self.request(lambda s: s.list_prompts(), "the list of its prompts")
+        return [PromptInfo(p.name, p.title or "", p.description or "",
+                           tuple((a.name, bool(a.required)) for a in p.arguments or ()))
+                for p in result.prompts]
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> str:
+        """The prompt's messages as the text to put in the composer."""
+        from openworker_qt.mcp.tools import result_text
+
+        result = await self.request(lambda s: s.get_prompt(name, arguments or {}),
+                                    f"the prompt {name}")
+        parts = []
+        for message in result.messages:
+            text, _ = result_text(_Content([message.content]))
+            parts.append(text)
+        return "\n\n".join(p for p in parts if p)
 
     def _alive(self) -> bool:
         return self._task is not None and not self._task.done()
