@@ -28,6 +28,7 @@ from pathlib import Path
 
 from openworker_qt import __version__
 from openworker_qt.cli import admin, turns
+from openworker_qt.cli import mcp as mcp_cli
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
 from openworker_qt.storage.config import RANGES, ConfigError
@@ -123,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("sessions", help="list sessions")
     sub.add_parser("models", help="list configured providers and their curated models")
+    mcp_cli.add_parser(sub)
     show = sub.add_parser("show", help="print a session's transcript")
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
@@ -168,6 +170,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return asyncio.run(turns.retry(args))
         if args.command == "show":
             return admin.show(args)
+        if args.command == "mcp":
+            return mcp_cli.run(args)
     except (ConfigError, StorageError, ScriptError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2

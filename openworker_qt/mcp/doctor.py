@@ -43,7 +43,7 @@ def shell_path(shell: str | None = None, timeout: float = SHELL_TIMEOUT) -> tupl
         return "", f"your shell {shell} does not exist"
     try:
         done = subprocess.run(
-            [shell, "-lic", f"echo {MARK}$PATH{MARK}"], capture_output=True, text=True,
+            [shell, "-lic", f"echo {MARK}${{PATH}}{MARK}"], capture_output=True, text=True,
             timeout=timeout, stdin=subprocess.DEVNULL, errors="replace",
             start_new_session=True,  # an interactive shell must not take the terminal
         )

@@ -14,7 +14,7 @@ from openworker_qt.mcp.client import McpFailure, State
 from openworker_qt.mcp.config import parse_server
 from openworker_qt.mcp.manager import McpManager
 from openworker_qt.mcp.tools import DESCRIPTION_CAP, RESULT_CAP, tool_name
-from tests.mcp.helpers import SERVERS, Card, call, context, script, server, until
+from tests.mcp.helpers import Card, call, context, script, server, until
 
 
 async def ready_manager(*configs, **kw) -> McpManager:  # type: ignore[no-untyped-def]
@@ -219,7 +219,3 @@ async def test_a_server_error_answer_is_a_tool_error_not_a_failure() -> None:
         assert manager.servers["behave"].status.state is State.READY
     finally:
         await manager.stop_all()
-
-
-def test_servers_dir_exists() -> None:
-    assert (SERVERS / "behave.py").is_file()
