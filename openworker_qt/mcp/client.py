@@ -511,7 +511,7 @@ class McpServer:
 
     async def read_resource(self, uri: str, *, limit: int = 200_000) -> str:
         """A resource's contents as text (binary parts as a one-line note), capped."""
-        from openworker_qt.mcp.tools import cap, resource_text
+        from openworker_qt.mcp.content import cap, resource_text
 
         result = await self.request(lambda s: s.read_resource(uri), f"the resource {uri}")
         return cap("\n".join(resource_text(c) for c in result.contents), limit)
@@ -528,7 +528,7 @@ class McpServer:
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> str:
         """The prompt's messages as the text to put in the composer."""
-        from openworker_qt.mcp.tools import result_text
+        from openworker_qt.mcp.content import result_text
 
         result = await self.request(lambda s: s.get_prompt(name, arguments or {}),
                                     f"the prompt {name}")

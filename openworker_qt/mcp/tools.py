@@ -13,20 +13,21 @@ Safety rules (the model is not trusted, and neither is a server):
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.mcp.client import McpFailure
+from openworker_qt.mcp.content import RESULT_CAP, cap, result_text
 
 if TYPE_CHECKING:
     from openworker_qt.mcp.client import McpServer, ToolInfo
 
+__all__ = ["RESULT_CAP", "make_tool", "server_tools", "tool_name"]
+
 PREFIX = "mcp__"
 DESCRIPTION_CAP = 1024
-RESULT_CAP = 50_000
 _BAD = re.compile(r"[^A-Za-z0-9_-]")
 SHOWN_KEY = "mcp.described"
 
@@ -40,50 +41,9 @@ def tool_name(server: str, tool: str) -> str:
     return f"{name[:55]}_{digest}"
 
 
-def cap(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n…(cut: {len(text) - limit} more characters)"
-
-
 def _description(server: McpServer, info: ToolInfo) -> str:
     text = " ".join(info.description.split()) or info.title or info.name
     return cap(f"[MCP server {server.config.name}] {text}", DESCRIPTION_CAP)
-
-
-def result_text(result: Any, limit: int = RESULT_CAP) -> tuple[str, list[dict[str, Any]]]:
-    """A CallToolResult (or prompt/resource contents) as text for the model, and
-    what it held besides text (for the card)."""
-    parts: list[str] = []
-    extras: list[dict[str, Any]] = []
-    for item in getattr(result, "content", None) or []:
-        kind = getattr(item, "type", "")
-        if kind == "text":
-            parts.append(item.text)
-        elif kind in ("image", "audio"):
-            size = len(base64.b64decode(item.data or "", validate=False)) if item.data else 0
-            parts.append(f"[{kind}: {item.mime_type}, {size} bytes]")
-            extras.append({"type": kind, "mime_type": item.mime_type, "bytes": size})
-        elif kind == "resource":
-            parts.append(resource_text(item.resource))
-        elif kind == "resource_link":
-            parts.append(f"[resource: {item.uri}{' — ' + item.name if item.name else ''}]")
-            extras.append({"type": "resource_link", "uri": str(item.uri)})
-        else:
-            parts.append(f"[{kind or 'content'}]")
-    structured = getattr(result, "structured_content", None)
-    if structured is not None and not parts:
-        parts.append(json.dumps(structured, ensure_ascii=False, indent=1))
-    return cap("\n".join(parts), limit), extras
-
-
-def resource_text(contents: Any) -> str:
-    text = getattr(contents, "text", None)
-    if text is not None:
-        return str(text)
-    blob = getattr(contents, "blob", "") or ""
-    size = len(base64.b64decode(blob, validate=False)) if blob else 0
-    return f"[{getattr(contents, 'mime_type', None) or 'binary'} {contents.uri}, {size} bytes]"
 
 
 def make_tool(server: McpServer, info: ToolInfo) -> Tool:
@@ -111,8 +71,6 @@ def make_tool(server: McpServer, info: ToolInfo) -> Tool:
         def call(session: Any) -> Any:
             return session.call_tool(info.name, args, read_timeout_seconds=config.timeout,
                                      progress_callback=progress)
-
-        from openworker_qt.mcp.client import McpFailure
 
         try:
             result = await server.request(call, f"the call to {info.name}")
