@@ -60,3 +60,56 @@ async def until(condition: Any, within: float = 20.0) -> None:
     async with asyncio.timeout(within):
         while not condition():  # noqa: ASYNC110 (state in another process: no event to wait on)
             await asyncio.sleep(0.05)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class HttpServer:
+    """tests/mcp/servers/<name>.py serving HTTP on a loopback port, as a subprocess."""
+
+    def __init__(self, name: str, *args: str) -> None:
+        self.port = free_port()
+        self.args = [sys.executable, str(SERVERS / f"{name}.py"),
+                     *[a.replace("{port}", str(self.port)) for a in args]]
+        self.proc: Any = None
+
+    async def __aenter__(self) -> HttpServer:
+        import asyncio
+        import subprocess
+
+        self.proc = subprocess.Popen(self.args, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+        def listening() -> bool:
+            import socket
+
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            except OSError:
+                return False
+            return True
+
+        async with asyncio.timeout(30):
+            while not listening():
+                assert self.proc.poll() is None, self.proc.stderr.read().decode()
+                await asyncio.sleep(0.05)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        import asyncio
+
+        self.proc.terminate()
+        try:
+            await asyncio.to_thread(self.proc.wait, 10)
+        except Exception:
+            self.proc.kill()
+        self.proc.stderr.close()
+
+    def url(self, path: str = "/mcp") -> str:
+        return f"http://127.0.0.1:{self.port}{path}"

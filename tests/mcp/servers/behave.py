@@ -78,6 +78,11 @@ def env(name: str) -> str:
     return os.environ.get(name, "(unset)")
 
 
+@server.tool(description="Say which value an HTTP request header had.")
+def header(name: str, ctx: Context) -> str:
+    return (ctx.headers or {}).get(name.lower(), "(unset)")
+
+
 @server.resource("note://hello", description="A note.")
 def hello() -> str:
     return "Hello from a resource"
@@ -98,4 +103,12 @@ if "--changing" in sys.argv:
 
 if __name__ == "__main__":
     sys.stderr.write("behave server starting\n")
-    server.run("stdio")
+    if "--http" in sys.argv or "--sse" in sys.argv:  # --http PORT / --sse PORT
+        flag = "--http" if "--http" in sys.argv else "--sse"
+        port = int(sys.argv[sys.argv.index(flag) + 1])
+        if flag == "--http":
+            server.run("streamable-http", host="127.0.0.1", port=port)
+        else:
+            server.run("sse", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")
