@@ -422,6 +422,11 @@ class DesktopApp(QObject):
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)
             window.permissions.default_mode_changed.connect(self.window.set_default_mode)
+            if self.runtime.mcp is not None:
+                from openworker_qt.ui.settings_mcp import McpPage
+
+                window.add_page(self.tr("MCP servers"),
+                                McpPage(self.runtime.mcp, self.runtime.paths.config))
             self.settings_window = window
         self.settings_window.show()
         self.settings_window.raise_()

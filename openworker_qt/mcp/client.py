@@ -239,6 +239,9 @@ class McpServer:
         if self._status.state in (State.READY, State.STARTING):
             self._set(State.STOPPED)
 
+    def disable(self) -> None:
+        self._set(State.DISABLED)
+
     async def restart(self) -> None:
         await self.stop()
         self._failures = 0

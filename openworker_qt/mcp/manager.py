@@ -18,7 +18,7 @@ from typing import Any
 
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.mcp.client import McpServer, State
-from openworker_qt.mcp.config import ServerConfig, load_servers
+from openworker_qt.mcp.config import ServerConfig, load_servers, save_global
 from openworker_qt.mcp.tools import PREFIX, server_tools, tool_name
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,36 @@ class McpManager:
         server.on_tools_changed = self._refresh
         server.listeners.append(self._changed)
         self.servers[config.name] = server
+        return server
+
+    def global_configs(self) -> list[ServerConfig]:
+        return [s.config for s in self.servers.values() if not s.config.workspace]
+
+    async def save(self, config_dir: Path) -> None:
+        """Write the global servers to the global file (in a worker)."""
+        configs = self.global_configs()
+        await asyncio.to_thread(save_global, config_dir, configs)
+
+    async def update(self, config: ServerConfig) -> McpServer:
+        """Apply an edited entry: tool settings at once; a changed command, address,
+        environment or on/off restarts (or stops) the server."""
+        server = self.servers.get(config.name)
+        if server is None:
+            server = self.add(config)
+            if config.enabled:
+                await server.start()
+            return server
+        before = server.config
+        server.config = config
+        connection = ("transport", "command", "args", "env", "cwd", "url", "headers", "enabled")
+        if any(getattr(before, f) != getattr(config, f) for f in connection):
+            await server.stop()
+            if config.enabled:
+                await server.restart()
+            else:
+                server.disable()
+        self._refresh(server)
+        self._changed(server)
         return server
 
     async def remove(self, name: str) -> None:
