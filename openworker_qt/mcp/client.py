@@ -460,7 +460,8 @@ class McpServer:
         session = await self.ensure_ready()
         limit = within or self.config.timeout
         try:
-            return await asyncio.wait_for(call(session), limit + 1.0)
+            async with asyncio.timeout(limit + 1.0):  # (no extra task per call, as wait_for)
+                return await call(session)
         except TimeoutError:
             await self._discard()
             raise self._failure(f"did not answer {what} within {limit:g} s; it is "
