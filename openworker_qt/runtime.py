@@ -339,7 +339,7 @@ class Runtime:
         if manager is None:
             manager = McpManager.load(
                 self.paths.config, self.workspace, get_secret=secrets.get_secret,
-                path=login_path)
+                set_secret=secrets.set_secret, path=login_path)
         self.mcp = manager
         for server in manager.servers.values():
             self.add_service(server)

@@ -13,7 +13,7 @@ from openworker_qt.mcp import config as mcp_config
 from openworker_qt.mcp.config import McpConfigError, parse_server
 from openworker_qt.storage.paths import app_paths
 
-USAGE = "usage: openworker-qt mcp {list,add,import,test,remove,doctor,trust,secret}"
+USAGE = "usage: openworker-qt mcp {list,add,import,test,remove,doctor,trust,secret,login,logout}"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +41,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rm = acts.add_parser("remove", help="remove a server")
     rm.add_argument("name")
     acts.add_parser("doctor", help="find node, npx, uvx, python and explain what is missing")
+    login = acts.add_parser("login", help="sign in to an HTTP server in the browser (OAuth)")
+    login.add_argument("name")
+    logout = acts.add_parser("logout", help="forget an HTTP server's sign-in")
+    logout.add_argument("name")
     secret = acts.add_parser(
         "secret", help="store the value of a ${NAME} in the keyring (read from stdin or a prompt)")
     secret.add_argument("name")
@@ -79,6 +83,10 @@ def _run(args: argparse.Namespace) -> int:
         return _trust(args)
     if act == "secret":
         return _secret(args.name)
+    if act == "login":
+        return _login(args.name)
+    if act == "logout":
+        return _logout(args.name)
     sys.stderr.write(USAGE + "\n")
     return 2
 
@@ -252,4 +260,47 @@ def _secret(name: str) -> int:
         raise McpConfigError("Nothing was stored: the value was empty.")
     secrets.set_secret(name, value)
     print(f"Stored {name} in the keyring; servers that use ${{{name}}} get it when they start.")
+    return 0
+
+
+def _configured(name: str) -> mcp_config.ServerConfig:
+    servers, _ = mcp_config.load_global(_config_dir())
+    server = next((s for s in servers if s.name == name), None)
+    if server is None:
+        raise McpConfigError(f"There is no server named {name!r} (see `openworker-qt mcp list`).")
+    return server
+
+
+def _login(name: str) -> int:
+    from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.storage import secrets
+
+    config = _configured(name)
+    if not config.uses_oauth:
+        raise McpConfigError(f"{name!r} does not sign in with a browser (it is not an HTTP "
+                             "server, or it sends its own Authorization header).")
+
+    async def go() -> int:
+        server = McpServer(config, get_secret=secrets.get_secret, set_secret=secrets.set_secret)
+        print("Opening your browser to sign in… (waiting up to 5 minutes)")
+        try:
+            await server.sign_in()
+        except McpFailure as exc:
+            print(str(exc))
+            return 1
+        finally:
+            await server.stop()
+        print(f"Signed in to {name}: {len(server.tools)} tools.")
+        return 0
+
+    return asyncio.run(go())
+
+
+def _logout(name: str) -> int:
+    from openworker_qt.mcp.oauth import forget
+    from openworker_qt.storage import secrets
+
+    _configured(name)
+    forget(name, secrets.delete_secret)
+    print(f"Forgot the sign-in of {name}.")
     return 0

@@ -147,6 +147,7 @@ class McpServer:
         config: ServerConfig,
         *,
         get_secret: Callable[[str], str | None] | None = None,
+        set_secret: Callable[[str, str], None] | None = None,
         path: Callable[[], str] | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
         auth: Any = None,
@@ -154,6 +155,8 @@ class McpServer:
         self.config = config
         self.name = f"MCP server {config.name}"
         self.get_secret = get_secret or (lambda _n: None)
+        self.set_secret = set_secret
+        self._signing_in: tuple[Any, Any] | None = None  # (LoopbackCallback, browser)
         self.path = path or (lambda: os.environ.get("PATH", os.defpath))
         self.connect_timeout = connect_timeout
         self.auth = auth  # an httpx2.Auth (OAuth) for HTTP servers
@@ -261,7 +264,7 @@ class McpServer:
         wait = BACKOFF[min(self._failures, len(BACKOFF)) - 1]
         return max(0.0, self._failed_at + wait - time.monotonic())
 
-    async def ensure_ready(self, *, wait_backoff: bool = False) -> Any:
+    async def ensure_ready(self, *, wait_backoff: bool = False, within: float | None = None) -> Any:
         """The live session, connecting first if needed (bounded by ``connect_timeout``)."""
         if not self.config.enabled:
             raise McpFailure(f"The MCP server {self.config.name!r} is turned off in the settings.")
@@ -279,11 +282,11 @@ class McpServer:
             self._spawn()
         assert self._ready is not None
         try:
-            await asyncio.wait_for(asyncio.shield(self._ready), self.connect_timeout)
+            await asyncio.wait_for(asyncio.shield(self._ready), within or self.connect_timeout)
         except TimeoutError:
             await self._discard()
             raise self._failure(
-                f"did not finish starting within {self.connect_timeout:g} s."
+                f"did not finish starting within {within or self.connect_timeout:g} s."
                 + self._hint()) from None
         except McpFailure:
             raise
@@ -387,19 +390,55 @@ class McpServer:
         if missing:
             raise self._failure(
                 "needs " + ", ".join(missing) + " from the keyring, which has no such entry.")
+        auth = self.auth if self.auth is not None else self._oauth()
         if config.transport == "sse":
             from mcp.client.sse import sse_client
 
             return await stack.enter_async_context(sse_client(
                 config.url, headers=headers, timeout=min(30.0, self.connect_timeout),
-                auth=self.auth))
+                auth=auth))
         from mcp.client.streamable_http import streamable_http_client
 
         client = httpx2.AsyncClient(
-            headers=headers, auth=self.auth,
+            headers=headers, auth=auth,
             timeout=httpx2.Timeout(min(30.0, self.connect_timeout), read=300.0))
         await stack.enter_async_context(client)
         return await stack.enter_async_context(streamable_http_client(config.url, http_client=client))
+
+    def _oauth(self) -> Any:
+        if not self.config.uses_oauth or self.set_secret is None:
+            return None
+        from openworker_qt.mcp import oauth
+
+        return oauth.provider(
+            self.config.name, self.config.url,
+            port=int(self.config.oauth_setting("port", oauth.DEFAULT_PORT)),
+            scope=self.config.oauth_setting("scope"),
+            get_secret=self.get_secret, set_secret=self.set_secret,
+            signing_in=lambda: self._signing_in)
+
+    async def sign_in(self, *, browser: Any = None, within: float | None = None) -> None:
+        """Sign in in the browser (the user asked): a loopback listener receives the
+        redirect; then the server is connected with the new tokens."""
+        from openworker_qt.mcp import oauth
+
+        if not self.config.uses_oauth:
+            raise McpFailure(f"The MCP server {self.config.name!r} does not use a sign-in.")
+        limit = within or oauth.SIGN_IN_TIMEOUT
+        callback = oauth.LoopbackCallback(int(self.config.oauth_setting("port", oauth.DEFAULT_PORT)))
+        try:
+            await callback.start()
+        except oauth.SignInRequired as exc:
+            raise self._failure(str(exc)) from None
+        self._signing_in = (callback, browser)
+        try:
+            await self.stop()
+            self._failures = 0
+            self._spawn()
+            await self.ensure_ready(within=limit)
+        finally:
+            self._signing_in = None
+            await callback.close()
 
     async def _list_tools(self, session: Any) -> list[ToolInfo]:
         from mcp import types
@@ -472,7 +511,7 @@ class McpServer:
                 raise self._failure(f"did not answer {what} within {limit:g} s; it is "
                                     "restarted for the next call.", in_call=True) from None
             if exc.code == CONNECTION_CLOSED or not self._alive():
-                await self._discard()
+                await self._why_closed()
                 raise self._failure(f"stopped while answering {what}; it is restarted "
                                     "for the next call.", in_call=True) from None
             raise
@@ -482,7 +521,7 @@ class McpServer:
                                 "it is restarted for the next call.", in_call=True) from None
         except Exception as exc:
             if _is_transport_error(exc) or not self._alive():
-                await self._discard()
+                await self._why_closed()
                 raise self._failure(f"the connection broke while answering {what}; it is "
                                     "restarted for the next call.", in_call=True) from None
             raise
@@ -542,11 +581,31 @@ class McpServer:
             parts.append(text)
         return "\n\n".join(p for p in parts if p)
 
+    async def _why_closed(self) -> None:
+        """The connection closed under a call: let its task end (bounded) and, if it
+        knows why (a sign-in that is needed again, say), raise that instead."""
+        task = self._task
+        before = self._status
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(task), 2.0)
+        await self._discard()
+        if self._status is not before and self._status.state is State.FAILED:
+            raise McpFailure(f"The MCP server {self.config.name!r}: {self._status.message}")
+
     def _alive(self) -> bool:
         return self._task is not None and not self._task.done()
 
     def _explain(self, exc: BaseException) -> str:
         """Why connecting failed, in plain words."""
+        from openworker_qt.mcp.oauth import SignInRequired
+
+        for one in _leaves(exc):
+            if isinstance(one, SignInRequired):
+                return str(one)
+            if type(one).__name__ in ("OAuthFlowError", "OAuthTokenError", "OAuthRegistrationError"):
+                return (f"the sign-in did not work ({one}); sign in again (Settings → MCP "
+                        f"servers → Sign in, or `openworker-qt mcp login {self.config.name}`).")
         leaf = _leaf(exc)
         name = type(leaf).__name__
         text = str(leaf)
@@ -563,6 +622,22 @@ def _leaf(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """Every exception in ``exc`` (groups opened, causes and contexts followed)."""
+    out: list[BaseException] = []
+    todo = [exc]
+    while todo and len(out) < 100:
+        one = todo.pop()
+        if isinstance(one, BaseExceptionGroup):
+            todo.extend(one.exceptions)
+            continue
+        out.append(one)
+        for linked in (one.__cause__, one.__context__):
+            if linked is not None and linked not in out:
+                todo.append(linked)
+    return out
 
 
 def _is_transport_error(exc: BaseException) -> bool:

@@ -64,8 +64,20 @@ class ServerConfig:
     disabled_tools: frozenset[str] = frozenset()
     tool_risk: Mapping[str, RiskClass] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    #: OAuth for an HTTP server: None (automatic: when it asks and no Authorization
+    #: header is set), False (never) or settings {"port": int, "scope": str}.
+    oauth: Mapping[str, Any] | bool | None = None
     #: "global" or the workspace file it came from.
     source: str = "global"
+
+    @property
+    def uses_oauth(self) -> bool:
+        if self.transport == "stdio" or self.oauth is False:
+            return False
+        return bool(self.oauth) or not any(k.lower() == "authorization" for k in self.headers)
+
+    def oauth_setting(self, key: str, default: Any = None) -> Any:
+        return self.oauth.get(key, default) if isinstance(self.oauth, Mapping) else default
 
     @property
     def workspace(self) -> bool:
@@ -100,6 +112,8 @@ class ServerConfig:
             out["toolRisk"] = {k: v.value for k, v in sorted(self.tool_risk.items())}
         if self.timeout != DEFAULT_TIMEOUT:
             out["timeout"] = self.timeout
+        if self.oauth is not None:
+            out["oauth"] = self.oauth if isinstance(self.oauth, bool) else dict(self.oauth)
         return out
 
 
@@ -148,8 +162,16 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         timeout = float(raw.get("timeout") or DEFAULT_TIMEOUT)
     except (TypeError, ValueError):
         raise McpConfigError(f"\"timeout\" of the server {name!r} must be a number of seconds.") from None
+    oauth = raw.get("oauth")
+    if oauth is not None and not isinstance(oauth, (bool, Mapping)):
+        raise McpConfigError(f"\"oauth\" of the server {name!r} must be true, false or an object.")
+    if isinstance(oauth, Mapping):
+        port = oauth.get("port")
+        if port is not None and not (isinstance(port, int) and 0 < port < 65536):
+            raise McpConfigError(f"The sign-in port of {name!r} must be a number from 1 to 65535.")
+        oauth = dict(oauth)
     return ServerConfig(
-        name=name, transport=kind,
+        name=name, transport=kind, oauth=oauth,
         command=str(command or "").strip(), args=tuple(str(a) for a in args),
         env=strings("env"), cwd=str(raw["cwd"]) if raw.get("cwd") else None,
         url=str(url or ""), headers=strings("headers"),

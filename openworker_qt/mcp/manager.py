@@ -30,11 +30,13 @@ class McpManager:
         configs: list[ServerConfig],
         *,
         get_secret: Callable[[str], str | None] | None = None,
+        set_secret: Callable[[str, str], None] | None = None,
         path: Callable[[], str] | None = None,
         problems: list[str] | None = None,
         connect_timeout: float | None = None,
     ) -> None:
         self.get_secret = get_secret
+        self.set_secret = set_secret
         self.path = path
         self.connect_timeout = connect_timeout
         self.problems = list(problems or [])
@@ -58,7 +60,8 @@ class McpManager:
         kw: dict[str, Any] = {}
         if self.connect_timeout is not None:
             kw["connect_timeout"] = self.connect_timeout
-        server = McpServer(config, get_secret=self.get_secret, path=self.path, **kw)
+        server = McpServer(config, get_secret=self.get_secret, set_secret=self.set_secret,
+                           path=self.path, **kw)
         server.on_notice = self._notice
         server.on_tools_changed = self._refresh
         server.listeners.append(self._changed)

@@ -122,6 +122,7 @@ class McpPage(QWidget):
         self.import_button = self._button(buttons, self.tr("Import…"), self.import_servers)
         self.test_button = self._button(buttons, self.tr("Test server"), self.test_server)
         self.restart_button = self._button(buttons, self.tr("Restart"), self.restart_server)
+        self.sign_in_button = self._button(buttons, self.tr("Sign in"), self.sign_in)
         self.remove_button = self._button(buttons, self.tr("Remove"), self.remove_server)
         self.doctor_button = self._button(buttons, self.tr("Doctor"), self.run_doctor)
         buttons.addStretch(1)
@@ -211,6 +212,7 @@ class McpPage(QWidget):
         server = self.selected()
         for button in (self.test_button, self.restart_button, self.remove_button):
             button.setEnabled(server is not None)
+        self.sign_in_button.setVisible(server is not None and server.config.uses_oauth)
         self.tools.blockSignals(True)
         self.tools.clear()
         if server is None:
@@ -348,6 +350,25 @@ class McpPage(QWidget):
     def restart_server(self) -> asyncio.Future[Any] | None:
         server = self.selected()
         return self._run(server.restart()) if server is not None else None
+
+    def sign_in(self, browser: Any = None) -> asyncio.Future[Any] | None:
+        """Sign in to the selected HTTP server in the browser (OAuth)."""
+        server = self.selected()
+        if server is None:
+            return None
+
+        async def go() -> None:
+            from openworker_qt.mcp.client import McpFailure
+
+            self.log.setPlainText(self.tr("Finish signing in in your browser…"))
+            try:
+                await server.sign_in(browser=browser)
+            except McpFailure as exc:
+                self.log.setPlainText(str(exc))
+                return
+            self.log.setPlainText(self.tr("Signed in."))
+
+        return self._run(go())
 
     def remove_server(self) -> asyncio.Future[Any] | None:
         server = self.selected()
