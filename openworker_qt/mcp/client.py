@@ -175,6 +175,10 @@ class McpServer:
         self._closing: asyncio.Event | None = None
         self._failures = 0
         self._failed_at = 0.0
+        self.backoff = BACKOFF
+        self._stopped = False
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._retry_at: asyncio.TimerHandle | None = None
         self._episode_noticed = False
         self.log: list[str] = []  # what happened, for the settings page and `mcp test`
 
@@ -224,10 +228,13 @@ class McpServer:
 
     async def start(self) -> None:
         """Start connecting in the background (returns at once)."""
+        self._stopped = False
         if self.config.enabled and self._task is None:
             self._spawn()
 
     async def stop(self) -> None:
+        self._stopped = True
+        self._cancel_timers()
         task, self._task = self._task, None
         self._session = None
         if task is not None:
@@ -247,21 +254,62 @@ class McpServer:
 
     async def restart(self) -> None:
         await self.stop()
+        self._stopped = False
         self._failures = 0
         self._spawn()
 
     def _spawn(self) -> None:
         loop = asyncio.get_running_loop()
+        self._cancel_timers()
         self._ready = loop.create_future()
         self._closing = asyncio.Event()
         self._set(State.STARTING)
         self._task = loop.create_task(self._run(self._ready, self._closing),
                                       name=f"mcp:{self.config.name}")
+        if self._signing_in is None:  # (a sign-in waits for the user instead)
+            self._watchdog = loop.call_later(self.connect_timeout, self._start_overdue, self._task)
+
+    def _cancel_timers(self) -> None:
+        for handle in (self._watchdog, self._retry_at):
+            if handle is not None:
+                handle.cancel()
+        self._watchdog = self._retry_at = None
+
+    def _start_overdue(self, task: asyncio.Task[None]) -> None:
+        """Nobody waited for this start and it is taking too long: give up on it."""
+        self._watchdog = None
+        if task is self._task and self._ready is not None and not self._ready.done():
+            asyncio.ensure_future(self._give_up_start(self.connect_timeout))
+
+    async def _give_up_start(self, limit: float) -> McpFailure:
+        ready = self._ready
+        failure = self._failure(f"did not finish starting within {limit:g} s." + self._hint())
+        if ready is not None and not ready.done():
+            ready.set_exception(failure)
+            ready.exception()
+        await self._discard()
+        self._schedule_retry()
+        return failure
+
+    def _schedule_retry(self) -> None:
+        """Try a server that failed to start again in the background, backing off
+        (:data:`BACKOFF`); a call in between starts it at once after the back-off."""
+        if self._stopped or not self.config.enabled or self._failures > len(self.backoff):
+            return
+        wait = self.backoff[min(self._failures, len(self.backoff)) - 1]
+        self._retry_at = asyncio.get_running_loop().call_later(wait, self._retry)
+
+    def _retry(self) -> None:
+        self._retry_at = None
+        if (not self._stopped and self._status.state is State.FAILED
+                and (self._task is None or self._task.done())):
+            self._note("trying again")
+            self._spawn()
 
     def backoff_left(self) -> float:
         if self._status.state is not State.FAILED or not self._failures:
             return 0.0
-        wait = BACKOFF[min(self._failures, len(BACKOFF)) - 1]
+        wait = self.backoff[min(self._failures, len(self.backoff)) - 1]
         return max(0.0, self._failed_at + wait - time.monotonic())
 
     async def ensure_ready(self, *, wait_backoff: bool = False, within: float | None = None) -> Any:
@@ -284,10 +332,7 @@ class McpServer:
         try:
             await asyncio.wait_for(asyncio.shield(self._ready), within or self.connect_timeout)
         except TimeoutError:
-            await self._discard()
-            raise self._failure(
-                f"did not finish starting within {within or self.connect_timeout:g} s."
-                + self._hint()) from None
+            raise await self._give_up_start(within or self.connect_timeout) from None
         except McpFailure:
             raise
         except Exception as exc:  # _run reports it
@@ -339,6 +384,8 @@ class McpServer:
             if not ready.done():
                 ready.set_exception(failure)
             log.info("MCP server %s: %s", self.config.name, failure, exc_info=exc)
+            if not _needs_sign_in(exc):
+                self._schedule_retry()
         finally:
             self._session = None
             if ready.done() and not ready.cancelled():
@@ -638,6 +685,12 @@ def _leaves(exc: BaseException) -> list[BaseException]:
             if linked is not None and linked not in out:
                 todo.append(linked)
     return out
+
+
+def _needs_sign_in(exc: BaseException) -> bool:
+    from openworker_qt.mcp.oauth import SignInRequired
+
+    return any(isinstance(one, SignInRequired) for one in _leaves(exc))
 
 
 def _is_transport_error(exc: BaseException) -> bool:

@@ -219,3 +219,29 @@ async def test_a_server_error_answer_is_a_tool_error_not_a_failure() -> None:
         assert manager.servers["behave"].status.state is State.READY
     finally:
         await manager.stop_all()
+
+
+async def test_a_server_that_failed_to_start_is_tried_again_in_the_background(
+    tmp_path: Path,
+) -> None:
+    manager = McpManager([script("flaky", str(tmp_path / "starts"))], connect_timeout=20)
+    srv = manager.servers["flaky"]
+    srv.backoff = (0.2,)
+    registry = manager.attach(ToolRegistry())
+    await manager.start_all()
+    await until(lambda: srv.status.state is State.FAILED)
+    assert "the database is still starting" in srv.status.stderr
+    await until(lambda: srv.status.state is State.READY)  # nobody called: the retry did
+    assert "mcp__flaky__add" in registry
+    assert any("trying again" in line for line in srv.log)
+    await srv.stop()
+
+
+async def test_a_start_nobody_waits_for_still_ends_within_the_time_out() -> None:
+    srv = server(script("hang_start"), connect_timeout=1.0)
+    srv.backoff = (3600.0,)
+    await srv.start()
+    await until(lambda: srv.status.state is State.FAILED)
+    assert "did not finish starting within 1 s" in srv.status.message
+    assert "listening..." in srv.status.stderr
+    await srv.stop()
