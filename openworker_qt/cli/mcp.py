@@ -8,6 +8,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from openworker_qt.mcp import config as mcp_config
 from openworker_qt.mcp.config import McpConfigError, parse_server
@@ -304,3 +305,36 @@ def _logout(name: str) -> int:
     forget(name, secrets.delete_secret)
     print(f"Forgot the sign-in of {name}.")
     return 0
+
+
+async def connect(rt: Any, workspace: Path | None) -> Any:
+    """For ``openworker-qt run``: the configured servers, connected (bounded) so the
+    turn is offered their tools; None when there are none. Problems go to stderr."""
+    from openworker_qt.mcp.client import State
+    from openworker_qt.mcp.doctor import login_path
+    from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.storage import secrets
+
+    manager = await asyncio.to_thread(
+        McpManager.load, rt.paths.config, workspace, get_secret=secrets.get_secret,
+        set_secret=secrets.set_secret, path=login_path)
+    for problem in manager.problems:
+        sys.stderr.write(f"note: {problem}\n")
+    if not manager.servers:
+        return None
+    rt.mcp = manager
+    await manager.start_all()
+    try:
+        await manager.wait_ready(within=45)
+    except TimeoutError:
+        pass
+    for server in manager.servers.values():
+        if server.config.enabled and server.status.state is not State.READY:
+            sys.stderr.write(f"note: MCP server {server.config.name}: "
+                             f"{server.status.describe()}\n")
+    return manager
+
+
+async def disconnect(manager: Any) -> None:
+    if manager is not None:
+        await manager.stop_all()

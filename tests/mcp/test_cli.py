@@ -96,3 +96,22 @@ def test_doctor_prints_programs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mcp", "doctor"]) == 0
     out = capsys.readouterr().out
     assert "Programs MCP servers usually need:" in out and "node" in out
+
+
+def test_run_offers_the_configured_servers_tools(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["mcp", "add", "behave", "--", sys.executable, str(SERVERS / "behave.py")]) == 0
+    script = tmp_path / "turns.json"
+    script.write_text(json.dumps([
+        {"tool_calls": [{"name": "mcp__behave__add", "arguments": {"a": 40, "b": 2}}]},
+        {"text": "It is 42."},
+    ]))
+    capsys.readouterr()
+    code = main(["run", "add them", "--model", f"scripted:{script}", "--yes", "--json",
+                 "-w", str(tmp_path)])
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    finished = [e for e in events if e["type"] == "tool_finished"]
+    assert code == 0, events
+    assert [(f["name"], f["status"], f["result"]) for f in finished] == [
+        ("mcp__behave__add", "ok", "42")]
