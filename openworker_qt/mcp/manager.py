@@ -18,7 +18,13 @@ from typing import Any
 
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.mcp.client import McpServer, State
-from openworker_qt.mcp.config import ServerConfig, load_servers, save_global
+from openworker_qt.mcp.config import (
+    ServerConfig,
+    TrustStore,
+    load_servers,
+    save_global,
+    workspace_file,
+)
 from openworker_qt.mcp.tools import PREFIX, server_tools, tool_name
 
 log = logging.getLogger(__name__)
@@ -40,6 +46,8 @@ class McpManager:
         self.path = path
         self.connect_timeout = connect_timeout
         self.problems = list(problems or [])
+        self.config_dir: Path | None = None
+        self.workspace: Path | None = None
         self.servers: dict[str, McpServer] = {}
         self.notices: list[tuple[str, str]] = []  # (server, text), newest last
         self.on_notice: Callable[[str, str], None] | None = None
@@ -54,7 +62,35 @@ class McpManager:
         configs, problems = load_servers(config_dir, workspace)
         for problem in problems:
             log.warning("MCP: %s", problem)
-        return cls(configs, problems=problems, **kw)
+        manager = cls(configs, problems=problems, **kw)
+        manager.config_dir, manager.workspace = config_dir, workspace
+        return manager
+
+    def untrusted_file(self) -> Path | None:
+        """The workspace's MCP file when it waits for the user's trust."""
+        if self.workspace is None or self.config_dir is None:
+            return None
+        path = workspace_file(self.workspace)
+        if path is None or TrustStore(self.config_dir).is_trusted(self.workspace):
+            return None
+        return path
+
+    async def trust_workspace(self) -> list[str]:
+        """The user trusts the workspace's MCP file as it is now: its servers start.
+        Returns their names."""
+        if self.workspace is None or self.config_dir is None:
+            return []
+        store = TrustStore(self.config_dir)
+        await asyncio.to_thread(store.trust, self.workspace)
+        configs, problems = await asyncio.to_thread(load_servers, self.config_dir, self.workspace)
+        self.problems = problems
+        added = []
+        for config in configs:
+            if config.workspace and config.name not in self.servers:
+                server = self.add(config)
+                await server.start()
+                added.append(config.name)
+        return added
 
     def add(self, config: ServerConfig) -> McpServer:
         kw: dict[str, Any] = {}

@@ -103,6 +103,7 @@ class McpPage(QWidget):
         self.manager = manager
         self.config_dir = config_dir
         self.tasks: set[asyncio.Future[Any]] = set()
+        self.trusting: asyncio.Future[Any] | None = None
         self.servers = QListWidget()
         self.servers.setAccessibleName(self.tr("MCP servers"))
         self.servers.currentRowChanged.connect(lambda _row: self.show_server())
@@ -149,6 +150,11 @@ class McpPage(QWidget):
         self.problems.setWordWrap(True)
         self.problems.setVisible(bool(manager.problems))
         lay.addWidget(self.problems)
+        untrusted = manager.untrusted_file()
+        self.trust_button = QPushButton(self.tr("Trust this folder's servers…"))
+        self.trust_button.setVisible(untrusted is not None)
+        self.trust_button.clicked.connect(lambda: self.trust_workspace())
+        lay.addWidget(self.trust_button)
         listener = self._on_server_changed
         manager.listeners.append(listener)
 
@@ -369,6 +375,43 @@ class McpPage(QWidget):
             self.log.setPlainText(self.tr("Signed in."))
 
         return self._run(go())
+
+    def trust_workspace(self) -> Any:
+        """Show what the folder's MCP file would run (a window that does not block);
+        its servers start if the user says yes. Returns the question window."""
+        from PySide6.QtWidgets import QMessageBox
+
+        path = self.manager.untrusted_file()
+        if path is None:
+            return None
+        try:
+            servers, _ = mc.servers_in(mc.read_json(path), source=str(path))
+        except mc.McpConfigError as exc:
+            self.problems.setText(str(exc))
+            return None
+        listing = "\n".join(f"• {s.name}: {s.describe()}" for s in servers)
+        box = QMessageBox(
+            QMessageBox.Icon.Question, self.tr("Trust this folder's MCP servers?"),
+            self.tr("{path} asks to run these programs:\n\n{listing}\n\nOnly trust files "
+                    "you or your team wrote. If the file changes, you are asked again.").format(
+                        path=path, listing=listing),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+
+        def answered(button: Any) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+                self.trusting = self._run(self._trusted())
+
+        box.buttonClicked.connect(answered)
+        box.open()
+        return box
+
+    async def _trusted(self) -> None:
+        await self.manager.trust_workspace()
+        self.trust_button.setVisible(False)
+        self.problems.setText("\n".join(self.manager.problems))
+        self.problems.setVisible(bool(self.manager.problems))
+        self.refresh()
 
     def remove_server(self) -> asyncio.Future[Any] | None:
         server = self.selected()

@@ -144,3 +144,34 @@ def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # typ
         qloop.run_until_complete(asyncio.wait_for(desktop.shutdown(), 60))
         desktop.window.deleteLater()
         runtime.close()
+
+
+def test_a_workspace_file_waits_for_trust_on_the_page(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": {
+        "command": sys.executable, "args": [str(SERVERS / "behave.py")]}}}))
+    config_dir = app_paths().ensure().config
+    manager = McpManager.load(config_dir, ws, connect_timeout=20)
+    assert manager.servers == {}
+    page = McpPage(manager, config_dir)
+    qtbot.addWidget(page)
+    page.show()
+    assert page.trust_button.isVisible() and "trust" in page.problems.text()
+
+    async def scenario() -> None:
+        box = page.trust_workspace()
+        assert "local: " in box.text() and "behave.py" in box.text()
+        box.button(QMessageBox.StandardButton.Yes).click()
+        await until(lambda: page.trusting is not None and page.trusting.done(), 10, "trusted")
+        assert not page.trust_button.isVisible()
+        await until(lambda: manager.servers["local"].status.state is State.READY, 30, "ready")
+        assert "this folder" in page.servers.item(0).text()
+        await manager.stop_all()
+
+    run(qloop, scenario)
+    # The file changes: it waits for trust again.
+    (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": {"command": "other"}}}))
+    assert McpManager.load(config_dir, ws).untrusted_file() == ws / ".mcp.json"
