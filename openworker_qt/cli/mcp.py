@@ -14,7 +14,7 @@ from openworker_qt.mcp import config as mcp_config
 from openworker_qt.mcp.config import McpConfigError, parse_server
 from openworker_qt.storage.paths import app_paths
 
-USAGE = "usage: openworker-qt mcp {list,add,import,test,remove,doctor,trust,secret,login,logout}"
+USAGE = "usage: openworker-qt mcp {list,add,import,test,remove,doctor,trust,secret,login,logout,resources,prompts}"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +42,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rm = acts.add_parser("remove", help="remove a server")
     rm.add_argument("name")
     acts.add_parser("doctor", help="find node, npx, uvx, python and explain what is missing")
+    res = acts.add_parser("resources", help="list a server's resources, or print one (--read URI)")
+    res.add_argument("name")
+    res.add_argument("--read", metavar="URI", help="print this resource's contents")
+    prompts = acts.add_parser("prompts", help="list a server's prompts, or fill one (--get NAME)")
+    prompts.add_argument("name")
+    prompts.add_argument("--get", metavar="PROMPT", help="print this prompt, filled in")
+    prompts.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE",
+                         help="an argument of the prompt")
     login = acts.add_parser("login", help="sign in to an HTTP server in the browser (OAuth)")
     login.add_argument("name")
     logout = acts.add_parser("logout", help="forget an HTTP server's sign-in")
@@ -86,6 +94,8 @@ def _run(args: argparse.Namespace) -> int:
         return _secret(args.name)
     if act == "login":
         return _login(args.name)
+    if act in ("resources", "prompts"):
+        return _browse(args)
     if act == "logout":
         return _logout(args.name)
     sys.stderr.write(USAGE + "\n")
@@ -338,3 +348,43 @@ async def connect(rt: Any, workspace: Path | None) -> Any:
 async def disconnect(manager: Any) -> None:
     if manager is not None:
         await manager.stop_all()
+
+
+def _browse(args: argparse.Namespace) -> int:
+    """What a server offers besides tools: resources (to attach) and prompts."""
+    from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.mcp.doctor import login_path
+    from openworker_qt.storage import secrets
+
+    config = _configured(args.name)
+
+    async def go() -> int:
+        server = McpServer(config, get_secret=secrets.get_secret,
+                           set_secret=secrets.set_secret, path=login_path)
+        try:
+            await server.start()
+            if args.mcp_command == "resources":
+                if args.read:
+                    print(await server.read_resource(args.read))
+                else:
+                    for r in await server.list_resources():
+                        print(f"{r.uri}  {r.title or r.name}"
+                              + (f" — {r.description}" if r.description else ""))
+            elif args.get:
+                print(await server.get_prompt(args.get, _pairs(args.arg, "The argument")))
+            else:
+                for p in await server.list_prompts():
+                    names = " ".join(f"{n}{'' if required else '?'}" for n, required in p.arguments)
+                    print(f"{p.name}({names})" + (f" — {p.description}" if p.description else ""))
+        except McpFailure as exc:
+            sys.stderr.write(f"{exc}\n")
+            return 1
+        except Exception as exc:  # the server answered with an error
+            sys.stderr.write(f"The server answered with an error: "
+                             f"{getattr(exc, 'message', None) or exc}\n")
+            return 1
+        finally:
+            await server.stop()
+        return 0
+
+    return asyncio.run(go())

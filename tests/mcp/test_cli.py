@@ -115,3 +115,18 @@ def test_run_offers_the_configured_servers_tools(
     assert code == 0, events
     assert [(f["name"], f["status"], f["result"]) for f in finished] == [
         ("mcp__behave__add", "ok", "42")]
+
+
+def test_resources_and_prompts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mcp", "add", "behave", "--", sys.executable, str(SERVERS / "behave.py")]) == 0
+    capsys.readouterr()
+    assert main(["mcp", "resources", "behave"]) == 0
+    assert "note://hello" in capsys.readouterr().out
+    assert main(["mcp", "resources", "behave", "--read", "note://hello"]) == 0
+    assert "Hello from a resource" in capsys.readouterr().out
+    assert main(["mcp", "prompts", "behave"]) == 0
+    assert "greet(who)" in capsys.readouterr().out
+    assert main(["mcp", "prompts", "behave", "--get", "greet", "--arg", "who=Ada"]) == 0
+    assert "Please greet Ada warmly." in capsys.readouterr().out
+    assert main(["mcp", "resources", "behave", "--read", "note://missing"]) == 1
+    assert "error" in capsys.readouterr().err
