@@ -452,6 +452,11 @@ class Runtime:
                 await manager.shutdown(grace=grace)
             except Exception:
                 log.exception("stopping the sessions' turns failed")
+        if self.mcp is not None:  # every MCP server at once (each stop is bounded)
+            try:
+                await asyncio.wait_for(self.mcp.stop_all(), service_timeout)
+            except Exception:
+                log.exception("stopping the MCP servers failed")
         failures: list[ServiceFailure] = []
         while self._running:
             service = self._running.pop()
