@@ -40,6 +40,40 @@ STDERR_KEEP = 32 * 1024
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
 
 
+class _Quieter(logging.Filter):
+    """The SDK logs every line a server prints on stdout that is not JSON-RPC, with a
+    traceback: a server flooding stdout would flood our log. Lets
+    :data:`GARBAGE_LOGS` such records through per minute, then one note."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.window = 0.0
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "Failed to parse JSONRPC message" not in str(record.msg):
+            return True
+        now = time.monotonic()
+        if now - self.window > 60:
+            self.window, self.count = now, 0
+        self.count += 1
+        if self.count == GARBAGE_LOGS + 1:
+            record.msg = "An MCP server keeps printing things that are not MCP; not logged for a minute"
+            record.exc_info = None
+            record.args = ()
+            return True
+        return self.count <= GARBAGE_LOGS
+
+
+    def reset(self) -> None:
+        self.window, self.count = 0.0, 0
+
+
+GARBAGE_LOGS = 5
+QUIETER = _Quieter()
+logging.getLogger("mcp.client.stdio").addFilter(QUIETER)
+
+
 class State(enum.StrEnum):
     STOPPED = "stopped"
     DISABLED = "disabled"

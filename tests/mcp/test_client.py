@@ -4,13 +4,14 @@ tools as engine tools, progress, cancellation, caps, and every way a server fail
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
 
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.risk import RiskClass
-from openworker_qt.mcp.client import McpFailure, State
+from openworker_qt.mcp.client import QUIETER, McpFailure, State
 from openworker_qt.mcp.config import parse_server
 from openworker_qt.mcp.manager import McpManager
 from openworker_qt.mcp.tools import DESCRIPTION_CAP, RESULT_CAP, tool_name
@@ -245,3 +246,18 @@ async def test_a_start_nobody_waits_for_still_ends_within_the_time_out() -> None
     assert "did not finish starting within 1 s" in srv.status.message
     assert "listening..." in srv.status.stderr
     await srv.stop()
+
+
+async def test_stdout_noise_is_survived_and_not_logged_line_by_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.ERROR, logger="mcp.client.stdio")
+    QUIETER.reset()  # (earlier tests' noise counts towards the same minute)
+    manager = await ready_manager(script("spew"))
+    try:
+        assert (await call(manager.tools(), "spew", "add", {"a": 3, "b": 4})).content == "7"
+        noise = [r for r in caplog.records if r.name == "mcp.client.stdio"]
+        assert 0 < len(noise) <= 10
+        assert any("keeps printing things that are not MCP" in r.getMessage() for r in noise)
+    finally:
+        await manager.stop_all()
