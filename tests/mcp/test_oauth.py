@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator
 
 import pytest
@@ -41,8 +40,8 @@ class Browser:
 
 
 @pytest_asyncio.fixture
-async def web() -> AsyncIterator[HttpServer]:
-    os.environ["TOKEN_SECONDS"] = "3600"
+async def web(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[HttpServer]:
+    monkeypatch.setenv("TOKEN_SECONDS", "3600")
     async with HttpServer("oauth_server", "{port}") as server:
         yield server
 
@@ -90,18 +89,17 @@ async def test_sign_in_registers_uses_pkce_and_keeps_tokens_in_the_keyring(web: 
     await again.stop()
 
 
-async def test_an_expired_token_is_refreshed_without_the_user(tmp_path: object) -> None:
-    os.environ["TOKEN_SECONDS"] = "1"
-    try:
-        async with HttpServer("oauth_server", "{port}") as web:
-            srv = server_for(web)
-            await srv.sign_in(browser=Browser(), within=30)
-            await asyncio.sleep(1.5)  # the access token expires (the server says 1 s)
-            assert await tool(srv, "whoami") == "signed in"
-            assert json.loads(await tool(srv, "stats"))["refreshes"] >= 1
-            await srv.stop()
-    finally:
-        os.environ["TOKEN_SECONDS"] = "3600"
+async def test_an_expired_token_is_refreshed_without_the_user(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOKEN_SECONDS", "1")
+    async with HttpServer("oauth_server", "{port}") as web:
+        srv = server_for(web)
+        await srv.sign_in(browser=Browser(), within=30)
+        await asyncio.sleep(1.5)  # the access token expires (the server says 1 s)
+        assert await tool(srv, "whoami") == "signed in"
+        assert json.loads(await tool(srv, "stats"))["refreshes"] >= 1
+        await srv.stop()
 
 
 async def test_a_revoked_token_says_sign_in_again(web: HttpServer) -> None:
