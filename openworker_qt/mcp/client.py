@@ -410,9 +410,10 @@ class McpServer:
             if not ready.done():
                 ready.cancel()
             raise
-        except McpFailure as exc:
+        except McpFailure as exc:  # (a missing program or keyring entry may come later)
             if not ready.done():
                 ready.set_exception(exc)
+            self._schedule_retry()
         except BaseException as exc:  # noqa: BLE001 (anyio groups wrap what failed)
             failure = self._failure(self._explain(exc))
             if not ready.done():
