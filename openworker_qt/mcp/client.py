@@ -146,6 +146,7 @@ class StderrTail:
     def clear(self) -> None:
         with self._lock:
             self._buf.clear()
+            self.total = 0
 
     def text(self, lines: int = 20) -> str:
         with self._lock:
@@ -270,11 +271,13 @@ class McpServer:
         self._stopped = True
         self._cancel_timers()
         task, self._task = self._task, None
-        self._session = None
+        was_ready, self._session = self._session is not None, None
         if task is not None:
             if self._closing is not None:
                 self._closing.set()
             try:
+                if not was_ready:  # still starting: nothing to close politely
+                    raise TimeoutError
                 await asyncio.wait_for(asyncio.shield(task), 5.0)
             except (TimeoutError, asyncio.CancelledError, Exception):
                 task.cancel()
@@ -407,8 +410,9 @@ class McpServer:
                     ready.set_result(None)
                 await closing.wait()
         except asyncio.CancelledError:
-            if not ready.done():
-                ready.cancel()
+            if not ready.done():  # a waiting call gets an answer, never our cancellation
+                ready.set_exception(McpFailure(
+                    f"The MCP server {self.config.name!r} was stopped while it was starting."))
             raise
         except McpFailure as exc:  # (a missing program or keyring entry may come later)
             if not ready.done():

@@ -261,3 +261,13 @@ async def test_stdout_noise_is_survived_and_not_logged_line_by_line(
         assert any("keeps printing things that are not MCP" in r.getMessage() for r in noise)
     finally:
         await manager.stop_all()
+
+
+async def test_a_call_waiting_for_a_start_that_is_stopped_gets_an_answer() -> None:
+    srv = server(script("hang_start"), connect_timeout=60)
+    await srv.start()
+    waiting = asyncio.ensure_future(srv.ensure_ready())
+    await until(lambda: srv.stderr.total > 0)  # it is up and not answering
+    await srv.stop()  # the user pressed Restart, or the app quits
+    with pytest.raises(McpFailure, match="was stopped while it was starting"):
+        await waiting
