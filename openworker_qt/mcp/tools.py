@@ -94,7 +94,9 @@ def make_tool(server: McpServer, info: ToolInfo) -> Tool:
 
 
 def _schema(schema: dict[str, Any]) -> dict[str, Any]:
-    out = dict(schema)
+    """The server's input schema as the providers take it (an object schema, without
+    the keys that only name the schema)."""
+    out = {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
     out.setdefault("type", "object")
     if out.get("type") == "object":
         out.setdefault("properties", {})
