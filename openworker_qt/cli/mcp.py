@@ -248,6 +248,8 @@ def _trust(args: argparse.Namespace) -> int:
     print(f"{path} starts these programs:")
     for s in servers:
         print(f"  {s.name}: {s.describe()}")
+        if mcp_config.placeholders(s):
+            print(f"    gets from your keyring: {', '.join(mcp_config.placeholders(s))}")
     for problem in problems:
         print(f"  (left out: {problem})")
     store.trust(workspace)

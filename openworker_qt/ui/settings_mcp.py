@@ -389,7 +389,11 @@ class McpPage(QWidget):
         except mc.McpConfigError as exc:
             self.problems.setText(str(exc))
             return None
-        listing = "\n".join(f"• {s.name}: {s.describe()}" for s in servers)
+        listing = "\n".join(
+            f"• {s.name}: {s.describe()}" + (
+                "\n   " + self.tr("gets from your keyring: {names}").format(
+                    names=", ".join(mc.placeholders(s))) if mc.placeholders(s) else "")
+            for s in servers)
         box = QMessageBox(
             QMessageBox.Icon.Question, self.tr("Trust this folder's MCP servers?"),
             self.tr("{path} asks to run these programs:\n\n{listing}\n\nOnly trust files "

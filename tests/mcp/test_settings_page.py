@@ -17,6 +17,7 @@ from openworker_qt.domain.risk import RiskClass
 from openworker_qt.mcp import config as mc
 from openworker_qt.mcp.client import State
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.storage import secrets
 from openworker_qt.storage.paths import app_paths
 from openworker_qt.ui.settings_mcp import RISKS, McpPage
 from tests.mcp.helpers import SERVERS, script
@@ -152,9 +153,11 @@ def test_a_workspace_file_waits_for_trust_on_the_page(qtbot, qloop, tmp_path: Pa
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": {
-        "command": sys.executable, "args": [str(SERVERS / "behave.py")]}}}))
+        "command": sys.executable, "args": [str(SERVERS / "behave.py")],
+        "env": {"KEY": "${ANTHROPIC_KEY}"}}}}))
+    secrets.set_secret("ANTHROPIC_KEY", "sk-test")
     config_dir = app_paths().ensure().config
-    manager = McpManager.load(config_dir, ws, connect_timeout=20)
+    manager = McpManager.load(config_dir, ws, connect_timeout=20, get_secret=secrets.get_secret)
     assert manager.servers == {}
     page = McpPage(manager, config_dir)
     qtbot.addWidget(page)
@@ -164,6 +167,7 @@ def test_a_workspace_file_waits_for_trust_on_the_page(qtbot, qloop, tmp_path: Pa
     async def scenario() -> None:
         box = page.trust_workspace()
         assert "local: " in box.text() and "behave.py" in box.text()
+        assert "gets from your keyring: ANTHROPIC_KEY" in box.text()  # the user sees it
         box.button(QMessageBox.StandardButton.Yes).click()
         await until(lambda: page.trusting is not None and page.trusting.done(), 10, "trusted")
         assert not page.trust_button.isVisible()
