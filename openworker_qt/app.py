@@ -172,7 +172,7 @@ class DesktopApp(QObject):
         if runtime.mcp is not None:  # a server's failure, once per episode
             runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
                 self.tr("The MCP server {name} is not working: {reason}").format(
-                    name=server, reason=text.splitlines()[0]))
+                    name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
 
     # ----------------------------------------------------------- collaborators
 

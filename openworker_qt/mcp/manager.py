@@ -142,6 +142,14 @@ class McpManager:
 
     # ------------------------------------------------------------ events
 
+    @staticmethod
+    def headline(text: str) -> str:
+        """A notice in one line: what happened, and the last thing the server printed."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > 2 and lines[1].startswith("What the server printed last"):
+            return f"{lines[0]} It said: {lines[-1].strip()[:200]}"
+        return lines[0] if lines else text
+
     def _notice(self, server: McpServer, text: str) -> None:
         self.notices.append((server.config.name, text))
         del self.notices[:-50]

@@ -121,12 +121,15 @@ def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # typ
         script("behave"),
         mc.parse_server("stuck", {"command": sys.executable,
                                   "args": [str(SERVERS / "hang_start.py")]}),
+        script("fail_start"),
     ])
     runtime = open_runtime()
     manager = runtime.enable_mcp()
     workspace = tmp_path / "ws"
     workspace.mkdir()
     desktop = DesktopApp(runtime, workspace=workspace, enable_tray=False)
+    banners: list[str] = []
+    desktop.error_reported.connect(banners.append)
     try:
         assert all(s.status.state is State.STOPPED for s in manager.servers.values())
         desktop.start()
@@ -138,7 +141,16 @@ def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # typ
             titles = [window.nav.item(i).text() for i in range(window.nav.count())]
             assert "MCP servers" in titles
             page = window.stack.widget(titles.index("MCP servers"))
-            assert isinstance(page, McpPage) and page.servers.count() == 2
+            assert isinstance(page, McpPage) and page.servers.count() == 3
+            # The failing one: one banner for the episode, however often it is retried.
+            await until(lambda: banners, 30, "banner")
+            assert banners == ["The MCP server fail_start is not working: stopped before it "
+                               "finished starting. It said: Error: missing configuration file "
+                               "settings.yaml"]
+            failing = manager.servers["fail_start"]
+            await until(lambda: sum(line.split(" ", 1)[1].startswith("failed")
+                                    for line in failing.log) >= 2, 30, "a retry failed")
+            assert len(banners) == 1
 
         run(qloop, scenario)
     finally:
