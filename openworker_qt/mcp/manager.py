@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.mcp.client import McpServer, State
+from openworker_qt.mcp.client import McpServer, PromptInfo, ResourceInfo, State
 from openworker_qt.mcp.config import (
     ServerConfig,
     TrustStore,
@@ -202,6 +202,35 @@ class McpManager:
             if tool.startswith(tool_name(server.config.name, "")):
                 return server
         return None
+
+    # ------------------------------------------- resources, prompts (composer)
+
+    async def resources(self) -> list[tuple[str, ResourceInfo]]:
+        """(server, resource) of every ready server: what a message may attach."""
+        return [(name, r) for name, found in await self._gather("list_resources") for r in found]
+
+    async def prompts(self) -> list[tuple[str, PromptInfo]]:
+        """(server, prompt) of every ready server: what the composer offers."""
+        return [(name, p) for name, found in await self._gather("list_prompts") for p in found]
+
+    async def _gather(self, method: str) -> list[tuple[str, list[Any]]]:
+        ready = [s for s in self.servers.values() if s.status.state is State.READY]
+
+        async def one(server: McpServer) -> tuple[str, list[Any]]:
+            try:
+                return server.config.name, await getattr(server, method)()
+            except Exception as exc:  # one server's trouble leaves the others' lists
+                log.info("MCP server %s: %s failed: %s", server.config.name, method, exc)
+                return server.config.name, []
+
+        return list(await asyncio.gather(*(one(s) for s in ready)))
+
+    async def attachment(self, server: str, uri: str) -> str:
+        """A resource's text, to attach to a message (capped)."""
+        found = self.servers.get(server)
+        if found is None:
+            raise KeyError(server)
+        return await found.read_resource(uri)
 
     # --------------------------------------------------------- lifecycle
 

@@ -124,3 +124,14 @@ async def test_everything_progress_and_cancellation(everything: McpManager) -> N
     with pytest.raises(asyncio.CancelledError):
         await task
     assert (await call(registry, "everything", "echo", {"message": "after"})).content.endswith("after")
+
+
+async def test_the_composer_sees_resources_and_prompts_of_ready_servers(
+    everything: McpManager,
+) -> None:
+    resources = await everything.resources()
+    assert ("everything", "architecture.md") in [(s, r.name) for s, r in resources]
+    uri = next(r.uri for _s, r in resources if r.name == "architecture.md")
+    assert len(await everything.attachment("everything", uri)) > 100
+    prompts = await everything.prompts()
+    assert ("everything", "simple-prompt") in [(s, p.name) for s, p in prompts]
