@@ -178,6 +178,10 @@ class DesktopApp(QObject):
         self.inbox.item_added.connect(self._on_inbox_item_added)
         self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
         self.bridge.event_received.connect(self._on_bridge_event)
+        if runtime.mcp is not None:  # a server's failure, once per episode
+            runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
+                self.tr("The MCP server {name} is not working: {reason}").format(
+                    name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
 
     # ----------------------------------------------------------- collaborators
 
@@ -482,6 +486,11 @@ class DesktopApp(QObject):
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)
             window.permissions.default_mode_changed.connect(self.window.set_default_mode)
+            if self.runtime.mcp is not None:
+                from openworker_qt.ui.settings_mcp import McpPage
+
+                window.add_page(self.tr("MCP servers"),
+                                McpPage(self.runtime.mcp, self.runtime.paths.config))
             self.settings_window = window
         self.settings_window.show()
         self.settings_window.raise_()
@@ -630,6 +639,10 @@ def main(argv: list[str]) -> int:
     except Exception as exc:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
         return 2
+    try:  # MCP servers: read their config now, connect after the first paint
+        runtime.enable_mcp()
+    except Exception:
+        logging.getLogger(__name__).exception("the MCP servers' settings could not be read")
     apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):

@@ -46,6 +46,8 @@ from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
+from openworker_qt.mcp.doctor import login_path
+from openworker_qt.mcp.manager import McpManager
 from openworker_qt.memory import MemoryStore, memory_tools
 from openworker_qt.memory.render import memory_prompt
 from openworker_qt.providers.router import ProviderRouter, build_router
@@ -204,6 +206,8 @@ class Runtime:
             memory_for=lambda info: self.memory_for(info) if self.memory_for else None,
             notice_for=lambda info: self.notice_for(info) if self.notice_for else "",
         )
+        #: The MCP servers (openworker_qt.mcp), once :meth:`enable_mcp` ran.
+        self.mcp: McpManager | None = None
 
     def _redact(self, text: str) -> str:
         return self.redact(text)
@@ -342,7 +346,12 @@ class Runtime:
 
         def persona_tools(info: SessionInfo) -> ToolRegistry:
             # The session's persona narrows the set (never widens it, never changes a risk).
-            return self.minds.tools(info, offered(info))
+            narrowed = self.minds.tools(info, offered(info))
+            # MCP tools join after the narrowing (servers that connect later add theirs
+            # to this registry), for personas that use connected services.
+            if self.mcp is not None and "connectors" in self.minds.persona(info).tools:
+                self.mcp.attach(narrowed)
+            return narrowed
 
         manager = SessionManager(
             self.conversations,
@@ -367,6 +376,19 @@ class Runtime:
         )
         manager.listeners.append(_log_event)
         self.managers.append(manager)
+        return manager
+
+    def enable_mcp(self, manager: McpManager | None = None) -> McpManager:
+        """The configured MCP servers as services (they connect in the background once
+        :meth:`start` runs) and their tools in every session. Blocking (reads the
+        config files) unless ``manager`` is given."""
+        if manager is None:
+            manager = McpManager.load(
+                self.paths.config, self.workspace, get_secret=secrets.get_secret,
+                set_secret=secrets.set_secret, path=login_path)
+        self.mcp = manager
+        for server in manager.servers.values():
+            self.add_service(server)
         return manager
 
     def _tools_with_explorer(self, default_model: str) -> ToolsFor:
@@ -476,6 +498,11 @@ class Runtime:
                 await manager.shutdown(grace=grace)
             except Exception:
                 log.exception("stopping the sessions' turns failed")
+        if self.mcp is not None:  # every MCP server at once (each stop is bounded)
+            try:
+                await asyncio.wait_for(self.mcp.stop_all(), service_timeout)
+            except Exception:
+                log.exception("stopping the MCP servers failed")
         failures: list[ServiceFailure] = []
         while self._running:
             service = self._running.pop()

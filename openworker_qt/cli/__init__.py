@@ -28,6 +28,7 @@ from pathlib import Path
 
 from openworker_qt import __version__
 from openworker_qt.cli import admin, automations, personas, serve, turns
+from openworker_qt.cli import mcp as mcp_cli
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
 from openworker_qt.storage.config import RANGES, ConfigError
@@ -125,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("models", help="list configured providers and their curated models")
     automations.add_parser(sub)
     serve.add_parser(sub)
+    mcp_cli.add_parser(sub)
     show = sub.add_parser("show", help="print a session's transcript")
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
@@ -177,6 +179,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return automations.main(args)
         if args.command == "serve":
             return asyncio.run(serve.serve(args))
+        if args.command == "mcp":
+            return mcp_cli.run(args)
     except (ConfigError, StorageError, ScriptError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2

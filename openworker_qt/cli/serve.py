@@ -47,6 +47,10 @@ async def serve(args: argparse.Namespace) -> int:
         service = AutomationService(rt, keep_awake=keep_awake, interval=tick,
                                     poll=min(tick, 5.0) if tick else None)
         rt.add_service(service)
+        try:  # the configured MCP servers: their tools in the runs' sessions
+            await asyncio.to_thread(rt.enable_mcp)
+        except Exception as exc:  # a broken mcp.json must not keep the runs from going
+            sys.stderr.write(f"warning: MCP servers not started: {exc}\n")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -100,6 +100,9 @@ async def run(args: argparse.Namespace) -> int:
         manager = build_manager(rt, args, model)
         if args.model and info.model and info.model != args.model:
             manager.switch_model(info.id, args.model)
+        from openworker_qt.cli import mcp as mcp_cli  # MCP servers' tools (none set up: nothing)
+
+        servers = await mcp_cli.connect(rt, workspace)
         engine = manager.engine(info.id)
         loop = asyncio.get_running_loop()
         presses = 0
@@ -127,6 +130,8 @@ async def run(args: argparse.Namespace) -> int:
         except SessionBusy as busy:
             sys.stderr.write(f"openworker-qt: {busy}\n")
             return EXIT["busy"]
+        finally:
+            await mcp_cli.disconnect(servers)
         if not args.json:
             sys.stderr.write(f"[session {info.id} · {status}]\n")
             if status == "suspended":

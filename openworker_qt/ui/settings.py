@@ -89,6 +89,11 @@ class SettingsWindow(QWidget):
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
         self.resize(760, 520)
 
+    def add_page(self, title: str, page: QWidget) -> None:
+        """A page added by the app (e.g. the MCP servers, when the runtime has them)."""
+        self.nav.addItem(title)
+        self.stack.addWidget(page)
+
     def show_page(self, index: int) -> None:
         self.nav.setCurrentRow(index)
 

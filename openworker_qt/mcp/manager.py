@@ -1,0 +1,254 @@
+"""Every configured MCP server, and their tools in the sessions' registries.
+
+The runtime adds each :class:`~openworker_qt.mcp.client.McpServer` as a
+lifecycle service (:func:`attach`): they start in the background, in parallel,
+once the window has painted. A session's registry gets the tools of the servers
+ready when it is built, and is kept up to date as servers come up, change their
+tools or are turned off (:meth:`McpManager.attach`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.mcp.client import McpServer, PromptInfo, ResourceInfo, State
+from openworker_qt.mcp.config import (
+    ServerConfig,
+    TrustStore,
+    load_servers,
+    save_global,
+    workspace_file,
+)
+from openworker_qt.mcp.tools import PREFIX, server_tools, tool_name
+
+log = logging.getLogger(__name__)
+
+
+class McpManager:
+    def __init__(
+        self,
+        configs: list[ServerConfig],
+        *,
+        get_secret: Callable[[str], str | None] | None = None,
+        set_secret: Callable[[str, str], None] | None = None,
+        path: Callable[[], str] | None = None,
+        problems: list[str] | None = None,
+        connect_timeout: float | None = None,
+    ) -> None:
+        self.get_secret = get_secret
+        self.set_secret = set_secret
+        self.path = path
+        self.connect_timeout = connect_timeout
+        self.problems = list(problems or [])
+        self.config_dir: Path | None = None
+        self.workspace: Path | None = None
+        self.servers: dict[str, McpServer] = {}
+        self.notices: list[tuple[str, str]] = []  # (server, text), newest last
+        self.on_notice: Callable[[str, str], None] | None = None
+        self.listeners: list[Callable[[McpServer], None]] = []
+        self._registries: weakref.WeakSet[ToolRegistry] = weakref.WeakSet()
+        for config in configs:
+            self.add(config)
+
+    @classmethod
+    def load(cls, config_dir: Path, workspace: Path | None = None, **kw: Any) -> McpManager:
+        """From the global file and (when trusted) ``workspace``'s file. Blocking."""
+        configs, problems = load_servers(config_dir, workspace)
+        for problem in problems:
+            log.warning("MCP: %s", problem)
+        manager = cls(configs, problems=problems, **kw)
+        manager.config_dir, manager.workspace = config_dir, workspace
+        return manager
+
+    def untrusted_file(self) -> Path | None:
+        """The workspace's MCP file when it waits for the user's trust."""
+        if self.workspace is None or self.config_dir is None:
+            return None
+        path = workspace_file(self.workspace)
+        if path is None or TrustStore(self.config_dir).is_trusted(self.workspace):
+            return None
+        return path
+
+    async def trust_workspace(self) -> list[str]:
+        """The user trusts the workspace's MCP file as it is now: its servers start.
+        Returns their names."""
+        if self.workspace is None or self.config_dir is None:
+            return []
+        store = TrustStore(self.config_dir)
+        await asyncio.to_thread(store.trust, self.workspace)
+        configs, problems = await asyncio.to_thread(load_servers, self.config_dir, self.workspace)
+        self.problems = problems
+        added = []
+        for config in configs:
+            if config.workspace and config.name not in self.servers:
+                server = self.add(config)
+                await server.start()
+                added.append(config.name)
+        return added
+
+    def add(self, config: ServerConfig) -> McpServer:
+        kw: dict[str, Any] = {}
+        if self.connect_timeout is not None:
+            kw["connect_timeout"] = self.connect_timeout
+        server = McpServer(config, get_secret=self.get_secret, set_secret=self.set_secret,
+                           path=self.path, **kw)
+        server.on_notice = self._notice
+        server.on_tools_changed = self._refresh
+        server.listeners.append(self._changed)
+        self.servers[config.name] = server
+        return server
+
+    def global_configs(self) -> list[ServerConfig]:
+        return [s.config for s in self.servers.values() if not s.config.workspace]
+
+    async def save(self, config_dir: Path) -> None:
+        """Write the global servers to the global file (in a worker)."""
+        configs = self.global_configs()
+        await asyncio.to_thread(save_global, config_dir, configs)
+
+    async def update(self, config: ServerConfig) -> McpServer:
+        """Apply an edited entry: tool settings at once; a changed command, address,
+        environment or on/off restarts (or stops) the server."""
+        server = self.servers.get(config.name)
+        if server is None:
+            server = self.add(config)
+            if config.enabled:
+                await server.start()
+            return server
+        before = server.config
+        server.config = config
+        connection = ("transport", "command", "args", "env", "cwd", "url", "headers", "enabled")
+        if any(getattr(before, f) != getattr(config, f) for f in connection):
+            await server.stop()
+            if config.enabled:
+                await server.restart()
+            else:
+                server.disable()
+        self._refresh(server)
+        self._changed(server)
+        return server
+
+    async def remove(self, name: str) -> None:
+        server = self.servers.pop(name, None)
+        if server is not None:
+            await server.stop()
+            self._refresh(server, drop=True)
+
+    # ------------------------------------------------------------ events
+
+    @staticmethod
+    def headline(text: str) -> str:
+        """A notice in one line: what happened, and the last thing the server printed."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) > 2 and lines[1].startswith("What the server printed last"):
+            return f"{lines[0]} It said: {lines[-1].strip()[:200]}"
+        return lines[0] if lines else text
+
+    def _notice(self, server: McpServer, text: str) -> None:
+        self.notices.append((server.config.name, text))
+        del self.notices[:-50]
+        if self.on_notice is not None:
+            self.on_notice(server.config.name, text)
+
+    def _changed(self, server: McpServer) -> None:
+        if server.status.state is State.READY:
+            self._refresh(server)
+        for listener in list(self.listeners):
+            try:
+                listener(server)
+            except Exception:
+                log.exception("an MCP listener failed")
+
+    # ------------------------------------------------------------- tools
+
+    def attach(self, registry: ToolRegistry) -> ToolRegistry:
+        """Add the ready servers' tools to ``registry`` and keep them current there."""
+        self._registries.add(registry)
+        for server in self.servers.values():
+            self._fill(registry, server)
+        return registry
+
+    def _fill(self, registry: ToolRegistry, server: McpServer, *, drop: bool = False) -> None:
+        prefix = tool_name(server.config.name, "")
+        for name in [n for n in registry.names() if n.startswith(prefix)]:
+            tool = registry.get(name)
+            if tool is not None and tool.origin == f"mcp:{server.config.name}":
+                registry.remove(name)
+        if drop or not server.config.enabled:
+            return
+        for tool in server_tools(server):
+            try:
+                registry.add(tool)
+            except ValueError:
+                log.warning("MCP tool %s skipped: its name is taken", tool.name)
+
+    def _refresh(self, server: McpServer, *, drop: bool = False) -> None:
+        for registry in list(self._registries):
+            self._fill(registry, server, drop=drop)
+
+    def tools(self) -> ToolRegistry:
+        return self.attach(ToolRegistry())
+
+    def server_of(self, tool: str) -> McpServer | None:
+        if not tool.startswith(PREFIX):
+            return None
+        for server in self.servers.values():
+            if tool.startswith(tool_name(server.config.name, "")):
+                return server
+        return None
+
+    # ------------------------------------------- resources, prompts (composer)
+
+    async def resources(self) -> list[tuple[str, ResourceInfo]]:
+        """(server, resource) of every ready server: what a message may attach."""
+        return [(name, r) for name, found in await self._gather("list_resources") for r in found]
+
+    async def prompts(self) -> list[tuple[str, PromptInfo]]:
+        """(server, prompt) of every ready server: what the composer offers."""
+        return [(name, p) for name, found in await self._gather("list_prompts") for p in found]
+
+    async def _gather(self, method: str) -> list[tuple[str, list[Any]]]:
+        ready = [s for s in self.servers.values() if s.status.state is State.READY]
+
+        async def one(server: McpServer) -> tuple[str, list[Any]]:
+            try:
+                return server.config.name, await getattr(server, method)()
+            except Exception as exc:  # one server's trouble leaves the others' lists
+                log.info("MCP server %s: %s failed: %s", server.config.name, method, exc)
+                return server.config.name, []
+
+        return list(await asyncio.gather(*(one(s) for s in ready)))
+
+    async def attachment(self, server: str, uri: str) -> str:
+        """A resource's text, to attach to a message (capped)."""
+        found = self.servers.get(server)
+        if found is None:
+            raise KeyError(server)
+        return await found.read_resource(uri)
+
+    # --------------------------------------------------------- lifecycle
+
+    async def start_all(self) -> None:
+        for server in self.servers.values():
+            await server.start()
+
+    async def wait_ready(self, within: float = 30.0) -> None:
+        """Wait (bounded) until every enabled server is ready or failed (tests, the CLI)."""
+        async def one(server: McpServer) -> None:
+            try:
+                await server.ensure_ready(wait_backoff=False)
+            except Exception:
+                pass
+
+        await asyncio.wait_for(
+            asyncio.gather(*(one(s) for s in self.servers.values() if s.config.enabled)),
+            within)
+
+    async def stop_all(self) -> None:
+        await asyncio.gather(*(s.stop() for s in self.servers.values()), return_exceptions=True)
