@@ -217,7 +217,7 @@ class TranscriptModel(QAbstractListModel):
 
     def toggle_expanded(self, row: int) -> None:
         item = self._items[row]
-        if item.kind in ("tool", "assistant"):
+        if item.kind in ("tool", "assistant", "user"):
             item.expanded = not item.expanded
             self.changed(row)
 

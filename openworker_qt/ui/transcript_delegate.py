@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -29,6 +30,7 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QFontMetrics,
+    QIcon,
     QPainter,
     QPalette,
     QTextBlockFormat,
@@ -46,15 +48,24 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt.transcript_items import (
     TranscriptItem,
-    arguments_preview,
     first_line,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.qt.wording import notice_text, rule_text, status_text
+from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_title
+from openworker_qt.ui import design
+from openworker_qt.ui.design import READING_WIDTH
+from openworker_qt.ui.icons import icon, tool_icon_name
 
-PAD = 10
-GAP = 6
-CARD_RADIUS = 8
+PAD = design.SPACE["m"]
+GAP = design.SPACE["m"]
+CARD_RADIUS = design.RADIUS["medium"]
+TOOL_ICON = design.ICON_SIZE["small"]
+TOOL_INDENT = TOOL_ICON + design.SPACE["s"]  # a tool card's text starts after its icon
+# A long pasted message is shown folded: its first lines and "Show all".
+COLLAPSE_LINES = 14
+COLLAPSE_CHARS = 1_600
+FOLDED_LINES = 8
+FOLDED_CHARS = 700
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
@@ -71,16 +82,21 @@ STATUS_GLYPH = {
 }
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+is_dark = design.is_dark
+mix = design.mix
 
 
-def mix(a: QColor, b: QColor, t: float) -> QColor:
-    return QColor(
-        round(a.red() + (b.red() - a.red()) * t),
-        round(a.green() + (b.green() - a.green()) * t),
-        round(a.blue() + (b.blue() - a.blue()) * t),
-    )
+def collapsible(item: TranscriptItem) -> bool:
+    """A user message long enough to be folded (a paste, a log, a document)."""
+    return item.kind == "user" and (
+        len(item.text) > COLLAPSE_CHARS or item.text.count("\n") >= COLLAPSE_LINES)
+
+
+def folded_text(text: str) -> str:
+    head = "\n".join(text.splitlines()[:FOLDED_LINES])
+    if len(head) > FOLDED_CHARS:
+        head = head[:FOLDED_CHARS]
+    return head.rstrip() + " …"
 
 
 def stable_prefix(text: str, start: int = 0) -> int:
@@ -293,11 +309,31 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
+        self._icons: dict[tuple[str, str], QIcon] = {}
 
     # --------------------------------------------------------------- geometry
 
     def _width(self) -> int:
-        return max(200, self.view.viewport().width() - 2 * PAD)
+        """The reading column's width: the viewport, capped at ``READING_WIDTH``."""
+        return max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+
+    def column_left(self, row_rect: QRect) -> int:
+        """Where the centred reading column starts in a row."""
+        return row_rect.left() + max(PAD, (row_rect.width() - self._width()) // 2)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+                             index: QModelIndex | QPersistentModelIndex) -> None:
+        """Approval and question cards sit in the reading column too."""
+        rect = option.rect
+        left = self.column_left(rect) - PAD
+        editor.setGeometry(QRect(left, rect.top(), self._width() + 2 * PAD, rect.height()))
+
+    def _icon(self, name: str, role: str) -> QIcon:
+        key = (name, role)
+        found = self._icons.get(key)
+        if found is None:
+            found = self._icons[key] = icon(name, role)
+        return found
 
     def _doc(self, item: TranscriptItem, part: str, width: int) -> QTextDocument:
         key = (item.uid, item.rev, width, part)
@@ -325,7 +361,14 @@ class TranscriptDelegate(QStyledItemDelegate):
             font.setItalic(True)
             doc.setDefaultFont(font)
             text = item.reasoning if item.expanded or not item.text else first_line(item.reasoning, 120)
-            doc.setPlainText(("Thinking: " if not item.expanded else "") + text)
+            thinking = QCoreApplication.translate("Transcript", "Thinking: ")
+            doc.setPlainText(("" if item.expanded else thinking) + text)
+        elif part == "more":
+            small = design.font("small", font)
+            doc.setDefaultFont(small)
+            lines = item.text.count("\n") + 1
+            doc.setPlainText(QCoreApplication.translate("Transcript", "Show less") if item.expanded
+                             else QCoreApplication.translate("Transcript", "Show all · {n} lines").format(n=lines))
         elif part == "details":
             mono = QFont("monospace")
             mono.setStyleHint(QFont.StyleHint.Monospace)
@@ -344,20 +387,21 @@ class TranscriptDelegate(QStyledItemDelegate):
     def _plain_body(self, item: TranscriptItem) -> str:
         if item.kind == "user":
             text = item.text
+            if collapsible(item) and not item.expanded:
+                text = folded_text(text)
             if item.attachments:
                 text += "\n📎 " + ", ".join(item.attachments)
             return text
         if item.kind == "tool":
-            head = f"{STATUS_GLYPH.get(item.status, '•')}  {item.name}"
-            preview = arguments_preview(item.arguments)
-            if preview:
-                head += f"  —  {preview}"
-            head += f"\n{status_text(item.status)}"
+            seconds = (item.finished - item.started) if item.finished and item.started else None
+            head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
+            words = [status_text(item.status)]
             if item.rule and item.status in ("ok", "error"):
-                head += f" · {rule_text(item.rule)}"
-            if item.result and not item.expanded:
-                head += f" · {first_line(item.result, 100)}"
-            elif item.progress and item.status == "running":
+                words.append(rule_text(item.rule))
+            if item.result and item.status == "error" and not item.expanded:
+                words.append(first_line(item.result, 100))
+            head += "\n" + " · ".join(w for w in words if w)
+            if item.progress and item.status == "running":
                 head += "\n" + "\n".join(item.progress.splitlines()[-PROGRESS_LINES:])
             return head
         if item.kind == "notice":
@@ -368,13 +412,19 @@ class TranscriptDelegate(QStyledItemDelegate):
         args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
         lines = item.result.splitlines()
         if len(lines) > RESULT_LINES:
-            lines = [*lines[:RESULT_LINES], f"… {len(lines) - RESULT_LINES} more lines"]
-        return f"arguments:\n{args}\n\nresult:\n" + "\n".join(lines)
+            more = QCoreApplication.translate("Transcript", "… {n} more lines").format(
+                n=len(lines) - RESULT_LINES)
+            lines = [*lines[:RESULT_LINES], more]
+        what = QCoreApplication.translate("Transcript", "What it was given:")
+        out = QCoreApplication.translate("Transcript", "What came back:")
+        return f"{what}\n{args}\n\n{out}\n" + "\n".join(lines)
 
     def _body_width(self, item: TranscriptItem, width: int) -> int:
         if item.kind == "user":
             return int(width * 0.78) - 2 * PAD
-        if item.kind in ("tool", "notice"):
+        if item.kind == "tool":
+            return width - 2 * PAD - TOOL_INDENT
+        if item.kind == "notice":
             return width - 2 * PAD
         return width
 
@@ -391,6 +441,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             h += int(self._doc(item, "body", bw).size().height())
         if item.kind == "tool" and item.expanded:
             h += int(self._doc(item, "details", bw).size().height()) + 6
+        if collapsible(item):
+            h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
         if item.kind in ("user", "tool", "notice"):
             h += 2 * PAD if item.kind != "notice" else PAD
         return h + GAP
@@ -478,7 +530,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         if item.kind == "tool" and self.card_for(item.call_id) is not None:
             return  # a live card widget covers this row
         pal = option.palette
-        rect: QRect = option.rect.adjusted(PAD, 0, -PAD, -GAP)
+        col = self.column_left(option.rect)
+        rect = QRect(col, option.rect.top(), width, option.rect.height() - GAP)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         dark = is_dark(pal)
@@ -491,13 +544,20 @@ class TranscriptDelegate(QStyledItemDelegate):
             doc = self._doc(item, "body", bw)
             w = min(bw, int(doc.idealWidth()) + 1) + 2 * PAD
             bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
-            fill = mix(base, accent, 0.22 if dark else 0.12)
-            if item.source == "steering":
-                fill = mix(base, QColor("#d9a400"), 0.18)
+            colours = design.colors(pal)
+            if collapsible(item):
+                more = self._doc(item, "more", bw)
+                w = max(w, int(more.idealWidth()) + 1 + 2 * PAD)
+                bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
+            fill = colours.q("steer_bubble" if item.source == "steering" else "user_bubble")
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
-            painter.drawRoundedRect(bubble, CARD_RADIUS, CARD_RADIUS)
+            painter.drawRoundedRect(bubble, CARD_RADIUS + 4, CARD_RADIUS + 4)
             self._draw_doc(painter, doc, bubble.left() + PAD, bubble.top() + PAD, text_color)
+            if collapsible(item):
+                y = bubble.top() + PAD + int(doc.size().height()) + design.SPACE["xs"]
+                self._draw_doc(painter, self._doc(item, "more", bw), bubble.left() + PAD, y,
+                               colours.q("link"))
         elif item.kind == "assistant":
             y = rect.top()
             if item.reasoning:
@@ -509,22 +569,32 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
                                code_fill)
         elif item.kind == "tool":
-            border = {
-                "awaiting": QColor("#d9a400"), "error": QColor("#d0453b"),
-                "denied": QColor("#9a6b00"), "running": accent,
-            }.get(item.status, mix(base, text_color, 0.25))
+            colours = design.colors(pal)
+            role = {"awaiting": "warning", "asking": "warning", "error": "danger",
+                    "denied": "warning", "running": "accent"}.get(item.status, "")
+            border = colours.q(role) if role else colours.q("border")
             painter.setPen(border)
-            painter.setBrush(mix(base, text_color, 0.04 if not dark else 0.07))
-            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), CARD_RADIUS, CARD_RADIUS)
+            painter.setBrush(colours.q("raised") if not dark else mix(base, text_color, 0.05))
+            painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), CARD_RADIUS, CARD_RADIUS)
             bw = self._body_width(item, width)
             doc = self._doc(item, "body", bw)
-            self._draw_doc(painter, doc, rect.left() + PAD, rect.top() + PAD, text_color)
+            x = rect.left() + PAD + TOOL_INDENT
+            line = QFontMetrics(self.view.font()).lineSpacing()
+            icon_top = rect.top() + PAD + (line - TOOL_ICON) // 2
+            self._icon(tool_icon_name(item.name), role or "muted").paint(
+                painter, QRect(rect.left() + PAD, icon_top, TOOL_ICON, TOOL_ICON))
+            chevron = "chevron-down" if item.expanded else "chevron-right"
+            self._icon(chevron, "muted").paint(
+                painter, QRect(rect.right() - PAD - TOOL_ICON + 4, icon_top, TOOL_ICON - 4, TOOL_ICON - 4))
+            self._draw_tool_doc(painter, doc, x, rect.top() + PAD, text_color,
+                                colours.q("danger" if item.status == "error" else "muted"))
             if item.expanded:
                 y = rect.top() + PAD + int(doc.size().height()) + 6
-                self._draw_doc(painter, self._doc(item, "details", bw), rect.left() + PAD, y,
+                self._draw_doc(painter, self._doc(item, "details", bw), x, y,
                                mix(text_color, base, 0.2))
         else:
-            color = QColor("#d0453b") if item.notice_kind == "error" else mix(text_color, base, 0.4)
+            colours = design.colors(pal)
+            color = colours.q("danger") if item.notice_kind == "error" else colours.q("muted")
             bw = self._body_width(item, width)
             doc = self._doc(item, "body", bw)
             x = rect.left() + max(PAD, (rect.width() - int(doc.idealWidth())) // 2)
@@ -533,6 +603,21 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setPen(accent)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(option.rect.adjusted(2, 0, -3, -GAP + 1), 4, 4)
+        painter.restore()
+
+    def _draw_tool_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
+                       title: QColor, rest: QColor) -> None:
+        """A tool card's text: its title line in the text colour, the rest muted."""
+        first = doc.begin()
+        split = doc.documentLayout().blockBoundingRect(first).bottom()
+        painter.save()
+        painter.setClipRect(QRectF(x, y, doc.textWidth() + 2, split), Qt.ClipOperation.IntersectClip)
+        self._draw_doc(painter, doc, x, y, title)
+        painter.restore()
+        painter.save()
+        painter.setClipRect(QRectF(x, y + split, doc.textWidth() + 2, doc.size().height() - split + 2),
+                            Qt.ClipOperation.IntersectClip)
+        self._draw_doc(painter, doc, x, y, rest)
         painter.restore()
 
     def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,

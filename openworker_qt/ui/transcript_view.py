@@ -60,6 +60,7 @@ from openworker_qt.ui.transcript_delegate import (
     FETCH_MARGIN_PX,
     WARM_UP_MARKDOWN,
     TranscriptDelegate,
+    collapsible,
 )
 
 
@@ -258,7 +259,7 @@ class TranscriptView(QListView):
             return
         if item.kind == "tool" and item.status == "awaiting":
             return
-        if item.kind == "tool" or (item.kind == "assistant" and item.reasoning):
+        if item.kind == "tool" or (item.kind == "assistant" and item.reasoning) or collapsible(item):
             self.transcript().toggle_expanded(index.row())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802

@@ -57,6 +57,7 @@ class MicButton(QToolButton):
         self.setAccessibleDescription(
             self.tr("Hold to dictate; release to put the words into the message"))
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self.setToolTip(self.accessibleDescription())  # the controller adds its shortcut
 
     def setText(self, text: str) -> None:  # noqa: N802
         """Idle it is an icon; "Listening…" and "Transcribing…" show beside it."""

@@ -1,0 +1,179 @@
+"""The window's look, checked on real widgets (offscreen): the transcript's
+reading column, long pastes folded behind "Show all", tool cards in words,
+approvals answered from the keyboard alone, the composer growing with its text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
+
+from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.qt.transcript_items import TranscriptItem
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog
+from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.design import READING_WIDTH
+from openworker_qt.ui.transcript_view import TranscriptView
+
+
+def _view(qtbot, items: list[TranscriptItem], width: int = 1400) -> TranscriptView:  # type: ignore[no-untyped-def]
+    view = TranscriptView()
+    qtbot.addWidget(view)
+    model = TranscriptModel()
+    model.reset("s1", items)
+    view.setModel(model)
+    view.resize(width, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _painted_columns(view: TranscriptView, row: int) -> tuple[int, int]:
+    """The leftmost and rightmost x the delegate paints ink at, for one row."""
+    index = view.model().index(row, 0)
+    option = QStyleOptionViewItem()
+    option.initFrom(view.viewport())
+    size = view.delegate.sizeHint(option, index)
+    option.rect = QRect(QPoint(0, 0), size.expandedTo(size).grownBy(view.contentsMargins()))
+    option.rect.setWidth(view.viewport().width())
+    image = QImage(option.rect.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(0)
+    painter = QPainter(image)
+    view.delegate.paint(painter, option, index)
+    painter.end()
+    xs = [x for x in range(image.width()) for y in range(0, image.height(), 2)
+          if image.pixelColor(x, y).alpha() > 0]
+    return min(xs), max(xs)
+
+
+def test_the_reading_column_is_capped_and_centred(qtbot) -> None:  # type: ignore[no-untyped-def]
+    long = "A long answer that should wrap in a comfortable column. " * 40
+    view = _view(qtbot, [TranscriptItem("assistant", text=long),
+                         TranscriptItem("tool", name="read_file", call_id="c1",
+                                        arguments={"path": "notes-q1.md"}, status="ok")])
+    width = view.viewport().width()
+    assert width > READING_WIDTH + 200
+    for row in (0, 1):
+        left, right = _painted_columns(view, row)
+        assert right - left <= READING_WIDTH
+        margin_left, margin_right = left, width - 1 - right
+        assert margin_left > 100 and abs(margin_left - margin_right) < 60  # centred
+    # a narrow window uses all it has
+    view.resize(500, 600)
+    QApplication.processEvents()
+    left, right = _painted_columns(view, 0)
+    assert right - left > 400
+
+
+def test_a_long_paste_is_folded_behind_show_all(qtbot) -> None:  # type: ignore[no-untyped-def]
+    paste = "\n".join(f"log line {i}: something happened" for i in range(300))
+    short = TranscriptItem("user", text="hello")
+    item = TranscriptItem("user", text=paste)
+    view = _view(qtbot, [short, item], width=900)
+    delegate = view.delegate
+    folded = delegate.exact_height(item, delegate._width())
+    body = delegate._plain_body(item)
+    assert "log line 0" in body and "log line 299" not in body
+    assert body.count("\n") < 12
+    assert delegate._doc(item, "more", 300).toPlainText() == "Show all · 300 lines"
+    assert "Show all" not in delegate._plain_body(short)
+    # activating the row (click or Enter) shows all of it
+    view.setCurrentIndex(view.model().index(1, 0))
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert item.expanded
+    assert "log line 299" in delegate._plain_body(item)
+    assert delegate.exact_height(item, delegate._width()) > 10 * folded
+    assert delegate._doc(item, "more", 300).toPlainText() == "Show less"
+
+
+def test_tool_cards_speak_in_words(qtbot) -> None:  # type: ignore[no-untyped-def]
+    write = TranscriptItem("tool", name="write_file", call_id="c1", status="ok", rule="user:once",
+                           arguments={"path": "ACME/brief.md", "content": "a\n" * 12})
+    shell = TranscriptItem("tool", name="run_shell", call_id="c2", status="ok", rule="allowlist:pytest",
+                           arguments={"command": "pytest -q"}, result='{"exit_code": 0, "output": "ok"}',
+                           started=100.0, finished=103.2)
+    read = TranscriptItem("tool", name="read_file", call_id="c3", status="ok", rule="risk:read",
+                          arguments={"path": "/home/u/notes-q1.md"})
+    view = _view(qtbot, [write, shell, read], width=900)
+    first = [view.delegate._plain_body(i).splitlines()[0] for i in (write, shell, read)]
+    assert first == ["Wrote brief.md (+12 lines)", "Ran `pytest -q` · exit 0 · 3.2 s", "Read notes-q1.md"]
+    assert "You approved it once" in view.delegate._plain_body(write)
+    for item in (write, shell, read):
+        assert item.name not in view.delegate._plain_body(item).splitlines()[0] or item.name == "git"
+
+
+def _request(tool: str = "write_file", can_always: bool = False) -> ApprovalRequest:
+    return ApprovalRequest(
+        session_id="s1", call_id="c1", tool=tool, risk=RiskClass.WRITE_LOCAL, reason="",
+        arguments={"path": "ACME/brief.md", "content": "# Brief\n"}, target="ACME/brief.md",
+        can_always=can_always)
+
+
+def test_approval_asks_a_plain_question_with_a_numbered_diff(qtbot) -> None:  # type: ignore[no-untyped-def]
+    diff = "--- a/brief.md\n+++ b/brief.md\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line\n"
+    dialog = ApprovalDialog(_request(), preview=diff)
+    qtbot.addWidget(dialog)
+    assert dialog.panel.title.text() == "Write brief.md in ACME/?"
+    assert dialog.windowTitle() == "Write brief.md in ACME/?"
+    lines = dialog.panel.details.toPlainText().splitlines()
+    assert lines[3].split() == ["1", "1", "keep"]
+    assert lines[4].split() == ["2", "-old", "line"]
+    assert lines[5].split() == ["2", "+new", "line"]
+    assert len(dialog.panel.details.extraSelections()) == 5  # 2 file lines, a hunk, a removal, an addition
+    assert not dialog.panel.always.isVisibleTo(dialog)  # no standing rule binds a local write
+
+
+def test_keyboard_alone_approves_and_denies(qtbot) -> None:  # type: ignore[no-untyped-def]
+    answers: list[str] = []
+    # the dialog: Ctrl+Enter approves, Esc denies
+    for key, mod in ((Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier),
+                     (Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)):
+        dialog = ApprovalDialog(_request())
+        qtbot.addWidget(dialog)
+        dialog.answered.connect(answers.append)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        dialog.activateWindow()
+        dialog.panel.once.setFocus()
+        qtbot.keyClick(dialog.focusWidget() or dialog, key, mod)
+    assert answers == [ApprovalOutcome.ONCE.value, ApprovalOutcome.DENY.value]
+    # the inline card: focus lands on Approve; Space approves, Tab reaches Deny
+    for tabs, expected in ((0, ApprovalOutcome.ONCE.value), (1, ApprovalOutcome.DENY.value)):
+        card = ApprovalCard(_request())
+        qtbot.addWidget(card)
+        got: list[str] = []
+        card.answered.connect(got.append)
+        card.show()
+        card.activateWindow()
+        qtbot.waitUntil(card.isActiveWindow)
+        card.setFocus()
+        assert QApplication.focusWidget() is card.panel.once
+        for _ in range(tabs):
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+        assert got == [expected]
+        card.close()
+
+
+def test_composer_grows_with_its_text_up_to_a_cap(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMainWindow
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    composer = Composer()
+    window.setCentralWidget(composer)
+    window.resize(900, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    empty = composer.edit.height()
+    composer.edit.setPlainText("line\n" * 5)
+    five = composer.edit.height()
+    composer.edit.setPlainText("line\n" * 200)
+    many = composer.edit.height()
+    assert empty < five < many <= int(800 * 0.4)
+    assert composer.send.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
+    for button in (composer.send, composer.attach, composer.mic, composer.stop):
+        assert not button.icon().isNull() and button.accessibleName() and button.toolTip()
