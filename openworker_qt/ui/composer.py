@@ -211,6 +211,9 @@ class Composer(QWidget):
             f" QToolButton#sendButton:focus {{ border: 2px solid {c.text}; }}"
         )
         self.send.setIcon(icon("send", "on_accent"))
+        for button, name in ((self.attach, "attach"), (self.stop, "stop")):
+            button.setIcon(icon(name, "muted"))
+        self.mic.setIcon(icon("mic", "muted"))
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802
         super().changeEvent(event)

@@ -1,9 +1,9 @@
 """The app's icon set: SVGs drawn for OpenWorker in ``resources/icons/ui/``.
 
-Each SVG strokes and fills with ``currentColor``; :func:`icon` renders it with
-the colour of the current palette at the exact size and device-pixel ratio
-asked for (crisp at 1× and 2×), so one file serves light and dark: the
-colour is read at paint time, so a scheme switch recolours every icon.
+Each SVG strokes and fills with ``currentColor``; :func:`icon` renders it in a
+colour of the current scheme (design system) at each size for 1× and 2×, so
+one file serves light and dark and stays crisp on high-DPI screens. Widgets
+ask again when the palette changes (the transcript keys its icons by scheme).
 
 Tool kinds map to an icon with :func:`tool_icon_name`.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PySide6.QtCore import QByteArray, QPoint, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QIcon, QIconEngine, QPainter, QPixmap
+from PySide6.QtCore import QByteArray, QRectF, Qt
+from PySide6.QtGui import QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 from openworker_qt.ui.resources import resource
@@ -31,63 +31,47 @@ def svg_source(name: str) -> str:
     return resource("icons", "ui", f"{name}.svg").read_text(encoding="utf-8")
 
 
-class _TintedSvg(QIconEngine):
-    """Renders an SVG in a palette colour (``role``: a :class:`design.Colors` name)."""
+_pixmaps: dict[tuple[str, str, int, float], QPixmap] = {}
 
-    def __init__(self, name: str, role: str) -> None:
-        super().__init__()
-        self.name = name
-        self.role = role
-        self._renderers: dict[str, QSvgRenderer] = {}
 
-    def _color(self, mode: QIcon.Mode) -> QColor:
-        from openworker_qt.ui import design
-
-        c = design.colors()
-        if mode == QIcon.Mode.Disabled:
-            return design.mix(c.q("muted"), c.q("surface"), 0.35)
-        if mode == QIcon.Mode.Selected and self.role in ("text", "muted"):
-            return c.q("on_accent")
-        return c.q(self.role)
-
-    def _renderer(self, color: QColor) -> QSvgRenderer:
-        key = color.name()
-        found = self._renderers.get(key)
-        if found is None:
-            svg = svg_source(self.name).replace("currentColor", key)
-            found = self._renderers[key] = QSvgRenderer(QByteArray(svg.encode("utf-8")))
-        return found
-
-    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
-        self._renderer(self._color(mode)).render(painter, QRectF(rect))
-
-    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
-        pm = QPixmap(size)
+def _render(name: str, color: str, size: int, ratio: float) -> QPixmap:
+    key = (name, color, size, ratio)
+    pm = _pixmaps.get(key)
+    if pm is None:
+        svg = svg_source(name).replace("currentColor", color)
+        renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
+        side = round(size * ratio)
+        pm = QPixmap(side, side)
         pm.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pm)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.paint(painter, QRect(QPoint(0, 0), size), mode, state)
+        renderer.render(painter, QRectF(0, 0, side, side))
         painter.end()
-        return pm
-
-    def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:  # noqa: N802
-        pm = self.pixmap(QSize(round(size.width() * scale), round(size.height() * scale)), mode, state)
-        pm.setDevicePixelRatio(scale)
-        return pm
-
-    def clone(self) -> QIconEngine:
-        return _TintedSvg(self.name, self.role)
-
-    def key(self) -> str:
-        return "openworker-tinted-svg"
+        pm.setDevicePixelRatio(ratio)
+        _pixmaps[key] = pm
+    return pm
 
 
-def icon(name: str, role: str = "text") -> QIcon:
-    """The app icon ``name`` tinted with the palette colour ``role`` (``text``,
-    ``muted``, ``accent``, ``on_accent``, ``danger``, ``warning``, ``success`` …)."""
+def icon(name: str, role: str = "text", sizes: tuple[int, ...] = (16, 20, 24)) -> QIcon:
+    """The app icon ``name`` tinted with the current palette's colour ``role``
+    (``text``, ``muted``, ``accent``, ``on_accent``, ``danger``, ``warning`` …),
+    rendered from the SVG at each size for 1× and the screen's ratio (2× at
+    least), plus a dimmed disabled state. Icons are made for one scheme: a
+    widget re-asks for them when the palette changes."""
+    from openworker_qt.ui import design
+
     if name not in NAMES:
         name = "tool-generic"
-    return QIcon(_TintedSvg(name, role))
+    c = design.colors()
+    color = c.q(role).name()
+    disabled = design.mix(c.q("muted"), c.q("surface"), 0.35).name()
+    ratios = sorted({1.0, 2.0, device_ratio()})
+    result = QIcon()
+    for size in sizes:
+        for ratio in ratios:
+            result.addPixmap(_render(name, color, size, ratio), QIcon.Mode.Normal)
+            result.addPixmap(_render(name, disabled, size, ratio), QIcon.Mode.Disabled)
+    return result
 
 
 def device_ratio() -> float:

@@ -331,6 +331,8 @@ class MainWindow(QMainWindow):
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
+        self.view.resend_requested.connect(self.submit_message)
+        self.view.edit_requested.connect(self._on_example_chosen)
         self.view.empty_state.example_chosen.connect(self._on_example_chosen)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))

@@ -16,8 +16,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import (
     QCoreApplication,
+    QDate,
+    QDateTime,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QRectF,
     QSize,
@@ -28,7 +32,6 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QFont,
-    QFontDatabase,
     QFontMetrics,
     QIcon,
     QPainter,
@@ -55,6 +58,12 @@ from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_t
 from openworker_qt.ui import design
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
+from openworker_qt.ui.markdown_style import (  # noqa: F401 (CODE_PAD, HAS_CODE: re-exported)
+    CODE_PAD,
+    HAS_CODE,
+    paint_decorations,
+    style_markdown,
+)
 
 PAD = design.SPACE["m"]
 GAP = design.SPACE["m"]
@@ -66,6 +75,13 @@ COLLAPSE_LINES = 14
 COLLAPSE_CHARS = 1_600
 FOLDED_LINES = 8
 FOLDED_CHARS = 700
+ACTION_H = 26  # the strip under a message where its hover actions and time show
+ACTION_BUTTON = 24
+
+
+def has_actions(item: TranscriptItem) -> bool:
+    """Messages get hover actions (copy, ask again, edit) and their time."""
+    return (item.kind == "user" or (item.kind == "assistant" and bool(item.text))) and not item.streaming
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
@@ -124,107 +140,32 @@ def stable_prefix(text: str, start: int = 0) -> int:
         i = j + 1
 
 
-HAS_CODE = "hasCode"
-CODE_INLINE = int(QTextCharFormat.Property.UserProperty) + 1
-CODE_PAD = 8  # px around a code block's text, inside its shaded box
-
-
-def _is_code(block: object) -> bool:
-    return bool(block.isValid() and block.blockFormat().nonBreakableLines())  # type: ignore[attr-defined]
-
-
-def style_code(doc: QTextDocument, start: int = 0) -> None:
-    """Code in Markdown: the system's fixed-width font, room around fenced blocks
-    (their shaded box is painted by :func:`paint_code_backgrounds`, from the
-    palette, so light and dark schemes both get it) and inline code set apart."""
-    fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    families = [fixed.family(), "monospace"]
-    block = doc.findBlock(start)
-    found = False
-    while block.isValid():
-        cursor = QTextCursor(block)
-        if _is_code(block):
-            found = True
-            fmt = block.blockFormat()
-            fmt.setLeftMargin(CODE_PAD)
-            fmt.setRightMargin(CODE_PAD)
-            fmt.setTopMargin(0 if _is_code(block.previous()) else 2 * CODE_PAD)
-            fmt.setBottomMargin(0 if _is_code(block.next()) else 2 * CODE_PAD)
-            cursor.setBlockFormat(fmt)
-            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
-            chars = QTextCharFormat()
-            chars.setFontFamilies(families)
-            cursor.mergeCharFormat(chars)
-        else:
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                if frag.charFormat().fontFixedPitch():
-                    sel = QTextCursor(doc)
-                    sel.setPosition(frag.position())
-                    sel.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
-                    chars = QTextCharFormat()
-                    chars.setFontFamilies(families)
-                    chars.setProperty(CODE_INLINE, True)
-                    sel.mergeCharFormat(chars)
-                    found = True
-                it += 1
-        block = block.next()
-    if found:
-        doc.setProperty(HAS_CODE, True)  # painting looks for boxes only then
+def style_code(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
+    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`)."""
+    style_markdown(doc, start, dark)
 
 
 def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
-    """A rounded, shaded box behind each fenced code block and inline code span
-    (``painter`` is translated to the document's origin)."""
-    layout = doc.documentLayout()
-    painter.save()
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(fill)
-    block = doc.begin()
-    first = None
-    while block.isValid():
-        if _is_code(block):
-            if first is None:
-                first = block
-            if not _is_code(block.next()):
-                top = layout.blockBoundingRect(first)
-                bottom = layout.blockBoundingRect(block)
-                # (a block's rect is its text; its margins lie outside it)
-                y0 = top.top() - CODE_PAD
-                y1 = bottom.bottom() + CODE_PAD
-                painter.drawRoundedRect(QRectF(0, y0, doc.textWidth(), y1 - y0), 4, 4)
-                first = None
-        else:
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                if frag.charFormat().hasProperty(CODE_INLINE):
-                    _inline_box(painter, block, frag.position(), frag.length(), layout)
-                it += 1
-        block = block.next()
-    painter.restore()
+    """The shaded boxes behind code (``painter`` at the document's origin)."""
+    paint_decorations(painter, doc, fill)
 
 
-def _inline_box(painter: QPainter, block: object, pos: int, length: int, layout: object) -> None:
-    origin = layout.blockBoundingRect(block).topLeft()  # type: ignore[attr-defined]
-    lines = block.layout()  # type: ignore[attr-defined]
-    rel = pos - block.position()  # type: ignore[attr-defined]
-    for i in range(lines.lineCount()):
-        line = lines.lineAt(i)
-        a, b = max(rel, line.textStart()), min(rel + length, line.textStart() + line.textLength())
-        if a >= b:
-            continue
-        x0, _ = line.cursorToX(a)
-        x1, _ = line.cursorToX(b)
-        painter.drawRoundedRect(QRectF(origin.x() + x0 - 2, origin.y() + line.y(),
-                                       x1 - x0 + 4, line.height()), 3, 3)
+def message_time(ts: float) -> str:
+    """A message's time as the hover shows it: 14:02 today, else the date too."""
+    if not ts:
+        return ""
+    when = QDateTime.fromSecsSinceEpoch(int(ts))
+    locale = QLocale()
+    if when.date() == QDate.currentDate():
+        return locale.toString(when.time(), QLocale.FormatType.ShortFormat)
+    return locale.toString(when, QLocale.FormatType.ShortFormat)
 
 
 class StreamingDocument:
     """A Markdown document that grows with a streamed reply (see module docstring)."""
 
-    def __init__(self, font: QFont, width: int) -> None:
+    def __init__(self, font: QFont, width: int, dark: bool = False) -> None:
+        self.dark = dark
         self.doc = QTextDocument()
         self.doc.setDocumentMargin(0)
         self.doc.setDefaultFont(font)
@@ -259,7 +200,7 @@ class StreamingDocument:
     def _insert(self, cursor: QTextCursor, markdown: str) -> None:
         if cursor.position() == 0:
             cursor.insertMarkdown(markdown)
-            style_code(self.doc)
+            style_code(self.doc, 0, self.dark)
             return
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
         fresh = cursor.block()
@@ -284,7 +225,7 @@ class StreamingDocument:
             fix.setBlockCharFormat(chars)
             if in_list is not None and merged.textList() is None:
                 in_list.add(merged)
-        style_code(self.doc, max(0, start - 1))
+        style_code(self.doc, max(0, start - 1), self.dark)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -309,7 +250,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
-        self._icons: dict[tuple[str, str], QIcon] = {}
+        self._icons: dict[tuple[str, str, bool], QIcon] = {}
+        self._dark = is_dark(view.palette())  # code colours depend on it
+        self.hover_row = -1  # the row under the pointer: its actions show
+        self.hover_action = ""
+        self.last_user_uid = 0  # "edit and resend" is offered on this message only
+        self.last_reply_uid = 0  # "ask again" on this one
 
     # --------------------------------------------------------------- geometry
 
@@ -329,7 +275,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         editor.setGeometry(QRect(left, rect.top(), self._width() + 2 * PAD, rect.height()))
 
     def _icon(self, name: str, role: str) -> QIcon:
-        key = (name, role)
+        key = (name, role, self._dark)
         found = self._icons.get(key)
         if found is None:
             found = self._icons[key] = icon(name, role)
@@ -346,7 +292,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             stream = self._streams.get(item.uid)
             if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
                 if stream is None:
-                    stream = self._streams[item.uid] = StreamingDocument(font, width)
+                    stream = self._streams[item.uid] = StreamingDocument(font, width, self._dark)
                 stream.set_width(width)
                 stream.update(item.text)
                 return stream.doc  # not cached by rev: the same document grows
@@ -356,7 +302,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if part == "body" and item.kind == "assistant":
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
-            style_code(doc)
+            style_code(doc, 0, self._dark)
         elif part == "reasoning":
             font.setItalic(True)
             doc.setDefaultFont(font)
@@ -445,7 +391,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
         if item.kind in ("user", "tool", "notice"):
             h += 2 * PAD if item.kind != "notice" else PAD
-        return h + GAP
+        return h + (ACTION_H if has_actions(item) else GAP)
 
     def estimate_height(self, item: TranscriptItem, width: int) -> int:
         """A cheap guess (no text layout): corrected when the row is first painted."""
@@ -459,7 +405,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
-        return lines * line_h + extra + GAP
+        return lines * line_h + extra + (ACTION_H if has_actions(item) else GAP)
 
     @staticmethod
     def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
@@ -530,8 +476,13 @@ class TranscriptDelegate(QStyledItemDelegate):
         if item.kind == "tool" and self.card_for(item.call_id) is not None:
             return  # a live card widget covers this row
         pal = option.palette
+        if is_dark(pal) != self._dark:  # the scheme switched: re-render with its colours
+            self._dark = not self._dark
+            self._docs.clear()
+            self._streams.clear()
         col = self.column_left(option.rect)
-        rect = QRect(col, option.rect.top(), width, option.rect.height() - GAP)
+        bottom_gap = ACTION_H if has_actions(item) else GAP
+        rect = QRect(col, option.rect.top(), width, option.rect.height() - bottom_gap)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         dark = is_dark(pal)
@@ -565,9 +516,9 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._draw_doc(painter, doc, rect.left(), y, mix(text_color, base, 0.45))
                 y += int(doc.size().height()) + 4
             if item.text or not item.reasoning:
-                code_fill = mix(base, text_color, 0.12 if dark else 0.06)
+                colours = design.colors(pal)
                 self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
-                               code_fill)
+                               colours)
         elif item.kind == "tool":
             colours = design.colors(pal)
             role = {"awaiting": "warning", "asking": "warning", "error": "danger",
@@ -599,11 +550,63 @@ class TranscriptDelegate(QStyledItemDelegate):
             doc = self._doc(item, "body", bw)
             x = rect.left() + max(PAD, (rect.width() - int(doc.idealWidth())) // 2)
             self._draw_doc(painter, doc, x, rect.top() + PAD // 2, color)
+        if has_actions(item) and (index.row() == self.hover_row or selected):
+            self._paint_actions(painter, item, option.rect, design.colors(pal))
         if selected:
             painter.setPen(accent)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(option.rect.adjusted(2, 0, -3, -GAP + 1), 4, 4)
+            painter.drawRoundedRect(QRect(col - 4, option.rect.top(), width + 8,
+                                          option.rect.height() - bottom_gap + 2), 6, 6)
         painter.restore()
+
+    # ----------------------------------------------------------- hover actions
+
+    def actions_for(self, item: TranscriptItem) -> list[str]:
+        names = ["copy"]
+        if item.kind == "user" and item.uid == self.last_user_uid:
+            names.append("edit")
+        if item.kind == "assistant" and item.uid == self.last_reply_uid:
+            names.append("retry")
+        return names
+
+    def action_rects(self, item: TranscriptItem, row_rect: QRect) -> list[tuple[str, QRect]]:
+        """The hover buttons under a message (view coordinates), in order."""
+        names = self.actions_for(item)
+        top = row_rect.bottom() + 1 - ACTION_H + (ACTION_H - ACTION_BUTTON) // 2
+        left = self.column_left(row_rect)
+        step = ACTION_BUTTON + 2
+        if item.kind == "user":  # under the bubble, flush right
+            x0 = left + self._width() - len(names) * step
+        else:
+            x0 = left - 4
+        return [(name, QRect(x0 + i * step, top, ACTION_BUTTON, ACTION_BUTTON)) for i, name in enumerate(names)]
+
+    def action_at(self, item: TranscriptItem, row_rect: QRect, pos: QPoint) -> str:
+        if not has_actions(item):
+            return ""
+        return next((name for name, r in self.action_rects(item, row_rect) if r.contains(pos)), "")
+
+    def _paint_actions(self, painter: QPainter, item: TranscriptItem, row_rect: QRect,
+                       colours: design.Colors) -> None:
+        rects = self.action_rects(item, row_rect)
+        glyph = {"copy": "copy", "edit": "edit", "retry": "retry"}
+        for name, r in rects:
+            if name == self.hover_action:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(colours.q("sunken"))
+                painter.drawRoundedRect(r, 6, 6)
+            self._icon(glyph[name], "muted").paint(painter, r.adjusted(4, 4, -4, -4))
+        when = message_time(item.ts)
+        if when:
+            painter.setPen(colours.q("muted"))
+            painter.setFont(design.font("small", self.view.font()))
+            fm = painter.fontMetrics()
+            w = fm.horizontalAdvance(when) + 4
+            if item.kind == "user":
+                box = QRect(rects[0][1].left() - w - 6, rects[0][1].top(), w, ACTION_BUTTON)
+            else:
+                box = QRect(rects[-1][1].right() + 8, rects[-1][1].top(), w, ACTION_BUTTON)
+            painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, when)
 
     def _draw_tool_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
                        title: QColor, rest: QColor) -> None:
@@ -620,14 +623,27 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._draw_doc(painter, doc, x, y, rest)
         painter.restore()
 
+    def body_origin(self, item: TranscriptItem, row_rect: QRect) -> QPoint:
+        """Where an assistant row's Markdown document starts (view coordinates)."""
+        y = row_rect.top()
+        if item.reasoning:
+            y += int(self._doc(item, "reasoning", self._width()).size().height()) + 4
+        return QPoint(self.column_left(row_rect), y)
+
+    def body_doc(self, item: TranscriptItem) -> QTextDocument:
+        return self._doc(item, "body", self._width())
+
     def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
-                  color: QColor, code_fill: QColor | None = None) -> None:
+                  color: QColor, colours: design.Colors | None = None) -> None:
         painter.save()
         painter.translate(x, y)
-        if code_fill is not None and doc.property(HAS_CODE):
-            paint_code_backgrounds(painter, doc, code_fill)
+        if colours is not None:
+            paint_decorations(painter, doc, colours.q("sunken"), colours.q("border"), colours.q("muted"),
+                              QCoreApplication.translate("Transcript", "Copy"))
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, color)
+        if colours is not None:
+            ctx.palette.setColor(QPalette.ColorRole.Link, colours.q("link"))
         # Only the blocks inside the viewport are drawn: a long reply is one tall row.
         visible = self.view.viewport().rect()
         ctx.clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())

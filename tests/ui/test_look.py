@@ -4,7 +4,7 @@ approvals answered from the keyboard alone, the composer growing with its text."
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
 
@@ -177,3 +177,104 @@ def test_composer_grows_with_its_text_up_to_a_cap(qtbot) -> None:  # type: ignor
     assert composer.send.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
     for button in (composer.send, composer.attach, composer.mic, composer.stop):
         assert not button.icon().isNull() and button.accessibleName() and button.toolTip()
+
+
+MARKDOWN = """Here is the plan:
+
+> Renewals are due in **March**.
+
+| Item | Seats |
+|------|------:|
+| ACME | 150 |
+
+```python
+def total(seats):
+    return seats * 12
+```
+
+See [the docs](https://example.com/docs).
+"""
+
+
+def _blocks(doc):  # type: ignore[no-untyped-def]
+    block = doc.begin()
+    while block.isValid():
+        yield block
+        block = block.next()
+
+
+def test_markdown_tables_quotes_and_highlighted_code(qapp) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from PySide6.QtGui import QTextDocument, QTextFormat, QTextTable
+
+    from openworker_qt.ui import markdown_style
+
+    markdown_style.preload_highlighter()
+    for thread in list(threading.enumerate()):
+        if thread.name == "pygments-preload":
+            thread.join(10)
+    assert markdown_style.highlighter_ready()
+    doc = QTextDocument()
+    doc.setTextWidth(600)
+    doc.setMarkdown(MARKDOWN)
+    markdown_style.style_markdown(doc)
+    [table] = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    head, body = table.cellAt(0, 1), table.cellAt(1, 1)
+    assert head.firstCursorPosition().blockFormat().alignment() == body.firstCursorPosition().blockFormat().alignment()
+    assert head.firstCursorPosition().charFormat().fontWeight() == 700
+    assert table.format().cellPadding() >= 4
+    quote = next(b for b in _blocks(doc) if b.blockFormat().property(QTextFormat.Property.BlockQuoteLevel))
+    assert quote.blockFormat().leftMargin() == markdown_style.QUOTE_INDENT
+    code = next(b for b in _blocks(doc) if b.text().startswith("def total"))
+    colours = {frag.charFormat().foreground().color().name()
+               for frag in (it.fragment() for it in _iter(code))}
+    assert len(colours) >= 2  # keyword, function name… not one flat colour
+    [(box, text)] = markdown_style.code_groups(doc)
+    assert text == "def total(seats):\n    return seats * 12"
+    assert markdown_style.copy_button_at(doc, markdown_style.copy_button_rect(box).center()) == text
+    link = next(b for b in _blocks(doc) if "docs" in b.text())
+    rect = doc.documentLayout().blockBoundingRect(link)
+    line = link.layout().lineAt(0)
+    x, _ = line.cursorToX(link.text().index("docs") + 1)
+    assert markdown_style.anchor_at(doc, rect.topLeft() + QPointF(x, line.height() / 2)) == "https://example.com/docs"
+
+
+def _iter(block):  # type: ignore[no-untyped-def]
+    it = block.begin()
+    while not it.atEnd():
+        yield it
+        it += 1
+
+
+def test_hover_actions_copy_edit_and_ask_again(qtbot) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    question = TranscriptItem("user", text="Summarise the notes", ts=time.time())
+    answer = TranscriptItem("assistant", text="Two notes: **usage** and tickets.", ts=time.time())
+    view = _view(qtbot, [TranscriptItem("user", text="earlier"), TranscriptItem("assistant", text="old"),
+                         question, answer], width=1000)
+    edits: list[str] = []
+    resends: list[str] = []
+    view.edit_requested.connect(edits.append)
+    view.resend_requested.connect(resends.append)
+    model = view.model()
+
+    def click(row: int, action: str) -> None:
+        index = model.index(row, 0)
+        view.scrollTo(index)
+        QApplication.processEvents()
+        rect = view.visualRect(index)
+        [target] = [r for name, r in view.delegate.action_rects(model.item(row), rect) if name == action]
+        qtbot.mouseMove(view.viewport(), target.center())
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=target.center())
+
+    click(2, "edit")
+    click(3, "retry")
+    click(3, "copy")
+    assert edits == ["Summarise the notes"] and resends == ["Summarise the notes"]
+    assert view.copied == "Two notes: **usage** and tickets."
+    # only the last exchange offers edit / ask again; every message offers copy
+    view._note_last_messages()
+    assert view.delegate.actions_for(model.item(0)) == ["copy"]
+    assert view.delegate.actions_for(model.item(1)) == ["copy"]
