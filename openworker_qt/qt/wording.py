@@ -318,3 +318,54 @@ def risk_sentence(risk: str) -> str:
     }
     return QCoreApplication.translate("Wording", "{risk}: {why}").format(
         risk=risk_text(risk), why=why.get(risk, why["external"]))
+
+
+_PROVIDERS = {
+    "openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Google Gemini", "ollama": "Ollama",
+    "deepseek": "DeepSeek", "glm": "GLM", "kimi": "Kimi", "qwen": "Qwen", "minimax": "MiniMax",
+    "mistral": "Mistral", "grok": "Grok", "together": "Together", "fireworks": "Fireworks",
+    "inkling": "Inkling",
+}
+
+
+def provider_label(model: str) -> str:
+    """Who a model string's calls go to, as users know it ("Anthropic")."""
+    prefix, sep, _ = model.partition(":")
+    if sep and prefix.lower() in _PROVIDERS:
+        return _PROVIDERS[prefix.lower()]
+    if not sep and model.startswith(("gpt-", "o1", "o3", "o4")):
+        return "OpenAI"
+    return QCoreApplication.translate("Wording", "the model")
+
+
+def waiting_for_model_text(model: str) -> str:
+    """The status while the turn waits for the model's answer."""
+    return QCoreApplication.translate("Wording", "Waiting for {provider}").format(
+        provider=provider_label(model))
+
+
+def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
+    """What a running tool is doing, for the status bar: "Running pytest…"."""
+    tr = QCoreApplication.translate
+    args = arguments or {}
+    if name == "run_shell":
+        program = str(args.get("command") or "").strip().split(" ", 1)[0].rsplit("/", 1)[-1]
+        if program:
+            return tr("Wording", "Running {program}…").format(program=program)
+        return tr("Wording", "Running a command…")
+    path = _short_path(args.get("path"))
+    words = {
+        "read_file": tr("Wording", "Reading {file}…").format(file=path),
+        "write_file": tr("Wording", "Writing {file}…").format(file=path),
+        "create_deliverable": tr("Wording", "Creating {file}…").format(file=path),
+        "replace_in_file": tr("Wording", "Editing {file}…").format(file=path),
+        "apply_patch": tr("Wording", "Editing files…"),
+        "list_files": tr("Wording", "Looking through {folder}…").format(folder=path),
+        "grep": tr("Wording", "Searching files…"),
+        "glob": tr("Wording", "Searching files…"),
+        "web_search": tr("Wording", "Searching the web…"),
+        "web_fetch": tr("Wording", "Reading a web page…"),
+    }
+    if name in words:
+        return words[name]
+    return tr("Wording", "Using {tool}…").format(tool=humanise_tool(name))

@@ -337,6 +337,9 @@ class TranscriptDelegate(QStyledItemDelegate):
                 text = folded_text(text)
             if item.attachments:
                 text += "\n📎 " + ", ".join(item.attachments)
+            if item.source == "queued":
+                text += "\n" + QCoreApplication.translate(
+                    "Transcript", "⏳ queued — goes in after the current step")
             return text
         if item.kind == "tool":
             seconds = (item.finished - item.started) if item.finished and item.started else None
@@ -500,7 +503,7 @@ class TranscriptDelegate(QStyledItemDelegate):
                 more = self._doc(item, "more", bw)
                 w = max(w, int(more.idealWidth()) + 1 + 2 * PAD)
                 bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
-            fill = colours.q("steer_bubble" if item.source == "steering" else "user_bubble")
+            fill = colours.q("steer_bubble" if item.source in ("steering", "queued") else "user_bubble")
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
             painter.drawRoundedRect(bubble, CARD_RADIUS + 4, CARD_RADIUS + 4)

@@ -278,3 +278,34 @@ def test_hover_actions_copy_edit_and_ask_again(qtbot) -> None:  # type: ignore[n
     view._note_last_messages()
     assert view.delegate.actions_for(model.item(0)) == ["copy"]
     assert view.delegate.actions_for(model.item(1)) == ["copy"]
+
+
+def test_a_new_session_greets_and_lists_recent_deliverables(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    from openworker_qt.ui.empty_state import EmptyState
+
+    (tmp_path / "outputs").mkdir()
+    for i, name in enumerate(("old.md", "brief.docx", "numbers.xlsx")):
+        (tmp_path / "outputs" / name).write_text("x")
+        os.utime(tmp_path / "outputs" / name, (1_700_000_000 + i, 1_700_000_000 + i))
+    empty = EmptyState()
+    qtbot.addWidget(empty)
+    empty.show()
+    assert len(empty.examples) == 4 and empty.hello.text().startswith("Good ")
+    empty.set_folder(tmp_path)
+    qtbot.waitUntil(lambda: len(empty.recent) == 3)
+    assert [b.text() for b in empty.recent] == ["numbers.xlsx", "brief.docx", "old.md"]
+    assert empty.recent_title.isVisible()
+    empty.set_folder(tmp_path / "elsewhere")
+    qtbot.waitUntil(lambda: not empty.recent_title.isVisible())
+
+
+def test_status_in_words(qapp) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.qt.wording import activity_text, provider_label, waiting_for_model_text
+
+    assert activity_text("run_shell", {"command": "pytest -q tests/"}) == "Running pytest…"
+    assert activity_text("read_file", {"path": "docs/notes-q1.md"}) == "Reading notes-q1.md…"
+    assert activity_text("mcp__github__create_issue", {}) == "Using GitHub: create issue…"
+    assert waiting_for_model_text("anthropic:claude-sonnet-4-6") == "Waiting for Anthropic"
+    assert provider_label("qwen2.5-coder:32b") == "the model"  # a version tag is not a provider
