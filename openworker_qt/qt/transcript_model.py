@@ -27,7 +27,6 @@ Roles:
 from __future__ import annotations
 
 import time
-
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal

@@ -68,9 +68,9 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
+from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
-from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.wording import activity_text, waiting_for_model_text
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL

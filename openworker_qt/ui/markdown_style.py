@@ -312,7 +312,7 @@ def paint_decorations(painter: QPainter, doc: QTextDocument, fill: QColor,
 
 def _inline_box(painter: QPainter, block: QTextBlock, pos: int, length: int, layout: Any) -> None:
     origin = layout.blockBoundingRect(block).topLeft()
-    lines = block.layout()
+    lines: Any = block.layout()
     rel = pos - block.position()
     for i in range(lines.lineCount()):
         line = lines.lineAt(i)
