@@ -110,6 +110,10 @@ class DiffView(QPlainTextEdit):
         self.setReadOnly(True)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setFont(design.font("mono"))
+        self.show_text(text)
+
+    def show_text(self, text: str) -> None:
+        """Show ``text``: numbered and coloured when it is a unified diff."""
         self._kinds: list[str] = []
         self.diff = is_unified_diff(text)
         self.setPlainText(self._numbered(text) if self.diff else text)
