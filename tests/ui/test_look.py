@@ -309,3 +309,30 @@ def test_status_in_words(qapp) -> None:  # type: ignore[no-untyped-def]
     assert activity_text("mcp__github__create_issue", {}) == "Using GitHub: create issue…"
     assert waiting_for_model_text("anthropic:claude-sonnet-4-6") == "Waiting for Anthropic"
     assert provider_label("qwen2.5-coder:32b") == "the model"  # a version tag is not a provider
+
+
+def test_quick_ask_keeps_the_draft_and_drops_a_stale_answer(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui import quick_ask
+    from tests.ui.conftest import run, until
+
+    desktop = make_desktop([{"text": "42."}])
+    popup = desktop.show_quick_ask()
+    assert not popup.windowFlags() & Qt.WindowType.WindowStaysOnTopHint
+
+    async def scenario() -> None:
+        qtbot.keyClicks(popup.edit, "What is the answer?")
+        qtbot.keyClick(popup.edit, Qt.Key.Key_Return)
+        await until(lambda: popup.status.text() == "Done", what="answer")
+
+    run(qloop, scenario)
+    assert popup.answer.text() == "42."
+    popup.edit.setText("a draft I have not sent")
+    qtbot.keyClick(popup.edit, Qt.Key.Key_Escape)
+    assert not popup.isVisible()
+    popup.popup()  # soon after: the answer is still fresh, the draft is kept
+    assert popup.answer.text() == "42." and popup.edit.text() == "a draft I have not sent"
+    popup.hide()
+    popup._finished_at -= quick_ask.STALE_AFTER_S + 1  # as if the answer ended long ago
+    popup.popup()
+    assert popup.answer.text() == "" and not popup.answer.isVisible()
+    assert popup.edit.text() == "a draft I have not sent" and popup.session_id is None
