@@ -191,72 +191,71 @@ def tool_title(
     """A tool call in a few human words: "Read notes-q1.md", "Wrote brief.md (+12
     lines)", "Ran `pytest -q` · exit 0 · 3.2 s". Before it ran (waiting for the
     user, pending) it reads as what it *will* do: "Write brief.md"."""
-    tr = QCoreApplication.translate
     done = status in ("ok", "error")
     running = status == "running"
     args = arguments or {}
     path = _short_path(args.get("path"))
     if name == "read_file":
         if running:
-            return tr("Wording", "Reading {file}…").format(file=path)
-        return tr("Wording", "Read {file}").format(file=path)
+            return QCoreApplication.translate("Wording", "Reading {file}…").format(file=path)
+        return QCoreApplication.translate("Wording", "Read {file}").format(file=path)
     if name == "write_file":
         lines = len(str(args.get("content") or "").splitlines())
         if done:
-            return tr("Wording", "Wrote {file} (+{n} lines)").format(file=path, n=lines)
-        return tr("Wording", "Write {file} ({n} lines)").format(file=path, n=lines)
+            return QCoreApplication.translate("Wording", "Wrote {file} (+{n} lines)").format(file=path, n=lines)
+        return QCoreApplication.translate("Wording", "Write {file} ({n} lines)").format(file=path, n=lines)
     if name == "replace_in_file":
         delta = _line_delta(args.get("old_string"), args.get("new_string"))
         if done:
-            return tr("Wording", "Edited {file} ({delta})").format(file=path, delta=delta)
-        return tr("Wording", "Edit {file} ({delta})").format(file=path, delta=delta)
+            return QCoreApplication.translate("Wording", "Edited {file} ({delta})").format(file=path, delta=delta)
+        return QCoreApplication.translate("Wording", "Edit {file} ({delta})").format(file=path, delta=delta)
     if name == "apply_patch":
-        return tr("Wording", "Applied a patch") if done else tr("Wording", "Apply a patch")
+        return QCoreApplication.translate("Wording", "Applied a patch") if done else QCoreApplication.translate("Wording", "Apply a patch")
     if name == "create_deliverable":
         if done:
-            return tr("Wording", "Created {file}").format(file=path)
-        return tr("Wording", "Create {file}").format(file=path)
+            return QCoreApplication.translate("Wording", "Created {file}").format(file=path)
+        return QCoreApplication.translate("Wording", "Create {file}").format(file=path)
     if name == "list_files":
-        return tr("Wording", "Listed {folder}").format(folder=path)
+        return QCoreApplication.translate("Wording", "Listed {folder}").format(folder=path)
     if name in ("grep", "glob"):
-        return tr("Wording", "Searched files for “{pattern}”").format(pattern=_clip(args.get("pattern"), 40))
+        return QCoreApplication.translate("Wording", "Searched files for “{pattern}”").format(pattern=_clip(args.get("pattern"), 40))
     if name == "web_search":
-        return tr("Wording", "Searched the web for “{query}”").format(query=_clip(args.get("query"), 50))
+        return QCoreApplication.translate("Wording", "Searched the web for “{query}”").format(query=_clip(args.get("query"), 50))
     if name == "web_fetch":
         url = str(args.get("url") or "")
         host = url.split("://", 1)[-1].split("/", 1)[0]
-        return tr("Wording", "Opened {site}").format(site=host or _clip(url))
+        return QCoreApplication.translate("Wording", "Opened {site}").format(site=host or _clip(url))
     if name == "run_shell":
         command = _clip(args.get("command"), 50)
         if running:
-            return tr("Wording", "Running `{command}`…").format(command=command)
+            return QCoreApplication.translate("Wording", "Running `{command}`…").format(command=command)
         if not done:
-            return tr("Wording", "Run `{command}`").format(command=command)
-        parts = [tr("Wording", "Ran `{command}`").format(command=command)]
+            return QCoreApplication.translate("Wording", "Run `{command}`").format(command=command)
+        parts = [QCoreApplication.translate("Wording", "Ran `{command}`").format(command=command)]
         code = _shell_outcome(result)
         if code is not None:
-            parts.append(tr("Wording", "exit {code}").format(code=code))
+            parts.append(QCoreApplication.translate("Wording", "exit {code}").format(code=code))
         if seconds is not None:
-            parts.append(tr("Wording", "{secs} s").format(secs=f"{seconds:.1f}"))
+            parts.append(QCoreApplication.translate("Wording", "{secs} s").format(secs=f"{seconds:.1f}"))
         return " · ".join(parts)
     if name.startswith("shell_task"):
-        return tr("Wording", "Checked a background command")
+        return QCoreApplication.translate("Wording", "Checked a background command")
     if name.startswith("git_"):
-        return tr("Wording", "git {what}").format(what=name[4:])
+        return QCoreApplication.translate("Wording", "git {what}").format(what=name[4:])
     if name == "ask_user":
-        return tr("Wording", "Asked you: {question}").format(question=_clip(args.get("question"), 60))
+        return QCoreApplication.translate("Wording", "Asked you: {question}").format(question=_clip(args.get("question"), 60))
     if name == "propose_plan":
-        return tr("Wording", "Proposed a plan")
+        return QCoreApplication.translate("Wording", "Proposed a plan")
     if name == "request_directory":
-        return tr("Wording", "Asked for access to {folder}").format(folder=path)
+        return QCoreApplication.translate("Wording", "Asked for access to {folder}").format(folder=path)
     if name == "todo_write" or name.startswith("todo"):
-        return tr("Wording", "Updated the to-do list")
+        return QCoreApplication.translate("Wording", "Updated the to-do list")
     if name in ("remember", "memory_update"):
-        return tr("Wording", "Remembered something")
+        return QCoreApplication.translate("Wording", "Remembered something")
     if name.startswith("memory"):
-        return tr("Wording", "Looked at what it remembers")
+        return QCoreApplication.translate("Wording", "Looked at what it remembers")
     if name in ("explore", "explorer", "spawn_explorer"):
-        return tr("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
+        return QCoreApplication.translate("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
     return humanise_tool(name)
 
 
@@ -274,7 +273,6 @@ def humanise_tool(name: str) -> str:
 def approval_question(tool: str, arguments: dict[str, Any], target: str | None = None) -> str:
     """What an approval asks, as a question: "Write brief.md in ACME/?",
     "Run `pytest -q`?", "Send a message to #sales?"."""
-    tr = QCoreApplication.translate
     args = arguments or {}
     raw = str(args.get("path") or "").replace("\\", "/").rstrip("/")
     file = _short_path(raw)
@@ -282,27 +280,27 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
     folder = folder.rsplit("/", 1)[-1] if folder else ""
     if tool in ("write_file", "create_deliverable"):
         if folder:
-            return tr("Wording", "Write {file} in {folder}/?").format(file=file, folder=folder)
-        return tr("Wording", "Write {file}?").format(file=file)
+            return QCoreApplication.translate("Wording", "Write {file} in {folder}/?").format(file=file, folder=folder)
+        return QCoreApplication.translate("Wording", "Write {file}?").format(file=file)
     if tool == "replace_in_file":
-        return tr("Wording", "Change {file}?").format(file=file)
+        return QCoreApplication.translate("Wording", "Change {file}?").format(file=file)
     if tool == "apply_patch":
-        return tr("Wording", "Apply these changes to your files?")
+        return QCoreApplication.translate("Wording", "Apply these changes to your files?")
     if tool == "run_shell":
-        return tr("Wording", "Run `{command}`?").format(command=_clip(args.get("command"), 70))
+        return QCoreApplication.translate("Wording", "Run `{command}`?").format(command=_clip(args.get("command"), 70))
     if tool == "git_commit":
-        return tr("Wording", "Commit these changes?")
+        return QCoreApplication.translate("Wording", "Commit these changes?")
     if tool.startswith("git_"):
-        return tr("Wording", "Run git {what}?").format(what=tool[4:])
+        return QCoreApplication.translate("Wording", "Run git {what}?").format(what=tool[4:])
     if tool == "web_fetch":
-        return tr("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
+        return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
     if tool == "web_search":
-        return tr("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))
+        return QCoreApplication.translate("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))
     if target and any(w in tool for w in ("send", "post", "reply", "message")):
-        return tr("Wording", "Send a message to {target}?").format(target=_clip(target, 60))
+        return QCoreApplication.translate("Wording", "Send a message to {target}?").format(target=_clip(target, 60))
     if target:
-        return tr("Wording", "{action} on {target}?").format(action=humanise_tool(tool), target=_clip(target, 60))
-    return tr("Wording", "{action}?").format(action=humanise_tool(tool))
+        return QCoreApplication.translate("Wording", "{action} on {target}?").format(action=humanise_tool(tool), target=_clip(target, 60))
+    return QCoreApplication.translate("Wording", "{action}?").format(action=humanise_tool(tool))
 
 
 def risk_sentence(risk: str) -> str:
@@ -346,26 +344,50 @@ def waiting_for_model_text(model: str) -> str:
 
 def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
     """What a running tool is doing, for the status bar: "Running pytest…"."""
-    tr = QCoreApplication.translate
     args = arguments or {}
     if name == "run_shell":
         program = str(args.get("command") or "").strip().split(" ", 1)[0].rsplit("/", 1)[-1]
         if program:
-            return tr("Wording", "Running {program}…").format(program=program)
-        return tr("Wording", "Running a command…")
+            return QCoreApplication.translate("Wording", "Running {program}…").format(program=program)
+        return QCoreApplication.translate("Wording", "Running a command…")
     path = _short_path(args.get("path"))
     words = {
-        "read_file": tr("Wording", "Reading {file}…").format(file=path),
-        "write_file": tr("Wording", "Writing {file}…").format(file=path),
-        "create_deliverable": tr("Wording", "Creating {file}…").format(file=path),
-        "replace_in_file": tr("Wording", "Editing {file}…").format(file=path),
-        "apply_patch": tr("Wording", "Editing files…"),
-        "list_files": tr("Wording", "Looking through {folder}…").format(folder=path),
-        "grep": tr("Wording", "Searching files…"),
-        "glob": tr("Wording", "Searching files…"),
-        "web_search": tr("Wording", "Searching the web…"),
-        "web_fetch": tr("Wording", "Reading a web page…"),
+        "read_file": QCoreApplication.translate("Wording", "Reading {file}…").format(file=path),
+        "write_file": QCoreApplication.translate("Wording", "Writing {file}…").format(file=path),
+        "create_deliverable": QCoreApplication.translate("Wording", "Creating {file}…").format(file=path),
+        "replace_in_file": QCoreApplication.translate("Wording", "Editing {file}…").format(file=path),
+        "apply_patch": QCoreApplication.translate("Wording", "Editing files…"),
+        "list_files": QCoreApplication.translate("Wording", "Looking through {folder}…").format(folder=path),
+        "grep": QCoreApplication.translate("Wording", "Searching files…"),
+        "glob": QCoreApplication.translate("Wording", "Searching files…"),
+        "web_search": QCoreApplication.translate("Wording", "Searching the web…"),
+        "web_fetch": QCoreApplication.translate("Wording", "Reading a web page…"),
     }
     if name in words:
         return words[name]
-    return tr("Wording", "Using {tool}…").format(tool=humanise_tool(name))
+    return QCoreApplication.translate("Wording", "Using {tool}…").format(tool=humanise_tool(name))
+
+
+def reason_text(tool: str, reason: str) -> str:
+    """Why a call asks, from the permission engine's English reason, in words
+    users read ("write_file writes /a/b.md" → "It writes /a/b.md"); a reason this
+    does not know is shown as it is."""
+    reason = (reason or "").strip()
+    if tool and reason.startswith(tool + " "):
+        rest = reason[len(tool) + 1:]
+        if rest.startswith("writes "):
+            return QCoreApplication.translate("Wording", "It writes {paths}").format(paths=rest[7:])
+        if rest.startswith("runs a program"):
+            return QCoreApplication.translate("Wording", "It runs a program")
+        if rest.startswith("acts outside this computer"):
+            where = rest[len("acts outside this computer"):].strip(" :")
+            if where:
+                return QCoreApplication.translate(
+                    "Wording", "It acts outside this computer: {where}").format(where=where)
+            return QCoreApplication.translate("Wording", "It acts outside this computer")
+        if rest.startswith("is "):
+            return ""  # "write_file is write local": the risk line says it better
+        if rest.startswith("`"):
+            return QCoreApplication.translate(
+                "Wording", "This command is not on your list of commands that run without asking")
+    return reason

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
-from openworker_qt.qt.wording import approval_question, risk_sentence
+from openworker_qt.qt.wording import approval_question, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
 from openworker_qt.ui.icons import icon
@@ -227,9 +227,10 @@ class ApprovalPanel(QWidget):
         where.setObjectName("approvalTarget")
         where.setWordWrap(True)
         where.setVisible(bool(request.target))
-        reason = QLabel(request.reason)
+        why = reason_text(request.tool, request.reason)
+        reason = QLabel(why)
         reason.setWordWrap(True)
-        reason.setVisible(bool(request.reason))
+        reason.setVisible(bool(why))
         muted = design.colors(self.palette()).muted
         for w in (meta, where, reason):
             w.setStyleSheet(f"color: {muted};")
@@ -271,7 +272,7 @@ class ApprovalPanel(QWidget):
         self.always.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ALWAYS.value))
         self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
         self.setAccessibleName(self.tr("Approval request: {question}").format(question=question))
-        self.setAccessibleDescription(request.reason or risk_sentence(request.risk.value))
+        self.setAccessibleDescription(why or risk_sentence(request.risk.value))
 
 
 def _short(target: str, limit: int = 32) -> str:

@@ -43,7 +43,13 @@ from PySide6.QtWidgets import (
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
-from openworker_qt.qt.wording import approval_question, kind_text, risk_sentence, risk_text
+from openworker_qt.qt.wording import (
+    approval_question,
+    kind_text,
+    reason_text,
+    risk_sentence,
+    risk_text,
+)
 from openworker_qt.ui import design
 from openworker_qt.ui.approval import DiffView
 from openworker_qt.ui.late_answers import closed_text
@@ -270,9 +276,10 @@ class InboxWindow(QWidget):
         # A question needs no risk or target, and its reason is the question itself.
         self.risk_label.setVisible(approval)
         self.target_label.setVisible(bool(item.target))
-        self.reason_label.setVisible(bool(item.reason or item.title) and (item.reason or item.title) != prompt)
+        why = reason_text(item.tool, item.reason) if approval else (item.reason or item.title)
+        self.reason_label.setVisible(bool(why) and why != prompt)
         self.target_label.setText(self.tr("Target: {target}").format(target=item.target) if item.target else "")
-        self.reason_label.setText(item.reason or item.title)
+        self.reason_label.setText(why)
         options = list(item.options) or (["approve", "deny"] if item.kind in ("plan", "directory") else [])
         if approval:
             self.question.hide()
