@@ -235,7 +235,7 @@ def tool_title(
         code = _shell_outcome(result)
         if code is not None:
             parts.append(QCoreApplication.translate("Wording", "exit {code}").format(code=code))
-        if seconds is not None:
+        if seconds is not None and seconds >= 0.1:
             parts.append(QCoreApplication.translate("Wording", "{secs} s").format(secs=f"{seconds:.1f}"))
         return " · ".join(parts)
     if name.startswith("shell_task"):

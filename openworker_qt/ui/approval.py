@@ -169,8 +169,7 @@ class DiffView(QPlainTextEdit):
                 sel.format.setBackground(QColor(bg))
                 sel.format.setForeground(QColor(fg))
                 sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-                sel.cursor = QTextCursor(block)
-                sel.cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+                sel.cursor = QTextCursor(block)  # no selection: the whole line's width
                 selections.append(sel)
             block = block.next()
         self.setExtraSelections(selections)
@@ -226,7 +225,7 @@ class ApprovalPanel(QWidget):
         where = QLabel(self.tr("Target: {target}").format(target=request.target) if request.target else "")
         where.setObjectName("approvalTarget")
         where.setWordWrap(True)
-        where.setVisible(bool(request.target))
+        where.setVisible(bool(request.target) and (request.target or "") not in question)
         why = reason_text(request.tool, request.reason)
         reason = QLabel(why)
         reason.setWordWrap(True)

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QKeyEvent
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -72,6 +72,23 @@ class ComposerEdit(QPlainTextEdit):
     def sizeHint(self) -> QSize:  # noqa: N802
         fm = self.fontMetrics()
         return QSize(400, fm.lineSpacing() * 2 + 14)
+
+
+class ChipCombo(QComboBox):
+    """A compact rounded picker (persona, mode, model) with a small chevron."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("composerChip")
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802
+        super().paintEvent(event)
+        side = 12
+        rect = self.rect()
+        target = QRect(rect.right() - side - 8, rect.center().y() - side // 2 + 1, side, side)
+        painter = QPainter(self)
+        icon("chevron-down", "muted", sizes=(12,)).paint(painter, target)
+        painter.end()
 
 
 class Composer(QWidget):
@@ -125,8 +142,7 @@ class Composer(QWidget):
         self.mode = self._combo(MODES, self.tr("Permission mode"),
                                 self.tr("What the agent may do without asking"))
         self.mode.setCurrentText("interactive")
-        self.model = QComboBox()
-        self.model.setObjectName("composerChip")
+        self.model = ChipCombo()
         self.model.setEditable(True)
         self.model.setMinimumContentsLength(18)
         self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -151,7 +167,14 @@ class Composer(QWidget):
         row.addWidget(self.stop)
         row.addWidget(self.send)
         box.addLayout(row)
-        lay.addWidget(self.box)
+        # centred under the transcript's reading column, as wide as its cards
+        self.box.setMaximumWidth(design.READING_WIDTH + 2 * SPACE["m"])
+        centre = QHBoxLayout()
+        centre.setContentsMargins(0, 0, 0, 0)
+        centre.addStretch(1)
+        centre.addWidget(self.box, 100)
+        centre.addStretch(1)
+        lay.addLayout(centre)
         self._style()
         self.edit.submit.connect(self.submit)
         self.edit.escape.connect(self._on_escape)
@@ -197,8 +220,9 @@ class Composer(QWidget):
             f" QPlainTextEdit#composerInput {{ background: transparent; border: none;"
             f" color: {c.text}; }}"
             f" QComboBox#composerChip {{ background: {c.sunken}; color: {c.text};"
-            f" border: 1px solid {c.border}; border-radius: {chip}px; padding: 2px 10px; }}"
-            f" QComboBox#composerChip::drop-down {{ border: none; width: 16px; }}"
+            f" border: 1px solid {c.border}; border-radius: {chip}px; padding: 2px 24px 2px 10px; }}"
+            f" QComboBox#composerChip::drop-down {{ border: none; width: 20px; }}"
+            f" QComboBox#composerChip::down-arrow {{ image: none; width: 0; }}"
             f" QToolButton#composerIconButton, QToolButton#micButton {{ border: none;"
             f" border-radius: 15px; padding: 5px; }}"
             f" QToolButton#composerIconButton:hover, QToolButton#micButton:hover {{"
@@ -237,8 +261,7 @@ class Composer(QWidget):
         self._grow()
 
     def _combo(self, values: tuple[str, ...], name: str, description: str) -> QComboBox:
-        box = QComboBox()
-        box.setObjectName("composerChip")
+        box = ChipCombo()
         box.addItems(list(values))
         box.setAccessibleName(name)
         box.setAccessibleDescription(description)

@@ -22,6 +22,7 @@ Signals:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -78,7 +79,7 @@ class InboxWindow(QWidget):
         self.filter = QComboBox()
         self.filter.setAccessibleName(self.tr("Filter by session"))
         self.filter.setAccessibleDescription(self.tr("Show the items of one session only"))
-        top.addWidget(QLabel(self.tr("Session:")))
+        self.filter.setToolTip(self.tr("Show the items of one session only"))
         top.addWidget(self.filter, 1)
         self.count_label = QLabel()
         self.count_label.setAccessibleName(self.tr("Pending count"))
@@ -285,6 +286,7 @@ class InboxWindow(QWidget):
             self.question.hide()
             self.arguments.show()
             self.arguments.show_text(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+            self._preview(item)
         else:  # the question in words, not the call's JSON
             if options:
                 prompt += "\n\n" + self.tr("Options: {options}").format(options=", ".join(options))
@@ -295,6 +297,26 @@ class InboxWindow(QWidget):
         self.options.clear()
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
+
+    def _preview(self, item: InboxItem) -> None:
+        """What a file-changing call would change, as a diff (read in a worker)."""
+        from openworker_qt.ui.approval import PREVIEWED_TOOLS, approval_preview
+
+        if item.tool not in PREVIEWED_TOOLS:
+            return
+        info = self.sessions.get_session(item.session_id)
+        workspace = Path(info.workspace) if info is not None and info.workspace else None
+
+        async def load() -> None:
+            try:
+                diff = await asyncio.to_thread(approval_preview, item.tool, dict(item.arguments), workspace)
+            except Exception:  # a preview is a nicety: the arguments stay shown  # noqa: BLE001
+                return
+            current = self.current_item()
+            if diff and current is not None and current.id == item.id:
+                self.arguments.show_text(diff)
+
+        asyncio.ensure_future(load())
 
     # -------------------------------------------------------------- actions
 

@@ -143,6 +143,8 @@ def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> No
             level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
             if isinstance(level, int) and level > 0 and fmt.leftMargin() != QUOTE_INDENT * level:
                 fmt.setLeftMargin(QUOTE_INDENT * level)
+                fmt.setTopMargin(8)
+                fmt.setBottomMargin(8)
                 cursor.setBlockFormat(fmt)
             it = block.begin()
             while not it.atEnd():
@@ -204,11 +206,32 @@ def _style_tables(doc: QTextDocument, start: int, dark: bool) -> None:
         fmt.setBorderBrush(QBrush(border))
         fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
         fmt.setBorderCollapse(True)
-        fmt.setTopMargin(4)
-        fmt.setBottomMargin(4)
+        fmt.setTopMargin(8)
+        fmt.setBottomMargin(8)
         frame.setFormat(fmt)
         if frame.rows() < 1:
             continue
+        for row in range(frame.rows()):  # the first cell inherits a paragraph's spacing
+            for col in range(frame.columns()):
+                cell = frame.cellAt(row, col)
+                first = cell.firstCursorPosition().block()
+                if first.length() == 1 and first.next().isValid() \
+                        and first.next().position() <= cell.lastPosition():
+                    # (after a quote Qt's importer opens the first cell with an empty
+                    # paragraph: the header row would be two lines tall)
+                    cut = QTextCursor(first)
+                    cut.movePosition(QTextCursor.MoveOperation.NextBlock, QTextCursor.MoveMode.KeepAnchor)
+                    cut.removeSelectedText()
+                    cell = frame.cellAt(row, col)
+                block = cell.firstCursorPosition().block()
+                end = cell.lastCursorPosition().position()
+                while block.isValid() and block.position() <= end:
+                    fmt = block.blockFormat()
+                    if fmt.topMargin() or fmt.bottomMargin():
+                        fmt.setTopMargin(0)
+                        fmt.setBottomMargin(0)
+                        QTextCursor(block).setBlockFormat(fmt)
+                    block = block.next()
         for col in range(frame.columns()):
             head = frame.cellAt(0, col)
             cursor = head.firstCursorPosition()

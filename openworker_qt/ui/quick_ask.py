@@ -97,6 +97,13 @@ class QuickAsk(QFrame):
         f.setPointSizeF(f.pointSizeF() * 1.25)
         self.edit.setFont(f)
         lay.addWidget(self.edit)
+        self.asked = QLabel()  # the question the answer below is for
+        self.asked.setObjectName("quickAskAsked")
+        self.asked.setWordWrap(True)
+        self.asked.setTextFormat(Qt.TextFormat.PlainText)
+        self.asked.setAccessibleName(self.tr("Your question"))
+        self.asked.hide()
+        lay.addWidget(self.asked)
         self.chips = QLabel()
         self.chips.setAccessibleName(self.tr("Attachments"))
         self.chips.hide()
@@ -134,7 +141,7 @@ class QuickAsk(QFrame):
         c = design.colors(self.palette())
         self.setStyleSheet(
             f"QLineEdit#quickAskInput {{ background: transparent; border: none; color: {c.text}; }}"
-            f" QLabel#quickAskStatus {{ color: {c.muted}; }}")
+            f" QLabel#quickAskStatus, QLabel#quickAskAsked {{ color: {c.muted}; }}")
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802
         """A rounded panel on a soft shadow (the window itself is transparent)."""
@@ -180,6 +187,8 @@ class QuickAsk(QFrame):
         self.session_id = None
         self.answer.setText("")
         self.answer.hide()
+        self.asked.clear()
+        self.asked.hide()
         self.status.setText("")
         self.open_button.setEnabled(False)
         self.resize(self.width(), self.minimumSizeHint().height())
@@ -216,6 +225,8 @@ class QuickAsk(QFrame):
         self._answer = ""
         self.answer.setText("")
         self.answer.show()
+        self.asked.setText(text)
+        self.asked.show()
         self._finished_at = 0.0
         self.status.setText(waiting_for_model_text(model))
         self.open_button.setEnabled(True)

@@ -67,6 +67,7 @@ from openworker_qt.ui.markdown_style import (  # noqa: F401 (CODE_PAD, HAS_CODE:
 
 PAD = design.SPACE["m"]
 GAP = design.SPACE["m"]
+TOOL_GAP = design.SPACE["s"]  # tool cards of one step sit closer together
 CARD_RADIUS = design.RADIUS["medium"]
 TOOL_ICON = design.ICON_SIZE["small"]
 TOOL_INDENT = TOOL_ICON + design.SPACE["s"]  # a tool card's text starts after its icon
@@ -274,6 +275,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         left = self.column_left(rect) - PAD
         editor.setGeometry(QRect(left, rect.top(), self._width() + 2 * PAD, rect.height()))
 
+    @staticmethod
+    def _gap(item: TranscriptItem) -> int:
+        if has_actions(item):
+            return ACTION_H
+        return TOOL_GAP if item.kind == "tool" else GAP
+
     def _icon(self, name: str, role: str) -> QIcon:
         key = (name, role, self._dark)
         found = self._icons.get(key)
@@ -394,7 +401,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
         if item.kind in ("user", "tool", "notice"):
             h += 2 * PAD if item.kind != "notice" else PAD
-        return h + (ACTION_H if has_actions(item) else GAP)
+        return h + self._gap(item)
 
     def estimate_height(self, item: TranscriptItem, width: int) -> int:
         """A cheap guess (no text layout): corrected when the row is first painted."""
@@ -408,7 +415,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
-        return lines * line_h + extra + (ACTION_H if has_actions(item) else GAP)
+        return lines * line_h + extra + self._gap(item)
 
     @staticmethod
     def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
@@ -484,7 +491,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._docs.clear()
             self._streams.clear()
         col = self.column_left(option.rect)
-        bottom_gap = ACTION_H if has_actions(item) else GAP
+        bottom_gap = self._gap(item)
         rect = QRect(col, option.rect.top(), width, option.rect.height() - bottom_gap)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QLabel, QStyleOptionViewItem
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest
 from openworker_qt.core.risk import RiskClass
@@ -220,6 +220,8 @@ def test_markdown_tables_quotes_and_highlighted_code(qapp) -> None:  # type: ign
     doc.setMarkdown(MARKDOWN)
     markdown_style.style_markdown(doc)
     [table] = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    # (after a quote, Qt's importer opened the first cell with an empty paragraph)
+    assert table.cellAt(0, 0).firstCursorPosition().block().text() == "Item"
     head, body = table.cellAt(0, 1), table.cellAt(1, 1)
     assert head.firstCursorPosition().blockFormat().alignment() == body.firstCursorPosition().blockFormat().alignment()
     assert head.firstCursorPosition().charFormat().fontWeight() == 700
@@ -336,3 +338,30 @@ def test_quick_ask_keeps_the_draft_and_drops_a_stale_answer(qtbot, qloop, make_d
     popup.popup()
     assert popup.answer.text() == "" and not popup.answer.isVisible()
     assert popup.edit.text() == "a draft I have not sent" and popup.session_id is None
+
+
+def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from tests.ui.conftest import run, until
+    from tests.ui.test_approvals import WRITE
+
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    window.show_dialogs = False
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        window.composer.edit.setPlainText("write")
+        window.composer.submit()
+        await until(lambda: desktop.inbox.pending(), what="ask")
+        box = desktop.show_inbox()
+        await until(lambda: box.arguments.diff, what="the diff")
+        seen["headline"] = box.headline.text()
+        seen["diff"] = box.arguments.toPlainText()
+        seen["captions"] = [w.text() for w in box.findChildren(QLabel) if w.text().endswith(":")]
+        window.stop()
+        await until(lambda: not desktop.manager.is_running(window.session_id or ""), what="stop")
+        box.close()
+
+    run(qloop, scenario)
+    assert seen["headline"] == "Write out.txt?"
+    assert "+hello" in str(seen["diff"]) and not seen["captions"]
