@@ -50,21 +50,43 @@ def growth(before: int, after: int) -> float:
 Next I will draft `brief.md` with the ask: a **2-year term at list price**.
 """
 
+ANSWER_ZH = """这是续约前 ACME 的情况。
+
+> “支持一直很好——我们只需要在签约前关掉那两个未解决的工单。”
+> — ACME 的 IT 负责人，见第二季度笔记
+
+| 季度 | 席位 | 未解决工单 |
+|------|-----:|-----------:|
+| Q1   |  120 |          0 |
+| Q2   |  150 |          2 |
+
+席位增长来自笔记；重新计算：
+
+```python
+def growth(before: int, after: int) -> float:
+    return (after - before) / before  # 120 → 150 为 0.25
+```
+
+接下来我会起草 `brief.md`，提出的条件是：**按标价签两年**。
+"""
+
 
 def conversation(zh: bool) -> list[dict[str, Any]]:
+    answer = ANSWER_ZH if zh else ANSWER
     return [
         {
-            "reasoning": "The user wants a renewal brief. First look at the notes in the folder.",
-            "chunks": ["Let me read ", "the account notes first."],
+            "reasoning": "用户想要一份续约简报。先看看文件夹里的笔记。" if zh
+            else "The user wants a renewal brief. First look at the notes in the folder.",
+            "chunks": ["我先读一下", "客户笔记。"] if zh else ["Let me read ", "the account notes first."],
             "tool_calls": [
                 {"name": "read_file", "arguments": {"path": "notes-q1.md"}},
                 {"name": "read_file", "arguments": {"path": "notes-q2.md"}},
             ],
         },
         {"tool_calls": [{"name": "run_shell", "arguments": {"command": "ls -1"}}]},
-        {"chunks": [ANSWER[i:i + 40] for i in range(0, len(ANSWER), 40)]},
+        {"chunks": [answer[i:i + 40] for i in range(0, len(answer), 40)]},
         {
-            "chunks": ["Writing the brief now — this needs your approval."],
+            "chunks": ["现在写简报——这需要你的批准。" if zh else "Writing the brief now — this needs your approval."],
             "tool_calls": [{
                 "name": "write_file",
                 "arguments": {
@@ -74,7 +96,7 @@ def conversation(zh: bool) -> list[dict[str, Any]]:
                 },
             }],
         },
-        {"text": "Done: `brief.md` is ready."},
+        {"text": "完成：`brief.md` 已就绪。" if zh else "Done: `brief.md` is ready."},
     ]
 
 
@@ -151,6 +173,8 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         save(window, "conversation")  # the Markdown answer, the tool cards above it
         rows = window.transcript.items
         first_tool = next(i for i, r in enumerate(rows) if r.kind == "tool")
+        shell = next(i for i, r in enumerate(rows) if r.kind == "tool" and r.name == "run_shell")
+        window.transcript.toggle_expanded(shell)  # a card opened to its arguments and output
         window.view.scrollTo(window.transcript.index(first_tool - 1, 0),
                              window.view.ScrollHint.PositionAtTop)
         await settle(0.5)

@@ -366,7 +366,14 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _details_text(self, item: TranscriptItem) -> str:
         args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
-        lines = item.result.splitlines()
+        result = item.result
+        try:  # a command's result: its output as the terminal showed it, not JSON
+            data = json.loads(result) if result.startswith("{") else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("output"), str):
+            result = data["output"].rstrip("\n") or QCoreApplication.translate("Transcript", "(no output)")
+        lines = result.splitlines()
         if len(lines) > RESULT_LINES:
             more = QCoreApplication.translate("Transcript", "… {n} more lines").format(
                 n=len(lines) - RESULT_LINES)

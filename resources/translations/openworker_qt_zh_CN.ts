@@ -72,22 +72,22 @@
 <context>
     <name>ApprovalDialog</name>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="352"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="351"/>
         <source>Approval dialog</source>
         <translation>审批对话框</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="354"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="353"/>
         <source>{tool} wants to run in {session}</source>
         <translation>{tool} 想在 {session} 中运行</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="359"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="358"/>
         <source>Session: {title}</source>
         <translation>会话：{title}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="360"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="359"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
@@ -95,82 +95,82 @@
 <context>
     <name>ApprovalPanel</name>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="214"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="213"/>
         <source>Approval needed</source>
         <translation>需要批准</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="226"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="225"/>
         <source>Target: {target}</source>
         <translation>目标：{target}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="243"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="242"/>
         <source>Diff preview</source>
         <translation>差异预览</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="243"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="242"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="244"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="243"/>
         <source>What this call would do, exactly</source>
         <translation>这次调用具体会做什么</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="251"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="250"/>
         <source>&amp;Approve once</source>
         <translation>批准一次(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="252"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="251"/>
         <source>Approve once</source>
         <translation>批准一次</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="253"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="252"/>
         <source>Run this call now, ask again next time</source>
         <translation>现在运行这次调用，下次仍会询问</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="256"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="255"/>
         <source>A&amp;lways for {target}</source>
         <translation>始终允许 {target}(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="257"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="256"/>
         <source>A&amp;lways allow</source>
         <translation>始终允许(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="258"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="257"/>
         <source>Always allow</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="260"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="259"/>
         <source>Allow {tool} for this exact target from now on</source>
         <translation>从现在起，对这个目标始终允许 {tool}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="263"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="262"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="264"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="263"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="265"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="264"/>
         <source>Do not run this call</source>
         <translation>不运行这次调用</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="274"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="273"/>
         <source>Approval request: {question}</source>
         <translation>批准请求：{question}</translation>
     </message>
@@ -257,120 +257,120 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="112"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="129"/>
         <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
         <extracomment>The attachments of the last message submitted, to put back if it is not sent.</extracomment>
         <translation>描述你想要的结果……（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="114"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="131"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="116"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="133"/>
         <source>Type what you want done. Enter sends; while a turn runs, it steers it.</source>
         <translation>输入你想完成的事。按 Enter 发送；运行中发送的消息会用于引导当前任务。</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="124"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="141"/>
         <source>Persona</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="124"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="141"/>
         <source>Which agent works on this session</source>
         <translation>由哪个智能体处理这个会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="125"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="142"/>
         <source>Permission mode</source>
         <translation>权限模式</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="126"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="143"/>
         <source>What the agent may do without asking</source>
         <translation>智能体无需询问即可做的事</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="133"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="149"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="134"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="150"/>
         <source>The model for the next call; provider:model</source>
         <translation>下一次调用使用的模型；格式为 提供商:模型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="135"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="151"/>
         <source>Model (provider:model)</source>
         <translation>模型（提供商:模型）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="136"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="152"/>
         <source>Attach…</source>
         <translation>附件…</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="136"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="152"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="137"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="153"/>
         <source>Add files or a folder to this message</source>
         <translation>为这条消息添加文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="139"/>
-        <location filename="../../openworker_qt/ui/composer.py" line="253"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="155"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="276"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="140"/>
-        <location filename="../../openworker_qt/ui/composer.py" line="257"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="156"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="280"/>
         <source>Send the message (Enter)</source>
         <translation>发送消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="142"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="158"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="143"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="159"/>
         <source>Stop the running turn (Esc)</source>
         <translation>停止正在运行的任务（Esc）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="163"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="186"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="253"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="276"/>
         <source>Steer</source>
         <translation>引导</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="256"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="279"/>
         <source>Inject this message after the current step</source>
         <translation>在当前步骤之后插入这条消息</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="315"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="338"/>
         <source>Attachment {name}</source>
         <translation>附件 {name}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="316"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="339"/>
         <source>Press to remove this attachment</source>
         <translation>按下即可移除此附件</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="164"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="187"/>
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
@@ -635,213 +635,209 @@ The grant applies to this session only.</source>
 <context>
     <name>InboxWindow</name>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="72"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="73"/>
         <source>Inbox — OpenWorker Qt</source>
         <translation>收件箱 — OpenWorker Qt</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="73"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="74"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="74"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="75"/>
         <source>Everything waiting for you, across sessions</source>
         <translation>所有会话中等待你处理的事项</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="79"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="80"/>
         <source>Filter by session</source>
         <translation>按会话筛选</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="80"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="81"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="82"/>
         <source>Show the items of one session only</source>
         <translation>只显示一个会话的事项</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="81"/>
-        <source>Session:</source>
-        <translation>会话：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="84"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="85"/>
         <source>Pending count</source>
         <translation>待处理数量</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="92"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="93"/>
         <source>Pending items</source>
         <translation>待处理事项</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="93"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="94"/>
         <source>Approvals, questions, plans and folder requests</source>
         <translation>审批、问题、计划和文件夹请求</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="112"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="113"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="112"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="113"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="113"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="114"/>
         <source>What it asks</source>
         <translation>请求内容</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="114"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="114"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="116"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="135"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="136"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="136"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="137"/>
         <source>Exactly what the call would do</source>
         <translation>这次调用具体会做什么</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="139"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="140"/>
         <source>&amp;Approve once</source>
         <translation>批准一次(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="140"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="141"/>
         <source>A&amp;lways allow</source>
         <translation>始终允许(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="141"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="142"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="142"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="143"/>
         <source>&amp;Open session</source>
         <translation>打开会话(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="143"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="144"/>
         <source>Run this call now (Ctrl+Enter)</source>
         <translation>现在运行这次调用（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="144"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="145"/>
         <source>Allow this tool for this exact target from now on</source>
         <translation>从现在起，对这个目标始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="145"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="146"/>
         <source>Do not run this call (Ctrl+Delete)</source>
         <translation>不运行这次调用（Ctrl+Delete）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="146"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="147"/>
         <source>Show the session this item belongs to</source>
         <translation>显示此事项所属的会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="154"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="155"/>
         <source>Suggested answers</source>
         <translation>建议的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="156"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="157"/>
         <source>Your answer</source>
         <translation>你的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="157"/>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="159"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="158"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="160"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="158"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="159"/>
         <source>Type the answer and press Enter</source>
         <translation>输入回答并按 Enter</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="160"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="161"/>
         <source>Send answer</source>
         <translation>发送回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="176"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="177"/>
         <source>Inbox empty</source>
         <translation>收件箱为空</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="212"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="213"/>
         <source>All sessions</source>
         <translation>所有会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="238"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="239"/>
         <source>{n} pending</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="182"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="183"/>
         <source>Answer not taken</source>
         <translation>回答未被采用</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="325"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="347"/>
         <source>#{n} was already answered somewhere else; your answer was not taken.</source>
         <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="128"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="129"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="170"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="171"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;Nothing needs you right now&lt;/p&gt;&lt;p&gt;Approvals and questions from your sessions show up here.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;目前没有需要你处理的事项&lt;/p&gt;&lt;p&gt;各会话中的批准请求和问题会显示在这里。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="177"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="178"/>
         <source>Nothing needs you right now</source>
         <translation>目前没有需要你处理的事项</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="225"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="226"/>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="268"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="269"/>
         <source>In the session {title}</source>
         <translation>所在会话：{title}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="281"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="282"/>
         <source>Target: {target}</source>
         <translation>目标：{target}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="290"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="292"/>
         <source>Options: {options}</source>
         <translation>选项：{options}</translation>
     </message>
@@ -1750,37 +1746,37 @@ The grant applies to this session only.</source>
 <context>
     <name>QuestionCard</name>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="416"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="415"/>
         <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
         <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="417"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="416"/>
         <source>&lt;b&gt;Folder access requested&lt;/b&gt;</source>
         <translation>&lt;b&gt;请求访问文件夹&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="418"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="417"/>
         <source>&lt;b&gt;Question&lt;/b&gt;</source>
         <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="430"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="429"/>
         <source>Answer: {option}</source>
         <translation>回答：{option}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="434"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="433"/>
         <source>Type an answer and press Enter</source>
         <translation>输入回答并按 Enter</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="435"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="434"/>
         <source>Your answer</source>
         <translation>你的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="439"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="438"/>
         <source>Question from the assistant</source>
         <translation>助手的问题</translation>
     </message>
@@ -1813,53 +1809,58 @@ The grant applies to this session only.</source>
         <translation>你想了解或完成的事</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="101"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="104"/>
+        <source>Your question</source>
+        <translation>你的问题</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="108"/>
         <source>Attachments</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="108"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="115"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="114"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="121"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="115"/>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="116"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="122"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="123"/>
         <source>Open in window</source>
         <translation>在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="117"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="124"/>
         <source>Show this conversation in the main window</source>
         <translation>在主窗口中显示这段对话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="239"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="250"/>
         <source>Waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="243"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="254"/>
         <source>Failed: {message}</source>
         <translation>失败：{message}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="247"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="258"/>
         <source>Done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="292"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="303"/>
         <source> (read only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="194"/>
+        <location filename="../../openworker_qt/ui/quick_ask.py" line="203"/>
         <source>Choose a model first: in the main window or in Settings.</source>
         <translation>请先选择模型：在主窗口或设置中选择。</translation>
     </message>
@@ -2058,42 +2059,47 @@ The grant applies to this session only.</source>
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="310"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="317"/>
         <source>Thinking: </source>
         <translation>思考：</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="316"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="323"/>
         <source>Show less</source>
         <translation>收起</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="317"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="324"/>
         <source>Show all · {n} lines</source>
         <translation>显示全部 · {n} 行</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="341"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="348"/>
         <source>⏳ queued — goes in after the current step</source>
         <translation>⏳ 已排队 — 将在当前步骤之后加入</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="364"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="375"/>
+        <source>(no output)</source>
+        <translation>（无输出）</translation>
+    </message>
+    <message>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="378"/>
         <source>… {n} more lines</source>
         <translation>… 还有 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="367"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="381"/>
         <source>What it was given:</source>
         <translation>调用参数：</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="368"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="382"/>
         <source>What came back:</source>
         <translation>返回结果：</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="645"/>
+        <location filename="../../openworker_qt/ui/transcript_delegate.py" line="659"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>

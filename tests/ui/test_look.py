@@ -365,3 +365,12 @@ def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_deskt
     run(qloop, scenario)
     assert seen["headline"] == "Write out.txt?"
     assert "+hello" in str(seen["diff"]) and not seen["captions"]
+
+
+def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:  # type: ignore[no-untyped-def]
+    shell = TranscriptItem("tool", name="run_shell", call_id="c2", status="ok", expanded=True,
+                           arguments={"command": "ls -1"},
+                           result='{"exit_code": 0, "output": "notes-q1.md\\nnotes-q2.md\\n", "cwd": "/x"}')
+    view = _view(qtbot, [shell], width=900)
+    details = view.delegate._details_text(shell)
+    assert details.endswith("notes-q1.md\nnotes-q2.md") and "exit_code" not in details
