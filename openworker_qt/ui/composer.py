@@ -80,6 +80,12 @@ class ChipCombo(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("composerChip")
+        self._chevron: QIcon | None = None
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._chevron = None
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802
         super().paintEvent(event)
@@ -87,7 +93,9 @@ class ChipCombo(QComboBox):
         rect = self.rect()
         target = QRect(rect.right() - side - 8, rect.center().y() - side // 2 + 1, side, side)
         painter = QPainter(self)
-        icon("chevron-down", "muted", sizes=(12,)).paint(painter, target)
+        if self._chevron is None:
+            self._chevron = icon("chevron-down", "muted", sizes=(12,))
+        self._chevron.paint(painter, target)
         painter.end()
 
 
@@ -149,13 +157,13 @@ class Composer(QWidget):
         self.model.setAccessibleName(self.tr("Model"))
         self.model.setAccessibleDescription(self.tr("The model for the next call; provider:model"))
         self.model.setToolTip(self.tr("Model (provider:model)"))
-        self.attach = self._icon_button("attach", self.tr("Attach…"), self.tr("Attach files"),
+        self.attach = self._icon_button(self.tr("Attach…"), self.tr("Attach files"),
                                         self.tr("Add files or a folder to this message"))
         self.mic = MicButton()  # push-to-talk; ui/voice.py's VoiceController drives it
-        self.send = self._icon_button("send", self.tr("Send"), self.tr("Send"),
-                                      self.tr("Send the message (Enter)"), role="on_accent")
+        self.send = self._icon_button(self.tr("Send"), self.tr("Send"),
+                                      self.tr("Send the message (Enter)"))
         self.send.setObjectName("sendButton")
-        self.stop = self._icon_button("stop", self.tr("Stop"), self.tr("Stop"),
+        self.stop = self._icon_button(self.tr("Stop"), self.tr("Stop"),
                                       self.tr("Stop the running turn (Esc)"))
         self.stop.setObjectName("stopButton")
         self.stop.setVisible(False)
@@ -195,12 +203,10 @@ class Composer(QWidget):
                               (self.mode, self.model)):
             QWidget.setTabOrder(first, second)
 
-    def _icon_button(self, icon_name: str, text: str, name: str, description: str,
-                     role: str = "muted") -> QToolButton:
+    def _icon_button(self, text: str, name: str, description: str) -> QToolButton:
         button = QToolButton()
         button.setObjectName("composerIconButton")
-        button.setText(text)  # read by screen readers; the icon is what shows
-        button.setIcon(icon(icon_name, role))
+        button.setText(text)  # read by screen readers; the icon is what shows (set in _style)
         button.setIconSize(QSize(ICON_SIZE["medium"], ICON_SIZE["medium"]))
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         button.setAutoRaise(True)

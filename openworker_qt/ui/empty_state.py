@@ -180,7 +180,7 @@ class EmptyState(QWidget):
             name = Path(path).name
             button = QPushButton(name)
             button.setObjectName("recentButton")
-            button.setIcon(icon("tool-read", "muted"))
+            button.setIcon(icon("tool-read", "muted", sizes=(16,)))
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setAccessibleName(self.tr("Open {name}").format(name=name))
             button.setToolTip(path)

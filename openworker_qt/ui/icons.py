@@ -52,25 +52,23 @@ def _render(name: str, color: str, size: int, ratio: float) -> QPixmap:
     return pm
 
 
-def icon(name: str, role: str = "text", sizes: tuple[int, ...] = (16, 20, 24)) -> QIcon:
+def icon(name: str, role: str = "text", sizes: tuple[int, ...] = (20,)) -> QIcon:
     """The app icon ``name`` tinted with the current palette's colour ``role``
     (``text``, ``muted``, ``accent``, ``on_accent``, ``danger``, ``warning`` …),
-    rendered from the SVG at each size for 1× and the screen's ratio (2× at
-    least), plus a dimmed disabled state. Icons are made for one scheme: a
-    widget re-asks for them when the palette changes."""
+    rendered from the SVG at each size it is shown at, for 1× and 2× (and the
+    screen's own ratio); the style dims it when disabled. Pixmaps are cached, so
+    asking again costs nothing. Icons are made for one scheme: a widget
+    re-asks for them when the palette changes."""
     from openworker_qt.ui import design
 
     if name not in NAMES:
         name = "tool-generic"
-    c = design.colors()
-    color = c.q(role).name()
-    disabled = design.mix(c.q("muted"), c.q("surface"), 0.35).name()
+    color = design.colors().q(role).name()
     ratios = sorted({1.0, 2.0, device_ratio()})
     result = QIcon()
     for size in sizes:
         for ratio in ratios:
             result.addPixmap(_render(name, color, size, ratio), QIcon.Mode.Normal)
-            result.addPixmap(_render(name, disabled, size, ratio), QIcon.Mode.Disabled)
     return result
 
 

@@ -94,6 +94,8 @@ class InboxWindow(QWidget):
         self.list.setAccessibleDescription(self.tr("Approvals, questions, plans and folder requests"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setWordWrap(True)
+        self.list.setSpacing(2)
+        self.list.setStyleSheet("QListView#inboxList::item { padding: 6px 8px; }")
         split.addWidget(self.list)
         detail = QWidget()
         dl = QVBoxLayout(detail)

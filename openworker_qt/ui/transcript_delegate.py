@@ -285,7 +285,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         key = (name, role, self._dark)
         found = self._icons.get(key)
         if found is None:
-            found = self._icons[key] = icon(name, role)
+            found = self._icons[key] = icon(name, role, sizes=(TOOL_ICON,))
         return found
 
     def _doc(self, item: TranscriptItem, part: str, width: int) -> QTextDocument:

@@ -76,6 +76,9 @@ from openworker_qt.ui.transcript_delegate import (
 )
 
 
+HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
+
+
 class TranscriptView(QListView):
     """The virtualised transcript (see module docstring)."""
 
@@ -225,8 +228,7 @@ class TranscriptView(QListView):
         if self._warm_up and not self._warming:
             # After the first paint, so the warm-up never delays the window itself.
             self._warming = True
-            QTimer.singleShot(0, self._warm_up_step)
-            preload_highlighter()  # Pygments, in a worker thread
+            QTimer.singleShot(0, self, self._warm_up_step)
 
     def _warm_up_step(self) -> None:
         """Render one sample row through the delegate, off-screen (see WARM_UP_MARKDOWN).
@@ -254,7 +256,9 @@ class TranscriptView(QListView):
             self.delegate.forget(model.item(row))
         painter.end()
         if self._warm_up:
-            QTimer.singleShot(0, self._warm_up_step)
+            QTimer.singleShot(0, self, self._warm_up_step)
+        else:  # Pygments, in a worker thread, once the window has settled
+            QTimer.singleShot(HIGHLIGHTER_DELAY_MS, self, preload_highlighter)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
