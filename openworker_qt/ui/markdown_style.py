@@ -226,11 +226,11 @@ def _style_tables(doc: QTextDocument, start: int, dark: bool) -> None:
                 block = cell.firstCursorPosition().block()
                 end = cell.lastCursorPosition().position()
                 while block.isValid() and block.position() <= end:
-                    fmt = block.blockFormat()
-                    if fmt.topMargin() or fmt.bottomMargin():
-                        fmt.setTopMargin(0)
-                        fmt.setBottomMargin(0)
-                        QTextCursor(block).setBlockFormat(fmt)
+                    spacing = block.blockFormat()
+                    if spacing.topMargin() or spacing.bottomMargin():
+                        spacing.setTopMargin(0)
+                        spacing.setBottomMargin(0)
+                        QTextCursor(block).setBlockFormat(spacing)
                     block = block.next()
         for col in range(frame.columns()):
             head = frame.cellAt(0, col)

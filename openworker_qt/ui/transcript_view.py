@@ -75,7 +75,6 @@ from openworker_qt.ui.transcript_delegate import (
     collapsible,
 )
 
-
 HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
 
 
