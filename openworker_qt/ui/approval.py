@@ -355,8 +355,9 @@ class ApprovalDialog(QDialog):
         )
         lay = QVBoxLayout(self)
         if session_title:
-            where = QLabel(self.tr("Session: {title}").format(title=session_title))
+            where = QLabel(self.tr("From “{title}”").format(title=session_title))
             where.setAccessibleName(self.tr("Session"))
+            where.setStyleSheet(f"color: {design.colors(self.palette()).muted};")
             lay.addWidget(where)
         self.panel = ApprovalPanel(request, preview=preview, parent=self)
         lay.addWidget(self.panel)

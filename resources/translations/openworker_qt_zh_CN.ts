@@ -83,8 +83,8 @@
     </message>
     <message>
         <location filename="../../openworker_qt/ui/approval.py" line="358"/>
-        <source>Session: {title}</source>
-        <translation>会话：{title}</translation>
+        <source>From “{title}”</source>
+        <translation>来自“{title}”</translation>
     </message>
     <message>
         <location filename="../../openworker_qt/ui/approval.py" line="359"/>
@@ -257,120 +257,120 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="129"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="137"/>
         <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
         <extracomment>The attachments of the last message submitted, to put back if it is not sent.</extracomment>
         <translation>描述你想要的结果……（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="131"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="139"/>
         <source>Message</source>
         <translation>消息</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="133"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="141"/>
         <source>Type what you want done. Enter sends; while a turn runs, it steers it.</source>
         <translation>输入你想完成的事。按 Enter 发送；运行中发送的消息会用于引导当前任务。</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="141"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="149"/>
         <source>Persona</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="141"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="149"/>
         <source>Which agent works on this session</source>
         <translation>由哪个智能体处理这个会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="142"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="150"/>
         <source>Permission mode</source>
         <translation>权限模式</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="143"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="151"/>
         <source>What the agent may do without asking</source>
         <translation>智能体无需询问即可做的事</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="149"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="157"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="150"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="158"/>
         <source>The model for the next call; provider:model</source>
         <translation>下一次调用使用的模型；格式为 提供商:模型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="151"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="159"/>
         <source>Model (provider:model)</source>
         <translation>模型（提供商:模型）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="152"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="160"/>
         <source>Attach…</source>
         <translation>附件…</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="152"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="160"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="153"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="161"/>
         <source>Add files or a folder to this message</source>
         <translation>为这条消息添加文件或文件夹</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="155"/>
-        <location filename="../../openworker_qt/ui/composer.py" line="276"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="163"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="282"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="156"/>
-        <location filename="../../openworker_qt/ui/composer.py" line="280"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="164"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="286"/>
         <source>Send the message (Enter)</source>
         <translation>发送消息（Enter）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="158"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="166"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="159"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="167"/>
         <source>Stop the running turn (Esc)</source>
         <translation>停止正在运行的任务（Esc）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="186"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="194"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="276"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="282"/>
         <source>Steer</source>
         <translation>引导</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="279"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="285"/>
         <source>Inject this message after the current step</source>
         <translation>在当前步骤之后插入这条消息</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="338"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="344"/>
         <source>Attachment {name}</source>
         <translation>附件 {name}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="339"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="345"/>
         <source>Press to remove this attachment</source>
         <translation>按下即可移除此附件</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="187"/>
+        <location filename="../../openworker_qt/ui/composer.py" line="195"/>
         <source>Choose a model</source>
         <translation>选择模型</translation>
     </message>
@@ -676,168 +676,168 @@ The grant applies to this session only.</source>
         <translation>审批、问题、计划和文件夹请求</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="113"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="113"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="114"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="116"/>
         <source>What it asks</source>
         <translation>请求内容</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="117"/>
         <source>Risk</source>
         <translation>风险</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="115"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="117"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="116"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="118"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="136"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="138"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="137"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="139"/>
         <source>Exactly what the call would do</source>
         <translation>这次调用具体会做什么</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="140"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="142"/>
         <source>&amp;Approve once</source>
         <translation>批准一次(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="141"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="143"/>
         <source>A&amp;lways allow</source>
         <translation>始终允许(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="142"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="144"/>
         <source>&amp;Deny</source>
         <translation>拒绝(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="143"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="145"/>
         <source>&amp;Open session</source>
         <translation>打开会话(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="144"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="146"/>
         <source>Run this call now (Ctrl+Enter)</source>
         <translation>现在运行这次调用（Ctrl+Enter）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="145"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="147"/>
         <source>Allow this tool for this exact target from now on</source>
         <translation>从现在起，对这个目标始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="146"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="148"/>
         <source>Do not run this call (Ctrl+Delete)</source>
         <translation>不运行这次调用（Ctrl+Delete）</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="147"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="149"/>
         <source>Show the session this item belongs to</source>
         <translation>显示此事项所属的会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="155"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="157"/>
         <source>Suggested answers</source>
         <translation>建议的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="157"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="159"/>
         <source>Your answer</source>
         <translation>你的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="158"/>
         <location filename="../../openworker_qt/ui/inbox_window.py" line="160"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="162"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="159"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="161"/>
         <source>Type the answer and press Enter</source>
         <translation>输入回答并按 Enter</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="161"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="163"/>
         <source>Send answer</source>
         <translation>发送回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="177"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="179"/>
         <source>Inbox empty</source>
         <translation>收件箱为空</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="213"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="215"/>
         <source>All sessions</source>
         <translation>所有会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="239"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="241"/>
         <source>{n} pending</source>
         <translation>{n} 项待处理</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="183"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="185"/>
         <source>Answer not taken</source>
         <translation>回答未被采用</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="347"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="349"/>
         <source>#{n} was already answered somewhere else; your answer was not taken.</source>
         <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="129"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="131"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="171"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="173"/>
         <source>&lt;p style=&apos;font-size:large&apos;&gt;Nothing needs you right now&lt;/p&gt;&lt;p&gt;Approvals and questions from your sessions show up here.&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;font-size:large&apos;&gt;目前没有需要你处理的事项&lt;/p&gt;&lt;p&gt;各会话中的批准请求和问题会显示在这里。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="178"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="180"/>
         <source>Nothing needs you right now</source>
         <translation>目前没有需要你处理的事项</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="226"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="228"/>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="269"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="271"/>
         <source>In the session {title}</source>
         <translation>所在会话：{title}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="282"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="284"/>
         <source>Target: {target}</source>
         <translation>目标：{target}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="292"/>
+        <location filename="../../openworker_qt/ui/inbox_window.py" line="294"/>
         <source>Options: {options}</source>
         <translation>选项：{options}</translation>
     </message>
@@ -1746,37 +1746,37 @@ The grant applies to this session only.</source>
 <context>
     <name>QuestionCard</name>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="415"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="416"/>
         <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
         <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="416"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="417"/>
         <source>&lt;b&gt;Folder access requested&lt;/b&gt;</source>
         <translation>&lt;b&gt;请求访问文件夹&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="417"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="418"/>
         <source>&lt;b&gt;Question&lt;/b&gt;</source>
         <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="429"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="430"/>
         <source>Answer: {option}</source>
         <translation>回答：{option}</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="433"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="434"/>
         <source>Type an answer and press Enter</source>
         <translation>输入回答并按 Enter</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="434"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="435"/>
         <source>Your answer</source>
         <translation>你的回答</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="438"/>
+        <location filename="../../openworker_qt/ui/approval.py" line="439"/>
         <source>Question from the assistant</source>
         <translation>助手的问题</translation>
     </message>
@@ -2107,32 +2107,32 @@ The grant applies to this session only.</source>
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="89"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="91"/>
         <source>Transcript</source>
         <translation>对话记录</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="90"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="92"/>
         <source>The conversation: messages, tool cards and approvals</source>
         <translation>对话内容：消息、工具卡片和审批</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="334"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="337"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="334"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="337"/>
         <source>Edit and send again</source>
         <translation>编辑后重新发送</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="335"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="338"/>
         <source>Ask again</source>
         <translation>再问一次</translation>
     </message>
     <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="335"/>
+        <location filename="../../openworker_qt/ui/transcript_view.py" line="338"/>
         <source>Copy the code</source>
         <translation>复制代码</translation>
     </message>
