@@ -172,6 +172,9 @@ class MainWindow(QMainWindow):
         self._previews: dict[int, str | None] = {}
         self.show_dialogs = True
         self._loading: asyncio.Task[None] | None = None
+        # what arrived per session (events, text): a load that saw some arrive while it
+        # read the store reads again, so no row falls between its snapshot and the reset
+        self._arrived: dict[str, int] = {}
         self._turn_started: dict[str, float] = {}
         self._status_detail: dict[str, str] = {}
         self._search = ""
@@ -547,11 +550,15 @@ class MainWindow(QMainWindow):
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
         updates = self._todo_updates
         made = self._deliverable_updates
-        items, before = await asyncio.to_thread(newest_page, self.store, session_id)
-        todos = await asyncio.to_thread(stored_todos, self.store, session_id)
-        deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
-        if self.session_id != session_id:
-            return
+        for _attempt in range(5):
+            arrived = self._arrived.get(session_id, 0)
+            items, before = await asyncio.to_thread(newest_page, self.store, session_id)
+            todos = await asyncio.to_thread(stored_todos, self.store, session_id)
+            deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
+            if self.session_id != session_id:
+                return
+            if self._arrived.get(session_id, 0) == arrived:
+                break  # nothing came in while reading: the snapshot is current
         self.transcript.reset(session_id, items, older_loading=before is not None)
         if updates == self._todo_updates:
             self.todo.set_items(todos)
@@ -668,15 +675,18 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- events
 
     def _on_bridge_text(self, session_id: str, text: str) -> None:
+        self._arrived[session_id] = self._arrived.get(session_id, 0) + 1
         if session_id == self.transcript.session_id:
             self.transcript.append_text(text)
 
     def _on_bridge_reasoning(self, session_id: str, text: str) -> None:
+        self._arrived[session_id] = self._arrived.get(session_id, 0) + 1
         if session_id == self.transcript.session_id:
             self.transcript.append_reasoning(text)
 
     def _on_bridge_event(self, event: ev.Event) -> None:
         sid = event.session_id
+        self._arrived[sid] = self._arrived.get(sid, 0) + 1
         if isinstance(event, ev.ToolStarted):
             self._status_detail[sid] = self._activity(event)
         elif isinstance(event, ev.ProviderRetrying):

@@ -91,6 +91,14 @@
         <source>Session</source>
         <translation>会话</translation>
     </message>
+    <message>
+        <source>Approve {tool}?</source>
+        <translation>批准 {tool}？</translation>
+    </message>
+    <message>
+        <source>Session: {title}</source>
+        <translation>会话：{title}</translation>
+    </message>
 </context>
 <context>
     <name>ApprovalPanel</name>
@@ -174,6 +182,38 @@
         <source>Approval request: {question}</source>
         <translation>批准请求：{question}</translation>
     </message>
+    <message>
+        <source>reads data</source>
+        <translation>读取数据</translation>
+    </message>
+    <message>
+        <source>changes files on this computer</source>
+        <translation>修改这台电脑上的文件</translation>
+    </message>
+    <message>
+        <source>runs a command</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <source>acts outside this computer</source>
+        <translation>在这台电脑之外执行操作</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Approval needed:&lt;/b&gt; {tool}</source>
+        <translation>&lt;b&gt;需要审批：&lt;/b&gt;{tool}</translation>
+    </message>
+    <message>
+        <source>Risk: {risk} ({words})</source>
+        <translation>风险：{risk}（{words}）</translation>
+    </message>
+    <message>
+        <source> · Target: {target}</source>
+        <translation> · 目标：{target}</translation>
+    </message>
+    <message>
+        <source>Approval request for {tool}</source>
+        <translation>{tool} 的审批请求</translation>
+    </message>
 </context>
 <context>
     <name>ArtifactsPanel</name>
@@ -233,6 +273,30 @@
         <location filename="../../openworker_qt/ui/artifacts_panel.py" line="287"/>
         <source>Loading the preview…</source>
         <translation>正在加载预览…</translation>
+    </message>
+    <message>
+        <source>PDF preview is not available on this system.</source>
+        <translation>此系统无法预览 PDF。</translation>
+    </message>
+    <message>
+        <source>This PDF could not be read.</source>
+        <translation>无法读取此 PDF。</translation>
+    </message>
+    <message>
+        <source>This PDF could not be rendered.</source>
+        <translation>无法渲染此 PDF。</translation>
+    </message>
+    <message>
+        <source>This file is no longer there.</source>
+        <translation>此文件已不存在。</translation>
+    </message>
+    <message>
+        <source>This image could not be read.</source>
+        <translation>无法读取此图片。</translation>
+    </message>
+    <message>
+        <source>This file could not be read: {error}</source>
+        <translation>无法读取此文件：{error}</translation>
     </message>
 </context>
 <context>
@@ -841,6 +905,14 @@ The grant applies to this session only.</source>
         <source>Options: {options}</source>
         <translation>选项：{options}</translation>
     </message>
+    <message>
+        <source>Session:</source>
+        <translation>会话：</translation>
+    </message>
+    <message>
+        <source>Nothing is waiting for you.</source>
+        <translation>没有等待你处理的事项。</translation>
+    </message>
 </context>
 <context>
     <name>LateAnswer</name>
@@ -1130,6 +1202,30 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/main_window.py" line="297"/>
         <source>&amp;Deliverables</source>
         <translation>成果文件(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Re&amp;name…</source>
+        <translation>重命名(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Steering: your message goes in after the current step.</source>
+        <translation>引导：你的消息会在当前步骤之后加入。</translation>
+    </message>
+    <message>
+        <source>running {tool}</source>
+        <translation>正在运行 {tool}</translation>
+    </message>
+    <message>
+        <source>step {n} done</source>
+        <translation>第 {n} 步完成</translation>
+    </message>
+    <message>
+        <source>thinking</source>
+        <translation>思考中</translation>
+    </message>
+    <message>
+        <source>Working · {detail} · {secs} s</source>
+        <translation>工作中 · {detail} · {secs} 秒</translation>
     </message>
 </context>
 <context>
@@ -1485,6 +1581,14 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/onboarding.py" line="428"/>
         <source>Show me how you work.</source>
         <translation>给我演示一下你是怎么工作的。</translation>
+    </message>
+    <message>
+        <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at Ollama running on your computer. Keys are kept in your system keyring, never in a file.</source>
+        <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的 Ollama。密钥只保存在系统钥匙串中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, which needs no key.</source>
+        <translation>此系统上没有可用的安全钥匙串，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用无需密钥的 Ollama。</translation>
     </message>
 </context>
 <context>
@@ -1864,6 +1968,14 @@ The grant applies to this session only.</source>
         <source>Choose a model first: in the main window or in Settings.</source>
         <translation>请先选择模型：在主窗口或设置中选择。</translation>
     </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>思考中…</translation>
+    </message>
+    <message>
+        <source>Running {tool}…</source>
+        <translation>正在运行 {tool}…</translation>
+    </message>
 </context>
 <context>
     <name>SettingsWindow</name>
@@ -1996,6 +2108,10 @@ The grant applies to this session only.</source>
         <location filename="../../openworker_qt/ui/sidebar.py" line="129"/>
         <source>No sessions match “{text}”</source>
         <translation>没有与“{text}”匹配的会话</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
     </message>
 </context>
 <context>
