@@ -95,6 +95,7 @@ class EmptyState(QWidget):
         grid.setHorizontalSpacing(SPACE["m"])
         grid.setVerticalSpacing(SPACE["m"])
         self.examples: list[QPushButton] = []
+        self._glyphs: list[str] = []
         for i, (glyph, text) in enumerate((
             ("tool-read", self.tr("Summarise the documents in this folder in one page")),
             ("folder", self.tr("Sort the files in this folder into subfolders by type")),
@@ -103,7 +104,7 @@ class EmptyState(QWidget):
         )):
             button = QPushButton(text)
             button.setObjectName("exampleButton")
-            button.setIcon(icon(glyph, "accent"))
+            self._glyphs.append(glyph)
             button.setIconSize(QSize(20, 20))
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -151,6 +152,8 @@ class EmptyState(QWidget):
             f" QPushButton#recentButton:focus {{ border: 2px solid {c.accent}; }}"
             f" QLabel#emptyStateGreeting, QLabel#emptyStateFolder, QLabel#emptyStateRecentTitle"
             f" {{ color: {c.muted}; }}")
+        for button, glyph in zip(self.examples, self._glyphs, strict=True):
+            button.setIcon(icon(glyph, "accent"))  # in this scheme's accent
 
     def changeEvent(self, event: object) -> None:  # noqa: N802
         from PySide6.QtCore import QEvent

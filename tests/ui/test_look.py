@@ -374,3 +374,33 @@ def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:  # typ
     view = _view(qtbot, [shell], width=900)
     details = view.delegate._details_text(shell)
     assert details.endswith("notes-q1.md\nnotes-q2.md") and "exit_code" not in details
+
+
+def test_icons_follow_a_scheme_switch(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QSize
+
+    from openworker_qt.ui import design
+    from openworker_qt.ui.empty_state import EmptyState
+
+    app = QApplication.instance()
+    before_palette = app.palette()
+
+    def ink(button) -> str:  # type: ignore[no-untyped-def]
+        image = button.icon().pixmap(QSize(20, 20), 1.0).toImage()
+        return next(image.pixelColor(x, y).name() for y in range(20) for x in range(20)
+                    if image.pixelColor(x, y).alpha() == 255)
+
+    try:
+        app.setPalette(design.qpalette(design.light()))
+        empty = EmptyState()
+        qtbot.addWidget(empty)
+        composer = Composer()
+        qtbot.addWidget(composer)
+        light = (ink(empty.examples[0]), ink(composer.attach))
+        app.setPalette(design.qpalette(design.dark()))
+        QApplication.processEvents()
+        dark = (ink(empty.examples[0]), ink(composer.attach))
+        assert light == (design.light().accent, design.light().muted)
+        assert dark == (design.dark().accent, design.dark().muted)
+    finally:
+        app.setPalette(before_palette)
