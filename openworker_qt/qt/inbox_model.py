@@ -6,7 +6,7 @@ the inbox window survives other items being answered elsewhere. An optional
 session filter narrows the rows.
 
 Roles:
-    Qt.DisplayRole: "<tool or kind> — <preview>".
+    Qt.DisplayRole: the approval's question in words, or "<kind>: <title>".
     Qt.ToolTipRole / AccessibleTextRole: a full sentence for screen readers.
     ITEM_ROLE: the :class:`InboxItem`.
 """
@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge
+from openworker_qt.qt.wording import approval_question
 
 ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -35,9 +36,8 @@ def _tr(text: str) -> str:
 
 
 def item_summary(item: InboxItem) -> str:
-    if item.kind == "approval":
-        what = item.args_preview or item.target or ""
-        return f"{item.tool} — {what}" if what else item.tool
+    if item.kind == "approval":  # the question in words: "Write out.txt?"
+        return approval_question(item.tool, dict(item.arguments or {}), item.target)
     label = {"question": _tr("Question"), "plan": _tr("Plan"), "directory": _tr("Folder access"),
              "notice": _tr("Notice")}.get(item.kind, item.kind)
     return f"{label}: {item.title}"

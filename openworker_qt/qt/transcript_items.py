@@ -51,6 +51,9 @@ class TranscriptItem:
     reason: str = ""
     target: str = ""
     display: dict[str, Any] = field(default_factory=dict)
+    # when the call started and finished running (live only: "Ran … · 3.2 s")
+    started: float = 0.0
+    finished: float = 0.0
     expanded: bool = False
     # notice rows
     notice_kind: str = ""

@@ -26,6 +26,7 @@ Roles:
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -180,6 +181,21 @@ class TranscriptModel(QAbstractListModel):
         self.endInsertRows()
         return row
 
+    def add_queued(self, text: str) -> TranscriptItem:
+        """A steering message shown at once, before the engine takes it in."""
+        item = TranscriptItem("user", text=text, source="queued", ts=time.time())
+        self.append(item)
+        return item
+
+    def settle_queued(self, text: str) -> bool:
+        """The engine took in a steering message: its queued row becomes the message."""
+        for row, item in enumerate(self._items):
+            if item.kind == "user" and item.source == "queued" and item.text == text:
+                item.source = "steering"
+                self.changed(row)
+                return True
+        return False
+
     def row_changed(self, item: TranscriptItem) -> None:
         row = self._row_of(item)
         if row is None:
@@ -217,7 +233,7 @@ class TranscriptModel(QAbstractListModel):
 
     def toggle_expanded(self, row: int) -> None:
         item = self._items[row]
-        if item.kind in ("tool", "assistant"):
+        if item.kind in ("tool", "assistant", "user"):
             item.expanded = not item.expanded
             self.changed(row)
 

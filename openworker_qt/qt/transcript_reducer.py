@@ -182,7 +182,9 @@ class TranscriptReducer:
         elif isinstance(event, ev.UserMessageAdded | ev.AssistantMessage):
             self.apply_message(event.message)
         elif isinstance(event, ev.ToolFinished):
-            self._call_row(event.call_id, event.name)
+            finished = self._call_row(event.call_id, event.name)
+            if finished.started:
+                finished.finished = time.time()
             self._tool_result({
                 "role": "tool", "tool_call_id": event.call_id, "content": event.result,
                 "status": event.status, "rule": event.rule, "_display": event.display,
@@ -195,6 +197,7 @@ class TranscriptReducer:
         elif isinstance(event, ev.ToolStarted):
             item = self._call_row(event.call_id, event.name)
             item.status = "running"
+            item.started = time.time()
             _stop_waiting(item)
             self.sink.row_changed(item)
         elif isinstance(event, ev.ToolProposed):

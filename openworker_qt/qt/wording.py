@@ -153,3 +153,241 @@ def notice_text(notice_kind: str, text: str, display: dict[str, Any] | None = No
             "Wording", "The task paused here to wait for your answer."
         )
     return text
+
+
+def _short_path(path: Any) -> str:
+    text = str(path or "").rstrip("/\\")
+    if not text or text == ".":
+        return QCoreApplication.translate("Wording", "this folder")
+    return text.replace("\\", "/").rsplit("/", 1)[-1] or text
+
+
+def _clip(text: Any, limit: int = 60) -> str:
+    one = " ".join(str(text or "").split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _shell_outcome(result: str) -> int | None:
+    import json
+
+    try:
+        data = json.loads(result)
+    except ValueError:
+        return None
+    code = data.get("exit_code") if isinstance(data, dict) else None
+    return code if isinstance(code, int) else None
+
+
+def _line_delta(old: Any, new: Any) -> str:
+    a = len(str(old or "").splitlines())
+    b = len(str(new or "").splitlines())
+    return f"+{b} −{a}" if a else f"+{b}"
+
+
+def tool_title(
+    name: str, arguments: dict[str, Any], status: str, result: str = "",
+    seconds: float | None = None,
+) -> str:
+    """A tool call in a few human words: "Read notes-q1.md", "Wrote brief.md (+12
+    lines)", "Ran `pytest -q` · exit 0 · 3.2 s". Before it ran (waiting for the
+    user, pending) it reads as what it *will* do: "Write brief.md"."""
+    done = status in ("ok", "error")
+    running = status == "running"
+    args = arguments or {}
+    path = _short_path(args.get("path"))
+    if name == "read_file":
+        if running:
+            return QCoreApplication.translate("Wording", "Reading {file}…").format(file=path)
+        return QCoreApplication.translate("Wording", "Read {file}").format(file=path)
+    if name == "write_file":
+        lines = len(str(args.get("content") or "").splitlines())
+        if done:
+            return QCoreApplication.translate("Wording", "Wrote {file} (+{n} lines)").format(file=path, n=lines)
+        return QCoreApplication.translate("Wording", "Write {file} ({n} lines)").format(file=path, n=lines)
+    if name == "replace_in_file":
+        delta = _line_delta(args.get("old_string"), args.get("new_string"))
+        if done:
+            return QCoreApplication.translate("Wording", "Edited {file} ({delta})").format(file=path, delta=delta)
+        return QCoreApplication.translate("Wording", "Edit {file} ({delta})").format(file=path, delta=delta)
+    if name == "apply_patch":
+        return QCoreApplication.translate("Wording", "Applied a patch") if done else QCoreApplication.translate("Wording", "Apply a patch")
+    if name == "create_deliverable":
+        if done:
+            return QCoreApplication.translate("Wording", "Created {file}").format(file=path)
+        return QCoreApplication.translate("Wording", "Create {file}").format(file=path)
+    if name == "list_files":
+        return QCoreApplication.translate("Wording", "Listed {folder}").format(folder=path)
+    if name in ("grep", "glob"):
+        return QCoreApplication.translate("Wording", "Searched files for “{pattern}”").format(pattern=_clip(args.get("pattern"), 40))
+    if name == "web_search":
+        return QCoreApplication.translate("Wording", "Searched the web for “{query}”").format(query=_clip(args.get("query"), 50))
+    if name == "web_fetch":
+        url = str(args.get("url") or "")
+        host = url.split("://", 1)[-1].split("/", 1)[0]
+        return QCoreApplication.translate("Wording", "Opened {site}").format(site=host or _clip(url))
+    if name == "run_shell":
+        command = _clip(args.get("command"), 50)
+        if running:
+            return QCoreApplication.translate("Wording", "Running `{command}`…").format(command=command)
+        if not done:
+            return QCoreApplication.translate("Wording", "Run `{command}`").format(command=command)
+        parts = [QCoreApplication.translate("Wording", "Ran `{command}`").format(command=command)]
+        code = _shell_outcome(result)
+        if code is not None:
+            parts.append(QCoreApplication.translate("Wording", "exit {code}").format(code=code))
+        if seconds is not None and seconds >= 0.1:
+            parts.append(QCoreApplication.translate("Wording", "{secs} s").format(secs=f"{seconds:.1f}"))
+        return " · ".join(parts)
+    if name.startswith("shell_task"):
+        return QCoreApplication.translate("Wording", "Checked a background command")
+    if name.startswith("git_"):
+        return QCoreApplication.translate("Wording", "git {what}").format(what=name[4:])
+    if name == "ask_user":
+        return QCoreApplication.translate("Wording", "Asked you: {question}").format(question=_clip(args.get("question"), 60))
+    if name == "propose_plan":
+        return QCoreApplication.translate("Wording", "Proposed a plan")
+    if name == "request_directory":
+        return QCoreApplication.translate("Wording", "Asked for access to {folder}").format(folder=path)
+    if name == "todo_write" or name.startswith("todo"):
+        return QCoreApplication.translate("Wording", "Updated the to-do list")
+    if name in ("remember", "memory_update"):
+        return QCoreApplication.translate("Wording", "Remembered something")
+    if name.startswith("memory"):
+        return QCoreApplication.translate("Wording", "Looked at what it remembers")
+    if name in ("explore", "explorer", "spawn_explorer"):
+        return QCoreApplication.translate("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
+    return humanise_tool(name)
+
+
+def humanise_tool(name: str) -> str:
+    """``mcp__github__create_issue`` → "GitHub: create issue", ``send_message`` → "Send message"."""
+    parts = name.split("__")
+    if len(parts) >= 3 and parts[0] == "mcp":
+        server, verb = parts[1], " ".join(parts[2:])
+        server = {"github": "GitHub", "gitlab": "GitLab"}.get(server.lower(), server.replace("_", " ").title())
+        return f"{server}: {verb.replace('_', ' ')}"
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def approval_question(tool: str, arguments: dict[str, Any], target: str | None = None) -> str:
+    """What an approval asks, as a question: "Write brief.md in ACME/?",
+    "Run `pytest -q`?", "Send a message to #sales?"."""
+    args = arguments or {}
+    raw = str(args.get("path") or "").replace("\\", "/").rstrip("/")
+    file = _short_path(raw)
+    folder = raw.rsplit("/", 1)[0] if "/" in raw else ""
+    folder = folder.rsplit("/", 1)[-1] if folder else ""
+    if tool in ("write_file", "create_deliverable"):
+        if folder:
+            return QCoreApplication.translate("Wording", "Write {file} in {folder}/?").format(file=file, folder=folder)
+        return QCoreApplication.translate("Wording", "Write {file}?").format(file=file)
+    if tool == "replace_in_file":
+        return QCoreApplication.translate("Wording", "Change {file}?").format(file=file)
+    if tool == "apply_patch":
+        return QCoreApplication.translate("Wording", "Apply these changes to your files?")
+    if tool == "run_shell":
+        return QCoreApplication.translate("Wording", "Run `{command}`?").format(command=_clip(args.get("command"), 70))
+    if tool == "git_commit":
+        return QCoreApplication.translate("Wording", "Commit these changes?")
+    if tool.startswith("git_"):
+        return QCoreApplication.translate("Wording", "Run git {what}?").format(what=tool[4:])
+    if tool == "web_fetch":
+        return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
+    if tool == "web_search":
+        return QCoreApplication.translate("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))
+    if target and any(w in tool for w in ("send", "post", "reply", "message")):
+        return QCoreApplication.translate("Wording", "Send a message to {target}?").format(target=_clip(target, 60))
+    if target:
+        return QCoreApplication.translate("Wording", "{action} on {target}?").format(action=humanise_tool(tool), target=_clip(target, 60))
+    return QCoreApplication.translate("Wording", "{action}?").format(action=humanise_tool(tool))
+
+
+def risk_sentence(risk: str) -> str:
+    """The risk of a call, explained in one sentence (it starts with :func:`risk_text`)."""
+    why = {
+        "read": QCoreApplication.translate("Wording", "nothing changes."),
+        "write_local": QCoreApplication.translate(
+            "Wording", "what the file holds now is replaced."),
+        "exec": QCoreApplication.translate(
+            "Wording", "a program can do anything you can."),
+        "external": QCoreApplication.translate(
+            "Wording", "once sent, it cannot be taken back."),
+    }
+    return QCoreApplication.translate("Wording", "{risk}: {why}").format(
+        risk=risk_text(risk), why=why.get(risk, why["external"]))
+
+
+_PROVIDERS = {
+    "openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Google Gemini", "ollama": "Ollama",
+    "deepseek": "DeepSeek", "glm": "GLM", "kimi": "Kimi", "qwen": "Qwen", "minimax": "MiniMax",
+    "mistral": "Mistral", "grok": "Grok", "together": "Together", "fireworks": "Fireworks",
+    "inkling": "Inkling",
+}
+
+
+def provider_label(model: str) -> str:
+    """Who a model string's calls go to, as users know it ("Anthropic")."""
+    prefix, sep, _ = model.partition(":")
+    if sep and prefix.lower() in _PROVIDERS:
+        return _PROVIDERS[prefix.lower()]
+    if not sep and model.startswith(("gpt-", "o1", "o3", "o4")):
+        return "OpenAI"
+    return QCoreApplication.translate("Wording", "the model")
+
+
+def waiting_for_model_text(model: str) -> str:
+    """The status while the turn waits for the model's answer."""
+    return QCoreApplication.translate("Wording", "Waiting for {provider}").format(
+        provider=provider_label(model))
+
+
+def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
+    """What a running tool is doing, for the status bar: "Running pytest…"."""
+    args = arguments or {}
+    if name == "run_shell":
+        program = str(args.get("command") or "").strip().split(" ", 1)[0].rsplit("/", 1)[-1]
+        if program:
+            return QCoreApplication.translate("Wording", "Running {program}…").format(program=program)
+        return QCoreApplication.translate("Wording", "Running a command…")
+    path = _short_path(args.get("path"))
+    words = {
+        "read_file": QCoreApplication.translate("Wording", "Reading {file}…").format(file=path),
+        "write_file": QCoreApplication.translate("Wording", "Writing {file}…").format(file=path),
+        "create_deliverable": QCoreApplication.translate("Wording", "Creating {file}…").format(file=path),
+        "replace_in_file": QCoreApplication.translate("Wording", "Editing {file}…").format(file=path),
+        "apply_patch": QCoreApplication.translate("Wording", "Editing files…"),
+        "list_files": QCoreApplication.translate("Wording", "Looking through {folder}…").format(folder=path),
+        "grep": QCoreApplication.translate("Wording", "Searching files…"),
+        "glob": QCoreApplication.translate("Wording", "Searching files…"),
+        "web_search": QCoreApplication.translate("Wording", "Searching the web…"),
+        "web_fetch": QCoreApplication.translate("Wording", "Reading a web page…"),
+    }
+    if name in words:
+        return words[name]
+    return QCoreApplication.translate("Wording", "Using {tool}…").format(tool=humanise_tool(name))
+
+
+def reason_text(tool: str, reason: str) -> str:
+    """Why a call asks, from the permission engine's English reason, in words
+    users read ("write_file writes /a/b.md" → "It writes /a/b.md"); a reason this
+    does not know is shown as it is."""
+    reason = (reason or "").strip()
+    if tool and reason.startswith(tool + " "):
+        rest = reason[len(tool) + 1:]
+        if rest.startswith("writes "):
+            return QCoreApplication.translate("Wording", "It writes {paths}").format(paths=rest[7:])
+        if rest.startswith("runs a program"):
+            return QCoreApplication.translate("Wording", "It runs a program")
+        if rest.startswith("acts outside this computer"):
+            where = rest[len("acts outside this computer"):].strip(" :")
+            if where:
+                return QCoreApplication.translate(
+                    "Wording", "It acts outside this computer: {where}").format(where=where)
+            return QCoreApplication.translate("Wording", "It acts outside this computer")
+        if rest.startswith("is "):
+            return ""  # "write_file is write local": the risk line says it better
+        if rest.startswith("`"):
+            return QCoreApplication.translate(
+                "Wording", "This command is not on your list of commands that run without asking")
+    return reason

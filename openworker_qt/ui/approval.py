@@ -19,23 +19,36 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QPainter, QPaintEvent, QPalette, QShortcut
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QDialog,
+    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
-from openworker_qt.qt.wording import risk_text
+from openworker_qt.qt.wording import approval_question, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
+from openworker_qt.ui import design
+from openworker_qt.ui.icons import icon
 from openworker_qt.ui.window_state import keep_on_screen
 
 MAX_PREVIEW = 20_000
@@ -83,8 +96,96 @@ def arguments_text(arguments: Mapping[str, Any]) -> str:
     return json.dumps(dict(arguments), indent=2, ensure_ascii=False)[:MAX_PREVIEW]
 
 
+def is_unified_diff(text: str) -> bool:
+    return text.startswith(("--- ", "diff ")) or "\n@@ " in text or text.startswith("@@ ")
+
+
+class DiffView(QPlainTextEdit):
+    """A read-only unified diff: old and new line numbers in a gutter, added
+    lines on green, removed on red (the design system's diff colours, from the
+    current palette). Anything that is not a diff is shown as it is."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(design.font("mono"))
+        self.show_text(text)
+
+    def show_text(self, text: str) -> None:
+        """Show ``text``: numbered and coloured when it is a unified diff."""
+        self._kinds: list[str] = []
+        self.diff = is_unified_diff(text)
+        self.setPlainText(self._numbered(text) if self.diff else text)
+        self._paint_lines()
+
+    def _numbered(self, text: str) -> str:
+        old = new = 0
+        out: list[str] = []
+        for line in text.splitlines():
+            kind = "context"
+            if line.startswith("@@"):
+                kind = "hunk"
+                try:
+                    a, b = line.split("@@")[1].split()[:2]
+                    old = int(a[1:].split(",")[0])
+                    new = int(b[1:].split(",")[0])
+                except (IndexError, ValueError):
+                    pass
+                out.append(f"{'':>4} {'':>4}  {line}")
+            elif line.startswith(("+++", "---", "diff ", "index ")):
+                kind = "file"
+                out.append(f"{'':>4} {'':>4}  {line}")
+            elif line.startswith("+"):
+                kind = "add"
+                out.append(f"{'':>4} {new:>4}  {line}")
+                new += 1
+            elif line.startswith("-"):
+                kind = "del"
+                out.append(f"{old:>4} {'':>4}  {line}")
+                old += 1
+            else:
+                out.append(f"{old:>4} {new:>4}  {line}")
+                old += 1
+                new += 1
+            self._kinds.append(kind)
+        return "\n".join(out)
+
+    def _paint_lines(self) -> None:
+        if not self.diff:
+            self.setExtraSelections([])
+            return
+        c = design.colors(self.palette())
+        fills = {"add": (c.diff_add, c.diff_add_text), "del": (c.diff_del, c.diff_del_text),
+                 "hunk": (c.sunken, c.muted), "file": (c.sunken, c.muted)}
+        selections = []
+        block = self.document().begin()
+        for kind in self._kinds:
+            if not block.isValid():
+                break
+            if kind in fills:
+                sel = QTextEdit.ExtraSelection()
+                bg, fg = fills[kind]
+                sel.format.setBackground(QColor(bg))
+                sel.format.setForeground(QColor(fg))
+                sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                sel.cursor = QTextCursor(block)  # no selection: the whole line's width
+                selections.append(sel)
+            block = block.next()
+        self.setExtraSelections(selections)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._paint_lines()
+
+
 class ApprovalPanel(QWidget):
-    """The body shared by the card and the dialog.
+    """The body shared by the card and the dialog: a plain question ("Write
+    brief.md in ACME/?"), the risk in one sentence, what it changes (a coloured
+    diff with line numbers, or the exact arguments) and the answers in the
+    platform's button order (``QDialogButtonBox``); "Always for …" only where a
+    standing rule can bind (``request.can_always``).
 
     Signals:
         answered(str): an :class:`ApprovalOutcome` value.
@@ -104,35 +205,55 @@ class ApprovalPanel(QWidget):
         self.request = request
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        title = QLabel(self.tr("<b>Approval needed:</b> {tool}").format(tool=request.tool))
-        title.setTextFormat(Qt.TextFormat.RichText)
-        meta = QLabel(
-            risk_text(request.risk.value)
-            + (self.tr(" · Target: {target}").format(target=request.target) if request.target else "")
-        )
+        lay.setSpacing(design.SPACE["s"])
+        head = QHBoxLayout()
+        head.setSpacing(design.SPACE["s"])
+        badge = QLabel()
+        badge.setPixmap(icon("approval", "warning").pixmap(QSize(20, 20), self.devicePixelRatioF()))
+        badge.setAccessibleName(self.tr("Approval needed"))
+        head.addWidget(badge, 0, Qt.AlignmentFlag.AlignTop)
+        question = approval_question(request.tool, dict(request.arguments), request.target)
+        self.title = QLabel(question)
+        self.title.setObjectName("approvalQuestion")
+        self.title.setFont(design.font("heading", self.font()))
+        self.title.setWordWrap(True)
+        head.addWidget(self.title, 1)
+        lay.addLayout(head)
+        meta = QLabel(risk_sentence(request.risk.value))
         meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
-        reason = QLabel(request.reason)
+        where = QLabel(self.tr("Target: {target}").format(target=request.target) if request.target else "")
+        where.setObjectName("approvalTarget")
+        where.setWordWrap(True)
+        where.setVisible(bool(request.target) and (request.target or "") not in question)
+        why = reason_text(request.tool, request.reason)
+        reason = QLabel(why)
         reason.setWordWrap(True)
-        reason.setVisible(bool(request.reason))
-        for w in (title, meta, reason):
+        reason.setVisible(bool(why))
+        muted = design.colors(self.palette()).muted
+        for w in (meta, where, reason):
+            w.setStyleSheet(f"color: {muted};")
+        for w in (self.title, meta, where, reason):
             w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for w in (meta, where, reason):
             lay.addWidget(w)
-        self.details = QPlainTextEdit(preview or arguments_text(request.arguments))
-        self.details.setReadOnly(True)
-        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        text = preview or arguments_text(request.arguments)
+        self.details = DiffView(text)
         self.details.setAccessibleName(self.tr("Diff preview") if preview else self.tr("Arguments"))
         self.details.setAccessibleDescription(self.tr("What this call would do, exactly"))
-        lines = (preview or arguments_text(request.arguments)).count("\n") + 1
+        lines = text.count("\n") + 1
         fm = self.details.fontMetrics()
-        cap = 6 if compact else 18
+        cap = 8 if compact else 18
         self.details.setFixedHeight(min(lines, cap) * fm.lineSpacing() + 14)
         lay.addWidget(self.details)
-        row = QHBoxLayout()
+        self.buttons = QDialogButtonBox()
         self.once = QPushButton(self.tr("&Approve once"))
         self.once.setAccessibleName(self.tr("Approve once"))
         self.once.setAccessibleDescription(self.tr("Run this call now, ask again next time"))
-        self.always = QPushButton(self.tr("A&lways allow"))
+        bound = request.standing_target or request.target or ""
+        self.always = QPushButton(
+            self.tr("A&lways for {target}").format(target=_short(bound)) if bound
+            else self.tr("A&lways allow"))
         self.always.setAccessibleName(self.tr("Always allow"))
         self.always.setAccessibleDescription(
             self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)
@@ -141,16 +262,21 @@ class ApprovalPanel(QWidget):
         self.deny = QPushButton(self.tr("&Deny"))
         self.deny.setAccessibleName(self.tr("Deny"))
         self.deny.setAccessibleDescription(self.tr("Do not run this call"))
-        row.addWidget(self.once)
-        row.addWidget(self.always)
-        row.addStretch(1)
-        row.addWidget(self.deny)
-        lay.addLayout(row)
+        self.buttons.addButton(self.once, QDialogButtonBox.ButtonRole.AcceptRole)
+        if request.can_always:
+            self.buttons.addButton(self.always, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.addButton(self.deny, QDialogButtonBox.ButtonRole.RejectRole)
+        lay.addWidget(self.buttons)
         self.once.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ONCE.value))
         self.always.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ALWAYS.value))
         self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
-        self.setAccessibleName(self.tr("Approval request for {tool}").format(tool=request.tool))
-        self.setAccessibleDescription(request.reason or risk_text(request.risk.value))
+        self.setAccessibleName(self.tr("Approval request: {question}").format(question=question))
+        self.setAccessibleDescription(why or risk_sentence(request.risk.value))
+
+
+def _short(target: str, limit: int = 32) -> str:
+    text = target.split(":", 1)[-1] if target.startswith(("slack:", "mcp:")) else target
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class CardFrame(QFrame):
@@ -166,9 +292,11 @@ class CardFrame(QFrame):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
-        painter.setBrush(self.palette().color(QPalette.ColorRole.Base))
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        c = design.colors(self.palette())
+        painter.setPen(QColor(c.warning if self.property("attention") else c.border))
+        painter.setBrush(QColor(c.raised))
+        radius = design.RADIUS["medium"]
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
         painter.end()
 
 
@@ -186,11 +314,13 @@ class ApprovalCard(QWidget):
         super().__init__(parent)
         self.setObjectName("approvalCard")
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 2, 10, 8)  # the transcript's row padding
+        pad = design.SPACE["m"]
+        outer.setContentsMargins(pad, 0, pad, pad)  # the transcript's row padding
         frame = card_frame()
+        frame.setProperty("attention", True)
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
-        lay.setContentsMargins(12, 10, 12, 10)
+        lay.setContentsMargins(design.SPACE["l"], design.SPACE["m"], design.SPACE["l"], design.SPACE["m"])
         self.panel = ApprovalPanel(request, preview=preview, compact=True, parent=frame)
         lay.addWidget(self.panel)
         self.panel.answered.connect(self.answered)
@@ -217,7 +347,7 @@ class ApprovalDialog(QDialog):
         keep_on_screen(self)  # its parent may be parked off-screen or hidden in the tray
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
-        self.setWindowTitle(self.tr("Approve {tool}?").format(tool=request.tool))
+        self.setWindowTitle(approval_question(request.tool, dict(request.arguments), request.target))
         self.setAccessibleName(self.tr("Approval dialog"))
         self.setAccessibleDescription(
             self.tr("{tool} wants to run in {session}").format(
@@ -225,8 +355,9 @@ class ApprovalDialog(QDialog):
         )
         lay = QVBoxLayout(self)
         if session_title:
-            where = QLabel(self.tr("Session: {title}").format(title=session_title))
+            where = QLabel(self.tr("From “{title}”").format(title=session_title))
             where.setAccessibleName(self.tr("Session"))
+            where.setStyleSheet(f"color: {design.colors(self.palette()).muted};")
             lay.addWidget(where)
         self.panel = ApprovalPanel(request, preview=preview, parent=self)
         lay.addWidget(self.panel)

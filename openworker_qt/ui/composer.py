@@ -1,5 +1,10 @@
 """The composer: multi-line input, pickers, attachments, Send / Stop.
 
+One rounded box (design system colours) holding the attachments, a message box
+that grows with its text up to ~40 % of the window, persona / mode / model as
+compact chips and icon buttons (attach, mic, stop, send) with tooltips and
+accessible names (their text stays set for screen readers).
+
 Enter sends, Shift+Enter inserts a newline. While a turn runs the Send button
 reads "Steer" (the text is injected after the current step) and Stop is shown;
 Esc in the input stops the turn. A message that could not be sent is put back
@@ -18,19 +23,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QKeyEvent
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QPlainTextEdit,
-    QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment
+from openworker_qt.ui.design import ICON_SIZE, RADIUS, SPACE
+from openworker_qt.ui.icons import icon
 from openworker_qt.ui.voice import MicButton
 
 PERSONAS = ("cowork", "code", "chat", "ops", "myhelper")
@@ -43,6 +51,7 @@ PERSONA_ITEMS: tuple[tuple[str, str, str], ...] = (
     ("myhelper", "My helper", "A long-lived personal assistant that keeps notes and remembers"),
 )
 MODES = ("discuss", "plan", "interactive", "auto", "custom")
+MAX_SHARE = 0.4  # of the window's height: the message box grows up to this
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -71,7 +80,32 @@ class ComposerEdit(QPlainTextEdit):
 
     def sizeHint(self) -> QSize:  # noqa: N802
         fm = self.fontMetrics()
-        return QSize(400, fm.lineSpacing() * 3 + 16)
+        return QSize(400, fm.lineSpacing() * 2 + 14)
+
+
+class ChipCombo(QComboBox):
+    """A compact rounded picker (persona, mode, model) with a small chevron."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("composerChip")
+        self._chevron: QIcon | None = None
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._chevron = None
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802
+        super().paintEvent(event)
+        side = 12
+        rect = self.rect()
+        target = QRect(rect.right() - side - 8, rect.center().y() - side // 2 + 1, side, side)
+        painter = QPainter(self)
+        if self._chevron is None:
+            self._chevron = icon("chevron-down", "muted", sizes=(12,))
+        self._chevron.paint(painter, target)
+        painter.end()
 
 
 class Composer(QWidget):
@@ -92,13 +126,22 @@ class Composer(QWidget):
         self.last_attachments: list[Attachment] = []
         self._running = False
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(8, 4, 8, 8)
+        lay.setContentsMargins(SPACE["l"], SPACE["xs"], SPACE["l"], SPACE["m"])
+        lay.setSpacing(SPACE["xs"])
+        # One rounded box: attachments, the growing message box, then a row of
+        # compact chips (persona, mode, model) and the icon buttons.
+        self.box = QFrame()
+        self.box.setObjectName("composerBox")
+        box = QVBoxLayout(self.box)
+        box.setContentsMargins(SPACE["m"], SPACE["s"], SPACE["s"], SPACE["s"])
+        box.setSpacing(SPACE["xs"])
         self.chips = QHBoxLayout()
         self.chips.setContentsMargins(0, 0, 0, 0)
         self.chips.addStretch(1)
-        lay.addLayout(self.chips)
+        box.addLayout(self.chips)
         self.edit = ComposerEdit()
         self.edit.setObjectName("composerInput")
+        self.edit.setFrameShape(QFrame.Shape.NoFrame)
         self.edit.setPlaceholderText(
             self.tr("Describe the outcome you want… (Enter sends, Shift+Enter for a new line)")
         )
@@ -107,35 +150,32 @@ class Composer(QWidget):
             self.tr("Type what you want done. Enter sends; while a turn runs, it steers it.")
         )
         self.edit.setTabChangesFocus(True)
-        self.edit.setMaximumHeight(160)
-        lay.addWidget(self.edit)
+        self.edit.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.edit.document().contentsChanged.connect(self._grow)
+        box.addWidget(self.edit)
         row = QHBoxLayout()
+        row.setSpacing(SPACE["xs"])
         self.persona = self._combo((), self.tr("Persona"), self.tr("Which agent works on this session"))
         self.set_personas(list(PERSONA_ITEMS))
         self.mode = self._combo(MODES, self.tr("Permission mode"),
                                 self.tr("What the agent may do without asking"))
         self.mode.setCurrentText("interactive")
-        self.model = QComboBox()
+        self.model = ChipCombo()
         self.model.setEditable(True)
-        self.model.setMinimumContentsLength(22)
+        self.model.setMinimumContentsLength(18)
         self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model.setAccessibleName(self.tr("Model"))
         self.model.setAccessibleDescription(self.tr("The model for the next call; provider:model"))
         self.model.setToolTip(self.tr("Model (provider:model)"))
-        self.attach = QToolButton()
-        self.attach.setText(self.tr("Attach…"))
-        self.attach.setIcon(QIcon.fromTheme("mail-attachment"))
-        self.attach.setAccessibleName(self.tr("Attach files"))
-        self.attach.setAccessibleDescription(self.tr("Add files or a folder to this message"))
+        self.attach = self._icon_button(self.tr("Attach…"), self.tr("Attach files"),
+                                        self.tr("Add files or a folder to this message"))
         self.mic = MicButton()  # push-to-talk; ui/voice.py's VoiceController drives it
-        self.send = QPushButton(self.tr("Send"))
+        self.send = self._icon_button(self.tr("Send"), self.tr("Send"),
+                                      self.tr("Send the message (Enter)"))
         self.send.setObjectName("sendButton")
-        self.send.setAccessibleName(self.tr("Send"))
-        self.send.setAccessibleDescription(self.tr("Send the message (Enter)"))
-        self.stop = QPushButton(self.tr("Stop"))
+        self.stop = self._icon_button(self.tr("Stop"), self.tr("Stop"),
+                                      self.tr("Stop the running turn (Esc)"))
         self.stop.setObjectName("stopButton")
-        self.stop.setAccessibleName(self.tr("Stop"))
-        self.stop.setAccessibleDescription(self.tr("Stop the running turn (Esc)"))
         self.stop.setVisible(False)
         for w in (self.persona, self.mode, self.model):
             row.addWidget(w)
@@ -144,7 +184,16 @@ class Composer(QWidget):
         row.addWidget(self.mic)
         row.addWidget(self.stop)
         row.addWidget(self.send)
-        lay.addLayout(row)
+        box.addLayout(row)
+        # centred under the transcript's reading column, as wide as its cards
+        self.box.setMaximumWidth(design.READING_WIDTH + 2 * SPACE["m"])
+        centre = QHBoxLayout()
+        centre.setContentsMargins(0, 0, 0, 0)
+        centre.addStretch(1)
+        centre.addWidget(self.box, 100)
+        centre.addStretch(1)
+        lay.addLayout(centre)
+        self._style()
         self.edit.submit.connect(self.submit)
         self.edit.escape.connect(self._on_escape)
         self.send.clicked.connect(self.submit)
@@ -164,8 +213,71 @@ class Composer(QWidget):
                               (self.mode, self.model)):
             QWidget.setTabOrder(first, second)
 
+    def _icon_button(self, text: str, name: str, description: str) -> QToolButton:
+        button = QToolButton()
+        button.setObjectName("composerIconButton")
+        button.setText(text)  # read by screen readers; the icon is what shows (set in _style)
+        button.setIconSize(QSize(ICON_SIZE["medium"], ICON_SIZE["medium"]))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        button.setAutoRaise(True)
+        button.setToolTip(description)
+        button.setAccessibleName(name)
+        button.setAccessibleDescription(description)
+        button.setCursor(Qt.CursorShape.PointingHandCursor)
+        return button
+
+    def _style(self) -> None:
+        """The rounded box and its chips, in the design system's colours."""
+        c = design.colors(self.palette())
+        r, chip = RADIUS["large"], RADIUS["chip"]
+        self.box.setStyleSheet(
+            f"QFrame#composerBox {{ background: {c.raised}; border: 1px solid {c.border};"
+            f" border-radius: {r}px; }}"
+            f" QPlainTextEdit#composerInput {{ background: transparent; border: none;"
+            f" color: {c.text}; }}"
+            f" QComboBox#composerChip {{ background: {c.sunken}; color: {c.text};"
+            f" border: 1px solid {c.border}; border-radius: {chip}px; padding: 2px 24px 2px 10px; }}"
+            f" QComboBox#composerChip::drop-down {{ border: none; width: 20px; }}"
+            f" QComboBox#composerChip::down-arrow {{ image: none; width: 0; }}"
+            f" QToolButton#composerIconButton, QToolButton#micButton {{ border: none;"
+            f" border-radius: 15px; padding: 5px; }}"
+            f" QToolButton#composerIconButton:hover, QToolButton#micButton:hover {{"
+            f" background: {c.sunken}; }}"
+            f" QToolButton#composerIconButton:focus, QToolButton#micButton:focus,"
+            f" QComboBox#composerChip:focus {{ border: 2px solid {c.accent}; }}"
+            f" QToolButton#sendButton {{ background: {c.accent}; border-radius: 15px;"
+            f" padding: 5px; border: none; }}"
+            f" QToolButton#sendButton:disabled {{ background: {c.border}; }}"
+            f" QToolButton#sendButton:focus {{ border: 2px solid {c.text}; }}"
+        )
+        self.send.setIcon(icon("send", "on_accent"))
+        for button, name in ((self.attach, "attach"), (self.stop, "stop")):
+            button.setIcon(icon(name, "muted"))
+        self.mic.setIcon(icon("mic", "muted"))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "box"):
+            self._style()
+
+    def _grow(self) -> None:
+        """The message box grows with its text, up to ~40 % of the window."""
+        doc = self.edit.document()
+        lines = doc.size().height()  # in lines for a plain-text document
+        fm = self.edit.fontMetrics()
+        wanted = int(max(2, lines) * fm.lineSpacing() + 2 * doc.documentMargin() + 6)
+        top = self.window()
+        cap = max(4 * fm.lineSpacing(), int(top.height() * MAX_SHARE)) if top is not self else 240
+        height = min(wanted, cap)
+        if self.edit.height() != height or self.edit.minimumHeight() != height:
+            self.edit.setFixedHeight(height)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._grow()
+
     def _combo(self, values: tuple[str, ...], name: str, description: str) -> QComboBox:
-        box = QComboBox()
+        box = ChipCombo()
         box.addItems(list(values))
         box.setAccessibleName(name)
         box.setAccessibleDescription(description)
@@ -178,10 +290,12 @@ class Composer(QWidget):
         self._running = running
         self.stop.setVisible(running)
         self.send.setText(self.tr("Steer") if running else self.tr("Send"))
+        self.send.setAccessibleName(self.send.text())
         self.send.setAccessibleDescription(
             self.tr("Inject this message after the current step") if running
             else self.tr("Send the message (Enter)")
         )
+        self.send.setToolTip(self.send.accessibleDescription())
 
     @property
     def running(self) -> bool:

@@ -1,6 +1,9 @@
-"""What a new, empty session shows instead of a blank transcript: what
-OpenWorker can do, a few example requests the user can click to put into the
-message box, and the folder the session works in.
+"""What a new, empty session shows instead of a blank transcript: a greeting,
+four example outcomes the user can click to put into the message box, the
+deliverables made recently in this folder, and the folder the session works in.
+
+Recent deliverables are the newest files in the folder's ``outputs/`` (where
+``create_deliverable`` writes), listed by a worker thread (never the loop).
 
 Signals:
     example_chosen(str): the user clicked an example; the text goes into the composer.
@@ -8,27 +11,75 @@ Signals:
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openworker_qt.ui import design
+from openworker_qt.ui.design import RADIUS, SPACE
+from openworker_qt.ui.icons import icon
+
+OUTPUT_DIR = "outputs"  # tools/deliverables.py writes deliverables here
+RECENT = 4
+
+
+def recent_files(folder: Path, limit: int = RECENT) -> list[Path]:
+    """The newest files in ``folder/outputs`` (blocking: run it in a worker)."""
+    out = folder / OUTPUT_DIR
+    try:
+        files = [p for p in out.iterdir() if p.is_file() and not p.name.startswith(".")]
+    except OSError:
+        return []
+    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return files[:limit]
+
+
+def greeting(hour: int) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    if 5 <= hour < 12:
+        return QCoreApplication.translate("EmptyState", "Good morning")
+    if 12 <= hour < 18:
+        return QCoreApplication.translate("EmptyState", "Good afternoon")
+    return QCoreApplication.translate("EmptyState", "Good evening")
 
 
 class EmptyState(QWidget):
     example_chosen = Signal(str)
+    _recent_found = Signal(str, list)  # folder, paths (from the worker)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("transcriptEmptyState")
         self.setAccessibleName(self.tr("Getting started"))
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(32, 24, 32, 24)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(SPACE["xxl"], SPACE["xl"], SPACE["xxl"], SPACE["xl"])
+        column = QWidget()
+        column.setMaximumWidth(design.READING_WIDTH)
+        outer.addStretch(1)
+        outer.addWidget(column, 100)
+        outer.addStretch(1)
+        lay = QVBoxLayout(column)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(SPACE["s"])
         lay.addStretch(1)
+        self.hello = QLabel(greeting(time.localtime().tm_hour))
+        self.hello.setObjectName("emptyStateGreeting")
+        self.hello.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.heading = QLabel(self.tr("What should we get done?"))
-        font = self.heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.heading.setFont(font)
+        self.heading.setFont(design.font("title", self.font()))
         self.heading.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.blurb = QLabel(self.tr(
             "OpenWorker reads and changes files in your folder, runs programs and looks "
@@ -36,25 +87,47 @@ class EmptyState(QWidget):
             "off this computer."))
         self.blurb.setWordWrap(True)
         self.blurb.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        lay.addWidget(self.hello)
         lay.addWidget(self.heading)
         lay.addWidget(self.blurb)
-        lay.addSpacing(12)
+        lay.addSpacing(SPACE["l"])
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(SPACE["m"])
+        grid.setVerticalSpacing(SPACE["m"])
         self.examples: list[QPushButton] = []
-        for text in (
-            self.tr("Summarise the documents in this folder in one page"),
-            self.tr("Sort the files in this folder into subfolders by type"),
-            self.tr("Make a to-do list from the notes in this folder"),
-        ):
+        self._glyphs: list[str] = []
+        for i, (glyph, text) in enumerate((
+            ("tool-read", self.tr("Summarise the documents in this folder in one page")),
+            ("folder", self.tr("Sort the files in this folder into subfolders by type")),
+            ("tool-todo", self.tr("Make a to-do list from the notes in this folder")),
+            ("tool-web", self.tr("Research a topic on the web and write a short report")),
+        )):
             button = QPushButton(text)
             button.setObjectName("exampleButton")
+            self._glyphs.append(glyph)
+            button.setIconSize(QSize(20, 20))
             button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            button.setMinimumHeight(56)
             button.setAccessibleName(text)
             button.setAccessibleDescription(self.tr("Put this request into the message box"))
+            button.setToolTip(text)
             button.clicked.connect(lambda _=False, t=text: self.example_chosen.emit(t))
-            lay.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+            grid.addWidget(button, i // 2, i % 2)
             self.examples.append(button)
-        lay.addSpacing(12)
+        lay.addLayout(grid)
+        lay.addSpacing(SPACE["l"])
+        self.recent_title = QLabel(self.tr("Recent deliverables"))
+        self.recent_title.setObjectName("emptyStateRecentTitle")
+        self.recent_title.setFont(design.font("small", self.font()))
+        lay.addWidget(self.recent_title)
+        self.recent_row = QHBoxLayout()
+        self.recent_row.setSpacing(SPACE["s"])
+        self.recent_row.addStretch(1)
+        lay.addLayout(self.recent_row)
+        self.recent: list[QPushButton] = []
+        self.recent_title.setVisible(False)
+        lay.addSpacing(SPACE["s"])
         self.folder = QLabel()
         self.folder.setObjectName("emptyStateFolder")
         self.folder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -62,7 +135,59 @@ class EmptyState(QWidget):
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.folder)
         lay.addStretch(2)
+        self._current = ""
+        self._recent_found.connect(self._show_recent)
+        self._style()
+
+    def _style(self) -> None:
+        c = design.colors(self.palette())
+        self.setStyleSheet(
+            f"QPushButton#exampleButton {{ text-align: left; padding: 8px 14px;"
+            f" background: {c.raised}; color: {c.text}; border: 1px solid {c.border};"
+            f" border-radius: {RADIUS['medium'] + 2}px; }}"
+            f" QPushButton#exampleButton:hover {{ border-color: {c.accent}; }}"
+            f" QPushButton#exampleButton:focus {{ border: 2px solid {c.accent}; }}"
+            f" QPushButton#recentButton {{ text-align: left; padding: 4px 10px; background: {c.sunken};"
+            f" color: {c.text}; border: 1px solid {c.border}; border-radius: {RADIUS['chip']}px; }}"
+            f" QPushButton#recentButton:focus {{ border: 2px solid {c.accent}; }}"
+            f" QLabel#emptyStateGreeting, QLabel#emptyStateFolder, QLabel#emptyStateRecentTitle"
+            f" {{ color: {c.muted}; }}")
+        for button, glyph in zip(self.examples, self._glyphs, strict=True):
+            button.setIcon(icon(glyph, "accent"))  # in this scheme's accent
+
+    def changeEvent(self, event: object) -> None:  # noqa: N802
+        from PySide6.QtCore import QEvent
+
+        super().changeEvent(event)  # type: ignore[arg-type]
+        if getattr(event, "type", lambda: None)() == QEvent.Type.PaletteChange and hasattr(self, "folder"):
+            self._style()
 
     def set_folder(self, folder: Path) -> None:
         self.folder.setText(self.tr("Working in {folder}").format(folder=folder))
         self.folder.setAccessibleName(self.folder.text())
+        self._current = str(folder)
+
+        def scan() -> None:
+            self._recent_found.emit(str(folder), [str(p) for p in recent_files(folder)])
+
+        threading.Thread(target=scan, name="recent-deliverables", daemon=True).start()
+
+    def _show_recent(self, folder: str, paths: list[str]) -> None:
+        if folder != self._current:
+            return  # a folder the session no longer works in
+        for button in self.recent:
+            self.recent_row.removeWidget(button)
+            button.deleteLater()
+        self.recent = []
+        for path in paths:
+            name = Path(path).name
+            button = QPushButton(name)
+            button.setObjectName("recentButton")
+            button.setIcon(icon("tool-read", "muted", sizes=(16,)))
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setAccessibleName(self.tr("Open {name}").format(name=name))
+            button.setToolTip(path)
+            button.clicked.connect(lambda _=False, p=path: QDesktopServices.openUrl(QUrl.fromLocalFile(p)))
+            self.recent_row.insertWidget(self.recent_row.count() - 1, button)
+            self.recent.append(button)
+        self.recent_title.setVisible(bool(paths))

@@ -22,6 +22,7 @@ Signals:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -30,12 +31,10 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListView,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -45,7 +44,15 @@ from PySide6.QtWidgets import (
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
-from openworker_qt.qt.wording import kind_text, risk_text
+from openworker_qt.qt.wording import (
+    approval_question,
+    kind_text,
+    reason_text,
+    risk_sentence,
+    risk_text,
+)
+from openworker_qt.ui import design
+from openworker_qt.ui.approval import DiffView
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.window_state import remember_geometry
@@ -72,7 +79,7 @@ class InboxWindow(QWidget):
         self.filter = QComboBox()
         self.filter.setAccessibleName(self.tr("Filter by session"))
         self.filter.setAccessibleDescription(self.tr("Show the items of one session only"))
-        top.addWidget(QLabel(self.tr("Session:")))
+        self.filter.setToolTip(self.tr("Show the items of one session only"))
         top.addWidget(self.filter, 1)
         self.count_label = QLabel()
         self.count_label.setAccessibleName(self.tr("Pending count"))
@@ -87,24 +94,35 @@ class InboxWindow(QWidget):
         self.list.setAccessibleDescription(self.tr("Approvals, questions, plans and folder requests"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setWordWrap(True)
+        self.list.setSpacing(2)
+        self.list.setStyleSheet("QListView#inboxList::item { padding: 6px 8px; }")
         split.addWidget(self.list)
         detail = QWidget()
         dl = QVBoxLayout(detail)
-        form = QFormLayout()
-        self.form = form
-        self.kind_label = QLabel()
+        dl.setContentsMargins(design.SPACE["l"], design.SPACE["s"], design.SPACE["s"], design.SPACE["s"])
+        dl.setSpacing(design.SPACE["xs"])
+        # No "Kind:/Session:/Risk:" captions: what it is, where, the question in
+        # words, then the risk and target as sentences.
+        self.kind_label = QLabel()  # "Approval", "Question" (a small eyebrow line)
         self.session_label = QLabel()
+        self.headline = QLabel()
+        self.headline.setObjectName("inboxHeadline")
+        self.headline.setFont(design.font("heading", self.font()))
         self.risk_label = QLabel()
         self.target_label = QLabel()
         self.reason_label = QLabel()
+        muted = design.colors(self.palette()).muted
         for label, name in ((self.kind_label, self.tr("Kind")), (self.session_label, self.tr("Session")),
+                            (self.headline, self.tr("What it asks")),
                             (self.risk_label, self.tr("Risk")), (self.target_label, self.tr("Target")),
                             (self.reason_label, self.tr("Reason"))):
             label.setWordWrap(True)
             label.setAccessibleName(name)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            form.addRow(name + ":", label)
-        dl.addLayout(form)
+            dl.addWidget(label)
+        for label in (self.kind_label, self.session_label, self.target_label, self.reason_label):
+            label.setStyleSheet(f"color: {muted};")
+        self.kind_label.setFont(design.font("small", self.font()))
         self.question = QLabel()
         self.question.setObjectName("inboxQuestion")
         self.question.setWordWrap(True)
@@ -116,8 +134,7 @@ class InboxWindow(QWidget):
         self.question.setFont(font)
         self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         dl.addWidget(self.question, 1)
-        self.arguments = QPlainTextEdit()
-        self.arguments.setReadOnly(True)
+        self.arguments = DiffView("")
         self.arguments.setAccessibleName(self.tr("Arguments"))
         self.arguments.setAccessibleDescription(self.tr("Exactly what the call would do"))
         dl.addWidget(self.arguments, 1)
@@ -243,37 +260,65 @@ class InboxWindow(QWidget):
         for answer_widget in (self.options, self.answer, self.send_answer):
             answer_widget.setVisible(has and not approval)
         if item is None:
-            for label in (self.kind_label, self.session_label, self.risk_label, self.target_label,
-                          self.reason_label, self.question):
+            for label in (self.kind_label, self.session_label, self.headline, self.risk_label,
+                          self.target_label, self.reason_label, self.question):
                 label.clear()
             self.arguments.clear()
             return
         self.kind_label.setText(kind_text(item.kind))
         self.session_label.setText(self.model.titles.get(item.session_id)
                                    or self.session_title(item.session_id))
+        self.session_label.setAccessibleDescription(self.tr("In the session {title}").format(
+            title=self.session_label.text()))
         self.risk_label.setText(risk_text(item.risk) if approval else "—")
+        self.risk_label.setToolTip(risk_sentence(item.risk) if approval else "")
         prompt = "" if approval else question_request(item).prompt
+        self.headline.setText(approval_question(item.tool, dict(item.arguments), item.target)
+                              if approval else "")
+        self.headline.setVisible(approval)
         # A question needs no risk or target, and its reason is the question itself.
-        self.form.setRowVisible(self.risk_label, approval)
-        self.form.setRowVisible(self.target_label, approval or bool(item.target))
-        self.form.setRowVisible(self.reason_label, approval or (item.reason or item.title) != prompt)
-        self.target_label.setText(item.target or "—")
-        self.reason_label.setText(item.reason or item.title)
+        self.risk_label.setVisible(approval)
+        self.target_label.setVisible(bool(item.target))
+        why = reason_text(item.tool, item.reason) if approval else (item.reason or item.title)
+        self.reason_label.setVisible(bool(why) and why != prompt)
+        self.target_label.setText(self.tr("Target: {target}").format(target=item.target) if item.target else "")
+        self.reason_label.setText(why)
         options = list(item.options) or (["approve", "deny"] if item.kind in ("plan", "directory") else [])
         if approval:
             self.question.hide()
             self.arguments.show()
-            self.arguments.setPlainText(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+            self.arguments.show_text(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+            self._preview(item)
         else:  # the question in words, not the call's JSON
             if options:
                 prompt += "\n\n" + self.tr("Options: {options}").format(options=", ".join(options))
             self.question.setText(prompt)
             self.question.show()
             self.arguments.hide()
-            self.arguments.setPlainText(prompt)
+            self.arguments.show_text(prompt)
         self.options.clear()
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
+
+    def _preview(self, item: InboxItem) -> None:
+        """What a file-changing call would change, as a diff (read in a worker)."""
+        from openworker_qt.ui.approval import PREVIEWED_TOOLS, approval_preview
+
+        if item.tool not in PREVIEWED_TOOLS:
+            return
+        info = self.sessions.get_session(item.session_id)
+        workspace = Path(info.workspace) if info is not None and info.workspace else None
+
+        async def load() -> None:
+            try:
+                diff = await asyncio.to_thread(approval_preview, item.tool, dict(item.arguments), workspace)
+            except Exception:  # a preview is a nicety: the arguments stay shown  # noqa: BLE001
+                return
+            current = self.current_item()
+            if diff and current is not None and current.id == item.id:
+                self.arguments.show_text(diff)
+
+        asyncio.ensure_future(load())
 
     # -------------------------------------------------------------- actions
 

@@ -68,8 +68,10 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
+from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
+from openworker_qt.qt.wording import activity_text, waiting_for_model_text
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
 from openworker_qt.tools.todo import TodoItem, stored_todos, todos_from_display
@@ -172,6 +174,9 @@ class MainWindow(QMainWindow):
         self._previews: dict[int, str | None] = {}
         self.show_dialogs = True
         self._loading: asyncio.Task[None] | None = None
+        # what arrived per session (events, text): a load that saw some arrive while it
+        # read the store reads again, so no row falls between its snapshot and the reset
+        self._arrived: dict[str, int] = {}
         self._turn_started: dict[str, float] = {}
         self._status_detail: dict[str, str] = {}
         self._search = ""
@@ -337,6 +342,8 @@ class MainWindow(QMainWindow):
         self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
+        self.view.resend_requested.connect(self.submit_message)
+        self.view.edit_requested.connect(self._on_example_chosen)
         self.view.empty_state.example_chosen.connect(self._on_example_chosen)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
@@ -552,11 +559,15 @@ class MainWindow(QMainWindow):
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
         updates = self._todo_updates
         made = self._deliverable_updates
-        items, before = await asyncio.to_thread(newest_page, self.store, session_id)
-        todos = await asyncio.to_thread(stored_todos, self.store, session_id)
-        deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
-        if self.session_id != session_id:
-            return
+        for _attempt in range(5):
+            arrived = self._arrived.get(session_id, 0)
+            items, before = await asyncio.to_thread(newest_page, self.store, session_id)
+            todos = await asyncio.to_thread(stored_todos, self.store, session_id)
+            deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
+            if self.session_id != session_id:
+                return
+            if self._arrived.get(session_id, 0) == arrived:
+                break  # nothing came in while reading: the snapshot is current
         self.transcript.reset(session_id, items, older_loading=before is not None)
         if updates == self._todo_updates:
             self.todo.set_items(todos)
@@ -629,8 +640,8 @@ class MainWindow(QMainWindow):
         # turn and for steering alike (attachments included).
         if self.manager.is_running(sid):
             self.manager.send(sid, content)
-            self.statusBar().showMessage(
-                self.tr("Steering: your message goes in after the current step."), 4000)
+            if sid == self.transcript.session_id and text:
+                self.transcript.add_queued(text)  # shown at once: "queued — goes in after …"
             return
         self.banner.hide()
         paths = {p.get("path") for p in parts}  # (the signal hands over copies of the parts)
@@ -673,21 +684,25 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- events
 
     def _on_bridge_text(self, session_id: str, text: str) -> None:
+        self._arrived[session_id] = self._arrived.get(session_id, 0) + 1
         if session_id == self.transcript.session_id:
             self.transcript.append_text(text)
 
     def _on_bridge_reasoning(self, session_id: str, text: str) -> None:
+        self._arrived[session_id] = self._arrived.get(session_id, 0) + 1
         if session_id == self.transcript.session_id:
             self.transcript.append_reasoning(text)
 
     def _on_bridge_event(self, event: ev.Event) -> None:
         sid = event.session_id
+        self._arrived[sid] = self._arrived.get(sid, 0) + 1
         if isinstance(event, ev.ToolStarted):
-            self._status_detail[sid] = self.tr("running {tool}").format(tool=event.name)
-        elif isinstance(event, ev.IterationEnded):
-            self._status_detail[sid] = self.tr("step {n} done").format(n=event.iteration)
-        elif isinstance(event, ev.ToolFinished | ev.AssistantMessage):
-            self._status_detail[sid] = self.tr("thinking")
+            self._status_detail[sid] = self._activity(event)
+        elif isinstance(event, ev.ProviderRetrying):
+            self._status_detail[sid] = self.tr("Waiting for {provider} · retrying").format(
+                provider=event.provider)
+        elif isinstance(event, ev.IterationEnded | ev.ToolFinished | ev.AssistantMessage):
+            self._status_detail[sid] = waiting_for_model_text(self._model_of(sid))
         if isinstance(event, ev.NoticeAdded) and event.kind == "model_switch" and sid == self.session_id:
             info = self.store.get_session(sid)
             if info is not None and info.model:
@@ -716,7 +731,9 @@ class MainWindow(QMainWindow):
                 self._deliverable_updates += 1
                 self.artifacts.add_path(made)
         if sid == self.transcript.session_id:
-            self.transcript.apply(event)
+            if not (isinstance(event, ev.UserMessageAdded) and event.message.get("source") == "steering"
+                    and self.transcript.settle_queued(content_text(event.message.get("content"))[0])):
+                self.transcript.apply(event)
             if isinstance(event, ev.ErrorOccurred):
                 self.banner.show_message(
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
@@ -731,7 +748,7 @@ class MainWindow(QMainWindow):
         self.sessions.set_running(session_id, running)
         if running:
             self._turn_started[session_id] = time.monotonic()
-            self._status_detail[session_id] = self.tr("thinking")
+            self._status_detail[session_id] = waiting_for_model_text(self._model_of(session_id))
             self._tick.start()
         else:
             self._turn_started.pop(session_id, None)
@@ -741,6 +758,20 @@ class MainWindow(QMainWindow):
         if session_id == self.session_id:
             self.composer.set_running(running)
         self._update_status()
+
+    def _model_of(self, session_id: str) -> str:
+        if session_id == self.session_id:
+            return self.composer.current_model()
+        return ""
+
+    def _activity(self, event: ev.ToolStarted) -> str:
+        """What a running tool does, in words ("Running pytest…")."""
+        arguments: dict[str, object] = {}
+        if event.session_id == self.transcript.session_id:
+            row = self.transcript.tool_row(event.call_id)
+            if row is not None:
+                arguments = self.transcript.item(row).arguments
+        return activity_text(event.name, arguments)
 
     def _update_status(self) -> None:
         sid = self.session_id
@@ -752,8 +783,8 @@ class MainWindow(QMainWindow):
                 self.status_label.setText(self.tr("Waiting for your answer"))
         elif sid is not None and sid in self._turn_started:
             secs = int(time.monotonic() - self._turn_started[sid])
-            detail = self._status_detail.get(sid, "")
-            self.status_label.setText(self.tr("Working · {detail} · {secs} s").format(detail=detail, secs=secs))
+            detail = self._status_detail.get(sid, "") or self.tr("Working")
+            self.status_label.setText(self.tr("{detail} · {secs} s").format(detail=detail, secs=secs))
         else:
             others = len(self._turn_started)
             self.status_label.setText(

@@ -4,7 +4,9 @@ Enter sends the question as a new session; the answer streams into a label
 (the tail is kept when it grows long); "Open in window" shows the full session.
 Files dropped on the popup become attachments of the question; a dropped folder
 asks read-only or writable and is granted to the question's session when it is
-created. Esc hides it.
+created. Esc hides it; what was typed and not sent is still there next time,
+and an answer that ended more than two minutes ago is not shown again. A
+rounded panel on a soft shadow; it does not stay on top of other windows.
 
 It starts and shows sessions through a
 :class:`~openworker_qt.ui.ports.QuickAskSessions` and follows the answer on the
@@ -18,11 +20,20 @@ Signals:
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCursor, QDragEnterEvent, QDropEvent, QGuiApplication, QKeyEvent
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QCursor,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeyEvent,
+    QPainter,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -35,13 +46,21 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.bridge import EngineBridge
-from openworker_qt.qt.wording import retry_fields, retry_text
+from openworker_qt.qt.wording import (
+    activity_text,
+    retry_fields,
+    retry_text,
+    waiting_for_model_text,
+)
+from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.grant_dialog import grant_note
 from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
 
 ANSWER_TAIL = 900
+SHADOW = 18  # px of soft shadow around the rounded panel
+STALE_AFTER_S = 120.0  # an answer older than this is cleared when the popup opens again
 
 
 class QuickAsk(QFrame):
@@ -49,21 +68,28 @@ class QuickAsk(QFrame):
 
     def __init__(self, sessions: QuickAskSessions, bridge: EngineBridge,
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint
-                         | Qt.WindowType.WindowStaysOnTopHint)
+        # Not "stays on top": it is a popup the user summons, not a window that
+        # covers their other apps once they move on.
+        super().__init__(parent, Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint)
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
         self.sessions = sessions
         self.session_id: str | None = None
         self.attachments: list[Attachment] = []
         self.grants: list[tuple[str, bool]] = []  # (folder, writable) for the next question
         self._answer = ""
         self.setObjectName("quickAsk")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFrameShape(QFrame.Shape.NoFrame)
         self.setAcceptDrops(True)
+        self._finished_at = 0.0  # when the last answer ended (a stale one is not shown again)
         self.setAccessibleName(self.tr("Quick ask"))
         self.setAccessibleDescription(self.tr("Ask something quickly; Esc closes"))
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 12, 12, 12)
+        pad = SHADOW + design.SPACE["l"]
+        lay.setContentsMargins(pad, pad - 4, pad, pad)
+        lay.setSpacing(design.SPACE["s"])
         self.edit = QLineEdit()
+        self.edit.setObjectName("quickAskInput")
+        self.edit.setFrame(False)
         self.edit.setPlaceholderText(self.tr("Ask OpenWorker… (Enter to send, Esc to close)"))
         self.edit.setAccessibleName(self.tr("Question"))
         self.edit.setAccessibleDescription(self.tr("What you want to know or have done"))
@@ -71,6 +97,13 @@ class QuickAsk(QFrame):
         f.setPointSizeF(f.pointSizeF() * 1.25)
         self.edit.setFont(f)
         lay.addWidget(self.edit)
+        self.asked = QLabel()  # the question the answer below is for
+        self.asked.setObjectName("quickAskAsked")
+        self.asked.setWordWrap(True)
+        self.asked.setTextFormat(Qt.TextFormat.PlainText)
+        self.asked.setAccessibleName(self.tr("Your question"))
+        self.asked.hide()
+        lay.addWidget(self.asked)
         self.chips = QLabel()
         self.chips.setAccessibleName(self.tr("Attachments"))
         self.chips.hide()
@@ -97,12 +130,46 @@ class QuickAsk(QFrame):
         self.open_button.clicked.connect(self.open_in_window)
         bridge.text_appended.connect(self._on_bridge_text)
         bridge.event_received.connect(self._on_bridge_event)
-        self.setFixedWidth(560)
-        self.resize(560, 110)
+        self.setFixedWidth(600 + 2 * SHADOW)
+        self.resize(600 + 2 * SHADOW, 110)
+        self.status.setObjectName("quickAskStatus")
+        self._style()
         self.setFocusProxy(self.edit)
         keep_on_screen(self)
 
+    def _style(self) -> None:
+        c = design.colors(self.palette())
+        self.setStyleSheet(
+            f"QLineEdit#quickAskInput {{ background: transparent; border: none; color: {c.text}; }}"
+            f" QLabel#quickAskStatus, QLabel#quickAskAsked {{ color: {c.muted}; }}")
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802
+        """A rounded panel on a soft shadow (the window itself is transparent)."""
+        c = design.colors(self.palette())
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        panel = QRectF(self.rect()).adjusted(SHADOW, SHADOW - 4, -SHADOW, -SHADOW)
+        radius = design.RADIUS["large"]
+        painter.setPen(Qt.PenStyle.NoPen)
+        for i in range(SHADOW, 0, -2):  # the shadow: rings fading outwards, offset down a little
+            alpha = int(26 * (1 - i / SHADOW) ** 2) + 1
+            painter.setBrush(QColor(0, 0, 0, alpha))
+            painter.drawRoundedRect(panel.adjusted(-i, -i + 4, i, i + 4), radius + i, radius + i)
+        painter.setPen(QColor(c.border))
+        painter.setBrush(QColor(c.raised))
+        painter.drawRoundedRect(panel, radius, radius)
+        painter.end()
+
+    def changeEvent(self, event: Any) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "status"):
+            self._style()
+
     def popup(self) -> None:
+        # What was typed and not sent is kept; an answer that ended a while ago is
+        # not shown again as if it were fresh.
+        if self._finished_at and time.monotonic() - self._finished_at > STALE_AFTER_S:
+            self.forget_answer()
         # on the screen the pointer is on (the one the user looks at), else the primary
         screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
         if screen is not None:
@@ -112,6 +179,19 @@ class QuickAsk(QFrame):
         self.raise_()
         self.activateWindow()
         self.edit.setFocus()
+
+    def forget_answer(self) -> None:
+        """Clear the last answer (its session stays in the sidebar)."""
+        self._answer = ""
+        self._finished_at = 0.0
+        self.session_id = None
+        self.answer.setText("")
+        self.answer.hide()
+        self.asked.clear()
+        self.asked.hide()
+        self.status.setText("")
+        self.open_button.setEnabled(False)
+        self.resize(self.width(), self.minimumSizeHint().height())
 
     def submit(self) -> None:
         text = self.edit.text().strip()
@@ -145,7 +225,10 @@ class QuickAsk(QFrame):
         self._answer = ""
         self.answer.setText("")
         self.answer.show()
-        self.status.setText(self.tr("Thinking…"))
+        self.asked.setText(text)
+        self.asked.show()
+        self._finished_at = 0.0
+        self.status.setText(waiting_for_model_text(model))
         self.open_button.setEnabled(True)
         self.edit.clear()
         self.sessions.send(session_id, content)
@@ -162,7 +245,7 @@ class QuickAsk(QFrame):
         if event.session_id != self.session_id:
             return
         if isinstance(event, ev.ToolStarted):
-            self.status.setText(self.tr("Running {tool}…").format(tool=event.name))
+            self.status.setText(activity_text(event.name, {}))
         elif isinstance(event, ev.PermissionRequired):
             self.status.setText(self.tr("Waiting for your approval"))
         elif isinstance(event, ev.ProviderRetrying):
@@ -170,6 +253,7 @@ class QuickAsk(QFrame):
         elif isinstance(event, ev.ErrorOccurred):
             self.status.setText(self.tr("Failed: {message}").format(message=event.message))
         elif isinstance(event, ev.TurnEnded):
+            self._finished_at = time.monotonic()
             if event.status == "completed":
                 self.status.setText(self.tr("Done"))
             elif event.status != "error":

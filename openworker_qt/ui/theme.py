@@ -2,7 +2,9 @@
 
 The colour scheme follows the system unless the user picked one in Settings
 (``ui.theme`` = ``system`` | ``light`` | ``dark``). Widgets paint from the
-palette, so both schemes get adequate contrast without a style sheet.
+palette, so both schemes get adequate contrast without a style sheet; the
+colours come from :mod:`~openworker_qt.ui.design` (checked for contrast by the
+tests).
 
 With ``system`` the app re-applies the palette when the platform's scheme
 changes (``QStyleHints.colorSchemeChanged``, see :func:`follow_system_scheme`).
@@ -17,8 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
+
+from openworker_qt.ui import design
+from openworker_qt.ui.design import qpalette
 
 _translators: list[QTranslator] = []
 
@@ -39,7 +44,9 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
     if app.style().name().lower() == "fusion":
         # Fusion does not switch palettes by itself on every platform (xcb without a
         # platform theme): give it an explicit dark palette with readable contrast.
-        app.setPalette(dark_palette() if dark else app.style().standardPalette())
+        # Light gets the design system's light colours (with the system's accent).
+        system = app.style().standardPalette()
+        app.setPalette(qpalette(design.derive(system, dark=dark)))
 
 
 _following: list[Callable[[], str]] = []
@@ -60,26 +67,13 @@ def follow_system_scheme(app: QApplication, theme: Callable[[], str]) -> None:
 
 
 def dark_palette() -> QPalette:
-    p = QPalette()
-    window, base, text = QColor("#25272b"), QColor("#1d1f22"), QColor("#e6e6e6")
-    roles = {
-        QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
-        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: QColor("#2b2e33"),
-        QPalette.ColorRole.Text: text, QPalette.ColorRole.Button: QColor("#303338"),
-        QPalette.ColorRole.ButtonText: text, QPalette.ColorRole.ToolTipBase: window,
-        QPalette.ColorRole.ToolTipText: text, QPalette.ColorRole.Highlight: QColor("#4a86e8"),
-        QPalette.ColorRole.HighlightedText: QColor("#ffffff"), QPalette.ColorRole.Link: QColor("#7fb0ff"),
-        QPalette.ColorRole.PlaceholderText: QColor("#8b8f96"), QPalette.ColorRole.BrightText: QColor("#ff6b6b"),
-        # Frame and separator shades: light enough to show on the dark bases.
-        QPalette.ColorRole.Light: QColor("#4a4e55"), QPalette.ColorRole.Midlight: QColor("#3a3d43"),
-        QPalette.ColorRole.Mid: QColor("#5c616a"), QPalette.ColorRole.Dark: QColor("#17181b"),
-        QPalette.ColorRole.Shadow: QColor("#0b0c0d"),
-    }
-    for role, color in roles.items():
-        p.setColor(role, color)
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
-        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7a7e85"))
-    return p
+    """The dark scheme's palette (:mod:`~openworker_qt.ui.design`'s dark colours)."""
+    return qpalette(design.dark())
+
+
+def light_palette(system: QPalette | None = None) -> QPalette:
+    """The light scheme's palette, keeping the system's accent when it is readable."""
+    return qpalette(design.derive(system, dark=False))
 
 
 def install_translator(app: QApplication, language: str = "") -> str:

@@ -15,8 +15,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from PySide6.QtCore import (
+    QCoreApplication,
+    QDate,
+    QDateTime,
+    QLocale,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QRectF,
     QSize,
@@ -27,8 +32,8 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QFont,
-    QFontDatabase,
     QFontMetrics,
+    QIcon,
     QPainter,
     QPalette,
     QTextBlockFormat,
@@ -46,15 +51,38 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt.transcript_items import (
     TranscriptItem,
-    arguments_preview,
     first_line,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.qt.wording import notice_text, rule_text, status_text
+from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_title
+from openworker_qt.ui import design
+from openworker_qt.ui.design import READING_WIDTH
+from openworker_qt.ui.icons import icon, tool_icon_name
+from openworker_qt.ui.markdown_style import (  # noqa: F401 (CODE_PAD, HAS_CODE: re-exported)
+    CODE_PAD,
+    HAS_CODE,
+    paint_decorations,
+    style_markdown,
+)
 
-PAD = 10
-GAP = 6
-CARD_RADIUS = 8
+PAD = design.SPACE["m"]
+GAP = design.SPACE["m"]
+TOOL_GAP = design.SPACE["s"]  # tool cards of one step sit closer together
+CARD_RADIUS = design.RADIUS["medium"]
+TOOL_ICON = design.ICON_SIZE["small"]
+TOOL_INDENT = TOOL_ICON + design.SPACE["s"]  # a tool card's text starts after its icon
+# A long pasted message is shown folded: its first lines and "Show all".
+COLLAPSE_LINES = 14
+COLLAPSE_CHARS = 1_600
+FOLDED_LINES = 8
+FOLDED_CHARS = 700
+ACTION_H = 26  # the strip under a message where its hover actions and time show
+ACTION_BUTTON = 24
+
+
+def has_actions(item: TranscriptItem) -> bool:
+    """Messages get hover actions (copy, ask again, edit) and their time."""
+    return (item.kind == "user" or (item.kind == "assistant" and bool(item.text))) and not item.streaming
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
 RESULT_LINES = 30
@@ -71,16 +99,21 @@ STATUS_GLYPH = {
 }
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+is_dark = design.is_dark
+mix = design.mix
 
 
-def mix(a: QColor, b: QColor, t: float) -> QColor:
-    return QColor(
-        round(a.red() + (b.red() - a.red()) * t),
-        round(a.green() + (b.green() - a.green()) * t),
-        round(a.blue() + (b.blue() - a.blue()) * t),
-    )
+def collapsible(item: TranscriptItem) -> bool:
+    """A user message long enough to be folded (a paste, a log, a document)."""
+    return item.kind == "user" and (
+        len(item.text) > COLLAPSE_CHARS or item.text.count("\n") >= COLLAPSE_LINES)
+
+
+def folded_text(text: str) -> str:
+    head = "\n".join(text.splitlines()[:FOLDED_LINES])
+    if len(head) > FOLDED_CHARS:
+        head = head[:FOLDED_CHARS]
+    return head.rstrip() + " …"
 
 
 def stable_prefix(text: str, start: int = 0) -> int:
@@ -108,107 +141,32 @@ def stable_prefix(text: str, start: int = 0) -> int:
         i = j + 1
 
 
-HAS_CODE = "hasCode"
-CODE_INLINE = int(QTextCharFormat.Property.UserProperty) + 1
-CODE_PAD = 8  # px around a code block's text, inside its shaded box
-
-
-def _is_code(block: object) -> bool:
-    return bool(block.isValid() and block.blockFormat().nonBreakableLines())  # type: ignore[attr-defined]
-
-
-def style_code(doc: QTextDocument, start: int = 0) -> None:
-    """Code in Markdown: the system's fixed-width font, room around fenced blocks
-    (their shaded box is painted by :func:`paint_code_backgrounds`, from the
-    palette, so light and dark schemes both get it) and inline code set apart."""
-    fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    families = [fixed.family(), "monospace"]
-    block = doc.findBlock(start)
-    found = False
-    while block.isValid():
-        cursor = QTextCursor(block)
-        if _is_code(block):
-            found = True
-            fmt = block.blockFormat()
-            fmt.setLeftMargin(CODE_PAD)
-            fmt.setRightMargin(CODE_PAD)
-            fmt.setTopMargin(0 if _is_code(block.previous()) else 2 * CODE_PAD)
-            fmt.setBottomMargin(0 if _is_code(block.next()) else 2 * CODE_PAD)
-            cursor.setBlockFormat(fmt)
-            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
-            chars = QTextCharFormat()
-            chars.setFontFamilies(families)
-            cursor.mergeCharFormat(chars)
-        else:
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                if frag.charFormat().fontFixedPitch():
-                    sel = QTextCursor(doc)
-                    sel.setPosition(frag.position())
-                    sel.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
-                    chars = QTextCharFormat()
-                    chars.setFontFamilies(families)
-                    chars.setProperty(CODE_INLINE, True)
-                    sel.mergeCharFormat(chars)
-                    found = True
-                it += 1
-        block = block.next()
-    if found:
-        doc.setProperty(HAS_CODE, True)  # painting looks for boxes only then
+def style_code(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
+    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`)."""
+    style_markdown(doc, start, dark)
 
 
 def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
-    """A rounded, shaded box behind each fenced code block and inline code span
-    (``painter`` is translated to the document's origin)."""
-    layout = doc.documentLayout()
-    painter.save()
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(fill)
-    block = doc.begin()
-    first = None
-    while block.isValid():
-        if _is_code(block):
-            if first is None:
-                first = block
-            if not _is_code(block.next()):
-                top = layout.blockBoundingRect(first)
-                bottom = layout.blockBoundingRect(block)
-                # (a block's rect is its text; its margins lie outside it)
-                y0 = top.top() - CODE_PAD
-                y1 = bottom.bottom() + CODE_PAD
-                painter.drawRoundedRect(QRectF(0, y0, doc.textWidth(), y1 - y0), 4, 4)
-                first = None
-        else:
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                if frag.charFormat().hasProperty(CODE_INLINE):
-                    _inline_box(painter, block, frag.position(), frag.length(), layout)
-                it += 1
-        block = block.next()
-    painter.restore()
+    """The shaded boxes behind code (``painter`` at the document's origin)."""
+    paint_decorations(painter, doc, fill)
 
 
-def _inline_box(painter: QPainter, block: object, pos: int, length: int, layout: object) -> None:
-    origin = layout.blockBoundingRect(block).topLeft()  # type: ignore[attr-defined]
-    lines = block.layout()  # type: ignore[attr-defined]
-    rel = pos - block.position()  # type: ignore[attr-defined]
-    for i in range(lines.lineCount()):
-        line = lines.lineAt(i)
-        a, b = max(rel, line.textStart()), min(rel + length, line.textStart() + line.textLength())
-        if a >= b:
-            continue
-        x0, _ = line.cursorToX(a)
-        x1, _ = line.cursorToX(b)
-        painter.drawRoundedRect(QRectF(origin.x() + x0 - 2, origin.y() + line.y(),
-                                       x1 - x0 + 4, line.height()), 3, 3)
+def message_time(ts: float) -> str:
+    """A message's time as the hover shows it: 14:02 today, else the date too."""
+    if not ts:
+        return ""
+    when = QDateTime.fromSecsSinceEpoch(int(ts))
+    locale = QLocale()
+    if when.date() == QDate.currentDate():
+        return locale.toString(when.time(), QLocale.FormatType.ShortFormat)
+    return locale.toString(when, QLocale.FormatType.ShortFormat)
 
 
 class StreamingDocument:
     """A Markdown document that grows with a streamed reply (see module docstring)."""
 
-    def __init__(self, font: QFont, width: int) -> None:
+    def __init__(self, font: QFont, width: int, dark: bool = False) -> None:
+        self.dark = dark
         self.doc = QTextDocument()
         self.doc.setDocumentMargin(0)
         self.doc.setDefaultFont(font)
@@ -243,7 +201,7 @@ class StreamingDocument:
     def _insert(self, cursor: QTextCursor, markdown: str) -> None:
         if cursor.position() == 0:
             cursor.insertMarkdown(markdown)
-            style_code(self.doc)
+            style_code(self.doc, 0, self.dark)
             return
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
         fresh = cursor.block()
@@ -268,7 +226,7 @@ class StreamingDocument:
             fix.setBlockCharFormat(chars)
             if in_list is not None and merged.textList() is None:
                 in_list.add(merged)
-        style_code(self.doc, max(0, start - 1))
+        style_code(self.doc, max(0, start - 1), self.dark)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -293,11 +251,42 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
+        self._icons: dict[tuple[str, str, bool], QIcon] = {}
+        self._dark = is_dark(view.palette())  # code colours depend on it
+        self.hover_row = -1  # the row under the pointer: its actions show
+        self.hover_action = ""
+        self.last_user_uid = 0  # "edit and resend" is offered on this message only
+        self.last_reply_uid = 0  # "ask again" on this one
 
     # --------------------------------------------------------------- geometry
 
     def _width(self) -> int:
-        return max(200, self.view.viewport().width() - 2 * PAD)
+        """The reading column's width: the viewport, capped at ``READING_WIDTH``."""
+        return max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+
+    def column_left(self, row_rect: QRect) -> int:
+        """Where the centred reading column starts in a row."""
+        return row_rect.left() + max(PAD, (row_rect.width() - self._width()) // 2)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+                             index: QModelIndex | QPersistentModelIndex) -> None:
+        """Approval and question cards sit in the reading column too."""
+        rect = option.rect
+        left = self.column_left(rect) - PAD
+        editor.setGeometry(QRect(left, rect.top(), self._width() + 2 * PAD, rect.height()))
+
+    @staticmethod
+    def _gap(item: TranscriptItem) -> int:
+        if has_actions(item):
+            return ACTION_H
+        return TOOL_GAP if item.kind == "tool" else GAP
+
+    def _icon(self, name: str, role: str) -> QIcon:
+        key = (name, role, self._dark)
+        found = self._icons.get(key)
+        if found is None:
+            found = self._icons[key] = icon(name, role, sizes=(TOOL_ICON,))
+        return found
 
     def _doc(self, item: TranscriptItem, part: str, width: int) -> QTextDocument:
         key = (item.uid, item.rev, width, part)
@@ -310,7 +299,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             stream = self._streams.get(item.uid)
             if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
                 if stream is None:
-                    stream = self._streams[item.uid] = StreamingDocument(font, width)
+                    stream = self._streams[item.uid] = StreamingDocument(font, width, self._dark)
                 stream.set_width(width)
                 stream.update(item.text)
                 return stream.doc  # not cached by rev: the same document grows
@@ -320,12 +309,19 @@ class TranscriptDelegate(QStyledItemDelegate):
         if part == "body" and item.kind == "assistant":
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
-            style_code(doc)
+            style_code(doc, 0, self._dark)
         elif part == "reasoning":
             font.setItalic(True)
             doc.setDefaultFont(font)
             text = item.reasoning if item.expanded or not item.text else first_line(item.reasoning, 120)
-            doc.setPlainText(("Thinking: " if not item.expanded else "") + text)
+            thinking = QCoreApplication.translate("Transcript", "Thinking: ")
+            doc.setPlainText(("" if item.expanded else thinking) + text)
+        elif part == "more":
+            small = design.font("small", font)
+            doc.setDefaultFont(small)
+            lines = item.text.count("\n") + 1
+            doc.setPlainText(QCoreApplication.translate("Transcript", "Show less") if item.expanded
+                             else QCoreApplication.translate("Transcript", "Show all · {n} lines").format(n=lines))
         elif part == "details":
             mono = QFont("monospace")
             mono.setStyleHint(QFont.StyleHint.Monospace)
@@ -344,20 +340,24 @@ class TranscriptDelegate(QStyledItemDelegate):
     def _plain_body(self, item: TranscriptItem) -> str:
         if item.kind == "user":
             text = item.text
+            if collapsible(item) and not item.expanded:
+                text = folded_text(text)
             if item.attachments:
                 text += "\n📎 " + ", ".join(item.attachments)
+            if item.source == "queued":
+                text += "\n" + QCoreApplication.translate(
+                    "Transcript", "⏳ queued — goes in after the current step")
             return text
         if item.kind == "tool":
-            head = f"{STATUS_GLYPH.get(item.status, '•')}  {item.name}"
-            preview = arguments_preview(item.arguments)
-            if preview:
-                head += f"  —  {preview}"
-            head += f"\n{status_text(item.status)}"
+            seconds = (item.finished - item.started) if item.finished and item.started else None
+            head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
+            words = [status_text(item.status)]
             if item.rule and item.status in ("ok", "error"):
-                head += f" · {rule_text(item.rule)}"
-            if item.result and not item.expanded:
-                head += f" · {first_line(item.result, 100)}"
-            elif item.progress and item.status == "running":
+                words.append(rule_text(item.rule))
+            if item.result and item.status == "error" and not item.expanded:
+                words.append(first_line(item.result, 100))
+            head += "\n" + " · ".join(w for w in words if w)
+            if item.progress and item.status == "running":
                 head += "\n" + "\n".join(item.progress.splitlines()[-PROGRESS_LINES:])
             return head
         if item.kind == "notice":
@@ -366,15 +366,28 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _details_text(self, item: TranscriptItem) -> str:
         args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
-        lines = item.result.splitlines()
+        result = item.result
+        try:  # a command's result: its output as the terminal showed it, not JSON
+            data = json.loads(result) if result.startswith("{") else None
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("output"), str):
+            result = data["output"].rstrip("\n") or QCoreApplication.translate("Transcript", "(no output)")
+        lines = result.splitlines()
         if len(lines) > RESULT_LINES:
-            lines = [*lines[:RESULT_LINES], f"… {len(lines) - RESULT_LINES} more lines"]
-        return f"arguments:\n{args}\n\nresult:\n" + "\n".join(lines)
+            more = QCoreApplication.translate("Transcript", "… {n} more lines").format(
+                n=len(lines) - RESULT_LINES)
+            lines = [*lines[:RESULT_LINES], more]
+        what = QCoreApplication.translate("Transcript", "What it was given:")
+        out = QCoreApplication.translate("Transcript", "What came back:")
+        return f"{what}\n{args}\n\n{out}\n" + "\n".join(lines)
 
     def _body_width(self, item: TranscriptItem, width: int) -> int:
         if item.kind == "user":
             return int(width * 0.78) - 2 * PAD
-        if item.kind in ("tool", "notice"):
+        if item.kind == "tool":
+            return width - 2 * PAD - TOOL_INDENT
+        if item.kind == "notice":
             return width - 2 * PAD
         return width
 
@@ -391,9 +404,11 @@ class TranscriptDelegate(QStyledItemDelegate):
             h += int(self._doc(item, "body", bw).size().height())
         if item.kind == "tool" and item.expanded:
             h += int(self._doc(item, "details", bw).size().height()) + 6
+        if collapsible(item):
+            h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
         if item.kind in ("user", "tool", "notice"):
             h += 2 * PAD if item.kind != "notice" else PAD
-        return h + GAP
+        return h + self._gap(item)
 
     def estimate_height(self, item: TranscriptItem, width: int) -> int:
         """A cheap guess (no text layout): corrected when the row is first painted."""
@@ -407,7 +422,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
-        return lines * line_h + extra + GAP
+        return lines * line_h + extra + self._gap(item)
 
     @staticmethod
     def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
@@ -478,7 +493,13 @@ class TranscriptDelegate(QStyledItemDelegate):
         if item.kind == "tool" and self.card_for(item.call_id) is not None:
             return  # a live card widget covers this row
         pal = option.palette
-        rect: QRect = option.rect.adjusted(PAD, 0, -PAD, -GAP)
+        if is_dark(pal) != self._dark:  # the scheme switched: re-render with its colours
+            self._dark = not self._dark
+            self._docs.clear()
+            self._streams.clear()
+        col = self.column_left(option.rect)
+        bottom_gap = self._gap(item)
+        rect = QRect(col, option.rect.top(), width, option.rect.height() - bottom_gap)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         dark = is_dark(pal)
@@ -491,13 +512,20 @@ class TranscriptDelegate(QStyledItemDelegate):
             doc = self._doc(item, "body", bw)
             w = min(bw, int(doc.idealWidth()) + 1) + 2 * PAD
             bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
-            fill = mix(base, accent, 0.22 if dark else 0.12)
-            if item.source == "steering":
-                fill = mix(base, QColor("#d9a400"), 0.18)
+            colours = design.colors(pal)
+            if collapsible(item):
+                more = self._doc(item, "more", bw)
+                w = max(w, int(more.idealWidth()) + 1 + 2 * PAD)
+                bubble = QRect(rect.right() - w, rect.top(), w, rect.height())
+            fill = colours.q("steer_bubble" if item.source in ("steering", "queued") else "user_bubble")
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
-            painter.drawRoundedRect(bubble, CARD_RADIUS, CARD_RADIUS)
+            painter.drawRoundedRect(bubble, CARD_RADIUS + 4, CARD_RADIUS + 4)
             self._draw_doc(painter, doc, bubble.left() + PAD, bubble.top() + PAD, text_color)
+            if collapsible(item):
+                y = bubble.top() + PAD + int(doc.size().height()) + design.SPACE["xs"]
+                self._draw_doc(painter, self._doc(item, "more", bw), bubble.left() + PAD, y,
+                               colours.q("link"))
         elif item.kind == "assistant":
             y = rect.top()
             if item.reasoning:
@@ -505,44 +533,134 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._draw_doc(painter, doc, rect.left(), y, mix(text_color, base, 0.45))
                 y += int(doc.size().height()) + 4
             if item.text or not item.reasoning:
-                code_fill = mix(base, text_color, 0.12 if dark else 0.06)
+                colours = design.colors(pal)
                 self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
-                               code_fill)
+                               colours)
         elif item.kind == "tool":
-            border = {
-                "awaiting": QColor("#d9a400"), "error": QColor("#d0453b"),
-                "denied": QColor("#9a6b00"), "running": accent,
-            }.get(item.status, mix(base, text_color, 0.25))
+            colours = design.colors(pal)
+            role = {"awaiting": "warning", "asking": "warning", "error": "danger",
+                    "denied": "warning", "running": "accent"}.get(item.status, "")
+            border = colours.q(role) if role else colours.q("border")
             painter.setPen(border)
-            painter.setBrush(mix(base, text_color, 0.04 if not dark else 0.07))
-            painter.drawRoundedRect(rect.adjusted(0, 0, -1, -1), CARD_RADIUS, CARD_RADIUS)
+            painter.setBrush(colours.q("raised") if not dark else mix(base, text_color, 0.05))
+            painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), CARD_RADIUS, CARD_RADIUS)
             bw = self._body_width(item, width)
             doc = self._doc(item, "body", bw)
-            self._draw_doc(painter, doc, rect.left() + PAD, rect.top() + PAD, text_color)
+            x = rect.left() + PAD + TOOL_INDENT
+            line = QFontMetrics(self.view.font()).lineSpacing()
+            icon_top = rect.top() + PAD + (line - TOOL_ICON) // 2
+            self._icon(tool_icon_name(item.name), role or "muted").paint(
+                painter, QRect(rect.left() + PAD, icon_top, TOOL_ICON, TOOL_ICON))
+            chevron = "chevron-down" if item.expanded else "chevron-right"
+            self._icon(chevron, "muted").paint(
+                painter, QRect(rect.right() - PAD - TOOL_ICON + 4, icon_top, TOOL_ICON - 4, TOOL_ICON - 4))
+            self._draw_tool_doc(painter, doc, x, rect.top() + PAD, text_color,
+                                colours.q("danger" if item.status == "error" else "muted"))
             if item.expanded:
                 y = rect.top() + PAD + int(doc.size().height()) + 6
-                self._draw_doc(painter, self._doc(item, "details", bw), rect.left() + PAD, y,
+                self._draw_doc(painter, self._doc(item, "details", bw), x, y,
                                mix(text_color, base, 0.2))
         else:
-            color = QColor("#d0453b") if item.notice_kind == "error" else mix(text_color, base, 0.4)
+            colours = design.colors(pal)
+            color = colours.q("danger") if item.notice_kind == "error" else colours.q("muted")
             bw = self._body_width(item, width)
             doc = self._doc(item, "body", bw)
             x = rect.left() + max(PAD, (rect.width() - int(doc.idealWidth())) // 2)
             self._draw_doc(painter, doc, x, rect.top() + PAD // 2, color)
+        if has_actions(item) and (index.row() == self.hover_row or selected):
+            self._paint_actions(painter, item, option.rect, design.colors(pal))
         if selected:
             painter.setPen(accent)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(option.rect.adjusted(2, 0, -3, -GAP + 1), 4, 4)
+            painter.drawRoundedRect(QRect(col - 4, option.rect.top(), width + 8,
+                                          option.rect.height() - bottom_gap + 2), 6, 6)
         painter.restore()
 
+    # ----------------------------------------------------------- hover actions
+
+    def actions_for(self, item: TranscriptItem) -> list[str]:
+        names = ["copy"]
+        if item.kind == "user" and item.uid == self.last_user_uid:
+            names.append("edit")
+        if item.kind == "assistant" and item.uid == self.last_reply_uid:
+            names.append("retry")
+        return names
+
+    def action_rects(self, item: TranscriptItem, row_rect: QRect) -> list[tuple[str, QRect]]:
+        """The hover buttons under a message (view coordinates), in order."""
+        names = self.actions_for(item)
+        top = row_rect.bottom() + 1 - ACTION_H + (ACTION_H - ACTION_BUTTON) // 2
+        left = self.column_left(row_rect)
+        step = ACTION_BUTTON + 2
+        if item.kind == "user":  # under the bubble, flush right
+            x0 = left + self._width() - len(names) * step
+        else:
+            x0 = left - 4
+        return [(name, QRect(x0 + i * step, top, ACTION_BUTTON, ACTION_BUTTON)) for i, name in enumerate(names)]
+
+    def action_at(self, item: TranscriptItem, row_rect: QRect, pos: QPoint) -> str:
+        if not has_actions(item):
+            return ""
+        return next((name for name, r in self.action_rects(item, row_rect) if r.contains(pos)), "")
+
+    def _paint_actions(self, painter: QPainter, item: TranscriptItem, row_rect: QRect,
+                       colours: design.Colors) -> None:
+        rects = self.action_rects(item, row_rect)
+        glyph = {"copy": "copy", "edit": "edit", "retry": "retry"}
+        for name, r in rects:
+            if name == self.hover_action:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(colours.q("sunken"))
+                painter.drawRoundedRect(r, 6, 6)
+            self._icon(glyph[name], "muted").paint(painter, r.adjusted(4, 4, -4, -4))
+        when = message_time(item.ts)
+        if when:
+            painter.setPen(colours.q("muted"))
+            painter.setFont(design.font("small", self.view.font()))
+            fm = painter.fontMetrics()
+            w = fm.horizontalAdvance(when) + 4
+            if item.kind == "user":
+                box = QRect(rects[0][1].left() - w - 6, rects[0][1].top(), w, ACTION_BUTTON)
+            else:
+                box = QRect(rects[-1][1].right() + 8, rects[-1][1].top(), w, ACTION_BUTTON)
+            painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, when)
+
+    def _draw_tool_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
+                       title: QColor, rest: QColor) -> None:
+        """A tool card's text: its title line in the text colour, the rest muted."""
+        first = doc.begin()
+        split = doc.documentLayout().blockBoundingRect(first).bottom()
+        painter.save()
+        painter.setClipRect(QRectF(x, y, doc.textWidth() + 2, split), Qt.ClipOperation.IntersectClip)
+        self._draw_doc(painter, doc, x, y, title)
+        painter.restore()
+        painter.save()
+        painter.setClipRect(QRectF(x, y + split, doc.textWidth() + 2, doc.size().height() - split + 2),
+                            Qt.ClipOperation.IntersectClip)
+        self._draw_doc(painter, doc, x, y, rest)
+        painter.restore()
+
+    def body_origin(self, item: TranscriptItem, row_rect: QRect) -> QPoint:
+        """Where an assistant row's Markdown document starts (view coordinates)."""
+        y = row_rect.top()
+        if item.reasoning:
+            y += int(self._doc(item, "reasoning", self._width()).size().height()) + 4
+        return QPoint(self.column_left(row_rect), y)
+
+    def body_doc(self, item: TranscriptItem) -> QTextDocument:
+        return self._doc(item, "body", self._width())
+
     def _draw_doc(self, painter: QPainter, doc: QTextDocument, x: int, y: int,
-                  color: QColor, code_fill: QColor | None = None) -> None:
+                  color: QColor, colours: design.Colors | None = None) -> None:
         painter.save()
         painter.translate(x, y)
-        if code_fill is not None and doc.property(HAS_CODE):
-            paint_code_backgrounds(painter, doc, code_fill)
+        if colours is not None:
+            paint_decorations(painter, doc, colours.q("sunken"), colours.q("border"), colours.q("muted"),
+                              QCoreApplication.translate("Transcript", "Copy"))
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, color)
+        if colours is not None:
+            ctx.palette.setColor(QPalette.ColorRole.Link, colours.q("link"))
         # Only the blocks inside the viewport are drawn: a long reply is one tall row.
         visible = self.view.viewport().rect()
         ctx.clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())

@@ -22,8 +22,14 @@ the top prepends the next chunk of older rows and keeps the visible rows still.
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
 with ``setIndexWidget``, so they are keyboard- and screen-reader-accessible.
 
+Messages show hover actions under them (copy; "ask again" on the last reply;
+"edit" on the last user message) and their time; code blocks have a Copy
+button; links open in the browser (http, https and mailto only).
+
 Signals:
     retry_requested(): the user activated an error notice's Retry.
+    resend_requested(str): "ask again": send the last user message once more.
+    edit_requested(str): "edit": put the last user message into the message box.
 """
 
 from __future__ import annotations
@@ -34,14 +40,19 @@ from PySide6.QtCore import (
     QAbstractItemModel,
     QModelIndex,
     QPoint,
+    QPointF,
     QRect,
     Qt,
     QTimer,
+    QUrl,
     Signal,
 )
 from PySide6.QtGui import (
+    QDesktopServices,
+    QGuiApplication,
     QImage,
     QKeyEvent,
+    QMouseEvent,
     QPainter,
 )
 from PySide6.QtWidgets import (
@@ -56,17 +67,23 @@ from openworker_qt.qt.transcript_items import (
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
 from openworker_qt.ui.empty_state import EmptyState
+from openworker_qt.ui.markdown_style import anchor_at, copy_button_at, preload_highlighter
 from openworker_qt.ui.transcript_delegate import (
     FETCH_MARGIN_PX,
     WARM_UP_MARKDOWN,
     TranscriptDelegate,
+    collapsible,
 )
+
+HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
 
 
 class TranscriptView(QListView):
     """The virtualised transcript (see module docstring)."""
 
     retry_requested = Signal()
+    resend_requested = Signal(str)
+    edit_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +117,8 @@ class TranscriptView(QListView):
         # A session with no rows yet: what OpenWorker can do, examples, the folder.
         self.empty_state = EmptyState(self.viewport())
         self.clicked.connect(self._on_clicked)
+        self.setMouseTracking(True)
+        self.copied = ""  # what the last Copy put on the clipboard (also for tests)
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
 
@@ -208,7 +227,7 @@ class TranscriptView(QListView):
         if self._warm_up and not self._warming:
             # After the first paint, so the warm-up never delays the window itself.
             self._warming = True
-            QTimer.singleShot(0, self._warm_up_step)
+            QTimer.singleShot(0, self, self._warm_up_step)
 
     def _warm_up_step(self) -> None:
         """Render one sample row through the delegate, off-screen (see WARM_UP_MARKDOWN).
@@ -236,7 +255,9 @@ class TranscriptView(QListView):
             self.delegate.forget(model.item(row))
         painter.end()
         if self._warm_up:
-            QTimer.singleShot(0, self._warm_up_step)
+            QTimer.singleShot(0, self, self._warm_up_step)
+        else:  # Pygments, in a worker thread, once the window has settled
+            QTimer.singleShot(HIGHLIGHTER_DELAY_MS, self, preload_highlighter)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -248,6 +269,7 @@ class TranscriptView(QListView):
         empty = model is None or model.rowCount() == 0
         self.empty_state.setGeometry(self.viewport().rect())
         self.empty_state.setVisible(empty)
+        self._note_last_messages()
 
     # ------------------------------------------------------------ interaction
 
@@ -258,8 +280,112 @@ class TranscriptView(QListView):
             return
         if item.kind == "tool" and item.status == "awaiting":
             return
-        if item.kind == "tool" or (item.kind == "assistant" and item.reasoning):
+        if item.kind == "tool" or (item.kind == "assistant" and item.reasoning) or collapsible(item):
             self.transcript().toggle_expanded(index.row())
+
+    # ------------------------------------------------- hover, copy, links
+
+    def _note_last_messages(self) -> None:
+        model = self.model()
+        if not isinstance(model, TranscriptModel):
+            return
+        user = reply = 0
+        for row in range(model.rowCount() - 1, -1, -1):
+            item = model.item(row)
+            if not reply and item.kind == "assistant" and item.text:
+                reply = item.uid
+            if item.kind == "user":
+                user = item.uid
+                break
+        self.delegate.last_user_uid, self.delegate.last_reply_uid = user, reply
+
+    def _target_at(self, pos: QPoint) -> tuple[str, str]:
+        """What a click at ``pos`` would do: (kind, payload), kind '' for nothing."""
+        index = self.indexAt(pos)
+        if not index.isValid():
+            return "", ""
+        item: TranscriptItem = index.data(ITEM_ROLE)
+        rect = self.visualRect(index)
+        self._note_last_messages()
+        action = self.delegate.action_at(item, rect, pos)
+        if action:
+            return action, str(index.row())
+        if item.kind == "assistant" and item.text and not item.streaming:
+            doc = self.delegate.body_doc(item)
+            point = QPointF(pos - self.delegate.body_origin(item, rect))
+            code = copy_button_at(doc, point)
+            if code is not None:
+                return "copy-code", code
+            href = anchor_at(doc, point)
+            if href:
+                return "link", href
+        return "", ""
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        super().mouseMoveEvent(event)
+        pos = event.position().toPoint()
+        index = self.indexAt(pos)
+        row = index.row() if index.isValid() else -1
+        kind, _ = self._target_at(pos) if row >= 0 else ("", "")
+        action = kind if kind in ("copy", "edit", "retry") else ""
+        if row != self.delegate.hover_row or action != self.delegate.hover_action:
+            old = self.delegate.hover_row
+            self.delegate.hover_row, self.delegate.hover_action = row, action
+            for r in {old, row} - {-1}:
+                if r < self.model().rowCount():
+                    self.viewport().update(self.visualRect(self.model().index(r, 0)))
+        tips = {"copy": self.tr("Copy"), "edit": self.tr("Edit and send again"),
+                "retry": self.tr("Ask again"), "copy-code": self.tr("Copy the code")}
+        if kind:
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+            self.viewport().setToolTip(tips.get(kind, _))
+        else:
+            self.viewport().unsetCursor()
+            self.viewport().setToolTip("")
+
+    def leaveEvent(self, event: Any) -> None:  # noqa: N802
+        super().leaveEvent(event)
+        old, self.delegate.hover_row = self.delegate.hover_row, -1
+        if 0 <= old < self.model().rowCount():
+            self.viewport().update(self.visualRect(self.model().index(old, 0)))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            kind, payload = self._target_at(event.position().toPoint())
+            if kind and self.activate(kind, payload):
+                event.accept()
+                return
+        super().mouseReleaseEvent(event)
+
+    def activate(self, kind: str, payload: str) -> bool:
+        """Do what a hover button, a code block's Copy or a link does."""
+        if kind == "copy-code":
+            self._copy(payload)
+            return True
+        if kind == "link":
+            url = QUrl(payload)
+            if url.scheme().lower() in ("http", "https", "mailto"):
+                QDesktopServices.openUrl(url)
+            return True
+        if kind in ("copy", "edit", "retry"):
+            item = self.transcript().item(int(payload))
+            if kind == "copy":
+                self._copy(item.text)
+            elif kind == "edit":
+                self.edit_requested.emit(item.text)
+            else:
+                user = next((self.transcript().item(r) for r in range(int(payload), -1, -1)
+                             if self.transcript().item(r).kind == "user"), None)
+                if user is not None:
+                    self.resend_requested.emit(user.text)
+            return True
+        return False
+
+    def _copy(self, text: str) -> None:
+        self.copied = text
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):

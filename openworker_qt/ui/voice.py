@@ -26,8 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QIcon, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QPlainTextEdit, QToolButton, QWidget
 
 from openworker_qt.qt.audio_capture import NoMicrophoneError, QtRecorder, Recorder
@@ -46,13 +46,25 @@ class MicButton(QToolButton):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        from openworker_qt.ui.icons import icon
+
         self.setObjectName("micButton")
-        self.setIcon(QIcon.fromTheme("audio-input-microphone"))
+        self.setIcon(icon("mic", "muted"))
+        self.setIconSize(QSize(20, 20))
+        self.setAutoRaise(True)
         self.setText(self.tr("Voice"))
         self.setAccessibleName(self.tr("Voice input"))
         self.setAccessibleDescription(
             self.tr("Hold to dictate; release to put the words into the message"))
-        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self.setToolTip(self.accessibleDescription())  # the controller adds its shortcut
+
+    def setText(self, text: str) -> None:  # noqa: N802
+        """Idle it is an icon; "Listening…" and "Transcribing…" show beside it."""
+        super().setText(text)
+        idle = text == self.tr("Voice")
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly if idle
+                                else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
 
 
 class VoiceController(QObject):

@@ -1,3015 +1,3529 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
-<context>
-    <name>AppearancePage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="406" />
-        <source>Appearance</source>
-        <translation>外观</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="407" />
-        <source>OpenWorker follows your system's light or dark setting unless you choose one here.</source>
-        <translation>OpenWorker 默认跟随系统的浅色或深色设置，你也可以在这里指定。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="412" />
-        <source>System</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="412" />
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="413" />
-        <source>Dark</source>
-        <translation>深色</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="416" />
-        <source>Colour scheme</source>
-        <translation>配色方案</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="417" />
-        <source>System follows the platform's light or dark setting</source>
-        <translation>“跟随系统”会使用系统的浅色或深色设置</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="420" />
-        <source>System language</source>
-        <translation>系统语言</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="423" />
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="424" />
-        <source>Applies to windows opened from now on; restart for all</source>
-        <translation>对之后打开的窗口生效；重启后全部生效</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="427" />
-        <source>&amp;Colour scheme</source>
-        <translation>配色方案(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="429" />
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="453" />
-        <source>Restart OpenWorker to see every window in the new language.</source>
-        <translation>重启 OpenWorker 后，所有窗口都会使用新语言。</translation>
-    </message>
-</context>
-<context>
-    <name>ApprovalDialog</name>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="189" />
-        <source>Approve {tool}?</source>
-        <translation>批准 {tool}？</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="190" />
-        <source>Approval dialog</source>
-        <translation>审批对话框</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="192" />
-        <source>{tool} wants to run in {session}</source>
-        <translation>{tool} 想在 {session} 中运行</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="197" />
-        <source>Session: {title}</source>
-        <translation>会话：{title}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="198" />
-        <source>Session</source>
-        <translation>会话</translation>
-    </message>
-</context>
-<context>
-    <name>ApprovalPanel</name>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="43" />
-        <source>reads data</source>
-        <translation>读取数据</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="44" />
-        <source>changes files on this computer</source>
-        <translation>修改这台电脑上的文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="45" />
-        <source>runs a command</source>
-        <translation>运行命令</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="46" />
-        <source>acts outside this computer</source>
-        <translation>在这台电脑之外执行操作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="98" />
-        <source>&lt;b&gt;Approval needed:&lt;/b&gt; {tool}</source>
-        <translation>&lt;b&gt;需要审批：&lt;/b&gt;{tool}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="102" />
-        <source>Risk: {risk} ({words})</source>
-        <translation>风险：{risk}（{words}）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="103" />
-        <source> · Target: {target}</source>
-        <translation> · 目标：{target}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="115" />
-        <source>Diff preview</source>
-        <translation>差异预览</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="115" />
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="116" />
-        <source>What this call would do, exactly</source>
-        <translation>这次调用具体会做什么</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="123" />
-        <source>&amp;Approve once</source>
-        <translation>批准一次(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="124" />
-        <source>Approve once</source>
-        <translation>批准一次</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="125" />
-        <source>Run this call now, ask again next time</source>
-        <translation>现在运行这次调用，下次仍会询问</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="126" />
-        <source>A&amp;lways allow</source>
-        <translation>始终允许(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="127" />
-        <source>Always allow</source>
-        <translation>始终允许</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="129" />
-        <source>Allow {tool} for this exact target from now on</source>
-        <translation>从现在起，对这个目标始终允许 {tool}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="132" />
-        <source>&amp;Deny</source>
-        <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="133" />
-        <source>Deny</source>
-        <translation>拒绝</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="134" />
-        <source>Do not run this call</source>
-        <translation>不运行这次调用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="143" />
-        <source>Approval request for {tool}</source>
-        <translation>{tool} 的审批请求</translation>
-    </message>
-</context>
-<context>
-    <name>Banner</name>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="71" />
-        <location filename="../../openworker_qt/ui/main_window.py" line="86" />
-        <source>No action</source>
-        <translation>无操作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="74" />
-        <source>Dismiss message</source>
-        <translation>关闭消息</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="80" />
-        <source>Message banner</source>
-        <translation>消息横幅</translation>
-    </message>
-</context>
-<context>
-    <name>Composer</name>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="88" />
-        <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
-        <translation>描述你想要的结果……（Enter 发送，Shift+Enter 换行）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="90" />
-        <source>Message</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="92" />
-        <source>Type what you want done. Enter sends; while a turn runs, it steers it.</source>
-        <translation>输入你想完成的事。按 Enter 发送；运行中发送的消息会用于引导当前任务。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="98" />
-        <source>Persona</source>
-        <translation>角色</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="98" />
-        <source>Which agent works on this session</source>
-        <translation>由哪个智能体处理这个会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="99" />
-        <source>Permission mode</source>
-        <translation>权限模式</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="100" />
-        <source>What the agent may do without asking</source>
-        <translation>智能体无需询问即可做的事</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="106" />
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="107" />
-        <source>The model for the next call; provider:model</source>
-        <translation>下一次调用使用的模型；格式为 提供商:模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="108" />
-        <source>Model (provider:model)</source>
-        <translation>模型（提供商:模型）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="110" />
-        <source>Attach…</source>
-        <translation>附件…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="112" />
-        <source>Attach files</source>
-        <translation>添加附件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="113" />
-        <source>Add files or a folder to this message</source>
-        <translation>为这条消息添加文件或文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="114" />
-        <location filename="../../openworker_qt/ui/composer.py" line="116" />
-        <location filename="../../openworker_qt/ui/composer.py" line="161" />
-        <source>Send</source>
-        <translation>发送</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="117" />
-        <location filename="../../openworker_qt/ui/composer.py" line="164" />
-        <source>Send the message (Enter)</source>
-        <translation>发送消息（Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="118" />
-        <location filename="../../openworker_qt/ui/composer.py" line="120" />
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="121" />
-        <source>Stop the running turn (Esc)</source>
-        <translation>停止正在运行的任务（Esc）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="137" />
-        <source>Model name</source>
-        <translation>模型名称</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="161" />
-        <source>Steer</source>
-        <translation>引导</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="163" />
-        <source>Inject this message after the current step</source>
-        <translation>在当前步骤之后插入这条消息</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="199" />
-        <source>Attachment {name}</source>
-        <translation>附件 {name}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="200" />
-        <source>Press to remove this attachment</source>
-        <translation>按下即可移除此附件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/composer.py" line="143" />
-        <source>Choose a model</source>
-        <translation>选择模型</translation>
-    </message>
-</context>
-<context>
-    <name>DesktopApp</name>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="258" />
-        <source>No system tray is available here: OpenWorker keeps working window-only (quick ask is in the Window menu).</source>
-        <translation>这里没有系统托盘：OpenWorker 将仅以窗口方式工作（快速提问在“窗口”菜单中）。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="298" />
-        <source>a session</source>
-        <translation>某个会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="302" />
-        <source>Approval needed: {tool}</source>
-        <translation>需要审批：{tool}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="304" />
-        <source>Approve</source>
-        <translation>批准</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="304" />
-        <source>Deny</source>
-        <translation>拒绝</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="307" />
-        <source>OpenWorker has a question</source>
-        <translation>OpenWorker 有一个问题</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="322" />
-        <source>Finished</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="322" />
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="324" />
-        <source>Click to open the session.</source>
-        <translation>点击打开该会话。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/app.py" line="292" />
-        <source>{name} could not start: {reason}</source>
-        <translation>{name} 无法启动：{reason}</translation>
-    </message>
-</context>
-<context>
-    <name>FoldersPage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="378" />
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="384" />
-        <source>Writable folders</source>
-        <translation>可写文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="379" />
-        <source>Folders the assistant may change files in (besides each session's workspace). Anything outside needs your approval.</source>
-        <translation>助手可以修改其中文件的文件夹（每个会话的工作区除外）。其他位置都需要你的批准。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="385" />
-        <source>The assistant may change files inside these folders</source>
-        <translation>助手可以修改这些文件夹中的文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="386" />
-        <source>&amp;Add folder…</source>
-        <translation>添加文件夹(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="386" />
-        <source>Add folder</source>
-        <translation>添加文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="387" />
-        <source>Choose a folder the assistant may change</source>
-        <translation>选择一个助手可以修改的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="395" />
-        <source>Choose a writable folder</source>
-        <translation>选择可写文件夹</translation>
-    </message>
-</context>
-<context>
-    <name>GlobalHotkey</name>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="75" />
-        <source>“{sequence}” is not a key combination</source>
-        <translation>“{sequence}”不是有效的组合键</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="81" />
-        <source>The global hotkey could not be set: {error}</source>
-        <translation>无法设置全局快捷键：{error}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="85" />
-        <source>Global hotkey {sequence} is active</source>
-        <translation>全局快捷键 {sequence} 已启用</translation>
-    </message>
-    <message>
-        <source>Global hotkeys are not available on Wayland: use the tray, or {sequence} while the OpenWorker window is active, for quick ask.</source>
-        <translation>Wayland 下无法使用全局快捷键：请通过托盘图标，或在 OpenWorker 窗口处于活动状态时按 {sequence} 打开快速提问。</translation>
-    </message>
-    <message>
-        <source>Global hotkeys are not available on this display ({name}).</source>
-        <translation>此显示环境（{name}）不支持全局快捷键。</translation>
-    </message>
-</context>
-<context>
-    <name>GrantDialog</name>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="36" />
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="39" />
-        <source>Grant folder access</source>
-        <translation>授予文件夹访问权限</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="41" />
-        <source>Choose whether the agent may only read {folder} or also change files there</source>
-        <translation>选择智能体只能读取 {folder}，还是也可以修改其中的文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="44" />
-        <source>Let the agent use &lt;b&gt;{name}&lt;/b&gt; in this session?</source>
-        <translation>允许智能体在本会话中使用 &lt;b&gt;{name}&lt;/b&gt; 吗？</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="49" />
-        <source>Folder</source>
-        <translation>文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="51" />
-        <source>Read only: the agent can list and read files there.
+    <context>
+        <name>AppearancePage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="436" />
+            <source>Appearance</source>
+            <translation>外观</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="437" />
+            <source>OpenWorker follows your system's light or dark setting unless you choose one here.</source>
+            <translation>OpenWorker 默认跟随系统的浅色或深色设置，你也可以在这里指定。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="442" />
+            <source>System</source>
+            <translation>跟随系统</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="442" />
+            <source>Light</source>
+            <translation>浅色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="443" />
+            <source>Dark</source>
+            <translation>深色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="446" />
+            <source>Colour scheme</source>
+            <translation>配色方案</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="447" />
+            <source>System follows the platform's light or dark setting</source>
+            <translation>“跟随系统”会使用系统的浅色或深色设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="450" />
+            <source>System language</source>
+            <translation>系统语言</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="453" />
+            <source>Language</source>
+            <translation>语言</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="454" />
+            <source>Applies to windows opened from now on; restart for all</source>
+            <translation>对之后打开的窗口生效；重启后全部生效</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="457" />
+            <source>&amp;Colour scheme</source>
+            <translation>配色方案(&amp;C)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="459" />
+            <source>&amp;Language</source>
+            <translation>语言(&amp;L)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="483" />
+            <source>Restart OpenWorker to see every window in the new language.</source>
+            <translation>重启 OpenWorker 后，所有窗口都会使用新语言。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="351" />
+            <source>Approval dialog</source>
+            <translation>审批对话框</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="353" />
+            <source>{tool} wants to run in {session}</source>
+            <translation>{tool} 想在 {session} 中运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="358" />
+            <source>From “{title}”</source>
+            <translation>来自“{title}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="359" />
+            <source>Session</source>
+            <translation>会话</translation>
+        </message>
+        <message>
+            <source>Approve {tool}?</source>
+            <translation>批准 {tool}？</translation>
+        </message>
+        <message>
+            <source>Session: {title}</source>
+            <translation>会话：{title}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalPanel</name>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="213" />
+            <source>Approval needed</source>
+            <translation>需要批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="225" />
+            <source>Target: {target}</source>
+            <translation>目标：{target}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="242" />
+            <source>Diff preview</source>
+            <translation>差异预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="242" />
+            <source>Arguments</source>
+            <translation>参数</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="243" />
+            <source>What this call would do, exactly</source>
+            <translation>这次调用具体会做什么</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="250" />
+            <source>&amp;Approve once</source>
+            <translation>批准一次(&amp;A)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="251" />
+            <source>Approve once</source>
+            <translation>批准一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="252" />
+            <source>Run this call now, ask again next time</source>
+            <translation>现在运行这次调用，下次仍会询问</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="255" />
+            <source>A&amp;lways for {target}</source>
+            <translation>始终允许 {target}(&amp;L)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="256" />
+            <source>A&amp;lways allow</source>
+            <translation>始终允许(&amp;L)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="257" />
+            <source>Always allow</source>
+            <translation>始终允许</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="259" />
+            <source>Allow {tool} for this exact target from now on</source>
+            <translation>从现在起，对这个目标始终允许 {tool}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="262" />
+            <source>&amp;Deny</source>
+            <translation>拒绝(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="263" />
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="264" />
+            <source>Do not run this call</source>
+            <translation>不运行这次调用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="273" />
+            <source>Approval request: {question}</source>
+            <translation>批准请求：{question}</translation>
+        </message>
+        <message>
+            <source>reads data</source>
+            <translation>读取数据</translation>
+        </message>
+        <message>
+            <source>changes files on this computer</source>
+            <translation>修改这台电脑上的文件</translation>
+        </message>
+        <message>
+            <source>runs a command</source>
+            <translation>运行命令</translation>
+        </message>
+        <message>
+            <source>acts outside this computer</source>
+            <translation>在这台电脑之外执行操作</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Approval needed:&lt;/b&gt; {tool}</source>
+            <translation>&lt;b&gt;需要审批：&lt;/b&gt;{tool}</translation>
+        </message>
+        <message>
+            <source>Risk: {risk} ({words})</source>
+            <translation>风险：{risk}（{words}）</translation>
+        </message>
+        <message>
+            <source> · Target: {target}</source>
+            <translation> · 目标：{target}</translation>
+        </message>
+        <message>
+            <source>Approval request for {tool}</source>
+            <translation>{tool} 的审批请求</translation>
+        </message>
+    </context>
+    <context>
+        <name>ArtifactsPanel</name>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="176" />
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="188" />
+            <source>Deliverables of this session</source>
+            <translation>本会话的成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="191" />
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="238" />
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="285" />
+            <source>No deliverables yet.</source>
+            <translation>尚无成果文件。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="196" />
+            <source>Document preview</source>
+            <translation>文档预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="198" />
+            <source>Table preview</source>
+            <translation>表格预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="202" />
+            <source>Page preview</source>
+            <translation>页面预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="212" />
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="213" />
+            <source>Reveal in folder</source>
+            <translation>在文件夹中显示</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="214" />
+            <source>Open the deliverable</source>
+            <translation>打开成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="215" />
+            <source>Show the deliverable in its folder</source>
+            <translation>在所在文件夹中显示成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/artifacts_panel.py" line="287" />
+            <source>Loading the preview…</source>
+            <translation>正在加载预览…</translation>
+        </message>
+        <message>
+            <source>PDF preview is not available on this system.</source>
+            <translation>此系统无法预览 PDF。</translation>
+        </message>
+        <message>
+            <source>This PDF could not be read.</source>
+            <translation>无法读取此 PDF。</translation>
+        </message>
+        <message>
+            <source>This PDF could not be rendered.</source>
+            <translation>无法渲染此 PDF。</translation>
+        </message>
+        <message>
+            <source>This file is no longer there.</source>
+            <translation>此文件已不存在。</translation>
+        </message>
+        <message>
+            <source>This image could not be read.</source>
+            <translation>无法读取此图片。</translation>
+        </message>
+        <message>
+            <source>This file could not be read: {error}</source>
+            <translation>无法读取此文件：{error}</translation>
+        </message>
+    </context>
+    <context>
+        <name>Banner</name>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="120" />
+            <location filename="../../openworker_qt/ui/main_window.py" line="135" />
+            <source>No action</source>
+            <translation>无操作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="123" />
+            <source>Dismiss message</source>
+            <translation>关闭消息</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="129" />
+            <source>Message banner</source>
+            <translation>消息横幅</translation>
+        </message>
+    </context>
+    <context>
+        <name>Composer</name>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="137" />
+            <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
+            <extracomment>The attachments of the last message submitted, to put back if it is not sent.</extracomment>
+            <translation>描述你想要的结果……（Enter 发送，Shift+Enter 换行）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="139" />
+            <source>Message</source>
+            <translation>消息</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="141" />
+            <source>Type what you want done. Enter sends; while a turn runs, it steers it.</source>
+            <translation>输入你想完成的事。按 Enter 发送；运行中发送的消息会用于引导当前任务。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="149" />
+            <source>Persona</source>
+            <translation>角色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="149" />
+            <source>Which agent works on this session</source>
+            <translation>由哪个智能体处理这个会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="150" />
+            <source>Permission mode</source>
+            <translation>权限模式</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="151" />
+            <source>What the agent may do without asking</source>
+            <translation>智能体无需询问即可做的事</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="157" />
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="158" />
+            <source>The model for the next call; provider:model</source>
+            <translation>下一次调用使用的模型；格式为 提供商:模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="159" />
+            <source>Model (provider:model)</source>
+            <translation>模型（提供商:模型）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="160" />
+            <source>Attach…</source>
+            <translation>附件…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="160" />
+            <source>Attach files</source>
+            <translation>添加附件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="161" />
+            <source>Add files or a folder to this message</source>
+            <translation>为这条消息添加文件或文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="163" />
+            <location filename="../../openworker_qt/ui/composer.py" line="282" />
+            <source>Send</source>
+            <translation>发送</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="164" />
+            <location filename="../../openworker_qt/ui/composer.py" line="286" />
+            <source>Send the message (Enter)</source>
+            <translation>发送消息（Enter）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="166" />
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="167" />
+            <source>Stop the running turn (Esc)</source>
+            <translation>停止正在运行的任务（Esc）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="194" />
+            <source>Model name</source>
+            <translation>模型名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="282" />
+            <source>Steer</source>
+            <translation>引导</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="285" />
+            <source>Inject this message after the current step</source>
+            <translation>在当前步骤之后插入这条消息</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="344" />
+            <source>Attachment {name}</source>
+            <translation>附件 {name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="345" />
+            <source>Press to remove this attachment</source>
+            <translation>按下即可移除此附件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="195" />
+            <source>Choose a model</source>
+            <translation>选择模型</translation>
+        </message>
+    </context>
+    <context>
+        <name>DesktopApp</name>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="324" />
+            <source>No system tray is available here: OpenWorker keeps working window-only (quick ask is in the Window menu).</source>
+            <translation>这里没有系统托盘：OpenWorker 将仅以窗口方式工作（快速提问在“窗口”菜单中）。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="367" />
+            <source>a session</source>
+            <translation>某个会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="371" />
+            <source>Approval needed: {tool}</source>
+            <translation>需要审批：{tool}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="373" />
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="373" />
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="376" />
+            <source>OpenWorker has a question</source>
+            <translation>OpenWorker 有一个问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="391" />
+            <source>Finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="391" />
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="393" />
+            <source>Click to open the session.</source>
+            <translation>点击打开该会话。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="288" />
+            <source>{name} could not start: {reason}</source>
+            <translation>{name} 无法启动：{reason}</translation>
+        </message>
+    </context>
+    <context>
+        <name>EmptyState</name>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="53" />
+            <source>Good morning</source>
+            <translation>早上好</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="55" />
+            <source>Good afternoon</source>
+            <translation>下午好</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="56" />
+            <source>Good evening</source>
+            <translation>晚上好</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="66" />
+            <source>Getting started</source>
+            <translation>开始使用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="81" />
+            <source>What should we get done?</source>
+            <translation>今天要完成什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="85" />
+            <source>OpenWorker reads and changes files in your folder, runs programs and looks things up for you. It asks before it changes anything or sends anything off this computer.</source>
+            <translation>OpenWorker 可以读取和修改你文件夹中的文件、运行程序、帮你查找资料。在修改任何内容或把数据发送到这台电脑之外之前，它都会先征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="99" />
+            <source>Summarise the documents in this folder in one page</source>
+            <translation>用一页纸总结此文件夹中的文档</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="100" />
+            <source>Sort the files in this folder into subfolders by type</source>
+            <translation>按类型把此文件夹中的文件整理到子文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="101" />
+            <source>Make a to-do list from the notes in this folder</source>
+            <translation>根据此文件夹中的笔记整理一份待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="102" />
+            <source>Research a topic on the web and write a short report</source>
+            <translation>在网上调研一个主题并写一份简短报告</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="112" />
+            <source>Put this request into the message box</source>
+            <translation>把这个请求填入消息框</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="119" />
+            <source>Recent deliverables</source>
+            <translation>最近的成果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="163" />
+            <source>Working in {folder}</source>
+            <translation>工作文件夹：{folder}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/empty_state.py" line="185" />
+            <source>Open {name}</source>
+            <translation>打开 {name}</translation>
+        </message>
+    </context>
+    <context>
+        <name>FoldersPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="408" />
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="414" />
+            <source>Writable folders</source>
+            <translation>可写文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="409" />
+            <source>Folders the assistant may change files in (besides each session's workspace). Anything outside needs your approval.</source>
+            <translation>助手可以修改其中文件的文件夹（每个会话的工作区除外）。其他位置都需要你的批准。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="415" />
+            <source>The assistant may change files inside these folders</source>
+            <translation>助手可以修改这些文件夹中的文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="416" />
+            <source>&amp;Add folder…</source>
+            <translation>添加文件夹(&amp;A)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="416" />
+            <source>Add folder</source>
+            <translation>添加文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="417" />
+            <source>Choose a folder the assistant may change</source>
+            <translation>选择一个助手可以修改的文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="425" />
+            <source>Choose a writable folder</source>
+            <translation>选择可写文件夹</translation>
+        </message>
+    </context>
+    <context>
+        <name>GlobalHotkey</name>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="95" />
+            <source>“{sequence}” is not a key combination</source>
+            <extracomment>Quick ask's key, global (where the platform allows) and inside the window alike; the README names it too (tests/ui/test_hotkey.py checks they agree).</extracomment>
+            <translation>“{sequence}”不是有效的组合键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="101" />
+            <source>The global hotkey could not be set: {error}</source>
+            <translation>无法设置全局快捷键：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="105" />
+            <source>Global hotkey {sequence} is active</source>
+            <translation>全局快捷键 {sequence} 已启用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="550" />
+            <source>Global hotkeys are not available on Wayland: use the tray, or {sequence} while the OpenWorker window is active, for quick ask.</source>
+            <translation>Wayland 下无法使用全局快捷键：请通过托盘图标，或在 OpenWorker 窗口处于活动状态时按 {sequence} 打开快速提问。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="554" />
+            <source>Global hotkeys are not available on this display ({name}).</source>
+            <translation>此显示环境（{name}）不支持全局快捷键。</translation>
+        </message>
+    </context>
+    <context>
+        <name>GrantDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="39" />
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="42" />
+            <source>Grant folder access</source>
+            <translation>授予文件夹访问权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="44" />
+            <source>Choose whether the agent may only read {folder} or also change files there</source>
+            <translation>选择智能体只能读取 {folder}，还是也可以修改其中的文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="47" />
+            <source>Let the agent use &lt;b&gt;{name}&lt;/b&gt; in this session?</source>
+            <translation>允许智能体在本会话中使用 &lt;b&gt;{name}&lt;/b&gt; 吗？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="52" />
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="54" />
+            <source>Read only: the agent can list and read files there.
 Read and write: it may also create and change files there, still following the session's permission mode.
 The grant applies to this session only.</source>
-        <translation>只读：智能体可以列出并读取其中的文件。
+            <translation>只读：智能体可以列出并读取其中的文件。
 读写：它还可以在其中创建和修改文件，但仍遵循会话的权限模式。
 此授权仅适用于本会话。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="60" />
-        <source>&amp;Read only</source>
-        <translation>只读(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="61" />
-        <source>Grant read-only access</source>
-        <translation>授予只读权限</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="62" />
-        <source>Read and &amp;write</source>
-        <translation>读写(&amp;W)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="63" />
-        <source>Grant read and write access</source>
-        <translation>授予读写权限</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="64" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/grant_dialog.py" line="65" />
-        <source>Do not grant access</source>
-        <translation>不授予权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="63" />
+            <source>&amp;Read only</source>
+            <translation>只读(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="64" />
+            <source>Grant read-only access</source>
+            <translation>授予只读权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="65" />
+            <source>Read and &amp;write</source>
+            <translation>读写(&amp;W)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="66" />
+            <source>Grant read and write access</source>
+            <translation>授予读写权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="67" />
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/grant_dialog.py" line="68" />
+            <source>Do not grant access</source>
+            <translation>不授予权限</translation>
+        </message>
+    </context>
+    <context>
+        <name>InboxWindow</name>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="73" />
+            <source>Inbox — OpenWorker Qt</source>
+            <translation>收件箱 — OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="74" />
+            <source>Inbox</source>
+            <translation>收件箱</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="75" />
+            <source>Everything waiting for you, across sessions</source>
+            <translation>所有会话中等待你处理的事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="80" />
+            <source>Filter by session</source>
+            <translation>按会话筛选</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="81" />
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="82" />
+            <source>Show the items of one session only</source>
+            <translation>只显示一个会话的事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="85" />
+            <source>Pending count</source>
+            <translation>待处理数量</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="93" />
+            <source>Pending items</source>
+            <translation>待处理事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="94" />
+            <source>Approvals, questions, plans and folder requests</source>
+            <translation>审批、问题、计划和文件夹请求</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="115" />
+            <source>Kind</source>
+            <translation>类型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="115" />
+            <source>Session</source>
+            <translation>会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="116" />
+            <source>What it asks</source>
+            <translation>请求内容</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="117" />
+            <source>Risk</source>
+            <translation>风险</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="117" />
+            <source>Target</source>
+            <translation>目标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="118" />
+            <source>Reason</source>
+            <translation>原因</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="138" />
+            <source>Arguments</source>
+            <translation>参数</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="139" />
+            <source>Exactly what the call would do</source>
+            <translation>这次调用具体会做什么</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="142" />
+            <source>&amp;Approve once</source>
+            <translation>批准一次(&amp;A)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="143" />
+            <source>A&amp;lways allow</source>
+            <translation>始终允许(&amp;L)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="144" />
+            <source>&amp;Deny</source>
+            <translation>拒绝(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="145" />
+            <source>&amp;Open session</source>
+            <translation>打开会话(&amp;O)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="146" />
+            <source>Run this call now (Ctrl+Enter)</source>
+            <translation>现在运行这次调用（Ctrl+Enter）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="147" />
+            <source>Allow this tool for this exact target from now on</source>
+            <translation>从现在起，对这个目标始终允许此工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="148" />
+            <source>Do not run this call (Ctrl+Delete)</source>
+            <translation>不运行这次调用（Ctrl+Delete）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="149" />
+            <source>Show the session this item belongs to</source>
+            <translation>显示此事项所属的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="157" />
+            <source>Suggested answers</source>
+            <translation>建议的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="159" />
+            <source>Your answer</source>
+            <translation>你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="160" />
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="162" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="161" />
+            <source>Type the answer and press Enter</source>
+            <translation>输入回答并按 Enter</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="163" />
+            <source>Send answer</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="179" />
+            <source>Inbox empty</source>
+            <translation>收件箱为空</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="215" />
+            <source>All sessions</source>
+            <translation>所有会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="241" />
+            <source>{n} pending</source>
+            <translation>{n} 项待处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="185" />
+            <source>Answer not taken</source>
+            <translation>回答未被采用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="349" />
+            <source>#{n} was already answered somewhere else; your answer was not taken.</source>
+            <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="131" />
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="173" />
+            <source>&lt;p style='font-size:large'&gt;Nothing needs you right now&lt;/p&gt;&lt;p&gt;Approvals and questions from your sessions show up here.&lt;/p&gt;</source>
+            <translation>&lt;p style='font-size:large'&gt;目前没有需要你处理的事项&lt;/p&gt;&lt;p&gt;各会话中的批准请求和问题会显示在这里。&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="180" />
+            <source>Nothing needs you right now</source>
+            <translation>目前没有需要你处理的事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="228" />
+            <source>Untitled session</source>
+            <translation>未命名会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="271" />
+            <source>In the session {title}</source>
+            <translation>所在会话：{title}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="284" />
+            <source>Target: {target}</source>
+            <translation>目标：{target}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="294" />
+            <source>Options: {options}</source>
+            <translation>选项：{options}</translation>
+        </message>
+        <message>
+            <source>Session:</source>
+            <translation>会话：</translation>
+        </message>
+        <message>
+            <source>Nothing is waiting for you.</source>
+            <translation>没有等待你处理的事项。</translation>
+        </message>
+    </context>
+    <context>
+        <name>LateAnswer</name>
+        <message>
+            <location filename="../../openworker_qt/ui/late_answers.py" line="22" />
+            <source>#{n} was closed because the conversation moved on: a new message was sent before it was answered, so nothing was run. Ask again in the session if it is still needed.</source>
+            <translation>#{n} 已关闭，因为对话已经继续：在它得到回答之前发送了新消息，因此没有执行任何操作。如果仍然需要，请在会话中重新提出。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/late_answers.py" line="28" />
+            <source>#{n} was withdrawn because the turn was stopped; nothing was run.</source>
+            <translation>#{n} 已撤回，因为本轮任务已停止；没有执行任何操作。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ListEditor</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="315" />
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="315" />
+            <source>Remove selected from {name}</source>
+            <translation>从{name}中移除所选项</translation>
+        </message>
+    </context>
+    <context>
+        <name>MacHotkey</name>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="513" />
+            <source>This key cannot be used as a global hotkey</source>
+            <translation>这个按键不能用作全局快捷键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="521" />
+            <source>Another application already uses this key combination</source>
+            <translation>另一个应用已在使用这个组合键</translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="167" />
+            <location filename="../../openworker_qt/ui/main_window.py" line="500" />
+            <source>OpenWorker Qt</source>
+            <translation>OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="168" />
+            <source>OpenWorker Qt main window</source>
+            <translation>OpenWorker Qt 主窗口</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="216" />
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="265" />
+            <source>&amp;File</source>
+            <translation>文件(&amp;F)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="266" />
+            <source>&amp;New session</source>
+            <translation>新建会话(&amp;N)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="267" />
+            <source>&amp;Search sessions</source>
+            <translation>搜索会话(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="268" />
+            <source>&amp;Attach files…</source>
+            <translation>添加附件(&amp;A)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="272" />
+            <source>Se&amp;ttings…</source>
+            <translation>设置(&amp;T)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="274" />
+            <source>&amp;Quit</source>
+            <translation>退出(&amp;Q)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="275" />
+            <source>&amp;Session</source>
+            <translation>会话(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="276" />
+            <source>&amp;Send</source>
+            <translation>发送(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="277" />
+            <source>S&amp;top</source>
+            <translation>停止(&amp;T)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="278" />
+            <source>&amp;Retry</source>
+            <translation>重试(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="283" />
+            <source>&amp;Approve focused request</source>
+            <translation>批准当前请求(&amp;A)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="285" />
+            <source>&amp;Deny focused request</source>
+            <translation>拒绝当前请求(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="289" />
+            <source>&amp;Window</source>
+            <translation>窗口(&amp;W)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="290" />
+            <source>&amp;Inbox</source>
+            <translation>收件箱(&amp;I)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="293" />
+            <source>&amp;Quick ask</source>
+            <translation>快速提问(&amp;Q)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="295" />
+            <source>&amp;Focus message box</source>
+            <translation>聚焦消息框(&amp;F)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="531" />
+            <source>{title} — OpenWorker Qt</source>
+            <translation>{title} — OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="531" />
+            <source>New session</source>
+            <translation>新建会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="563" />
+            <location filename="../../openworker_qt/ui/main_window.py" line="662" />
+            <location filename="../../openworker_qt/ui/main_window.py" line="720" />
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="720" />
+            <source>The turn failed: {message}</source>
+            <translation>本轮失败：{message}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="771" />
+            <source>{n} session(s) working</source>
+            <translation>{n} 个会话正在工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="771" />
+            <source>Ready</source>
+            <translation>就绪</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="872" />
+            <source>Attach files</source>
+            <translation>添加附件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="918" />
+            <source>Only local files and folders can be dropped here.</source>
+            <translation>这里只能拖放本地文件和文件夹。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="224" />
+            <source>Session folder</source>
+            <translation>会话文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="269" />
+            <source>Default &amp;folder for new sessions…</source>
+            <translation>新会话的默认文件夹(&amp;F)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="281" />
+            <source>Change &amp;folder…</source>
+            <translation>更改文件夹(&amp;F)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="305" />
+            <source>&amp;Open in file manager</source>
+            <translation>在文件管理器中打开(&amp;O)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="415" />
+            <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
+            <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="443" />
+            <source>Folder: {name}</source>
+            <translation>文件夹：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="444" />
+            <source>This session works in {folder}</source>
+            <translation>此会话在 {folder} 中工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="452" />
+            <source>Folder for this session</source>
+            <translation>此会话的文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="461" />
+            <source>{folder} is not a folder.</source>
+            <translation>{folder} 不是文件夹。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="468" />
+            <source>The folder can change once the current turn has ended.</source>
+            <translation>当前轮次结束后才能更改文件夹。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="476" />
+            <source>now in {name}/</source>
+            <translation>现在位于 {name}/</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="479" />
+            <source>This session now works in {folder}</source>
+            <translation>此会话现在在 {folder} 中工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="649" />
+            <source>Your message was not sent: another OpenWorker window or process is working on this session. It is back in the message box; send it again when that turn has ended, or stop it there.</source>
+            <translation>你的消息未发送：另一个 OpenWorker 窗口或进程正在处理此会话。消息已放回输入框；请在那一轮结束后重新发送，或在那里停止它。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="683" />
+            <source>Waiting for {provider} · retrying</source>
+            <translation>正在等待 {provider} · 重试中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="700" />
+            <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
+            <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="766" />
+            <source>Working</source>
+            <translation>工作中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="767" />
+            <source>{detail} · {secs} s</source>
+            <translation>{detail} · {secs} 秒</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="895" />
+            <source> (read only)</source>
+            <translation>（只读）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="761" />
+            <source>Waiting for your approval</source>
+            <translation>等待你的批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="763" />
+            <source>Waiting for your answer</source>
+            <translation>等待你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="209" />
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="297" />
+            <source>&amp;Deliverables</source>
+            <translation>成果文件(&amp;D)</translation>
+        </message>
+        <message>
+            <source>Re&amp;name…</source>
+            <translation>重命名(&amp;N)…</translation>
+        </message>
+        <message>
+            <source>Steering: your message goes in after the current step.</source>
+            <translation>引导：你的消息会在当前步骤之后加入。</translation>
+        </message>
+        <message>
+            <source>running {tool}</source>
+            <translation>正在运行 {tool}</translation>
+        </message>
+        <message>
+            <source>step {n} done</source>
+            <translation>第 {n} 步完成</translation>
+        </message>
+        <message>
+            <source>thinking</source>
+            <translation>思考中</translation>
+        </message>
+        <message>
+            <source>Working · {detail} · {secs} s</source>
+            <translation>工作中 · {detail} · {secs} 秒</translation>
+        </message>
+        <message>
+        <source>&amp;Automations</source>
+        <translation>自动任务(&amp;A)</translation>
     </message>
 </context>
-<context>
-    <name>InboxWindow</name>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="52" />
-        <source>Inbox — OpenWorker Qt</source>
-        <translation>收件箱 — OpenWorker Qt</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="53" />
-        <source>Inbox</source>
-        <translation>收件箱</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="54" />
-        <source>Everything waiting for you, across sessions</source>
-        <translation>所有会话中等待你处理的事项</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="59" />
-        <source>Filter by session</source>
-        <translation>按会话筛选</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="60" />
-        <source>Show the items of one session only</source>
-        <translation>只显示一个会话的事项</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="61" />
-        <source>Session:</source>
-        <translation>会话：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="64" />
-        <source>Pending count</source>
-        <translation>待处理数量</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="71" />
-        <source>Pending items</source>
-        <translation>待处理事项</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="72" />
-        <source>Approvals, questions, plans and folder requests</source>
-        <translation>审批、问题、计划和文件夹请求</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="84" />
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="84" />
-        <source>Session</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="85" />
-        <source>Risk</source>
-        <translation>风险</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="85" />
-        <source>Target</source>
-        <translation>目标</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="86" />
-        <source>Reason</source>
-        <translation>原因</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="94" />
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="95" />
-        <source>Exactly what the call would do</source>
-        <translation>这次调用具体会做什么</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="98" />
-        <source>&amp;Approve once</source>
-        <translation>批准一次(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="99" />
-        <source>A&amp;lways allow</source>
-        <translation>始终允许(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="100" />
-        <source>&amp;Deny</source>
-        <translation>拒绝(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="101" />
-        <source>&amp;Open session</source>
-        <translation>打开会话(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="102" />
-        <source>Run this call now (Ctrl+Enter)</source>
-        <translation>现在运行这次调用（Ctrl+Enter）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="103" />
-        <source>Allow this tool for this exact target from now on</source>
-        <translation>从现在起，对这个目标始终允许此工具</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="104" />
-        <source>Do not run this call (Ctrl+Delete)</source>
-        <translation>不运行这次调用（Ctrl+Delete）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="105" />
-        <source>Show the session this item belongs to</source>
-        <translation>显示此事项所属的会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="113" />
-        <source>Suggested answers</source>
-        <translation>建议的回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="115" />
-        <source>Your answer</source>
-        <translation>你的回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="116" />
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="118" />
-        <source>Answer</source>
-        <translation>回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="117" />
-        <source>Type the answer and press Enter</source>
-        <translation>输入回答并按 Enter</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="119" />
-        <source>Send answer</source>
-        <translation>发送回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="124" />
-        <source>Nothing is waiting for you.</source>
-        <translation>没有等待你处理的事项。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="126" />
-        <source>Inbox empty</source>
-        <translation>收件箱为空</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="158" />
-        <source>All sessions</source>
-        <translation>所有会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="178" />
-        <source>{n} pending</source>
-        <translation>{n} 项待处理</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="144" />
-        <source>Answer not taken</source>
-        <translation>回答未被采用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/inbox_window.py" line="260" />
-        <source>#{n} was already answered somewhere else; your answer was not taken.</source>
-        <translation>#{n} 已在别处得到回答；你的回答未被采用。</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>&lt;p style='font-size:large'&gt;Nothing needs you right now&lt;/p&gt;&lt;p&gt;Approvals and questions from your sessions show up here.&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:large'&gt;目前没有需要你处理的事项&lt;/p&gt;&lt;p&gt;各会话中的批准请求和问题会显示在这里。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Nothing needs you right now</source>
-        <translation>目前没有需要你处理的事项</translation>
-    </message>
-    <message>
-        <source>Untitled session</source>
-        <translation>未命名会话</translation>
-    </message>
-    <message>
-        <source>Options: {options}</source>
-        <translation>选项：{options}</translation>
-    </message>
-</context>
-<context>
-    <name>LateAnswer</name>
-    <message>
-        <location filename="../../openworker_qt/ui/late_answers.py" line="22" />
-        <source>#{n} was closed because the conversation moved on: a new message was sent before it was answered, so nothing was run. Ask again in the session if it is still needed.</source>
-        <translation>#{n} 已关闭，因为对话已经继续：在它得到回答之前发送了新消息，因此没有执行任何操作。如果仍然需要，请在会话中重新提出。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/late_answers.py" line="28" />
-        <source>#{n} was withdrawn because the turn was stopped; nothing was run.</source>
-        <translation>#{n} 已撤回，因为本轮任务已停止；没有执行任何操作。</translation>
-    </message>
-</context>
-<context>
-    <name>ListEditor</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="289" />
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="289" />
-        <source>Remove selected from {name}</source>
-        <translation>从{name}中移除所选项</translation>
-    </message>
-</context>
-<context>
-    <name>MacHotkey</name>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="493" />
-        <source>This key cannot be used as a global hotkey</source>
-        <translation>这个按键不能用作全局快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="501" />
-        <source>Another application already uses this key combination</source>
-        <translation>另一个应用已在使用这个组合键</translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="105" />
-        <location filename="../../openworker_qt/ui/main_window.py" line="241" />
-        <source>OpenWorker Qt</source>
-        <translation>OpenWorker Qt</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="106" />
-        <source>OpenWorker Qt main window</source>
-        <translation>OpenWorker Qt 主窗口</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="138" />
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="168" />
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="169" />
-        <source>&amp;New session</source>
-        <translation>新建会话(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="170" />
-        <source>&amp;Search sessions</source>
-        <translation>搜索会话(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="171" />
-        <source>&amp;Attach files…</source>
-        <translation>添加附件(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="173" />
-        <source>Se&amp;ttings…</source>
-        <translation>设置(&amp;T)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="175" />
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="176" />
-        <source>&amp;Session</source>
-        <translation>会话(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="177" />
-        <source>&amp;Send</source>
-        <translation>发送(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="178" />
-        <source>S&amp;top</source>
-        <translation>停止(&amp;T)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="179" />
-        <source>&amp;Retry</source>
-        <translation>重试(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="181" />
-        <source>&amp;Approve focused request</source>
-        <translation>批准当前请求(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="183" />
-        <source>&amp;Deny focused request</source>
-        <translation>拒绝当前请求(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="186" />
-        <source>Re&amp;name…</source>
-        <translation>重命名(&amp;N)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="187" />
-        <source>&amp;Window</source>
-        <translation>窗口(&amp;W)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="188" />
-        <source>&amp;Inbox</source>
-        <translation>收件箱(&amp;I)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="189" />
-        <source>&amp;Quick ask</source>
-        <translation>快速提问(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="190" />
-        <source>&amp;Focus message box</source>
-        <translation>聚焦消息框(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="264" />
-        <source>{title} — OpenWorker Qt</source>
-        <translation>{title} — OpenWorker Qt</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="264" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="282" />
-        <location filename="../../openworker_qt/ui/main_window.py" line="345" />
-        <location filename="../../openworker_qt/ui/main_window.py" line="370" />
-        <source>Retry</source>
-        <translation>重试</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="331" />
-        <source>Steering: your message goes in after the current step.</source>
-        <translation>引导：你的消息会在当前步骤之后加入。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="361" />
-        <source>running {tool}</source>
-        <translation>正在运行 {tool}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="363" />
-        <source>step {n} done</source>
-        <translation>第 {n} 步完成</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="365" />
-        <location filename="../../openworker_qt/ui/main_window.py" line="381" />
-        <source>thinking</source>
-        <translation>思考中</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="370" />
-        <source>The turn failed: {message}</source>
-        <translation>本轮失败：{message}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="397" />
-        <source>Working · {detail} · {secs} s</source>
-        <translation>工作中 · {detail} · {secs} 秒</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="401" />
-        <source>{n} session(s) working</source>
-        <translation>{n} 个会话正在工作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="401" />
-        <source>Ready</source>
-        <translation>就绪</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="493" />
-        <source>Attach files</source>
-        <translation>添加附件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="524" />
-        <source>Only local files and folders can be dropped here.</source>
-        <translation>这里只能拖放本地文件和文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="160" />
-        <source>Session folder</source>
-        <translation>会话文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="200" />
-        <source>Default &amp;folder for new sessions…</source>
-        <translation>新会话的默认文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="212" />
-        <source>Change &amp;folder…</source>
-        <translation>更改文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="231" />
-        <source>&amp;Open in file manager</source>
-        <translation>在文件管理器中打开(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="308" />
-        <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
-        <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="325" />
-        <source>Folder: {name}</source>
-        <translation>文件夹：{name}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="326" />
-        <source>This session works in {folder}</source>
-        <translation>此会话在 {folder} 中工作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="334" />
-        <source>Folder for this session</source>
-        <translation>此会话的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="343" />
-        <source>{folder} is not a folder.</source>
-        <translation>{folder} 不是文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="350" />
-        <source>The folder can change once the current turn has ended.</source>
-        <translation>当前轮次结束后才能更改文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="358" />
-        <source>now in {name}/</source>
-        <translation>现在位于 {name}/</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="361" />
-        <source>This session now works in {folder}</source>
-        <translation>此会话现在在 {folder} 中工作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="581" />
-        <source>Your message was not sent: another OpenWorker window or process is working on this session. It is back in the message box; send it again when that turn has ended, or stop it there.</source>
-        <translation>你的消息未发送：另一个 OpenWorker 窗口或进程正在处理此会话。消息已放回输入框；请在那一轮结束后重新发送，或在那里停止它。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="631" />
-        <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
-        <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="791" />
-        <source> (read only)</source>
-        <translation>（只读）</translation>
-    </message>
-    <message>
-        <source>Waiting for your approval</source>
-        <translation>等待你的批准</translation>
-    </message>
-    <message>
-        <source>Waiting for your answer</source>
-        <translation>等待你的回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="1" />
-        <source>Deliverables</source>
-        <translation>成果文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/main_window.py" line="1" />
-        <source>&amp;Deliverables</source>
-        <translation>成果文件(&amp;D)</translation>
-    </message>
-</context>
-<context>
-    <name>ModelPage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="232" />
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="239" />
-        <source>Default model</source>
-        <translation>默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="233" />
-        <source>New sessions start with this model. Each session can switch model in the composer.</source>
-        <translation>新会话使用这个模型。每个会话都可以在输入区切换模型。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="240" />
-        <source>Pick from the configured providers or type provider:model</source>
-        <translation>从已配置的提供商中选择，或输入 提供商:模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="242" />
-        <source>Default model name</source>
-        <translation>默认模型名称</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="247" />
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="269" />
-        <source>New sessions use {model}.</source>
-        <translation>新会话将使用 {model}。</translation>
-    </message>
-</context>
-<context>
-    <name>OnboardingDialog</name>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="54" />
-        <source>Custom server (OpenAI-compatible)</source>
-        <translation>自定义服务器（兼容 OpenAI）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="56" />
-        <source>Ollama (on this computer or your network)</source>
-        <translation>Ollama（本机或局域网）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="72" />
-        <location filename="../../openworker_qt/ui/onboarding.py" line="73" />
-        <source>Welcome to OpenWorker</source>
-        <translation>欢迎使用 OpenWorker</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="74" />
-        <source>Connect a model provider and choose a default model</source>
-        <translation>连接模型提供商并选择默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="91" />
-        <source>Connect a model</source>
-        <translation>连接模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="97" />
-        <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at Ollama running on your computer. Keys are kept in your system keyring, never in a file.</source>
-        <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的 Ollama。密钥只保存在系统钥匙串中，绝不写入文件。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="104" />
-        <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, which needs no key.</source>
-        <translation>此系统上没有可用的安全钥匙串，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用无需密钥的 Ollama。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="109" />
-        <source>Keyring warning</source>
-        <translation>钥匙串警告</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="116" />
-        <source>Provider</source>
-        <translation>提供商</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="117" />
-        <source>Which service runs the model</source>
-        <translation>由哪个服务运行模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="120" />
-        <location filename="../../openworker_qt/ui/onboarding.py" line="215" />
-        <source>Paste your API key</source>
-        <translation>粘贴你的 API 密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="121" />
-        <source>API key</source>
-        <translation>API 密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="122" />
-        <source>Checked with one small request, then stored in the keyring</source>
-        <translation>先用一个很小的请求验证，然后保存到钥匙串</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="124" />
-        <location filename="../../openworker_qt/ui/onboarding.py" line="125" />
-        <source>Server URL</source>
-        <translation>服务器地址</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="126" />
-        <source>API &amp;key</source>
-        <translation>API 密钥(&amp;K)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="128" />
-        <source>&amp;Provider</source>
-        <translation>提供商(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="138" />
-        <source>Check result</source>
-        <translation>验证结果</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="142" />
-        <source>&amp;Skip for now</source>
-        <translation>暂时跳过(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="143" />
-        <source>Skip for now</source>
-        <translation>暂时跳过</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="144" />
-        <source>Set up a provider later in Settings</source>
-        <translation>稍后在设置中配置提供商</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="145" />
-        <source>&amp;Check and continue</source>
-        <translation>验证并继续(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="146" />
-        <source>Check and continue</source>
-        <translation>验证并继续</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="147" />
-        <source>Try the key with one real request, then store it</source>
-        <translation>用一个真实请求验证密钥，然后保存</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="163" />
-        <source>Choose a default model</source>
-        <translation>选择默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="171" />
-        <source>Default model</source>
-        <translation>默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="172" />
-        <source>Used by new sessions; each session can switch</source>
-        <translation>新会话使用此模型；每个会话都可以切换</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="174" />
-        <source>Default model name</source>
-        <translation>默认模型名称</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="180" />
-        <source>&amp;Back</source>
-        <translation>返回(&amp;B)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="181" />
-        <source>Back</source>
-        <translation>返回</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="182" />
-        <source>&amp;Finish</source>
-        <translation>完成(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="183" />
-        <source>Finish</source>
-        <translation>完成</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="184" />
-        <source>Save the default model and start working</source>
-        <translation>保存默认模型并开始工作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="212" />
-        <source>Base URL (optional)</source>
-        <translation>基础地址（可选）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="213" />
-        <source>Leave empty for the official endpoint</source>
-        <translation>留空则使用官方接口</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="214" />
-        <source>Only for a proxy or gateway; usually empty</source>
-        <translation>仅用于代理或网关；通常留空</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="217" />
-        <source>Ollama &amp;URL</source>
-        <translation>Ollama 地址(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="219" />
-        <source>Where Ollama listens; empty means {url}</source>
-        <translation>Ollama 的监听地址；留空表示 {url}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="221" />
-        <source>Base &amp;URL</source>
-        <translation>基础地址(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="223" />
-        <source>The server's OpenAI-compatible endpoint, ending in /v1</source>
-        <translation>服务器兼容 OpenAI 的接口地址，以 /v1 结尾</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="224" />
-        <source>API key, if the server needs one</source>
-        <translation>API 密钥（如果服务器需要）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="252" />
-        <source>No secure keyring is available, so the key was not stored.</source>
-        <translation>没有可用的安全钥匙串，因此密钥未被保存。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="255" />
-        <source>Paste an API key first.</source>
-        <translation>请先粘贴 API 密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="258" />
-        <source>Enter the server's base URL first.</source>
-        <translation>请先输入服务器的基础地址。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="261" />
-        <source>Checking…</source>
-        <translation>正在验证…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="265" />
-        <location filename="../../openworker_qt/ui/onboarding.py" line="268" />
-        <source>That did not work: {message}</source>
-        <translation>验证未通过：{message}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="275" />
-        <source>The key worked but could not be stored: {message}</source>
-        <translation>密钥有效，但无法保存：{message}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="308" />
-        <source>Ollama answered but has no models yet. Pick one and download it with “ollama pull &lt;name&gt;”.</source>
-        <translation>Ollama 已响应，但还没有模型。请选择一个，并用“ollama pull &lt;名称&gt;”下载。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="312" />
-        <source>{provider} is connected. New sessions start with this model; you can switch per session.</source>
-        <translation>{provider} 已连接。新会话将使用这个模型；每个会话都可以切换。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="114" />
-        <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at a model running on your computer (Ollama, LM Studio, llama.cpp: no key needed). Keys are kept in your system keyring, never in a file.</source>
-        <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的模型（Ollama、LM Studio、llama.cpp：无需密钥）。密钥保存在系统密钥环中，绝不写入文件。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="122" />
-        <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use a model running on your computer (Ollama, LM Studio, llama.cpp), which needs no key.</source>
-        <translation>此系统上没有可用的安全密钥环，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用在你电脑上运行的模型（Ollama、LM Studio、llama.cpp），它们无需密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="185" />
-        <source>&lt;b&gt;No API key?&lt;/b&gt; Try the offline demo to see how OpenWorker works.</source>
-        <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;试试离线演示，看看 OpenWorker 如何工作。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="187" />
-        <source>Without an API key</source>
-        <translation>没有 API 密钥时</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="190" />
-        <source>Use &amp;Ollama</source>
-        <translation>使用 Ollama(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="191" />
-        <source>Use Ollama</source>
-        <translation>使用 Ollama</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="192" />
-        <source>Connect to Ollama running on this computer</source>
-        <translation>连接到在此电脑上运行的 Ollama</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="194" />
-        <source>Try the offline &amp;demo</source>
-        <translation>试用离线演示(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="195" />
-        <source>Try the offline demo</source>
-        <translation>试用离线演示</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="197" />
-        <source>Open a demo session with pre-written answers: no AI model, nothing leaves this computer</source>
-        <translation>打开一个使用预先写好的回答的演示会话：不使用 AI 模型，数据不会离开此电脑</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="387" />
-        <source>&lt;b&gt;No API key?&lt;/b&gt; Ollama is running on this computer ({count} model(s)): use it, no key needed. Or try the offline demo first.</source>
-        <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;Ollama 正在此电脑上运行（{count} 个模型）：直接使用，无需密钥。也可以先试试离线演示。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="415" />
-        <source>Demo: scripted answers, no AI model</source>
-        <translation>演示：预设回答，无 AI 模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/onboarding.py" line="422" />
-        <source>Show me how you work.</source>
-        <translation>给我演示一下你是怎么工作的。</translation>
-    </message>
-</context>
-<context>
-    <name>PermissionsPage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="318" />
-        <source>Permissions</source>
-        <translation>权限</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="319" />
-        <source>How much the assistant may do without asking. A session's own mode (in the composer) overrides the default.</source>
-        <translation>助手无需询问可以做多少事。会话自己的模式（在输入区设置）优先于默认值。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="325" />
-        <source>Discuss: talk only, no tools that change anything</source>
-        <translation>讨论：只对话，不使用任何会改变内容的工具</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="326" />
-        <source>Plan: read and propose a plan; changes need the plan approved</source>
-        <translation>计划：读取并提出计划；修改需要先批准计划</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="327" />
-        <source>Interactive: ask before every change</source>
-        <translation>交互：每次修改前都询问</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="328" />
-        <source>Auto: change files inside the writable folders without asking</source>
-        <translation>自动：无需询问即可修改可写文件夹中的文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="329" />
-        <source>Custom: follow your standing rules, ask for the rest</source>
-        <translation>自定义：遵循你的常设规则，其余情况询问</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="335" />
-        <source>Default permission mode</source>
-        <translation>默认权限模式</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="336" />
-        <source>Used by sessions that have no mode of their own</source>
-        <translation>用于没有单独设置模式的会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="338" />
-        <source>&amp;Mode</source>
-        <translation>模式(&amp;M)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="343" />
-        <source>Shell commands that run without asking (a prefix such as “git status”):</source>
-        <translation>无需询问即可运行的 Shell 命令（命令前缀，例如“git status”）：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="346" />
-        <source>Shell allowlist</source>
-        <translation>Shell 允许列表</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="347" />
-        <source>Commands starting with one of these run without asking</source>
-        <translation>以这些前缀开头的命令无需询问即可运行</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="349" />
-        <source>Command prefix</source>
-        <translation>命令前缀</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="350" />
-        <source>Command prefix to allow</source>
-        <translation>要允许的命令前缀</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="351" />
-        <source>&amp;Add</source>
-        <translation>添加(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="351" />
-        <source>Add command</source>
-        <translation>添加命令</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="352" />
-        <source>Add the command prefix to the allowlist</source>
-        <translation>将命令前缀加入允许列表</translation>
-    </message>
-</context>
-<context>
-    <name>PersonaConsentDialog</name>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Read files in the folders you give it, and change them (each change follows your permission mode)</source>
-        <translation>读取你提供的文件夹中的文件并修改它们（每次修改都遵循你的权限模式）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Look at Git history and make commits in your projects</source>
-        <translation>查看项目的 Git 历史并提交更改</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Run commands on this computer (each command follows your permission mode)</source>
-        <translation>在这台电脑上运行命令（每条命令都遵循你的权限模式）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Ask you questions, propose plans and ask for access to more folders</source>
-        <translation>向你提问、提出计划，并请求访问更多文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Save finished documents (reports, spreadsheets, PDFs) for you</source>
-        <translation>为你保存完成的文档（报告、表格、PDF）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Keep a to-do list you can see</source>
-        <translation>维护一份你能看到的待办清单</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Search the web and read web pages</source>
-        <translation>搜索网络并阅读网页</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Send a read-only helper to look through your files</source>
-        <translation>派一个只读助手查看你的文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Use the skills installed on this computer</source>
-        <translation>使用这台电脑上安装的技能</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Remember facts about you and your work between conversations</source>
-        <translation>在不同对话之间记住关于你和你工作的事实</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Use your connected services (mail, chat, calendars and others)</source>
-        <translation>使用你已连接的服务（邮件、聊天、日历等）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Use other tools built into OpenWorker</source>
-        <translation>使用 OpenWorker 内置的其他工具</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Talk with you only: no tools, no files, no commands</source>
-        <translation>只与你对话：没有工具、不碰文件、不运行命令</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Would like to use these connected services: {names}</source>
-        <translation>希望使用这些已连接的服务：{names}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Suggests the “{mode}” permission mode (only a suggestion: your choice stays in force)</source>
-        <translation>建议使用“{mode}”权限模式（仅为建议：你的选择依然有效）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Suggests the model {model}</source>
-        <translation>建议使用模型 {model}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Enable {title}?</source>
-        <translation>启用 {title}？</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Enable a persona</source>
-        <translation>启用人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>“{title}” would like to work with you</source>
-        <translation>“{title}”希望与你协作</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Installed from {source}</source>
-        <translation>安装来源：{source}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>If you enable it, it may:</source>
-        <translation>启用后，它可以：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>It can never change your permissions: your permission mode, your folders and your rules stay as you set them, and anything risky still asks you first.</source>
-        <translation>它永远无法更改你的权限：权限模式、文件夹和规则都保持你的设置，任何有风险的操作仍会先征求你的同意。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Enable</source>
-        <translation>启用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Enable {title}</source>
-        <translation>启用 {title}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
-        <source>Keep disabled</source>
-        <translation>保持禁用</translation>
-    </message>
-</context>
-<context>
-    <name>PersonasPage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Personas</source>
-        <translation>人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>A persona is who works on a session: its instructions and the tools it is offered. Personas you install stay disabled until you agree to what they may do; none can change your permissions.</source>
-        <translation>人设决定由谁处理一个会话：它的指令以及可用的工具。你安装的人设在你同意其能力之前保持禁用；任何人设都无法更改你的权限。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Persona</source>
-        <translation>人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>What it is for</source>
-        <translation>用途</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Each persona and whether it is enabled</source>
-        <translation>每个人设及其是否已启用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Install from &amp;folder…</source>
-        <translation>从文件夹安装(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Install a persona from a folder</source>
-        <translation>从文件夹安装人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Install from &amp;git…</source>
-        <translation>从 git 安装(&amp;G)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Install a persona from a git address</source>
-        <translation>从 git 地址安装人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>&amp;Enable…</source>
-        <translation>启用(&amp;E)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Enable the selected persona</source>
-        <translation>启用所选人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>&amp;Disable</source>
-        <translation>禁用(&amp;D)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Disable the selected persona</source>
-        <translation>禁用所选人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>&amp;Update</source>
-        <translation>更新(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Fetch the selected persona again</source>
-        <translation>重新获取所选人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>&amp;Remove</source>
-        <translation>移除(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Remove the selected persona</source>
-        <translation>移除所选人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} is disabled.</source>
-        <translation>{name} 已禁用。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} was removed.</source>
-        <translation>{name} 已移除。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Enabled</source>
-        <translation>已启用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Disabled</source>
-        <translation>已禁用</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Needs your consent</source>
-        <translation>需要你的同意</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Built in</source>
-        <translation>内置</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>That did not work: {why}</source>
-        <translation>操作未成功：{why}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Choose the persona's folder</source>
-        <translation>选择人设所在的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Install from git</source>
-        <translation>从 git 安装</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Address of the git repository:</source>
-        <translation>git 仓库地址：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>Fetching {source}…</source>
-        <translation>正在获取 {source}…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} is enabled.</source>
-        <translation>{name} 已启用。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} changed: review what it may do before enabling it.</source>
-        <translation>{name} 已更改：启用前请查看它可以做什么。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} is up to date.</source>
-        <translation>{name} 已是最新。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
-        <source>{name} stays disabled.</source>
-        <translation>{name} 保持禁用。</translation>
-    </message>
-</context>
-<context>
-    <name>ProvidersPage</name>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="74" />
-        <source>Providers and keys</source>
-        <translation>提供商与密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="75" />
-        <source>Keys are stored in your system keyring and are never shown again. A new or removed key is used from the next request on.</source>
-        <translation>密钥保存在系统钥匙串中，之后不会再显示。新增或移除的密钥从下一次请求开始生效。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="81" />
-        <source>No secure keyring is available on this system: keys cannot be stored.</source>
-        <translation>此系统上没有可用的安全钥匙串：无法保存密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="83" />
-        <source>Keyring warning</source>
-        <translation>钥匙串警告</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="87" />
-        <source>Provider</source>
-        <translation>提供商</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="87" />
-        <source>Key</source>
-        <translation>密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="89" />
-        <source>Providers</source>
-        <translation>提供商</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="90" />
-        <source>Each provider and whether its key is stored</source>
-        <translation>各个提供商及其密钥是否已保存</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="103" />
-        <source>New key for the selected provider</source>
-        <translation>所选提供商的新密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="104" />
-        <source>New API key</source>
-        <translation>新 API 密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="105" />
-        <source>Stored in the keyring for the selected provider</source>
-        <translation>为所选提供商保存到钥匙串</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="106" />
-        <source>&amp;Save key</source>
-        <translation>保存密钥(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="106" />
-        <source>Save key</source>
-        <translation>保存密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="107" />
-        <source>Store or replace the selected provider's key</source>
-        <translation>保存或替换所选提供商的密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="108" />
-        <source>&amp;Remove key</source>
-        <translation>移除密钥(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="108" />
-        <source>Remove key</source>
-        <translation>移除密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="109" />
-        <source>Delete the selected provider's key from the keyring</source>
-        <translation>从钥匙串中删除所选提供商的密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="117" />
-        <source>Ollama URL</source>
-        <translation>Ollama 地址</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="118" />
-        <source>Where Ollama listens; saved when you press Enter</source>
-        <translation>Ollama 的监听地址；按 Enter 保存</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="119" />
-        <source>&amp;Ollama URL</source>
-        <translation>Ollama 地址(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="126" />
-        <source>Result</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="127" />
-        <source>&amp;Guided set-up…</source>
-        <translation>引导设置(&amp;G)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="127" />
-        <source>Guided set-up</source>
-        <translation>引导设置</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="128" />
-        <source>Check a key with a real request and choose a default model</source>
-        <translation>用真实请求验证密钥并选择默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="173" />
-        <source>Stored</source>
-        <translation>已保存</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="173" />
-        <source>Not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="183" />
-        <source>Type a key first.</source>
-        <translation>请先输入密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="192" />
-        <source>Key saved for {provider}.</source>
-        <translation>已保存 {provider} 的密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="208" />
-        <source>Key removed for {provider}.</source>
-        <translation>已移除 {provider} 的密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="209" />
-        <source>No key was stored for {provider}.</source>
-        <translation>{provider} 没有已保存的密钥。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="218" />
-        <source>Ollama URL saved.</source>
-        <translation>Ollama 地址已保存。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings_pages.py" line="193" />
-        <source>From the environment ({variable})</source>
-        <translation>来自环境变量（{variable}）</translation>
-    </message>
-</context>
-<context>
-    <name>QuestionCard</name>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="248" />
-        <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
-        <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="249" />
-        <source>&lt;b&gt;Folder access requested&lt;/b&gt;</source>
-        <translation>&lt;b&gt;请求访问文件夹&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="250" />
-        <source>&lt;b&gt;Question&lt;/b&gt;</source>
-        <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="262" />
-        <source>Answer: {option}</source>
-        <translation>回答：{option}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="266" />
-        <source>Type an answer and press Enter</source>
-        <translation>输入回答并按 Enter</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="267" />
-        <source>Your answer</source>
-        <translation>你的回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/approval.py" line="271" />
-        <source>Question from the assistant</source>
-        <translation>助手的问题</translation>
-    </message>
-</context>
-<context>
-    <name>QuickAsk</name>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="51" />
-        <source>Quick ask</source>
-        <translation>快速提问</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="52" />
-        <source>Ask something quickly; Esc closes</source>
-        <translation>快速提问；按 Esc 关闭</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="56" />
-        <source>Ask OpenWorker… (Enter to send, Esc to close)</source>
-        <translation>向 OpenWorker 提问……（Enter 发送，Esc 关闭）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="57" />
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="58" />
-        <source>What you want to know or have done</source>
-        <translation>你想了解或完成的事</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="64" />
-        <source>Attachments</source>
-        <translation>附件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="71" />
-        <source>Answer</source>
-        <translation>回答</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="77" />
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="78" />
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="79" />
-        <source>Open in window</source>
-        <translation>在窗口中打开</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="80" />
-        <source>Show this conversation in the main window</source>
-        <translation>在主窗口中显示这段对话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="124" />
-        <source>Thinking…</source>
-        <translation>思考中…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="142" />
-        <source>Running {tool}…</source>
-        <translation>正在运行 {tool}…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="144" />
-        <source>Waiting for your approval</source>
-        <translation>等待你的批准</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="146" />
-        <source>Failed: {message}</source>
-        <translation>失败：{message}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="149" />
-        <source>Done</source>
-        <translation>完成</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="193" />
-        <source> (read only)</source>
-        <translation>（只读）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/quick_ask.py" line="113" />
-        <source>Choose a model first: in the main window or in Settings.</source>
-        <translation>请先选择模型：在主窗口或设置中选择。</translation>
-    </message>
-</context>
-<context>
-    <name>SettingsWindow</name>
-    <message>
-        <source>Memory</source>
-        <translation>记忆</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="68" />
-        <source>Personas</source>
-        <translation>人设</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="42" />
-        <source>Settings — OpenWorker Qt</source>
-        <translation>设置 — OpenWorker Qt</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="43" />
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="50" />
-        <source>Settings pages</source>
-        <translation>设置页面</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="51" />
-        <source>Choose a page; arrow keys move between pages</source>
-        <translation>选择页面；方向键可在页面间切换</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="54" />
-        <source>Providers and keys</source>
-        <translation>提供商与密钥</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="55" />
-        <source>Default model</source>
-        <translation>默认模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="56" />
-        <source>Permissions</source>
-        <translation>权限</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="57" />
-        <source>Writable folders</source>
-        <translation>可写文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="58" />
-        <source>Appearance</source>
-        <translation>外观</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/settings.py" line="67" />
-        <source>Close settings</source>
-        <translation>关闭设置</translation>
-    </message>
-</context>
-<context>
-    <name>Sidebar</name>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="69" />
-        <location filename="../../openworker_qt/ui/sidebar.py" line="70" />
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="71" />
-        <source>Start a new session (Ctrl+N)</source>
-        <translation>开始新会话（Ctrl+N）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="73" />
-        <source>Search sessions (Ctrl+K)</source>
-        <translation>搜索会话（Ctrl+K）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="75" />
-        <source>Search sessions</source>
-        <translation>搜索会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="76" />
-        <source>Filter the session list by title</source>
-        <translation>按标题筛选会话列表</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="78" />
-        <source>Clear search</source>
-        <translation>清除搜索</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="83" />
-        <source>Sessions</source>
-        <translation>会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="84" />
-        <source>Your sessions, newest first</source>
-        <translation>你的会话，最新的在前</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="96" />
-        <source>Rename…</source>
-        <translation>重命名…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="100" />
-        <source>Delete…</source>
-        <translation>删除…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="136" />
-        <source>Rename session</source>
-        <translation>重命名会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="136" />
-        <source>Title:</source>
-        <translation>标题：</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="145" />
-        <source>Delete session</source>
-        <translation>删除会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="146" />
-        <source>Delete this session and its transcript? This cannot be undone.</source>
-        <translation>删除这个会话及其记录？此操作无法撤销。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/sidebar.py" line="100" />
-        <source>Re&amp;name…</source>
-        <translation>重命名(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>No sessions match “{text}”</source>
-        <translation>没有与“{text}”匹配的会话</translation>
-    </message>
-</context>
-<context>
-    <name>TranscriptView</name>
-    <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="428" />
-        <source>Transcript</source>
-        <translation>对话记录</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/transcript_view.py" line="429" />
-        <source>The conversation: messages, tool cards and approvals</source>
-        <translation>对话内容：消息、工具卡片和审批</translation>
-    </message>
-</context>
-<context>
-    <name>Tray</name>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="39" />
-        <source>OpenWorker tray menu</source>
-        <translation>OpenWorker 托盘菜单</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="40" />
-        <location filename="../../openworker_qt/ui/tray.py" line="100" />
-        <source>Idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="43" />
-        <source>Quick ask…</source>
-        <translation>快速提问…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="44" />
-        <source>Open window</source>
-        <translation>打开窗口</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="45" />
-        <source>Open inbox</source>
-        <translation>打开收件箱</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="46" />
-        <source>Waiting for you</source>
-        <translation>等待你处理</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="47" />
-        <source>Pending approvals</source>
-        <translation>待审批事项</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="50" />
-        <source>Pause automations</source>
-        <translation>暂停自动化</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="54" />
-        <source>Quit OpenWorker</source>
-        <translation>退出 OpenWorker</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="96" />
-        <source>{n} waiting for you</source>
-        <translation>{n} 项等待你处理</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="98" />
-        <source>Working on {n} session(s)</source>
-        <translation>正在处理 {n} 个会话</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="103" />
-        <source>Waiting for you ({n})</source>
-        <translation>等待你处理（{n}）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="108" />
-        <source>More in the inbox…</source>
-        <translation>收件箱中还有更多…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="117" />
-        <source>Approve once</source>
-        <translation>批准一次</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="119" />
-        <source>Deny</source>
-        <translation>拒绝</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="121" />
-        <source>Show in inbox…</source>
-        <translation>在收件箱中显示…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/tray.py" line="125" />
-        <source>{a} approval(s), {q} other question(s) in {s} session(s)</source>
-        <translation>{s} 个会话中有 {a} 项审批、{q} 个其他问题</translation>
-    </message>
-</context>
-<context>
-    <name>WindowsHotkey</name>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="378" />
-        <source>This key cannot be used as a global hotkey</source>
-        <translation>这个按键不能用作全局快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="382" />
-        <source>Another application already uses this key combination</source>
-        <translation>另一个应用已在使用这个组合键</translation>
-    </message>
-</context>
-<context>
-    <name>WorkspaceDialog</name>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="76" />
-        <source>Enter a folder.</source>
-        <translation>请输入文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="79" />
-        <source>Enter a full path (for example {example}).</source>
-        <translation>请输入完整路径（例如 {example}）。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="82" />
-        <source>{path} is a file, not a folder.</source>
-        <translation>{path} 是文件，不是文件夹。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="87" />
-        <source>{path} could not be created: {reason}</source>
-        <translation>无法创建 {path}：{reason}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="115" />
-        <source>Choose your workspace folder</source>
-        <translation>选择工作区文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="116" />
-        <source>Default folder for new sessions</source>
-        <translation>新会话的默认文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="121" />
-        <source>Where should OpenWorker keep your files?</source>
-        <translation>OpenWorker 应该把你的文件放在哪里？</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="126" />
-        <source>Sessions read and create files in a workspace folder; outside it the agent asks first. New sessions start in this folder, and each session can move to another one (Session → Change folder…).</source>
-        <translation>会话在工作区文件夹中读取和创建文件；在此文件夹之外，助手会先询问。新会话从此文件夹开始，每个会话都可以换到其他文件夹（会话 → 更改文件夹…）。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="135" />
-        <source>Workspace folder</source>
-        <translation>工作区文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="136" />
-        <source>Created if it does not exist yet</source>
-        <translation>如果尚不存在，将自动创建</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="137" />
-        <source>&amp;Folder</source>
-        <translation>文件夹(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="139" />
-        <source>C&amp;hoose…</source>
-        <translation>选择(&amp;H)…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="140" />
-        <source>Pick the folder in a file dialog</source>
-        <translation>在文件对话框中选择文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="141" />
-        <source>Choose a folder</source>
-        <translation>选择文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="149" />
-        <source>Problem</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="154" />
-        <source>&amp;Not now</source>
-        <translation>以后再说(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="154" />
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="155" />
-        <source>Not now</source>
-        <translation>以后再说</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="157" />
-        <source>Ask again next time; this time the default folder is used</source>
-        <translation>下次启动时再询问；这次使用默认文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="158" />
-        <source>&amp;Use this folder</source>
-        <translation>使用此文件夹(&amp;U)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="159" />
-        <source>Use this folder</source>
-        <translation>使用此文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/workspace.py" line="160" />
-        <source>Create the folder if needed and remember it</source>
-        <translation>如有需要则创建此文件夹，并记住它</translation>
-    </message>
-</context>
-<context>
-    <name>X11Hotkey</name>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="233" />
-        <source>Cannot connect to the X display for the global hotkey</source>
-        <translation>无法连接到 X 显示服务以设置全局快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="251" />
-        <source>This keyboard has no key for {key}</source>
-        <translation>此键盘上没有 {key} 键</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/qt/hotkey.py" line="262" />
-        <source>Another application already uses this key combination</source>
-        <translation>另一个应用已在使用这个组合键</translation>
-    </message>
-</context>
-<context>
-    <name>MicButton</name>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice</source>
-        <translation>语音</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice input</source>
-        <translation>语音输入</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Hold to dictate; release to put the words into the message</source>
-        <translation>按住说话；松开后文字将放入消息框</translation>
-    </message>
-</context>
-<context>
-    <name>VoiceController</name>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Hold to dictate; release to put the words into the message</source>
-        <translation>按住说话；松开后文字将放入消息框</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>{what} ({shortcut})</source>
-        <translation>{what}（{shortcut}）</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice</source>
-        <translation>语音</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Listening…</source>
-        <translation>正在聆听…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Transcribing…</source>
-        <translation>正在转写…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice input</source>
-        <translation>语音输入</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice input: {state}</source>
-        <translation>语音输入：{state}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Import model…</source>
-        <translation>导入模型…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings), then hold the button again.</source>
-        <translation>未找到麦克风。请连接麦克风（或在系统隐私设置中允许本应用使用它），然后再次按住按钮。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>No microphone found</source>
-        <translation>未找到麦克风</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Hold the button while you speak.</source>
-        <translation>说话时请按住按钮。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Voice input failed: {error}</source>
-        <translation>语音输入失败：{error}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>No speech was recognised.</source>
-        <translation>未识别到语音。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Import a speech model</source>
-        <translation>导入语音模型</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>whisper.cpp models (*.bin)</source>
-        <translation>whisper.cpp 模型 (*.bin)</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Importing {name}…</source>
-        <translation>正在导入 {name}…</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/voice.py" />
-        <source>Speech model {name} is ready. Hold the voice button to dictate.</source>
-        <translation>语音模型 {name} 已就绪。按住语音按钮即可听写。</translation>
-    </message>
-</context>
-<context>
-    <name>Wording</name>
-    <message>
-        <source>not run yet</source>
-        <translation>尚未运行</translation>
-    </message>
-    <message>
-        <source>waiting for your approval</source>
-        <translation>等待你的批准</translation>
-    </message>
-    <message>
-        <source>waiting for your answer</source>
-        <translation>等待你的回答</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>已完成</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>denied</source>
-        <translation>已拒绝</translation>
-    </message>
-    <message>
-        <source>interrupted</source>
-        <translation>已中断</translation>
-    </message>
-    <message>
-        <source>Allowed: it only reads</source>
-        <translation>已允许：它只读取内容</translation>
-    </message>
-    <message>
-        <source>Allowed: this session runs in auto mode</source>
-        <translation>已允许：此会话处于自动模式</translation>
-    </message>
-    <message>
-        <source>Allowed: you approved this exact command for this session</source>
-        <translation>已允许：你已在此会话中批准过这条命令</translation>
-    </message>
-    <message>
-        <source>Allowed: {tool} is on your list of tools that run without asking</source>
-        <translation>已允许：{tool} 在你的免询问工具列表中</translation>
-    </message>
-    <message>
-        <source>Allowed: a safe command on your list ({entry})</source>
-        <translation>已允许：你的安全命令列表中的命令（{entry}）</translation>
-    </message>
-    <message>
-        <source>You approved it once</source>
-        <translation>你批准了这一次</translation>
-    </message>
-    <message>
-        <source>You approved it, and allowed it from now on</source>
-        <translation>你已批准，并允许以后直接运行</translation>
-    </message>
-    <message>
-        <source>You approved this command for this session</source>
-        <translation>你已在此会话中批准这条命令</translation>
-    </message>
-    <message>
-        <source>You approved it</source>
-        <translation>你已批准</translation>
-    </message>
-    <message>
-        <source>Allowed by your rule for {target}</source>
-        <translation>已按你针对 {target} 的规则允许</translation>
-    </message>
-    <message>
-        <source>Allowed by your settings</source>
-        <translation>已按你的设置允许</translation>
-    </message>
-    <message>
-        <source>Reads</source>
-        <translation>读取内容</translation>
-    </message>
-    <message>
-        <source>Changes files on this computer</source>
-        <translation>修改这台电脑上的文件</translation>
-    </message>
-    <message>
-        <source>Runs a program</source>
-        <translation>运行程序</translation>
-    </message>
-    <message>
-        <source>Sends data off this computer</source>
-        <translation>将数据发送到这台电脑之外</translation>
-    </message>
-    <message>
-        <source>Approval</source>
-        <translation>批准请求</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Plan to review</source>
-        <translation>待审阅的计划</translation>
-    </message>
-    <message>
-        <source>Folder request</source>
-        <translation>文件夹请求</translation>
-    </message>
-    <message>
-        <source>busy</source>
-        <translation>服务繁忙</translation>
-    </message>
-    <message>
-        <source>too many requests</source>
-        <translation>请求过多</translation>
-    </message>
-    <message>
-        <source>server error</source>
-        <translation>服务器错误</translation>
-    </message>
-    <message>
-        <source>connection problem</source>
-        <translation>连接问题</translation>
-    </message>
-    <message>
-        <source>no answer in time</source>
-        <translation>未及时响应</translation>
-    </message>
-    <message>
-        <source>Waiting for {provider} · retrying {attempt}/{total} in {secs} s ({why})</source>
-        <translation>正在等待 {provider} · {secs} 秒后第 {attempt}/{total} 次重试（{why}）</translation>
-    </message>
-    <message>
-        <source>Waiting for {provider} · retrying {attempt}/{total} ({why})</source>
-        <translation>正在等待 {provider} · 第 {attempt}/{total} 次重试（{why}）</translation>
-    </message>
-    <message>
-        <source>The task paused here to wait for your answer.</source>
-        <translation>任务在此暂停，等待你的回答。</translation>
-    </message>
-</context>
-<context>
-    <name>EmptyState</name>
-    <message>
-        <source>Getting started</source>
-        <translation>开始使用</translation>
-    </message>
-    <message>
-        <source>What should we get done?</source>
-        <translation>今天要完成什么？</translation>
-    </message>
-    <message>
-        <source>OpenWorker reads and changes files in your folder, runs programs and looks things up for you. It asks before it changes anything or sends anything off this computer.</source>
-        <translation>OpenWorker 可以读取和修改你文件夹中的文件、运行程序、帮你查找资料。在修改任何内容或把数据发送到这台电脑之外之前，它都会先征求你的同意。</translation>
-    </message>
-    <message>
-        <source>Summarise the documents in this folder in one page</source>
-        <translation>用一页纸总结此文件夹中的文档</translation>
-    </message>
-    <message>
-        <source>Sort the files in this folder into subfolders by type</source>
-        <translation>按类型把此文件夹中的文件整理到子文件夹</translation>
-    </message>
-    <message>
-        <source>Make a to-do list from the notes in this folder</source>
-        <translation>根据此文件夹中的笔记整理一份待办清单</translation>
-    </message>
-    <message>
-        <source>Put this request into the message box</source>
-        <translation>把这个请求填入消息框</translation>
-    </message>
-    <message>
-        <source>Working in {folder}</source>
-        <translation>工作文件夹：{folder}</translation>
-    </message>
-</context>
-<context>
-    <name>TodoPanel</name>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="58" />
-        <source>Current step</source>
-        <translation>当前步骤</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="66" />
-        <source>To-do items</source>
-        <translation>待办事项</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="73" />
-        <source>To-do list</source>
-        <translation>待办清单</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="88" />
-        <source>{done} of {total} done</source>
-        <translation>已完成 {done}/{total}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="108" />
-        <source>Done: {text}</source>
-        <translation>已完成：{text}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="115" />
-        <source>Current step: {text}</source>
-        <translation>当前步骤：{text}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="118" />
-        <source>To do: {text}</source>
-        <translation>待办：{text}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="129" />
-        <source>To-do list · {summary}</source>
-        <translation>待办清单 · {summary}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
-        <source>Hide the to-do list</source>
-        <translation>收起待办清单</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
-        <source>Show the to-do list</source>
-        <translation>展开待办清单</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/todo_panel.py" line="136" />
-        <source>Now: {text}</source>
-        <translation>当前：{text}</translation>
-    </message>
-</context>
-<context>
-    <name>ArtifactsPanel</name>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>PDF preview is not available on this system.</source>
-        <translation>此系统无法预览 PDF。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>This PDF could not be read.</source>
-        <translation>无法读取此 PDF。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>This PDF could not be rendered.</source>
-        <translation>无法渲染此 PDF。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>This file is no longer there.</source>
-        <translation>此文件已不存在。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>This image could not be read.</source>
-        <translation>无法读取此图片。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>This file could not be read: {error}</source>
-        <translation>无法读取此文件：{error}</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Deliverables</source>
-        <translation>成果文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Deliverables of this session</source>
-        <translation>本会话的成果文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>No deliverables yet.</source>
-        <translation>尚无成果文件。</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Document preview</source>
-        <translation>文档预览</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Table preview</source>
-        <translation>表格预览</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Page preview</source>
-        <translation>页面预览</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Reveal in folder</source>
-        <translation>在文件夹中显示</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Open the deliverable</source>
-        <translation>打开成果文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Show the deliverable in its folder</source>
-        <translation>在所在文件夹中显示成果文件</translation>
-    </message>
-    <message>
-        <location filename="../../openworker_qt/ui/artifacts_panel.py" line="1" />
-        <source>Loading the preview…</source>
-        <translation>正在加载预览…</translation>
-    </message>
-</context>
-<context>
-    <name>MemoryPage</name>
-    <message>
-        <source>Memory</source>
-        <translation>记忆</translation>
-    </message>
-    <message>
-        <source>Facts the assistant saved to remember across sessions: your preferences and corrections, context it cannot find in your files. Global facts apply everywhere, the others to one folder only. Double-click a fact to correct it.</source>
-        <translation>助手为跨会话记住而保存的事实：你的偏好和纠正，以及它无法从你的文件中找到的背景。全局事实适用于所有地方，其他事实只适用于一个文件夹。双击某条事实即可更正。</translation>
-    </message>
-    <message>
-        <source>&amp;Save new memories</source>
-        <translation>保存新记忆(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save new memories</source>
-        <translation>保存新记忆</translation>
-    </message>
-    <message>
-        <source>When off, the assistant still reads the facts below but saves, changes or deletes none</source>
-        <translation>关闭后，助手仍会读取下面的事实，但不会保存、修改或删除任何事实</translation>
-    </message>
-    <message>
-        <source>Fact</source>
-        <translation>事实</translation>
-    </message>
-    <message>
-        <source>Applies to</source>
-        <translation>适用范围</translation>
-    </message>
-    <message>
-        <source>Saved</source>
-        <translation>保存时间</translation>
-    </message>
-    <message>
-        <source>From session</source>
-        <translation>来源会话</translation>
-    </message>
-    <message>
-        <source>Saved memories</source>
-        <translation>已保存的记忆</translation>
-    </message>
-    <message>
-        <source>One row per fact: the fact, where it applies, when and in which session it was saved. F2 edits the fact, Delete removes the selected facts.</source>
-        <translation>每行一条事实：事实内容、适用范围、保存时间和来源会话。按 F2 编辑事实，按 Delete 删除所选事实。</translation>
-    </message>
-    <message>
-        <source>Memory status</source>
-        <translation>记忆状态</translation>
-    </message>
-    <message>
-        <source>&amp;Delete</source>
-        <translation>删除(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Delete selected memories</source>
-        <translation>删除所选记忆</translation>
-    </message>
-    <message>
-        <source>&amp;Reload</source>
-        <translation>重新加载(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Reload memories</source>
-        <translation>重新加载记忆</translation>
-    </message>
-    <message>
-        <source>Not saved: {reason}</source>
-        <translation>未保存：{reason}</translation>
-    </message>
-    <message>
-        <source>The memories could not be read or saved; see the log for details.</source>
-        <translation>无法读取或保存记忆；详情请查看日志。</translation>
-    </message>
-    <message>
-        <source>Nothing saved yet.</source>
-        <translation>尚未保存任何内容。</translation>
-    </message>
-    <message>
-        <source>Everywhere</source>
-        <translation>所有地方</translation>
-    </message>
-    <message>
-        <source>Every folder</source>
-        <translation>所有文件夹</translation>
-    </message>
-    <message>
-        <source>Changed {date}</source>
-        <translation>修改于 {date}</translation>
-    </message>
-    <message>
-        <source>Unknown</source>
-        <translation>未知</translation>
-    </message>
-    <message>
-        <source>Session {id}</source>
-        <translation>会话 {id}</translation>
-    </message>
-    <message>
-        <source>New memories are saved.</source>
-        <translation>新记忆会被保存。</translation>
-    </message>
-    <message>
-        <source>Saving is off: the assistant reads these facts but saves no new ones.</source>
-        <translation>保存已关闭：助手会读取这些事实，但不会保存新的事实。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n saved fact(s)</source>
-        <translation>
-            <numerusform>已保存 %n 条事实</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>UsageLabel</name>
-    <message>
-        <source>Tokens and cost</source>
-        <translation>令牌与费用</translation>
-    </message>
-    <message>
-        <source>{tokens} tokens</source>
-        <translation>{tokens} 个令牌</translation>
-    </message>
-    <message>
-        <source>Last turn: {usage}</source>
-        <translation>上一轮：{usage}</translation>
-    </message>
-    <message>
-        <source>This session: {usage}</source>
-        <translation>本会话：{usage}</translation>
-    </message>
-    <message>
-        <source>Costs are estimates from list prices; edit them under [prices] in the settings file.</source>
-        <translation>费用按公开价格估算；可在设置文件的 [prices] 中修改。</translation>
-    </message>
-</context>
+    <context>
+        <name>MicButton</name>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="55" />
+            <location filename="../../openworker_qt/ui/voice.py" line="65" />
+            <source>Voice</source>
+            <translation>语音</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="56" />
+            <source>Voice input</source>
+            <translation>语音输入</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="58" />
+            <source>Hold to dictate; release to put the words into the message</source>
+            <translation>按住说话；松开后文字将放入消息框</translation>
+        </message>
+    </context>
+    <context>
+        <name>ModelPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="261" />
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="268" />
+            <source>Default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="262" />
+            <source>New sessions start with this model. Each session can switch model in the composer.</source>
+            <translation>新会话使用这个模型。每个会话都可以在输入区切换模型。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="269" />
+            <source>Pick from the configured providers or type provider:model</source>
+            <translation>从已配置的提供商中选择，或输入 提供商:模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="271" />
+            <source>Default model name</source>
+            <translation>默认模型名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="276" />
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="295" />
+            <source>New sessions use {model}.</source>
+            <translation>新会话将使用 {model}。</translation>
+        </message>
+    </context>
+    <context>
+        <name>OnboardingDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="68" />
+            <source>Custom server (OpenAI-compatible)</source>
+            <translation>自定义服务器（兼容 OpenAI）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="70" />
+            <source>Ollama (on this computer or your network)</source>
+            <translation>Ollama（本机或局域网）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="91" />
+            <location filename="../../openworker_qt/ui/onboarding.py" line="92" />
+            <source>Welcome to OpenWorker</source>
+            <translation>欢迎使用 OpenWorker</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="93" />
+            <source>Connect a model provider and choose a default model</source>
+            <translation>连接模型提供商并选择默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="112" />
+            <source>Connect a model</source>
+            <translation>连接模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="131" />
+            <source>Keyring warning</source>
+            <translation>钥匙串警告</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="138" />
+            <source>Provider</source>
+            <translation>提供商</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="139" />
+            <source>Which service runs the model</source>
+            <translation>由哪个服务运行模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="142" />
+            <location filename="../../openworker_qt/ui/onboarding.py" line="267" />
+            <source>Paste your API key</source>
+            <translation>粘贴你的 API 密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="143" />
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="144" />
+            <source>Checked with one small request, then stored in the keyring</source>
+            <translation>先用一个很小的请求验证，然后保存到钥匙串</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="146" />
+            <location filename="../../openworker_qt/ui/onboarding.py" line="147" />
+            <source>Server URL</source>
+            <translation>服务器地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="148" />
+            <source>API &amp;key</source>
+            <translation>API 密钥(&amp;K)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="150" />
+            <source>&amp;Provider</source>
+            <translation>提供商(&amp;P)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="160" />
+            <source>Check result</source>
+            <translation>验证结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="165" />
+            <source>&amp;Skip for now</source>
+            <translation>暂时跳过(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="166" />
+            <source>Skip for now</source>
+            <translation>暂时跳过</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="167" />
+            <source>Set up a provider later in Settings</source>
+            <translation>稍后在设置中配置提供商</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="168" />
+            <source>&amp;Check and continue</source>
+            <translation>验证并继续(&amp;C)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="169" />
+            <source>Check and continue</source>
+            <translation>验证并继续</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="170" />
+            <source>Try the key with one real request, then store it</source>
+            <translation>用一个真实请求验证密钥，然后保存</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="215" />
+            <source>Choose a default model</source>
+            <translation>选择默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="223" />
+            <source>Default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="224" />
+            <source>Used by new sessions; each session can switch</source>
+            <translation>新会话使用此模型；每个会话都可以切换</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="226" />
+            <source>Default model name</source>
+            <translation>默认模型名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="232" />
+            <source>&amp;Back</source>
+            <translation>返回(&amp;B)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="233" />
+            <source>Back</source>
+            <translation>返回</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="234" />
+            <source>&amp;Finish</source>
+            <translation>完成(&amp;F)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="235" />
+            <source>Finish</source>
+            <translation>完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="236" />
+            <source>Save the default model and start working</source>
+            <translation>保存默认模型并开始工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="264" />
+            <source>Base URL (optional)</source>
+            <translation>基础地址（可选）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="265" />
+            <source>Leave empty for the official endpoint</source>
+            <translation>留空则使用官方接口</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="266" />
+            <source>Only for a proxy or gateway; usually empty</source>
+            <translation>仅用于代理或网关；通常留空</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="269" />
+            <source>Ollama &amp;URL</source>
+            <translation>Ollama 地址(&amp;U)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="271" />
+            <source>Where Ollama listens; empty means {url}</source>
+            <translation>Ollama 的监听地址；留空表示 {url}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="273" />
+            <source>Base &amp;URL</source>
+            <translation>基础地址(&amp;U)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="275" />
+            <source>The server's OpenAI-compatible endpoint, ending in /v1</source>
+            <translation>服务器兼容 OpenAI 的接口地址，以 /v1 结尾</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="276" />
+            <source>API key, if the server needs one</source>
+            <translation>API 密钥（如果服务器需要）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="304" />
+            <source>No secure keyring is available, so the key was not stored.</source>
+            <translation>没有可用的安全钥匙串，因此密钥未被保存。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="307" />
+            <source>Paste an API key first.</source>
+            <translation>请先粘贴 API 密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="310" />
+            <source>Enter the server's base URL first.</source>
+            <translation>请先输入服务器的基础地址。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="313" />
+            <source>Checking…</source>
+            <translation>正在验证…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="317" />
+            <location filename="../../openworker_qt/ui/onboarding.py" line="320" />
+            <source>That did not work: {message}</source>
+            <translation>验证未通过：{message}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="327" />
+            <source>The key worked but could not be stored: {message}</source>
+            <translation>密钥有效，但无法保存：{message}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="364" />
+            <source>Ollama answered but has no models yet. Pick one and download it with “ollama pull &lt;name&gt;”.</source>
+            <translation>Ollama 已响应，但还没有模型。请选择一个，并用“ollama pull &lt;名称&gt;”下载。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="368" />
+            <source>{provider} is connected. New sessions start with this model; you can switch per session.</source>
+            <translation>{provider} 已连接。新会话将使用这个模型；每个会话都可以切换。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="118" />
+            <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at a model running on your computer (Ollama, LM Studio, llama.cpp: no key needed). Keys are kept in your system keyring, never in a file.</source>
+            <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的模型（Ollama、LM Studio、llama.cpp：无需密钥）。密钥保存在系统密钥环中，绝不写入文件。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="126" />
+            <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use a model running on your computer (Ollama, LM Studio, llama.cpp), which needs no key.</source>
+            <translation>此系统上没有可用的安全密钥环，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用在你电脑上运行的模型（Ollama、LM Studio、llama.cpp），它们无需密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="189" />
+            <source>&lt;b&gt;No API key?&lt;/b&gt; Try the offline demo to see how OpenWorker works.</source>
+            <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;试试离线演示，看看 OpenWorker 如何工作。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="191" />
+            <source>Without an API key</source>
+            <translation>没有 API 密钥时</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="194" />
+            <source>Use &amp;Ollama</source>
+            <translation>使用 Ollama(&amp;O)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="195" />
+            <source>Use Ollama</source>
+            <translation>使用 Ollama</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="196" />
+            <source>Connect to Ollama running on this computer</source>
+            <translation>连接到在此电脑上运行的 Ollama</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="198" />
+            <source>Try the offline &amp;demo</source>
+            <translation>试用离线演示(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="199" />
+            <source>Try the offline demo</source>
+            <translation>试用离线演示</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="201" />
+            <source>Open a demo session with pre-written answers: no AI model, nothing leaves this computer</source>
+            <translation>打开一个使用预先写好的回答的演示会话：不使用 AI 模型，数据不会离开此电脑</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="395" />
+            <source>&lt;b&gt;No API key?&lt;/b&gt; Ollama is running on this computer ({count} model(s)): use it, no key needed. Or try the offline demo first.</source>
+            <translation>&lt;b&gt;没有 API 密钥？&lt;/b&gt;Ollama 正在此电脑上运行（{count} 个模型）：直接使用，无需密钥。也可以先试试离线演示。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="421" />
+            <source>Demo: scripted answers, no AI model</source>
+            <translation>演示：预设回答，无 AI 模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="428" />
+            <source>Show me how you work.</source>
+            <translation>给我演示一下你是怎么工作的。</translation>
+        </message>
+        <message>
+            <source>OpenWorker works with the model provider you choose. Paste an API key, or point it at Ollama running on your computer. Keys are kept in your system keyring, never in a file.</source>
+            <translation>OpenWorker 使用你选择的模型提供商。粘贴 API 密钥，或指向在你电脑上运行的 Ollama。密钥只保存在系统钥匙串中，绝不写入文件。</translation>
+        </message>
+        <message>
+            <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, which needs no key.</source>
+            <translation>此系统上没有可用的安全钥匙串，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用无需密钥的 Ollama。</translation>
+        </message>
+    </context>
+    <context>
+        <name>PermissionsPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="350" />
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="351" />
+            <source>How much the assistant may do without asking. A session's own mode (in the composer) overrides the default.</source>
+            <translation>助手无需询问可以做多少事。会话自己的模式（在输入区设置）优先于默认值。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="357" />
+            <source>Discuss: talk only, no tools that change anything</source>
+            <translation>讨论：只对话，不使用任何会改变内容的工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="358" />
+            <source>Plan: read and propose a plan; changes need the plan approved</source>
+            <translation>计划：读取并提出计划；修改需要先批准计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="359" />
+            <source>Interactive: ask before every change</source>
+            <translation>交互：每次修改前都询问</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="360" />
+            <source>Auto: change files inside the writable folders without asking</source>
+            <translation>自动：无需询问即可修改可写文件夹中的文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="361" />
+            <source>Custom: follow your standing rules, ask for the rest</source>
+            <translation>自定义：遵循你的常设规则，其余情况询问</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="367" />
+            <source>Default permission mode</source>
+            <translation>默认权限模式</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="368" />
+            <source>Used by sessions that have no mode of their own</source>
+            <translation>用于没有单独设置模式的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="370" />
+            <source>&amp;Mode</source>
+            <translation>模式(&amp;M)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="375" />
+            <source>Shell commands that run without asking (a prefix such as “git status”):</source>
+            <translation>无需询问即可运行的 Shell 命令（命令前缀，例如“git status”）：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="378" />
+            <source>Shell allowlist</source>
+            <translation>Shell 允许列表</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="379" />
+            <source>Commands starting with one of these run without asking</source>
+            <translation>以这些前缀开头的命令无需询问即可运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="381" />
+            <source>Command prefix</source>
+            <translation>命令前缀</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="382" />
+            <source>Command prefix to allow</source>
+            <translation>要允许的命令前缀</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="383" />
+            <source>&amp;Add</source>
+            <translation>添加(&amp;A)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="383" />
+            <source>Add command</source>
+            <translation>添加命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="384" />
+            <source>Add the command prefix to the allowlist</source>
+            <translation>将命令前缀加入允许列表</translation>
+        </message>
+    </context>
+    <context>
+        <name>PersonaConsentDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Read files in the folders you give it, and change them (each change follows your permission mode)</source>
+            <translation>读取你提供的文件夹中的文件并修改它们（每次修改都遵循你的权限模式）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Look at Git history and make commits in your projects</source>
+            <translation>查看项目的 Git 历史并提交更改</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Run commands on this computer (each command follows your permission mode)</source>
+            <translation>在这台电脑上运行命令（每条命令都遵循你的权限模式）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Ask you questions, propose plans and ask for access to more folders</source>
+            <translation>向你提问、提出计划，并请求访问更多文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Save finished documents (reports, spreadsheets, PDFs) for you</source>
+            <translation>为你保存完成的文档（报告、表格、PDF）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Keep a to-do list you can see</source>
+            <translation>维护一份你能看到的待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Search the web and read web pages</source>
+            <translation>搜索网络并阅读网页</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Send a read-only helper to look through your files</source>
+            <translation>派一个只读助手查看你的文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Use the skills installed on this computer</source>
+            <translation>使用这台电脑上安装的技能</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Remember facts about you and your work between conversations</source>
+            <translation>在不同对话之间记住关于你和你工作的事实</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Use your connected services (mail, chat, calendars and others)</source>
+            <translation>使用你已连接的服务（邮件、聊天、日历等）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Use other tools built into OpenWorker</source>
+            <translation>使用 OpenWorker 内置的其他工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Talk with you only: no tools, no files, no commands</source>
+            <translation>只与你对话：没有工具、不碰文件、不运行命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Would like to use these connected services: {names}</source>
+            <translation>希望使用这些已连接的服务：{names}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Suggests the “{mode}” permission mode (only a suggestion: your choice stays in force)</source>
+            <translation>建议使用“{mode}”权限模式（仅为建议：你的选择依然有效）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Suggests the model {model}</source>
+            <translation>建议使用模型 {model}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Enable {title}?</source>
+            <translation>启用 {title}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Enable a persona</source>
+            <translation>启用人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>“{title}” would like to work with you</source>
+            <translation>“{title}”希望与你协作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Installed from {source}</source>
+            <translation>安装来源：{source}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>If you enable it, it may:</source>
+            <translation>启用后，它可以：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>It can never change your permissions: your permission mode, your folders and your rules stay as you set them, and anything risky still asks you first.</source>
+            <translation>它永远无法更改你的权限：权限模式、文件夹和规则都保持你的设置，任何有风险的操作仍会先征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Enable</source>
+            <translation>启用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Enable {title}</source>
+            <translation>启用 {title}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Keep disabled</source>
+            <translation>保持禁用</translation>
+        </message>
+    </context>
+    <context>
+        <name>PersonasPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Personas</source>
+            <translation>人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>A persona is who works on a session: its instructions and the tools it is offered. Personas you install stay disabled until you agree to what they may do; none can change your permissions.</source>
+            <translation>人设决定由谁处理一个会话：它的指令以及可用的工具。你安装的人设在你同意其能力之前保持禁用；任何人设都无法更改你的权限。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Persona</source>
+            <translation>人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>What it is for</source>
+            <translation>用途</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Each persona and whether it is enabled</source>
+            <translation>每个人设及其是否已启用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Install from &amp;folder…</source>
+            <translation>从文件夹安装(&amp;F)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Install a persona from a folder</source>
+            <translation>从文件夹安装人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Install from &amp;git…</source>
+            <translation>从 git 安装(&amp;G)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Install a persona from a git address</source>
+            <translation>从 git 地址安装人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Enable…</source>
+            <translation>启用(&amp;E)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Enable the selected persona</source>
+            <translation>启用所选人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Disable</source>
+            <translation>禁用(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Disable the selected persona</source>
+            <translation>禁用所选人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Update</source>
+            <translation>更新(&amp;U)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Fetch the selected persona again</source>
+            <translation>重新获取所选人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Remove</source>
+            <translation>移除(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Remove the selected persona</source>
+            <translation>移除所选人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} is disabled.</source>
+            <translation>{name} 已禁用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} was removed.</source>
+            <translation>{name} 已移除。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Enabled</source>
+            <translation>已启用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Disabled</source>
+            <translation>已禁用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Needs your consent</source>
+            <translation>需要你的同意</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Built in</source>
+            <translation>内置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>That did not work: {why}</source>
+            <translation>操作未成功：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Choose the persona's folder</source>
+            <translation>选择人设所在的文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Install from git</source>
+            <translation>从 git 安装</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Address of the git repository:</source>
+            <translation>git 仓库地址：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Fetching {source}…</source>
+            <translation>正在获取 {source}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} is enabled.</source>
+            <translation>{name} 已启用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} changed: review what it may do before enabling it.</source>
+            <translation>{name} 已更改：启用前请查看它可以做什么。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} is up to date.</source>
+            <translation>{name} 已是最新。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} stays disabled.</source>
+            <translation>{name} 保持禁用。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ProvidersPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="84" />
+            <source>Providers and keys</source>
+            <translation>提供商与密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="85" />
+            <source>Keys are stored in your system keyring and are never shown again. A new or removed key is used from the next request on.</source>
+            <translation>密钥保存在系统钥匙串中，之后不会再显示。新增或移除的密钥从下一次请求开始生效。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="91" />
+            <source>No secure keyring is available on this system: keys cannot be stored.</source>
+            <translation>此系统上没有可用的安全钥匙串：无法保存密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="93" />
+            <source>Keyring warning</source>
+            <translation>钥匙串警告</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="97" />
+            <source>Provider</source>
+            <translation>提供商</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="97" />
+            <source>Key</source>
+            <translation>密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="99" />
+            <source>Providers</source>
+            <translation>提供商</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="100" />
+            <source>Each provider and whether its key is stored</source>
+            <translation>各个提供商及其密钥是否已保存</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="113" />
+            <source>New key for the selected provider</source>
+            <translation>所选提供商的新密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="114" />
+            <source>New API key</source>
+            <translation>新 API 密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="115" />
+            <source>Stored in the keyring for the selected provider</source>
+            <translation>为所选提供商保存到钥匙串</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="116" />
+            <source>&amp;Save key</source>
+            <translation>保存密钥(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="116" />
+            <source>Save key</source>
+            <translation>保存密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="117" />
+            <source>Store or replace the selected provider's key</source>
+            <translation>保存或替换所选提供商的密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="118" />
+            <source>&amp;Remove key</source>
+            <translation>移除密钥(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="118" />
+            <source>Remove key</source>
+            <translation>移除密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="119" />
+            <source>Delete the selected provider's key from the keyring</source>
+            <translation>从钥匙串中删除所选提供商的密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="127" />
+            <source>Ollama URL</source>
+            <translation>Ollama 地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="128" />
+            <source>Where Ollama listens; saved when you press Enter</source>
+            <translation>Ollama 的监听地址；按 Enter 保存</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="129" />
+            <source>&amp;Ollama URL</source>
+            <translation>Ollama 地址(&amp;O)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="136" />
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="137" />
+            <source>&amp;Guided set-up…</source>
+            <translation>引导设置(&amp;G)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="137" />
+            <source>Guided set-up</source>
+            <translation>引导设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="138" />
+            <source>Check a key with a real request and choose a default model</source>
+            <translation>用真实请求验证密钥并选择默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="194" />
+            <source>Stored</source>
+            <translation>已保存</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="191" />
+            <source>Not set</source>
+            <translation>未设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="204" />
+            <source>Type a key first.</source>
+            <translation>请先输入密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="213" />
+            <source>Key saved for {provider}.</source>
+            <translation>已保存 {provider} 的密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="229" />
+            <source>Key removed for {provider}.</source>
+            <translation>已移除 {provider} 的密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="230" />
+            <source>No key was stored for {provider}.</source>
+            <translation>{provider} 没有已保存的密钥。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="239" />
+            <source>Ollama URL saved.</source>
+            <translation>Ollama 地址已保存。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="193" />
+            <source>From the environment ({variable})</source>
+            <translation>来自环境变量（{variable}）</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuestionCard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="416" />
+            <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
+            <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="417" />
+            <source>&lt;b&gt;Folder access requested&lt;/b&gt;</source>
+            <translation>&lt;b&gt;请求访问文件夹&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="418" />
+            <source>&lt;b&gt;Question&lt;/b&gt;</source>
+            <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="430" />
+            <source>Answer: {option}</source>
+            <translation>回答：{option}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="434" />
+            <source>Type an answer and press Enter</source>
+            <translation>输入回答并按 Enter</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="435" />
+            <source>Your answer</source>
+            <translation>你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="439" />
+            <source>Question from the assistant</source>
+            <translation>助手的问题</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuickAsk</name>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="84" />
+            <source>Quick ask</source>
+            <translation>快速提问</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="85" />
+            <source>Ask something quickly; Esc closes</source>
+            <translation>快速提问；按 Esc 关闭</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="93" />
+            <source>Ask OpenWorker… (Enter to send, Esc to close)</source>
+            <translation>向 OpenWorker 提问……（Enter 发送，Esc 关闭）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="94" />
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="95" />
+            <source>What you want to know or have done</source>
+            <translation>你想了解或完成的事</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="104" />
+            <source>Your question</source>
+            <translation>你的问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="108" />
+            <source>Attachments</source>
+            <translation>附件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="115" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="121" />
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="122" />
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="123" />
+            <source>Open in window</source>
+            <translation>在窗口中打开</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="124" />
+            <source>Show this conversation in the main window</source>
+            <translation>在主窗口中显示这段对话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="250" />
+            <source>Waiting for your approval</source>
+            <translation>等待你的批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="254" />
+            <source>Failed: {message}</source>
+            <translation>失败：{message}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="258" />
+            <source>Done</source>
+            <translation>完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="303" />
+            <source> (read only)</source>
+            <translation>（只读）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" line="203" />
+            <source>Choose a model first: in the main window or in Settings.</source>
+            <translation>请先选择模型：在主窗口或设置中选择。</translation>
+        </message>
+        <message>
+            <source>Thinking…</source>
+            <translation>思考中…</translation>
+        </message>
+        <message>
+            <source>Running {tool}…</source>
+            <translation>正在运行 {tool}…</translation>
+        </message>
+    </context>
+    <context>
+        <name>SettingsWindow</name>
+        <message>
+            <source>Memory</source>
+            <translation>记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="68" />
+            <source>Personas</source>
+            <translation>人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="42" />
+            <source>Settings — OpenWorker Qt</source>
+            <translation>设置 — OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="47" />
+            <source>Settings</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="54" />
+            <source>Settings pages</source>
+            <translation>设置页面</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="55" />
+            <source>Choose a page; arrow keys move between pages</source>
+            <translation>选择页面；方向键可在页面间切换</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="59" />
+            <source>Providers and keys</source>
+            <translation>提供商与密钥</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="60" />
+            <source>Default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="61" />
+            <source>Permissions</source>
+            <translation>权限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="62" />
+            <source>Writable folders</source>
+            <translation>可写文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="63" />
+            <source>Appearance</source>
+            <translation>外观</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="72" />
+            <source>Close settings</source>
+            <translation>关闭设置</translation>
+        </message>
+    </context>
+    <context>
+        <name>Sidebar</name>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="71" />
+            <location filename="../../openworker_qt/ui/sidebar.py" line="72" />
+            <source>New session</source>
+            <translation>新建会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="73" />
+            <source>Start a new session (Ctrl+N)</source>
+            <translation>开始新会话（Ctrl+N）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="75" />
+            <source>Search sessions (Ctrl+K)</source>
+            <translation>搜索会话（Ctrl+K）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="77" />
+            <source>Search sessions</source>
+            <translation>搜索会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="78" />
+            <source>Filter the session list by title</source>
+            <translation>按标题筛选会话列表</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="80" />
+            <source>Clear search</source>
+            <translation>清除搜索</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="85" />
+            <source>Sessions</source>
+            <translation>会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="86" />
+            <source>Your sessions, newest first</source>
+            <translation>你的会话，最新的在前</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="118" />
+            <source>Delete…</source>
+            <translation>删除…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="168" />
+            <location filename="../../openworker_qt/ui/sidebar.py" line="170" />
+            <source>Rename session</source>
+            <translation>重命名会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="169" />
+            <source>Title:</source>
+            <translation>标题：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="187" />
+            <source>Delete session</source>
+            <translation>删除会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="188" />
+            <source>Delete this session and its transcript? This cannot be undone.</source>
+            <translation>删除这个会话及其记录？此操作无法撤销。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="111" />
+            <source>Re&amp;name…</source>
+            <translation>重命名(&amp;N)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="129" />
+            <source>No sessions match “{text}”</source>
+            <translation>没有与“{text}”匹配的会话</translation>
+        </message>
+        <message>
+            <source>Rename…</source>
+            <translation>重命名…</translation>
+        </message>
+    </context>
+    <context>
+        <name>TodoPanel</name>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="57" />
+            <source>Current step</source>
+            <translation>当前步骤</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="65" />
+            <source>To-do items</source>
+            <translation>待办事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="72" />
+            <source>To-do list</source>
+            <translation>待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="88" />
+            <source>{done} of {total} done</source>
+            <translation>已完成 {done}/{total}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="108" />
+            <source>Done: {text}</source>
+            <translation>已完成：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="115" />
+            <source>Current step: {text}</source>
+            <translation>当前步骤：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="118" />
+            <source>To do: {text}</source>
+            <translation>待办：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="129" />
+            <source>To-do list · {summary}</source>
+            <translation>待办清单 · {summary}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
+            <source>Hide the to-do list</source>
+            <translation>收起待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="133" />
+            <source>Show the to-do list</source>
+            <translation>展开待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/todo_panel.py" line="136" />
+            <source>Now: {text}</source>
+            <translation>当前：{text}</translation>
+        </message>
+    </context>
+    <context>
+        <name>Transcript</name>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="317" />
+            <source>Thinking: </source>
+            <translation>思考：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="323" />
+            <source>Show less</source>
+            <translation>收起</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="324" />
+            <source>Show all · {n} lines</source>
+            <translation>显示全部 · {n} 行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="348" />
+            <source>⏳ queued — goes in after the current step</source>
+            <translation>⏳ 已排队 — 将在当前步骤之后加入</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="375" />
+            <source>(no output)</source>
+            <translation>（无输出）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="378" />
+            <source>… {n} more lines</source>
+            <translation>… 还有 {n} 行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="381" />
+            <source>What it was given:</source>
+            <translation>调用参数：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="382" />
+            <source>What came back:</source>
+            <translation>返回结果：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_delegate.py" line="659" />
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+    </context>
+    <context>
+        <name>TranscriptView</name>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="91" />
+            <source>Transcript</source>
+            <translation>对话记录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="92" />
+            <source>The conversation: messages, tool cards and approvals</source>
+            <translation>对话内容：消息、工具卡片和审批</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="337" />
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="337" />
+            <source>Edit and send again</source>
+            <translation>编辑后重新发送</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="338" />
+            <source>Ask again</source>
+            <translation>再问一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="338" />
+            <source>Copy the code</source>
+            <translation>复制代码</translation>
+        </message>
+    </context>
+    <context>
+        <name>Tray</name>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="58" />
+            <source>OpenWorker tray menu</source>
+            <translation>OpenWorker 托盘菜单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="59" />
+            <location filename="../../openworker_qt/ui/tray.py" line="131" />
+            <source>Idle</source>
+            <translation>空闲</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="62" />
+            <source>Quick ask…</source>
+            <translation>快速提问…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="64" />
+            <source>Open window</source>
+            <translation>打开窗口</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="65" />
+            <source>Open inbox</source>
+            <translation>打开收件箱</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="66" />
+            <source>Waiting for you</source>
+            <translation>等待你处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="67" />
+            <source>Pending approvals</source>
+            <translation>待审批事项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="70" />
+            <source>Pause automations</source>
+            <translation>暂停自动化</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="74" />
+            <source>Quit OpenWorker</source>
+            <translation>退出 OpenWorker</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="122" />
+            <source>{n} waiting for you</source>
+            <translation>{n} 项等待你处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="128" />
+            <source>Working on {n} session(s)</source>
+            <translation>正在处理 {n} 个会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="136" />
+            <source>Waiting for you ({n})</source>
+            <translation>等待你处理（{n}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="141" />
+            <source>More in the inbox…</source>
+            <translation>收件箱中还有更多…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="150" />
+            <source>Approve once</source>
+            <translation>批准一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="152" />
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="154" />
+            <source>Show in inbox…</source>
+            <translation>在收件箱中显示…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="125" />
+            <source>{a} approval(s), {q} other question(s) in {s} session(s)</source>
+            <translation>{s} 个会话中有 {a} 项审批、{q} 个其他问题</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoiceController</name>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="93" />
+            <source>Hold to dictate; release to put the words into the message</source>
+            <translation>按住说话；松开后文字将放入消息框</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="114" />
+            <source>{what} ({shortcut})</source>
+            <translation>{what}（{shortcut}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="119" />
+            <source>Voice</source>
+            <translation>语音</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="119" />
+            <source>Listening…</source>
+            <translation>正在聆听…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="120" />
+            <source>Transcribing…</source>
+            <translation>正在转写…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="123" />
+            <source>Voice input</source>
+            <translation>语音输入</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="124" />
+            <source>Voice input: {state}</source>
+            <translation>语音输入：{state}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="131" />
+            <source>Import model…</source>
+            <translation>导入模型…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="148" />
+            <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings), then hold the button again.</source>
+            <translation>未找到麦克风。请连接麦克风（或在系统隐私设置中允许本应用使用它），然后再次按住按钮。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="150" />
+            <source>No microphone found</source>
+            <translation>未找到麦克风</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="164" />
+            <source>Hold the button while you speak.</source>
+            <translation>说话时请按住按钮。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="177" />
+            <source>Voice input failed: {error}</source>
+            <translation>语音输入失败：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="182" />
+            <source>No speech was recognised.</source>
+            <translation>未识别到语音。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="243" />
+            <source>Import a speech model</source>
+            <translation>导入语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="244" />
+            <source>whisper.cpp models (*.bin)</source>
+            <translation>whisper.cpp 模型 (*.bin)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="252" />
+            <source>Importing {name}…</source>
+            <translation>正在导入 {name}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice.py" line="258" />
+            <source>Speech model {name} is ready. Hold the voice button to dictate.</source>
+            <translation>语音模型 {name} 已就绪。按住语音按钮即可听写。</translation>
+        </message>
+    </context>
+    <context>
+        <name>WindowsHotkey</name>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="398" />
+            <source>This key cannot be used as a global hotkey</source>
+            <translation>这个按键不能用作全局快捷键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="402" />
+            <source>Another application already uses this key combination</source>
+            <translation>另一个应用已在使用这个组合键</translation>
+        </message>
+    </context>
+    <context>
+        <name>Wording</name>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="23" />
+            <source>not run yet</source>
+            <translation>尚未运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="24" />
+            <source>waiting for your approval</source>
+            <translation>等待你的批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="25" />
+            <source>waiting for your answer</source>
+            <translation>等待你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="26" />
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="27" />
+            <source>done</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="28" />
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="29" />
+            <source>denied</source>
+            <translation>已拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="30" />
+            <source>interrupted</source>
+            <translation>已中断</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="46" />
+            <source>Allowed: it only reads</source>
+            <translation>已允许：它只读取内容</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="48" />
+            <source>Allowed: this session runs in auto mode</source>
+            <translation>已允许：此会话处于自动模式</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="50" />
+            <source>Allowed: you approved this exact command for this session</source>
+            <translation>已允许：你已在此会话中批准过这条命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="54" />
+            <source>Allowed: {tool} is on your list of tools that run without asking</source>
+            <translation>已允许：{tool} 在你的免询问工具列表中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="58" />
+            <source>Allowed: a safe command on your list ({entry})</source>
+            <translation>已允许：你的安全命令列表中的命令（{entry}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="63" />
+            <source>You approved it once</source>
+            <translation>你批准了这一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="65" />
+            <source>You approved it, and allowed it from now on</source>
+            <translation>你已批准，并允许以后直接运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="69" />
+            <source>You approved this command for this session</source>
+            <translation>你已在此会话中批准这条命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="72" />
+            <source>You approved it</source>
+            <translation>你已批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="75" />
+            <source>Allowed by your rule for {target}</source>
+            <translation>已按你针对 {target} 的规则允许</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="80" />
+            <source>Allowed by your settings</source>
+            <translation>已按你的设置允许</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="86" />
+            <source>Reads</source>
+            <translation>读取内容</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="87" />
+            <source>Changes files on this computer</source>
+            <translation>修改这台电脑上的文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="88" />
+            <source>Runs a program</source>
+            <translation>运行程序</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="89" />
+            <source>Sends data off this computer</source>
+            <translation>将数据发送到这台电脑之外</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="97" />
+            <source>Approval</source>
+            <translation>批准请求</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="98" />
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="99" />
+            <source>Plan to review</source>
+            <translation>待审阅的计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="100" />
+            <source>Folder request</source>
+            <translation>文件夹请求</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="110" />
+            <source>busy</source>
+            <translation>服务繁忙</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="111" />
+            <source>too many requests</source>
+            <translation>请求过多</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="112" />
+            <source>server error</source>
+            <translation>服务器错误</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="113" />
+            <source>connection problem</source>
+            <translation>连接问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="114" />
+            <source>no answer in time</source>
+            <translation>未及时响应</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="118" />
+            <source>Waiting for {provider} · retrying {attempt}/{total} in {secs} s ({why})</source>
+            <translation>正在等待 {provider} · {secs} 秒后第 {attempt}/{total} 次重试（{why}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="123" />
+            <source>Waiting for {provider} · retrying {attempt}/{total} ({why})</source>
+            <translation>正在等待 {provider} · 第 {attempt}/{total} 次重试（{why}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="152" />
+            <source>The task paused here to wait for your answer.</source>
+            <translation>任务在此暂停，等待你的回答。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="161" />
+            <source>this folder</source>
+            <translation>此文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="200" />
+            <location filename="../../openworker_qt/qt/wording.py" line="355" />
+            <source>Reading {file}…</source>
+            <translation>正在读取 {file}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="201" />
+            <source>Read {file}</source>
+            <translation>读取了 {file}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="205" />
+            <source>Wrote {file} (+{n} lines)</source>
+            <translation>写入了 {file}（+{n} 行）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="206" />
+            <source>Write {file} ({n} lines)</source>
+            <translation>写入 {file}（{n} 行）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="210" />
+            <source>Edited {file} ({delta})</source>
+            <translation>修改了 {file}（{delta}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="211" />
+            <source>Edit {file} ({delta})</source>
+            <translation>修改 {file}（{delta}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="213" />
+            <source>Applied a patch</source>
+            <translation>应用了补丁</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="213" />
+            <source>Apply a patch</source>
+            <translation>应用补丁</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="216" />
+            <source>Created {file}</source>
+            <translation>创建了 {file}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="217" />
+            <source>Create {file}</source>
+            <translation>创建 {file}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="219" />
+            <source>Listed {folder}</source>
+            <translation>列出了 {folder}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="221" />
+            <source>Searched files for “{pattern}”</source>
+            <translation>在文件中搜索了“{pattern}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="223" />
+            <source>Searched the web for “{query}”</source>
+            <translation>在网上搜索了“{query}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="227" />
+            <source>Opened {site}</source>
+            <translation>打开了 {site}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="231" />
+            <source>Running `{command}`…</source>
+            <translation>正在运行 `{command}`…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="233" />
+            <source>Run `{command}`</source>
+            <translation>运行 `{command}`</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="234" />
+            <source>Ran `{command}`</source>
+            <translation>运行了 `{command}`</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="237" />
+            <source>exit {code}</source>
+            <translation>退出码 {code}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="239" />
+            <source>{secs} s</source>
+            <translation>{secs} 秒</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="242" />
+            <source>Checked a background command</source>
+            <translation>查看了后台命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="244" />
+            <source>git {what}</source>
+            <translation>git {what}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="246" />
+            <source>Asked you: {question}</source>
+            <translation>问你：{question}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="248" />
+            <source>Proposed a plan</source>
+            <translation>提出了计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="250" />
+            <source>Asked for access to {folder}</source>
+            <translation>请求访问 {folder}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="252" />
+            <source>Updated the to-do list</source>
+            <translation>更新了待办清单</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="254" />
+            <source>Remembered something</source>
+            <translation>记住了一件事</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="256" />
+            <source>Looked at what it remembers</source>
+            <translation>查看了记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="258" />
+            <source>Explored: {task}</source>
+            <translation>探索：{task}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="283" />
+            <source>Write {file} in {folder}/?</source>
+            <translation>在 {folder}/ 中写入 {file}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="284" />
+            <source>Write {file}?</source>
+            <translation>写入 {file}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="286" />
+            <source>Change {file}?</source>
+            <translation>修改 {file}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="288" />
+            <source>Apply these changes to your files?</source>
+            <translation>将这些更改应用到你的文件？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="290" />
+            <source>Run `{command}`?</source>
+            <translation>运行 `{command}`？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="292" />
+            <source>Commit these changes?</source>
+            <translation>提交这些更改？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="294" />
+            <source>Run git {what}?</source>
+            <translation>运行 git {what}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="296" />
+            <source>Open {url}?</source>
+            <translation>打开 {url}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="298" />
+            <source>Search the web for “{query}”?</source>
+            <translation>在网上搜索“{query}”？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="300" />
+            <source>Send a message to {target}?</source>
+            <translation>向 {target} 发送消息？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="302" />
+            <source>{action} on {target}?</source>
+            <translation>在 {target} 上执行“{action}”？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="303" />
+            <source>{action}?</source>
+            <translation>执行“{action}”？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="309" />
+            <source>nothing changes.</source>
+            <translation>不会改变任何东西。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="310" />
+            <source>what the file holds now is replaced.</source>
+            <translation>文件现有的内容会被替换。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="312" />
+            <source>a program can do anything you can.</source>
+            <translation>程序能做你能做的任何事。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="314" />
+            <source>once sent, it cannot be taken back.</source>
+            <translation>一旦发出就无法撤回。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="317" />
+            <source>{risk}: {why}</source>
+            <translation>{risk}：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="336" />
+            <source>the model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="341" />
+            <source>Waiting for {provider}</source>
+            <translation>正在等待 {provider}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="351" />
+            <source>Running {program}…</source>
+            <translation>正在运行 {program}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="352" />
+            <source>Running a command…</source>
+            <translation>正在运行命令…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="356" />
+            <source>Writing {file}…</source>
+            <translation>正在写入 {file}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="357" />
+            <source>Creating {file}…</source>
+            <translation>正在创建 {file}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="358" />
+            <source>Editing {file}…</source>
+            <translation>正在修改 {file}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="359" />
+            <source>Editing files…</source>
+            <translation>正在修改文件…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="360" />
+            <source>Looking through {folder}…</source>
+            <translation>正在查看 {folder}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="361" />
+            <location filename="../../openworker_qt/qt/wording.py" line="362" />
+            <source>Searching files…</source>
+            <translation>正在搜索文件…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="363" />
+            <source>Searching the web…</source>
+            <translation>正在网上搜索…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="364" />
+            <source>Reading a web page…</source>
+            <translation>正在阅读网页…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="368" />
+            <source>Using {tool}…</source>
+            <translation>正在使用 {tool}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="379" />
+            <source>It writes {paths}</source>
+            <translation>它会写入 {paths}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="381" />
+            <source>It runs a program</source>
+            <translation>它会运行一个程序</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="385" />
+            <source>It acts outside this computer: {where}</source>
+            <translation>它会在这台电脑之外操作：{where}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="387" />
+            <source>It acts outside this computer</source>
+            <translation>它会在这台电脑之外操作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="391" />
+            <source>This command is not on your list of commands that run without asking</source>
+            <translation>此命令不在你的免询问命令列表中</translation>
+        </message>
+    </context>
+    <context>
+        <name>WorkspaceDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/folders.py" line="24" />
+            <source>Enter a folder.</source>
+            <translation>请输入文件夹。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/folders.py" line="27" />
+            <source>Enter a full path (for example {example}).</source>
+            <translation>请输入完整路径（例如 {example}）。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/folders.py" line="30" />
+            <source>{path} is a file, not a folder.</source>
+            <translation>{path} 是文件，不是文件夹。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/folders.py" line="35" />
+            <source>{path} could not be created: {reason}</source>
+            <translation>无法创建 {path}：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="90" />
+            <location filename="../../openworker_qt/ui/workspace.py" line="152" />
+            <source>Choose your workspace folder</source>
+            <translation>选择工作区文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="91" />
+            <source>Default folder for new sessions</source>
+            <translation>新会话的默认文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="96" />
+            <source>Where should OpenWorker keep your files?</source>
+            <translation>OpenWorker 应该把你的文件放在哪里？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="101" />
+            <source>Sessions read and create files in a workspace folder; outside it the agent asks first. New sessions start in this folder, and each session can move to another one (Session → Change folder…).</source>
+            <translation>会话在工作区文件夹中读取和创建文件；在此文件夹之外，助手会先询问。新会话从此文件夹开始，每个会话都可以换到其他文件夹（会话 → 更改文件夹…）。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="110" />
+            <source>Workspace folder</source>
+            <translation>工作区文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="111" />
+            <source>Created if it does not exist yet</source>
+            <translation>如果尚不存在，将自动创建</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="112" />
+            <source>&amp;Folder</source>
+            <translation>文件夹(&amp;F)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="114" />
+            <source>C&amp;hoose…</source>
+            <translation>选择(&amp;H)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="115" />
+            <source>Pick the folder in a file dialog</source>
+            <translation>在文件对话框中选择文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="116" />
+            <source>Choose a folder</source>
+            <translation>选择文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="124" />
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="129" />
+            <source>&amp;Not now</source>
+            <translation>以后再说(&amp;N)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="129" />
+            <location filename="../../openworker_qt/ui/workspace.py" line="130" />
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="130" />
+            <source>Not now</source>
+            <translation>以后再说</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="132" />
+            <source>Ask again next time; this time the default folder is used</source>
+            <translation>下次启动时再询问；这次使用默认文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="133" />
+            <source>&amp;Use this folder</source>
+            <translation>使用此文件夹(&amp;U)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="134" />
+            <source>Use this folder</source>
+            <translation>使用此文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/workspace.py" line="135" />
+            <source>Create the folder if needed and remember it</source>
+            <translation>如有需要则创建此文件夹，并记住它</translation>
+        </message>
+    </context>
+    <context>
+        <name>X11Hotkey</name>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="253" />
+            <source>Cannot connect to the X display for the global hotkey</source>
+            <translation>无法连接到 X 显示服务以设置全局快捷键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="271" />
+            <source>This keyboard has no key for {key}</source>
+            <translation>此键盘上没有 {key} 键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/hotkey.py" line="282" />
+            <source>Another application already uses this key combination</source>
+            <translation>另一个应用已在使用这个组合键</translation>
+        </message>
+    </context>
+    <context>
+        <name>MemoryPage</name>
+        <message>
+            <source>Memory</source>
+            <translation>记忆</translation>
+        </message>
+        <message>
+            <source>Facts the assistant saved to remember across sessions: your preferences and corrections, context it cannot find in your files. Global facts apply everywhere, the others to one folder only. Double-click a fact to correct it.</source>
+            <translation>助手为跨会话记住而保存的事实：你的偏好和纠正，以及它无法从你的文件中找到的背景。全局事实适用于所有地方，其他事实只适用于一个文件夹。双击某条事实即可更正。</translation>
+        </message>
+        <message>
+            <source>&amp;Save new memories</source>
+            <translation>保存新记忆(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Save new memories</source>
+            <translation>保存新记忆</translation>
+        </message>
+        <message>
+            <source>When off, the assistant still reads the facts below but saves, changes or deletes none</source>
+            <translation>关闭后，助手仍会读取下面的事实，但不会保存、修改或删除任何事实</translation>
+        </message>
+        <message>
+            <source>Fact</source>
+            <translation>事实</translation>
+        </message>
+        <message>
+            <source>Applies to</source>
+            <translation>适用范围</translation>
+        </message>
+        <message>
+            <source>Saved</source>
+            <translation>保存时间</translation>
+        </message>
+        <message>
+            <source>From session</source>
+            <translation>来源会话</translation>
+        </message>
+        <message>
+            <source>Saved memories</source>
+            <translation>已保存的记忆</translation>
+        </message>
+        <message>
+            <source>One row per fact: the fact, where it applies, when and in which session it was saved. F2 edits the fact, Delete removes the selected facts.</source>
+            <translation>每行一条事实：事实内容、适用范围、保存时间和来源会话。按 F2 编辑事实，按 Delete 删除所选事实。</translation>
+        </message>
+        <message>
+            <source>Memory status</source>
+            <translation>记忆状态</translation>
+        </message>
+        <message>
+            <source>&amp;Delete</source>
+            <translation>删除(&amp;D)</translation>
+        </message>
+        <message>
+            <source>Delete selected memories</source>
+            <translation>删除所选记忆</translation>
+        </message>
+        <message>
+            <source>&amp;Reload</source>
+            <translation>重新加载(&amp;R)</translation>
+        </message>
+        <message>
+            <source>Reload memories</source>
+            <translation>重新加载记忆</translation>
+        </message>
+        <message>
+            <source>Not saved: {reason}</source>
+            <translation>未保存：{reason}</translation>
+        </message>
+        <message>
+            <source>The memories could not be read or saved; see the log for details.</source>
+            <translation>无法读取或保存记忆；详情请查看日志。</translation>
+        </message>
+        <message>
+            <source>Nothing saved yet.</source>
+            <translation>尚未保存任何内容。</translation>
+        </message>
+        <message>
+            <source>Everywhere</source>
+            <translation>所有地方</translation>
+        </message>
+        <message>
+            <source>Every folder</source>
+            <translation>所有文件夹</translation>
+        </message>
+        <message>
+            <source>Changed {date}</source>
+            <translation>修改于 {date}</translation>
+        </message>
+        <message>
+            <source>Unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
+            <source>Session {id}</source>
+            <translation>会话 {id}</translation>
+        </message>
+        <message>
+            <source>New memories are saved.</source>
+            <translation>新记忆会被保存。</translation>
+        </message>
+        <message>
+            <source>Saving is off: the assistant reads these facts but saves no new ones.</source>
+            <translation>保存已关闭：助手会读取这些事实，但不会保存新的事实。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n saved fact(s)</source>
+            <translation>
+                <numerusform>已保存 %n 条事实</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>UsageLabel</name>
+        <message>
+            <source>Tokens and cost</source>
+            <translation>令牌与费用</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens</source>
+            <translation>{tokens} 个令牌</translation>
+        </message>
+        <message>
+            <source>Last turn: {usage}</source>
+            <translation>上一轮：{usage}</translation>
+        </message>
+        <message>
+            <source>This session: {usage}</source>
+            <translation>本会话：{usage}</translation>
+        </message>
+        <message>
+            <source>Costs are estimates from list prices; edit them under [prices] in the settings file.</source>
+            <translation>费用按公开价格估算；可在设置文件的 [prices] 中修改。</translation>
+        </message>
+    </context>
 </TS>

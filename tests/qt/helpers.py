@@ -32,7 +32,7 @@ from openworker_qt.tools.interaction import interaction_tools
 from tests.core.helpers import StaticResolver
 
 SECRET = "sk-test-0123456789abcdef"
-SKIP = {"uid", "ts", "rev"}  # identity and timing, not what a row shows
+SKIP = {"uid", "ts", "rev", "started", "finished"}  # identity and timing, not what a row shows
 
 
 def fields_of(rows: list[TranscriptItem]) -> list[dict[str, Any]]:

@@ -240,5 +240,5 @@ def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_deskto
     run(qloop, scenario)
     model = InboxListModel(desktop.inbox)
     assert model.rowCount() == 1
-    assert "write_file" in model.index(0, 0).data()
+    assert model.index(0, 0).data() == "Write out.txt?"
     qtmodeltester.check(model)

@@ -101,10 +101,18 @@ def test_message_while_running_becomes_steering(qtbot, qloop, make_desktop) -> N
         await until(lambda: window.composer.running, what="running")
         assert window.composer.send.text() == "Steer"
         type_and_enter(qtbot, window, "Use British spelling")
+        # shown at once, before the engine takes it in after the current step
+        queued = window.transcript.items[-1]
+        seen["queued"] = (queued.kind, queued.source, queued.text,
+                          window.view.delegate._plain_body(queued).splitlines()[-1])
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 
+    seen: dict[str, object] = {}
     run(qloop, scenario)
+    assert seen["queued"] == ("user", "queued", "Use British spelling",
+                              "⏳ queued — goes in after the current step")
     rows = window.transcript.items
+    assert not [r for r in rows if r.source == "queued"]  # it became the steering message, once
     steering = [r for r in rows if r.kind == "user" and r.source == "steering"]
     assert [r.text for r in steering] == ["Use British spelling"]
     assert rows[-1].kind == "assistant" and rows[-1].text == "Adjusted as you asked."

@@ -149,7 +149,11 @@ def test_appearance_follows_system_by_default_and_can_be_forced(qtbot, qloop, ma
     assert qapp.palette().window().color().lightness() < 100 < light_window
     page.set_theme("system")
     assert load_config().get("ui.theme") == "system"
-    assert qapp.palette().window().color().lightness() == light_window
+    # back to the light scheme (the design system's light colours; offscreen is light)
+    from openworker_qt.ui.theme import light_palette
+
+    expected = light_palette(qapp.style().standardPalette()).window().color()
+    assert qapp.palette().window().color() == expected and expected.lightness() > 200
     page.set_language("zh_CN")
     assert load_config().get("general.language") == "zh_CN"
     assert desktop.runtime.config.get("general.language") == "zh_CN"

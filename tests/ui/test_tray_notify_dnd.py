@@ -58,7 +58,7 @@ def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: 
 
     run(qloop, scenario)
     assert seen["status"] == "1 waiting for you"
-    assert str(seen["entry"]).startswith("write_file")
+    assert seen["entry"] == "Write out.txt?"
     assert (tmp_path / "ws" / "out.txt").exists()
     assert desktop.runtime.inbox.items()[0].resolved_by == "tray"
     assert tray.state == "idle" and not tray.pending_menu.isEnabled()

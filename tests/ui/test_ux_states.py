@@ -155,7 +155,7 @@ def test_a_new_session_shows_what_openworker_can_do(qtbot, qloop, make_desktop) 
     desktop = make_desktop([{"text": "Sure."}])
     window = desktop.window
     empty = window.view.empty_state
-    assert empty.isVisible() and len(empty.examples) == 3
+    assert empty.isVisible() and len(empty.examples) == 4
     assert str(desktop.workspace) in empty.folder.text()
     qtbot.mouseClick(empty.examples[1], Qt.MouseButton.LeftButton)
     assert window.composer.edit.toPlainText() == empty.examples[1].text()

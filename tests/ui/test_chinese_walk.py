@@ -1,0 +1,189 @@
+"""Simplified Chinese complete: every window is walked in zh_CN and any English
+text left on screen (labels, buttons, menus, placeholders, tooltips, accessible
+names, window titles, transcript rows) fails the test.
+
+"English left" is a run of Latin letters that is not a name (OpenWorker, a
+provider, a model id, a path, a shortcut) in a string with no Chinese in it, or
+an English phrase of two words or more inside a Chinese one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMenu,
+    QPlainTextEdit,
+    QTabWidget,
+    QTextEdit,
+    QTreeWidget,
+    QWidget,
+)
+
+from openworker_qt.ui.theme import install_translator
+from tests.ui.conftest import run, until
+
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+# Names and notations that stay as they are in Chinese.
+ALLOWED = re.compile(
+    r"OpenWorker|Qt|OpenAI|Anthropic|Google|Gemini|Ollama|DeepSeek|GLM|Z\.ai|Kimi|Moonshot|Qwen|MiniMax|"
+    r"Mistral|Grok|xAI|Together|Fireworks|Inkling|Thinking Machines, via Baseten|OpenRouter|LM Studio|"
+    r"llama\.cpp|English|Slack|GitHub|MCP|API|URL|JSON|Markdown|PDF|CSV|"
+    r"XLSX|DOCX|HTML|Enter|Shift|Ctrl|Alt|Esc|Tab|Meta|Cmd|Space|Wayland|X11|macOS|Windows|Linux|"
+    r"whisper(?:\.cpp)?|ggml|pytest|git|Claude|Cursor|npx|uvx|node|cowork|code|chat|ops|myhelper|"
+    r"discuss|plan|interactive|auto|custom|scripted|local|provider|model|AGENTS\.md|SKILL\.md|"
+    r"https?://\S+|[\w.-]+:[\w./-]+|\S*/\S*|\S+\.(?:md|txt|py|json|toml|docx|xlsx|pdf|csv|html|bin)|"
+    r"&[A-Za-z]|\([A-Za-z&]+\)|\b[A-Z]\b|\bOK\b|\bID\b", re.I)
+WORD = re.compile(r"[A-Za-z]{3,}")
+PHRASE = re.compile(r"[A-Za-z]{2,}[ ,'’-]+[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})*")
+
+
+def english_left(text: str) -> str:
+    """The English in ``text`` that should have been translated ('' if none)."""
+    rest = ALLOWED.sub(" ", text or "")
+    if CJK.search(text or ""):
+        found = PHRASE.search(rest)
+        return found.group(0) if found and len(found.group(0)) > 8 else ""
+    found = WORD.search(rest)
+    return found.group(0) if found else ""
+
+
+def texts_of(widget: QWidget) -> Iterator[tuple[str, str]]:
+    """(where, text) for what a widget shows or says to a screen reader."""
+    name = f"{type(widget).__name__}#{widget.objectName()}"
+    if widget.isWindow():
+        yield name + ".windowTitle", widget.windowTitle()
+    yield name + ".accessibleName", widget.accessibleName()
+    yield name + ".accessibleDescription", widget.accessibleDescription()
+    yield name + ".toolTip", widget.toolTip()
+    if isinstance(widget, QLabel):
+        yield name + ".text", re.sub(r"<[^>]+>", " ", widget.text())
+    if isinstance(widget, QAbstractButton):
+        yield name + ".text", widget.text()
+    if isinstance(widget, QLineEdit | QPlainTextEdit | QTextEdit):
+        yield name + ".placeholder", widget.placeholderText()
+    if isinstance(widget, QGroupBox):
+        yield name + ".title", widget.title()
+    if isinstance(widget, QTabWidget):
+        for i in range(widget.count()):
+            yield f"{name}.tab{i}", widget.tabText(i)
+    if isinstance(widget, QListWidget):
+        for i in range(widget.count()):
+            yield f"{name}.item{i}", widget.item(i).text()
+    if isinstance(widget, QTreeWidget):
+        header = widget.headerItem()
+        for c in range(widget.columnCount()):
+            yield f"{name}.header{c}", header.text(c)
+    if isinstance(widget, QComboBox) and not widget.isEditable() and widget.objectName() != "composerChip":
+        for i in range(widget.count()):
+            yield f"{name}.item{i}", widget.itemText(i)
+    for action in widget.actions():
+        yield name + ".action", action.text()
+        yield name + ".action.toolTip", action.toolTip() if action.toolTip() != action.text().replace("&", "") else ""
+    if isinstance(widget, QMenu):
+        yield name + ".title", widget.title()
+
+
+def untranslated(*roots: QWidget) -> list[str]:
+    found: list[str] = []
+    for root in roots:
+        for widget in [root, *root.findChildren(QWidget)]:
+            if not widget.isVisibleTo(root) and widget is not root and not isinstance(widget, QMenu):
+                continue
+            for where, text in texts_of(widget):
+                left = english_left(text)
+                if left:
+                    found.append(f"{where}: {text!r} ({left!r})")
+    return sorted(set(found))
+
+
+@pytest.fixture
+def chinese(qapp) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    used = install_translator(qapp, "zh_CN")
+    yield used
+    install_translator(qapp, "en")
+
+
+def test_the_detector_finds_english(qapp) -> None:  # type: ignore[no-untyped-def]
+    assert english_left("Send") == "Send"
+    assert english_left("发送") == ""
+    assert english_left("正在等待 Anthropic") == ""
+    assert english_left("打开 notes-q1.md") == ""
+    assert english_left("正在运行 pytest…") == ""
+    assert english_left("模型 Waiting for your approval") == "Waiting for your approval"
+    assert english_left("scripted:/tmp/x.json") == ""
+
+
+def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.core.approvals import ApprovalRequest
+    from openworker_qt.core.risk import RiskClass
+    from openworker_qt.ui.approval import ApprovalDialog
+    from tests.ui.test_approvals import WRITE
+
+    assert chinese == "zh_CN"
+    desktop = make_desktop(WRITE + [{"text": "好的。"}])
+    window = desktop.window
+    window.show_dialogs = False
+    seen: dict[str, list[str]] = {}
+    seen["empty window"] = untranslated(window)
+    menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]
+    seen["menus"] = untranslated(*menus)
+
+    async def scenario() -> None:
+        window.composer.edit.setPlainText("写文件")
+        window.composer.submit()
+        await until(lambda: window.view.cards(), what="approval card")
+        seen["approval card"] = untranslated(*window.view.cards())
+        seen["window at work"] = untranslated(window)
+        rows = [window.view.delegate._plain_body(i) for i in window.transcript.items
+                if i.kind in ("tool", "notice")]
+        seen["transcript rows"] = [r for r in rows if english_left(r)]
+        inbox = desktop.show_inbox()
+        seen["inbox full"] = untranslated(inbox)
+        dialog = ApprovalDialog(ApprovalRequest(
+            session_id="s", call_id="c", tool="write_file", risk=RiskClass.WRITE_LOCAL, reason="",
+            arguments={"path": "ACME/brief.md", "content": "x\n"}, target="ACME/brief.md"),
+            preview="--- /dev/null\n+++ b/brief.md\n@@ -0,0 +1 @@\n+x\n")
+        qtbot.addWidget(dialog)
+        seen["approval dialog"] = untranslated(dialog)
+        window.view.cards()[0].panel.once.click()
+        await until(lambda: not desktop.manager.is_running(window.session_id or ""), what="turn end")
+        seen["inbox empty"] = untranslated(inbox)
+        inbox.close()
+        popup = desktop.show_quick_ask()
+        seen["quick ask"] = untranslated(popup)
+        popup.hide()
+        settings = desktop.show_settings()
+        await until(lambda: not settings.providers.busy(), what="providers")
+        pages = []
+        for i in range(settings.nav.count()):
+            settings.nav.setCurrentRow(i)
+            pages.extend(untranslated(settings))
+        seen["settings"] = sorted(set(pages))
+        settings.close()
+        onboarding = desktop.show_onboarding()
+        seen["onboarding"] = untranslated(onboarding)
+        onboarding.close()
+
+    run(qloop, scenario)
+    left = {k: v for k, v in seen.items() if v}
+    assert not left, "English left in zh_CN:\n" + "\n".join(
+        f"[{k}] {line}" for k, v in left.items() for line in v)
+
+
+def test_the_linux_setup_installs_a_chinese_font() -> None:
+    import subprocess
+    from pathlib import Path
+
+    dev = Path(__file__).resolve().parents[2] / "scripts" / "dev"
+    done = subprocess.run(["bash", "-c", f'source "{dev}"; printf "%s\\n" "${{SYSTEM_PACKAGES[@]}}"'],
+                          capture_output=True, text=True, check=True, timeout=30)
+    assert "fonts-noto-cjk" in done.stdout.split()
