@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -37,6 +38,10 @@ from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
 
 log = logging.getLogger(__name__)
+
+#: Engines (and the histories they hold) kept for idle sessions, most recent first;
+#: an older idle one is released and rebuilt from the store when next used.
+MAX_LIVE = 8
 
 Listener = Callable[[ev.Event], None]
 
@@ -109,6 +114,7 @@ class SessionManager:
         new_session_mode: Callable[[str, str | None], str] | None = None,
         prepare: Callable[[SessionInfo], Awaitable[None]] | None = None,
         ready: Callable[[], Awaitable[object]] | None = None,
+        max_live: int = MAX_LIVE,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
@@ -116,7 +122,9 @@ class SessionManager:
         ``prepare(info)``: awaited before each turn of a session builds its engine
         (slow set-up, e.g. reading the folder's settings, kept off the loop).
         ``ready``: awaited before a turn writes anything, beside the provider's
-        preparation (e.g. the secrets ``redact`` needs, loaded in a worker)."""
+        preparation (e.g. the secrets ``redact`` needs, loaded in a worker).
+        ``max_live``: how many idle sessions keep their engine (least recently
+        used released first); a running or parked turn's engine is never released."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -133,7 +141,9 @@ class SessionManager:
         self.prepare = prepare
         self.ready = ready
         self.listeners: list[Listener] = []
-        self._engines: dict[str, TurnEngine] = {}
+        self.max_live = max(0, max_live)
+        self._engines: OrderedDict[str, TurnEngine] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
         self.leases = leases if leases is not None else SessionLeases(store.db)
         self.heartbeat_every = heartbeat_every
@@ -177,11 +187,71 @@ class SessionManager:
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
+            self._engines.move_to_end(session_id)
+            self._evict(keep=session_id)
+        else:
+            self._engines.move_to_end(session_id)
         return engine
 
     def forget(self, session_id: str) -> None:
         """Drop the cached engine (it is rebuilt from the store on next use)."""
-        self._engines.pop(session_id, None)
+        engine = self._engines.pop(session_id, None)
+        if engine is not None and not self._busy(session_id, engine):
+            self._close_state(engine)
+
+    def live_sessions(self) -> list[str]:
+        """The sessions holding an engine now, least recently used first."""
+        return list(self._engines)
+
+    def _busy(self, session_id: str, engine: TurnEngine) -> bool:
+        """A turn runs or is parked (waiting for an answer), or the session's tools
+        keep work alive (a background task of its shell): the engine stays."""
+        if engine.running or engine.waiting_for_user or self.is_running(session_id):
+            return True
+        for value in engine.tool_state.values():
+            tasks = getattr(value, "tasks", None)
+            if isinstance(tasks, dict) and any(
+                getattr(getattr(t, "proc", None), "returncode", 0) is None
+                for t in tasks.values()
+            ):
+                return True
+        return False
+
+    def _evict(self, keep: str | None = None) -> None:
+        """Release the least recently used idle engines beyond :attr:`max_live`
+        (never ``keep``, the one being handed out)."""
+        idle = [sid for sid, engine in self._engines.items() if not self._busy(sid, engine)]
+        extra = len(idle) - self.max_live
+        for sid in [s for s in idle if s != keep][:max(0, extra)]:
+            log.debug("releasing the engine of idle session %s", sid)
+            self.forget(sid)
+
+    def _close_state(self, engine: TurnEngine) -> None:
+        """Close what the engine's tools opened (e.g. a persistent shell), in the
+        background (a released engine keeps nothing alive)."""
+        closers = []
+        for key, value in list(engine.tool_state.items()):
+            close = getattr(value, "close", None)
+            if close is not None and asyncio.iscoroutinefunction(close):
+                closers.append(close)
+                engine.tool_state.pop(key, None)
+        if not closers:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a script): the atexit hooks of the tools clean up
+
+        async def close_all() -> None:
+            for close in closers:
+                try:
+                    await close()
+                except Exception:
+                    log.warning("closing a released session's tools failed", exc_info=True)
+
+        task = loop.create_task(close_all())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def is_running(self, session_id: str) -> bool:
         task = self._tasks.get(session_id)
@@ -303,6 +373,7 @@ class SessionManager:
                 raise
         finally:
             await self._release(session_id)
+            self._evict(keep=session_id)
 
     async def _release(self, session_id: str) -> None:
         """Give the lease back when the database can be written (the loop never waits);
@@ -407,7 +478,11 @@ class SessionManager:
 
     def _turn_done(self, session_id: str, task: asyncio.Task[ev.TurnStatus | None]) -> None:
         """Every spawned turn's last word: a task that died is logged, its session
-        marked stopped, and surfaces told the turn is over (nothing else would)."""
+        marked stopped, and surfaces told the turn is over (nothing else would).
+        The finished task is dropped and idle engines beyond :attr:`max_live` released."""
+        if self._tasks.get(session_id) is task:
+            del self._tasks[session_id]
+        self._evict()
         if task.cancelled():
             return  # quitting: a parked turn stays "running" for recover()
         exc = task.exception()
