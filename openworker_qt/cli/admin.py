@@ -244,13 +244,15 @@ def show(args: argparse.Namespace) -> int:
         if info is None:
             sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
             return 2
+        # Streamed: one page of rows at a time, each line written as it is read, so
+        # a 100,000-message session prints in constant memory.
+        out = sys.stdout
         if not args.json:
-            print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
-        for msg in rt.conversations.load(info.id):
-            if args.json:
-                print(json.dumps(msg, ensure_ascii=False))
-                continue
-            print(render_message(msg))
+            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}\n")
+        for msg in rt.conversations.iter_messages(info.id):
+            out.write((json.dumps(msg, ensure_ascii=False) if args.json
+                       else render_message(msg)) + "\n")
+        out.flush()
         return 0
 
 

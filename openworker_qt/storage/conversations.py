@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -211,6 +212,22 @@ class ConversationStore:
             "SELECT id, data FROM messages WHERE session_id = ? ORDER BY id", (session_id,)
         )
         return [_decode(row) for row in rows]
+
+    def iter_messages(self, session_id: str, *, page: int = OLDER_CHUNK) -> Iterator[Message]:
+        """Every message of the session, oldest first, read ``page`` rows per query:
+        memory stays flat however long the session is (``openworker-qt show``)."""
+        after = 0
+        while True:
+            rows = self.db.query(
+                "SELECT id, data FROM messages WHERE session_id = ? AND id > ?"
+                " ORDER BY id LIMIT ?",
+                (session_id, after, page),
+            )
+            for row in rows:
+                yield _decode(row)
+            if len(rows) < page:
+                return
+            after = int(rows[-1]["id"])
 
     # paging (a long session opens newest-first) ------------------------------------
 
