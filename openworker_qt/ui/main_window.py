@@ -179,7 +179,7 @@ class MainWindow(QMainWindow):
         self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
         self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
 
-        self.sessions = SessionListModel(self)
+        self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()
@@ -340,7 +340,7 @@ class MainWindow(QMainWindow):
     # --------------------------------------------------------------- sessions
 
     def refresh_sessions(self) -> None:
-        self.sessions.refresh(self.store.list_sessions(search=self._search))
+        self.sessions.reload()
         self.sessions.set_pending(self.inbox.counts())
         for sid in self.bridge.running_sessions:
             self.sessions.set_running(sid, True)
@@ -369,8 +369,7 @@ class MainWindow(QMainWindow):
         self.sidebar.search.selectAll()
 
     def _on_sidebar_search(self, text: str) -> None:
-        self._search = text.strip()
-        self.refresh_sessions()
+        self._search = text.strip()  # (the sidebar runs the search itself, debounced)
 
     def _default_mode_to_picker(self) -> None:
         """A new session starts in the configured permission mode."""
