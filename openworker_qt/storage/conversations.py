@@ -424,23 +424,27 @@ class ConversationStore:
     # paging (a long session opens newest-first) ------------------------------------
 
     def newest_messages(
-        self, session_id: str, limit: int = NEWEST_PAGE
+        self, session_id: str, limit: int = NEWEST_PAGE, *, before: int | None = None
     ) -> tuple[list[Message], int | None]:
-        """The newest ``limit``-odd messages, and the id of the first one returned.
+        """The newest ``limit``-odd messages (older than message ``before`` if given),
+        and the id of the first one returned.
 
         The page is widened back to a user message, so a tool call is never split
         from its result and a page reduces to the same rows as the whole history
         would show for it. The id is ``None`` when nothing older exists. Reading
         the newest page of a 10,000-message session takes a few ms, the whole
-        session ~150 ms (bench/transcript.py): the window paints the page first.
+        session ~150 ms (bench/transcript.py): the window paints the page first,
+        then reads older pages the same way (``before``) as the user scrolls up.
         """
+        bound = "" if before is None else " AND id < ?"
         while True:
+            params: tuple[object, ...] = (session_id,) if before is None else (session_id, before)
             rows = self.db.query(
-                "SELECT id, role, data FROM messages WHERE session_id = ?"
+                f"SELECT id, role, data FROM messages WHERE session_id = ?{bound}"
                 " ORDER BY id DESC LIMIT ?",
-                (session_id, limit + 1),
+                (*params, limit + 1),
             )
-            if len(rows) <= limit:  # the whole session fits
+            if len(rows) <= limit:  # the whole (rest of the) session fits
                 return [_decode(r) for r in reversed(rows)], None
             page = list(reversed(rows[:limit]))
             start = next((i for i, r in enumerate(page) if r["role"] == "user"), None)

@@ -69,7 +69,7 @@ from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.qt.transcript_reducer import newest_page, older_items
+from openworker_qt.qt.transcript_reducer import newest_page
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
 from openworker_qt.tools.todo import TodoItem, stored_todos, todos_from_display
@@ -323,6 +323,9 @@ class MainWindow(QMainWindow):
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
         self.sidebar.delete_requested.connect(self._on_sidebar_delete)
         self.sidebar.search_changed.connect(self._on_sidebar_search)
+        self.sidebar.exported.connect(lambda path: self.statusBar().showMessage(
+            self.tr("Exported to {path}").format(path=path), 6000))
+        self.sidebar.export_failed.connect(self.show_message)
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.model_chosen.connect(self._on_composer_model)
@@ -556,9 +559,8 @@ class MainWindow(QMainWindow):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
-        if before is not None:
-            older = await asyncio.to_thread(older_items, self.store, session_id, before)
-            self.transcript.set_older(session_id, older)
+        if before is not None:  # read a page at a time in a worker, as the user scrolls up
+            self.transcript.page_older(session_id, before, self.store)
 
     def _show_todos(self, todos: list[TodoItem]) -> None:
         self._todo_updates += 1
