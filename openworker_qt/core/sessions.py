@@ -501,9 +501,8 @@ class SessionManager:
         """Sessions a previous process left mid-turn (crashed, killed or parked)."""
         out = []
         elsewhere = self.leases.busy_elsewhere()
-        for info in self.store.list_sessions(limit=10_000):
-            if (info.status in ("running", "suspended") and not self.is_running(info.id)
-                    and info.id not in elsewhere):
+        for info in self.store.sessions_with_status(("running", "suspended")):
+            if not self.is_running(info.id) and info.id not in elsewhere:
                 out.append(info)
         return out
 

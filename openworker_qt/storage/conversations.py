@@ -53,6 +53,7 @@ MIGRATIONS = [
     """
     ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX sessions_by_recent ON sessions(pinned, updated_at, id);
+    CREATE INDEX sessions_by_status ON sessions(status);
     CREATE VIRTUAL TABLE title_search USING fts5(
         title, content='sessions', content_rowid='rowid',
         tokenize='unicode61 remove_diacritics 2');
@@ -291,17 +292,25 @@ class ConversationStore:
                 f" ORDER BY {RECENT_ORDER}", (like,))
             return [SearchHit(r[0], None) for r in rows]
         query = fts_query(words)
-        rows = self.db.query(
-            "WITH t AS (SELECT rowid AS rid FROM title_search WHERE title_search MATCH ?),"
-            " m AS (SELECT session_id, MAX(rowid) AS mid FROM message_search"
-            "       WHERE message_search MATCH ? GROUP BY session_id)"
-            " SELECT s.id, m.mid FROM sessions s LEFT JOIN m ON m.session_id = s.id"
-            " WHERE m.mid IS NOT NULL OR s.rowid IN (SELECT rid FROM t)"
-            " OR s.title LIKE ? ESCAPE '\\'"
-            f" ORDER BY s.{RECENT_ORDER.replace(', ', ', s.')}",
-            (query, query, like),
-        )
-        return [SearchHit(r[0], None if r[1] is None else int(r[1])) for r in rows]
+        newest: dict[str, int] = {
+            str(r[0]): int(r[1]) for r in self.db.query(
+                "SELECT session_id, MAX(rowid) FROM message_search"
+                " WHERE message_search MATCH ? GROUP BY session_id", (query,))
+        }
+        titled = {str(r[0]) for r in self.db.query(
+            "SELECT s.id FROM title_search t JOIN sessions s ON s.rowid = t.rowid"
+            " WHERE title_search MATCH ?", (query,))}
+        titled.update(str(r[0]) for r in self.db.query(
+            "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\'", (like,)))
+        found = list(titled.union(newest))
+        keys: list[tuple[int, float, str]] = []
+        for start in range(0, len(found), 500):
+            part = found[start:start + 500]
+            marks = ",".join("?" * len(part))
+            keys.extend((int(r[1]), float(r[2]), str(r[0])) for r in self.db.query(
+                f"SELECT id, pinned, updated_at FROM sessions WHERE id IN ({marks})", part))
+        keys.sort(reverse=True)  # the sidebar's order: pinned, most recent, id
+        return [SearchHit(sid, newest.get(sid)) for _p, _u, sid in keys]
 
     def message_texts(self, message_ids: list[int]) -> dict[int, str]:
         """The searchable words of these messages (for the snippets of search hits)."""
@@ -341,6 +350,15 @@ class ConversationStore:
     def set_pinned(self, session_id: str, pinned: bool) -> None:
         """Pin a session to the top of the sidebar (its activity time is kept)."""
         self.db.execute("UPDATE sessions SET pinned = ? WHERE id = ?", (int(pinned), session_id))
+
+    def sessions_with_status(self, statuses: tuple[str, ...]) -> list[SessionInfo]:
+        """Sessions in one of these states (e.g. a turn left running), without
+        message counts (an index lookup, however many sessions there are)."""
+        marks = ",".join("?" * len(statuses))
+        rows = self.db.query(
+            f"SELECT *, 0 AS n FROM sessions WHERE status IN ({marks})"
+            f" ORDER BY {RECENT_ORDER}", statuses)
+        return [_session(r) for r in rows]
 
     def update_session(self, session_id: str, **fields: Any) -> None:
         unknown = set(fields) - _SESSION_FIELDS - {"meta"}
