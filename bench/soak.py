@@ -109,6 +109,10 @@ def main() -> int:
             if task is not None:
                 await task
             window.refresh_sessions()
+            # The scripted model keeps every request it got (a test aid a real provider
+            # does not have): emptied, so it is not counted as the app's growth.
+            for provider in getattr(rt.router, "_scripted", {}).values():
+                provider.requests.clear()
             await asyncio.sleep(0)
             if turn % args.block == 0:
                 stall = max(gaps, default=0.0)
