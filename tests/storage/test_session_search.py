@@ -86,3 +86,30 @@ def test_every_session_is_reachable_page_by_page_in_the_sidebars_order(tmp_path:
     assert all(store.session_position(seen[i].id) == i for i in range(0, 1234, 97))
     # A search matching more than 500 sessions returns all of them.
     assert len(store.search_sessions("s")) == 1234
+
+
+def test_message_counts_are_kept_without_counting_rows(tmp_path: Path) -> None:
+    """Opening or running a session reads its message count from the session row
+    (kept by triggers), not by counting a million rows on the loop thread."""
+    path = tmp_path / "state.sqlite3"
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:1])
+    old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES ('a', '', 0, 0)")
+    for _ in range(5):
+        old.execute("INSERT INTO messages(session_id, role, data, created_at)"
+                    " VALUES ('a', 'user', '{\"role\": \"user\", \"content\": \"x\"}', 0)")
+    old.close()
+    store = ConversationStore(Database(path))  # counted once by the migration
+    info = store.get_session("a")
+    assert info is not None and info.message_count == 5 and store.count("a") == 5
+    store.append("a", {"role": "assistant", "content": "y"})
+    queries: list[str] = []
+    store.db._home.conn.set_trace_callback(queries.append)
+    assert store.count("a") == 6 and store.get_session("a").message_count == 6  # type: ignore[union-attr]
+    assert not any("COUNT(" in q.upper() for q in queries)
+    store.db._home.conn.set_trace_callback(None)
+    b = store.create_session().id
+    store.append(b, {"role": "user", "content": "z"})
+    assert [s.message_count for s in store.sessions_page(0, 10)] == [1, 6]
+    store.delete_session("a")
+    assert store.count(b) == 1
