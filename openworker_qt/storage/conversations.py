@@ -51,7 +51,8 @@ MIGRATIONS = [
     # (written through by append(); rows older than this step are indexed in chunks
     # by backfill_search(), newest first, from search_backfill.below down to 0);
     # each session's message count kept by triggers (counting 1,000,000 messages
-    # took ~0.3 s on the loop thread every time a session was opened or run).
+    # took ~0.3 s on the loop thread every time a session was opened or run); the
+    # results of a tool by name (the to-do list, the deliverables) found by index.
     """
     ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX sessions_by_recent ON sessions(pinned, updated_at, id);
@@ -86,6 +87,8 @@ MIGRATIONS = [
     CREATE TRIGGER messages_count_ad AFTER DELETE ON messages BEGIN
         UPDATE sessions SET message_count = message_count - 1 WHERE id = old.session_id;
     END;
+    CREATE INDEX messages_tool_by_name ON messages(session_id, json_extract(data, '$.name'))
+        WHERE role = 'tool';
     """,
 ]
 
