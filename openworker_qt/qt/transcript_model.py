@@ -66,7 +66,7 @@ STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 FETCH_CHUNK = 120  # older rows prepended per fetch (about three screens)
 OLDER_PAGE = 600  # messages read from SQLite per older page (in a worker)
 #: Rows of a session big enough that switching away from it trims the C heap.
-TRIM_AFTER_ROWS = 2_000
+TRIM_AFTER_ROWS = 500
 
 #: Reads a page of older rows: (store, session id, before message id) -> (rows, next id).
 Pager = Callable[[str, int], tuple[list[TranscriptItem], int | None]]
