@@ -67,8 +67,8 @@ MATCH_ROLE = int(Qt.ItemDataRole.UserRole) + 8
 SNIPPET_ROLE = int(Qt.ItemDataRole.UserRole) + 9
 
 #: Rows read per query, and pages kept (the rest is read again when scrolled to).
-PAGE = 100
-KEEP_PAGES = 12
+PAGE = 50
+KEEP_PAGES = 24
 SNIPPET_CHARS = 90
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -121,6 +121,8 @@ class SessionListModel(QAbstractListModel):
         self._seq = 0
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._backfilling = False
+        self._signature: object = None  # the groups last laid out (see reload)
+        self._placed: dict[str, int | None] = {}  # rows found by query, this layout
         self._stop_backfill = threading.Event()
         self._found.connect(self._on_found)
 
@@ -258,6 +260,7 @@ class SessionListModel(QAbstractListModel):
         if self.store is None:
             return [], 0
         groups, _bounds = self.store.session_groups()
+        self._signature = groups
         counts = [groups.pinned, groups.today, groups.yesterday, groups.week, groups.older]
         sections: list[_Section] = []
         row = offset = 0
@@ -275,7 +278,10 @@ class SessionListModel(QAbstractListModel):
         if self._search:
             self._start_search()
             return
+        before = self._signature
         sections, rows = self._layout()
+        if self._hits is None and before is not None and self._signature == before:
+            return  # nothing the list shows changed: the rows read stay (no re-reads)
         self._apply(sections, rows, None)
 
     def _apply(self, sections: list[_Section], rows: int, hits: list[SearchHit] | None) -> None:
@@ -286,6 +292,7 @@ class SessionListModel(QAbstractListModel):
         ids = [self._id_at(i.row()) for i in old]
         self._sections, self._rows, self._hits = sections, rows, hits
         self._pages.clear()
+        self._placed.clear()
         self._snippets.clear()
         new: list[QModelIndex] = []
         for sid in ids:
@@ -310,8 +317,14 @@ class SessionListModel(QAbstractListModel):
             for i, info in enumerate(page):
                 if info.id == session_id:
                     return self._row_for_offset(number * PAGE + i)
+        if session_id in self._placed:  # asked again before the view read its page
+            return self._placed[session_id]
         offset = self.store.session_position(session_id)
-        return None if offset is None else self._row_for_offset(offset)
+        row = None if offset is None else self._row_for_offset(offset)
+        if len(self._placed) > 64:
+            self._placed.clear()
+        self._placed[session_id] = row
+        return row
 
     def _row_for_offset(self, offset: int) -> int | None:
         for section in self._sections:

@@ -121,6 +121,8 @@ class SessionGroups:
     yesterday: int
     week: int
     older: int
+    #: The newest activity time (any change the sidebar shows moves it or a count).
+    latest: float = 0.0
 
     @property
     def total(self) -> int:
@@ -249,11 +251,14 @@ class ConversationStore:
             "SELECT (SELECT COUNT(*) FROM sessions WHERE pinned = 1),"
             " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ?),"
             " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ? AND updated_at < ?),"
-            " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ? AND updated_at < ?)",
+            " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ? AND updated_at < ?),"
+            " (SELECT MAX(updated_at) FROM sessions WHERE pinned = 0),"
+            " (SELECT MAX(updated_at) FROM sessions WHERE pinned = 1)",
             (today, yesterday, today, week, yesterday),
         )[0]
-        pinned, t, y, w = (int(v) for v in row)
-        return SessionGroups(pinned, t, y, w, max(0, total - pinned - t - y - w)), bounds
+        pinned, t, y, w = (int(v) for v in row[:4])
+        latest = max(float(row[4] or 0.0), float(row[5] or 0.0))
+        return SessionGroups(pinned, t, y, w, max(0, total - pinned - t - y - w), latest), bounds
 
     def sessions_page(self, offset: int, limit: int) -> list[SessionInfo]:
         """Sessions ``offset`` … ``offset + limit`` in the sidebar's order (an

@@ -195,6 +195,13 @@ class SessionDelegate(QStyledItemDelegate):
     def _draw_runs(painter: QPainter, font: QFont, rect: QRect, text: str,
                    words: list[str], color: QColor) -> None:
         """``text`` on one line in ``rect``, the searched words in bold, elided."""
+        painter.setPen(color)
+        painter.setFont(font)
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if not words:  # (browsing: one elided line, no runs)
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(rect, flags, shown)
+            return
         bold = QFont(font)
         bold.setWeight(QFont.Weight.Bold)
         painter.setPen(color)
