@@ -283,6 +283,7 @@ class Sidebar(QWidget):
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
         self._menu_target = ""
+        self.context_menu: QMenu | None = None
         # One action owns F2: the Session menu shows this same action, so the key is
         # bound once (two bindings made F2 ambiguous and neither fired).
         self.rename_action = QAction(self.tr("Re&name…"), self.list)
@@ -368,15 +369,18 @@ class Sidebar(QWidget):
         self._menu_target = str(sid)
         pinned = bool(idx.data(PINNED_ROLE))
         self.pin_action.setText(self.tr("Un&pin") if pinned else self.tr("&Pin"))
-        menu = QMenu(self)
-        menu.addAction(self.rename_action)
-        menu.addAction(self.pin_action)
-        menu.addAction(self.export_action)
-        menu.addSeparator()
-        menu.addAction(self.delete_action)
-        menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self._clear_menu_target))
+        menu = self.context_menu
+        if menu is None:  # one menu, shown again each time (not a new object per click)
+            menu = QMenu(self)
+            menu.setObjectName("sessionMenu")
+            menu.addAction(self.rename_action)
+            menu.addAction(self.pin_action)
+            menu.addAction(self.export_action)
+            menu.addSeparator()
+            menu.addAction(self.delete_action)
+            menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self._clear_menu_target))
+            self.context_menu = menu
         menu.popup(self.list.viewport().mapToGlobal(pos))
-        self.context_menu = menu
 
     def _clear_menu_target(self) -> None:
         self._menu_target = ""

@@ -182,3 +182,26 @@ def test_badges_and_hover_paint(qtbot, tmp_path) -> None:  # type: ignore[no-unt
     assert row is not None and model.index(row, 0).data(PENDING_ROLE) == 3
     assert "3 waiting for you" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert not sidebar.grab().isNull()
+
+
+def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 5)
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    row = model.row_of(ids[2])
+    assert row is not None
+    rect = sidebar.list.visualRect(model.index(row, 0))
+    for _ in range(3):  # the same menu each time
+        sidebar._on_list_menu(rect.center())
+        menu = sidebar.context_menu
+        assert menu is not None
+        qtbot.waitUntil(menu.isVisible)
+        assert [a.text() for a in menu.actions() if a.text()] == [
+            "Re&name…", "&Pin", "&Export as Markdown…", "Delete…"]
+        menu.hide()
+    assert len(sidebar.findChildren(type(menu))) == 1
+    sidebar._on_list_menu(rect.center())
+    sidebar.pin_action.trigger()  # acts on the row clicked, not the current one
+    assert store.get_session(ids[2]).pinned  # type: ignore[union-attr]
+    assert sidebar.current_id() == ids[2]
