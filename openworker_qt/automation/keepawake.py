@@ -231,6 +231,9 @@ class KeepAwake:
         self.status = "Keep-awake idle" if enabled else "Keep-awake off"
         self._keys: set[str] = set()
         self._held = False  # touched on the worker thread only
+        #: Why no inhibitor could be had: found once per run of the app (the first
+        #: turn), reported once; later turns do not try (nor warn) again.
+        self.unavailable: str | None = None
         self._lock = threading.Lock()
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="keepawake")
         self._last: concurrent.futures.Future[None] | None = None
@@ -309,12 +312,13 @@ class KeepAwake:
             log.debug("keep-awake worker already stopped")
 
     def _engage(self) -> None:
-        if self._held or not self.enabled:
+        if self._held or not self.enabled or self.unavailable is not None:
             return
         try:
             self.inhibitor.acquire(self.why)
         except Exception as exc:
-            log.warning("keep-awake unavailable: %s", exc)
+            self.unavailable = str(exc)
+            log.warning("keep-awake unavailable for this run of the app: %s", exc)
             self.status = f"Keep-awake unavailable: {exc}"
             return
         self._held = True

@@ -245,20 +245,24 @@ def show(args: argparse.Namespace) -> int:
         if info is None:
             sys.stderr.write(f"openworker-qt: no session matches {args.session!r}\n")
             return 2
+        # Streamed: one page of rows at a time, each line written as it is read, so
+        # a 100,000-message session prints in constant memory.
+        out = sys.stdout
         if not args.json:
-            print(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}")
+            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}\n")
         tally = UsageTally(PriceTable.from_config(rt.config.get("prices"))[0])
-        for msg in rt.conversations.load(info.id):
+        for msg in rt.conversations.iter_messages(info.id):
             if args.json:
-                print(json.dumps(msg, ensure_ascii=False))
+                out.write(json.dumps(msg, ensure_ascii=False) + "\n")
                 continue
             turn = tally.add(msg)
             if turn:
-                print(f"  · {turn}")
-            print(render_message(msg))
+                out.write(f"  · {turn}\n")
+            out.write(render_message(msg) + "\n")
         if not args.json:
             for line in tally.finish():
-                print(f"  · {line}")
+                out.write(f"  · {line}\n")
+        out.flush()
         return 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -38,6 +39,10 @@ from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
 
 log = logging.getLogger(__name__)
+
+#: Engines (and the histories they hold) kept for idle sessions, most recent first;
+#: an older idle one is released and rebuilt from the store when next used.
+MAX_LIVE = 8
 
 Listener = Callable[[ev.Event], None]
 
@@ -112,6 +117,7 @@ class SessionManager:
         prepare: Callable[[SessionInfo], Awaitable[None]] | None = None,
         ready: Callable[[], Awaitable[object]] | None = None,
         compaction: bool = False,
+        max_live: int = MAX_LIVE,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
@@ -122,7 +128,9 @@ class SessionManager:
         preparation (e.g. the secrets ``redact`` needs, loaded in a worker).
         ``system_prompt_for(info)``: made again at the start of every turn (after
         ``prepare``), so it must be stable while nothing changes (providers cache it);
-        ``reminder_for(info)``: the engine's per-call reminder (outbound only)."""
+        ``reminder_for(info)``: the engine's per-call reminder (outbound only);
+        ``max_live``: how many idle sessions keep their engine (least recently
+        used released first); a running or parked turn's engine is never released."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -141,7 +149,9 @@ class SessionManager:
         self.ready = ready
         self.compaction = compaction  # summarise older turns near the window (core/context.py)
         self.listeners: list[Listener] = []
-        self._engines: dict[str, TurnEngine] = {}
+        self.max_live = max(0, max_live)
+        self._engines: OrderedDict[str, TurnEngine] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
         self._persona_of: dict[str, str] = {}  # the persona each cached engine was built for
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
         self.leases = leases if leases is not None else SessionLeases(store.db)
@@ -189,11 +199,72 @@ class SessionManager:
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
             self._persona_of[session_id] = info.persona
+            self._engines.move_to_end(session_id)
+            self._evict(keep=session_id)
+        else:
+            self._engines.move_to_end(session_id)
         return engine
 
     def forget(self, session_id: str) -> None:
         """Drop the cached engine (it is rebuilt from the store on next use)."""
-        self._engines.pop(session_id, None)
+        engine = self._engines.pop(session_id, None)
+        self._persona_of.pop(session_id, None)
+        if engine is not None and not self._busy(session_id, engine):
+            self._close_state(engine)
+
+    def live_sessions(self) -> list[str]:
+        """The sessions holding an engine now, least recently used first."""
+        return list(self._engines)
+
+    def _busy(self, session_id: str, engine: TurnEngine) -> bool:
+        """A turn runs or is parked (waiting for an answer), or the session's tools
+        keep work alive (a background task of its shell): the engine stays."""
+        if engine.running or engine.waiting_for_user or self.is_running(session_id):
+            return True
+        for value in engine.tool_state.values():
+            tasks = getattr(value, "tasks", None)
+            if isinstance(tasks, dict) and any(
+                getattr(getattr(t, "proc", None), "returncode", 0) is None
+                for t in tasks.values()
+            ):
+                return True
+        return False
+
+    def _evict(self, keep: str | None = None) -> None:
+        """Release the least recently used idle engines beyond :attr:`max_live`
+        (never ``keep``, the one being handed out)."""
+        idle = [sid for sid, engine in self._engines.items() if not self._busy(sid, engine)]
+        extra = len(idle) - self.max_live
+        for sid in [s for s in idle if s != keep][:max(0, extra)]:
+            log.debug("releasing the engine of idle session %s", sid)
+            self.forget(sid)
+
+    def _close_state(self, engine: TurnEngine) -> None:
+        """Close what the engine's tools opened (e.g. a persistent shell), in the
+        background (a released engine keeps nothing alive)."""
+        closers = []
+        for key, value in list(engine.tool_state.items()):
+            close = getattr(value, "close", None)
+            if close is not None and asyncio.iscoroutinefunction(close):
+                closers.append(close)
+                engine.tool_state.pop(key, None)
+        if not closers:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a script): the atexit hooks of the tools clean up
+
+        async def close_all() -> None:
+            for close in closers:
+                try:
+                    await close()
+                except Exception:
+                    log.warning("closing a released session's tools failed", exc_info=True)
+
+        task = loop.create_task(close_all())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def is_running(self, session_id: str) -> bool:
         task = self._tasks.get(session_id)
@@ -319,6 +390,7 @@ class SessionManager:
                 raise
         finally:
             await self._release(session_id)
+            self._evict(keep=session_id)
 
     async def _release(self, session_id: str) -> None:
         """Give the lease back when the database can be written (the loop never waits);
@@ -423,7 +495,11 @@ class SessionManager:
 
     def _turn_done(self, session_id: str, task: asyncio.Task[ev.TurnStatus | None]) -> None:
         """Every spawned turn's last word: a task that died is logged, its session
-        marked stopped, and surfaces told the turn is over (nothing else would)."""
+        marked stopped, and surfaces told the turn is over (nothing else would).
+        The finished task is dropped and idle engines beyond :attr:`max_live` released."""
+        if self._tasks.get(session_id) is task:
+            del self._tasks[session_id]
+        self._evict()
         if task.cancelled():
             return  # quitting: a parked turn stays "running" for recover()
         exc = task.exception()
@@ -442,9 +518,8 @@ class SessionManager:
         """Sessions a previous process left mid-turn (crashed, killed or parked)."""
         out = []
         elsewhere = self.leases.busy_elsewhere()
-        for info in self.store.list_sessions(limit=10_000):
-            if (info.status in ("running", "suspended") and not self.is_running(info.id)
-                    and info.id not in elsewhere):
+        for info in self.store.sessions_with_status(("running", "suspended")):
+            if not self.is_running(info.id) and info.id not in elsewhere:
                 out.append(info)
         return out
 

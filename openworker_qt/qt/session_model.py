@@ -1,22 +1,41 @@
-"""SessionListModel: the sessions sidebar's model over the ConversationStore.
+"""SessionListModel: the sessions sidebar, paged from SQLite.
 
-Rows are :class:`~openworker_qt.storage.conversations.SessionInfo` snapshots
-plus two live badges the store does not know: *running* (from the bridge) and
-the number of *pending approvals* (from the approver / inbox). ``refresh``
-takes a fresh list (read wherever the caller likes — it is one small query) and
-announces the smallest change it can: rows removed, moved and inserted one by
-one (never a reset), then ``dataChanged`` — so the view keeps its selection,
-current row and scroll position when sessions appear from another process.
+Every session is reachable: the model knows how many sessions each group holds
+(Pinned, Today, Yesterday, Previous 7 days, Older — a header row before each
+group that is not empty) and reads the rows a page at a time as the view asks
+for them (:meth:`ConversationStore.sessions_page`). Only a few pages are kept,
+so scrolling through 100,000 sessions keeps memory flat.
+
+A search (:meth:`set_search`) runs in a worker thread (full-text search over
+titles and messages, :meth:`ConversationStore.search_sessions`); its result is
+the complete list of matching sessions, shown without headers, each with the
+words that matched marked in its title and in a snippet of the message that
+matched. A result arriving after a newer search started is dropped.
+
+:meth:`reload` (the database changed) keeps the view's selection, current row
+and scroll position: rows are re-laid out (``layoutChanged``) and the
+persistent indexes follow their sessions — never a reset.
+
+Two live badges the store does not know come from the window: *running* (from
+the bridge) and the number of *pending approvals* (from the inbox).
 
 Roles:
-    Qt.DisplayRole: the title (or "New session").
-    Qt.ToolTipRole / AccessibleTextRole: title, model and badges in words.
-    ID_ROLE: session id. RUNNING_ROLE: bool. PENDING_ROLE: int.
+    Qt.DisplayRole: the title (or "New session"), or a group's name for a header.
+    Qt.ToolTipRole / AccessibleTextRole: title, group and badges in words.
+    ID_ROLE: session id (None for a header). RUNNING_ROLE: bool. PENDING_ROLE: int.
+    HEADER_ROLE: True for a group header. PINNED_ROLE: bool. UPDATED_ROLE: epoch s.
+    MATCH_ROLE: the words searched for (to mark in the title).
+    SNIPPET_ROLE: a piece of the matching message, or "".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import concurrent.futures
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -25,14 +44,32 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
 
-from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.storage.conversations import (
+    ConversationStore,
+    SearchHit,
+    SessionInfo,
+    search_words,
+)
+
+log = logging.getLogger(__name__)
 
 ID_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 RUNNING_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 PENDING_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 MODEL_ROLE = int(Qt.ItemDataRole.UserRole) + 4
+HEADER_ROLE = int(Qt.ItemDataRole.UserRole) + 5
+PINNED_ROLE = int(Qt.ItemDataRole.UserRole) + 6
+UPDATED_ROLE = int(Qt.ItemDataRole.UserRole) + 7
+MATCH_ROLE = int(Qt.ItemDataRole.UserRole) + 8
+SNIPPET_ROLE = int(Qt.ItemDataRole.UserRole) + 9
+
+#: Rows read per query, and pages kept (the rest is read again when scrolled to).
+PAGE = 50
+KEEP_PAGES = 24
+SNIPPET_CHARS = 90
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -41,25 +78,125 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("SessionListModel", text)
 
 
+def group_names() -> list[str]:
+    return [_tr("Pinned"), _tr("Today"), _tr("Yesterday"), _tr("Previous 7 days"), _tr("Older")]
+
+
+@dataclass(slots=True)
+class _Section:
+    name: str
+    first_row: int  # the header's row
+    first_offset: int  # the first session's place in the sidebar's order
+    count: int
+
+
+def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
+    """A one-line piece of ``text`` around the first word searched for."""
+    flat = " ".join(text.split())
+    low = flat.lower()
+    at = min((i for i in (low.find(w) for w in words) if i >= 0), default=0)
+    start = max(0, at - width // 3)
+    piece = flat[start:start + width]
+    return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
+
+
 class SessionListModel(QAbstractListModel):
-    def __init__(self, parent: Any = None) -> None:
+    #: (search number, hits) from the worker; handled on the model's thread.
+    _found = Signal(int, object)
+    #: A search finished and its rows are shown (the text searched for).
+    search_done = Signal(str)
+
+    def __init__(self, store: ConversationStore | None = None, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[SessionInfo] = []
+        self.store = store
         self._running: set[str] = set()
         self._pending: dict[str, int] = {}
+        self._sections: list[_Section] = []
+        self._rows = 0
+        self._pages: OrderedDict[int, list[SessionInfo]] = OrderedDict()
+        self._search = ""
+        self._words: list[str] = []
+        self._hits: list[SearchHit] | None = None  # a search's results (no headers)
+        self._snippets: dict[int, str] = {}
+        self._seq = 0
+        self._worker: concurrent.futures.ThreadPoolExecutor | None = None
+        self._backfilling = False
+        self._signature: object = None  # the groups last laid out (see reload)
+        self._placed: dict[str, int | None] = {}  # rows found by query, this layout
+        self._stop_backfill = threading.Event()
+        self._found.connect(self._on_found)
+
+    # ------------------------------------------------------------------ reading
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else self._rows
+
+    def _locate(self, row: int) -> tuple[_Section | None, int]:
+        """(the header's section, -1) for a header row, else (None, the session's offset)."""
+        if self._hits is not None:
+            return None, row
+        for section in reversed(self._sections):
+            if row >= section.first_row:
+                if row == section.first_row:
+                    return section, -1
+                return None, section.first_offset + row - section.first_row - 1
+        return None, -1
+
+    def _page(self, number: int) -> list[SessionInfo]:
+        page = self._pages.get(number)
+        if page is not None:
+            self._pages.move_to_end(number)
+            return page
+        page = self._read_page(number)
+        self._pages[number] = page
+        while len(self._pages) > KEEP_PAGES:
+            self._pages.popitem(last=False)
+        return page
+
+    def _read_page(self, number: int) -> list[SessionInfo]:
+        if self.store is None:
+            return []
+        start = number * PAGE
+        if self._hits is None:
+            return self.store.sessions_page(start, PAGE)
+        hits = self._hits[start:start + PAGE]
+        found = self.store.sessions_by_id([h.session_id for h in hits])
+        mids = [h.message_id for h in hits if h.message_id is not None]
+        texts = self.store.message_texts(mids) if mids else {}
+        for mid, text in texts.items():
+            self._snippets[mid] = snippet(text, self._words)
+        return [found.get(h.session_id) or _gone(h.session_id) for h in hits]
+
+    def session_at(self, row: int) -> SessionInfo | None:
+        """The session shown at ``row`` (None for a header or out of range)."""
+        if not 0 <= row < self._rows:
+            return None
+        section, offset = self._locate(row)
+        if section is not None or offset < 0:
+            return None
+        page = self._page(offset // PAGE)
+        return page[offset % PAGE] if offset % PAGE < len(page) else None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not index.isValid() or not 0 <= index.row() < self._rows:
             return None
-        info = self._rows[index.row()]
+        section, offset = self._locate(index.row())
+        if section is not None:
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+                return section.name
+            if role == HEADER_ROLE:
+                return True
+            return None
+        info = self.session_at(index.row())
+        if info is None:
+            return None
         title = info.title or _tr("New session")
         if role == Qt.ItemDataRole.DisplayRole:
             return title
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             parts = [title]
+            if info.pinned:
+                parts.append(_tr("pinned"))
             if info.id in self._running:
                 parts.append(_tr("running"))
             n = self._pending.get(info.id, 0)
@@ -67,6 +204,9 @@ class SessionListModel(QAbstractListModel):
                 parts.append(_tr("{n} waiting for you").format(n=n))
             if info.unattended:
                 parts.append(_tr("unattended"))
+            text = self._snippet_of(offset)
+            if text:
+                parts.append(_tr("found in: {text}").format(text=text))
             return " · ".join(parts)
         if role == ID_ROLE:
             return info.id
@@ -76,48 +216,217 @@ class SessionListModel(QAbstractListModel):
             return self._pending.get(info.id, 0)
         if role == MODEL_ROLE:
             return info.model
+        if role == HEADER_ROLE:
+            return False
+        if role == PINNED_ROLE:
+            return info.pinned
+        if role == UPDATED_ROLE:
+            return info.updated_at
+        if role == MATCH_ROLE:
+            return list(self._words)
+        if role == SNIPPET_ROLE:
+            return self._snippet_of(offset)
         return None
+
+    def _snippet_of(self, offset: int) -> str:
+        if self._hits is None or not 0 <= offset < len(self._hits):
+            return ""
+        mid = self._hits[offset].message_id
+        return self._snippets.get(mid, "") if mid is not None else ""
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
+        if self.is_header(index.row()):
+            return Qt.ItemFlag.NoItemFlags  # skipped by the keyboard, never selected
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    # ------------------------------------------------------------------ updates
+    def is_header(self, row: int) -> bool:
+        return self._hits is None and any(s.first_row == row for s in self._sections)
 
-    def refresh(self, sessions: Sequence[SessionInfo]) -> None:
-        new = list(sessions)
-        wanted = {s.id for s in new}
-        for row in range(len(self._rows) - 1, -1, -1):  # gone (deleted, filtered out)
-            if self._rows[row].id not in wanted:
-                self.beginRemoveRows(QModelIndex(), row, row)
-                del self._rows[row]
-                self.endRemoveRows()
-        for row, info in enumerate(new):  # then move or insert each into place
-            if row < len(self._rows) and self._rows[row].id == info.id:
-                self._rows[row] = info
-                continue
-            at = self.row_of(info.id)
-            if at is None:
-                self.beginInsertRows(QModelIndex(), row, row)
-                self._rows.insert(row, info)
-                self.endInsertRows()
-            else:  # at > row: the rows before ``row`` already match
-                self.beginMoveRows(QModelIndex(), at, at, QModelIndex(), row)
-                del self._rows[at]
-                self._rows.insert(row, info)
-                self.endMoveRows()
-        if new:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(new) - 1, 0))
+    @property
+    def searching(self) -> bool:
+        return self._hits is not None
+
+    def session_count(self) -> int:
+        """Sessions shown (headers not counted)."""
+        if self._hits is not None:
+            return len(self._hits)
+        return sum(s.count for s in self._sections)
+
+    # ------------------------------------------------------------------ layout
+
+    def _layout(self) -> tuple[list[_Section], int]:
+        if self.store is None:
+            return [], 0
+        groups, _bounds = self.store.session_groups()
+        self._signature = groups
+        counts = [groups.pinned, groups.today, groups.yesterday, groups.week, groups.older]
+        sections: list[_Section] = []
+        row = offset = 0
+        for name, count in zip(group_names(), counts, strict=True):
+            if count:
+                sections.append(_Section(name, row, offset, count))
+                row += count + 1
+                offset += count
+        return sections, row
+
+    def reload(self) -> None:
+        """Read the sessions again (something changed); the view keeps its place."""
+        if self.store is None:
+            return
+        if self._search:
+            self._start_search()
+            return
+        before = self._signature
+        sections, rows = self._layout()
+        if self._hits is None and before is not None and self._signature == before:
+            return  # nothing the list shows changed: the rows read stay (no re-reads)
+        self._apply(sections, rows, None)
+
+    def _apply(self, sections: list[_Section], rows: int, hits: list[SearchHit] | None) -> None:
+        """Swap in a new layout; persistent indexes (selection, current) follow their
+        sessions (a vanished one becomes invalid)."""
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        ids = [self._id_at(i.row()) for i in old]
+        self._sections, self._rows, self._hits = sections, rows, hits
+        self._pages.clear()
+        self._placed.clear()
+        self._snippets.clear()
+        new: list[QModelIndex] = []
+        for sid in ids:
+            row = self.row_of(sid) if sid else None
+            new.append(self.index(row, 0) if row is not None else QModelIndex())
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+
+    def _id_at(self, row: int) -> str | None:
+        info = self.session_at(row)
+        return info.id if info is not None else None
 
     def row_of(self, session_id: str) -> int | None:
-        for i, info in enumerate(self._rows):
-            if info.id == session_id:
-                return i
+        if self.store is None:
+            return None
+        if self._hits is not None:
+            for i, hit in enumerate(self._hits):
+                if hit.session_id == session_id:
+                    return i
+            return None
+        for number, page in self._pages.items():  # shown lately: no query
+            for i, info in enumerate(page):
+                if info.id == session_id:
+                    return self._row_for_offset(number * PAGE + i)
+        if session_id in self._placed:  # asked again before the view read its page
+            return self._placed[session_id]
+        offset = self.store.session_position(session_id)
+        row = None if offset is None else self._row_for_offset(offset)
+        if len(self._placed) > 64:
+            self._placed.clear()
+        self._placed[session_id] = row
+        return row
+
+    def _row_for_offset(self, offset: int) -> int | None:
+        for section in self._sections:
+            if section.first_offset <= offset < section.first_offset + section.count:
+                return section.first_row + 1 + offset - section.first_offset
         return None
 
     def info(self, row: int) -> SessionInfo:
-        return self._rows[row]
+        info = self.session_at(row)
+        if info is None:
+            raise IndexError(f"no session at row {row}")
+        return info
+
+    # ------------------------------------------------------------------ search
+
+    @property
+    def search_text(self) -> str:
+        return self._search
+
+    def set_search(self, text: str) -> None:
+        """Show the sessions matching ``text`` (all of them when it is empty); the
+        search runs in a worker and :attr:`search_done` says when it is shown."""
+        self._search = text.strip()
+        if not self._search:
+            self._seq += 1
+            sections, rows = self._layout()
+            self._apply(sections, rows, None)
+            self.search_done.emit("")
+            return
+        self._start_search()
+
+    def _start_search(self) -> None:
+        store = self.store
+        if store is None:
+            return
+        self._seq += 1
+        seq, text = self._seq, self._search
+
+        def work() -> None:
+            try:
+                hits: object = store.search_sessions(text)
+            except Exception:
+                log.exception("searching the sessions for %r failed", text)
+                hits = None
+            try:
+                self._found.emit(seq, hits)
+            except RuntimeError:  # the model is gone (the window closed)
+                pass
+
+        self._submit(work)
+
+    def _on_found(self, seq: int, hits: object) -> None:
+        if seq != self._seq:
+            return  # a newer search is on its way
+        found = list(hits) if isinstance(hits, list) else []
+        self._words = search_words(self._search)
+        self._apply([], len(found), found)
+        self.search_done.emit(self._search)
+
+    def _submit(self, work: Callable[[], None]) -> None:
+        if self._worker is None:
+            self._worker = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="session-search")
+        self._worker.submit(work)
+
+    def run_in_worker(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the model's worker thread (disk work of the sidebar)."""
+        self._submit(work)
+
+    def start_backfill(self) -> threading.Thread | None:
+        """Index the messages stored before search existed (once), a chunk per short
+        transaction, in a daemon thread (quitting never waits for it)."""
+        store = self.store
+        if store is None or self._backfilling:
+            return None
+        self._backfilling = True
+        stop = self._stop_backfill
+
+        def work() -> None:
+            try:
+                while not stop.is_set() and store.backfill_search():
+                    pass
+            except Exception:
+                if not stop.is_set():
+                    log.warning("indexing older messages for search failed", exc_info=True)
+
+        thread = threading.Thread(target=work, name="search-backfill", daemon=True)
+        thread.start()
+        return thread
+
+    def wait_idle(self, timeout: float = 10.0) -> None:
+        """Wait for the worker's queued work (tests and benches; not on the loop)."""
+        if self._worker is not None:
+            self._worker.submit(lambda: None).result(timeout)
+
+    def close(self) -> None:
+        self._stop_backfill.set()
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+    # ------------------------------------------------------------------ badges
 
     def set_running(self, session_id: str, running: bool) -> None:
         if running:
@@ -133,7 +442,20 @@ class SessionListModel(QAbstractListModel):
             self._changed(sid)
 
     def _changed(self, session_id: str) -> None:
-        row = self.row_of(session_id)
-        if row is not None:
-            idx = self.index(row, 0)
-            self.dataChanged.emit(idx, idx)
+        """Repaint the session's row if it is shown now (rows read later read the
+        badge then)."""
+        for number, page in self._pages.items():
+            for i, info in enumerate(page):
+                if info.id == session_id:
+                    row = (number * PAGE + i if self._hits is not None
+                           else self._row_for_offset(number * PAGE + i))
+                    if row is not None:
+                        idx = self.index(row, 0)
+                        self.dataChanged.emit(idx, idx)
+                    return
+
+
+def _gone(session_id: str) -> SessionInfo:
+    """A search hit deleted since the search ran (shown until the next reload)."""
+    return SessionInfo(id=session_id, title="", model="", persona="", mode="", workspace="",
+                       unattended=False, status="", created_at=0.0, updated_at=0.0)

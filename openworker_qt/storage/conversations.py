@@ -11,8 +11,10 @@ then :meth:`ConversationStore.messages_before`), so a window paints at once.
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -44,6 +46,50 @@ MIGRATIONS = [
     );
     CREATE INDEX messages_by_session ON messages(session_id, id);
     """,
+    # 2: pinned sessions, the sidebar's order as an index, full-text search (FTS5)
+    # over titles (kept by triggers) and over what the user and the assistant wrote
+    # (written through by append(); rows older than this step are indexed in chunks
+    # by backfill_search(), newest first, from search_backfill.below down to 0);
+    # each session's message count kept by triggers (counting 1,000,000 messages
+    # took ~0.3 s on the loop thread every time a session was opened or run); the
+    # results of a tool by name (the to-do list, the deliverables) found by index.
+    """
+    ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX sessions_by_recent ON sessions(pinned, updated_at, id);
+    CREATE INDEX sessions_by_status ON sessions(status);
+    CREATE VIRTUAL TABLE title_search USING fts5(
+        title, content='sessions', content_rowid='rowid',
+        tokenize='unicode61 remove_diacritics 2');
+    CREATE TRIGGER sessions_title_ai AFTER INSERT ON sessions BEGIN
+        INSERT INTO title_search(rowid, title) VALUES (new.rowid, new.title);
+    END;
+    CREATE TRIGGER sessions_title_ad AFTER DELETE ON sessions BEGIN
+        INSERT INTO title_search(title_search, rowid, title) VALUES ('delete', old.rowid, old.title);
+    END;
+    CREATE TRIGGER sessions_title_au AFTER UPDATE OF title ON sessions BEGIN
+        INSERT INTO title_search(title_search, rowid, title) VALUES ('delete', old.rowid, old.title);
+        INSERT INTO title_search(rowid, title) VALUES (new.rowid, new.title);
+    END;
+    INSERT INTO title_search(title_search) VALUES ('rebuild');
+    CREATE VIRTUAL TABLE message_search USING fts5(
+        text, session_id UNINDEXED, tokenize='unicode61 remove_diacritics 2');
+    CREATE TRIGGER messages_search_ad AFTER DELETE ON messages BEGIN
+        DELETE FROM message_search WHERE rowid = old.id;
+    END;
+    CREATE TABLE search_backfill (below INTEGER NOT NULL);
+    INSERT INTO search_backfill SELECT COALESCE(MAX(id), 0) + 1 FROM messages;
+    ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET message_count =
+        (SELECT COUNT(*) FROM messages m WHERE m.session_id = sessions.id);
+    CREATE TRIGGER messages_count_ai AFTER INSERT ON messages BEGIN
+        UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id;
+    END;
+    CREATE TRIGGER messages_count_ad AFTER DELETE ON messages BEGIN
+        UPDATE sessions SET message_count = message_count - 1 WHERE id = old.session_id;
+    END;
+    CREATE INDEX messages_tool_by_name ON messages(session_id, json_extract(data, '$.name'))
+        WHERE role = 'tool';
+    """,
 ]
 
 
@@ -61,10 +107,46 @@ class SessionInfo:
     updated_at: float
     message_count: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    pinned: bool = False
+
+
+@dataclass(slots=True, frozen=True)
+class SessionGroups:
+    """How many sessions the sidebar shows in each group, in its order: pinned,
+    then by the day of their last activity (today, yesterday, the 7 days before,
+    older). ``today`` etc. are the local-time bounds used."""
+
+    pinned: int
+    today: int
+    yesterday: int
+    week: int
+    older: int
+    #: The newest activity time (any change the sidebar shows moves it or a count).
+    latest: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return self.pinned + self.today + self.yesterday + self.week + self.older
+
+
+@dataclass(slots=True, frozen=True)
+class SearchHit:
+    """A session a search found: by its title, and/or by one of its messages
+    (``message_id``: the newest message that matched)."""
+
+    session_id: str
+    message_id: int | None
 
 
 # Messages typed (and files attached) by the user at this computer.
 USER_SOURCES = frozenset({"user", "steering"})
+
+#: Roles whose words are searchable (what the user and the assistant wrote).
+SEARCHED_ROLES = frozenset({"user", "assistant"})
+#: Message rows indexed per transaction by :meth:`ConversationStore.backfill_search`.
+BACKFILL_CHUNK = 500
+#: The sidebar's order (pinned first, then most recently active).
+RECENT_ORDER = "pinned DESC, updated_at DESC, id DESC"
 
 NEWEST_PAGE = 240  # messages read before the first paint of a session
 OLDER_CHUNK = 1000  # messages per query while the rest loads (keeps the DB lock short)
@@ -110,15 +192,15 @@ class ConversationStore:
 
     def get_session(self, session_id: str) -> SessionInfo | None:
         rows = self.db.query(
-            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n"
+            "SELECT s.*, s.message_count AS n"
             " FROM sessions s WHERE s.id = ?",
             (session_id,),
         )
         return _session(rows[0]) if rows else None
 
     def session_settings(self, session_id: str) -> SessionInfo | None:
-        """The session as it is now, without its message count (``message_count``
-        is 0): for checks made on every tool call (its mode, its granted folders).
+        """The session as it is now, cached: for checks made on every tool call
+        (its mode, its granted folders).
 
         Read again whenever the database may have changed since the last read
         (:meth:`Database.stamp`: any write here, any commit elsewhere), so a mode
@@ -129,7 +211,7 @@ class ConversationStore:
         hit = self._settings.get(session_id)
         if hit is not None and hit[0] == stamp:
             return hit[1]
-        rows = self.db.query("SELECT *, 0 AS n FROM sessions WHERE id = ?", (session_id,))
+        rows = self.db.query("SELECT *, message_count AS n FROM sessions WHERE id = ?", (session_id,))
         info = _session(rows[0]) if rows else None
         if len(self._settings) > 256:
             self._settings.clear()
@@ -146,7 +228,7 @@ class ConversationStore:
 
     def list_sessions(self, *, limit: int = 500, search: str = "") -> list[SessionInfo]:
         sql = (
-            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n"
+            "SELECT s.*, s.message_count AS n"
             " FROM sessions s"
         )
         params: list[object] = []
@@ -156,6 +238,146 @@ class ConversationStore:
         sql += " ORDER BY s.updated_at DESC LIMIT ?"
         params.append(limit)
         return [_session(r) for r in self.db.query(sql, params)]
+
+    # the sidebar: every session, a page at a time, and search ----------------------
+
+    def session_groups(self, now: float | None = None) -> tuple[SessionGroups, tuple[float, float, float]]:
+        """The sidebar's group sizes and the (today, yesterday, week) bounds used
+        (local midnight of today, of yesterday, and 7 days before yesterday)."""
+        bounds = day_bounds(now)
+        today, yesterday, week = bounds
+        total = int(self.db.query("SELECT COUNT(*) FROM sessions")[0][0])
+        row = self.db.query(
+            "SELECT (SELECT COUNT(*) FROM sessions WHERE pinned = 1),"
+            " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ?),"
+            " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ? AND updated_at < ?),"
+            " (SELECT COUNT(*) FROM sessions WHERE pinned = 0 AND updated_at >= ? AND updated_at < ?),"
+            " (SELECT MAX(updated_at) FROM sessions WHERE pinned = 0),"
+            " (SELECT MAX(updated_at) FROM sessions WHERE pinned = 1)",
+            (today, yesterday, today, week, yesterday),
+        )[0]
+        pinned, t, y, w = (int(v) for v in row[:4])
+        latest = max(float(row[4] or 0.0), float(row[5] or 0.0))
+        return SessionGroups(pinned, t, y, w, max(0, total - pinned - t - y - w), latest), bounds
+
+    def sessions_page(self, offset: int, limit: int) -> list[SessionInfo]:
+        """Sessions ``offset`` … ``offset + limit`` in the sidebar's order (an
+        index-only skip: deep pages are as quick as the first)."""
+        rows = self.db.query(
+            "SELECT *, message_count AS n FROM sessions WHERE rowid IN ("
+            f" SELECT rowid FROM sessions ORDER BY {RECENT_ORDER} LIMIT ? OFFSET ?)"
+            f" ORDER BY {RECENT_ORDER}",
+            (limit, offset),
+        )
+        return [_session(r) for r in rows]
+
+    def sessions_by_id(self, ids: list[str]) -> dict[str, SessionInfo]:
+        """The sessions with these ids; missing ones left out."""
+        found: dict[str, SessionInfo] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.db.query(f"SELECT *, message_count AS n FROM sessions WHERE id IN ({marks})", part):
+                info = _session(r)
+                found[info.id] = info
+        return found
+
+    def session_position(self, session_id: str) -> int | None:
+        """The session's place (0-based) in the sidebar's order, or None if it is gone."""
+        rows = self.db.query(
+            "SELECT pinned, updated_at FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
+            return None
+        pinned, updated = int(rows[0][0]), float(rows[0][1])
+        before = self.db.query(
+            "SELECT COUNT(*) FROM sessions WHERE pinned > ?"
+            " OR (pinned = ? AND (updated_at > ? OR (updated_at = ? AND id > ?)))",
+            (pinned, pinned, updated, updated, session_id),
+        )
+        return int(before[0][0])
+
+    def search_sessions(self, text: str) -> list[SearchHit]:
+        """Every session whose title or messages hold all the words of ``text`` (the
+        last one as a prefix, as it is being typed), in the sidebar's order.
+
+        Titles also match as plain substrings (a part of a word, any script).
+        Runs a full-text query: call it from a worker, not the loop thread.
+        """
+        words = search_words(text)
+        like = f"%{_like_escape(text.strip())}%"
+        if not words:
+            rows = self.db.query(
+                f"SELECT id, NULL AS mid FROM sessions WHERE title LIKE ? ESCAPE '\\'"
+                f" ORDER BY {RECENT_ORDER}", (like,))
+            return [SearchHit(r[0], None) for r in rows]
+        query = fts_query(words)
+        newest: dict[str, int] = {
+            str(r[0]): int(r[1]) for r in self.db.query(
+                "SELECT session_id, MAX(rowid) FROM message_search"
+                " WHERE message_search MATCH ? GROUP BY session_id", (query,))
+        }
+        titled = {str(r[0]) for r in self.db.query(
+            "SELECT s.id FROM title_search t JOIN sessions s ON s.rowid = t.rowid"
+            " WHERE title_search MATCH ?", (query,))}
+        titled.update(str(r[0]) for r in self.db.query(
+            "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\'", (like,)))
+        found = list(titled.union(newest))
+        keys: list[tuple[int, float, str]] = []
+        for start in range(0, len(found), 500):
+            part = found[start:start + 500]
+            marks = ",".join("?" * len(part))
+            keys.extend((int(r[1]), float(r[2]), str(r[0])) for r in self.db.query(
+                f"SELECT id, pinned, updated_at FROM sessions WHERE id IN ({marks})", part))
+        keys.sort(reverse=True)  # the sidebar's order: pinned, most recent, id
+        return [SearchHit(sid, newest.get(sid)) for _p, _u, sid in keys]
+
+    def message_texts(self, message_ids: list[int]) -> dict[int, str]:
+        """The searchable words of these messages (for the snippets of search hits)."""
+        out: dict[int, str] = {}
+        for start in range(0, len(message_ids), 500):
+            part = message_ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for r in self.db.query(f"SELECT id, data FROM messages WHERE id IN ({marks})", part):
+                out[int(r["id"])] = searchable_text(_decode(r))
+        return out
+
+    def backfill_search(self, chunk: int = BACKFILL_CHUNK) -> bool:
+        """Index one chunk of the messages stored before full-text search existed,
+        newest first, in one short transaction. True while some are left (call
+        again, from a worker: it reads and writes the disk)."""
+        with self.db.transaction() as conn:
+            row = conn.execute("SELECT below FROM search_backfill").fetchone()
+            below = int(row[0]) if row else 0
+            if below <= 0:
+                return False
+            rows = conn.execute(
+                "SELECT id, session_id, role, data FROM messages WHERE id < ?"
+                " ORDER BY id DESC LIMIT ?", (below, chunk),
+            ).fetchall()
+            for r in rows:
+                if r["role"] not in SEARCHED_ROLES:
+                    continue
+                words = searchable_text(_decode(r))
+                if words:
+                    conn.execute(
+                        "INSERT OR REPLACE INTO message_search(rowid, text, session_id)"
+                        " VALUES (?, ?, ?)", (r["id"], words, r["session_id"]))
+            below = int(rows[-1]["id"]) if len(rows) == chunk else 0
+            conn.execute("UPDATE search_backfill SET below = ?", (below,))
+            return below > 0
+
+    def set_pinned(self, session_id: str, pinned: bool) -> None:
+        """Pin a session to the top of the sidebar (its activity time is kept)."""
+        self.db.execute("UPDATE sessions SET pinned = ? WHERE id = ?", (int(pinned), session_id))
+
+    def sessions_with_status(self, statuses: tuple[str, ...]) -> list[SessionInfo]:
+        """Sessions in one of these states (e.g. a turn left running): an index
+        lookup, however many sessions there are."""
+        marks = ",".join("?" * len(statuses))
+        rows = self.db.query(
+            f"SELECT *, message_count AS n FROM sessions WHERE status IN ({marks})"
+            f" ORDER BY {RECENT_ORDER}", statuses)
+        return [_session(r) for r in rows]
 
     def update_session(self, session_id: str, **fields: Any) -> None:
         unknown = set(fields) - _SESSION_FIELDS - {"meta"}
@@ -183,13 +405,21 @@ class ConversationStore:
         ts = float(message.get("ts") or time.time())
         insert = "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)"
         row = (session_id, str(message.get("role", "")), data, ts)
-        if message["role"] != "user":
+        words = searchable_text(message)
+        if message["role"] != "user" and not words:
             # One statement is its own atomic commit; the session's updated_at moves
             # with user messages and status changes, not with every tool result.
             self.db.execute(insert, row)
             return
         with self.db.transaction() as conn:
-            conn.execute(insert, row)
+            cursor = conn.execute(insert, row)
+            if words:  # written through to the search index, in the same commit
+                conn.execute(
+                    "INSERT INTO message_search(rowid, text, session_id) VALUES (?, ?, ?)",
+                    (cursor.lastrowid, words, session_id),
+                )
+            if message["role"] != "user":
+                return
             if isinstance(message["content"], str):
                 conn.execute(
                     "UPDATE sessions SET title = ? WHERE id = ? AND title = ''",
@@ -212,26 +442,46 @@ class ConversationStore:
         )
         return [_decode(row) for row in rows]
 
+    def iter_messages(self, session_id: str, *, page: int = OLDER_CHUNK) -> Iterator[Message]:
+        """Every message of the session, oldest first, read ``page`` rows per query:
+        memory stays flat however long the session is (``openworker-qt show``)."""
+        after = 0
+        while True:
+            rows = self.db.query(
+                "SELECT id, data FROM messages WHERE session_id = ? AND id > ?"
+                " ORDER BY id LIMIT ?",
+                (session_id, after, page),
+            )
+            for row in rows:
+                yield _decode(row)
+            if len(rows) < page:
+                return
+            after = int(rows[-1]["id"])
+
     # paging (a long session opens newest-first) ------------------------------------
 
     def newest_messages(
-        self, session_id: str, limit: int = NEWEST_PAGE
+        self, session_id: str, limit: int = NEWEST_PAGE, *, before: int | None = None
     ) -> tuple[list[Message], int | None]:
-        """The newest ``limit``-odd messages, and the id of the first one returned.
+        """The newest ``limit``-odd messages (older than message ``before`` if given),
+        and the id of the first one returned.
 
         The page is widened back to a user message, so a tool call is never split
         from its result and a page reduces to the same rows as the whole history
         would show for it. The id is ``None`` when nothing older exists. Reading
         the newest page of a 10,000-message session takes a few ms, the whole
-        session ~150 ms (bench/transcript.py): the window paints the page first.
+        session ~150 ms (bench/transcript.py): the window paints the page first,
+        then reads older pages the same way (``before``) as the user scrolls up.
         """
+        bound = "" if before is None else " AND id < ?"
         while True:
+            params: tuple[object, ...] = (session_id,) if before is None else (session_id, before)
             rows = self.db.query(
-                "SELECT id, role, data FROM messages WHERE session_id = ?"
+                f"SELECT id, role, data FROM messages WHERE session_id = ?{bound}"
                 " ORDER BY id DESC LIMIT ?",
-                (session_id, limit + 1),
+                (*params, limit + 1),
             )
-            if len(rows) <= limit:  # the whole session fits
+            if len(rows) <= limit:  # the whole (rest of the) session fits
                 return [_decode(r) for r in reversed(rows)], None
             page = list(reversed(rows[:limit]))
             start = next((i for i, r in enumerate(page) if r["role"] == "user"), None)
@@ -305,8 +555,55 @@ class ConversationStore:
         return list(found)
 
     def count(self, session_id: str) -> int:
+        rows = self.db.query("SELECT message_count FROM sessions WHERE id = ?", (session_id,))
+        if rows:
+            return int(rows[0][0])
         rows = self.db.query("SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,))
         return int(rows[0][0])
+
+
+def searchable_text(message: Message | dict[str, Any]) -> str:
+    """What a search looks in: the text the user or the assistant wrote (not tool
+    output, not attachments' data)."""
+    if message.get("role") not in SEARCHED_ROLES:
+        return ""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(part.get("text") or "") for part in content
+            if isinstance(part, dict) and part.get("type") == "text")
+    return ""
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def search_words(text: str) -> list[str]:
+    """The words of a search as typed (punctuation is not syntax)."""
+    return _WORD.findall(text.lower())
+
+
+def fts_query(words: list[str]) -> str:
+    """An FTS5 query: every word, each as a prefix (the user may still be typing)."""
+    return " ".join(f'"{w}"*' for w in words)
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def day_bounds(now: float | None = None) -> tuple[float, float, float]:
+    """Local midnight today, yesterday, and 7 days before yesterday (epoch seconds)."""
+    import datetime as dt
+
+    current = dt.datetime.fromtimestamp(time.time() if now is None else now)
+    midnight = current.replace(hour=0, minute=0, second=0, microsecond=0)
+    today = midnight.timestamp()
+    yesterday = (midnight - dt.timedelta(days=1)).timestamp()
+    week = (midnight - dt.timedelta(days=8)).timestamp()
+    return today, yesterday, week
 
 
 def session_mode(value: object) -> str:
@@ -370,4 +667,5 @@ def _session(row: Any) -> SessionInfo:
         updated_at=row["updated_at"],
         message_count=int(row["n"]),
         meta=meta if isinstance(meta, dict) else {},
+        pinned=bool(row["pinned"]),
     )

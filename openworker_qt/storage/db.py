@@ -310,4 +310,15 @@ class Database:
 
 
 def _split(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
+    """The statements of a migration script (a trigger's body keeps its own ``;``)."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \t\n;"):
+                statements.append(pending.strip()[:-1].strip())
+            pending = ""
+    if pending.strip(" \t\n;"):
+        statements.append(pending.strip().rstrip(";"))
+    return statements

@@ -70,7 +70,7 @@ from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, questio
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.qt.transcript_reducer import newest_page, older_items
+from openworker_qt.qt.transcript_reducer import newest_page
 from openworker_qt.qt.wording import activity_text, waiting_for_model_text
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
         self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
         self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
 
-        self.sessions = SessionListModel(self)
+        self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()
@@ -334,6 +334,9 @@ class MainWindow(QMainWindow):
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
         self.sidebar.delete_requested.connect(self._on_sidebar_delete)
         self.sidebar.search_changed.connect(self._on_sidebar_search)
+        self.sidebar.exported.connect(lambda path: self.statusBar().showMessage(
+            self.tr("Exported to {path}").format(path=path), 6000))
+        self.sidebar.export_failed.connect(self.show_message)
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
         self.composer.model_chosen.connect(self._on_composer_model)
@@ -353,7 +356,7 @@ class MainWindow(QMainWindow):
     # --------------------------------------------------------------- sessions
 
     def refresh_sessions(self) -> None:
-        self.sessions.refresh(self.store.list_sessions(search=self._search))
+        self.sessions.reload()
         self.sessions.set_pending(self.inbox.counts())
         for sid in self.bridge.running_sessions:
             self.sessions.set_running(sid, True)
@@ -382,8 +385,7 @@ class MainWindow(QMainWindow):
         self.sidebar.search.selectAll()
 
     def _on_sidebar_search(self, text: str) -> None:
-        self._search = text.strip()
-        self.refresh_sessions()
+        self._search = text.strip()  # (the sidebar runs the search itself, debounced)
 
     def _default_mode_to_picker(self) -> None:
         """A new session starts in the configured permission mode."""
@@ -562,24 +564,28 @@ class MainWindow(QMainWindow):
         for _attempt in range(5):
             arrived = self._arrived.get(session_id, 0)
             items, before = await asyncio.to_thread(newest_page, self.store, session_id)
-            todos = await asyncio.to_thread(stored_todos, self.store, session_id)
-            deliverables = await asyncio.to_thread(stored_deliverables, self.store, session_id)
             if self.session_id != session_id:
                 return
             if self._arrived.get(session_id, 0) == arrived:
                 break  # nothing came in while reading: the snapshot is current
+        # Painted before the to-do list and the deliverables are read: their queries
+        # scan the session's tool results (~0.3 s at 100,000 messages, bench/transcript.py).
         self.transcript.reset(session_id, items, older_loading=before is not None)
-        if updates == self._todo_updates:
-            self.todo.set_items(todos)
-        if made == self._deliverable_updates:
-            self.artifacts.set_paths(deliverables)
         for item in self.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
-        if before is not None:
-            older = await asyncio.to_thread(older_items, self.store, session_id, before)
-            self.transcript.set_older(session_id, older)
+        if before is not None:  # read a page at a time in a worker, as the user scrolls up
+            self.transcript.page_older(session_id, before, self.store)
+        todos, deliverables = await asyncio.gather(
+            asyncio.to_thread(stored_todos, self.store, session_id),
+            asyncio.to_thread(stored_deliverables, self.store, session_id))
+        if self.session_id != session_id:
+            return
+        if updates == self._todo_updates:
+            self.todo.set_items(todos)
+        if made == self._deliverable_updates:
+            self.artifacts.set_paths(deliverables)
 
     def _show_todos(self, todos: list[TodoItem]) -> None:
         self._todo_updates += 1

@@ -1,19 +1,50 @@
-"""The sessions sidebar: search, list with badges, new / rename / delete.
+"""The sessions sidebar: search, sessions grouped by date, new / rename / pin /
+export / delete.
+
+The list pages through every session (:class:`SessionListModel` reads SQLite a
+page at a time). Typing in the search box waits until the keys pause
+(:data:`SEARCH_PAUSE_MS`) and the search itself runs in a worker, so typing
+never waits on the disk; its hits show the matching words marked, and a piece
+of the message that matched.
 
 Signals:
     session_selected(str): the user picked a session.
     new_requested(): New session.
     rename_requested(str, str): session id, new title.
     delete_requested(str): session id (already confirmed by the user).
-    search_changed(str): the search text.
+    search_changed(str): the search text (after the pause).
+    exported(str): a session was exported to this Markdown file.
+    export_failed(str): the export failed (the message says why).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QKeySequence, QPainter, QPalette
+import re
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QPainter,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -21,6 +52,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
@@ -28,32 +60,166 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.qt.session_model import ID_ROLE, PENDING_ROLE, RUNNING_ROLE, SessionListModel
+from openworker_qt.qt.session_model import (
+    HEADER_ROLE,
+    ID_ROLE,
+    MATCH_ROLE,
+    PENDING_ROLE,
+    PINNED_ROLE,
+    RUNNING_ROLE,
+    SNIPPET_ROLE,
+    SessionListModel,
+)
 from openworker_qt.ui.window_state import keep_on_screen
+
+#: The pause after the last key before a search runs.
+SEARCH_PAUSE_MS = 150
+#: The amber of "waiting for you" (dark text on it: contrast above 4.5:1).
+PENDING_COLOR = QColor("#d9a400")
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def _marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into (piece, matched) runs: the words searched for, as prefixes."""
+    if not words or not text:
+        return [(text, False)]
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)),
+                         re.IGNORECASE)
+    runs: list[tuple[str, bool]] = []
+    at = 0
+    for hit in pattern.finditer(text):
+        if hit.start() > at:
+            runs.append((text[at:hit.start()], False))
+        runs.append((hit.group(0), True))
+        at = hit.end()
+    if at < len(text):
+        runs.append((text[at:], False))
+    return runs
 
 
 class SessionDelegate(QStyledItemDelegate):
-    """Draws the title with running / waiting badges on the right."""
+    """Group headers, rows with a hover and a selected state, the title (search
+    words in bold), a snippet of the matching message while searching, a running
+    dot and a pill with the number of approvals waiting."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
-        running = bool(index.data(RUNNING_ROLE))
-        pending = int(index.data(PENDING_ROLE) or 0)
-        badge = ""
-        if pending:
-            badge = f"⚑ {pending}"
-        elif running:
-            badge = "●"
-        opt = QStyleOptionViewItem(option)
-        if badge:
-            opt.rect = option.rect.adjusted(0, 0, -36, 0)
-        super().paint(painter, opt, index)
-        if badge:
-            painter.save()
-            color = QColor("#d9a400") if pending else option.palette.color(QPalette.ColorRole.Highlight)
-            painter.setPen(color)
-            r = option.rect.adjusted(0, 0, -8, 0)
-            painter.drawText(r, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), badge)
+    PAD = 8
+
+    def _line(self, option: QStyleOptionViewItem) -> int:
+        return QFontMetrics(option.font).height()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:  # noqa: N802
+        model = index.model()
+        lines = 2 if isinstance(model, SessionListModel) and model.searching else 1
+        return QSize(120, self._line(option) * lines + 2 * self.PAD + (lines - 1) * 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        painter.save()
+        try:
+            if index.data(HEADER_ROLE):
+                self._paint_header(painter, option, index)
+            else:
+                self._paint_row(painter, option, index)
+        finally:
             painter.restore()
+
+    def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+        font.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(font)
+        color = option.palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
+        painter.setPen(color)
+        rect = option.rect.adjusted(self.PAD + 2, 0, -self.PAD, -2)
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
+                         str(index.data(Qt.ItemDataRole.DisplayRole) or ""))
+
+    def _paint_row(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = option.palette
+        state = option.state
+        selected = bool(state & QStyle.StateFlag.State_Selected)
+        hovered = bool(state & QStyle.StateFlag.State_MouseOver)
+        box = QRectF(option.rect.adjusted(4, 1, -4, -1))
+        if selected or hovered:
+            fill = QColor(pal.color(QPalette.ColorRole.Highlight))
+            if not selected:
+                fill.setAlpha(40)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(box, 6, 6)
+        text_color = pal.color(QPalette.ColorRole.HighlightedText if selected
+                               else QPalette.ColorRole.Text)
+        muted = QColor(text_color)
+        muted.setAlpha(170)
+        inner = option.rect.adjusted(self.PAD + 4, self.PAD, -self.PAD - 4, -self.PAD)
+        # Badges on the right: the pill of approvals waiting, else the running dot.
+        pending = int(index.data(PENDING_ROLE) or 0)
+        running = bool(index.data(RUNNING_ROLE))
+        line = self._line(option)
+        right = inner.right()
+        if pending:
+            font = QFont(option.font)
+            font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+            font.setWeight(QFont.Weight.Bold)
+            label = str(pending)
+            width = max(QFontMetrics(font).horizontalAdvance(label) + 12, line)
+            pill = QRectF(right - width + 1, inner.top() + (line - (line - 2)) / 2, width, line - 2)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(PENDING_COLOR)
+            painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+            painter.setFont(font)
+            painter.setPen(QColor("#1b1b1b"))
+            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), label)
+            right -= int(width) + 6
+        elif running:
+            d = max(6, line // 3)
+            dot = QRectF(right - d, inner.top() + (line - d) / 2, d, d)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(text_color if selected else pal.color(QPalette.ColorRole.Highlight))
+            painter.drawEllipse(dot)
+            right -= d + 8
+        title_rect = QRect(inner.left(), inner.top(), max(0, right - inner.left()), line)
+        words = list(index.data(MATCH_ROLE) or [])
+        title = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        self._draw_runs(painter, option.font, title_rect, title, words, text_color)
+        found = str(index.data(SNIPPET_ROLE) or "")
+        if found:
+            small = QFont(option.font)
+            small.setPointSizeF(max(7.0, small.pointSizeF() * 0.9))
+            snippet_rect = QRect(inner.left(), inner.top() + line + 2,
+                                 max(0, inner.right() - inner.left()), line)
+            self._draw_runs(painter, small, snippet_rect, found, words, muted)
+
+    @staticmethod
+    def _draw_runs(painter: QPainter, font: QFont, rect: QRect, text: str,
+                   words: list[str], color: QColor) -> None:
+        """``text`` on one line in ``rect``, the searched words in bold, elided."""
+        painter.setPen(color)
+        painter.setFont(font)
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if not words:  # (browsing: one elided line, no runs)
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+            painter.drawText(rect, flags, shown)
+            return
+        bold = QFont(font)
+        bold.setWeight(QFont.Weight.Bold)
+        painter.setPen(color)
+        x = rect.left()
+        end = rect.right()
+        for piece, hit in _marked(text, words):
+            f = bold if hit else font
+            metrics = QFontMetrics(f)
+            room = end - x
+            if room <= 0:
+                break
+            shown = metrics.elidedText(piece, Qt.TextElideMode.ElideRight, room)
+            painter.setFont(f)
+            painter.drawText(QRect(x, rect.top(), room, rect.height()),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
+            x += metrics.horizontalAdvance(shown)
+            if shown != piece:
+                break
 
 
 class Sidebar(QWidget):
@@ -62,6 +228,9 @@ class Sidebar(QWidget):
     rename_requested = Signal(str, str)
     delete_requested = Signal(str)
     search_changed = Signal(str)
+    exported = Signal(str)
+    export_failed = Signal(str)
+    _export_done = Signal(str, str)  # (path, error) from the worker
 
     def __init__(self, model: SessionListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -75,17 +244,24 @@ class Sidebar(QWidget):
         self.search.setPlaceholderText(self.tr("Search sessions (Ctrl+K)"))
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName(self.tr("Search sessions"))
-        self.search.setAccessibleDescription(self.tr("Filter the session list by title"))
+        self.search.setAccessibleDescription(
+            self.tr("Find sessions by their title or by words written in them"))
         for clear in self.search.findChildren(QToolButton):  # Qt's clear button has no name
             clear.setAccessibleName(self.tr("Clear search"))
+        self.search_timer = QTimer(self)
+        self.search_timer.setSingleShot(True)
+        self.search_timer.setInterval(SEARCH_PAUSE_MS)
+        self.search_timer.timeout.connect(self._run_search)
         self.list = QListView()
         self.list.setObjectName("sessionList")
         self.list.setModel(model)
         self.list.setItemDelegate(SessionDelegate(self.list))
         self.list.setAccessibleName(self.tr("Sessions"))
-        self.list.setAccessibleDescription(self.tr("Your sessions, newest first"))
+        self.list.setAccessibleDescription(self.tr("Your sessions by date, newest first"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.list.setUniformItemSizes(True)
+        self.list.setUniformItemSizes(True)  # 100,000 rows lay out without reading them
+        self.list.setMouseTracking(True)  # the hover state
+        self.list.setFrameShape(QListView.Shape.NoFrame)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # titles elide
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -100,12 +276,14 @@ class Sidebar(QWidget):
         lay.addWidget(self.search)
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
-        self.search.textChanged.connect(self.search_changed)
-        self.search.textChanged.connect(self._update_no_match)
-        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+        self.search.textChanged.connect(self._on_search_typed)
+        model.search_done.connect(self._on_search_done)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._update_no_match)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
+        self._menu_target = ""
+        self.context_menu: QMenu | None = None
         # One action owns F2: the Session menu shows this same action, so the key is
         # bound once (two bindings made F2 ambiguous and neither fired).
         self.rename_action = QAction(self.tr("Re&name…"), self.list)
@@ -115,25 +293,56 @@ class Sidebar(QWidget):
         self.rename_action.triggered.connect(self.rename_current)
         self.rename_dialog: QInputDialog | None = None
         self._rename_target = ""
+        self.pin_action = QAction(self.tr("&Pin"), self.list)
+        self.pin_action.setObjectName("pin")
+        self.pin_action.triggered.connect(self.toggle_pin)
+        self.export_action = QAction(self.tr("&Export as Markdown…"), self.list)
+        self.export_action.setObjectName("exportMarkdown")
+        self.export_action.triggered.connect(self.export_current)
+        self.export_dialog: QFileDialog | None = None
+        self._export_target = ""
+        self._export_done.connect(self._on_export_done)
         self.delete_action = QAction(self.tr("Delete…"), self.list)
+        self.delete_action.setObjectName("delete")
         self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.delete_action.triggered.connect(self.delete_current)
+        self.delete_box: QMessageBox | None = None
+        self._delete_target = ""
         self.list.addAction(self.rename_action)
         self.list.addAction(self.delete_action)
+        model.start_backfill()  # older messages become searchable in the background
+
+    # ------------------------------------------------------------------ search
+
+    def _on_search_typed(self, _text: str) -> None:
+        self.search_timer.start()  # restarted by every key: runs after the pause
+
+    def _run_search(self) -> None:
+        text = self.search.text()
+        self.model.set_search(text)
+        self.search_changed.emit(text)
+
+    def _on_search_done(self, _text: str) -> None:
+        self._update_no_match()
+        # Row heights differ while searching (a snippet line): lay out again.
+        self.list.doItemsLayout()
 
     def _update_no_match(self, *_args: object) -> None:
         text = self.search.text().strip()
-        show = bool(text) and self.model.rowCount() == 0
+        show = bool(text) and self.model.searching and self.model.rowCount() == 0
         if show:
             self.no_match.setText(self.tr("No sessions match “{text}”").format(text=text))
             self.no_match.setAccessibleName(self.no_match.text())
             self.no_match.setGeometry(self.list.viewport().rect())
         self.no_match.setVisible(show)
 
+    # ------------------------------------------------------------------ selection
+
     def current_id(self) -> str | None:
         idx = self.list.currentIndex()
-        return str(idx.data(ID_ROLE)) if idx.isValid() else None
+        sid = idx.data(ID_ROLE) if idx.isValid() else None
+        return str(sid) if sid else None
 
     def select(self, session_id: str) -> None:
         row = self.model.row_of(session_id)
@@ -144,23 +353,50 @@ class Sidebar(QWidget):
             self.list.setCurrentIndex(idx)
 
     def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
-            self.session_selected.emit(str(current.data(ID_ROLE)))
+        sid = current.data(ID_ROLE) if current.isValid() else None
+        if sid:
+            self.session_selected.emit(str(sid))
+
+    def _target(self) -> str | None:
+        """The session a menu action is for: the row right-clicked, else the current one."""
+        return self._menu_target or self.current_id()
 
     def _on_list_menu(self, pos: QPoint) -> None:
-        if not self.list.indexAt(pos).isValid():
+        idx = self.list.indexAt(pos)
+        sid = idx.data(ID_ROLE) if idx.isValid() else None
+        if not sid:
             return
-        menu = QMenu(self)
-        menu.addAction(self.rename_action)
-        menu.addAction(self.delete_action)
-        menu.exec(self.list.viewport().mapToGlobal(pos))
+        self._menu_target = str(sid)
+        pinned = bool(idx.data(PINNED_ROLE))
+        self.pin_action.setText(self.tr("Un&pin") if pinned else self.tr("&Pin"))
+        menu = self.context_menu
+        if menu is None:  # one menu, shown again each time (not a new object per click)
+            menu = QMenu(self)
+            menu.setObjectName("sessionMenu")
+            menu.addAction(self.rename_action)
+            menu.addAction(self.pin_action)
+            menu.addAction(self.export_action)
+            menu.addSeparator()
+            menu.addAction(self.delete_action)
+            menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self._clear_menu_target))
+            self.context_menu = menu
+        menu.popup(self.list.viewport().mapToGlobal(pos))
+
+    def _clear_menu_target(self) -> None:
+        self._menu_target = ""
+
+    # ------------------------------------------------------------------ actions
+
+    def _title_of(self, session_id: str) -> str:
+        row = self.model.row_of(session_id)
+        return str(self.model.index(row, 0).data() or "") if row is not None else ""
 
     def rename_current(self) -> QInputDialog | None:
         """Ask for a new title (window-modal, no nested event loop); returns the dialog."""
-        sid = self.current_id()
+        sid = self._target()
         if sid is None:
             return None
-        current = str(self.list.currentIndex().data(Qt.ItemDataRole.DisplayRole) or "")
+        current = self._title_of(sid)
         if self.rename_dialog is None:
             dialog = QInputDialog(self)
             dialog.setObjectName("renameDialog")
@@ -179,13 +415,96 @@ class Sidebar(QWidget):
         if self._rename_target and title.strip():
             self.rename_requested.emit(self._rename_target, title.strip())
 
-    def delete_current(self) -> None:
-        sid = self.current_id()
-        if sid is None:
+    def toggle_pin(self) -> None:
+        """Pin the session to the top of the list, or unpin it."""
+        sid = self._target()
+        store = self.model.store
+        if sid is None or store is None:
             return
-        answer = QMessageBox.question(
-            self, self.tr("Delete session"),
-            self.tr("Delete this session and its transcript? This cannot be undone."),
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.delete_requested.emit(sid)
+        info = store.get_session(sid)
+        if info is None:
+            return
+        store.set_pinned(sid, not info.pinned)
+        self.model.reload()
+        self.select(sid)
+
+    def export_current(self) -> QFileDialog | None:
+        """Ask where to save the session as Markdown (window-modal); the file is
+        written in a worker."""
+        sid = self._target()
+        if sid is None:
+            return None
+        if self.export_dialog is None:
+            dialog = QFileDialog(self, self.tr("Export as Markdown"))
+            dialog.setObjectName("exportDialog")
+            dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+            dialog.setNameFilter(self.tr("Markdown (*.md)"))
+            dialog.setDefaultSuffix("md")
+            dialog.fileSelected.connect(self._on_export_chosen)
+            self.export_dialog = dialog
+        name = re.sub(r"[^\w\- ]+", "", self._title_of(sid)).strip() or "session"
+        self.export_dialog.selectFile(f"{name[:60]}.md")
+        self._export_target = sid
+        self.export_dialog.open()
+        return self.export_dialog
+
+    def _on_export_chosen(self, path: str) -> None:
+        if path and self._export_target:
+            self.export_to(self._export_target, Path(path))
+
+    def export_to(self, session_id: str, path: Path) -> None:
+        """Write ``session_id`` as Markdown to ``path`` in the worker; then
+        :attr:`exported` (or :attr:`export_failed`) is emitted."""
+        from openworker_qt.storage.markdown_export import export_markdown
+
+        store = self.model.store
+        if store is None:
+            return
+        done = self._export_done
+
+        def work() -> None:
+            try:
+                export_markdown(store, session_id, path)
+            except Exception as exc:  # said to the user, nothing half-written
+                done.emit(str(path), str(exc) or type(exc).__name__)
+                return
+            done.emit(str(path), "")
+
+        self.model.run_in_worker(work)
+
+    def _on_export_done(self, path: str, error: str) -> None:
+        if error:
+            self.export_failed.emit(
+                self.tr("Could not export to {path}: {error}").format(path=path, error=error))
+        else:
+            self.exported.emit(path)
+
+    def delete_current(self) -> QMessageBox | None:
+        """Ask before deleting (Cancel is the default button); returns the question."""
+        sid = self._target()
+        if sid is None:
+            return None
+        if self.delete_box is None:
+            box = QMessageBox(self)
+            box.setObjectName("deleteSession")
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowTitle(self.tr("Delete session"))
+            box.setText(self.tr("Delete this session and its transcript?"))
+            box.setInformativeText(self.tr("This cannot be undone."))
+            delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+            delete.setObjectName("deleteButton")
+            cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+            box.setDefaultButton(cancel)
+            box.setEscapeButton(cancel)
+            box.finished.connect(self._on_delete_answer)
+            self.delete_box = box
+            self._delete_button = delete
+        self._delete_target = sid
+        self.delete_box.open()
+        return self.delete_box
+
+    def _on_delete_answer(self, _result: int) -> None:
+        box = self.delete_box
+        if box is not None and box.clickedButton() is self._delete_button and self._delete_target:
+            self.delete_requested.emit(self._delete_target)
+        self._delete_target = ""

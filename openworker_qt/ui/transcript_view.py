@@ -18,6 +18,9 @@ reopened session shows.
 
 Long sessions arrive newest-first (see :class:`TranscriptModel`): scrolling to
 the top prepends the next chunk of older rows and keeps the visible rows still.
+"Jump to start" (Ctrl+Home, or the button shown while older rows exist and the
+view is scrolled up) reads every older page in the worker and prepends them a
+chunk per event-loop turn, then shows the first message.
 
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
 with ``setIndexWidget``, so they are keyboard- and screen-reader-accessible.
@@ -59,6 +62,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
     QStyleOptionViewItem,
+    QToolButton,
     QWidget,
 )
 
@@ -76,6 +80,8 @@ from openworker_qt.ui.transcript_delegate import (
 )
 
 HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
+#: Older rows prepended per event-loop turn while jumping to the start.
+JUMP_CHUNK = 1_000
 
 
 class TranscriptView(QListView):
@@ -116,6 +122,18 @@ class TranscriptView(QListView):
         self._warming = False
         # A session with no rows yet: what OpenWorker can do, examples, the folder.
         self.empty_state = EmptyState(self.viewport())
+        # Jump to the first message of a long session (Ctrl+Home too).
+        self._jumping = False
+        self.jump_button = QToolButton(self.viewport())
+        self.jump_button.setObjectName("jumpToStart")
+        self.jump_button.setText(self.tr("Jump to start"))
+        self.jump_button.setToolTip(self.tr("Show the first message of this session (Ctrl+Home)"))
+        self.jump_button.setAccessibleName(self.tr("Jump to start"))
+        self.jump_button.setAccessibleDescription(
+            self.tr("Show the first message of this session"))
+        self.jump_button.setAutoRaise(False)
+        self.jump_button.clicked.connect(self.jump_to_start)
+        self.jump_button.hide()
         self.clicked.connect(self._on_clicked)
         self.setMouseTracking(True)
         self.copied = ""  # what the last Copy put on the clipboard (also for tests)
@@ -131,6 +149,7 @@ class TranscriptView(QListView):
                 signal.connect(self._update_empty_state)
             if isinstance(model, TranscriptModel):
                 model.older_changed.connect(self._fetch_older_if_at_top)
+                model.older_changed.connect(self._continue_jump)
         self._update_empty_state()
 
     def transcript(self) -> TranscriptModel:
@@ -169,6 +188,8 @@ class TranscriptView(QListView):
         self._stick_to_bottom = True
         self._anchor = None
         self._anchor_timer.stop()
+        self._jumping = False
+        self.jump_button.hide()
         QTimer.singleShot(0, self.scrollToBottom)
 
     # ------------------------------------------------------------- scrolling
@@ -176,13 +197,52 @@ class TranscriptView(QListView):
     def _on_scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 4
+        self._place_jump_button()
         if value <= FETCH_MARGIN_PX:
             self._fetch_older_if_at_top()
+
+    def _place_jump_button(self) -> None:
+        model = self.model()
+        show = (isinstance(model, TranscriptModel) and model.has_older()
+                and not self._stick_to_bottom and not self._jumping)
+        if show:
+            hint = self.jump_button.sizeHint()
+            self.jump_button.setGeometry(
+                self.viewport().width() - hint.width() - 16, 8, hint.width(), hint.height())
+        self.jump_button.setVisible(show)
+
+    def jump_to_start(self) -> None:
+        """Show the first message: every older page is read (in the worker) and
+        prepended a chunk per event-loop turn, then the view goes to the top."""
+        model = self.model()
+        if not isinstance(model, TranscriptModel):
+            return
+        self._jumping = True
+        self._stick_to_bottom = False
+        self._anchor = None
+        self._anchor_timer.stop()
+        self.jump_button.hide()
+        model.load_all_older()
+        self._continue_jump()
+
+    def _continue_jump(self) -> None:
+        if not self._jumping:
+            return
+        model = self.transcript()
+        model.fetch_older(JUMP_CHUNK)
+        self.scrollToTop()
+        if model.has_older():
+            if model.buffered_older():  # more rows at hand: the next chunk next turn
+                QTimer.singleShot(0, self._continue_jump)
+            # else: the page being read calls back (older_changed)
+            return
+        self._jumping = False
+        QTimer.singleShot(0, self.scrollToTop)  # once the batched layout reached the top
 
     def _fetch_older_if_at_top(self) -> None:
         """Prepend the next chunk of older rows when the top is (nearly) in view."""
         model = self.model()
-        if not isinstance(model, TranscriptModel) or self._anchor is not None:
+        if not isinstance(model, TranscriptModel) or self._anchor is not None or self._jumping:
             return
         if self.verticalScrollBar().value() > FETCH_MARGIN_PX:
             return
@@ -263,6 +323,7 @@ class TranscriptView(QListView):
         super().resizeEvent(event)
         self.delegate.invalidate()
         self.empty_state.setGeometry(self.viewport().rect())
+        self._place_jump_button()
 
     def _update_empty_state(self, *_args: Any) -> None:
         model = self.model()
@@ -388,6 +449,10 @@ class TranscriptView(QListView):
             clipboard.setText(text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if (event.key() == Qt.Key.Key_Home
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            self.jump_to_start()
+            return
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             index = self.currentIndex()
             if index.isValid():

@@ -1228,10 +1228,15 @@ The grant applies to this session only.</source>
             <translation>工作中 · {detail} · {secs} 秒</translation>
         </message>
         <message>
-        <source>&amp;Automations</source>
-        <translation>自动任务(&amp;A)</translation>
-    </message>
-</context>
+            <source>&amp;Automations</source>
+            <translation>自动任务(&amp;A)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+            <source>Exported to {path}</source>
+            <translation>已导出到 {path}</translation>
+        </message>
+    </context>
     <context>
         <name>MicButton</name>
         <message>
@@ -2427,6 +2432,61 @@ The grant applies to this session only.</source>
             <source>Rename…</source>
             <translation>重命名…</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Find sessions by their title or by words written in them</source>
+            <translation>按标题或会话中的文字查找会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Your sessions by date, newest first</source>
+            <translation>你的会话，按日期排列，最新的在前</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>&amp;Pin</source>
+            <translation>置顶(&amp;P)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Un&amp;pin</source>
+            <translation>取消置顶(&amp;P)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>&amp;Export as Markdown…</source>
+            <translation>导出为 Markdown(&amp;E)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Export as Markdown</source>
+            <translation>导出为 Markdown</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Markdown (*.md)</source>
+            <translation>Markdown (*.md)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Could not export to {path}: {error}</source>
+            <translation>无法导出到 {path}：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Delete this session and its transcript?</source>
+            <translation>删除此会话及其记录？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>This cannot be undone.</source>
+            <translation>此操作无法撤销。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
     </context>
     <context>
         <name>TodoPanel</name>
@@ -2565,6 +2625,21 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/transcript_view.py" line="338" />
             <source>Copy the code</source>
             <translation>复制代码</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
+            <source>Jump to start</source>
+            <translation>跳到开头</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
+            <source>Show the first message of this session (Ctrl+Home)</source>
+            <translation>显示此会话的第一条消息（Ctrl+Home）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
+            <source>Show the first message of this session</source>
+            <translation>显示此会话的第一条消息</translation>
         </message>
     </context>
     <context>
@@ -3524,6 +3599,64 @@ The grant applies to this session only.</source>
         <message>
             <source>Costs are estimates from list prices; edit them under [prices] in the settings file.</source>
             <translation>费用按公开价格估算；可在设置文件的 [prices] 中修改。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionListModel</name>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>New session</source>
+            <translation>新会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>{n} waiting for you</source>
+            <translation>{n} 项等待你处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>unattended</source>
+            <translation>无人值守</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>Pinned</source>
+            <translation>已置顶</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>Today</source>
+            <translation>今天</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>Yesterday</source>
+            <translation>昨天</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>Previous 7 days</source>
+            <translation>过去 7 天</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>Older</source>
+            <translation>更早</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>pinned</source>
+            <translation>已置顶</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/session_model.py" line="1" />
+            <source>found in: {text}</source>
+            <translation>匹配：{text}</translation>
         </message>
     </context>
 </TS>

@@ -5,6 +5,7 @@ turn events."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import select
 import shutil
@@ -25,6 +26,7 @@ from openworker_qt.automation.keepawake import (
     WakepyInhibitor,
     platform_inhibitor,
 )
+from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
@@ -85,6 +87,27 @@ def test_failure_is_a_status_not_an_exception() -> None:
         assert awake.wait_idle()
     finally:
         awake.close()
+
+
+def test_an_unavailable_inhibitor_is_tried_and_reported_once(caplog: pytest.LogCaptureFixture) -> None:
+    """No inhibitor on this machine: found on the first turn, said once, not retried
+    (300 turns used to log 300 warnings, burying the real ones)."""
+    inhibitor = RecordingInhibitor(fail=True)
+    awake = KeepAwake(inhibitor)
+    caplog.set_level(logging.DEBUG, logger="openworker_qt.automation.keepawake")
+    try:
+        for turn in range(50):
+            awake.on_event(ev.TurnStarted(session_id=f"s{turn % 7}", model="m"))
+            awake.on_event(ev.TurnEnded(session_id=f"s{turn % 7}", status="completed",
+                                        iterations=1))
+        assert awake.wait_idle()
+    finally:
+        awake.close()
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "nothing to inhibit with" in warnings[0].getMessage()
+    assert inhibitor.calls == ["acquire"]
+    assert awake.status == "Keep-awake unavailable: nothing to inhibit with"
+    assert awake.unavailable == "nothing to inhibit with"
 
 
 def test_first_available_falls_through_to_a_working_adapter() -> None:

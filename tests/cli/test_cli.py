@@ -321,3 +321,32 @@ def test_run_s_applies_the_sessions_folder_settings_not_the_current_ones(tmp_pat
     res = owq("run", "-s", sid, "--yes", "now write it", cwd=here)
     assert res.returncode == 0, res.stderr
     assert (there / "out.md").read_text() == "# Brief\n"
+
+
+def test_show_streams_a_long_session_page_by_page(tmp_path: Path) -> None:
+    """``show`` of a session longer than one page prints every message, in order,
+    read a page at a time (constant memory)."""
+    from openworker_qt.storage.conversations import OLDER_CHUNK, ConversationStore
+    from openworker_qt.storage.db import Database
+    from openworker_qt.storage.paths import app_paths
+
+    paths = app_paths().ensure()
+    db = Database(paths.database)
+    store = ConversationStore(db)
+    sid = store.create_session(title="long one").id
+    total = OLDER_CHUNK * 2 + 7
+    with store.batch():
+        for i in range(total):
+            role = "user" if i % 2 == 0 else "assistant"
+            store.append(sid, {"role": role, "content": f"message {i}"})  # type: ignore[typeddict-item]
+    queries: list[str] = []
+    db._home.conn.set_trace_callback(queries.append)
+    assert [m["content"] for m in store.iter_messages(sid)] == [f"message {i}" for i in range(total)]
+    assert sum("FROM messages" in q for q in queries) == 3  # a page per query
+    db.close()
+    shown = owq("show", "--json", sid, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert [json.loads(line)["content"] for line in shown.stdout.splitlines()] == [
+        f"message {i}" for i in range(total)]
+    text = owq("show", sid, cwd=tmp_path).stdout
+    assert text.startswith("# long one") and text.rstrip().endswith(f"message {total - 1}")

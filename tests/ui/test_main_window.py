@@ -40,8 +40,8 @@ def test_send_streams_reply_into_transcript(qtbot, qloop, make_desktop) -> None:
     assert desktop.bridge.flushes < len(chunks)
     assert not window.composer.stop.isVisibleTo(window)
     # the sidebar lists the session, titled by the first message
-    assert window.sessions.rowCount() == 1
-    assert window.sessions.index(0, 0).data() == "Say forty words"
+    assert window.sessions.session_count() == 1
+    assert window.sessions.index(1, 0).data() == "Say forty words"  # (row 0: "Today")
 
 
 def test_shift_enter_inserts_newline(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]

@@ -6,13 +6,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from openworker_qt.qt.session_model import ID_ROLE, SessionListModel
-from openworker_qt.storage.conversations import ConversationStore, SessionInfo
+from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from tests.ui.conftest import act, run, until
 
 
 def _ids(model: SessionListModel) -> list[str]:
-    return [str(model.index(r, 0).data(ID_ROLE)) for r in range(model.rowCount())]
+    """The sessions listed (group headers left out)."""
+    ids = (model.index(r, 0).data(ID_ROLE) for r in range(model.rowCount()))
+    return [str(sid) for sid in ids if sid]
 
 
 def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
@@ -34,7 +36,7 @@ def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop
         await until(lambda: made.id in _ids(window.sessions), what="the new session in the sidebar")
         seen["current"] = window.sidebar.current_id()
         seen["selected"] = [i.data(ID_ROLE) for i in window.sidebar.list.selectionModel().selectedIndexes()]
-        seen["first"] = window.sessions.index(0, 0).data()
+        seen["first"] = window.sessions.index(1, 0).data()  # (row 0: the "Today" header)
         seen["open"] = window.session_id
 
     try:
@@ -46,20 +48,22 @@ def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop
     assert bar.value() >= scrolled  # not thrown back to the top by a reset
 
 
-def _info(sid: str, title: str = "") -> SessionInfo:
-    return SessionInfo(id=sid, title=title or sid, model="", persona="", mode="", workspace="",
-                       unattended=False, status="", created_at=0.0, updated_at=0.0)
-
-
-def test_session_list_refresh_moves_inserts_and_removes_without_a_reset(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
-    model = SessionListModel()
+def test_session_list_reload_keeps_its_rows_true_without_a_reset(qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = ConversationStore(Database(tmp_path / "s.sqlite3"))
+    model = SessionListModel(store)
     qtmodeltester.check(model)
     resets: list[int] = []
     model.modelReset.connect(lambda: resets.append(1))
-    model.refresh([_info(x) for x in "abcde"])
-    for order in ("xabcde", "cxabde", "ce", "", "edcba", "aebzc"):
-        model.refresh([_info(x) for x in order])
-        assert _ids(model) == list(order)
+    made = [store.create_session(title=x).id for x in "abcde"]
+    model.reload()
+    assert _ids(model) == made[::-1]
+    store.delete_session(made[1])
+    store.update_session(made[3], title="d again")  # moves to the top
+    store.set_pinned(made[0], True)
+    model.reload()
+    assert _ids(model) == [made[0], made[3], made[4], made[2]]
+    assert [model.index(r, 0).data() for r in (0, 2)] == ["Pinned", "Today"]
+    qtmodeltester.check(model)
     assert resets == []
 
 
@@ -177,11 +181,12 @@ def test_a_search_with_no_match_says_so(qtbot, qloop, make_desktop) -> None:  # 
     desktop.manager.create_session(title="Quarterly report", workspace=str(desktop.workspace))
     window.refresh_sessions()
     qtbot.keyClicks(window.sidebar.search, "holiday")
+    qtbot.waitUntil(window.sidebar.no_match.isVisible)  # (after the pause, from the worker)
     assert window.sessions.rowCount() == 0
-    assert window.sidebar.no_match.isVisible()
     assert window.sidebar.no_match.text() == "No sessions match “holiday”"
     window.sidebar.search.clear()
-    assert window.sessions.rowCount() == 1 and not window.sidebar.no_match.isVisible()
+    qtbot.waitUntil(lambda: not window.sessions.searching)
+    assert _ids(window.sessions) and not window.sidebar.no_match.isVisible()
 
 
 def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -255,7 +260,7 @@ def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop,
     async def scenario() -> None:
         window.send("Prepare the renewal brief", [])
         await until(lambda: desktop.runtime.inbox.pending(), what="the approval")
-        seen["title"] = window.sessions.index(0, 0).data()
+        seen["title"] = window.sessions.index(1, 0).data()  # (row 0: the "Today" header)
         desktop.resolve_item(desktop.runtime.inbox.pending()[0].id, "deny", by="card")
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 

@@ -42,7 +42,7 @@ def test_f2_in_the_session_list_renames(qtbot, qloop, make_desktop) -> None:  # 
     dialog.setTextValue("New title")
     act(qloop, dialog.accept)
     assert desktop.runtime.conversations.get_session(info.id).title == "New title"
-    assert window.sessions.index(0, 0).data() == "New title"
+    assert window.sessions.index(1, 0).data() == "New title"  # (row 0: "Today")
 
 
 # ------------------------------------------------------------------ model picker

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Many sessions: start-up, sidebar scroll and search per key at 10k and 100k sessions.
+
+Fills a fresh database with N sessions (each with a question and an answer,
+indexed for search as the app writes them), spread over the last two years,
+then starts the real window (offscreen) and measures:
+
+* start-up: building the window until the sidebar's first paint with rows;
+* sidebar scroll: jumps through the whole list (top, 10 places, bottom), each
+  followed by a repaint; the longest event-loop stall meanwhile;
+* search per key: a word typed a key every 60 ms; the longest stall while
+  typing, and when the results show after the last key (the search waits for a
+  150 ms pause in typing, then runs in a worker); for a rare word (one session)
+  and a common one (a tenth of them);
+* every session reachable: the number of rows the sidebar offers.
+
+Targets: no stall over 16 ms; results within 50 ms of the search starting.
+
+    .venv/bin/python bench/sessions.py                  # 10k and 100k, a process each
+    .venv/bin/python bench/sessions.py --sessions 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import rss_mib, temp_home  # noqa: E402
+
+SIZES = (10_000, 100_000)
+WORDS = ("renewal brief quarterly report budget calendar release deploy invoice customer "
+         "meeting agenda roadmap hiring review contract pricing migration incident outage "
+         "analysis survey design launch partner forecast payroll audit summary draft").split()
+
+
+def fill(db, n: int) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    rng = random.Random(7)
+    now = time.time()
+    with db.transaction() as conn:
+        next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM messages").fetchone()[0])
+        for i in range(n):
+            sid = f"s{i:08d}"
+            title = " ".join(rng.choice(WORDS) for _ in range(3)).capitalize()
+            ts = now - rng.random() * 2 * 365 * 86400
+            conn.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                         (sid, title, ts, ts))
+            question = f"Please prepare the {rng.choice(WORDS)} for {rng.choice(WORDS)} {i}"
+            if i % 10 == 0:
+                question += " with the zebra numbers"  # a common word (a tenth)
+            if i == n // 2:
+                question += " and the okapi figures"  # a rare word (one session)
+            answer = f"Here is the {rng.choice(WORDS)} you asked for, with the {rng.choice(WORDS)}."
+            for role, text in (("user", question), ("assistant", answer)):
+                conn.execute(
+                    "INSERT INTO messages(id, session_id, role, data, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (next_id, sid, role, json.dumps({"role": role, "content": text}), ts))
+                conn.execute("INSERT INTO message_search(rowid, text, session_id) VALUES (?, ?, ?)",
+                             (next_id, text, sid))
+                next_id += 1
+        conn.execute("UPDATE search_backfill SET below = 0")
+
+
+def one(n: int) -> int:
+    temp_home()
+    import qasync
+    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from openworker_qt.runtime import open_runtime
+
+    app = QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    rt = open_runtime()
+    t = time.perf_counter()
+    fill(rt.db, n)
+    filled = time.perf_counter() - t
+    rss0 = rss_mib()
+    from openworker_qt.app import DesktopApp
+
+    painted: list[float] = []
+    t0 = time.perf_counter()
+    desktop = DesktopApp(rt, enable_tray=False)
+    window = desktop.window
+    sidebar = window.sidebar
+    model = window.sessions
+
+    class PaintWatch(QObject):
+        def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]  # noqa: N802
+            if event.type() == QEvent.Type.Paint and model.rowCount() and not painted:
+                painted.append(time.perf_counter())
+            return False
+
+    watch = PaintWatch()
+    sidebar.list.viewport().installEventFilter(watch)
+    window.resize(1100, 760)
+    window.show()
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(tick)
+
+    def stall() -> float:
+        out = max(gaps, default=0.0)
+        gaps.clear()
+        last[0] = time.perf_counter()
+        return out
+
+    async def scenario() -> dict[str, float]:
+        out: dict[str, float] = {}
+        while not painted:  # noqa: ASYNC110
+            await asyncio.sleep(0.001)
+        out["startup"] = painted[0] - t0
+        await asyncio.sleep(0.5)
+        await asyncio.to_thread(lambda: None)
+        timer.start()
+        stall()
+        bar = sidebar.list.verticalScrollBar()
+        t1 = time.perf_counter()
+        jumps = [0] + [bar.maximum() * k // 10 for k in range(1, 10)] + [bar.maximum()]
+        for value in jumps:
+            bar.setValue(value)
+            sidebar.list.viewport().repaint()
+            await asyncio.sleep(0.02)
+        out["scroll_each"] = (time.perf_counter() - t1) / len(jumps) - 0.02
+        out["scroll_stall"] = stall()
+        last_row = model.index(model.rowCount() - 1, 0).data(Qt.ItemDataRole.DisplayRole)
+        out["reachable"] = float(model.session_count() if last_row else 0)
+        sidebar.list.scrollToTop()
+        for word, key in (("okapi", "rare"), ("zebra", "common")):
+            sidebar.search.clear()
+            await asyncio.sleep(0.4)
+            done: list[float] = []
+            model.search_done.connect(lambda _t, d=done: d.append(time.perf_counter()))
+            stall()
+            for ch in word:
+                QTest.keyClick(sidebar.search, ch)
+                typed = time.perf_counter()
+                await asyncio.sleep(0.06)
+            started = [0.0]
+            sidebar.search_timer.timeout.connect(lambda s=started: s.__setitem__(0, time.perf_counter()))
+            while not done:  # noqa: ASYNC110
+                await asyncio.sleep(0.001)
+            out[f"{key}_after_key"] = done[-1] - typed
+            out[f"{key}_after_start"] = done[-1] - started[0] if started[0] else float("nan")
+            out[f"{key}_hits"] = float(model.rowCount())
+            out[f"{key}_stall"] = stall()
+            model.search_done.disconnect()
+            sidebar.search_timer.timeout.disconnect()
+            sidebar.search_timer.timeout.connect(sidebar._run_search)
+        timer.stop()
+        out["rss"] = rss_mib() - rss0
+        return out
+
+    r = loop.run_until_complete(scenario())
+    print(f"sessions {n:>7,}: filled in {filled:.1f} s; start-up to the sidebar's first paint "
+          f"{r['startup'] * 1000:.0f} ms; every session reachable: {int(r['reachable']):,} rows")
+    print(f"sessions {n:>7,}: sidebar scroll {r['scroll_each'] * 1000:.1f} ms a jump, longest stall "
+          f"{r['scroll_stall'] * 1000:.1f} ms (target <= 16 ms)")
+    for key in ("rare", "common"):
+        print(f"sessions {n:>7,}: search ({key} word, {int(r[key + '_hits']):,} hits): results "
+              f"{r[key + '_after_key'] * 1000:.0f} ms after the last key (150 ms pause included), "
+              f"{r[key + '_after_start'] * 1000:.0f} ms after the search started; longest stall "
+              f"while typing {r[key + '_stall'] * 1000:.1f} ms")
+    print(f"sessions {n:>7,}: memory +{r['rss']:.0f} MiB; load average {os.getloadavg()[0]:.2f} "
+          f"on {os.cpu_count()} cores")
+    loop.run_until_complete(desktop.shutdown())
+    rt.close()
+    loop.close()
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=0, help="one size (default: 10k and 100k)")
+    args = parser.parse_args()
+    if args.sessions:
+        return one(args.sessions)
+    status = 0
+    for n in SIZES:
+        status |= subprocess.call([sys.executable, __file__, "--sessions", str(n)])
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

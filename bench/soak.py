@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Soak: N turns across M sessions in one app process (offscreen, real window).
+
+Each turn opens its session in the window (as a user switching between
+sessions would) and runs a turn through the real engine, bridge, transcript and
+sidebar against a scripted model that streams its answer. Every block of turns
+prints RSS, Python objects, QObjects, open file descriptors and the longest
+event-loop stall of the block (1 ms timer ticks), then the growth per 100 turns
+after the first block (the warm-up: caches, fonts, first imports).
+
+Target: RSS growth <= 1 MiB per 100 turns at 1,000 turns across 100 sessions;
+no stall over 16 ms.
+
+    .venv/bin/python bench/soak.py [--turns 1000] [--sessions 100] [--block 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import rss_mib, temp_home  # noqa: E402
+
+
+def fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=1000)
+    parser.add_argument("--sessions", type=int, default=100)
+    parser.add_argument("--block", type=int, default=100)
+    args = parser.parse_args()
+    home = temp_home()
+    import qasync
+    from PySide6.QtCore import QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from openworker_qt.app import DesktopApp
+    from openworker_qt.runtime import open_runtime
+
+    script = home / "script.json"
+    answer = ("Here is the **summary** you asked for:\n\n- revenue is up\n- costs are flat\n\n"
+              "```text\nnext step: send the brief\n```\n")
+    chunks = [answer[i:i + 12] for i in range(0, len(answer), 12)]
+    script.write_text(json.dumps({"turns": [{"chunks": chunks, "repeat": True}]}))
+    model = f"scripted:{script}"
+
+    app = QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    rt = open_runtime()
+    desktop = DesktopApp(rt, enable_tray=False)
+    window = desktop.window
+    window.resize(1100, 760)
+    window.show()
+    manager = desktop.manager
+    sessions = [manager.create_session(title=f"Soak {i}", model=model,
+                                       workspace=str(home)).id
+                for i in range(args.sessions)]
+    window.refresh_sessions()
+
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(tick)
+
+    def qobjects() -> int:
+        tops = QApplication.topLevelWidgets()
+        return len(tops) + sum(len(w.findChildren(QObject)) for w in tops) + len(
+            app.findChildren(QObject))
+
+    def sample() -> tuple[float, int, int, int]:
+        gc.collect()
+        return rss_mib(), len(gc.get_objects()), qobjects(), fds()
+
+    async def scenario() -> list[tuple[int, float, int, int, int, float]]:
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(lambda: None)
+        rows = []
+        rss, objs, qobjs, nfd = sample()
+        rows.append((0, rss, objs, qobjs, nfd, 0.0))
+        print(f"soak: {'turns':>6} {'RSS MiB':>8} {'objects':>9} {'QObjects':>9} {'fds':>5} "
+              f"{'stall ms':>9}  (live engines)")
+        print(f"soak: {0:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} {'-':>9}")
+        timer.start()
+        for turn in range(1, args.turns + 1):
+            sid = sessions[(turn - 1) % len(sessions)]
+            window.open_session(sid)
+            while not window.loaded():  # noqa: ASYNC110
+                await asyncio.sleep(0.002)
+            task = manager.send(sid, f"Turn {turn}: summarise where we are")
+            if task is not None:
+                await task
+            window.refresh_sessions()
+            # The scripted model keeps every request it got (a test aid a real provider
+            # does not have): emptied, so it is not counted as the app's growth.
+            for provider in getattr(rt.router, "_scripted", {}).values():
+                provider.requests.clear()
+            await asyncio.sleep(0)
+            if turn % args.block == 0:
+                stall = max(gaps, default=0.0)
+                timer.stop()
+                rss, objs, qobjs, nfd = sample()
+                rows.append((turn, rss, objs, qobjs, nfd, stall))
+                print(f"soak: {turn:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} "
+                      f"{stall * 1000:>9.1f}  ({len(manager.live_sessions()) if hasattr(manager, 'live_sessions') else len(manager._engines)})",
+                      flush=True)
+                gaps.clear()
+                last[0] = time.perf_counter()
+                timer.start()
+        timer.stop()
+        return rows
+
+    rows = loop.run_until_complete(scenario())
+    if len(rows) >= 3:
+        first, end = rows[1], rows[-1]
+        turns = end[0] - first[0]
+        per = 100 / turns
+        print(f"soak: after the first block, per 100 turns: RSS {(end[1] - first[1]) * per:+.2f} MiB, "
+              f"objects {(end[2] - first[2]) * per:+.0f}, QObjects {(end[3] - first[3]) * per:+.1f}, "
+              f"fds {(end[4] - first[4]) * per:+.1f} (target RSS <= 1 MiB per 100 turns)")
+    print(f"soak: longest loop stall of any block {max(r[5] for r in rows) * 1000:.1f} ms "
+          f"(target <= 16 ms); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    loop.run_until_complete(desktop.shutdown())
+    rt.close()
+    loop.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Every session reachable a page at a time, and full-text search (FTS5) over
+titles and what was written in them — including sessions stored before the
+search index existed."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore, day_bounds
+from openworker_qt.storage.db import Database
+
+
+def test_a_word_in_an_old_sessions_message_is_found_after_the_backfill(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:1])  # a database from before search existed
+    ts = time.time() - 400 * 86400
+    old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                ("old1", "Budget", ts, ts))
+    for i in range(1200):  # more than one backfill chunk
+        text = "the okapi figures are in" if i == 3 else f"row {i}"
+        old.execute("INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)",
+                    ("old1", "user" if i % 2 else "assistant",
+                     json.dumps({"role": "user", "content": text}), ts))
+    old.execute("INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)",
+                ("old1", "tool", json.dumps({"role": "tool", "content": "zebra output"}), ts))
+    old.close()
+
+    store = ConversationStore(Database(path))
+    store.create_session(title="Something else")
+    assert store.search_sessions("okapi") == []  # not indexed yet
+    chunks = 0
+    while store.backfill_search(chunk=500):
+        chunks += 1
+    assert chunks == 2 and not store.backfill_search()
+    [hit] = store.search_sessions("okapi")
+    assert hit.session_id == "old1" and hit.message_id == 4
+    assert store.message_texts([4]) == {4: "the okapi figures are in"}
+    assert store.search_sessions("OKA") == store.search_sessions("okapi")  # a prefix, any case
+    assert store.search_sessions("zebra") == []  # tool output is not searched
+
+
+def test_new_messages_titles_renames_and_deletes_keep_the_index_true(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "s.sqlite3"))
+    a = store.create_session(title="Quarterly report").id
+    b = store.create_session(title="Holiday plans").id
+    store.append(a, {"role": "user", "content": "where are the giraffe numbers?"})
+    store.append(b, {"role": "assistant", "content": [{"type": "text", "text": "Café at noon"}]})
+    assert [h.session_id for h in store.search_sessions("giraffe numbers")] == [a]
+    assert [h.session_id for h in store.search_sessions("cafe")] == [b]  # accents folded
+    assert [h.session_id for h in store.search_sessions("quarterly")] == [a]
+    assert [h.session_id for h in store.search_sessions("ort")] == [a]  # part of a title
+    assert store.search_sessions('"); DROP TABLE sessions; --') == []  # words, not syntax
+    store.update_session(a, title="Renamed")
+    assert [h.session_id for h in store.search_sessions("renamed")] == [a]
+    assert [h.session_id for h in store.search_sessions("quarterly")] == []
+    store.delete_session(b)
+    assert store.search_sessions("cafe") == []
+    assert store.db.query("SELECT COUNT(*) FROM message_search")[0][0] == 1
+
+
+def test_every_session_is_reachable_page_by_page_in_the_sidebars_order(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "s.sqlite3"))
+    today, yesterday, week = day_bounds()
+    stamps = [today + 60, yesterday + 60, week + 60, week - 86400 * 30]
+    ids = []
+    with store.batch():
+        for i in range(1234):
+            sid = store.create_session(title=f"s{i}").id
+            store.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?",
+                             (stamps[i % 4] + i, sid))
+            ids.append(sid)
+    store.set_pinned(ids[7], True)
+    groups, _ = store.session_groups()
+    assert (groups.pinned, groups.today, groups.yesterday, groups.week, groups.older) == (
+        1, 309, 309, 308, 307)
+    seen = []
+    for offset in range(0, groups.total, 100):
+        seen.extend(store.sessions_page(offset, 100))
+    assert len(seen) == 1234 and {s.id for s in seen} == set(ids)
+    assert seen[0].id == ids[7] and seen[0].pinned
+    rest = [s.updated_at for s in seen[1:]]
+    assert rest == sorted(rest, reverse=True)
+    assert all(store.session_position(seen[i].id) == i for i in range(0, 1234, 97))
+    # A search matching more than 500 sessions returns all of them.
+    assert len(store.search_sessions("s")) == 1234
+
+
+def test_message_counts_are_kept_without_counting_rows(tmp_path: Path) -> None:
+    """Opening or running a session reads its message count from the session row
+    (kept by triggers), not by counting a million rows on the loop thread."""
+    path = tmp_path / "state.sqlite3"
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:1])
+    old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES ('a', '', 0, 0)")
+    for _ in range(5):
+        old.execute("INSERT INTO messages(session_id, role, data, created_at)"
+                    " VALUES ('a', 'user', '{\"role\": \"user\", \"content\": \"x\"}', 0)")
+    old.close()
+    store = ConversationStore(Database(path))  # counted once by the migration
+    info = store.get_session("a")
+    assert info is not None and info.message_count == 5 and store.count("a") == 5
+    store.append("a", {"role": "assistant", "content": "y"})
+    queries: list[str] = []
+    store.db._home.conn.set_trace_callback(queries.append)
+    assert store.count("a") == 6 and store.get_session("a").message_count == 6  # type: ignore[union-attr]
+    assert not any("COUNT(" in q.upper() for q in queries)
+    store.db._home.conn.set_trace_callback(None)
+    b = store.create_session().id
+    store.append(b, {"role": "user", "content": "z"})
+    assert [s.message_count for s in store.sessions_page(0, 10)] == [1, 6]
+    store.delete_session("a")
+    assert store.count(b) == 1

@@ -1,0 +1,207 @@
+"""The sessions sidebar over thousands of sessions: every one reachable, grouped
+by date, searched in a worker after a pause in typing (titles and messages, old
+sessions included), and its menu (pin, export, delete with Cancel the default)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from openworker_qt.qt.session_model import (
+    HEADER_ROLE,
+    ID_ROLE,
+    MATCH_ROLE,
+    PENDING_ROLE,
+    SNIPPET_ROLE,
+    SessionListModel,
+)
+from openworker_qt.storage.conversations import ConversationStore, day_bounds
+from openworker_qt.storage.db import Database
+from openworker_qt.ui.sidebar import Sidebar
+
+
+def _store(tmp_path: Path) -> ConversationStore:
+    return ConversationStore(Database(tmp_path / "s.sqlite3"))
+
+
+def _many(store: ConversationStore, n: int, title: str = "session {i}") -> list[str]:
+    today, yesterday, week = day_bounds()
+    stamps = [today + 30, yesterday + 30, week + 30, week - 86400 * 90]
+    ids = []
+    with store.batch():
+        for i in range(n):
+            sid = store.create_session(title=title.format(i=i)).id
+            store.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?",
+                             (stamps[i % 4] + i * 0.001, sid))
+            ids.append(sid)
+    return ids
+
+
+def _sidebar(qtbot: Any, store: ConversationStore) -> Sidebar:
+    model = SessionListModel(store)
+    sidebar = Sidebar(model)
+    qtbot.addWidget(sidebar)
+    sidebar.resize(300, 600)
+    sidebar.show()
+    model.reload()
+    return sidebar
+
+
+def _rows(model: SessionListModel) -> list[Any]:
+    return [model.index(r, 0).data(ID_ROLE) or model.index(r, 0).data()
+            for r in range(model.rowCount())]
+
+
+def test_every_one_of_thousands_of_sessions_is_reachable_grouped_by_date(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 2_345)
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    rows = _rows(model)
+    headers = [r for r in range(model.rowCount()) if model.index(r, 0).data(HEADER_ROLE)]
+    assert [rows[r] for r in headers] == ["Today", "Yesterday", "Previous 7 days", "Older"]
+    assert model.rowCount() == 2_345 + 4 and model.session_count() == 2_345
+    assert sorted(r for r in rows if r not in ("Today", "Yesterday", "Previous 7 days", "Older")) == sorted(ids)
+    # Headers are not sessions: never selected, skipped by the keyboard.
+    assert model.flags(model.index(0, 0)) == Qt.ItemFlag.NoItemFlags
+    # The view reaches the oldest one at the bottom (the list is not cut at 500).
+    sidebar.list.scrollToBottom()
+    last = model.index(model.rowCount() - 1, 0)
+    assert last.data(ID_ROLE) == ids[3]  # the oldest: "Older", least recent
+    bar = sidebar.list.verticalScrollBar()
+    assert bar.value() == bar.maximum() > 0
+
+
+def test_search_runs_after_the_pause_in_a_worker_and_finds_words_in_old_messages(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 300)
+    old = ids[3]  # last active months ago
+    store.append(old, {"role": "user", "content": "Where did the okapi budget go?"})
+    store.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (time.time() - 86400 * 200, old))
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    threads: list[str] = []
+    search = store.search_sessions
+
+    def spy(text: str) -> Any:  # the real search, noting the thread it ran on
+        threads.append(threading.current_thread().name)
+        return search(text)
+
+    store.search_sessions = spy  # type: ignore[method-assign]
+    with qtbot.waitSignal(model.search_done, timeout=5000):
+        qtbot.keyClicks(sidebar.search, "okap")
+        assert threads == [] and not model.searching  # nothing ran on the keys
+    assert len(threads) == 1 and threads[0] != threading.main_thread().name  # once, in a worker
+    assert _rows(model) == [old]
+    hit = model.index(0, 0)
+    assert hit.data(MATCH_ROLE) == ["okap"]
+    assert "okapi budget" in hit.data(SNIPPET_ROLE)
+    assert "found in" in hit.data(Qt.ItemDataRole.ToolTipRole)
+    sidebar.grab()  # the hit paints, marked
+    with qtbot.waitSignal(model.search_done, timeout=5000):
+        sidebar.search.clear()
+    assert model.session_count() == 300 and not model.searching
+
+
+def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 720, title="weekly report {i}")
+    _many(store, 50, title="other {i}")
+    sidebar = _sidebar(qtbot, store)
+    with qtbot.waitSignal(sidebar.model.search_done, timeout=5000):
+        qtbot.keyClicks(sidebar.search, "weekly")
+    model = sidebar.model
+    assert model.rowCount() == 720
+    assert set(_rows(model)) == set(ids)
+    sidebar.list.scrollToBottom()
+    assert model.index(719, 0).data(ID_ROLE) in ids
+
+
+def test_the_selection_follows_its_session_when_others_appear(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 500)
+    sidebar = _sidebar(qtbot, store)
+    sidebar.select(ids[250])
+    chosen: list[str] = []
+    sidebar.session_selected.connect(chosen.append)
+    for _ in range(3):
+        store.create_session(title="new")
+    sidebar.model.reload()
+    assert sidebar.current_id() == ids[250] and chosen == []
+
+
+def test_pin_export_and_delete_from_the_menu(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 40)
+    store.append(ids[5], {"role": "user", "content": "Draft the renewal brief"})
+    store.append(ids[5], {"role": "assistant", "content": "Here it is: **done**."})
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    sidebar.select(ids[5])
+    sidebar.toggle_pin()
+    assert model.index(0, 0).data() == "Pinned" and model.index(1, 0).data(ID_ROLE) == ids[5]
+    assert sidebar.current_id() == ids[5]
+    # Export as Markdown: written in the worker, then announced.
+    target = tmp_path / "brief.md"
+    with qtbot.waitSignal(sidebar.exported, timeout=5000) as done:
+        sidebar.export_to(ids[5], target)
+    assert done.args == [str(target)]
+    text = target.read_text(encoding="utf-8")
+    assert "## You\n\nDraft the renewal brief" in text and "Here it is: **done**." in text
+    with qtbot.waitSignal(sidebar.export_failed, timeout=5000):
+        sidebar.export_to(ids[5], tmp_path / "missing" / "x.md")
+    # Delete asks first; Cancel is the default (Enter keeps the session).
+    deleted: list[str] = []
+    sidebar.delete_requested.connect(deleted.append)
+    box = sidebar.delete_current()
+    assert box is not None and box.isVisible()
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not box.isVisible())
+    assert deleted == []
+    box = sidebar.delete_current()
+    assert box is not None
+    box.findChild(type(box.defaultButton()), "deleteButton").click()
+    qtbot.waitUntil(lambda: not box.isVisible())
+    assert deleted == [ids[5]]
+
+
+def test_badges_and_hover_paint(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 10)
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    model.set_running(ids[9], True)
+    model.set_pending({ids[8]: 3})
+    row = model.row_of(ids[8])
+    assert row is not None and model.index(row, 0).data(PENDING_ROLE) == 3
+    assert "3 waiting for you" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert not sidebar.grab().isNull()
+
+
+def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 5)
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    row = model.row_of(ids[2])
+    assert row is not None
+    rect = sidebar.list.visualRect(model.index(row, 0))
+    for _ in range(3):  # the same menu each time
+        sidebar._on_list_menu(rect.center())
+        menu = sidebar.context_menu
+        assert menu is not None
+        qtbot.waitUntil(menu.isVisible)
+        assert [a.text() for a in menu.actions() if a.text()] == [
+            "Re&name…", "&Pin", "&Export as Markdown…", "Delete…"]
+        menu.hide()
+    assert len(sidebar.findChildren(type(menu))) == 1
+    sidebar._on_list_menu(rect.center())
+    sidebar.pin_action.trigger()  # acts on the row clicked, not the current one
+    assert store.get_session(ids[2]).pinned  # type: ignore[union-attr]
+    assert sidebar.current_id() == ids[2]
