@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -126,11 +127,15 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
     return st.st_mtime_ns, st.st_size
 
 
-def default_tools(_info: SessionInfo, explorer: Explorer | None = None) -> ToolRegistry:
+def default_tools(_info: SessionInfo, explorer: Explorer | None = None,
+                  connectors: ConnectorRegistry | None = None) -> ToolRegistry:
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
     ])
+    if connectors is not None:  # the tools of the connectors the user connected
+        for tool in connectors.tools():
+            registry.add(tool)
     if explorer is not None:  # the explorer's child gets this session's read tools
         registry.add(explore_tool(explorer, registry))
     return registry
@@ -160,6 +165,8 @@ class Runtime:
         self.inbox = Inbox(db, redact=self._redact)
         self.audit = AuditLog(db, redact=self._redact)
         self.rules = StandingRuleStore(db)
+        #: The connectors (Slack, GitHub, mail, …): their state and the connected ones' tools.
+        self.connectors = ConnectorRegistry(db)
         #: Provider keys by entry name: the keyring first, then the environment.
         self.get_key = get_key
         self.router = router if router is not None else build_router(config, get_key)
@@ -332,7 +339,7 @@ class Runtime:
                 resolver=self.router, model=model,
                 decider=lambda: self.decider_for(info, force_mode="plan"),
             )
-            return default_tools(info, explorer)
+            return default_tools(info, explorer, self.connectors)
 
         return tools
 
