@@ -131,6 +131,7 @@ class DesktopApp(QObject):
             tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
+        runtime.add_connector_services(self.manager, workspace=self._workspace)
         self.answers = InboxAnswers(self.inbox, self.manager)
         self.models = ModelCatalog(runtime.list_models, self)
         # Keep-awake follows every session's turns (attended or not); the platform

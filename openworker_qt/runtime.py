@@ -400,6 +400,16 @@ class Runtime:
             raise RuntimeError(f"the runtime is running: add {service.name!r} before start()")
         self.services.append(service)
 
+    def add_connector_services(self, manager: SessionManager, *, workspace: str | Path) -> None:
+        """The connectors' long-lived services for ``manager``'s sessions: the Slack
+        listener when Slack is connected (a mention in a thread starts a session)."""
+        if any(spec.id == "slack" for spec in self.connectors.connected()):
+            from openworker_qt.connectors.slack_listener import SlackListener
+
+            self.add_service(SlackListener(
+                manager, self.inbox, self.db, workspace=workspace,
+                values=lambda: self.connectors.values("slack"), policy=self.connectors.policy))
+
     @property
     def running_services(self) -> list[str]:
         return [s.name for s in self._running]

@@ -172,9 +172,9 @@ class SlackListener:
 
         self._loop = asyncio.get_running_loop()
         self.values = await asyncio.to_thread(self._values_of)
-        if not self.values.get("app_token"):
-            raise ConnectorError("config", "Slack has no app-level token (xapp-…): the app can "
-                                 "post but cannot hear mentions.")
+        if not self.values.get("app_token"):  # posting only: nothing to listen to
+            log.info("Slack has no app-level token: mentions are not listened to")
+            return
         self.api = SlackApi(self.values, self.policy)
         me = await self.api.call("auth.test")
         self.bot_user = str(me.get("user_id", ""))
