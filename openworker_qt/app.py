@@ -414,7 +414,8 @@ class DesktopApp(QObject):
         if self.settings_window is None:
             from openworker_qt.ui.settings import SettingsWindow
 
-            window = SettingsWindow(self.settings, self.models, self.manager)
+            window = SettingsWindow(self.settings, self.models, self.manager,
+                                    connectors=self.runtime.connectors)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
+from openworker_qt.ui.settings_connectors import ConnectorsPage
 from openworker_qt.ui.settings_pages import (
     AppearancePage,
     FoldersPage,
@@ -39,7 +41,8 @@ class SettingsWindow(QWidget):
     """See module docstring."""
 
     def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *,
+                 connectors: ConnectorRegistry | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("settingsWindow")
         remember_geometry(self, "settings", settings.config_dir)
@@ -50,6 +53,7 @@ class SettingsWindow(QWidget):
         self.permissions = PermissionsPage(settings)
         self.folders = FoldersPage(settings)
         self.appearance = AppearancePage(settings)
+        self.connectors = ConnectorsPage(connectors) if connectors is not None else None
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
@@ -61,6 +65,7 @@ class SettingsWindow(QWidget):
             (self.tr("Permissions"), self.permissions),
             (self.tr("Writable folders"), self.folders),
             (self.tr("Appearance"), self.appearance),
+            *([(self.tr("Connectors"), self.connectors)] if self.connectors else []),
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)
