@@ -57,6 +57,9 @@ MIGRATIONS = [
 ]
 
 
+STORED = "_stored_secrets"
+
+
 def secret_name(connector: str, key: str) -> str:
     return f"connector.{connector}.{key}"
 
@@ -73,6 +76,10 @@ class ConnectorState:
     @property
     def connected(self) -> bool:
         return self.status == "connected"
+
+    def stored(self, key: str) -> bool:
+        """Whether the secret field ``key`` has a value in the keyring."""
+        return key in str((self.settings or {}).get(STORED, "")).split(",")
 
     def summary(self) -> str:
         if self.status == "connected":
@@ -145,7 +152,7 @@ class ConnectorRegistry:
     def values(self, connector: str) -> dict[str, str]:
         """The stored values of a connector, secrets included. Blocking (keyring)."""
         state = self.state(connector)
-        values = dict(state.settings or {})
+        values = {k: v for k, v in (state.settings or {}).items() if not k.startswith("_")}
         for key in state.spec.secret_keys:
             secret = self.get_secret(secret_name(state.spec.id, key))
             if secret:
@@ -195,9 +202,10 @@ class ConnectorRegistry:
         identity = await self.validate(spec, clean)
         await asyncio.to_thread(self._store_secrets, spec, clean)
         async with self.db.writing():
-            self._record(spec.id, "connected",
-                         settings={k: v for k, v in clean.items() if k not in spec.secret_keys},
-                         identity=identity.text())
+            settings = {k: v for k, v in clean.items() if k not in spec.secret_keys}
+            # Which secrets are stored (their names only: the page says "stored" for them).
+            settings[STORED] = ",".join(k for k in spec.secret_keys if k in clean)
+            self._record(spec.id, "connected", settings=settings, identity=identity.text())
         return identity
 
     def _store_secrets(self, spec: ConnectorSpec, values: Mapping[str, str]) -> None:

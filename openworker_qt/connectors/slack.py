@@ -216,6 +216,7 @@ SPEC = ConnectorSpec(
               "from Slack. Nobody else can.", secret=False, placeholder="U024BE7LH"),
     ),
     client=_client, validate=_validate, api_url=DEFAULT_API,
+    extra={"after_connect": "Mentions in Slack are heard from the next start of OpenWorker."},
     tools=(
         ToolDef("slack_read_channel", "Read a channel's recent messages.",
                 obj({"channel": s("channel id, e.g. C0123"), "limit": n("how many (max 100)")},

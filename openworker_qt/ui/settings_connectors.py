@@ -186,7 +186,7 @@ class ConnectorsPage(QWidget):
                 edit.setEchoMode(QLineEdit.EchoMode.Password)
                 edit.setPlaceholderText(
                     self.tr("Stored in the keyring — leave empty to keep")
-                    if state.status != "not connected" else (f.placeholder or ""))
+                    if state.stored(f.key) else (f.placeholder or ""))
             else:
                 edit.setText(settings.get(f.key, ""))
                 edit.setPlaceholderText(f.placeholder)
@@ -255,9 +255,13 @@ class ConnectorsPage(QWidget):
             self.message.setText(exc.message)
             return
         self.message.setText(identity.text())
+        if spec.extra.get("after_connect"):
+            self.message.setText(f"{identity.text()}. {spec.extra['after_connect']}")
         for key in spec.secret_keys:  # stored: never shown again
-            self.edits[key].clear()
-            self.edits[key].setPlaceholderText(self.tr("Stored in the keyring — leave empty to keep"))
+            if self.edits[key].text():
+                self.edits[key].clear()
+                self.edits[key].setPlaceholderText(
+                    self.tr("Stored in the keyring — leave empty to keep"))
         self.changed.emit(spec.id)
 
     async def _test(self) -> None:
