@@ -13,7 +13,10 @@ when the socket drops or Slack asks it to with a ``disconnect`` message) and:
 * an approval a Slack-owned session waits for is posted in its thread as a
   Block Kit message with Approve and Deny buttons; a click by an allowed member
   resolves the *same* inbox item the window and the CLI show — the first answer
-  wins wherever it comes from, and the message then says who answered;
+  wins wherever it comes from, and the message then says who answered. Only
+  calls that reach other services get buttons: a shell command or a change to
+  files on this computer is answered at the computer (the card says so, and a
+  forged click is ignored);
 * every envelope is acknowledged; events are de-duplicated by Slack's
   ``event_id`` (a retried delivery carries a new envelope id but the same event
   id) or the envelope id, and the keys seen are kept in the database, so a
@@ -65,6 +68,12 @@ MIGRATIONS = [
     """,
 ]
 
+#: The risks an approval may have to be answered from Slack: what reaches other
+#: services. A shell command or a change to files on this computer is answered
+#: at the computer (the thread is told so).
+SLACK_ANSWERABLE = frozenset({"external", "read"})
+#: Envelope keys are kept this long (Slack redelivers within minutes).
+SEEN_FOR = 7 * 24 * 3600.0
 APPROVE = "openworker_approve"
 DENY = "openworker_deny"
 MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
@@ -92,6 +101,9 @@ class SlackThreads:
     def seen(self, key: str) -> bool:
         return bool(self.db.query("SELECT 1 FROM slack_seen WHERE key = ?", (key,)))
 
+    def forget_seen(self, before: float) -> None:
+        self.db.execute("DELETE FROM slack_seen WHERE seen_at < ?", (before,))
+
     def mark_seen(self, key: str) -> None:
         self.db.execute("INSERT OR IGNORE INTO slack_seen(key, seen_at) VALUES (?, ?)",
                         (key, time.time()))
@@ -111,13 +123,19 @@ def allowed_members(values: Credentials) -> frozenset[str]:
 
 
 def card_blocks(item: InboxItem) -> list[dict[str, Any]]:
-    """The Block Kit message asking for an approval in the thread."""
+    """The Block Kit message asking for an approval in the thread (buttons only for
+    what may be answered from Slack)."""
     text = f"*{item.tool}* wants to run"
     if item.target:
         text += f" on `{item.target}`"
     body = item.args_preview or ""
+    section = {"type": "section", "text": {"type": "mrkdwn", "text": f"{text}\n{body}"[:2900]}}
+    if item.risk not in SLACK_ANSWERABLE:
+        note = ("It would run a command or change files on the computer, so it is answered "
+                "there, in OpenWorker.")
+        return [section, {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]}]
     return [
-        {"type": "section", "text": {"type": "mrkdwn", "text": f"{text}\n{body}"[:2900]}},
+        section,
         {"type": "actions", "block_id": f"openworker_item_{item.id}", "elements": [
             {"type": "button", "action_id": APPROVE, "style": "primary", "value": str(item.id),
              "text": {"type": "plain_text", "text": "Approve"}},
@@ -185,6 +203,8 @@ class SlackListener:
         self.socket.socket_mode_request_listeners.append(self._on_request)
         self.inbox.listeners.append(self._on_item)
         self.manager.listeners.append(self._on_session_event)
+        async with self.db.writing():
+            self.threads.forget_seen(time.time() - SEEN_FOR)
         await self.socket.connect()
         self._spawn(self._post_missing_cards())
 
@@ -344,6 +364,8 @@ class SlackListener:
             target = self.threads.target_of(item.session_id) if item else None
             # Only a card of a Slack-owned session, clicked in that session's channel.
             if item is None or target is None or target.split(":")[1] != channel:
+                continue
+            if item.risk not in SLACK_ANSWERABLE:  # answered at the computer only
                 continue
             if user not in allowed_members(self.values):
                 await self._ephemeral(channel, user, target.split(":")[2],

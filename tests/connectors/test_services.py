@@ -283,3 +283,15 @@ async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_writ
     result = await run_tool(rt, act, act_args, tmp_path)
     assert result.is_error and "HTTP 500" in result.content
     assert len(stub.seen) == 1  # the server may have acted: never sent twice
+
+
+async def test_sessions_get_the_tools_of_connected_connectors_only(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    manager = rt.session_manager(default_model="scripted:none")
+    before = manager.engine(manager.create_session(workspace=str(tmp_path)).id).tools
+    assert not [n for n in before.names() if n.startswith("github_")]
+    await connect(rt, CASES[0], stub)
+    after = manager.engine(manager.create_session(workspace=str(tmp_path)).id).tools
+    assert {"github_list_issues", "github_comment"} <= set(after.names())
+    assert "read_file" in after.names()  # beside the built-in tools

@@ -364,3 +364,25 @@ async def test_a_revoked_token_is_reported(slack: SlackStub, tmp_path: Path) -> 
         assert rt.connectors.state("slack").status == "failed"
     finally:
         rt.close()
+
+
+async def test_local_changes_are_approved_at_the_computer_not_from_slack(
+    slack: SlackStub, connected: None, tmp_path: Path
+) -> None:
+    turns = [{"tool_calls": [{"name": "write_file", "id": "c1", "arguments": {
+        "path": "notes.md", "content": "from slack"}}]}, {"text": "done"}]
+    app = App(slack, tmp_path, turns)
+    await app.start()
+    try:
+        await slack.mention(CHANNEL, ROOT, "write a note")
+        card = await card_in_thread(slack)
+        assert not [b for b in card.blocks if b["type"] == "actions"]
+        assert "answered there" in str(card.blocks)
+        item = next(iter(app.rt.inbox.pending()))
+        await slack.acked(await slack.click("U1", CHANNEL, APPROVE, str(item.id)))  # forged
+        assert app.rt.inbox.get(item.id).pending  # type: ignore[union-attr]
+        assert not (tmp_path / "notes.md").exists()
+        assert app.rt.inbox.respond(item.id, "approve")  # at the computer
+        await wait_for(lambda: (tmp_path / "notes.md").exists())
+    finally:
+        await app.stop()
