@@ -233,7 +233,9 @@ class HttpApi:
                     "network", f"{self.service} could not be reached ({type(exc).__name__}).",
                 ) from exc
             status = response.status_code
-            if status == 429 or (status == 403 and response.headers.get("x-ratelimit-remaining") == "0"):
+            if status == 429 or (status == 403 and (  # GitHub's primary and secondary limits
+                    response.headers.get("x-ratelimit-remaining") == "0"
+                    or "retry-after" in response.headers)):
                 wait = retry_after(response.headers.get("retry-after"))
                 if wait is None:
                     wait = policy.backoff * 2 ** (attempt - 1)

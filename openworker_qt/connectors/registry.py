@@ -258,6 +258,9 @@ class ConnectorRegistry:
 
     def _tool(self, spec: ConnectorSpec, d: ToolDef) -> Tool:
         async def handler(arguments: dict[str, Any], ctx: ToolContext) -> ToolResult | str:
+            if self.state(spec.id).status == "not connected":  # disconnected meanwhile
+                return ToolResult(f"{spec.name} is not connected: connect it in Settings → "
+                                  "Connectors.", is_error=True)
             try:
                 values = await asyncio.to_thread(self.values, spec.id)
                 async with opened(spec.client(values, self.policy)) as client:

@@ -37,7 +37,7 @@ from openworker_qt.connectors.base import (
 
 AUTH_ERRORS = frozenset({"invalid_auth", "not_authed", "token_expired", "token_revoked",
                          "account_inactive", "missing_scope"})
-READ_METHODS = frozenset({"auth.test", "conversations.history", "conversations.replies",
+READ_METHODS = frozenset({"auth.test", "apps.connections.open", "conversations.history", "conversations.replies",
                           "search.messages", "users.info", "conversations.info"})
 DEFAULT_API = "https://slack.com/api/"
 
@@ -74,8 +74,9 @@ class SlackApi:
 
     def with_token(self, key: str) -> SlackApi:
         if not self.values.get(key):
-            raise ConnectorError("config", "Searching Slack needs a user token (xoxp-…): "
-                                 "add one in Settings → Connectors → Slack.")
+            raise ConnectorError("config", f"Slack has no {key.replace('_', ' ')}: add it in "
+                                 "Settings → Connectors → Slack (searching needs a user token, "
+                                 "xoxp-…).")
         return SlackApi(self.values, self.policy, token_key=key)
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -124,6 +125,8 @@ def _client(values: Credentials, policy: RetryPolicy) -> SlackApi:
 
 async def _validate(api: SlackApi) -> Identity:
     me = await api.call("auth.test")
+    if api.values.get("app_token"):  # the listener's token: checked too
+        await api.with_token("app_token").call("apps.connections.open")
     return Identity(f"@{me.get('user')}", str(me.get("team", "")))
 
 

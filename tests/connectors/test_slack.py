@@ -310,7 +310,13 @@ async def test_a_send_message_rule_never_covers_sending_a_file(
 
 
 async def tool(rt: Runtime, name: str, args: dict[str, Any], folder: Path) -> ToolResult:
-    found = next(t for t in rt.connectors.tools() if t.name == name)
+    return await found_tool(rt, name, args, folder)
+
+
+async def found_tool(rt: Runtime, name: str, args: dict[str, Any], folder: Path) -> ToolResult:
+    """Run ``name`` of the Slack connector (whatever its state now)."""
+    spec = rt.connectors.spec("slack")
+    found = next(t for t in rt.connectors.tools_of(spec) if t.name == name)
     out = await found.handler(args, ToolContext(session_id="s", workspace=folder))
     return out if isinstance(out, ToolResult) else ToolResult(out)
 
@@ -357,11 +363,17 @@ async def test_a_revoked_token_is_reported(slack: SlackStub, tmp_path: Path) -> 
             await rt.connectors.connect("slack", {**slack_values(slack), "bot_token": "xoxb-old"})
         assert raised.value.kind == "auth" and "invalid_auth" in raised.value.message
         assert rt.connectors.state("slack").status == "not connected"
+        with pytest.raises(ConnectorError) as raised:  # the listener's token is checked too
+            await rt.connectors.connect("slack", {**slack_values(slack), "app_token": "xapp-old"})
+        assert raised.value.kind == "auth"
         await rt.connectors.connect("slack", slack_values(slack))
         slack.tokens.pop("xoxb-test-bot-token")  # revoked on Slack's side
         out = await tool(rt, "slack_read_channel", {"channel": CHANNEL}, tmp_path)
         assert out.is_error and "Reconnect" in out.content
         assert rt.connectors.state("slack").status == "failed"
+        await rt.connectors.disconnect("slack")  # a session built before keeps the tool
+        out = await found_tool(rt, "slack_read_channel", {"channel": CHANNEL}, tmp_path)
+        assert out.is_error and "not connected" in out.content
     finally:
         rt.close()
 
