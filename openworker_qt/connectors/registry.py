@@ -91,9 +91,9 @@ class ConnectorState:
 
 def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
-    from openworker_qt.connectors import mail, services, slack
+    from openworker_qt.connectors import mail, services, slack, workplace
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS]
 
 
 @contextlib.asynccontextmanager

@@ -48,7 +48,7 @@ def _bearer(service: str, values: Credentials, url: str, policy: RetryPolicy,
                    headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
 
 
-def _pick(items: Any, *keys: str) -> list[dict[str, Any]]:
+def pick(items: Any, *keys: str) -> list[dict[str, Any]]:
     """Only the fields worth the model's attention, from a list of objects."""
     out = []
     for item in items or []:
@@ -73,7 +73,7 @@ async def _github_validate(api: HttpApi) -> Identity:
 async def _github_issues(api: HttpApi, a: dict[str, Any]) -> str:
     issues = await api.get(f"repos/{a['repo']}/issues",
                            params={"state": a.get("state") or "open", "per_page": 30})
-    return dumps(_pick(issues, "number", "title", "state", "html_url", "updated_at"))
+    return dumps(pick(issues, "number", "title", "state", "html_url", "updated_at"))
 
 
 async def _github_comment(api: HttpApi, a: dict[str, Any]) -> str:
@@ -120,7 +120,7 @@ async def _gitlab_validate(api: HttpApi) -> Identity:
 async def _gitlab_issues(api: HttpApi, a: dict[str, Any]) -> str:
     issues = await api.get(f"projects/{quote(str(a['project']), safe='')}/issues",
                            params={"state": a.get("state") or "opened", "per_page": 30})
-    return dumps(_pick(issues, "iid", "title", "state", "web_url", "updated_at"))
+    return dumps(pick(issues, "iid", "title", "state", "web_url", "updated_at"))
 
 
 async def _gitlab_comment(api: HttpApi, a: dict[str, Any]) -> str:
@@ -171,7 +171,7 @@ async def _gcal_events(api: HttpApi, a: dict[str, Any]) -> str:
             params[name] = a[key]
     cal = quote(str(a.get("calendar") or "primary"), safe="@.")
     data = await api.get(f"calendars/{cal}/events", params=params)
-    return dumps(_pick((data or {}).get("items"), "summary", "start", "end", "location",
+    return dumps(pick((data or {}).get("items"), "summary", "start", "end", "location",
                        "attendees", "htmlLink"))
 
 
@@ -282,7 +282,7 @@ async def _outlook_mail(api: HttpApi, a: dict[str, Any]) -> str:
     if a.get("search"):
         params["$search"] = f'"{a["search"]}"'
     data = await api.get("me/messages", params=params)
-    return dumps(_pick((data or {}).get("value"), "subject", "from", "receivedDateTime",
+    return dumps(pick((data or {}).get("value"), "subject", "from", "receivedDateTime",
                        "bodyPreview"))
 
 
@@ -290,7 +290,7 @@ async def _outlook_events(api: HttpApi, a: dict[str, Any]) -> str:
     data = await api.get("me/calendarView", params={
         "startDateTime": a["start"], "endDateTime": a["end"],
         "$select": "subject,start,end,location,attendees,organizer"})
-    return dumps(_pick((data or {}).get("value"), "subject", "start", "end", "location",
+    return dumps(pick((data or {}).get("value"), "subject", "start", "end", "location",
                        "organizer"))
 
 
@@ -425,48 +425,52 @@ CONFLUENCE = ConnectorSpec(
 # ------------------------------------------------------------------------ Linear
 
 
-class LinearApi(HttpApi):
-    """Linear's GraphQL endpoint: errors come back in the body, not the status."""
+class GraphQLApi(HttpApi):
+    """A GraphQL endpoint (Linear, monday.com): errors come back in the body."""
+
+    path = "graphql"
 
     async def gql(self, query: str, variables: dict[str, Any] | None = None, *,
                   read: bool = True) -> dict[str, Any]:
+        refused = ConnectorError("auth", f"{self.service} refused the key (expired or revoked). "
+                                 f"Reconnect {self.service} in Settings → Connectors.")
         try:
-            data = await self.request("POST", "graphql", idempotent=read,
+            data = await self.request("POST", self.path, idempotent=read,
                                       json_body={"query": query, "variables": variables or {}})
         except ConnectorError as exc:
             if exc.status == 400 and "auth" in exc.message.lower():
-                raise ConnectorError("auth", "Linear refused the API key (expired or revoked). "
-                                     "Reconnect Linear in Settings → Connectors.") from exc
+                raise refused from exc
             raise
         errors = (data or {}).get("errors")
         if errors:
             codes = {str((e.get("extensions") or {}).get("code", "")) for e in errors}
             if codes & {"AUTHENTICATION_ERROR", "UNAUTHENTICATED"}:
-                raise ConnectorError("auth", "Linear refused the API key (expired or revoked). "
-                                     "Reconnect Linear in Settings → Connectors.")
-            raise ConnectorError("request", f"Linear: {errors[0].get('message', 'error')}")
+                raise refused
+            raise ConnectorError("request", f"{self.service}: {errors[0].get('message', 'error')}")
         return dict((data or {}).get("data") or {})
 
 
-def _linear(values: Credentials, policy: RetryPolicy) -> LinearApi:
-    return LinearApi("Linear", values.get("api_url") or "https://api.linear.app", policy=policy,
+
+
+def _linear(values: Credentials, policy: RetryPolicy) -> GraphQLApi:
+    return GraphQLApi("Linear", values.get("api_url") or "https://api.linear.app", policy=policy,
                      headers={"Authorization": values.get("token", "")})
 
 
-async def _linear_validate(api: LinearApi) -> Identity:
+async def _linear_validate(api: GraphQLApi) -> Identity:
     data = await api.gql("query { viewer { name email } organization { name } }")
     return Identity(str(data["viewer"].get("name") or data["viewer"].get("email")),
                     str((data.get("organization") or {}).get("name", "")))
 
 
-async def _linear_issues(api: LinearApi, a: dict[str, Any]) -> str:
+async def _linear_issues(api: GraphQLApi, a: dict[str, Any]) -> str:
     data = await api.gql("query($n: Int) { viewer { assignedIssues(first: $n, filter: "
                          "{ completedAt: { null: true } }) { nodes { identifier title url "
                          "state { name } updatedAt } } } }", {"n": 30})
     return dumps(data["viewer"]["assignedIssues"]["nodes"])
 
 
-async def _linear_comment(api: LinearApi, a: dict[str, Any]) -> str:
+async def _linear_comment(api: GraphQLApi, a: dict[str, Any]) -> str:
     data = await api.gql("mutation($issue: String!, $body: String!) { commentCreate(input: "
                          "{ issueId: $issue, body: $body }) { success } }",
                          {"issue": a["issue"], "body": a["body"]}, read=False)

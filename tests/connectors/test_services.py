@@ -119,6 +119,74 @@ CASES = [
           ("PATCH", "/v1/blocks/p1/children", {"results": []}), "p1")),
 ]
 
+TG = "/bot{token}"
+CASES += [
+    Case("asana", {"token": "{token}", "api_url": "{url}/api/1.0"},
+         ("GET", "/api/1.0/users/me", {"data": {"name": "Ana Lima", "workspaces": [
+             {"gid": "1", "name": "Acme"}]}}), "Connected as Ana Lima in Acme",
+         ("asana_my_tasks", {"workspace": "1"},
+          [("GET", "/api/1.0/tasks", {"data": [{"gid": "9", "name": "Draft Q1 plan"}]})],
+          "Draft Q1 plan"),
+         ("asana_comment", {"task": "9", "text": "Done"},
+          ("POST", "/api/1.0/tasks/9/stories", {"data": {"gid": "s1"}}), "9")),
+    Case("monday", {"token": "{token}", "api_url": "{url}/v2"},
+         ("POST", "/v2/", {"data": {"me": {"name": "Ana", "account": {"name": "Acme"}}}}),
+         "Connected as Ana in Acme",
+         ("monday_board_items", {"board": "42"},
+          [("POST", "/v2/", {"data": {"boards": [{"name": "Launch", "items_page": {
+              "items": [{"id": "7", "name": "Press kit"}]}}]}})], "Press kit"),
+         ("monday_update", {"item": "7", "text": "Sent"},
+          ("POST", "/v2/", {"data": {"create_update": {"id": "u1"}}}), "7")),
+    Case("hubspot", {"token": "{token}", "api_url": "{url}"},
+         ("GET", "/account-info/v3/details", {"portalId": 1234}),
+         "Connected as account 1234 in HubSpot",
+         ("hubspot_search_contacts", {"query": "bo"},
+          [("POST", "/crm/v3/objects/contacts/search",
+            {"results": [{"id": "51", "properties": {"email": "bo@acme.com"}}]})], "bo@acme.com"),
+         ("hubspot_add_note", {"contact": "51", "text": "Called"},
+          ("POST", "/crm/v3/objects/notes", {"id": "n1"}), "51")),
+    Case("pagerduty", {"token": "{token}", "email": "ana@acme.com", "api_url": "{url}"},
+         ("GET", "/users/me", {"user": {"name": "Ana Lima"}}), "Connected as Ana Lima in PagerDuty",
+         ("pagerduty_incidents", {},
+          [("GET", "/incidents", {"incidents": [{"id": "P1", "title": "API down"}]})], "API down"),
+         ("pagerduty_acknowledge", {"incident": "P1"},
+          ("PUT", "/incidents/P1", {"incident": {"id": "P1"}}), "P1")),
+    Case("datadog", {"token": "{token}", "app_key": "app-key-123456", "api_url": "{url}"},
+         ("GET", "/api/v2/current_user", {"data": {"attributes": {"name": "Ana Lima"}}}),
+         "Connected as Ana Lima in Datadog",
+         ("datadog_alerting_monitors", {},
+          [("GET", "/api/v1/monitor", [{"id": 5, "name": "CPU high", "overall_state": "Alert"}])],
+          "CPU high"),
+         ("datadog_mute_monitor", {"monitor": 5},
+          ("POST", "/api/v1/monitor/5/mute", {"id": 5}), "5")),
+    Case("zendesk", {"site": "{url}", "email": "ana@acme.com", "token": "{token}"},
+         ("GET", "/api/v2/users/me.json", {"user": {"id": 1, "name": "Ana Lima"}}),
+         "Connected as Ana Lima in 127.0.0.1",
+         ("zendesk_search", {},
+          [("GET", "/api/v2/search.json", {"results": [{"id": 8, "subject": "Refund please"}]})],
+          "Refund please"),
+         ("zendesk_comment", {"ticket": 8, "body": "Refunded"},
+          ("PUT", "/api/v2/tickets/8.json", {"ticket": {"id": 8}}), "8")),
+    Case("discord", {"token": "{token}", "api_url": "{url}/api/v10"},
+         ("GET", "/api/v10/users/@me", {"username": "briefbot"}),
+         "Connected as @briefbot in Discord",
+         ("discord_read_channel", {"channel": "99"},
+          [("GET", "/api/v10/channels/99/messages",
+            [{"id": "1", "content": "standup at 10", "author": {"username": "bo"}}])],
+          "standup at 10"),
+         ("discord_send", {"channel": "99", "content": "Notes posted"},
+          ("POST", "/api/v10/channels/99/messages", {"id": "2"}), "99")),
+    Case("telegram", {"token": "{token}", "api_url": "{url}"},
+         ("POST", TG + "/getMe", {"ok": True, "result": {"username": "brief_bot"}}),
+         "Connected as @brief_bot in Telegram",
+         ("telegram_updates", {},
+          [("POST", TG + "/getUpdates", {"ok": True, "result": [
+              {"message": {"chat": {"id": 5}, "text": "hello bot"}}]})], "hello bot"),
+         ("telegram_send", {"chat": "5", "text": "hi"},
+          ("POST", TG + "/sendMessage", {"ok": True, "result": {"message_id": 3}}), "5"),
+         expired=json_reply({"ok": False, "error_code": 401, "description": "Unauthorized"}, 401)),
+]
+
 IDS = [c.id for c in CASES]
 
 
@@ -149,8 +217,13 @@ def values(case: Case, stub: StubServer) -> dict[str, str]:
             for k, v in case.values.items()}
 
 
+def at(path: str, case: Case, token: str | None = None) -> str:
+    """A route's path (Telegram puts the token in it)."""
+    return path.replace("{token}", token or case.token)
+
+
 async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
-    stub.add(case.validate[0], case.validate[1], json_reply(case.validate[2]))
+    stub.add(case.validate[0], at(case.validate[1], case), json_reply(case.validate[2]))
     identity = await rt.connectors.connect(case.id, values(case, stub))
     assert identity.text() == case.identity
     stub.routes.clear()
@@ -185,7 +258,7 @@ async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_pa
     await connect(rt, case, stub)
     name, arguments, routes, expected = case.read
     for method, path, body in routes:
-        stub.add(method, path, json_reply(body))
+        stub.add(method, at(path, case), json_reply(body))
     result = await run_tool(rt, name, arguments, tmp_path)
     assert not result.is_error, result.content
     assert expected in result.content
@@ -201,6 +274,7 @@ async def test_action_tool_parks_is_approved_and_is_sent_once(
 ) -> None:
     await connect(rt, case, stub)
     name, arguments, (method, path, body), target = case.action
+    path = at(path, case)
     stub.add(method, path, json_reply(body) if body is not None else Reply(status=202))
     tool = next(t for t in rt.connectors.tools() if t.name == name)
     assert tool.risk_class().value == "external"
@@ -220,7 +294,7 @@ async def test_an_expired_token_is_reported_and_keeps_what_worked(
 ) -> None:
     await connect(rt, case, stub)
     # Connecting again with a token the service refuses changes nothing stored.
-    stub.add(case.validate[0], case.validate[1], case.expired)
+    stub.add(case.validate[0], at(case.validate[1], case, "tok-expired-999999"), case.expired)
     fresh = {**values(case, stub), "token": "tok-expired-999999"}
     with pytest.raises(ConnectorError) as raised:
         await rt.connectors.connect(case.id, fresh)
@@ -232,7 +306,7 @@ async def test_an_expired_token_is_reported_and_keeps_what_worked(
     name, arguments, routes, _ = case.read
     stub.routes.clear()
     for method, path, _body in routes[:1]:
-        stub.add(method, path, case.expired)
+        stub.add(method, at(path, case), case.expired)
     result = await run_tool(rt, name, arguments, tmp_path)
     assert result.is_error and "Reconnect" in result.content
     state = rt.connectors.state(case.id)
@@ -247,10 +321,11 @@ async def test_a_429_is_waited_out_as_retry_after_says(
     await connect(rt, case, stub)
     name, arguments, routes, expected = case.read
     (method, path, body), *rest = routes
+    path = at(path, case)
     stub.add(method, path, json_reply({"message": "slow down"}, 429, **{"Retry-After": "7"}),
              json_reply(body))
     for m, p, b in rest:
-        stub.add(m, p, json_reply(b))
+        stub.add(m, at(p, case), json_reply(b))
     result = await run_tool(rt, name, arguments, tmp_path)
     assert not result.is_error, result.content
     assert expected in result.content
@@ -270,6 +345,7 @@ async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_writ
     await connect(rt, case, stub)
     name, arguments, routes, _ = case.read
     method, path, _body = routes[0]
+    path = at(path, case)
     stub.add(method, path, Reply(status=500, body="oops", content_type="text/plain"))
     result = await run_tool(rt, name, arguments, tmp_path)
     assert result.is_error and "HTTP 500" in result.content
@@ -279,7 +355,7 @@ async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_writ
     stub.routes.clear()
     stub.seen.clear()
     act, act_args, (a_method, a_path, _), _ = case.action
-    stub.add(a_method, a_path, Reply(status=500, body="oops", content_type="text/plain"))
+    stub.add(a_method, at(a_path, case), Reply(status=500, body="oops", content_type="text/plain"))
     result = await run_tool(rt, act, act_args, tmp_path)
     assert result.is_error and "HTTP 500" in result.content
     assert len(stub.seen) == 1  # the server may have acted: never sent twice
