@@ -191,8 +191,10 @@ class ConnectorRegistry:
         return clean
 
     async def validate(self, spec: ConnectorSpec, values: Mapping[str, str]) -> Identity:
-        async with opened(spec.client(values, self.policy)) as client:
-            return await spec.validate(client)
+        # Built in a worker: the first build imports the client's SDK.
+        client = await asyncio.to_thread(spec.client, values, self.policy)
+        async with opened(client) as entered:
+            return await spec.validate(entered)
 
     async def connect(self, connector: str, values: Mapping[str, str]) -> Identity:
         """Validate ``values`` against the service, then store them (secrets in the
@@ -249,6 +251,9 @@ class ConnectorRegistry:
 
     # ------------------------------------------------------------------ tools
 
+    def _client(self, spec: ConnectorSpec) -> Any:
+        return spec.client(self.values(spec.id), self.policy)
+
     def tools(self) -> list[Tool]:
         """The tools of every connected connector."""
         return [tool for spec in self.connected() for tool in self.tools_of(spec)]
@@ -262,8 +267,9 @@ class ConnectorRegistry:
                 return ToolResult(f"{spec.name} is not connected: connect it in Settings → "
                                   "Connectors.", is_error=True)
             try:
-                values = await asyncio.to_thread(self.values, spec.id)
-                async with opened(spec.client(values, self.policy)) as client:
+                # Keyring reads and the client's build (its SDK's import) in a worker.
+                built = await asyncio.to_thread(self._client, spec)
+                async with opened(built) as client:
                     # The session's folder: tools that read a file stay inside it.
                     return await d.run(client, {**arguments, "_workspace": str(ctx.workspace)})
             except ConnectorError as exc:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import re
 import time
@@ -185,15 +186,17 @@ class SlackListener:
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
-        from slack_sdk.socket_mode.aiohttp import SocketModeClient
-        from slack_sdk.web.async_client import AsyncWebClient
-
         self._loop = asyncio.get_running_loop()
         self.values = await asyncio.to_thread(self._values_of)
         if not self.values.get("app_token"):  # posting only: nothing to listen to
             log.info("Slack has no app-level token: mentions are not listened to")
             return
-        self.api = SlackApi(self.values, self.policy)
+        # The SDK's modules are imported in a worker (the clients are built here).
+        self.api = await asyncio.to_thread(SlackApi, self.values, self.policy)
+        await asyncio.to_thread(importlib.import_module, "slack_sdk.socket_mode.aiohttp")
+        from slack_sdk.socket_mode.aiohttp import SocketModeClient
+        from slack_sdk.web.async_client import AsyncWebClient
+
         me = await self.api.call("auth.test")
         self.bot_user = str(me.get("user_id", ""))
         self.socket = SocketModeClient(

@@ -90,8 +90,10 @@ class ConnectorsPage(QWidget):
         buttons = QHBoxLayout()
         self.connect_button = QPushButton(self.tr("&Connect"))
         self.test_button = QPushButton(self.tr("&Test"))
+        self.test_button.setAccessibleName(self.tr("Test connection"))
         self.test_button.setAccessibleDescription(self.tr("Check the stored credentials again"))
         self.disconnect_button = QPushButton(self.tr("&Disconnect"))
+        self.disconnect_button.setAccessibleName(self.tr("Disconnect"))
         self.disconnect_button.setAccessibleDescription(
             self.tr("Forget this connector's credentials"))
         for b in (self.connect_button, self.test_button, self.disconnect_button):
