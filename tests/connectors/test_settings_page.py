@@ -72,3 +72,21 @@ def test_the_page_lists_every_connector_and_connects_one(qtbot: Any, qloop: Any)
     finally:
         rt.close()
         qloop.run_until_complete(stub.stop())
+
+
+def test_the_page_in_chinese(qtbot: Any, qapp: Any) -> None:
+    from openworker_qt.ui.theme import install_translator
+
+    assert install_translator(qapp, "zh_CN") == "zh_CN"
+    rt = runtime(Sleeps())
+    try:
+        page = ConnectorsPage(rt.connectors)
+        qtbot.addWidget(page)
+        page.select("slack")
+        assert page.list.currentItem().text().endswith("Slack — 未连接")
+        assert page.state_label.text() == "未连接"
+        assert page.connect_button.text() == "连接(&C)"
+        assert page.test_button.accessibleName() == "测试连接"
+    finally:
+        rt.close()
+        install_translator(qapp, "en")
