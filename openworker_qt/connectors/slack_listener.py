@@ -16,7 +16,9 @@ when the socket drops or Slack asks it to with a ``disconnect`` message) and:
   wins wherever it comes from, and the message then says who answered. Only
   calls that reach other services get buttons: a shell command or a change to
   files on this computer is answered at the computer (the card says so, and a
-  forged click is ignored);
+  forged click is ignored); a question the session asks (``ask_user``) is
+  posted in the thread too, and the next mention there by an allowed member
+  answers it;
 * every envelope is acknowledged; events are de-duplicated by Slack's
   ``event_id`` (a retried delivery carries a new envelope id but the same event
   id) or the envelope id, and the keys seen are kept in the database, so a
@@ -73,6 +75,9 @@ MIGRATIONS = [
 #: services. A shell command or a change to files on this computer is answered
 #: at the computer (the thread is told so).
 SLACK_ANSWERABLE = frozenset({"external", "read"})
+#: The inbox items a Slack-owned session shows in its thread (plans and folder
+#: grants are answered in the app).
+ASKED_IN_SLACK = frozenset({"approval", "question"})
 #: Envelope keys are kept this long (Slack redelivers within minutes).
 SEEN_FOR = 7 * 24 * 3600.0
 APPROVE = "openworker_approve"
@@ -144,6 +149,16 @@ def card_blocks(item: InboxItem) -> list[dict[str, Any]]:
              "text": {"type": "plain_text", "text": "Deny"}},
         ]},
     ]
+
+
+def question_blocks(item: InboxItem) -> list[dict[str, Any]]:
+    """A question the session asks in its thread; the next mention answers it."""
+    text = f"*Question:* {item.title}"
+    if item.options:
+        text += "\n" + " · ".join(f"`{o}`" for o in item.options)
+    note = "Answer by mentioning me in this thread (or in OpenWorker)."
+    return [{"type": "section", "text": {"type": "mrkdwn", "text": text[:2900]}},
+            {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]}]
 
 
 def answered_blocks(item: InboxItem, verdict: str) -> list[dict[str, Any]]:
@@ -281,6 +296,11 @@ class SlackListener:
                     self.manager.store.delete_session(info.id)
             session_id = self.threads.session_for(target)
             assert session_id is not None
+        question = next(iter(self.inbox.pending(session_id, "question")), None)
+        if question is not None:  # the session asked in the thread: this is the answer
+            async with self.db.writing():
+                self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
+            return
         message = (f"[Slack message from <@{user}> in the thread {target}. Reply there with "
                    f"slack_send_message, target {target}.]\n{text}")
         self.manager.send(session_id, message)
@@ -299,7 +319,7 @@ class SlackListener:
         """Inbox listener (any thread): new approvals of Slack-owned sessions get a card;
         answered ones get their card updated."""
         loop = self._loop
-        if loop is None or item.kind != "approval":
+        if loop is None or item.kind not in ASKED_IN_SLACK:
             return
         if item.pending:
             loop.call_soon_threadsafe(self._spawn, self._post_card(item.id))
@@ -313,8 +333,9 @@ class SlackListener:
             self._spawn(self._post_missing_cards(event.session_id))
 
     async def _post_missing_cards(self, session_id: str | None = None) -> None:
-        for item in self.inbox.pending(session_id, "approval"):
-            await self._post_card(item.id)
+        for item in self.inbox.pending(session_id):
+            if item.kind in ASKED_IN_SLACK:
+                await self._post_card(item.id)
 
     async def _post_card(self, item_id: int) -> None:
         item = self.inbox.get(item_id)
@@ -324,10 +345,13 @@ class SlackListener:
         if target is None:
             return
         _, channel, thread = target.split(":", 2)
+        if item.kind == "question":
+            blocks, text = question_blocks(item), item.title
+        else:
+            blocks, text = card_blocks(item), f"{item.tool} wants to run: approve or deny"
         try:
-            sent = await self.api.call(
-                "chat.postMessage", channel=channel, thread_ts=thread, blocks=card_blocks(item),
-                text=f"{item.tool} wants to run: approve or deny")
+            sent = await self.api.call("chat.postMessage", channel=channel, thread_ts=thread,
+                                       blocks=blocks, text=text)
         except ConnectorError as exc:
             log.warning("Slack: could not post the approval of item %s: %s", item_id, exc.message)
             return
@@ -342,6 +366,8 @@ class SlackListener:
         who = item.resolved_by or "the app"
         who = f"<@{who.removeprefix('slack:')}>" if who.startswith("slack:") else "in the app"
         verdict = {"deny": "denied"}.get(str(item.resolution), "approved")
+        if item.kind == "question":
+            verdict = "answered"
         if item.resolution in ("cancelled", "superseded"):
             verdict, who = "no longer needed", ""
         text = f"{verdict} {'by ' + who if who.startswith('<@') else who}".strip()

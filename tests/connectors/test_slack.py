@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.slack_listener import APPROVE, DENY, SlackListener, SlackThreads
-from openworker_qt.core.approvers import InboxApprover
+from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime
@@ -52,6 +52,7 @@ class App:
         self.rt: Runtime = runtime(self.sleeps)
         self.manager: SessionManager = self.rt.session_manager(
             approver_for=lambda _i: InboxApprover(self.rt.inbox, poll=0.02),
+            questioner_for=lambda _i: InboxQuestioner(self.rt.inbox, poll=0.02),
             default_model=script(tmp_path, turns))
         self.listener = SlackListener(
             self.manager, self.rt.inbox, self.rt.db, workspace=tmp_path,
@@ -396,5 +397,30 @@ async def test_local_changes_are_approved_at_the_computer_not_from_slack(
         assert not (tmp_path / "notes.md").exists()
         assert app.rt.inbox.respond(item.id, "approve")  # at the computer
         await wait_for(lambda: (tmp_path / "notes.md").exists())
+    finally:
+        await app.stop()
+
+
+async def test_a_question_is_asked_in_the_thread_and_the_next_mention_answers_it(
+    slack: SlackStub, connected: None, tmp_path: Path
+) -> None:
+    turns = [{"tool_calls": [{"name": "ask_user", "id": "q1", "arguments": {
+        "question": "Which day suits the team?", "options": ["Thursday", "Friday"]}}]},
+        {"text": "Friday it is."}]
+    app = App(slack, tmp_path, turns)
+    await app.start()
+    try:
+        await slack.mention(CHANNEL, ROOT, "plan the retro")
+        asked = await card_in_thread(slack)
+        assert "Which day suits the team?" in str(asked.blocks) and "`Friday`" in str(asked.blocks)
+        await slack.acked(await slack.mention(CHANNEL, "1700000000.000500", "Friday",
+                                              thread_ts=ROOT))
+        sid = str(app.session_of(TARGET))
+        await wait_for(lambda: not app.manager.is_running(sid))
+        messages = app.rt.conversations.load(sid)
+        assert any(m.get("role") == "tool" and "Friday" in str(m.get("content")) for m in messages)
+        assert user_messages(app, TARGET) == 1  # the answer went to the question, not the chat
+        update = await wait_for(lambda: slack.updated)
+        assert "answered by <@U1>" in update[-1]["text"]
     finally:
         await app.stop()
