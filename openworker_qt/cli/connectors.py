@@ -16,6 +16,7 @@ from typing import Any
 
 from openworker_qt.cli.turns import cli_runtime
 from openworker_qt.connectors.base import ConnectorError, ConnectorSpec
+from openworker_qt.connectors.registry import OVERRIDES
 
 
 def add_parser(sub: Any) -> None:
@@ -27,6 +28,9 @@ def add_parser(sub: Any) -> None:
     connect.add_argument("connector", help="connector id, e.g. slack, github, jira")
     connect.add_argument("--set", dest="values", action="append", default=[], metavar="KEY=VALUE",
                          help="a non-secret field, e.g. --set site=https://acme.atlassian.net")
+    connect.add_argument("--sign-in", action="store_true",
+                         help="sign in through the browser (Google, Microsoft) with your own "
+                         "OAuth client: --set client_id=…")
     test = actions.add_parser("test", help="check a connector's stored credentials again")
     test.add_argument("connector")
     off = actions.add_parser("disconnect", help="forget a connector's credentials")
@@ -68,6 +72,33 @@ def _read_secrets(spec: ConnectorSpec, values: dict[str, str]) -> dict[str, str]
     return values
 
 
+def _sign_in(spec: ConnectorSpec, values: dict[str, str]) -> dict[str, str]:
+    """The browser sign-in (OAuth with PKCE); the refresh token joins the values."""
+    import webbrowser
+
+    from openworker_qt.connectors.oauth import OAuth, sign_in
+
+    flow = spec.extra.get("oauth")
+    if not isinstance(flow, OAuth):
+        raise ConnectorError("config", f"{spec.name} has no browser sign-in: use its token.")
+    if sys.stdin.isatty() and "client_secret" not in values:
+        import getpass
+
+        entered = getpass.getpass("OAuth client secret (Enter if none): ").strip()
+        if entered:
+            values["client_secret"] = entered
+
+    def show(url: str) -> None:
+        print(f"Opening your browser to sign in with {flow.service}. If it does not open, "
+              f"visit:\n{url}", flush=True)
+        webbrowser.open(url)
+
+    tokens = asyncio.run(sign_in(flow, values.get("client_id", ""), show,
+                                 client_secret=values.get("client_secret", ""),
+                                 token_url=values.get("token_url", "")))
+    return {**values, "refresh_token": str(tokens["refresh_token"])}
+
+
 def run(args: argparse.Namespace) -> int:
     with cli_runtime() as rt:
         registry = rt.connectors
@@ -84,11 +115,13 @@ def run(args: argparse.Namespace) -> int:
                 for pair in args.values:
                     key, sep, value = pair.partition("=")
                     field = spec.field(key.strip())
-                    if not sep or (field is None and key.strip() != "api_url"):
+                    if not sep or (field is None and key.strip() not in OVERRIDES):
                         return _fail(f"{pair!r}: {spec.name}'s fields are:\n{_fields_text(spec)}")
                     if field is not None and field.secret:
                         return _fail(f"{key} is secret: leave it out and type it when asked.")
                     values[key.strip()] = value.strip()
+                if args.sign_in:
+                    values = _sign_in(spec, values)
                 values = _read_secrets(spec, values)
                 identity = asyncio.run(registry.connect(spec.id, values))
                 print(f"{spec.name}: {identity.text()}.")

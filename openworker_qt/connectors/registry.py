@@ -58,6 +58,8 @@ MIGRATIONS = [
 
 
 STORED = "_stored_secrets"
+#: Settings beside a connector's fields: another endpoint (self-hosted, enterprise).
+OVERRIDES = frozenset({"api_url", "token_url"})
 
 
 def secret_name(connector: str, key: str) -> str:
@@ -182,7 +184,7 @@ class ConnectorRegistry:
     def check_values(self, spec: ConnectorSpec, values: Mapping[str, str]) -> dict[str, str]:
         """The values cleaned; a missing required field is a clear error."""
         clean = {k: str(v).strip() for k, v in values.items() if str(v or "").strip()}
-        unknown = set(clean) - {f.key for f in spec.fields} - {"api_url"}
+        unknown = set(clean) - {f.key for f in spec.fields} - OVERRIDES
         if unknown:
             raise ConnectorError("config", f"{spec.name} has no field {sorted(unknown)[0]!r}.")
         missing = [f.label for f in spec.fields if f.required and f.key not in clean]

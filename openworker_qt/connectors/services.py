@@ -22,6 +22,7 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import quote, urlparse
 
+from openworker_qt.connectors import oauth
 from openworker_qt.connectors.base import (
     ConnectorError,
     ConnectorSpec,
@@ -150,13 +151,47 @@ GITLAB = ConnectorSpec(
 
 # ---------------------------------------------------------------- Google Calendar
 
-GOOGLE_TOKEN_HELP = ("An OAuth access token with the {scope} scope (for example from the "
-                     "OAuth 2.0 Playground or `gcloud auth print-access-token`).")
+def _google(scope: str) -> oauth.OAuth:
+    return oauth.OAuth("Google", "https://accounts.google.com/o/oauth2/v2/auth",
+                       "https://oauth2.googleapis.com/token", (scope,),
+                       {"access_type": "offline", "prompt": "consent"})
 
 
-def _gcal(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return _bearer("Google Calendar", values,
-                   values.get("api_url") or "https://www.googleapis.com/calendar/v3", policy)
+GCAL_OAUTH = _google("https://www.googleapis.com/auth/calendar")
+GMAIL_OAUTH = _google("https://www.googleapis.com/auth/gmail.modify")
+MICROSOFT_OAUTH = oauth.OAuth(
+    "Microsoft", "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+    "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+    ("offline_access", "User.Read", "Mail.Read", "Mail.Send", "Calendars.Read"))
+
+
+def oauth_fields(service: str, console: str) -> tuple[Field, ...]:
+    """Sign in with the user's own OAuth client, or paste a short-lived access token."""
+    return (
+        Field("client_id", "OAuth client id", f"Your own Desktop app client from {console}; "
+              "then use Sign in.", secret=False, required=False),
+        Field("client_secret", "OAuth client secret", "The client's secret, if it has one.",
+              required=False),
+        Field("refresh_token", "Sign-in", f"Filled in by Sign in with {service}.",
+              required=False),
+        Field("token", "Access token (instead)", "A pasted access token works until it "
+              "expires (about an hour): for a quick try.", required=False),
+    )
+
+
+GOOGLE_FIELDS = oauth_fields("Google", "Google Cloud Console → APIs & Services → Credentials")
+
+
+def _oauth_bearer(service: str, spec_oauth: oauth.OAuth, default_url: str, **headers: str) -> Any:
+    def build(values: Credentials, policy: RetryPolicy) -> HttpApi:
+        token = oauth.access_token(spec_oauth, values)  # blocking: built in a worker
+        return HttpApi(service, values.get("api_url") or default_url, policy=policy,
+                       headers={"Authorization": f"Bearer {token}", **headers})
+
+    return build
+
+
+_gcal = _oauth_bearer("Google Calendar", GCAL_OAUTH, "https://www.googleapis.com/calendar/v3")
 
 
 async def _gcal_validate(api: HttpApi) -> Identity:
@@ -188,8 +223,7 @@ async def _gcal_create(api: HttpApi, a: dict[str, Any]) -> str:
 GCAL = ConnectorSpec(
     id="google_calendar", name="Google Calendar", category="Calendar",
     description="Your events; new events on a calendar you choose.",
-    fields=(_token_field("Access token", GOOGLE_TOKEN_HELP.format(
-        scope="https://www.googleapis.com/auth/calendar")),),
+    fields=GOOGLE_FIELDS, extra={"oauth": GCAL_OAUTH},
     client=_gcal, validate=_gcal_validate, api_url="https://www.googleapis.com/calendar/v3",
     tools=(
         ToolDef("gcal_list_events", "List events between two times (RFC 3339).",
@@ -207,9 +241,7 @@ GCAL = ConnectorSpec(
 # ------------------------------------------------------------------------- Gmail
 
 
-def _gmail(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return _bearer("Gmail", values, values.get("api_url") or "https://gmail.googleapis.com/gmail/v1",
-                   policy)
+_gmail = _oauth_bearer("Gmail", GMAIL_OAUTH, "https://gmail.googleapis.com/gmail/v1")
 
 
 async def _gmail_validate(api: HttpApi) -> Identity:
@@ -253,8 +285,7 @@ MAIL_SEND_PARAMS = obj({"to": s("recipient address(es), comma-separated"),
 GMAIL = ConnectorSpec(
     id="gmail", name="Gmail", category="Mail",
     description="Search your mail and send messages.",
-    fields=(_token_field("Access token", GOOGLE_TOKEN_HELP.format(
-        scope="https://www.googleapis.com/auth/gmail.modify")),),
+    fields=GOOGLE_FIELDS, extra={"oauth": GMAIL_OAUTH},
     client=_gmail, validate=_gmail_validate, api_url="https://gmail.googleapis.com/gmail/v1",
     tools=(
         ToolDef("gmail_search", "Search mail with Gmail's search syntax (from:, is:unread, …).",
@@ -267,9 +298,7 @@ GMAIL = ConnectorSpec(
 # ----------------------------------------------------------------------- Outlook
 
 
-def _graph(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return _bearer("Outlook", values, values.get("api_url") or "https://graph.microsoft.com/v1.0",
-                   policy)
+_graph = _oauth_bearer("Outlook", MICROSOFT_OAUTH, "https://graph.microsoft.com/v1.0")
 
 
 async def _graph_validate(api: HttpApi) -> Identity:
@@ -305,8 +334,9 @@ async def _outlook_send(api: HttpApi, a: dict[str, Any]) -> str:
 OUTLOOK = ConnectorSpec(
     id="outlook", name="Outlook", category="Mail",
     description="Outlook mail and calendar through Microsoft Graph.",
-    fields=(_token_field("Access token", "A Microsoft Graph access token with Mail.Read, "
-                         "Mail.Send and Calendars.Read (for example from Graph Explorer)."),),
+    fields=oauth_fields("Microsoft", "the Microsoft Entra admin center → App registrations "
+                        "(a public client with the redirect http://localhost)"),
+    extra={"oauth": MICROSOFT_OAUTH},
     client=_graph, validate=_graph_validate, api_url="https://graph.microsoft.com/v1.0",
     tools=(
         ToolDef("outlook_list_mail", "List recent mail, optionally matching a search.",

@@ -14,9 +14,11 @@ stays responsive and its buttons are disabled while one runs.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -31,7 +33,8 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.connectors.base import ConnectorError, ConnectorSpec
-from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
+from openworker_qt.connectors.oauth import OAuth, sign_in
+from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
 
@@ -96,7 +99,14 @@ class ConnectorsPage(QWidget):
         self.disconnect_button.setAccessibleName(self.tr("Disconnect"))
         self.disconnect_button.setAccessibleDescription(
             self.tr("Forget this connector's credentials"))
-        for b in (self.connect_button, self.test_button, self.disconnect_button):
+        self.sign_in_button = QPushButton(self.tr("Sign in"))
+        self.sign_in_button.setAccessibleName(self.tr("Sign in"))
+        self.sign_in_button.setAccessibleDescription(
+            self.tr("Opens your browser to sign in; needs your OAuth client id"))
+        #: Opens the sign-in page (the desktop's browser).
+        self.open_url: Callable[[str], object] = lambda url: QDesktopServices.openUrl(QUrl(url))
+        for b in (self.sign_in_button, self.connect_button, self.test_button,
+                  self.disconnect_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         self.message = QLabel()
@@ -110,6 +120,7 @@ class ConnectorsPage(QWidget):
         self.detail_layout.addWidget(self.message)
         self.detail_layout.addStretch(1)
         self.connect_button.clicked.connect(lambda: self._run(self._connect()))
+        self.sign_in_button.clicked.connect(lambda: self._run(self._sign_in()))
         self.test_button.clicked.connect(lambda: self._run(self._test()))
         self.disconnect_button.clicked.connect(lambda: self._run(self._disconnect()))
         self.list.currentRowChanged.connect(lambda _row: self._show_selected())
@@ -162,6 +173,7 @@ class ConnectorsPage(QWidget):
         self.test_button.setEnabled(connected and self.task is None)
         self.disconnect_button.setEnabled(connected and self.task is None)
         self.connect_button.setEnabled(self.task is None)
+        self.sign_in_button.setEnabled(self.task is None)
 
     def _row_text(self, state: ConnectorState) -> str:
         status = {"connected": self.tr("connected"), "failed": self.tr("needs attention"),
@@ -207,6 +219,12 @@ class ConnectorsPage(QWidget):
             self.edits[f.key] = edit
         self.connect_button.setAccessibleName(
             self.tr("Connect {name}").format(name=spec.name))
+        flow = spec.extra.get("oauth")
+        self.sign_in_button.setVisible(isinstance(flow, OAuth))
+        if isinstance(flow, OAuth):
+            label = self.tr("Sign in with {service}").format(service=flow.service)
+            self.sign_in_button.setText(label)
+            self.sign_in_button.setAccessibleName(label)
         self._update_state()
         self.message.clear()
 
@@ -223,7 +241,8 @@ class ConnectorsPage(QWidget):
         if self.task is not None:
             coro.close()
             return
-        for b in (self.connect_button, self.test_button, self.disconnect_button):
+        for b in (self.sign_in_button, self.connect_button, self.test_button,
+                  self.disconnect_button):
             b.setEnabled(False)
         self.task = asyncio.ensure_future(coro)
         self.task.add_done_callback(self._done)
@@ -248,8 +267,9 @@ class ConnectorsPage(QWidget):
             for key in spec.secret_keys:
                 if not values.get(key) and stored.get(key):
                     values[key] = stored[key]
-            if "api_url" in stored and "api_url" not in values:
-                values["api_url"] = stored["api_url"]
+            for key in OVERRIDES:
+                if key in stored and key not in values:
+                    values[key] = stored[key]
         self.message.setText(self.tr("Checking with {name}…").format(name=spec.name))
         try:
             identity = await self.registry.connect(spec.id, values)
@@ -265,6 +285,30 @@ class ConnectorsPage(QWidget):
                 self.edits[key].setPlaceholderText(
                     self.tr("Stored in the keyring — leave empty to keep"))
         self.changed.emit(spec.id)
+
+    async def _sign_in(self) -> None:
+        """Sign in through the browser (OAuth with PKCE), then connect with the result."""
+        spec = self.selected
+        flow = spec.extra.get("oauth") if spec else None
+        if spec is None or not isinstance(flow, OAuth):
+            return
+        typed = {key: edit.text().strip() for key, edit in self.edits.items()}
+        stored: dict[str, str] = {}
+        if self.registry.state(spec.id).status != "not connected":
+            stored = await asyncio.to_thread(self.registry.values, spec.id)
+        client_id = typed.get("client_id") or stored.get("client_id", "")
+        self.message.setText(self.tr("Finish signing in with {service} in your browser…")
+                             .format(service=flow.service))
+        try:
+            tokens = await sign_in(
+                flow, client_id, self.open_url,
+                client_secret=typed.get("client_secret") or stored.get("client_secret", ""),
+                token_url=stored.get("token_url", ""))
+        except ConnectorError as exc:
+            self.message.setText(exc.message)
+            return
+        self.edits["refresh_token"].setText(str(tokens["refresh_token"]))
+        await self._connect()
 
     async def _test(self) -> None:
         spec = self.selected

@@ -1856,6 +1856,22 @@ The grant applies to this session only.</source>
         <source>{name} disconnected.</source>
         <translation>已断开 {name}。</translation>
     </message>
+    <message>
+        <source>Sign in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Sign in with {service}</source>
+        <translation>使用 {service} 登录</translation>
+    </message>
+    <message>
+        <source>Opens your browser to sign in; needs your OAuth client id</source>
+        <translation>打开浏览器登录；需要你的 OAuth 客户端 ID</translation>
+    </message>
+    <message>
+        <source>Finish signing in with {service} in your browser…</source>
+        <translation>请在浏览器中完成 {service} 登录…</translation>
+    </message>
 </context>
 <context>
     <name>SettingsWindow</name>

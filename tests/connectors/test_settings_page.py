@@ -1,5 +1,6 @@
 """Settings → Connectors: generated from the descriptors, connecting through the
-real registry against a local GitHub stub, on a qasync loop (real widgets offscreen)."""
+real registry against a local GitHub stub (real widgets offscreen; the page's
+checks run as tasks on the test's event loop)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,16 @@ from tests.connectors.helpers import Sleeps, json_reply, runtime
 from tests.providers.stubs import StubServer
 
 
-def settle(qloop: Any, page: ConnectorsPage) -> None:
+async def settle(page: ConnectorsPage) -> None:
     task = page.task
     assert task is not None
-    qloop.run_until_complete(asyncio.wait_for(asyncio.shield(task), 20))
-    qloop.run_until_complete(asyncio.sleep(0))  # the done callback
+    await asyncio.wait_for(asyncio.shield(task), 20)
+    await asyncio.sleep(0)  # the done callback
 
 
-def test_the_page_lists_every_connector_and_connects_one(qtbot: Any, qloop: Any) -> None:
+async def test_the_page_lists_every_connector_and_connects_one(qtbot: Any) -> None:
     stub = StubServer()
-    qloop.run_until_complete(stub.start())
+    await stub.start()
     rt = runtime(Sleeps())
     try:
         page = ConnectorsPage(rt.connectors)
@@ -45,7 +46,7 @@ def test_the_page_lists_every_connector_and_connects_one(qtbot: Any, qloop: Any)
         page.edits["token"].setText("ghp_wrong_token_0001")
         stub.add("GET", "/user", json_reply({"message": "Bad credentials"}, 401))
         page.connect_button.click()
-        settle(qloop, page)
+        await settle(page)
         assert "refused the credentials" in page.message.text()
         assert rt.connectors.state("github").status == "not connected"
         assert page.edits["api_url"].text() == stub.url  # what was typed stays
@@ -54,7 +55,7 @@ def test_the_page_lists_every_connector_and_connects_one(qtbot: Any, qloop: Any)
         stub.add("GET", "/user", json_reply({"login": "ana"}))
         page.edits["token"].setText("ghp_right_token_0002")
         page.connect_button.click()
-        settle(qloop, page)
+        await settle(page)
         assert page.message.text() == "Connected as @ana in GitHub"
         assert page.state_label.text() == "✓ Connected as @ana in GitHub"
         assert "connected" in page.list.currentItem().text()
@@ -62,16 +63,16 @@ def test_the_page_lists_every_connector_and_connects_one(qtbot: Any, qloop: Any)
         # The token is never shown again; reconnecting with it left empty keeps it.
         assert page.edits["token"].text() == ""
         page.connect_button.click()
-        settle(qloop, page)
+        await settle(page)
         assert stub.seen[-1].headers["authorization"] == "Bearer ghp_right_token_0002"
 
         page.disconnect_button.click()
-        settle(qloop, page)
+        await settle(page)
         assert rt.connectors.state("github").status == "not connected"
         assert secrets.get_secret(secret_name("github", "token")) is None
     finally:
         rt.close()
-        qloop.run_until_complete(stub.stop())
+        await stub.stop()
 
 
 def test_the_page_in_chinese(qtbot: Any, qapp: Any) -> None:
@@ -88,5 +89,6 @@ def test_the_page_in_chinese(qtbot: Any, qapp: Any) -> None:
         assert page.connect_button.text() == "连接(&C)"
         assert page.test_button.accessibleName() == "测试连接"
     finally:
-        rt.close()
         install_translator(qapp, "en")
+        qapp.processEvents()  # the language change reaches the page while it lives
+        rt.close()
