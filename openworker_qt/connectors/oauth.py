@@ -95,13 +95,6 @@ def access_token(oauth: OAuth, values: Credentials) -> str:
     return str(body["access_token"])
 
 
-def forget(values: Credentials) -> None:
-    """Drop the cached access token of these values (it was refused)."""
-    with _lock:
-        for key in [k for k in _cache if k[1] == values.get("refresh_token")]:
-            _cache.pop(key, None)
-
-
 def _json(response: Any) -> Any:
     try:
         return response.json()
