@@ -132,6 +132,7 @@ class DesktopApp(QObject):
             tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
+        runtime.add_connector_services(self.manager, workspace=self._workspace)
         self.answers = InboxAnswers(self.inbox, self.manager)
         self.models = ModelCatalog(runtime.list_models, self)
         # Keep-awake follows every session's turns (attended or not); the platform
@@ -480,7 +481,8 @@ class DesktopApp(QObject):
 
             window = SettingsWindow(self.settings, self.models, self.manager,
                                     memory=self.runtime.memory,
-                                    personas=self.runtime.personas)
+                                    personas=self.runtime.personas,
+                                    connectors=self.runtime.connectors)
             window.personas.personas_changed.connect(self.window.composer.set_personas)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)

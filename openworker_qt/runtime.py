@@ -34,6 +34,7 @@ from openworker_qt.agents.minds import SessionMinds
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.agents.skills import load_skill_tool
 from openworker_qt.automation.tools import automation_tools, wake_tools
+from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -135,13 +136,17 @@ def _file_signature(path: Path) -> tuple[int, int] | None:
 
 
 def default_tools(
-    _info: SessionInfo, explorer: Explorer | None = None, memory: MemoryStore | None = None
+    _info: SessionInfo, explorer: Explorer | None = None, memory: MemoryStore | None = None,
+    connectors: ConnectorRegistry | None = None,
 ) -> ToolRegistry:
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
         load_skill_tool(lambda: app_paths().data / "skills"), *automation_tools(),
     ])
+    if connectors is not None:  # the tools of the connectors the user connected
+        for tool in connectors.tools():
+            registry.add(tool)
     if explorer is not None:  # the explorer's child gets this session's read tools
         # (as they are now: not the memory tools added below, which save facts)
         registry.add(explore_tool(explorer, ToolRegistry(list(registry))))
@@ -180,6 +185,8 @@ class Runtime:
         #: Saved memories; saving follows ``memory.enabled`` of the session's folder.
         self.memory = MemoryStore(
             db, saving=lambda ws: bool(self.config_for(ws or None).get("memory.enabled", True)))
+        #: The connectors (Slack, GitHub, mail, …): their state and the connected ones' tools.
+        self.connectors = ConnectorRegistry(db)
         #: Provider keys by entry name: the keyring first, then the environment.
         self.get_key = get_key
         self.router = router if router is not None else build_router(config, get_key)
@@ -403,7 +410,7 @@ class Runtime:
                 resolver=self.router, model=model,
                 decider=lambda: self.decider_for(info, force_mode="plan"),
             )
-            return default_tools(info, explorer, self.memory)
+            return default_tools(info, explorer, self.memory, self.connectors)
 
         return tools
 
@@ -463,6 +470,16 @@ class Runtime:
         if self._started:
             raise RuntimeError(f"the runtime is running: add {service.name!r} before start()")
         self.services.append(service)
+
+    def add_connector_services(self, manager: SessionManager, *, workspace: str | Path) -> None:
+        """The connectors' long-lived services for ``manager``'s sessions: the Slack
+        listener when Slack is connected (a mention in a thread starts a session)."""
+        if any(spec.id == "slack" for spec in self.connectors.connected()):
+            from openworker_qt.connectors.slack_listener import SlackListener
+
+            self.add_service(SlackListener(
+                manager, self.inbox, self.db, workspace=workspace,
+                values=lambda: self.connectors.values("slack"), policy=self.connectors.policy))
 
     @property
     def running_services(self) -> list[str]:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from openworker_qt import __version__
-from openworker_qt.cli import admin, automations, personas, serve, turns
+from openworker_qt.cli import admin, automations, connectors, personas, serve, turns
 from openworker_qt.cli import mcp as mcp_cli
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
@@ -102,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     keys_sub.add_parser("list", help="list the stored keys' names (never their values)")
     key_del = keys_sub.add_parser("delete", help="remove a provider's key")
     key_del.add_argument("provider")
+    connectors.add_parser(sub)
 
     resume = sub.add_parser("resume", help="continue turns parked on the inbox or cut off by a crash")
     resume.add_argument("session", nargs="?", help="only this session (id or prefix)")
@@ -167,6 +168,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return admin.resolve(args)
         if args.command == "keys":
             return admin.keys(args)
+        if args.command == "connectors":
+            return connectors.run(args)
         if args.command == "resume":
             return asyncio.run(turns.resume(args))
         if args.command == "retry":

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import signal
 import sys
+from pathlib import Path
 
 from openworker_qt.cli.automations import when
 from openworker_qt.cli.turns import cli_runtime
@@ -51,6 +52,11 @@ async def serve(args: argparse.Namespace) -> int:
             await asyncio.to_thread(rt.enable_mcp)
         except Exception as exc:  # a broken mcp.json must not keep the runs from going
             sys.stderr.write(f"warning: MCP servers not started: {exc}\n")
+        try:  # the Slack listener when Slack is connected: mentions start sessions
+            await asyncio.to_thread(rt.add_connector_services, service.manager,
+                                    workspace=rt.workspace or Path.cwd())
+        except Exception as exc:
+            sys.stderr.write(f"warning: connectors not started: {exc}\n")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):

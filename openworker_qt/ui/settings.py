@@ -24,9 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.agents.personas import PersonaRegistry
+from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.memory.store import MemoryStore
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_memory import MemoryPage
+from openworker_qt.ui.settings_connectors import ConnectorsPage
 from openworker_qt.ui.settings_pages import (
     AppearancePage,
     FoldersPage,
@@ -44,7 +46,8 @@ class SettingsWindow(QWidget):
 
     def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
                  parent: QWidget | None = None, *, memory: MemoryStore | None = None,
-                 personas: PersonaRegistry | None = None) -> None:
+                 personas: PersonaRegistry | None = None,
+                 connectors: ConnectorRegistry | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("settingsWindow")
         remember_geometry(self, "settings", settings.config_dir)
@@ -57,6 +60,7 @@ class SettingsWindow(QWidget):
         self.appearance = AppearancePage(settings)
         self.memory = MemoryPage(settings, memory) if memory is not None else None
         self.personas = PersonasPage(personas or PersonaRegistry(settings.paths.data / "personas"))
+        self.connectors = ConnectorsPage(connectors) if connectors is not None else None
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
@@ -70,6 +74,7 @@ class SettingsWindow(QWidget):
             (self.tr("Appearance"), self.appearance),
             *([(self.tr("Memory"), self.memory)] if self.memory is not None else []),
             (self.tr("Personas"), self.personas),
+            *([(self.tr("Connectors"), self.connectors)] if self.connectors else []),
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)

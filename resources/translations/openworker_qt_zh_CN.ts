@@ -2348,6 +2348,10 @@ The grant applies to this session only.</source>
             <source>Close settings</source>
             <translation>关闭设置</translation>
         </message>
+        <message>
+            <source>Connectors</source>
+            <translation>连接器</translation>
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -3657,6 +3661,125 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/qt/session_model.py" line="1" />
             <source>found in: {text}</source>
             <translation>匹配：{text}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConnectorsPage</name>
+        <message>
+            <source>Connectors</source>
+            <translation>连接器</translation>
+        </message>
+        <message>
+            <source>Connect the services you work in. OpenWorker reads from them freely and asks you before it posts, sends or changes anything. Tokens are kept in your system keyring.</source>
+            <translation>连接你工作中使用的服务。OpenWorker 可以随时读取它们，但在发布、发送或更改任何内容之前都会先询问你。令牌保存在系统密钥环中。</translation>
+        </message>
+        <message>
+            <source>Each connector and whether it is connected</source>
+            <translation>每个连接器及其连接状态</translation>
+        </message>
+        <message>
+            <source>Connection state</source>
+            <translation>连接状态</translation>
+        </message>
+        <message>
+            <source>&amp;Connect</source>
+            <translation>连接(&amp;C)</translation>
+        </message>
+        <message>
+            <source>&amp;Test</source>
+            <translation>测试(&amp;T)</translation>
+        </message>
+        <message>
+            <source>Test connection</source>
+            <translation>测试连接</translation>
+        </message>
+        <message>
+            <source>Check the stored credentials again</source>
+            <translation>再次检查已保存的凭据</translation>
+        </message>
+        <message>
+            <source>&amp;Disconnect</source>
+            <translation>断开(&amp;D)</translation>
+        </message>
+        <message>
+            <source>Disconnect</source>
+            <translation>断开连接</translation>
+        </message>
+        <message>
+            <source>Forget this connector's credentials</source>
+            <translation>删除此连接器的凭据</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <source>connected</source>
+            <translation>已连接</translation>
+        </message>
+        <message>
+            <source>needs attention</source>
+            <translation>需要处理</translation>
+        </message>
+        <message>
+            <source>not connected</source>
+            <translation>未连接</translation>
+        </message>
+        <message>
+            <source>Stored in the keyring — leave empty to keep</source>
+            <translation>已保存在密钥环中 — 留空则保留</translation>
+        </message>
+        <message>
+            <source>{label} (optional)</source>
+            <translation>{label}（可选）</translation>
+        </message>
+        <message>
+            <source>Re&amp;connect</source>
+            <translation>重新连接(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Connect {name}</source>
+            <translation>连接 {name}</translation>
+        </message>
+        <message>
+            <source>✓ Connected</source>
+            <translation>✓ 已连接</translation>
+        </message>
+        <message>
+            <source>Needs attention: {error}</source>
+            <translation>需要处理：{error}</translation>
+        </message>
+        <message>
+            <source>Not connected</source>
+            <translation>未连接</translation>
+        </message>
+        <message>
+            <source>Something went wrong: {error}</source>
+            <translation>出错了：{error}</translation>
+        </message>
+        <message>
+            <source>Checking with {name}…</source>
+            <translation>正在向 {name} 核实…</translation>
+        </message>
+        <message>
+            <source>{name} disconnected.</source>
+            <translation>已断开 {name}。</translation>
+        </message>
+        <message>
+            <source>Sign in</source>
+            <translation>登录</translation>
+        </message>
+        <message>
+            <source>Sign in with {service}</source>
+            <translation>使用 {service} 登录</translation>
+        </message>
+        <message>
+            <source>Opens your browser to sign in; needs your OAuth client id</source>
+            <translation>打开浏览器登录；需要你的 OAuth 客户端 ID</translation>
+        </message>
+        <message>
+            <source>Finish signing in with {service} in your browser…</source>
+            <translation>请在浏览器中完成 {service} 登录…</translation>
         </message>
     </context>
 </TS>

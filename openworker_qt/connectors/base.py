@@ -1,0 +1,287 @@
+"""The connector contract: what a connector declares, and the HTTP client they share.
+
+A connector is one :class:`ConnectorSpec` (its *descriptor*): an id, a name, a
+category, the fields the user fills in (each with help text; secret fields go to
+the keyring, the others to the database), how to build a client from those
+values, a validation call returning the :class:`Identity` shown to the user
+("Connected as @ana in Acme"), and its tools as :class:`ToolDef` rows:
+
+* read tools run as READ (they only look);
+* action tools are EXTERNAL and need approval, and each names its *target*
+  argument (the channel, the repository, the address) so that an "always"
+  answer or a scheduled task's rule binds to that exact target and no other.
+
+Every HTTP connector talks through :class:`HttpApi` (httpx2): rate limits are
+honoured (429 and ``Retry-After``, waiting at most :attr:`RetryPolicy.max_wait`
+before saying so), reads are retried with back-off on a server error, writes are
+never repeated after the server may have acted on them (a 5xx on a POST is
+reported, not retried: a message is sent at most once), and every failure
+becomes a :class:`ConnectorError` whose message is written for the user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ErrorKind = Literal["auth", "rate_limited", "server", "request", "network", "config"]
+Credentials = Mapping[str, str]
+
+
+class ConnectorError(Exception):
+    """A failure of a connector's call, with a message for the user."""
+
+    def __init__(self, kind: ErrorKind, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One value the user gives a connector. ``secret`` ones live in the keyring."""
+
+    key: str
+    label: str
+    help: str = ""
+    secret: bool = True
+    required: bool = True
+    placeholder: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who the credentials belong to, as the service says."""
+
+    user: str
+    workspace: str = ""
+
+    def text(self) -> str:
+        where = f" in {self.workspace}" if self.workspace else ""
+        return f"Connected as {self.user}{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    """One tool of a connector. ``run(client, arguments)`` returns the model's text."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    run: Callable[[Any, dict[str, Any]], Awaitable[str]]
+    action: bool = False
+    target_arg: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.action and not self.target_arg:
+            raise ValueError(f"the action tool {self.name} must name its target argument")
+        if self.target_arg and self.target_arg not in self.parameters.get("properties", {}):
+            raise ValueError(f"{self.name}: target {self.target_arg!r} is not an argument")
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How long to wait out rate limits and server errors."""
+
+    attempts: int = 3  # tries in all, per request
+    max_wait: float = 60.0  # a longer Retry-After is reported instead of waited for
+    backoff: float = 1.0  # first wait after a server error; doubled each time
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectorSpec:
+    """A connector's descriptor (see module docstring).
+
+    ``client(values, policy)`` builds the object the tools and ``validate`` use;
+    it may be an async context manager (closed after the call). ``api_url`` is
+    the service's default endpoint; a value ``api_url`` among the settings (a
+    self-hosted server, GitHub Enterprise) replaces it.
+    """
+
+    id: str
+    name: str
+    category: str
+    description: str
+    fields: tuple[Field, ...]
+    client: Callable[[Credentials, RetryPolicy], Any]
+    validate: Callable[[Any], Awaitable[Identity]]
+    tools: tuple[ToolDef, ...] = ()
+    api_url: str = ""
+    instructions: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def field(self, key: str) -> Field | None:
+        return next((f for f in self.fields if f.key == key), None)
+
+    @property
+    def secret_keys(self) -> tuple[str, ...]:
+        return tuple(f.key for f in self.fields if f.secret)
+
+    def url(self, values: Credentials) -> str:
+        return (values.get("api_url") or self.api_url).rstrip("/")
+
+
+def obj(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A JSON schema object (shorthand for tool parameters)."""
+    return {"type": "object", "properties": dict(properties), "required": list(required)}
+
+
+def s(description: str) -> dict[str, str]:
+    return {"type": "string", "description": description}
+
+
+def n(description: str) -> dict[str, str]:
+    return {"type": "integer", "description": description}
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (seconds or an HTTP date)."""
+    if not value:
+        return None
+    text = value.strip()
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(text).timestamp()
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when - (time.time() if now is None else now))
+
+
+def _detail(body: Any) -> str:
+    if isinstance(body, dict):
+        for key in ("message", "error_description", "error", "errorMessages", "errors"):
+            value = body.get(key)
+            if value:
+                return value if isinstance(value, str) else json.dumps(value)[:300]
+    if isinstance(body, str):
+        return body.strip()[:300]
+    return ""
+
+
+IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+class HttpApi:
+    """A JSON HTTP API on httpx2 with the rate-limit and error rules of the module."""
+
+    def __init__(
+        self,
+        service: str,
+        base_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        policy: RetryPolicy | None = None,
+        auth: Any = None,
+    ) -> None:
+        import httpx2
+
+        self.service = service
+        self.policy = policy or RetryPolicy()
+        self._http = httpx2.AsyncClient(
+            base_url=base_url.rstrip("/") + "/", headers=dict(headers or {}), auth=auth,
+            timeout=httpx2.Timeout(30.0, connect=10.0), follow_redirects=True,
+        )
+
+    async def __aenter__(self) -> HttpApi:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def get(self, path: str, **kw: Any) -> Any:
+        return await self.request("GET", path, **kw)
+
+    async def post(self, path: str, **kw: Any) -> Any:
+        return await self.request("POST", path, **kw)
+
+    async def request(
+        self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+        json_body: Any = None, data: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None, idempotent: bool | None = None,
+    ) -> Any:
+        """``idempotent``: whether a server error may be retried (default: by method;
+        a search sent as POST says True)."""
+        import httpx2
+
+        policy = self.policy
+        method = method.upper()
+        safe = method in IDEMPOTENT if idempotent is None else idempotent
+        path = path.lstrip("/")
+        for attempt in range(1, policy.attempts + 1):
+            last = attempt == policy.attempts
+            try:
+                response = await self._http.request(
+                    method, path, params=params, json=json_body, data=data, headers=headers)
+            except httpx2.HTTPError as exc:
+                if safe and not last and isinstance(exc, httpx2.ConnectError):
+                    await policy.sleep(policy.backoff * 2 ** (attempt - 1))
+                    continue
+                raise ConnectorError(
+                    "network", f"{self.service} could not be reached ({type(exc).__name__}).",
+                ) from exc
+            status = response.status_code
+            if status == 429 or (status == 403 and (  # GitHub's primary and secondary limits
+                    response.headers.get("x-ratelimit-remaining") == "0"
+                    or "retry-after" in response.headers)):
+                wait = retry_after(response.headers.get("retry-after"))
+                if wait is None:
+                    wait = policy.backoff * 2 ** (attempt - 1)
+                if wait > policy.max_wait or last:
+                    raise ConnectorError(
+                        "rate_limited",
+                        f"{self.service} is rate limiting requests; it asks to wait "
+                        f"{wait:.0f} s. Try again later.", status=status)
+                await policy.sleep(wait)
+                continue
+            if status >= 500:
+                if safe and not last:
+                    await policy.sleep(policy.backoff * 2 ** (attempt - 1))
+                    continue
+                raise ConnectorError(
+                    "server", f"{self.service} had a problem on its side (HTTP {status}). "
+                    "Try again later.", status=status)
+            body = _body(response)
+            if status == 401:
+                raise ConnectorError(
+                    "auth", f"{self.service} refused the credentials (expired or revoked). "
+                    f"Reconnect {self.service} in Settings → Connectors.", status=status)
+            if status >= 400:
+                detail = _detail(body)
+                raise ConnectorError(
+                    "request", f"{self.service} refused the request (HTTP {status})"
+                    + (f": {detail}" if detail else "."), status=status)
+            return body
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _body(response: Any) -> Any:
+    if not response.content:
+        return None
+    if "json" in response.headers.get("content-type", ""):
+        try:
+            return response.json()
+        except ValueError:
+            return response.text
+    return response.text
+
+
+def clip(text: str, limit: int = 12_000) -> str:
+    """Tool output kept to a size the model can use."""
+    return text if len(text) <= limit else text[:limit] + "\n… (cut)"
+
+
+def dumps(value: Any) -> str:
+    return clip(json.dumps(value, ensure_ascii=False, indent=1, default=str))

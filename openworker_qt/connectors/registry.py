@@ -1,0 +1,294 @@
+"""Which connectors exist, which the user connected, and their tools.
+
+:class:`ConnectorRegistry` holds every :class:`~.base.ConnectorSpec` (the
+catalogue, :func:`catalogue`) and the user's state of each, in the shared
+database (table ``connectors``: the non-secret settings, ``connected`` or
+``failed``, the identity the service confirmed, the last error). Secret fields
+live in the keyring only, one entry per field (``connector.<id>.<field>``), so
+they are redacted wherever they would appear.
+
+* :meth:`ConnectorRegistry.connect` validates the values *before* storing
+  anything: a wrong token is reported and the previous, working credentials stay.
+* :meth:`ConnectorRegistry.test` validates the stored ones again and records
+  the outcome; a tool call the service refuses as unauthorised marks the
+  connector ``failed`` too, so the settings page and ``connectors list`` say
+  "reconnect".
+* :meth:`ConnectorRegistry.tools` gives the tools of the connected connectors
+  only (the runtime adds them to every session's registry). Keyring reads
+  happen in a worker when a tool runs, never on the loop thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from openworker_qt.connectors.base import (
+    ConnectorError,
+    ConnectorSpec,
+    Credentials,
+    Identity,
+    RetryPolicy,
+    ToolDef,
+)
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.storage import secrets
+from openworker_qt.storage.db import Database
+
+Status = Literal["connected", "failed", "not connected"]
+
+MIGRATIONS = [
+    """
+    CREATE TABLE connectors (
+        id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL,
+        identity TEXT NOT NULL DEFAULT '',
+        error TEXT NOT NULL DEFAULT '',
+        checked_at REAL NOT NULL
+    )
+    """,
+]
+
+
+STORED = "_stored_secrets"
+#: Settings beside a connector's fields: another endpoint (self-hosted, enterprise).
+OVERRIDES = frozenset({"api_url", "token_url"})
+
+
+def secret_name(connector: str, key: str) -> str:
+    return f"connector.{connector}.{key}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectorState:
+    spec: ConnectorSpec
+    status: Status
+    identity: str = ""
+    error: str = ""
+    settings: Mapping[str, str] | None = None
+    checked_at: float | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.status == "connected"
+
+    def stored(self, key: str) -> bool:
+        """Whether the secret field ``key`` has a value in the keyring."""
+        return key in str((self.settings or {}).get(STORED, "")).split(",")
+
+    def summary(self) -> str:
+        if self.status == "connected":
+            return self.identity or "Connected"
+        if self.status == "failed":
+            return f"Needs attention: {self.error}" if self.error else "Needs attention"
+        return "Not connected"
+
+
+def catalogue() -> list[ConnectorSpec]:
+    """Every connector this build offers (light imports: SDKs load when used)."""
+    from openworker_qt.connectors import mail, services, slack, workplace
+
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS]
+
+
+@contextlib.asynccontextmanager
+async def opened(client: Any) -> AsyncIterator[Any]:
+    """``client`` entered when it is an async context manager, else as it is."""
+    if hasattr(client, "__aenter__"):
+        async with client as entered:
+            yield entered
+    else:
+        yield client
+
+
+class ConnectorRegistry:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        specs: list[ConnectorSpec] | None = None,
+        policy: RetryPolicy | None = None,
+        get_secret: Callable[[str], str | None] = secrets.get_secret,
+    ) -> None:
+        self.db = db
+        db.ensure("connectors", MIGRATIONS)
+        self.specs = {s.id: s for s in (specs if specs is not None else catalogue())}
+        self.policy = policy or RetryPolicy()
+        self.get_secret = get_secret
+
+    # ------------------------------------------------------------------ state
+
+    def spec(self, connector: str) -> ConnectorSpec:
+        spec = self.specs.get(connector.lower())
+        if spec is None:
+            known = ", ".join(sorted(self.specs))
+            raise ConnectorError("config", f"No connector named {connector!r}. Known: {known}.")
+        return spec
+
+    def state(self, connector: str) -> ConnectorState:
+        spec = self.spec(connector)
+        rows = self.db.query("SELECT * FROM connectors WHERE id = ?", (spec.id,))
+        if not rows:
+            return ConnectorState(spec, "not connected")
+        row = rows[0]
+        return ConnectorState(
+            spec, row["status"], identity=row["identity"], error=row["error"],
+            settings=json.loads(row["settings"] or "{}"), checked_at=row["checked_at"],
+        )
+
+    def states(self) -> list[ConnectorState]:
+        return [self.state(cid) for cid in self.specs]
+
+    def connected(self) -> list[ConnectorSpec]:
+        rows = self.db.query("SELECT id FROM connectors WHERE status = 'connected'")
+        ids = {r["id"] for r in rows}
+        return [spec for cid, spec in self.specs.items() if cid in ids]
+
+    def values(self, connector: str) -> dict[str, str]:
+        """The stored values of a connector, secrets included. Blocking (keyring)."""
+        state = self.state(connector)
+        values = {k: v for k, v in (state.settings or {}).items() if not k.startswith("_")}
+        for key in state.spec.secret_keys:
+            secret = self.get_secret(secret_name(state.spec.id, key))
+            if secret:
+                values[key] = secret
+        return values
+
+    def _record(self, connector: str, status: Status, *, settings: Mapping[str, str] | None = None,
+                identity: str | None = None, error: str = "") -> None:
+        current = self.state(connector)
+        kept = dict(current.settings or {}) if settings is None else dict(settings)
+        self.db.execute(
+            "INSERT INTO connectors(id, settings, status, identity, error, checked_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET settings = excluded.settings,"
+            " status = excluded.status, identity = excluded.identity, error = excluded.error,"
+            " checked_at = excluded.checked_at",
+            (connector, json.dumps(kept), status,
+             current.identity if identity is None else identity, error, time.time()),
+        )
+
+    async def mark_failed(self, connector: str, error: str) -> None:
+        async with self.db.writing():
+            if self.state(connector).status != "not connected":
+                self._record(connector, "failed", error=error)
+
+    # ------------------------------------------------------------ operations
+
+    def check_values(self, spec: ConnectorSpec, values: Mapping[str, str]) -> dict[str, str]:
+        """The values cleaned; a missing required field is a clear error."""
+        clean = {k: str(v).strip() for k, v in values.items() if str(v or "").strip()}
+        unknown = set(clean) - {f.key for f in spec.fields} - OVERRIDES
+        if unknown:
+            raise ConnectorError("config", f"{spec.name} has no field {sorted(unknown)[0]!r}.")
+        missing = [f.label for f in spec.fields if f.required and f.key not in clean]
+        if missing:
+            raise ConnectorError("config", f"{spec.name} needs: {', '.join(missing)}.")
+        return clean
+
+    async def validate(self, spec: ConnectorSpec, values: Mapping[str, str]) -> Identity:
+        # Built in a worker: the first build imports the client's SDK.
+        client = await asyncio.to_thread(spec.client, values, self.policy)
+        async with opened(client) as entered:
+            return await spec.validate(entered)
+
+    async def connect(self, connector: str, values: Mapping[str, str]) -> Identity:
+        """Validate ``values`` against the service, then store them (secrets in the
+        keyring). On any failure nothing stored changes and the error says why."""
+        spec = self.spec(connector)
+        clean = self.check_values(spec, values)
+        identity = await self.validate(spec, clean)
+        await asyncio.to_thread(self._store_secrets, spec, clean)
+        async with self.db.writing():
+            settings = {k: v for k, v in clean.items() if k not in spec.secret_keys}
+            # Which secrets are stored (their names only: the page says "stored" for them).
+            settings[STORED] = ",".join(k for k in spec.secret_keys if k in clean)
+            self._record(spec.id, "connected", settings=settings, identity=identity.text())
+        return identity
+
+    def _store_secrets(self, spec: ConnectorSpec, values: Mapping[str, str]) -> None:
+        for key in spec.secret_keys:
+            if key in values:
+                secrets.set_secret(secret_name(spec.id, key), values[key])
+            else:
+                with contextlib.suppress(Exception):
+                    secrets.delete_secret(secret_name(spec.id, key))
+
+    async def test(self, connector: str) -> ConnectorState:
+        """Validate the stored credentials again; the outcome is recorded and returned."""
+        spec = self.spec(connector)
+        if self.state(spec.id).status == "not connected":
+            raise ConnectorError("config", f"{spec.name} is not connected.")
+        values = await asyncio.to_thread(self.values, spec.id)
+        try:
+            identity = await self.validate(spec, values)
+        except ConnectorError as exc:
+            async with self.db.writing():
+                self._record(spec.id, "failed", error=exc.message)
+        else:
+            async with self.db.writing():
+                self._record(spec.id, "connected", identity=identity.text())
+        return self.state(spec.id)
+
+    async def disconnect(self, connector: str) -> bool:
+        """Forget a connector's credentials and state; False if it was not connected."""
+        spec = self.spec(connector)
+        was = self.state(spec.id).status != "not connected"
+
+        def forget() -> None:
+            for key in spec.secret_keys:
+                with contextlib.suppress(Exception):
+                    secrets.delete_secret(secret_name(spec.id, key))
+
+        await asyncio.to_thread(forget)
+        async with self.db.writing():
+            self.db.execute("DELETE FROM connectors WHERE id = ?", (spec.id,))
+        return was
+
+    # ------------------------------------------------------------------ tools
+
+    def _client(self, spec: ConnectorSpec) -> Any:
+        return spec.client(self.values(spec.id), self.policy)
+
+    def tools(self) -> list[Tool]:
+        """The tools of every connected connector."""
+        return [tool for spec in self.connected() for tool in self.tools_of(spec)]
+
+    def tools_of(self, spec: ConnectorSpec) -> list[Tool]:
+        return [self._tool(spec, d) for d in spec.tools]
+
+    def _tool(self, spec: ConnectorSpec, d: ToolDef) -> Tool:
+        async def handler(arguments: dict[str, Any], ctx: ToolContext) -> ToolResult | str:
+            if self.state(spec.id).status == "not connected":  # disconnected meanwhile
+                return ToolResult(f"{spec.name} is not connected: connect it in Settings → "
+                                  "Connectors.", is_error=True)
+            try:
+                # Keyring reads and the client's build (its SDK's import) in a worker.
+                built = await asyncio.to_thread(self._client, spec)
+                async with opened(built) as client:
+                    # The session's folder: tools that read a file stay inside it.
+                    return await d.run(client, {**arguments, "_workspace": str(ctx.workspace)})
+            except ConnectorError as exc:
+                if exc.kind == "auth":
+                    await self.mark_failed(spec.id, exc.message)
+                return ToolResult(exc.message, is_error=True)
+
+        return Tool.from_connector(
+            spec.id, name=d.name, description=d.description, parameters=d.parameters,
+            handler=handler, risk=RiskClass.EXTERNAL if d.action else RiskClass.READ,
+            target_arg=d.target_arg, needs_approval=d.action,
+        )
+
+
+def value(values: Credentials, key: str) -> str:
+    """A required value (validated at connect time; a clear error if it went missing)."""
+    found = values.get(key, "")
+    if not found:
+        raise ConnectorError("config", f"The connector has no {key}: connect it again.")
+    return found

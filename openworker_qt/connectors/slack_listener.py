@@ -1,0 +1,407 @@
+"""The Slack Socket Mode listener: a thread becomes a session, approvals come back.
+
+A :class:`SlackListener` is a Runtime ``LifecycleService``. Started, it opens a
+Socket Mode connection (slack-sdk's aiohttp client, which reconnects by itself
+when the socket drops or Slack asks it to with a ``disconnect`` message) and:
+
+* an ``app_mention`` by an allowed member in a thread that has no session yet
+  spawns a session that owns that thread; the thread's target
+  ``slack:<channel>:<thread_ts>`` is kept in the ``slack_threads`` table (and
+  the session's meta), so after a restart the next mention finds the same
+  session, and the target is both where the session replies
+  (``slack_send_message``) and the exact target a standing rule binds to;
+* an approval a Slack-owned session waits for is posted in its thread as a
+  Block Kit message with Approve and Deny buttons; a click by an allowed member
+  resolves the *same* inbox item the window and the CLI show — the first answer
+  wins wherever it comes from, and the message then says who answered. Only
+  calls that reach other services get buttons: a shell command or a change to
+  files on this computer is answered at the computer (the card says so, and a
+  forged click is ignored); a question the session asks (``ask_user``) is
+  posted in the thread too, and the next mention there by an allowed member
+  answers it;
+* every envelope is acknowledged; events are de-duplicated by Slack's
+  ``event_id`` (a retried delivery carries a new envelope id but the same event
+  id) or the envelope id, and the keys seen are kept in the database, so a
+  redelivery after a reconnect or a restart never spawns a second session.
+
+Who may talk to it: only the members listed in the connector's "Allowed
+members"; a mention by anybody else gets a short ephemeral refusal, a click
+by anybody else changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPolicy
+from openworker_qt.connectors.slack import SlackApi, thread_target
+from openworker_qt.core import events as ev
+from openworker_qt.core.inbox import Action, Inbox, InboxItem
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.storage.db import Database
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS = [
+    """
+    CREATE TABLE slack_threads (
+        target TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        user TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX slack_threads_by_session ON slack_threads(session_id);
+    CREATE TABLE slack_seen (
+        key TEXT PRIMARY KEY,
+        seen_at REAL NOT NULL
+    );
+    CREATE TABLE slack_cards (
+        item_id INTEGER PRIMARY KEY,
+        channel TEXT NOT NULL,
+        ts TEXT NOT NULL
+    )
+    """,
+]
+
+#: The risks an approval may have to be answered from Slack: what reaches other
+#: services. A shell command or a change to files on this computer is answered
+#: at the computer (the thread is told so).
+SLACK_ANSWERABLE = frozenset({"external", "read"})
+#: The inbox items a Slack-owned session shows in its thread (plans and folder
+#: grants are answered in the app).
+ASKED_IN_SLACK = frozenset({"approval", "question"})
+#: Envelope keys are kept this long (Slack redelivers within minutes).
+SEEN_FOR = 7 * 24 * 3600.0
+APPROVE = "openworker_approve"
+DENY = "openworker_deny"
+MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
+
+
+class SlackThreads:
+    """Which session owns which thread (and what was already seen and posted)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        db.ensure("slack", MIGRATIONS)
+
+    def session_for(self, target: str) -> str | None:
+        rows = self.db.query("SELECT session_id FROM slack_threads WHERE target = ?", (target,))
+        return str(rows[0][0]) if rows else None
+
+    def target_of(self, session_id: str) -> str | None:
+        rows = self.db.query("SELECT target FROM slack_threads WHERE session_id = ?", (session_id,))
+        return str(rows[0][0]) if rows else None
+
+    def own(self, target: str, session_id: str, user: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO slack_threads(target, session_id, user, created_at)"
+                        " VALUES (?, ?, ?, ?)", (target, session_id, user, time.time()))
+
+    def seen(self, key: str) -> bool:
+        return bool(self.db.query("SELECT 1 FROM slack_seen WHERE key = ?", (key,)))
+
+    def forget_seen(self, before: float) -> None:
+        self.db.execute("DELETE FROM slack_seen WHERE seen_at < ?", (before,))
+
+    def mark_seen(self, key: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO slack_seen(key, seen_at) VALUES (?, ?)",
+                        (key, time.time()))
+
+    def card(self, item_id: int) -> tuple[str, str] | None:
+        rows = self.db.query("SELECT channel, ts FROM slack_cards WHERE item_id = ?", (item_id,))
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def add_card(self, item_id: int, channel: str, ts: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO slack_cards(item_id, channel, ts) VALUES (?, ?, ?)",
+                        (item_id, channel, ts))
+
+
+def allowed_members(values: Credentials) -> frozenset[str]:
+    return frozenset(u.strip() for u in re.split(r"[,\s]+", values.get("allowed_users", ""))
+                     if u.strip())
+
+
+def card_blocks(item: InboxItem) -> list[dict[str, Any]]:
+    """The Block Kit message asking for an approval in the thread (buttons only for
+    what may be answered from Slack)."""
+    text = f"*{item.tool}* wants to run"
+    if item.target:
+        text += f" on `{item.target}`"
+    body = item.args_preview or ""
+    section = {"type": "section", "text": {"type": "mrkdwn", "text": f"{text}\n{body}"[:2900]}}
+    if item.risk not in SLACK_ANSWERABLE:
+        note = ("It would run a command or change files on the computer, so it is answered "
+                "there, in OpenWorker.")
+        return [section, {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]}]
+    return [
+        section,
+        {"type": "actions", "block_id": f"openworker_item_{item.id}", "elements": [
+            {"type": "button", "action_id": APPROVE, "style": "primary", "value": str(item.id),
+             "text": {"type": "plain_text", "text": "Approve"}},
+            {"type": "button", "action_id": DENY, "style": "danger", "value": str(item.id),
+             "text": {"type": "plain_text", "text": "Deny"}},
+        ]},
+    ]
+
+
+def question_blocks(item: InboxItem) -> list[dict[str, Any]]:
+    """A question the session asks in its thread; the next mention answers it."""
+    text = f"*Question:* {item.title}"
+    if item.options:
+        text += "\n" + " · ".join(f"`{o}`" for o in item.options)
+    note = "Answer by mentioning me in this thread (or in OpenWorker)."
+    return [{"type": "section", "text": {"type": "mrkdwn", "text": text[:2900]}},
+            {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]}]
+
+
+def answered_blocks(item: InboxItem, verdict: str) -> list[dict[str, Any]]:
+    return [{"type": "section", "text": {"type": "mrkdwn",
+                                         "text": f"*{item.tool}* — {verdict}"[:2900]}}]
+
+
+class SlackListener:
+    """See module docstring. ``values`` default to the stored Slack connector's."""
+
+    name = "slack"
+
+    def __init__(
+        self,
+        manager: SessionManager,
+        inbox: Inbox,
+        db: Database,
+        *,
+        values: Callable[[], Credentials],
+        workspace: str | Path = "",
+        policy: RetryPolicy | None = None,
+        ping_interval: float = 10.0,
+    ) -> None:
+        self.manager = manager
+        self.inbox = inbox
+        self.threads = SlackThreads(db)
+        self.db = db
+        self._values_of = values
+        self.workspace = str(workspace)
+        self.policy = policy or RetryPolicy()
+        self.ping_interval = ping_interval
+        self.values: Credentials = {}
+        self.api: SlackApi | None = None
+        self.socket: Any = None
+        self.bot_user = ""
+        self._claimed: set[str] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.values = await asyncio.to_thread(self._values_of)
+        if not self.values.get("app_token"):  # posting only: nothing to listen to
+            log.info("Slack has no app-level token: mentions are not listened to")
+            return
+        # The SDK's modules are imported in a worker (the clients are built here).
+        self.api = await asyncio.to_thread(SlackApi, self.values, self.policy)
+        await asyncio.to_thread(importlib.import_module, "slack_sdk.socket_mode.aiohttp")
+        from slack_sdk.socket_mode.aiohttp import SocketModeClient
+        from slack_sdk.web.async_client import AsyncWebClient
+
+        me = await self.api.call("auth.test")
+        self.bot_user = str(me.get("user_id", ""))
+        self.socket = SocketModeClient(
+            app_token=self.values["app_token"], ping_interval=self.ping_interval,
+            web_client=AsyncWebClient(base_url=self.api.base_url, retry_handlers=[]),
+        )
+        self.socket.socket_mode_request_listeners.append(self._on_request)
+        self.inbox.listeners.append(self._on_item)
+        self.manager.listeners.append(self._on_session_event)
+        async with self.db.writing():
+            self.threads.forget_seen(time.time() - SEEN_FOR)
+        await self.socket.connect()
+        self._spawn(self._post_missing_cards())
+
+    async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.inbox.listeners.remove(self._on_item)
+        with contextlib.suppress(ValueError):
+            self.manager.listeners.remove(self._on_session_event)
+        for task in list(self._tasks):
+            task.cancel()
+        if self.socket is not None:
+            await self.socket.close()
+            self.socket = None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------- envelopes
+
+    async def _on_request(self, client: Any, request: Any) -> None:
+        from slack_sdk.socket_mode.response import SocketModeResponse
+
+        payload = request.payload or {}
+        key = str(payload.get("event_id") or request.envelope_id)
+        # Claimed synchronously (the SDK runs envelopes concurrently) and kept in
+        # the database, so a redelivery — now, after a reconnect, after a restart —
+        # is acknowledged and dropped.
+        if key in self._claimed or self.threads.seen(key):
+            await client.send_socket_mode_response(SocketModeResponse(request.envelope_id))
+            return
+        self._claimed.add(key)
+        try:
+            if request.type == "events_api":
+                await self._on_event(payload.get("event") or {})
+            elif request.type == "interactive":
+                await self._on_interactive(payload)
+        except Exception:
+            # Not acknowledged: Slack delivers it again, and it is handled then.
+            log.exception("handling a Slack %s envelope failed", request.type)
+            self._claimed.discard(key)
+            return
+        async with self.db.writing():
+            self.threads.mark_seen(key)
+        await client.send_socket_mode_response(SocketModeResponse(request.envelope_id))
+
+    async def _on_event(self, event: dict[str, Any]) -> None:
+        if event.get("type") != "app_mention" or event.get("bot_id"):
+            return
+        channel, user = str(event.get("channel", "")), str(event.get("user", ""))
+        root = str(event.get("thread_ts") or event.get("ts") or "")
+        if not channel or not root:
+            return
+        if user not in allowed_members(self.values):
+            await self._ephemeral(channel, user, root, "Sorry, only the members this app's owner "
+                                  "allowed can ask it for work.")
+            return
+        target = thread_target(channel, root)
+        text = MENTION.sub("", str(event.get("text", ""))).strip()
+        session_id = self.threads.session_for(target)
+        if session_id is None or self.manager.store.get_session(session_id) is None:
+            async with self.db.writing():
+                info = self.manager.create_session(
+                    title=f"Slack: {text[:50]}" if text else "Slack thread",
+                    workspace=self.workspace, mode="interactive",
+                    meta={"slack": {"target": target, "user": user}},
+                )
+                self.threads.own(target, info.id, user)
+                if self.threads.session_for(target) != info.id:  # owned meanwhile (a peer)
+                    self.manager.store.delete_session(info.id)
+            session_id = self.threads.session_for(target)
+            assert session_id is not None
+        question = next(iter(self.inbox.pending(session_id, "question")), None)
+        if question is not None:  # the session asked in the thread: this is the answer
+            async with self.db.writing():
+                self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
+            return
+        message = (f"[Slack message from <@{user}> in the thread {target}. Reply there with "
+                   f"slack_send_message, target {target}.]\n{text}")
+        self.manager.send(session_id, message)
+
+    async def _ephemeral(self, channel: str, user: str, thread: str, text: str) -> None:
+        assert self.api is not None
+        try:
+            await self.api.call("chat.postEphemeral", channel=channel, user=user, text=text,
+                                thread_ts=thread)
+        except ConnectorError as exc:
+            log.warning("Slack: could not tell %s: %s", user, exc.message)
+
+    # ------------------------------------------------------------- approvals
+
+    def _on_item(self, item: InboxItem) -> None:
+        """Inbox listener (any thread): new approvals of Slack-owned sessions get a card;
+        answered ones get their card updated."""
+        loop = self._loop
+        if loop is None or item.kind not in ASKED_IN_SLACK:
+            return
+        if item.pending:
+            loop.call_soon_threadsafe(self._spawn, self._post_card(item.id))
+        else:
+            loop.call_soon_threadsafe(self._spawn, self._close_card(item.id))
+
+    def _on_session_event(self, event: ev.Event) -> None:
+        # An approval re-asked after a restart finds its old item (no new one is
+        # added): make sure it has its card.
+        if isinstance(event, ev.PermissionRequired) and self.threads.target_of(event.session_id):
+            self._spawn(self._post_missing_cards(event.session_id))
+
+    async def _post_missing_cards(self, session_id: str | None = None) -> None:
+        for item in self.inbox.pending(session_id):
+            if item.kind in ASKED_IN_SLACK:
+                await self._post_card(item.id)
+
+    async def _post_card(self, item_id: int) -> None:
+        item = self.inbox.get(item_id)
+        if item is None or not item.pending or self.threads.card(item_id) or self.api is None:
+            return
+        target = self.threads.target_of(item.session_id)
+        if target is None:
+            return
+        _, channel, thread = target.split(":", 2)
+        if item.kind == "question":
+            blocks, text = question_blocks(item), item.title
+        else:
+            blocks, text = card_blocks(item), f"{item.tool} wants to run: approve or deny"
+        try:
+            sent = await self.api.call("chat.postMessage", channel=channel, thread_ts=thread,
+                                       blocks=blocks, text=text)
+        except ConnectorError as exc:
+            log.warning("Slack: could not post the approval of item %s: %s", item_id, exc.message)
+            return
+        async with self.db.writing():
+            self.threads.add_card(item_id, channel, str(sent.get("ts", "")))
+
+    async def _close_card(self, item_id: int) -> None:
+        card = self.threads.card(item_id)
+        item = self.inbox.get(item_id)
+        if card is None or item is None or self.api is None:
+            return
+        who = item.resolved_by or "the app"
+        who = f"<@{who.removeprefix('slack:')}>" if who.startswith("slack:") else "in the app"
+        verdict = {"deny": "denied"}.get(str(item.resolution), "approved")
+        if item.kind == "question":
+            verdict = "answered"
+        if item.resolution in ("cancelled", "superseded"):
+            verdict, who = "no longer needed", ""
+        text = f"{verdict} {'by ' + who if who.startswith('<@') else who}".strip()
+        try:
+            await self.api.call("chat.update", channel=card[0], ts=card[1], text=text,
+                                blocks=answered_blocks(item, text))
+        except ConnectorError as exc:
+            log.warning("Slack: could not update the approval card: %s", exc.message)
+
+    async def _on_interactive(self, payload: dict[str, Any]) -> None:
+        if payload.get("type") != "block_actions":
+            return
+        user = str((payload.get("user") or {}).get("id", ""))
+        channel = str((payload.get("channel") or {}).get("id", ""))
+        for action in payload.get("actions") or []:
+            if action.get("action_id") not in (APPROVE, DENY):
+                continue
+            try:
+                item_id = int(action.get("value", ""))
+            except ValueError:
+                continue
+            item = self.inbox.get(item_id)
+            target = self.threads.target_of(item.session_id) if item else None
+            # Only a card of a Slack-owned session, clicked in that session's channel.
+            if item is None or target is None or target.split(":")[1] != channel:
+                continue
+            if item.risk not in SLACK_ANSWERABLE:  # answered at the computer only
+                continue
+            if user not in allowed_members(self.values):
+                await self._ephemeral(channel, user, target.split(":")[2],
+                                      "Only the members this app's owner allowed can answer.")
+                continue
+            verb: Action = "approve" if action["action_id"] == APPROVE else "deny"
+            async with self.db.writing():
+                won = self.inbox.respond(item_id, verb, by=f"slack:{user}")
+            if not won:  # answered elsewhere first: the card says so
+                await self._close_card(item_id)

@@ -1,0 +1,79 @@
+"""Shared pieces of the connector tests: a runtime on the test's state, the
+stub HTTP server of the provider tests (real HTTP on 127.0.0.1), a recording
+sleep (the waits a connector asked for, without spending them) and a turn
+driver that parks a call in the inbox and answers it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openworker_qt.connectors.base import RetryPolicy
+from openworker_qt.core.approvers import InboxApprover
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.runtime import Runtime, open_runtime
+from tests.providers.stubs import Reply
+
+
+def json_reply(body: Any, status: int = 200, **headers: str) -> Reply:
+    return Reply(status=status, body=json.dumps(body), headers=dict(headers))
+
+
+@dataclass
+class Sleeps:
+    """A sleep that records what was asked (and yields once)."""
+
+    asked: list[float] = field(default_factory=list)
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        await asyncio.sleep(0)
+
+
+def runtime(sleeps: Sleeps) -> Runtime:
+    rt = open_runtime()
+    rt.connectors.policy = RetryPolicy(sleep=sleeps)
+    return rt
+
+
+def script(folder: Path, turns: list[dict[str, Any]]) -> str:
+    path = folder / "script.json"
+    path.write_text(json.dumps({"advance": "history", "turns": turns}), encoding="utf-8")
+    return f"scripted:{path}"
+
+
+async def wait_for(predicate: Any, *, within: float = 10.0) -> Any:
+    """Poll ``predicate`` until it returns something truthy (fails after ``within`` s)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + within
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError("the condition was not met in time")
+        await asyncio.sleep(0.02)
+
+
+async def park_and_approve(
+    rt: Runtime, tmp_path: Path, tool: str, arguments: dict[str, Any],
+) -> tuple[InboxItem, list[Any]]:
+    """A session whose model calls ``tool``: the call parks in the inbox; approve it.
+
+    Returns the parked item and the session's messages after the turn."""
+    model = script(tmp_path, [
+        {"tool_calls": [{"name": tool, "arguments": arguments, "id": "c1"}]},
+        {"text": "done"},
+    ])
+    manager = rt.session_manager(
+        approver_for=lambda _i: InboxApprover(rt.inbox, poll=0.02), default_model=model)
+    info = manager.create_session(workspace=str(tmp_path), mode="interactive")
+    task = manager.send(info.id, "go")
+    assert task is not None
+    item: InboxItem = await wait_for(lambda: next(iter(rt.inbox.pending(info.id)), None))
+    assert rt.inbox.respond(item.id, "approve", by="test")
+    await asyncio.wait_for(task, 30)
+    return item, rt.conversations.load(info.id)
