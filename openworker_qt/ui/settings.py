@@ -27,8 +27,8 @@ from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.memory.store import MemoryStore
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
-from openworker_qt.ui.settings_memory import MemoryPage
 from openworker_qt.ui.settings_connectors import ConnectorsPage
+from openworker_qt.ui.settings_memory import MemoryPage
 from openworker_qt.ui.settings_pages import (
     AppearancePage,
     FoldersPage,

@@ -207,6 +207,9 @@ async def test_a_dropped_socket_reconnects_without_losing_or_repeating_events(
         # A redelivery of an event handled before the drop is acknowledged and dropped.
         await slack.acked(await slack.mention(CHANNEL, ROOT, "first", event_id="Ev0101"))
         assert {s.title for s in app.sessions()} == {"Slack: first", "Slack: second"}
+        # The turn stores the message once it is prepared (the prompt is read in a worker).
+        await wait_for(lambda: user_messages(app, TARGET) >= 1)
+        await wait_for(lambda: not app.manager.is_running(str(app.session_of(TARGET))))
         assert user_messages(app, TARGET) == 1
     finally:
         await app.stop()
