@@ -108,6 +108,28 @@ class ChipCombo(QComboBox):
         painter.end()
 
 
+class ModeChip(ChipCombo):
+    """The permission-mode chip: shows the mode in words ("Ask first"), while
+    :meth:`currentText`, :meth:`setCurrentText` and :meth:`findText` speak the
+    mode's id ("interactive"), as stored with the session."""
+
+    def __init__(self, words: dict[str, str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        for mode in MODES:
+            self.addItem(words.get(mode, mode), mode)
+
+    def currentText(self) -> str:  # noqa: N802
+        return str(self.currentData() or "")
+
+    def setCurrentText(self, text: str) -> None:  # noqa: N802
+        index = self.findData(text)
+        if index >= 0:
+            self.setCurrentIndex(index)
+
+    def findText(self, text: str, *_args: Any) -> int:  # noqa: N802
+        return self.findData(text)
+
+
 class Composer(QWidget):
     """See module docstring."""
 
@@ -157,8 +179,16 @@ class Composer(QWidget):
         row.setSpacing(SPACE["xs"])
         self.persona = self._combo((), self.tr("Persona"), self.tr("Which agent works on this session"))
         self.set_personas(list(PERSONA_ITEMS))
-        self.mode = self._combo(MODES, self.tr("Permission mode"),
-                                self.tr("What the agent may do without asking"))
+        self.mode = ModeChip({
+            "discuss": self.tr("Just talk"),
+            "plan": self.tr("Plan first"),
+            "interactive": self.tr("Ask before changes"),
+            "auto": self.tr("Work on its own"),
+            "custom": self.tr("My rules"),
+        })
+        self.mode.setAccessibleName(self.tr("Permission mode"))
+        self.mode.setAccessibleDescription(self.tr("What the agent may do without asking"))
+        self.mode.setToolTip(self.tr("What the agent may do without asking"))
         self.mode.setCurrentText("interactive")
         self.model = ChipCombo()
         self.model.setEditable(True)

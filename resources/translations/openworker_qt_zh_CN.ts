@@ -438,6 +438,26 @@
             <source>Choose a model</source>
             <translation>选择模型</translation>
         </message>
+        <message>
+            <source>Just talk</source>
+            <translation>只聊天</translation>
+        </message>
+        <message>
+            <source>Plan first</source>
+            <translation>先出计划</translation>
+        </message>
+        <message>
+            <source>Ask before changes</source>
+            <translation>改动前先问</translation>
+        </message>
+        <message>
+            <source>Work on its own</source>
+            <translation>自主工作</translation>
+        </message>
+        <message>
+            <source>My rules</source>
+            <translation>我的规则</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
