@@ -359,8 +359,16 @@ async def _dropbox_list(api: HttpApi, a: dict[str, Any]) -> str:
 
 
 async def _dropbox_share(api: HttpApi, a: dict[str, Any]) -> str:
-    made = await api.post("sharing/create_shared_link_with_settings",
-                          json_body={"path": _dropbox_path(a["path"])})
+    path = _dropbox_path(a["path"])
+    try:
+        made = await api.post("sharing/create_shared_link_with_settings", json_body={"path": path})
+    except ConnectorError as exc:
+        if exc.status != 409 or "shared_link_already_exists" not in exc.message:
+            raise
+        # One link per file: the one made before is the answer.
+        found = await api.request("POST", "sharing/list_shared_links", idempotent=True,
+                                  json_body={"path": path, "direct_only": True})
+        made = next(iter(found.get("links") or []), {})
     return f"Link to {a['path']}: {made.get('url', '')}"
 
 

@@ -373,3 +373,104 @@ async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_writ
     assert result.is_error and "HTTP 500" in result.content
     # The server may have acted: never sent twice.
     assert len([s for s in stub.seen if s.method == a_method and s.path == a_path]) == 1
+
+
+CASE = {c.id: c for c in CASES}
+
+# The other read tools: connector, tool, arguments, routes, text expected.
+MORE_READS = [
+    ("trello", "trello_boards", {},
+     [("GET", "/1/members/me/boards", [{"id": "b1", "name": "Launch plan"}])], "Launch plan"),
+    ("airtable", "airtable_bases", {},
+     [("GET", "/v0/meta/bases", {"bases": [{"id": "appX", "name": "Hiring"}]})], "Hiring"),
+    ("google_drive", "drive_search", {"query": "roadmap"},
+     [("GET", "/drive/v3/files", {"files": [{"id": "d1", "name": "Roadmap 2027"}]})],
+     "Roadmap 2027"),
+    ("google_drive", "drive_read_file", {"file": "d2"},
+     [("GET", "/drive/v3/files/d2", {"name": "notes.txt", "mimeType": "text/plain"}),
+      ("GET", "/drive/v3/files/d2", "remember the milk")], "remember the milk"),
+    ("onedrive", "sharepoint_sites", {"query": "finance"},
+     [("GET", "/v1.0/sites", {"value": [{"id": "s1", "displayName": "Finance team"}]})],
+     "Finance team"),
+    ("onedrive", "onedrive_search", {"query": "o'brien", "drive": "drv9"},
+     [("GET", "/v1.0/drives/drv9/root/search(q='o''brien')",
+       {"value": [{"id": "i2", "name": "O'Brien contract.docx"}]})], "O'Brien contract"),
+]
+
+
+@pytest.mark.parametrize("row", MORE_READS, ids=[r[1] + ":" + r[0] for r in MORE_READS])
+async def test_the_other_read_tools_read(
+    rt: Runtime, stub: StubServer, row: tuple[Any, ...], tmp_path: Path
+) -> None:
+    connector, name, arguments, routes, expected = row
+    await connect(rt, CASE[connector], stub)
+    for method, path, body in routes:
+        stub.add(method, path, reply(body))
+    result = await run_tool(rt, name, arguments, tmp_path)
+    assert not result.is_error, result.content
+    assert expected in result.content
+    assert len(stub.seen) == len(routes)
+    tool = next(t for t in rt.connectors.tools() if t.name == name)
+    assert tool.risk_class().value == "read"
+
+
+async def test_drive_search_sends_the_words_quoted(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    await connect(rt, CASE["google_drive"], stub)
+    stub.add("GET", "/drive/v3/files", json_reply({"files": []}))
+    await run_tool(rt, "drive_search", {"query": "Bo's plan"}, tmp_path)
+    assert stub.seen[0].query["q"] == "fullText contains 'Bo\\'s plan' and trashed = false"
+
+
+async def test_dropbox_gives_the_existing_link_when_there_is_one(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    await connect(rt, CASE["dropbox"], stub)
+    stub.add("POST", "/2/sharing/create_shared_link_with_settings", json_reply({
+        "error_summary": "shared_link_already_exists/..",
+        "error": {".tag": "shared_link_already_exists"}}, 409))
+    stub.add("POST", "/2/sharing/list_shared_links",
+             json_reply({"links": [{"url": "https://www.dropbox.com/s/old/q3.pdf"}]}))
+    result = await run_tool(rt, "dropbox_share_link", {"path": "Reports/q3.pdf"}, tmp_path)
+    assert not result.is_error, result.content
+    assert "https://www.dropbox.com/s/old/q3.pdf" in result.content
+    assert [s.body for s in stub.seen] == [{"path": "/Reports/q3.pdf"},
+                                           {"path": "/Reports/q3.pdf", "direct_only": True}]
+
+
+# Bad input: a clear error, and nothing reaches the service.
+BAD_INPUT = [
+    ("salesforce", "salesforce_query", {"soql": "DELETE FROM Account"}, "Only SELECT"),
+    ("salesforce", "salesforce_update_record",
+     {"object": "Opportunity", "record": "006A", "fields": "StageName=Won"}, "as an object"),
+    ("airtable", "airtable_create_record", {"base": "appX", "table": "Leads", "fields": {}},
+     "as an object"),
+    ("google_drive", "drive_share", {"file": "d1", "email": "bo@acme.com", "role": "owner"},
+     "reader, commenter or writer"),
+    ("onedrive", "onedrive_share_link", {"item": "i1", "scope": "users"},
+     "organization or anonymous"),
+]
+
+
+@pytest.mark.parametrize("row", BAD_INPUT, ids=[r[1] for r in BAD_INPUT])
+async def test_bad_input_is_refused_before_anything_is_sent(
+    rt: Runtime, stub: StubServer, row: tuple[Any, ...], tmp_path: Path
+) -> None:
+    connector, name, arguments, message = row
+    await connect(rt, CASE[connector], stub)
+    result = await run_tool(rt, name, arguments, tmp_path)
+    assert result.is_error and message in result.content
+    assert stub.seen == []
+    assert rt.connectors.state(connector).status == "connected"
+
+
+async def test_an_id_cannot_reach_another_endpoint(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    await connect(rt, CASE["clickup"], stub)
+    result = await run_tool(rt, "clickup_comment", {"task": "../../user", "text": "x"}, tmp_path)
+    assert result.is_error  # the stub knows no such task
+    # Sent as one segment (..%2F..%2Fuser, shown decoded) under /task/, not resolved
+    # to /api/user/comment.
+    assert [s.path for s in stub.seen] == ["/api/v2/task/../../user/comment"]
