@@ -474,3 +474,16 @@ async def test_an_id_cannot_reach_another_endpoint(
     # Sent as one segment (..%2F..%2Fuser, shown decoded) under /task/, not resolved
     # to /api/user/comment.
     assert [s.path for s in stub.seen] == ["/api/v2/task/../../user/comment"]
+
+
+async def test_salesforce_says_what_is_wrong_with_a_query(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    await connect(rt, CASE["salesforce"], stub)
+    stub.add("GET", "/services/data/v61.0/query", json_reply([{
+        "message": "No such column 'Nmae' on entity 'Account'.",
+        "errorCode": "INVALID_FIELD"}], 400))
+    result = await run_tool(rt, "salesforce_query", {"soql": "SELECT Nmae FROM Account"},
+                            tmp_path)
+    assert result.is_error
+    assert "No such column 'Nmae'" in result.content  # the model can correct its query
