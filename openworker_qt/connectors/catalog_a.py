@@ -266,6 +266,7 @@ TODOIST = ConnectorSpec(
 
 # ------------------------------------------------------------------ Google Drive
 
+DRIVE_READ_MAX = 5_000_000  # bytes: a file read whole, then cut for the model
 GOOGLE_EXPORTS = {"application/vnd.google-apps.document": "text/plain",
                   "application/vnd.google-apps.spreadsheet": "text/csv",
                   "application/vnd.google-apps.presentation": "text/plain"}
@@ -293,8 +294,11 @@ async def _drive_search(api: HttpApi, a: dict[str, Any]) -> str:
 
 async def _drive_read(api: HttpApi, a: dict[str, Any]) -> str:
     file = _id(a["file"])
-    meta = await api.get(f"files/{file}", params={"fields": "name,mimeType"})
+    meta = await api.get(f"files/{file}", params={"fields": "name,mimeType,size"})
     kind = str(meta.get("mimeType", ""))
+    if int(meta.get("size") or 0) > DRIVE_READ_MAX:
+        return (f"{meta.get('name')} is {int(meta['size']) // 1_000_000} MB: too large to read "
+                "here. Search for the part you need, or open it in Drive.")
     if kind in GOOGLE_EXPORTS:
         text = await api.get(f"files/{file}/export", params={"mimeType": GOOGLE_EXPORTS[kind]})
     elif kind.startswith("text/") or kind in ("application/json", "text/csv"):
