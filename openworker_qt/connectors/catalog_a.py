@@ -95,9 +95,16 @@ async def _clickup_comment(api: HttpApi, a: dict[str, Any]) -> str:
     return f"Commented on task {a['task']}."
 
 
+async def _clickup_create(api: HttpApi, a: dict[str, Any]) -> str:
+    body = {"name": a["name"], **({"description": a["description"]} if a.get("description")
+                                  else {})}
+    made = await api.post(f"list/{_id(a['list'])}/task", json_body=body)
+    return f"Task created in list {a['list']}: {made.get('url', made.get('id', ''))}"
+
+
 CLICKUP = ConnectorSpec(
     id="clickup", name="ClickUp", category="Projects",
-    description="Reads the tasks in a list; comments on a task.",
+    description="Reads the tasks in a list; adds tasks and comments on them.",
     fields=(_token("Personal API token", "ClickUp → your avatar → Settings → Apps → "
                    "API Token (starts with pk_)."),),
     client=_clickup, validate=_clickup_validate, api_url="https://api.clickup.com/api/v2",
@@ -109,6 +116,10 @@ CLICKUP = ConnectorSpec(
         ToolDef("clickup_comment", "Comment on a task.",
                 obj({"task": s("task id"), "text": s("the comment")}, ("task", "text")),
                 _clickup_comment, action=True, target_arg="task"),
+        ToolDef("clickup_create_task", "Create a task in a list.",
+                obj({"list": s("list id"), "name": s("the task's name"),
+                     "description": s("details (optional)")}, ("list", "name")),
+                _clickup_create, action=True, target_arg="list"),
     ),
 )
 
@@ -144,9 +155,15 @@ async def _trello_comment(api: HttpApi, a: dict[str, Any]) -> str:
     return f"Commented on card {a['card']}."
 
 
+async def _trello_add_card(api: HttpApi, a: dict[str, Any]) -> str:
+    made = await api.post("cards", params={"idList": str(a["list"]), "name": a["name"],
+                                           "desc": a.get("description") or ""})
+    return f"Card added to list {a['list']}: {made.get('shortUrl', made.get('id', ''))}"
+
+
 TRELLO = ConnectorSpec(
     id="trello", name="Trello", category="Projects",
-    description="Reads your boards and their cards; comments on a card.",
+    description="Reads your boards and their cards; adds cards and comments on them.",
     fields=(Field("key", "API key", "trello.com/power-ups/admin → your Power-Up → API key."),
             _token("Token", "On the same page, follow the Token link and allow access.")),
     client=_trello, validate=_trello_validate, api_url="https://api.trello.com/1",
@@ -157,6 +174,10 @@ TRELLO = ConnectorSpec(
         ToolDef("trello_comment", "Comment on a card.",
                 obj({"card": s("card id or short link"), "text": s("the comment")},
                     ("card", "text")), _trello_comment, action=True, target_arg="card"),
+        ToolDef("trello_add_card", "Add a card to a list.",
+                obj({"list": s("list id (a card's idList)"), "name": s("the card's title"),
+                     "description": s("details (optional)")}, ("list", "name")),
+                _trello_add_card, action=True, target_arg="list"),
     ),
 )
 
@@ -249,9 +270,15 @@ async def _todoist_add(api: HttpApi, a: dict[str, Any]) -> str:
     return f"Task {made.get('id', '')} added to {a['project']}."
 
 
+async def _todoist_complete(api: HttpApi, a: dict[str, Any]) -> str:
+    await api.post(f"tasks/{_id(a['task'])}/close")
+    return f"Task {a['task']} completed."
+
+
 TODOIST = ConnectorSpec(
     id="todoist", name="Todoist", category="Projects",
-    description="Reads your tasks (today and overdue, or any filter); adds tasks.",
+    description="Reads your tasks (today and overdue, or any filter); adds and completes "
+                "tasks.",
     fields=(_token("API token", "Todoist → Settings → Integrations → Developer → API token."),),
     client=_todoist, validate=_todoist_validate, api_url="https://api.todoist.com/api/v1",
     tools=(
@@ -261,6 +288,9 @@ TODOIST = ConnectorSpec(
                 obj({"project": s("project id, or 'inbox'"), "content": s("the task"),
                      "due": s("when, in words: 'tomorrow 9am', 'every friday'")},
                     ("project", "content")), _todoist_add, action=True, target_arg="project"),
+        ToolDef("todoist_complete_task", "Mark a task done.",
+                obj({"task": s("task id")}, ("task",)), _todoist_complete, action=True,
+                target_arg="task"),
     ),
 )
 

@@ -442,6 +442,38 @@ async def test_dropbox_gives_the_existing_link_when_there_is_one(
                                            {"path": "/Reports/q3.pdf", "direct_only": True}]
 
 
+# The other action tools: connector, tool, arguments, route of the write, target, what it sent.
+MORE_ACTIONS = [
+    ("clickup", "clickup_create_task", {"list": "901", "name": "Write notes"},
+     ("POST", "/api/v2/list/901/task", {"id": "t2"}), "901", {"name": "Write notes"}),
+    ("trello", "trello_add_card", {"list": "l1", "name": "Book venue"},
+     ("POST", "/1/cards", {"id": "c2"}), "l1", None),
+    ("todoist", "todoist_complete_task", {"task": "6"},
+     ("POST", "/api/v1/tasks/6/close", None), "6", None),
+]
+
+
+@pytest.mark.parametrize("row", MORE_ACTIONS, ids=[r[1] for r in MORE_ACTIONS])
+async def test_the_other_action_tools_park_and_are_sent_once(
+    rt: Runtime, stub: StubServer, row: tuple[Any, ...], tmp_path: Path
+) -> None:
+    connector, name, arguments, (method, path, body), target, sent_body = row
+    await connect(rt, CASE[connector], stub)
+    stub.add(method, path, reply(body))
+    tool = next(t for t in rt.connectors.tools() if t.name == name)
+    assert tool.risk_class().value == "external"
+    item, messages = await park_and_approve(rt, tmp_path, name, arguments)
+    assert item.target == target
+    sent = [s for s in stub.seen if s.method == method and s.path == path]
+    assert len(sent) == 1
+    if sent_body is not None:
+        assert sent[0].body == sent_body
+    if connector == "trello":  # Trello takes the card in the query
+        assert sent[0].query == {"idList": "l1", "name": "Book venue", "desc": ""}
+    results = [m for m in messages if m.get("role") == "tool"]
+    assert "problem" not in str(results[-1].get("content"))
+
+
 # Bad input: a clear error, and nothing reaches the service.
 BAD_INPUT = [
     ("salesforce", "salesforce_query", {"soql": "DELETE FROM Account"}, "Only SELECT"),
