@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -76,3 +77,6 @@ def qloop(qapp):  # type: ignore[no-untyped-def]
         finally:
             loop.close()
             asyncio.set_event_loop(None)
+            # The closed loop's Qt objects (timers, notifiers) freed now: left to a later
+            # collection they were freed inside another test's processEvents and Qt crashed.
+            gc.collect()

@@ -158,6 +158,8 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 
 
 def _detail(body: Any) -> str:
+    if isinstance(body, list) and body and isinstance(body[0], dict):  # Salesforce: a list
+        body = body[0]
     if isinstance(body, dict):
         for key in ("message", "error_description", "error", "errorMessages", "errors"):
             value = body.get(key)

@@ -94,8 +94,9 @@ class ConnectorState:
 def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
     from openworker_qt.connectors import mail, services, slack, workplace
+    from openworker_qt.connectors.catalog_a import SPECS as CATALOG_A  # work, files, sales
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A]
 
 
 @contextlib.asynccontextmanager
