@@ -37,7 +37,7 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
-from openworker_qt.connectors.services import GOOGLE_TOKEN_HELP, pick
+from openworker_qt.connectors.services import GOOGLE_FIELDS, _google, _oauth_bearer, pick
 
 
 def _token(label: str, help_text: str) -> Field:
@@ -302,8 +302,9 @@ GOOGLE_EXPORTS = {"application/vnd.google-apps.document": "text/plain",
                   "application/vnd.google-apps.presentation": "text/plain"}
 
 
-def _drive(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return _bearer("Google Drive", values, "https://www.googleapis.com/drive/v3", policy)
+DRIVE_OAUTH = _google("https://www.googleapis.com/auth/drive")
+# Sign in with the user's own OAuth client (refreshed), or a pasted access token.
+_drive = _oauth_bearer("Google Drive", DRIVE_OAUTH, "https://www.googleapis.com/drive/v3")
 
 
 async def _drive_validate(api: HttpApi) -> Identity:
@@ -351,8 +352,7 @@ async def _drive_share(api: HttpApi, a: dict[str, Any]) -> str:
 GDRIVE = ConnectorSpec(
     id="google_drive", name="Google Drive", category="Files",
     description="Finds files and reads documents; shares a file with someone.",
-    fields=(_token("Access token", GOOGLE_TOKEN_HELP.format(
-        scope="https://www.googleapis.com/auth/drive")),),
+    fields=GOOGLE_FIELDS, extra={"oauth": DRIVE_OAUTH},
     client=_drive, validate=_drive_validate, api_url="https://www.googleapis.com/drive/v3",
     tools=(
         ToolDef("drive_search", "Find files by the words in them (newest first).",
