@@ -587,4 +587,511 @@ STRIPE = ConnectorSpec(
     tools=STRIPE_READS + STRIPE_ACTIONS, extra={"offered": offered},
 )
 
-SPECS = [SENTRY, BITBUCKET, VERCEL, POSTHOG, MIXPANEL, AMPLITUDE, STRIPE]
+
+# --------------------------------------------------------------------- QuickBooks
+
+OAUTH_HELP = ("An OAuth access token ({where}); it lasts about an hour, so paste a fresh one "
+              "when the connector asks to be reconnected.")
+QBO_MINOR = {"minorversion": "75"}
+
+
+def _quickbooks(values: Credentials, policy: RetryPolicy) -> _OrgApi:
+    base = (values.get("api_url") or "https://quickbooks.api.intuit.com").rstrip("/")
+    realm = quote(values.get("company", ""), safe="")
+    api = _OrgApi("QuickBooks", f"{base}/v3/company/{realm}", policy=policy,
+                  headers={"Authorization": f"Bearer {values.get('token', '')}",
+                           "Accept": "application/json"})
+    api.scope = realm
+    return api
+
+
+async def _quickbooks_validate(api: _OrgApi) -> Identity:
+    info = (await api.get(f"companyinfo/{api.scope}", params=QBO_MINOR)).get("CompanyInfo") or {}
+    return Identity(str(info.get("CompanyName") or info.get("LegalName") or api.scope),
+                    "QuickBooks")
+
+
+async def _qbo_select(api: _OrgApi, query: str) -> dict[str, Any]:
+    if not query.strip().lower().startswith("select"):
+        raise ConnectorError("request", "QuickBooks queries read only: start with SELECT.")
+    data = await api.get("query", params={"query": query, **QBO_MINOR})
+    return dict((data or {}).get("QueryResponse") or {})
+
+
+async def _quickbooks_invoices(api: _OrgApi, a: dict[str, Any]) -> str:
+    where = "Balance > '0'"
+    if a.get("customer"):
+        where += f" AND CustomerRef = '{int(a['customer'])}'"
+    found = await _qbo_select(api, f"select * from Invoice where {where} "
+                                   "orderby DueDate maxresults 50")
+    return dumps([{"id": i.get("Id"), "number": i.get("DocNumber"),
+                   "customer": (i.get("CustomerRef") or {}).get("name"),
+                   "total": i.get("TotalAmt"), "balance": i.get("Balance"),
+                   "due": i.get("DueDate"), "email": (i.get("BillEmail") or {}).get("Address")}
+                  for i in found.get("Invoice") or []])
+
+
+async def _quickbooks_query(api: _OrgApi, a: dict[str, Any]) -> str:
+    return dumps(await _qbo_select(api, str(a["query"])))
+
+
+async def _quickbooks_send(api: _OrgApi, a: dict[str, Any]) -> str:
+    params = dict(QBO_MINOR)
+    if a.get("to"):
+        params["sendTo"] = a["to"]
+    sent = await api.request("POST", f"invoice/{quote(str(a['invoice']))}/send", params=params,
+                             headers={"Content-Type": "application/octet-stream"})
+    invoice = (sent or {}).get("Invoice") or {}
+    to = (invoice.get("BillEmail") or {}).get("Address") or a.get("to") or "the customer"
+    return f"Invoice {invoice.get('DocNumber') or a['invoice']} e-mailed to {to}."
+
+
+QUICKBOOKS = ConnectorSpec(
+    id="quickbooks", name="QuickBooks", category="Finance",
+    description="Reads open invoices and anything else in your books (customers, bills, "
+                "payments) through read-only queries; e-mails an invoice to its customer.",
+    fields=(_token("Access token", OAUTH_HELP.format(
+                where="from the Intuit developer portal's OAuth 2.0 Playground, scope "
+                      "com.intuit.quickbooks.accounting")),
+            Field("company", "Company ID (realm)", "QuickBooks → the gear → Account and "
+                  "settings → Billing & subscription → Company ID.", secret=False),
+            _address("Only for a sandbox company: https://sandbox-quickbooks.api.intuit.com.")),
+    client=_quickbooks, validate=_quickbooks_validate,
+    api_url="https://quickbooks.api.intuit.com",
+    tools=(
+        ToolDef("quickbooks_open_invoices", "List unpaid invoices (all, or one customer's).",
+                obj({"customer": s("customer id")}), _quickbooks_invoices),
+        ToolDef("quickbooks_query", "Read anything in the books with a QuickBooks query, e.g. "
+                "select * from Customer where DisplayName like 'Acme%'.",
+                obj({"query": s("a SELECT query")}, ("query",)), _quickbooks_query),
+        ToolDef("quickbooks_send_invoice", "E-mail an invoice (to its customer's address, or "
+                "another).", obj({"invoice": s("invoice id"),
+                                  "to": s("e-mail address (default: the customer's)")},
+                                 ("invoice",)), _quickbooks_send,
+                action=True, target_arg="invoice"),
+    ),
+)
+
+# ---------------------------------------------------------------- Microsoft Teams
+
+
+def _teams(values: Credentials, policy: RetryPolicy) -> HttpApi:
+    return _bearer("Microsoft Teams", values, "https://graph.microsoft.com/v1.0", policy)
+
+
+async def _teams_validate(api: HttpApi) -> Identity:
+    me = await api.get("me", params={"$select": "displayName,userPrincipalName"})
+    return Identity(str(me.get("displayName") or me.get("userPrincipalName")), "Microsoft Teams")
+
+
+async def _teams_list(api: HttpApi, a: dict[str, Any]) -> str:
+    teams = (await api.get("me/joinedTeams")).get("value") or []
+    out = []
+    for team in teams[:20]:
+        chans = (await api.get(f"teams/{quote(str(team.get('id')))}/channels",
+                               params={"$select": "id,displayName"})).get("value") or []
+        out.append({"team": team.get("displayName"), "id": team.get("id"),
+                    "channels": pick(chans, "id", "displayName")})
+    return dumps(out)
+
+
+def _where(a: dict[str, Any]) -> str:
+    if a.get("chat"):
+        return f"chats/{quote(str(a['chat']))}/messages"
+    if a.get("team") and a.get("channel"):
+        return f"teams/{quote(str(a['team']))}/channels/{quote(str(a['channel']))}/messages"
+    raise ConnectorError("request", "Name a chat, or a team and one of its channels.")
+
+
+async def _teams_read(api: HttpApi, a: dict[str, Any]) -> str:
+    data = await api.get(_where(a), params={"$top": int(a.get("limit") or 20)})
+    return dumps([{"id": m.get("id"), "when": m.get("createdDateTime"),
+                   "from": ((m.get("from") or {}).get("user") or {}).get("displayName"),
+                   "text": _text((m.get("body") or {}).get("content"))}
+                  for m in (data or {}).get("value") or [] if m.get("messageType") in
+                  (None, "message")])
+
+
+async def _teams_post(api: HttpApi, a: dict[str, Any]) -> str:
+    made = await api.post(_where(a), json_body={"body": {"contentType": "text",
+                                                         "content": a["text"]}})
+    return f"Posted in {a.get('channel') or a.get('chat')}: {made.get('webUrl', '')}".strip()
+
+
+TEAMS = ConnectorSpec(
+    id="teams", name="Microsoft Teams", category="Chat",
+    description="Reads your teams, their channels and chats; posts a message in a channel or "
+                "chat.",
+    fields=(_token("Access token", OAUTH_HELP.format(
+                where="from Graph Explorer, with ChannelMessage.Read.All, ChannelMessage.Send, "
+                      "Chat.ReadWrite and Team.ReadBasic.All")),),
+    client=_teams, validate=_teams_validate, api_url="https://graph.microsoft.com/v1.0",
+    tools=(
+        ToolDef("teams_list", "List the teams you are in and their channels.", obj({}),
+                _teams_list),
+        ToolDef("teams_read", "Read the recent messages of a channel (team and channel) or "
+                "of a chat.", obj({"team": s("team id"), "channel": s("channel id"),
+                                   "chat": s("chat id (instead of team and channel)"),
+                                   "limit": n("how many (max 50)")}), _teams_read),
+        ToolDef("teams_post", "Post a message in a channel (team and channel).",
+                obj({"team": s("team id"), "channel": s("channel id"),
+                     "text": s("the message")}, ("team", "channel", "text")),
+                _teams_post, action=True, target_arg="channel"),
+        ToolDef("teams_send_chat", "Send a message in a chat.",
+                obj({"chat": s("chat id"), "text": s("the message")}, ("chat", "text")),
+                _teams_post, action=True, target_arg="chat"),
+    ),
+)
+
+# ------------------------------------------------------------- WhatsApp Business
+
+
+class _MetaGraph(HttpApi):
+    """Meta's Graph API: an expired token comes back as HTTP 400, error code 190."""
+
+    async def request(self, method: str, path: str, **kw: Any) -> Any:
+        try:
+            return await super().request(method, path, **kw)
+        except ConnectorError as exc:
+            if exc.status == 400 and ('"code": 190' in exc.message
+                                      or "OAuthException" in exc.message):
+                raise _refused(self.service) from exc
+            raise
+
+
+def _whatsapp(values: Credentials, policy: RetryPolicy) -> _MetaGraph:
+    return _MetaGraph("WhatsApp", values.get("api_url") or "https://graph.facebook.com/v21.0",
+                      policy=policy,
+                      headers={"Authorization": f"Bearer {values.get('token', '')}"})
+
+
+class _WhatsApp:
+    """The Graph client with the numbers of the settings."""
+
+    def __init__(self, values: Credentials, policy: RetryPolicy) -> None:
+        self.api = _whatsapp(values, policy)
+        self.phone = quote(values.get("phone", ""), safe="")
+        self.account = quote(values.get("account", ""), safe="")
+
+    async def __aenter__(self) -> _WhatsApp:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.api.aclose()
+
+
+async def _whatsapp_validate(wa: _WhatsApp) -> Identity:
+    info = await wa.api.get(wa.phone, params={"fields": "display_phone_number,verified_name"})
+    return Identity(str(info.get("verified_name") or info.get("display_phone_number")),
+                    str(info.get("display_phone_number") or "WhatsApp"))
+
+
+async def _whatsapp_templates(wa: _WhatsApp, a: dict[str, Any]) -> str:
+    if not wa.account:
+        raise ConnectorError("config", "Add the WhatsApp Business Account ID in Settings → "
+                             "Connectors → WhatsApp to list templates.")
+    data = await wa.api.get(f"{wa.account}/message_templates", params={
+        "fields": "name,language,status,category,components", "limit": 50})
+    return dumps([{"name": t.get("name"), "language": t.get("language"),
+                   "status": t.get("status"), "category": t.get("category"),
+                   "text": " / ".join(str(c.get("text")) for c in t.get("components") or []
+                                      if c.get("text"))}
+                  for t in (data or {}).get("data") or []])
+
+
+async def _whatsapp_send(wa: _WhatsApp, a: dict[str, Any]) -> str:
+    to = re.sub(r"[^\d]", "", str(a["to"]))
+    body: dict[str, Any] = {"messaging_product": "whatsapp", "recipient_type": "individual",
+                            "to": to}
+    if a.get("template"):
+        template: dict[str, Any] = {"name": a["template"],
+                                    "language": {"code": a.get("language") or "en_US"}}
+        if a.get("parameters"):
+            template["components"] = [{"type": "body", "parameters": [
+                {"type": "text", "text": str(p)} for p in a["parameters"]]}]
+        body.update(type="template", template=template)
+    elif a.get("text"):
+        body.update(type="text", text={"body": a["text"]})
+    else:
+        raise ConnectorError("request", "Give the text of the message, or a template.")
+    sent = await wa.api.post(f"{wa.phone}/messages", json_body=body)
+    ids = [m.get("id") for m in (sent or {}).get("messages") or []]
+    return f"Sent to +{to} (message {', '.join(map(str, ids))})."
+
+
+WHATSAPP = ConnectorSpec(
+    id="whatsapp", name="WhatsApp Business", category="Chat",
+    description="Reads your approved message templates; sends a WhatsApp message from your "
+                "business number (free text within 24 hours of the customer's last message, "
+                "else a template).",
+    fields=(_token("Access token", "Meta Business Suite → Business settings → System users → "
+                   "Generate token (whatsapp_business_messaging, "
+                   "whatsapp_business_management)."),
+            Field("phone", "Phone number ID", "WhatsApp Manager → Phone numbers, or the "
+                  "app's WhatsApp → API Setup page.", secret=False),
+            Field("account", "WhatsApp Business Account ID", "On the same API Setup page; "
+                  "needed to list templates.", secret=False, required=False)),
+    client=_WhatsApp, validate=_whatsapp_validate, api_url="https://graph.facebook.com/v21.0",
+    tools=(
+        ToolDef("whatsapp_templates", "List the message templates of the business account.",
+                obj({}), _whatsapp_templates),
+        ToolDef("whatsapp_send", "Send a WhatsApp message: text, or a template with its "
+                "values.", obj({"to": s("phone number with country code, e.g. +4915112345678"),
+                               "text": s("the message (only within 24 h of theirs)"),
+                               "template": s("template name"),
+                               "language": s("template language, e.g. en_US"),
+                               "parameters": {"type": "array", "items": {"type": "string"},
+                                              "description": "the template's values, in order"}},
+                              ("to",)), _whatsapp_send, action=True, target_arg="to"),
+    ),
+)
+
+# --------------------------------------------------------------------------- Zoom
+
+
+class _ZoomApi(HttpApi):
+    """Zoom's REST API with a Server-to-Server OAuth app: an access token is asked
+    for with the app's credentials before the first call."""
+
+    oauth_url = "https://zoom.us/oauth/token"
+    account = ""
+    credentials: tuple[str, str] = ("", "")
+    _access = ""
+
+    async def request(self, method: str, path: str, **kw: Any) -> Any:
+        if not self._access:
+            await self._authorize()
+        headers = {**(kw.pop("headers", None) or {}), "Authorization": f"Bearer {self._access}"}
+        return await super().request(method, path, headers=headers, **kw)
+
+    async def _authorize(self) -> None:
+        import base64
+
+        basic = base64.b64encode(":".join(self.credentials).encode()).decode()
+        try:
+            got = await super().request(
+                "POST", self.oauth_url, idempotent=True,
+                params={"grant_type": "account_credentials", "account_id": self.account},
+                headers={"Authorization": f"Basic {basic}"})
+        except ConnectorError as exc:
+            if exc.status in (400, 401):  # invalid_client: wrong or revoked credentials
+                raise _refused("Zoom") from exc
+            raise
+        self._access = str((got or {}).get("access_token") or "")
+        if not self._access:
+            raise _refused("Zoom")
+
+
+def _zoom(values: Credentials, policy: RetryPolicy) -> _ZoomApi:
+    api = _ZoomApi("Zoom", values.get("api_url") or "https://api.zoom.us/v2", policy=policy)
+    api.oauth_url = values.get("oauth_url") or _ZoomApi.oauth_url
+    api.account = values.get("account_id", "")
+    api.credentials = (values.get("client_id", ""), values.get("token", ""))
+    return api
+
+
+async def _zoom_validate(api: _ZoomApi) -> Identity:
+    me = await api.get("users/me")
+    name = " ".join(p for p in (me.get("first_name"), me.get("last_name")) if p)
+    return Identity(str(me.get("email") or name), "Zoom")
+
+
+async def _zoom_meetings(api: _ZoomApi, a: dict[str, Any]) -> str:
+    data = await api.get("users/me/meetings", params={"type": a.get("kind") or "upcoming",
+                                                      "page_size": 50})
+    return dumps(pick((data or {}).get("meetings"), "id", "topic", "start_time", "duration",
+                       "timezone", "join_url"))
+
+
+async def _zoom_create(api: _ZoomApi, a: dict[str, Any]) -> str:
+    body: dict[str, Any] = {"topic": a["topic"], "type": 2, "start_time": a["start"],
+                            "duration": int(a.get("duration") or 30)}
+    if a.get("timezone"):
+        body["timezone"] = a["timezone"]
+    if a.get("agenda"):
+        body["agenda"] = a["agenda"]
+    made = await api.post("users/me/meetings", json_body=body)
+    return f"Meeting “{a['topic']}” scheduled: {made.get('join_url', made.get('id', ''))}"
+
+
+ZOOM = ConnectorSpec(
+    id="zoom", name="Zoom", category="Meetings",
+    description="Reads your upcoming meetings and their links; schedules a meeting.",
+    fields=(Field("account_id", "Account ID", "Zoom App Marketplace → Develop → Build app → "
+                  "Server-to-Server OAuth (scopes meeting:read, meeting:write, user:read); "
+                  "its App credentials page shows these three values.", secret=False),
+            Field("client_id", "Client ID", "On the same page.", secret=False),
+            _token("Client secret", "On the same page."),
+            _address("Only for Zoom for Government: https://api.zoomgov.com/v2."),
+            Field("oauth_url", "Sign-in address", "Only for Zoom for Government: "
+                  "https://zoomgov.com/oauth/token.", secret=False, required=False)),
+    client=_zoom, validate=_zoom_validate, api_url="https://api.zoom.us/v2",
+    tools=(
+        ToolDef("zoom_meetings", "List your meetings (upcoming by default).",
+                obj({"kind": s("upcoming, scheduled, live or previous_meetings")}),
+                _zoom_meetings),
+        ToolDef("zoom_schedule_meeting", "Schedule a meeting and get its join link.",
+                obj({"topic": s("the meeting's title"),
+                     "start": s("start time, e.g. 2026-12-02T10:00:00Z"),
+                     "duration": n("minutes (default 30)"), "timezone": s("e.g. Europe/Berlin"),
+                     "agenda": s("description")}, ("topic", "start")), _zoom_create,
+                action=True, target_arg="topic"),
+    ),
+)
+
+# ----------------------------------------------------------------------- DocuSign
+
+
+def _docusign(values: Credentials, policy: RetryPolicy) -> _OrgApi:
+    base = (values.get("api_url") or "").rstrip("/")
+    if not base.startswith(("https://", "http://")):
+        raise ConnectorError("config", "The DocuSign address must start with https://.")
+    if not base.endswith("/restapi"):
+        base += "/restapi"
+    api = _OrgApi("DocuSign", f"{base}/v2.1", policy=policy,
+                  headers={"Authorization": f"Bearer {values.get('token', '')}"})
+    api.scope = "accounts/" + quote(values.get("account", ""), safe="")
+    return api
+
+
+async def _docusign_validate(api: _OrgApi) -> Identity:
+    info = await api.get(api.scope)
+    return Identity(str(info.get("accountName") or info.get("accountIdGuid")), "DocuSign")
+
+
+async def _docusign_envelopes(api: _OrgApi, a: dict[str, Any]) -> str:
+    params = {"from_date": (a.get("since") or _days_ago(30).isoformat()), "count": 50,
+              "order_by": "last_modified", "order": "desc"}
+    if a.get("status"):
+        params["status"] = a["status"]
+    data = await api.get(f"{api.scope}/envelopes", params=params)
+    return dumps(pick((data or {}).get("envelopes"), "envelopeId", "emailSubject", "status",
+                       "sentDateTime", "completedDateTime", "lastModifiedDateTime"))
+
+
+async def _docusign_templates(api: _OrgApi, a: dict[str, Any]) -> str:
+    data = await api.get(f"{api.scope}/templates", params={"count": 100})
+    return dumps([{"templateId": t.get("templateId"), "name": t.get("name"),
+                   "description": t.get("description"),
+                   "roles": [r.get("roleName") for r in
+                             ((t.get("recipients") or {}).get("signers") or [])]}
+                  for t in (data or {}).get("envelopeTemplates") or []])
+
+
+async def _docusign_send(api: _OrgApi, a: dict[str, Any]) -> str:
+    body: dict[str, Any] = {"templateId": a["template"], "status": "sent", "templateRoles": [
+        {"email": a["email"], "name": a["name"], "roleName": a.get("role") or "Signer"}]}
+    if a.get("subject"):
+        body["emailSubject"] = a["subject"]
+    made = await api.post(f"{api.scope}/envelopes", json_body=body)
+    return f"Sent for signature to {a['email']} (envelope {made.get('envelopeId', '')})."
+
+
+DOCUSIGN = ConnectorSpec(
+    id="docusign", name="DocuSign", category="Signing",
+    description="Reads your envelopes and whether they are signed, and your templates; sends "
+                "a template to someone to sign.",
+    fields=(_token("Access token", OAUTH_HELP.format(
+                where="DocuSign → Apps and Keys, or the API Explorer, scope signature")),
+            Field("account", "API account ID", "DocuSign → Settings → Apps and Keys → API "
+                  "Account ID.", secret=False),
+            _address("Your account's base URI, on the same page (e.g. https://na3.docusign.net;"
+                     " https://demo.docusign.net for a developer account).", required=True,
+                     placeholder="https://na3.docusign.net")),
+    client=_docusign, validate=_docusign_validate,
+    tools=(
+        ToolDef("docusign_envelopes", "List envelopes sent in the last 30 days (or since a "
+                "date) and their state.",
+                obj({"since": s("YYYY-MM-DD"), "status": s("sent, delivered, completed, "
+                                                          "declined or voided")}),
+                _docusign_envelopes),
+        ToolDef("docusign_templates", "List the account's templates and their roles.", obj({}),
+                _docusign_templates),
+        ToolDef("docusign_send_template", "Send a template to one person to sign.",
+                obj({"template": s("template id"), "email": s("signer's e-mail"),
+                     "name": s("signer's full name"), "role": s("template role (default: "
+                                                              "Signer)"),
+                     "subject": s("e-mail subject")}, ("template", "email", "name")),
+                _docusign_send, action=True, target_arg="email"),
+    ),
+)
+
+# -------------------------------------------------------------------------- Figma
+
+
+async def _figma_refusal(response: Any) -> None:
+    """Figma answers a bad or expired token with 403 "Invalid token": read it as the
+    401 it means (a 403 for a file you may not open stays a 403)."""
+    if response.status_code == 403:
+        await response.aread()
+        if "invalid token" in response.text.lower():
+            response.status_code = 401
+
+
+def _figma(values: Credentials, policy: RetryPolicy) -> HttpApi:
+    api = HttpApi("Figma", values.get("api_url") or "https://api.figma.com", policy=policy,
+                  headers={"X-Figma-Token": values.get("token", "")})
+    api._http.event_hooks["response"].append(_figma_refusal)
+    return api
+
+
+async def _figma_validate(api: HttpApi) -> Identity:
+    me = await api.get("v1/me")
+    return Identity(str(me.get("handle") or me.get("email")), "Figma")
+
+
+def _file_key(value: Any) -> str:
+    """A file's key, also from its address (figma.com/design/<key>/…)."""
+    text = str(value).strip()
+    found = re.search(r"figma\.com/(?:file|design|board|proto)/([A-Za-z0-9]+)", text)
+    key = found.group(1) if found else text
+    if not re.fullmatch(r"[A-Za-z0-9]+", key):
+        raise ConnectorError("request", "Give a Figma file's key or its address.")
+    return key
+
+
+async def _figma_file(api: HttpApi, a: dict[str, Any]) -> str:
+    data = await api.get(f"v1/files/{_file_key(a['file'])}", params={"depth": 2})
+    pages = ((data or {}).get("document") or {}).get("children") or []
+    return dumps({"name": data.get("name"), "last_modified": data.get("lastModified"),
+                  "pages": [{"page": p.get("name"), "frames": [
+                      f.get("name") for f in p.get("children") or []][:100]} for p in pages]})
+
+
+async def _figma_comments(api: HttpApi, a: dict[str, Any]) -> str:
+    data = await api.get(f"v1/files/{_file_key(a['file'])}/comments")
+    return dumps([{"id": c.get("id"), "by": (c.get("user") or {}).get("handle"),
+                   "message": c.get("message"), "at": c.get("created_at"),
+                   "resolved": bool(c.get("resolved_at")), "reply_to": c.get("parent_id")
+                   or None} for c in (data or {}).get("comments") or []])
+
+
+async def _figma_comment(api: HttpApi, a: dict[str, Any]) -> str:
+    body: dict[str, Any] = {"message": a["message"]}
+    if a.get("reply_to"):
+        body["comment_id"] = str(a["reply_to"])
+    made = await api.post(f"v1/files/{_file_key(a['file'])}/comments", json_body=body)
+    return f"Commented on file {a['file']} (comment {made.get('id', '')})."
+
+
+FIGMA = ConnectorSpec(
+    id="figma", name="Figma", category="Design",
+    description="Reads a design file's pages and frames and its comments; comments on a "
+                "file or replies to a comment.",
+    fields=(_token("Personal access token", "Figma → Settings → Security → Personal access "
+                   "tokens (scopes file_content:read, file_comments:read and :write)."),),
+    client=_figma, validate=_figma_validate, api_url="https://api.figma.com",
+    tools=(
+        ToolDef("figma_file", "Outline a design file: its pages and their frames.",
+                obj({"file": s("file key or figma.com address")}, ("file",)), _figma_file),
+        ToolDef("figma_comments", "Read a file's comments.",
+                obj({"file": s("file key or figma.com address")}, ("file",)), _figma_comments),
+        ToolDef("figma_comment", "Comment on a file, or reply to a comment.",
+                obj({"file": s("file key or figma.com address"), "message": s("the comment"),
+                     "reply_to": s("comment id to reply to")}, ("file", "message")),
+                _figma_comment, action=True, target_arg="file"),
+    ),
+)
+
+SPECS = [SENTRY, BITBUCKET, VERCEL, POSTHOG, MIXPANEL, AMPLITUDE, STRIPE, QUICKBOOKS, TEAMS,
+         WHATSAPP, ZOOM, DOCUSIGN, FIGMA]
