@@ -350,7 +350,7 @@ def _mixpanel(values: Credentials, policy: RetryPolicy) -> _OrgApi:
 
 async def _mixpanel_validate(api: _OrgApi) -> Identity:
     me = (await api.get("app/me")).get("results") or {}
-    return Identity(str(me.get("user_email") or me.get("user_name")),
+    return Identity(str(me.get("user_email") or me.get("user_name") or "a service account"),
                     f"Mixpanel project {api.scope}")
 
 
