@@ -75,6 +75,15 @@ def _days_ago(days: int) -> dt.date:
     return dt.datetime.now(dt.UTC).date() - dt.timedelta(days=days)
 
 
+def _seg(value: Any) -> str:
+    """One segment of an address path, from a value the model gave: encoded whole, so it
+    can name one thing and never step to another of the service's addresses."""
+    text = str(value).strip()
+    if not text or text in {".", ".."}:
+        raise ConnectorError("request", f"{text!r} is not a valid id.")
+    return quote(text, safe="")
+
+
 def _on(value: str | None) -> bool:
     return str(value or "").strip().lower() in {"yes", "on", "true", "1", "y"}
 
@@ -119,7 +128,7 @@ async def _sentry_resolve(api: _OrgApi, a: dict[str, Any]) -> str:
     status = a.get("status") or "resolved"
     if status not in {"resolved", "unresolved", "ignored"}:
         raise ConnectorError("request", "The status is resolved, unresolved or ignored.")
-    await api.request("PUT", f"organizations/{api.scope}/issues/{quote(str(a['issue']))}/",
+    await api.request("PUT", f"organizations/{api.scope}/issues/{_seg(a['issue'])}/",
                       json_body={"status": status}, idempotent=False)
     return f"Issue {a['issue']} marked {status}."
 
@@ -170,7 +179,7 @@ def _repo(value: Any) -> str:
     text = str(value).strip().strip("/")
     if text.count("/") != 1:
         raise ConnectorError("request", "Name the repository as workspace/repository.")
-    return "/".join(quote(p, safe="") for p in text.split("/"))
+    return "/".join(_seg(p) for p in text.split("/"))
 
 
 async def _bitbucket_prs(api: HttpApi, a: dict[str, Any]) -> str:
@@ -360,7 +369,7 @@ async def _mixpanel_counts(api: _OrgApi, a: dict[str, Any]) -> str:
               "from_date": a.get("from_date") or _days_ago(7).isoformat(),
               "to_date": a.get("to_date") or _days_ago(0).isoformat()}
     if a.get("by"):
-        params["on"] = f'properties["{a["by"]}"]'
+        params["on"] = 'properties["{}"]'.format(str(a["by"]).replace('"', ""))
     data = await api.get("query/segmentation", params=params)
     return dumps({"project": project, "event": a["event"],
                   "counts": ((data or {}).get("data") or {}).get("values")})
@@ -368,7 +377,7 @@ async def _mixpanel_counts(api: _OrgApi, a: dict[str, Any]) -> str:
 
 async def _mixpanel_annotate(api: _OrgApi, a: dict[str, Any]) -> str:
     when = str(a.get("date") or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S"))
-    await api.post(f"app/projects/{quote(str(a['project']))}/annotations",
+    await api.post(f"app/projects/{_seg(a['project'])}/annotations",
                    json_body={"date": when, "description": a["description"]})
     return f"Annotation added to project {a['project']} at {when}."
 
@@ -639,7 +648,7 @@ async def _quickbooks_send(api: _OrgApi, a: dict[str, Any]) -> str:
     params = dict(QBO_MINOR)
     if a.get("to"):
         params["sendTo"] = a["to"]
-    sent = await api.request("POST", f"invoice/{quote(str(a['invoice']))}/send", params=params,
+    sent = await api.request("POST", f"invoice/{_seg(a['invoice'])}/send", params=params,
                              headers={"Content-Type": "application/octet-stream"})
     invoice = (sent or {}).get("Invoice") or {}
     to = (invoice.get("BillEmail") or {}).get("Address") or a.get("to") or "the customer"
@@ -688,7 +697,7 @@ async def _teams_list(api: HttpApi, a: dict[str, Any]) -> str:
     teams = (await api.get("me/joinedTeams")).get("value") or []
     out = []
     for team in teams[:20]:
-        chans = (await api.get(f"teams/{quote(str(team.get('id')))}/channels",
+        chans = (await api.get(f"teams/{_seg(team.get('id'))}/channels",
                                params={"$select": "id,displayName"})).get("value") or []
         out.append({"team": team.get("displayName"), "id": team.get("id"),
                     "channels": pick(chans, "id", "displayName")})
@@ -697,9 +706,9 @@ async def _teams_list(api: HttpApi, a: dict[str, Any]) -> str:
 
 def _where(a: dict[str, Any]) -> str:
     if a.get("chat"):
-        return f"chats/{quote(str(a['chat']))}/messages"
+        return f"chats/{_seg(a['chat'])}/messages"
     if a.get("team") and a.get("channel"):
-        return f"teams/{quote(str(a['team']))}/channels/{quote(str(a['channel']))}/messages"
+        return f"teams/{_seg(a['team'])}/channels/{_seg(a['channel'])}/messages"
     raise ConnectorError("request", "Name a chat, or a team and one of its channels.")
 
 
@@ -800,7 +809,10 @@ async def _whatsapp_templates(wa: _WhatsApp, a: dict[str, Any]) -> str:
 
 
 async def _whatsapp_send(wa: _WhatsApp, a: dict[str, Any]) -> str:
-    to = re.sub(r"[^\d]", "", str(a["to"]))
+    if not re.fullmatch(r"\+?[\d\s().-]{6,24}", str(a["to"]).strip()):
+        raise ConnectorError("request", "Give the phone number with its country code, "
+                             "e.g. +4915112345678.")
+    to = re.sub(r"\D", "", str(a["to"]))
     body: dict[str, Any] = {"messaging_product": "whatsapp", "recipient_type": "individual",
                             "to": to}
     if a.get("template"):

@@ -493,3 +493,37 @@ async def test_teams_sends_in_a_chat_with_the_chat_as_target(
     assert item.target == "19:abc"
     sent = [s for s in stub.seen if s.path == "/v1.0/chats/19:abc/messages"]
     assert len(sent) == 1 and sent[0].body["body"]["content"] == "On my way"
+
+
+async def test_an_id_from_the_model_names_one_thing_and_never_another_address(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    case = next(c for c in CASES if c.id == "teams")
+    await connect(rt, case, stub)
+    stub.add("GET", "/v1.0/teams/t1/channels/c1/../../../../me/messages", json_reply({"value": []}))
+    result = await run_tool(rt, "teams_read", {"team": "t1", "channel": "c1/../../../../me"},
+                            tmp_path)
+    assert not result.is_error, result.content
+    # Sent as one encoded segment of the channel's address, not walked up to /me.
+    assert [s.path for s in stub.seen] == ["/v1.0/teams/t1/channels/c1/../../../../me/messages"]
+    result = await run_tool(rt, "teams_read", {"team": "t1", "channel": ".."}, tmp_path)
+    assert result.is_error and "not a valid id" in result.content
+    assert len(stub.seen) == 1
+
+
+async def test_whatsapp_sends_only_to_a_phone_number(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    case = next(c for c in CASES if c.id == "whatsapp")
+    await connect(rt, case, stub)
+    result = await run_tool(rt, "whatsapp_send", {"to": "+49 151 1234567 or 1", "text": "x"},
+                            tmp_path)
+    assert result.is_error and "country code" in result.content
+    stub.add("POST", "/v21.0/1065/messages", json_reply({"messages": [{"id": "wamid.2"}]}))
+    result = await run_tool(rt, "whatsapp_send", {"to": "+49 (151) 123-4567",
+                                                  "template": "order_ready",
+                                                  "parameters": ["A-17"]}, tmp_path)
+    assert not result.is_error, result.content
+    body = stub.seen[-1].body
+    assert body["to"] == "491511234567" and body["type"] == "template"
+    assert body["template"]["components"][0]["parameters"] == [{"type": "text", "text": "A-17"}]
