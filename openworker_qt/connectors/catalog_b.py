@@ -861,23 +861,47 @@ WHATSAPP = ConnectorSpec(
 # --------------------------------------------------------------------------- Zoom
 
 
+# Zoom's access tokens (an hour long), kept in memory per app while they last, so a
+# tool call does not sign in again each time. Keyed by a digest of the credentials.
+_ZOOM_TOKENS: dict[str, tuple[str, float]] = {}
+
+
 class _ZoomApi(HttpApi):
     """Zoom's REST API with a Server-to-Server OAuth app: an access token is asked
-    for with the app's credentials before the first call."""
+    for with the app's credentials before the first call (and again, once, when Zoom
+    refuses a kept one)."""
 
     oauth_url = "https://zoom.us/oauth/token"
     account = ""
     credentials: tuple[str, str] = ("", "")
-    _access = ""
+
+    def _key(self) -> str:
+        import hashlib
+
+        raw = "\n".join((self.oauth_url, self.account, *self.credentials))
+        return hashlib.sha256(raw.encode()).hexdigest()
 
     async def request(self, method: str, path: str, **kw: Any) -> Any:
-        if not self._access:
-            await self._authorize()
-        headers = {**(kw.pop("headers", None) or {}), "Authorization": f"Bearer {self._access}"}
-        return await super().request(method, path, headers=headers, **kw)
+        import time
 
-    async def _authorize(self) -> None:
+        kept = _ZOOM_TOKENS.get(self._key())
+        fresh = not kept or kept[1] <= time.monotonic()
+        access = await self._authorize() if fresh or not kept else kept[0]
+        headers = dict(kw.pop("headers", None) or {})
+        try:
+            return await super().request(
+                method, path, headers={**headers, "Authorization": f"Bearer {access}"}, **kw)
+        except ConnectorError as exc:
+            if exc.kind != "auth" or fresh:
+                raise
+        _ZOOM_TOKENS.pop(self._key(), None)  # revoked or expired early: sign in once more
+        access = await self._authorize()
+        return await super().request(
+            method, path, headers={**headers, "Authorization": f"Bearer {access}"}, **kw)
+
+    async def _authorize(self) -> str:
         import base64
+        import time
 
         basic = base64.b64encode(":".join(self.credentials).encode()).decode()
         try:
@@ -889,9 +913,12 @@ class _ZoomApi(HttpApi):
             if exc.status in (400, 401):  # invalid_client: wrong or revoked credentials
                 raise _refused("Zoom") from exc
             raise
-        self._access = str((got or {}).get("access_token") or "")
-        if not self._access:
+        access = str((got or {}).get("access_token") or "")
+        if not access:
             raise _refused("Zoom")
+        lasts = float((got or {}).get("expires_in") or 3600)
+        _ZOOM_TOKENS[self._key()] = (access, time.monotonic() + max(0.0, lasts - 120))
+        return access
 
 
 def _zoom(values: Credentials, policy: RetryPolicy) -> _ZoomApi:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from openworker_qt.connectors import catalog_b
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import catalogue, secret_name
 from openworker_qt.core.tool_api import ToolContext, ToolResult
@@ -206,6 +207,13 @@ async def stub() -> AsyncIterator[StubServer]:
         await server.stop()
 
 
+@pytest.fixture(autouse=True)
+def no_kept_zoom_tokens() -> Any:
+    catalog_b._ZOOM_TOKENS.clear()
+    yield
+    catalog_b._ZOOM_TOKENS.clear()
+
+
 @pytest.fixture
 def sleeps() -> Sleeps:
     return Sleeps()
@@ -283,9 +291,10 @@ async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_pa
     tool = next(t for t in rt.connectors.tools() if t.name == name)
     assert tool.risk_class().value == "read"
     assert case.token not in result.content
-    # The secret went in a request (a header: Zoom's in its sign-in), never in the output.
-    assert any(case.token in v or v.startswith("Basic ") for seen in stub.seen
-               for v in seen.headers.values())
+    # The credentials went in the request (a header), never in the tool's output.
+    sent = {v for seen in stub.seen if seen.path == routes[0][1] for v in seen.headers.values()}
+    access = [f"Bearer {body['access_token']}" for _m, _p, body in case.always]
+    assert any(case.token in v or v.startswith("Basic ") or v in access for v in sent)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -527,3 +536,29 @@ async def test_whatsapp_sends_only_to_a_phone_number(
     body = stub.seen[-1].body
     assert body["to"] == "491511234567" and body["type"] == "template"
     assert body["template"]["components"][0]["parameters"] == [{"type": "text", "text": "A-17"}]
+
+
+async def test_zoom_keeps_its_access_token_and_signs_in_again_once_when_it_is_refused(
+    rt: Runtime, stub: StubServer, tmp_path: Path
+) -> None:
+    case = next(c for c in CASES if c.id == "zoom")
+    await connect(rt, case, stub)  # signed in once, to validate
+    stub.routes.clear()
+    stub.add("POST", "/oauth/token", json_reply({"access_token": "zoom-access-2",
+                                                 "expires_in": 3599}))
+    stub.add("GET", "/v2/users/me/meetings", json_reply({"meetings": [{"topic": "Sync"}]}))
+    for _ in range(2):
+        assert "Sync" in (await run_tool(rt, "zoom_meetings", {}, tmp_path)).content
+    assert not [s for s in stub.seen if s.path == "/oauth/token"]  # the kept token served
+    assert {s.headers["authorization"] for s in stub.seen} == {"Bearer zoom-access-1"}
+    # Zoom refuses the kept token (revoked early): one more sign-in, then the call again.
+    stub.seen.clear()
+    stub.routes[("GET", "/v2/users/me/meetings")] = [
+        json_reply({"code": 124, "message": "Invalid access token."}, 401),
+        json_reply({"meetings": [{"topic": "Sync"}]})]
+    assert "Sync" in (await run_tool(rt, "zoom_meetings", {}, tmp_path)).content
+    assert [(s.path, s.headers["authorization"].split()[0]) for s in stub.seen] == [
+        ("/v2/users/me/meetings", "Bearer"), ("/oauth/token", "Basic"),
+        ("/v2/users/me/meetings", "Bearer")]
+    assert stub.seen[-1].headers["authorization"] == "Bearer zoom-access-2"
+    assert rt.connectors.state("zoom").status == "connected"
