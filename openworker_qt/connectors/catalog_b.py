@@ -134,7 +134,7 @@ async def _sentry_resolve(api: _OrgApi, a: dict[str, Any]) -> str:
 
 
 SENTRY = ConnectorSpec(
-    id="sentry", name="Sentry", category="Engineering",
+    id="sentry", name="Sentry", category="Operations",
     description="Reads the errors and issues of your organisation's projects; resolves or "
                 "ignores an issue.",
     fields=(_token("Auth token", "Sentry → Settings → Account → API → Personal tokens "
@@ -199,7 +199,7 @@ async def _bitbucket_comment(api: HttpApi, a: dict[str, Any]) -> str:
 
 
 BITBUCKET = ConnectorSpec(
-    id="bitbucket", name="Bitbucket", category="Engineering",
+    id="bitbucket", name="Bitbucket", category="Code",
     description="Reads a repository's pull requests; comments on a pull request.",
     fields=(_token("API token", "Bitbucket → Personal settings → Atlassian account settings → "
                    "Security → API tokens (scopes read:pullrequest and write:pullrequest); or a "
@@ -261,7 +261,7 @@ async def _vercel_redeploy(api: _VercelApi, a: dict[str, Any]) -> str:
 
 
 VERCEL = ConnectorSpec(
-    id="vercel", name="Vercel", category="Engineering",
+    id="vercel", name="Vercel", category="Operations",
     description="Reads your recent deployments and their state; redeploys a project.",
     fields=(_token("Access token", "Vercel → Account Settings → Tokens."),
             Field("team", "Team ID", "Only for a team's projects: Team Settings → General → "

@@ -91,9 +91,10 @@ class ConnectorState:
 
 def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
-    from openworker_qt.connectors import catalog_b, mail, services, slack, workplace
+    from openworker_qt.connectors import mail, services, slack, workplace
+    from openworker_qt.connectors.catalog_b import SPECS as CATALOG_B  # ops, analytics, money, …
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *catalog_b.SPECS]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_B]
 
 
 @contextlib.asynccontextmanager
