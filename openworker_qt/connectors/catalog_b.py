@@ -171,7 +171,14 @@ def _bitbucket(values: Credentials, policy: RetryPolicy) -> HttpApi:
 
 
 async def _bitbucket_validate(api: HttpApi) -> Identity:
-    me = await api.get("user")
+    try:
+        me = await api.get("user")
+    except ConnectorError as exc:
+        # A token Bitbucket accepts but may not read its profile with (a repository or
+        # workspace access token, or no read:user scope) is refused with 403, not 401.
+        if exc.status == 403:
+            return Identity("an access token", "Bitbucket")
+        raise
     return Identity(str(me.get("display_name") or me.get("nickname")), "Bitbucket")
 
 

@@ -562,3 +562,21 @@ async def test_zoom_keeps_its_access_token_and_signs_in_again_once_when_it_is_re
         ("/v2/users/me/meetings", "Bearer")]
     assert stub.seen[-1].headers["authorization"] == "Bearer zoom-access-2"
     assert rt.connectors.state("zoom").status == "connected"
+
+
+async def test_bitbucket_takes_an_access_token_that_may_not_read_a_profile(
+    rt: Runtime, stub: StubServer
+) -> None:
+    stub.add("GET", "/2.0/user", json_reply({"type": "error", "error": {
+        "message": "Your credentials lack one or more required privilege scopes."}}, 403))
+    identity = await rt.connectors.connect(
+        "bitbucket", {"token": "ATCTT-access-123456", "api_url": f"{stub.url}/2.0"})
+    assert identity.text() == "Connected as an access token in Bitbucket"
+    assert stub.seen[-1].headers["authorization"] == "Bearer ATCTT-access-123456"
+    # A refused token stays refused.
+    stub.routes.clear()
+    stub.add("GET", "/2.0/user", json_reply({"type": "error"}, 401))
+    with pytest.raises(ConnectorError) as raised:
+        await rt.connectors.connect("bitbucket", {"token": "ATCTT-bad-1234567",
+                                                  "api_url": f"{stub.url}/2.0"})
+    assert raised.value.kind == "auth"
