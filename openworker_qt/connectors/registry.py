@@ -95,8 +95,9 @@ def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
     from openworker_qt.connectors import mail, services, slack, workplace
     from openworker_qt.connectors.catalog_a import SPECS as CATALOG_A  # work, files, sales
+    from openworker_qt.connectors.catalog_b import SPECS as CATALOG_B  # ops, analytics, money, …
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A, *CATALOG_B]
 
 
 @contextlib.asynccontextmanager
@@ -262,7 +263,10 @@ class ConnectorRegistry:
         return [tool for spec in self.connected() for tool in self.tools_of(spec)]
 
     def tools_of(self, spec: ConnectorSpec) -> list[Tool]:
-        return [self._tool(spec, d) for d in spec.tools]
+        # A connector may hold tools back by its settings (Stripe's changes, until allowed).
+        offered = spec.extra.get("offered")
+        settings = (self.state(spec.id).settings or {}) if offered else {}
+        return [self._tool(spec, d) for d in spec.tools if not offered or offered(d, settings)]
 
     def _tool(self, spec: ConnectorSpec, d: ToolDef) -> Tool:
         async def handler(arguments: dict[str, Any], ctx: ToolContext) -> ToolResult | str:
