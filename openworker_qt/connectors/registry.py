@@ -91,9 +91,9 @@ class ConnectorState:
 
 def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
-    from openworker_qt.connectors import mail, services, slack, workplace
+    from openworker_qt.connectors import browser, mail, services, slack, workplace
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *browser.SPECS]
 
 
 @contextlib.asynccontextmanager
@@ -271,7 +271,8 @@ class ConnectorRegistry:
                 built = await asyncio.to_thread(self._client, spec)
                 async with opened(built) as client:
                     # The session's folder: tools that read a file stay inside it.
-                    return await d.run(client, {**arguments, "_workspace": str(ctx.workspace)})
+                    return await d.run(client, {**arguments, "_workspace": str(ctx.workspace),
+                                                  "_session": ctx.session_id})
             except ConnectorError as exc:
                 if exc.kind == "auth":
                     await self.mark_failed(spec.id, exc.message)
