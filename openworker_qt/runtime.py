@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from openworker_qt.connectors.browser import close_all as close_browsers
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
@@ -455,6 +456,7 @@ class Runtime:
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
         await close_shells()  # every session's shell and background task
+        await close_browsers()  # every session's browser (the browser connector)
         await self.router.aclose()
         self._started = False
         return failures

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import concurrent.futures
 import contextlib
 import os
 import re
@@ -41,7 +40,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -283,9 +282,10 @@ class BrowserHost:
                 self._loop, self._thread = loop, thread
             return self._loop
 
-    async def call(self, work: Awaitable[T]) -> T:
-        """Run ``work`` (a coroutine) in the browser thread; await it from any loop."""
-        future = asyncio.run_coroutine_threadsafe(work, self._ensure_loop())  # type: ignore[arg-type]
+    async def call(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run ``work`` in the browser thread; await it from any loop (a cancel here
+        cancels it there)."""
+        future = asyncio.run_coroutine_threadsafe(work, self._ensure_loop())
         return await asyncio.wrap_future(future)
 
     async def run(self, session_id: str, workspace: str, executable: str,
