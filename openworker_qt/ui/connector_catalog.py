@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.connectors.base import ConnectorSpec
 from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
+from openworker_qt.connectors.summary import does, haystack, reads
 
 ICON_SIZE = 40
 #: Colours of the categories the catalogue knows; another category gets one of
@@ -84,29 +85,6 @@ def connector_icon(spec: ConnectorSpec, size: int = ICON_SIZE, ratio: float = 1.
     painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, text)
     painter.end()
     return pixmap
-
-
-def _sentence(text: str) -> str:
-    """The first sentence of a tool's description, without its full stop and its
-    asides in brackets (syntax notes for the model)."""
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    return re.sub(r"\s*\([^)]*\)", "", first).rstrip(".").strip()
-
-
-def reads(spec: ConnectorSpec) -> list[str]:
-    """What the connector reads without asking (its read tools), in its own words."""
-    return [_sentence(t.description) for t in spec.tools if not t.action]
-
-
-def does(spec: ConnectorSpec) -> list[str]:
-    """What it does only after asking (its action tools)."""
-    return [_sentence(t.description) for t in spec.tools if t.action]
-
-
-def haystack(spec: ConnectorSpec) -> str:
-    words = [spec.id, spec.name, spec.category, spec.description,
-             *(t.description for t in spec.tools)]
-    return " ".join(words).casefold()
 
 
 class ConnectorCard(QFrame):

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from openworker_qt.connectors.registry import catalogue
-from openworker_qt.ui.connector_catalog import ConnectorCatalog, does, initials, reads
+from openworker_qt.connectors.summary import does, reads
+from openworker_qt.ui.connector_catalog import ConnectorCatalog, initials
 from openworker_qt.ui.settings_connectors import ConnectorsPage
 from tests.connectors.helpers import Sleeps, runtime
 
