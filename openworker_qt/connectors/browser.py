@@ -26,7 +26,8 @@ screenshots too, and they are attached to the result for the model to see.
 The browser runs in a thread of its own, with its own event loop: the app's loop
 only awaits futures, never an import, a launch or a page. It starts on the first
 call, a session's browser closes after :data:`IDLE_CLOSE` seconds unused, and
-:func:`close_all` (the runtime stopping) and an ``atexit`` hook close them all.
+:func:`close_all` (the runtime stopping) and an ``atexit`` hook close them all;
+:func:`forget_session` (the session deleted) removes its profile too.
 """
 
 from __future__ import annotations
@@ -122,6 +123,11 @@ def find_chromium(configured: str = "") -> str | None:
         if found:
             return found
     return DEFAULT_CHROMIUM if os.access(DEFAULT_CHROMIUM, os.X_OK) else None
+
+
+def profile_dir(session_id: str) -> Path:
+    """The session's browser profile (cookies, logins), in the app's data folder."""
+    return app_paths().data / "browser" / re.sub(r"[^\w.-]", "_", session_id)
 
 
 def as_root() -> bool:
@@ -310,7 +316,7 @@ class BrowserHost:
             from playwright.async_api import async_playwright
 
             self._playwright = await async_playwright().start()
-        profile = app_paths().data / "browser" / re.sub(r"[^\w.-]", "_", session_id)
+        profile = profile_dir(session_id)
         profile.mkdir(parents=True, exist_ok=True)
         try:
             context = await self._playwright.chromium.launch_persistent_context(
@@ -386,6 +392,12 @@ async def close_all() -> None:
 
 async def close_session(session_id: str) -> None:
     await HOST.close_session(session_id)
+
+
+async def forget_session(session_id: str) -> None:
+    """The session was deleted: its browser closed and its profile removed."""
+    await HOST.close_session(session_id)
+    await asyncio.to_thread(shutil.rmtree, profile_dir(session_id), True)
 
 
 # ----------------------------------------------------------------------- the connector

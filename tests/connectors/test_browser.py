@@ -175,6 +175,21 @@ class Tools:
         return result.content
 
 
+def processes_using(profile: Path) -> list[int]:
+    """Processes whose command line names ``profile`` (Chromium and its helpers)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if str(profile).encode() in cmdline:
+            found.append(int(proc.name))
+    return found
+
+
 def ref(snapshot: str, role: str, name: str) -> str:
     """The ref of ``role "name"`` in an accessibility snapshot."""
     for line in snapshot.splitlines():
@@ -302,8 +317,15 @@ async def test_each_session_has_its_own_profile(rt: Runtime, site: Site, tmp_pat
     assert "Not signed in" in await two.ok("browser_read")
     assert "Welcome back, ana" in await one.ok("browser_read")
     assert sorted(browser.HOST.sessions()) == ["s-one", "s-two"]
+    assert browser.profile_dir("s-one").is_dir()
+
+    await browser.forget_session("s-one")  # the session deleted: browser and profile go
+    assert browser.HOST.sessions() == ["s-two"]
+    assert not browser.profile_dir("s-one").exists()
+    assert processes_using(browser.profile_dir("s-two"))
     await browser.close_all()
     assert not browser.HOST.running and browser.HOST.sessions() == []
+    assert processes_using(browser.profile_dir("s-two")) == []  # nothing left running
 
 
 async def test_navigation_to_a_new_domain_asks_first(rt: Runtime, site: Site,
