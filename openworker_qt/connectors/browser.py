@@ -270,6 +270,7 @@ class BrowserHost:
         self._thread: threading.Thread | None = None
         self._playwright: Any = None
         self._sessions: dict[str, PageSession] = {}
+        self._starting: asyncio.Lock | None = None
 
     @property
     def running(self) -> bool:
@@ -286,6 +287,8 @@ class BrowserHost:
                                           daemon=True)
                 thread.start()
                 self._loop, self._thread = loop, thread
+                # What belonged to a stopped loop is of no use in the new one.
+                self._playwright, self._starting, self._sessions = None, None, {}
             return self._loop
 
     async def call(self, work: Coroutine[Any, Any, T]) -> T:
@@ -309,13 +312,25 @@ class BrowserHost:
         return await self.call(work())
 
     async def _session(self, session_id: str, workspace: str, executable: str) -> PageSession:
-        current = self._sessions.get(session_id)
-        if current is not None:
-            return current
-        if self._playwright is None:
-            from playwright.async_api import async_playwright
+        if self._starting is None:  # made in the browser loop, on its first use
+            self._starting = asyncio.Lock()
+        async with self._starting:  # two sessions' first calls: one Playwright, one each
+            current = self._sessions.get(session_id)
+            if current is not None:
+                return current
+            return await self._launch(session_id, workspace, executable)
 
-            self._playwright = await async_playwright().start()
+    async def _launch(self, session_id: str, workspace: str, executable: str) -> PageSession:
+        if self._playwright is None:
+            try:
+                from playwright.async_api import async_playwright
+
+                self._playwright = await async_playwright().start()
+            except Exception as exc:
+                raise ConnectorError(
+                    "config", "The browser could not start: Playwright, which drives it, is "
+                    f"missing or broken ({type(exc).__name__}: {exc}). Reinstall OpenWorker "
+                    "with scripts/dev install.") from exc
         profile = profile_dir(session_id)
         profile.mkdir(parents=True, exist_ok=True)
         try:
