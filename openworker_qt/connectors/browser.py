@@ -77,6 +77,8 @@ IDLE_CLOSE = 600.0
 NAV_TIMEOUT_MS = 30_000
 ACTION_TIMEOUT_MS = 8_000
 SETTLE_MS = 10_000
+QUIET = 0.3  # seconds without a request in flight: the page has settled
+QUIET_MAX = 3.0
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 REF = re.compile(r"^(f\d+)?e\d+$")
@@ -110,8 +112,17 @@ PRESSES_ENTER = """el => {
 }"""
 
 
+def domain_name(host: str) -> str:
+    """A host name as the browser sends it: lower case, no final dot, IDNA (punycode)."""
+    host = host.strip().lower().rstrip(".")
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return host
+
+
 def host_of(url: str) -> str:
-    return (urlparse(url).hostname or "").lower().rstrip(".")
+    return domain_name(urlparse(url).hostname or "")
 
 
 def find_chromium(configured: str = "") -> str | None:
@@ -170,6 +181,8 @@ class PageSession:
     pending: set[asyncio.Task[None]] = field(default_factory=set)
     idle: asyncio.TimerHandle | None = None
     shots: int = 0
+    inflight: int = 0
+    last_activity: float = 0.0
 
     def allowed(self, host: str) -> bool:
         return host in self.approved or host == self.sending_to
@@ -219,10 +232,30 @@ class PageSession:
             return
         self.downloads.append(target)
 
+    def request_started(self, _request: Any) -> None:
+        self.inflight += 1
+        self.last_activity = asyncio.get_running_loop().time()
+
+    def request_ended(self, _request: Any) -> None:
+        self.inflight = max(0, self.inflight - 1)
+        self.last_activity = asyncio.get_running_loop().time()
+
+    async def quiet(self) -> None:
+        """Until no request has been in flight for :data:`QUIET` s (at most
+        :data:`QUIET_MAX` s): what an action set off (a download, a late load) is seen."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + QUIET_MAX
+        while loop.time() < end:
+            if self.inflight == 0 and loop.time() - self.last_activity >= QUIET:
+                return
+            await asyncio.sleep(0.05)
+
     async def settle(self) -> None:
-        """Wait for the page to load and downloads to finish (bounded)."""
+        """Wait for the page to load, its requests to end and downloads to finish (bounded)."""
+        self.last_activity = asyncio.get_running_loop().time()
         with contextlib.suppress(Exception):
             await self.page.wait_for_load_state("load", timeout=SETTLE_MS)
+        await self.quiet()
         if self.pending:
             await asyncio.wait(set(self.pending), timeout=120)
         if self.page.url.startswith("http") and not self.allowed(host_of(self.page.url)):
@@ -348,6 +381,9 @@ class BrowserHost:
         await context.route("**/*", state.route)
         state.watch(page)
         context.on("page", state.new_page)
+        context.on("request", state.request_started)
+        context.on("requestfinished", state.request_ended)
+        context.on("requestfailed", state.request_ended)
         self._sessions[session_id] = state
         return state
 
@@ -463,7 +499,7 @@ def _failed(what: str, exc: Exception) -> ConnectorError:
 
 async def _navigate(client: BrowserClient, a: dict[str, Any]) -> str:
     url = str(a.get("url", "")).strip()
-    domain = str(a.get("domain", "")).strip().lower().rstrip(".")
+    domain = domain_name(str(a.get("domain", "")))
     if urlparse(url).scheme not in ("http", "https"):
         raise ConnectorError("request", f"Only http and https addresses can be opened, not {url!r}.")
     if host_of(url) != domain:
@@ -542,7 +578,7 @@ async def _type(client: BrowserClient, a: dict[str, Any]) -> str:
 
 async def _submit(client: BrowserClient, a: dict[str, Any]) -> str:
     ref = str(a.get("ref", ""))
-    domain = str(a.get("domain", "")).strip().lower().rstrip(".")
+    domain = domain_name(str(a.get("domain", "")))
 
     async def submit(page: PageSession) -> str:
         element = page.element(ref)

@@ -66,6 +66,7 @@ class Site:
         app.router.add_get("/links", self.links)
         app.router.add_get("/other", self.other)
         app.router.add_get("/beacon", self.beacon_page)
+        app.router.add_get("/away", self.away)
         app.router.add_post("/collect", self.collect)
         return app
 
@@ -124,6 +125,9 @@ class Site:
     async def beacon_page(self, _r: web.Request) -> web.Response:
         return html("Beacon", """<button onclick="fetch('/collect', {method: 'POST',
             body: 'secret'})">Like</button>""")
+
+    async def away(self, _r: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://localhost:{self.port}/other")
 
     async def collect(self, _r: web.Request) -> web.Response:
         return web.Response(text="ok")
@@ -378,3 +382,25 @@ async def test_the_address_must_be_on_the_approved_domain(rt: Runtime, site: Sit
     local = await call("browser_navigate", url="file:///etc/passwd", domain="")
     assert local.is_error and "Only http and https" in local.content
     assert site.seen == []
+
+
+async def test_a_redirect_to_a_domain_not_approved_is_left(rt: Runtime, site: Site,
+                                                           tmp_path: Path) -> None:
+    call = Tools(rt, tmp_path)
+    out = await call.ok("browser_navigate", url=f"http://127.0.0.1:{site.port}/away",
+                        domain="127.0.0.1")
+    assert "sent the browser on to localhost" in out
+    assert "Partner page" not in await call.ok("browser_read")
+
+
+async def test_connecting_without_chromium_says_how_to_install(tmp_path: Path) -> None:
+    r = runtime(Sleeps())
+    try:
+        from openworker_qt.connectors.base import ConnectorError
+
+        with pytest.raises(ConnectorError) as raised:
+            await r.connectors.connect("browser", {"executable": str(tmp_path / "chromium")})
+        assert "apt-get install chromium" in raised.value.message
+        assert r.connectors.state("browser").status == "not connected"
+    finally:
+        r.close()
