@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -188,6 +189,9 @@ class ConnectorCatalog(QDialog):
         self.search.setPlaceholderText(self.tr("Search by name, category or what it does"))
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName(self.tr("Search connectors"))
+        self.search.setAccessibleDescription(self.tr("Filter the connectors as you type"))
+        for clear in self.search.findChildren(QToolButton):  # Qt's clear button has no name
+            clear.setAccessibleName(self.tr("Clear search"))
         self.category = QComboBox()
         self.category.setAccessibleName(self.tr("Category"))
         bar.addWidget(self.search, 1)

@@ -59,6 +59,7 @@ class ConnectorsPage(QWidget):
             "keyring."))
         intro.setWordWrap(True)
         self.catalog_button = QPushButton(self.tr("Browse the &catalogue…"))
+        self.catalog_button.setAccessibleName(self.tr("Browse the connector catalogue"))
         self.catalog_button.setAccessibleDescription(
             self.tr("Every connector with what it reads and does, searchable"))
         self.catalog_button.clicked.connect(self.open_catalog)

@@ -11,6 +11,7 @@ from openworker_qt.connectors.summary import does, reads
 from openworker_qt.ui.connector_catalog import ConnectorCatalog, initials
 from openworker_qt.ui.settings_connectors import ConnectorsPage
 from tests.connectors.helpers import Sleeps, runtime
+from tests.ui.test_accessibility import assert_accessible
 
 
 def test_search_filters_as_you_type_and_connected_state_shows(qtbot: Any, qloop: Any) -> None:
@@ -20,6 +21,7 @@ def test_search_filters_as_you_type_and_connected_state_shows(qtbot: Any, qloop:
         dialog = ConnectorCatalog(rt.connectors)
         qtbot.addWidget(dialog)
         dialog.show()
+        assert_accessible(dialog)  # every control named, the same names told apart
         everything = {s.id for s in catalogue()}
         assert set(dialog.visible_ids()) == everything
 
