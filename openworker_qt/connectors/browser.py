@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import importlib.util
 import os
 import re
 import shutil
@@ -68,6 +69,12 @@ DEFAULT_CHROMIUM = "/usr/bin/chromium"
 INSTALL_HINT = ("Install Chromium: on Debian or Ubuntu `sudo apt-get install chromium` "
                 "(scripts/dev install does it), or give the path to a Chromium or Chrome "
                 "in Settings → Connectors → Browser.")
+NO_PLAYWRIGHT = (
+    "The browser connector is not part of this packaged build (Playwright, which drives "
+    "Chromium, is too large to bundle): run OpenWorker from a source install "
+    "(scripts/dev install) to use it." if getattr(sys, "frozen", False) else
+    "The browser could not start: Playwright, which drives Chromium, is missing or broken. "
+    "Reinstall OpenWorker's packages (scripts/dev install).")
 FLAGS = (
     "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
@@ -360,10 +367,8 @@ class BrowserHost:
 
                 self._playwright = await async_playwright().start()
             except Exception as exc:
-                raise ConnectorError(
-                    "config", "The browser could not start: Playwright, which drives it, is "
-                    f"missing or broken ({type(exc).__name__}: {exc}). Reinstall OpenWorker "
-                    "with scripts/dev install.") from exc
+                raise ConnectorError("config", f"{NO_PLAYWRIGHT} ({type(exc).__name__}: "
+                                     f"{exc})") from exc
         profile = profile_dir(session_id)
         profile.mkdir(parents=True, exist_ok=True)
         try:
@@ -469,6 +474,8 @@ def _client(values: Credentials, _policy: RetryPolicy) -> BrowserClient:
 
 async def _validate(client: BrowserClient) -> Identity:
     def version() -> str:
+        if importlib.util.find_spec("playwright") is None:
+            raise ConnectorError("config", NO_PLAYWRIGHT)
         try:
             out = subprocess.run([client.executable, "--version"], capture_output=True,
                                  text=True, timeout=30, check=False)
