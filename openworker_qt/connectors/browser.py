@@ -229,10 +229,18 @@ class PageSession:
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
 
+    def output_folder(self) -> Path:
+        """The session's output folder, made if missing; never where a link leads."""
+        folder = self.outputs
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise ConnectorError("request", f"{folder} is not a plain folder: downloads and "
+                                 "screenshots go only into the session's own output folder.")
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
     async def _save(self, download: Any) -> None:
-        self.outputs.mkdir(parents=True, exist_ok=True)
-        target = _unique(self.outputs, download.suggested_filename)
         try:
+            target = _unique(self.output_folder(), download.suggested_filename)
             await download.save_as(target)
         except Exception as exc:
             self.blocked.append(f"The download {download.suggested_filename} failed: {exc}")
@@ -380,7 +388,8 @@ class BrowserHost:
                                  f"{str(exc).splitlines()[0]}. {INSTALL_HINT}") from exc
         pages = context.pages
         page = pages[0] if pages else await context.new_page()
-        state = PageSession(context, page, Path(workspace) / OUTPUT_DIR)
+        folder = await asyncio.to_thread(Path(workspace).resolve)
+        state = PageSession(context, page, folder / OUTPUT_DIR)
         await context.add_init_script(SUBMIT_GUARD)
         await context.expose_binding("__openworkerBlocked", state.submit_blocked)
         await context.route("**/*", state.route)
@@ -643,8 +652,7 @@ async def _screenshot(client: BrowserClient, a: dict[str, Any]) -> ToolResult:
         except Exception as exc:
             raise _failed("The screenshot", exc) from exc
         page.shots += 1
-        page.outputs.mkdir(parents=True, exist_ok=True)
-        path = _unique(page.outputs, f"screenshot-{page.shots}{suffix}")
+        path = _unique(page.output_folder(), f"screenshot-{page.shots}{suffix}")
         path.write_bytes(data)
         return path, data, mime + "\n" + await page.where()
 

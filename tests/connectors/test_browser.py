@@ -404,3 +404,21 @@ async def test_connecting_without_chromium_says_how_to_install(tmp_path: Path) -
         assert r.connectors.state("browser").status == "not connected"
     finally:
         r.close()
+
+
+async def test_nothing_is_written_where_a_link_named_outputs_leads(rt: Runtime, site: Site,
+                                                                   tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "outputs").symlink_to(elsewhere)
+    call = Tools(rt, workspace)
+    await call.ok("browser_navigate", url=f"http://127.0.0.1:{site.port}/files",
+                  domain="127.0.0.1")
+    shot = await call("browser_screenshot")
+    assert shot.is_error and "not a plain folder" in shot.content
+    snap = await call.ok("browser_snapshot")
+    out = await call.ok("browser_click", ref=ref(snap, "link", "Download the report"))
+    assert "not a plain folder" in out
+    assert list(elsewhere.iterdir()) == []
