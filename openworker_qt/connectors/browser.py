@@ -351,6 +351,8 @@ class BrowserHost:
             page = await self._session(session_id, workspace, executable)
             if page.idle is not None:
                 page.idle.cancel()
+            # The session's folder now (it may have moved since the browser started).
+            page.outputs = await asyncio.to_thread(Path(workspace).resolve) / OUTPUT_DIR
             try:
                 return await action(page)
             finally:
