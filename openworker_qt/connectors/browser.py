@@ -200,7 +200,7 @@ class PageSession:
         with contextlib.suppress(Exception):  # a service worker's request has no frame
             main = request.is_navigation_request() and request.frame.parent_frame is None
         if main and not self.allowed(host):
-            self.blocked.append(f"The page tried to go to {host}, which you have not "
+            self.blocked.append(f"The page tried to go to {host}, which the user has not "
                                 "approved in this session (use browser_navigate to ask).")
             await route.abort("blockedbyclient")
             return
@@ -275,7 +275,7 @@ class PageSession:
             await asyncio.wait(set(self.pending), timeout=120)
         if self.page.url.startswith("http") and not self.allowed(host_of(self.page.url)):
             self.blocked.append(f"The site sent the browser on to {host_of(self.page.url)}, "
-                                "which you have not approved in this session; the page was "
+                                "which the user has not approved in this session; the page was "
                                 "left (use browser_navigate to ask for it).")
             with contextlib.suppress(Exception):
                 await self.page.goto("about:blank")
@@ -529,8 +529,10 @@ async def _navigate(client: BrowserClient, a: dict[str, Any]) -> str:
         try:
             await page.page.goto(url, wait_until="load")
         except Exception as exc:
-            page.notes()
-            raise _failed(f"Opening {url}", exc) from exc
+            failed = _failed(f"Opening {url}", exc)
+            notes = page.notes()  # why, when a guard stopped it
+            raise ConnectorError("request", "\n".join(x for x in (failed.message, notes) if x)
+                                 ) from exc
         return await page.report(f"Opened {url}.")
 
     return await _on(client, a, go)
