@@ -151,6 +151,7 @@ async def site() -> AsyncIterator[Site]:
 
 @pytest_asyncio.fixture
 async def rt() -> AsyncIterator[Runtime]:
+    chromium()
     r = runtime(Sleeps())
     identity = await r.connectors.connect("browser", {})
     assert "Chromium" in identity.text()
