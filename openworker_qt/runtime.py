@@ -34,6 +34,7 @@ from openworker_qt.agents.minds import SessionMinds
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.agents.skills import load_skill_tool
 from openworker_qt.automation.tools import automation_tools, wake_tools
+from openworker_qt.connectors.browser import close_all as close_browsers
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
@@ -531,6 +532,7 @@ class Runtime:
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
         await close_shells()  # every session's shell and background task
+        await close_browsers()  # every session's browser (the browser connector)
         await self.router.aclose()
         self._started = False
         return failures

@@ -93,11 +93,12 @@ class ConnectorState:
 
 def catalogue() -> list[ConnectorSpec]:
     """Every connector this build offers (light imports: SDKs load when used)."""
-    from openworker_qt.connectors import mail, services, slack, workplace
+    from openworker_qt.connectors import browser, mail, services, slack, workplace
     from openworker_qt.connectors.catalog_a import SPECS as CATALOG_A  # work, files, sales
     from openworker_qt.connectors.catalog_b import SPECS as CATALOG_B  # ops, analytics, money, …
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A, *CATALOG_B]
+    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A, *CATALOG_B,
+            *browser.SPECS]
 
 
 @contextlib.asynccontextmanager
@@ -278,7 +279,8 @@ class ConnectorRegistry:
                 built = await asyncio.to_thread(self._client, spec)
                 async with opened(built) as client:
                     # The session's folder: tools that read a file stay inside it.
-                    return await d.run(client, {**arguments, "_workspace": str(ctx.workspace)})
+                    return await d.run(client, {**arguments, "_workspace": str(ctx.workspace),
+                                                  "_session": ctx.session_id})
             except ConnectorError as exc:
                 if exc.kind == "auth":
                     await self.mark_failed(spec.id, exc.message)

@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.connectors.browser import forget_session as forget_browser
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionControl, SessionManager
@@ -608,6 +609,7 @@ class MainWindow(QMainWindow):
             self.manager.stop(session_id)
         self.store.delete_session(session_id)
         self.manager.forget(session_id)
+        asyncio.ensure_future(forget_browser(session_id))  # its browser and profile go too
         if session_id == self.session_id:
             self.new_session()
         self.refresh_sessions()

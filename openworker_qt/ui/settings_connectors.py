@@ -61,7 +61,15 @@ class ConnectorsPage(QWidget):
             "you before it posts, sends or changes anything. Tokens are kept in your system "
             "keyring."))
         intro.setWordWrap(True)
-        outer.addWidget(heading)
+        self.catalog_button = QPushButton(self.tr("Browse the &catalogue…"))
+        self.catalog_button.setAccessibleName(self.tr("Browse the connector catalogue"))
+        self.catalog_button.setAccessibleDescription(
+            self.tr("Every connector with what it reads and does, searchable"))
+        self.catalog_button.clicked.connect(self.open_catalog)
+        top = QHBoxLayout()
+        top.addWidget(heading, 1)
+        top.addWidget(self.catalog_button)
+        outer.addLayout(top)
         outer.addWidget(intro)
         body = QHBoxLayout()
         self.list = QListWidget()
@@ -127,6 +135,16 @@ class ConnectorsPage(QWidget):
         self.refresh()
         if self.list.count():
             self.list.setCurrentRow(0)
+
+    def open_catalog(self) -> Any:
+        """The searchable catalogue; a connector picked there is selected here."""
+        from openworker_qt.ui.connector_catalog import ConnectorCatalog
+
+        dialog = ConnectorCatalog(self.registry, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.chosen.connect(self.select)
+        dialog.open()
+        return dialog
 
     # ----------------------------------------------------------------- state
 
