@@ -11,8 +11,11 @@ from openworker_qt.connectors.base import ConnectorSpec
 def sentence(text: str) -> str:
     """The first sentence of a tool's description, without its full stop and its
     asides in brackets (syntax notes for the model)."""
-    first = re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0]
-    return re.sub(r"\s*\([^)]*\)", "", first).rstrip(".").strip()
+    # Asides in brackets go first, so "(e.g. a release)" cannot end the sentence early;
+    # nor do abbreviations ("e.g.", "i.e.") outside brackets.
+    text = re.sub(r"\s*\([^)]*\)", "", text.strip())
+    first = re.split(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s", text, maxsplit=1)[0]
+    return first.rstrip(".").strip()
 
 
 def reads(spec: ConnectorSpec) -> list[str]:

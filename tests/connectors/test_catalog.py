@@ -79,3 +79,13 @@ def test_the_settings_page_opens_it_and_a_pick_selects_the_connector(
         assert page.selected is not None and page.selected.id == "notion"
     finally:
         rt.close()
+
+
+def test_a_summary_sentence_does_not_stop_at_an_abbreviation() -> None:
+    from openworker_qt.connectors.summary import sentence
+
+    assert sentence("Add an annotation to a chart (e.g. a release). More.") == (
+        "Add an annotation to a chart")
+    assert sentence("Run a query, e.g. SELECT 1 FROM t. Then more.") == (
+        "Run a query, e.g. SELECT 1 FROM t")
+    assert sentence("One. Two.") == "One"
