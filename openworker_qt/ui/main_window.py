@@ -302,6 +302,15 @@ class MainWindow(QMainWindow):
         deliverables.setShortcut(QKeySequence("Ctrl+Shift+E"))
         deliverables.setObjectName("deliverables")
         w.addAction(deliverables)
+        h = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(h, self.tr("Check for &updates…"), None, self.check_for_updates, "checkUpdates")
+
+    def check_for_updates(self) -> None:
+        """Help ▸ Check for updates: a signed manifest read in a worker (ui/updates.py)."""
+        from openworker_qt.ui.updates import UpdatePrompt  # the check's code, on first use
+
+        self.update_prompt = UpdatePrompt(self, str(self.settings.get("updates.url") or ""))
+        self._update_task = asyncio.ensure_future(self.update_prompt.run())
 
     def _folder_menu(self) -> None:
         menu = QMenu(self.folder_button)
