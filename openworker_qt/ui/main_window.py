@@ -94,6 +94,7 @@ from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
+from openworker_qt.ui.voice_answers import VoiceAnswers
 from openworker_qt.ui.window_state import remember_geometry
 
 
@@ -230,6 +231,8 @@ class MainWindow(QMainWindow):
         self._tick.timeout.connect(self._update_status)
         self.voice = VoiceController.for_settings(self.composer.mic, self.composer.edit,
                                                   settings, self)
+        self.voice_answers = VoiceAnswers(self)  # "approve"/"deny" said to a focused approval
+        self.voice.intercept = self.voice_answers.offer
         self._build_menus()
         self._folder_menu()
         self._connect()
