@@ -15,7 +15,6 @@ from openworker_qt.ui.approval import ApprovalCard
 from tests.ui.conftest import make_desktop, run, until  # noqa: F401  (fixture)
 from tests.ui.test_main_window import type_and_enter
 from tests.ui.test_voice import ScriptedSpeech, WavRecorder
-from tests.voice.conftest import spoken_wav  # noqa: F401  (fixture)
 
 WRITE = [
     {"tool_calls": [{"name": "write_file", "arguments": {"path": "out.txt", "content": "hi\n"}}]},
@@ -48,7 +47,7 @@ def _say_to_focused_card(qtbot: Any, qloop: Any, desktop: Any, wav: Path, words:
     return seen["card"]
 
 
-def test_saying_approve_asks_then_approves(qtbot, qloop, make_desktop, spoken_wav: Path,  # noqa: F811
+def test_saying_approve_asks_then_approves(qtbot, qloop, make_desktop, spoken_wav: Path,
                                            tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop(WRITE)
     window = desktop.window
@@ -70,7 +69,7 @@ def test_saying_approve_asks_then_approves(qtbot, qloop, make_desktop, spoken_wa
     assert (tmp_path / "ws" / "out.txt").read_text() == "hi\n"
 
 
-def test_chinese_deny_and_cancel(qtbot, qloop, make_desktop, spoken_wav: Path,  # noqa: F811
+def test_chinese_deny_and_cancel(qtbot, qloop, make_desktop, spoken_wav: Path,
                                  tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop(WRITE)
     window = desktop.window
@@ -92,7 +91,7 @@ def test_chinese_deny_and_cancel(qtbot, qloop, make_desktop, spoken_wav: Path,  
     assert not (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_dictation_without_a_focused_approval_is_text(qtbot, qloop, make_desktop,  # noqa: F811
+def test_dictation_without_a_focused_approval_is_text(qtbot, qloop, make_desktop,
                                                       spoken_wav: Path) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop()
     window = desktop.window
