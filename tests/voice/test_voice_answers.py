@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from openworker_qt.ui.approval import ApprovalCard
-from tests.ui.conftest import make_desktop, run, until  # noqa: F401  (fixture)
+from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
 from tests.ui.test_voice import ScriptedSpeech, WavRecorder
 
