@@ -56,6 +56,7 @@ class VoicePage(QWidget):
     """See module docstring. ``changed()`` fires when the model in use may differ."""
 
     changed = Signal()
+    hotkey_changed = Signal()
     _progress = Signal(int, int)  # from the download worker, queued to the GUI thread
 
     def __init__(self, settings: SettingsStore, parent: QWidget | None = None, *,
@@ -287,3 +288,4 @@ class VoicePage(QWidget):
     def _save_hotkey(self) -> None:
         text = self.hotkey.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
         self.settings.apply({"ui": {"voice_hotkey": text or DEFAULT_VOICE_HOTKEY}})
+        self.hotkey_changed.emit()
