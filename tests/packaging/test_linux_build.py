@@ -100,6 +100,29 @@ def test_bundle_layout_and_size(build: Build) -> None:
     assert build.size_mb() < MAX_BUNDLE_MB
 
 
+def test_bundle_libraries_find_what_they_link_to(build: Build) -> None:
+    """The spec drops Qt plugins and the system libraries only they needed (GTK's
+    stack, EGLFS, the virtual keyboard): nothing left behind may miss one of them."""
+    internal = build.internal
+    libs = [p for p in internal.rglob("*.so*") if p.is_file() and not p.is_symlink()]
+    env = {**os.environ, "LD_LIBRARY_PATH": f"{internal}:{internal / 'PySide6' / 'Qt' / 'lib'}"}
+    missing: dict[str, str] = {}
+    for lib in libs:
+        out = subprocess.run(["ldd", str(lib)], capture_output=True, text=True, env=env,
+                             timeout=30).stdout
+        for line in out.splitlines():
+            if "not found" in line and any(dropped in line for dropped in (
+                    "gtk", "gdk", "cairo", "pango", "atk", "epoxy", "pixman",
+                    "EglFS", "EglFs", "VirtualKeyboard")):
+                missing[lib.name] = line.strip()
+    assert missing == {}
+    names = {p.name for p in internal.rglob("*")}
+    assert "libgtk-3.so.0" not in names and "libqgtk3.so" not in names
+    assert "libqxcb.so" in names and "libqwayland.so" in names or "libqwayland-generic.so" in names
+    locales = {p.stem for p in internal.glob("babel/locale-data/*.dat")}
+    assert {"root", "en", "zh"} <= locales and "fr" not in locales
+
+
 def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
     """SDKs and the voice/PDF stack are imported inside functions: the analysis must
     still have found them (a missing one would only fail when a user needs it)."""
