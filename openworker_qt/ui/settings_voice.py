@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -99,9 +99,12 @@ class VoicePage(QWidget):
         lay.addWidget(self.models)
         row = QHBoxLayout()
         self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button.setAccessibleName(self.tr("Delete model"))
         self.delete_button.setAccessibleDescription(self.tr("Delete the selected speech model"))
         self.delete_button.clicked.connect(self.delete_selected)
         self.import_button = QPushButton(self.tr("Import model…"))
+        self.import_button.setAccessibleName(self.tr("Import model"))
+        self.import_button.setAccessibleDescription(self.tr("Copy a whisper.cpp model file you have"))
         self.import_button.clicked.connect(self.choose_file)
         row.addWidget(self.delete_button)
         row.addWidget(self.import_button)
@@ -122,8 +125,10 @@ class VoicePage(QWidget):
             lambda _i: self.settings.apply({"voice": {"model_size": self.size_choice.currentData()}}))
         download_row = QHBoxLayout()
         self.download_button = QPushButton(self.tr("Download"))
+        self.download_button.setAccessibleName(self.tr("Download model"))
         self.download_button.clicked.connect(self.start_download)
         self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setAccessibleName(self.tr("Stop download"))
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop_download)
         download_row.addWidget(self.size_choice, 1)
@@ -155,6 +160,7 @@ class VoicePage(QWidget):
                                                       self.target.currentData()}}))
         form.addRow(self.tr("Spoken words go to:"), self.target)
         self.send = QCheckBox(self.tr("Send at once (otherwise left for you to review)"))
+        self.send.setAccessibleName(self.tr("Send spoken words at once"))
         self.send.setChecked(bool(settings.get("voice.push_to_talk_send")))
         self.send.toggled.connect(
             lambda on: self.settings.apply({"voice": {"push_to_talk_send": bool(on)}}))
@@ -184,7 +190,8 @@ class VoicePage(QWidget):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
         self.refresh()
-        self._check_microphone()
+        # QtMultimedia loads FFmpeg and probes the sound server (~100 ms): after the paint.
+        QTimer.singleShot(0, self._check_microphone)
         super().showEvent(event)
 
     def _check_microphone(self) -> None:

@@ -87,7 +87,7 @@ def test_the_size_choice_and_push_to_talk_settings_are_saved(qtbot) -> None:  # 
 def test_import_and_no_microphone(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page = _page(qtbot, "0" * 64, microphone=False)
     page.show()
-    assert "No microphone found" in page.microphone.text()
+    qtbot.waitUntil(lambda: "No microphone found" in page.microphone.text())
     source = tmp_path / "my-model.bin"
     source.write_bytes(BODY)
     qloop.run_until_complete(page.import_file(source))
