@@ -443,6 +443,8 @@ class WindowsHotkey(GlobalHotkey):
         return True
 
     def _unregister(self) -> None:
+        self._poll.stop()
+        self.held = False
         if self._api is not None:
             self._api.UnregisterHotKey(None, self.HOTKEY_ID)
 
@@ -458,7 +460,8 @@ class WindowsHotkey(GlobalHotkey):
 
     def _check_release(self) -> None:
         # The high bit of GetAsyncKeyState is set while the key is down.
-        if self._api is None or not (int(self._api.GetAsyncKeyState(self._vk)) & 0x8000):
+        state = getattr(self._api, "GetAsyncKeyState", None)
+        if state is None or not (int(state(self._vk)) & 0x8000):
             self._poll.stop()
             self._released()
 
