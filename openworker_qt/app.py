@@ -152,6 +152,7 @@ class DesktopApp(QObject):
         self.quick_ask: Any = None
         self.grant_dialog: Any = None
         self.hotkey: Any = None
+        self.push_to_talk: Any = None  # the global voice hotkey (ui/push_to_talk.py)
         self._enable_tray = enable_tray
         self._closing = False
 
@@ -291,6 +292,7 @@ class DesktopApp(QObject):
         if self._enable_tray and self.tray is None:
             self.create_tray()
         self.install_hotkey()
+        self.install_voice_hotkey()
         self._models_task = asyncio.ensure_future(self.load_models())
         asyncio.ensure_future(self.load_personas())
         asyncio.ensure_future(self._start_services())
@@ -376,6 +378,43 @@ class DesktopApp(QObject):
         if self.tray is not None:
             self.tray.set_hotkey(self.hotkey.sequence)
         return self.hotkey
+
+    def install_voice_hotkey(self) -> Any:
+        """Push-to-talk anywhere (``ui.voice_hotkey``): hold, speak, release; the words
+        go where ``deliver_spoken`` puts them. Where the platform has no global hotkey
+        the status bar says so (the mic button and the in-window key still work)."""
+        from openworker_qt.qt.audio_capture import QtRecorder
+        from openworker_qt.qt.hotkey import create_hotkey
+        from openworker_qt.ui.push_to_talk import PushToTalk
+        from openworker_qt.ui.voice import DEFAULT_VOICE_HOTKEY
+
+        if self.push_to_talk is None:
+            self.push_to_talk = PushToTalk(create_hotkey(self), self.window.voice.transcriber,
+                                           lambda: QtRecorder(self), self.deliver_spoken, self)
+        sequence = str(self.runtime.config.get("ui.voice_hotkey") or DEFAULT_VOICE_HOTKEY)
+        if not self.push_to_talk.register(sequence):
+            log.info("voice hotkey: %s", self.push_to_talk.status)
+            self.window.statusBar().showMessage(self.push_to_talk.status, 8000)
+        return self.push_to_talk
+
+    def deliver_spoken(self, text: str) -> None:
+        """Push-to-talk's words: an answer to a focused approval, else into the quick ask
+        or the open session's message box (``voice.push_to_talk_target``), sent at once
+        when ``voice.push_to_talk_send`` says so."""
+        if self.window.voice_answers.offer(text):
+            self.show_window()
+            return
+        send = bool(self.runtime.config.get("voice.push_to_talk_send"))
+        if self.runtime.config.get("voice.push_to_talk_target") == "composer":
+            self.show_window()
+            self.window.voice.insert(text)
+            if send:
+                self.window.composer.submit()
+            return
+        popup = self.show_quick_ask()
+        popup.edit.setText(f"{popup.edit.text().strip()} {text}".strip())
+        if send:
+            popup.submit()
 
     def show_quick_ask(self) -> Any:
         if self.quick_ask is None:
@@ -488,6 +527,7 @@ class DesktopApp(QObject):
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)
             window.permissions.default_mode_changed.connect(self.window.set_default_mode)
+            window.voice.hotkey_changed.connect(self.install_voice_hotkey)
             if self.runtime.mcp is not None:
                 from openworker_qt.ui.settings_mcp import McpPage
 
@@ -592,6 +632,8 @@ class DesktopApp(QObject):
             self.tray.hide()
         if self.hotkey is not None:
             self.hotkey.unregister()
+        if self.push_to_talk is not None:
+            self.push_to_talk.close()
         await self.notifier.close()
         if self.keep_awake is not None:
             await asyncio.to_thread(self.keep_awake.close)

@@ -10,6 +10,7 @@ start-up (it loads FFmpeg and probes PulseAudio/PipeWire: ~100 ms).
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Protocol
 
 from PySide6.QtCore import QBuffer, QIODevice, QObject
@@ -35,6 +36,22 @@ def has_audio_input() -> bool:
     from PySide6.QtMultimedia import QMediaDevices
 
     return bool(QMediaDevices.audioInputs())
+
+
+_ARRAY_CODES: dict[SampleKind, tuple[str, float, float]] = {
+    "uint8": ("B", 128.0, 128.0), "int16": ("h", 0.0, 32768.0),
+    "int32": ("i", 0.0, 2147483648.0), "float32": ("f", 0.0, 1.0),
+}
+
+
+def peak_level(data: bytes, kind: SampleKind) -> float:
+    """The peak of interleaved PCM ``data`` as 0..1 (stdlib only: cheap on the GUI thread)."""
+    code, offset, scale = _ARRAY_CODES[kind]
+    samples = array(code)
+    samples.frombytes(data[:len(data) - len(data) % samples.itemsize])
+    if not samples:
+        return 0.0
+    return min(1.0, max(abs(v - offset) for v in samples) / scale)
 
 
 class QtRecorder(QObject):
@@ -68,6 +85,13 @@ class QtRecorder(QObject):
             error = self._source.error()
             self._discard()
             raise NoMicrophoneError(f"the microphone could not be opened ({error.name})")
+
+    def level(self) -> float:
+        """The loudest sample of the last ~50 ms, 0..1 (for a level meter; no numpy)."""
+        if self._buffer is None:
+            return 0.0
+        kind, channels, rate = self._format
+        return peak_level(bytes(self._buffer.data().data()[-(rate // 20) * channels * 4:]), kind)
 
     def stop(self) -> Recording:
         if self._source is not None:

@@ -30,8 +30,16 @@ The sequence is a Qt portable string (``"Ctrl+Alt+Space"``, config key
 ``ui.quick_ask_hotkey``). The OS calls sit behind small ``api`` seams so the
 macOS and Windows code can be checked for the calls it would make.
 
+Press and release: the same classes serve the voice key (``ui.voice_hotkey``), which
+is *held*. ``released`` follows ``activated`` when the key comes up: on X11 the grab
+delivers the KeyRelease (detectable auto-repeat is switched on for our connection,
+so holding the key does not send release/press pairs); on Windows, where
+``WM_HOTKEY`` only says "pressed", a short timer polls ``GetAsyncKeyState`` until
+the key is up; on macOS Carbon sends ``kEventHotKeyReleased``.
+
 Signals:
-    activated(): the hotkey was pressed (on the GUI thread).
+    activated(): the hotkey was pressed (on the GUI thread); not repeated while held.
+    released(): the held hotkey came up.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from PySide6.QtCore import (
     QObject,
     QSocketNotifier,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QGuiApplication, QKeySequence
@@ -78,11 +87,23 @@ class GlobalHotkey(QObject):
     """The interface (see module docstring). ``register`` returns False with a ``status``."""
 
     activated = Signal()
+    released = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.sequence = ""
         self.status = ""
+        self.held = False
+
+    def _pressed(self) -> None:
+        if not self.held:
+            self.held = True
+            self.activated.emit()
+
+    def _released(self) -> None:
+        if self.held:
+            self.held = False
+            self.released.emit()
 
     @property
     def available(self) -> bool:
@@ -137,6 +158,7 @@ class UnavailableHotkey(GlobalHotkey):
 # ------------------------------------------------------------------------ X11
 
 X_KEY_PRESS = 2
+X_KEY_RELEASE = 3
 X_BAD_ACCESS = 10
 SHIFT_MASK, LOCK_MASK, CONTROL_MASK, MOD1_MASK, MOD2_MASK, MOD4_MASK = 1, 2, 4, 8, 16, 64
 GRAB_MODE_ASYNC = 1
@@ -216,6 +238,7 @@ def _load_xlib() -> Any:
     x.XCloseDisplay.argtypes = [ctypes.c_void_p]
     x.XSetErrorHandler.restype = ctypes.c_void_p
     x.XSetErrorHandler.argtypes = [ctypes.c_void_p]
+    x.XkbSetDetectableAutoRepeat.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
     return x
 
 
@@ -254,6 +277,8 @@ class X11Hotkey(GlobalHotkey):
             return False
         self._display = display
         self._root = self._x.XDefaultRootWindow(display)
+        # A held key then sends presses only, and one release when it comes up.
+        self._x.XkbSetDetectableAutoRepeat(display, 1, None)
         self._previous_handler = self._x.XSetErrorHandler(
             ctypes.cast(self._handler, ctypes.c_void_p))
         self._notifier = QSocketNotifier(self._x.XConnectionNumber(display),
@@ -315,13 +340,14 @@ class X11Hotkey(GlobalHotkey):
         if self._display is None:
             return
         event = _XEvent()
-        pressed = False
         while self._x.XPending(self._display):
             self._x.XNextEvent(self._display, ctypes.byref(event))
-            if event.type == X_KEY_PRESS and event.xkey.keycode == self._keycode:
-                pressed = True
-        if pressed:
-            self.activated.emit()
+            if event.xkey.keycode != self._keycode:
+                continue
+            if event.type == X_KEY_PRESS:
+                self._pressed()
+            elif event.type == X_KEY_RELEASE:
+                self._released()
 
 
 # -------------------------------------------------------------------- Windows
@@ -371,6 +397,7 @@ class _WinApi:
         user32 = ctypes.windll.user32  # type: ignore[attr-defined]
         self.RegisterHotKey = user32.RegisterHotKey
         self.UnregisterHotKey = user32.UnregisterHotKey
+        self.GetAsyncKeyState = user32.GetAsyncKeyState
 
 
 class _WinFilter(QAbstractNativeEventFilter):
@@ -387,10 +414,16 @@ class WindowsHotkey(GlobalHotkey):
 
     HOTKEY_ID = 0x4F57  # "OW"
 
+    RELEASE_POLL_MS = 30
+
     def __init__(self, parent: QObject | None = None, api: Any = None) -> None:
         super().__init__(parent)
         self._api = api
         self._filter: _WinFilter | None = None
+        self._vk = 0
+        self._poll = QTimer(self)
+        self._poll.setInterval(self.RELEASE_POLL_MS)
+        self._poll.timeout.connect(self._check_release)
 
     def _register(self, combo: QKeyCombination) -> bool:
         vk = windows_vk(combo.key())
@@ -401,6 +434,7 @@ class WindowsHotkey(GlobalHotkey):
         if not api.RegisterHotKey(None, self.HOTKEY_ID, windows_modifiers(combo.keyboardModifiers()), vk):
             self.status = self.tr("Another application already uses this key combination")
             return False
+        self._vk = vk
         if self._filter is None:
             self._filter = _WinFilter(self)
             app = QCoreApplication.instance()
@@ -409,6 +443,8 @@ class WindowsHotkey(GlobalHotkey):
         return True
 
     def _unregister(self) -> None:
+        self._poll.stop()
+        self.held = False
         if self._api is not None:
             self._api.UnregisterHotKey(None, self.HOTKEY_ID)
 
@@ -417,15 +453,24 @@ class WindowsHotkey(GlobalHotkey):
             return False
         msg = _MSG.from_address(address)
         if msg.message == WM_HOTKEY and msg.wParam == self.HOTKEY_ID and self.sequence:
-            self.activated.emit()
+            self._pressed()
+            self._poll.start()  # WM_HOTKEY says nothing of the release: watch the key
             return True
         return False
+
+    def _check_release(self) -> None:
+        # The high bit of GetAsyncKeyState is set while the key is down.
+        state = getattr(self._api, "GetAsyncKeyState", None)
+        if state is None or not (int(state(self._vk)) & 0x8000):
+            self._poll.stop()
+            self._released()
 
 
 # ---------------------------------------------------------------------- macOS
 
 K_EVENT_CLASS_KEYBOARD = 0x6B657962  # 'keyb'
 K_EVENT_HOTKEY_PRESSED = 5
+K_EVENT_HOTKEY_RELEASED = 6
 CMD_KEY, SHIFT_KEY, OPTION_KEY, CONTROL_KEY = 0x100, 0x200, 0x800, 0x1000
 _MAC_KEYCODES = {
     "A": 0x00, "S": 0x01, "D": 0x02, "F": 0x03, "H": 0x04, "G": 0x05, "Z": 0x06, "X": 0x07,
@@ -477,13 +522,19 @@ class _CarbonApi:
         carbon.RegisterEventHotKey.argtypes = [ctypes.c_uint32, ctypes.c_uint32, _EventHotKeyID,
                                                ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p]
         carbon.UnregisterEventHotKey.argtypes = [ctypes.c_void_p]
+        carbon.GetEventKind.argtypes = [ctypes.c_void_p]
+        carbon.GetEventKind.restype = ctypes.c_uint32
         self.carbon = carbon
 
     def install_handler(self, handler: Any) -> int:
-        spec = _EventTypeSpec(K_EVENT_CLASS_KEYBOARD, K_EVENT_HOTKEY_PRESSED)
+        specs = (_EventTypeSpec * 2)(_EventTypeSpec(K_EVENT_CLASS_KEYBOARD, K_EVENT_HOTKEY_PRESSED),
+                                     _EventTypeSpec(K_EVENT_CLASS_KEYBOARD, K_EVENT_HOTKEY_RELEASED))
         return int(self.carbon.InstallEventHandler(
-            self.carbon.GetApplicationEventTarget(), ctypes.cast(handler, ctypes.c_void_p), 1,
-            ctypes.byref(spec), None, None))
+            self.carbon.GetApplicationEventTarget(), ctypes.cast(handler, ctypes.c_void_p), 2,
+            specs, None, None))
+
+    def event_kind(self, event: Any) -> int:
+        return int(self.carbon.GetEventKind(event))
 
     def register(self, keycode: int, modifiers: int, hotkey_id: int) -> tuple[int, Any]:
         ref = ctypes.c_void_p()
@@ -523,9 +574,17 @@ class MacHotkey(GlobalHotkey):
         self._ref = ref
         return True
 
-    def _on_carbon_event(self, _call_ref: Any, _event: Any, _data: Any) -> int:
-        if self.sequence:
-            self.activated.emit()
+    def _on_carbon_event(self, _call_ref: Any, event: Any, _data: Any) -> int:
+        if not self.sequence:
+            return 0
+        if event and hasattr(self._api, "event_kind"):
+            if self._api.event_kind(event) == K_EVENT_HOTKEY_RELEASED:
+                self._released()
+            else:
+                self._pressed()
+        else:  # the kind cannot be read: a press that is over at once
+            self._pressed()
+            self._released()
         return 0
 
     def _unregister(self) -> None:

@@ -124,6 +124,14 @@ DEFAULTS: dict[str, Any] = {
     "voice": {
         "model": "",  # a ggml whisper model file; "" = <data dir>/models/ggml-*.bin
         "language": "en",
+        "model_size": "base.en",  # the size "Download" fetches (voice/download.py lists them)
+        # where models are downloaded from; {name} is the size ("base.en")
+        "download_url": "https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-{name}.bin",
+        "push_to_talk_target": "quick_ask",  # quick_ask | composer (the global voice hotkey)
+        "push_to_talk_send": False,  # send the transcript at once, or leave it for review
+    },
+    "updates": {
+        "url": "",  # the signed manifest (storage/updates.py); "" = no update checks
     },
 }
 

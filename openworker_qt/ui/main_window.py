@@ -97,6 +97,7 @@ from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
+from openworker_qt.ui.voice_answers import VoiceAnswers
 from openworker_qt.ui.window_state import remember_geometry
 
 
@@ -236,6 +237,8 @@ class MainWindow(QMainWindow):
         self._tick.timeout.connect(self._update_status)
         self.voice = VoiceController.for_settings(self.composer.mic, self.composer.edit,
                                                   settings, self)
+        self.voice_answers = VoiceAnswers(self)  # "approve"/"deny" said to a focused approval
+        self.voice.intercept = self.voice_answers.offer
         self._build_menus()
         self._folder_menu()
         self._connect()
@@ -308,6 +311,15 @@ class MainWindow(QMainWindow):
         deliverables.setShortcut(QKeySequence("Ctrl+Shift+E"))
         deliverables.setObjectName("deliverables")
         w.addAction(deliverables)
+        h = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(h, self.tr("Check for &updates…"), None, self.check_for_updates, "checkUpdates")
+
+    def check_for_updates(self) -> None:
+        """Help ▸ Check for updates: a signed manifest read in a worker (ui/updates.py)."""
+        from openworker_qt.ui.updates import UpdatePrompt  # the check's code, on first use
+
+        self.update_prompt = UpdatePrompt(self, str(self.settings.get("updates.url") or ""))
+        self._update_task = asyncio.ensure_future(self.update_prompt.run())
 
     def _folder_menu(self) -> None:
         menu = QMenu(self.folder_button)

@@ -38,6 +38,7 @@ from openworker_qt.ui.settings_pages import (
 )
 from openworker_qt.ui.settings_personas import PersonasPage
 from openworker_qt.ui.settings_store import SettingsStore
+from openworker_qt.ui.settings_voice import VoicePage
 from openworker_qt.ui.window_state import remember_geometry
 
 
@@ -61,6 +62,7 @@ class SettingsWindow(QWidget):
         self.memory = MemoryPage(settings, memory) if memory is not None else None
         self.personas = PersonasPage(personas or PersonaRegistry(settings.paths.data / "personas"))
         self.connectors = ConnectorsPage(connectors) if connectors is not None else None
+        self.voice = VoicePage(settings)
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
@@ -75,6 +77,7 @@ class SettingsWindow(QWidget):
             *([(self.tr("Memory"), self.memory)] if self.memory is not None else []),
             (self.tr("Personas"), self.personas),
             *([(self.tr("Connectors"), self.connectors)] if self.connectors else []),
+            (self.tr("Voice"), self.voice),
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)

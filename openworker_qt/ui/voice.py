@@ -90,6 +90,8 @@ class VoiceController(QObject):
         self._recorder: Recorder | None = None
         self._task: asyncio.Task[None] | None = None
         self._hotkey_held = False
+        # Offered each transcript first; True = taken (a spoken approval answer).
+        self.intercept: Callable[[str], bool] | None = None
         self._describe(self.tr("Hold to dictate; release to put the words into the message"))
         button.pressed.connect(self.start)
         button.released.connect(self.finish)
@@ -176,7 +178,9 @@ class VoiceController(QObject):
         except (TranscriptionError, OSError) as exc:
             self.problem.emit(self.tr("Voice input failed: {error}").format(error=str(exc)), False)
         else:
-            if text:
+            if text and self.intercept is not None and self.intercept(text):
+                pass
+            elif text:
                 self.insert(text)
             else:
                 self.message.emit(self.tr("No speech was recognised."))

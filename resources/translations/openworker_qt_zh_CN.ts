@@ -1256,6 +1256,14 @@ The grant applies to this session only.</source>
             <source>Exported to {path}</source>
             <translation>已导出到 {path}</translation>
         </message>
+        <message>
+            <source>&amp;Help</source>
+            <translation>帮助(&amp;H)</translation>
+        </message>
+        <message>
+            <source>Check for &amp;updates…</source>
+            <translation>检查更新(&amp;U)…</translation>
+        </message>
     </context>
     <context>
         <name>MicButton</name>
@@ -2371,6 +2379,10 @@ The grant applies to this session only.</source>
         <message>
             <source>Connectors</source>
             <translation>连接器</translation>
+        </message>
+        <message>
+            <source>Voice</source>
+            <translation>语音</translation>
         </message>
     </context>
     <context>
@@ -3800,6 +3812,127 @@ The grant applies to this session only.</source>
         <message>
             <source>Finish signing in with {service} in your browser…</source>
             <translation>请在浏览器中完成 {service} 登录…</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoicePage</name>
+        <message>
+            <source>Voice</source>
+            <translation>语音</translation>
+        </message>
+        <message>
+            <source>Speech is turned into text on this computer by a speech model. Download one here or import a model file you already have.</source>
+            <translation>语音由本机上的语音模型转换为文字。可在此下载模型，或导入已有的模型文件。</translation>
+        </message>
+        <message>
+            <source>Model in use: {name}</source>
+            <translation>正在使用的模型：{name}</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>删除模型</translation>
+        </message>
+        <message>
+            <source>Import model…</source>
+            <translation>导入模型…</translation>
+        </message>
+        <message>
+            <source>Import model</source>
+            <translation>导入模型</translation>
+        </message>
+        <message>
+            <source>Download</source>
+            <translation>下载</translation>
+        </message>
+        <message>
+            <source>Download model</source>
+            <translation>下载模型</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Stop download</source>
+            <translation>停止下载</translation>
+        </message>
+        <message>
+            <source>Download a model:</source>
+            <translation>下载模型：</translation>
+        </message>
+        <message>
+            <source>Push-to-talk key (hold):</source>
+            <translation>按住说话快捷键：</translation>
+        </message>
+        <message>
+            <source>Spoken words go to:</source>
+            <translation>语音文字发送到：</translation>
+        </message>
+        <message>
+            <source>Quick ask</source>
+            <translation>快速提问</translation>
+        </message>
+        <message>
+            <source>The open session's message box</source>
+            <translation>当前会话的输入框</translation>
+        </message>
+        <message>
+            <source>Send at once (otherwise left for you to review)</source>
+            <translation>立即发送（否则留待您检查）</translation>
+        </message>
+        <message>
+            <source>Send spoken words at once</source>
+            <translation>立即发送语音文字</translation>
+        </message>
+        <message>
+            <source>English only</source>
+            <translation>仅英语</translation>
+        </message>
+        <message>
+            <source>many languages</source>
+            <translation>多语言</translation>
+        </message>
+        <message>
+            <source>Downloading {name}…</source>
+            <translation>正在下载 {name}…</translation>
+        </message>
+        <message>
+            <source>Speech model {name} is ready.</source>
+            <translation>语音模型 {name} 已就绪。</translation>
+        </message>
+        <message>
+            <source>Download stopped. Press Download again to resume.</source>
+            <translation>下载已停止。再次点击“下载”可继续。</translation>
+        </message>
+    </context>
+    <context>
+        <name>RecordingIndicator</name>
+        <message>
+            <source>Listening… release the key when you are done</source>
+            <translation>正在聆听… 说完后松开按键</translation>
+        </message>
+        <message>
+            <source>Transcribing…</source>
+            <translation>正在转写…</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoiceAnswers</name>
+        <message>
+            <source>Answer by voice</source>
+            <translation>语音回答</translation>
+        </message>
+        <message>
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
         </message>
     </context>
 </TS>

@@ -27,7 +27,9 @@ from openworker_qt import __version__
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "installer" / "openworker-qt.spec"
 SMOKE_LINE = re.compile(r"^smoke: window shown in (\d+\.\d\d) s$", re.M)
-MAX_BUNDLE_MB = 450  # ~416 MB now (charts: matplotlib, fontTools, kiwisolver ~30 MB); WebEngine or QML would pass it
+# ~316 MB (302 MiB) now: stripped, without GTK's theme stack and Babel's other locales
+# (bench/bundle.py lists what is left); WebEngine or QML would pass it
+MAX_BUNDLE_MB = 340
 
 pytestmark = [
     pytest.mark.slow,
@@ -98,6 +100,29 @@ def test_bundle_layout_and_size(build: Build) -> None:
                      "libQt63DCore.so.6", "tkinter", "mypy", "_pytest", "pytestqt"):
         assert unwanted not in names, unwanted
     assert build.size_mb() < MAX_BUNDLE_MB
+
+
+def test_bundle_libraries_find_what_they_link_to(build: Build) -> None:
+    """The spec drops Qt plugins and the system libraries only they needed (GTK's
+    stack, EGLFS, the virtual keyboard): nothing left behind may miss one of them."""
+    internal = build.internal
+    libs = [p for p in internal.rglob("*.so*") if p.is_file() and not p.is_symlink()]
+    env = {**os.environ, "LD_LIBRARY_PATH": f"{internal}:{internal / 'PySide6' / 'Qt' / 'lib'}"}
+    missing: dict[str, str] = {}
+    for lib in libs:
+        out = subprocess.run(["ldd", str(lib)], capture_output=True, text=True, env=env,
+                             timeout=30).stdout
+        for line in out.splitlines():
+            if "not found" in line and any(dropped in line for dropped in (
+                    "gtk", "gdk", "cairo", "pango", "atk", "epoxy", "pixman",
+                    "EglFS", "EglFs", "VirtualKeyboard")):
+                missing[lib.name] = line.strip()
+    assert missing == {}
+    names = {p.name for p in internal.rglob("*")}
+    assert "libgtk-3.so.0" not in names and "libqgtk3.so" not in names
+    assert {"libqxcb.so", "libqwayland.so", "libqoffscreen.so"} <= names
+    locales = {p.stem for p in internal.glob("babel/locale-data/*.dat")}
+    assert {"root", "en", "zh"} <= locales and "fr" not in locales
 
 
 def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:

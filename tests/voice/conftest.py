@@ -46,3 +46,6 @@ def spoken_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("speech") / "hello.wav"
     subprocess.run([espeak, "-w", str(out), PHRASE], check=True, timeout=30)
     return out
+
+
+from tests.ui.conftest import make_desktop  # noqa: E402, F401  (the desktop fixture, for voice UI tests)

@@ -1,0 +1,92 @@
+"""Help ▸ Check for updates…: fetch and verify the signed manifest, offer the download.
+
+The check runs in a worker (network and signature work never touch the loop
+thread). The answer is a message box: "up to date", the new version's notes with an
+"Open download page" button (the browser fetches it; nothing is installed here), or
+why the check failed. ``updates.url`` in the settings says where the manifest is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from openworker_qt import __version__
+from openworker_qt.storage.updates import (
+    UpdateCheck,
+    UpdateError,
+    check_for_update,
+    shipped_public_key,
+)
+from openworker_qt.ui.resources import resource
+
+
+class UpdatePrompt(QObject):
+    """Runs one check and shows its outcome (``finished(str)`` names it for tests)."""
+
+    finished = Signal(str)  # "available", "current", "failed", "unset"
+
+    def __init__(self, parent_widget: QWidget, url: str, *, current: str = __version__,
+                 open_url: Any = None, public_key: bytes | None = None) -> None:
+        super().__init__(parent_widget)
+        self.parent_widget = parent_widget
+        self.url = url.strip()
+        self.current = current
+        self.open_url = open_url or (lambda link: QDesktopServices.openUrl(QUrl(link)))
+        self.box: QMessageBox | None = None
+        self.download_url = ""
+        self.public_key = public_key  # None: the key shipped in resources/
+
+    async def run(self) -> str:
+        if not self.url:
+            self._show(QMessageBox.Icon.Information, self.tr("Updates are not set up"),
+                       self.tr("No update address is set. Add one under “updates.url” in the "
+                               "settings file to check for new versions."))
+            return self._done("unset")
+        try:
+            key = self.public_key or shipped_public_key(resource("update-key.pub").parent)
+            check: UpdateCheck = await asyncio.to_thread(
+                check_for_update, self.url, self.current, key)
+        except UpdateError as exc:
+            self._show(QMessageBox.Icon.Warning, self.tr("Could not check for updates"), str(exc))
+            return self._done("failed")
+        if not check.available:
+            self._show(QMessageBox.Icon.Information, self.tr("OpenWorker is up to date"),
+                       self.tr("You have version {version}, the latest.").format(
+                           version=self.current))
+            return self._done("current")
+        asset = check.asset
+        notes = check.manifest.notes.strip() or self.tr("No release notes were given.")
+        text = self.tr("Version {new} is available (you have {current}).").format(
+            new=check.manifest.version, current=self.current)
+        if asset is None:
+            text += "\n\n" + self.tr("There is no download for this system yet.")
+        box = self._show(QMessageBox.Icon.Information, self.tr("An update is available"), text,
+                         details=notes)
+        if asset is not None:
+            self.download_url = asset.url
+            button = box.addButton(self.tr("Open download page"),
+                                   QMessageBox.ButtonRole.AcceptRole)
+            button.clicked.connect(lambda: self.open_url(asset.url))
+            box.setInformativeText(self.tr("The download's SHA-256 checksum: {digest}").format(
+                digest=asset.sha256))
+        return self._done("available")
+
+    def _show(self, icon: QMessageBox.Icon, title: str, text: str, *,
+              details: str = "") -> QMessageBox:
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Close, self.parent_widget)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        if details:
+            box.setDetailedText(details)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
+        self.box = box
+        return box
+
+    def _done(self, outcome: str) -> str:
+        self.finished.emit(outcome)
+        return outcome
