@@ -407,11 +407,11 @@ class QuestionCard(QWidget):
     def __init__(self, request: QuestionRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 2, 10, 8)
+        outer.setContentsMargins(design.SPACE["m"], design.SPACE["xxs"], design.SPACE["m"], design.SPACE["s"])
         frame = card_frame()
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
-        lay.setContentsMargins(12, 10, 12, 10)
+        design.arrange(lay, "box", "row")
         heading = {
             "plan": self.tr("<b>Plan for your approval</b>"),
             "directory": self.tr("<b>Folder access requested</b>"),

@@ -62,6 +62,7 @@ from openworker_qt.automation.store import (
     Run,
     make_schedule,
 )
+from openworker_qt.ui import design
 
 __all__ = ["AutomationEditor", "AutomationsWindow", "local_time", "local_zone"]
 
@@ -180,7 +181,12 @@ class AutomationEditor(QDialog):
         self.error = QLabel()
         self.error.setObjectName("editorError")
         self.error.setWordWrap(True)
+        design.tint(self.preview, "muted")
+        design.tint(self.error, "danger")
+        form.setVerticalSpacing(design.GAP["row"])
+        form.setHorizontalSpacing(design.GAP["section"])
         outer = QVBoxLayout(self)
+        design.arrange(outer, "dialog", "section")
         outer.addLayout(form)
         outer.addWidget(self.error)
         outer.addWidget(self.buttons)
@@ -265,6 +271,11 @@ class AutomationsWindow(QWidget):
         self.setAccessibleName(self.tr("Automations"))
         self.paused_label = QLabel(self.tr("All automations are paused: only Run now works."))
         self.paused_label.setObjectName("pausedBanner")
+        design.tint(self.paused_label, "warning")
+        self.heading = design.heading(self.tr("Automations"))
+        self.runs_heading = QLabel(self.tr("Run history"))
+        self.runs_heading.setFont(design.font("small", self.font()))
+        design.tint(self.runs_heading, "muted")
         self.list = QTreeWidget()
         self.list.setObjectName("automationList")
         self.list.setAccessibleName(self.tr("Automations"))
@@ -280,6 +291,7 @@ class AutomationsWindow(QWidget):
                                    self.tr("Deliverables")])
         self.runs.setRootIsDecorated(False)
         buttons = QHBoxLayout()
+        buttons.setSpacing(design.GAP["row"])
         self.new_button = QPushButton(self.tr("&New…"))
         self.edit_button = QPushButton(self.tr("&Edit…"))
         self.run_button = QPushButton(self.tr("&Run now"))
@@ -291,8 +303,16 @@ class AutomationsWindow(QWidget):
         buttons.addStretch(1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
-        split.addWidget(self.runs)
+        history = QWidget()
+        hl = QVBoxLayout(history)
+        design.arrange(hl, "flush", "tight")
+        hl.addWidget(self.runs_heading)
+        hl.addWidget(self.runs, 1)
+        split.addWidget(history)
+        split.setChildrenCollapsible(False)
         outer = QVBoxLayout(self)
+        design.arrange(outer, "page", "section")
+        outer.addWidget(self.heading)
         outer.addWidget(self.paused_label)
         outer.addLayout(buttons)
         outer.addWidget(split, 1)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.memory.store import MemoryStore
+from openworker_qt.ui import design
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_connectors import ConnectorsPage
 from openworker_qt.ui.settings_memory import MemoryPage
@@ -64,7 +65,7 @@ class SettingsWindow(QWidget):
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
-        self.nav.setSpacing(3)
+        self.nav.setSpacing(design.SPACE["xxs"])
         self.stack = QStackedWidget()
         for title, page in (
             (self.tr("Providers and keys"), self.providers),
