@@ -252,6 +252,8 @@ class Sidebar(QWidget):
             " QPushButton#newSession:pressed { background: palette(mid); }"
             " QPushButton#newSession:focus { border: 1px solid palette(highlight); }")
         self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        # as narrow as the sidebar gets (the window's minimum width is not raised by it)
+        self.new_button.setMinimumWidth(design.ICON_SIZE["small"] + 2 * pad_h)
         self.new_button.setToolTip(self.tr("Start a new session (Ctrl+N)"))
         self.new_button.setAccessibleName(self.tr("New session"))
         self.new_button.setAccessibleDescription(self.tr("Start a new session (Ctrl+N)"))

@@ -321,6 +321,11 @@
     <context>
         <name>Composer</name>
         <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="350" />
+            <source>Offline demo</source>
+            <translation>离线演示</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/composer.py" line="137" />
             <source>Describe the outcome you want… (Enter sends, Shift+Enter for a new line)</source>
             <extracomment>The attachments of the last message submitted, to put back if it is not sent.</extracomment>

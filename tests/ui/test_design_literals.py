@@ -96,3 +96,19 @@ def test_headings_and_layouts_come_from_the_scale(qapp: object) -> None:
     assert h.font().weight() >= h.font().Weight.DemiBold
     label = design.tint(QLabel("quiet"), "muted")
     assert label.palette().color(label.foregroundRole()).name() == design.colors().muted
+
+
+def test_offline_demo_model_reads_as_words(qapp: object) -> None:
+    from openworker_qt.ui.composer import Composer
+
+    composer = Composer()
+    demo = "scripted:/usr/share/openworker/demo/welcome.json"
+    composer.set_models(["anthropic:claude-sonnet-4-6"], demo)
+    assert composer.model.currentText() == "Offline demo"  # no path on screen
+    assert composer.current_model() == demo  # what is sent is unchanged
+    chosen: list[str] = []
+    composer.model_chosen.connect(chosen.append)
+    composer.model.activated.emit(composer.model.currentIndex())
+    assert chosen == [demo]
+    composer.show_model("anthropic:claude-sonnet-4-6")
+    assert composer.current_model() == composer.model.currentText() == "anthropic:claude-sonnet-4-6"
