@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -282,6 +283,19 @@ class AutomationsWindow(QWidget):
         self.list.setHeaderLabels([self.tr("Name"), self.tr("Schedule"), self.tr("Next run"),
                                    self.tr("Last run")])
         self.list.setRootIsDecorated(False)
+        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.list.header().setStretchLastSection(False)
+        for col in (1, 2, 3):
+            self.list.header().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # An empty list says what goes in it (over the list, like the sidebar's "no match").
+        self.empty = QLabel(self.tr("No automations yet. New… makes one: instructions that "
+                                    "run on a schedule, each run in a session of its own."),
+                            self.list.viewport())
+        self.empty.setObjectName("automationsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setMargin(design.SPACE["xl"])
+        design.tint(self.empty, "muted")
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.runs = QTreeWidget()
         self.runs.setObjectName("runHistory")
@@ -290,6 +304,7 @@ class AutomationsWindow(QWidget):
         self.runs.setHeaderLabels([self.tr("Started"), self.tr("Why"), self.tr("Status"),
                                    self.tr("Deliverables")])
         self.runs.setRootIsDecorated(False)
+        self.runs.header().setStretchLastSection(True)
         buttons = QHBoxLayout()
         buttons.setSpacing(design.GAP["row"])
         self.new_button = QPushButton(self.tr("&New…"))
@@ -357,8 +372,8 @@ class AutomationsWindow(QWidget):
             self.list.addTopLevelItem(item)
             if keep is not None and keep.id == auto.id:
                 item.setSelected(True)
-        for col in range(4):
-            self.list.resizeColumnToContents(col)
+        self.empty.setVisible(self.list.topLevelItemCount() == 0)
+        self.empty.resize(self.list.viewport().size())
         self._update_buttons()
         self._show_runs()
 
@@ -441,6 +456,10 @@ class AutomationsWindow(QWidget):
     def hideEvent(self, event: Any) -> None:  # noqa: N802
         self.timer.stop()
         super().hideEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.empty.resize(self.list.viewport().size())
 
 
 def _status_text(widget: QWidget, status: str | None) -> str:
