@@ -124,6 +124,7 @@ class OnboardingDialog(QDialog):
             "running on your computer (Ollama, LM Studio, llama.cpp), which needs no key."))
         self.keyring_warning.setWordWrap(True)
         self.keyring_warning.setObjectName("warning")
+        design.tint(self.keyring_warning, "warning")
         self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
         self.keyring_warning.setVisible(not self._keyring_ok())
         lay.addWidget(self.keyring_warning)

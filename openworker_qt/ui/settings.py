@@ -72,7 +72,7 @@ class SettingsWindow(QWidget):
         pad_v, pad_h, r = design.SPACE["xs"] + design.SPACE["xxs"], design.SPACE["s"], design.RADIUS["medium"]
         # rows like a sidebar's (a rounded selection, room to breathe), on the window colour
         self.nav.setStyleSheet(
-            f"QListWidget#settingsNav {{ background: transparent; }}"
+            f"QListWidget#settingsNav {{ background: transparent; outline: none; }}"
             f" QListWidget#settingsNav::item {{ padding: {pad_v}px {pad_h}px; border-radius: {r}px; }}"
             " QListWidget#settingsNav::item:hover:!selected { background: palette(midlight); }"
             " QListWidget#settingsNav::item:selected { background: palette(highlight);"
