@@ -459,6 +459,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._heights.clear()
         self._estimated.clear()
 
+    def restyle(self) -> None:
+        """Render every message again (the code highlighter has just loaded)."""
+        self._docs.clear()
+        self._streams.clear()
+
     def forget_streams(self) -> None:
         self._streams.clear()
 
