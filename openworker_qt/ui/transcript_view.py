@@ -336,8 +336,8 @@ class TranscriptView(QListView):
         within the first seconds, the offline demo's) are rendered again with
         their code coloured."""
         if highlighter_loaded():
-            self.delegate.restyle()
-            self.viewport().update()
+            if self.delegate.restyle():
+                self.viewport().update()
             return
         self._highlighter_polls += 1
         if self._highlighter_polls < HIGHLIGHTER_POLLS:
