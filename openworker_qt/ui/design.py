@@ -258,7 +258,8 @@ def heading(text: str, role: str = "heading", parent: QWidget | None = None) -> 
     label = QLabel(text, parent)
     label.setObjectName("heading")
     label.setFont(font(role, label.font()))
-    label.setWordWrap(True)
+    # one line: a wrapping label asks for height by width, and dialogs sized from
+    # their hint left a gap under the heading
     label.setAccessibleName(text)
     return label
 

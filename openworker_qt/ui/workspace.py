@@ -122,6 +122,7 @@ class WorkspaceDialog(QDialog):
         self.status.hide()
         lay.addWidget(self.status)
         lay.addSpacing(design.GAP["tight"])
+        lay.addStretch(1)  # spare height goes above the buttons, not under the heading
         buttons = QHBoxLayout()
         self.later_button = QPushButton(self.tr("&Not now") if first_run else self.tr("Cancel"))
         self.later_button.setAccessibleName(self.tr("Not now") if first_run else self.tr("Cancel"))
