@@ -73,6 +73,10 @@ def write_preview(arguments: Mapping[str, Any], workspace: Path | None) -> str |
         tofile=f"b/{path}",
     )
     text = "".join(diff)
+    if not text:  # the file already holds exactly this: show it, every line unchanged
+        lines = content.splitlines(keepends=True) or ["\n"]
+        text = (f"--- a/{path}\n+++ b/{path}\n@@ -1,{len(lines)} +1,{len(lines)} @@\n"
+                + "".join(" " + (line if line.endswith("\n") else line + "\n") for line in lines))
     return text[:MAX_PREVIEW] + ("\n…" if len(text) > MAX_PREVIEW else "")
 
 
