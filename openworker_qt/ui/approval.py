@@ -73,6 +73,10 @@ def write_preview(arguments: Mapping[str, Any], workspace: Path | None) -> str |
         tofile=f"b/{path}",
     )
     text = "".join(diff)
+    if not text:  # the file already holds exactly this: show it, every line unchanged
+        lines = content.splitlines(keepends=True) or ["\n"]
+        text = (f"--- a/{path}\n+++ b/{path}\n@@ -1,{len(lines)} +1,{len(lines)} @@\n"
+                + "".join(" " + (line if line.endswith("\n") else line + "\n") for line in lines))
     return text[:MAX_PREVIEW] + ("\n…" if len(text) > MAX_PREVIEW else "")
 
 
@@ -407,11 +411,11 @@ class QuestionCard(QWidget):
     def __init__(self, request: QuestionRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 2, 10, 8)
+        outer.setContentsMargins(design.SPACE["m"], design.SPACE["xxs"], design.SPACE["m"], design.SPACE["s"])
         frame = card_frame()
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
-        lay.setContentsMargins(12, 10, 12, 10)
+        design.arrange(lay, "box", "row")
         heading = {
             "plan": self.tr("<b>Plan for your approval</b>"),
             "directory": self.tr("<b>Folder access requested</b>"),

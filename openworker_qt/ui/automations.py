@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -62,6 +63,7 @@ from openworker_qt.automation.store import (
     Run,
     make_schedule,
 )
+from openworker_qt.ui import design
 
 __all__ = ["AutomationEditor", "AutomationsWindow", "local_time", "local_zone"]
 
@@ -180,7 +182,12 @@ class AutomationEditor(QDialog):
         self.error = QLabel()
         self.error.setObjectName("editorError")
         self.error.setWordWrap(True)
+        design.tint(self.preview, "muted")
+        design.tint(self.error, "danger")
+        form.setVerticalSpacing(design.GAP["row"])
+        form.setHorizontalSpacing(design.GAP["section"])
         outer = QVBoxLayout(self)
+        design.arrange(outer, "dialog", "section")
         outer.addLayout(form)
         outer.addWidget(self.error)
         outer.addWidget(self.buttons)
@@ -265,12 +272,30 @@ class AutomationsWindow(QWidget):
         self.setAccessibleName(self.tr("Automations"))
         self.paused_label = QLabel(self.tr("All automations are paused: only Run now works."))
         self.paused_label.setObjectName("pausedBanner")
+        design.tint(self.paused_label, "warning")
+        self.heading = design.heading(self.tr("Automations"))
+        self.runs_heading = QLabel(self.tr("Run history"))
+        self.runs_heading.setFont(design.font("small", self.font()))
+        design.tint(self.runs_heading, "muted")
         self.list = QTreeWidget()
         self.list.setObjectName("automationList")
         self.list.setAccessibleName(self.tr("Automations"))
         self.list.setHeaderLabels([self.tr("Name"), self.tr("Schedule"), self.tr("Next run"),
                                    self.tr("Last run")])
         self.list.setRootIsDecorated(False)
+        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.list.header().setStretchLastSection(False)
+        for col in (1, 2, 3):
+            self.list.header().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # An empty list says what goes in it (over the list, like the sidebar's "no match").
+        self.empty = QLabel(self.tr("No automations yet. New… makes one: instructions that "
+                                    "run on a schedule, each run in a session of its own."),
+                            self.list.viewport())
+        self.empty.setObjectName("automationsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setMargin(design.SPACE["xl"])
+        design.tint(self.empty, "muted")
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.runs = QTreeWidget()
         self.runs.setObjectName("runHistory")
@@ -279,7 +304,9 @@ class AutomationsWindow(QWidget):
         self.runs.setHeaderLabels([self.tr("Started"), self.tr("Why"), self.tr("Status"),
                                    self.tr("Deliverables")])
         self.runs.setRootIsDecorated(False)
+        self.runs.header().setStretchLastSection(True)
         buttons = QHBoxLayout()
+        buttons.setSpacing(design.GAP["row"])
         self.new_button = QPushButton(self.tr("&New…"))
         self.edit_button = QPushButton(self.tr("&Edit…"))
         self.run_button = QPushButton(self.tr("&Run now"))
@@ -291,8 +318,16 @@ class AutomationsWindow(QWidget):
         buttons.addStretch(1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.list)
-        split.addWidget(self.runs)
+        history = QWidget()
+        hl = QVBoxLayout(history)
+        design.arrange(hl, "flush", "tight")
+        hl.addWidget(self.runs_heading)
+        hl.addWidget(self.runs, 1)
+        split.addWidget(history)
+        split.setChildrenCollapsible(False)
         outer = QVBoxLayout(self)
+        design.arrange(outer, "page", "section")
+        outer.addWidget(self.heading)
         outer.addWidget(self.paused_label)
         outer.addLayout(buttons)
         outer.addWidget(split, 1)
@@ -337,8 +372,8 @@ class AutomationsWindow(QWidget):
             self.list.addTopLevelItem(item)
             if keep is not None and keep.id == auto.id:
                 item.setSelected(True)
-        for col in range(4):
-            self.list.resizeColumnToContents(col)
+        self.empty.setVisible(self.list.topLevelItemCount() == 0)
+        self.empty.resize(self.list.viewport().size())
         self._update_buttons()
         self._show_runs()
 
@@ -421,6 +456,10 @@ class AutomationsWindow(QWidget):
     def hideEvent(self, event: Any) -> None:  # noqa: N802
         self.timer.stop()
         super().hideEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.empty.resize(self.list.viewport().size())
 
 
 def _status_text(widget: QWidget, status: str | None) -> str:

@@ -190,6 +190,7 @@ class Composer(QWidget):
         self.mode.setAccessibleDescription(self.tr("What the agent may do without asking"))
         self.mode.setToolTip(self.tr("What the agent may do without asking"))
         self.mode.setCurrentText("interactive")
+        self._shown: dict[str, str] = {}  # a label the picker shows → the model it sends
         self.model = ChipCombo()
         self.model.setEditable(True)
         self.model.setMinimumContentsLength(18)
@@ -229,11 +230,11 @@ class Composer(QWidget):
         self.send.clicked.connect(self.submit)
         self.stop.clicked.connect(self.stop_requested)
         self.attach.clicked.connect(self.attach_requested)
-        self.model.activated.connect(lambda _i: self.model_chosen.emit(self.model.currentText()))
+        self.model.activated.connect(lambda _i: self.model_chosen.emit(self.current_model()))
         if line := self.model.lineEdit():
             line.setAccessibleName(self.tr("Model name"))
             line.setPlaceholderText(self.tr("Choose a model"))
-            line.returnPressed.connect(lambda: self.model_chosen.emit(self.model.currentText()))
+            line.returnPressed.connect(lambda: self.model_chosen.emit(self.current_model()))
         self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.current_persona()))
         self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
         self.setFocusProxy(self.edit)
@@ -332,8 +333,19 @@ class Composer(QWidget):
         return self._running
 
     def current_model(self) -> str:
-        """The model the next message uses: what the picker shows ('' for none)."""
-        return self.model.currentText().strip()
+        """The model the next message uses: what the picker shows ('' for none); the
+        offline demo's picker says "Offline demo" but sends its script's model."""
+        text = self.model.currentText().strip()
+        return self._shown.get(text, text)
+
+    def model_label(self, model: str) -> str:
+        """How ``model`` reads in the picker: the demo's ``scripted:<path>`` is
+        "Offline demo" (a path is not for users); any other model as it is."""
+        if model.startswith("scripted:"):
+            label = self.tr("Offline demo")
+            self._shown[label] = model
+            return label
+        return model
 
     def set_models(self, models: list[str], current: str) -> None:
         """Fill the picker with ``models`` and show ``current`` ('' shows none)."""
@@ -343,14 +355,14 @@ class Composer(QWidget):
         for m in [current, *models]:
             if m and m not in seen:
                 seen.append(m)
-        self.model.addItems(seen)
+        self.model.addItems([self.model_label(m) for m in seen])
         self.model.blockSignals(False)
         self.show_model(current)
 
     def show_model(self, model: str) -> None:
         """Show ``model`` as the picker's item and text, so the picker never shows one
         model while the text (what is sent) says another; '' shows the placeholder."""
-        model = model.strip()
+        model = self.model_label(model.strip())
         self.model.blockSignals(True)
         if model:
             index = self.model.findText(model)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtWidgets import QLabel, QLayout, QWidget
 
 SPACE = {"xxs": 2, "xs": 4, "s": 8, "m": 12, "l": 16, "xl": 24, "xxl": 32, "xxxl": 48}
 RADIUS = {"small": 4, "medium": 8, "chip": 11, "large": 14, "pill": 999}
@@ -114,6 +115,8 @@ class Colors:
     diff_del: str        # background of a removed line
     diff_add_text: str
     diff_del_text: str
+    badge: str = "#d9a400"     # the pill of approvals waiting ("waiting for you")
+    on_badge: str = "#1b1b1b"  # its number
 
     def q(self, name: str) -> QColor:
         return QColor(getattr(self, name))
@@ -131,6 +134,7 @@ TEXT_ROLES: tuple[tuple[str, str], ...] = (
     ("danger", "surface"), ("danger", "raised"),
     ("diff_add_text", "diff_add"), ("diff_del_text", "diff_del"),
     ("text", "diff_add"), ("text", "diff_del"),
+    ("on_badge", "badge"),
 )
 
 _LIGHT = Colors(
@@ -225,3 +229,47 @@ def light() -> Colors:
 
 def dark() -> Colors:
     return _DARK
+
+
+# ------------------------------------------------------------------- layout
+
+# Margins (left, top, right, bottom) and spacing for each kind of container, so
+# every dialog and settings page sits on the same grid.
+MARGINS: dict[str, tuple[int, int, int, int]] = {
+    "dialog": (SPACE["xl"], SPACE["xl"], SPACE["xl"], SPACE["l"]),
+    "page": (SPACE["xl"], SPACE["l"], SPACE["xl"], SPACE["l"]),
+    "box": (SPACE["m"], SPACE["m"], SPACE["m"], SPACE["m"]),
+    "sidebar": (SPACE["s"], SPACE["s"], 0, SPACE["s"]),
+    "indent": (SPACE["m"], 0, 0, 0),
+    "flush": (0, 0, 0, 0),
+}
+GAP = {"tight": SPACE["xs"], "row": SPACE["s"], "section": SPACE["m"], "group": SPACE["l"]}
+
+
+def arrange(layout: QLayout, margins: str = "page", gap: str = "section") -> QLayout:
+    """Give ``layout`` the margins of a ``margins`` container and ``gap`` between items."""
+    layout.setContentsMargins(*MARGINS[margins])
+    layout.setSpacing(GAP[gap])
+    return layout
+
+
+def heading(text: str, role: str = "heading", parent: QWidget | None = None) -> QLabel:
+    """A heading label in the type scale (``heading`` or ``title``)."""
+    label = QLabel(text, parent)
+    label.setObjectName("heading")
+    label.setFont(font(role, label.font()))
+    # one line: a wrapping label asks for height by width, and dialogs sized from
+    # their hint left a gap under the heading
+    label.setAccessibleName(text)
+    return label
+
+
+def tint(widget: QWidget, role: str = "muted") -> QWidget:
+    """Paint ``widget``'s text in the scheme's ``role`` colour (through its palette,
+    so it follows the scheme without a style sheet)."""
+    pal = widget.palette()
+    c = colors(pal).q(role)
+    for r in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+        pal.setColor(r, c)
+    widget.setPalette(pal)
+    return widget

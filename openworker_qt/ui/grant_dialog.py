@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui import design
 from openworker_qt.ui.window_state import keep_on_screen
 
 
@@ -44,12 +45,17 @@ class GrantDialog(QDialog):
             self.tr("Choose whether the agent may only read {folder} or also change files there")
             .format(folder=folder))
         lay = QVBoxLayout(self)
+        design.arrange(lay, "dialog", "section")
         self.question = QLabel(self.tr("Let the agent use <b>{name}</b> in this session?")
                                .format(name=Path(folder).name or folder))
         self.question.setTextFormat(Qt.TextFormat.RichText)
+        self.question.setObjectName("heading")
+        self.question.setFont(design.font("heading", self.font()))
+        self.question.setWordWrap(True)
         self.path_label = QLabel(folder)
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.path_label.setAccessibleName(self.tr("Folder"))
+        design.tint(self.path_label, "muted")
         self.explain = QLabel(self.tr(
             "Read only: the agent can list and read files there.\n"
             "Read and write: it may also create and change files there, still following "

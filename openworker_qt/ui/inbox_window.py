@@ -94,13 +94,13 @@ class InboxWindow(QWidget):
         self.list.setAccessibleDescription(self.tr("Approvals, questions, plans and folder requests"))
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setWordWrap(True)
-        self.list.setSpacing(2)
-        self.list.setStyleSheet("QListView#inboxList::item { padding: 6px 8px; }")
+        self.list.setSpacing(design.SPACE["xxs"])
+        self.list.setStyleSheet(
+            f"QListView#inboxList::item {{ padding: {design.SPACE['xs']}px {design.SPACE['s']}px; }}")
         split.addWidget(self.list)
         detail = QWidget()
         dl = QVBoxLayout(detail)
-        dl.setContentsMargins(design.SPACE["l"], design.SPACE["s"], design.SPACE["s"], design.SPACE["s"])
-        dl.setSpacing(design.SPACE["xs"])
+        design.arrange(dl, "box", "tight")
         # No "Kind:/Session:/Risk:" captions: what it is, where, the question in
         # words, then the risk and target as sentences.
         self.kind_label = QLabel()  # "Approval", "Question" (a small eyebrow line)
@@ -111,7 +111,6 @@ class InboxWindow(QWidget):
         self.risk_label = QLabel()
         self.target_label = QLabel()
         self.reason_label = QLabel()
-        muted = design.colors(self.palette()).muted
         for label, name in ((self.kind_label, self.tr("Kind")), (self.session_label, self.tr("Session")),
                             (self.headline, self.tr("What it asks")),
                             (self.risk_label, self.tr("Risk")), (self.target_label, self.tr("Target")),
@@ -121,7 +120,7 @@ class InboxWindow(QWidget):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             dl.addWidget(label)
         for label in (self.kind_label, self.session_label, self.target_label, self.reason_label):
-            label.setStyleSheet(f"color: {muted};")
+            design.tint(label, "muted")
         self.kind_label.setFont(design.font("small", self.font()))
         self.question = QLabel()
         self.question.setObjectName("inboxQuestion")
@@ -129,9 +128,7 @@ class InboxWindow(QWidget):
         self.question.setTextFormat(Qt.TextFormat.PlainText)
         self.question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.question.setAccessibleName(self.tr("Question"))
-        font = self.question.font()
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.question.setFont(font)
+        self.question.setFont(design.font("body", self.font()))
         self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         dl.addWidget(self.question, 1)
         self.arguments = DiffView("")

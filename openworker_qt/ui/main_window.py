@@ -76,6 +76,7 @@ from openworker_qt.qt.wording import activity_text, waiting_for_model_text
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
 from openworker_qt.tools.todo import TodoItem, stored_todos, todos_from_display
+from openworker_qt.ui import design
 from openworker_qt.ui.approval import (
     PREVIEWED_TOOLS,
     ApprovalCard,
@@ -115,7 +116,7 @@ class Banner(QFrame):
         self.setObjectName("banner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         lay = QHBoxLayout(self)
-        lay.setContentsMargins(10, 6, 6, 6)
+        lay.setContentsMargins(design.SPACE["m"], design.SPACE["xs"], design.SPACE["xs"], design.SPACE["xs"])
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -96,6 +96,11 @@ def highlighter_ready() -> bool:
     return bool(_LEXERS)
 
 
+def highlighter_loaded() -> bool:
+    """The preload has finished (with or without Pygments)."""
+    return bool(_loading) and not _loading[0].is_alive()
+
+
 def _token_colour(token: Any, dark: bool) -> str | None:
     t = token
     while t is not None and len(t):

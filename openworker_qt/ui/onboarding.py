@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.providers.compat import normalize_ollama_url
+from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.ports import DemoSessions
 from openworker_qt.ui.resources import resource
@@ -95,7 +96,7 @@ class OnboardingDialog(QDialog):
         self.pages.addWidget(self._connect_page())
         self.pages.addWidget(self._model_page())
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(24, 20, 24, 18)
+        design.arrange(lay, "dialog", "section")
         lay.addWidget(self.pages)
         self._on_provider_changed()
         self.resize(max(580, self.sizeHint().width()), self.sizeHint().height())
@@ -107,13 +108,8 @@ class OnboardingDialog(QDialog):
     def _connect_page(self) -> QWidget:
         page = QWidget()
         lay = QVBoxLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("Connect a model"))
-        heading.setObjectName("heading")
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.35)
-        heading.setFont(font)
+        design.arrange(lay, "flush", "section")
+        heading = design.heading(self.tr("Connect a model"))
         intro = QLabel(self.tr(
             "OpenWorker works with the model provider you choose. Paste an API key, "
             "or point it at a model running on your computer (Ollama, LM Studio, "
@@ -128,6 +124,7 @@ class OnboardingDialog(QDialog):
             "running on your computer (Ollama, LM Studio, llama.cpp), which needs no key."))
         self.keyring_warning.setWordWrap(True)
         self.keyring_warning.setObjectName("warning")
+        design.tint(self.keyring_warning, "warning")
         self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
         self.keyring_warning.setVisible(not self._keyring_ok())
         lay.addWidget(self.keyring_warning)
@@ -184,7 +181,7 @@ class OnboardingDialog(QDialog):
         box.setObjectName("noKeyBox")
         box.setFrameShape(QFrame.Shape.StyledPanel)
         lay = QVBoxLayout(box)
-        lay.setContentsMargins(12, 10, 12, 10)
+        design.arrange(lay, "box", "row")
         self.no_key_label = QLabel(self.tr(
             "<b>No API key?</b> Try the offline demo to see how OpenWorker works."))
         self.no_key_label.setWordWrap(True)
@@ -210,12 +207,8 @@ class OnboardingDialog(QDialog):
     def _model_page(self) -> QWidget:
         page = QWidget()
         lay = QVBoxLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("Choose a default model"))
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.35)
-        heading.setFont(font)
+        design.arrange(lay, "flush", "section")
+        heading = design.heading(self.tr("Choose a default model"))
         self.model_intro = QLabel()
         self.model_intro.setWordWrap(True)
         self.model_box = QComboBox()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.agents.personas import Persona
+from openworker_qt.ui import design
 
 
 class PersonaConsentDialog(QDialog):
@@ -41,12 +42,8 @@ class PersonaConsentDialog(QDialog):
         self.setAccessibleName(self.tr("Enable a persona"))
         self.setWindowModality(Qt.WindowModality.WindowModal)
         lay = QVBoxLayout(self)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("“{title}” would like to work with you").format(title=persona.title))
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        heading.setFont(font)
+        design.arrange(lay, "dialog", "section")
+        heading = design.heading(self.tr("“{title}” would like to work with you").format(title=persona.title))
         lay.addWidget(heading)
         about = QLabel(persona.description)
         about.setWordWrap(True)
@@ -62,7 +59,7 @@ class PersonaConsentDialog(QDialog):
         for line in self.capability_lines(persona):
             label = QLabel("•  " + line)
             label.setWordWrap(True)
-            label.setContentsMargins(12, 0, 0, 0)
+            label.setContentsMargins(*design.MARGINS["indent"])
             lay.addWidget(label)
             self.capability_labels.append(label)
         limits = QLabel(self.tr(

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QListWidget,
     QStackedWidget,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.memory.store import MemoryStore
+from openworker_qt.ui import design
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_connectors import ConnectorsPage
 from openworker_qt.ui.settings_memory import MemoryPage
@@ -66,7 +68,17 @@ class SettingsWindow(QWidget):
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
-        self.nav.setSpacing(3)
+        self.nav.setObjectName("settingsNav")
+        self.nav.setSpacing(design.SPACE["xxs"])
+        self.nav.setFrameShape(QFrame.Shape.NoFrame)
+        pad_v, pad_h, r = design.SPACE["xs"] + design.SPACE["xxs"], design.SPACE["s"], design.RADIUS["medium"]
+        # rows like a sidebar's (a rounded selection, room to breathe), on the window colour
+        self.nav.setStyleSheet(
+            f"QListWidget#settingsNav {{ background: transparent; outline: none; }}"
+            f" QListWidget#settingsNav::item {{ padding: {pad_v}px {pad_h}px; border-radius: {r}px; }}"
+            " QListWidget#settingsNav::item:hover:!selected { background: palette(midlight); }"
+            " QListWidget#settingsNav::item:selected { background: palette(highlight);"
+            " color: palette(highlighted-text); }")
         self.stack = QStackedWidget()
         for title, page in (
             (self.tr("Providers and keys"), self.providers),
@@ -81,7 +93,7 @@ class SettingsWindow(QWidget):
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)
-        self.nav.setFixedWidth(max(170, self.nav.sizeHintForColumn(0) + 24))
+        self.nav.setFixedWidth(max(170, self.nav.sizeHintForColumn(0) + design.SPACE["xl"]))
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
         self.nav.setCurrentRow(0)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -89,6 +101,7 @@ class SettingsWindow(QWidget):
         close.setAccessibleName(self.tr("Close settings"))
         buttons.rejected.connect(self.close)
         body = QHBoxLayout()
+        body.setSpacing(design.GAP["section"])
         body.addWidget(self.nav)
         body.addWidget(self.stack, 1)
         lay = QVBoxLayout(self)

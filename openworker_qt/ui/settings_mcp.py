@@ -41,6 +41,7 @@ from openworker_qt.domain.risk import RiskClass
 from openworker_qt.mcp import config as mc
 from openworker_qt.mcp.client import McpServer, State
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.ui import design
 
 RISKS = [RiskClass.READ, RiskClass.WRITE_LOCAL, RiskClass.EXEC, RiskClass.EXTERNAL]
 
@@ -69,7 +70,9 @@ class AddServerDialog(QDialog):
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._check)
         buttons.rejected.connect(self.reject)
+        design.tint(self.error, "danger")
         lay = QVBoxLayout(self)
+        design.arrange(lay, "dialog", "section")
         lay.addLayout(form)
         lay.addWidget(self.error)
         lay.addWidget(buttons)
@@ -129,7 +132,7 @@ class McpPage(QWidget):
         buttons.addStretch(1)
         detail = QWidget()
         dlay = QVBoxLayout(detail)
-        dlay.setContentsMargins(0, 0, 0, 0)
+        design.arrange(dlay, "flush", "row")
         dlay.addWidget(self.status)
         dlay.addWidget(self.tools, 2)
         dlay.addWidget(QLabel(self.tr("Log and what the server printed:")))
@@ -143,11 +146,15 @@ class McpPage(QWidget):
             "before it runs unless you lower its risk here."))
         intro.setWordWrap(True)
         lay = QVBoxLayout(self)
+        design.arrange(lay, "page", "section")
+        buttons.setSpacing(design.GAP["row"])
+        lay.addWidget(design.heading(self.tr("MCP servers")))
         lay.addWidget(intro)
         lay.addWidget(split, 1)
         lay.addLayout(buttons)
         self.problems = QLabel("\n".join(manager.problems))
         self.problems.setWordWrap(True)
+        design.tint(self.problems, "danger")
         self.problems.setVisible(bool(manager.problems))
         lay.addWidget(self.problems)
         untrusted = manager.untrusted_file()

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.memory.store import Fact, MemoryError, MemoryStore
+from openworker_qt.ui import design
 from openworker_qt.ui.settings_store import SettingsStore
 
 log = logging.getLogger(__name__)
@@ -76,13 +77,8 @@ class MemoryPage(QWidget):
         self._filling = False
         self._task: asyncio.Future[Any] | None = None
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(16, 12, 16, 12)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("Memory"))
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setBold(True)
-        heading.setFont(font)
+        design.arrange(lay, "page", "section")
+        heading = design.heading(self.tr("Memory"))
         intro = QLabel(self.tr(
             "Facts the assistant saved to remember across sessions: your preferences and "
             "corrections, context it cannot find in your files. Global facts apply "

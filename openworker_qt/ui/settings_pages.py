@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.onboarding import provider_label
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
@@ -45,13 +46,8 @@ MODES = ("discuss", "plan", "interactive", "auto", "custom")
 def _page(title: str, intro: str) -> tuple[QWidget, QVBoxLayout]:
     page = QWidget()
     lay = QVBoxLayout(page)
-    lay.setContentsMargins(16, 12, 16, 12)
-    lay.setSpacing(10)
-    heading = QLabel(title)
-    font = heading.font()
-    font.setPointSizeF(font.pointSizeF() * 1.25)
-    font.setBold(True)
-    heading.setFont(font)
+    design.arrange(lay, "page", "section")
+    heading = design.heading(title)
     text = QLabel(intro)
     text.setWordWrap(True)
     lay.addWidget(heading)
@@ -85,7 +81,7 @@ class ProvidersPage(QWidget):
             "Keys are stored in your system keyring and are never shown again. "
             "A new or removed key is used from the next request on."))
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
         self.keyring_warning = QLabel(self.tr(
             "No secure keyring is available on this system: keys cannot be stored."))
@@ -261,7 +257,7 @@ class ModelPage(QWidget):
         page, lay = _page(self.tr("Default model"), self.tr(
             "New sessions start with this model. Each session can switch model in the composer."))
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
         self.model = QComboBox()
         self.model.setEditable(True)
@@ -304,7 +300,7 @@ class ListEditor(QWidget):
         self.settings = settings
         self.key = key
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setContentsMargins(*design.MARGINS["flush"])
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setAccessibleName(name)
@@ -351,7 +347,7 @@ class PermissionsPage(QWidget):
             "How much the assistant may do without asking. A session's own mode "
             "(in the composer) overrides the default."))
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
         self.descriptions = {
             "discuss": self.tr("Discuss: talk only, no tools that change anything"),
@@ -409,7 +405,7 @@ class FoldersPage(QWidget):
             "Folders the assistant may change files in (besides each session's workspace). "
             "Anything outside needs your approval."))
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
         self.roots = ListEditor(settings, "permissions.writable_roots", self.tr("Writable folders"),
                                  self.tr("The assistant may change files inside these folders"))
@@ -436,7 +432,7 @@ class AppearancePage(QWidget):
         page, lay = _page(self.tr("Appearance"), self.tr(
             "OpenWorker follows your system's light or dark setting unless you choose one here."))
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
         self.theme = QComboBox()
         for value, text in (("system", self.tr("System")), ("light", self.tr("Light")),

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.agents.personas import Persona, PersonaError, PersonaRegistry
+from openworker_qt.ui import design
 from openworker_qt.ui.persona_consent import PersonaConsentDialog
 
 
@@ -52,13 +53,8 @@ class PersonasPage(QWidget):
         self.dialog: PersonaConsentDialog | None = None
         self.personas: dict[str, Persona] = {}
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(16, 12, 16, 12)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("Personas"))
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setBold(True)
-        heading.setFont(font)
+        design.arrange(lay, "page", "section")
+        heading = design.heading(self.tr("Personas"))
         intro = QLabel(self.tr(
             "A persona is who works on a session: its instructions and the tools it is "
             "offered. Personas you install stay disabled until you agree to what they may do; "

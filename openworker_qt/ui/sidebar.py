@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -70,12 +71,11 @@ from openworker_qt.qt.session_model import (
     SNIPPET_ROLE,
     SessionListModel,
 )
+from openworker_qt.ui import design, icons
 from openworker_qt.ui.window_state import keep_on_screen
 
 #: The pause after the last key before a search runs.
 SEARCH_PAUSE_MS = 150
-#: The amber of "waiting for you" (dark text on it: contrast above 4.5:1).
-PENDING_COLOR = QColor("#d9a400")
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -124,8 +124,7 @@ class SessionDelegate(QStyledItemDelegate):
             painter.restore()
 
     def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        font = QFont(option.font)
-        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+        font = design.font("small", option.font)
         font.setWeight(QFont.Weight.DemiBold)
         painter.setFont(font)
         color = option.palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
@@ -159,17 +158,17 @@ class SessionDelegate(QStyledItemDelegate):
         line = self._line(option)
         right = inner.right()
         if pending:
-            font = QFont(option.font)
-            font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+            font = design.font("small", option.font)
             font.setWeight(QFont.Weight.Bold)
+            scheme = design.colors(pal)
             label = str(pending)
             width = max(QFontMetrics(font).horizontalAdvance(label) + 12, line)
             pill = QRectF(right - width + 1, inner.top() + (line - (line - 2)) / 2, width, line - 2)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(PENDING_COLOR)
+            painter.setBrush(scheme.q("badge"))
             painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
             painter.setFont(font)
-            painter.setPen(QColor("#1b1b1b"))
+            painter.setPen(scheme.q("on_badge"))
             painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), label)
             right -= int(width) + 6
         elif running:
@@ -185,8 +184,7 @@ class SessionDelegate(QStyledItemDelegate):
         self._draw_runs(painter, option.font, title_rect, title, words, text_color)
         found = str(index.data(SNIPPET_ROLE) or "")
         if found:
-            small = QFont(option.font)
-            small.setPointSizeF(max(7.0, small.pointSizeF() * 0.9))
+            small = design.font("small", option.font)
             snippet_rect = QRect(inner.left(), inner.top() + line + 2,
                                  max(0, inner.right() - inner.left()), line)
             self._draw_runs(painter, small, snippet_rect, found, words, muted)
@@ -232,12 +230,31 @@ class Sidebar(QWidget):
     export_failed = Signal(str)
     _export_done = Signal(str, str)  # (path, error) from the worker
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "new_button"):
+            self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
+
     def __init__(self, model: SessionListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(8, 8, 0, 8)
+        design.arrange(lay, "sidebar", "row")
         self.new_button = QPushButton(self.tr("New session"))
+        self.new_button.setObjectName("newSession")
+        self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
+        self.new_button.setIconSize(QSize(design.ICON_SIZE["small"], design.ICON_SIZE["small"]))
+        pad_v, pad_h, r = design.SPACE["s"], design.SPACE["s"], design.RADIUS["medium"]
+        self.new_button.setStyleSheet(
+            f"QPushButton#newSession {{ text-align: left; padding: {pad_v}px {pad_h}px;"
+            f" border: none; border-radius: {r}px; background: transparent; }}"
+            " QPushButton#newSession:hover { background: palette(midlight); }"
+            " QPushButton#newSession:pressed { background: palette(mid); }"
+            " QPushButton#newSession:focus { border: 1px solid palette(highlight); }")
+        self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        # as narrow as the sidebar gets (the window's minimum width is not raised by it)
+        self.new_button.setMinimumWidth(design.ICON_SIZE["small"] + 2 * pad_h)
+        self.new_button.setToolTip(self.tr("Start a new session (Ctrl+N)"))
         self.new_button.setAccessibleName(self.tr("New session"))
         self.new_button.setAccessibleDescription(self.tr("Start a new session (Ctrl+N)"))
         self.search = QLineEdit()
@@ -270,7 +287,7 @@ class Sidebar(QWidget):
         self.no_match.setObjectName("noMatch")
         self.no_match.setWordWrap(True)
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.no_match.setMargin(12)
+        self.no_match.setMargin(design.SPACE["m"])
         self.no_match.hide()
         lay.addWidget(self.new_button)
         lay.addWidget(self.search)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.tools.todo import TodoItem
+from openworker_qt.ui import design
 
 VISIBLE_ROWS = 6  # rows shown before the list scrolls
 
@@ -39,10 +40,10 @@ class TodoPanel(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self._items: list[TodoItem] = []
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(8, 4, 8, 4)
-        lay.setSpacing(2)
+        lay.setContentsMargins(design.SPACE["s"], design.SPACE["xs"], design.SPACE["s"], design.SPACE["xs"])
+        lay.setSpacing(design.SPACE["xxs"])
         head = QHBoxLayout()
-        head.setSpacing(8)
+        head.setSpacing(design.SPACE["s"])
         self.toggle = QToolButton()
         self.toggle.setObjectName("todoToggle")
         self._expanded = True  # (not a checkable button: a pressed look would read as "on")

@@ -61,6 +61,7 @@ from openworker_qt.ui.icons import icon, tool_icon_name
 from openworker_qt.ui.markdown_style import (  # noqa: F401 (CODE_PAD, HAS_CODE: re-exported)
     CODE_PAD,
     HAS_CODE,
+    highlighter_ready,
     paint_decorations,
     style_markdown,
 )
@@ -250,6 +251,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout.timeout.connect(self._emit_relayout)
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
+        self._plain_code: set[int] = set()  # answers with code rendered before Pygments
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
         self._icons: dict[tuple[str, str, bool], QIcon] = {}
         self._dark = is_dark(view.palette())  # code colours depend on it
@@ -310,6 +312,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
             style_code(doc, 0, self._dark)
+            if not highlighter_ready() and ("```" in item.text or "~~~" in item.text):
+                self._plain_code.add(item.uid)  # rendered again once the highlighter is in
         elif part == "reasoning":
             font.setItalic(True)
             doc.setDefaultFont(font)
@@ -458,6 +462,15 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._metrics = None
         self._heights.clear()
         self._estimated.clear()
+
+    def restyle(self) -> bool:
+        """Render again the finished answers whose code was shown before the
+        highlighter loaded (a streaming one is whole-rendered when it ends anyway);
+        False when there were none."""
+        plain, self._plain_code = self._plain_code, set()
+        for key in [k for k in self._docs if k[0] in plain]:
+            del self._docs[key]
+        return bool(plain)
 
     def forget_streams(self) -> None:
         self._streams.clear()

@@ -71,7 +71,12 @@ from openworker_qt.qt.transcript_items import (
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
 from openworker_qt.ui.empty_state import EmptyState
-from openworker_qt.ui.markdown_style import anchor_at, copy_button_at, preload_highlighter
+from openworker_qt.ui.markdown_style import (
+    anchor_at,
+    copy_button_at,
+    highlighter_loaded,
+    preload_highlighter,
+)
 from openworker_qt.ui.transcript_delegate import (
     FETCH_MARGIN_PX,
     WARM_UP_MARKDOWN,
@@ -80,6 +85,8 @@ from openworker_qt.ui.transcript_delegate import (
 )
 
 HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
+HIGHLIGHTER_POLL_MS = 100  # then: is it in? (the messages shown before it are rendered again)
+HIGHLIGHTER_POLLS = 600
 #: Older rows prepended per event-loop turn while jumping to the start.
 JUMP_CHUNK = 1_000
 
@@ -317,7 +324,24 @@ class TranscriptView(QListView):
         if self._warm_up:
             QTimer.singleShot(0, self, self._warm_up_step)
         else:  # Pygments, in a worker thread, once the window has settled
-            QTimer.singleShot(HIGHLIGHTER_DELAY_MS, self, preload_highlighter)
+            QTimer.singleShot(HIGHLIGHTER_DELAY_MS, self, self._start_highlighter)
+
+    def _start_highlighter(self) -> None:
+        preload_highlighter()
+        self._highlighter_polls = 0
+        self._await_highlighter()
+
+    def _await_highlighter(self) -> None:
+        """Once Pygments is in, messages rendered before it (an answer that came
+        within the first seconds, the offline demo's) are rendered again with
+        their code coloured."""
+        if highlighter_loaded():
+            if self.delegate.restyle():
+                self.viewport().update()
+            return
+        self._highlighter_polls += 1
+        if self._highlighter_polls < HIGHLIGHTER_POLLS:
+            QTimer.singleShot(HIGHLIGHTER_POLL_MS, self, self._await_highlighter)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)

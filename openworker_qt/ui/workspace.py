@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.ui import design
 from openworker_qt.ui.folders import default_workspace, prepare_folder
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
@@ -91,12 +92,8 @@ class WorkspaceDialog(QDialog):
                             else self.tr("Default folder for new sessions"))
         self.setAccessibleName(self.windowTitle())
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(24, 20, 24, 18)
-        lay.setSpacing(10)
-        heading = QLabel(self.tr("Where should OpenWorker keep your files?"))
-        font = heading.font()
-        font.setPointSizeF(font.pointSizeF() * 1.35)
-        heading.setFont(font)
+        design.arrange(lay, "dialog", "section")
+        heading = design.heading(self.tr("Where should OpenWorker keep your files?"))
         intro = QLabel(self.tr(
             "Sessions read and create files in a workspace folder; outside it the agent "
             "asks first. New sessions start in this folder, and each session can move to "
@@ -124,7 +121,8 @@ class WorkspaceDialog(QDialog):
         self.status.setAccessibleName(self.tr("Problem"))
         self.status.hide()
         lay.addWidget(self.status)
-        lay.addSpacing(6)
+        lay.addSpacing(design.GAP["tight"])
+        lay.addStretch(1)  # spare height goes above the buttons, not under the heading
         buttons = QHBoxLayout()
         self.later_button = QPushButton(self.tr("&Not now") if first_run else self.tr("Cancel"))
         self.later_button.setAccessibleName(self.tr("Not now") if first_run else self.tr("Cancel"))

@@ -458,6 +458,11 @@
             <source>My rules</source>
             <translation>我的规则</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="350" />
+            <source>Offline demo</source>
+            <translation>离线演示</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
