@@ -24,10 +24,6 @@ def models() -> int:
     return 0
 
 
-#: Personas a session can be given. There is one until personas exist.
-KNOWN_PERSONAS: tuple[str, ...] = ("default",)
-
-
 def _verdict(decision: Any) -> str:
     if decision.allowed:
         return "allow"
@@ -61,7 +57,11 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
         ("outside the workspace", str(outside)),
     ]
     out: list[dict[str, Any]] = []
-    for tool in default_tools(info, memory=rt.memory):
+    # Exactly what a session of this persona is offered: the runtime's session tools
+    # (the explorer, memory and connected services included), narrowed to its families.
+    tools_for = rt._tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
+    offered = rt.minds.tools(info, tools_for(info))
+    for tool in offered:
 
         def ask(target: str | None, tool: Any = tool) -> Any:
             args = {tool.target_arg: target} if tool.target_arg and target else {}
@@ -95,15 +95,16 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
 
 
 def tools(args: argparse.Namespace) -> int:
-    persona = args.persona or "default"
-    if persona not in KNOWN_PERSONAS:
-        sys.stderr.write(
-            f"openworker-qt: unknown persona {persona!r} (known personas: "
-            f"{', '.join(KNOWN_PERSONAS)})\n"
-        )
-        return 2
+    from openworker_qt.agents.personas import DEFAULT_PERSONA, PersonaError
+
+    persona = args.persona or DEFAULT_PERSONA
     workspace = Path.cwd().resolve()
     with cli_runtime(workspace) as rt:
+        try:
+            rt.personas.require(persona)
+        except PersonaError as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
+            return 2
         mode = args.mode or str(rt.config.get("permissions.mode", "interactive"))
         rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace)
     mode = rows[0]["mode"] if rows else mode
@@ -113,6 +114,9 @@ def tools(args: argparse.Namespace) -> int:
         return 0
     print(f"Tools a new session would be offered · mode: {mode} · persona: {persona}")
     print(f"Workspace: {workspace}\n")
+    if not rows:
+        print(f"The {persona} persona is offered no tools: it only talks.")
+        return 0
     width = max(len(r["name"]) for r in rows) if rows else 4
     print(f"{'TOOL':<{width}}  {'RISK':<11}  {'ORIGIN':<14}  IN {mode.upper()} MODE")
     for r in rows:
