@@ -231,15 +231,35 @@ def keys(args: argparse.Namespace) -> int:
         return 0
 
 
+def persona_label(personas: dict[str, Any], name: str) -> str:
+    """Which persona a session uses, in words: its title, and what it runs as when
+    that persona is no longer enabled (unknown, disabled or removed)."""
+    from openworker_qt.agents.personas import DEFAULT_PERSONA
+
+    name = name or DEFAULT_PERSONA
+    persona = personas.get(name)
+    if persona is not None and persona.enabled:
+        return str(persona.title or name)
+    fallback = personas.get(DEFAULT_PERSONA)
+    title = fallback.title if fallback is not None else DEFAULT_PERSONA
+    why = "not enabled" if persona is not None else "not installed"
+    return f"{name} ({why}: runs as {title})"
+
+
 def sessions() -> int:
     with cli_runtime() as rt:
         rows = rt.conversations.list_sessions()
         if not rows:
             print("No sessions yet. Start one with: openworker-qt run \"…\"")
             return 0
+        personas = rt.personas.load()
         for s in rows:
             flag = " [unattended]" if s.unattended else ""
-            print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {s.model:<28} {s.title}{flag}")
+            persona = s.persona or "cowork"
+            if persona not in personas or not personas[persona].enabled:
+                persona += " (off)"  # not enabled: runs as the default (`show` says so)
+            print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {persona:<10} "
+                  f"{s.model:<28} {s.title}{flag}")
         return 0
 
 
@@ -253,7 +273,8 @@ def show(args: argparse.Namespace) -> int:
         # a 100,000-message session prints in constant memory.
         out = sys.stdout
         if not args.json:
-            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}\n")
+            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}  ·  "
+                      f"persona: {persona_label(rt.personas.load(), info.persona)}\n")
         tally = UsageTally(PriceTable.from_config(rt.config.get("prices"))[0])
         for msg in rt.conversations.iter_messages(info.id):
             if args.json:

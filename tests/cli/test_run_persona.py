@@ -86,3 +86,27 @@ def test_an_unknown_or_disabled_persona_is_refused_and_nothing_is_made(
     assert "persona 'myhelper' cannot be used: it is disabled" in err
     assert "enabled personas: cowork, code, chat, ops)" in err
     assert sessions() == []
+
+
+def test_sessions_and_show_say_which_persona(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "--persona", "code", "--model", script(tmp_path), "read it"]) == 0
+    assert main(["run", "--persona", "ops", "--model", script(tmp_path, "t.json"), "hm"]) == 0
+    ids = {s.persona: s.id for s in sessions()}
+    capsys.readouterr()
+    assert main(["sessions"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert lines[ids["code"]].split()[4] == "code"
+    assert lines[ids["ops"]].split()[4] == "ops"
+    assert main(["show", ids["code"]]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.endswith("·  persona: Code")
+    # Ops switched off since: the listing and the transcript say what it runs as now.
+    assert main(["personas", "disable", "ops"]) == 0
+    capsys.readouterr()
+    assert main(["sessions"]) == 0
+    assert "ops (off)" in capsys.readouterr().out
+    assert main(["show", ids["ops"]]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.endswith("·  persona: ops (not enabled: runs as Cowork)")
