@@ -150,6 +150,7 @@ class DesktopApp(QObject):
         self.settings_window: Any = None
         self.tray: Any = None
         self.quick_ask: Any = None
+        self.persona_items: list[tuple[str, str, str]] | None = None  # once read
         self.grant_dialog: Any = None
         self.hotkey: Any = None
         self.push_to_talk: Any = None  # the global voice hotkey (ui/push_to_talk.py)
@@ -308,7 +309,14 @@ class DesktopApp(QObject):
         except Exception:
             log.exception("reading the personas failed")
             return
-        self.window.composer.set_personas(picker_items(list(found.values())))
+        self.set_personas(picker_items(list(found.values())))
+
+    def set_personas(self, items: list[tuple[str, str, str]]) -> None:
+        """Offer these personas in the composer's picker and the quick ask's chip."""
+        self.persona_items = items
+        self.window.composer.set_personas(items)
+        if self.quick_ask is not None:
+            self.quick_ask.set_personas(items)
 
     async def _start_services(self) -> None:
         """The runtime's lifecycle services (connectors, MCP, the scheduler)."""
@@ -421,6 +429,8 @@ class DesktopApp(QObject):
             from openworker_qt.ui.quick_ask import QuickAsk
 
             popup = QuickAsk(self.sessions, self.bridge)
+            if self.persona_items is not None:
+                popup.set_personas(self.persona_items)
             popup.folder_dropped.connect(
                 lambda folder: self.grant_folder(folder, popup, apply=popup.add_grant))
             self.quick_ask = popup
@@ -522,7 +532,7 @@ class DesktopApp(QObject):
                                     memory=self.runtime.memory,
                                     personas=self.runtime.personas,
                                     connectors=self.runtime.connectors)
-            window.personas.personas_changed.connect(self.window.composer.set_personas)
+            window.personas.personas_changed.connect(self.set_personas)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)
             window.model.default_model_changed.connect(self.set_default_model)

@@ -319,6 +319,22 @@ class PersonaRegistry:
     def enabled(self) -> list[Persona]:
         return [p for p in self.load().values() if p.enabled]
 
+    def require(self, name: str) -> Persona:
+        """The enabled persona ``name`` (blocking), for a user who asked for it by name;
+        :class:`PersonaError` saying why not (unknown, disabled or waiting for consent)
+        and naming the enabled ones."""
+        personas = self.load()
+        enabled = ", ".join(p.name for p in personas.values() if p.enabled)
+        persona = personas.get(name)
+        if persona is None:
+            raise PersonaError(f"unknown persona {name!r} (enabled personas: {enabled})")
+        if not persona.enabled:
+            why = ("it waits for your consent" if not persona.consented else "it is disabled")
+            raise PersonaError(
+                f"persona {name!r} cannot be used: {why} (turn it on with "
+                f"`openworker-qt personas enable {name}`; enabled personas: {enabled})")
+        return persona
+
     # ------------------------------------------------------------------ installing
 
     def inspect_folder(self, folder: Path) -> Persona:

@@ -42,6 +42,11 @@ MAX_SKILL_BYTES = 256 * 1024
 MAX_DESCRIPTION = 400
 MAX_SKILLS = 200
 MAX_RESOURCES = 100
+#: The catalogue in the system prompt stays bounded: at most this many skills and
+#: characters; the rest are named by ``load_skill("*")``.
+CATALOGUE_MAX_SKILLS = 50
+CATALOGUE_MAX_CHARS = 6_000
+EVERY_SKILL = "*"
 
 
 class SkillError(ValueError):
@@ -169,9 +174,25 @@ def discover(workspace: Path | None, user_dir: Path | None) -> list[Skill]:
     return sorted(found.values(), key=lambda s: s.name.lower())
 
 
-def catalogue(skills: Sequence[Skill]) -> str:
-    """One line per skill: ``- name: description``."""
-    return "\n".join(f"- {s.name}: {s.description}" for s in skills)
+def catalogue(skills: Sequence[Skill], *, max_skills: int | None = CATALOGUE_MAX_SKILLS,
+              max_chars: int | None = CATALOGUE_MAX_CHARS) -> str:
+    """One line per skill: ``- name: description``; beyond ``max_skills`` lines or
+    ``max_chars`` characters, one last line says how many more there are and how to
+    list them (``None``: no bound)."""
+    lines: list[str] = []
+    used = 0
+    for skill in skills:
+        line = f"- {skill.name}: {skill.description}"
+        if (max_skills is not None and len(lines) >= max_skills) or (
+                max_chars is not None and lines and used + len(line) + 1 > max_chars):
+            break
+        lines.append(line)
+        used += len(line) + 1
+    more = len(skills) - len(lines)
+    if more:
+        lines.append(f"- … {more} more skill{'s' if more != 1 else ''} — use load_skill with "
+                     f"the name \"{EVERY_SKILL}\" to list them all")
+    return "\n".join(lines)
 
 
 def _resources(folder: Path) -> list[str]:
@@ -204,8 +225,14 @@ def render_skill(skill: Skill, body: str) -> str:
 
 
 def load_skill(name: str, workspace: Path | None, user_dir: Path | None) -> str:
-    """The rendered skill ``name``; :class:`SkillError` naming the known ones if unknown."""
+    """The rendered skill ``name`` (``"*"``: the whole catalogue); :class:`SkillError`
+    naming the known ones if unknown."""
     skills = discover(workspace, user_dir)
+    if name == EVERY_SKILL and not any(s.name == name for s in skills):
+        if not skills:
+            return "No skills are installed."
+        return (f"Every skill ({len(skills)}); load one by its name:\n"
+                + catalogue(skills, max_skills=None, max_chars=None))
     for skill in skills:
         if skill.name == name:
             _, body = read_skill(skill.folder, skill.origin)
@@ -233,11 +260,13 @@ def load_skill_tool(user_dir: Callable[[], Path | None]) -> Tool:
         description=(
             "Load a skill from the skills catalogue in your instructions: returns its full "
             "instructions and the list of its files. Load a skill before doing a task it "
-            "covers, then follow it."
+            "covers, then follow it. The name \"*\" lists every skill when the catalogue "
+            "says there are more."
         ),
         parameters={
             "type": "object",
-            "properties": {"name": {"type": "string", "description": "The skill's name."}},
+            "properties": {"name": {"type": "string",
+                                    "description": "The skill's name (\"*\": list them all)."}},
             "required": ["name"],
         },
         handler=handler,

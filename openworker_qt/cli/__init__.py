@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--model", "-m", help="model, e.g. anthropic:claude-sonnet-4-6 or scripted:FILE")
     run.add_argument("--session", "-s", help="continue this session (id or prefix)")
     run.add_argument("--workspace", "-w", type=Path, help="working folder (default: current)")
+    run.add_argument("--persona", "-p",
+                     help="who works on the session: an enabled persona (default: cowork; "
+                          "see `openworker-qt personas list`)")
     run.add_argument("--yes", "-y", action="store_true", help="approve every request (careful)")
     run.add_argument("--max-iterations", type=_iterations, metavar="N",
                      help="iteration limit for this turn (1 to 1000)")
@@ -116,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
     tools = sub.add_parser(
         "tools", help="list the tools a new session would be offered, with their risk and origin"
     )
-    tools.add_argument("--persona", help="persona of the session (known: default)")
+    tools.add_argument("--persona", help="persona of the session (default: cowork; "
+                       "see `openworker-qt personas list`)")
     tools.add_argument(
         "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
         help="permission mode (default: permissions.mode from config)",

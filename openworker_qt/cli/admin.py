@@ -24,10 +24,6 @@ def models() -> int:
     return 0
 
 
-#: Personas a session can be given. There is one until personas exist.
-KNOWN_PERSONAS: tuple[str, ...] = ("default",)
-
-
 def _verdict(decision: Any) -> str:
     if decision.allowed:
         return "allow"
@@ -61,7 +57,11 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
         ("outside the workspace", str(outside)),
     ]
     out: list[dict[str, Any]] = []
-    for tool in default_tools(info, memory=rt.memory):
+    # Exactly what a session of this persona is offered: the runtime's session tools
+    # (the explorer, memory and connected services included), narrowed to its families.
+    tools_for = rt._tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
+    offered = rt.minds.tools(info, tools_for(info))
+    for tool in offered:
 
         def ask(target: str | None, tool: Any = tool) -> Any:
             args = {tool.target_arg: target} if tool.target_arg and target else {}
@@ -95,15 +95,16 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
 
 
 def tools(args: argparse.Namespace) -> int:
-    persona = args.persona or "default"
-    if persona not in KNOWN_PERSONAS:
-        sys.stderr.write(
-            f"openworker-qt: unknown persona {persona!r} (known personas: "
-            f"{', '.join(KNOWN_PERSONAS)})\n"
-        )
-        return 2
+    from openworker_qt.agents.personas import DEFAULT_PERSONA, PersonaError
+
+    persona = args.persona or DEFAULT_PERSONA
     workspace = Path.cwd().resolve()
     with cli_runtime(workspace) as rt:
+        try:
+            rt.personas.require(persona)
+        except PersonaError as exc:
+            sys.stderr.write(f"openworker-qt: {exc}\n")
+            return 2
         mode = args.mode or str(rt.config.get("permissions.mode", "interactive"))
         rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace)
     mode = rows[0]["mode"] if rows else mode
@@ -113,6 +114,9 @@ def tools(args: argparse.Namespace) -> int:
         return 0
     print(f"Tools a new session would be offered · mode: {mode} · persona: {persona}")
     print(f"Workspace: {workspace}\n")
+    if not rows:
+        print(f"The {persona} persona is offered no tools: it only talks.")
+        return 0
     width = max(len(r["name"]) for r in rows) if rows else 4
     print(f"{'TOOL':<{width}}  {'RISK':<11}  {'ORIGIN':<14}  IN {mode.upper()} MODE")
     for r in rows:
@@ -227,15 +231,35 @@ def keys(args: argparse.Namespace) -> int:
         return 0
 
 
+def persona_label(personas: dict[str, Any], name: str) -> str:
+    """Which persona a session uses, in words: its title, and what it runs as when
+    that persona is no longer enabled (unknown, disabled or removed)."""
+    from openworker_qt.agents.personas import DEFAULT_PERSONA
+
+    name = name or DEFAULT_PERSONA
+    persona = personas.get(name)
+    if persona is not None and persona.enabled:
+        return str(persona.title or name)
+    fallback = personas.get(DEFAULT_PERSONA)
+    title = fallback.title if fallback is not None else DEFAULT_PERSONA
+    why = "not enabled" if persona is not None else "not installed"
+    return f"{name} ({why}: runs as {title})"
+
+
 def sessions() -> int:
     with cli_runtime() as rt:
         rows = rt.conversations.list_sessions()
         if not rows:
             print("No sessions yet. Start one with: openworker-qt run \"…\"")
             return 0
+        personas = rt.personas.load()
         for s in rows:
             flag = " [unattended]" if s.unattended else ""
-            print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {s.model:<28} {s.title}{flag}")
+            persona = s.persona or "cowork"
+            if persona not in personas or not personas[persona].enabled:
+                persona += " (off)"  # not enabled: runs as the default (`show` says so)
+            print(f"{s.id}  {s.status:<10} {s.message_count:>4} msgs  {persona:<10} "
+                  f"{s.model:<28} {s.title}{flag}")
         return 0
 
 
@@ -249,7 +273,8 @@ def show(args: argparse.Namespace) -> int:
         # a 100,000-message session prints in constant memory.
         out = sys.stdout
         if not args.json:
-            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}\n")
+            out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}  ·  "
+                      f"persona: {persona_label(rt.personas.load(), info.persona)}\n")
         tally = UsageTally(PriceTable.from_config(rt.config.get("prices"))[0])
         for msg in rt.conversations.iter_messages(info.id):
             if args.json:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from openworker_qt.agents.personas import PersonaError
 from openworker_qt.cli.terminal import TerminalApprover, TerminalRenderer, terminal_questioner
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
@@ -64,6 +65,13 @@ async def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"openworker-qt: {config.error}\n")
             return 2
         floor = config.get(f"permissions.{WORKSPACE_MODE_KEY}")
+        persona = getattr(args, "persona", None)
+        if persona:  # refused before a session is made or changed
+            try:
+                await asyncio.to_thread(rt.personas.require, persona)
+            except PersonaError as exc:
+                sys.stderr.write(f"openworker-qt: {exc}\n")
+                return 2
         if found is not None:
             info = found
             holder = SessionLeases(store.db).holder(info.id)
@@ -80,6 +88,7 @@ async def run(args: argparse.Namespace) -> int:
             info = store.create_session(
                 model=model, workspace=str(workspace),
                 mode=new_session_mode(args.mode or str(config.get("permissions.mode")), floor),
+                **({"persona": persona} if persona else {}),
             )
         try:  # fail early and clearly on an unusable model string
             await rt.router.resolve_async(args.model or info.model or model)
@@ -94,6 +103,9 @@ async def run(args: argparse.Namespace) -> int:
             sys.stderr.write(
                 f"note: the settings of {workspace} keep its sessions in {held} mode "
                 f"({workspace_config_file(workspace)})\n")
+        if persona and found is not None and info.persona != persona:
+            store.update_session(info.id, persona=persona)  # from this turn on
+            info.persona = persona
         if args.unattended and not info.unattended:
             store.update_session(info.id, unattended=True)
             info.unattended = True

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -323,6 +324,7 @@ class TurnEngine:
         #: the outbound copy of each request only, never stored.
         self.reminder = reminder
         self.pdf_mode = "text"
+        self._schema_size: tuple[tuple[int, tuple[str, ...]], int] | None = None
         self.log = SessionHistory(store, session_id, redact)
         self.history: list[Message] = self.log.messages
         self.tool_state: dict[str, Any] = {}
@@ -732,7 +734,9 @@ class TurnEngine:
             messages = [note, *messages[skip:]]
             tokens += estimate_tokens(note) - skipped
         budget = budget_for(caps.context_window)
-        system_tokens = len(self.system_prompt) // 4
+        # What rides with every call besides the history: the system prompt (the
+        # persona, AGENTS.md, memory, skills) and the tool schemas the persona offers.
+        system_tokens = (len(self.system_prompt) + self._schema_chars(caps)) // CHARS_PER_TOKEN
         self._estimate = tokens + system_tokens
         if tokens + system_tokens > budget:  # the common case skips fit() entirely
             known = self._out_sizes
@@ -748,6 +752,17 @@ class TurnEngine:
             tools=self.tools.schemas() if caps.tools else [],
             system=self.system_prompt,
         )
+
+    def _schema_chars(self, caps: Capabilities) -> int:
+        """Characters of the tool schemas sent with each call (0 when the model takes no
+        tools), kept until the offered tools change."""
+        if not caps.tools:
+            return 0
+        key = (id(self.tools), tuple(self.tools.names()))
+        if self._schema_size is None or self._schema_size[0] != key:
+            size = len(json.dumps(self.tools.schemas(), ensure_ascii=False))
+            self._schema_size = (key, size)
+        return self._schema_size[1]
 
     def _skipped(self, covers: int) -> tuple[int, int]:
         """How many outbound messages (and tokens) the stored ``history[:covers]`` make:

@@ -32,8 +32,15 @@ def status_text(status: str) -> str:
     return words.get(status, status)
 
 
-def rule_text(rule: str) -> str:
-    """Why a call was allowed to run, from the decision's ``rule``.
+#: The memory tools: the agent's own notes about the user and the work. They are READ
+#: tools for the permission engine (they touch no file, command or service), so their
+#: cards say what they do to memory rather than "it only reads".
+MEMORY_TOOLS = frozenset({"remember", "memory_read", "memory_update", "memory_forget"})
+
+
+def rule_text(rule: str, tool: str = "") -> str:
+    """Why a call was allowed to run, from the decision's ``rule`` (and the ``tool``
+    it was about, for the words only: a memory tool's notes are "your own notes").
 
     The values the permission engine and the tool step produce: ``risk:read``,
     ``mode:auto``, ``auto_allow:<tool>``, ``allowlist:<entry>``,
@@ -43,6 +50,8 @@ def rule_text(rule: str) -> str:
     rule = rule.strip()
     kind, _, rest = rule.partition(":")
     if rule == "risk:read":
+        if tool in MEMORY_TOOLS:
+            return QCoreApplication.translate("Wording", "Allowed: your own notes")
         return QCoreApplication.translate("Wording", "Allowed: it only reads")
     if rule == "mode:auto":
         return QCoreApplication.translate("Wording", "Allowed: this session runs in auto mode")
@@ -250,8 +259,18 @@ def tool_title(
         return QCoreApplication.translate("Wording", "Asked for access to {folder}").format(folder=path)
     if name == "todo_write" or name.startswith("todo"):
         return QCoreApplication.translate("Wording", "Updated the to-do list")
-    if name in ("remember", "memory_update"):
-        return QCoreApplication.translate("Wording", "Remembered something")
+    if name == "remember":
+        if done:
+            return QCoreApplication.translate("Wording", "Saved to memory")
+        return QCoreApplication.translate("Wording", "Save to memory")
+    if name == "memory_update":
+        if done:
+            return QCoreApplication.translate("Wording", "Updated a memory")
+        return QCoreApplication.translate("Wording", "Update a memory")
+    if name == "memory_forget":
+        if done:
+            return QCoreApplication.translate("Wording", "Forgot a memory")
+        return QCoreApplication.translate("Wording", "Forget a memory")
     if name.startswith("memory"):
         return QCoreApplication.translate("Wording", "Looked at what it remembers")
     if name in ("explore", "explorer", "spawn_explorer"):
@@ -362,6 +381,10 @@ def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
         "glob": QCoreApplication.translate("Wording", "Searching files…"),
         "web_search": QCoreApplication.translate("Wording", "Searching the web…"),
         "web_fetch": QCoreApplication.translate("Wording", "Reading a web page…"),
+        "remember": QCoreApplication.translate("Wording", "Saving to memory…"),
+        "memory_update": QCoreApplication.translate("Wording", "Updating a memory…"),
+        "memory_forget": QCoreApplication.translate("Wording", "Forgetting a memory…"),
+        "memory_read": QCoreApplication.translate("Wording", "Reading its notes…"),
     }
     if name in words:
         return words[name]

@@ -4,7 +4,10 @@ Enter sends the question as a new session; the answer streams into a label
 (the tail is kept when it grows long); "Open in window" shows the full session.
 Files dropped on the popup become attachments of the question; a dropped folder
 asks read-only or writable and is granted to the question's session when it is
-created. Esc hides it; what was typed and not sent is still there next time,
+created. A compact persona chip (the composer's look, the enabled personas' titles)
+picks who answers: the question's session is created with that persona, so its
+prompt and its tools are that persona's. Esc hides it; what was typed and not
+sent is still there next time,
 and an answer that ended more than two minutes ago is not shown again. A
 rounded panel on a soft shadow; it does not stay on top of other windows.
 
@@ -54,6 +57,7 @@ from openworker_qt.qt.wording import (
 )
 from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
+from openworker_qt.ui.composer import PERSONA_ITEMS, ChipCombo
 from openworker_qt.ui.grant_dialog import grant_note
 from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
@@ -117,6 +121,12 @@ class QuickAsk(QFrame):
         self.answer.hide()
         lay.addWidget(self.answer, 1)
         row = QHBoxLayout()
+        self.persona = ChipCombo()
+        self.persona.setAccessibleName(self.tr("Persona"))
+        self.persona.setAccessibleDescription(self.tr("Who answers this question"))
+        self.persona.setToolTip(self.tr("Who answers this question"))
+        self.set_personas(list(PERSONA_ITEMS))
+        row.addWidget(self.persona)
         self.status = QLabel()
         self.status.setAccessibleName(self.tr("Status"))
         self.open_button = QPushButton(self.tr("Open in window"))
@@ -141,7 +151,34 @@ class QuickAsk(QFrame):
         c = design.colors(self.palette())
         self.setStyleSheet(
             f"QLineEdit#quickAskInput {{ background: transparent; border: none; color: {c.text}; }}"
-            f" QLabel#quickAskStatus, QLabel#quickAskAsked {{ color: {c.muted}; }}")
+            f" QLabel#quickAskStatus, QLabel#quickAskAsked {{ color: {c.muted}; }}"
+            f" QComboBox#composerChip {{ background: {c.sunken}; color: {c.text};"
+            f" border: 1px solid {c.border}; border-radius: {design.RADIUS['chip']}px;"
+            f" padding: 2px 24px 2px 10px; }}"
+            f" QComboBox#composerChip::drop-down {{ border: none; width: 20px; }}"
+            f" QComboBox#composerChip::down-arrow {{ image: none; width: 0; }}"
+            f" QComboBox#composerChip:focus {{ border: 2px solid {c.accent}; }}")
+
+    def set_personas(self, items: list[tuple[str, str, str]]) -> None:
+        """Offer these personas (name, title, description), keeping the current choice
+        when it is still offered (else Cowork, the default)."""
+        current = self.current_persona() if self.persona.count() else "cowork"
+        self.persona.blockSignals(True)
+        self.persona.clear()
+        for name, title, description in items:
+            self.persona.addItem(title, name)
+            self.persona.setItemData(self.persona.count() - 1, description,
+                                     Qt.ItemDataRole.ToolTipRole)
+        index = self.persona.findData(current)
+        if index < 0:
+            index = self.persona.findData("cowork")
+        self.persona.setCurrentIndex(max(index, 0))
+        self.persona.blockSignals(False)
+
+    def current_persona(self) -> str:
+        """The name of the persona the chip shows ('cowork' when it shows none)."""
+        name = self.persona.currentData()
+        return str(name) if name else "cowork"
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802
         """A rounded panel on a soft shadow (the window itself is transparent)."""
@@ -210,7 +247,8 @@ class QuickAsk(QFrame):
         except ValueError as exc:
             self.status.setText(str(exc))
         session_id = self.sessions.create_session(model=model, workspace=str(workspace),
-                                                  meta={"origin": "quick_ask"})
+                                                  meta={"origin": "quick_ask"},
+                                                  persona=self.current_persona())
         self.session_id = session_id
         for folder, writable in self.grants:
             self.sessions.grant_folder(session_id, folder, writable=writable)

@@ -357,7 +357,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
             words = [status_text(item.status)]
             if item.rule and item.status in ("ok", "error"):
-                words.append(rule_text(item.rule))
+                words.append(rule_text(item.rule, item.name))
             if item.result and item.status == "error" and not item.expanded:
                 words.append(first_line(item.result, 100))
             head += "\n" + " · ".join(w for w in words if w)

@@ -2319,6 +2319,16 @@ The grant applies to this session only.</source>
             <source>Running {tool}…</source>
             <translation>正在运行 {tool}…</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" />
+            <source>Persona</source>
+            <translation>角色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/quick_ask.py" />
+            <source>Who answers this question</source>
+            <translation>由谁回答这个问题</translation>
+        </message>
     </context>
     <context>
         <name>SettingsWindow</name>
@@ -3371,6 +3381,61 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/qt/wording.py" line="391" />
             <source>This command is not on your list of commands that run without asking</source>
             <translation>此命令不在你的免询问命令列表中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Allowed: your own notes</source>
+            <translation>已允许：你自己的笔记</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Saved to memory</source>
+            <translation>已存入记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Save to memory</source>
+            <translation>存入记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Updated a memory</source>
+            <translation>已更新一条记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Update a memory</source>
+            <translation>更新一条记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Forgot a memory</source>
+            <translation>已忘记一条记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Forget a memory</source>
+            <translation>忘记一条记忆</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Saving to memory…</source>
+            <translation>正在存入记忆…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Updating a memory…</source>
+            <translation>正在更新记忆…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Forgetting a memory…</source>
+            <translation>正在忘记一条记忆…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" />
+            <source>Reading its notes…</source>
+            <translation>正在查看它的笔记…</translation>
         </message>
     </context>
     <context>

@@ -66,13 +66,45 @@ def test_the_users_override_shows(capsys: pytest.CaptureFixture[str], isolated_s
 def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools", "--mode", "auto"]) == 0
     out = capsys.readouterr().out
-    assert "mode: auto · persona: default" in out
+    assert "mode: auto · persona: cowork" in out
     line = next(x for x in out.splitlines() if x.startswith("write_file"))
     assert "write_local" in line and "builtin" in line and "depends on target" in line
 
 
-def test_personas(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "read_file" in listing(capsys, "--persona", "default")
+def test_each_persona_lists_exactly_its_tools(capsys: pytest.CaptureFixture[str]) -> None:
+    from openworker_qt.agents.families import family_of
+    from openworker_qt.agents.personas import builtin_personas
+    from openworker_qt.runtime import open_runtime
+
+    rt = open_runtime()
+    try:
+        every = {t.name: family_of(t) for t in rt._tools_with_explorer("")(
+            rt.conversations.create_session(workspace=str(Path.cwd())))}
+    finally:
+        rt.close()
+    assert "explore" in every and "create_deliverable" in every
+    for name, persona in builtin_personas().items():
+        rows = listing(capsys, "--persona", name)
+        assert all(r["persona"] == name for r in rows.values())
+        assert set(rows) == {t for t, family in every.items() if family in persona.tools}, name
+    code = listing(capsys, "--persona", "code")
+    assert {"run_shell", "git_status", "explore"} <= set(code)
+    assert "create_deliverable" not in code
+    assert "create_deliverable" in listing(capsys)  # the default: cowork
+    assert listing(capsys, "--persona", "chat") == {}
+    assert main(["tools", "--persona", "chat"]) == 0
+    assert "offered no tools" in capsys.readouterr().out
+
+
+def test_an_unknown_or_disabled_persona_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools", "--persona", "researcher"]) == 2
     err = capsys.readouterr().err
-    assert "unknown persona 'researcher'" in err and "known personas: default" in err
+    assert "unknown persona 'researcher'" in err
+    assert "enabled personas: cowork, code, chat, ops, myhelper" in err
+    assert main(["personas", "disable", "ops"]) == 0
+    capsys.readouterr()
+    assert main(["tools", "--persona", "ops"]) == 2
+    err = capsys.readouterr().err
+    assert "persona 'ops' cannot be used: it is disabled" in err
+    assert "openworker-qt personas enable ops" in err
+    assert "enabled personas: cowork, code, chat, myhelper" in err

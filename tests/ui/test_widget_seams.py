@@ -139,7 +139,8 @@ class QuickAskSessionsOnAManager:
 
     def create_session(self, *, model: str, workspace: str, meta: dict[str, Any],
                        title: str = "", persona: str = "", mode: str = "") -> str:
-        return self.world.manager.create_session(model=model, workspace=workspace, meta=meta).id
+        return self.world.manager.create_session(model=model, workspace=workspace, meta=meta,
+                                                 persona=persona or "cowork").id
 
     def grant_folder(self, session_id: str, folder: str, *, writable: bool) -> None:
         SessionControl(self.world.store, session_id).grant_directory(folder, writable)
