@@ -198,6 +198,11 @@ class SlackStub:
             self._connected.clear()
         return ws
 
+    @property
+    def live(self) -> bool:
+        """Whether a Socket Mode client is connected now."""
+        return self._ws is not None and not self._ws.closed
+
     async def connected(self) -> None:
         await asyncio.wait_for(self._connected.wait(), 20)
 
