@@ -39,6 +39,7 @@ from openworker_qt.connectors.base import (
     RetryPolicy,
     ToolDef,
     dumps,
+    is_on,
     n,
     obj,
     s,
@@ -84,9 +85,7 @@ def _seg(value: Any) -> str:
     return quote(text, safe="")
 
 
-def _on(value: str | None) -> bool:
-    return str(value or "").strip().lower() in {"yes", "on", "true", "1", "y"}
-
+_on = is_on  # a yes/no field's value
 
 # ------------------------------------------------------------------------- Sentry
 
@@ -596,9 +595,9 @@ STRIPE = ConnectorSpec(
                 "changes: then it can also refund a payment (each refund asks you first).",
     fields=(_token("Secret or restricted key", "Stripe → Developers → API keys. A restricted "
                    "key with read access is enough while changes are off."),
-            Field("allow_changes", "Allow changes", "Type yes to let the agent refund "
-                  "payments (each one still asks you). Leave empty to keep Stripe read-only.",
-                  secret=False, required=False, placeholder="no")),
+            Field("allow_changes", "Allow changes", "On: the agent may also refund payments "
+                  "(each refund still asks you). Off: Stripe stays read-only.",
+                  secret=False, required=False, kind="bool")),
     client=_stripe, validate=_stripe_validate, api_url="https://api.stripe.com",
     tools=STRIPE_READS + STRIPE_ACTIONS, extra={"offered": offered},
 )

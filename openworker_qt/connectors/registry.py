@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from openworker_qt.connectors.base import (
+    NO,
+    YES,
     ConnectorError,
     ConnectorSpec,
     Credentials,
@@ -202,7 +204,18 @@ class ConnectorRegistry:
         unknown = set(clean) - {f.key for f in spec.fields} - OVERRIDES
         if unknown:
             raise ConnectorError("config", f"{spec.name} has no field {sorted(unknown)[0]!r}.")
-        missing = [f.label for f in spec.fields if f.required and f.key not in clean]
+        for f in spec.fields:  # yes/no: stored as "yes" when on, left out when off
+            if f.kind == "bool" and f.key in clean:
+                answer = clean[f.key].lower()
+                if answer not in YES | NO:
+                    raise ConnectorError("config", f"{spec.name}: {f.label} is yes or no, "
+                                         f"not {clean[f.key]!r}.")
+                if answer in YES:
+                    clean[f.key] = "yes"
+                else:
+                    del clean[f.key]
+        missing = [f.label for f in spec.fields
+                   if f.required and f.kind != "bool" and f.key not in clean]
         if missing:
             raise ConnectorError("config", f"{spec.name} needs: {', '.join(missing)}.")
         return clean
