@@ -9,9 +9,9 @@ connector is connected:
   restarts it on the new tokens, at once — the registry tells the service;
 * disconnecting stops it;
 * a change made by another process (``openworker-qt connectors connect slack``
-  while the app runs) is noticed by a cheap look at the connector's row every
-  :attr:`SlackService.poll` seconds; the tokens themselves are read from the
-  keyring in a worker, only when that row changed.
+  while the app runs) is noticed by a cheap look at the connector's row (in a
+  worker) every :attr:`SlackService.poll` seconds; the tokens themselves are
+  read from the keyring in a worker, only when that row changed.
 """
 
 from __future__ import annotations
@@ -111,7 +111,12 @@ class SlackService:
     async def _watch(self) -> None:
         while self._running:
             await asyncio.sleep(self.poll)
-            if self._row() != self._seen:
+            try:  # a look at one row, in a worker: the loop never waits on the disk
+                row = await asyncio.to_thread(self._row)
+            except Exception:
+                log.exception("reading Slack's connector state failed")
+                continue
+            if row != self._seen:
                 await self._refresh_logged()
 
     def _row(self) -> tuple[Any, ...]:
@@ -123,8 +128,8 @@ class SlackService:
         async with self._lock:
             if not self._running:
                 return
-            self._seen = self._row()
-            if self.connectors.state(SLACK).status != "connected":
+            self._seen = await asyncio.to_thread(self._row)
+            if self._seen[0] != "connected":
                 await self._stop_listener()
                 return
             values = await asyncio.to_thread(self.connectors.values, SLACK)
