@@ -474,13 +474,12 @@ class Runtime:
 
     def add_connector_services(self, manager: SessionManager, *, workspace: str | Path) -> None:
         """The connectors' long-lived services for ``manager``'s sessions: the Slack
-        listener when Slack is connected (a mention in a thread starts a session)."""
-        if any(spec.id == "slack" for spec in self.connectors.connected()):
-            from openworker_qt.connectors.slack_listener import SlackListener
+        listener, running while Slack is connected (a mention in a thread starts a
+        session); connecting or disconnecting Slack starts or stops it, no restart."""
+        from openworker_qt.connectors.slack_service import SlackService
 
-            self.add_service(SlackListener(
-                manager, self.inbox, self.db, workspace=workspace,
-                values=lambda: self.connectors.values("slack"), policy=self.connectors.policy))
+        self.add_service(SlackService(manager, self.inbox, self.db, self.connectors,
+                                      workspace=workspace))
 
     @property
     def running_services(self) -> list[str]:

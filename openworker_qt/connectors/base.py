@@ -31,6 +31,16 @@ from typing import Any, Literal
 
 ErrorKind = Literal["auth", "rate_limited", "server", "request", "network", "config"]
 Credentials = Mapping[str, str]
+#: ``text``: typed in; ``bool``: a yes/no switch (a checkbox on the settings page),
+#: stored as ``yes`` when on and left out when off.
+FieldKind = Literal["text", "bool"]
+YES = frozenset({"yes", "on", "true", "1", "y"})
+NO = frozenset({"no", "off", "false", "0", "n"})
+
+
+def is_on(value: str | None) -> bool:
+    """Whether a yes/no field's stored (or typed) value is on."""
+    return str(value or "").strip().lower() in YES
 
 
 class ConnectorError(Exception):
@@ -53,6 +63,11 @@ class Field:
     secret: bool = True
     required: bool = True
     placeholder: str = ""
+    kind: FieldKind = "text"
+
+    def __post_init__(self) -> None:
+        if self.kind == "bool" and self.secret:
+            raise ValueError(f"the yes/no field {self.key} cannot be secret")
 
 
 @dataclass(frozen=True, slots=True)

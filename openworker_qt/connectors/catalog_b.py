@@ -39,11 +39,13 @@ from openworker_qt.connectors.base import (
     RetryPolicy,
     ToolDef,
     dumps,
+    is_on,
     n,
     obj,
     s,
 )
-from openworker_qt.connectors.services import pick
+from openworker_qt.connectors.oauth import OAuth, access_token
+from openworker_qt.connectors.services import MICROSOFT_OAUTH, oauth_fields, pick
 
 
 def _token(label: str, help_text: str) -> Field:
@@ -84,9 +86,7 @@ def _seg(value: Any) -> str:
     return quote(text, safe="")
 
 
-def _on(value: str | None) -> bool:
-    return str(value or "").strip().lower() in {"yes", "on", "true", "1", "y"}
-
+_on = is_on  # a yes/no field's value
 
 # ------------------------------------------------------------------------- Sentry
 
@@ -596,9 +596,9 @@ STRIPE = ConnectorSpec(
                 "changes: then it can also refund a payment (each refund asks you first).",
     fields=(_token("Secret or restricted key", "Stripe → Developers → API keys. A restricted "
                    "key with read access is enough while changes are off."),
-            Field("allow_changes", "Allow changes", "Type yes to let the agent refund "
-                  "payments (each one still asks you). Leave empty to keep Stripe read-only.",
-                  secret=False, required=False, placeholder="no")),
+            Field("allow_changes", "Allow changes", "On: the agent may also refund payments "
+                  "(each refund still asks you). Off: Stripe stays read-only.",
+                  secret=False, required=False, kind="bool")),
     client=_stripe, validate=_stripe_validate, api_url="https://api.stripe.com",
     tools=STRIPE_READS + STRIPE_ACTIONS, extra={"offered": offered},
 )
@@ -606,16 +606,21 @@ STRIPE = ConnectorSpec(
 
 # --------------------------------------------------------------------- QuickBooks
 
-OAUTH_HELP = ("An OAuth access token ({where}); it lasts about an hour, so paste a fresh one "
-              "when the connector asks to be reconnected.")
 QBO_MINOR = {"minorversion": "75"}
+
+
+#: Intuit's sign-in: a confidential client (its secret as HTTP Basic credentials).
+QUICKBOOKS_OAUTH = OAuth("Intuit", "https://appcenter.intuit.com/connect/oauth2",
+                         "https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer",
+                         ("com.intuit.quickbooks.accounting",), client_auth="basic")
 
 
 def _quickbooks(values: Credentials, policy: RetryPolicy) -> _OrgApi:
     base = (values.get("api_url") or "https://quickbooks.api.intuit.com").rstrip("/")
     realm = quote(values.get("company", ""), safe="")
+    token = access_token(QUICKBOOKS_OAUTH, values)  # blocking: built in a worker
     api = _OrgApi("QuickBooks", f"{base}/v3/company/{realm}", policy=policy,
-                  headers={"Authorization": f"Bearer {values.get('token', '')}",
+                  headers={"Authorization": f"Bearer {token}",
                            "Accept": "application/json"})
     api.scope = realm
     return api
@@ -666,13 +671,12 @@ QUICKBOOKS = ConnectorSpec(
     id="quickbooks", name="QuickBooks", category="Finance",
     description="Reads open invoices and anything else in your books (customers, bills, "
                 "payments) through read-only queries; e-mails an invoice to its customer.",
-    fields=(_token("Access token", OAUTH_HELP.format(
-                where="from the Intuit developer portal's OAuth 2.0 Playground, scope "
-                      "com.intuit.quickbooks.accounting")),
+    fields=(*oauth_fields("Intuit", "developer.intuit.com → your app → Keys and credentials "
+                          "(add http://127.0.0.1 as a redirect URI)"),
             Field("company", "Company ID (realm)", "QuickBooks → the gear → Account and "
                   "settings → Billing & subscription → Company ID.", secret=False),
             _address("Only for a sandbox company: https://sandbox-quickbooks.api.intuit.com.")),
-    client=_quickbooks, validate=_quickbooks_validate,
+    client=_quickbooks, validate=_quickbooks_validate, extra={"oauth": QUICKBOOKS_OAUTH},
     api_url="https://quickbooks.api.intuit.com",
     tools=(
         ToolDef("quickbooks_open_invoices", "List unpaid invoices (all, or one customer's).",
@@ -691,8 +695,18 @@ QUICKBOOKS = ConnectorSpec(
 # ---------------------------------------------------------------- Microsoft Teams
 
 
+#: Microsoft's sign-in (a public client with PKCE), with Teams' permissions.
+TEAMS_OAUTH = OAuth(MICROSOFT_OAUTH.service, MICROSOFT_OAUTH.authorize_url,
+                    MICROSOFT_OAUTH.token_url,
+                    ("offline_access", "User.Read", "Team.ReadBasic.All",
+                     "Channel.ReadBasic.All", "ChannelMessage.Read.All", "ChannelMessage.Send",
+                     "Chat.ReadWrite"))
+
+
 def _teams(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return _bearer("Microsoft Teams", values, "https://graph.microsoft.com/v1.0", policy)
+    token = access_token(TEAMS_OAUTH, values)  # blocking: built in a worker
+    return _bearer("Microsoft Teams", {**values, "token": token},
+                   "https://graph.microsoft.com/v1.0", policy)
 
 
 async def _teams_validate(api: HttpApi) -> Identity:
@@ -738,9 +752,9 @@ TEAMS = ConnectorSpec(
     id="teams", name="Microsoft Teams", category="Chat",
     description="Reads your teams, their channels and chats; posts a message in a channel or "
                 "chat.",
-    fields=(_token("Access token", OAUTH_HELP.format(
-                where="from Graph Explorer, with ChannelMessage.Read.All, ChannelMessage.Send, "
-                      "Chat.ReadWrite and Team.ReadBasic.All")),),
+    fields=oauth_fields("Microsoft", "the Microsoft Entra admin center → App registrations "
+                        "(a public client with the redirect http://localhost)"),
+    extra={"oauth": TEAMS_OAUTH},
     client=_teams, validate=_teams_validate, api_url="https://graph.microsoft.com/v1.0",
     tools=(
         ToolDef("teams_list", "List the teams you are in and their channels.", obj({}),
@@ -988,14 +1002,22 @@ ZOOM = ConnectorSpec(
 # ----------------------------------------------------------------------- DocuSign
 
 
+#: DocuSign's sign-in (production accounts; a developer account signs in at
+#: account-d.docusign.com: its token address goes in as ``token_url``).
+DOCUSIGN_OAUTH = OAuth("DocuSign", "https://account.docusign.com/oauth/auth",
+                       "https://account.docusign.com/oauth/token", ("signature", "extended"),
+                       client_auth="basic")
+
+
 def _docusign(values: Credentials, policy: RetryPolicy) -> _OrgApi:
     base = (values.get("api_url") or "").rstrip("/")
     if not base.startswith(("https://", "http://")):
         raise ConnectorError("config", "The DocuSign address must start with https://.")
     if not base.endswith("/restapi"):
         base += "/restapi"
+    token = access_token(DOCUSIGN_OAUTH, values)  # blocking: built in a worker
     api = _OrgApi("DocuSign", f"{base}/v2.1", policy=policy,
-                  headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                  headers={"Authorization": f"Bearer {token}"})
     api.scope = "accounts/" + quote(values.get("account", ""), safe="")
     return api
 
@@ -1037,14 +1059,14 @@ DOCUSIGN = ConnectorSpec(
     id="docusign", name="DocuSign", category="Signing",
     description="Reads your envelopes and whether they are signed, and your templates; sends "
                 "a template to someone to sign.",
-    fields=(_token("Access token", OAUTH_HELP.format(
-                where="DocuSign → Apps and Keys, or the API Explorer, scope signature")),
+    fields=(*oauth_fields("DocuSign", "DocuSign → Settings → Apps and Keys (its integration "
+                          "key; add http://127.0.0.1 as a redirect URI)"),
             Field("account", "API account ID", "DocuSign → Settings → Apps and Keys → API "
                   "Account ID.", secret=False),
             _address("Your account's base URI, on the same page (e.g. https://na3.docusign.net;"
                      " https://demo.docusign.net for a developer account).", required=True,
                      placeholder="https://na3.docusign.net")),
-    client=_docusign, validate=_docusign_validate,
+    client=_docusign, validate=_docusign_validate, extra={"oauth": DOCUSIGN_OAUTH},
     tools=(
         ToolDef("docusign_envelopes", "List envelopes sent in the last 30 days (or since a "
                 "date) and their state.",

@@ -1,4 +1,5 @@
-"""OAuth 2.0 for the connectors whose services offer it (Google, Microsoft).
+"""OAuth 2.0 for the connectors whose services offer it (Google, Microsoft, Intuit,
+DocuSign).
 
 * :func:`sign_in` runs the authorization-code flow with PKCE (S256) the way a
   desktop app should (RFC 8252): the browser opens the service's consent page,
@@ -40,9 +41,24 @@ class OAuth:
     token_url: str
     scopes: tuple[str, ...]
     extra: Mapping[str, str] = field(default_factory=dict)  # e.g. access_type=offline
+    #: How the client's secret reaches the token endpoint: in the form ("post"), or as
+    #: HTTP Basic credentials ("basic": Intuit, DocuSign). Without a secret, neither.
+    client_auth: str = "post"
 
     def token_endpoint(self, values: Credentials) -> str:
         return values.get("token_url") or self.token_url
+
+    def client_credentials(self, form: dict[str, str], client_id: str,
+                           client_secret: str) -> tuple[str, str] | None:
+        """Adds the client to a token request's ``form``; returns the Basic auth pair
+        when the service wants the secret that way."""
+        form["client_id"] = client_id
+        if not client_secret:
+            return None
+        if self.client_auth == "basic":
+            return client_id, client_secret
+        form["client_secret"] = client_secret
+        return None
 
 
 _cache: dict[tuple[str, str], tuple[str, float]] = {}
@@ -80,12 +96,12 @@ def access_token(oauth: OAuth, values: Credentials) -> str:
             return hit[0]
     import httpx2
 
-    form = {"grant_type": "refresh_token", "refresh_token": refresh,
-            "client_id": values.get("client_id", "")}
-    if values.get("client_secret"):
-        form["client_secret"] = values["client_secret"]
+    form = {"grant_type": "refresh_token", "refresh_token": refresh}
+    basic = oauth.client_credentials(form, values.get("client_id", ""),
+                                     values.get("client_secret", ""))
     try:
-        response = httpx2.post(oauth.token_endpoint(values), data=form, timeout=30.0)
+        response = httpx2.post(oauth.token_endpoint(values), data=form, auth=basic,
+                               timeout=30.0)
     except httpx2.HTTPError as exc:
         raise ConnectorError("network", f"{oauth.service} could not be reached.") from exc
     body = _token_reply(oauth, response.status_code, _json(response))
@@ -165,11 +181,10 @@ async def sign_in(
     import httpx2
 
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
-            "client_id": client_id, "code_verifier": verifier}
-    if client_secret:
-        form["client_secret"] = client_secret
+            "code_verifier": verifier}
+    basic = oauth.client_credentials(form, client_id, client_secret)
     try:
-        async with httpx2.AsyncClient(timeout=30.0) as http:
+        async with httpx2.AsyncClient(timeout=30.0, auth=basic) as http:
             response = await http.post(token_url or oauth.token_url, data=form)
     except httpx2.HTTPError as exc:
         raise ConnectorError("network", f"{oauth.service} could not be reached.") from exc

@@ -23,12 +23,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from openworker_qt.connectors.base import (
+    NO,
+    YES,
     ConnectorError,
     ConnectorSpec,
     Credentials,
@@ -40,6 +43,8 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.storage import secrets
 from openworker_qt.storage.db import Database
+
+log = logging.getLogger(__name__)
 
 Status = Literal["connected", "failed", "not connected"]
 
@@ -125,6 +130,9 @@ class ConnectorRegistry:
         self.specs = {s.id: s for s in (specs if specs is not None else catalogue())}
         self.policy = policy or RetryPolicy()
         self.get_secret = get_secret
+        #: Called with a connector's id after it was connected, tested or disconnected
+        #: here (on the loop thread): the Slack listener starts and stops by it.
+        self.listeners: list[Callable[[str], None]] = []
 
     # ------------------------------------------------------------------ state
 
@@ -177,6 +185,13 @@ class ConnectorRegistry:
              current.identity if identity is None else identity, error, time.time()),
         )
 
+    def _changed(self, connector: str) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(connector)
+            except Exception:  # a listener's failure must not undo the change
+                log.exception("a connector listener failed")
+
     async def mark_failed(self, connector: str, error: str) -> None:
         async with self.db.writing():
             if self.state(connector).status != "not connected":
@@ -190,7 +205,18 @@ class ConnectorRegistry:
         unknown = set(clean) - {f.key for f in spec.fields} - OVERRIDES
         if unknown:
             raise ConnectorError("config", f"{spec.name} has no field {sorted(unknown)[0]!r}.")
-        missing = [f.label for f in spec.fields if f.required and f.key not in clean]
+        for f in spec.fields:  # yes/no: stored as "yes" when on, left out when off
+            if f.kind == "bool" and f.key in clean:
+                answer = clean[f.key].lower()
+                if answer not in YES | NO:
+                    raise ConnectorError("config", f"{spec.name}: {f.label} is yes or no, "
+                                         f"not {clean[f.key]!r}.")
+                if answer in YES:
+                    clean[f.key] = "yes"
+                else:
+                    del clean[f.key]
+        missing = [f.label for f in spec.fields
+                   if f.required and f.kind != "bool" and f.key not in clean]
         if missing:
             raise ConnectorError("config", f"{spec.name} needs: {', '.join(missing)}.")
         return clean
@@ -213,6 +239,7 @@ class ConnectorRegistry:
             # Which secrets are stored (their names only: the page says "stored" for them).
             settings[STORED] = ",".join(k for k in spec.secret_keys if k in clean)
             self._record(spec.id, "connected", settings=settings, identity=identity.text())
+        self._changed(spec.id)
         return identity
 
     def _store_secrets(self, spec: ConnectorSpec, values: Mapping[str, str]) -> None:
@@ -237,6 +264,7 @@ class ConnectorRegistry:
         else:
             async with self.db.writing():
                 self._record(spec.id, "connected", identity=identity.text())
+        self._changed(spec.id)
         return self.state(spec.id)
 
     async def disconnect(self, connector: str) -> bool:
@@ -252,6 +280,7 @@ class ConnectorRegistry:
         await asyncio.to_thread(forget)
         async with self.db.writing():
             self.db.execute("DELETE FROM connectors WHERE id = ?", (spec.id,))
+        self._changed(spec.id)
         return was
 
     # ------------------------------------------------------------------ tools

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import logging
 import re
 import time
@@ -42,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPolicy
-from openworker_qt.connectors.slack import SlackApi, thread_target
+from openworker_qt.connectors.slack import SlackApi, message_header, thread_target
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import Action, Inbox, InboxItem
 from openworker_qt.core.sessions import SessionManager
@@ -83,6 +84,55 @@ SEEN_FOR = 7 * 24 * 3600.0
 APPROVE = "openworker_approve"
 DENY = "openworker_deny"
 MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
+
+
+#: Slack's limit on a message's text (the rest is cut).
+SLACK_TEXT_LIMIT = 39_000
+#: The tools whose success in a thread counts as the model having replied there.
+REPLY_TOOLS = frozenset({"slack_send_message", "slack_send_file"})
+
+
+def unsent_answer(history: list[Any], target: str) -> tuple[str, str] | None:
+    """The last turn's final answer as ``(key, text)`` when it should be posted in
+    the thread ``target``: the turn was started by a Slack message (its header),
+    ended with text, and no reply tool posted to ``target`` during it. ``key``
+    names that answer (for posting it once)."""
+    start = None
+    for index in range(len(history) - 1, -1, -1):
+        msg = history[index]
+        if msg.get("role") == "user" and msg.get("source") != "steering":
+            start = index
+            break
+    if start is None:
+        return None
+    opening = history[start].get("content")
+    if not (isinstance(opening, str) and opening.startswith("[Slack message from ")):
+        return None  # typed in the app: answered in the app
+    turn = history[start + 1:]
+    final = next((m for m in reversed(turn) if m.get("role") == "assistant"), None)
+    if final is None or final.get("tool_calls"):
+        return None
+    text = final.get("content")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    posting: set[str] = set()
+    calls = [c for m in turn if m.get("role") == "assistant" for c in m.get("tool_calls") or []]
+    for call in calls:
+        function = call.get("function") or {}
+        if function.get("name") not in REPLY_TOOLS:
+            continue
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except ValueError:
+            continue
+        if isinstance(arguments, dict) and arguments.get("target") == target:
+            posting.add(str(call.get("id")))
+    replied = any(m.get("role") == "tool" and m.get("tool_call_id") in posting
+                  and m.get("status", "ok") == "ok" for m in turn)
+    if replied:
+        return None
+    key = f"answer:{final.get('step_id') or ''}:{final.get('ts') or start}"
+    return key, text.strip()
 
 
 class SlackThreads:
@@ -195,6 +245,8 @@ class SlackListener:
         self.socket: Any = None
         self.bot_user = ""
         self._claimed: set[str] = set()
+        self._user_names: dict[str, str] = {}
+        self._channel_names: dict[str, str] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -301,9 +353,33 @@ class SlackListener:
             async with self.db.writing():
                 self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
             return
-        message = (f"[Slack message from <@{user}> in the thread {target}. Reply there with "
-                   f"slack_send_message, target {target}.]\n{text}")
-        self.manager.send(session_id, message)
+        user_name, channel_name = await self._names(user, channel)
+        header = message_header(user, target, user_name=user_name, channel_name=channel_name)
+        self.manager.send(session_id, header + text)
+
+    async def _names(self, user: str, channel: str) -> tuple[str, str]:
+        """The member's and the channel's names (best effort: without the scopes to
+        read them, the header names the ids)."""
+        if user not in self._user_names:
+            self._user_names[user] = await self._lookup("users.info", "user", user=user)
+        if channel not in self._channel_names:
+            self._channel_names[channel] = await self._lookup("conversations.info", "channel",
+                                                              channel=channel)
+        return self._user_names[user], self._channel_names[channel]
+
+    async def _lookup(self, method: str, key: str, **params: str) -> str:
+        if self.api is None:
+            return ""
+        try:
+            found = (await self.api.call(method, **params)).get(key) or {}
+        except ConnectorError as exc:
+            log.info("Slack: %s failed: %s", method, exc.message)
+            return ""
+        if key == "user":
+            profile = found.get("profile") or {}
+            return str(profile.get("display_name") or found.get("real_name")
+                       or found.get("name") or "")
+        return "" if found.get("is_im") else str(found.get("name") or "")
 
     async def _ephemeral(self, channel: str, user: str, thread: str, text: str) -> None:
         assert self.api is not None
@@ -331,6 +407,34 @@ class SlackListener:
         # added): make sure it has its card.
         if isinstance(event, ev.PermissionRequired) and self.threads.target_of(event.session_id):
             self._spawn(self._post_missing_cards(event.session_id))
+        # A turn a Slack message started ends: its answer goes to the thread, unless
+        # the model replied there itself.
+        if (isinstance(event, ev.TurnEnded) and event.status == "completed"
+                and self.threads.target_of(event.session_id)):
+            self._spawn(self._post_answer(event.session_id))
+
+    async def _post_answer(self, session_id: str) -> None:
+        target = self.threads.target_of(session_id)
+        if target is None or self.api is None:
+            return
+        history = await asyncio.to_thread(self.manager.store.load, session_id)
+        answer = unsent_answer(history, target)
+        if answer is None:
+            return
+        key, text = answer
+        key = f"{key}:{session_id}"
+        # Once: the key (the answer's own message) is claimed before posting and kept.
+        if key in self._claimed or self.threads.seen(key):
+            return
+        self._claimed.add(key)
+        async with self.db.writing():
+            self.threads.mark_seen(key)
+        _, channel, thread = target.split(":", 2)
+        try:
+            await self.api.call("chat.postMessage", channel=channel, thread_ts=thread,
+                                text=text[:SLACK_TEXT_LIMIT])
+        except ConnectorError as exc:
+            log.warning("Slack: could not post the answer in %s: %s", target, exc.message)
 
     async def _post_missing_cards(self, session_id: str | None = None) -> None:
         for item in self.inbox.pending(session_id):

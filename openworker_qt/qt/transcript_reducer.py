@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from openworker_qt.connectors.slack import plain_header
 from openworker_qt.core import events as ev
 from openworker_qt.domain.messages import Message
 from openworker_qt.qt.transcript_items import TranscriptItem, content_text, parse_arguments
@@ -119,6 +120,8 @@ class TranscriptReducer:
         elif role == "user":
             self._end_streaming()
             text, names = content_text(msg.get("content"))
+            # A Slack message's header for the model, in plain words ("From @ana in #sales").
+            text = (plain_header(text) or text) if text.startswith("[Slack message") else text
             self.sink.append(TranscriptItem(
                 "user", text=text, attachments=names, source=str(msg.get("source") or "user"),
                 ts=float(msg.get("ts") or 0.0)))

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.connectors.base import ConnectorError, ConnectorSpec
+from openworker_qt.connectors.base import ConnectorError, ConnectorSpec, is_on
 from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
 
@@ -49,6 +50,8 @@ class ConnectorsPage(QWidget):
         self.registry = registry
         self.task: asyncio.Future[Any] | None = None
         self.edits: dict[str, QLineEdit] = {}
+        #: The yes/no fields' checkboxes (Stripe's "Allow changes").
+        self.checks: dict[str, QCheckBox] = {}
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         heading = QLabel(self.tr("Connectors"))
@@ -203,6 +206,7 @@ class ConnectorsPage(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.edits.clear()
+        self.checks.clear()
         if spec is None:
             return
         state = self.registry.state(spec.id)
@@ -211,6 +215,9 @@ class ConnectorsPage(QWidget):
         self.state_label.setText(self._state_text(state))
         settings = dict(state.settings or {})
         for f in spec.fields:
+            if f.kind == "bool":
+                self._add_check(f.key, f.label, f.help, is_on(settings.get(f.key)))
+                continue
             edit = QLineEdit()
             edit.setAccessibleName(f.label)
             edit.setAccessibleDescription(f.help)
@@ -246,6 +253,31 @@ class ConnectorsPage(QWidget):
         self._update_state()
         self.message.clear()
 
+    def _add_check(self, key: str, label: str, help_text: str, on: bool) -> None:
+        check = QCheckBox(label)
+        check.setChecked(on)
+        check.setAccessibleName(label)
+        check.setAccessibleDescription(help_text)
+        help_label = QLabel(help_text)
+        help_label.setWordWrap(True)
+        help_label.setObjectName("connectorFieldHelp")
+        help_label.setEnabled(False)
+        box = QWidget()
+        col = QVBoxLayout(box)
+        col.setContentsMargins(0, 0, 0, 4)
+        col.setSpacing(2)
+        col.addWidget(check)
+        col.addWidget(help_label)
+        self.form.addRow("", box)
+        self.checks[key] = check
+
+    def _typed(self) -> dict[str, str]:
+        """What the form holds: the typed values, and "yes" or "no" for each checkbox."""
+        values = {key: edit.text().strip() for key, edit in self.edits.items()}
+        values.update({key: "yes" if check.isChecked() else "no"
+                       for key, check in self.checks.items()})
+        return values
+
     def _state_text(self, state: ConnectorState) -> str:
         if state.status == "connected":
             return f"✓ {state.identity}" if state.identity else self.tr("✓ Connected")
@@ -277,7 +309,7 @@ class ConnectorsPage(QWidget):
         spec = self.selected
         if spec is None:
             return
-        values = {key: edit.text().strip() for key, edit in self.edits.items()}
+        values = self._typed()
         state = self.registry.state(spec.id)
         if state.status != "not connected" and any(
                 not values.get(k) for k in spec.secret_keys):  # keep the stored secrets

@@ -123,6 +123,18 @@ class SlackStub:
     def _m_auth_test(self, _args: dict[str, Any]) -> dict[str, Any]:
         return {"user": "openworker", "user_id": "UBOT", "team": "Acme", "team_id": "T1"}
 
+    #: Members' and channels' names (users.info, conversations.info); others are unknown.
+    names = {"U1": "ana", "U2": "ben", "C0ACME": "sales"}
+
+    def _m_users_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        user = str(args.get("user", ""))
+        return {"user": {"id": user, "name": user.lower(), "real_name": "",
+                         "profile": {"display_name": self.names.get(user, "")}}}
+
+    def _m_conversations_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = str(args.get("channel", ""))
+        return {"channel": {"id": channel, "name": self.names.get(channel, "")}}
+
     def _m_chat_postMessage(self, args: dict[str, Any]) -> dict[str, Any]:
         ts = f"1700000100.{next(self._ts):06d}"
         blocks = args.get("blocks") or []
@@ -197,6 +209,11 @@ class SlackStub:
             self._ws = None
             self._connected.clear()
         return ws
+
+    @property
+    def live(self) -> bool:
+        """Whether a Socket Mode client is connected now."""
+        return self._ws is not None and not self._ws.closed
 
     async def connected(self) -> None:
         await asyncio.wait_for(self._connected.wait(), 20)

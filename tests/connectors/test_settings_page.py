@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from PySide6.QtWidgets import QLineEdit
 
 from openworker_qt.connectors.registry import secret_name
@@ -91,4 +92,72 @@ def test_the_page_in_chinese(qtbot: Any, qapp: Any) -> None:
     finally:
         install_translator(qapp, "en")
         qapp.processEvents()  # the language change reaches the page while it lives
+        rt.close()
+
+
+async def test_a_yes_no_field_is_a_checkbox_and_turns_stripes_changes_on_and_off(
+    qtbot: Any,
+) -> None:
+    from PySide6.QtWidgets import QCheckBox
+
+    stub = StubServer()
+    await stub.start()
+    stub.add("GET", "/v1/account", json_reply({"id": "acct_1", "email": "ana@acme.com"}))
+    rt = runtime(Sleeps())
+    try:
+        def stripe_tools() -> set[str]:
+            return {t.name for t in rt.connectors.tools() if t.origin == "connector:stripe"}
+
+        page = ConnectorsPage(rt.connectors)
+        qtbot.addWidget(page)
+        page.select("stripe")
+        assert "allow_changes" not in page.edits  # not a box to type "yes" in
+        check = page.checks["allow_changes"]
+        assert isinstance(check, QCheckBox) and not check.isChecked()
+        assert check.accessibleName() == "Allow changes"
+        assert "refund" in check.accessibleDescription()
+
+        # Read-only first (connected here: the page has no field for the stub's address).
+        await rt.connectors.connect("stripe", {"token": "sk_test_0001", "api_url": stub.url})
+        page.select("github")
+        page.select("stripe")
+        assert not page.checks["allow_changes"].isChecked()
+        assert "stripe_refund" not in stripe_tools()
+
+        page.checks["allow_changes"].setChecked(True)
+        page.connect_button.click()  # the stored key and address are kept
+        await settle(page)
+        assert page.message.text() == "Connected as ana@acme.com in Stripe (test mode)"
+        assert rt.connectors.state("stripe").settings["allow_changes"] == "yes"
+        assert "stripe_refund" in stripe_tools()
+        page.select("github")
+        page.select("stripe")  # shown again from what is stored
+        assert page.checks["allow_changes"].isChecked()
+
+        page.checks["allow_changes"].setChecked(False)
+        page.connect_button.click()
+        await settle(page)
+        assert "allow_changes" not in rt.connectors.state("stripe").settings
+        assert "stripe_refund" not in stripe_tools()
+    finally:
+        rt.close()
+        await stub.stop()
+
+
+async def test_yes_no_values_stay_compatible_and_nonsense_is_refused() -> None:
+    from openworker_qt.connectors.base import ConnectorError, is_on
+
+    rt = runtime(Sleeps())
+    try:
+        spec = rt.connectors.spec("stripe")
+        assert spec.field("allow_changes").kind == "bool"  # type: ignore[union-attr]
+        for typed, stored in (("yes", "yes"), ("On", "yes"), ("true", "yes"), ("no", None),
+                              ("off", None), ("", None)):
+            clean = rt.connectors.check_values(spec, {"token": "sk", "allow_changes": typed})
+            assert clean.get("allow_changes") == stored
+        assert is_on("yes") and is_on("Y") and not is_on("no") and not is_on(None)
+        with pytest.raises(ConnectorError) as refused:
+            rt.connectors.check_values(spec, {"token": "sk", "allow_changes": "maybe"})
+        assert refused.value.message == "Stripe: Allow changes is yes or no, not 'maybe'."
+    finally:
         rt.close()
