@@ -232,6 +232,13 @@ class McpManager:
             raise KeyError(server)
         return await found.read_resource(uri)
 
+    async def prompt(self, server: str, name: str, arguments: dict[str, str] | None = None) -> str:
+        """A prompt's rendered messages, to put in the composer."""
+        found = self.servers.get(server)
+        if found is None:
+            raise KeyError(server)
+        return await found.get_prompt(name, arguments)
+
     # --------------------------------------------------------- lifecycle
 
     async def start_all(self) -> None:
