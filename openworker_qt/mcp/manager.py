@@ -200,8 +200,9 @@ class McpManager:
         self._registries[registry] = folder
         for server in self._servers_for(folder):
             self._fill(registry, server)
-        if folder is not None and self._foreign(folder) and folder not in self.folders:
-            self._load_folder(folder)
+        if (folder is not None and self._foreign(folder) and not self.folders.get(folder)
+                and folder not in self._loading):
+            self._load_folder(folder)  # (again while it has none: trusted since?)
         return registry
 
     def _foreign(self, folder: Path) -> bool:
@@ -226,7 +227,7 @@ class McpManager:
             asyncio.get_running_loop()
         except RuntimeError:  # no loop (a blocking caller): nothing may start here
             return
-        self.folders[folder] = {}
+        self.folders.setdefault(folder, {})
         task = asyncio.ensure_future(self._start_folder(folder))
         self._loading[folder] = task
         task.add_done_callback(lambda _t: self._loading.pop(folder, None))

@@ -1,7 +1,7 @@
 """Workspace MCP servers follow each session's folder: a session in a folder whose
 MCP file the user trusts gets that folder's servers (started when the session is
 built, not before); sessions elsewhere never see them; an untrusted folder's
-servers never start. Real runtime, real sessions, real server processes."""
+servers do not start until the user trusts them. Real runtime, real sessions, real server processes."""
 
 from __future__ import annotations
 
@@ -63,8 +63,14 @@ async def test_a_sessions_folder_brings_its_trusted_servers_to_that_session_only
         # Its tools ask, as a workspace server's always do.
         add = again.tools.get("mcp__local__add")
         assert add is not None and add.risk_class().value == "external"
+        # Trusted while the app runs: the folder's next session starts its server.
+        assert not mark.exists()
+        mc.TrustStore(config_dir).trust(untrusted)
+        sessions.engine(sessions.create_session(workspace=str(untrusted)).id)
+        await manager.folder_ready(untrusted)
+        assert list(manager.folders[untrusted.resolve()]) == ["sneaky"]
+        await until(mark.exists, 30)
     finally:
         await asyncio.wait_for(runtime.stop(), 30)
         runtime.close()
     assert local.status.state is State.STOPPED
-    assert not mark.exists()
