@@ -58,6 +58,7 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow, WindowSessions  # noqa: E402
+from openworker_qt.ui.mcp_composer import McpComposer  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 
@@ -185,6 +186,9 @@ class DesktopApp(QObject):
             runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
                 self.tr("The MCP server {name} is not working: {reason}").format(
                     name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
+            # their resources in the attach menu, their prompts behind "/"
+            self.mcp_composer = McpComposer(self.window.composer, runtime.mcp,
+                                            self.window.show_message)
 
     # ----------------------------------------------------------- collaborators
 

@@ -358,7 +358,8 @@ class Runtime:
             # MCP tools join after the narrowing (servers that connect later add theirs
             # to this registry), for personas that use connected services.
             if self.mcp is not None and "connectors" in self.minds.persona(info).tools:
-                self.mcp.attach(narrowed)
+                # (a session's own folder brings its trusted workspace servers)
+                self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
             return narrowed
 
         manager = SessionManager(

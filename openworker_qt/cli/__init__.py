@@ -126,6 +126,8 @@ def _parser() -> argparse.ArgumentParser:
         help="permission mode (default: permissions.mode from config)",
     )
     tools.add_argument("--json", action="store_true", help="print one JSON object per tool")
+    tools.add_argument("--no-mcp", action="store_true",
+                       help="leave out the MCP servers' tools (they are connected to list them)")
 
     sub.add_parser("sessions", help="list sessions")
     sub.add_parser("models", help="list configured providers and their curated models")

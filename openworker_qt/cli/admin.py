@@ -30,7 +30,61 @@ def _verdict(decision: Any) -> str:
     return "ask" if decision.needs_user else "refuse"
 
 
-def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[dict[str, Any]]:
+#: How long ``openworker-qt tools`` waits for the MCP servers to connect.
+MCP_WAIT = 30.0
+
+
+def mcp_listing(rt: Any, workspace: Path,
+                within: float | None = None) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The configured MCP servers' tools (servers connected, bounded by ``within``,
+    then stopped) and a row for each server that is not ready, with its status.
+    Blocking: it runs its own event loop (the CLI has no other)."""
+    import asyncio
+
+    from openworker_qt.mcp.client import State
+    from openworker_qt.mcp.doctor import login_path
+    from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.mcp.tools import tool_name
+
+    within = MCP_WAIT if within is None else within
+    manager = McpManager.load(rt.paths.config, workspace, get_secret=secrets.get_secret,
+                              set_secret=secrets.set_secret, path=login_path,
+                              connect_timeout=within)
+    for problem in manager.problems:
+        sys.stderr.write(f"note: {problem}\n")
+    if not manager.servers:
+        return [], []
+
+    missing: list[dict[str, Any]] = []
+
+    def status_rows() -> None:  # before the servers are stopped
+        for name, server in manager.servers.items():
+            status = server.status
+            if status.state is State.READY:
+                continue
+            text = (f"did not connect within {within:g} s" if status.state is State.STARTING
+                    else status.describe().splitlines()[0])
+            missing.append({"name": tool_name(name, "") + "*", "origin": f"mcp:{name}",
+                            "server_status": text})
+
+    async def connect() -> list[Any]:
+        await manager.start_all()
+        try:
+            await manager.wait_ready(within)
+        except TimeoutError:
+            pass
+        try:
+            status_rows()
+            return list(manager.tools())
+        finally:
+            await manager.stop_all()
+
+    tools = asyncio.run(connect())
+    return tools, missing
+
+
+def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
+                 extra: list[Any] | None = None) -> list[dict[str, Any]]:
     """What a new session with this mode and persona would be offered: each tool with
     its risk class (the user's overrides applied), its origin, and what the session's
     real permission engine does with a call to it.
@@ -61,7 +115,10 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path) -> list[d
     # (the explorer, memory and connected services included), narrowed to its families.
     tools_for = rt._tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
     offered = rt.minds.tools(info, tools_for(info))
-    for tool in offered:
+    listed = list(offered)
+    if extra and "connectors" in rt.minds.persona(info).tools:  # MCP tools, as in a session
+        listed += extra
+    for tool in listed:
 
         def ask(target: str | None, tool: Any = tool) -> Any:
             args = {tool.target_arg: target} if tool.target_arg and target else {}
@@ -106,10 +163,11 @@ def tools(args: argparse.Namespace) -> int:
             sys.stderr.write(f"openworker-qt: {exc}\n")
             return 2
         mode = args.mode or str(rt.config.get("permissions.mode", "interactive"))
-        rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace)
+        extra, missing = mcp_listing(rt, workspace) if not getattr(args, "no_mcp", False) else ([], [])
+        rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace, extra=extra)
     mode = rows[0]["mode"] if rows else mode
     if args.json:
-        for row in rows:
+        for row in [*rows, *missing]:
             print(json.dumps(row, ensure_ascii=False))
         return 0
     print(f"Tools a new session would be offered · mode: {mode} · persona: {persona}")
@@ -126,6 +184,9 @@ def tools(args: argparse.Namespace) -> int:
         if r.get("interaction"):
             verdict += " (then asks you)"
         print(f"{r['name']:<{width}}  {r['risk']:<11}  {r['origin']:<14}  {verdict}")
+    for r in missing:
+        print(f"{r['name']:<{width}}  {'':<11}  {r['origin']:<14}  "
+              f"no tools: the server is {r['server_status']}")
     return 0
 
 

@@ -66,6 +66,9 @@ class ApprovalRequest:
     #: Names this call instance, stable across a restart (see ``Inbox.add``);
     #: ``call_id`` is the vendor's id, which providers may reuse in every turn.
     call_key: str | None = None
+    #: What the tool's own source (an MCP server) says it does, as the model read
+    #: it; empty for the app's own tools. Shown so a poisoned description is seen.
+    about: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,7 @@ class InboxApprover:
                 can_always=request.can_always,
                 task_id=self.task_id,
                 call_key=request.call_key,
+                about=request.about,
             )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return outcome_of(item.resolution)

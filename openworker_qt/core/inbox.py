@@ -152,6 +152,8 @@ MIGRATIONS = [
     CREATE INDEX inbox_pending ON inbox(status, created_at);
     CREATE INDEX inbox_by_call ON inbox(session_id, tool_call_id);
     """,
+    # What an MCP server says its tool does, shown with the approval.
+    "ALTER TABLE inbox ADD COLUMN about TEXT NOT NULL DEFAULT '';",
 ]
 
 
@@ -192,6 +194,7 @@ class InboxItem:
     created_at: float
     resolved_at: float | None = None
     call_key: str | None = None
+    about: str = ""  # what the tool's MCP server says it does (approvals)
 
     @property
     def pending(self) -> bool:
@@ -242,6 +245,7 @@ class Inbox:
         options: tuple[str, ...] | list[str] = (),
         task_id: str | None = None,
         call_key: str | None = None,
+        about: str = "",
     ) -> InboxItem:
         """Add an item, or return the one that already exists for this call
         instance (``call_key``; the ``tool_call_id`` when no key is given)."""
@@ -263,14 +267,14 @@ class Inbox:
             cur = conn.execute(
                 "INSERT INTO inbox(kind, session_id, tool_call_id, call_key, tool, arguments,"
                 " args_preview, title, reason, risk, target, standing_target, can_always,"
-                " options, task_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, task_id, created_at, about)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     kind, session_id, tool_call_id, key, r(tool),
                     json.dumps(args, ensure_ascii=False, default=lambda o: r(str(o))),
                     args_preview(args), r(title), r(reason), risk, target, standing_target,
                     int(can_always), json.dumps([r(str(o)) for o in options]), task_id,
-                    time.time(),
+                    time.time(), r(about),
                 ),
             )
             row = conn.execute("SELECT * FROM inbox WHERE id = ?", (cur.lastrowid,)).fetchone()
@@ -523,4 +527,5 @@ def _item(row: Any) -> InboxItem:
         created_at=float(row["created_at"]),
         resolved_at=row["resolved_at"],
         call_key=row["call_key"],
+        about=row["about"],
     )

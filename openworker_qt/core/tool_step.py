@@ -547,6 +547,7 @@ class ToolStep:
                 can_always=decision.can_always,
                 standing_target=decision.standing_target,
                 call_key=rerun_key(call.key) if rerun else call.key,
+                about=tool.description if tool.origin.startswith("mcp:") else "",
             )
             async with writing():
                 self._audit(call, "approval_requested", reason=decision.reason)

@@ -5,12 +5,19 @@ lifecycle service (:func:`attach`): they start in the background, in parallel,
 once the window has painted. A session's registry gets the tools of the servers
 ready when it is built, and is kept up to date as servers come up, change their
 tools or are turned off (:meth:`McpManager.attach`).
+
+Workspace servers follow each session's folder: a registry attached for a folder
+gets the global servers' tools and that folder's own servers' (when the user
+trusts its ``.openworker/mcp.json`` / ``.mcp.json``), never another folder's. A
+folder other than the runtime's own is read (in a worker) and its servers started
+the first time a session there is built.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -52,7 +59,14 @@ class McpManager:
         self.notices: list[tuple[str, str]] = []  # (server, text), newest last
         self.on_notice: Callable[[str, str], None] | None = None
         self.listeners: list[Callable[[McpServer], None]] = []
-        self._registries: weakref.WeakSet[ToolRegistry] = weakref.WeakSet()
+        #: Each attached registry and the folder it serves (None: every server here).
+        self._registries: weakref.WeakKeyDictionary[ToolRegistry, Path | None] = (
+            weakref.WeakKeyDictionary())
+        #: Workspace servers of the sessions' other folders, by folder (resolved).
+        self.folders: dict[Path, dict[str, McpServer]] = {}
+        self._home: dict[int, Path] = {}  # id(server) → its folder, for workspace servers
+        self._others: set[int] = set()  # ids of the servers in ``folders``
+        self._loading: dict[Path, asyncio.Task[None]] = {}
         for config in configs:
             self.add(config)
 
@@ -62,8 +76,10 @@ class McpManager:
         configs, problems = load_servers(config_dir, workspace)
         for problem in problems:
             log.warning("MCP: %s", problem)
-        manager = cls(configs, problems=problems, **kw)
+        manager = cls([], problems=problems, **kw)
         manager.config_dir, manager.workspace = config_dir, workspace
+        for config in configs:
+            manager.add(config)
         return manager
 
     def untrusted_file(self) -> Path | None:
@@ -93,6 +109,13 @@ class McpManager:
         return added
 
     def add(self, config: ServerConfig) -> McpServer:
+        server = self._make(config)
+        self.servers[config.name] = server
+        if config.workspace and self.workspace is not None:
+            self._home[id(server)] = _folder(self.workspace)
+        return server
+
+    def _make(self, config: ServerConfig) -> McpServer:
         kw: dict[str, Any] = {}
         if self.connect_timeout is not None:
             kw["connect_timeout"] = self.connect_timeout
@@ -101,7 +124,6 @@ class McpManager:
         server.on_notice = self._notice
         server.on_tools_changed = self._refresh
         server.listeners.append(self._changed)
-        self.servers[config.name] = server
         return server
 
     def global_configs(self) -> list[ServerConfig]:
@@ -167,12 +189,74 @@ class McpManager:
 
     # ------------------------------------------------------------- tools
 
-    def attach(self, registry: ToolRegistry) -> ToolRegistry:
-        """Add the ready servers' tools to ``registry`` and keep them current there."""
-        self._registries.add(registry)
-        for server in self.servers.values():
+    def attach(self, registry: ToolRegistry, workspace: Path | None = None) -> ToolRegistry:
+        """Add the ready servers' tools to ``registry`` and keep them current there.
+
+        With ``workspace`` (a session's folder) the registry gets the global servers
+        and that folder's own trusted servers only; a folder seen for the first time
+        is read in a worker and its servers started (their tools arrive when they
+        are ready). Without it, every server of this manager."""
+        folder = _folder(workspace) if workspace is not None else None
+        self._registries[registry] = folder
+        for server in self._servers_for(folder):
             self._fill(registry, server)
+        if (folder is not None and self._foreign(folder) and not self.folders.get(folder)
+                and folder not in self._loading):
+            self._load_folder(folder)  # (again while it has none: trusted since?)
         return registry
+
+    def _foreign(self, folder: Path) -> bool:
+        """A folder whose servers this manager did not load with itself."""
+        return self.config_dir is not None and (
+            self.workspace is None or folder != _folder(self.workspace))
+
+    def _servers_for(self, folder: Path | None) -> list[McpServer]:
+        if folder is None:
+            return list(self.servers.values())
+        own = [s for s in self.servers.values()
+               if not s.config.workspace or self._home.get(id(s)) == folder]
+        return own + list(self.folders.get(folder, {}).values())
+
+    def _serves(self, folder: Path | None, server: McpServer) -> bool:
+        if folder is None:  # every server of this manager, none of the other folders'
+            return id(server) not in self._others
+        return not server.config.workspace or self._home.get(id(server)) == folder
+
+    def _load_folder(self, folder: Path) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a blocking caller): nothing may start here
+            return
+        self.folders.setdefault(folder, {})
+        task = asyncio.ensure_future(self._start_folder(folder))
+        self._loading[folder] = task
+        task.add_done_callback(lambda _t: self._loading.pop(folder, None))
+
+    async def _start_folder(self, folder: Path) -> None:
+        """Read ``folder``'s MCP file (in a worker) and start its trusted servers."""
+        assert self.config_dir is not None
+        try:
+            configs, problems = await asyncio.to_thread(load_servers, self.config_dir, folder)
+        except Exception:
+            log.exception("reading the MCP servers of %s failed", folder)
+            return
+        for problem in problems:
+            log.info("MCP (%s): %s", folder, problem)
+        servers = self.folders.setdefault(folder, {})
+        for config in configs:
+            if not config.workspace or config.name in servers or not config.enabled:
+                continue
+            server = self._make(config)
+            self._home[id(server)] = folder
+            self._others.add(id(server))
+            servers[config.name] = server
+            await server.start()  # in the background: tools join when it is ready
+
+    async def folder_ready(self, workspace: Path) -> None:
+        """Wait until ``workspace``'s servers were read and started (tests, the CLI)."""
+        task = self._loading.get(_folder(workspace))
+        if task is not None:
+            await asyncio.shield(task)
 
     def _fill(self, registry: ToolRegistry, server: McpServer, *, drop: bool = False) -> None:
         prefix = tool_name(server.config.name, "")
@@ -189,8 +273,9 @@ class McpManager:
                 log.warning("MCP tool %s skipped: its name is taken", tool.name)
 
     def _refresh(self, server: McpServer, *, drop: bool = False) -> None:
-        for registry in list(self._registries):
-            self._fill(registry, server, drop=drop)
+        for registry, folder in list(self._registries.items()):
+            if self._serves(folder, server):
+                self._fill(registry, server, drop=drop)
 
     def tools(self) -> ToolRegistry:
         return self.attach(ToolRegistry())
@@ -232,6 +317,13 @@ class McpManager:
             raise KeyError(server)
         return await found.read_resource(uri)
 
+    async def prompt(self, server: str, name: str, arguments: dict[str, str] | None = None) -> str:
+        """A prompt's rendered messages, to put in the composer."""
+        found = self.servers.get(server)
+        if found is None:
+            raise KeyError(server)
+        return await found.get_prompt(name, arguments)
+
     # --------------------------------------------------------- lifecycle
 
     async def start_all(self) -> None:
@@ -251,4 +343,14 @@ class McpManager:
             within)
 
     async def stop_all(self) -> None:
-        await asyncio.gather(*(s.stop() for s in self.servers.values()), return_exceptions=True)
+        for task in list(self._loading.values()):
+            task.cancel()
+        others = [s for servers in self.folders.values() for s in servers.values()]
+        await asyncio.gather(*(s.stop() for s in [*self.servers.values(), *others]),
+                             return_exceptions=True)
+
+
+def _folder(path: Path) -> Path:
+    """A folder's absolute, normalised path (computed, no disk access: this runs on
+    the loop)."""
+    return Path(os.path.normpath(os.path.abspath(os.path.expanduser(path))))

@@ -51,6 +51,7 @@ def approval_request(item: InboxItem) -> ApprovalRequest:
         target=item.target,
         can_always=item.can_always,
         standing_target=item.standing_target,
+        about=item.about,
     )
 
 

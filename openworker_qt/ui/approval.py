@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -234,12 +235,20 @@ class ApprovalPanel(QWidget):
         reason = QLabel(why)
         reason.setWordWrap(True)
         reason.setVisible(bool(why))
+        # What an MCP server says its tool does (what the model read): a poisoned
+        # description ("ignore your instructions…") is seen before the call runs.
+        self.about = QLabel(about_text(request.about))
+        self.about.setObjectName("approvalAbout")
+        self.about.setWordWrap(True)
+        self.about.setToolTip(request.about[:4000])
+        self.about.setVisible(bool(request.about))
+        self.about.setAccessibleName(self.tr("What the server says this tool does"))
         muted = design.colors(self.palette()).muted
-        for w in (meta, where, reason):
+        for w in (meta, where, reason, self.about):
             w.setStyleSheet(f"color: {muted};")
-        for w in (self.title, meta, where, reason):
+        for w in (self.title, meta, where, reason, self.about):
             w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for w in (meta, where, reason):
+        for w in (meta, where, reason, self.about):
             lay.addWidget(w)
         text = preview or arguments_text(request.arguments)
         self.details = DiffView(text)
@@ -276,6 +285,25 @@ class ApprovalPanel(QWidget):
         self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
         self.setAccessibleName(self.tr("Approval request: {question}").format(question=question))
         self.setAccessibleDescription(why or risk_sentence(request.risk.value))
+
+
+ABOUT_SHOWN = 600
+_SERVER_TAG = re.compile(r"^\[MCP server ([^\]]+)\]\s*")
+
+
+def about_text(about: str, limit: int = ABOUT_SHOWN) -> str:
+    """"The MCP server X says this tool does: …", cut at ``limit`` characters."""
+    if not about:
+        return ""
+    tag = _SERVER_TAG.match(about)
+    text = " ".join(about[tag.end():].split()) if tag else " ".join(about.split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if tag:
+        return QCoreApplication.translate("ApprovalPanel", "The MCP server {server} says this tool "
+                                          "does: {text}").format(server=tag.group(1), text=text)
+    return QCoreApplication.translate("ApprovalPanel", "Its server says this tool does: {text}").format(
+        text=text)
 
 
 def _short(target: str, limit: int = 32) -> str:

@@ -114,3 +114,12 @@ def load_attachment(path: str | Path) -> Attachment:
         _tr("{name}: this kind of file cannot be attached (images, PDFs and text files can)").format(
             name=p.name)
     )
+
+
+def mcp_attachment(server: str, uri: str, name: str, text: str) -> Attachment:
+    """A resource read from an MCP server, attached as text. Its part carries no
+    ``path``: a server's resource is not a file the assistant's tools may read."""
+    label = name or uri
+    part = {"type": "text", "name": label,
+            "text": f"[Attached from the MCP server {server}: {label} ({uri})]\n{text}"}
+    return Attachment(label, f"mcp:{server}:{uri}", "mcp", part)

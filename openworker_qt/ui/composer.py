@@ -16,7 +16,10 @@ Signals:
     model_chosen(str), persona_chosen(str), mode_chosen(str): picker changes
         (persona_chosen carries the persona's name; the picker shows its title).
     model_missing(): Send with no model in the picker (the text is kept).
-    attach_requested(): the Attach button.
+    attach_requested(): the Attach button (or its menu's "Files…").
+    mcp_attach_requested(): the attach menu's "From an MCP server…".
+    mcp_prompt_requested(bool): "/" typed (True) into an empty message box, or the attach
+        menu's "Prompt from an MCP server…" (only once :meth:`offer_mcp` ran).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
+    QMenu,
     QPlainTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -140,6 +144,8 @@ class Composer(QWidget):
     mode_chosen = Signal(str)
     model_missing = Signal()
     attach_requested = Signal()
+    mcp_attach_requested = Signal()
+    mcp_prompt_requested = Signal(bool)  # True: typed "/" (put back if nothing is chosen)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -147,6 +153,9 @@ class Composer(QWidget):
         #: The attachments of the last message submitted, to put back if it is not sent.
         self.last_attachments: list[Attachment] = []
         self._running = False
+        #: The attach button's menu once MCP servers are offered (:meth:`offer_mcp`).
+        self.attach_menu: QMenu | None = None
+        self._slash_armed = False
         lay = QVBoxLayout(self)
         lay.setContentsMargins(SPACE["l"], SPACE["xs"], SPACE["l"], SPACE["m"])
         lay.setSpacing(SPACE["xs"])
@@ -229,7 +238,8 @@ class Composer(QWidget):
         self.edit.escape.connect(self._on_escape)
         self.send.clicked.connect(self.submit)
         self.stop.clicked.connect(self.stop_requested)
-        self.attach.clicked.connect(self.attach_requested)
+        self.attach.clicked.connect(self._on_attach)
+        self.edit.textChanged.connect(self._on_text_changed)
         self.model.activated.connect(lambda _i: self.model_chosen.emit(self.current_model()))
         if line := self.model.lineEdit():
             line.setAccessibleName(self.tr("Model name"))
@@ -466,6 +476,49 @@ class Composer(QWidget):
         self.edit.clear()
         self.clear_attachments()
         self.submitted.emit(text, parts)
+
+    # -------------------------------------------------------------- MCP offers
+
+    def offer_mcp(self, offered: bool = True) -> None:
+        """Offer MCP servers' resources (the attach menu) and prompts ("/" in an
+        empty message box, and the attach menu)."""
+        self._slash_armed = offered
+        if not offered:
+            self.attach_menu = None
+            return
+        menu = QMenu(self)
+        menu.setAccessibleName(self.tr("Attach"))
+        files = menu.addAction(self.tr("Files…"))
+        files.triggered.connect(self.attach_requested)
+        resource = menu.addAction(self.tr("From an MCP server…"))
+        resource.setToolTip(self.tr("Attach something one of your MCP servers offers"))
+        resource.triggered.connect(self.mcp_attach_requested)
+        prompt = menu.addAction(self.tr("Prompt from an MCP server…"))
+        prompt.setToolTip(self.tr("Start the message from a prompt an MCP server offers (or type /)"))
+        prompt.triggered.connect(lambda: self.mcp_prompt_requested.emit(False))
+        self.attach_menu = menu
+        self.attach.setToolTip(self.tr("Add files, a folder, or something from an MCP server"))
+
+    def _on_attach(self) -> None:
+        if self.attach_menu is None:
+            self.attach_requested.emit()
+            return
+        self.attach_menu.popup(self.attach.mapToGlobal(self.attach.rect().bottomLeft()))
+
+    def _on_text_changed(self) -> None:
+        if self._slash_armed and self.edit.toPlainText() == "/":
+            self.edit.clear()
+            self.mcp_prompt_requested.emit(True)
+
+    def insert_text(self, text: str) -> None:
+        """Put ``text`` at the cursor of the message box (a prompt chosen from a server;
+        the "/" itself when no prompt was chosen)."""
+        armed, self._slash_armed = self._slash_armed, False
+        try:
+            self.edit.insertPlainText(text)
+        finally:
+            self._slash_armed = armed
+        self.edit.setFocus()
 
     def _on_escape(self) -> None:
         if self._running:

@@ -151,6 +151,17 @@ def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # typ
             await until(lambda: sum(line.split(" ", 1)[1].startswith("failed")
                                     for line in failing.log) >= 2, 30, "a retry failed")
             assert len(banners) == 1
+            # The window's composer offers what the ready servers have.
+            composer = desktop.window.composer
+            assert composer.attach_menu is not None
+            offer = [a for a in composer.attach_menu.actions()
+                     if a.text() == "From an MCP server…"]
+            offer[0].trigger()
+            await until(lambda: desktop.mcp_composer.dialog is not None, 30, "the list")
+            dialog = desktop.mcp_composer.dialog
+            assert "note://hello" in dialog.list.item(0).text()
+            dialog.accept()
+            await until(lambda: composer.attachments, 30, "attached")
 
         run(qloop, scenario)
     finally:
