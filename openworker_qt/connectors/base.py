@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import quote
 
 ErrorKind = Literal["auth", "rate_limited", "server", "request", "network", "config"]
 Credentials = Mapping[str, str]
@@ -302,3 +303,32 @@ def clip(text: str, limit: int = 12_000) -> str:
 
 def dumps(value: Any) -> str:
     return clip(json.dumps(value, ensure_ascii=False, indent=1, default=str))
+
+
+# ------------------------------------------------------- helpers for connector modules
+
+
+def token_field(label: str, help_text: str) -> Field:
+    """The usual secret field: an API token."""
+    return Field("token", label, help_text)
+
+
+def api_url(values: Credentials, default: str) -> str:
+    """The service's address: the ``api_url`` setting (self-hosted, tests) or ``default``."""
+    return values.get("api_url") or default
+
+
+def bearer_api(service: str, values: Credentials, default: str, policy: RetryPolicy,
+               **headers: str) -> HttpApi:
+    """An :class:`HttpApi` sending the ``token`` field as a bearer token."""
+    return HttpApi(service, api_url(values, default), policy=policy,
+                   headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
+
+
+def path_segment(value: object) -> str:
+    """One segment of an address path, from a value the model gave: encoded whole, so it
+    can name one thing and never step to another of the service's addresses."""
+    text = str(value).strip()
+    if not text or text in {".", ".."}:
+        raise ConnectorError("request", f"{text!r} is not a valid id.")
+    return quote(text, safe="")

@@ -37,26 +37,11 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
+from openworker_qt.connectors.base import api_url as _url
+from openworker_qt.connectors.base import bearer_api as _bearer
+from openworker_qt.connectors.base import path_segment as _id
+from openworker_qt.connectors.base import token_field as _token
 from openworker_qt.connectors.services import GOOGLE_FIELDS, _google, _oauth_bearer, pick
-
-
-def _token(label: str, help_text: str) -> Field:
-    return Field("token", label, help_text)
-
-
-def _url(values: Credentials, default: str) -> str:
-    return values.get("api_url") or default
-
-
-def _bearer(service: str, values: Credentials, default: str, policy: RetryPolicy,
-            **headers: str) -> HttpApi:
-    return HttpApi(service, _url(values, default), policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
-
-
-def _id(value: Any) -> str:
-    """An id as one path segment (a slash in it cannot reach another endpoint)."""
-    return quote(str(value), safe="")
 
 
 def _site(values: Credentials, service: str) -> str:

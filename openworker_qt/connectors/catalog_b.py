@@ -44,23 +44,16 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
+from openworker_qt.connectors.base import bearer_api as _bearer
+from openworker_qt.connectors.base import path_segment as _seg
+from openworker_qt.connectors.base import token_field as _token
 from openworker_qt.connectors.oauth import OAuth, access_token
 from openworker_qt.connectors.services import MICROSOFT_OAUTH, oauth_fields, pick
-
-
-def _token(label: str, help_text: str) -> Field:
-    return Field("token", label, help_text)
 
 
 def _address(help_text: str, *, required: bool = False, placeholder: str = "") -> Field:
     return Field("api_url", "API address", help_text, secret=False, required=required,
                  placeholder=placeholder)
-
-
-def _bearer(service: str, values: Credentials, default: str, policy: RetryPolicy,
-            **headers: str) -> HttpApi:
-    return HttpApi(service, values.get("api_url") or default, policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
 
 
 def _refused(service: str) -> ConnectorError:
@@ -75,15 +68,6 @@ def _text(html: Any) -> str:
 
 def _days_ago(days: int) -> dt.date:
     return dt.datetime.now(dt.UTC).date() - dt.timedelta(days=days)
-
-
-def _seg(value: Any) -> str:
-    """One segment of an address path, from a value the model gave: encoded whole, so it
-    can name one thing and never step to another of the service's addresses."""
-    text = str(value).strip()
-    if not text or text in {".", ".."}:
-        raise ConnectorError("request", f"{text!r} is not a valid id.")
-    return quote(text, safe="")
 
 
 _on = is_on  # a yes/no field's value

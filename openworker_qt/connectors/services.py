@@ -37,10 +37,7 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
-
-
-def _token_field(label: str, help_text: str) -> Field:
-    return Field("token", label, help_text)
+from openworker_qt.connectors.base import token_field as _token_field
 
 
 def _bearer(service: str, values: Credentials, url: str, policy: RetryPolicy,
@@ -478,8 +475,6 @@ class GraphQLApi(HttpApi):
                 raise refused
             raise ConnectorError("request", f"{self.service}: {errors[0].get('message', 'error')}")
         return dict((data or {}).get("data") or {})
-
-
 
 
 def _linear(values: Credentials, policy: RetryPolicy) -> GraphQLApi:

@@ -26,16 +26,9 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
+from openworker_qt.connectors.base import api_url as _url
+from openworker_qt.connectors.base import token_field as _token
 from openworker_qt.connectors.services import GraphQLApi, pick
-
-
-def _token(label: str, help_text: str) -> Field:
-    return Field("token", label, help_text)
-
-
-def _url(values: Credentials, default: str) -> str:
-    return values.get("api_url") or default
-
 
 # ------------------------------------------------------------------------- Asana
 
