@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDateTime, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QDateTime, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -424,8 +424,13 @@ class AutomationsWindow(QWidget):
 
 
 def _status_text(widget: QWidget, status: str | None) -> str:
-    return {
-        None: widget.tr("never ran"), "running": widget.tr("running"),
-        "waiting": widget.tr("waiting for you"), "completed": widget.tr("completed"),
-        "failed": widget.tr("failed"), "skipped": widget.tr("skipped"),
-    }.get(status, status or "")
+    # One context (not the widget's class) for lupdate and at run time alike.
+    words = {
+        None: QCoreApplication.translate("AutomationsWindow", "never ran"),
+        "running": QCoreApplication.translate("AutomationsWindow", "running"),
+        "waiting": QCoreApplication.translate("AutomationsWindow", "waiting for you"),
+        "completed": QCoreApplication.translate("AutomationsWindow", "completed"),
+        "failed": QCoreApplication.translate("AutomationsWindow", "failed"),
+        "skipped": QCoreApplication.translate("AutomationsWindow", "skipped"),
+    }
+    return words.get(status, status or "")

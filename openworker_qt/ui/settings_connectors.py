@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -37,6 +37,25 @@ from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
+
+
+def shown(text: str) -> str:
+    """A connector descriptor's words in the user's language (the "Connectors"
+    context, written by scripts/connector_strings.py; the connectors are plain
+    Python and say them in English)."""
+    return QCoreApplication.translate("Connectors", text) if text else text
+
+
+def identity_text(text: str) -> str:
+    """The stored "Connected as @ana in Acme" (written by the connectors) in words."""
+    head = "Connected as "
+    if not text.startswith(head):
+        return text
+    user, sep, workspace = text[len(head):].partition(" in ")
+    if sep:
+        return QCoreApplication.translate("ConnectorsPage", "Connected as {user} in {workspace}").format(
+            user=user, workspace=workspace)
+    return QCoreApplication.translate("ConnectorsPage", "Connected as {user}").format(user=user)
 
 
 class ConnectorsPage(QWidget):
@@ -159,7 +178,7 @@ class ConnectorsPage(QWidget):
             item = self.list.item(row)
             if item is not None:
                 item.setText(self._row_text(state))
-                item.setToolTip(state.summary())
+                item.setToolTip(self._state_text(state))
         self._update_state()
 
     def _update_state(self) -> None:
@@ -188,23 +207,24 @@ class ConnectorsPage(QWidget):
         if spec is None:
             return
         state = self.registry.state(spec.id)
-        self.title.setText(f"{spec.name} · {spec.category}")
-        self.description.setText(spec.description)
+        self.title.setText(f"{spec.name} · {shown(spec.category)}")
+        self.description.setText(shown(spec.description))
         self.state_label.setText(self._state_text(state))
         settings = dict(state.settings or {})
         for f in spec.fields:
             edit = QLineEdit()
-            edit.setAccessibleName(f.label)
-            edit.setAccessibleDescription(f.help)
+            label, help_text = shown(f.label), shown(f.help)
+            edit.setAccessibleName(label)
+            edit.setAccessibleDescription(help_text)
             if f.secret:
                 edit.setEchoMode(QLineEdit.EchoMode.Password)
                 edit.setPlaceholderText(
                     self.tr("Stored in the keyring — leave empty to keep")
-                    if state.stored(f.key) else (f.placeholder or ""))
+                    if state.stored(f.key) else shown(f.placeholder))
             else:
                 edit.setText(settings.get(f.key, ""))
-                edit.setPlaceholderText(f.placeholder)
-            help_label = QLabel(f.help)
+                edit.setPlaceholderText(shown(f.placeholder))
+            help_label = QLabel(help_text)
             help_label.setWordWrap(True)
             help_label.setObjectName("connectorFieldHelp")
             help_label.setEnabled(False)  # the secondary text colour
@@ -214,7 +234,8 @@ class ConnectorsPage(QWidget):
             col.setSpacing(2)
             col.addWidget(edit)
             col.addWidget(help_label)
-            label = f.label if f.required else self.tr("{label} (optional)").format(label=f.label)
+            if not f.required:
+                label = self.tr("{label} (optional)").format(label=label)
             self.form.addRow(label, box)
             self.edits[f.key] = edit
         self.connect_button.setAccessibleName(
@@ -230,7 +251,7 @@ class ConnectorsPage(QWidget):
 
     def _state_text(self, state: ConnectorState) -> str:
         if state.status == "connected":
-            return f"✓ {state.identity}" if state.identity else self.tr("✓ Connected")
+            return f"✓ {identity_text(state.identity)}" if state.identity else self.tr("✓ Connected")
         if state.status == "failed":
             return self.tr("Needs attention: {error}").format(error=state.error)
         return self.tr("Not connected")
@@ -276,9 +297,11 @@ class ConnectorsPage(QWidget):
         except ConnectorError as exc:
             self.message.setText(exc.message)
             return
-        self.message.setText(identity.text())
+        said = identity_text(identity.text())
+        self.message.setText(said)
         if spec.extra.get("after_connect"):
-            self.message.setText(f"{identity.text()}. {spec.extra['after_connect']}")
+            self.message.setText(self.tr("{identity}. {then}").format(
+                identity=said, then=shown(spec.extra["after_connect"])))
         for key in spec.secret_keys:  # stored: never shown again
             if self.edits[key].text():
                 self.edits[key].clear()

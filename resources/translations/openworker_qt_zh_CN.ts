@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="53" />
+            <source>Add an MCP server</source>
+            <translation>添加 MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="55" />
+            <source>Server name</source>
+            <translation>服务器名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="58" />
+            <source>Command that starts the server</source>
+            <translation>启动服务器的命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="61" />
+            <source>Server address</source>
+            <translation>服务器地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="65" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="66" />
+            <source>Command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="67" />
+            <source>or address</source>
+            <translation>或地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="90" />
+            <source>Give a command or an address, not both.</source>
+            <translation>请填写命令或地址，不要两者都填。</translation>
+        </message>
+    </context>
+    <context>
         <name>AppearancePage</name>
         <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="436" />
@@ -300,6 +343,314 @@
         </message>
     </context>
     <context>
+        <name>AutomationEditor</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="109" />
+            <source>New automation</source>
+            <translation>新建自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="110" />
+            <source>Edit automation</source>
+            <translation>编辑自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="114" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="116" />
+            <source>Instructions</source>
+            <translation>指令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="117" />
+            <source>What should OpenWorker do each time?</source>
+            <translation>OpenWorker 每次应该做什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="118" />
+            <source>Repeat</source>
+            <translation>重复</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="119" />
+            <source>Once</source>
+            <translation>仅一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="128" />
+            <source>Cron schedule</source>
+            <translation>Cron 计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="129" />
+            <source>minute hour day-of-month month day-of-week, e.g. 0 8 * * 1-5 for weekdays at 08:00</source>
+            <translation>分 时 日 月 星期，例如 0 8 * * 1-5 表示工作日 08:00</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="133" />
+            <source>Date and time</source>
+            <translation>日期和时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="139" />
+            <source>Time zone</source>
+            <translation>时区</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="143" />
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="144" />
+            <source>the default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="146" />
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="148" />
+            <source>Missed runs</source>
+            <translation>错过的运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="149" />
+            <source>Run once when the app starts</source>
+            <translation>应用启动时补运行一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="150" />
+            <source>Skip them</source>
+            <translation>跳过</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="155" />
+            <source>Never wait</source>
+            <translation>从不等待</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="157" />
+            <source>Wait for power below</source>
+            <translation>电量低于此值时等待接通电源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="158" />
+            <source>On battery below this level, a due run waits until the computer is plugged in</source>
+            <translation>使用电池且电量低于此值时，到期的运行会等到电脑接通电源后再开始</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="163" />
+            <source>Schedule preview</source>
+            <translation>计划预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="167" />
+            <source>When</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="168" />
+            <source>Schedule (cron)</source>
+            <translation>计划（cron）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="174" />
+            <source>On battery, wait for power below</source>
+            <translation>使用电池时，电量低于此值则等待接通电源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="215" />
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="216" />
+            <source>{words}
+Next runs (your time): {when}</source>
+            <translation>{words}
+接下来的运行（你的时间）：{when}</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationsWindow</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="264" />
+            <source>Automations — OpenWorker Qt</source>
+            <translation>自动任务 — OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="265" />
+            <source>Automations</source>
+            <translation>自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="266" />
+            <source>All automations are paused: only Run now works.</source>
+            <translation>所有自动任务都已暂停：只有“立即运行”可用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Next run</source>
+            <translation>下次运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="272" />
+            <source>Last run</source>
+            <translation>上次运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="277" />
+            <source>Run history</source>
+            <translation>运行记录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="278" />
+            <source>Press Enter to open the run's session</source>
+            <translation>按 Enter 打开这次运行的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Started</source>
+            <translation>开始时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Why</source>
+            <translation>原因</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="280" />
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="283" />
+            <source>&amp;New…</source>
+            <translation>新建(&amp;N)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="284" />
+            <source>&amp;Edit…</source>
+            <translation>编辑(&amp;E)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="285" />
+            <source>&amp;Run now</source>
+            <translation>立即运行(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="286" />
+            <source>&amp;Pause</source>
+            <translation>暂停(&amp;P)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="287" />
+            <source>&amp;Delete</source>
+            <translation>删除(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="327" />
+            <source>paused</source>
+            <translation>已暂停</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="330" />
+            <source>{status} — not seen yet</source>
+            <translation>{status} — 尚未查看</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="336" />
+            <source>last run failed, not seen yet</source>
+            <translation>上次运行失败，尚未查看</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="358" />
+            <source>on schedule</source>
+            <translation>按计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="358" />
+            <source>catch-up</source>
+            <translation>补运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="359" />
+            <source>run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="359" />
+            <source>woken</source>
+            <translation>唤醒后运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="372" />
+            <source>&amp;Resume</source>
+            <translation>继续(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="403" />
+            <source>Delete automation</source>
+            <translation>删除自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="404" />
+            <source>Delete “{name}”? Its past runs stay in your sessions.</source>
+            <translation>删除“{name}”？它以往的运行仍保留在你的会话中。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="429" />
+            <source>never ran</source>
+            <translation>从未运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="430" />
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="431" />
+            <source>waiting for you</source>
+            <translation>等待你处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="432" />
+            <source>completed</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="433" />
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="434" />
+            <source>skipped</source>
+            <translation>已跳过</translation>
+        </message>
+    </context>
+    <context>
         <name>Banner</name>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="120" />
@@ -440,6 +791,549 @@
         </message>
     </context>
     <context>
+        <name>Connectors</name>
+        <message>
+            <source>Chat</source>
+            <translation>聊天</translation>
+        </message>
+        <message>
+            <source>Read and post in channels and threads; an @mention in a thread starts a session that answers there.</source>
+            <translation>读取并发送频道和话题中的消息；在话题中 @提及 应用会开始一个会话，并在该话题中回复。</translation>
+        </message>
+        <message>
+            <source>Mentions in Slack are heard from the next start of OpenWorker.</source>
+            <translation>下次启动 OpenWorker 后即可响应 Slack 中的提及。</translation>
+        </message>
+        <message>
+            <source>Bot token</source>
+            <translation>机器人令牌</translation>
+        </message>
+        <message>
+            <source>xoxb-… from your Slack app → OAuth &amp; Permissions (scopes: app_mentions:read, channels:history, chat:write, files:write, reactions:write).</source>
+            <translation>xoxb-…，在你的 Slack 应用的“OAuth &amp; Permissions”页面获取（权限范围：app_mentions:read、channels:history、chat:write、files:write、reactions:write）。</translation>
+        </message>
+        <message>
+            <source>App-level token</source>
+            <translation>应用级令牌</translation>
+        </message>
+        <message>
+            <source>xapp-… from Basic Information → App-Level Tokens (scope connections:write), with Socket Mode turned on. Without it the app can post but does not hear mentions.</source>
+            <translation>xapp-…，在“Basic Information”→“App-Level Tokens”中获取（权限范围 connections:write），并需开启“Socket Mode”。没有它，应用可以发消息，但收不到提及。</translation>
+        </message>
+        <message>
+            <source>User token (for search)</source>
+            <translation>用户令牌（用于搜索）</translation>
+        </message>
+        <message>
+            <source>xoxp-… with search:read; only needed to search messages.</source>
+            <translation>xoxp-…，需要 search:read 权限；仅在搜索消息时需要。</translation>
+        </message>
+        <message>
+            <source>Allowed members</source>
+            <translation>允许的成员</translation>
+        </message>
+        <message>
+            <source>Slack member IDs (comma-separated, e.g. U024BE7LH) who may start sessions by mentioning the app and answer its approvals from Slack. Nobody else can.</source>
+            <translation>可以通过提及应用来开始会话、并在 Slack 中答复审批的 Slack 成员 ID（用逗号分隔，例如 U024BE7LH）。其他人都不可以。</translation>
+        </message>
+        <message>
+            <source>Read a channel's recent messages.</source>
+            <translation>读取频道的最近消息。</translation>
+        </message>
+        <message>
+            <source>Read a thread's messages.</source>
+            <translation>读取话题中的消息。</translation>
+        </message>
+        <message>
+            <source>Search messages (Slack search syntax).</source>
+            <translation>搜索消息（使用 Slack 搜索语法）。</translation>
+        </message>
+        <message>
+            <source>Post a message to a channel or a thread.</source>
+            <translation>向频道或话题发送消息。</translation>
+        </message>
+        <message>
+            <source>Upload a file to a channel or thread (asked for on its own: a permission to post messages does not cover files).</source>
+            <translation>向频道或话题上传文件（单独请求许可：发送消息的许可不包括文件）。</translation>
+        </message>
+        <message>
+            <source>Add an emoji reaction to a message.</source>
+            <translation>为消息添加表情回应。</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>代码</translation>
+        </message>
+        <message>
+            <source>Issues, pull requests and comments in your repositories.</source>
+            <translation>你的仓库中的议题、拉取请求和评论。</translation>
+        </message>
+        <message>
+            <source>Personal access token</source>
+            <translation>个人访问令牌</translation>
+        </message>
+        <message>
+            <source>Create a fine-grained token at github.com → Settings → Developer settings → Personal access tokens, with read access to issues (and write access to comment).</source>
+            <translation>在 github.com 的“Settings”→“Developer settings”→“Personal access tokens”中创建细粒度令牌，授予议题的读取权限（如需评论，还需写入权限）。</translation>
+        </message>
+        <message>
+            <source>API address</source>
+            <translation>API 地址</translation>
+        </message>
+        <message>
+            <source>Only for GitHub Enterprise Server, e.g. https://github.example.com/api/v3.</source>
+            <translation>仅用于 GitHub Enterprise Server，例如 https://github.example.com/api/v3。</translation>
+        </message>
+        <message>
+            <source>List a repository's issues and pull requests.</source>
+            <translation>列出仓库的议题和拉取请求。</translation>
+        </message>
+        <message>
+            <source>Comment on an issue or pull request.</source>
+            <translation>评论议题或拉取请求。</translation>
+        </message>
+        <message>
+            <source>Issues and merge requests on gitlab.com or your own GitLab.</source>
+            <translation>gitlab.com 或你自建的 GitLab 上的议题和合并请求。</translation>
+        </message>
+        <message>
+            <source>GitLab → Preferences → Access tokens; scope read_api (api to comment).</source>
+            <translation>GitLab →“Preferences”→“Access tokens”；权限范围 read_api（评论需要 api）。</translation>
+        </message>
+        <message>
+            <source>Only for a self-managed GitLab, e.g. https://gitlab.example.com/api/v4.</source>
+            <translation>仅用于自建的 GitLab，例如 https://gitlab.example.com/api/v4。</translation>
+        </message>
+        <message>
+            <source>List a project's issues.</source>
+            <translation>列出项目的议题。</translation>
+        </message>
+        <message>
+            <source>Comment on an issue.</source>
+            <translation>评论议题。</translation>
+        </message>
+        <message>
+            <source>Calendar</source>
+            <translation>日历</translation>
+        </message>
+        <message>
+            <source>Your events; new events on a calendar you choose.</source>
+            <translation>你的日程；在你选择的日历上新建日程。</translation>
+        </message>
+        <message>
+            <source>OAuth client id</source>
+            <translation>OAuth 客户端 ID</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from Google Cloud Console → APIs &amp; Services → Credentials; then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 Google Cloud Console 的“APIs &amp; Services”→“Credentials”中创建；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>OAuth client secret</source>
+            <translation>OAuth 客户端密钥</translation>
+        </message>
+        <message>
+            <source>The client's secret, if it has one.</source>
+            <translation>客户端的密钥（如果有）。</translation>
+        </message>
+        <message>
+            <source>Sign-in</source>
+            <translation>登录凭据</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Google.</source>
+            <translation>通过 Google 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>Access token (instead)</source>
+            <translation>访问令牌（替代方式）</translation>
+        </message>
+        <message>
+            <source>A pasted access token works until it expires (about an hour): for a quick try.</source>
+            <translation>粘贴的访问令牌在过期前（约一小时）有效，适合快速试用。</translation>
+        </message>
+        <message>
+            <source>List events between two times (RFC 3339).</source>
+            <translation>列出两个时间之间的日程（RFC 3339 格式）。</translation>
+        </message>
+        <message>
+            <source>Create an event (attendees get an invitation).</source>
+            <translation>新建日程（参与者会收到邀请）。</translation>
+        </message>
+        <message>
+            <source>Mail</source>
+            <translation>邮件</translation>
+        </message>
+        <message>
+            <source>Search your mail and send messages.</source>
+            <translation>搜索你的邮件并发送邮件。</translation>
+        </message>
+        <message>
+            <source>Search mail with Gmail's search syntax (from:, is:unread, …).</source>
+            <translation>使用 Gmail 搜索语法搜索邮件（from:、is:unread 等）。</translation>
+        </message>
+        <message>
+            <source>Send an e-mail.</source>
+            <translation>发送电子邮件。</translation>
+        </message>
+        <message>
+            <source>Outlook mail and calendar through Microsoft Graph.</source>
+            <translation>通过 Microsoft Graph 访问 Outlook 邮件和日历。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from the Microsoft Entra admin center → App registrations (a public client with the redirect http://localhost); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 Microsoft Entra 管理中心的“App registrations”中注册（公共客户端，重定向地址为 http://localhost）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Microsoft.</source>
+            <translation>通过 Microsoft 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>List recent mail, optionally matching a search.</source>
+            <translation>列出最近的邮件，可按搜索条件筛选。</translation>
+        </message>
+        <message>
+            <source>List calendar events between two times (ISO 8601).</source>
+            <translation>列出两个时间之间的日历日程（ISO 8601 格式）。</translation>
+        </message>
+        <message>
+            <source>Projects</source>
+            <translation>项目</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL and comment on them.</source>
+            <translation>使用 JQL 搜索议题并发表评论。</translation>
+        </message>
+        <message>
+            <source>Site address</source>
+            <translation>站点地址</translation>
+        </message>
+        <message>
+            <source>Your Atlassian site, e.g. https://acme.atlassian.net.</source>
+            <translation>你的 Atlassian 站点，例如 https://acme.atlassian.net。</translation>
+        </message>
+        <message>
+            <source>Account e-mail</source>
+            <translation>账户邮箱</translation>
+        </message>
+        <message>
+            <source>The e-mail address you sign in to Atlassian with.</source>
+            <translation>你登录 Atlassian 使用的邮箱地址。</translation>
+        </message>
+        <message>
+            <source>API token</source>
+            <translation>API 令牌</translation>
+        </message>
+        <message>
+            <source>Create one at id.atlassian.com → Security → API tokens.</source>
+            <translation>在 id.atlassian.com 的“Security”→“API tokens”中创建。</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL (default: open issues assigned to me).</source>
+            <translation>使用 JQL 搜索议题（默认：分配给我的未关闭议题）。</translation>
+        </message>
+        <message>
+            <source>Docs</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Search pages and create new ones.</source>
+            <translation>搜索页面并新建页面。</translation>
+        </message>
+        <message>
+            <source>Search pages by text or CQL.</source>
+            <translation>按文本或 CQL 搜索页面。</translation>
+        </message>
+        <message>
+            <source>Create a page in a space.</source>
+            <translation>在空间中新建页面。</translation>
+        </message>
+        <message>
+            <source>Your assigned issues; comments on issues.</source>
+            <translation>分配给你的议题；评论议题。</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>Linear → Settings → Security &amp; access → Personal API keys.</source>
+            <translation>Linear →“Settings”→“Security &amp; access”→“Personal API keys”。</translation>
+        </message>
+        <message>
+            <source>List the open issues assigned to me.</source>
+            <translation>列出分配给我的未关闭议题。</translation>
+        </message>
+        <message>
+            <source>Search pages shared with the integration; add text to a page.</source>
+            <translation>搜索共享给该集成的页面；向页面添加文字。</translation>
+        </message>
+        <message>
+            <source>Integration secret</source>
+            <translation>集成密钥</translation>
+        </message>
+        <message>
+            <source>Notion → Settings → Connections → Develop or manage integrations; then share the pages with the integration.</source>
+            <translation>Notion →“Settings”→“Connections”→“Develop or manage integrations”；然后将页面共享给该集成。</translation>
+        </message>
+        <message>
+            <source>Search pages and databases by title.</source>
+            <translation>按标题搜索页面和数据库。</translation>
+        </message>
+        <message>
+            <source>Append paragraphs to a page.</source>
+            <translation>在页面末尾添加段落。</translation>
+        </message>
+        <message>
+            <source>Any mail provider: read over IMAP, send over SMTP.</source>
+            <translation>适用于任何邮件服务商：通过 IMAP 收取，通过 SMTP 发送。</translation>
+        </message>
+        <message>
+            <source>IMAP server</source>
+            <translation>IMAP 服务器</translation>
+        </message>
+        <message>
+            <source>e.g. imap.fastmail.com</source>
+            <translation>例如 imap.fastmail.com</translation>
+        </message>
+        <message>
+            <source>IMAP port</source>
+            <translation>IMAP 端口</translation>
+        </message>
+        <message>
+            <source>993 for TLS</source>
+            <translation>TLS 使用 993</translation>
+        </message>
+        <message>
+            <source>SMTP server</source>
+            <translation>SMTP 服务器</translation>
+        </message>
+        <message>
+            <source>e.g. smtp.fastmail.com</source>
+            <translation>例如 smtp.fastmail.com</translation>
+        </message>
+        <message>
+            <source>SMTP port</source>
+            <translation>SMTP 端口</translation>
+        </message>
+        <message>
+            <source>587 (STARTTLS)</source>
+            <translation>587（STARTTLS）</translation>
+        </message>
+        <message>
+            <source>User name</source>
+            <translation>用户名</translation>
+        </message>
+        <message>
+            <source>usually your address</source>
+            <translation>通常是你的邮箱地址</translation>
+        </message>
+        <message>
+            <source>From address</source>
+            <translation>发件人地址</translation>
+        </message>
+        <message>
+            <source>if not the user name</source>
+            <translation>如果与用户名不同</translation>
+        </message>
+        <message>
+            <source>Password</source>
+            <translation>密码</translation>
+        </message>
+        <message>
+            <source>an app password where your provider offers them</source>
+            <translation>如果服务商提供应用专用密码，请使用应用专用密码</translation>
+        </message>
+        <message>
+            <source>Search a mail folder (newest first).</source>
+            <translation>搜索邮件文件夹（最新的在前）。</translation>
+        </message>
+        <message>
+            <source>Your open tasks; comments on tasks.</source>
+            <translation>你未完成的任务；评论任务。</translation>
+        </message>
+        <message>
+            <source>Asana → Settings → Apps → Developer apps → Personal access tokens.</source>
+            <translation>Asana →“Settings”→“Apps”→“Developer apps”→“Personal access tokens”。</translation>
+        </message>
+        <message>
+            <source>List my incomplete tasks.</source>
+            <translation>列出我未完成的任务。</translation>
+        </message>
+        <message>
+            <source>Comment on a task.</source>
+            <translation>评论任务。</translation>
+        </message>
+        <message>
+            <source>Items on your boards; updates on items.</source>
+            <translation>你的看板上的条目；在条目上发布更新。</translation>
+        </message>
+        <message>
+            <source>monday.com → your avatar → Developers → My access tokens.</source>
+            <translation>monday.com → 你的头像 →“Developers”→“My access tokens”。</translation>
+        </message>
+        <message>
+            <source>List a board's items.</source>
+            <translation>列出看板的条目。</translation>
+        </message>
+        <message>
+            <source>Post an update on an item.</source>
+            <translation>在条目上发布更新。</translation>
+        </message>
+        <message>
+            <source>Sales</source>
+            <translation>销售</translation>
+        </message>
+        <message>
+            <source>Search contacts; add notes to them.</source>
+            <translation>搜索联系人；为联系人添加备注。</translation>
+        </message>
+        <message>
+            <source>Private app token</source>
+            <translation>私有应用令牌</translation>
+        </message>
+        <message>
+            <source>HubSpot → Settings → Integrations → Private apps (scopes crm.objects.contacts.read and .write).</source>
+            <translation>HubSpot →“Settings”→“Integrations”→“Private apps”（权限范围 crm.objects.contacts.read 和 .write）。</translation>
+        </message>
+        <message>
+            <source>Search contacts by name, e-mail or company.</source>
+            <translation>按姓名、邮箱或公司搜索联系人。</translation>
+        </message>
+        <message>
+            <source>Add a note to a contact.</source>
+            <translation>为联系人添加备注。</translation>
+        </message>
+        <message>
+            <source>Operations</source>
+            <translation>运维</translation>
+        </message>
+        <message>
+            <source>Open incidents; acknowledge one.</source>
+            <translation>未解决的事件；确认事件。</translation>
+        </message>
+        <message>
+            <source>User API token</source>
+            <translation>用户 API 令牌</translation>
+        </message>
+        <message>
+            <source>PagerDuty → My Profile → User Settings → Create API User Token.</source>
+            <translation>PagerDuty →“My Profile”→“User Settings”→“Create API User Token”。</translation>
+        </message>
+        <message>
+            <source>Your PagerDuty e-mail</source>
+            <translation>你的 PagerDuty 邮箱</translation>
+        </message>
+        <message>
+            <source>Sent as the From of what you change.</source>
+            <translation>作为你所做更改的发起人（From）发送。</translation>
+        </message>
+        <message>
+            <source>List triggered and acknowledged incidents.</source>
+            <translation>列出已触发和已确认的事件。</translation>
+        </message>
+        <message>
+            <source>Acknowledge an incident.</source>
+            <translation>确认事件。</translation>
+        </message>
+        <message>
+            <source>Monitors in alert; mute a monitor.</source>
+            <translation>处于告警状态的监控；将监控静音。</translation>
+        </message>
+        <message>
+            <source>Datadog → Organization Settings → API Keys.</source>
+            <translation>Datadog →“Organization Settings”→“API Keys”。</translation>
+        </message>
+        <message>
+            <source>Application key</source>
+            <translation>应用密钥</translation>
+        </message>
+        <message>
+            <source>Organization Settings → Application Keys.</source>
+            <translation>“Organization Settings”→“Application Keys”。</translation>
+        </message>
+        <message>
+            <source>Site</source>
+            <translation>站点</translation>
+        </message>
+        <message>
+            <source>datadoghq.com, datadoghq.eu, us3.datadoghq.com, …</source>
+            <translation>datadoghq.com、datadoghq.eu、us3.datadoghq.com 等</translation>
+        </message>
+        <message>
+            <source>List monitors in alert or warning.</source>
+            <translation>列出处于告警或警告状态的监控。</translation>
+        </message>
+        <message>
+            <source>Mute a monitor (until a time, or until unmuted).</source>
+            <translation>将监控静音（直到某个时间，或直到取消静音）。</translation>
+        </message>
+        <message>
+            <source>Support</source>
+            <translation>客服</translation>
+        </message>
+        <message>
+            <source>Search tickets; reply or add internal notes.</source>
+            <translation>搜索工单；回复或添加内部备注。</translation>
+        </message>
+        <message>
+            <source>Zendesk address</source>
+            <translation>Zendesk 地址</translation>
+        </message>
+        <message>
+            <source>e.g. https://acme.zendesk.com</source>
+            <translation>例如 https://acme.zendesk.com</translation>
+        </message>
+        <message>
+            <source>Agent e-mail</source>
+            <translation>客服人员邮箱</translation>
+        </message>
+        <message>
+            <source>The address you sign in with.</source>
+            <translation>你登录时使用的邮箱地址。</translation>
+        </message>
+        <message>
+            <source>Admin Center → Apps and integrations → Zendesk API.</source>
+            <translation>“Admin Center”→“Apps and integrations”→“Zendesk API”。</translation>
+        </message>
+        <message>
+            <source>Search tickets (Zendesk search syntax).</source>
+            <translation>搜索工单（使用 Zendesk 搜索语法）。</translation>
+        </message>
+        <message>
+            <source>Add a comment to a ticket (internal unless public).</source>
+            <translation>为工单添加评论（除非设为公开，否则为内部评论）。</translation>
+        </message>
+        <message>
+            <source>Read and post in channels your bot is in.</source>
+            <translation>读取并发送你的机器人所在频道中的消息。</translation>
+        </message>
+        <message>
+            <source>Discord Developer Portal → your application → Bot → Reset Token; invite the bot to your server.</source>
+            <translation>Discord 开发者门户（Developer Portal）→ 你的应用 →“Bot”→“Reset Token”；然后邀请机器人加入你的服务器。</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel.</source>
+            <translation>在频道中发送消息。</translation>
+        </message>
+        <message>
+            <source>Messages sent to your bot; messages from it.</source>
+            <translation>发给你的机器人的消息；以机器人身份发送消息。</translation>
+        </message>
+        <message>
+            <source>From @BotFather: /newbot, then copy the token.</source>
+            <translation>向 @BotFather 发送 /newbot，然后复制令牌。</translation>
+        </message>
+        <message>
+            <source>Read the messages recently sent to the bot.</source>
+            <translation>读取最近发给机器人的消息。</translation>
+        </message>
+        <message>
+            <source>Send a message to a chat.</source>
+            <translation>向聊天发送消息。</translation>
+        </message>
+    </context>
+    <context>
         <name>DesktopApp</name>
         <message>
             <location filename="../../openworker_qt/app.py" line="324" />
@@ -490,6 +1384,46 @@
             <location filename="../../openworker_qt/app.py" line="288" />
             <source>{name} could not start: {reason}</source>
             <translation>{name} 无法启动：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="184" />
+            <source>The MCP server {name} is not working: {reason}</source>
+            <translation>MCP 服务器 {name} 无法工作：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="431" />
+            <source>An automation</source>
+            <translation>一个自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="433" />
+            <source>Finished: {name}</source>
+            <translation>已完成：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="434" />
+            <source>Deliverables: {files}</source>
+            <translation>成果文件：{files}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="435" />
+            <source>Click to open the run.</source>
+            <translation>点击打开这次运行。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="437" />
+            <source>Failed: {name}</source>
+            <translation>失败：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="438" />
+            <source>Click to see what happened.</source>
+            <translation>点击查看发生了什么。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="494" />
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
         </message>
     </context>
     <context>
@@ -1254,6 +2188,167 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/voice.py" line="58" />
             <source>Hold to dictate; release to put the words into the message</source>
             <translation>按住说话；松开后文字将放入消息框</translation>
+        </message>
+    </context>
+    <context>
+        <name>McpPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="108" />
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>Tool</source>
+            <translation>工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>Risk</source>
+            <translation>风险</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>The server says</source>
+            <translation>服务器的说明</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="115" />
+            <source>The server's tools</source>
+            <translation>服务器的工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="119" />
+            <source>What the server printed</source>
+            <translation>服务器的输出</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="122" />
+            <source>Add…</source>
+            <translation>添加…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="123" />
+            <source>Import…</source>
+            <translation>导入…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="124" />
+            <source>Test server</source>
+            <translation>测试服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="125" />
+            <source>Restart</source>
+            <translation>重启</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="126" />
+            <source>Sign in</source>
+            <translation>登录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="127" />
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="128" />
+            <source>Doctor</source>
+            <translation>诊断</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="135" />
+            <source>Log and what the server printed:</source>
+            <translation>日志和服务器的输出：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="142" />
+            <source>MCP servers give the assistant tools from other programs. Every tool asks before it runs unless you lower its risk here.</source>
+            <translation>MCP 服务器为助手提供来自其他程序的工具。每个工具在运行前都会先征求你的同意，除非你在这里降低它的风险等级。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="154" />
+            <source>Trust this folder's servers…</source>
+            <translation>信任此文件夹的服务器…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="225" />
+            <source>No MCP servers yet: Add one, or Import the ones Claude Desktop, Cursor or VS Code use.</source>
+            <translation>还没有 MCP 服务器：添加一个，或导入 Claude Desktop、Cursor 或 VS Code 所用的服务器。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="241" />
+            <source>Risk of {tool}</source>
+            <translation>{tool} 的风险</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="298" />
+            <source>There is already a server named {name}.</source>
+            <translation>已有名为 {name} 的服务器。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="310" />
+            <source>Import MCP servers</source>
+            <translation>导入 MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="311" />
+            <source>JSON files (*.json)</source>
+            <translation>JSON 文件 (*.json)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="328" />
+            <source>From {app}: added {names}.</source>
+            <translation>已从 {app} 添加：{names}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="345" />
+            <source>Testing {name}…</source>
+            <translation>正在测试 {name}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="349" />
+            <source>Tools: {names}</source>
+            <translation>工具：{names}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="369" />
+            <source>Finish signing in in your browser…</source>
+            <translation>请在浏览器中完成登录…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="375" />
+            <source>Signed in.</source>
+            <translation>已登录。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="394" />
+            <source>gets from your keyring: {names}</source>
+            <translation>从你的钥匙串读取：{names}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="398" />
+            <source>Trust this folder's MCP servers?</source>
+            <translation>信任此文件夹的 MCP 服务器？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="399" />
+            <source>{path} asks to run these programs:
+
+{listing}
+
+Only trust files you or your team wrote. If the file changes, you are asked again.</source>
+            <translation>{path} 请求运行以下程序：
+
+{listing}
+
+只信任你或你的团队编写的文件。如果文件有改动，会再次询问你。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="436" />
+            <source>Looking for node, npx, uvx and python…</source>
+            <translation>正在查找 node、npx、uvx 和 python…</translation>
         </message>
     </context>
     <context>
@@ -2734,6 +3829,16 @@ The grant applies to this session only.</source>
             <source>{a} approval(s), {q} other question(s) in {s} session(s)</source>
             <translation>{s} 个会话中有 {a} 项审批、{q} 个其他问题</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="74" />
+            <source>Automations…</source>
+            <translation>自动任务…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="112" />
+            <source>Automations… ({n} failed)</source>
+            <translation>自动任务…（{n} 个失败）</translation>
+        </message>
     </context>
     <context>
         <name>VoiceController</name>
@@ -3780,6 +4885,21 @@ The grant applies to this session only.</source>
         <message>
             <source>Finish signing in with {service} in your browser…</source>
             <translation>请在浏览器中完成 {service} 登录…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="56" />
+            <source>Connected as {user} in {workspace}</source>
+            <translation>已连接：{workspace} 中的 {user}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="58" />
+            <source>Connected as {user}</source>
+            <translation>已连接：{user}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="303" />
+            <source>{identity}. {then}</source>
+            <translation>{identity}。{then}</translation>
         </message>
     </context>
 </TS>

@@ -41,7 +41,10 @@ ALLOWED = re.compile(
     r"whisper(?:\.cpp)?|ggml|pytest|git|Claude|Cursor|npx|uvx|node|cowork|code|chat|ops|myhelper|"
     r"discuss|plan|interactive|auto|custom|scripted|local|provider|model|AGENTS\.md|SKILL\.md|"
     r"https?://\S+|[\w.-]+:[\w./-]+|\S*/\S*|\S+\.(?:md|txt|py|json|toml|docx|xlsx|pdf|csv|html|bin)|"
-    r"&[A-Za-z]|\([A-Za-z&]+\)|\b[A-Z]\b|\bOK\b|\bID\b", re.I)
+    r"&[A-Za-z]|\([A-Za-z&]+\)|\b[A-Z]\b|\bOK\b|\bID\b|"
+    # The label of another service's own screen, quoted as the user finds it
+    # there ("在“OAuth & Permissions”页面"): only inside a Chinese sentence.
+    r"(?<=[\u3400-\u9fff\uff00-\uffef，。：；、→ ])“[^“”]{1,40}”", re.I)
 WORD = re.compile(r"[A-Za-z]{3,}")
 PHRASE = re.compile(r"[A-Za-z]{2,}[ ,'’-]+[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})*")
 
@@ -120,6 +123,8 @@ def test_the_detector_finds_english(qapp) -> None:  # type: ignore[no-untyped-de
     assert english_left("正在运行 pytest…") == ""
     assert english_left("模型 Waiting for your approval") == "Waiting for your approval"
     assert english_left("scripted:/tmp/x.json") == ""
+    assert english_left("在“Basic Information”→“App-Level Tokens”中获取") == ""
+    assert english_left("“Basic Information”") == "Basic"
 
 
 def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
