@@ -898,7 +898,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>GitLab → Preferences → Access tokens; scope read_api (api to comment).</source>
-            <translation>GitLab →“Preferences”→“Access tokens”；权限范围 read_api（评论需要 api）。</translation>
+            <translation>在 GitLab 中打开“Preferences”→“Access tokens”；权限范围 read_api（评论需要 api）。</translation>
         </message>
         <message>
             <source>Only for a self-managed GitLab, e.g. https://gitlab.example.com/api/v4.</source>
@@ -1058,7 +1058,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Linear → Settings → Security &amp; access → Personal API keys.</source>
-            <translation>Linear →“Settings”→“Security &amp; access”→“Personal API keys”。</translation>
+            <translation>在 Linear 中打开“Settings”→“Security &amp; access”→“Personal API keys”。</translation>
         </message>
         <message>
             <source>List the open issues assigned to me.</source>
@@ -1074,7 +1074,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Notion → Settings → Connections → Develop or manage integrations; then share the pages with the integration.</source>
-            <translation>Notion →“Settings”→“Connections”→“Develop or manage integrations”；然后将页面共享给该集成。</translation>
+            <translation>在 Notion 中打开“Settings”→“Connections”→“Develop or manage integrations”；然后将页面共享给该集成。</translation>
         </message>
         <message>
             <source>Search pages and databases by title.</source>
@@ -1154,7 +1154,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Asana → Settings → Apps → Developer apps → Personal access tokens.</source>
-            <translation>Asana →“Settings”→“Apps”→“Developer apps”→“Personal access tokens”。</translation>
+            <translation>在 Asana 中打开“Settings”→“Apps”→“Developer apps”→“Personal access tokens”。</translation>
         </message>
         <message>
             <source>List my incomplete tasks.</source>
@@ -1170,7 +1170,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>monday.com → your avatar → Developers → My access tokens.</source>
-            <translation>monday.com → 你的头像 →“Developers”→“My access tokens”。</translation>
+            <translation>在 monday.com 中点击你的头像 →“Developers”→“My access tokens”。</translation>
         </message>
         <message>
             <source>List a board's items.</source>
@@ -1194,7 +1194,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>HubSpot → Settings → Integrations → Private apps (scopes crm.objects.contacts.read and .write).</source>
-            <translation>HubSpot →“Settings”→“Integrations”→“Private apps”（权限范围 crm.objects.contacts.read 和 .write）。</translation>
+            <translation>在 HubSpot 中打开“Settings”→“Integrations”→“Private apps”（权限范围 crm.objects.contacts.read 和 .write）。</translation>
         </message>
         <message>
             <source>Search contacts by name, e-mail or company.</source>
@@ -1218,7 +1218,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>PagerDuty → My Profile → User Settings → Create API User Token.</source>
-            <translation>PagerDuty →“My Profile”→“User Settings”→“Create API User Token”。</translation>
+            <translation>在 PagerDuty 中打开“My Profile”→“User Settings”→“Create API User Token”。</translation>
         </message>
         <message>
             <source>Your PagerDuty e-mail</source>
@@ -1242,7 +1242,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Datadog → Organization Settings → API Keys.</source>
-            <translation>Datadog →“Organization Settings”→“API Keys”。</translation>
+            <translation>在 Datadog 中打开“Organization Settings”→“API Keys”。</translation>
         </message>
         <message>
             <source>Application key</source>
@@ -1250,7 +1250,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Organization Settings → Application Keys.</source>
-            <translation>“Organization Settings”→“Application Keys”。</translation>
+            <translation>在“Organization Settings”→“Application Keys”中创建。</translation>
         </message>
         <message>
             <source>Site</source>
@@ -1294,7 +1294,7 @@ Next runs (your time): {when}</source>
         </message>
         <message>
             <source>Admin Center → Apps and integrations → Zendesk API.</source>
-            <translation>“Admin Center”→“Apps and integrations”→“Zendesk API”。</translation>
+            <translation>在 Zendesk 的“Admin Center”→“Apps and integrations”→“Zendesk API”中获取。</translation>
         </message>
         <message>
             <source>Search tickets (Zendesk search syntax).</source>
