@@ -53,8 +53,8 @@ def identity_text(text: str) -> str:
         return text
     user, sep, workspace = text[len(head):].partition(" in ")
     if sep:
-        return QCoreApplication.translate("ConnectorsPage", "Connected as {user} in {workspace}").format(
-            user=user, workspace=workspace)
+        return QCoreApplication.translate(
+            "ConnectorsPage", "Connected as {user} in {workspace}").format(user=user, workspace=workspace)
     return QCoreApplication.translate("ConnectorsPage", "Connected as {user}").format(user=user)
 
 
@@ -251,7 +251,9 @@ class ConnectorsPage(QWidget):
 
     def _state_text(self, state: ConnectorState) -> str:
         if state.status == "connected":
-            return f"✓ {identity_text(state.identity)}" if state.identity else self.tr("✓ Connected")
+            if state.identity:
+                return f"✓ {identity_text(state.identity)}"
+            return self.tr("✓ Connected")
         if state.status == "failed":
             return self.tr("Needs attention: {error}").format(error=state.error)
         return self.tr("Not connected")

@@ -649,6 +649,11 @@ Next runs (your time): {when}</source>
             <source>skipped</source>
             <translation>已跳过</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="89" />
+            <source>%a %d %b %H:%M</source>
+            <translation>%m月%d日 %H:%M</translation>
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -2350,6 +2355,46 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Looking for node, npx, uvx and python…</source>
             <translation>正在查找 node、npx、uvx 和 python…</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="205" />
+            <source> · {n} tools</source>
+            <translation> · {n} 个工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="207" />
+            <source> · this folder</source>
+            <translation> · 此文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="214" />
+            <source>not started</source>
+            <translation>未启动</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="214" />
+            <source>turned off</source>
+            <translation>已关闭</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="215" />
+            <source>starting</source>
+            <translation>正在启动</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="216" />
+            <source>ready, {n} tools</source>
+            <translation>就绪，{n} 个工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="217" />
+            <source>not working</source>
+            <translation>无法工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="219" />
+            <source>{state}: {message}</source>
+            <translation>{state}：{message}</translation>
+        </message>
     </context>
     <context>
         <name>ModelPage</name>
@@ -3253,6 +3298,59 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
     </context>
     <context>
+        <name>Personas</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="41" />
+            <source>Cowork</source>
+            <translation>协作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="43" />
+            <source>A coworker who researches, analyses and delivers finished files</source>
+            <translation>能调研、分析并交付成品文件的同事</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="45" />
+            <source>Code</source>
+            <translation>编程</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="46" />
+            <source>A senior engineer working in one code repository</source>
+            <translation>在一个代码仓库中工作的资深工程师</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="48" />
+            <source>Chat</source>
+            <translation>聊天</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="49" />
+            <source>Quick questions and answers, no tools and no folder</source>
+            <translation>快速问答，不使用工具，也不需要文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="51" />
+            <source>Ops</source>
+            <translation>运维</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="53" />
+            <source>Careful operations work on servers, services and deployments</source>
+            <translation>谨慎地处理服务器、服务和部署方面的运维工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="55" />
+            <source>My helper</source>
+            <translation>我的助手</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="57" />
+            <source>A long-lived personal assistant that keeps notes and remembers</source>
+            <translation>长期陪伴的个人助理，会做笔记，也会记住事情</translation>
+        </message>
+    </context>
+    <context>
         <name>QuestionCard</name>
         <message>
             <location filename="../../openworker_qt/ui/approval.py" line="416" />
@@ -3585,6 +3683,129 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
             <source>Delete</source>
             <translation>删除</translation>
+        </message>
+    </context>
+    <context>
+        <name>Schedule</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="94" />
+            <source>Sunday</source>
+            <translation>周日</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="95" />
+            <source>Monday</source>
+            <translation>周一</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="96" />
+            <source>Tuesday</source>
+            <translation>周二</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="97" />
+            <source>Wednesday</source>
+            <translation>周三</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="98" />
+            <source>Thursday</source>
+            <translation>周四</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="99" />
+            <source>Friday</source>
+            <translation>周五</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="100" />
+            <source>Saturday</source>
+            <translation>周六</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="111" />
+            <source>Once (no time set)</source>
+            <translation>仅一次（未设时间）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="113" />
+            <source>%a %d %b %Y</source>
+            <translation>%Y年%m月%d日</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="114" />
+            <source>Once, on {date} at {time} ({tz})</source>
+            <translation>仅一次：{date} {time}（{tz}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="124" />
+            <source>, </source>
+            <translation>、</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="128" />
+            <source>Every day at {time}</source>
+            <translation>每天 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="130" />
+            <source>Every weekday at {time}</source>
+            <translation>每个工作日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="133" />
+            <source>Every Saturday and Sunday at {time}</source>
+            <translation>每周六和周日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="138" />
+            <source>Every {days} at {time}</source>
+            <translation>每{days} {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="141" />
+            <source>Every minute</source>
+            <translation>每分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="143" />
+            <source>Every {n} minutes</source>
+            <translation>每 {n} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="145" />
+            <source>Every hour</source>
+            <translation>每小时</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="147" />
+            <source>Every hour at {m} past</source>
+            <translation>每小时的第 {m} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="149" />
+            <source>Every {n} hours at {m} past</source>
+            <translation>每 {n} 小时，在第 {m} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="152" />
+            <source>Every {n} hours</source>
+            <translation>每 {n} 小时</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="154" />
+            <source>On day {day} of every month at {time}</source>
+            <translation>每月 {day} 日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="157" />
+            <source>On the schedule “{cron}”</source>
+            <translation>按计划“{cron}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="161" />
+            <source>{words} ({tz})</source>
+            <translation>{words}（{tz}）</translation>
         </message>
     </context>
     <context>

@@ -9,6 +9,7 @@ an English phrase of two words or more inside a Chinese one.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 
@@ -85,6 +86,11 @@ def texts_of(widget: QWidget) -> Iterator[tuple[str, str]]:
         header = widget.headerItem()
         for c in range(widget.columnCount()):
             yield f"{name}.header{c}", header.text(c)
+        for i in range(widget.topLevelItemCount()):
+            item = widget.topLevelItem(i)
+            for c in range(widget.columnCount()):
+                yield f"{name}.row{i}.{c}", item.text(c)
+                yield f"{name}.row{i}.{c}.toolTip", item.toolTip(c)
     if isinstance(widget, QComboBox) and not widget.isEditable() and widget.objectName() != "composerChip":
         for i in range(widget.count()):
             yield f"{name}.item{i}", widget.itemText(i)
@@ -127,10 +133,32 @@ def test_the_detector_finds_english(qapp) -> None:  # type: ignore[no-untyped-de
     assert english_left("“Basic Information”") == "Basic"
 
 
+# A persona as a Chinese user installs one (its words are its author's).
+PERSONA = """---
+name: release-helper
+title: 发布助手
+description: 根据 git 历史准备发布说明
+family: code
+tools: [files, git, shell, web]
+model: openai:gpt-4o
+mode: auto
+connectors: [github, slack]
+---
+你负责准备发布说明。
+"""
+
+
 def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.agents.personas import parse_persona
     from openworker_qt.core.approvals import ApprovalRequest
     from openworker_qt.core.risk import RiskClass
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.manager import McpManager
     from openworker_qt.ui.approval import ApprovalDialog
+    from openworker_qt.ui.automations import AutomationEditor
+    from openworker_qt.ui.persona_consent import PersonaConsentDialog
+    from openworker_qt.ui.settings_mcp import AddServerDialog, McpPage
+    from tests.mcp.helpers import script as mcp_script
     from tests.ui.test_approvals import WRITE
 
     assert chinese == "zh_CN"
@@ -168,15 +196,47 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
         popup.hide()
         settings = desktop.show_settings()
         await until(lambda: not settings.providers.busy(), what="providers")
+        # Settings → MCP servers, with one configured server (as the app adds the page).
+        server = dataclasses.replace(mcp_script("behave"), name="笔记")  # the user names it
+        mcp_config.save_global(tmp_path, [server])
+        mcp = McpPage(McpManager([server], connect_timeout=20), tmp_path)
+        settings.add_page(desktop.tr("MCP servers"), mcp)
+        mcp.servers.setCurrentRow(0)
         pages = []
         for i in range(settings.nav.count()):
             settings.nav.setCurrentRow(i)
             pages.extend(untranslated(settings))
         seen["settings"] = sorted(set(pages))
+        assert mcp.status.text().endswith("\n未启动")
+        assert settings.connectors is not None
+        settings.show_page(settings.nav.count() - 2)  # Connectors, Slack's page
+        settings.connectors.select("slack")
+        assert settings.connectors.edits
+        seen["settings: Slack"] = untranslated(settings.connectors)
+        seen["MCP: add a server"] = untranslated(AddServerDialog(mcp))
         settings.close()
         onboarding = desktop.show_onboarding()
         seen["onboarding"] = untranslated(onboarding)
         onboarding.close()
+        # Automations: one automation, selected, and its editor.
+        store = desktop.automations.store
+        auto = store.create(name="每日简报", prompt="总结昨天的邮件。", tz="Asia/Shanghai",
+                            cron="0 8 * * 1-5", workspace=str(tmp_path))
+        automations = desktop.show_automations()
+        automations.refresh()
+        automations.list.topLevelItem(0).setSelected(True)
+        seen["automations"] = untranslated(automations)
+        assert automations.list.topLevelItem(0).text(1) == "每个工作日 08:00（Asia/Shanghai）"
+        editor = AutomationEditor(store, store.get(auto.id), workspace=str(tmp_path))
+        qtbot.addWidget(editor)
+        seen["automation editor"] = untranslated(editor)
+        assert editor.preview.text().startswith("每个工作日 08:00（Asia/Shanghai）\n接下来的运行")
+        editor.once.setChecked(True)
+        seen["automation editor, once"] = untranslated(editor)
+        automations.close()
+        consent = PersonaConsentDialog(parse_persona(PERSONA))
+        qtbot.addWidget(consent)
+        seen["persona consent"] = untranslated(consent)
 
     run(qloop, scenario)
     left = {k: v for k, v in seen.items() if v}
