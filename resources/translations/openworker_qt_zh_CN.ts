@@ -1337,6 +1337,726 @@ Next runs (your time): {when}</source>
             <source>Send a message to a chat.</source>
             <translation>向聊天发送消息。</translation>
         </message>
+        <message>
+            <source>Reads the tasks in a list; adds tasks and comments on them.</source>
+            <translation>读取列表中的任务；添加任务并发表评论。</translation>
+        </message>
+        <message>
+            <source>Personal API token</source>
+            <translation>个人 API 令牌</translation>
+        </message>
+        <message>
+            <source>ClickUp → your avatar → Settings → Apps → API Token (starts with pk_).</source>
+            <translation>在 ClickUp 中点击你的头像 →“Settings”→“Apps”→“API Token”（以 pk_ 开头）。</translation>
+        </message>
+        <message>
+            <source>List the tasks in a ClickUp list.</source>
+            <translation>列出 ClickUp 列表中的任务。</translation>
+        </message>
+        <message>
+            <source>Create a task in a list.</source>
+            <translation>在列表中新建任务。</translation>
+        </message>
+        <message>
+            <source>Reads your boards and their cards; adds cards and comments on them.</source>
+            <translation>读取你的看板及其卡片；添加卡片并发表评论。</translation>
+        </message>
+        <message>
+            <source>trello.com/power-ups/admin → your Power-Up → API key.</source>
+            <translation>在 trello.com/power-ups/admin 中打开你的 Power-Up →“API key”。</translation>
+        </message>
+        <message>
+            <source>Token</source>
+            <translation>令牌</translation>
+        </message>
+        <message>
+            <source>On the same page, follow the Token link and allow access.</source>
+            <translation>在同一页面点击“Token”链接并允许访问。</translation>
+        </message>
+        <message>
+            <source>List my open boards.</source>
+            <translation>列出我打开的看板。</translation>
+        </message>
+        <message>
+            <source>List the cards on a board.</source>
+            <translation>列出看板上的卡片。</translation>
+        </message>
+        <message>
+            <source>Comment on a card.</source>
+            <translation>评论卡片。</translation>
+        </message>
+        <message>
+            <source>Add a card to a list.</source>
+            <translation>向列表添加卡片。</translation>
+        </message>
+        <message>
+            <source>Reads your bases and their records; adds records to a table.</source>
+            <translation>读取你的数据库（base）及其记录；向表中添加记录。</translation>
+        </message>
+        <message>
+            <source>airtable.com/create/tokens (scopes data.records:read, data.records:write, schema.bases:read; user.email:read shows your address).</source>
+            <translation>在 airtable.com/create/tokens 创建（权限范围 data.records:read、data.records:write、schema.bases:read；加上 user.email:read 可显示你的邮箱地址）。</translation>
+        </message>
+        <message>
+            <source>List the bases the token can see.</source>
+            <translation>列出该令牌可访问的数据库（base）。</translation>
+        </message>
+        <message>
+            <source>List a table's records, optionally filtered.</source>
+            <translation>列出表中的记录，可按条件筛选。</translation>
+        </message>
+        <message>
+            <source>Add a record to a table.</source>
+            <translation>向表中添加记录。</translation>
+        </message>
+        <message>
+            <source>Reads your tasks (today and overdue, or any filter); adds and completes tasks.</source>
+            <translation>读取你的任务（今天和已逾期的，或按任意筛选条件）；添加和完成任务。</translation>
+        </message>
+        <message>
+            <source>Todoist → Settings → Integrations → Developer → API token.</source>
+            <translation>在 Todoist 中打开“Settings”→“Integrations”→“Developer”→“API token”。</translation>
+        </message>
+        <message>
+            <source>List tasks matching a Todoist filter.</source>
+            <translation>列出符合 Todoist 筛选条件的任务。</translation>
+        </message>
+        <message>
+            <source>Add a task to a project.</source>
+            <translation>向项目添加任务。</translation>
+        </message>
+        <message>
+            <source>Mark a task done.</source>
+            <translation>将任务标记为完成。</translation>
+        </message>
+        <message>
+            <source>Files</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Finds files and reads documents; shares a file with someone.</source>
+            <translation>查找文件并读取文档；与他人共享文件。</translation>
+        </message>
+        <message>
+            <source>Find files by the words in them (newest first).</source>
+            <translation>按文件中的文字查找文件（最新的在前）。</translation>
+        </message>
+        <message>
+            <source>Read a document, sheet (as CSV) or text file.</source>
+            <translation>读取文档、表格（以 CSV 格式）或文本文件。</translation>
+        </message>
+        <message>
+            <source>Share a file with a person (they get an e-mail).</source>
+            <translation>与某人共享文件（对方会收到邮件）。</translation>
+        </message>
+        <message>
+            <source>Lists your folders and files; makes a share link to a file or folder.</source>
+            <translation>列出你的文件夹和文件；为文件或文件夹创建共享链接。</translation>
+        </message>
+        <message>
+            <source>Access token</source>
+            <translation>访问令牌</translation>
+        </message>
+        <message>
+            <source>dropbox.com/developers/apps → your app → Generate access token (scopes files.metadata.read, sharing.write).</source>
+            <translation>在 dropbox.com/developers/apps 中打开你的应用 →“Generate access token”（权限范围 files.metadata.read、sharing.write）。</translation>
+        </message>
+        <message>
+            <source>List a folder's files and folders.</source>
+            <translation>列出文件夹中的文件和子文件夹。</translation>
+        </message>
+        <message>
+            <source>Make a link anyone with it can open.</source>
+            <translation>创建任何拿到链接的人都能打开的链接。</translation>
+        </message>
+        <message>
+            <source>Finds files and folders; comments on a file.</source>
+            <translation>查找文件和文件夹；评论文件。</translation>
+        </message>
+        <message>
+            <source>Developer token</source>
+            <translation>开发者令牌</translation>
+        </message>
+        <message>
+            <source>Box Developer Console → your app → Configuration → Developer token (an OAuth access token works too).</source>
+            <translation>在 Box 开发者控制台（Developer Console）中打开你的应用 →“Configuration”→“Developer token”（也可以使用 OAuth 访问令牌）。</translation>
+        </message>
+        <message>
+            <source>Find files and folders by name or content.</source>
+            <translation>按名称或内容查找文件和文件夹。</translation>
+        </message>
+        <message>
+            <source>Comment on a file.</source>
+            <translation>评论文件。</translation>
+        </message>
+        <message>
+            <source>Finds files in your OneDrive or a SharePoint library, and SharePoint sites; makes a view link to a file.</source>
+            <translation>在你的 OneDrive 或 SharePoint 文档库中查找文件，以及查找 SharePoint 网站；为文件创建查看链接。</translation>
+        </message>
+        <message>
+            <source>A Microsoft Graph access token with Files.ReadWrite.All and Sites.Read.All (for example from Graph Explorer → Access token).</source>
+            <translation>具有 Files.ReadWrite.All 和 Sites.Read.All 权限的 Microsoft Graph 访问令牌（例如在 Graph Explorer 的“Access token”中获取）。</translation>
+        </message>
+        <message>
+            <source>Find files by name or content.</source>
+            <translation>按名称或内容查找文件。</translation>
+        </message>
+        <message>
+            <source>Find SharePoint sites (their ids lead to their libraries).</source>
+            <translation>查找 SharePoint 网站（通过网站 ID 可找到其文档库）。</translation>
+        </message>
+        <message>
+            <source>Make a view-only link to a file or folder.</source>
+            <translation>为文件或文件夹创建只读查看链接。</translation>
+        </message>
+        <message>
+            <source>Reads accounts, contacts, opportunities and any record (SOQL); changes fields on a record.</source>
+            <translation>读取客户、联系人、商机及任意记录（SOQL）；修改记录的字段。</translation>
+        </message>
+        <message>
+            <source>Salesforce address</source>
+            <translation>Salesforce 地址</translation>
+        </message>
+        <message>
+            <source>Your My Domain address, e.g. https://acme.my.salesforce.com</source>
+            <translation>你的“My Domain”地址，例如 https://acme.my.salesforce.com</translation>
+        </message>
+        <message>
+            <source>An OAuth access token for that address (for example `sf org display` → Access Token).</source>
+            <translation>该地址的 OAuth 访问令牌（例如运行 `sf org display` 后查看“Access Token”）。</translation>
+        </message>
+        <message>
+            <source>Run a SOQL SELECT query.</source>
+            <translation>运行 SOQL SELECT 查询。</translation>
+        </message>
+        <message>
+            <source>Change fields on a record.</source>
+            <translation>修改记录的字段。</translation>
+        </message>
+        <message>
+            <source>Reads recent conversations; replies to a customer or adds an internal note.</source>
+            <translation>读取最近的对话；回复客户或添加内部备注。</translation>
+        </message>
+        <message>
+            <source>Intercom → Settings → Integrations → Developer Hub → your app → Authentication.</source>
+            <translation>在 Intercom 中打开“Settings”→“Integrations”→“Developer Hub”→ 你的应用 →“Authentication”。</translation>
+        </message>
+        <message>
+            <source>List recent conversations.</source>
+            <translation>列出最近的对话。</translation>
+        </message>
+        <message>
+            <source>Reply in a conversation (the customer sees it unless it is a note).</source>
+            <translation>在对话中回复（除非是备注，否则客户能看到）。</translation>
+        </message>
+        <message>
+            <source>Reads people, companies and deals; adds a note to a record.</source>
+            <translation>读取人员、公司和交易；为记录添加备注。</translation>
+        </message>
+        <message>
+            <source>Attio → Workspace settings → Developers → New access token (records and notes: read-write).</source>
+            <translation>在 Attio 中打开“Workspace settings”→“Developers”→“New access token”（记录和备注：读写）。</translation>
+        </message>
+        <message>
+            <source>List records of an object.</source>
+            <translation>列出某个对象的记录。</translation>
+        </message>
+        <message>
+            <source>Add a note to a record.</source>
+            <translation>为记录添加备注。</translation>
+        </message>
+        <message>
+            <source>Finds leads and their contacts; adds a note to a lead.</source>
+            <translation>查找线索及其联系人；为线索添加备注。</translation>
+        </message>
+        <message>
+            <source>Close → Settings → Developer → API keys.</source>
+            <translation>在 Close 中打开“Settings”→“Developer”→“API keys”。</translation>
+        </message>
+        <message>
+            <source>Find leads (Close search syntax, or words).</source>
+            <translation>查找线索（使用 Close 搜索语法或关键词）。</translation>
+        </message>
+        <message>
+            <source>Add a note to a lead.</source>
+            <translation>为线索添加备注。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/calendar scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/calendar 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/gmail.modify scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/gmail.modify 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
+        <message>
+            <source>A Microsoft Graph access token with Mail.Read, Mail.Send and Calendars.Read (for example from Graph Explorer).</source>
+            <translation>具有 Mail.Read、Mail.Send 和 Calendars.Read 权限的 Microsoft Graph 访问令牌（例如从 Graph Explorer 获取）。</translation>
+        </message>
+        <message>
+            <source>Reads the errors and issues of your organisation's projects; resolves or ignores an issue.</source>
+            <translation>读取你的组织中各项目的错误和问题；解决或忽略问题。</translation>
+        </message>
+        <message>
+            <source>Auth token</source>
+            <translation>认证令牌</translation>
+        </message>
+        <message>
+            <source>Sentry → Settings → Account → API → Personal tokens (scopes event:read, and event:write to resolve issues).</source>
+            <translation>在 Sentry 中打开“Settings”→“Account”→“API”→“Personal tokens”（权限范围 event:read；解决问题还需要 event:write）。</translation>
+        </message>
+        <message>
+            <source>Organization slug</source>
+            <translation>组织标识（slug）</translation>
+        </message>
+        <message>
+            <source>The name in your Sentry address: sentry.io/organizations/&lt;slug&gt;/.</source>
+            <translation>你的 Sentry 地址中的名称：sentry.io/organizations/&lt;slug&gt;/。</translation>
+        </message>
+        <message>
+            <source>Only for the EU region (https://de.sentry.io/api/0) or a self-hosted Sentry (https://sentry.example.com/api/0).</source>
+            <translation>仅用于欧盟区域（https://de.sentry.io/api/0）或自建的 Sentry（https://sentry.example.com/api/0）。</translation>
+        </message>
+        <message>
+            <source>List the organisation's issues (default: unresolved, last 14 days), with how often they happened.</source>
+            <translation>列出组织的问题及其发生次数（默认：最近 14 天内未解决的）。</translation>
+        </message>
+        <message>
+            <source>Resolve, ignore or reopen an issue.</source>
+            <translation>解决、忽略或重新打开问题。</translation>
+        </message>
+        <message>
+            <source>Reads a repository's pull requests; comments on a pull request.</source>
+            <translation>读取仓库的拉取请求；评论拉取请求。</translation>
+        </message>
+        <message>
+            <source>Bitbucket → Personal settings → Atlassian account settings → Security → API tokens (scopes read:pullrequest and write:pullrequest); or a workspace or repository access token.</source>
+            <translation>在 Bitbucket 中打开“Personal settings”→“Atlassian account settings”→“Security”→“API tokens”（权限范围 read:pullrequest 和 write:pullrequest）；也可以使用工作区或仓库的访问令牌。</translation>
+        </message>
+        <message>
+            <source>Atlassian e-mail</source>
+            <translation>Atlassian 邮箱</translation>
+        </message>
+        <message>
+            <source>For an API token: the e-mail you sign in with. Leave empty for an access token.</source>
+            <translation>使用 API 令牌时：填写你登录用的邮箱。使用访问令牌时留空。</translation>
+        </message>
+        <message>
+            <source>List a repository's pull requests.</source>
+            <translation>列出仓库的拉取请求。</translation>
+        </message>
+        <message>
+            <source>Comment on a pull request.</source>
+            <translation>评论拉取请求。</translation>
+        </message>
+        <message>
+            <source>Reads your recent deployments and their state; redeploys a project.</source>
+            <translation>读取你最近的部署及其状态；重新部署项目。</translation>
+        </message>
+        <message>
+            <source>Vercel → Account Settings → Tokens.</source>
+            <translation>在 Vercel 中打开“Account Settings”→“Tokens”。</translation>
+        </message>
+        <message>
+            <source>Team ID</source>
+            <translation>团队 ID</translation>
+        </message>
+        <message>
+            <source>Only for a team's projects: Team Settings → General → Team ID.</source>
+            <translation>仅用于团队的项目：在“Team Settings”→“General”→“Team ID”中查看。</translation>
+        </message>
+        <message>
+            <source>List recent deployments (all projects, or one).</source>
+            <translation>列出最近的部署（所有项目或某一个项目）。</translation>
+        </message>
+        <message>
+            <source>Build and deploy an existing deployment of a project again.</source>
+            <translation>重新构建并部署项目的某个已有部署。</translation>
+        </message>
+        <message>
+            <source>Analytics</source>
+            <translation>数据分析</translation>
+        </message>
+        <message>
+            <source>Answers questions about your product's events with HogQL (SQL) queries and lists feature flags; turns a feature flag on or off.</source>
+            <translation>用 HogQL（SQL）查询回答关于产品事件的问题，并列出功能开关；打开或关闭功能开关。</translation>
+        </message>
+        <message>
+            <source>Personal API key</source>
+            <translation>个人 API 密钥</translation>
+        </message>
+        <message>
+            <source>PostHog → Settings → Personal API keys (scopes query:read, feature_flag:read, and feature_flag:write to switch flags).</source>
+            <translation>在 PostHog 中打开“Settings”→“Personal API keys”（权限范围 query:read、feature_flag:read；切换开关还需要 feature_flag:write）。</translation>
+        </message>
+        <message>
+            <source>Project ID</source>
+            <translation>项目 ID</translation>
+        </message>
+        <message>
+            <source>The number in your PostHog address: /project/&lt;id&gt;/.</source>
+            <translation>你的 PostHog 地址中的数字：/project/&lt;id&gt;/。</translation>
+        </message>
+        <message>
+            <source>Only for the EU cloud (https://eu.posthog.com) or a self-hosted PostHog.</source>
+            <translation>仅用于欧盟云（https://eu.posthog.com）或自建的 PostHog。</translation>
+        </message>
+        <message>
+            <source>Run a HogQL (SQL) query over the project's events, persons and sessions, e.g. select event, count() from events where timestamp &gt; now() - interval 7 day group by event.</source>
+            <translation>对项目的事件、用户和会话运行 HogQL（SQL）查询，例如 `select event, count() from events where timestamp &gt; now() - interval 7 day group by event`。</translation>
+        </message>
+        <message>
+            <source>List the project's feature flags.</source>
+            <translation>列出项目的功能开关。</translation>
+        </message>
+        <message>
+            <source>Turn a feature flag on or off for everyone it targets.</source>
+            <translation>为功能开关所针对的所有人打开或关闭它。</translation>
+        </message>
+        <message>
+            <source>Reads how often an event happened, by day or broken down by a property; adds annotations (release notes) to your charts.</source>
+            <translation>读取事件的发生次数（按天，或按某个属性细分）；为你的图表添加注释（发布说明）。</translation>
+        </message>
+        <message>
+            <source>Service account username</source>
+            <translation>服务账号用户名</translation>
+        </message>
+        <message>
+            <source>Organization Settings → Service Accounts → Add (role Analyst, or Admin to annotate).</source>
+            <translation>在“Organization Settings”→“Service Accounts”→“Add”中创建（角色选 Analyst；需要添加注释则选 Admin）。</translation>
+        </message>
+        <message>
+            <source>Service account secret</source>
+            <translation>服务账号密钥</translation>
+        </message>
+        <message>
+            <source>Shown once, when the service account is made.</source>
+            <translation>只在创建服务账号时显示一次。</translation>
+        </message>
+        <message>
+            <source>Project Settings → Overview → Project ID.</source>
+            <translation>在“Project Settings”→“Overview”→“Project ID”中查看。</translation>
+        </message>
+        <message>
+            <source>Only for EU or India data residency: https://eu.mixpanel.com/api or https://in.mixpanel.com/api.</source>
+            <translation>仅用于数据存放在欧盟或印度的情况：https://eu.mixpanel.com/api 或 https://in.mixpanel.com/api。</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day (or hour, week, month), optionally broken down by a property.</source>
+            <translation>事件每天（或每小时、每周、每月）发生的次数，可按某个属性细分。</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts (e.g. a release).</source>
+            <translation>为项目的图表添加注释（例如一次发布）。</translation>
+        </message>
+        <message>
+            <source>Reads how often an event happened (totals or unique users, per day); adds annotations (releases, campaigns) to your charts.</source>
+            <translation>读取事件的发生次数（每天的总数或独立用户数）；为你的图表添加注释（发布、营销活动）。</translation>
+        </message>
+        <message>
+            <source>Amplitude → Settings → Projects → your project → General.</source>
+            <translation>在 Amplitude 中打开“Settings”→“Projects”→ 你的项目 →“General”。</translation>
+        </message>
+        <message>
+            <source>Secret key</source>
+            <translation>密钥（Secret Key）</translation>
+        </message>
+        <message>
+            <source>On the same page, below the API key.</source>
+            <translation>在同一页面，API 密钥的下方。</translation>
+        </message>
+        <message>
+            <source>Only for EU data residency: https://analytics.eu.amplitude.com/api.</source>
+            <translation>仅用于数据存放在欧盟的情况：https://analytics.eu.amplitude.com/api。</translation>
+        </message>
+        <message>
+            <source>How many times an event happened (or how many users did it) per day.</source>
+            <translation>事件每天发生的次数（或触发它的用户数）。</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts.</source>
+            <translation>为项目的图表添加注释。</translation>
+        </message>
+        <message>
+            <source>Finance</source>
+            <translation>财务</translation>
+        </message>
+        <message>
+            <source>Reads payments, customers and your balance. Read-only unless you allow changes: then it can also refund a payment (each refund asks you first).</source>
+            <translation>读取付款、客户和你的余额。除非你允许更改，否则只读；允许后还可以退款（每次退款都会先征求你的同意）。</translation>
+        </message>
+        <message>
+            <source>Secret or restricted key</source>
+            <translation>密钥或受限密钥</translation>
+        </message>
+        <message>
+            <source>Stripe → Developers → API keys. A restricted key with read access is enough while changes are off.</source>
+            <translation>在 Stripe 中打开“Developers”→“API keys”。不允许更改时，有读取权限的受限密钥就够了。</translation>
+        </message>
+        <message>
+            <source>Allow changes</source>
+            <translation>允许更改</translation>
+        </message>
+        <message>
+            <source>Type yes to let the agent refund payments (each one still asks you). Leave empty to keep Stripe read-only.</source>
+            <translation>输入 yes 允许助手退款（每次仍会征求你的同意）。留空则 Stripe 保持只读。</translation>
+        </message>
+        <message>
+            <source>List recent payments (all, or one customer's).</source>
+            <translation>列出最近的付款（全部，或某个客户的）。</translation>
+        </message>
+        <message>
+            <source>Find customers by e-mail or name.</source>
+            <translation>按邮箱或名称查找客户。</translation>
+        </message>
+        <message>
+            <source>The account's available and pending balance.</source>
+            <translation>账户的可用余额和待入账余额。</translation>
+        </message>
+        <message>
+            <source>Refund a payment, in full or in part (only when changes are allowed in Settings).</source>
+            <translation>全额或部分退款（仅当在设置中允许更改时）。</translation>
+        </message>
+        <message>
+            <source>Reads open invoices and anything else in your books (customers, bills, payments) through read-only queries; e-mails an invoice to its customer.</source>
+            <translation>通过只读查询读取未结发票及账簿中的其他内容（客户、账单、付款）；将发票通过邮件发送给客户。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (from the Intuit developer portal's OAuth 2.0 Playground, scope com.intuit.quickbooks.accounting); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（从 Intuit 开发者门户的 OAuth 2.0 Playground 获取，权限范围 com.intuit.quickbooks.accounting）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>Company ID (realm)</source>
+            <translation>公司 ID（realm）</translation>
+        </message>
+        <message>
+            <source>QuickBooks → the gear → Account and settings → Billing &amp; subscription → Company ID.</source>
+            <translation>在 QuickBooks 中点击齿轮图标 →“Account and settings”→“Billing &amp; subscription”→“Company ID”。</translation>
+        </message>
+        <message>
+            <source>Only for a sandbox company: https://sandbox-quickbooks.api.intuit.com.</source>
+            <translation>仅用于沙盒公司：https://sandbox-quickbooks.api.intuit.com。</translation>
+        </message>
+        <message>
+            <source>List unpaid invoices (all, or one customer's).</source>
+            <translation>列出未付发票（全部，或某个客户的）。</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g. select * from Customer where DisplayName like 'Acme%'.</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容，例如 `select * from Customer where DisplayName like 'Acme%'`。</translation>
+        </message>
+        <message>
+            <source>E-mail an invoice (to its customer's address, or another).</source>
+            <translation>通过邮件发送发票（发到客户的地址或其他地址）。</translation>
+        </message>
+        <message>
+            <source>Reads your teams, their channels and chats; posts a message in a channel or chat.</source>
+            <translation>读取你的团队、频道和聊天；在频道或聊天中发送消息。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (from Graph Explorer, with ChannelMessage.Read.All, ChannelMessage.Send, Chat.ReadWrite and Team.ReadBasic.All); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（从 Graph Explorer 获取，需要 ChannelMessage.Read.All、ChannelMessage.Send、Chat.ReadWrite 和 Team.ReadBasic.All 权限）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>List the teams you are in and their channels.</source>
+            <translation>列出你所在的团队及其频道。</translation>
+        </message>
+        <message>
+            <source>Read the recent messages of a channel (team and channel) or of a chat.</source>
+            <translation>读取频道（指定团队和频道）或聊天的最近消息。</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel (team and channel).</source>
+            <translation>在频道（指定团队和频道）中发送消息。</translation>
+        </message>
+        <message>
+            <source>Send a message in a chat.</source>
+            <translation>在聊天中发送消息。</translation>
+        </message>
+        <message>
+            <source>Reads your approved message templates; sends a WhatsApp message from your business number (free text within 24 hours of the customer's last message, else a template).</source>
+            <translation>读取你已获批准的消息模板；从你的企业号码发送 WhatsApp 消息（客户最后一条消息后的 24 小时内可发送任意文字，否则须使用模板）。</translation>
+        </message>
+        <message>
+            <source>Meta Business Suite → Business settings → System users → Generate token (whatsapp_business_messaging, whatsapp_business_management).</source>
+            <translation>在 Meta Business Suite 中打开“Business settings”→“System users”→“Generate token”（whatsapp_business_messaging、whatsapp_business_management）。</translation>
+        </message>
+        <message>
+            <source>Phone number ID</source>
+            <translation>电话号码 ID</translation>
+        </message>
+        <message>
+            <source>WhatsApp Manager → Phone numbers, or the app's WhatsApp → API Setup page.</source>
+            <translation>在 WhatsApp Manager 的“Phone numbers”中，或应用的“WhatsApp”→“API Setup”页面查看。</translation>
+        </message>
+        <message>
+            <source>WhatsApp Business Account ID</source>
+            <translation>WhatsApp 企业账户 ID</translation>
+        </message>
+        <message>
+            <source>On the same API Setup page; needed to list templates.</source>
+            <translation>在同一“API Setup”页面；列出模板时需要。</translation>
+        </message>
+        <message>
+            <source>List the message templates of the business account.</source>
+            <translation>列出企业账户的消息模板。</translation>
+        </message>
+        <message>
+            <source>Send a WhatsApp message: text, or a template with its values.</source>
+            <translation>发送 WhatsApp 消息：文字，或填好内容的模板。</translation>
+        </message>
+        <message>
+            <source>Meetings</source>
+            <translation>会议</translation>
+        </message>
+        <message>
+            <source>Reads your upcoming meetings and their links; schedules a meeting.</source>
+            <translation>读取你即将开始的会议及其链接；安排会议。</translation>
+        </message>
+        <message>
+            <source>Account ID</source>
+            <translation>账户 ID</translation>
+        </message>
+        <message>
+            <source>Zoom App Marketplace → Develop → Build app → Server-to-Server OAuth (scopes meeting:read, meeting:write, user:read); its App credentials page shows these three values.</source>
+            <translation>在 Zoom App Marketplace 中打开“Develop”→“Build app”→“Server-to-Server OAuth”（权限范围 meeting:read、meeting:write、user:read）；它的“App credentials”页面会显示这三个值。</translation>
+        </message>
+        <message>
+            <source>Client ID</source>
+            <translation>客户端 ID</translation>
+        </message>
+        <message>
+            <source>On the same page.</source>
+            <translation>在同一页面。</translation>
+        </message>
+        <message>
+            <source>Client secret</source>
+            <translation>客户端密钥</translation>
+        </message>
+        <message>
+            <source>Only for Zoom for Government: https://api.zoomgov.com/v2.</source>
+            <translation>仅用于 Zoom for Government：https://api.zoomgov.com/v2。</translation>
+        </message>
+        <message>
+            <source>Sign-in address</source>
+            <translation>登录地址</translation>
+        </message>
+        <message>
+            <source>Only for Zoom for Government: https://zoomgov.com/oauth/token.</source>
+            <translation>仅用于 Zoom for Government：https://zoomgov.com/oauth/token。</translation>
+        </message>
+        <message>
+            <source>List your meetings (upcoming by default).</source>
+            <translation>列出你的会议（默认为即将开始的）。</translation>
+        </message>
+        <message>
+            <source>Schedule a meeting and get its join link.</source>
+            <translation>安排会议并获取加入链接。</translation>
+        </message>
+        <message>
+            <source>Signing</source>
+            <translation>电子签名</translation>
+        </message>
+        <message>
+            <source>Reads your envelopes and whether they are signed, and your templates; sends a template to someone to sign.</source>
+            <translation>读取你的信封及其签署状态，以及你的模板；将模板发给某人签署。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (DocuSign → Apps and Keys, or the API Explorer, scope signature); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（在 DocuSign 的“Apps and Keys”或 API Explorer 中获取，权限范围 signature）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>API account ID</source>
+            <translation>API 账户 ID</translation>
+        </message>
+        <message>
+            <source>DocuSign → Settings → Apps and Keys → API Account ID.</source>
+            <translation>在 DocuSign 中打开“Settings”→“Apps and Keys”→“API Account ID”。</translation>
+        </message>
+        <message>
+            <source>Your account's base URI, on the same page (e.g. https://na3.docusign.net; https://demo.docusign.net for a developer account).</source>
+            <translation>你账户的基础 URI，在同一页面（例如 https://na3.docusign.net；开发者账户为 https://demo.docusign.net）。</translation>
+        </message>
+        <message>
+            <source>List envelopes sent in the last 30 days (or since a date) and their state.</source>
+            <translation>列出最近 30 天（或某个日期以来）发出的信封及其状态。</translation>
+        </message>
+        <message>
+            <source>List the account's templates and their roles.</source>
+            <translation>列出账户的模板及其角色。</translation>
+        </message>
+        <message>
+            <source>Send a template to one person to sign.</source>
+            <translation>将模板发给一个人签署。</translation>
+        </message>
+        <message>
+            <source>Design</source>
+            <translation>设计</translation>
+        </message>
+        <message>
+            <source>Reads a design file's pages and frames and its comments; comments on a file or replies to a comment.</source>
+            <translation>读取设计文件的页面、画框和评论；评论文件或回复评论。</translation>
+        </message>
+        <message>
+            <source>Figma → Settings → Security → Personal access tokens (scopes file_content:read, file_comments:read and :write).</source>
+            <translation>在 Figma 中打开“Settings”→“Security”→“Personal access tokens”（权限范围 file_content:read、file_comments:read 和 :write）。</translation>
+        </message>
+        <message>
+            <source>Outline a design file: its pages and their frames.</source>
+            <translation>列出设计文件的结构：页面及其画框。</translation>
+        </message>
+        <message>
+            <source>Read a file's comments.</source>
+            <translation>读取文件的评论。</translation>
+        </message>
+        <message>
+            <source>Comment on a file, or reply to a comment.</source>
+            <translation>评论文件，或回复评论。</translation>
+        </message>
+        <message>
+            <source>Web</source>
+            <translation>网页</translation>
+        </message>
+        <message>
+            <source>A Chromium the agent drives for sites with no API: opens pages, reads them, clicks and types; asks before each new site and before sending a form.</source>
+            <translation>由助手操控的 Chromium 浏览器，用于没有 API 的网站：打开并阅读网页、点击和输入；访问每个新网站和提交表单前都会先征求你的同意。</translation>
+        </message>
+        <message>
+            <source>Chromium program</source>
+            <translation>Chromium 程序</translation>
+        </message>
+        <message>
+            <source>Leave empty to use the Chromium installed on this computer (/usr/bin/chromium on Debian and Ubuntu).</source>
+            <translation>留空则使用这台电脑上已安装的 Chromium（在 Debian 和 Ubuntu 上为 /usr/bin/chromium）。</translation>
+        </message>
+        <message>
+            <source>Open a web page in the session's browser (asks the user for each new domain).</source>
+            <translation>在会话的浏览器中打开网页（每个新域名都会询问用户）。</translation>
+        </message>
+        <message>
+            <source>The current page's text. wait_for: a text to wait for first (pages that load content late).</source>
+            <translation>当前页面的文字。wait_for：先等待出现的文字（用于内容加载较慢的页面）。</translation>
+        </message>
+        <message>
+            <source>The current page as an accessibility tree, each element with a ref for browser_click, browser_type and browser_submit.</source>
+            <translation>以无障碍树的形式给出当前页面，每个元素带有可供 browser_click、browser_type 和 browser_submit 使用的 ref。</translation>
+        </message>
+        <message>
+            <source>Click an element (a link, a button, a tab). Sending a form is browser_submit.</source>
+            <translation>点击元素（链接、按钮、标签页）。提交表单请用 browser_submit。</translation>
+        </message>
+        <message>
+            <source>Fill a text field (replaces its text; does not submit).</source>
+            <translation>填写文本框（替换原有文字；不提交）。</translation>
+        </message>
+        <message>
+            <source>Submit a form: press its button (or Enter in its field). Asks the user, naming the domain the form sends to.</source>
+            <translation>提交表单：按下表单按钮（或在输入框中按 Enter）。会先询问用户，并说明表单将发送到哪个域名。</translation>
+        </message>
+        <message>
+            <source>A picture of the current page (saved in outputs/).</source>
+            <translation>当前页面的截图（保存在 outputs/ 中）。</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>

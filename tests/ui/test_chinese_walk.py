@@ -46,6 +46,8 @@ ALLOWED = re.compile(
     # The label of another service's own screen, quoted as the user finds it
     # there ("在“OAuth & Permissions”页面"): only inside a Chinese sentence.
     r"(?<=[\u3400-\u9fff\uff00-\uffef，。：；、→ ])“[^“”]{1,40}”", re.I)
+TITLED = re.compile(r"\b[A-Z][\w.+-]*(?:\s+(?:&\s+)?[A-Z0-9][\w.+-]*)+")
+CODE = re.compile(r"`[^`]+`")
 WORD = re.compile(r"[A-Za-z]{3,}")
 PHRASE = re.compile(r"[A-Za-z]{2,}[ ,'’-]+[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,})*")
 
@@ -54,6 +56,9 @@ def english_left(text: str) -> str:
     """The English in ``text`` that should have been translated ('' if none)."""
     rest = ALLOWED.sub(" ", text or "")
     if CJK.search(text or ""):
+        # In a Chinese sentence, a name in title case (Google Cloud Console, Microsoft
+        # Graph) and code in backticks stay as they are.
+        rest = ALLOWED.sub(" ", TITLED.sub(" ", CODE.sub(" ", text)))
         found = PHRASE.search(rest)
         return found.group(0) if found and len(found.group(0)) > 8 else ""
     found = WORD.search(rest)
@@ -131,6 +136,8 @@ def test_the_detector_finds_english(qapp) -> None:  # type: ignore[no-untyped-de
     assert english_left("scripted:/tmp/x.json") == ""
     assert english_left("在“Basic Information”→“App-Level Tokens”中获取") == ""
     assert english_left("“Basic Information”") == "Basic"
+    assert english_left("在 Google Cloud Console 中运行 `gcloud auth login`") == ""
+    assert english_left("模型 Waiting For your approval") == "your approval"
 
 
 # A persona as a Chinese user installs one (its words are its author's).

@@ -18,6 +18,7 @@ import pytest
 from openworker_qt.connectors.base import ConnectorSpec, Field, Identity, ToolDef, obj, s
 from openworker_qt.connectors.registry import catalogue
 from openworker_qt.ui.theme import install_translator
+from tests.ui.test_chinese_walk import english_left
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "translations" / "openworker_qt_zh_CN.ts"
@@ -65,6 +66,7 @@ def test_every_connector_string_has_a_chinese_translation(script: ModuleType) ->
         translated = done[text]
         if re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", text):  # a phrase, not a bare token
             assert CJK.search(translated), f"{text!r} is not in Chinese: {translated!r}"
+        assert not english_left(translated), f"English left in {translated!r}"
         for token in TOKEN.findall(text):
             assert token in translated, f"{token!r} of {text!r} is lost in {translated!r}"
 
