@@ -796,6 +796,122 @@ Next runs (your time): {when}</source>
         </message>
     </context>
     <context>
+        <name>ConnectorCard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="110" />
+            <source>{name} icon</source>
+            <translation>{name} 图标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="120" />
+            <source>{name}: connection state</source>
+            <translation>{name}：连接状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="121" />
+            <source>Set up</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="133" />
+            <source>&lt;b&gt;Reads&lt;/b&gt;: {what}</source>
+            <translation>&lt;b&gt;读取&lt;/b&gt;：{what}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="135" />
+            <source>&lt;b&gt;Does, after asking you&lt;/b&gt;: {what}</source>
+            <translation>&lt;b&gt;征得你同意后执行&lt;/b&gt;：{what}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="147" />
+            <source>Connected</source>
+            <translation>已连接</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="147" />
+            <source>Needs attention</source>
+            <translation>需要处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="148" />
+            <source>Not connected</source>
+            <translation>未连接</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="152" />
+            <source>Manage</source>
+            <translation>管理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="155" />
+            <source>Manage {name}</source>
+            <translation>管理 {name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="156" />
+            <source>Set up {name}</source>
+            <translation>设置 {name}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConnectorCatalog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="171" />
+            <source>Connector catalogue</source>
+            <translation>连接器目录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="182" />
+            <source>What OpenWorker can work with. It reads from a connected service freely and asks you before it sends, posts or changes anything there.</source>
+            <translation>OpenWorker 可以配合使用的服务。它可以随时读取已连接服务中的内容，但在发送、发布或更改任何内容之前都会先征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="189" />
+            <source>Search by name, category or what it does</source>
+            <translation>按名称、类别或功能搜索</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="191" />
+            <source>Search connectors</source>
+            <translation>搜索连接器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="192" />
+            <source>Filter the connectors as you type</source>
+            <translation>边输入边筛选连接器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="194" />
+            <source>Clear search</source>
+            <translation>清除搜索</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="196" />
+            <source>Category</source>
+            <translation>类别</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="201" />
+            <source>How many connectors are shown</source>
+            <translation>显示的连接器数量</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="217" />
+            <source>All categories</source>
+            <translation>所有类别</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="270" />
+            <source>{shown} of {all} connectors · {connected} connected</source>
+            <translation>显示 {shown} / {all} 个连接器 · 已连接 {connected} 个</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="273" />
+            <source>No connector matches “{text}”.</source>
+            <translation>没有与“{text}”匹配的连接器。</translation>
+        </message>
+    </context>
+    <context>
         <name>Connectors</name>
         <message>
             <source>Chat</source>
@@ -4201,6 +4317,34 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
     </context>
     <context>
+        <name>PushToTalk</name>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="121" />
+            <source>Push-to-talk in other applications is not available on Wayland: hold the Voice button, or {sequence} while the OpenWorker window is active.</source>
+            <translation>在 Wayland 下无法在其他应用中使用按住说话：请按住“语音”按钮，或在 OpenWorker 窗口处于活动状态时按住 {sequence}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="123" />
+            <source>Push-to-talk in other applications is not available on this display: hold the Voice button, or {sequence} while the OpenWorker window is active.</source>
+            <translation>在此显示环境下无法在其他应用中使用按住说话：请按住“语音”按钮，或在 OpenWorker 窗口处于活动状态时按住 {sequence}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="154" />
+            <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings), then hold the key again.</source>
+            <translation>未找到麦克风。请连接一个麦克风（或在系统的隐私设置中允许本应用使用它），然后再次按住快捷键。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="190" />
+            <source>Voice input failed: {error}</source>
+            <translation>语音输入失败：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="200" />
+            <source>No speech was recognised.</source>
+            <translation>没有识别到语音。</translation>
+        </message>
+    </context>
+    <context>
         <name>SettingsWindow</name>
         <message>
             <source>Memory</source>
@@ -4403,6 +4547,24 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
             <source>Delete</source>
             <translation>删除</translation>
+        </message>
+    </context>
+    <context>
+        <name>RecordingIndicator</name>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="50" />
+            <source>Voice recording</source>
+            <translation>正在录音</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="53" />
+            <source>Listening…</source>
+            <translation>正在聆听…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="58" />
+            <source>Microphone level</source>
+            <translation>麦克风音量</translation>
         </message>
     </context>
     <context>
@@ -5383,6 +5545,64 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
     </context>
     <context>
+        <name>UpdatePrompt</name>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="46" />
+            <source>Updates are not set up</source>
+            <translation>尚未设置更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="47" />
+            <source>No update address is set. Add one under “updates.url” in the settings file to check for new versions.</source>
+            <translation>尚未设置更新地址。请在设置文件的“updates.url”中添加一个地址，以检查新版本。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="55" />
+            <source>Could not check for updates</source>
+            <translation>无法检查更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="58" />
+            <source>OpenWorker is up to date</source>
+            <translation>OpenWorker 已是最新版本</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="59" />
+            <source>You have version {version}, the latest.</source>
+            <translation>你使用的是最新版本 {version}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="63" />
+            <source>No release notes were given.</source>
+            <translation>没有提供发布说明。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="64" />
+            <source>Version {new} is available (you have {current}).</source>
+            <translation>有新版本 {new} 可用（你当前的版本是 {current}）。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="67" />
+            <source>There is no download for this system yet.</source>
+            <translation>暂时还没有适用于此系统的下载。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="68" />
+            <source>An update is available</source>
+            <translation>有可用的更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="72" />
+            <source>Open download page</source>
+            <translation>打开下载页面</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="75" />
+            <source>The download's SHA-256 checksum: {digest}</source>
+            <translation>下载文件的 SHA-256 校验和：{digest}</translation>
+        </message>
+    </context>
+    <context>
         <name>WorkspaceDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/folders.py" line="24" />
@@ -5498,6 +5718,19 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
     </context>
     <context>
+        <name>VoiceAnswers</name>
+        <message>
+            <location filename="../../openworker_qt/ui/voice_answers.py" line="50" />
+            <source>You said “{text}”. Approve {tool} once?</source>
+            <translation>你说的是“{text}”。批准 {tool} 这一次？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice_answers.py" line="54" />
+            <source>You said “{text}”. Deny {tool}?</source>
+            <translation>你说的是“{text}”。拒绝 {tool}？</translation>
+        </message>
+    </context>
+    <context>
         <name>X11Hotkey</name>
         <message>
             <location filename="../../openworker_qt/qt/hotkey.py" line="253" />
@@ -5513,6 +5746,84 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/qt/hotkey.py" line="282" />
             <source>Another application already uses this key combination</source>
             <translation>另一个应用已在使用这个组合键</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoicePage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="97" />
+            <source>Installed speech models</source>
+            <translation>已安装的语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="103" />
+            <source>Delete the selected speech model</source>
+            <translation>删除所选的语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="107" />
+            <source>Copy a whisper.cpp model file you have</source>
+            <translation>复制你已有的 whisper.cpp 模型文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="116" />
+            <source>Model size to download</source>
+            <translation>要下载的模型大小</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="119" />
+            <source>{name} — {mib} MB, {language}</source>
+            <translation>{name} — {mib} MB，{language}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="139" />
+            <source>Download progress</source>
+            <translation>下载进度</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="149" />
+            <source>Push-to-talk key</source>
+            <translation>按住说话快捷键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="153" />
+            <source>Where spoken words go</source>
+            <translation>语音转成的文字发送到哪里</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="185" />
+            <source> (in use)</source>
+            <translation>（使用中）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="205" />
+            <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings) to use voice input.</source>
+            <translation>未找到麦克风。请连接一个麦克风（或在系统的隐私设置中允许本应用使用它）以使用语音输入。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="257" />
+            <source>Downloading… {done} of {total} MB</source>
+            <translation>正在下载… {done} / {total} MB</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="263" />
+            <source>Import a speech model</source>
+            <translation>导入语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="264" />
+            <source>whisper.cpp models (*.bin)</source>
+            <translation>whisper.cpp 模型 (*.bin)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="288" />
+            <source>Could not delete {name}: {error}</source>
+            <translation>无法删除 {name}：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="291" />
+            <source>Deleted {name}.</source>
+            <translation>已删除 {name}。</translation>
         </message>
     </context>
     <context>
@@ -5841,6 +6152,21 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/settings_connectors.py" line="303" />
             <source>{identity}. {then}</source>
             <translation>{identity}。{then}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="61" />
+            <source>Browse the &amp;catalogue…</source>
+            <translation>浏览目录(&amp;C)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="62" />
+            <source>Browse the connector catalogue</source>
+            <translation>浏览连接器目录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="64" />
+            <source>Every connector with what it reads and does, searchable</source>
+            <translation>所有连接器及其读取和执行的内容，可搜索</translation>
         </message>
     </context>
 </TS>
