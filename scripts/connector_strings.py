@@ -3,7 +3,8 @@
 The connectors are plain Python (no Qt, so ``pyside6-lupdate`` cannot see
 their words): each descriptor's category, description, field labels, help
 texts and placeholders, what it says after connecting, and its tools'
-descriptions. Settings → Connectors passes each of them through
+descriptions (and, where the catalogue shows them, their first sentences).
+Settings → Connectors passes each of them through
 ``QCoreApplication.translate("Connectors", text)``; this script writes every
 one of them into the "Connectors" context of the translation files, so a new
 connector's words show up there to be translated:
@@ -21,6 +22,7 @@ the services write them and are not collected.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
@@ -41,6 +43,10 @@ def descriptor_strings(specs: Iterable[Any] | None = None) -> list[str]:
         from openworker_qt.connectors.registry import catalogue
 
         specs = catalogue()
+    try:  # the catalogue's plain words for what a connector reads and does
+        summary: Any = importlib.import_module("openworker_qt.connectors.summary")
+    except ImportError:
+        summary = None
     found: dict[str, None] = {}
 
     def add(text: object) -> None:
@@ -59,6 +65,8 @@ def descriptor_strings(specs: Iterable[Any] | None = None) -> list[str]:
                 add(f.placeholder)
         for tool in spec.tools:
             add(tool.description)
+            if summary is not None:
+                add(summary.sentence(tool.description))
     return list(found)
 
 

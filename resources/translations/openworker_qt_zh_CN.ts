@@ -2173,6 +2173,438 @@ Next runs (your time): {when}</source>
             <source>A picture of the current page (saved in outputs/).</source>
             <translation>当前页面的截图（保存在 outputs/ 中）。</translation>
         </message>
+        <message>
+            <source>Read a channel's recent messages</source>
+            <translation>读取频道的最近消息</translation>
+        </message>
+        <message>
+            <source>Read a thread's messages</source>
+            <translation>读取话题中的消息</translation>
+        </message>
+        <message>
+            <source>Search messages</source>
+            <translation>搜索消息</translation>
+        </message>
+        <message>
+            <source>Post a message to a channel or a thread</source>
+            <translation>向频道或话题发送消息</translation>
+        </message>
+        <message>
+            <source>Upload a file to a channel or thread</source>
+            <translation>向频道或话题上传文件</translation>
+        </message>
+        <message>
+            <source>Add an emoji reaction to a message</source>
+            <translation>为消息添加表情回应</translation>
+        </message>
+        <message>
+            <source>List a repository's issues and pull requests</source>
+            <translation>列出仓库的议题和拉取请求</translation>
+        </message>
+        <message>
+            <source>Comment on an issue or pull request</source>
+            <translation>评论议题或拉取请求</translation>
+        </message>
+        <message>
+            <source>List a project's issues</source>
+            <translation>列出项目的议题</translation>
+        </message>
+        <message>
+            <source>Comment on an issue</source>
+            <translation>评论议题</translation>
+        </message>
+        <message>
+            <source>List events between two times</source>
+            <translation>列出两个时间之间的日程</translation>
+        </message>
+        <message>
+            <source>Create an event</source>
+            <translation>新建日程</translation>
+        </message>
+        <message>
+            <source>Search mail with Gmail's search syntax</source>
+            <translation>使用 Gmail 搜索语法搜索邮件</translation>
+        </message>
+        <message>
+            <source>Send an e-mail</source>
+            <translation>发送电子邮件</translation>
+        </message>
+        <message>
+            <source>List recent mail, optionally matching a search</source>
+            <translation>列出最近的邮件，可按搜索条件筛选</translation>
+        </message>
+        <message>
+            <source>List calendar events between two times</source>
+            <translation>列出两个时间之间的日历日程</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL</source>
+            <translation>使用 JQL 搜索议题</translation>
+        </message>
+        <message>
+            <source>Search pages by text or CQL</source>
+            <translation>按文本或 CQL 搜索页面</translation>
+        </message>
+        <message>
+            <source>Create a page in a space</source>
+            <translation>在空间中新建页面</translation>
+        </message>
+        <message>
+            <source>List the open issues assigned to me</source>
+            <translation>列出分配给我的未关闭议题</translation>
+        </message>
+        <message>
+            <source>Search pages and databases by title</source>
+            <translation>按标题搜索页面和数据库</translation>
+        </message>
+        <message>
+            <source>Append paragraphs to a page</source>
+            <translation>在页面末尾添加段落</translation>
+        </message>
+        <message>
+            <source>Search a mail folder</source>
+            <translation>搜索邮件文件夹</translation>
+        </message>
+        <message>
+            <source>List my incomplete tasks</source>
+            <translation>列出我未完成的任务</translation>
+        </message>
+        <message>
+            <source>Comment on a task</source>
+            <translation>评论任务</translation>
+        </message>
+        <message>
+            <source>List a board's items</source>
+            <translation>列出看板的条目</translation>
+        </message>
+        <message>
+            <source>Post an update on an item</source>
+            <translation>在条目上发布更新</translation>
+        </message>
+        <message>
+            <source>Search contacts by name, e-mail or company</source>
+            <translation>按姓名、邮箱或公司搜索联系人</translation>
+        </message>
+        <message>
+            <source>Add a note to a contact</source>
+            <translation>为联系人添加备注</translation>
+        </message>
+        <message>
+            <source>List triggered and acknowledged incidents</source>
+            <translation>列出已触发和已确认的事件</translation>
+        </message>
+        <message>
+            <source>Acknowledge an incident</source>
+            <translation>确认事件</translation>
+        </message>
+        <message>
+            <source>List monitors in alert or warning</source>
+            <translation>列出处于告警或警告状态的监控</translation>
+        </message>
+        <message>
+            <source>Mute a monitor</source>
+            <translation>将监控静音</translation>
+        </message>
+        <message>
+            <source>Search tickets</source>
+            <translation>搜索工单</translation>
+        </message>
+        <message>
+            <source>Add a comment to a ticket</source>
+            <translation>为工单添加评论</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel</source>
+            <translation>在频道中发送消息</translation>
+        </message>
+        <message>
+            <source>Read the messages recently sent to the bot</source>
+            <translation>读取最近发给机器人的消息</translation>
+        </message>
+        <message>
+            <source>Send a message to a chat</source>
+            <translation>向聊天发送消息</translation>
+        </message>
+        <message>
+            <source>List the tasks in a ClickUp list</source>
+            <translation>列出 ClickUp 列表中的任务</translation>
+        </message>
+        <message>
+            <source>Create a task in a list</source>
+            <translation>在列表中新建任务</translation>
+        </message>
+        <message>
+            <source>List my open boards</source>
+            <translation>列出我打开的看板</translation>
+        </message>
+        <message>
+            <source>List the cards on a board</source>
+            <translation>列出看板上的卡片</translation>
+        </message>
+        <message>
+            <source>Comment on a card</source>
+            <translation>评论卡片</translation>
+        </message>
+        <message>
+            <source>Add a card to a list</source>
+            <translation>向列表添加卡片</translation>
+        </message>
+        <message>
+            <source>List the bases the token can see</source>
+            <translation>列出该令牌可访问的数据库（base）</translation>
+        </message>
+        <message>
+            <source>List a table's records, optionally filtered</source>
+            <translation>列出表中的记录，可按条件筛选</translation>
+        </message>
+        <message>
+            <source>Add a record to a table</source>
+            <translation>向表中添加记录</translation>
+        </message>
+        <message>
+            <source>List tasks matching a Todoist filter</source>
+            <translation>列出符合 Todoist 筛选条件的任务</translation>
+        </message>
+        <message>
+            <source>Add a task to a project</source>
+            <translation>向项目添加任务</translation>
+        </message>
+        <message>
+            <source>Mark a task done</source>
+            <translation>将任务标记为完成</translation>
+        </message>
+        <message>
+            <source>Find files by the words in them</source>
+            <translation>按文件中的文字查找文件</translation>
+        </message>
+        <message>
+            <source>Read a document, sheet or text file</source>
+            <translation>读取文档、表格或文本文件</translation>
+        </message>
+        <message>
+            <source>Share a file with a person</source>
+            <translation>与某人共享文件</translation>
+        </message>
+        <message>
+            <source>List a folder's files and folders</source>
+            <translation>列出文件夹中的文件和子文件夹</translation>
+        </message>
+        <message>
+            <source>Make a link anyone with it can open</source>
+            <translation>创建任何拿到链接的人都能打开的链接</translation>
+        </message>
+        <message>
+            <source>Find files and folders by name or content</source>
+            <translation>按名称或内容查找文件和文件夹</translation>
+        </message>
+        <message>
+            <source>Comment on a file</source>
+            <translation>评论文件</translation>
+        </message>
+        <message>
+            <source>Find files by name or content</source>
+            <translation>按名称或内容查找文件</translation>
+        </message>
+        <message>
+            <source>Find SharePoint sites</source>
+            <translation>查找 SharePoint 网站</translation>
+        </message>
+        <message>
+            <source>Make a view-only link to a file or folder</source>
+            <translation>为文件或文件夹创建只读查看链接</translation>
+        </message>
+        <message>
+            <source>Run a SOQL SELECT query</source>
+            <translation>运行 SOQL SELECT 查询</translation>
+        </message>
+        <message>
+            <source>Change fields on a record</source>
+            <translation>修改记录的字段</translation>
+        </message>
+        <message>
+            <source>List recent conversations</source>
+            <translation>列出最近的对话</translation>
+        </message>
+        <message>
+            <source>Reply in a conversation</source>
+            <translation>在对话中回复</translation>
+        </message>
+        <message>
+            <source>List records of an object</source>
+            <translation>列出某个对象的记录</translation>
+        </message>
+        <message>
+            <source>Add a note to a record</source>
+            <translation>为记录添加备注</translation>
+        </message>
+        <message>
+            <source>Find leads</source>
+            <translation>查找线索</translation>
+        </message>
+        <message>
+            <source>Add a note to a lead</source>
+            <translation>为线索添加备注</translation>
+        </message>
+        <message>
+            <source>List the organisation's issues, with how often they happened</source>
+            <translation>列出组织的问题及其发生次数</translation>
+        </message>
+        <message>
+            <source>Resolve, ignore or reopen an issue</source>
+            <translation>解决、忽略或重新打开问题</translation>
+        </message>
+        <message>
+            <source>List a repository's pull requests</source>
+            <translation>列出仓库的拉取请求</translation>
+        </message>
+        <message>
+            <source>Comment on a pull request</source>
+            <translation>评论拉取请求</translation>
+        </message>
+        <message>
+            <source>List recent deployments</source>
+            <translation>列出最近的部署</translation>
+        </message>
+        <message>
+            <source>Build and deploy an existing deployment of a project again</source>
+            <translation>重新构建并部署项目的某个已有部署</translation>
+        </message>
+        <message>
+            <source>Run a HogQL query over the project's events, persons and sessions, e.g</source>
+            <translation>对项目的事件、用户和会话运行 HogQL 查询</translation>
+        </message>
+        <message>
+            <source>List the project's feature flags</source>
+            <translation>列出项目的功能开关</translation>
+        </message>
+        <message>
+            <source>Turn a feature flag on or off for everyone it targets</source>
+            <translation>为功能开关所针对的所有人打开或关闭它</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day, optionally broken down by a property</source>
+            <translation>事件每天发生的次数，可按某个属性细分</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts (e.g</source>
+            <translation>为项目的图表添加注释</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day</source>
+            <translation>事件每天发生的次数</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts</source>
+            <translation>为项目的图表添加注释</translation>
+        </message>
+        <message>
+            <source>List recent payments</source>
+            <translation>列出最近的付款</translation>
+        </message>
+        <message>
+            <source>Find customers by e-mail or name</source>
+            <translation>按邮箱或名称查找客户</translation>
+        </message>
+        <message>
+            <source>The account's available and pending balance</source>
+            <translation>账户的可用余额和待入账余额</translation>
+        </message>
+        <message>
+            <source>Refund a payment, in full or in part</source>
+            <translation>全额或部分退款</translation>
+        </message>
+        <message>
+            <source>List unpaid invoices</source>
+            <translation>列出未付发票</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容</translation>
+        </message>
+        <message>
+            <source>E-mail an invoice</source>
+            <translation>通过邮件发送发票</translation>
+        </message>
+        <message>
+            <source>List the teams you are in and their channels</source>
+            <translation>列出你所在的团队及其频道</translation>
+        </message>
+        <message>
+            <source>Read the recent messages of a channel or of a chat</source>
+            <translation>读取频道或聊天的最近消息</translation>
+        </message>
+        <message>
+            <source>Send a message in a chat</source>
+            <translation>在聊天中发送消息</translation>
+        </message>
+        <message>
+            <source>List the message templates of the business account</source>
+            <translation>列出企业账户的消息模板</translation>
+        </message>
+        <message>
+            <source>Send a WhatsApp message: text, or a template with its values</source>
+            <translation>发送 WhatsApp 消息：文字，或填好内容的模板</translation>
+        </message>
+        <message>
+            <source>List your meetings</source>
+            <translation>列出你的会议</translation>
+        </message>
+        <message>
+            <source>Schedule a meeting and get its join link</source>
+            <translation>安排会议并获取加入链接</translation>
+        </message>
+        <message>
+            <source>List envelopes sent in the last 30 days and their state</source>
+            <translation>列出最近 30 天发出的信封及其状态</translation>
+        </message>
+        <message>
+            <source>List the account's templates and their roles</source>
+            <translation>列出账户的模板及其角色</translation>
+        </message>
+        <message>
+            <source>Send a template to one person to sign</source>
+            <translation>将模板发给一个人签署</translation>
+        </message>
+        <message>
+            <source>Outline a design file: its pages and their frames</source>
+            <translation>列出设计文件的结构：页面及其画框</translation>
+        </message>
+        <message>
+            <source>Read a file's comments</source>
+            <translation>读取文件的评论</translation>
+        </message>
+        <message>
+            <source>Comment on a file, or reply to a comment</source>
+            <translation>评论文件，或回复评论</translation>
+        </message>
+        <message>
+            <source>Open a web page in the session's browser</source>
+            <translation>在会话的浏览器中打开网页</translation>
+        </message>
+        <message>
+            <source>The current page's text</source>
+            <translation>当前页面的文字</translation>
+        </message>
+        <message>
+            <source>The current page as an accessibility tree, each element with a ref for browser_click, browser_type and browser_submit</source>
+            <translation>以无障碍树的形式给出当前页面，每个元素带有可供 browser_click、browser_type 和 browser_submit 使用的 ref</translation>
+        </message>
+        <message>
+            <source>Click an element</source>
+            <translation>点击元素</translation>
+        </message>
+        <message>
+            <source>Fill a text field</source>
+            <translation>填写文本框</translation>
+        </message>
+        <message>
+            <source>Submit a form: press its button</source>
+            <translation>提交表单：按下表单按钮</translation>
+        </message>
+        <message>
+            <source>A picture of the current page</source>
+            <translation>当前页面的截图</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
