@@ -163,8 +163,10 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
     from openworker_qt.mcp.manager import McpManager
     from openworker_qt.ui.approval import ApprovalDialog
     from openworker_qt.ui.automations import AutomationEditor
+    from openworker_qt.ui.grant_dialog import GrantDialog
     from openworker_qt.ui.persona_consent import PersonaConsentDialog
     from openworker_qt.ui.settings_mcp import AddServerDialog, McpPage
+    from openworker_qt.ui.tray import Tray
     from tests.mcp.helpers import script as mcp_script
     from tests.ui.test_approvals import WRITE
 
@@ -229,11 +231,15 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
         store = desktop.automations.store
         auto = store.create(name="每日简报", prompt="总结昨天的邮件。", tz="Asia/Shanghai",
                             cron="0 8 * * 1-5", workspace=str(tmp_path))
+        done = store.start_manual(auto.id, owner="walk")
+        store.set_status(done.id, "completed", deliverables=["brief.md"])
         automations = desktop.show_automations()
         automations.refresh()
         automations.list.topLevelItem(0).setSelected(True)
         seen["automations"] = untranslated(automations)
         assert automations.list.topLevelItem(0).text(1) == "每个工作日 08:00（Asia/Shanghai）"
+        assert [automations.runs.topLevelItem(0).text(c) for c in (1, 2, 3)] == [
+            "立即运行", "已完成", "brief.md"]
         editor = AutomationEditor(store, store.get(auto.id), workspace=str(tmp_path))
         qtbot.addWidget(editor)
         seen["automation editor"] = untranslated(editor)
@@ -244,6 +250,17 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
         consent = PersonaConsentDialog(parse_persona(PERSONA))
         qtbot.addWidget(consent)
         seen["persona consent"] = untranslated(consent)
+        grant = GrantDialog(str(tmp_path / "项目"))
+        qtbot.addWidget(grant)
+        seen["grant folder access"] = untranslated(grant)
+        first_run = desktop.show_workspace_dialog(first_run=True)
+        seen["choose a workspace"] = untranslated(first_run)
+        first_run.close()
+        tray = Tray(desktop.inbox, desktop.bridge, desktop.answers, desktop.settings,
+                    available=False)
+        tray.set_failed_automations(1)
+        seen["tray menu"] = untranslated(tray.menu, *tray.menu.findChildren(QMenu))
+        assert "自动任务…（1 个失败）" in [a.text() for a in tray.menu.actions()]
 
     run(qloop, scenario)
     left = {k: v for k, v in seen.items() if v}
