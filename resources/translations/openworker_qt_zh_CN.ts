@@ -2605,6 +2605,18 @@ Next runs (your time): {when}</source>
             <source>A picture of the current page</source>
             <translation>当前页面的截图</translation>
         </message>
+        <message>
+            <source>Run a HogQL query over the project's events, persons and sessions, e.g. select event, count from events where timestamp &gt; now - interval 7 day group by event</source>
+            <translation>对项目的事件、用户和会话运行 HogQL 查询，例如 `select event, count from events where timestamp &gt; now - interval 7 day group by event`</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g. select * from Customer where DisplayName like 'Acme%'</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容，例如 `select * from Customer where DisplayName like 'Acme%'`</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/drive scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/drive 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
