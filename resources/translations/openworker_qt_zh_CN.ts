@@ -6269,6 +6269,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Deleted {name}.</source>
             <translation>已删除 {name}。</translation>
         </message>
+        <message>
+            <source>No speech model is installed, so voice input cannot transcribe. Download one here, or import a whisper.cpp model file (such as ggml-base.en.bin) with “Import model…”, or copy it into {folder}.</source>
+            <translation>尚未安装语音模型，语音输入无法转写。请在这里下载一个，或通过“导入模型…”导入 whisper.cpp 模型文件（例如 ggml-base.en.bin），也可以将其复制到 {folder}。</translation>
+        </message>
     </context>
     <context>
         <name>MemoryPage</name>

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.connectors.registry import catalogue
 from openworker_qt.ui.theme import install_translator
 from tests.ui.conftest import run, until
 
@@ -46,6 +47,10 @@ ALLOWED = re.compile(
     # The label of another service's own screen, quoted as the user finds it
     # there ("在“OAuth & Permissions”页面"): only inside a Chinese sentence.
     r"(?<=[\u3400-\u9fff\uff00-\uffef，。：；、→ ])“[^“”]{1,40}”", re.I)
+# The connectors' names of several words stay as the services write them ("OneDrive
+# and SharePoint"; a one-word name could hide an English word such as "Close").
+NAMES = re.compile("|".join(re.escape(spec.name) for spec in sorted(
+    catalogue(), key=lambda spec: -len(spec.name)) if " " in spec.name))
 TITLED = re.compile(r"\b[A-Z][\w.+-]*(?:\s+(?:&\s+)?[A-Z0-9][\w.+-]*)+")
 CODE = re.compile(r"`[^`]+`")
 WORD = re.compile(r"[A-Za-z]{3,}")
@@ -54,8 +59,9 @@ PHRASE = re.compile(r"[A-Za-z]{2,}[ ,'’-]+[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,
 
 def english_left(text: str) -> str:
     """The English in ``text`` that should have been translated ('' if none)."""
-    rest = ALLOWED.sub(" ", text or "")
-    if CJK.search(text or ""):
+    text = NAMES.sub(" ", text or "")
+    rest = ALLOWED.sub(" ", text)
+    if CJK.search(text):
         # In a Chinese sentence, a name in title case (Google Cloud Console, Microsoft
         # Graph) and code in backticks stay as they are.
         rest = ALLOWED.sub(" ", TITLED.sub(" ", CODE.sub(" ", text)))

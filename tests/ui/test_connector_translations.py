@@ -85,8 +85,10 @@ def test_the_check_fails_for_a_new_connector_without_chinese(script: ModuleType)
         tools=(ToolDef("acme_read", "Read the shouts.", obj({"room": s("room")}), run),))
     strings = script.descriptor_strings([*catalogue(), new])
     root = ET.parse(TS).getroot()
-    assert script.untranslated(root, strings) == [
-        "Read Acme's shouts.", "Shout token", "From acme.example → Tokens.", "Read the shouts."]
+    new_words = {"Read Acme's shouts.", "Shout token", "From acme.example → Tokens.",
+                 "Read the shouts."}
+    # (with the catalogue, also the tool's first sentence: "Read the shouts")
+    assert new_words <= set(script.untranslated(root, strings)) <= new_words | {"Read the shouts"}
     # The script adds them to be translated, and keeps every translation there is.
     before = translations()
     assert script.update(root, strings) == script.untranslated(root, strings)
