@@ -49,6 +49,7 @@ ALLOWED = re.compile(
     r"(?<=[\u3400-\u9fff\uff00-\uffef，。：；、→ ])“[^“”]{1,40}”", re.I)
 # The connectors' names of several words stay as the services write them ("OneDrive
 # and SharePoint"; a one-word name could hide an English word such as "Close").
+CONNECTOR_NAMES = frozenset(spec.name for spec in catalogue())
 NAMES = re.compile("|".join(re.escape(spec.name) for spec in sorted(
     catalogue(), key=lambda spec: -len(spec.name)) if " " in spec.name))
 TITLED = re.compile(r"\b[A-Z][\w.+-]*(?:\s+(?:&\s+)?[A-Z0-9][\w.+-]*)+")
@@ -59,6 +60,8 @@ PHRASE = re.compile(r"[A-Za-z]{2,}[ ,'’-]+[A-Za-z]{2,}(?:[ ,'’-]+[A-Za-z]{2,
 
 def english_left(text: str) -> str:
     """The English in ``text`` that should have been translated ('' if none)."""
+    if (text or "").strip() in CONNECTOR_NAMES:  # a connector's name on its own
+        return ""
     text = NAMES.sub(" ", text or "")
     rest = ALLOWED.sub(" ", text)
     if CJK.search(text):
@@ -228,6 +231,10 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
         settings.connectors.select("slack")
         assert settings.connectors.edits
         seen["settings: Slack"] = untranslated(settings.connectors)
+        if hasattr(settings.connectors, "open_catalog"):  # the catalogue, once it is there
+            catalog = settings.connectors.open_catalog()
+            seen["connector catalogue"] = untranslated(catalog)
+            catalog.close()
         seen["MCP: add a server"] = untranslated(AddServerDialog(mcp))
         settings.close()
         onboarding = desktop.show_onboarding()
