@@ -257,6 +257,21 @@
             <source>Approval request for {tool}</source>
             <translation>{tool} 的审批请求</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="245" />
+            <source>What the server says this tool does</source>
+            <translation>服务器对此工具的说明</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="303" />
+            <source>The MCP server {server} says this tool does: {text}</source>
+            <translation>MCP 服务器 {server} 对此工具的说明：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="305" />
+            <source>Its server says this tool does: {text}</source>
+            <translation>其服务器对此工具的说明：{text}</translation>
+        </message>
     </context>
     <context>
         <name>ArtifactsPanel</name>
@@ -654,6 +669,11 @@ Next runs (your time): {when}</source>
             <source>%a %d %b %H:%M</source>
             <translation>%m月%d日 %H:%M</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="291" />
+            <source>No automations yet. New… makes one: instructions that run on a schedule, each run in a session of its own.</source>
+            <translation>还没有自动任务。点击“新建…”创建一个：按计划运行的指令，每次运行都在单独的会话中进行。</translation>
+        </message>
     </context>
     <context>
         <name>Banner</name>
@@ -793,6 +813,41 @@ Next runs (your time): {when}</source>
             <location filename="../../openworker_qt/ui/composer.py" line="195" />
             <source>Choose a model</source>
             <translation>选择模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="490" />
+            <source>Attach</source>
+            <translation>附加</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="491" />
+            <source>Files…</source>
+            <translation>文件…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="493" />
+            <source>From an MCP server…</source>
+            <translation>来自 MCP 服务器…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="494" />
+            <source>Attach something one of your MCP servers offers</source>
+            <translation>附加某个 MCP 服务器提供的内容</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="496" />
+            <source>Prompt from an MCP server…</source>
+            <translation>来自 MCP 服务器的提示词…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="497" />
+            <source>Start the message from a prompt an MCP server offers (or type /)</source>
+            <translation>用 MCP 服务器提供的提示词开始写消息（或输入 /）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="500" />
+            <source>Add files, a folder, or something from an MCP server</source>
+            <translation>添加文件、文件夹，或来自 MCP 服务器的内容</translation>
         </message>
     </context>
     <context>
@@ -2617,6 +2672,26 @@ Next runs (your time): {when}</source>
             <source>An OAuth access token with the https://www.googleapis.com/auth/drive scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
             <translation>具有 https://www.googleapis.com/auth/drive 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
         </message>
+        <message>
+            <source>On: the agent may also refund payments (each refund still asks you). Off: Stripe stays read-only.</source>
+            <translation>开启：助手还可以退款（每次退款仍会征求你的同意）。关闭：Stripe 保持只读。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from developer.intuit.com → your app → Keys and credentials (add http://127.0.0.1 as a redirect URI); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 developer.intuit.com 中打开你的应用 →“Keys and credentials”（将 http://127.0.0.1 添加为重定向 URI）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Intuit.</source>
+            <translation>通过 Intuit 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from DocuSign → Settings → Apps and Keys (its integration key; add http://127.0.0.1 as a redirect URI); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 DocuSign 中打开“Settings”→“Apps and Keys”（使用其集成密钥；将 http://127.0.0.1 添加为重定向 URI）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with DocuSign.</source>
+            <translation>通过 DocuSign 登录后自动填写。</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
@@ -3473,6 +3548,41 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/voice.py" line="58" />
             <source>Hold to dictate; release to put the words into the message</source>
             <translation>按住说话；松开后文字将放入消息框</translation>
+        </message>
+    </context>
+    <context>
+        <name>McpComposer</name>
+        <message>
+            <source>None of your MCP servers that are running offers anything to attach.</source>
+            <translation>正在运行的 MCP 服务器都没有可附加的内容。</translation>
+        </message>
+        <message>
+            <source>Attach from an MCP server</source>
+            <translation>从 MCP 服务器附加</translation>
+        </message>
+        <message>
+            <source>What your MCP servers offer. The one you choose is read now and added to your message.</source>
+            <translation>你的 MCP 服务器提供的内容。你选择的内容会立即读取并添加到你的消息中。</translation>
+        </message>
+        <message>
+            <source>{name} could not be read from the MCP server {server}: {reason}</source>
+            <translation>无法从 MCP 服务器 {server} 读取 {name}：{reason}</translation>
+        </message>
+        <message>
+            <source>None of your MCP servers that are running offers a prompt.</source>
+            <translation>正在运行的 MCP 服务器都没有提供提示词。</translation>
+        </message>
+        <message>
+            <source>Prompts from your MCP servers</source>
+            <translation>来自 MCP 服务器的提示词</translation>
+        </message>
+        <message>
+            <source>The prompt you choose is put into your message, for you to read before sending.</source>
+            <translation>你选择的提示词会放入你的消息中，发送前你可以先阅读。</translation>
+        </message>
+        <message>
+            <source>The prompt {name} of the MCP server {server} did not come: {reason}</source>
+            <translation>未能获取 MCP 服务器 {server} 的提示词 {name}：{reason}</translation>
         </message>
     </context>
     <context>
@@ -4666,6 +4776,24 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/approval.py" line="439" />
             <source>Question from the assistant</source>
             <translation>助手的问题</translation>
+        </message>
+    </context>
+    <context>
+        <name>PromptArgumentsDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="84" />
+            <source>{prompt} from {server}</source>
+            <translation>来自 {server} 的 {prompt}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="97" />
+            <source>needed</source>
+            <translation>必填</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="97" />
+            <source>optional</source>
+            <translation>可选</translation>
         </message>
     </context>
     <context>
