@@ -11,6 +11,7 @@ connector's words show up there to be translated:
 
     python scripts/connector_strings.py            # add the new strings (unfinished)
     python scripts/connector_strings.py --check    # exit 1 if any is untranslated
+    python scripts/connector_strings.py --union theirs.ts  # after a merge: both sides' messages
 
 Run it after ``pyside6-lupdate`` too: lupdate marks the strings it cannot find
 in the sources as vanished, and this script brings the connectors' back.
@@ -22,6 +23,7 @@ the services write them and are not collected.
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import sys
 import xml.etree.ElementTree as ET
@@ -150,10 +152,45 @@ def untranslated(root: ET.Element, strings: Iterable[str]) -> list[str]:
     return [s for s in strings if s not in done]
 
 
+def union(root: ET.Element, other: ET.Element) -> int:
+    """Add to ``root`` every message of ``other`` it lacks (a finished translation
+    replaces an unfinished one); returns how many came. Merging two branches'
+    translation files: ``--union theirs.ts``."""
+    contexts = {c.findtext("name"): c for c in root.findall("context")}
+    came = 0
+    for theirs in other.findall("context"):
+        name = theirs.findtext("name") or ""
+        ours = contexts.get(name)
+        if ours is None:
+            ours = ET.Element("context")
+            ET.SubElement(ours, "name").text = name
+            names = [c.findtext("name") or "" for c in root.findall("context")]
+            root.insert(sum(1 for n in names if n.lower() < name.lower()), ours)
+            contexts[name] = ours
+        have = {m.findtext("source"): m for m in ours.findall("message")}
+        for message in theirs.findall("message"):
+            mine = have.get(message.findtext("source"))
+            if mine is None:
+                ours.append(copy.deepcopy(message))
+                came += 1
+            elif _unfinished(mine) and not _unfinished(message):
+                ours.remove(mine)
+                ours.append(copy.deepcopy(message))
+                came += 1
+    return came
+
+
+def _unfinished(message: ET.Element) -> bool:
+    t = message.find("translation")
+    return t is None or bool(t.get("type")) or not (t.text or "").strip() and not len(t)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if a string has no finished translation")
+    parser.add_argument("--union", type=Path, metavar="OTHER.ts",
+                        help="first add the messages of another branch's .ts that are missing")
     parser.add_argument("files", nargs="*", type=Path,
                         help="the .ts files (default: every one in resources/translations)")
     args = parser.parse_args(argv)
@@ -167,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name}: untranslated: {text}")
             status |= bool(missing)
             continue
+        if args.union:
+            came = union(root, ET.parse(args.union).getroot())
+            print(f"{path.name}: {came} messages from {args.union.name}")
         added = update(root, strings)
         path.write_text(write_ts(root), encoding="utf-8")
         print(f"{path.name}: {len(added)} new, {len(untranslated(root, strings))} to translate")

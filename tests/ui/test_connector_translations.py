@@ -150,3 +150,28 @@ def test_the_slack_page_in_chinese(chinese: str, qapp, qtbot) -> None:  # type: 
     assert identity_text("Connected as @ana in Acme") == "已连接：Acme 中的 @ana"
     install_translator(qapp, "en")
     assert identity_text("Connected as @ana in Acme") == "Connected as @ana in Acme"
+
+
+def test_union_keeps_both_sides_messages(script: ModuleType, tmp_path: Path) -> None:
+    """Two branches' translation files merged: every message of both, finished first."""
+    def ts(*messages: tuple[str, str, str, str]) -> ET.Element:
+        root = ET.Element("TS", version="2.1", language="zh_CN")
+        for context, source, text, kind in messages:
+            c = next((c for c in root if c.findtext("name") == context), None)
+            if c is None:
+                c = ET.SubElement(root, "context")
+                ET.SubElement(c, "name").text = context
+            m = ET.SubElement(c, "message")
+            ET.SubElement(m, "source").text = source
+            t = ET.SubElement(m, "translation", **({"type": kind} if kind else {}))
+            t.text = text or None
+        return root
+
+    ours = ts(("A", "Yes", "是", ""), ("B", "Later", "", "unfinished"))
+    theirs = ts(("B", "Later", "稍后", ""), ("B", "Now", "现在", ""), ("Z", "Go", "前往", ""))
+    assert script.union(ours, theirs) == 3
+    got = {(c.findtext("name"), m.findtext("source")): m.findtext("translation")
+           for c in ET.fromstring(script.write_ts(ours)) for m in c.findall("message")}
+    assert got == {("A", "Yes"): "是", ("B", "Later"): "稍后", ("B", "Now"): "现在",
+                   ("Z", "Go"): "前往"}
+    assert script.union(ours, theirs) == 0  # nothing new the second time
