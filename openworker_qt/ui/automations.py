@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDateTime, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QDateTime, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,7 +55,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.automation.schedule import Schedule, ScheduleError, describe, next_fires
+from openworker_qt.automation.schedule import Schedule, ScheduleError, describe, next_fires, zone
 from openworker_qt.automation.store import (
     Automation,
     AutomationError,
@@ -86,7 +86,81 @@ def local_zone() -> str:
 def local_time(ts: float | None) -> str:
     if ts is None:
         return "—"
-    return f"{dt.datetime.fromtimestamp(ts).astimezone():%a %d %b %H:%M}"
+    # The strftime format is translated (the names of days and months are English).
+    return dt.datetime.fromtimestamp(ts).astimezone().strftime(
+        QCoreApplication.translate("AutomationsWindow", "%a %d %b %H:%M"))
+
+
+def _day_names() -> dict[str, str]:
+    return {
+        "Sunday": QCoreApplication.translate("Schedule", "Sunday"),
+        "Monday": QCoreApplication.translate("Schedule", "Monday"),
+        "Tuesday": QCoreApplication.translate("Schedule", "Tuesday"),
+        "Wednesday": QCoreApplication.translate("Schedule", "Wednesday"),
+        "Thursday": QCoreApplication.translate("Schedule", "Thursday"),
+        "Friday": QCoreApplication.translate("Schedule", "Friday"),
+        "Saturday": QCoreApplication.translate("Schedule", "Saturday"),
+    }
+
+
+def schedule_words(schedule: Schedule) -> str:
+    """The schedule in words (:func:`describe`) in the user's language."""
+    import re
+
+    english = describe(schedule)
+    if schedule.kind == "once":
+        if schedule.at is None:
+            return QCoreApplication.translate("Schedule", "Once (no time set)")
+        local = dt.datetime.fromtimestamp(schedule.at, zone(schedule.tz))
+        date = local.strftime(QCoreApplication.translate("Schedule", "%a %d %b %Y"))
+        return QCoreApplication.translate("Schedule", "Once, on {date} at {time} ({tz})").format(
+            date=date, time=f"{local:%H:%M}", tz=schedule.tz)
+    words, _, tz = english.rpartition(" (")
+    tz = tz[:-1]
+    days = _day_names()
+
+    def day_list(text: str) -> str | None:
+        names = [n.strip() for n in re.split(r", | and ", text)]
+        if not all(n in days for n in names):
+            return None
+        return QCoreApplication.translate("Schedule", ", ").join(days[n] for n in names)
+
+    said: str | None = None
+    if m := re.fullmatch(r"Every day at (\d\d:\d\d)", words):
+        said = QCoreApplication.translate("Schedule", "Every day at {time}").format(time=m[1])
+    elif m := re.fullmatch(r"Every weekday at (\d\d:\d\d)", words):
+        said = QCoreApplication.translate("Schedule", "Every weekday at {time}").format(
+            time=m[1])
+    elif m := re.fullmatch(r"Every Saturday and Sunday at (\d\d:\d\d)", words):
+        said = QCoreApplication.translate(
+            "Schedule", "Every Saturday and Sunday at {time}").format(time=m[1])
+    elif m := re.fullmatch(r"Every (.+) at (\d\d:\d\d)", words):
+        listed = day_list(m[1])
+        if listed is not None:
+            said = QCoreApplication.translate("Schedule", "Every {days} at {time}").format(
+                days=listed, time=m[2])
+    elif words == "Every minute":
+        said = QCoreApplication.translate("Schedule", "Every minute")
+    elif m := re.fullmatch(r"Every (\d+) minutes", words):
+        said = QCoreApplication.translate("Schedule", "Every {n} minutes").format(n=m[1])
+    elif words == "Every hour":
+        said = QCoreApplication.translate("Schedule", "Every hour")
+    elif m := re.fullmatch(r"Every hour at (\d+) past", words):
+        said = QCoreApplication.translate("Schedule", "Every hour at {m} past").format(m=m[1])
+    elif m := re.fullmatch(r"Every (\d+) hours at (\d+) past", words):
+        said = QCoreApplication.translate("Schedule", "Every {n} hours at {m} past").format(
+            n=m[1], m=m[2])
+    elif m := re.fullmatch(r"Every (\d+) hours", words):
+        said = QCoreApplication.translate("Schedule", "Every {n} hours").format(n=m[1])
+    elif m := re.fullmatch(r"On day (\d+) of every month at (\d\d:\d\d)", words):
+        said = QCoreApplication.translate(
+            "Schedule", "On day {day} of every month at {time}").format(day=m[1], time=m[2])
+    elif m := re.fullmatch(r"On the schedule “(.+)”", words):
+        said = QCoreApplication.translate("Schedule", "On the schedule “{cron}”").format(
+            cron=m[1])
+    if said is None:
+        return english
+    return QCoreApplication.translate("Schedule", "{words} ({tz})").format(words=said, tz=tz)
 
 
 @lru_cache(maxsize=1)
@@ -221,7 +295,7 @@ class AutomationEditor(QDialog):
         fires = next_fires(schedule, self.clock(), 3)
         when = ", ".join(local_time(f) for f in fires) or self.tr("none")
         self.preview.setText(self.tr("{words}\nNext runs (your time): {when}").format(
-            words=describe(schedule), when=when))
+            words=schedule_words(schedule), when=when))
         self.preview.setProperty("error", False)
         save.setEnabled(True)
 
@@ -363,9 +437,9 @@ class AutomationsWindow(QWidget):
             last = _status_text(self, auto.last_status)
             if auto.id in failed:
                 last = self.tr("{status} — not seen yet").format(status=last)
-            item = QTreeWidgetItem([auto.name, auto.described, nxt, last])
+            item = QTreeWidgetItem([auto.name, schedule_words(auto.schedule), nxt, last])
             item.setData(0, ID_ROLE, auto.id)
-            item.setToolTip(1, auto.described)
+            item.setToolTip(1, schedule_words(auto.schedule))
             if auto.id in failed:
                 item.setData(3, Qt.ItemDataRole.AccessibleTextRole,
                              self.tr("last run failed, not seen yet"))
@@ -463,8 +537,13 @@ class AutomationsWindow(QWidget):
 
 
 def _status_text(widget: QWidget, status: str | None) -> str:
-    return {
-        None: widget.tr("never ran"), "running": widget.tr("running"),
-        "waiting": widget.tr("waiting for you"), "completed": widget.tr("completed"),
-        "failed": widget.tr("failed"), "skipped": widget.tr("skipped"),
-    }.get(status, status or "")
+    # One context (not the widget's class) for lupdate and at run time alike.
+    words = {
+        None: QCoreApplication.translate("AutomationsWindow", "never ran"),
+        "running": QCoreApplication.translate("AutomationsWindow", "running"),
+        "waiting": QCoreApplication.translate("AutomationsWindow", "waiting for you"),
+        "completed": QCoreApplication.translate("AutomationsWindow", "completed"),
+        "failed": QCoreApplication.translate("AutomationsWindow", "failed"),
+        "skipped": QCoreApplication.translate("AutomationsWindow", "skipped"),
+    }
+    return words.get(status, status or "")

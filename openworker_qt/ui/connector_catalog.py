@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorSpec
 from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
 from openworker_qt.connectors.summary import does, haystack, reads
+from openworker_qt.ui.connector_words import identity_text, shown
 
 ICON_SIZE = 40
 #: Colours of the categories the catalogue knows; another category gets one of
@@ -125,15 +126,16 @@ class ConnectorCard(QFrame):
         top.addWidget(self.state, 1)
         top.addWidget(self.button)
         grid.addLayout(top, 0, 1)
-        self.description = QLabel(spec.description)
+        self.description = QLabel(shown(spec.description))
         self.description.setWordWrap(True)
         grid.addWidget(self.description, 1, 1)
         lines = []
         if reads(spec):
-            lines.append(self.tr("<b>Reads</b>: {what}").format(what=_escape("; ".join(reads(spec)))))
+            lines.append(self.tr("<b>Reads</b>: {what}").format(
+                what=_escape("; ".join(shown(w) for w in reads(spec)))))
         if does(spec):
             lines.append(self.tr("<b>Does, after asking you</b>: {what}").format(
-                what=_escape("; ".join(does(spec)))))
+                what=_escape("; ".join(shown(w) for w in does(spec)))))
         self.abilities = QLabel("<br>".join(lines))
         self.abilities.setTextFormat(Qt.TextFormat.RichText)
         self.abilities.setWordWrap(True)
@@ -148,7 +150,12 @@ class ConnectorCard(QFrame):
                 "not connected": self.tr("Not connected")}[state.status]
         colour = STATE_COLOURS[state.status]
         self.state.setText(f'<span style="color:{colour}">●</span> {_escape(text)}')
-        self.state.setToolTip(state.summary())
+        tip = text
+        if state.status == "connected" and state.identity:
+            tip = identity_text(state.identity)
+        elif state.status == "failed" and state.error:
+            tip = f"{text} — {state.error}"
+        self.state.setToolTip(tip)
         self.button.setText(self.tr("Manage") if state.status != "not connected"
                             else self.tr("Set up"))
         self.button.setAccessibleName(
@@ -217,10 +224,10 @@ class ConnectorCatalog(QDialog):
         self.category.addItem(self.tr("All categories"), "")
         for name in self.categories:
             count = sum(1 for s in specs if s.category == name)
-            self.category.addItem(f"{name} ({count})", name)
+            self.category.addItem(f"{shown(name)} ({count})", name)
         for spec in specs:
             if spec.category not in self.headers:
-                header = QLabel(spec.category)
+                header = QLabel(shown(spec.category))
                 hfont = header.font()
                 hfont.setBold(True)
                 header.setFont(hfont)

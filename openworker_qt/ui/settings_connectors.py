@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorError, ConnectorSpec, is_on
 from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
+from openworker_qt.ui.connector_words import identity_text, shown
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
 
@@ -180,7 +181,7 @@ class ConnectorsPage(QWidget):
             item = self.list.item(row)
             if item is not None:
                 item.setText(self._row_text(state))
-                item.setToolTip(state.summary())
+                item.setToolTip(self._state_text(state))
         self._update_state()
 
     def _update_state(self) -> None:
@@ -210,8 +211,8 @@ class ConnectorsPage(QWidget):
         if spec is None:
             return
         state = self.registry.state(spec.id)
-        self.title.setText(f"{spec.name} · {spec.category}")
-        self.description.setText(spec.description)
+        self.title.setText(f"{spec.name} · {shown(spec.category)}")
+        self.description.setText(shown(spec.description))
         self.state_label.setText(self._state_text(state))
         settings = dict(state.settings or {})
         for f in spec.fields:
@@ -219,17 +220,18 @@ class ConnectorsPage(QWidget):
                 self._add_check(f.key, f.label, f.help, is_on(settings.get(f.key)))
                 continue
             edit = QLineEdit()
-            edit.setAccessibleName(f.label)
-            edit.setAccessibleDescription(f.help)
+            label, help_text = shown(f.label), shown(f.help)
+            edit.setAccessibleName(label)
+            edit.setAccessibleDescription(help_text)
             if f.secret:
                 edit.setEchoMode(QLineEdit.EchoMode.Password)
                 edit.setPlaceholderText(
                     self.tr("Stored in the keyring — leave empty to keep")
-                    if state.stored(f.key) else (f.placeholder or ""))
+                    if state.stored(f.key) else shown(f.placeholder))
             else:
                 edit.setText(settings.get(f.key, ""))
-                edit.setPlaceholderText(f.placeholder)
-            help_label = QLabel(f.help)
+                edit.setPlaceholderText(shown(f.placeholder))
+            help_label = QLabel(help_text)
             help_label.setWordWrap(True)
             help_label.setObjectName("connectorFieldHelp")
             help_label.setEnabled(False)  # the secondary text colour
@@ -239,7 +241,8 @@ class ConnectorsPage(QWidget):
             col.setSpacing(2)
             col.addWidget(edit)
             col.addWidget(help_label)
-            label = f.label if f.required else self.tr("{label} (optional)").format(label=f.label)
+            if not f.required:
+                label = self.tr("{label} (optional)").format(label=label)
             self.form.addRow(label, box)
             self.edits[f.key] = edit
         self.connect_button.setAccessibleName(
@@ -280,7 +283,9 @@ class ConnectorsPage(QWidget):
 
     def _state_text(self, state: ConnectorState) -> str:
         if state.status == "connected":
-            return f"✓ {state.identity}" if state.identity else self.tr("✓ Connected")
+            if state.identity:
+                return f"✓ {identity_text(state.identity)}"
+            return self.tr("✓ Connected")
         if state.status == "failed":
             return self.tr("Needs attention: {error}").format(error=state.error)
         return self.tr("Not connected")
@@ -326,9 +331,11 @@ class ConnectorsPage(QWidget):
         except ConnectorError as exc:
             self.message.setText(exc.message)
             return
-        self.message.setText(identity.text())
+        said = identity_text(identity.text())
+        self.message.setText(said)
         if spec.extra.get("after_connect"):
-            self.message.setText(f"{identity.text()}. {spec.extra['after_connect']}")
+            self.message.setText(self.tr("{identity}. {then}").format(
+                identity=said, then=shown(spec.extra["after_connect"])))
         for key in spec.secret_keys:  # stored: never shown again
             if self.edits[key].text():
                 self.edits[key].clear()

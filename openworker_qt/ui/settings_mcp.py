@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -209,9 +209,22 @@ class McpPage(QWidget):
     def _line(server: McpServer) -> str:
         status = server.status
         mark = {State.READY: "●", State.FAILED: "✕", State.STARTING: "…"}.get(status.state, "○")
-        count = f" · {len(server.tools)} tools" if server.tools else ""
-        where = " · this folder" if server.config.workspace else ""
+        count = QCoreApplication.translate("McpPage", " · {n} tools").format(
+            n=len(server.tools)) if server.tools else ""
+        where = (QCoreApplication.translate("McpPage", " · this folder")
+                 if server.config.workspace else "")
         return f"{mark} {server.config.name}{count}{where}"
+
+    def _status_text(self, server: McpServer) -> str:
+        """The server's state (``status.describe()``) in the user's language."""
+        status = server.status
+        text = {State.STOPPED: self.tr("not started"), State.DISABLED: self.tr("turned off"),
+                State.STARTING: self.tr("starting"),
+                State.READY: self.tr("ready, {n} tools").format(n=status.tools),
+                State.FAILED: self.tr("not working")}.get(status.state, status.describe())
+        if status.message:
+            text = self.tr("{state}: {message}").format(state=text, message=status.message)
+        return text
 
     def _on_server_changed(self, server: McpServer) -> None:
         for row in range(self.servers.count()):
@@ -235,7 +248,7 @@ class McpPage(QWidget):
             self.tools.blockSignals(False)
             return
         config = server.config
-        self.status.setText(f"{config.describe()}\n{server.status.describe()}")
+        self.status.setText(f"{config.describe()}\n{self._status_text(server)}")
         for info in server.tools:
             item = QTreeWidgetItem([info.name, "", _hints(info)])
             item.setData(0, Qt.ItemDataRole.UserRole, info.name)

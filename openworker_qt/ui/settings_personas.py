@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -36,9 +36,42 @@ from openworker_qt.ui import design
 from openworker_qt.ui.persona_consent import PersonaConsentDialog
 
 
+def _built_in_words() -> dict[str, str]:
+    """The shipped personas' titles and descriptions (agents/personas/*.md), translated."""
+    return {
+        "Cowork": QCoreApplication.translate("Personas", "Cowork"),
+        "A coworker who researches, analyses and delivers finished files":
+            QCoreApplication.translate(
+                "Personas", "A coworker who researches, analyses and delivers finished files"),
+        "Code": QCoreApplication.translate("Personas", "Code"),
+        "A senior engineer working in one code repository": QCoreApplication.translate(
+            "Personas", "A senior engineer working in one code repository"),
+        "Chat": QCoreApplication.translate("Personas", "Chat"),
+        "Quick questions and answers, no tools and no folder": QCoreApplication.translate(
+            "Personas", "Quick questions and answers, no tools and no folder"),
+        "Ops": QCoreApplication.translate("Personas", "Ops"),
+        "Careful operations work on servers, services and deployments":
+            QCoreApplication.translate(
+                "Personas", "Careful operations work on servers, services and deployments"),
+        "My helper": QCoreApplication.translate("Personas", "My helper"),
+        "A long-lived personal assistant that keeps notes and remembers":
+            QCoreApplication.translate(
+                "Personas", "A long-lived personal assistant that keeps notes and remembers"),
+    }
+
+
+def persona_words(p: Persona) -> tuple[str, str]:
+    """A persona's title and description as shown: a built-in one's in the user's
+    language, an installed one's as its author wrote them."""
+    if p.source:
+        return p.title, p.description
+    words = _built_in_words()
+    return words.get(p.title, p.title), words.get(p.description, p.description)
+
+
 def picker_items(personas: list[Persona]) -> list[tuple[str, str, str]]:
     """The composer picker's items for the enabled ``personas``."""
-    return [(p.name, p.title, p.description) for p in personas if p.enabled]
+    return [(p.name, *persona_words(p)) for p in personas if p.enabled]
 
 
 class PersonasPage(QWidget):
@@ -135,7 +168,8 @@ class PersonasPage(QWidget):
         self.personas = {p.name: p for p in personas}
         self.tree.clear()
         for p in personas:
-            item = QTreeWidgetItem([p.title, self._state(p), p.description])
+            title, description = persona_words(p)
+            item = QTreeWidgetItem([title, self._state(p), description])
             item.setData(0, Qt.ItemDataRole.UserRole, p.name)
             item.setToolTip(0, p.source or self.tr("Built in"))
             self.tree.addTopLevelItem(item)

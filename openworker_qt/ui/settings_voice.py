@@ -178,7 +178,11 @@ class VoicePage(QWidget):
         try:
             current = find_model(str(self.settings.get("voice.model") or ""), self.folder)
         except NoModelError as exc:
-            self.in_use.setText(str(exc))
+            configured = str(self.settings.get("voice.model") or "")
+            self.in_use.setText(str(exc) if configured else self.tr(
+                "No speech model is installed, so voice input cannot transcribe. Download one "
+                "here, or import a whisper.cpp model file (such as ggml-base.en.bin) with "
+                "“Import model…”, or copy it into {folder}.").format(folder=self.folder))
         else:
             self.in_use.setText(self.tr("Model in use: {name}").format(name=current.name))
         for path in installed_models(self.folder):

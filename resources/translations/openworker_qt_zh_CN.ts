@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="53" />
+            <source>Add an MCP server</source>
+            <translation>添加 MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="55" />
+            <source>Server name</source>
+            <translation>服务器名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="58" />
+            <source>Command that starts the server</source>
+            <translation>启动服务器的命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="61" />
+            <source>Server address</source>
+            <translation>服务器地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="65" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="66" />
+            <source>Command</source>
+            <translation>命令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="67" />
+            <source>or address</source>
+            <translation>或地址</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="90" />
+            <source>Give a command or an address, not both.</source>
+            <translation>请填写命令或地址，不要两者都填。</translation>
+        </message>
+    </context>
+    <context>
         <name>AppearancePage</name>
         <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="436" />
@@ -214,6 +257,21 @@
             <source>Approval request for {tool}</source>
             <translation>{tool} 的审批请求</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="245" />
+            <source>What the server says this tool does</source>
+            <translation>服务器对此工具的说明</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="303" />
+            <source>The MCP server {server} says this tool does: {text}</source>
+            <translation>MCP 服务器 {server} 对此工具的说明：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="305" />
+            <source>Its server says this tool does: {text}</source>
+            <translation>其服务器对此工具的说明：{text}</translation>
+        </message>
     </context>
     <context>
         <name>ArtifactsPanel</name>
@@ -297,6 +355,324 @@
         <message>
             <source>This file could not be read: {error}</source>
             <translation>无法读取此文件：{error}</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationEditor</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="109" />
+            <source>New automation</source>
+            <translation>新建自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="110" />
+            <source>Edit automation</source>
+            <translation>编辑自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="114" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="116" />
+            <source>Instructions</source>
+            <translation>指令</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="117" />
+            <source>What should OpenWorker do each time?</source>
+            <translation>OpenWorker 每次应该做什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="118" />
+            <source>Repeat</source>
+            <translation>重复</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="119" />
+            <source>Once</source>
+            <translation>仅一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="128" />
+            <source>Cron schedule</source>
+            <translation>Cron 计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="129" />
+            <source>minute hour day-of-month month day-of-week, e.g. 0 8 * * 1-5 for weekdays at 08:00</source>
+            <translation>分 时 日 月 星期，例如 0 8 * * 1-5 表示工作日 08:00</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="133" />
+            <source>Date and time</source>
+            <translation>日期和时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="139" />
+            <source>Time zone</source>
+            <translation>时区</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="143" />
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="144" />
+            <source>the default model</source>
+            <translation>默认模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="146" />
+            <source>Folder</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="148" />
+            <source>Missed runs</source>
+            <translation>错过的运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="149" />
+            <source>Run once when the app starts</source>
+            <translation>应用启动时补运行一次</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="150" />
+            <source>Skip them</source>
+            <translation>跳过</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="155" />
+            <source>Never wait</source>
+            <translation>从不等待</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="157" />
+            <source>Wait for power below</source>
+            <translation>电量低于此值时等待接通电源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="158" />
+            <source>On battery below this level, a due run waits until the computer is plugged in</source>
+            <translation>使用电池且电量低于此值时，到期的运行会等到电脑接通电源后再开始</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="163" />
+            <source>Schedule preview</source>
+            <translation>计划预览</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="167" />
+            <source>When</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="168" />
+            <source>Schedule (cron)</source>
+            <translation>计划（cron）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="174" />
+            <source>On battery, wait for power below</source>
+            <translation>使用电池时，电量低于此值则等待接通电源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="215" />
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="216" />
+            <source>{words}
+Next runs (your time): {when}</source>
+            <translation>{words}
+接下来的运行（你的时间）：{when}</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutomationsWindow</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="264" />
+            <source>Automations — OpenWorker Qt</source>
+            <translation>自动任务 — OpenWorker Qt</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="265" />
+            <source>Automations</source>
+            <translation>自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="266" />
+            <source>All automations are paused: only Run now works.</source>
+            <translation>所有自动任务都已暂停：只有“立即运行”可用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="271" />
+            <source>Next run</source>
+            <translation>下次运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="272" />
+            <source>Last run</source>
+            <translation>上次运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="277" />
+            <source>Run history</source>
+            <translation>运行记录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="278" />
+            <source>Press Enter to open the run's session</source>
+            <translation>按 Enter 打开这次运行的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Started</source>
+            <translation>开始时间</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Why</source>
+            <translation>原因</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="279" />
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="280" />
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="283" />
+            <source>&amp;New…</source>
+            <translation>新建(&amp;N)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="284" />
+            <source>&amp;Edit…</source>
+            <translation>编辑(&amp;E)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="285" />
+            <source>&amp;Run now</source>
+            <translation>立即运行(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="286" />
+            <source>&amp;Pause</source>
+            <translation>暂停(&amp;P)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="287" />
+            <source>&amp;Delete</source>
+            <translation>删除(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="327" />
+            <source>paused</source>
+            <translation>已暂停</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="330" />
+            <source>{status} — not seen yet</source>
+            <translation>{status} — 尚未查看</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="336" />
+            <source>last run failed, not seen yet</source>
+            <translation>上次运行失败，尚未查看</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="358" />
+            <source>on schedule</source>
+            <translation>按计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="358" />
+            <source>catch-up</source>
+            <translation>补运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="359" />
+            <source>run now</source>
+            <translation>立即运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="359" />
+            <source>woken</source>
+            <translation>唤醒后运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="372" />
+            <source>&amp;Resume</source>
+            <translation>继续(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="403" />
+            <source>Delete automation</source>
+            <translation>删除自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="404" />
+            <source>Delete “{name}”? Its past runs stay in your sessions.</source>
+            <translation>删除“{name}”？它以往的运行仍保留在你的会话中。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="429" />
+            <source>never ran</source>
+            <translation>从未运行</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="430" />
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="431" />
+            <source>waiting for you</source>
+            <translation>等待你处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="432" />
+            <source>completed</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="433" />
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="434" />
+            <source>skipped</source>
+            <translation>已跳过</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="89" />
+            <source>%a %d %b %H:%M</source>
+            <translation>%m月%d日 %H:%M</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="291" />
+            <source>No automations yet. New… makes one: instructions that run on a schedule, each run in a session of its own.</source>
+            <translation>还没有自动任务。点击“新建…”创建一个：按计划运行的指令，每次运行都在单独的会话中进行。</translation>
         </message>
     </context>
     <context>
@@ -439,6 +815,41 @@
             <translation>选择模型</translation>
         </message>
         <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="490" />
+            <source>Attach</source>
+            <translation>附加</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="491" />
+            <source>Files…</source>
+            <translation>文件…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="493" />
+            <source>From an MCP server…</source>
+            <translation>来自 MCP 服务器…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="494" />
+            <source>Attach something one of your MCP servers offers</source>
+            <translation>附加某个 MCP 服务器提供的内容</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="496" />
+            <source>Prompt from an MCP server…</source>
+            <translation>来自 MCP 服务器的提示词…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="497" />
+            <source>Start the message from a prompt an MCP server offers (or type /)</source>
+            <translation>用 MCP 服务器提供的提示词开始写消息（或输入 /）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/composer.py" line="500" />
+            <source>Add files, a folder, or something from an MCP server</source>
+            <translation>添加文件、文件夹，或来自 MCP 服务器的内容</translation>
+        </message>
+        <message>
             <source>Just talk</source>
             <translation>只聊天</translation>
         </message>
@@ -462,6 +873,1849 @@
             <location filename="../../openworker_qt/ui/composer.py" line="350" />
             <source>Offline demo</source>
             <translation>离线演示</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConnectorCard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="110" />
+            <source>{name} icon</source>
+            <translation>{name} 图标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="120" />
+            <source>{name}: connection state</source>
+            <translation>{name}：连接状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="121" />
+            <source>Set up</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="133" />
+            <source>&lt;b&gt;Reads&lt;/b&gt;: {what}</source>
+            <translation>&lt;b&gt;读取&lt;/b&gt;：{what}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="135" />
+            <source>&lt;b&gt;Does, after asking you&lt;/b&gt;: {what}</source>
+            <translation>&lt;b&gt;征得你同意后执行&lt;/b&gt;：{what}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="147" />
+            <source>Connected</source>
+            <translation>已连接</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="147" />
+            <source>Needs attention</source>
+            <translation>需要处理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="148" />
+            <source>Not connected</source>
+            <translation>未连接</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="152" />
+            <source>Manage</source>
+            <translation>管理</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="155" />
+            <source>Manage {name}</source>
+            <translation>管理 {name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="156" />
+            <source>Set up {name}</source>
+            <translation>设置 {name}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConnectorCatalog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="171" />
+            <source>Connector catalogue</source>
+            <translation>连接器目录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="182" />
+            <source>What OpenWorker can work with. It reads from a connected service freely and asks you before it sends, posts or changes anything there.</source>
+            <translation>OpenWorker 可以配合使用的服务。它可以随时读取已连接服务中的内容，但在发送、发布或更改任何内容之前都会先征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="189" />
+            <source>Search by name, category or what it does</source>
+            <translation>按名称、类别或功能搜索</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="191" />
+            <source>Search connectors</source>
+            <translation>搜索连接器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="192" />
+            <source>Filter the connectors as you type</source>
+            <translation>边输入边筛选连接器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="194" />
+            <source>Clear search</source>
+            <translation>清除搜索</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="196" />
+            <source>Category</source>
+            <translation>类别</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="201" />
+            <source>How many connectors are shown</source>
+            <translation>显示的连接器数量</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="217" />
+            <source>All categories</source>
+            <translation>所有类别</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="270" />
+            <source>{shown} of {all} connectors · {connected} connected</source>
+            <translation>显示 {shown} / {all} 个连接器 · 已连接 {connected} 个</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/connector_catalog.py" line="273" />
+            <source>No connector matches “{text}”.</source>
+            <translation>没有与“{text}”匹配的连接器。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Connectors</name>
+        <message>
+            <source>Chat</source>
+            <translation>聊天</translation>
+        </message>
+        <message>
+            <source>Read and post in channels and threads; an @mention in a thread starts a session that answers there.</source>
+            <translation>读取并发送频道和话题中的消息；在话题中 @提及 应用会开始一个会话，并在该话题中回复。</translation>
+        </message>
+        <message>
+            <source>Mentions in Slack are heard from the next start of OpenWorker.</source>
+            <translation>下次启动 OpenWorker 后即可响应 Slack 中的提及。</translation>
+        </message>
+        <message>
+            <source>Bot token</source>
+            <translation>机器人令牌</translation>
+        </message>
+        <message>
+            <source>xoxb-… from your Slack app → OAuth &amp; Permissions (scopes: app_mentions:read, channels:history, chat:write, files:write, reactions:write).</source>
+            <translation>xoxb-…，在你的 Slack 应用的“OAuth &amp; Permissions”页面获取（权限范围：app_mentions:read、channels:history、chat:write、files:write、reactions:write）。</translation>
+        </message>
+        <message>
+            <source>App-level token</source>
+            <translation>应用级令牌</translation>
+        </message>
+        <message>
+            <source>xapp-… from Basic Information → App-Level Tokens (scope connections:write), with Socket Mode turned on. Without it the app can post but does not hear mentions.</source>
+            <translation>xapp-…，在“Basic Information”→“App-Level Tokens”中获取（权限范围 connections:write），并需开启“Socket Mode”。没有它，应用可以发消息，但收不到提及。</translation>
+        </message>
+        <message>
+            <source>User token (for search)</source>
+            <translation>用户令牌（用于搜索）</translation>
+        </message>
+        <message>
+            <source>xoxp-… with search:read; only needed to search messages.</source>
+            <translation>xoxp-…，需要 search:read 权限；仅在搜索消息时需要。</translation>
+        </message>
+        <message>
+            <source>Allowed members</source>
+            <translation>允许的成员</translation>
+        </message>
+        <message>
+            <source>Slack member IDs (comma-separated, e.g. U024BE7LH) who may start sessions by mentioning the app and answer its approvals from Slack. Nobody else can.</source>
+            <translation>可以通过提及应用来开始会话、并在 Slack 中答复审批的 Slack 成员 ID（用逗号分隔，例如 U024BE7LH）。其他人都不可以。</translation>
+        </message>
+        <message>
+            <source>Read a channel's recent messages.</source>
+            <translation>读取频道的最近消息。</translation>
+        </message>
+        <message>
+            <source>Read a thread's messages.</source>
+            <translation>读取话题中的消息。</translation>
+        </message>
+        <message>
+            <source>Search messages (Slack search syntax).</source>
+            <translation>搜索消息（使用 Slack 搜索语法）。</translation>
+        </message>
+        <message>
+            <source>Post a message to a channel or a thread.</source>
+            <translation>向频道或话题发送消息。</translation>
+        </message>
+        <message>
+            <source>Upload a file to a channel or thread (asked for on its own: a permission to post messages does not cover files).</source>
+            <translation>向频道或话题上传文件（单独请求许可：发送消息的许可不包括文件）。</translation>
+        </message>
+        <message>
+            <source>Add an emoji reaction to a message.</source>
+            <translation>为消息添加表情回应。</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>代码</translation>
+        </message>
+        <message>
+            <source>Issues, pull requests and comments in your repositories.</source>
+            <translation>你的仓库中的议题、拉取请求和评论。</translation>
+        </message>
+        <message>
+            <source>Personal access token</source>
+            <translation>个人访问令牌</translation>
+        </message>
+        <message>
+            <source>Create a fine-grained token at github.com → Settings → Developer settings → Personal access tokens, with read access to issues (and write access to comment).</source>
+            <translation>在 github.com 的“Settings”→“Developer settings”→“Personal access tokens”中创建细粒度令牌，授予议题的读取权限（如需评论，还需写入权限）。</translation>
+        </message>
+        <message>
+            <source>API address</source>
+            <translation>API 地址</translation>
+        </message>
+        <message>
+            <source>Only for GitHub Enterprise Server, e.g. https://github.example.com/api/v3.</source>
+            <translation>仅用于 GitHub Enterprise Server，例如 https://github.example.com/api/v3。</translation>
+        </message>
+        <message>
+            <source>List a repository's issues and pull requests.</source>
+            <translation>列出仓库的议题和拉取请求。</translation>
+        </message>
+        <message>
+            <source>Comment on an issue or pull request.</source>
+            <translation>评论议题或拉取请求。</translation>
+        </message>
+        <message>
+            <source>Issues and merge requests on gitlab.com or your own GitLab.</source>
+            <translation>gitlab.com 或你自建的 GitLab 上的议题和合并请求。</translation>
+        </message>
+        <message>
+            <source>GitLab → Preferences → Access tokens; scope read_api (api to comment).</source>
+            <translation>在 GitLab 中打开“Preferences”→“Access tokens”；权限范围 read_api（评论需要 api）。</translation>
+        </message>
+        <message>
+            <source>Only for a self-managed GitLab, e.g. https://gitlab.example.com/api/v4.</source>
+            <translation>仅用于自建的 GitLab，例如 https://gitlab.example.com/api/v4。</translation>
+        </message>
+        <message>
+            <source>List a project's issues.</source>
+            <translation>列出项目的议题。</translation>
+        </message>
+        <message>
+            <source>Comment on an issue.</source>
+            <translation>评论议题。</translation>
+        </message>
+        <message>
+            <source>Calendar</source>
+            <translation>日历</translation>
+        </message>
+        <message>
+            <source>Your events; new events on a calendar you choose.</source>
+            <translation>你的日程；在你选择的日历上新建日程。</translation>
+        </message>
+        <message>
+            <source>OAuth client id</source>
+            <translation>OAuth 客户端 ID</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from Google Cloud Console → APIs &amp; Services → Credentials; then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 Google Cloud Console 的“APIs &amp; Services”→“Credentials”中创建；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>OAuth client secret</source>
+            <translation>OAuth 客户端密钥</translation>
+        </message>
+        <message>
+            <source>The client's secret, if it has one.</source>
+            <translation>客户端的密钥（如果有）。</translation>
+        </message>
+        <message>
+            <source>Sign-in</source>
+            <translation>登录凭据</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Google.</source>
+            <translation>通过 Google 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>Access token (instead)</source>
+            <translation>访问令牌（替代方式）</translation>
+        </message>
+        <message>
+            <source>A pasted access token works until it expires (about an hour): for a quick try.</source>
+            <translation>粘贴的访问令牌在过期前（约一小时）有效，适合快速试用。</translation>
+        </message>
+        <message>
+            <source>List events between two times (RFC 3339).</source>
+            <translation>列出两个时间之间的日程（RFC 3339 格式）。</translation>
+        </message>
+        <message>
+            <source>Create an event (attendees get an invitation).</source>
+            <translation>新建日程（参与者会收到邀请）。</translation>
+        </message>
+        <message>
+            <source>Mail</source>
+            <translation>邮件</translation>
+        </message>
+        <message>
+            <source>Search your mail and send messages.</source>
+            <translation>搜索你的邮件并发送邮件。</translation>
+        </message>
+        <message>
+            <source>Search mail with Gmail's search syntax (from:, is:unread, …).</source>
+            <translation>使用 Gmail 搜索语法搜索邮件（from:、is:unread 等）。</translation>
+        </message>
+        <message>
+            <source>Send an e-mail.</source>
+            <translation>发送电子邮件。</translation>
+        </message>
+        <message>
+            <source>Outlook mail and calendar through Microsoft Graph.</source>
+            <translation>通过 Microsoft Graph 访问 Outlook 邮件和日历。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from the Microsoft Entra admin center → App registrations (a public client with the redirect http://localhost); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 Microsoft Entra 管理中心的“App registrations”中注册（公共客户端，重定向地址为 http://localhost）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Microsoft.</source>
+            <translation>通过 Microsoft 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>List recent mail, optionally matching a search.</source>
+            <translation>列出最近的邮件，可按搜索条件筛选。</translation>
+        </message>
+        <message>
+            <source>List calendar events between two times (ISO 8601).</source>
+            <translation>列出两个时间之间的日历日程（ISO 8601 格式）。</translation>
+        </message>
+        <message>
+            <source>Projects</source>
+            <translation>项目</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL and comment on them.</source>
+            <translation>使用 JQL 搜索议题并发表评论。</translation>
+        </message>
+        <message>
+            <source>Site address</source>
+            <translation>站点地址</translation>
+        </message>
+        <message>
+            <source>Your Atlassian site, e.g. https://acme.atlassian.net.</source>
+            <translation>你的 Atlassian 站点，例如 https://acme.atlassian.net。</translation>
+        </message>
+        <message>
+            <source>Account e-mail</source>
+            <translation>账户邮箱</translation>
+        </message>
+        <message>
+            <source>The e-mail address you sign in to Atlassian with.</source>
+            <translation>你登录 Atlassian 使用的邮箱地址。</translation>
+        </message>
+        <message>
+            <source>API token</source>
+            <translation>API 令牌</translation>
+        </message>
+        <message>
+            <source>Create one at id.atlassian.com → Security → API tokens.</source>
+            <translation>在 id.atlassian.com 的“Security”→“API tokens”中创建。</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL (default: open issues assigned to me).</source>
+            <translation>使用 JQL 搜索议题（默认：分配给我的未关闭议题）。</translation>
+        </message>
+        <message>
+            <source>Docs</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Search pages and create new ones.</source>
+            <translation>搜索页面并新建页面。</translation>
+        </message>
+        <message>
+            <source>Search pages by text or CQL.</source>
+            <translation>按文本或 CQL 搜索页面。</translation>
+        </message>
+        <message>
+            <source>Create a page in a space.</source>
+            <translation>在空间中新建页面。</translation>
+        </message>
+        <message>
+            <source>Your assigned issues; comments on issues.</source>
+            <translation>分配给你的议题；评论议题。</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>Linear → Settings → Security &amp; access → Personal API keys.</source>
+            <translation>在 Linear 中打开“Settings”→“Security &amp; access”→“Personal API keys”。</translation>
+        </message>
+        <message>
+            <source>List the open issues assigned to me.</source>
+            <translation>列出分配给我的未关闭议题。</translation>
+        </message>
+        <message>
+            <source>Search pages shared with the integration; add text to a page.</source>
+            <translation>搜索共享给该集成的页面；向页面添加文字。</translation>
+        </message>
+        <message>
+            <source>Integration secret</source>
+            <translation>集成密钥</translation>
+        </message>
+        <message>
+            <source>Notion → Settings → Connections → Develop or manage integrations; then share the pages with the integration.</source>
+            <translation>在 Notion 中打开“Settings”→“Connections”→“Develop or manage integrations”；然后将页面共享给该集成。</translation>
+        </message>
+        <message>
+            <source>Search pages and databases by title.</source>
+            <translation>按标题搜索页面和数据库。</translation>
+        </message>
+        <message>
+            <source>Append paragraphs to a page.</source>
+            <translation>在页面末尾添加段落。</translation>
+        </message>
+        <message>
+            <source>Any mail provider: read over IMAP, send over SMTP.</source>
+            <translation>适用于任何邮件服务商：通过 IMAP 收取，通过 SMTP 发送。</translation>
+        </message>
+        <message>
+            <source>IMAP server</source>
+            <translation>IMAP 服务器</translation>
+        </message>
+        <message>
+            <source>e.g. imap.fastmail.com</source>
+            <translation>例如 imap.fastmail.com</translation>
+        </message>
+        <message>
+            <source>IMAP port</source>
+            <translation>IMAP 端口</translation>
+        </message>
+        <message>
+            <source>993 for TLS</source>
+            <translation>TLS 使用 993</translation>
+        </message>
+        <message>
+            <source>SMTP server</source>
+            <translation>SMTP 服务器</translation>
+        </message>
+        <message>
+            <source>e.g. smtp.fastmail.com</source>
+            <translation>例如 smtp.fastmail.com</translation>
+        </message>
+        <message>
+            <source>SMTP port</source>
+            <translation>SMTP 端口</translation>
+        </message>
+        <message>
+            <source>587 (STARTTLS)</source>
+            <translation>587（STARTTLS）</translation>
+        </message>
+        <message>
+            <source>User name</source>
+            <translation>用户名</translation>
+        </message>
+        <message>
+            <source>usually your address</source>
+            <translation>通常是你的邮箱地址</translation>
+        </message>
+        <message>
+            <source>From address</source>
+            <translation>发件人地址</translation>
+        </message>
+        <message>
+            <source>if not the user name</source>
+            <translation>如果与用户名不同</translation>
+        </message>
+        <message>
+            <source>Password</source>
+            <translation>密码</translation>
+        </message>
+        <message>
+            <source>an app password where your provider offers them</source>
+            <translation>如果服务商提供应用专用密码，请使用应用专用密码</translation>
+        </message>
+        <message>
+            <source>Search a mail folder (newest first).</source>
+            <translation>搜索邮件文件夹（最新的在前）。</translation>
+        </message>
+        <message>
+            <source>Your open tasks; comments on tasks.</source>
+            <translation>你未完成的任务；评论任务。</translation>
+        </message>
+        <message>
+            <source>Asana → Settings → Apps → Developer apps → Personal access tokens.</source>
+            <translation>在 Asana 中打开“Settings”→“Apps”→“Developer apps”→“Personal access tokens”。</translation>
+        </message>
+        <message>
+            <source>List my incomplete tasks.</source>
+            <translation>列出我未完成的任务。</translation>
+        </message>
+        <message>
+            <source>Comment on a task.</source>
+            <translation>评论任务。</translation>
+        </message>
+        <message>
+            <source>Items on your boards; updates on items.</source>
+            <translation>你的看板上的条目；在条目上发布更新。</translation>
+        </message>
+        <message>
+            <source>monday.com → your avatar → Developers → My access tokens.</source>
+            <translation>在 monday.com 中点击你的头像 →“Developers”→“My access tokens”。</translation>
+        </message>
+        <message>
+            <source>List a board's items.</source>
+            <translation>列出看板的条目。</translation>
+        </message>
+        <message>
+            <source>Post an update on an item.</source>
+            <translation>在条目上发布更新。</translation>
+        </message>
+        <message>
+            <source>Sales</source>
+            <translation>销售</translation>
+        </message>
+        <message>
+            <source>Search contacts; add notes to them.</source>
+            <translation>搜索联系人；为联系人添加备注。</translation>
+        </message>
+        <message>
+            <source>Private app token</source>
+            <translation>私有应用令牌</translation>
+        </message>
+        <message>
+            <source>HubSpot → Settings → Integrations → Private apps (scopes crm.objects.contacts.read and .write).</source>
+            <translation>在 HubSpot 中打开“Settings”→“Integrations”→“Private apps”（权限范围 crm.objects.contacts.read 和 .write）。</translation>
+        </message>
+        <message>
+            <source>Search contacts by name, e-mail or company.</source>
+            <translation>按姓名、邮箱或公司搜索联系人。</translation>
+        </message>
+        <message>
+            <source>Add a note to a contact.</source>
+            <translation>为联系人添加备注。</translation>
+        </message>
+        <message>
+            <source>Operations</source>
+            <translation>运维</translation>
+        </message>
+        <message>
+            <source>Open incidents; acknowledge one.</source>
+            <translation>未解决的事件；确认事件。</translation>
+        </message>
+        <message>
+            <source>User API token</source>
+            <translation>用户 API 令牌</translation>
+        </message>
+        <message>
+            <source>PagerDuty → My Profile → User Settings → Create API User Token.</source>
+            <translation>在 PagerDuty 中打开“My Profile”→“User Settings”→“Create API User Token”。</translation>
+        </message>
+        <message>
+            <source>Your PagerDuty e-mail</source>
+            <translation>你的 PagerDuty 邮箱</translation>
+        </message>
+        <message>
+            <source>Sent as the From of what you change.</source>
+            <translation>作为你所做更改的发起人（From）发送。</translation>
+        </message>
+        <message>
+            <source>List triggered and acknowledged incidents.</source>
+            <translation>列出已触发和已确认的事件。</translation>
+        </message>
+        <message>
+            <source>Acknowledge an incident.</source>
+            <translation>确认事件。</translation>
+        </message>
+        <message>
+            <source>Monitors in alert; mute a monitor.</source>
+            <translation>处于告警状态的监控；将监控静音。</translation>
+        </message>
+        <message>
+            <source>Datadog → Organization Settings → API Keys.</source>
+            <translation>在 Datadog 中打开“Organization Settings”→“API Keys”。</translation>
+        </message>
+        <message>
+            <source>Application key</source>
+            <translation>应用密钥</translation>
+        </message>
+        <message>
+            <source>Organization Settings → Application Keys.</source>
+            <translation>在“Organization Settings”→“Application Keys”中创建。</translation>
+        </message>
+        <message>
+            <source>Site</source>
+            <translation>站点</translation>
+        </message>
+        <message>
+            <source>datadoghq.com, datadoghq.eu, us3.datadoghq.com, …</source>
+            <translation>datadoghq.com、datadoghq.eu、us3.datadoghq.com 等</translation>
+        </message>
+        <message>
+            <source>List monitors in alert or warning.</source>
+            <translation>列出处于告警或警告状态的监控。</translation>
+        </message>
+        <message>
+            <source>Mute a monitor (until a time, or until unmuted).</source>
+            <translation>将监控静音（直到某个时间，或直到取消静音）。</translation>
+        </message>
+        <message>
+            <source>Support</source>
+            <translation>客服</translation>
+        </message>
+        <message>
+            <source>Search tickets; reply or add internal notes.</source>
+            <translation>搜索工单；回复或添加内部备注。</translation>
+        </message>
+        <message>
+            <source>Zendesk address</source>
+            <translation>Zendesk 地址</translation>
+        </message>
+        <message>
+            <source>e.g. https://acme.zendesk.com</source>
+            <translation>例如 https://acme.zendesk.com</translation>
+        </message>
+        <message>
+            <source>Agent e-mail</source>
+            <translation>客服人员邮箱</translation>
+        </message>
+        <message>
+            <source>The address you sign in with.</source>
+            <translation>你登录时使用的邮箱地址。</translation>
+        </message>
+        <message>
+            <source>Admin Center → Apps and integrations → Zendesk API.</source>
+            <translation>在 Zendesk 的“Admin Center”→“Apps and integrations”→“Zendesk API”中获取。</translation>
+        </message>
+        <message>
+            <source>Search tickets (Zendesk search syntax).</source>
+            <translation>搜索工单（使用 Zendesk 搜索语法）。</translation>
+        </message>
+        <message>
+            <source>Add a comment to a ticket (internal unless public).</source>
+            <translation>为工单添加评论（除非设为公开，否则为内部评论）。</translation>
+        </message>
+        <message>
+            <source>Read and post in channels your bot is in.</source>
+            <translation>读取并发送你的机器人所在频道中的消息。</translation>
+        </message>
+        <message>
+            <source>Discord Developer Portal → your application → Bot → Reset Token; invite the bot to your server.</source>
+            <translation>Discord 开发者门户（Developer Portal）→ 你的应用 →“Bot”→“Reset Token”；然后邀请机器人加入你的服务器。</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel.</source>
+            <translation>在频道中发送消息。</translation>
+        </message>
+        <message>
+            <source>Messages sent to your bot; messages from it.</source>
+            <translation>发给你的机器人的消息；以机器人身份发送消息。</translation>
+        </message>
+        <message>
+            <source>From @BotFather: /newbot, then copy the token.</source>
+            <translation>向 @BotFather 发送 /newbot，然后复制令牌。</translation>
+        </message>
+        <message>
+            <source>Read the messages recently sent to the bot.</source>
+            <translation>读取最近发给机器人的消息。</translation>
+        </message>
+        <message>
+            <source>Send a message to a chat.</source>
+            <translation>向聊天发送消息。</translation>
+        </message>
+        <message>
+            <source>Reads the tasks in a list; adds tasks and comments on them.</source>
+            <translation>读取列表中的任务；添加任务并发表评论。</translation>
+        </message>
+        <message>
+            <source>Personal API token</source>
+            <translation>个人 API 令牌</translation>
+        </message>
+        <message>
+            <source>ClickUp → your avatar → Settings → Apps → API Token (starts with pk_).</source>
+            <translation>在 ClickUp 中点击你的头像 →“Settings”→“Apps”→“API Token”（以 pk_ 开头）。</translation>
+        </message>
+        <message>
+            <source>List the tasks in a ClickUp list.</source>
+            <translation>列出 ClickUp 列表中的任务。</translation>
+        </message>
+        <message>
+            <source>Create a task in a list.</source>
+            <translation>在列表中新建任务。</translation>
+        </message>
+        <message>
+            <source>Reads your boards and their cards; adds cards and comments on them.</source>
+            <translation>读取你的看板及其卡片；添加卡片并发表评论。</translation>
+        </message>
+        <message>
+            <source>trello.com/power-ups/admin → your Power-Up → API key.</source>
+            <translation>在 trello.com/power-ups/admin 中打开你的 Power-Up →“API key”。</translation>
+        </message>
+        <message>
+            <source>Token</source>
+            <translation>令牌</translation>
+        </message>
+        <message>
+            <source>On the same page, follow the Token link and allow access.</source>
+            <translation>在同一页面点击“Token”链接并允许访问。</translation>
+        </message>
+        <message>
+            <source>List my open boards.</source>
+            <translation>列出我打开的看板。</translation>
+        </message>
+        <message>
+            <source>List the cards on a board.</source>
+            <translation>列出看板上的卡片。</translation>
+        </message>
+        <message>
+            <source>Comment on a card.</source>
+            <translation>评论卡片。</translation>
+        </message>
+        <message>
+            <source>Add a card to a list.</source>
+            <translation>向列表添加卡片。</translation>
+        </message>
+        <message>
+            <source>Reads your bases and their records; adds records to a table.</source>
+            <translation>读取你的数据库（base）及其记录；向表中添加记录。</translation>
+        </message>
+        <message>
+            <source>airtable.com/create/tokens (scopes data.records:read, data.records:write, schema.bases:read; user.email:read shows your address).</source>
+            <translation>在 airtable.com/create/tokens 创建（权限范围 data.records:read、data.records:write、schema.bases:read；加上 user.email:read 可显示你的邮箱地址）。</translation>
+        </message>
+        <message>
+            <source>List the bases the token can see.</source>
+            <translation>列出该令牌可访问的数据库（base）。</translation>
+        </message>
+        <message>
+            <source>List a table's records, optionally filtered.</source>
+            <translation>列出表中的记录，可按条件筛选。</translation>
+        </message>
+        <message>
+            <source>Add a record to a table.</source>
+            <translation>向表中添加记录。</translation>
+        </message>
+        <message>
+            <source>Reads your tasks (today and overdue, or any filter); adds and completes tasks.</source>
+            <translation>读取你的任务（今天和已逾期的，或按任意筛选条件）；添加和完成任务。</translation>
+        </message>
+        <message>
+            <source>Todoist → Settings → Integrations → Developer → API token.</source>
+            <translation>在 Todoist 中打开“Settings”→“Integrations”→“Developer”→“API token”。</translation>
+        </message>
+        <message>
+            <source>List tasks matching a Todoist filter.</source>
+            <translation>列出符合 Todoist 筛选条件的任务。</translation>
+        </message>
+        <message>
+            <source>Add a task to a project.</source>
+            <translation>向项目添加任务。</translation>
+        </message>
+        <message>
+            <source>Mark a task done.</source>
+            <translation>将任务标记为完成。</translation>
+        </message>
+        <message>
+            <source>Files</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Finds files and reads documents; shares a file with someone.</source>
+            <translation>查找文件并读取文档；与他人共享文件。</translation>
+        </message>
+        <message>
+            <source>Find files by the words in them (newest first).</source>
+            <translation>按文件中的文字查找文件（最新的在前）。</translation>
+        </message>
+        <message>
+            <source>Read a document, sheet (as CSV) or text file.</source>
+            <translation>读取文档、表格（以 CSV 格式）或文本文件。</translation>
+        </message>
+        <message>
+            <source>Share a file with a person (they get an e-mail).</source>
+            <translation>与某人共享文件（对方会收到邮件）。</translation>
+        </message>
+        <message>
+            <source>Lists your folders and files; makes a share link to a file or folder.</source>
+            <translation>列出你的文件夹和文件；为文件或文件夹创建共享链接。</translation>
+        </message>
+        <message>
+            <source>Access token</source>
+            <translation>访问令牌</translation>
+        </message>
+        <message>
+            <source>dropbox.com/developers/apps → your app → Generate access token (scopes files.metadata.read, sharing.write).</source>
+            <translation>在 dropbox.com/developers/apps 中打开你的应用 →“Generate access token”（权限范围 files.metadata.read、sharing.write）。</translation>
+        </message>
+        <message>
+            <source>List a folder's files and folders.</source>
+            <translation>列出文件夹中的文件和子文件夹。</translation>
+        </message>
+        <message>
+            <source>Make a link anyone with it can open.</source>
+            <translation>创建任何拿到链接的人都能打开的链接。</translation>
+        </message>
+        <message>
+            <source>Finds files and folders; comments on a file.</source>
+            <translation>查找文件和文件夹；评论文件。</translation>
+        </message>
+        <message>
+            <source>Developer token</source>
+            <translation>开发者令牌</translation>
+        </message>
+        <message>
+            <source>Box Developer Console → your app → Configuration → Developer token (an OAuth access token works too).</source>
+            <translation>在 Box 开发者控制台（Developer Console）中打开你的应用 →“Configuration”→“Developer token”（也可以使用 OAuth 访问令牌）。</translation>
+        </message>
+        <message>
+            <source>Find files and folders by name or content.</source>
+            <translation>按名称或内容查找文件和文件夹。</translation>
+        </message>
+        <message>
+            <source>Comment on a file.</source>
+            <translation>评论文件。</translation>
+        </message>
+        <message>
+            <source>Finds files in your OneDrive or a SharePoint library, and SharePoint sites; makes a view link to a file.</source>
+            <translation>在你的 OneDrive 或 SharePoint 文档库中查找文件，以及查找 SharePoint 网站；为文件创建查看链接。</translation>
+        </message>
+        <message>
+            <source>A Microsoft Graph access token with Files.ReadWrite.All and Sites.Read.All (for example from Graph Explorer → Access token).</source>
+            <translation>具有 Files.ReadWrite.All 和 Sites.Read.All 权限的 Microsoft Graph 访问令牌（例如在 Graph Explorer 的“Access token”中获取）。</translation>
+        </message>
+        <message>
+            <source>Find files by name or content.</source>
+            <translation>按名称或内容查找文件。</translation>
+        </message>
+        <message>
+            <source>Find SharePoint sites (their ids lead to their libraries).</source>
+            <translation>查找 SharePoint 网站（通过网站 ID 可找到其文档库）。</translation>
+        </message>
+        <message>
+            <source>Make a view-only link to a file or folder.</source>
+            <translation>为文件或文件夹创建只读查看链接。</translation>
+        </message>
+        <message>
+            <source>Reads accounts, contacts, opportunities and any record (SOQL); changes fields on a record.</source>
+            <translation>读取客户、联系人、商机及任意记录（SOQL）；修改记录的字段。</translation>
+        </message>
+        <message>
+            <source>Salesforce address</source>
+            <translation>Salesforce 地址</translation>
+        </message>
+        <message>
+            <source>Your My Domain address, e.g. https://acme.my.salesforce.com</source>
+            <translation>你的“My Domain”地址，例如 https://acme.my.salesforce.com</translation>
+        </message>
+        <message>
+            <source>An OAuth access token for that address (for example `sf org display` → Access Token).</source>
+            <translation>该地址的 OAuth 访问令牌（例如运行 `sf org display` 后查看“Access Token”）。</translation>
+        </message>
+        <message>
+            <source>Run a SOQL SELECT query.</source>
+            <translation>运行 SOQL SELECT 查询。</translation>
+        </message>
+        <message>
+            <source>Change fields on a record.</source>
+            <translation>修改记录的字段。</translation>
+        </message>
+        <message>
+            <source>Reads recent conversations; replies to a customer or adds an internal note.</source>
+            <translation>读取最近的对话；回复客户或添加内部备注。</translation>
+        </message>
+        <message>
+            <source>Intercom → Settings → Integrations → Developer Hub → your app → Authentication.</source>
+            <translation>在 Intercom 中打开“Settings”→“Integrations”→“Developer Hub”→ 你的应用 →“Authentication”。</translation>
+        </message>
+        <message>
+            <source>List recent conversations.</source>
+            <translation>列出最近的对话。</translation>
+        </message>
+        <message>
+            <source>Reply in a conversation (the customer sees it unless it is a note).</source>
+            <translation>在对话中回复（除非是备注，否则客户能看到）。</translation>
+        </message>
+        <message>
+            <source>Reads people, companies and deals; adds a note to a record.</source>
+            <translation>读取人员、公司和交易；为记录添加备注。</translation>
+        </message>
+        <message>
+            <source>Attio → Workspace settings → Developers → New access token (records and notes: read-write).</source>
+            <translation>在 Attio 中打开“Workspace settings”→“Developers”→“New access token”（记录和备注：读写）。</translation>
+        </message>
+        <message>
+            <source>List records of an object.</source>
+            <translation>列出某个对象的记录。</translation>
+        </message>
+        <message>
+            <source>Add a note to a record.</source>
+            <translation>为记录添加备注。</translation>
+        </message>
+        <message>
+            <source>Finds leads and their contacts; adds a note to a lead.</source>
+            <translation>查找线索及其联系人；为线索添加备注。</translation>
+        </message>
+        <message>
+            <source>Close → Settings → Developer → API keys.</source>
+            <translation>在 Close 中打开“Settings”→“Developer”→“API keys”。</translation>
+        </message>
+        <message>
+            <source>Find leads (Close search syntax, or words).</source>
+            <translation>查找线索（使用 Close 搜索语法或关键词）。</translation>
+        </message>
+        <message>
+            <source>Add a note to a lead.</source>
+            <translation>为线索添加备注。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/calendar scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/calendar 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/gmail.modify scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/gmail.modify 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
+        <message>
+            <source>A Microsoft Graph access token with Mail.Read, Mail.Send and Calendars.Read (for example from Graph Explorer).</source>
+            <translation>具有 Mail.Read、Mail.Send 和 Calendars.Read 权限的 Microsoft Graph 访问令牌（例如从 Graph Explorer 获取）。</translation>
+        </message>
+        <message>
+            <source>Reads the errors and issues of your organisation's projects; resolves or ignores an issue.</source>
+            <translation>读取你的组织中各项目的错误和问题；解决或忽略问题。</translation>
+        </message>
+        <message>
+            <source>Auth token</source>
+            <translation>认证令牌</translation>
+        </message>
+        <message>
+            <source>Sentry → Settings → Account → API → Personal tokens (scopes event:read, and event:write to resolve issues).</source>
+            <translation>在 Sentry 中打开“Settings”→“Account”→“API”→“Personal tokens”（权限范围 event:read；解决问题还需要 event:write）。</translation>
+        </message>
+        <message>
+            <source>Organization slug</source>
+            <translation>组织标识（slug）</translation>
+        </message>
+        <message>
+            <source>The name in your Sentry address: sentry.io/organizations/&lt;slug&gt;/.</source>
+            <translation>你的 Sentry 地址中的名称：sentry.io/organizations/&lt;slug&gt;/。</translation>
+        </message>
+        <message>
+            <source>Only for the EU region (https://de.sentry.io/api/0) or a self-hosted Sentry (https://sentry.example.com/api/0).</source>
+            <translation>仅用于欧盟区域（https://de.sentry.io/api/0）或自建的 Sentry（https://sentry.example.com/api/0）。</translation>
+        </message>
+        <message>
+            <source>List the organisation's issues (default: unresolved, last 14 days), with how often they happened.</source>
+            <translation>列出组织的问题及其发生次数（默认：最近 14 天内未解决的）。</translation>
+        </message>
+        <message>
+            <source>Resolve, ignore or reopen an issue.</source>
+            <translation>解决、忽略或重新打开问题。</translation>
+        </message>
+        <message>
+            <source>Reads a repository's pull requests; comments on a pull request.</source>
+            <translation>读取仓库的拉取请求；评论拉取请求。</translation>
+        </message>
+        <message>
+            <source>Bitbucket → Personal settings → Atlassian account settings → Security → API tokens (scopes read:pullrequest and write:pullrequest); or a workspace or repository access token.</source>
+            <translation>在 Bitbucket 中打开“Personal settings”→“Atlassian account settings”→“Security”→“API tokens”（权限范围 read:pullrequest 和 write:pullrequest）；也可以使用工作区或仓库的访问令牌。</translation>
+        </message>
+        <message>
+            <source>Atlassian e-mail</source>
+            <translation>Atlassian 邮箱</translation>
+        </message>
+        <message>
+            <source>For an API token: the e-mail you sign in with. Leave empty for an access token.</source>
+            <translation>使用 API 令牌时：填写你登录用的邮箱。使用访问令牌时留空。</translation>
+        </message>
+        <message>
+            <source>List a repository's pull requests.</source>
+            <translation>列出仓库的拉取请求。</translation>
+        </message>
+        <message>
+            <source>Comment on a pull request.</source>
+            <translation>评论拉取请求。</translation>
+        </message>
+        <message>
+            <source>Reads your recent deployments and their state; redeploys a project.</source>
+            <translation>读取你最近的部署及其状态；重新部署项目。</translation>
+        </message>
+        <message>
+            <source>Vercel → Account Settings → Tokens.</source>
+            <translation>在 Vercel 中打开“Account Settings”→“Tokens”。</translation>
+        </message>
+        <message>
+            <source>Team ID</source>
+            <translation>团队 ID</translation>
+        </message>
+        <message>
+            <source>Only for a team's projects: Team Settings → General → Team ID.</source>
+            <translation>仅用于团队的项目：在“Team Settings”→“General”→“Team ID”中查看。</translation>
+        </message>
+        <message>
+            <source>List recent deployments (all projects, or one).</source>
+            <translation>列出最近的部署（所有项目或某一个项目）。</translation>
+        </message>
+        <message>
+            <source>Build and deploy an existing deployment of a project again.</source>
+            <translation>重新构建并部署项目的某个已有部署。</translation>
+        </message>
+        <message>
+            <source>Analytics</source>
+            <translation>数据分析</translation>
+        </message>
+        <message>
+            <source>Answers questions about your product's events with HogQL (SQL) queries and lists feature flags; turns a feature flag on or off.</source>
+            <translation>用 HogQL（SQL）查询回答关于产品事件的问题，并列出功能开关；打开或关闭功能开关。</translation>
+        </message>
+        <message>
+            <source>Personal API key</source>
+            <translation>个人 API 密钥</translation>
+        </message>
+        <message>
+            <source>PostHog → Settings → Personal API keys (scopes query:read, feature_flag:read, and feature_flag:write to switch flags).</source>
+            <translation>在 PostHog 中打开“Settings”→“Personal API keys”（权限范围 query:read、feature_flag:read；切换开关还需要 feature_flag:write）。</translation>
+        </message>
+        <message>
+            <source>Project ID</source>
+            <translation>项目 ID</translation>
+        </message>
+        <message>
+            <source>The number in your PostHog address: /project/&lt;id&gt;/.</source>
+            <translation>你的 PostHog 地址中的数字：/project/&lt;id&gt;/。</translation>
+        </message>
+        <message>
+            <source>Only for the EU cloud (https://eu.posthog.com) or a self-hosted PostHog.</source>
+            <translation>仅用于欧盟云（https://eu.posthog.com）或自建的 PostHog。</translation>
+        </message>
+        <message>
+            <source>Run a HogQL (SQL) query over the project's events, persons and sessions, e.g. select event, count() from events where timestamp &gt; now() - interval 7 day group by event.</source>
+            <translation>对项目的事件、用户和会话运行 HogQL（SQL）查询，例如 `select event, count() from events where timestamp &gt; now() - interval 7 day group by event`。</translation>
+        </message>
+        <message>
+            <source>List the project's feature flags.</source>
+            <translation>列出项目的功能开关。</translation>
+        </message>
+        <message>
+            <source>Turn a feature flag on or off for everyone it targets.</source>
+            <translation>为功能开关所针对的所有人打开或关闭它。</translation>
+        </message>
+        <message>
+            <source>Reads how often an event happened, by day or broken down by a property; adds annotations (release notes) to your charts.</source>
+            <translation>读取事件的发生次数（按天，或按某个属性细分）；为你的图表添加注释（发布说明）。</translation>
+        </message>
+        <message>
+            <source>Service account username</source>
+            <translation>服务账号用户名</translation>
+        </message>
+        <message>
+            <source>Organization Settings → Service Accounts → Add (role Analyst, or Admin to annotate).</source>
+            <translation>在“Organization Settings”→“Service Accounts”→“Add”中创建（角色选 Analyst；需要添加注释则选 Admin）。</translation>
+        </message>
+        <message>
+            <source>Service account secret</source>
+            <translation>服务账号密钥</translation>
+        </message>
+        <message>
+            <source>Shown once, when the service account is made.</source>
+            <translation>只在创建服务账号时显示一次。</translation>
+        </message>
+        <message>
+            <source>Project Settings → Overview → Project ID.</source>
+            <translation>在“Project Settings”→“Overview”→“Project ID”中查看。</translation>
+        </message>
+        <message>
+            <source>Only for EU or India data residency: https://eu.mixpanel.com/api or https://in.mixpanel.com/api.</source>
+            <translation>仅用于数据存放在欧盟或印度的情况：https://eu.mixpanel.com/api 或 https://in.mixpanel.com/api。</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day (or hour, week, month), optionally broken down by a property.</source>
+            <translation>事件每天（或每小时、每周、每月）发生的次数，可按某个属性细分。</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts (e.g. a release).</source>
+            <translation>为项目的图表添加注释（例如一次发布）。</translation>
+        </message>
+        <message>
+            <source>Reads how often an event happened (totals or unique users, per day); adds annotations (releases, campaigns) to your charts.</source>
+            <translation>读取事件的发生次数（每天的总数或独立用户数）；为你的图表添加注释（发布、营销活动）。</translation>
+        </message>
+        <message>
+            <source>Amplitude → Settings → Projects → your project → General.</source>
+            <translation>在 Amplitude 中打开“Settings”→“Projects”→ 你的项目 →“General”。</translation>
+        </message>
+        <message>
+            <source>Secret key</source>
+            <translation>密钥（Secret Key）</translation>
+        </message>
+        <message>
+            <source>On the same page, below the API key.</source>
+            <translation>在同一页面，API 密钥的下方。</translation>
+        </message>
+        <message>
+            <source>Only for EU data residency: https://analytics.eu.amplitude.com/api.</source>
+            <translation>仅用于数据存放在欧盟的情况：https://analytics.eu.amplitude.com/api。</translation>
+        </message>
+        <message>
+            <source>How many times an event happened (or how many users did it) per day.</source>
+            <translation>事件每天发生的次数（或触发它的用户数）。</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts.</source>
+            <translation>为项目的图表添加注释。</translation>
+        </message>
+        <message>
+            <source>Finance</source>
+            <translation>财务</translation>
+        </message>
+        <message>
+            <source>Reads payments, customers and your balance. Read-only unless you allow changes: then it can also refund a payment (each refund asks you first).</source>
+            <translation>读取付款、客户和你的余额。除非你允许更改，否则只读；允许后还可以退款（每次退款都会先征求你的同意）。</translation>
+        </message>
+        <message>
+            <source>Secret or restricted key</source>
+            <translation>密钥或受限密钥</translation>
+        </message>
+        <message>
+            <source>Stripe → Developers → API keys. A restricted key with read access is enough while changes are off.</source>
+            <translation>在 Stripe 中打开“Developers”→“API keys”。不允许更改时，有读取权限的受限密钥就够了。</translation>
+        </message>
+        <message>
+            <source>Allow changes</source>
+            <translation>允许更改</translation>
+        </message>
+        <message>
+            <source>Type yes to let the agent refund payments (each one still asks you). Leave empty to keep Stripe read-only.</source>
+            <translation>输入 yes 允许助手退款（每次仍会征求你的同意）。留空则 Stripe 保持只读。</translation>
+        </message>
+        <message>
+            <source>List recent payments (all, or one customer's).</source>
+            <translation>列出最近的付款（全部，或某个客户的）。</translation>
+        </message>
+        <message>
+            <source>Find customers by e-mail or name.</source>
+            <translation>按邮箱或名称查找客户。</translation>
+        </message>
+        <message>
+            <source>The account's available and pending balance.</source>
+            <translation>账户的可用余额和待入账余额。</translation>
+        </message>
+        <message>
+            <source>Refund a payment, in full or in part (only when changes are allowed in Settings).</source>
+            <translation>全额或部分退款（仅当在设置中允许更改时）。</translation>
+        </message>
+        <message>
+            <source>Reads open invoices and anything else in your books (customers, bills, payments) through read-only queries; e-mails an invoice to its customer.</source>
+            <translation>通过只读查询读取未结发票及账簿中的其他内容（客户、账单、付款）；将发票通过邮件发送给客户。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (from the Intuit developer portal's OAuth 2.0 Playground, scope com.intuit.quickbooks.accounting); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（从 Intuit 开发者门户的 OAuth 2.0 Playground 获取，权限范围 com.intuit.quickbooks.accounting）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>Company ID (realm)</source>
+            <translation>公司 ID（realm）</translation>
+        </message>
+        <message>
+            <source>QuickBooks → the gear → Account and settings → Billing &amp; subscription → Company ID.</source>
+            <translation>在 QuickBooks 中点击齿轮图标 →“Account and settings”→“Billing &amp; subscription”→“Company ID”。</translation>
+        </message>
+        <message>
+            <source>Only for a sandbox company: https://sandbox-quickbooks.api.intuit.com.</source>
+            <translation>仅用于沙盒公司：https://sandbox-quickbooks.api.intuit.com。</translation>
+        </message>
+        <message>
+            <source>List unpaid invoices (all, or one customer's).</source>
+            <translation>列出未付发票（全部，或某个客户的）。</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g. select * from Customer where DisplayName like 'Acme%'.</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容，例如 `select * from Customer where DisplayName like 'Acme%'`。</translation>
+        </message>
+        <message>
+            <source>E-mail an invoice (to its customer's address, or another).</source>
+            <translation>通过邮件发送发票（发到客户的地址或其他地址）。</translation>
+        </message>
+        <message>
+            <source>Reads your teams, their channels and chats; posts a message in a channel or chat.</source>
+            <translation>读取你的团队、频道和聊天；在频道或聊天中发送消息。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (from Graph Explorer, with ChannelMessage.Read.All, ChannelMessage.Send, Chat.ReadWrite and Team.ReadBasic.All); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（从 Graph Explorer 获取，需要 ChannelMessage.Read.All、ChannelMessage.Send、Chat.ReadWrite 和 Team.ReadBasic.All 权限）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>List the teams you are in and their channels.</source>
+            <translation>列出你所在的团队及其频道。</translation>
+        </message>
+        <message>
+            <source>Read the recent messages of a channel (team and channel) or of a chat.</source>
+            <translation>读取频道（指定团队和频道）或聊天的最近消息。</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel (team and channel).</source>
+            <translation>在频道（指定团队和频道）中发送消息。</translation>
+        </message>
+        <message>
+            <source>Send a message in a chat.</source>
+            <translation>在聊天中发送消息。</translation>
+        </message>
+        <message>
+            <source>Reads your approved message templates; sends a WhatsApp message from your business number (free text within 24 hours of the customer's last message, else a template).</source>
+            <translation>读取你已获批准的消息模板；从你的企业号码发送 WhatsApp 消息（客户最后一条消息后的 24 小时内可发送任意文字，否则须使用模板）。</translation>
+        </message>
+        <message>
+            <source>Meta Business Suite → Business settings → System users → Generate token (whatsapp_business_messaging, whatsapp_business_management).</source>
+            <translation>在 Meta Business Suite 中打开“Business settings”→“System users”→“Generate token”（whatsapp_business_messaging、whatsapp_business_management）。</translation>
+        </message>
+        <message>
+            <source>Phone number ID</source>
+            <translation>电话号码 ID</translation>
+        </message>
+        <message>
+            <source>WhatsApp Manager → Phone numbers, or the app's WhatsApp → API Setup page.</source>
+            <translation>在 WhatsApp Manager 的“Phone numbers”中，或应用的“WhatsApp”→“API Setup”页面查看。</translation>
+        </message>
+        <message>
+            <source>WhatsApp Business Account ID</source>
+            <translation>WhatsApp 企业账户 ID</translation>
+        </message>
+        <message>
+            <source>On the same API Setup page; needed to list templates.</source>
+            <translation>在同一“API Setup”页面；列出模板时需要。</translation>
+        </message>
+        <message>
+            <source>List the message templates of the business account.</source>
+            <translation>列出企业账户的消息模板。</translation>
+        </message>
+        <message>
+            <source>Send a WhatsApp message: text, or a template with its values.</source>
+            <translation>发送 WhatsApp 消息：文字，或填好内容的模板。</translation>
+        </message>
+        <message>
+            <source>Meetings</source>
+            <translation>会议</translation>
+        </message>
+        <message>
+            <source>Reads your upcoming meetings and their links; schedules a meeting.</source>
+            <translation>读取你即将开始的会议及其链接；安排会议。</translation>
+        </message>
+        <message>
+            <source>Account ID</source>
+            <translation>账户 ID</translation>
+        </message>
+        <message>
+            <source>Zoom App Marketplace → Develop → Build app → Server-to-Server OAuth (scopes meeting:read, meeting:write, user:read); its App credentials page shows these three values.</source>
+            <translation>在 Zoom App Marketplace 中打开“Develop”→“Build app”→“Server-to-Server OAuth”（权限范围 meeting:read、meeting:write、user:read）；它的“App credentials”页面会显示这三个值。</translation>
+        </message>
+        <message>
+            <source>Client ID</source>
+            <translation>客户端 ID</translation>
+        </message>
+        <message>
+            <source>On the same page.</source>
+            <translation>在同一页面。</translation>
+        </message>
+        <message>
+            <source>Client secret</source>
+            <translation>客户端密钥</translation>
+        </message>
+        <message>
+            <source>Only for Zoom for Government: https://api.zoomgov.com/v2.</source>
+            <translation>仅用于 Zoom for Government：https://api.zoomgov.com/v2。</translation>
+        </message>
+        <message>
+            <source>Sign-in address</source>
+            <translation>登录地址</translation>
+        </message>
+        <message>
+            <source>Only for Zoom for Government: https://zoomgov.com/oauth/token.</source>
+            <translation>仅用于 Zoom for Government：https://zoomgov.com/oauth/token。</translation>
+        </message>
+        <message>
+            <source>List your meetings (upcoming by default).</source>
+            <translation>列出你的会议（默认为即将开始的）。</translation>
+        </message>
+        <message>
+            <source>Schedule a meeting and get its join link.</source>
+            <translation>安排会议并获取加入链接。</translation>
+        </message>
+        <message>
+            <source>Signing</source>
+            <translation>电子签名</translation>
+        </message>
+        <message>
+            <source>Reads your envelopes and whether they are signed, and your templates; sends a template to someone to sign.</source>
+            <translation>读取你的信封及其签署状态，以及你的模板；将模板发给某人签署。</translation>
+        </message>
+        <message>
+            <source>An OAuth access token (DocuSign → Apps and Keys, or the API Explorer, scope signature); it lasts about an hour, so paste a fresh one when the connector asks to be reconnected.</source>
+            <translation>OAuth 访问令牌（在 DocuSign 的“Apps and Keys”或 API Explorer 中获取，权限范围 signature）；有效期约一小时，连接器要求重新连接时请粘贴新的令牌。</translation>
+        </message>
+        <message>
+            <source>API account ID</source>
+            <translation>API 账户 ID</translation>
+        </message>
+        <message>
+            <source>DocuSign → Settings → Apps and Keys → API Account ID.</source>
+            <translation>在 DocuSign 中打开“Settings”→“Apps and Keys”→“API Account ID”。</translation>
+        </message>
+        <message>
+            <source>Your account's base URI, on the same page (e.g. https://na3.docusign.net; https://demo.docusign.net for a developer account).</source>
+            <translation>你账户的基础 URI，在同一页面（例如 https://na3.docusign.net；开发者账户为 https://demo.docusign.net）。</translation>
+        </message>
+        <message>
+            <source>List envelopes sent in the last 30 days (or since a date) and their state.</source>
+            <translation>列出最近 30 天（或某个日期以来）发出的信封及其状态。</translation>
+        </message>
+        <message>
+            <source>List the account's templates and their roles.</source>
+            <translation>列出账户的模板及其角色。</translation>
+        </message>
+        <message>
+            <source>Send a template to one person to sign.</source>
+            <translation>将模板发给一个人签署。</translation>
+        </message>
+        <message>
+            <source>Design</source>
+            <translation>设计</translation>
+        </message>
+        <message>
+            <source>Reads a design file's pages and frames and its comments; comments on a file or replies to a comment.</source>
+            <translation>读取设计文件的页面、画框和评论；评论文件或回复评论。</translation>
+        </message>
+        <message>
+            <source>Figma → Settings → Security → Personal access tokens (scopes file_content:read, file_comments:read and :write).</source>
+            <translation>在 Figma 中打开“Settings”→“Security”→“Personal access tokens”（权限范围 file_content:read、file_comments:read 和 :write）。</translation>
+        </message>
+        <message>
+            <source>Outline a design file: its pages and their frames.</source>
+            <translation>列出设计文件的结构：页面及其画框。</translation>
+        </message>
+        <message>
+            <source>Read a file's comments.</source>
+            <translation>读取文件的评论。</translation>
+        </message>
+        <message>
+            <source>Comment on a file, or reply to a comment.</source>
+            <translation>评论文件，或回复评论。</translation>
+        </message>
+        <message>
+            <source>Web</source>
+            <translation>网页</translation>
+        </message>
+        <message>
+            <source>A Chromium the agent drives for sites with no API: opens pages, reads them, clicks and types; asks before each new site and before sending a form.</source>
+            <translation>由助手操控的 Chromium 浏览器，用于没有 API 的网站：打开并阅读网页、点击和输入；访问每个新网站和提交表单前都会先征求你的同意。</translation>
+        </message>
+        <message>
+            <source>Chromium program</source>
+            <translation>Chromium 程序</translation>
+        </message>
+        <message>
+            <source>Leave empty to use the Chromium installed on this computer (/usr/bin/chromium on Debian and Ubuntu).</source>
+            <translation>留空则使用这台电脑上已安装的 Chromium（在 Debian 和 Ubuntu 上为 /usr/bin/chromium）。</translation>
+        </message>
+        <message>
+            <source>Open a web page in the session's browser (asks the user for each new domain).</source>
+            <translation>在会话的浏览器中打开网页（每个新域名都会询问用户）。</translation>
+        </message>
+        <message>
+            <source>The current page's text. wait_for: a text to wait for first (pages that load content late).</source>
+            <translation>当前页面的文字。wait_for：先等待出现的文字（用于内容加载较慢的页面）。</translation>
+        </message>
+        <message>
+            <source>The current page as an accessibility tree, each element with a ref for browser_click, browser_type and browser_submit.</source>
+            <translation>以无障碍树的形式给出当前页面，每个元素带有可供 browser_click、browser_type 和 browser_submit 使用的 ref。</translation>
+        </message>
+        <message>
+            <source>Click an element (a link, a button, a tab). Sending a form is browser_submit.</source>
+            <translation>点击元素（链接、按钮、标签页）。提交表单请用 browser_submit。</translation>
+        </message>
+        <message>
+            <source>Fill a text field (replaces its text; does not submit).</source>
+            <translation>填写文本框（替换原有文字；不提交）。</translation>
+        </message>
+        <message>
+            <source>Submit a form: press its button (or Enter in its field). Asks the user, naming the domain the form sends to.</source>
+            <translation>提交表单：按下表单按钮（或在输入框中按 Enter）。会先询问用户，并说明表单将发送到哪个域名。</translation>
+        </message>
+        <message>
+            <source>A picture of the current page (saved in outputs/).</source>
+            <translation>当前页面的截图（保存在 outputs/ 中）。</translation>
+        </message>
+        <message>
+            <source>Read a channel's recent messages</source>
+            <translation>读取频道的最近消息</translation>
+        </message>
+        <message>
+            <source>Read a thread's messages</source>
+            <translation>读取话题中的消息</translation>
+        </message>
+        <message>
+            <source>Search messages</source>
+            <translation>搜索消息</translation>
+        </message>
+        <message>
+            <source>Post a message to a channel or a thread</source>
+            <translation>向频道或话题发送消息</translation>
+        </message>
+        <message>
+            <source>Upload a file to a channel or thread</source>
+            <translation>向频道或话题上传文件</translation>
+        </message>
+        <message>
+            <source>Add an emoji reaction to a message</source>
+            <translation>为消息添加表情回应</translation>
+        </message>
+        <message>
+            <source>List a repository's issues and pull requests</source>
+            <translation>列出仓库的议题和拉取请求</translation>
+        </message>
+        <message>
+            <source>Comment on an issue or pull request</source>
+            <translation>评论议题或拉取请求</translation>
+        </message>
+        <message>
+            <source>List a project's issues</source>
+            <translation>列出项目的议题</translation>
+        </message>
+        <message>
+            <source>Comment on an issue</source>
+            <translation>评论议题</translation>
+        </message>
+        <message>
+            <source>List events between two times</source>
+            <translation>列出两个时间之间的日程</translation>
+        </message>
+        <message>
+            <source>Create an event</source>
+            <translation>新建日程</translation>
+        </message>
+        <message>
+            <source>Search mail with Gmail's search syntax</source>
+            <translation>使用 Gmail 搜索语法搜索邮件</translation>
+        </message>
+        <message>
+            <source>Send an e-mail</source>
+            <translation>发送电子邮件</translation>
+        </message>
+        <message>
+            <source>List recent mail, optionally matching a search</source>
+            <translation>列出最近的邮件，可按搜索条件筛选</translation>
+        </message>
+        <message>
+            <source>List calendar events between two times</source>
+            <translation>列出两个时间之间的日历日程</translation>
+        </message>
+        <message>
+            <source>Search issues with JQL</source>
+            <translation>使用 JQL 搜索议题</translation>
+        </message>
+        <message>
+            <source>Search pages by text or CQL</source>
+            <translation>按文本或 CQL 搜索页面</translation>
+        </message>
+        <message>
+            <source>Create a page in a space</source>
+            <translation>在空间中新建页面</translation>
+        </message>
+        <message>
+            <source>List the open issues assigned to me</source>
+            <translation>列出分配给我的未关闭议题</translation>
+        </message>
+        <message>
+            <source>Search pages and databases by title</source>
+            <translation>按标题搜索页面和数据库</translation>
+        </message>
+        <message>
+            <source>Append paragraphs to a page</source>
+            <translation>在页面末尾添加段落</translation>
+        </message>
+        <message>
+            <source>Search a mail folder</source>
+            <translation>搜索邮件文件夹</translation>
+        </message>
+        <message>
+            <source>List my incomplete tasks</source>
+            <translation>列出我未完成的任务</translation>
+        </message>
+        <message>
+            <source>Comment on a task</source>
+            <translation>评论任务</translation>
+        </message>
+        <message>
+            <source>List a board's items</source>
+            <translation>列出看板的条目</translation>
+        </message>
+        <message>
+            <source>Post an update on an item</source>
+            <translation>在条目上发布更新</translation>
+        </message>
+        <message>
+            <source>Search contacts by name, e-mail or company</source>
+            <translation>按姓名、邮箱或公司搜索联系人</translation>
+        </message>
+        <message>
+            <source>Add a note to a contact</source>
+            <translation>为联系人添加备注</translation>
+        </message>
+        <message>
+            <source>List triggered and acknowledged incidents</source>
+            <translation>列出已触发和已确认的事件</translation>
+        </message>
+        <message>
+            <source>Acknowledge an incident</source>
+            <translation>确认事件</translation>
+        </message>
+        <message>
+            <source>List monitors in alert or warning</source>
+            <translation>列出处于告警或警告状态的监控</translation>
+        </message>
+        <message>
+            <source>Mute a monitor</source>
+            <translation>将监控静音</translation>
+        </message>
+        <message>
+            <source>Search tickets</source>
+            <translation>搜索工单</translation>
+        </message>
+        <message>
+            <source>Add a comment to a ticket</source>
+            <translation>为工单添加评论</translation>
+        </message>
+        <message>
+            <source>Post a message in a channel</source>
+            <translation>在频道中发送消息</translation>
+        </message>
+        <message>
+            <source>Read the messages recently sent to the bot</source>
+            <translation>读取最近发给机器人的消息</translation>
+        </message>
+        <message>
+            <source>Send a message to a chat</source>
+            <translation>向聊天发送消息</translation>
+        </message>
+        <message>
+            <source>List the tasks in a ClickUp list</source>
+            <translation>列出 ClickUp 列表中的任务</translation>
+        </message>
+        <message>
+            <source>Create a task in a list</source>
+            <translation>在列表中新建任务</translation>
+        </message>
+        <message>
+            <source>List my open boards</source>
+            <translation>列出我打开的看板</translation>
+        </message>
+        <message>
+            <source>List the cards on a board</source>
+            <translation>列出看板上的卡片</translation>
+        </message>
+        <message>
+            <source>Comment on a card</source>
+            <translation>评论卡片</translation>
+        </message>
+        <message>
+            <source>Add a card to a list</source>
+            <translation>向列表添加卡片</translation>
+        </message>
+        <message>
+            <source>List the bases the token can see</source>
+            <translation>列出该令牌可访问的数据库（base）</translation>
+        </message>
+        <message>
+            <source>List a table's records, optionally filtered</source>
+            <translation>列出表中的记录，可按条件筛选</translation>
+        </message>
+        <message>
+            <source>Add a record to a table</source>
+            <translation>向表中添加记录</translation>
+        </message>
+        <message>
+            <source>List tasks matching a Todoist filter</source>
+            <translation>列出符合 Todoist 筛选条件的任务</translation>
+        </message>
+        <message>
+            <source>Add a task to a project</source>
+            <translation>向项目添加任务</translation>
+        </message>
+        <message>
+            <source>Mark a task done</source>
+            <translation>将任务标记为完成</translation>
+        </message>
+        <message>
+            <source>Find files by the words in them</source>
+            <translation>按文件中的文字查找文件</translation>
+        </message>
+        <message>
+            <source>Read a document, sheet or text file</source>
+            <translation>读取文档、表格或文本文件</translation>
+        </message>
+        <message>
+            <source>Share a file with a person</source>
+            <translation>与某人共享文件</translation>
+        </message>
+        <message>
+            <source>List a folder's files and folders</source>
+            <translation>列出文件夹中的文件和子文件夹</translation>
+        </message>
+        <message>
+            <source>Make a link anyone with it can open</source>
+            <translation>创建任何拿到链接的人都能打开的链接</translation>
+        </message>
+        <message>
+            <source>Find files and folders by name or content</source>
+            <translation>按名称或内容查找文件和文件夹</translation>
+        </message>
+        <message>
+            <source>Comment on a file</source>
+            <translation>评论文件</translation>
+        </message>
+        <message>
+            <source>Find files by name or content</source>
+            <translation>按名称或内容查找文件</translation>
+        </message>
+        <message>
+            <source>Find SharePoint sites</source>
+            <translation>查找 SharePoint 网站</translation>
+        </message>
+        <message>
+            <source>Make a view-only link to a file or folder</source>
+            <translation>为文件或文件夹创建只读查看链接</translation>
+        </message>
+        <message>
+            <source>Run a SOQL SELECT query</source>
+            <translation>运行 SOQL SELECT 查询</translation>
+        </message>
+        <message>
+            <source>Change fields on a record</source>
+            <translation>修改记录的字段</translation>
+        </message>
+        <message>
+            <source>List recent conversations</source>
+            <translation>列出最近的对话</translation>
+        </message>
+        <message>
+            <source>Reply in a conversation</source>
+            <translation>在对话中回复</translation>
+        </message>
+        <message>
+            <source>List records of an object</source>
+            <translation>列出某个对象的记录</translation>
+        </message>
+        <message>
+            <source>Add a note to a record</source>
+            <translation>为记录添加备注</translation>
+        </message>
+        <message>
+            <source>Find leads</source>
+            <translation>查找线索</translation>
+        </message>
+        <message>
+            <source>Add a note to a lead</source>
+            <translation>为线索添加备注</translation>
+        </message>
+        <message>
+            <source>List the organisation's issues, with how often they happened</source>
+            <translation>列出组织的问题及其发生次数</translation>
+        </message>
+        <message>
+            <source>Resolve, ignore or reopen an issue</source>
+            <translation>解决、忽略或重新打开问题</translation>
+        </message>
+        <message>
+            <source>List a repository's pull requests</source>
+            <translation>列出仓库的拉取请求</translation>
+        </message>
+        <message>
+            <source>Comment on a pull request</source>
+            <translation>评论拉取请求</translation>
+        </message>
+        <message>
+            <source>List recent deployments</source>
+            <translation>列出最近的部署</translation>
+        </message>
+        <message>
+            <source>Build and deploy an existing deployment of a project again</source>
+            <translation>重新构建并部署项目的某个已有部署</translation>
+        </message>
+        <message>
+            <source>Run a HogQL query over the project's events, persons and sessions, e.g</source>
+            <translation>对项目的事件、用户和会话运行 HogQL 查询</translation>
+        </message>
+        <message>
+            <source>List the project's feature flags</source>
+            <translation>列出项目的功能开关</translation>
+        </message>
+        <message>
+            <source>Turn a feature flag on or off for everyone it targets</source>
+            <translation>为功能开关所针对的所有人打开或关闭它</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day, optionally broken down by a property</source>
+            <translation>事件每天发生的次数，可按某个属性细分</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts (e.g</source>
+            <translation>为项目的图表添加注释</translation>
+        </message>
+        <message>
+            <source>How many times an event happened per day</source>
+            <translation>事件每天发生的次数</translation>
+        </message>
+        <message>
+            <source>Add an annotation to a project's charts</source>
+            <translation>为项目的图表添加注释</translation>
+        </message>
+        <message>
+            <source>List recent payments</source>
+            <translation>列出最近的付款</translation>
+        </message>
+        <message>
+            <source>Find customers by e-mail or name</source>
+            <translation>按邮箱或名称查找客户</translation>
+        </message>
+        <message>
+            <source>The account's available and pending balance</source>
+            <translation>账户的可用余额和待入账余额</translation>
+        </message>
+        <message>
+            <source>Refund a payment, in full or in part</source>
+            <translation>全额或部分退款</translation>
+        </message>
+        <message>
+            <source>List unpaid invoices</source>
+            <translation>列出未付发票</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容</translation>
+        </message>
+        <message>
+            <source>E-mail an invoice</source>
+            <translation>通过邮件发送发票</translation>
+        </message>
+        <message>
+            <source>List the teams you are in and their channels</source>
+            <translation>列出你所在的团队及其频道</translation>
+        </message>
+        <message>
+            <source>Read the recent messages of a channel or of a chat</source>
+            <translation>读取频道或聊天的最近消息</translation>
+        </message>
+        <message>
+            <source>Send a message in a chat</source>
+            <translation>在聊天中发送消息</translation>
+        </message>
+        <message>
+            <source>List the message templates of the business account</source>
+            <translation>列出企业账户的消息模板</translation>
+        </message>
+        <message>
+            <source>Send a WhatsApp message: text, or a template with its values</source>
+            <translation>发送 WhatsApp 消息：文字，或填好内容的模板</translation>
+        </message>
+        <message>
+            <source>List your meetings</source>
+            <translation>列出你的会议</translation>
+        </message>
+        <message>
+            <source>Schedule a meeting and get its join link</source>
+            <translation>安排会议并获取加入链接</translation>
+        </message>
+        <message>
+            <source>List envelopes sent in the last 30 days and their state</source>
+            <translation>列出最近 30 天发出的信封及其状态</translation>
+        </message>
+        <message>
+            <source>List the account's templates and their roles</source>
+            <translation>列出账户的模板及其角色</translation>
+        </message>
+        <message>
+            <source>Send a template to one person to sign</source>
+            <translation>将模板发给一个人签署</translation>
+        </message>
+        <message>
+            <source>Outline a design file: its pages and their frames</source>
+            <translation>列出设计文件的结构：页面及其画框</translation>
+        </message>
+        <message>
+            <source>Read a file's comments</source>
+            <translation>读取文件的评论</translation>
+        </message>
+        <message>
+            <source>Comment on a file, or reply to a comment</source>
+            <translation>评论文件，或回复评论</translation>
+        </message>
+        <message>
+            <source>Open a web page in the session's browser</source>
+            <translation>在会话的浏览器中打开网页</translation>
+        </message>
+        <message>
+            <source>The current page's text</source>
+            <translation>当前页面的文字</translation>
+        </message>
+        <message>
+            <source>The current page as an accessibility tree, each element with a ref for browser_click, browser_type and browser_submit</source>
+            <translation>以无障碍树的形式给出当前页面，每个元素带有可供 browser_click、browser_type 和 browser_submit 使用的 ref</translation>
+        </message>
+        <message>
+            <source>Click an element</source>
+            <translation>点击元素</translation>
+        </message>
+        <message>
+            <source>Fill a text field</source>
+            <translation>填写文本框</translation>
+        </message>
+        <message>
+            <source>Submit a form: press its button</source>
+            <translation>提交表单：按下表单按钮</translation>
+        </message>
+        <message>
+            <source>A picture of the current page</source>
+            <translation>当前页面的截图</translation>
+        </message>
+        <message>
+            <source>Run a HogQL query over the project's events, persons and sessions, e.g. select event, count from events where timestamp &gt; now - interval 7 day group by event</source>
+            <translation>对项目的事件、用户和会话运行 HogQL 查询，例如 `select event, count from events where timestamp &gt; now - interval 7 day group by event`</translation>
+        </message>
+        <message>
+            <source>Read anything in the books with a QuickBooks query, e.g. select * from Customer where DisplayName like 'Acme%'</source>
+            <translation>用 QuickBooks 查询读取账簿中的任意内容，例如 `select * from Customer where DisplayName like 'Acme%'`</translation>
+        </message>
+        <message>
+            <source>An OAuth access token with the https://www.googleapis.com/auth/drive scope (for example from the OAuth 2.0 Playground or `gcloud auth print-access-token`).</source>
+            <translation>具有 https://www.googleapis.com/auth/drive 权限范围的 OAuth 访问令牌（例如从 OAuth 2.0 Playground 获取，或运行 `gcloud auth print-access-token`）。</translation>
+        </message>
+        <message>
+            <source>On: the agent may also refund payments (each refund still asks you). Off: Stripe stays read-only.</source>
+            <translation>开启：助手还可以退款（每次退款仍会征求你的同意）。关闭：Stripe 保持只读。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from developer.intuit.com → your app → Keys and credentials (add http://127.0.0.1 as a redirect URI); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 developer.intuit.com 中打开你的应用 →“Keys and credentials”（将 http://127.0.0.1 添加为重定向 URI）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with Intuit.</source>
+            <translation>通过 Intuit 登录后自动填写。</translation>
+        </message>
+        <message>
+            <source>Your own Desktop app client from DocuSign → Settings → Apps and Keys (its integration key; add http://127.0.0.1 as a redirect URI); then use Sign in.</source>
+            <translation>你自己的桌面应用客户端，在 DocuSign 中打开“Settings”→“Apps and Keys”（使用其集成密钥；将 http://127.0.0.1 添加为重定向 URI）；然后点击“登录”。</translation>
+        </message>
+        <message>
+            <source>Filled in by Sign in with DocuSign.</source>
+            <translation>通过 DocuSign 登录后自动填写。</translation>
         </message>
     </context>
     <context>
@@ -515,6 +2769,46 @@
             <location filename="../../openworker_qt/app.py" line="288" />
             <source>{name} could not start: {reason}</source>
             <translation>{name} 无法启动：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="184" />
+            <source>The MCP server {name} is not working: {reason}</source>
+            <translation>MCP 服务器 {name} 无法工作：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="431" />
+            <source>An automation</source>
+            <translation>一个自动任务</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="433" />
+            <source>Finished: {name}</source>
+            <translation>已完成：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="434" />
+            <source>Deliverables: {files}</source>
+            <translation>成果文件：{files}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="435" />
+            <source>Click to open the run.</source>
+            <translation>点击打开这次运行。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="437" />
+            <source>Failed: {name}</source>
+            <translation>失败：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="438" />
+            <source>Click to see what happened.</source>
+            <translation>点击查看发生了什么。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/app.py" line="494" />
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
         </message>
     </context>
     <context>
@@ -1287,6 +3581,242 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/voice.py" line="58" />
             <source>Hold to dictate; release to put the words into the message</source>
             <translation>按住说话；松开后文字将放入消息框</translation>
+        </message>
+    </context>
+    <context>
+        <name>McpComposer</name>
+        <message>
+            <source>None of your MCP servers that are running offers anything to attach.</source>
+            <translation>正在运行的 MCP 服务器都没有可附加的内容。</translation>
+        </message>
+        <message>
+            <source>Attach from an MCP server</source>
+            <translation>从 MCP 服务器附加</translation>
+        </message>
+        <message>
+            <source>What your MCP servers offer. The one you choose is read now and added to your message.</source>
+            <translation>你的 MCP 服务器提供的内容。你选择的内容会立即读取并添加到你的消息中。</translation>
+        </message>
+        <message>
+            <source>{name} could not be read from the MCP server {server}: {reason}</source>
+            <translation>无法从 MCP 服务器 {server} 读取 {name}：{reason}</translation>
+        </message>
+        <message>
+            <source>None of your MCP servers that are running offers a prompt.</source>
+            <translation>正在运行的 MCP 服务器都没有提供提示词。</translation>
+        </message>
+        <message>
+            <source>Prompts from your MCP servers</source>
+            <translation>来自 MCP 服务器的提示词</translation>
+        </message>
+        <message>
+            <source>The prompt you choose is put into your message, for you to read before sending.</source>
+            <translation>你选择的提示词会放入你的消息中，发送前你可以先阅读。</translation>
+        </message>
+        <message>
+            <source>The prompt {name} of the MCP server {server} did not come: {reason}</source>
+            <translation>未能获取 MCP 服务器 {server} 的提示词 {name}：{reason}</translation>
+        </message>
+    </context>
+    <context>
+        <name>McpPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="108" />
+            <source>MCP servers</source>
+            <translation>MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>Tool</source>
+            <translation>工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>Risk</source>
+            <translation>风险</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="114" />
+            <source>The server says</source>
+            <translation>服务器的说明</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="115" />
+            <source>The server's tools</source>
+            <translation>服务器的工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="119" />
+            <source>What the server printed</source>
+            <translation>服务器的输出</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="122" />
+            <source>Add…</source>
+            <translation>添加…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="123" />
+            <source>Import…</source>
+            <translation>导入…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="124" />
+            <source>Test server</source>
+            <translation>测试服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="125" />
+            <source>Restart</source>
+            <translation>重启</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="126" />
+            <source>Sign in</source>
+            <translation>登录</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="127" />
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="128" />
+            <source>Doctor</source>
+            <translation>诊断</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="135" />
+            <source>Log and what the server printed:</source>
+            <translation>日志和服务器的输出：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="142" />
+            <source>MCP servers give the assistant tools from other programs. Every tool asks before it runs unless you lower its risk here.</source>
+            <translation>MCP 服务器为助手提供来自其他程序的工具。每个工具在运行前都会先征求你的同意，除非你在这里降低它的风险等级。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="154" />
+            <source>Trust this folder's servers…</source>
+            <translation>信任此文件夹的服务器…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="225" />
+            <source>No MCP servers yet: Add one, or Import the ones Claude Desktop, Cursor or VS Code use.</source>
+            <translation>还没有 MCP 服务器：添加一个，或导入 Claude Desktop、Cursor 或 VS Code 所用的服务器。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="241" />
+            <source>Risk of {tool}</source>
+            <translation>{tool} 的风险</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="298" />
+            <source>There is already a server named {name}.</source>
+            <translation>已有名为 {name} 的服务器。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="310" />
+            <source>Import MCP servers</source>
+            <translation>导入 MCP 服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="311" />
+            <source>JSON files (*.json)</source>
+            <translation>JSON 文件 (*.json)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="328" />
+            <source>From {app}: added {names}.</source>
+            <translation>已从 {app} 添加：{names}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="345" />
+            <source>Testing {name}…</source>
+            <translation>正在测试 {name}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="349" />
+            <source>Tools: {names}</source>
+            <translation>工具：{names}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="369" />
+            <source>Finish signing in in your browser…</source>
+            <translation>请在浏览器中完成登录…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="375" />
+            <source>Signed in.</source>
+            <translation>已登录。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="394" />
+            <source>gets from your keyring: {names}</source>
+            <translation>从你的钥匙串读取：{names}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="398" />
+            <source>Trust this folder's MCP servers?</source>
+            <translation>信任此文件夹的 MCP 服务器？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="399" />
+            <source>{path} asks to run these programs:
+
+{listing}
+
+Only trust files you or your team wrote. If the file changes, you are asked again.</source>
+            <translation>{path} 请求运行以下程序：
+
+{listing}
+
+只信任你或你的团队编写的文件。如果文件有改动，会再次询问你。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="436" />
+            <source>Looking for node, npx, uvx and python…</source>
+            <translation>正在查找 node、npx、uvx 和 python…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="205" />
+            <source> · {n} tools</source>
+            <translation> · {n} 个工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="207" />
+            <source> · this folder</source>
+            <translation> · 此文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="214" />
+            <source>not started</source>
+            <translation>未启动</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="214" />
+            <source>turned off</source>
+            <translation>已关闭</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="215" />
+            <source>starting</source>
+            <translation>正在启动</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="216" />
+            <source>ready, {n} tools</source>
+            <translation>就绪，{n} 个工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="217" />
+            <source>not working</source>
+            <translation>无法工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="219" />
+            <source>{state}: {message}</source>
+            <translation>{state}：{message}</translation>
         </message>
     </context>
     <context>
@@ -2191,6 +4721,59 @@ The grant applies to this session only.</source>
         </message>
     </context>
     <context>
+        <name>Personas</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="41" />
+            <source>Cowork</source>
+            <translation>协作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="43" />
+            <source>A coworker who researches, analyses and delivers finished files</source>
+            <translation>能调研、分析并交付成品文件的同事</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="45" />
+            <source>Code</source>
+            <translation>编程</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="46" />
+            <source>A senior engineer working in one code repository</source>
+            <translation>在一个代码仓库中工作的资深工程师</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="48" />
+            <source>Chat</source>
+            <translation>聊天</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="49" />
+            <source>Quick questions and answers, no tools and no folder</source>
+            <translation>快速问答，不使用工具，也不需要文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="51" />
+            <source>Ops</source>
+            <translation>运维</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="53" />
+            <source>Careful operations work on servers, services and deployments</source>
+            <translation>谨慎地处理服务器、服务和部署方面的运维工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="55" />
+            <source>My helper</source>
+            <translation>我的助手</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="57" />
+            <source>A long-lived personal assistant that keeps notes and remembers</source>
+            <translation>长期陪伴的个人助理，会做笔记，也会记住事情</translation>
+        </message>
+    </context>
+    <context>
         <name>QuestionCard</name>
         <message>
             <location filename="../../openworker_qt/ui/approval.py" line="416" />
@@ -2226,6 +4809,24 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/approval.py" line="439" />
             <source>Question from the assistant</source>
             <translation>助手的问题</translation>
+        </message>
+    </context>
+    <context>
+        <name>PromptArgumentsDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="84" />
+            <source>{prompt} from {server}</source>
+            <translation>来自 {server} 的 {prompt}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="97" />
+            <source>needed</source>
+            <translation>必填</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/mcp_composer.py" line="97" />
+            <source>optional</source>
+            <translation>可选</translation>
         </message>
     </context>
     <context>
@@ -2328,6 +4929,34 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/quick_ask.py" />
             <source>Who answers this question</source>
             <translation>由谁回答这个问题</translation>
+        </message>
+    </context>
+    <context>
+        <name>PushToTalk</name>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="121" />
+            <source>Push-to-talk in other applications is not available on Wayland: hold the Voice button, or {sequence} while the OpenWorker window is active.</source>
+            <translation>在 Wayland 下无法在其他应用中使用按住说话：请按住“语音”按钮，或在 OpenWorker 窗口处于活动状态时按住 {sequence}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="123" />
+            <source>Push-to-talk in other applications is not available on this display: hold the Voice button, or {sequence} while the OpenWorker window is active.</source>
+            <translation>在此显示环境下无法在其他应用中使用按住说话：请按住“语音”按钮，或在 OpenWorker 窗口处于活动状态时按住 {sequence}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="154" />
+            <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings), then hold the key again.</source>
+            <translation>未找到麦克风。请连接一个麦克风（或在系统的隐私设置中允许本应用使用它），然后再次按住快捷键。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="190" />
+            <source>Voice input failed: {error}</source>
+            <translation>语音输入失败：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="200" />
+            <source>No speech was recognised.</source>
+            <translation>没有识别到语音。</translation>
         </message>
     </context>
     <context>
@@ -2537,6 +5166,155 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/sidebar.py" line="1" />
             <source>Delete</source>
             <translation>删除</translation>
+        </message>
+    </context>
+    <context>
+        <name>RecordingIndicator</name>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="50" />
+            <source>Voice recording</source>
+            <translation>正在录音</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="53" />
+            <source>Listening…</source>
+            <translation>正在聆听…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/push_to_talk.py" line="58" />
+            <source>Microphone level</source>
+            <translation>麦克风音量</translation>
+        </message>
+        <message>
+            <source>Listening… release the key when you are done</source>
+            <translation>正在聆听… 说完后松开按键</translation>
+        </message>
+        <message>
+            <source>Transcribing…</source>
+            <translation>正在转写…</translation>
+        </message>
+    </context>
+    <context>
+        <name>Schedule</name>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="94" />
+            <source>Sunday</source>
+            <translation>周日</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="95" />
+            <source>Monday</source>
+            <translation>周一</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="96" />
+            <source>Tuesday</source>
+            <translation>周二</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="97" />
+            <source>Wednesday</source>
+            <translation>周三</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="98" />
+            <source>Thursday</source>
+            <translation>周四</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="99" />
+            <source>Friday</source>
+            <translation>周五</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="100" />
+            <source>Saturday</source>
+            <translation>周六</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="111" />
+            <source>Once (no time set)</source>
+            <translation>仅一次（未设时间）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="113" />
+            <source>%a %d %b %Y</source>
+            <translation>%Y年%m月%d日</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="114" />
+            <source>Once, on {date} at {time} ({tz})</source>
+            <translation>仅一次：{date} {time}（{tz}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="124" />
+            <source>, </source>
+            <translation>、</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="128" />
+            <source>Every day at {time}</source>
+            <translation>每天 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="130" />
+            <source>Every weekday at {time}</source>
+            <translation>每个工作日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="133" />
+            <source>Every Saturday and Sunday at {time}</source>
+            <translation>每周六和周日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="138" />
+            <source>Every {days} at {time}</source>
+            <translation>每{days} {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="141" />
+            <source>Every minute</source>
+            <translation>每分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="143" />
+            <source>Every {n} minutes</source>
+            <translation>每 {n} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="145" />
+            <source>Every hour</source>
+            <translation>每小时</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="147" />
+            <source>Every hour at {m} past</source>
+            <translation>每小时的第 {m} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="149" />
+            <source>Every {n} hours at {m} past</source>
+            <translation>每 {n} 小时，在第 {m} 分钟</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="152" />
+            <source>Every {n} hours</source>
+            <translation>每 {n} 小时</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="154" />
+            <source>On day {day} of every month at {time}</source>
+            <translation>每月 {day} 日 {time}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="157" />
+            <source>On the schedule “{cron}”</source>
+            <translation>按计划“{cron}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/automations.py" line="161" />
+            <source>{words} ({tz})</source>
+            <translation>{words}（{tz}）</translation>
         </message>
     </context>
     <context>
@@ -2780,6 +5558,16 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/tray.py" line="125" />
             <source>{a} approval(s), {q} other question(s) in {s} session(s)</source>
             <translation>{s} 个会话中有 {a} 项审批、{q} 个其他问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="74" />
+            <source>Automations…</source>
+            <translation>自动任务…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="112" />
+            <source>Automations… ({n} failed)</source>
+            <translation>自动任务…（{n} 个失败）</translation>
         </message>
     </context>
     <context>
@@ -3439,6 +6227,64 @@ The grant applies to this session only.</source>
         </message>
     </context>
     <context>
+        <name>UpdatePrompt</name>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="46" />
+            <source>Updates are not set up</source>
+            <translation>尚未设置更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="47" />
+            <source>No update address is set. Add one under “updates.url” in the settings file to check for new versions.</source>
+            <translation>尚未设置更新地址。请在设置文件的“updates.url”中添加一个地址，以检查新版本。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="55" />
+            <source>Could not check for updates</source>
+            <translation>无法检查更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="58" />
+            <source>OpenWorker is up to date</source>
+            <translation>OpenWorker 已是最新版本</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="59" />
+            <source>You have version {version}, the latest.</source>
+            <translation>你使用的是最新版本 {version}。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="63" />
+            <source>No release notes were given.</source>
+            <translation>没有提供发布说明。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="64" />
+            <source>Version {new} is available (you have {current}).</source>
+            <translation>有新版本 {new} 可用（你当前的版本是 {current}）。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="67" />
+            <source>There is no download for this system yet.</source>
+            <translation>暂时还没有适用于此系统的下载。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="68" />
+            <source>An update is available</source>
+            <translation>有可用的更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="72" />
+            <source>Open download page</source>
+            <translation>打开下载页面</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="75" />
+            <source>The download's SHA-256 checksum: {digest}</source>
+            <translation>下载文件的 SHA-256 校验和：{digest}</translation>
+        </message>
+    </context>
+    <context>
         <name>WorkspaceDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/folders.py" line="24" />
@@ -3554,6 +6400,31 @@ The grant applies to this session only.</source>
         </message>
     </context>
     <context>
+        <name>VoiceAnswers</name>
+        <message>
+            <location filename="../../openworker_qt/ui/voice_answers.py" line="50" />
+            <source>You said “{text}”. Approve {tool} once?</source>
+            <translation>你说的是“{text}”。批准 {tool} 这一次？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/voice_answers.py" line="54" />
+            <source>You said “{text}”. Deny {tool}?</source>
+            <translation>你说的是“{text}”。拒绝 {tool}？</translation>
+        </message>
+        <message>
+            <source>Answer by voice</source>
+            <translation>语音回答</translation>
+        </message>
+        <message>
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+    </context>
+    <context>
         <name>X11Hotkey</name>
         <message>
             <location filename="../../openworker_qt/qt/hotkey.py" line="253" />
@@ -3569,6 +6440,180 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/qt/hotkey.py" line="282" />
             <source>Another application already uses this key combination</source>
             <translation>另一个应用已在使用这个组合键</translation>
+        </message>
+    </context>
+    <context>
+        <name>VoicePage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="97" />
+            <source>Installed speech models</source>
+            <translation>已安装的语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="103" />
+            <source>Delete the selected speech model</source>
+            <translation>删除所选的语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="107" />
+            <source>Copy a whisper.cpp model file you have</source>
+            <translation>复制你已有的 whisper.cpp 模型文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="116" />
+            <source>Model size to download</source>
+            <translation>要下载的模型大小</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="119" />
+            <source>{name} — {mib} MB, {language}</source>
+            <translation>{name} — {mib} MB，{language}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="139" />
+            <source>Download progress</source>
+            <translation>下载进度</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="149" />
+            <source>Push-to-talk key</source>
+            <translation>按住说话快捷键</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="153" />
+            <source>Where spoken words go</source>
+            <translation>语音转成的文字发送到哪里</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="185" />
+            <source> (in use)</source>
+            <translation>（使用中）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="205" />
+            <source>No microphone found. Connect one (or allow this app to use it in the system's privacy settings) to use voice input.</source>
+            <translation>未找到麦克风。请连接一个麦克风（或在系统的隐私设置中允许本应用使用它）以使用语音输入。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="257" />
+            <source>Downloading… {done} of {total} MB</source>
+            <translation>正在下载… {done} / {total} MB</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="263" />
+            <source>Import a speech model</source>
+            <translation>导入语音模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="264" />
+            <source>whisper.cpp models (*.bin)</source>
+            <translation>whisper.cpp 模型 (*.bin)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="288" />
+            <source>Could not delete {name}: {error}</source>
+            <translation>无法删除 {name}：{error}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_voice.py" line="291" />
+            <source>Deleted {name}.</source>
+            <translation>已删除 {name}。</translation>
+        </message>
+        <message>
+            <source>No speech model is installed, so voice input cannot transcribe. Download one here, or import a whisper.cpp model file (such as ggml-base.en.bin) with “Import model…”, or copy it into {folder}.</source>
+            <translation>尚未安装语音模型，语音输入无法转写。请在这里下载一个，或通过“导入模型…”导入 whisper.cpp 模型文件（例如 ggml-base.en.bin），也可以将其复制到 {folder}。</translation>
+        </message>
+        <message>
+            <source>Voice</source>
+            <translation>语音</translation>
+        </message>
+        <message>
+            <source>Speech is turned into text on this computer by a speech model. Download one here or import a model file you already have.</source>
+            <translation>语音由本机上的语音模型转换为文字。可在此下载模型，或导入已有的模型文件。</translation>
+        </message>
+        <message>
+            <source>Model in use: {name}</source>
+            <translation>正在使用的模型：{name}</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>删除模型</translation>
+        </message>
+        <message>
+            <source>Import model…</source>
+            <translation>导入模型…</translation>
+        </message>
+        <message>
+            <source>Import model</source>
+            <translation>导入模型</translation>
+        </message>
+        <message>
+            <source>Download</source>
+            <translation>下载</translation>
+        </message>
+        <message>
+            <source>Download model</source>
+            <translation>下载模型</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Stop download</source>
+            <translation>停止下载</translation>
+        </message>
+        <message>
+            <source>Download a model:</source>
+            <translation>下载模型：</translation>
+        </message>
+        <message>
+            <source>Push-to-talk key (hold):</source>
+            <translation>按住说话快捷键：</translation>
+        </message>
+        <message>
+            <source>Spoken words go to:</source>
+            <translation>语音文字发送到：</translation>
+        </message>
+        <message>
+            <source>Quick ask</source>
+            <translation>快速提问</translation>
+        </message>
+        <message>
+            <source>The open session's message box</source>
+            <translation>当前会话的输入框</translation>
+        </message>
+        <message>
+            <source>Send at once (otherwise left for you to review)</source>
+            <translation>立即发送（否则留待您检查）</translation>
+        </message>
+        <message>
+            <source>Send spoken words at once</source>
+            <translation>立即发送语音文字</translation>
+        </message>
+        <message>
+            <source>English only</source>
+            <translation>仅英语</translation>
+        </message>
+        <message>
+            <source>many languages</source>
+            <translation>多语言</translation>
+        </message>
+        <message>
+            <source>Downloading {name}…</source>
+            <translation>正在下载 {name}…</translation>
+        </message>
+        <message>
+            <source>Speech model {name} is ready.</source>
+            <translation>语音模型 {name} 已就绪。</translation>
+        </message>
+        <message>
+            <source>Download stopped. Press Download again to resume.</source>
+            <translation>下载已停止。再次点击“下载”可继续。</translation>
         </message>
     </context>
     <context>
@@ -3883,126 +6928,35 @@ The grant applies to this session only.</source>
             <source>Finish signing in with {service} in your browser…</source>
             <translation>请在浏览器中完成 {service} 登录…</translation>
         </message>
-    </context>
-    <context>
-        <name>VoicePage</name>
         <message>
-            <source>Voice</source>
-            <translation>语音</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="56" />
+            <source>Connected as {user} in {workspace}</source>
+            <translation>已连接：{workspace} 中的 {user}</translation>
         </message>
         <message>
-            <source>Speech is turned into text on this computer by a speech model. Download one here or import a model file you already have.</source>
-            <translation>语音由本机上的语音模型转换为文字。可在此下载模型，或导入已有的模型文件。</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="58" />
+            <source>Connected as {user}</source>
+            <translation>已连接：{user}</translation>
         </message>
         <message>
-            <source>Model in use: {name}</source>
-            <translation>正在使用的模型：{name}</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="303" />
+            <source>{identity}. {then}</source>
+            <translation>{identity}。{then}</translation>
         </message>
         <message>
-            <source>Delete</source>
-            <translation>删除</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="61" />
+            <source>Browse the &amp;catalogue…</source>
+            <translation>浏览目录(&amp;C)…</translation>
         </message>
         <message>
-            <source>Delete model</source>
-            <translation>删除模型</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="62" />
+            <source>Browse the connector catalogue</source>
+            <translation>浏览连接器目录</translation>
         </message>
         <message>
-            <source>Import model…</source>
-            <translation>导入模型…</translation>
-        </message>
-        <message>
-            <source>Import model</source>
-            <translation>导入模型</translation>
-        </message>
-        <message>
-            <source>Download</source>
-            <translation>下载</translation>
-        </message>
-        <message>
-            <source>Download model</source>
-            <translation>下载模型</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <source>Stop download</source>
-            <translation>停止下载</translation>
-        </message>
-        <message>
-            <source>Download a model:</source>
-            <translation>下载模型：</translation>
-        </message>
-        <message>
-            <source>Push-to-talk key (hold):</source>
-            <translation>按住说话快捷键：</translation>
-        </message>
-        <message>
-            <source>Spoken words go to:</source>
-            <translation>语音文字发送到：</translation>
-        </message>
-        <message>
-            <source>Quick ask</source>
-            <translation>快速提问</translation>
-        </message>
-        <message>
-            <source>The open session's message box</source>
-            <translation>当前会话的输入框</translation>
-        </message>
-        <message>
-            <source>Send at once (otherwise left for you to review)</source>
-            <translation>立即发送（否则留待您检查）</translation>
-        </message>
-        <message>
-            <source>Send spoken words at once</source>
-            <translation>立即发送语音文字</translation>
-        </message>
-        <message>
-            <source>English only</source>
-            <translation>仅英语</translation>
-        </message>
-        <message>
-            <source>many languages</source>
-            <translation>多语言</translation>
-        </message>
-        <message>
-            <source>Downloading {name}…</source>
-            <translation>正在下载 {name}…</translation>
-        </message>
-        <message>
-            <source>Speech model {name} is ready.</source>
-            <translation>语音模型 {name} 已就绪。</translation>
-        </message>
-        <message>
-            <source>Download stopped. Press Download again to resume.</source>
-            <translation>下载已停止。再次点击“下载”可继续。</translation>
-        </message>
-    </context>
-    <context>
-        <name>RecordingIndicator</name>
-        <message>
-            <source>Listening… release the key when you are done</source>
-            <translation>正在聆听… 说完后松开按键</translation>
-        </message>
-        <message>
-            <source>Transcribing…</source>
-            <translation>正在转写…</translation>
-        </message>
-    </context>
-    <context>
-        <name>VoiceAnswers</name>
-        <message>
-            <source>Answer by voice</source>
-            <translation>语音回答</translation>
-        </message>
-        <message>
-            <source>Approve</source>
-            <translation>批准</translation>
-        </message>
-        <message>
-            <source>Deny</source>
-            <translation>拒绝</translation>
+            <location filename="../../openworker_qt/ui/settings_connectors.py" line="64" />
+            <source>Every connector with what it reads and does, searchable</source>
+            <translation>所有连接器及其读取和执行的内容，可搜索</translation>
         </message>
     </context>
 </TS>

@@ -1,0 +1,177 @@
+"""The connectors' words in Simplified Chinese: every descriptor string of every
+registered connector has a finished translation that keeps its technical tokens,
+scripts/connector_strings.py finds a new connector's words, and the settings page
+shows them translated."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from openworker_qt.connectors.base import ConnectorSpec, Field, Identity, ToolDef, obj, s
+from openworker_qt.connectors.registry import catalogue
+from openworker_qt.ui.theme import install_translator
+from tests.ui.test_chinese_walk import english_left
+
+ROOT = Path(__file__).resolve().parents[2]
+TS = ROOT / "resources" / "translations" / "openworker_qt_zh_CN.ts"
+CJK = re.compile(r"[\u3400-\u9fff]")
+# What stays as it is in a translation: URLs, token prefixes, scopes, hosts,
+# {placeholders}, @handles and /commands.
+TOKEN = re.compile(r"https?://[\w./-]*\w|\bx[a-z]{3}-|\b\w+:\w+\b|"
+                   r"\b(?!e\.g\b)[\w-]+(?:\.[\w-]+)+\b|\{\w+\}|@[A-Z]\w+|(?<!\w)/\w+")
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("connector_strings", ROOT / "scripts" / "connector_strings.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["connector_strings"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    return load_script()
+
+
+def translations() -> dict[str, str]:
+    found = {}
+    for context in ET.parse(TS).getroot().findall("context"):
+        if context.findtext("name") == "Connectors":
+            for m in context.findall("message"):
+                t = m.find("translation")
+                if t is not None and not t.get("type"):
+                    found[m.findtext("source") or ""] = t.text or ""
+    return found
+
+
+def test_every_connector_string_has_a_chinese_translation(script: ModuleType) -> None:
+    strings = script.descriptor_strings(catalogue())
+    assert len(strings) > 100
+    assert "Bot token" in strings and "Slack" not in strings  # names stay as written
+    done = translations()
+    missing = [t for t in strings if not done.get(t, "").strip()]
+    assert not missing, "Connector strings without Chinese (run scripts/connector_strings.py " \
+        "and translate them):\n" + "\n".join(missing)
+    for text in strings:
+        translated = done[text]
+        if re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", text):  # a phrase, not a bare token
+            assert CJK.search(translated), f"{text!r} is not in Chinese: {translated!r}"
+        assert not english_left(translated), f"English left in {translated!r}"
+        for token in TOKEN.findall(text):
+            assert token in translated, f"{token!r} of {text!r} is lost in {translated!r}"
+
+
+def test_the_check_fails_for_a_new_connector_without_chinese(script: ModuleType) -> None:
+    async def run(client: object, arguments: dict[str, object]) -> str:
+        return ""
+
+    async def validate(client: object) -> Identity:
+        return Identity("x")
+
+    new = ConnectorSpec(
+        id="acme", name="Acme", category="Chat", description="Read Acme's shouts.",
+        fields=(Field("token", "Shout token", help="From acme.example → Tokens."),),
+        client=lambda values, policy: None, validate=validate,
+        tools=(ToolDef("acme_read", "Read the shouts.", obj({"room": s("room")}), run),))
+    strings = script.descriptor_strings([*catalogue(), new])
+    root = ET.parse(TS).getroot()
+    new_words = {"Read Acme's shouts.", "Shout token", "From acme.example → Tokens.",
+                 "Read the shouts."}
+    # (with the catalogue, also the tool's first sentence: "Read the shouts")
+    assert new_words <= set(script.untranslated(root, strings)) <= new_words | {"Read the shouts"}
+    # The script adds them to be translated, and keeps every translation there is.
+    before = translations()
+    assert script.update(root, strings) == script.untranslated(root, strings)
+    text = script.write_ts(root)
+    assert text.count("<source>Shout token</source>") == 1
+    assert 'type="unfinished"' in text.split("<source>Shout token</source>")[1].split("</message>")[0]
+    reread = ET.fromstring(text)
+    assert script.untranslated(reread, list(before)) == []
+    assert main_check(script, TS) == 0
+
+
+def main_check(script: ModuleType, ts: Path) -> int:
+    return int(script.main(["--check", str(ts)]))
+
+
+def test_the_script_brings_back_what_lupdate_marked_vanished(script: ModuleType, tmp_path: Path) -> None:
+    ts = tmp_path / "x_zh_CN.ts"
+    ts.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="zh_CN">\n'
+        "    <context>\n        <name>Connectors</name>\n        <message>\n"
+        "            <source>Bot token</source>\n"
+        '            <translation type="vanished">机器人令牌</translation>\n'
+        "        </message>\n    </context>\n</TS>\n", encoding="utf-8")
+    assert main_check(script, ts) == 1  # vanished is not finished
+    assert script.main([str(ts)]) == 0
+    root = ET.parse(ts).getroot()
+    bot = next(m for m in root.iter("message") if m.findtext("source") == "Bot token")
+    assert bot.find("translation").attrib == {} and bot.findtext("translation") == "机器人令牌"
+    assert len(script.untranslated(root, script.descriptor_strings())) == len(
+        script.descriptor_strings()) - 1
+
+
+def test_the_shipped_file_is_written_back_unchanged(script: ModuleType) -> None:
+    """The script rewrites the .ts as lupdate writes it: running it changes only its context."""
+    text = TS.read_text(encoding="utf-8")
+    assert script.write_ts(ET.fromstring(text)) == text
+
+
+@pytest.fixture
+def chinese(qapp) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    used = install_translator(qapp, "zh_CN")
+    yield used
+    install_translator(qapp, "en")
+
+
+def test_the_slack_page_in_chinese(chinese: str, qapp, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui.settings_connectors import ConnectorsPage, identity_text
+    from tests.connectors.helpers import Sleeps, runtime
+
+    page = ConnectorsPage(runtime(Sleeps()).connectors)
+    qtbot.addWidget(page)
+    page.select("slack")
+    assert page.title.text() == "Slack · 聊天"
+    assert page.description.text().startswith("读取并发送频道和话题中的消息")
+    assert page.edits["bot_token"].accessibleName() == "机器人令牌"
+    assert "xoxb-…" in page.edits["bot_token"].accessibleDescription()
+    assert "chat:write" in page.edits["bot_token"].accessibleDescription()
+    assert "未连接" in page.list.currentItem().toolTip()
+    assert identity_text("Connected as @ana in Acme") == "已连接：Acme 中的 @ana"
+    install_translator(qapp, "en")
+    assert identity_text("Connected as @ana in Acme") == "Connected as @ana in Acme"
+
+
+def test_union_keeps_both_sides_messages(script: ModuleType, tmp_path: Path) -> None:
+    """Two branches' translation files merged: every message of both, finished first."""
+    def ts(*messages: tuple[str, str, str, str]) -> ET.Element:
+        root = ET.Element("TS", version="2.1", language="zh_CN")
+        for context, source, text, kind in messages:
+            c = next((c for c in root if c.findtext("name") == context), None)
+            if c is None:
+                c = ET.SubElement(root, "context")
+                ET.SubElement(c, "name").text = context
+            m = ET.SubElement(c, "message")
+            ET.SubElement(m, "source").text = source
+            t = ET.SubElement(m, "translation", **({"type": kind} if kind else {}))
+            t.text = text or None
+        return root
+
+    ours = ts(("A", "Yes", "是", ""), ("B", "Later", "", "unfinished"))
+    theirs = ts(("B", "Later", "稍后", ""), ("B", "Now", "现在", ""), ("Z", "Go", "前往", ""))
+    assert script.union(ours, theirs) == 3
+    got = {(c.findtext("name"), m.findtext("source")): m.findtext("translation")
+           for c in ET.fromstring(script.write_ts(ours)) for m in c.findall("message")}
+    assert got == {("A", "Yes"): "是", ("B", "Later"): "稍后", ("B", "Now"): "现在",
+                   ("Z", "Go"): "前往"}
+    assert script.union(ours, theirs) == 0  # nothing new the second time
