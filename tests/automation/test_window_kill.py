@@ -82,7 +82,8 @@ def test_morning_brief_with_the_window_killed_while_waiting(tmp_path: Path, slac
                 "-w", str(ws), cwd=ws)
     assert added.returncode == 0, added.stderr
     [auto] = store().all()
-    inbox = Inbox(Database(db_path()))
+    db = Database(db_path())
+    inbox = Inbox(db)
     # "It is 08:00": the window's scheduler ticks as its services start and finds it due.
     make_due(auto.id, time.time())
 
@@ -106,7 +107,13 @@ def test_morning_brief_with_the_window_killed_while_waiting(tmp_path: Path, slac
     with second_log.open("w", encoding="utf-8") as log:
         second = spawn_window(ws, log)
         try:
-            approved = cli("approve", str(item.id), cwd=ws)
+            # The restarted app has resumed the run: it drives the session, parked on the ask.
+            wait_for(lambda: db.query(
+                "SELECT 1 FROM session_leases WHERE session_id = ? AND pid = ?",
+                (run.session_id, second.pid)), "the run resumed by the restarted app",
+                second, second_log)
+            assert Hits.sent == []
+            approved = cli("approve", str(item.id), cwd=ws)  # the inbox's Approve
             assert approved.returncode == 0, approved.stderr
             done = wait_for(lambda: (r := store().run(run.id))
                             and r.status == "completed" and r, "the run's end", second, second_log)
