@@ -79,7 +79,11 @@ class ConnectorsPage(QWidget):
         self.list = QListWidget()
         self.list.setAccessibleName(self.tr("Connectors"))
         self.list.setAccessibleDescription(self.tr("Each connector and whether it is connected"))
-        self.list.setMinimumWidth(230)
+        # The list stays narrow (names elide) so the connector's fields get the room.
+        self.list.setMinimumWidth(190)
+        self.list.setMaximumWidth(260)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         body.addWidget(self.list)
         self.detail = QWidget()
         self.detail_layout = QVBoxLayout(self.detail)
@@ -87,6 +91,8 @@ class ConnectorsPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        # Fields and their help wrap to the width instead of running off to the side.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.detail)
         body.addWidget(scroll, 1)
         outer.addLayout(body, 1)
@@ -102,6 +108,8 @@ class ConnectorsPage(QWidget):
         self.state_label.setAccessibleName(self.tr("Connection state"))
         self.form = QFormLayout()
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # Each label above its field: long labels and help texts keep the whole width.
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         buttons = QHBoxLayout()
         self.connect_button = QPushButton(self.tr("&Connect"))
         self.test_button = QPushButton(self.tr("&Test"))
