@@ -14,6 +14,7 @@ from typing import Any
 from openworker_qt.connectors.base import RetryPolicy
 from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime, open_runtime
 from tests.providers.stubs import Reply
 
@@ -77,3 +78,9 @@ async def park_and_approve(
     assert rt.inbox.respond(item.id, "approve", by="test")
     await asyncio.wait_for(task, 30)
     return item, rt.conversations.load(info.id)
+
+
+async def run_tool(rt: Runtime, name: str, arguments: dict[str, Any], tmp_path: Path) -> ToolResult:
+    tool = next(t for t in rt.connectors.tools() if t.name == name)
+    out = await tool.handler(arguments, ToolContext(session_id="s", workspace=tmp_path))
+    return out if isinstance(out, ToolResult) else ToolResult(out)

@@ -9,21 +9,18 @@ Each connector is one :class:`Case`: a small table of the routes its tools use."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from openworker_qt.connectors import catalog_a
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import catalogue, secret_name
-from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime
 from openworker_qt.storage import secrets
-from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, runtime
+from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, run_tool
 from tests.providers.stubs import Reply, StubServer
 
 Route = tuple[str, str, Any]  # method, path, JSON body of the answer (None: 204)
@@ -192,28 +189,6 @@ def test_every_connector_of_the_module_has_a_case_and_is_in_the_catalogue() -> N
         assert any(t.action for t in spec.tools) and any(not t.action for t in spec.tools)
 
 
-@pytest_asyncio.fixture
-async def stub() -> AsyncIterator[StubServer]:
-    server = StubServer()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def rt(sleeps: Sleeps) -> Any:
-    runtime_ = runtime(sleeps)
-    yield runtime_
-    runtime_.close()
-
-
 def reply(body: Any) -> Reply:
     if body is None:
         return Reply(status=204)
@@ -233,12 +208,6 @@ async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
     assert identity.text() == case.identity
     stub.routes.clear()
     stub.seen.clear()
-
-
-async def run_tool(rt: Runtime, name: str, arguments: dict[str, Any], tmp_path: Path) -> ToolResult:
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    out = await tool.handler(arguments, ToolContext(session_id="s", workspace=tmp_path))
-    return out if isinstance(out, ToolResult) else ToolResult(out)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

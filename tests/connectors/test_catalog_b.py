@@ -9,21 +9,18 @@ repeated for a write. Each connector is a row of routes below."""
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from openworker_qt.connectors import catalog_b
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import catalogue, secret_name
-from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime
 from openworker_qt.storage import secrets
-from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, runtime
+from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, run_tool
 from tests.providers.stubs import Reply, StubServer
 
 Route = tuple[str, str, Any]  # method, path, JSON body of the answer
@@ -197,33 +194,11 @@ CASES += [
 IDS = [c.id for c in CASES]
 
 
-@pytest_asyncio.fixture
-async def stub() -> AsyncIterator[StubServer]:
-    server = StubServer()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
 @pytest.fixture(autouse=True)
 def no_kept_zoom_tokens() -> Any:
     catalog_b._ZOOM_TOKENS.clear()
     yield
     catalog_b._ZOOM_TOKENS.clear()
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def rt(sleeps: Sleeps) -> Any:
-    runtime_ = runtime(sleeps)
-    yield runtime_
-    runtime_.close()
 
 
 def values(case: Case, stub: StubServer, token: str | None = None) -> dict[str, str]:
@@ -246,12 +221,6 @@ async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
     identity = await rt.connectors.connect(case.id, values(case, stub))
     assert identity.text() == case.identity
     reset(stub, case)
-
-
-async def run_tool(rt: Runtime, name: str, arguments: dict[str, Any], tmp_path: Path) -> ToolResult:
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    out = await tool.handler(arguments, ToolContext(session_id="s", workspace=tmp_path))
-    return out if isinstance(out, ToolResult) else ToolResult(out)
 
 
 def test_every_connector_of_the_set_is_in_the_catalogue_with_plain_words() -> None:

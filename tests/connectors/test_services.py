@@ -6,20 +6,17 @@ reported (and a write is never repeated)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import secret_name
-from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime
 from openworker_qt.storage import secrets
-from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, runtime
+from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, run_tool
 from tests.providers.stubs import Reply, StubServer
 
 Route = tuple[str, str, Any]  # method, path, JSON body of the answer
@@ -190,28 +187,6 @@ CASES += [
 IDS = [c.id for c in CASES]
 
 
-@pytest_asyncio.fixture
-async def stub() -> AsyncIterator[StubServer]:
-    server = StubServer()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-@pytest.fixture
-def sleeps() -> Sleeps:
-    return Sleeps()
-
-
-@pytest.fixture
-def rt(sleeps: Sleeps) -> Any:
-    runtime_ = runtime(sleeps)
-    yield runtime_
-    runtime_.close()
-
-
 def values(case: Case, stub: StubServer) -> dict[str, str]:
     return {k: v.replace("{url}", stub.url).replace("{token}", case.token)
             for k, v in case.values.items()}
@@ -228,12 +203,6 @@ async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
     assert identity.text() == case.identity
     stub.routes.clear()
     stub.seen.clear()
-
-
-async def run_tool(rt: Runtime, name: str, arguments: dict[str, Any], tmp_path: Path) -> ToolResult:
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    out = await tool.handler(arguments, ToolContext(session_id="s", workspace=tmp_path))
-    return out if isinstance(out, ToolResult) else ToolResult(out)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

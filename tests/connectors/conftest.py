@@ -1,0 +1,35 @@
+"""Fixtures the connector tests share: a local HTTP stub of a service, a runtime
+whose back-off sleeps are recorded instead of waited, and the sleeps themselves."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.connectors.helpers import Sleeps, runtime
+from tests.providers.stubs import StubServer
+
+
+@pytest_asyncio.fixture
+async def stub() -> AsyncIterator[StubServer]:
+    server = StubServer()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def sleeps() -> Sleeps:
+    return Sleeps()
+
+
+@pytest.fixture
+def rt(sleeps: Sleeps) -> Any:
+    runtime_ = runtime(sleeps)
+    yield runtime_
+    runtime_.close()
