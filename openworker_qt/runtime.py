@@ -357,7 +357,7 @@ class Runtime:
             narrowed = self.minds.tools(info, offered(info))
             # MCP tools join after the narrowing (servers that connect later add theirs
             # to this registry), for personas that use connected services.
-            if self.mcp is not None and "connectors" in self.minds.persona(info).tools:
+            if self.mcp is not None and self.minds.uses_services(info):
                 # (a session's own folder brings its trusted workspace servers)
                 self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
             return narrowed

@@ -145,6 +145,11 @@ class SessionMinds:
     def persona(self, info: SessionInfo) -> Persona:
         return self.personas.get(info.persona)
 
+    def uses_services(self, info: SessionInfo) -> bool:
+        """Whether the session's persona is offered tools from outside the app (MCP
+        servers, connectors): the ``connectors`` family."""
+        return "connectors" in self.persona(info).tools
+
     def tools(self, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:
         """The tools of ``registry`` the session's persona offers."""
         return filter_tools(registry, self.persona(info).tools)

@@ -116,7 +116,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     tools_for = rt._tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
     offered = rt.minds.tools(info, tools_for(info))
     listed = list(offered)
-    if extra and "connectors" in rt.minds.persona(info).tools:  # MCP tools, as in a session
+    if extra and rt.minds.uses_services(info):  # MCP tools, as in a session
         listed += extra
     for tool in listed:
 
