@@ -36,7 +36,11 @@ class ModelSize:
     """A downloadable model: its name in the URL, size on disk, and checksum.
 
     The checksums are the SHA-1 digests whisper.cpp publishes for its ggml models
-    (models/README.md of the whisper.cpp project).
+    in the "Available models" table of its ``models/README.md``. All six were
+    compared in full with that table on 2026-12-01, at commit
+    06b3eb05a48ba6ecce64b378d05a35a2f9d3ebe8 of github.com/ggerganov/whisper.cpp,
+    and matched. Re-check them there (same file, same table) before adding a size
+    or when the upstream files are re-published.
     """
 
     name: str
