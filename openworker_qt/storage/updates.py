@@ -15,17 +15,38 @@ single field of it is read; only then is it parsed::
 it in a worker). It returns what the app may *offer*: the download URL and its
 checksum for this platform. Nothing here downloads or runs an installer — the user
 opens the link, and the signature only says the manifest came from the release key.
+
+**The key file.** ``update-key.pub`` holds one line, the base64 key; lines starting
+with ``#`` are comments. A checkout that has no release key yet ships the word
+``development`` instead of a key: nobody holds a private half for it, so a build
+made from it says plainly that it cannot check for updates
+(:class:`UpdatesUnavailable`) rather than reporting every manifest as forged. The
+release workflow refuses to publish unless the signing secret matches the shipped
+key (``installer/sign_manifest.py check-key``).
+
+**The address.** :func:`check_update_url` is the one rule for ``updates.url``, used
+by the settings page and by every fetch: ``https://``, or plain ``http://`` only to
+this computer (``localhost``, ``127.x``, ``::1``) for testing.
+
+**Automatic checks.** :func:`check_due` and :func:`record_check` keep the time of
+the last automatic check in a small JSON file, so the app checks at most once per
+:data:`AUTO_CHECK_INTERVAL`; both touch the disk (call them from a worker).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import datetime as dt
+import ipaddress
 import json
+import os
 import platform
 import re
 import sys
+import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,6 +56,10 @@ from typing import Any
 MAX_MANIFEST_BYTES = 256 * 1024
 _VERSION = re.compile(r"^\d+(\.\d+){0,3}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
+#: What ``update-key.pub`` holds instead of a key in a build without a release key.
+DEVELOPMENT_KEY = "development"
+#: Automatic checks run at most this often.
+AUTO_CHECK_INTERVAL = dt.timedelta(days=7)
 
 
 class UpdateError(Exception):
@@ -47,6 +72,16 @@ class ManifestSignatureError(UpdateError):
 
 class ManifestFormatError(UpdateError):
     """The manifest (or its envelope) is not what the release job writes."""
+
+
+class UpdatesUnavailable(UpdateError):
+    """This build ships the development placeholder instead of a release key."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This build cannot check for updates: it was made without OpenWorker's release "
+            "key (a development or unofficial build). Get new versions from wherever this "
+            "copy came from.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +130,31 @@ def platform_key() -> str:
     return f"{system}-{machine}"
 
 
+def _key_lines(text: str | bytes) -> list[str]:
+    raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    return [line.strip() for line in raw.splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
+def is_development_key(text: str | bytes) -> bool:
+    """Whether an ``update-key.pub`` text is the development placeholder (no key)."""
+    return _key_lines(text) == [DEVELOPMENT_KEY]
+
+
 def load_public_key(text: str | bytes) -> bytes:
-    """A base64 raw Ed25519 public key (the ``update-key.pub`` file) → its 32 bytes."""
-    raw = text.encode() if isinstance(text, str) else text
+    """The ``update-key.pub`` text (``#`` comments, one base64 raw Ed25519 key) → 32 bytes.
+
+    Raises:
+        UpdatesUnavailable: the text is the development placeholder.
+        UpdateError: the key is damaged.
+    """
+    if is_development_key(text):
+        raise UpdatesUnavailable
+    lines = _key_lines(text)
+    if len(lines) != 1:
+        raise UpdateError("The update key shipped with the app is damaged")
     try:
-        key = base64.b64decode(raw.strip(), validate=True)
+        key = base64.b64decode(lines[0], validate=True)
     except (binascii.Error, ValueError) as exc:
         raise UpdateError("The update key shipped with the app is damaged") from exc
     if len(key) != 32:
@@ -181,10 +236,50 @@ def sign_manifest(manifest: Mapping[str, Any], private_key: bytes) -> bytes:
     return json.dumps(envelope, indent=2).encode("utf-8")
 
 
+def _loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_update_url(url: str) -> str:
+    """The update address, stripped, if it may be used; ``""`` stays ``""`` (no checks).
+
+    ``https://`` with a server name, or ``http://`` to this computer only (testing).
+
+    Raises:
+        UpdateError: the address is refused; the message says why in plain words.
+    """
+    url = url.strip()
+    if not url:
+        return ""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 — raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise UpdateError(f"“{url}” is not a web address") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in ("https", "http"):
+        raise UpdateError(
+            f"“{url}” is not a web address: the update address starts with https://")
+    if not host:
+        raise UpdateError(f"“{url}” names no server")
+    if scheme == "http" and not _loopback(host):
+        raise UpdateError(
+            "The update address must start with https:// (plain http:// is allowed only "
+            "for this computer, to test a release)")
+    return url
+
+
 def fetch_manifest(url: str, *, timeout: float = 15.0) -> bytes:
     """GET ``url`` (blocking; run in a worker). At most :data:`MAX_MANIFEST_BYTES`."""
-    if not url.startswith(("https://", "http://")):
-        raise UpdateError(f"The update address “{url}” is not a web address")
+    url = check_update_url(url)
+    if not url:
+        raise UpdateError("No update address is set")
     request = urllib.request.Request(url, headers={"User-Agent": "OpenWorker-Qt update check"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
@@ -208,8 +303,43 @@ def check_for_update(url: str, current: str, public_key: bytes, *,
 
 
 def shipped_public_key(resources: Path) -> bytes:
-    """The key in ``resources/update-key.pub``."""
+    """The key in ``resources/update-key.pub`` (:class:`UpdatesUnavailable` for the
+    development placeholder)."""
     try:
         return load_public_key((resources / "update-key.pub").read_bytes())
     except OSError as exc:
         raise UpdateError("The update key is missing from this installation") from exc
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def check_due(state_file: Path, *, now: dt.datetime | None = None,
+              interval: dt.timedelta = AUTO_CHECK_INTERVAL) -> bool:
+    """Whether an automatic check is due: none recorded, unreadable, or older than
+    ``interval`` (a time in the future — a clock set back — counts as due)."""
+    now = now or _now()
+    try:
+        data = json.loads(state_file.read_text(encoding="utf-8"))
+        last = dt.datetime.fromisoformat(str(data["last_check"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return True
+    if last.tzinfo is None:
+        last = last.replace(tzinfo=dt.UTC)
+    return not (now - interval < last <= now)
+
+
+def record_check(state_file: Path, *, now: dt.datetime | None = None,
+                 latest: str = "") -> None:
+    """Remember that an automatic check ran at ``now`` (written atomically)."""
+    state = {"last_check": (now or _now()).isoformat(), "latest": latest}
+    state_file.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=state_file.parent, prefix=".updates-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(state, f)
+        os.replace(tmp, state_file)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

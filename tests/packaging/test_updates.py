@@ -5,6 +5,7 @@ a malformed manifest are each told apart."""
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -16,9 +17,14 @@ from openworker_qt.storage.updates import (
     ManifestFormatError,
     ManifestSignatureError,
     UpdateError,
+    UpdatesUnavailable,
+    check_due,
     check_for_update,
+    check_update_url,
+    is_development_key,
     load_public_key,
     parse_version,
+    record_check,
     shipped_public_key,
     sign_manifest,
 )
@@ -118,8 +124,72 @@ def test_server_errors_read_as_messages() -> None:
             check_for_update(server.url + "/missing.json", "0.1.0", public)
 
 
-def test_the_app_ships_a_valid_public_key() -> None:
-    key = shipped_public_key(REPO / "resources")
-    assert len(key) == 32
-    with pytest.raises(UpdateError):
+def test_the_app_ships_a_release_key_or_says_it_cannot_check() -> None:
+    text = (REPO / "resources" / "update-key.pub").read_text(encoding="utf-8")
+    if is_development_key(text):
+        with pytest.raises(UpdatesUnavailable, match="This build cannot check for updates"):
+            shipped_public_key(REPO / "resources")
+    else:
+        assert len(shipped_public_key(REPO / "resources")) == 32
+    with pytest.raises(UpdateError, match="damaged"):
         load_public_key(base64.b64encode(b"short"))
+
+
+def test_the_development_placeholder_is_told_apart_from_a_damaged_key(tmp_path: Path) -> None:
+    _, public = _keypair()
+    encoded = base64.b64encode(public).decode()
+    assert load_public_key(f"# a comment\n\n{encoded}\n") == public
+    (tmp_path / "update-key.pub").write_text("# placeholder\ndevelopment\n")
+    with pytest.raises(UpdatesUnavailable) as caught:
+        shipped_public_key(tmp_path)
+    assert "signature" not in str(caught.value) and "release key" in str(caught.value)
+    for damaged in ("", "# only a comment\n", f"{encoded}\n{encoded}\n", "development key\n"):
+        with pytest.raises(UpdateError, match="damaged"):
+            load_public_key(damaged)
+    (tmp_path / "update-key.pub").unlink()
+    with pytest.raises(UpdateError, match="missing"):
+        shipped_public_key(tmp_path)
+
+
+@pytest.mark.parametrize("url", [
+    "https://example.org/manifest.json", "  https://example.org/m.json  ",
+    "http://127.0.0.1:8000/m.json", "http://localhost/m.json", "http://[::1]:9/m.json",
+    "HTTPS://Example.org/m.json", "",
+])
+def test_update_addresses_that_are_accepted(url: str) -> None:
+    assert check_update_url(url) == url.strip()
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("http://example.org/manifest.json", "must start with https://"),
+    ("http://10.0.0.1/manifest.json", "must start with https://"),
+    ("http://localhost.example.org/m.json", "must start with https://"),
+    ("ftp://example.org/manifest.json", "starts with https://"),
+    ("example.org/manifest.json", "not a web address"),
+    ("https:///manifest.json", "names no server"),
+    ("https://example.org:port/m.json", "not a web address"),
+])
+def test_update_addresses_that_are_refused(url: str, message: str) -> None:
+    with pytest.raises(UpdateError, match=message):
+        check_update_url(url)
+
+
+def test_a_plain_http_address_elsewhere_is_refused_before_any_request() -> None:
+    _, public = _keypair()
+    # the network guard would fail the test if a connection were attempted
+    with pytest.raises(UpdateError, match="must start with https://"):
+        check_for_update("http://updates.example.org/manifest.json", "0.1.0", public)
+
+
+def test_automatic_checks_are_due_once_a_week(tmp_path: Path) -> None:
+    state = tmp_path / "state" / "updates.json"
+    start = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
+    assert check_due(state, now=start)  # never checked
+    record_check(state, now=start, latest="0.2.0")
+    assert json.loads(state.read_text())["latest"] == "0.2.0"
+    assert not check_due(state, now=start + dt.timedelta(days=6, hours=23))
+    assert check_due(state, now=start + dt.timedelta(days=7, seconds=1))
+    assert check_due(state, now=start - dt.timedelta(days=1))  # the clock went back
+    state.write_text("{not json")
+    assert check_due(state, now=start)
+    assert [p.name for p in state.parent.iterdir()] == ["updates.json"]  # no temporary left
