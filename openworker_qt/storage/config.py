@@ -132,6 +132,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "updates": {
         "url": "",  # the signed manifest (storage/updates.py); "" = no update checks
+        "check_automatically": False,  # once a week, a quiet notice only (never installs)
     },
 }
 

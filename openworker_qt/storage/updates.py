@@ -74,6 +74,15 @@ class ManifestFormatError(UpdateError):
     """The manifest (or its envelope) is not what the release job writes."""
 
 
+class UpdateAddressError(UpdateError):
+    """``updates.url`` is refused; ``reason`` is "not_web", "no_server" or "plain_http"
+    (for a translated message), ``str()`` says it in English."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class UpdatesUnavailable(UpdateError):
     """This build ships the development placeholder instead of a release key."""
 
@@ -251,7 +260,7 @@ def check_update_url(url: str) -> str:
     ``https://`` with a server name, or ``http://`` to this computer only (testing).
 
     Raises:
-        UpdateError: the address is refused; the message says why in plain words.
+        UpdateAddressError: the address is refused; the message says why in plain words.
     """
     url = url.strip()
     if not url:
@@ -261,17 +270,18 @@ def check_update_url(url: str) -> str:
         host = parts.hostname or ""
         parts.port  # noqa: B018 — raises ValueError for a port that is not a number
     except ValueError as exc:
-        raise UpdateError(f"“{url}” is not a web address") from exc
+        raise UpdateAddressError(f"“{url}” is not a web address", "not_web") from exc
     scheme = parts.scheme.lower()
     if scheme not in ("https", "http"):
-        raise UpdateError(
-            f"“{url}” is not a web address: the update address starts with https://")
+        raise UpdateAddressError(
+            f"“{url}” is not a web address: the update address starts with https://",
+            "not_web")
     if not host:
-        raise UpdateError(f"“{url}” names no server")
+        raise UpdateAddressError(f"“{url}” names no server", "no_server")
     if scheme == "http" and not _loopback(host):
-        raise UpdateError(
+        raise UpdateAddressError(
             "The update address must start with https:// (plain http:// is allowed only "
-            "for this computer, to test a release)")
+            "for this computer, to test a release)", "plain_http")
     return url
 
 
@@ -302,11 +312,11 @@ def check_for_update(url: str, current: str, public_key: bytes, *,
     return UpdateCheck(current, manifest, platform or platform_key(), newer)
 
 
-def shipped_public_key(resources: Path) -> bytes:
-    """The key in ``resources/update-key.pub`` (:class:`UpdatesUnavailable` for the
-    development placeholder)."""
+def shipped_public_key(resources: Path, key_file: Path | None = None) -> bytes:
+    """The key in ``resources/update-key.pub`` (or ``key_file``);
+    :class:`UpdatesUnavailable` for the development placeholder."""
     try:
-        return load_public_key((resources / "update-key.pub").read_bytes())
+        return load_public_key((key_file or resources / "update-key.pub").read_bytes())
     except OSError as exc:
         raise UpdateError("The update key is missing from this installation") from exc
 

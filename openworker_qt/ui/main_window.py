@@ -96,6 +96,7 @@ from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
+from openworker_qt.ui.update_notice import AutoUpdateCheck, UpdateNotice
 from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.voice_answers import VoiceAnswers
@@ -233,6 +234,12 @@ class MainWindow(QMainWindow):
         self.folder_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.folder_button.setAccessibleName(self.tr("Session folder"))
         self.statusBar().addPermanentWidget(self.folder_button)
+        # weekly update checks when the user turned them on; a quiet note, never an install
+        self.update_notice = UpdateNotice()
+        self.update_notice.clicked.connect(self.check_for_updates)
+        self.statusBar().addPermanentWidget(self.update_notice)
+        self.auto_updates = AutoUpdateCheck(self, settings, settings.data_dir / "updates.json")
+        self.auto_updates.available.connect(self.update_notice.show_version)
         self._tick = QTimer(self)
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self._update_status)
@@ -319,7 +326,8 @@ class MainWindow(QMainWindow):
         """Help ▸ Check for updates: a signed manifest read in a worker (ui/updates.py)."""
         from openworker_qt.ui.updates import UpdatePrompt  # the check's code, on first use
 
-        self.update_prompt = UpdatePrompt(self, str(self.settings.get("updates.url") or ""))
+        self.update_prompt = UpdatePrompt(self, str(self.settings.get("updates.url") or ""),
+                                          key_file=self.auto_updates.key_file)
         self._update_task = asyncio.ensure_future(self.update_prompt.run())
 
     def _folder_menu(self) -> None:

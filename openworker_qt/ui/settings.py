@@ -40,6 +40,7 @@ from openworker_qt.ui.settings_pages import (
 )
 from openworker_qt.ui.settings_personas import PersonasPage
 from openworker_qt.ui.settings_store import SettingsStore
+from openworker_qt.ui.settings_updates import UpdatesPage
 from openworker_qt.ui.settings_voice import VoicePage
 from openworker_qt.ui.window_state import remember_geometry
 
@@ -65,6 +66,7 @@ class SettingsWindow(QWidget):
         self.personas = PersonasPage(personas or PersonaRegistry(settings.paths.data / "personas"))
         self.connectors = ConnectorsPage(connectors) if connectors is not None else None
         self.voice = VoicePage(settings)
+        self.updates = UpdatesPage(settings)
         self.nav = QListWidget()
         self.nav.setAccessibleName(self.tr("Settings pages"))
         self.nav.setAccessibleDescription(self.tr("Choose a page; arrow keys move between pages"))
@@ -90,6 +92,7 @@ class SettingsWindow(QWidget):
             (self.tr("Personas"), self.personas),
             *([(self.tr("Connectors"), self.connectors)] if self.connectors else []),
             (self.tr("Voice"), self.voice),
+            (self.tr("Updates"), self.updates),
         ):
             self.nav.addItem(title)
             self.stack.addWidget(page)

@@ -1,14 +1,17 @@
 """Help ▸ Check for updates…: fetch and verify the signed manifest, offer the download.
 
-The check runs in a worker (network and signature work never touch the loop
-thread). The answer is a message box: "up to date", the new version's notes with an
-"Open download page" button (the browser fetches it; nothing is installed here), or
-why the check failed. ``updates.url`` in the settings says where the manifest is.
+The check runs in a worker (reading the key, the network and signature work never
+touch the loop thread). The answer is a message box: "up to date", the new version's
+notes with an "Open download page" button (the browser fetches it; nothing is
+installed here), why the check failed, or — in a build made without a release key
+(``update-key.pub`` is the development placeholder) — that this build cannot check
+for updates. ``updates.url`` (Settings ▸ Updates) says where the manifest is.
 """
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QUrl, Signal
@@ -19,6 +22,7 @@ from openworker_qt import __version__
 from openworker_qt.storage.updates import (
     UpdateCheck,
     UpdateError,
+    UpdatesUnavailable,
     check_for_update,
     shipped_public_key,
 )
@@ -28,10 +32,11 @@ from openworker_qt.ui.resources import resource
 class UpdatePrompt(QObject):
     """Runs one check and shows its outcome (``finished(str)`` names it for tests)."""
 
-    finished = Signal(str)  # "available", "current", "failed", "unset"
+    finished = Signal(str)  # "available", "current", "failed", "unset", "unavailable"
 
     def __init__(self, parent_widget: QWidget, url: str, *, current: str = __version__,
-                 open_url: Any = None, public_key: bytes | None = None) -> None:
+                 open_url: Any = None, public_key: bytes | None = None,
+                 key_file: Path | None = None) -> None:
         super().__init__(parent_widget)
         self.parent_widget = parent_widget
         self.url = url.strip()
@@ -39,18 +44,25 @@ class UpdatePrompt(QObject):
         self.open_url = open_url or (lambda link: QDesktopServices.openUrl(QUrl(link)))
         self.box: QMessageBox | None = None
         self.download_url = ""
-        self.public_key = public_key  # None: the key shipped in resources/
+        self.public_key = public_key  # None: read from key_file
+        self.key_file = key_file  # None: resources/update-key.pub, as the build ships it
 
     async def run(self) -> str:
         if not self.url:
             self._show(QMessageBox.Icon.Information, self.tr("Updates are not set up"),
-                       self.tr("No update address is set. Add one under “updates.url” in the "
-                               "settings file to check for new versions."))
+                       self.tr("No update address is set. Add one in Settings ▸ Updates to "
+                               "check for new versions."))
             return self._done("unset")
         try:
-            key = self.public_key or shipped_public_key(resource("update-key.pub").parent)
-            check: UpdateCheck = await asyncio.to_thread(
-                check_for_update, self.url, self.current, key)
+            check: UpdateCheck = await asyncio.to_thread(self._check)
+        except UpdatesUnavailable:
+            self._show(QMessageBox.Icon.Information,
+                       self.tr("This build cannot check for updates"),
+                       self.tr("This copy of OpenWorker was built without the release key "
+                               "that update notices are signed with (a development or "
+                               "unofficial build), so it cannot check for new versions. "
+                               "Get new versions from wherever this copy came from."))
+            return self._done("unavailable")
         except UpdateError as exc:
             self._show(QMessageBox.Icon.Warning, self.tr("Could not check for updates"), str(exc))
             return self._done("failed")
@@ -75,6 +87,11 @@ class UpdatePrompt(QObject):
             box.setInformativeText(self.tr("The download's SHA-256 checksum: {digest}").format(
                 digest=asset.sha256))
         return self._done("available")
+
+    def _check(self) -> UpdateCheck:
+        """In a worker: the shipped key, the manifest, the comparison."""
+        key = self.public_key or shipped_public_key(resource(), self.key_file)
+        return check_for_update(self.url, self.current, key)
 
     def _show(self, icon: QMessageBox.Icon, title: str, text: str, *,
               details: str = "") -> QMessageBox:

@@ -5028,6 +5028,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Voice</source>
             <translation>语音</translation>
         </message>
+        <message>
+            <source>Updates</source>
+            <translation>更新</translation>
+        </message>
     </context>
     <context>
         <name>Sidebar</name>
@@ -5568,6 +5572,92 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/tray.py" line="112" />
             <source>Automations… ({n} failed)</source>
             <translation>自动任务…（{n} 个失败）</translation>
+        </message>
+    </context>
+    <context>
+        <name>UpdateNotice</name>
+        <message>
+            <source>An update is available</source>
+            <translation>有可用的更新</translation>
+        </message>
+        <message>
+            <source>See what is new and where to download it</source>
+            <translation>查看新内容和下载位置</translation>
+        </message>
+        <message>
+            <source>Version {version} is available</source>
+            <translation>新版本 {version} 已发布</translation>
+        </message>
+    </context>
+    <context>
+        <name>UpdatesPage</name>
+        <message>
+            <source>Updates</source>
+            <translation>更新</translation>
+        </message>
+        <message>
+            <source>OpenWorker can tell you when a new version is out. It reads a short notice, signed by the OpenWorker team, from the address below, and checks the signature before believing it. It never downloads or installs anything by itself: you choose whether to open the download page.</source>
+            <translation>OpenWorker 可以在新版本发布时告诉你。它从下面的地址读取一条由 OpenWorker 团队签名的简短通知，并先验证签名再采信。它从不自行下载或安装任何东西：是否打开下载页面由你决定。</translation>
+        </message>
+        <message>
+            <source>Update &amp;address</source>
+            <translation>更新地址(&amp;A)</translation>
+        </message>
+        <message>
+            <source>Update address</source>
+            <translation>更新地址</translation>
+        </message>
+        <message>
+            <source>The web address of the update notice; leave it empty to turn update checks off</source>
+            <translation>更新通知的网址；留空则关闭更新检查</translation>
+        </message>
+        <message>
+            <source>&amp;Save</source>
+            <translation>保存(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Save update address</source>
+            <translation>保存更新地址</translation>
+        </message>
+        <message>
+            <source>Use the address your copy of OpenWorker came with; it starts with https://. Leave it empty to never check.</source>
+            <translation>请使用随你这份 OpenWorker 提供的地址，它以 https:// 开头。留空则从不检查。</translation>
+        </message>
+        <message>
+            <source>Check for updates automatically (once a week)</source>
+            <translation>自动检查更新（每周一次）</translation>
+        </message>
+        <message>
+            <source>Check for updates automatically</source>
+            <translation>自动检查更新</translation>
+        </message>
+        <message>
+            <source>When a newer version exists, a small note appears at the bottom of the main window. Help ▸ Check for updates… looks at any time.</source>
+            <translation>有更新的版本时，主窗口底部会出现一条小提示。随时可以通过“帮助 ▸ 检查更新…”查看。</translation>
+        </message>
+        <message>
+            <source>Update address saved.</source>
+            <translation>更新地址已保存。</translation>
+        </message>
+        <message>
+            <source>Update address removed: OpenWorker will not check for updates.</source>
+            <translation>更新地址已移除：OpenWorker 将不再检查更新。</translation>
+        </message>
+        <message>
+            <source>Automatic checks start once an update address is saved.</source>
+            <translation>保存更新地址后才会开始自动检查。</translation>
+        </message>
+        <message>
+            <source>Not saved: the update address must start with https:// (a private, secure connection). Plain http:// is allowed only for this computer, for testing.</source>
+            <translation>未保存：更新地址必须以 https:// 开头（私密、安全的连接）。普通的 http:// 只允许用于本机，供测试使用。</translation>
+        </message>
+        <message>
+            <source>Not saved: “{url}” has no server name.</source>
+            <translation>未保存：“{url}”没有服务器名称。</translation>
+        </message>
+        <message>
+            <source>Not saved: “{url}” is not a web address. It should look like https://example.com/manifest.json.</source>
+            <translation>未保存：“{url}”不是网址。它应该类似于 https://example.com/manifest.json。</translation>
         </message>
     </context>
     <context>
@@ -6234,11 +6324,6 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>尚未设置更新</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/updates.py" line="47" />
-            <source>No update address is set. Add one under “updates.url” in the settings file to check for new versions.</source>
-            <translation>尚未设置更新地址。请在设置文件的“updates.url”中添加一个地址，以检查新版本。</translation>
-        </message>
-        <message>
             <location filename="../../openworker_qt/ui/updates.py" line="55" />
             <source>Could not check for updates</source>
             <translation>无法检查更新</translation>
@@ -6282,6 +6367,18 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/updates.py" line="75" />
             <source>The download's SHA-256 checksum: {digest}</source>
             <translation>下载文件的 SHA-256 校验和：{digest}</translation>
+        </message>
+        <message>
+            <source>No update address is set. Add one in Settings ▸ Updates to check for new versions.</source>
+            <translation>尚未设置更新地址。请在“设置 ▸ 更新”中添加一个地址，以检查新版本。</translation>
+        </message>
+        <message>
+            <source>This build cannot check for updates</source>
+            <translation>此版本无法检查更新</translation>
+        </message>
+        <message>
+            <source>This copy of OpenWorker was built without the release key that update notices are signed with (a development or unofficial build), so it cannot check for new versions. Get new versions from wherever this copy came from.</source>
+            <translation>这份 OpenWorker 在构建时没有用于签署更新通知的发布密钥（开发版或非官方版本），因此无法检查新版本。请从你获得这份程序的地方获取新版本。</translation>
         </message>
     </context>
     <context>
