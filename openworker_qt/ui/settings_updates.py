@@ -8,10 +8,18 @@ with the reason under it, and the saved one is unchanged. An empty field turns
 update checks off. ``updates.check_automatically`` (off by default) lets the app look
 once a week (ui/update_notice.py). Both are written through the
 :class:`SettingsStore`, so the next check uses them without a restart.
+
+When the page is first shown it reads the shipped key file in a worker; a build with
+the development placeholder says here, too, that it cannot check for updates.
 """
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -22,7 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.storage.updates import UpdateAddressError, check_update_url
+from openworker_qt.storage.updates import (
+    UpdateAddressError,
+    check_update_url,
+    is_development_key,
+)
 from openworker_qt.ui import design
 from openworker_qt.ui.settings_store import SettingsStore
 
@@ -30,10 +42,17 @@ from openworker_qt.ui.settings_store import SettingsStore
 class UpdatesPage(QWidget):
     """See module docstring."""
 
-    def __init__(self, settings: SettingsStore, parent: QWidget | None = None) -> None:
+    _key_read = Signal(bool)  # from the worker thread: is the shipped key the placeholder?
+
+    def __init__(self, settings: SettingsStore, parent: QWidget | None = None, *,
+                 key_file: Path | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("updatesPage")
         self.settings = settings
+        self.key_file = key_file  # None: resources/update-key.pub, as the build ships it
+        self.key_reader: threading.Thread | None = None
+        self.key_checked = False
+        self._key_read.connect(self._on_key_read, Qt.ConnectionType.QueuedConnection)
         lay = QVBoxLayout(self)
         design.arrange(lay, "page", "section")
         lay.addWidget(design.heading(self.tr("Updates")))
@@ -44,6 +63,11 @@ class UpdatesPage(QWidget):
             "itself: you choose whether to open the download page."))
         intro.setWordWrap(True)
         lay.addWidget(intro)
+        self.build_note = QLabel()
+        self.build_note.setObjectName("updatesBuildNote")
+        self.build_note.setWordWrap(True)
+        self.build_note.hide()
+        lay.addWidget(self.build_note)
 
         label = QLabel(self.tr("Update &address"))
         self.url = QLineEdit(str(settings.get("updates.url") or ""))
@@ -84,6 +108,34 @@ class UpdatesPage(QWidget):
         lay.addWidget(self.automatic)
         lay.addWidget(automatic_help)
         lay.addStretch(1)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        if self.key_reader is None:
+            self.key_reader = threading.Thread(target=self._read_key, daemon=True,
+                                               name="update-key-read")
+            self.key_reader.start()
+        super().showEvent(event)
+
+    def _read_key(self) -> None:
+        """In a worker thread (a disk read); the answer is queued to the page."""
+        from openworker_qt.ui.resources import resource
+
+        try:
+            text = (self.key_file or resource("update-key.pub")).read_bytes()
+        except OSError:
+            text = b""  # a missing key is reported by the check itself
+        try:
+            self._key_read.emit(is_development_key(text))
+        except RuntimeError:
+            pass  # the settings window was closed (and the page deleted) meanwhile
+
+    def _on_key_read(self, development: bool) -> None:
+        self.key_checked = True
+        if development:
+            self.build_note.setText(self.tr(
+                "This build cannot check for updates: it was made without the release key "
+                "that update notices are signed with (a development or unofficial build)."))
+            self.build_note.show()
 
     def save_url(self) -> bool:
         """Save the field's address if it is allowed; say why not otherwise."""

@@ -5659,6 +5659,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Not saved: “{url}” is not a web address. It should look like https://example.com/manifest.json.</source>
             <translation>未保存：“{url}”不是网址。它应该类似于 https://example.com/manifest.json。</translation>
         </message>
+        <message>
+            <source>This build cannot check for updates: it was made without the release key that update notices are signed with (a development or unofficial build).</source>
+            <translation>此版本无法检查更新：它在构建时没有用于签署更新通知的发布密钥（开发版或非官方版本）。</translation>
+        </message>
     </context>
     <context>
         <name>VoiceController</name>

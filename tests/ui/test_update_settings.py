@@ -35,9 +35,11 @@ def _updates_page(desktop: Any, qloop: Any) -> Any:
     window = desktop.settings_window
     run(qloop, lambda: until(lambda: not window.providers.busy(), what="keyring read"))
     titles = [window.nav.item(i).text() for i in range(window.nav.count())]
-    window.show_page(titles.index("Updates"))
-    assert window.stack.currentWidget() is window.updates
-    return window.updates
+    act(qloop, lambda: window.show_page(titles.index("Updates")))
+    page = window.updates
+    assert window.stack.currentWidget() is page
+    run(qloop, lambda: until(lambda: page.key_checked, what="the key read"))
+    return page
 
 
 def _saved(desktop: Any, key: str) -> Any:
@@ -177,3 +179,24 @@ def test_a_development_build_checks_nothing_by_itself(qtbot, qloop, tmp_path: Pa
         auto.available.connect(found.append)
         assert qloop.run_until_complete(auto.check_if_due()) == "unavailable"
         assert server.ranges == [] and found == []
+
+
+def test_the_page_says_when_this_build_cannot_check(qtbot, qloop, make_desktop,  # type: ignore[no-untyped-def]
+                                                    tmp_path: Path) -> None:
+    from openworker_qt.ui.settings_updates import UpdatesPage
+
+    desktop = make_desktop()
+    _, public = _keypair()
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "release").mkdir()
+    pages = {
+        "dev": UpdatesPage(desktop.settings, key_file=_placeholder(tmp_path / "dev")),
+        "release": UpdatesPage(desktop.settings, key_file=_key_file(tmp_path / "release", public)),
+    }
+    for page in pages.values():
+        qtbot.addWidget(page)
+        act(qloop, page.show)
+        run(qloop, lambda page=page: until(lambda: page.key_checked, what="the key read"))
+    assert pages["dev"].build_note.isVisible()
+    assert "cannot check for updates" in pages["dev"].build_note.text()
+    assert not pages["release"].build_note.isVisible()
