@@ -326,7 +326,8 @@ class OnboardingDialog(QDialog):
         self._fit_height()
 
     def _grow_to_fit(self) -> None:
-        self._fit_height(grow_only=True)
+        if shiboken6.isValid(self):  # (not closed and deleted meanwhile)
+            self._fit_height(grow_only=True)
 
     def _fit_height(self, *, grow_only: bool = False) -> None:
         """Take the height the page shown needs at the dialog's width (``grow_only``:
