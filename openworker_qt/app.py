@@ -444,8 +444,8 @@ class DesktopApp(QObject):
     # ------------------------------------------------------- notifications
 
     def _on_inbox_item_added(self, item: Any) -> None:
-        if item.kind == "notice":
-            return
+        if item.kind == "notice" or self.window.watching(item.session_id):
+            return  # (one the user is looking at is answered on its card)
         info = self.manager.store.get_session(item.session_id)
         title = info.title if info and info.title else self.tr("a session")
         if item.kind == "approval":

@@ -181,12 +181,15 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         save(window, "tool-cards")
         window.composer.edit.setPlainText("写成 brief.md" if variant == "zh_CN" else "Write it to brief.md")
         window.composer.submit()
-        await until(lambda: window.dialogs and window.view.cards(), timeout=20)
-        dialog = next(iter(window.dialogs.values()))
-        dialog.move(window.x() + 600, window.y() + 260)
+        await until(lambda: window.view.cards(), timeout=20)
         window.view.scrollToBottom()
         await settle(0.8)
-        save(window, "approval")
+        save(window, "approval")  # the window in front: the card alone, Approve focused
+        # The dialog the same ask gets when the window is not in front.
+        window._open_dialog(desktop.inbox.pending(kind="approval")[0])
+        dialog = next(iter(window.dialogs.values()))
+        dialog.move(window.x() + 600, window.y() + 260)
+        await settle(0.8)
         save(dialog, "approval-dialog")
         inbox = desktop.show_inbox()
         inbox.resize(920, 560)
@@ -229,6 +232,12 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         onboarding = desktop.show_onboarding()
         await settle(0.8)
         save(onboarding, "onboarding")
+        from openworker_qt.ui import settings_providers
+
+        openai = next(c for c in settings_providers.provider_choices() if c.name == "openai")
+        onboarding._show_models(openai, ["gpt-4.1", "gpt-4.1-mini", "gpt-5"])  # as after a good key
+        await settle(0.5)
+        save(onboarding, "onboarding-model")
         onboarding.reject()
         grant = desktop.grant_folder(str(workspace / "outputs"))
         await settle()

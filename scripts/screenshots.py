@@ -274,11 +274,14 @@ def asyncio_main(out: Path, home: Path) -> int:
         window.refresh_sessions()
         window.composer.edit.setPlainText("Prepare the renewal brief for ACME from my notes")
         window.composer.submit()
-        await until(lambda: window.dialogs and window.view.cards())
+        await until(lambda: window.view.cards())
+        await settle(0.6)
+        save(window, "main-window.png")  # the window in front: the card alone
+        # The dialog the same ask gets when the window is not in front.
+        window._open_dialog(desktop.inbox.pending(kind="approval")[0])
         dialog = next(iter(window.dialogs.values()))
         dialog.move(window.x() + 520, window.y() + 200)
         await settle(0.6)
-        save(window, "main-window.png")
         save(dialog, "approval-dialog.png")
         inbox = desktop.show_inbox()
         inbox.resize(900, 520)

@@ -192,6 +192,7 @@ class ToolFinished:
     result: str
     display: dict[str, Any] | None = None
     rule: str | None = None
+    duration: float | None = None  # seconds it ran, as stored (None: it did not run)
     type: Literal["tool_finished"] = "tool_finished"
 
 

@@ -80,9 +80,11 @@ def tool_result(
     display: Mapping[str, Any] | None = None,
     rule: str | None = None,
     attachments: Sequence[ContentPart] = (),
+    duration: float | None = None,
 ) -> ToolMessage:
     """A ``role: tool`` message answering ``call_id`` (``attachments``: pictures the
-    model sees with the result, ``image_url`` parts)."""
+    model sees with the result, ``image_url`` parts; ``duration``: the seconds the
+    call ran, kept so a reopened session still says how long it took)."""
     msg: ToolMessage = {
         "role": "tool",
         "tool_call_id": call_id,
@@ -97,6 +99,8 @@ def tool_result(
         msg["_display"] = dict(display)
     if rule:
         msg["rule"] = rule
+    if duration is not None and duration >= 0:
+        msg["duration"] = round(duration, 3)
     return msg
 
 

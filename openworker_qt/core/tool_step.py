@@ -201,6 +201,7 @@ class ToolStep:
         self.step_id = step_id
         self.started: set[str] = set()
         self.answered: set[str] = set()
+        self.running_since: dict[str, float] = {}  # call id → when it began to run (monotonic)
         self.waiting_for_user = False
 
     def _started_before(self, call: ParsedCall) -> bool:
@@ -280,9 +281,11 @@ class ToolStep:
         attachments: Sequence[dict[str, Any]] = (),
     ) -> ev.ToolFinished:
         # The event carries what was stored (redacted: a tool output may echo a key).
+        since = self.running_since.pop(call.id, None)
         stored = self.log.append(
             tool_result(call.id, call.name, truncate(content), status=status, display=display,
-                        rule=rule, attachments=attachments)
+                        rule=rule, attachments=attachments,
+                        duration=None if since is None else time.monotonic() - since)
         )
         self.answered.add(call.id)
         self._audit(call, "finished" if status in ("ok", "error") else status, status=status)
@@ -294,7 +297,13 @@ class ToolStep:
             result=str(stored["content"]),
             display=dict(stored["_display"]) if stored.get("_display") else None,
             rule=rule,
+            duration=stored.get("duration"),
         )
+
+    def _running(self, call: ParsedCall) -> ev.ToolStarted:
+        """The call begins to run now (its result will say for how long)."""
+        self.running_since[call.id] = time.monotonic()
+        return ev.ToolStarted(session_id=self.session_id, call_id=call.id, name=call.name)
 
     def _concurrent(self, call: ParsedCall, decision: Decision) -> bool:
         return (
@@ -433,7 +442,7 @@ class ToolStep:
         # What the running reads report, each piece with its call (shown in its card).
         pieces: asyncio.Queue[tuple[ParsedCall, str]] = asyncio.Queue()
         for call, decision in batch:
-            yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+            yield self._running(call)
             assert call.tool is not None
             task = asyncio.ensure_future(self._execute(
                 call.tool, call.arguments,
@@ -582,7 +591,7 @@ class ToolStep:
             async with writing():
                 self._audit(call, "started")
                 self.started.add(call.id)
-        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        yield self._running(call)
         pieces: asyncio.Queue[str] = asyncio.Queue()
         work: Awaitable[ToolResult] = self._execute(tool, call.arguments, pieces.put_nowait)
         if not (user_approved and self.stop.requested):
@@ -636,7 +645,7 @@ class ToolStep:
         )
         answer: str = await self._ask_user(self.questioner, request)
         # Started once answered: while the question is open the call is waiting, not running.
-        yield ev.ToolStarted(session_id=sid, call_id=call.id, name=call.name)
+        yield self._running(call)
         self.started.add(call.id)
         handled: ToolResult | str = await self._execute(tool, {**args, "_answer": answer})
         result = handled if isinstance(handled, ToolResult) else ToolResult(str(handled))

@@ -74,6 +74,7 @@ class ToolMessage(TypedDict, total=False):
     status: str  # "ok", "error", "denied", "interrupted", …
     _display: dict[str, Any]  # what the tool shows the user (a diff, a file list)
     rule: str  # the standing rule that allowed the call
+    duration: float  # seconds the call ran (absent: not run, or stored before it was kept)
 
 
 class NoticeExtras(TypedDict, total=False):

@@ -51,9 +51,12 @@ class TranscriptItem:
     reason: str = ""
     target: str = ""
     display: dict[str, Any] = field(default_factory=dict)
-    # when the call started and finished running (live only: "Ran … · 3.2 s")
+    # when the call started and finished running (live only)
     started: float = 0.0
     finished: float = 0.0
+    # the seconds it ran, as stored with its result ("Ran … · 3.2 s"; None: not
+    # known — it did not run, or its result was stored before durations were kept)
+    duration: float | None = None
     expanded: bool = False
     # notice rows
     notice_kind: str = ""

@@ -167,6 +167,7 @@ class TranscriptReducer:
         item.rule = str(msg.get("rule") or "")
         display = msg.get("_display")
         item.display = dict(display) if isinstance(display, Mapping) else {}
+        item.duration = _seconds(msg.get("duration"))
         _stop_waiting(item)
         self.sink.row_changed(item)
 
@@ -191,6 +192,7 @@ class TranscriptReducer:
             self._tool_result({
                 "role": "tool", "tool_call_id": event.call_id, "content": event.result,
                 "status": event.status, "rule": event.rule, "_display": event.display,
+                "duration": event.duration,
             })
         elif isinstance(event, ev.ToolProgress):
             item = self._call_row(event.call_id, event.name)
@@ -319,6 +321,14 @@ class TranscriptReducer:
         _stop_waiting(item)
         self.sink.row_changed(item)
         return item
+
+
+def _seconds(value: Any) -> float | None:
+    """A stored duration, or None when there is none (an older row) or it is not a
+    number of seconds (a hand-edited database)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value < 1e9 else None
 
 
 def _stop_waiting(item: TranscriptItem) -> None:

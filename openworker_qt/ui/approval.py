@@ -224,20 +224,22 @@ class ApprovalPanel(QWidget):
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
         lay.addLayout(head)
-        meta = QLabel(risk_sentence(request.risk.value))
+        meta = QLabel(risk_sentence(request.risk.value), self)
         meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
-        where = QLabel(self.tr("Target: {target}").format(target=request.target) if request.target else "")
+        # (Parented at once: a parentless label made visible would flash up as a window
+        # of its own, and take the activation from the main window, until laid out.)
+        where = QLabel(self.tr("Target: {target}").format(target=request.target) if request.target else "", self)
         where.setObjectName("approvalTarget")
         where.setWordWrap(True)
         where.setVisible(bool(request.target) and (request.target or "") not in question)
         why = reason_text(request.tool, request.reason)
-        reason = QLabel(why)
+        reason = QLabel(why, self)
         reason.setWordWrap(True)
         reason.setVisible(bool(why))
         # What an MCP server says its tool does (what the model read): a poisoned
         # description ("ignore your instructions…") is seen before the call runs.
-        self.about = QLabel(about_text(request.about))
+        self.about = QLabel(about_text(request.about), self)
         self.about.setObjectName("approvalAbout")
         self.about.setWordWrap(True)
         self.about.setToolTip(request.about[:4000])
@@ -266,7 +268,7 @@ class ApprovalPanel(QWidget):
         bound = request.standing_target or request.target or ""
         self.always = QPushButton(
             self.tr("A&lways for {target}").format(target=_short(bound)) if bound
-            else self.tr("A&lways allow"))
+            else self.tr("A&lways allow"), self)
         self.always.setAccessibleName(self.tr("Always allow"))
         self.always.setAccessibleDescription(
             self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)

@@ -46,16 +46,20 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -836,21 +840,44 @@ class MainWindow(QMainWindow):
         if self.inbox.get(item.id) is None:
             return  # answered while we read the file
         self._previews[item.id] = preview
-        if item.session_id == self.transcript.session_id:
-            self._place_card(item)
+        card = self._place_card(item) if item.session_id == self.transcript.session_id else None
+        if card is not None and self.watching(item.session_id):
+            # The user is looking at the session: its card is the one place to
+            # answer (no dialog over it); it takes the focus unless they are typing.
+            self._focus_card(card)
+            return
         info = self.store.get_session(item.session_id)
         attended = info is not None and not info.unattended
         if item.kind == "approval" and self.show_dialogs and attended:
             self._open_dialog(item)
 
-    def _place_card(self, item: InboxItem) -> None:
+    def watching(self, session_id: str) -> bool:
+        """Whether the user is looking at ``session_id`` now: this window is shown,
+        not minimised, the active window, and shows that session's transcript. An ask
+        of a session watched gets its inline card only; any other gets a dialog."""
+        return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
+                and session_id == self.transcript.session_id)
+
+    def _focus_card(self, card: QWidget) -> None:
+        """Give ``card`` the keyboard focus (its Approve button, or its answer field),
+        unless the user is typing: a draft being written keeps its focus, so a
+        keystroke meant for it never answers the ask (Ctrl+Shift+A still does)."""
+        focus = QApplication.focusWidget()
+        if isinstance(focus, QLineEdit | QPlainTextEdit | QTextEdit) and not focus.isReadOnly():
+            typed = focus.text() if isinstance(focus, QLineEdit) else focus.toPlainText()
+            if typed.strip():
+                return
+        card.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _place_card(self, item: InboxItem) -> QWidget | None:
+        """The item's inline card on its tool row (None: the row is not on screen)."""
         call_id = item.tool_call_id or ""
-        if self.view.card_for(call_id):
-            return
+        if (placed := self.view.card_for(call_id)) is not None:
+            return placed
         row = self.transcript.mark_awaiting(call_id, item.id, reason=item.reason,
                                             target=item.target or "")
         if row is None:
-            return
+            return None
         card: ApprovalCard | QuestionCard
         if item.kind == "approval":
             card = ApprovalCard(approval_request(item), self._previews.get(item.id))
@@ -859,6 +886,7 @@ class MainWindow(QMainWindow):
         card.answered.connect(lambda v, i=item.id: self._answer_item(i, v, "card"))
         self.view.set_card(call_id, card)
         self.view.scrollTo(self.transcript.index(row, 0))
+        return card
 
     def _open_dialog(self, item: InboxItem) -> None:
         if item.id in self.dialogs:

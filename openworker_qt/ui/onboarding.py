@@ -45,7 +45,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -72,6 +71,53 @@ def provider_label(c: sp.ProviderChoice) -> str:
     return c.label
 
 
+class Pages(QWidget):
+    """Pages shown one at a time, each at its own height. (A :class:`QStackedWidget`
+    is as tall as its tallest page: the short model page kept the connect page's
+    height, a large empty gap above its buttons.) The pages sit in a box layout,
+    which leaves the hidden ones out of its size."""
+
+    currentChanged = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self._pages: list[QWidget] = []
+        self._current = -1
+
+    def addWidget(self, page: QWidget) -> int:  # noqa: N802
+        self._pages.append(page)
+        self._lay.addWidget(page)
+        if self._current < 0:
+            self._current = 0
+        else:
+            page.hide()
+        return len(self._pages) - 1
+
+    def count(self) -> int:
+        return len(self._pages)
+
+    def widget(self, index: int) -> QWidget | None:
+        return self._pages[index] if 0 <= index < len(self._pages) else None
+
+    def currentIndex(self) -> int:  # noqa: N802
+        return self._current
+
+    def currentWidget(self) -> QWidget | None:  # noqa: N802
+        return self.widget(self._current)
+
+    def setCurrentIndex(self, index: int) -> None:  # noqa: N802
+        if index == self._current or not 0 <= index < len(self._pages):
+            return
+        self._pages[index].show()
+        self._pages[self._current].hide()
+        self._current = index
+        self._lay.invalidate()
+        self.updateGeometry()
+        self.currentChanged.emit(index)
+
+
 class OnboardingDialog(QDialog):
     """See module docstring."""
 
@@ -92,7 +138,7 @@ class OnboardingDialog(QDialog):
         self.setWindowTitle(self.tr("Welcome to OpenWorker"))
         self.setAccessibleName(self.tr("Welcome to OpenWorker"))
         self.setAccessibleDescription(self.tr("Connect a model provider and choose a default model"))
-        self.pages = QStackedWidget()
+        self.pages = Pages()
         self.pages.addWidget(self._connect_page())
         self.pages.addWidget(self._model_page())
         lay = QVBoxLayout(self)
@@ -100,6 +146,7 @@ class OnboardingDialog(QDialog):
         lay.addWidget(self.pages)
         self._on_provider_changed()
         self.resize(max(580, self.sizeHint().width()), self.sizeHint().height())
+        self.show_page(0)
         # Off the loop thread and after the dialog is up: is Ollama running here?
         QTimer.singleShot(0, self._start_probe)
 
@@ -220,6 +267,7 @@ class OnboardingDialog(QDialog):
         lay.addWidget(heading)
         lay.addWidget(self.model_intro)
         lay.addWidget(self.model_box)
+        lay.addSpacing(design.SPACE["l"])  # the answers a step apart from the choice
         lay.addStretch(1)
         row = QHBoxLayout()
         self.back_button = QPushButton(self.tr("&Back"))
@@ -232,7 +280,7 @@ class OnboardingDialog(QDialog):
         row.addStretch(1)
         row.addWidget(self.finish_button)
         lay.addLayout(row)
-        self.back_button.clicked.connect(lambda: self.pages.setCurrentIndex(0))
+        self.back_button.clicked.connect(lambda: self.show_page(0))
         self.finish_button.clicked.connect(self.finish)
         return page
 
@@ -272,6 +320,33 @@ class OnboardingDialog(QDialog):
     def page(self) -> int:
         return self.pages.currentIndex()
 
+    def show_page(self, index: int) -> None:
+        """Show page ``index`` at its own height (see :class:`Pages`)."""
+        self.pages.setCurrentIndex(index)
+        self._fit_height()
+
+    def _grow_to_fit(self) -> None:
+        if shiboken6.isValid(self):  # (not closed and deleted meanwhile)
+            self._fit_height(grow_only=True)
+
+    def _fit_height(self, *, grow_only: bool = False) -> None:
+        """Take the height the page shown needs at the dialog's width (``grow_only``:
+        never shorter than now, e.g. for a longer message on the same page)."""
+        lay = self.layout()
+        if lay is None:
+            return
+        page = self.pages.currentWidget()
+        for widget in (page, self.pages):  # measured now, not when the layouts next update
+            if widget is not None:
+                widget.updateGeometry()
+        lay.invalidate()
+        lay.activate()
+        width = self.width()
+        height = (lay.totalHeightForWidth(width) if lay.hasHeightForWidth()
+                  else lay.totalSizeHint().height())
+        height = max(height, lay.totalMinimumSize().height())
+        self.resize(width, max(height, self.height()) if grow_only else height)
+
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
 
@@ -279,6 +354,8 @@ class OnboardingDialog(QDialog):
         self.status.setText(text)
         self.status.setProperty("error", error)
         self.status.setAccessibleDescription(text)
+        # All of the message, not squeezed in: measured once it is restyled.
+        QTimer.singleShot(0, self._grow_to_fit)
 
     # ----------------------------------------------------------------- check
 
@@ -361,7 +438,7 @@ class OnboardingDialog(QDialog):
                 "{provider} is connected. New sessions start with this model; you can "
                 "switch per session.").format(provider=provider_label(c)))
         self.model_box.addItems(models)
-        self.pages.setCurrentIndex(1)
+        self.show_page(1)
         self.model_box.setFocus()
 
     # ------------------------------------------------------- without a key

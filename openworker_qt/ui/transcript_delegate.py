@@ -353,7 +353,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                     "Transcript", "⏳ queued — goes in after the current step")
             return text
         if item.kind == "tool":
-            seconds = (item.finished - item.started) if item.finished and item.started else None
+            seconds = item.duration if item.duration is not None else (
+                (item.finished - item.started) if item.finished and item.started else None)
             head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
             words = [status_text(item.status)]
             if item.rule and item.status in ("ok", "error"):

@@ -88,3 +88,22 @@ def make_desktop(qloop, tmp_path: Path) -> Iterator[Callable[..., Any]]:  # type
         qloop.run_until_complete(desktop.shutdown())
         desktop.window.deleteLater()
         desktop.runtime.close()
+
+
+def look_away(qtbot) -> Any:  # type: ignore[no-untyped-def]
+    """The user is in another window: the app's main window is not the active one, so
+    an ask gets its dialog and its notification as well as its inline card (asks of
+    the session on screen in the active window get the card alone)."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    other = QWidget()
+    other.setWindowTitle("Another application")
+    qtbot.addWidget(other)
+    other.show()
+    other.activateWindow()
+    for _ in range(50):
+        if other.isActiveWindow():
+            break
+        QApplication.processEvents()
+    assert other.isActiveWindow()
+    return other

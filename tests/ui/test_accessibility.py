@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui.conftest import act, run, until
+from tests.ui.conftest import act, look_away, run, until
 from tests.ui.test_main_window import type_and_enter
 
 INTERACTIVE = (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView, QPlainTextEdit, QTextEdit,
@@ -111,6 +111,8 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
     desktop = make_desktop(WRITE)
     window = desktop.window
     opened: dict[str, QWidget] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")

@@ -6,9 +6,10 @@ import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from openworker_qt.ui.approval import ApprovalCard, ApprovalDialog
-from tests.ui.conftest import run, until
+from tests.ui.conftest import look_away, run, until
 from tests.ui.test_main_window import type_and_enter
 
 WRITE = [
@@ -25,6 +26,8 @@ def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: 
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
@@ -52,6 +55,8 @@ def test_deny_in_dialog_does_not_write(qtbot, qloop, make_desktop, tmp_path: Pat
     desktop = make_desktop(WRITE)
     window = desktop.window
 
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
+
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
         await until(lambda: _dialog(window) is not None, what="dialog")
@@ -68,6 +73,8 @@ def test_escape_on_dialog_denies(qtbot, qloop, make_desktop, tmp_path: Path) -> 
     desktop = make_desktop(WRITE)
     window = desktop.window
 
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
+
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
         await until(lambda: _dialog(window) is not None, what="dialog")
@@ -82,6 +89,8 @@ def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, t
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
@@ -124,6 +133,8 @@ def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: P
     desktop = make_desktop(WRITE)
     window = desktop.window
 
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
+
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
         await until(lambda: _dialog(window) is not None, what="dialog")
@@ -142,6 +153,8 @@ def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_pat
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
@@ -174,6 +187,8 @@ def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop
     inbox = desktop.runtime.inbox
     seen: dict[str, object] = {}
 
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
+
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the report")
         await until(lambda: inbox.pending(kind="question"), what="question")
@@ -194,3 +209,154 @@ def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop
     answer = next(m for m in desktop.runtime.conversations.load(window.session_id)
                   if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
     assert answer["content"] == "The user answered: Q4"
+
+
+# ------------------------------------------- card or dialog: where the user looks
+
+
+class Notes:
+    """The Notifier interface, recording the keys it was asked to show."""
+
+    def __init__(self) -> None:
+        self.on_activated = None
+        self.shown: list[str] = []
+
+    def notify(self, key: str, title: str, body: str, actions=()) -> None:  # type: ignore[no-untyped-def]
+        self.shown.append(key)
+
+    def withdraw(self, key: str) -> None:
+        pass
+
+    async def close(self) -> None:
+        return None
+
+
+def _look_here(window) -> None:  # type: ignore[no-untyped-def]
+    """The user is in the app's main window."""
+    window.activateWindow()
+    for _ in range(50):
+        if window.isActiveWindow():
+            break
+        QApplication.processEvents()
+    assert window.isActiveWindow()
+
+
+def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The window is active and shows the session: the inline card is the one place
+    to answer — no dialog over it, no notification — and it has the focus, so the
+    keyboard alone answers it (Space on Approve)."""
+    notes = Notes()
+    desktop = make_desktop(WRITE, notifier=notes)
+    window = desktop.window
+    _look_here(window)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write the file")
+        await until(lambda: window.view.cards(), what="card")
+        [card] = window.view.cards()
+        await asyncio.sleep(0.1)  # time for a dialog to open, if one were going to
+        seen["dialogs"] = dict(window.dialogs)
+        seen["focus on approve"] = QApplication.focusWidget() is card.panel.once
+        seen["notified"] = list(notes.shown)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+        seen["card after"] = window.view.cards()
+        seen["focus after"] = QApplication.focusWidget() is window.composer.edit
+
+    run(qloop, scenario)
+    assert seen == {"dialogs": {}, "focus on approve": True, "notified": [], "card after": [],
+                    "focus after": True}
+    assert (tmp_path / "ws" / "out.txt").read_text() == "hello\n"
+    item = desktop.runtime.inbox.items()[0]
+    assert (item.resolution, item.resolved_by) == ("once", "card")
+
+
+def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A keystroke meant for the message being typed never answers the ask: the
+    draft keeps the focus; Ctrl+Shift+A approves from there."""
+    desktop = make_desktop(WRITE)
+    window = desktop.window
+    _look_here(window)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write the file")
+        qtbot.keyClicks(window.composer.edit, "and then")  # before the ask arrives
+        await until(lambda: window.view.cards(), what="card")
+        await asyncio.sleep(0.1)
+        seen["dialogs"] = dict(window.dialogs)
+        seen["focus"] = QApplication.focusWidget() is window.composer.edit
+        qtbot.keyClicks(window.composer.edit, " a summary")  # a space: still the draft's
+        seen["pending"] = len(desktop.inbox.pending())
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_A,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        await until(lambda: not desktop.inbox.pending(), what="approved")
+
+    run(qloop, scenario)
+    assert seen == {"dialogs": {}, "focus": True, "pending": 1}
+    assert window.composer.edit.toPlainText() == "and then a summary"
+    assert desktop.runtime.inbox.items()[0].resolved_by == "shortcut"
+
+
+def test_an_ask_of_another_session_gets_a_dialog(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The window shows another session: the ask gets its dialog (and notification),
+    titled with its session; answered there, it is gone from everywhere."""
+    notes = Notes()
+    desktop = make_desktop(WRITE, notifier=notes)
+    window = desktop.window
+    shown = window.ensure_session()  # the session on screen
+    other = desktop.manager.create_session(title="Quarterly brief", workspace=str(tmp_path / "ws"))
+    _look_here(window)
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        desktop.manager.send(other.id, "write the file")
+        await until(lambda: _dialog(window) is not None, what="dialog")
+        dialog = _dialog(window)
+        seen["cards"] = window.view.cards()
+        seen["from"] = dialog.accessibleDescription()
+        seen["notified"] = len(notes.shown)
+        qtbot.mouseClick(dialog.panel.once, Qt.MouseButton.LeftButton)
+        await until(lambda: not desktop.manager.is_running(other.id), what="turn end")
+        window.show_session(other.id)
+        await until(lambda: window.transcript.session_id == other.id
+                    and window.transcript.items, what="the other session on screen")
+
+    run(qloop, scenario)
+    assert window.session_id == other.id != shown
+    assert seen == {"cards": [], "from": "write_file wants to run in Quarterly brief", "notified": 1}
+    assert window.dialogs == {} and window.view.cards() == [] and desktop.inbox.pending() == []
+    assert (tmp_path / "ws" / "out.txt").exists()
+
+
+def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Its labels and buttons are never windows of their own, even for an instant (a
+    flash on the desktop that took the activation from the main window)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from openworker_qt.core.approvals import ApprovalRequest
+    from openworker_qt.core.risk import RiskClass
+
+    shown: list[str] = []
+
+    class Windows(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Show and obj.isWidgetType() and obj.isWindow():  # type: ignore[attr-defined]
+                shown.append(type(obj).__name__)
+            return False
+
+    request = ApprovalRequest(
+        session_id="s1", call_id="c1", tool="web_fetch", risk=RiskClass.EXTERNAL,
+        reason="web_fetch reaches example.com", arguments={"url": "https://example.com"},
+        target="example.com", can_always=True, about="[MCP server docs] Fetches a page.")
+    watcher = Windows()
+    QApplication.instance().installEventFilter(watcher)
+    try:
+        card = ApprovalCard(request)
+        qtbot.addWidget(card)
+        dialog = ApprovalDialog(request)
+        qtbot.addWidget(dialog)
+    finally:
+        QApplication.instance().removeEventFilter(watcher)
+    assert shown == []

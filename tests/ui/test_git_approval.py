@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from openworker_qt.ui.approval import ApprovalDialog
-from tests.ui.conftest import run, until
+from tests.ui.conftest import look_away, run, until
 from tests.ui.test_main_window import type_and_enter
 
 COMMIT = [
@@ -45,6 +45,8 @@ def test_commit_approval_shows_the_staged_diff(qtbot, qloop, make_desktop, tmp_p
     desktop = make_desktop(COMMIT)
     window = desktop.window
     seen: dict[str, str] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "commit the plan")

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from openworker_qt.qt.inbox_model import InboxListModel
-from tests.ui.conftest import REPO_ROOT, run, until
+from tests.ui.conftest import REPO_ROOT, look_away, run, until
 from tests.ui.test_approvals import WRITE
 from tests.ui.test_main_window import type_and_enter
 
@@ -80,6 +80,8 @@ def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tm
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, float] = {}
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")

@@ -284,3 +284,36 @@ def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_deskt
     # the demo sets nothing up: onboarding is offered again next time
     assert load_config().get("general.default_model") == ""
     assert needs_onboarding(desktop.settings)
+
+
+def test_each_page_takes_its_own_height(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+    """The short model page is not as tall as the connect page (no empty gap above
+    its buttons); Back gives the connect page its height again; a long message on
+    the connect page makes the dialog taller rather than squeezing its fields."""
+    stub.add("POST", CHAT, Reply(body=sse(chunk("OK")) + "data: [DONE]\n\n", content_type="text/event-stream"))
+    desktop, dialog = open_dialog(make_desktop)
+    qtbot.waitExposed(dialog)
+    dialog.select_provider("openai")
+    dialog.key_edit.setText("sk-test-good-key-123")
+    dialog.url_edit.setText(stub.url + "/v1")
+    connect_height = dialog.height()
+    width = dialog.width()
+
+    async def scenario() -> None:
+        qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
+        await until(lambda: dialog.page() == 1, what="model page")
+
+    run(qloop, scenario)
+    model_height = dialog.height()
+    assert dialog.width() == width
+    assert model_height < connect_height * 0.6
+    # what is below the model box is one step of space and the buttons, no gap
+    below = dialog.finish_button.mapTo(dialog, dialog.finish_button.rect().topLeft()).y() - (
+        dialog.model_box.mapTo(dialog, dialog.model_box.rect().bottomLeft()).y())
+    assert below < 3 * dialog.finish_button.height()
+    qtbot.mouseClick(dialog.back_button, Qt.MouseButton.LeftButton)
+    assert dialog.page() == 0 and dialog.height() == connect_height
+    field = dialog.key_edit.mapTo(dialog, dialog.key_edit.rect().topLeft()).y()
+    dialog._say("The key was refused. " * 12, error=True)
+    qtbot.waitUntil(lambda: dialog.height() > connect_height)
+    assert dialog.key_edit.mapTo(dialog, dialog.key_edit.rect().topLeft()).y() == field

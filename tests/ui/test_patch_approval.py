@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from openworker_qt.ui.approval import ApprovalDialog
-from tests.ui.conftest import run, until
+from tests.ui.conftest import look_away, run, until
 from tests.ui.test_main_window import type_and_enter
 
 PATCH = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n"
@@ -20,6 +20,8 @@ def _dialog(window) -> ApprovalDialog | None:  # type: ignore[no-untyped-def]
 
 def _approve_first(qtbot, qloop, desktop, seen: list[str]) -> None:  # type: ignore[no-untyped-def]
     window = desktop.window
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "edit the notes")

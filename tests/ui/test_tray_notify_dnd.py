@@ -13,7 +13,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.conftest import run, until
+from tests.ui.conftest import look_away, run, until
 from tests.ui.test_approvals import WRITE
 from tests.ui.test_main_window import type_and_enter
 
@@ -104,6 +104,8 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
     window = desktop.window
     window.show_dialogs = False
 
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
+
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write")
         await until(lambda: notifier.shown, what="notification")
@@ -148,6 +150,8 @@ def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_
     window.show_dialogs = False
     calls: list[tuple] = []  # type: ignore[type-arg]
     closed: list[int] = []
+
+    look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
     async def scenario() -> None:
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
