@@ -35,6 +35,7 @@ from openworker_qt.connectors.base import (
     dumps,
     n,
     obj,
+    refused,
     s,
 )
 from openworker_qt.connectors.base import api_url as _url
@@ -47,7 +48,8 @@ from openworker_qt.connectors.services import GOOGLE_FIELDS, google_oauth, oauth
 def _site(values: Credentials, service: str) -> str:
     url = values.get("api_url") or values.get("site") or ""
     if not url.startswith(("https://", "http://")):
-        raise ConnectorError("config", f"The {service} address must start with https://.")
+        raise ConnectorError("config", "The {service} address must start with https://.",
+                             service=service)
     return url
 
 
@@ -632,8 +634,7 @@ def _attio(values: Credentials, policy: RetryPolicy) -> HttpApi:
 async def _attio_validate(api: HttpApi) -> Identity:
     me = await api.get("self")
     if not me.get("active"):  # a revoked token answers, inactive
-        raise ConnectorError("auth", "Attio refused the credentials (expired or revoked). "
-                             "Reconnect Attio in Settings → Connectors.")
+        raise refused("Attio")
     return Identity(f"the {me.get('workspace_name')} workspace", "Attio")
 
 

@@ -365,7 +365,8 @@ def _atlassian(service: str) -> Any:
 
         url = values.get("api_url") or values.get("site") or ""
         if not url.startswith(("https://", "http://")):
-            raise ConnectorError("config", f"The {service} site must be an https:// address.")
+            raise ConnectorError("config", "The {service} site must be an https:// address.",
+                                 service=service)
         return HttpApi(service, url, policy=policy,
                        auth=httpx2.BasicAuth(values.get("email", ""), values.get("token", "")))
 
@@ -462,8 +463,9 @@ class GraphQLApi(HttpApi):
 
     async def gql(self, query: str, variables: dict[str, Any] | None = None, *,
                   read: bool = True) -> dict[str, Any]:
-        refused = ConnectorError("auth", f"{self.service} refused the key (expired or revoked). "
-                                 f"Reconnect {self.service} in Settings → Connectors.")
+        refused = ConnectorError("auth", "{service} refused the key (expired or revoked). "
+                                 "Reconnect {service} in Settings → Connectors.",
+                                 service=self.service)
         try:
             data = await self.request("POST", self.path, idempotent=read,
                                       json_body={"query": query, "variables": variables or {}})
@@ -476,7 +478,8 @@ class GraphQLApi(HttpApi):
             codes = {str((e.get("extensions") or {}).get("code", "")) for e in errors}
             if codes & {"AUTHENTICATION_ERROR", "UNAUTHENTICATED"}:
                 raise refused
-            raise ConnectorError("request", f"{self.service}: {errors[0].get('message', 'error')}")
+            raise ConnectorError("request", "{service}: {detail}", service=self.service,
+                                 detail=errors[0].get("message", "error"))
         return dict((data or {}).get("data") or {})
 
 
