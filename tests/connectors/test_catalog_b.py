@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from openworker_qt.connectors import catalog_b
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import catalogue
 from openworker_qt.runtime import Runtime
@@ -180,13 +178,6 @@ CASES += [
 ]
 
 IDS = [c.id for c in CASES]
-
-
-@pytest.fixture(autouse=True)
-def no_kept_zoom_tokens() -> Any:
-    catalog_b._ZOOM_TOKENS.clear()
-    yield
-    catalog_b._ZOOM_TOKENS.clear()
 
 
 def test_every_connector_of_the_set_is_in_the_catalogue_with_plain_words() -> None:

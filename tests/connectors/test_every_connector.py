@@ -10,11 +10,10 @@ set's particular rules."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+import pytest_asyncio
 
-from openworker_qt.connectors import catalog_b
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.registry import secret_name
 from openworker_qt.runtime import Runtime
@@ -40,11 +39,12 @@ IDS = [c.id for c in CASES]
 OOPS = Reply(status=500, body="oops", content_type="text/plain")
 
 
-@pytest.fixture(autouse=True)
-def no_kept_zoom_tokens() -> Any:
-    catalog_b._ZOOM_TOKENS.clear()
-    yield
-    catalog_b._ZOOM_TOKENS.clear()
+@pytest_asyncio.fixture(params=CASES, ids=IDS)
+async def case(request: pytest.FixtureRequest, rt: Runtime, stub: StubServer) -> Case:
+    """Each connector in turn, connected through the registry (the stub reset after)."""
+    case: Case = request.param
+    await connect(rt, case, stub)
+    return case
 
 
 def test_every_connector_has_one_case() -> None:
@@ -61,11 +61,9 @@ def credentials_went_in_the_request(case: Case, stub: StubServer, path: str | No
                for s in seen for v in s.headers.values()) or any(case.token in s.path for s in seen)
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_validation_shows_the_identity_and_keeps_the_secret_in_the_keyring(
     rt: Runtime, stub: StubServer, case: Case
 ) -> None:
-    await connect(rt, case, stub)
     state = rt.connectors.state(case.id)
     assert state.status == "connected"
     assert state.identity == case.identity
@@ -82,9 +80,7 @@ async def test_validation_shows_the_identity_and_keeps_the_secret_in_the_keyring
     credentials_went_in_the_request(case, stub)
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_path: Path) -> None:
-    await connect(rt, case, stub)
     name, arguments, routes, expected = case.read
     add(stub, case, routes)
     result = await run_tool(rt, name, arguments, tmp_path)
@@ -97,11 +93,9 @@ async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_pa
     credentials_went_in_the_request(case, stub, at(routes[0][1], case))
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_action_tool_parks_is_approved_and_is_sent_once(
     rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
 ) -> None:
-    await connect(rt, case, stub)
     name, arguments, routes, target, sent_body = case.action
     add(stub, case, routes)
     method, path = routes[-1][0], at(routes[-1][1], case)
@@ -121,11 +115,9 @@ async def test_action_tool_parks_is_approved_and_is_sent_once(
     assert "problem" not in str(results[-1].get("content"))
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_an_expired_token_is_reported_and_keeps_what_worked(
     rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
 ) -> None:
-    await connect(rt, case, stub)
     # Connecting again with a token the service refuses changes nothing stored.
     expired = "tok-expired-999999"
     method, path, _ = case.validate[0]
@@ -147,11 +139,9 @@ async def test_an_expired_token_is_reported_and_keeps_what_worked(
     assert name not in {t.name for t in rt.connectors.tools()}
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_a_429_is_waited_out_as_retry_after_says(
     rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
 ) -> None:
-    await connect(rt, case, stub)
     name, arguments, routes, expected = case.read
     (method, path, body), *rest = routes
     path = at(path, case)
@@ -171,11 +161,9 @@ async def test_a_429_is_waited_out_as_retry_after_says(
     assert sleeps.asked == [7.0]
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_write(
     rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
 ) -> None:
-    await connect(rt, case, stub)
     name, arguments, routes, _ = case.read
     method, path = routes[0][0], at(routes[0][1], case)
     stub.add(method, path, OOPS)
