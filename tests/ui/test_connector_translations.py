@@ -212,6 +212,7 @@ async def test_a_token_slack_refuses_is_said_in_chinese(chinese: str, qtbot) -> 
     """The local Slack refuses the bot token (revoked since it was connected): testing
     the connection, connecting with a wrong token, and the stored state on a page
     opened later all say so in Chinese, with Slack's own error code kept."""
+    from openworker_qt.ui.connector_catalog import ConnectorCatalog
     from openworker_qt.ui.settings_connectors import ConnectorsPage
     from tests.connectors.helpers import Sleeps, runtime
     from tests.connectors.slack_stub import SlackStub
@@ -246,6 +247,9 @@ async def test_a_token_slack_refuses_is_said_in_chinese(chinese: str, qtbot) -> 
         qtbot.addWidget(later)
         later.select("slack")
         assert later.state_label.text() == f"需要处理：{refused}"
+        catalog = ConnectorCatalog(rt.connectors)  # and the catalogue's card says it too
+        qtbot.addWidget(catalog)
+        assert catalog.cards["slack"].state.toolTip().endswith(f" — {refused}")
     finally:
         rt.close()
         await stub.stop()
