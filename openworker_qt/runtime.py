@@ -349,7 +349,7 @@ class Runtime:
 
         chosen = tools_for or self.tools_for
         if chosen is default_tools:  # its sessions get an explorer bound to them
-            chosen = self._tools_with_explorer(default_model)
+            chosen = self.tools_with_explorer(default_model)
         offered = chosen
 
         def persona_tools(info: SessionInfo) -> ToolRegistry:
@@ -400,7 +400,10 @@ class Runtime:
             self.add_service(server)
         return manager
 
-    def _tools_with_explorer(self, default_model: str) -> ToolsFor:
+    def tools_with_explorer(self, default_model: str) -> ToolsFor:
+        """The default session tools, each session with an explorer bound to it (and
+        memory and the connected connectors): what a session is offered, also asked by
+        ``openworker-qt tools``."""
         def tools(info: SessionInfo) -> ToolRegistry:
             sid = info.id
 

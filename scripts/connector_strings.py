@@ -3,8 +3,11 @@
 The connectors are plain Python (no Qt, so ``pyside6-lupdate`` cannot see
 their words): each descriptor's category, description, field labels, help
 texts and placeholders, what it says after connecting, and its tools'
-descriptions (and, where the catalogue shows them, their first sentences).
-Settings → Connectors passes each of them through
+descriptions (and, where the catalogue shows them, their first sentences); and
+the templates of the errors they raise (``ConnectorError(kind, "{service}
+refused …", service=…)``: every message is a constant template, its
+placeholders filled after translation; an f-string message is reported, as
+it could not be translated). Settings → Connectors passes each of them through
 ``QCoreApplication.translate("Connectors", text)``; this script writes every
 one of them into the "Connectors" context of the translation files, so a new
 connector's words show up there to be translated:
@@ -23,6 +26,7 @@ the services write them and are not collected.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import importlib
 import sys
@@ -36,6 +40,9 @@ TRANSLATIONS = ROOT / "resources" / "translations"
 CONTEXT = "Connectors"
 #: Words of a connector's ``extra`` that are shown to the user.
 SHOWN_EXTRA = ("after_connect",)
+#: Where the connectors raise their errors (plain Python, scanned without importing).
+CONNECTORS = ROOT / "openworker_qt" / "connectors"
+ERROR = "ConnectorError"
 
 
 def descriptor_strings(specs: Iterable[Any] | None = None) -> list[str]:
@@ -69,6 +76,64 @@ def descriptor_strings(specs: Iterable[Any] | None = None) -> list[str]:
             add(tool.description)
             if summary is not None:
                 add(summary.sentence(tool.description))
+    return list(found)
+
+
+def error_templates(paths: Iterable[Path] | None = None) -> tuple[list[str], list[str]]:
+    """The message templates of every ``ConnectorError(kind, message, …)`` in the
+    connectors' sources, once each, in order; and where a message is not a constant
+    template ("file:line: …"): those could not be translated.
+
+    A message is a string literal (adjacent literals join), a module constant holding
+    one, or such pieces joined with ``+`` (or chosen with ``… if … else …``)."""
+    found: dict[str, None] = {}
+    wrong: list[str] = []
+    for path in sorted(CONNECTORS.glob("*.py")) if paths is None else paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        constants = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                     for target in node.targets if isinstance(target, ast.Name)}
+        calls = [node for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and _name(node.func) == ERROR]
+        for node in sorted(calls, key=lambda c: c.lineno):
+            args = [*node.args[1:2], *(k.value for k in node.keywords if k.arg == "message")]
+            texts = _texts(args[0], constants) if args else None
+            if texts:
+                found.update(dict.fromkeys(texts))
+            else:
+                where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                wrong.append(f"{where}:{node.lineno}: the message is not a constant template")
+    return list(found), wrong
+
+
+def _texts(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> list[str] | None:
+    """The strings an expression of constants can be: a literal, a module constant,
+    ``a + b``, ``a if … else b``; None when it is anything else (an f-string, a call)."""
+    if depth > 10:
+        return None
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else None
+    if isinstance(node, ast.Name) and node.id in constants:
+        return _texts(constants[node.id], constants, depth + 1)
+    if isinstance(node, ast.IfExp):
+        body, orelse = (_texts(node.body, constants, depth + 1),
+                        _texts(node.orelse, constants, depth + 1))
+        return body + orelse if body is not None and orelse is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = (_texts(node.left, constants, depth + 1),
+                       _texts(node.right, constants, depth + 1))
+        return [a + b for a in left for b in right] if left and right else None
+    return None
+
+
+def _name(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(
+        func, ast.Attribute) else ""
+
+
+def connector_strings() -> list[str]:
+    """Everything of the "Connectors" context: the descriptors' words, then the errors'."""
+    found = dict.fromkeys(descriptor_strings())
+    found.update(dict.fromkeys(error_templates()[0]))
     return list(found)
 
 
@@ -194,8 +259,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path,
                         help="the .ts files (default: every one in resources/translations)")
     args = parser.parse_args(argv)
-    strings = descriptor_strings()
+    strings = connector_strings()
     status = 0
+    for problem in error_templates()[1]:
+        print(problem)
+        status = 1
     for path in args.files or sorted(TRANSLATIONS.glob("*.ts")):
         root = ET.parse(path).getroot()
         if args.check:

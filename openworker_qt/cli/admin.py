@@ -113,7 +113,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     out: list[dict[str, Any]] = []
     # Exactly what a session of this persona is offered: the runtime's session tools
     # (the explorer, memory and connected services included), narrowed to its families.
-    tools_for = rt._tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
+    tools_for = rt.tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
     offered = rt.minds.tools(info, tools_for(info))
     listed = list(offered)
     if extra and rt.minds.uses_services(info):  # MCP tools, as in a session

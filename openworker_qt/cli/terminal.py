@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -96,10 +97,15 @@ class TerminalApprover:
             )
             return ApprovalOutcome.DENY
         always = "/a=always" if request.can_always else ""
+        # What an MCP server says its tool does (what the model read): a poisoned
+        # description ("ignore your instructions…") is seen before the call runs.
+        about = server_words(request.about)
         prompt = (
             f"\n{request.tool} ({request.risk.value}) wants to run: "
             f"{preview_args(dict(request.arguments))}\n"
-            f"  reason: {request.reason}\n  Allow? [y/N{always}] "
+            f"  reason: {request.reason}\n"
+            + (f"  {about}\n" if about else "")
+            + f"  Allow? [y/N{always}] "
         )
         answer = await asyncio.to_thread(_ask, prompt)
         answer = answer.strip().lower()
@@ -108,6 +114,30 @@ class TerminalApprover:
         if answer in ("a", "always") and request.can_always:
             return ApprovalOutcome.ALWAYS
         return ApprovalOutcome.DENY
+
+
+#: How much of a server's description of its tool the prompt shows.
+ABOUT_SHOWN = 600
+_SERVER_TAG = re.compile(r"^\[MCP server ([^\]]+)\]\s*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def server_words(about: str, limit: int = ABOUT_SHOWN) -> str:
+    """The line of the approval prompt quoting what the tool's MCP server says it does,
+    labelled as the server's own words, on one line and cut at ``limit`` characters.
+    Control characters (terminal escapes, bidi overrides) become spaces: the server's
+    text cannot move the cursor, recolour or rewrite the prompt around it."""
+    if not about:
+        return ""
+    tag = _SERVER_TAG.match(about)
+    text = " ".join(_CONTROL.sub(" ", about[tag.end():] if tag else about).split())
+    if not text:
+        return ""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    server = " ".join(_CONTROL.sub(" ", tag.group(1)).split()) if tag else ""
+    who = f"The MCP server {server}" if server else "Its MCP server"
+    return f"{who} says this tool does (its own words, not checked): «{text}»"
 
 
 async def terminal_questioner(request: QuestionRequest) -> str:

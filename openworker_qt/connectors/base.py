@@ -44,14 +44,39 @@ def is_on(value: str | None) -> bool:
     return str(value or "").strip().lower() in YES
 
 
-class ConnectorError(Exception):
-    """A failure of a connector's call, with a message for the user."""
+class Words(tuple[str, ...]):
+    """A placeholder's value that is itself connector words (fields' labels): on
+    screen each is translated too, and they are joined with ", "."""
 
-    def __init__(self, kind: ErrorKind, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
+
+class ConnectorError(Exception):
+    """A failure of a connector's call, with a message for the user.
+
+    ``message`` is an English *template*, a constant string whose ``{name}``
+    placeholders are filled from ``values`` (the service's name, an HTTP status,
+    the service's own detail): :attr:`message` is the English sentence (for the
+    model, the logs and the CLI), while the settings page translates
+    :attr:`template` (scripts/connector_strings.py collects every template of the
+    connectors) and fills the placeholders after. Braces are literal when no
+    value is given."""
+
+    def __init__(self, kind: ErrorKind, message: str, *, status: int | None = None,
+                 **values: object) -> None:
         self.kind: ErrorKind = kind
-        self.message = message
+        self.template = message
+        self.values: dict[str, str | list[str]] = {
+            k: list(v) if isinstance(v, Words) else str(v) for k, v in values.items()}
+        self.message = fill(message, self.values)
         self.status = status
+        super().__init__(self.message)
+
+
+def fill(template: str, values: Mapping[str, str | list[str]]) -> str:
+    """A template's placeholders filled (a list of words joined with ", ")."""
+    if not values:
+        return template
+    return template.format_map({k: v if isinstance(v, str) else ", ".join(v)
+                                for k, v in values.items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +273,8 @@ class HttpApi:
                     await policy.sleep(policy.backoff * 2 ** (attempt - 1))
                     continue
                 raise ConnectorError(
-                    "network", f"{self.service} could not be reached ({type(exc).__name__}).",
-                ) from exc
+                    "network", "{service} could not be reached ({problem}).",
+                    service=self.service, problem=type(exc).__name__) from exc
             status = response.status_code
             if status == 429 or (status == 403 and (  # GitHub's primary and secondary limits
                     response.headers.get("x-ratelimit-remaining") == "0"
@@ -259,9 +284,9 @@ class HttpApi:
                     wait = policy.backoff * 2 ** (attempt - 1)
                 if wait > policy.max_wait or last:
                     raise ConnectorError(
-                        "rate_limited",
-                        f"{self.service} is rate limiting requests; it asks to wait "
-                        f"{wait:.0f} s. Try again later.", status=status)
+                        "rate_limited", "{service} is rate limiting requests; it asks to wait "
+                        "{seconds} s. Try again later.", status=status,
+                        service=self.service, seconds=f"{wait:.0f}")
                 await policy.sleep(wait)
                 continue
             if status >= 500:
@@ -269,20 +294,28 @@ class HttpApi:
                     await policy.sleep(policy.backoff * 2 ** (attempt - 1))
                     continue
                 raise ConnectorError(
-                    "server", f"{self.service} had a problem on its side (HTTP {status}). "
-                    "Try again later.", status=status)
+                    "server", "{service} had a problem on its side (HTTP {code}). "
+                    "Try again later.", status=status, service=self.service, code=status)
             body = _body(response)
             if status == 401:
-                raise ConnectorError(
-                    "auth", f"{self.service} refused the credentials (expired or revoked). "
-                    f"Reconnect {self.service} in Settings → Connectors.", status=status)
+                raise refused(self.service, status=status)
             if status >= 400:
                 detail = _detail(body)
-                raise ConnectorError(
-                    "request", f"{self.service} refused the request (HTTP {status})"
-                    + (f": {detail}" if detail else "."), status=status)
+                if detail:
+                    raise ConnectorError(
+                        "request", "{service} refused the request (HTTP {code}): {detail}",
+                        status=status, service=self.service, code=status, detail=detail)
+                raise ConnectorError("request", "{service} refused the request (HTTP {code}).",
+                                     status=status, service=self.service, code=status)
             return body
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def refused(service: str, *, status: int | None = None) -> ConnectorError:
+    """The service refused the stored credentials: the user reconnects."""
+    return ConnectorError(
+        "auth", "{service} refused the credentials (expired or revoked). "
+        "Reconnect {service} in Settings → Connectors.", status=status, service=service)
 
 
 def _body(response: Any) -> Any:
@@ -330,5 +363,5 @@ def path_segment(value: object) -> str:
     can name one thing and never step to another of the service's addresses."""
     text = str(value).strip()
     if not text or text in {".", ".."}:
-        raise ConnectorError("request", f"{text!r} is not a valid id.")
+        raise ConnectorError("request", "{value} is not a valid id.", value=repr(text))
     return quote(text, safe="")

@@ -233,8 +233,9 @@ class PageSession:
         """The session's output folder, made if missing; never where a link leads."""
         folder = self.outputs
         if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
-            raise ConnectorError("request", f"{folder} is not a plain folder: downloads and "
-                                 "screenshots go only into the session's own output folder.")
+            raise ConnectorError("request", "{folder} is not a plain folder: downloads and "
+                                 "screenshots go only into the session's own output folder.",
+                                 folder=folder)
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 
@@ -377,8 +378,8 @@ class BrowserHost:
 
                 self._playwright = await async_playwright().start()
             except Exception as exc:
-                raise ConnectorError("config", f"{NO_PLAYWRIGHT} ({type(exc).__name__}: "
-                                     f"{exc})") from exc
+                raise ConnectorError("config", NO_PLAYWRIGHT + " ({problem})",
+                                     problem=f"{type(exc).__name__}: {exc}") from exc
         profile = profile_dir(session_id)
         profile.mkdir(parents=True, exist_ok=True)
         try:
@@ -386,8 +387,9 @@ class BrowserHost:
                 str(profile), executable_path=executable, headless=True, args=launch_flags(),
                 accept_downloads=True, chromium_sandbox=not as_root())
         except Exception as exc:
-            raise ConnectorError("config", f"Chromium did not start ({executable}): "
-                                 f"{str(exc).splitlines()[0]}. {INSTALL_HINT}") from exc
+            raise ConnectorError("config", "Chromium did not start ({executable}): "
+                                 "{problem}. " + INSTALL_HINT, executable=executable,
+                                 problem=(str(exc).splitlines() or [""])[0]) from exc
         pages = context.pages
         page = pages[0] if pages else await context.new_page()
         folder = await asyncio.to_thread(Path(workspace).resolve)
@@ -479,7 +481,8 @@ def _client(values: Credentials, _policy: RetryPolicy) -> BrowserClient:
     found = find_chromium(values.get("executable", ""))
     if found is None:
         where = values.get("executable") or "on this computer"
-        raise ConnectorError("config", f"No Chromium found ({where}). {INSTALL_HINT}")
+        raise ConnectorError("config", "No Chromium found ({where}). " + INSTALL_HINT,
+                             where=where)
     return BrowserClient(found)
 
 
@@ -491,11 +494,13 @@ async def _validate(client: BrowserClient) -> Identity:
             out = subprocess.run([client.executable, "--version"], capture_output=True,
                                  text=True, timeout=30, check=False)
         except (OSError, subprocess.SubprocessError) as exc:
-            raise ConnectorError("config", f"{client.executable} did not run ({exc}). "
-                                 f"{INSTALL_HINT}") from exc
+            raise ConnectorError("config", "{executable} did not run ({problem}). "
+                                 + INSTALL_HINT, executable=client.executable,
+                                 problem=exc) from exc
         text = (out.stdout or out.stderr).strip().splitlines()
         if out.returncode != 0 or not text:
-            raise ConnectorError("config", f"{client.executable} did not run. {INSTALL_HINT}")
+            raise ConnectorError("config", "{executable} did not run. " + INSTALL_HINT,
+                                 executable=client.executable)
         return text[0]
 
     return Identity(await asyncio.to_thread(version), "this computer")
@@ -512,17 +517,19 @@ def _failed(what: str, exc: Exception) -> ConnectorError:
     if "Timeout" in type(exc).__name__ or "Timeout" in text:
         text = ("it did not happen in time (take a new browser_snapshot: element refs "
                 "change when the page does)")
-    return ConnectorError("request", f"{what} failed: {text}")
+    return ConnectorError("request", "{what} failed: {problem}", what=what, problem=text)
 
 
 async def _navigate(client: BrowserClient, a: dict[str, Any]) -> str:
     url = str(a.get("url", "")).strip()
     domain = domain_name(str(a.get("domain", "")))
     if urlparse(url).scheme not in ("http", "https"):
-        raise ConnectorError("request", f"Only http and https addresses can be opened, not {url!r}.")
+        raise ConnectorError("request", "Only http and https addresses can be opened, "
+                             "not {url}.", url=repr(url))
     if host_of(url) != domain:
-        raise ConnectorError("request", f"The address is on {host_of(url) or '(no domain)'}, "
-                             f"not on {domain!r}: domain must be the address's own domain.")
+        raise ConnectorError("request", "The address is on {host}, not on {domain}: domain "
+                             "must be the address's own domain.",
+                             host=host_of(url) or "(no domain)", domain=repr(domain))
 
     async def go(page: PageSession) -> str:
         page.approved.add(domain)
@@ -531,8 +538,10 @@ async def _navigate(client: BrowserClient, a: dict[str, Any]) -> str:
         except Exception as exc:
             failed = _failed(f"Opening {url}", exc)
             notes = page.notes()  # why, when a guard stopped it
-            raise ConnectorError("request", "\n".join(x for x in (failed.message, notes) if x)
-                                 ) from exc
+            if notes:
+                raise ConnectorError("request", "{failed}\n{notes}", failed=failed.message,
+                                     notes=notes) from exc
+            raise failed from exc
         return await page.report(f"Opened {url}.")
 
     return await _on(client, a, go)
@@ -608,8 +617,9 @@ async def _submit(client: BrowserClient, a: dict[str, Any]) -> str:
         except Exception as exc:
             raise _failed(f"Finding {ref}", exc) from exc
         if sends_to != domain:
-            raise ConnectorError("request", f"This form sends to {sends_to}, not to {domain}: "
-                                 f"call browser_submit with domain={sends_to!r}.")
+            raise ConnectorError("request", "This form sends to {host}, not to {domain}: "
+                                 "call browser_submit with domain={quoted}.", host=sends_to,
+                                 domain=domain, quoted=repr(sends_to))
         page.sending_to = domain
         try:
             await page.page.evaluate("() => { window.__openworkerSubmit = true; }")

@@ -35,19 +35,21 @@ from openworker_qt.connectors.base import (
     dumps,
     n,
     obj,
+    refused,
     s,
 )
 from openworker_qt.connectors.base import api_url as _url
 from openworker_qt.connectors.base import bearer_api as _bearer
 from openworker_qt.connectors.base import path_segment as _id
 from openworker_qt.connectors.base import token_field as _token
-from openworker_qt.connectors.services import GOOGLE_FIELDS, _google, _oauth_bearer, pick
+from openworker_qt.connectors.services import GOOGLE_FIELDS, google_oauth, oauth_bearer, pick
 
 
 def _site(values: Credentials, service: str) -> str:
     url = values.get("api_url") or values.get("site") or ""
     if not url.startswith(("https://", "http://")):
-        raise ConnectorError("config", f"The {service} address must start with https://.")
+        raise ConnectorError("config", "The {service} address must start with https://.",
+                             service=service)
     return url
 
 
@@ -287,9 +289,9 @@ GOOGLE_EXPORTS = {"application/vnd.google-apps.document": "text/plain",
                   "application/vnd.google-apps.presentation": "text/plain"}
 
 
-DRIVE_OAUTH = _google("https://www.googleapis.com/auth/drive")
+DRIVE_OAUTH = google_oauth("https://www.googleapis.com/auth/drive")
 # Sign in with the user's own OAuth client (refreshed), or a pasted access token.
-_drive = _oauth_bearer("Google Drive", DRIVE_OAUTH, "https://www.googleapis.com/drive/v3")
+_drive = oauth_bearer("Google Drive", DRIVE_OAUTH, "https://www.googleapis.com/drive/v3")
 
 
 async def _drive_validate(api: HttpApi) -> Identity:
@@ -632,8 +634,7 @@ def _attio(values: Credentials, policy: RetryPolicy) -> HttpApi:
 async def _attio_validate(api: HttpApi) -> Identity:
     me = await api.get("self")
     if not me.get("active"):  # a revoked token answers, inactive
-        raise ConnectorError("auth", "Attio refused the credentials (expired or revoked). "
-                             "Reconnect Attio in Settings → Connectors.")
+        raise refused("Attio")
     return Identity(f"the {me.get('workspace_name')} workspace", "Attio")
 
 

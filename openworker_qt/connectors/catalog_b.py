@@ -42,6 +42,7 @@ from openworker_qt.connectors.base import (
     is_on,
     n,
     obj,
+    refused,
     s,
 )
 from openworker_qt.connectors.base import bearer_api as _bearer
@@ -54,11 +55,6 @@ from openworker_qt.connectors.services import MICROSOFT_OAUTH, oauth_fields, pic
 def _address(help_text: str, *, required: bool = False, placeholder: str = "") -> Field:
     return Field("api_url", "API address", help_text, secret=False, required=required,
                  placeholder=placeholder)
-
-
-def _refused(service: str) -> ConnectorError:
-    return ConnectorError("auth", f"{service} refused the credentials (expired or revoked). "
-                          f"Reconnect {service} in Settings → Connectors.")
 
 
 def _text(html: Any) -> str:
@@ -92,7 +88,7 @@ async def _sentry_validate(api: _OrgApi) -> Identity:
     me = (await api.get("")) or {}
     user = me.get("user") if isinstance(me, dict) else None
     if not user:  # the root answers an unknown token as an anonymous visitor
-        raise _refused("Sentry")
+        raise refused("Sentry")
     org = await api.get(f"organizations/{api.scope}/")
     return Identity(str(user.get("name") or user.get("email")), str(org.get("name") or api.scope))
 
@@ -423,7 +419,7 @@ def _amplitude(values: Credentials, policy: RetryPolicy) -> _AmplitudeApi:
 async def _amplitude_validate(api: _AmplitudeApi) -> Identity:
     data = await api.get("2/events/list")
     if not isinstance(data, dict) or "data" not in data:
-        raise _refused("Amplitude")
+        raise refused("Amplitude")
     return Identity(f"the project with key …{api.key[-4:]}", "Amplitude")
 
 
@@ -769,7 +765,7 @@ class _MetaGraph(HttpApi):
         except ConnectorError as exc:
             if exc.status == 400 and ('"code": 190' in exc.message
                                       or "OAuthException" in exc.message):
-                raise _refused(self.service) from exc
+                raise refused(self.service) from exc
             raise
 
 
@@ -916,11 +912,11 @@ class _ZoomApi(HttpApi):
                 headers={"Authorization": f"Basic {basic}"})
         except ConnectorError as exc:
             if exc.status in (400, 401):  # invalid_client: wrong or revoked credentials
-                raise _refused("Zoom") from exc
+                raise refused("Zoom") from exc
             raise
         access = str((got or {}).get("access_token") or "")
         if not access:
-            raise _refused("Zoom")
+            raise refused("Zoom")
         lasts = float((got or {}).get("expires_in") or 3600)
         _ZOOM_TOKENS[self._key()] = (access, time.monotonic() + max(0.0, lasts - 120))
         return access
@@ -996,7 +992,8 @@ DOCUSIGN_OAUTH = OAuth("DocuSign", "https://account.docusign.com/oauth/auth",
 def _docusign(values: Credentials, policy: RetryPolicy) -> _OrgApi:
     base = (values.get("api_url") or "").rstrip("/")
     if not base.startswith(("https://", "http://")):
-        raise ConnectorError("config", "The DocuSign address must start with https://.")
+        raise ConnectorError("config", "The {service} address must start with https://.",
+                             service="DocuSign")
     if not base.endswith("/restapi"):
         base += "/restapi"
     token = access_token(DOCUSIGN_OAUTH, values)  # blocking: built in a worker

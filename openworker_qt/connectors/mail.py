@@ -47,7 +47,7 @@ class MailClient:
         try:
             return int(self.values.get(key) or default)
         except ValueError as exc:
-            raise ConnectorError("config", f"{key} must be a number.") from exc
+            raise ConnectorError("config", "{key} must be a number.", key=key) from exc
 
     def _imap(self) -> imaplib.IMAP4:
         host = self.values.get("imap_host", "")
@@ -57,10 +57,11 @@ class MailClient:
                                    else imaplib.IMAP4_SSL(host, port, ssl_context=ssl.create_default_context()))
             conn.login(self.user, self.password)
         except imaplib.IMAP4.error as exc:
-            raise ConnectorError("auth", f"The mail server refused the login: {exc}. Check the "
-                                 "user name and (app) password.") from exc
+            raise ConnectorError("auth", "The mail server refused the login: {detail}. Check the "
+                                 "user name and (app) password.", detail=exc) from exc
         except OSError as exc:
-            raise ConnectorError("network", f"Cannot reach {host}:{port} ({exc}).") from exc
+            raise ConnectorError("network", "Cannot reach {host}:{port} ({problem}).",
+                                 host=host, port=port, problem=exc) from exc
         return conn
 
     def check(self) -> Identity:
@@ -73,7 +74,7 @@ class MailClient:
         try:
             status, _ = conn.select(folder or "INBOX", readonly=True)
             if status != "OK":
-                raise ConnectorError("request", f"No folder {folder!r}.")
+                raise ConnectorError("request", "No folder {folder}.", folder=repr(folder))
             criteria = f'TEXT "{query}"' if query else "ALL"
             status, data = conn.search(None, criteria)
             ids = (data[0] or b"").split()[-limit:]
@@ -102,9 +103,11 @@ class MailClient:
         except smtplib.SMTPAuthenticationError as exc:
             raise ConnectorError("auth", "The mail server refused the login.") from exc
         except smtplib.SMTPException as exc:
-            raise ConnectorError("request", f"The mail server refused the message: {exc}.") from exc
+            raise ConnectorError("request", "The mail server refused the message: {detail}.",
+                                 detail=exc) from exc
         except OSError as exc:
-            raise ConnectorError("network", f"Cannot reach {host}:{port} ({exc}).") from exc
+            raise ConnectorError("network", "Cannot reach {host}:{port} ({problem}).",
+                                 host=host, port=port, problem=exc) from exc
 
 
 def _client(values: Credentials, _policy: RetryPolicy) -> MailClient:

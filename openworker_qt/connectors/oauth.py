@@ -66,14 +66,16 @@ _lock = threading.Lock()
 
 
 def _refused(oauth: OAuth, detail: str) -> ConnectorError:
-    return ConnectorError("auth", f"{oauth.service} refused the sign-in ({detail}: expired or "
-                          f"revoked). Sign in again in Settings → Connectors.")
+    return ConnectorError("auth", "{service} refused the sign-in ({detail}: expired or "
+                          "revoked). Sign in again in Settings → Connectors.",
+                          service=oauth.service, detail=detail)
 
 
 def _token_reply(oauth: OAuth, status: int, body: Any) -> dict[str, Any]:
     if status >= 500:
-        raise ConnectorError("server", f"{oauth.service}'s sign-in service had a problem "
-                             f"(HTTP {status}). Try again later.", status=status)
+        raise ConnectorError("server", "{service}'s sign-in service had a problem "
+                             "(HTTP {code}). Try again later.", status=status,
+                             service=oauth.service, code=status)
     if not isinstance(body, dict) or status >= 400 or not body.get("access_token"):
         error = body.get("error", f"HTTP {status}") if isinstance(body, dict) else f"HTTP {status}"
         raise _refused(oauth, str(error))
@@ -86,8 +88,8 @@ def access_token(oauth: OAuth, values: Credentials) -> str:
     if not refresh:
         token = values.get("token", "")
         if not token:
-            raise ConnectorError("config", f"Sign in with {oauth.service}, or paste an access "
-                                 "token, in Settings → Connectors.")
+            raise ConnectorError("config", "Sign in with {service}, or paste an access "
+                                 "token, in Settings → Connectors.", service=oauth.service)
         return token
     key = (oauth.token_endpoint(values), refresh)
     with _lock:
@@ -103,7 +105,8 @@ def access_token(oauth: OAuth, values: Credentials) -> str:
         response = httpx2.post(oauth.token_endpoint(values), data=form, auth=basic,
                                timeout=30.0)
     except httpx2.HTTPError as exc:
-        raise ConnectorError("network", f"{oauth.service} could not be reached.") from exc
+        raise ConnectorError("network", "{service} could not be reached.",
+                             service=oauth.service) from exc
     body = _token_reply(oauth, response.status_code, _json(response))
     expires = time.time() + float(body.get("expires_in") or 3600) - EARLY
     with _lock:
@@ -140,8 +143,8 @@ async def sign_in(
     from aiohttp import web
 
     if not client_id:
-        raise ConnectorError("config", f"Signing in with {oauth.service} needs your OAuth "
-                             "client id (a Desktop app client).")
+        raise ConnectorError("config", "Signing in with {service} needs your OAuth "
+                             "client id (a Desktop app client).", service=oauth.service)
     verifier, challenge = pkce()
     state = secrets.token_urlsafe(24)
     got: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -174,8 +177,8 @@ async def sign_in(
         try:
             code = await asyncio.wait_for(got, wait_for_user)
         except TimeoutError as exc:
-            raise ConnectorError("auth", f"The {oauth.service} sign-in was not finished in "
-                                 "time. Start it again.") from exc
+            raise ConnectorError("auth", "The {service} sign-in was not finished in "
+                                 "time. Start it again.", service=oauth.service) from exc
     finally:
         await runner.cleanup()
     import httpx2
@@ -187,9 +190,10 @@ async def sign_in(
         async with httpx2.AsyncClient(timeout=30.0, auth=basic) as http:
             response = await http.post(token_url or oauth.token_url, data=form)
     except httpx2.HTTPError as exc:
-        raise ConnectorError("network", f"{oauth.service} could not be reached.") from exc
+        raise ConnectorError("network", "{service} could not be reached.",
+                             service=oauth.service) from exc
     body = _token_reply(oauth, response.status_code, _json(response))
     if not body.get("refresh_token"):
-        raise ConnectorError("auth", f"{oauth.service} gave no refresh token; sign in again "
-                             "(and allow offline access).")
+        raise ConnectorError("auth", "{service} gave no refresh token; sign in again "
+                             "(and allow offline access).", service=oauth.service)
     return body

@@ -38,6 +38,7 @@ from openworker_qt.connectors.base import (
     Identity,
     RetryPolicy,
     ToolDef,
+    Words,
 )
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
@@ -59,6 +60,8 @@ MIGRATIONS = [
         checked_at REAL NOT NULL
     )
     """,
+    # The last error as its template and values, translated on screen (JSON; '' before).
+    "ALTER TABLE connectors ADD COLUMN said TEXT NOT NULL DEFAULT '';",
 ]
 
 
@@ -79,6 +82,10 @@ class ConnectorState:
     error: str = ""
     settings: Mapping[str, str] | None = None
     checked_at: float | None = None
+    #: The last error's English template and the values of its placeholders (the
+    #: settings page shows it translated); empty for an error stored before.
+    error_template: str = ""
+    error_values: Mapping[str, str | list[str]] | None = None
 
     @property
     def connected(self) -> bool:
@@ -140,7 +147,8 @@ class ConnectorRegistry:
         spec = self.specs.get(connector.lower())
         if spec is None:
             known = ", ".join(sorted(self.specs))
-            raise ConnectorError("config", f"No connector named {connector!r}. Known: {known}.")
+            raise ConnectorError("config", "No connector named {name}. Known: {known}.",
+                                 name=repr(connector), known=known)
         return spec
 
     def state(self, connector: str) -> ConnectorState:
@@ -149,9 +157,11 @@ class ConnectorRegistry:
         if not rows:
             return ConnectorState(spec, "not connected")
         row = rows[0]
+        said = _said(row["said"])
         return ConnectorState(
             spec, row["status"], identity=row["identity"], error=row["error"],
             settings=json.loads(row["settings"] or "{}"), checked_at=row["checked_at"],
+            error_template=str(said.get("template", "")), error_values=said.get("values") or {},
         )
 
     def states(self) -> list[ConnectorState]:
@@ -173,16 +183,20 @@ class ConnectorRegistry:
         return values
 
     def _record(self, connector: str, status: Status, *, settings: Mapping[str, str] | None = None,
-                identity: str | None = None, error: str = "") -> None:
+                identity: str | None = None, error: ConnectorError | str = "") -> None:
         current = self.state(connector)
         kept = dict(current.settings or {}) if settings is None else dict(settings)
+        said = json.dumps({"template": error.template, "values": error.values},
+                          ensure_ascii=False) if isinstance(error, ConnectorError) else ""
+        message = error.message if isinstance(error, ConnectorError) else error
         self.db.execute(
-            "INSERT INTO connectors(id, settings, status, identity, error, checked_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET settings = excluded.settings,"
-            " status = excluded.status, identity = excluded.identity, error = excluded.error,"
-            " checked_at = excluded.checked_at",
+            "INSERT INTO connectors(id, settings, status, identity, error, checked_at, said)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
+            " settings = excluded.settings, status = excluded.status,"
+            " identity = excluded.identity, error = excluded.error,"
+            " checked_at = excluded.checked_at, said = excluded.said",
             (connector, json.dumps(kept), status,
-             current.identity if identity is None else identity, error, time.time()),
+             current.identity if identity is None else identity, message, time.time(), said),
         )
 
     def _changed(self, connector: str) -> None:
@@ -192,7 +206,7 @@ class ConnectorRegistry:
             except Exception:  # a listener's failure must not undo the change
                 log.exception("a connector listener failed")
 
-    async def mark_failed(self, connector: str, error: str) -> None:
+    async def mark_failed(self, connector: str, error: ConnectorError | str) -> None:
         async with self.db.writing():
             if self.state(connector).status != "not connected":
                 self._record(connector, "failed", error=error)
@@ -204,13 +218,15 @@ class ConnectorRegistry:
         clean = {k: str(v).strip() for k, v in values.items() if str(v or "").strip()}
         unknown = set(clean) - {f.key for f in spec.fields} - OVERRIDES
         if unknown:
-            raise ConnectorError("config", f"{spec.name} has no field {sorted(unknown)[0]!r}.")
+            raise ConnectorError("config", "{service} has no field {key}.", service=spec.name,
+                                 key=repr(sorted(unknown)[0]))
         for f in spec.fields:  # yes/no: stored as "yes" when on, left out when off
             if f.kind == "bool" and f.key in clean:
                 answer = clean[f.key].lower()
                 if answer not in YES | NO:
-                    raise ConnectorError("config", f"{spec.name}: {f.label} is yes or no, "
-                                         f"not {clean[f.key]!r}.")
+                    raise ConnectorError("config", "{service}: {field} is yes or no, "
+                                         "not {value}.", service=spec.name,
+                                         field=Words((f.label,)), value=repr(clean[f.key]))
                 if answer in YES:
                     clean[f.key] = "yes"
                 else:
@@ -218,7 +234,8 @@ class ConnectorRegistry:
         missing = [f.label for f in spec.fields
                    if f.required and f.kind != "bool" and f.key not in clean]
         if missing:
-            raise ConnectorError("config", f"{spec.name} needs: {', '.join(missing)}.")
+            raise ConnectorError("config", "{service} needs: {fields}.", service=spec.name,
+                                 fields=Words(missing))
         return clean
 
     async def validate(self, spec: ConnectorSpec, values: Mapping[str, str]) -> Identity:
@@ -254,13 +271,13 @@ class ConnectorRegistry:
         """Validate the stored credentials again; the outcome is recorded and returned."""
         spec = self.spec(connector)
         if self.state(spec.id).status == "not connected":
-            raise ConnectorError("config", f"{spec.name} is not connected.")
+            raise ConnectorError("config", "{service} is not connected.", service=spec.name)
         values = await asyncio.to_thread(self.values, spec.id)
         try:
             identity = await self.validate(spec, values)
         except ConnectorError as exc:
             async with self.db.writing():
-                self._record(spec.id, "failed", error=exc.message)
+                self._record(spec.id, "failed", error=exc)
         else:
             async with self.db.writing():
                 self._record(spec.id, "connected", identity=identity.text())
@@ -312,7 +329,7 @@ class ConnectorRegistry:
                                                   "_session": ctx.session_id})
             except ConnectorError as exc:
                 if exc.kind == "auth":
-                    await self.mark_failed(spec.id, exc.message)
+                    await self.mark_failed(spec.id, exc)
                 return ToolResult(exc.message, is_error=True)
 
         return Tool.from_connector(
@@ -322,9 +339,18 @@ class ConnectorRegistry:
         )
 
 
+def _said(text: str) -> dict[str, Any]:
+    """A stored error's template and values (nothing when unreadable or from before)."""
+    try:
+        said = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return said if isinstance(said, dict) else {}
+
+
 def value(values: Credentials, key: str) -> str:
     """A required value (validated at connect time; a clear error if it went missing)."""
     found = values.get(key, "")
     if not found:
-        raise ConnectorError("config", f"The connector has no {key}: connect it again.")
+        raise ConnectorError("config", "The connector has no {key}: connect it again.", key=key)
     return found

@@ -148,14 +148,15 @@ GITLAB = ConnectorSpec(
 
 # ---------------------------------------------------------------- Google Calendar
 
-def _google(scope: str) -> oauth.OAuth:
+def google_oauth(scope: str) -> oauth.OAuth:
+    """Google's browser sign-in for one scope (offline: a refresh token comes back)."""
     return oauth.OAuth("Google", "https://accounts.google.com/o/oauth2/v2/auth",
                        "https://oauth2.googleapis.com/token", (scope,),
                        {"access_type": "offline", "prompt": "consent"})
 
 
-GCAL_OAUTH = _google("https://www.googleapis.com/auth/calendar")
-GMAIL_OAUTH = _google("https://www.googleapis.com/auth/gmail.modify")
+GCAL_OAUTH = google_oauth("https://www.googleapis.com/auth/calendar")
+GMAIL_OAUTH = google_oauth("https://www.googleapis.com/auth/gmail.modify")
 MICROSOFT_OAUTH = oauth.OAuth(
     "Microsoft", "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
     "https://login.microsoftonline.com/common/oauth2/v2.0/token",
@@ -179,7 +180,9 @@ def oauth_fields(service: str, console: str) -> tuple[Field, ...]:
 GOOGLE_FIELDS = oauth_fields("Google", "Google Cloud Console → APIs & Services → Credentials")
 
 
-def _oauth_bearer(service: str, spec_oauth: oauth.OAuth, default_url: str, **headers: str) -> Any:
+def oauth_bearer(service: str, spec_oauth: oauth.OAuth, default_url: str, **headers: str) -> Any:
+    """A connector's client builder: an :class:`HttpApi` sending the access token of
+    ``spec_oauth`` (refreshed from the stored sign-in, or the pasted token)."""
     def build(values: Credentials, policy: RetryPolicy) -> HttpApi:
         token = oauth.access_token(spec_oauth, values)  # blocking: built in a worker
         return HttpApi(service, values.get("api_url") or default_url, policy=policy,
@@ -188,7 +191,7 @@ def _oauth_bearer(service: str, spec_oauth: oauth.OAuth, default_url: str, **hea
     return build
 
 
-_gcal = _oauth_bearer("Google Calendar", GCAL_OAUTH, "https://www.googleapis.com/calendar/v3")
+_gcal = oauth_bearer("Google Calendar", GCAL_OAUTH, "https://www.googleapis.com/calendar/v3")
 
 
 async def _gcal_validate(api: HttpApi) -> Identity:
@@ -238,7 +241,7 @@ GCAL = ConnectorSpec(
 # ------------------------------------------------------------------------- Gmail
 
 
-_gmail = _oauth_bearer("Gmail", GMAIL_OAUTH, "https://gmail.googleapis.com/gmail/v1")
+_gmail = oauth_bearer("Gmail", GMAIL_OAUTH, "https://gmail.googleapis.com/gmail/v1")
 
 
 async def _gmail_validate(api: HttpApi) -> Identity:
@@ -295,7 +298,7 @@ GMAIL = ConnectorSpec(
 # ----------------------------------------------------------------------- Outlook
 
 
-_graph = _oauth_bearer("Outlook", MICROSOFT_OAUTH, "https://graph.microsoft.com/v1.0")
+_graph = oauth_bearer("Outlook", MICROSOFT_OAUTH, "https://graph.microsoft.com/v1.0")
 
 
 async def _graph_validate(api: HttpApi) -> Identity:
@@ -362,7 +365,8 @@ def _atlassian(service: str) -> Any:
 
         url = values.get("api_url") or values.get("site") or ""
         if not url.startswith(("https://", "http://")):
-            raise ConnectorError("config", f"The {service} site must be an https:// address.")
+            raise ConnectorError("config", "The {service} site must be an https:// address.",
+                                 service=service)
         return HttpApi(service, url, policy=policy,
                        auth=httpx2.BasicAuth(values.get("email", ""), values.get("token", "")))
 
@@ -459,8 +463,9 @@ class GraphQLApi(HttpApi):
 
     async def gql(self, query: str, variables: dict[str, Any] | None = None, *,
                   read: bool = True) -> dict[str, Any]:
-        refused = ConnectorError("auth", f"{self.service} refused the key (expired or revoked). "
-                                 f"Reconnect {self.service} in Settings → Connectors.")
+        refused = ConnectorError("auth", "{service} refused the key (expired or revoked). "
+                                 "Reconnect {service} in Settings → Connectors.",
+                                 service=self.service)
         try:
             data = await self.request("POST", self.path, idempotent=read,
                                       json_body={"query": query, "variables": variables or {}})
@@ -473,7 +478,8 @@ class GraphQLApi(HttpApi):
             codes = {str((e.get("extensions") or {}).get("code", "")) for e in errors}
             if codes & {"AUTHENTICATION_ERROR", "UNAUTHENTICATED"}:
                 raise refused
-            raise ConnectorError("request", f"{self.service}: {errors[0].get('message', 'error')}")
+            raise ConnectorError("request", "{service}: {detail}", service=self.service,
+                                 detail=errors[0].get("message", "error"))
         return dict((data or {}).get("data") or {})
 
 

@@ -47,12 +47,13 @@ def parse_target(target: str, *, need_ts: bool = False) -> tuple[str, str | None
     """``slack:<channel>[:<ts>]`` → (channel, ts); a clear error otherwise."""
     parts = str(target or "").split(":")
     if len(parts) not in (2, 3) or parts[0] != "slack" or not parts[1]:
-        raise ConnectorError("request", f"{target!r} is not a Slack target: use "
-                             "slack:<channel id> or slack:<channel id>:<thread ts>.")
+        raise ConnectorError("request", "{target} is not a Slack target: use "
+                             "slack:<channel id> or slack:<channel id>:<thread ts>.",
+                             target=repr(target))
     ts = parts[2] if len(parts) == 3 and parts[2] else None
     if need_ts and ts is None:
-        raise ConnectorError("request", f"{target!r} names no message: use "
-                             "slack:<channel id>:<message ts>.")
+        raise ConnectorError("request", "{target} names no message: use "
+                             "slack:<channel id>:<message ts>.", target=repr(target))
     return parts[1], ts
 
 
@@ -109,9 +110,9 @@ class SlackApi:
 
     def with_token(self, key: str) -> SlackApi:
         if not self.values.get(key):
-            raise ConnectorError("config", f"Slack has no {key.replace('_', ' ')}: add it in "
+            raise ConnectorError("config", "Slack has no {token}: add it in "
                                  "Settings → Connectors → Slack (searching needs a user token, "
-                                 "xoxp-…).")
+                                 "xoxp-…).", token=key.replace("_", " "))
         return SlackApi(self.values, self.policy, token_key=key)
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -134,23 +135,27 @@ class SlackApi:
                     wait = policy.backoff * 2 ** (attempt - 1) if wait is None else wait
                     if wait > policy.max_wait or last:
                         raise ConnectorError(
-                            "rate_limited", f"Slack is rate limiting requests; it asks to wait "
-                            f"{wait:.0f} s. Try again later.", status=429) from exc
+                            "rate_limited", "{service} is rate limiting requests; it asks to "
+                            "wait {seconds} s. Try again later.", status=429, service="Slack",
+                            seconds=f"{wait:.0f}") from exc
                     await policy.sleep(wait)
                     continue
                 if status >= 500:
                     if method in READ_METHODS and not last:
                         await policy.sleep(policy.backoff * 2 ** (attempt - 1))
                         continue
-                    raise ConnectorError("server", f"Slack had a problem on its side (HTTP "
-                                         f"{status}). Try again later.", status=status) from exc
+                    raise ConnectorError("server", "{service} had a problem on its side (HTTP "
+                                         "{code}). Try again later.", status=status,
+                                         service="Slack", code=status) from exc
                 if error in AUTH_ERRORS:
-                    raise ConnectorError("auth", f"Slack refused the token ({error}). Reconnect "
-                                         "Slack in Settings → Connectors.", status=status) from exc
-                raise ConnectorError("request", f"Slack refused the request: {error or status}.",
-                                     status=status) from exc
+                    raise ConnectorError("auth", "{service} refused the token ({error}). "
+                                         "Reconnect {service} in Settings → Connectors.",
+                                         status=status, service="Slack", error=error) from exc
+                raise ConnectorError("request", "{service} refused the request: {error}.",
+                                     status=status, service="Slack", error=error or status) from exc
             except (TimeoutError, OSError) as exc:
-                raise ConnectorError("network", "Slack could not be reached.") from exc
+                raise ConnectorError("network", "{service} could not be reached.",
+                                     service="Slack") from exc
         raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -203,12 +208,13 @@ def _read_inside(folder: str, name: str) -> tuple[Path, bytes]:
     workspace = Path(folder).resolve()
     path = (workspace / name).expanduser().resolve()
     if not path.is_relative_to(workspace):
-        raise ConnectorError("request", f"Only files in the session's folder ({workspace}) "
-                             "can be sent to Slack.")
+        raise ConnectorError("request", "Only files in the session's folder ({folder}) "
+                             "can be sent to Slack.", folder=workspace)
     try:
         return path, path.read_bytes()
     except OSError as exc:
-        raise ConnectorError("request", f"Cannot read {name}: {exc.strerror}.") from exc
+        raise ConnectorError("request", "Cannot read {name}: {problem}.", name=name,
+                             problem=exc.strerror) from exc
 
 
 async def _send_file(api: SlackApi, a: dict[str, Any]) -> str:
@@ -223,7 +229,8 @@ async def _send_file(api: SlackApi, a: dict[str, Any]) -> str:
             title=a.get("title") or path.name)
     except SlackApiError as exc:
         error = exc.response.data.get("error") if isinstance(exc.response.data, dict) else ""
-        raise ConnectorError("request", f"Slack refused the file: {error or 'error'}.") from exc
+        raise ConnectorError("request", "Slack refused the file: {error}.",
+                             error=error or "error") from exc
     return f"Sent {path.name} to {a['target']}."
 
 

@@ -24,6 +24,7 @@ from openworker_qt.connectors.base import (
     dumps,
     n,
     obj,
+    refused,
     s,
 )
 from openworker_qt.connectors.base import api_url as _url
@@ -266,7 +267,8 @@ def _zendesk(values: Credentials, policy: RetryPolicy) -> HttpApi:
 
     url = values.get("api_url") or values.get("site") or ""
     if not url.startswith(("https://", "http://")):
-        raise ConnectorError("config", "The Zendesk address must start with https://.")
+        raise ConnectorError("config", "The {service} address must start with https://.",
+                             service="Zendesk")
     return HttpApi("Zendesk", url, policy=policy, auth=httpx2.BasicAuth(
         f"{values.get('email', '')}/token", values.get("token", "")))
 
@@ -274,8 +276,7 @@ def _zendesk(values: Credentials, policy: RetryPolicy) -> HttpApi:
 async def _zendesk_validate(api: HttpApi) -> Identity:
     me = (await api.get("api/v2/users/me.json")).get("user") or {}
     if not me.get("id"):  # Zendesk answers anonymous callers with an anonymous user
-        raise ConnectorError("auth", "Zendesk refused the credentials (expired or revoked). "
-                             "Reconnect Zendesk in Settings → Connectors.")
+        raise refused("Zendesk")
     return Identity(str(me.get("name") or me.get("email")),
                     urlparse(str(api._http.base_url)).hostname or "")
 
@@ -362,7 +363,8 @@ class _TelegramApi(HttpApi):
     async def call(self, method: str, *, read: bool = True, **params: Any) -> Any:
         data = await self.request("POST", method, json_body=params, idempotent=read)
         if not isinstance(data, dict) or not data.get("ok"):
-            raise ConnectorError("request", f"Telegram: {(data or {}).get('description', 'error')}")
+            raise ConnectorError("request", "{service}: {detail}", service="Telegram",
+                                 detail=(data or {}).get("description", "error"))
         return data.get("result")
 
 

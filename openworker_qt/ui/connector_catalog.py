@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorSpec
 from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
 from openworker_qt.connectors.summary import does, haystack, reads
-from openworker_qt.ui.connector_words import identity_text, shown
+from openworker_qt.ui.connector_words import identity_text, shown, state_error
 
 ICON_SIZE = 40
 #: Colours of the categories the catalogue knows; another category gets one of
@@ -154,7 +154,7 @@ class ConnectorCard(QFrame):
         if state.status == "connected" and state.identity:
             tip = identity_text(state.identity)
         elif state.status == "failed" and state.error:
-            tip = f"{text} — {state.error}"
+            tip = f"{text} — {state_error(state)}"
         self.state.setToolTip(tip)
         self.button.setText(self.tr("Manage") if state.status != "not connected"
                             else self.tr("Set up"))

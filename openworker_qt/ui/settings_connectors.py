@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorError, ConnectorSpec, is_on
 from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
-from openworker_qt.ui.connector_words import identity_text, shown
+from openworker_qt.ui.connector_words import failure_text, identity_text, shown, state_error
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
 
@@ -295,7 +295,7 @@ class ConnectorsPage(QWidget):
                 return f"✓ {identity_text(state.identity)}"
             return self.tr("✓ Connected")
         if state.status == "failed":
-            return self.tr("Needs attention: {error}").format(error=state.error)
+            return self.tr("Needs attention: {error}").format(error=state_error(state))
         return self.tr("Not connected")
 
     # ---------------------------------------------------------------- actions
@@ -337,7 +337,7 @@ class ConnectorsPage(QWidget):
         try:
             identity = await self.registry.connect(spec.id, values)
         except ConnectorError as exc:
-            self.message.setText(exc.message)
+            self.message.setText(failure_text(exc))
             return
         said = identity_text(identity.text())
         self.message.setText(said)
@@ -370,7 +370,7 @@ class ConnectorsPage(QWidget):
                 client_secret=typed.get("client_secret") or stored.get("client_secret", ""),
                 token_url=stored.get("token_url", ""))
         except ConnectorError as exc:
-            self.message.setText(exc.message)
+            self.message.setText(failure_text(exc))
             return
         self.edits["refresh_token"].setText(str(tokens["refresh_token"]))
         await self._connect()
@@ -382,7 +382,7 @@ class ConnectorsPage(QWidget):
         try:
             state = await self.registry.test(spec.id)
         except ConnectorError as exc:
-            self.message.setText(exc.message)
+            self.message.setText(failure_text(exc))
             return
         self.message.setText(self._state_text(state))
 

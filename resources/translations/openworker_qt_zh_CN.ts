@@ -2717,6 +2717,280 @@ Next runs (your time): {when}</source>
             <source>Filled in by Sign in with DocuSign.</source>
             <translation>通过 DocuSign 登录后自动填写。</translation>
         </message>
+        <message>
+            <source>{service} could not be reached ({problem}).</source>
+            <translation>无法连接 {service}（{problem}）。</translation>
+        </message>
+        <message>
+            <source>{service} is rate limiting requests; it asks to wait {seconds} s. Try again later.</source>
+            <translation>{service} 正在限制请求频率，要求等待 {seconds} 秒。请稍后再试。</translation>
+        </message>
+        <message>
+            <source>{service} had a problem on its side (HTTP {code}). Try again later.</source>
+            <translation>{service} 那边出了问题（HTTP {code}）。请稍后再试。</translation>
+        </message>
+        <message>
+            <source>{service} refused the request (HTTP {code}): {detail}</source>
+            <translation>{service} 拒绝了请求（HTTP {code}）：{detail}</translation>
+        </message>
+        <message>
+            <source>{service} refused the request (HTTP {code}).</source>
+            <translation>{service} 拒绝了请求（HTTP {code}）。</translation>
+        </message>
+        <message>
+            <source>{service} refused the credentials (expired or revoked). Reconnect {service} in Settings → Connectors.</source>
+            <translation>{service} 拒绝了凭据（已过期或已被撤销）。请在“设置 → 连接器”中重新连接 {service}。</translation>
+        </message>
+        <message>
+            <source>{value} is not a valid id.</source>
+            <translation>{value} 不是有效的 ID。</translation>
+        </message>
+        <message>
+            <source>{folder} is not a plain folder: downloads and screenshots go only into the session's own output folder.</source>
+            <translation>{folder} 不是普通文件夹：下载的文件和截图只会保存到会话自己的输出文件夹中。</translation>
+        </message>
+        <message>
+            <source>The browser connector is not part of this packaged build (Playwright, which drives Chromium, is too large to bundle): run OpenWorker from a source install (scripts/dev install) to use it. ({problem})</source>
+            <translation>此打包版本不含浏览器连接器（驱动 Chromium 的 Playwright 太大，无法打包）：请从源码安装运行 OpenWorker（`scripts/dev install`）后使用。（{problem}）</translation>
+        </message>
+        <message>
+            <source>The browser could not start: Playwright, which drives Chromium, is missing or broken. Reinstall OpenWorker's packages (scripts/dev install). ({problem})</source>
+            <translation>浏览器无法启动：驱动 Chromium 的 Playwright 缺失或已损坏。请重新安装 OpenWorker 的软件包（`scripts/dev install`）。（{problem}）</translation>
+        </message>
+        <message>
+            <source>Chromium did not start ({executable}): {problem}. Install Chromium: on Debian or Ubuntu `sudo apt-get install chromium` (scripts/dev install does it), or give the path to a Chromium or Chrome in Settings → Connectors → Browser.</source>
+            <translation>Chromium 未能启动（{executable}）：{problem}。请安装 Chromium：在 Debian 或 Ubuntu 上运行 `sudo apt-get install chromium`（`scripts/dev install` 会安装它），或在“设置 → 连接器 → 浏览器”中填写 Chromium 或 Chrome 的路径。</translation>
+        </message>
+        <message>
+            <source>No Chromium found ({where}). Install Chromium: on Debian or Ubuntu `sudo apt-get install chromium` (scripts/dev install does it), or give the path to a Chromium or Chrome in Settings → Connectors → Browser.</source>
+            <translation>未找到 Chromium（{where}）。请安装 Chromium：在 Debian 或 Ubuntu 上运行 `sudo apt-get install chromium`（`scripts/dev install` 会安装它），或在“设置 → 连接器 → 浏览器”中填写 Chromium 或 Chrome 的路径。</translation>
+        </message>
+        <message>
+            <source>The browser connector is not part of this packaged build (Playwright, which drives Chromium, is too large to bundle): run OpenWorker from a source install (scripts/dev install) to use it.</source>
+            <translation>此打包版本不含浏览器连接器（驱动 Chromium 的 Playwright 太大，无法打包）：请从源码安装运行 OpenWorker（`scripts/dev install`）后使用。</translation>
+        </message>
+        <message>
+            <source>The browser could not start: Playwright, which drives Chromium, is missing or broken. Reinstall OpenWorker's packages (scripts/dev install).</source>
+            <translation>浏览器无法启动：驱动 Chromium 的 Playwright 缺失或已损坏。请重新安装 OpenWorker 的软件包（`scripts/dev install`）。</translation>
+        </message>
+        <message>
+            <source>{executable} did not run ({problem}). Install Chromium: on Debian or Ubuntu `sudo apt-get install chromium` (scripts/dev install does it), or give the path to a Chromium or Chrome in Settings → Connectors → Browser.</source>
+            <translation>{executable} 无法运行（{problem}）。请安装 Chromium：在 Debian 或 Ubuntu 上运行 `sudo apt-get install chromium`（`scripts/dev install` 会安装它），或在“设置 → 连接器 → 浏览器”中填写 Chromium 或 Chrome 的路径。</translation>
+        </message>
+        <message>
+            <source>{executable} did not run. Install Chromium: on Debian or Ubuntu `sudo apt-get install chromium` (scripts/dev install does it), or give the path to a Chromium or Chrome in Settings → Connectors → Browser.</source>
+            <translation>{executable} 无法运行。请安装 Chromium：在 Debian 或 Ubuntu 上运行 `sudo apt-get install chromium`（`scripts/dev install` 会安装它），或在“设置 → 连接器 → 浏览器”中填写 Chromium 或 Chrome 的路径。</translation>
+        </message>
+        <message>
+            <source>{what} failed: {problem}</source>
+            <translation>{what} 失败：{problem}</translation>
+        </message>
+        <message>
+            <source>Only http and https addresses can be opened, not {url}.</source>
+            <translation>只能打开 http 和 https 地址，不能打开 {url}。</translation>
+        </message>
+        <message>
+            <source>The address is on {host}, not on {domain}: domain must be the address's own domain.</source>
+            <translation>该地址位于 {host}，而不是 {domain}：domain 必须是该地址自己的域名。</translation>
+        </message>
+        <message>
+            <source>{failed}
+{notes}</source>
+            <translation>{failed}
+{notes}</translation>
+        </message>
+        <message>
+            <source>This form sends to {host}, not to {domain}: call browser_submit with domain={quoted}.</source>
+            <translation>此表单提交到 {host}，而不是 {domain}：请用 domain={quoted} 调用 browser_submit。</translation>
+        </message>
+        <message>
+            <source>The {service} address must start with https://.</source>
+            <translation>{service} 地址必须以 https:// 开头。</translation>
+        </message>
+        <message>
+            <source>Give the new record's fields as an object, e.g. {"Name": "Ana"}.</source>
+            <translation>请以对象形式提供新记录的字段，例如 {"Name": "Ana"}。</translation>
+        </message>
+        <message>
+            <source>The role is reader, commenter or writer.</source>
+            <translation>角色只能是 reader、commenter 或 writer。</translation>
+        </message>
+        <message>
+            <source>The scope is organization or anonymous.</source>
+            <translation>范围只能是 organization 或 anonymous。</translation>
+        </message>
+        <message>
+            <source>Only SELECT queries are read here.</source>
+            <translation>这里只执行 SELECT 查询。</translation>
+        </message>
+        <message>
+            <source>Give the fields to change as an object, e.g. {"StageName": "Closed Won"}.</source>
+            <translation>请以对象形式提供要更改的字段，例如 {"StageName": "Closed Won"}。</translation>
+        </message>
+        <message>
+            <source>The status is resolved, unresolved or ignored.</source>
+            <translation>状态只能是 resolved、unresolved 或 ignored。</translation>
+        </message>
+        <message>
+            <source>Name the repository as workspace/repository.</source>
+            <translation>请以 workspace/repository 的形式指定仓库。</translation>
+        </message>
+        <message>
+            <source>Stripe is connected read-only: turn on “Allow changes” in Settings → Connectors → Stripe first.</source>
+            <translation>Stripe 以只读方式连接：请先在“设置 → 连接器 → Stripe”中开启“允许更改”。</translation>
+        </message>
+        <message>
+            <source>QuickBooks queries read only: start with SELECT.</source>
+            <translation>QuickBooks 查询只能读取：请以 SELECT 开头。</translation>
+        </message>
+        <message>
+            <source>Name a chat, or a team and one of its channels.</source>
+            <translation>请指定一个聊天，或一个团队及其中的一个频道。</translation>
+        </message>
+        <message>
+            <source>Add the WhatsApp Business Account ID in Settings → Connectors → WhatsApp to list templates.</source>
+            <translation>要列出模板，请先在“设置 → 连接器 → WhatsApp”中添加 WhatsApp Business 账户 ID。</translation>
+        </message>
+        <message>
+            <source>Give the phone number with its country code, e.g. +4915112345678.</source>
+            <translation>请提供带国家代码的电话号码，例如 +4915112345678。</translation>
+        </message>
+        <message>
+            <source>Give the text of the message, or a template.</source>
+            <translation>请提供消息的文字，或一个模板。</translation>
+        </message>
+        <message>
+            <source>Give a Figma file's key or its address.</source>
+            <translation>请提供 Figma 文件的 key 或其地址。</translation>
+        </message>
+        <message>
+            <source>{key} must be a number.</source>
+            <translation>{key} 必须是数字。</translation>
+        </message>
+        <message>
+            <source>The mail server refused the login: {detail}. Check the user name and (app) password.</source>
+            <translation>邮件服务器拒绝了登录：{detail}。请检查用户名和（应用专用）密码。</translation>
+        </message>
+        <message>
+            <source>Cannot reach {host}:{port} ({problem}).</source>
+            <translation>无法连接 {host}:{port}（{problem}）。</translation>
+        </message>
+        <message>
+            <source>No folder {folder}.</source>
+            <translation>没有文件夹 {folder}。</translation>
+        </message>
+        <message>
+            <source>The mail server refused the login.</source>
+            <translation>邮件服务器拒绝了登录。</translation>
+        </message>
+        <message>
+            <source>The mail server refused the message: {detail}.</source>
+            <translation>邮件服务器拒绝了这封邮件：{detail}。</translation>
+        </message>
+        <message>
+            <source>{service} refused the sign-in ({detail}: expired or revoked). Sign in again in Settings → Connectors.</source>
+            <translation>{service} 拒绝了登录（{detail}：已过期或已被撤销）。请在“设置 → 连接器”中重新登录。</translation>
+        </message>
+        <message>
+            <source>{service}'s sign-in service had a problem (HTTP {code}). Try again later.</source>
+            <translation>{service} 的登录服务出了问题（HTTP {code}）。请稍后再试。</translation>
+        </message>
+        <message>
+            <source>Sign in with {service}, or paste an access token, in Settings → Connectors.</source>
+            <translation>请在“设置 → 连接器”中用 {service} 登录，或粘贴访问令牌。</translation>
+        </message>
+        <message>
+            <source>{service} could not be reached.</source>
+            <translation>无法连接 {service}。</translation>
+        </message>
+        <message>
+            <source>Signing in with {service} needs your OAuth client id (a Desktop app client).</source>
+            <translation>用 {service} 登录需要你的 OAuth 客户端 ID（桌面应用客户端）。</translation>
+        </message>
+        <message>
+            <source>The {service} sign-in was not finished in time. Start it again.</source>
+            <translation>{service} 登录未在规定时间内完成。请重新开始。</translation>
+        </message>
+        <message>
+            <source>{service} gave no refresh token; sign in again (and allow offline access).</source>
+            <translation>{service} 没有给出刷新令牌；请重新登录（并允许离线访问）。</translation>
+        </message>
+        <message>
+            <source>No connector named {name}. Known: {known}.</source>
+            <translation>没有名为 {name} 的连接器。已知的有：{known}。</translation>
+        </message>
+        <message>
+            <source>{service} has no field {key}.</source>
+            <translation>{service} 没有字段 {key}。</translation>
+        </message>
+        <message>
+            <source>{service}: {field} is yes or no, not {value}.</source>
+            <translation>{service}：{field} 只能是 yes 或 no，不能是 {value}。</translation>
+        </message>
+        <message>
+            <source>{service} needs: {fields}.</source>
+            <translation>{service} 还需要：{fields}。</translation>
+        </message>
+        <message>
+            <source>{service} is not connected.</source>
+            <translation>{service} 未连接。</translation>
+        </message>
+        <message>
+            <source>The connector has no {key}: connect it again.</source>
+            <translation>该连接器缺少 {key}：请重新连接。</translation>
+        </message>
+        <message>
+            <source>The {service} site must be an https:// address.</source>
+            <translation>{service} 站点必须是 https:// 地址。</translation>
+        </message>
+        <message>
+            <source>{service} refused the key (expired or revoked). Reconnect {service} in Settings → Connectors.</source>
+            <translation>{service} 拒绝了密钥（已过期或已被撤销）。请在“设置 → 连接器”中重新连接 {service}。</translation>
+        </message>
+        <message>
+            <source>{service}: {detail}</source>
+            <translation>{service}：{detail}</translation>
+        </message>
+        <message>
+            <source>Linear did not add the comment.</source>
+            <translation>Linear 没有添加该评论。</translation>
+        </message>
+        <message>
+            <source>{target} is not a Slack target: use slack:&lt;channel id&gt; or slack:&lt;channel id&gt;:&lt;thread ts&gt;.</source>
+            <translation>{target} 不是 Slack 目标：请使用 slack:&lt;频道 ID&gt; 或 slack:&lt;频道 ID&gt;:&lt;话题 ts&gt;。</translation>
+        </message>
+        <message>
+            <source>{target} names no message: use slack:&lt;channel id&gt;:&lt;message ts&gt;.</source>
+            <translation>{target} 没有指明消息：请使用 slack:&lt;频道 ID&gt;:&lt;消息 ts&gt;。</translation>
+        </message>
+        <message>
+            <source>Slack has no {token}: add it in Settings → Connectors → Slack (searching needs a user token, xoxp-…).</source>
+            <translation>Slack 缺少 {token}：请在“设置 → 连接器 → Slack”中添加（搜索需要用户令牌 xoxp-…）。</translation>
+        </message>
+        <message>
+            <source>{service} refused the token ({error}). Reconnect {service} in Settings → Connectors.</source>
+            <translation>{service} 拒绝了令牌（{error}）。请在“设置 → 连接器”中重新连接 {service}。</translation>
+        </message>
+        <message>
+            <source>{service} refused the request: {error}.</source>
+            <translation>{service} 拒绝了请求：{error}。</translation>
+        </message>
+        <message>
+            <source>Only files in the session's folder ({folder}) can be sent to Slack.</source>
+            <translation>只有会话文件夹（{folder}）中的文件可以发送到 Slack。</translation>
+        </message>
+        <message>
+            <source>Cannot read {name}: {problem}.</source>
+            <translation>无法读取 {name}：{problem}。</translation>
+        </message>
+        <message>
+            <source>Slack refused the file: {error}.</source>
+            <translation>Slack 拒绝了该文件：{error}。</translation>
+        </message>
+        <message>
+            <source>This Asana account has no workspace.</source>
+            <translation>此 Asana 账户没有工作区。</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
@@ -6383,6 +6657,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>This copy of OpenWorker was built without the release key that update notices are signed with (a development or unofficial build), so it cannot check for new versions. Get new versions from wherever this copy came from.</source>
             <translation>这份 OpenWorker 在构建时没有用于签署更新通知的发布密钥（开发版或非官方版本），因此无法检查新版本。请从你获得这份程序的地方获取新版本。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/updates.py" line="47" />
+            <source>No update address is set. Add one under “updates.url” in the settings file to check for new versions.</source>
+            <translation>尚未设置更新地址。请在设置文件的“updates.url”中添加一个地址，以检查新版本。</translation>
         </message>
     </context>
     <context>

@@ -78,7 +78,7 @@ def test_each_persona_lists_exactly_its_tools(capsys: pytest.CaptureFixture[str]
 
     rt = open_runtime()
     try:
-        every = {t.name: family_of(t) for t in rt._tools_with_explorer("")(
+        every = {t.name: family_of(t) for t in rt.tools_with_explorer("")(
             rt.conversations.create_session(workspace=str(Path.cwd())))}
     finally:
         rt.close()

@@ -1,5 +1,6 @@
 """Fixtures the connector tests share: a local HTTP stub of a service, a runtime
-whose back-off sleeps are recorded instead of waited, and the sleeps themselves."""
+whose back-off sleeps are recorded instead of waited, the sleeps themselves, and
+no Zoom access token kept from one test to the next."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from openworker_qt.connectors import catalog_b
 from tests.connectors.helpers import Sleeps, runtime
 from tests.providers.stubs import StubServer
 
@@ -33,3 +35,10 @@ def rt(sleeps: Sleeps) -> Any:
     runtime_ = runtime(sleeps)
     yield runtime_
     runtime_.close()
+
+
+@pytest.fixture(autouse=True)
+def no_kept_zoom_tokens() -> Any:
+    catalog_b._ZOOM_TOKENS.clear()
+    yield
+    catalog_b._ZOOM_TOKENS.clear()

@@ -1,7 +1,10 @@
 """Shared pieces of the connector tests: a runtime on the test's state, the
 stub HTTP server of the provider tests (real HTTP on 127.0.0.1), a recording
-sleep (the waits a connector asked for, without spending them) and a turn
-driver that parks a call in the inbox and answers it."""
+sleep (the waits a connector asked for, without spending them), a turn
+driver that parks a call in the inbox and answers it, and :class:`Case`: one
+HTTP connector as a small table of the routes its tools use, which
+test_every_connector.py puts through the same checks (the tables are in
+test_services.py, test_catalog_a.py and test_catalog_b.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,11 @@ from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.runtime import Runtime, open_runtime
-from tests.providers.stubs import Reply
+from tests.providers.stubs import Reply, StubServer
+
+#: method, path, the answer: a JSON body, a text body (str), a Reply as it is, or
+#: None (204 No Content). "{token}" in a path is the case's token (Telegram's).
+Route = tuple[str, str, Any]
 
 
 def json_reply(body: Any, status: int = 200, **headers: str) -> Reply:
@@ -84,3 +91,62 @@ async def run_tool(rt: Runtime, name: str, arguments: dict[str, Any], tmp_path: 
     tool = next(t for t in rt.connectors.tools() if t.name == name)
     out = await tool.handler(arguments, ToolContext(session_id="s", workspace=tmp_path))
     return out if isinstance(out, ToolResult) else ToolResult(out)
+
+
+@dataclass
+class Case:
+    """One HTTP connector against the stub: how it connects, one read tool, one action."""
+
+    id: str
+    values: dict[str, str]  # "{url}" is replaced by the stub's address, "{token}" by the token
+    validate: list[Route]  # the calls of the validation, in order
+    identity: str
+    read: tuple[str, dict[str, Any], list[Route], str]  # tool, arguments, routes, text expected
+    # tool, arguments, routes (the last one is the write), target expected, and what the
+    # write sent (None: not checked)
+    action: tuple[str, dict[str, Any], list[Route], str, dict[str, Any] | None]
+    expired: Reply = field(default_factory=lambda: json_reply({"message": "Invalid token"}, 401))
+    always: list[Route] = field(default_factory=list)  # answered at every step (an OAuth token)
+    token: str = "tok-abcdef-123456"
+
+
+def reply(body: Any) -> Reply:
+    if isinstance(body, Reply):
+        return body
+    if body is None:
+        return Reply(status=204)
+    if isinstance(body, str):
+        return Reply(body=body, content_type="text/plain")
+    return json_reply(body)
+
+
+def values(case: Case, stub: StubServer, token: str | None = None) -> dict[str, str]:
+    return {k: v.replace("{url}", stub.url).replace("{token}", token or case.token)
+            for k, v in case.values.items()}
+
+
+def at(path: str, case: Case, token: str | None = None) -> str:
+    """A route's path (Telegram puts the token in it)."""
+    return path.replace("{token}", token or case.token)
+
+
+def reset(stub: StubServer, case: Case) -> None:
+    """No routes but the ones answered at every step; nothing seen."""
+    stub.routes.clear()
+    stub.seen.clear()
+    for method, path, body in case.always:
+        stub.add(method, at(path, case), reply(body))
+
+
+def add(stub: StubServer, case: Case, routes: list[Route]) -> None:
+    for method, path, body in routes:
+        stub.add(method, at(path, case), reply(body))
+
+
+async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
+    """``case`` connected through the registry; the stub reset after."""
+    reset(stub, case)
+    add(stub, case, case.validate)
+    identity = await rt.connectors.connect(case.id, values(case, stub))
+    assert identity.text() == case.identity
+    reset(stub, case)

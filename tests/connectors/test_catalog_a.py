@@ -1,47 +1,37 @@
 """ClickUp, Trello, Airtable, Todoist, Google Drive, Dropbox, Box, OneDrive and
 SharePoint, Salesforce, Intercom, Attio and Close, each against a local stub of
-its service (real HTTP on 127.0.0.1): validation shows the identity, a read tool
-reads, an action tool parks, is approved and is sent exactly once, an expired
-token is reported and marks the connector failed, a 429 is waited out per
-Retry-After, a 500 is reported (and a write is never repeated).
-
-Each connector is one :class:`Case`: a small table of the routes its tools use."""
+its service (real HTTP on 127.0.0.1). Each connector is one :class:`Case`: a
+small table of the routes its tools use, put through the six checks of
+test_every_connector.py (validation, a read, an action parked → approved → sent
+once, an expired token, 429 with Retry-After, 500); below, their other tools and
+particular rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from openworker_qt.connectors import catalog_a
-from openworker_qt.connectors.base import ConnectorError
-from openworker_qt.connectors.registry import catalogue, secret_name
+from openworker_qt.connectors.registry import catalogue
 from openworker_qt.runtime import Runtime
-from openworker_qt.storage import secrets
-from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, run_tool
+from tests.connectors import helpers
+from tests.connectors.helpers import (
+    connect,
+    json_reply,
+    park_and_approve,
+    reply,
+    run_tool,
+)
 from tests.providers.stubs import Reply, StubServer
 
-Route = tuple[str, str, Any]  # method, path, JSON body of the answer (None: 204)
-
-
-@dataclass
-class Case:
-    id: str
-    values: dict[str, str]  # "{url}" is replaced by the stub's address, "{token}" by the token
-    validate: Route
-    identity: str
-    read: tuple[str, dict[str, Any], list[Route], str]  # tool, arguments, routes, text expected
-    # tool, arguments, routes (the last one is the write), target expected, what the write sent
-    action: tuple[str, dict[str, Any], list[Route], str, dict[str, Any]]
-    expired: Reply = field(default_factory=lambda: json_reply({"message": "expired"}, 401))
-    token: str = "tok-abcdef-123456"
-
+Case = partial(helpers.Case, expired=json_reply({"message": "expired"}, 401))
 
 CASES = [
     Case("clickup", {"token": "{token}", "api_url": "{url}/api/v2"},
-         ("GET", "/api/v2/user", {"user": {"username": "ana", "email": "ana@acme.com"}}),
+         [("GET", "/api/v2/user", {"user": {"username": "ana", "email": "ana@acme.com"}})],
          "Connected as ana in ClickUp",
          ("clickup_list_tasks", {"list": "901"},
           [("GET", "/api/v2/list/901/task", {"tasks": [
@@ -52,16 +42,16 @@ CASES = [
           {"comment_text": "Shipped", "notify_all": False}),
          expired=json_reply({"err": "Token invalid", "ECODE": "OAUTH_025"}, 401)),
     Case("trello", {"key": "key-123456", "token": "{token}", "api_url": "{url}/1"},
-         ("GET", "/1/members/me", {"username": "ana", "fullName": "Ana Lima"}),
+         [("GET", "/1/members/me", {"username": "ana", "fullName": "Ana Lima"})],
          "Connected as @ana in Trello",
          ("trello_board_cards", {"board": "b1"},
           [("GET", "/1/boards/b1/cards", [{"id": "c1", "name": "Fix the footer"}])],
           "Fix the footer"),
          ("trello_comment", {"card": "c1", "text": "Done"},
-          [("POST", "/1/cards/c1/actions/comments", {"id": "a1"})], "c1", {}),
+          [("POST", "/1/cards/c1/actions/comments", {"id": "a1"})], "c1", None),
          expired=Reply(status=401, body="invalid token", content_type="text/plain")),
     Case("airtable", {"token": "{token}", "api_url": "{url}/v0"},
-         ("GET", "/v0/meta/whoami", {"id": "usr1", "email": "ana@acme.com"}),
+         [("GET", "/v0/meta/whoami", {"id": "usr1", "email": "ana@acme.com"})],
          "Connected as ana@acme.com in Airtable",
          ("airtable_list_records", {"base": "appX", "table": "Leads"},
           [("GET", "/v0/appX/Leads", {"records": [{"id": "rec1", "fields": {"Name": "Bo"}}]})],
@@ -72,7 +62,7 @@ CASES = [
           {"fields": {"Name": "Cy"}, "typecast": True}),
          expired=json_reply({"error": {"type": "AUTHENTICATION_REQUIRED"}}, 401)),
     Case("todoist", {"token": "{token}", "api_url": "{url}/api/v1"},
-         ("GET", "/api/v1/user", {"full_name": "Ana Lima", "email": "ana@acme.com"}),
+         [("GET", "/api/v1/user", {"full_name": "Ana Lima", "email": "ana@acme.com"})],
          "Connected as Ana Lima in Todoist",
          ("todoist_tasks", {},
           [("GET", "/api/v1/tasks/filter", {"results": [
@@ -82,7 +72,7 @@ CASES = [
           [("POST", "/api/v1/tasks", {"id": "7"})], "inbox",
           {"content": "Call Bo", "due_string": "tomorrow"})),
     Case("google_drive", {"token": "{token}", "api_url": "{url}/drive/v3"},
-         ("GET", "/drive/v3/about", {"user": {"emailAddress": "ana@acme.com"}}),
+         [("GET", "/drive/v3/about", {"user": {"emailAddress": "ana@acme.com"}})],
          "Connected as ana@acme.com in Google Drive",
          ("drive_read_file", {"file": "d1"},
           [("GET", "/drive/v3/files/d1", {"name": "Plan", "mimeType":
@@ -94,8 +84,8 @@ CASES = [
           {"type": "user", "role": "commenter", "emailAddress": "bo@acme.com"}),
          expired=json_reply({"error": {"code": 401, "message": "Invalid Credentials"}}, 401)),
     Case("dropbox", {"token": "{token}", "api_url": "{url}/2"},
-         ("POST", "/2/users/get_current_account",
-          {"email": "ana@acme.com", "name": {"display_name": "Ana Lima"}}),
+         [("POST", "/2/users/get_current_account",
+          {"email": "ana@acme.com", "name": {"display_name": "Ana Lima"}})],
          "Connected as ana@acme.com in Dropbox",
          ("dropbox_list_folder", {"path": "Reports"},
           [("POST", "/2/files/list_folder", {"entries": [
@@ -108,7 +98,7 @@ CASES = [
          expired=json_reply({"error_summary": "expired_access_token/",
                              "error": {".tag": "expired_access_token"}}, 401)),
     Case("box", {"token": "{token}", "api_url": "{url}/2.0"},
-         ("GET", "/2.0/users/me", {"name": "Ana Lima", "login": "ana@acme.com"}),
+         [("GET", "/2.0/users/me", {"name": "Ana Lima", "login": "ana@acme.com"})],
          "Connected as ana@acme.com in Box",
          ("box_search", {"query": "contract"},
           [("GET", "/2.0/search", {"entries": [{"id": "f1", "type": "file",
@@ -118,7 +108,7 @@ CASES = [
           [("POST", "/2.0/comments", {"id": "m1"})], "f1",
           {"item": {"type": "file", "id": "f1"}, "message": "Signed"})),
     Case("onedrive", {"token": "{token}", "api_url": "{url}/v1.0"},
-         ("GET", "/v1.0/me", {"userPrincipalName": "ana@acme.onmicrosoft.com"}),
+         [("GET", "/v1.0/me", {"userPrincipalName": "ana@acme.onmicrosoft.com"})],
          "Connected as ana@acme.onmicrosoft.com in Microsoft 365",
          ("onedrive_search", {"query": "budget"},
           [("GET", "/v1.0/me/drive/root/search(q='budget')",
@@ -129,8 +119,8 @@ CASES = [
           {"type": "view", "scope": "organization"}),
          expired=json_reply({"error": {"code": "InvalidAuthenticationToken"}}, 401)),
     Case("salesforce", {"site": "{url}", "token": "{token}"},
-         ("GET", "/services/oauth2/userinfo",
-          {"name": "Ana Lima", "preferred_username": "ana@acme.com"}),
+         [("GET", "/services/oauth2/userinfo",
+          {"name": "Ana Lima", "preferred_username": "ana@acme.com"})],
          "Connected as ana@acme.com in 127.0.0.1",
          ("salesforce_query", {"soql": "SELECT Id, Name FROM Opportunity"},
           [("GET", "/services/data/v61.0/query", {"totalSize": 1, "records": [
@@ -143,7 +133,7 @@ CASES = [
          expired=json_reply([{"message": "Session expired or invalid",
                               "errorCode": "INVALID_SESSION_ID"}], 401)),
     Case("intercom", {"token": "{token}", "api_url": "{url}"},
-         ("GET", "/me", {"id": "77", "email": "ana@acme.com", "app": {"name": "Acme"}}),
+         [("GET", "/me", {"id": "77", "email": "ana@acme.com", "app": {"name": "Acme"}})],
          "Connected as ana@acme.com in Acme",
          ("intercom_conversations", {},
           [("GET", "/conversations", {"conversations": [
@@ -154,7 +144,7 @@ CASES = [
           "c9", {"message_type": "note", "type": "admin", "admin_id": "77",
                  "body": "Refunded"})),
     Case("attio", {"token": "{token}", "api_url": "{url}/v2"},
-         ("GET", "/v2/self", {"active": True, "workspace_name": "Acme"}),
+         [("GET", "/v2/self", {"active": True, "workspace_name": "Acme"})],
          "Connected as the Acme workspace in Attio",
          ("attio_list_records", {"object": "companies"},
           [("POST", "/v2/objects/companies/records/query", {"data": [
@@ -166,7 +156,7 @@ CASES = [
           {"data": {"parent_object": "companies", "parent_record_id": "r1", "title": "Note",
                     "format": "plaintext", "content": "Met at expo"}})),
     Case("close", {"token": "{token}", "api_url": "{url}/api/v1"},
-         ("GET", "/api/v1/me/", {"email": "ana@acme.com", "organizations": [{"name": "Acme"}]}),
+         [("GET", "/api/v1/me/", {"email": "ana@acme.com", "organizations": [{"name": "Acme"}]})],
          "Connected as ana@acme.com in Acme",
          ("close_search_leads", {"query": "globex"},
           [("GET", "/api/v1/lead/", {"data": [{"id": "lead_1", "display_name": "Globex"}]})],
@@ -187,161 +177,6 @@ def test_every_connector_of_the_module_has_a_case_and_is_in_the_catalogue() -> N
     for spec in catalog_a.SPECS:
         assert spec.description and spec.tools
         assert any(t.action for t in spec.tools) and any(not t.action for t in spec.tools)
-
-
-def reply(body: Any) -> Reply:
-    if body is None:
-        return Reply(status=204)
-    if isinstance(body, str):
-        return Reply(body=body, content_type="text/plain")
-    return json_reply(body)
-
-
-def values(case: Case, stub: StubServer, token: str | None = None) -> dict[str, str]:
-    return {k: v.replace("{url}", stub.url).replace("{token}", token or case.token)
-            for k, v in case.values.items()}
-
-
-async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
-    stub.add(case.validate[0], case.validate[1], reply(case.validate[2]))
-    identity = await rt.connectors.connect(case.id, values(case, stub))
-    assert identity.text() == case.identity
-    stub.routes.clear()
-    stub.seen.clear()
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_validation_shows_the_identity_and_keeps_the_token_in_the_keyring(
-    rt: Runtime, stub: StubServer, case: Case
-) -> None:
-    await connect(rt, case, stub)
-    state = rt.connectors.state(case.id)
-    assert state.status == "connected"
-    assert state.identity == case.identity
-    assert secrets.get_secret(secret_name(case.id, "token")) == case.token
-    dumped = [tuple(r) for r in rt.db.query("SELECT * FROM connectors")]
-    assert case.token not in repr(dumped)
-    # The token went out in a header, never in the address.
-    stub.add(case.validate[0], case.validate[1], reply(case.validate[2]))
-    await rt.connectors.test(case.id)
-    (seen,) = stub.seen
-    assert case.token not in repr(seen.query) and case.token in repr(seen.headers) or (
-        case.id == "close")  # Close: Basic auth, the key base64-encoded in the header
-    assert {t.name for t in rt.connectors.tools()} == {t.name for t in
-                                                       rt.connectors.spec(case.id).tools}
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_path: Path) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, expected = case.read
-    for method, path, body in routes:
-        stub.add(method, path, reply(body))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert not result.is_error, result.content
-    assert expected in result.content
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    assert tool.risk_class().value == "read"
-    assert case.token not in result.content
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_action_tool_parks_is_approved_and_is_sent_once(
-    rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, target, sent_body = case.action
-    for method, path, body in routes:
-        stub.add(method, path, reply(body))
-    method, path, _ = routes[-1]
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    assert tool.risk_class().value == "external"
-    assert tool.target_arg and tool.target(arguments) == target
-    item, messages = await park_and_approve(rt, tmp_path, name, arguments)
-    assert item.tool == name
-    assert item.target == target
-    sent = [s for s in stub.seen if s.method == method and s.path == path]
-    assert len(sent) == 1
-    if sent_body:
-        assert sent[0].body == sent_body
-    results = [m for m in messages if m.get("role") == "tool"]
-    assert results and "refused" not in str(results[-1].get("content"))
-    assert "problem" not in str(results[-1].get("content"))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_an_expired_token_is_reported_and_keeps_what_worked(
-    rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    # Connecting again with a token the service refuses changes nothing stored.
-    stub.add(case.validate[0], case.validate[1], case.expired)
-    with pytest.raises(ConnectorError) as raised:
-        await rt.connectors.connect(case.id, values(case, stub, "tok-expired-999999"))
-    assert raised.value.kind == "auth"
-    assert "Reconnect" in raised.value.message
-    assert secrets.get_secret(secret_name(case.id, "token")) == case.token
-    assert rt.connectors.state(case.id).status == "connected"
-    # A tool call refused the same way says so and marks the connector failed.
-    name, arguments, routes, _ = case.read
-    stub.routes.clear()
-    method, path, _body = routes[0]
-    stub.add(method, path, case.expired)
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "Reconnect" in result.content
-    state = rt.connectors.state(case.id)
-    assert state.status == "failed" and "Reconnect" in state.error
-    assert name not in {t.name for t in rt.connectors.tools()}
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_a_429_is_waited_out_as_retry_after_says(
-    rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, expected = case.read
-    (method, path, body), *rest = routes
-    stub.add(method, path, json_reply({"message": "slow down"}, 429, **{"Retry-After": "7"}),
-             reply(body))
-    for m, p, b in rest:
-        stub.add(m, p, reply(b))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert not result.is_error, result.content
-    assert expected in result.content
-    assert sleeps.asked == [7.0]
-    assert len([s for s in stub.seen if s.path == path]) == 2
-    # A wait longer than the policy allows is reported rather than waited for.
-    stub.routes.clear()
-    stub.add(method, path, json_reply({}, 429, **{"Retry-After": "3600"}))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "3600 s" in result.content
-    assert sleeps.asked == [7.0]
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_write(
-    rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, _ = case.read
-    method, path, _body = routes[0]
-    stub.add(method, path, Reply(status=500, body="oops", content_type="text/plain"))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "HTTP 500" in result.content
-    assert len([s for s in stub.seen if s.path == path]) == 3  # three tries in all
-    assert sleeps.asked == [1.0, 2.0]  # backing off between them
-    assert rt.connectors.state(case.id).status == "connected"  # not the token's fault
-    stub.routes.clear()
-    stub.seen.clear()
-    act, act_args, act_routes, _, _ = case.action
-    *before, (a_method, a_path, _) = act_routes
-    for m, p, b in before:
-        stub.add(m, p, reply(b))
-    stub.add(a_method, a_path, Reply(status=500, body="oops", content_type="text/plain"))
-    result = await run_tool(rt, act, act_args, tmp_path)
-    assert result.is_error and "HTTP 500" in result.content
-    # The server may have acted: never sent twice.
-    assert len([s for s in stub.seen if s.method == a_method and s.path == a_path]) == 1
 
 
 CASE = {c.id: c for c in CASES}

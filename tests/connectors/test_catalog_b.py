@@ -1,43 +1,29 @@
 """Sentry, Bitbucket, Vercel, PostHog, Mixpanel, Amplitude, Stripe, QuickBooks,
 Teams, WhatsApp, Zoom, DocuSign and Figma, each against a local stub of its
-service (real HTTP on 127.0.0.1), as the connectors of test_services: validation
-shows the identity, a read tool reads, an action tool parks, is approved and is
-sent exactly once, an expired token is reported and marks the connector failed,
-a 429 is waited out per Retry-After, a 500 is retried for reads and never
-repeated for a write. Each connector is a row of routes below."""
+service (real HTTP on 127.0.0.1). Each connector is a :class:`Case`, a row of
+routes below, put through the six checks of test_every_connector.py (validation,
+a read, an action parked → approved → sent once, an expired token, 429 with
+Retry-After, 500); after them, the particular rules of the set."""
 
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from openworker_qt.connectors import catalog_b
 from openworker_qt.connectors.base import ConnectorError
-from openworker_qt.connectors.registry import catalogue, secret_name
+from openworker_qt.connectors.registry import catalogue
 from openworker_qt.runtime import Runtime
-from openworker_qt.storage import secrets
-from tests.connectors.helpers import Sleeps, json_reply, park_and_approve, run_tool
-from tests.providers.stubs import Reply, StubServer
-
-Route = tuple[str, str, Any]  # method, path, JSON body of the answer
-
-
-@dataclass
-class Case:
-    id: str
-    values: dict[str, str]  # "{url}" is replaced by the stub's address, "{token}" by the token
-    validate: list[Route]  # the calls of the validation, in order
-    identity: str
-    read: tuple[str, dict[str, Any], list[Route], str]  # tool, arguments, routes, text expected
-    action: tuple[str, dict[str, Any], Route, str]  # tool, arguments, route, target expected
-    expired: Reply = field(default_factory=lambda: json_reply({"message": "Invalid token"}, 401))
-    always: list[Route] = field(default_factory=list)  # answered at every step (an OAuth token)
-    token: str = "tok-abcdef-123456"
-
+from tests.connectors.helpers import (
+    Case,
+    connect,
+    json_reply,
+    park_and_approve,
+    run_tool,
+    values,
+)
+from tests.providers.stubs import StubServer
 
 CASES = [
     Case("sentry", {"token": "{token}", "org": "acme", "api_url": "{url}/api/0"},
@@ -49,8 +35,8 @@ CASES = [
             [{"id": "42", "shortId": "WEB-1A", "title": "TypeError: x is undefined",
               "count": "120", "project": {"slug": "web"}}])], "TypeError: x is undefined"),
          ("sentry_set_issue_status", {"issue": "42"},
-          ("PUT", "/api/0/organizations/acme/issues/42/", {"id": "42", "status": "resolved"}),
-          "42")),
+          [("PUT", "/api/0/organizations/acme/issues/42/", {"id": "42", "status": "resolved"})],
+          "42", None)),
     Case("bitbucket", {"token": "{token}", "username": "ana@acme.com", "api_url": "{url}/2.0"},
          [("GET", "/2.0/user", {"display_name": "Ana Lima"})], "Connected as Ana Lima in Bitbucket",
          ("bitbucket_pull_requests", {"repo": "acme/web"},
@@ -58,8 +44,8 @@ CASES = [
             {"values": [{"id": 3, "title": "Faster search", "state": "OPEN",
                          "author": {"display_name": "Bo"}}]})], "Faster search"),
          ("bitbucket_comment", {"repo": "acme/web", "pr": 3, "body": "Looks good"},
-          ("POST", "/2.0/repositories/acme/web/pullrequests/3/comments", {"id": 9}),
-          "acme/web")),
+          [("POST", "/2.0/repositories/acme/web/pullrequests/3/comments", {"id": 9})],
+          "acme/web", None)),
     Case("vercel", {"token": "{token}", "api_url": "{url}"},
          [("GET", "/v2/user", {"user": {"username": "ana"}})], "Connected as @ana in Vercel",
          ("vercel_deployments", {"project": "web"},
@@ -67,8 +53,8 @@ CASES = [
               {"uid": "dpl_1", "name": "web", "url": "web-abc.vercel.app", "state": "ERROR"}]})],
           "web-abc.vercel.app"),
          ("vercel_redeploy", {"project": "web", "deployment": "dpl_1"},
-          ("POST", "/v13/deployments", {"id": "dpl_2", "url": "web-def.vercel.app",
-                                        "readyState": "QUEUED"}), "web")),
+          [("POST", "/v13/deployments", {"id": "dpl_2", "url": "web-def.vercel.app",
+                                        "readyState": "QUEUED"})], "web", None)),
     Case("posthog", {"token": "{token}", "project": "7", "api_url": "{url}"},
          [("GET", "/api/users/@me/", {"email": "ana@acme.com",
                                       "organization": {"name": "Acme"}})],
@@ -77,7 +63,7 @@ CASES = [
           [("POST", "/api/projects/7/query/", {"columns": ["event", "count()"],
                                                "results": [["signed_up", 31]]})], "signed_up"),
          ("posthog_set_feature_flag", {"flag": 12, "active": False},
-          ("PATCH", "/api/projects/7/feature_flags/12/", {"id": 12, "active": False}), "12")),
+          [("PATCH", "/api/projects/7/feature_flags/12/", {"id": 12, "active": False})], "12", None)),
     Case("mixpanel", {"username": "brief.sa", "token": "{token}", "project": "301",
                       "api_url": "{url}/api"},
          [("GET", "/api/app/me", {"results": {"user_email": "brief.sa@acme.com"}})],
@@ -86,7 +72,7 @@ CASES = [
           [("GET", "/api/query/segmentation", {"data": {"series": ["2026-11-30"], "values": {
               "Signed up": {"2026-11-30": 48}}}})], "48"),
          ("mixpanel_annotate", {"project": "301", "description": "Release 2.4"},
-          ("POST", "/api/app/projects/301/annotations", {"status": "ok"}), "301")),
+          [("POST", "/api/app/projects/301/annotations", {"status": "ok"})], "301", None)),
     Case("amplitude", {"api_key": "amp-key-9f3c", "token": "{token}", "api_url": "{url}/api"},
          [("GET", "/api/2/events/list", {"data": [{"name": "Signed up"}]})],
          "Connected as the project with key …9f3c in Amplitude",
@@ -94,7 +80,7 @@ CASES = [
           [("GET", "/api/2/events/segmentation", {"data": {
               "series": [[17, 23]], "xValues": ["2026-11-29", "2026-11-30"]}})], "2026-11-30"),
          ("amplitude_annotate", {"project": "187520", "label": "Release 2.4"},
-          ("POST", "/api/2/annotations", {"success": True}), "187520")),
+          [("POST", "/api/2/annotations", {"success": True})], "187520", None)),
     Case("stripe", {"token": "{token}", "allow_changes": "yes", "api_url": "{url}"},
          [("GET", "/v1/account", {"id": "acct_1", "settings": {"dashboard": {
              "display_name": "Acme Store"}}})], "Connected as Acme Store in Stripe (test mode)",
@@ -103,8 +89,8 @@ CASES = [
               {"id": "pi_1", "amount": 1999, "currency": "eur", "status": "succeeded"}]})],
           "19.99 EUR"),
          ("stripe_refund", {"payment": "pi_1"},
-          ("POST", "/v1/refunds", {"id": "re_1", "amount": 1999, "currency": "eur",
-                                   "status": "succeeded"}), "pi_1"),
+          [("POST", "/v1/refunds", {"id": "re_1", "amount": 1999, "currency": "eur",
+                                   "status": "succeeded"})], "pi_1", None),
          expired=json_reply({"error": {"message": "Expired API Key provided",
                                        "type": "invalid_request_error"}}, 401),
          token="sk_test_abcdef123456"),
@@ -122,8 +108,8 @@ CASES += [
               {"Id": "130", "DocNumber": "1037", "CustomerRef": {"name": "Bo's Bikes"},
                "Balance": 362.07}]}})], "Bo's Bikes"),
          ("quickbooks_send_invoice", {"invoice": "130"},
-          ("POST", QBO + "/invoice/130/send", {"Invoice": {
-              "DocNumber": "1037", "BillEmail": {"Address": "bo@bikes.example"}}}), "130"),
+          [("POST", QBO + "/invoice/130/send", {"Invoice": {
+              "DocNumber": "1037", "BillEmail": {"Address": "bo@bikes.example"}}})], "130", None),
          expired=json_reply({"fault": {"error": [{"message": "message=AuthenticationFailed"}],
                                        "type": "AUTHENTICATION"}}, 401)),
     Case("teams", {"token": "{token}", "api_url": "{url}/v1.0"},
@@ -135,8 +121,8 @@ CASES += [
                "body": {"contentType": "html", "content": "<p>Release at <b>5pm</b></p>"}}]})],
           "Release at 5pm"),
          ("teams_post", {"team": "t1", "channel": "c1", "text": "Notes are up"},
-          ("POST", "/v1.0/teams/t1/channels/c1/messages", {"id": "2", "webUrl": "https://x"}),
-          "c1"),
+          [("POST", "/v1.0/teams/t1/channels/c1/messages", {"id": "2", "webUrl": "https://x"})],
+          "c1", None),
          expired=json_reply({"error": {"code": "InvalidAuthenticationToken",
                                        "message": "Lifetime validation failed"}}, 401)),
     Case("whatsapp", {"token": "{token}", "phone": "1065", "account": "2044",
@@ -150,8 +136,8 @@ CASES += [
                "components": [{"type": "BODY", "text": "Your order {{1}} is ready"}]}]})],
           "order_ready"),
          ("whatsapp_send", {"to": "+49 151 1234567", "text": "Your order is ready"},
-          ("POST", "/v21.0/1065/messages", {"messages": [{"id": "wamid.1"}]}),
-          "+49 151 1234567"),
+          [("POST", "/v21.0/1065/messages", {"messages": [{"id": "wamid.1"}]})],
+          "+49 151 1234567", None),
          expired=GRAPH_EXPIRED),
     Case("zoom", {"account_id": "acc1", "client_id": "cid1", "token": "{token}",
                   "api_url": "{url}/v2", "oauth_url": "{url}/oauth/token"},
@@ -161,8 +147,8 @@ CASES += [
               {"id": 81, "topic": "Design review", "join_url": "https://zoom.us/j/81"}]})],
           "Design review"),
          ("zoom_schedule_meeting", {"topic": "Weekly sync", "start": "2026-12-02T10:00:00Z"},
-          ("POST", "/v2/users/me/meetings", {"id": 82, "join_url": "https://zoom.us/j/82"}),
-          "Weekly sync"),
+          [("POST", "/v2/users/me/meetings", {"id": 82, "join_url": "https://zoom.us/j/82"})],
+          "Weekly sync", None),
          always=[("POST", "/oauth/token", {"access_token": "zoom-access-1",
                                            "expires_in": 3599})]),
     Case("docusign", {"token": "{token}", "account": "a1b2", "api_url": "{url}"},
@@ -174,9 +160,9 @@ CASES += [
           "NDA for Bo"),
          ("docusign_send_template", {"template": "tpl1", "email": "bo@bikes.example",
                                      "name": "Bo Berg"},
-          ("POST", "/restapi/v2.1/accounts/a1b2/envelopes", {"envelopeId": "e2",
-                                                              "status": "sent"}),
-          "bo@bikes.example"),
+          [("POST", "/restapi/v2.1/accounts/a1b2/envelopes", {"envelopeId": "e2",
+                                                              "status": "sent"})],
+          "bo@bikes.example", None),
          expired=json_reply({"errorCode": "AUTHORIZATION_INVALID_TOKEN",
                              "message": "The access token provided is expired"}, 401)),
     Case("figma", {"token": "{token}", "api_url": "{url}"},
@@ -187,40 +173,11 @@ CASES += [
               {"id": "c1", "message": "Button too small", "user": {"handle": "bo"}}]})],
           "Button too small"),
          ("figma_comment", {"file": "AbC123", "message": "Fixed in v2", "reply_to": "c1"},
-          ("POST", "/v1/files/AbC123/comments", {"id": "c2"}), "AbC123"),
+          [("POST", "/v1/files/AbC123/comments", {"id": "c2"})], "AbC123", None),
          expired=json_reply({"status": 403, "err": "Invalid token"}, 403)),
 ]
 
 IDS = [c.id for c in CASES]
-
-
-@pytest.fixture(autouse=True)
-def no_kept_zoom_tokens() -> Any:
-    catalog_b._ZOOM_TOKENS.clear()
-    yield
-    catalog_b._ZOOM_TOKENS.clear()
-
-
-def values(case: Case, stub: StubServer, token: str | None = None) -> dict[str, str]:
-    return {k: v.replace("{url}", stub.url).replace("{token}", token or case.token)
-            for k, v in case.values.items()}
-
-
-def reset(stub: StubServer, case: Case) -> None:
-    """No routes but the ones answered at every step; nothing seen."""
-    stub.routes.clear()
-    stub.seen.clear()
-    for method, path, body in case.always:
-        stub.add(method, path, json_reply(body))
-
-
-async def connect(rt: Runtime, case: Case, stub: StubServer) -> None:
-    reset(stub, case)
-    for method, path, body in case.validate:
-        stub.add(method, path, json_reply(body))
-    identity = await rt.connectors.connect(case.id, values(case, stub))
-    assert identity.text() == case.identity
-    reset(stub, case)
 
 
 def test_every_connector_of_the_set_is_in_the_catalogue_with_plain_words() -> None:
@@ -230,131 +187,6 @@ def test_every_connector_of_the_set_is_in_the_catalogue_with_plain_words() -> No
         assert spec.description and all(f.help for f in spec.fields)
         assert any(t.action for t in spec.tools) and any(not t.action for t in spec.tools)
         assert all(t.target_arg for t in spec.tools if t.action)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_validation_shows_the_identity_and_keeps_the_secret_in_the_keyring(
-    rt: Runtime, stub: StubServer, case: Case
-) -> None:
-    await connect(rt, case, stub)
-    state = rt.connectors.state(case.id)
-    assert state.status == "connected"
-    assert state.identity == case.identity
-    assert secrets.get_secret(secret_name(case.id, "token")) == case.token
-    dumped = [tuple(r) for r in rt.db.query("SELECT * FROM connectors")]
-    assert case.token not in repr(dumped)
-    names = {t.name for t in rt.connectors.tools()}
-    assert case.read[0] in names and case.action[0] in names
-    assert all(t.origin == f"connector:{case.id}" for t in rt.connectors.tools())
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_read_tool_reads(rt: Runtime, stub: StubServer, case: Case, tmp_path: Path) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, expected = case.read
-    for method, path, body in routes:
-        stub.add(method, path, json_reply(body))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert not result.is_error, result.content
-    assert expected in result.content
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    assert tool.risk_class().value == "read"
-    assert case.token not in result.content
-    # The credentials went in the request (a header), never in the tool's output.
-    sent = {v for seen in stub.seen if seen.path == routes[0][1] for v in seen.headers.values()}
-    access = [f"Bearer {body['access_token']}" for _m, _p, body in case.always]
-    assert any(case.token in v or v.startswith("Basic ") or v in access for v in sent)
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_action_tool_parks_is_approved_and_is_sent_once(
-    rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, (method, path, body), target = case.action
-    stub.add(method, path, json_reply(body) if body is not None else Reply(status=202))
-    tool = next(t for t in rt.connectors.tools() if t.name == name)
-    assert tool.risk_class().value == "external"
-    assert tool.target_arg and tool.target(arguments) == target
-    assert not [s for s in stub.seen if s.path == path]  # nothing sent before the answer
-    item, messages = await park_and_approve(rt, tmp_path, name, arguments)
-    assert item.tool == name
-    assert item.target == target
-    sent = [s for s in stub.seen if s.method == method and s.path == path]
-    assert len(sent) == 1
-    results = [m for m in messages if m.get("role") == "tool"]
-    assert results and "refused" not in str(results[-1].get("content"))
-    assert "problem" not in str(results[-1].get("content"))
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_an_expired_token_is_reported_and_keeps_what_worked(
-    rt: Runtime, stub: StubServer, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    # Connecting again with a token the service refuses changes nothing stored.
-    method, path, _ = case.validate[0]
-    stub.add(method, path, case.expired)
-    with pytest.raises(ConnectorError) as raised:
-        await rt.connectors.connect(case.id, values(case, stub, "tok-expired-999999"))
-    assert raised.value.kind == "auth"
-    assert "Reconnect" in raised.value.message
-    assert secrets.get_secret(secret_name(case.id, "token")) == case.token
-    assert rt.connectors.state(case.id).status == "connected"
-    # A tool call refused the same way says so and marks the connector failed.
-    name, arguments, routes, _ = case.read
-    reset(stub, case)
-    stub.add(routes[0][0], routes[0][1], case.expired)
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "Reconnect" in result.content
-    state = rt.connectors.state(case.id)
-    assert state.status == "failed" and "Reconnect" in state.error
-    assert name not in {t.name for t in rt.connectors.tools()}
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_a_429_is_waited_out_as_retry_after_says(
-    rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, expected = case.read
-    (method, path, body), *rest = routes
-    stub.add(method, path, json_reply({"message": "slow down"}, 429, **{"Retry-After": "7"}),
-             json_reply(body))
-    for m, p, b in rest:
-        stub.add(m, p, json_reply(b))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert not result.is_error, result.content
-    assert expected in result.content
-    assert sleeps.asked == [7.0]
-    assert len([s for s in stub.seen if s.path == path]) == 2
-    # A wait longer than the policy allows is reported rather than waited for.
-    reset(stub, case)
-    stub.add(method, path, json_reply({}, 429, **{"Retry-After": "3600"}))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "3600 s" in result.content
-    assert sleeps.asked == [7.0]
-
-
-@pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_a_500_is_retried_for_reads_then_reported_and_never_repeats_a_write(
-    rt: Runtime, stub: StubServer, sleeps: Sleeps, case: Case, tmp_path: Path
-) -> None:
-    await connect(rt, case, stub)
-    name, arguments, routes, _ = case.read
-    method, path, _body = routes[0]
-    stub.add(method, path, Reply(status=500, body="oops", content_type="text/plain"))
-    result = await run_tool(rt, name, arguments, tmp_path)
-    assert result.is_error and "HTTP 500" in result.content
-    assert len([s for s in stub.seen if s.path == path]) == 3  # three tries in all
-    assert sleeps.asked == [1.0, 2.0]  # backing off between them
-    assert rt.connectors.state(case.id).status == "connected"  # not the token's fault
-    reset(stub, case)
-    act, act_args, (a_method, a_path, _), _ = case.action
-    stub.add(a_method, a_path, Reply(status=500, body="oops", content_type="text/plain"))
-    result = await run_tool(rt, act, act_args, tmp_path)
-    assert result.is_error and "HTTP 500" in result.content
-    assert len([s for s in stub.seen if s.path == a_path]) == 1  # never sent twice
 
 
 # ------------------------------------------------------------- particular rules
