@@ -448,9 +448,10 @@ class TranscriptDelegate(QStyledItemDelegate):
             rows = model.rowCount()
             # A long session's first page is estimated above its tail like a big session
             # (exact heights for its ~180 rows cost ~40 ms of the first paint).
-            small = rows <= MEASURE_ALWAYS_BELOW and not (
-                isinstance(model, TranscriptModel) and model.has_older())
-            if small or index.row() >= rows - MEASURE_TAIL:
+            paged = isinstance(model, TranscriptModel) and model.paged()
+            small = rows <= MEASURE_ALWAYS_BELOW and not paged
+            at_end = not isinstance(model, TranscriptModel) or model.at_end()
+            if small or (at_end and index.row() >= rows - MEASURE_TAIL):
                 h = self.exact_height(item, width)
             else:
                 h = self.estimate_height(item, width)
@@ -462,6 +463,16 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._metrics = None
         self._heights.clear()
         self._estimated.clear()
+
+    def keep_only(self, uids: set[int]) -> None:
+        """Forget the heights of rows no longer exposed (a long session's window
+        moved): the caches stay as small as the window."""
+        for key in [k for k in self._heights if k[0] not in uids]:
+            del self._heights[key]
+        self._estimated = {k for k in self._estimated if k[0] in uids}
+        self._plain_code &= uids
+        for uid in [u for u in self._streams if u not in uids]:
+            del self._streams[uid]
 
     def restyle(self) -> bool:
         """Render again the finished answers whose code was shown before the
