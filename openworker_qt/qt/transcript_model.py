@@ -70,7 +70,7 @@ from PySide6.QtCore import (
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import TranscriptItem, describe, status_label
 from openworker_qt.qt.transcript_pages import PAGE_MESSAGES, SessionPages
-from openworker_qt.qt.transcript_reducer import MessagePages, TranscriptReducer, items_from_history
+from openworker_qt.qt.transcript_reducer import TranscriptReducer, items_from_history
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ CACHE_PAGES = WINDOW_PAGES + 4
 TRIM_AFTER_ROWS = 500
 
 
-def session_head(store: MessagePages | Any, session_id: str,
+def session_head(store: Any, session_id: str,
                  limit: int | None = None) -> tuple[list[TranscriptItem], SessionPages | None]:
     """Rows of the newest page and, for a longer session, its page geometry (worker
     thread; one indexed query besides the page: the session's message count)."""

@@ -561,8 +561,9 @@ class ConversationStore:
             (session_id, needle),
         )
         for row in rows:
-            calls = _decode(row).get("tool_calls") or ()
-            if any(isinstance(c, dict) and str(c.get("id")) == call_id for c in calls):
+            calls = _decode(row).get("tool_calls")
+            if isinstance(calls, list) and any(
+                    isinstance(c, dict) and str(c.get("id")) == call_id for c in calls):
                 count = self.db.query(
                     "SELECT COUNT(*) FROM messages WHERE session_id = ? AND id < ?",
                     (session_id, int(row["id"])),

@@ -13,7 +13,13 @@ from typing import Any
 from PySide6.QtCore import QPoint, Qt
 
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import CACHE_PAGES, WINDOW_PAGES, TranscriptModel, session_head, trim_heap
+from openworker_qt.qt.transcript_model import (
+    CACHE_PAGES,
+    WINDOW_PAGES,
+    TranscriptModel,
+    session_head,
+    trim_heap,
+)
 from openworker_qt.qt.transcript_pages import PAGE_MESSAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
 from openworker_qt.ui.transcript_view import BAR_SCALE
