@@ -142,6 +142,7 @@ class TranscriptView(QListView):
         self.session_bar.setAccessibleName(self.tr("Position in the session"))
         self.session_bar.hide()
         self.session_bar.valueChanged.connect(self._on_session_bar)
+        self.session_bar.sliderReleased.connect(self._sync_session_bar)
         self._syncing = False
         self._seek: float | None = None  # where the user asked to go, until it is shown
         self._held: tuple[TranscriptItem, int] | None = None  # (row, top) kept over a move
@@ -240,8 +241,7 @@ class TranscriptView(QListView):
             return  # the same session, another part of it (_on_window_moved)
         for call_id in list(self._cards):
             self._cards.pop(call_id).deleteLater()
-        self.delegate.invalidate()
-        self.delegate.forget_streams()
+        self.delegate.forget_rows()
         self._stick_to_bottom = True
         self._anchor = None
         self._held = None
@@ -448,7 +448,11 @@ class TranscriptView(QListView):
             QTimer.singleShot(0, self.scrollToBottom)
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802
-        super().paintEvent(event)
+        self.delegate.begin_frame()
+        try:
+            super().paintEvent(event)
+        finally:
+            self.delegate.end_frame()
         if self._warm_up and not self._warming:
             # After the first paint, so the warm-up never delays the window itself.
             self._warming = True

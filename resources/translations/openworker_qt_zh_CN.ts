@@ -5457,6 +5457,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
+            <source>Position in the session</source>
+            <translation>在会话中的位置</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
             <source>Jump to start</source>
             <translation>跳到开头</translation>
         </message>
