@@ -256,6 +256,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout.timeout.connect(self._emit_relayout)
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
+        self._column: int | None = None
         self._plain_code: set[int] = set()  # answers with code rendered before Pygments
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
         self._icons: dict[tuple[str, str, bool], QIcon] = {}
@@ -274,8 +275,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     # --------------------------------------------------------------- geometry
 
     def _width(self) -> int:
-        """The reading column's width: the viewport, capped at ``READING_WIDTH``."""
-        return max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+        """The reading column's width: the viewport, capped at ``READING_WIDTH``
+        (kept until :meth:`invalidate`: a relayout asks it for every row)."""
+        if self._column is None:
+            self._column = max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+        return self._column
 
     def column_left(self, row_rect: QRect) -> int:
         """Where the centred reading column starts in a row."""
@@ -470,8 +474,13 @@ class TranscriptDelegate(QStyledItemDelegate):
             size = self._heights[key] = QSize(width, h)
         return size
 
+    def column_changed(self) -> None:
+        """The viewport was resized: the reading column is measured again."""
+        self._column = None
+
     def invalidate(self) -> None:
         self._metrics = None
+        self._column = None
         self._heights.clear()
         self._estimated.clear()
 

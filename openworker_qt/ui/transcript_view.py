@@ -45,6 +45,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QPoint,
     QPointF,
@@ -389,6 +390,7 @@ class TranscriptView(QListView):
             self.setViewportMargins(0, 0, width if paged else 0, 0)
             self.session_bar.setVisible(paged)
             self._place_session_bar()
+            self.delegate.invalidate()  # the reading column's width changed
         if not paged or self._syncing or self.session_bar.isSliderDown():
             return
         assert isinstance(model, TranscriptModel)
@@ -504,6 +506,11 @@ class TranscriptView(QListView):
         self._highlighter_polls += 1
         if self._highlighter_polls < HIGHLIGHTER_POLLS:
             QTimer.singleShot(HIGHLIGHTER_POLL_MS, self, self._await_highlighter)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            self.delegate.column_changed()
+        return super().viewportEvent(event)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
