@@ -262,6 +262,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._icons: dict[tuple[str, str, bool], QIcon] = {}
         self._dark = is_dark(view.palette())  # code colours depend on it
         self._frame_start = 0.0  # when the view's current paint began
+        self._frame_rendered = 0  # rows rendered for the first time in it
         self._more = QTimer(self)  # rows painted as skeletons: render them next frame
         self._more.setSingleShot(True)
         self._more.setInterval(0)
@@ -496,6 +497,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         model = self.view.model()
         paged = isinstance(model, TranscriptModel) and model.paged()
         self._frame_start = time.perf_counter() if paged else 0.0
+        self._frame_rendered = 0
 
     def end_frame(self) -> None:
         self._frame_start = 0.0
@@ -577,13 +579,15 @@ class TranscriptDelegate(QStyledItemDelegate):
         item = self._item(index)
         width = self._width()
         key = (item.uid, item.rev, width)
-        if (self._frame_start and time.perf_counter() - self._frame_start > PAINT_BUDGET
-                and not self._rendered(item, width)
+        if (self._frame_start and not self._rendered(item, width)
                 and not (item.kind == "tool" and self.card_for(item.call_id) is not None)):
-            self.skeletons += 1
-            self._paint_skeleton(painter, option, item)
-            self._more.start()
-            return
+            # At least one new row a frame, then as many as the budget allows.
+            if self._frame_rendered and time.perf_counter() - self._frame_start > PAINT_BUDGET:
+                self.skeletons += 1
+                self._paint_skeleton(painter, option, item)
+                self._more.start()
+                return
+            self._frame_rendered += 1
         if key in self._estimated:
             self._estimated.discard(key)
             exact = self.exact_height(item, width)

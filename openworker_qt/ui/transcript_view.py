@@ -128,7 +128,7 @@ class TranscriptView(QListView):
         self._card_shelf = QWidget(self)  # cards whose rows are outside the window
         self._card_shelf.hide()
         self._stick_to_bottom = True
-        self._anchor: tuple[int, int] | None = None  # (row, top) to keep still after a prepend
+        self._anchor: tuple[int, int] | None = None  # (row, top) to keep still after a move
         self._anchor_timer = QTimer(self)
         self._anchor_timer.setSingleShot(True)
         self._anchor_timer.setInterval(80)
@@ -196,6 +196,8 @@ class TranscriptView(QListView):
         row = model.tool_row(call_id)
         old = self._cards.pop(call_id, None)
         holder = self._holders.pop(call_id, None)
+        if card is not None and old is card:
+            card.setParent(self._card_shelf)  # the same card again: out of the holder going
         if holder is not None and row is not None:
             self.setIndexWidget(model.index(row, 0), None)  # type: ignore[arg-type]
         elif old is not None and old is not card:

@@ -312,3 +312,40 @@ def test_a_short_session_keeps_the_lists_own_scrollbar() -> None:
 
 def test_the_heap_is_trimmed_where_the_platform_can() -> None:
     assert trim_heap() is sys.platform.startswith("linux")
+
+
+def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui import transcript_delegate
+
+    # No time for text layout in a frame: one new row is rendered per frame.
+    monkeypatch.setattr(transcript_delegate, "PAINT_BUDGET", 0.0)
+    desktop = make_desktop([{"text": "x"}])
+    window = desktop.window
+    view = window.view
+    delegate = view.delegate
+    sid = _fill(desktop.runtime, TURNS)
+    seen: dict[str, int] = {}
+
+    def visible() -> list[TranscriptItem]:
+        model = window.transcript
+        top = view.indexAt(QPoint(1, 1)).row()
+        rows = [model.item(r) for r in range(top, model.rowCount())
+                if view.visualRect(model.index(r, 0)).top() < view.viewport().height()]
+        return rows
+
+    async def scenario() -> None:
+        await _open(window, sid)
+        view.session_bar.setValue(view.session_bar.maximum() // 3)
+        await _settled(window)
+        before = delegate.skeletons
+        view.viewport().repaint()
+        seen["first"] = delegate.skeletons - before
+        await until(lambda: all(delegate._rendered(it, delegate._width()) for it in visible()),
+                    what="every row on screen rendered")
+        before = delegate.skeletons
+        view.viewport().repaint()
+        seen["after"] = delegate.skeletons - before
+
+    run(qloop, scenario)
+    assert seen["first"] > 0  # a faint stand-in, not a frame spent laying out text
+    assert seen["after"] == 0  # filled in, a row a frame at the least
