@@ -86,7 +86,7 @@ def has_actions(item: TranscriptItem) -> bool:
     """Messages get hover actions (copy, ask again, edit) and their time."""
     return (item.kind == "user" or (item.kind == "assistant" and bool(item.text))) and not item.streaming
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
-MEASURE_TAIL = 16  # in big sessions the last rows (shown first) are exact too
+MEASURE_TAIL = 6  # in big sessions the last rows (shown first) are exact too (the rest: when painted)
 #: Seconds of text layout one paint may spend on rows never rendered; the rest
 #: paint as a faint skeleton and are rendered in the next frame (a jump into a long
 #: session shows at once, filled within a frame or two).
