@@ -215,6 +215,11 @@ class TranscriptModel(QAbstractListModel):
         """The exposed rows (a new list)."""
         return self._rows + self._tail if self._at_end else list(self._rows)
 
+    def newest_rows(self) -> list[TranscriptItem]:
+        """The session's newest rows (the tail), exposed or not; every row of a
+        session that is not paged."""
+        return self._tail
+
     def item(self, row: int) -> TranscriptItem:
         older = len(self._rows)
         if row < older:

@@ -547,8 +547,8 @@ class TranscriptView(QListView):
         if not isinstance(model, TranscriptModel):
             return
         user = reply = 0
-        for row in range(model.rowCount() - 1, -1, -1):
-            item = model.item(row)
+        # The session's last messages, wherever the window is (not the window's last).
+        for item in reversed(model.newest_rows()):
             if not reply and item.kind == "assistant" and item.text:
                 reply = item.uid
             if item.kind == "user":

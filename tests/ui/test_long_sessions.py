@@ -349,3 +349,25 @@ def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_des
     run(qloop, scenario)
     assert seen["first"] > 0  # a faint stand-in, not a frame spent laying out text
     assert seen["after"] == 0  # filled in, a row a frame at the least
+
+
+def test_edit_and_ask_again_stay_on_the_sessions_last_messages(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "x"}])
+    window = desktop.window
+    view = window.view
+    sid = _fill(desktop.runtime, TURNS)
+
+    async def scenario() -> None:
+        await _open(window, sid)
+        view.jump_to_start()
+        await _settled(window)
+        view._note_last_messages()
+
+    run(qloop, scenario)
+    shown = {item.uid for item in window.transcript.items}
+    delegate = view.delegate
+    # The window's last question is not the session's: no "edit and send again" on it.
+    assert delegate.last_user_uid and delegate.last_user_uid not in shown
+    assert delegate.last_reply_uid and delegate.last_reply_uid not in shown
+    last = window.transcript.newest_rows()
+    assert delegate.last_reply_uid == last[-1].uid and last[-1].text == f"answer {TURNS - 1}"
