@@ -59,8 +59,10 @@ class SessionPages:
         #: Older pages (the tail comes after them, as page ``count``).
         self.count = -(-self.older // PAGE_MESSAGES)
         self._lock = threading.Lock()
-        # ordinal -> id of the message there (the tail's first message is known).
-        self._marks: dict[int, int] = {self.older: tail_id}
+        # Where to walk the index from: ordinal -> an id at or before the message there
+        # (its own id once found). Known at once: the start (any id >= 0 is the first
+        # message's) and the tail's first message.
+        self._marks: dict[int, int] = {0: 0, self.older: tail_id}
         self._starts: dict[int, int] = {0: 0, self.count: tail_id}
 
     def span(self, page: int) -> tuple[int, int]:
@@ -72,7 +74,7 @@ class SessionPages:
             below = max((o for o in self._marks if o <= ordinal), default=None)
             above = min((o for o in self._marks if o >= ordinal), default=None)
             marks = dict(self._marks)
-        if above is not None and (below is None or above - ordinal < ordinal - below):
+        if above is not None and above > 0 and (below is None or above - ordinal < ordinal - below):
             found = (marks[above] if above == ordinal else
                      self.store.message_id_before(self.session_id, marks[above], above - ordinal))
         elif below is not None:
