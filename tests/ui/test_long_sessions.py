@@ -335,13 +335,13 @@ def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_des
 
     async def scenario() -> None:
         await _open(window, sid)
+        before = delegate.skeletons
         view.session_bar.setValue(view.session_bar.maximum() // 3)
         await _settled(window)
-        before = delegate.skeletons
         view.viewport().repaint()
-        seen["first"] = delegate.skeletons - before
         await until(lambda: all(delegate._rendered(it, delegate._width()) for it in visible()),
                     what="every row on screen rendered")
+        seen["first"] = delegate.skeletons - before
         before = delegate.skeletons
         view.viewport().repaint()
         seen["after"] = delegate.skeletons - before
