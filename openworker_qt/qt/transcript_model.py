@@ -12,14 +12,32 @@ streaming ones for engine events, :meth:`mark_awaiting` / :meth:`mark_resolved`
 for inbox items (the window calls them for the items of the shown session),
 :meth:`toggle_expanded` for the view.
 
-Long sessions are exposed newest-first: :meth:`reset` takes the newest page of
-rows (painted at once); then either :meth:`set_older` hands over all the older
-rows at once, or :meth:`page_older` reads them from SQLite a page at a time in
-a worker, one page ahead of what the view shows (so opening a 100,000-message
-session neither builds 100,000 rows nor holds them); :meth:`fetch_older`
-prepends them a chunk at a time as the user scrolls up. A view only ever lays
-out the rows it was given, so a session of any length paints as fast as a
-short one. :meth:`load_all_older` reads every older page (to jump to the start).
+Long sessions: a *window* over the whole session
+------------------------------------------------
+A list view lays out every row it is given (a Python size hint per row on every
+relayout), so no view may hold the rows of a 1,000,000-message session, nor
+even of a 100,000-message one without stalling. The model therefore exposes a
+bounded *window* of the session: at most :data:`WINDOW_PAGES` consecutive pages
+of stored messages (:mod:`~openworker_qt.qt.transcript_pages`), plus the *tail*
+(the newest page, read before the first paint, and every row that arrived live
+since) when the window reaches the end. The view's scrollbar stands for the
+whole session in *units* of stored messages (:meth:`total_units`,
+:meth:`units_of_row`, :meth:`row_of_units`), so its thumb is right from the
+first paint; moving the window (:meth:`request_units` for a jump anywhere,
+:meth:`request_shift` when the user scrolls near an edge of the window) reads
+the missing pages in a worker and swaps the rows in one reset
+(:attr:`window_moved` follows; the view keeps the row the user was reading
+still). Pages read are kept in a small LRU cache (:data:`CACHE_PAGES`, the
+window's neighbours read ahead), so memory is bounded whatever the user scrolls
+through, and switching away frees a few hundred rows, never a session's worth.
+A move costs the loop the same at 10,000 or 1,000,000 messages: a reset and a
+relayout of at most a few hundred rows, 5-10 ms of CPU (bench/transcript.py).
+
+Live rows always go to the tail (the reducer's rows), shown or not: a message
+that arrives while the user reads the middle of the session is there when they
+come back to the end. A call waiting for the user whose row is in an older page
+not held is looked up in SQLite (:attr:`located`), and the waiting state is laid
+over its row whenever its page is read again.
 
 Switching to another session drops the rows; on glibc the C heap is trimmed
 afterwards (in a worker) so reopening big sessions does not grow the process.
@@ -39,7 +57,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
 from typing import Any
 
 from PySide6.QtCore import (
@@ -53,32 +71,36 @@ from PySide6.QtCore import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import TranscriptItem, describe, status_label
-from openworker_qt.qt.transcript_reducer import (
-    MessagePages,
-    TranscriptReducer,
-    items_from_history,
-)
+from openworker_qt.qt.transcript_pages import PAGE_MESSAGES, SessionPages
+from openworker_qt.qt.transcript_reducer import TranscriptReducer, items_from_history
 
 log = logging.getLogger(__name__)
 
 ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
-FETCH_CHUNK = 120  # older rows prepended per fetch (about three screens)
-OLDER_PAGE = 600  # messages read from SQLite per older page (in a worker)
+#: Older pages exposed to the view at once (besides the tail).
+WINDOW_PAGES = 3
+#: Pages read and kept: the window and its read-ahead neighbours.
+CACHE_PAGES = WINDOW_PAGES + 4
 #: Rows of a session big enough that switching away from it trims the C heap.
 TRIM_AFTER_ROWS = 500
 
-#: Reads a page of older rows: (store, session id, before message id) -> (rows, next id).
-Pager = Callable[[str, int], tuple[list[TranscriptItem], int | None]]
 
-
-def older_page(store: MessagePages, session_id: str, before: int,
-               limit: int = OLDER_PAGE) -> tuple[list[TranscriptItem], int | None]:
-    """Rows of the page of messages just older than ``before`` and the id where the
-    messages older still end (``None``: it reached the start). Worker thread."""
-    messages, first = store.newest_messages(session_id, limit, before=before)  # type: ignore[call-arg]
-    return items_from_history(messages), first
+def session_head(store: Any, session_id: str,
+                 limit: int | None = None) -> tuple[list[TranscriptItem], SessionPages | None]:
+    """Rows of the newest page and, for a longer session, its page geometry (worker
+    thread; one indexed query besides the page: the session's message count)."""
+    if limit is None:
+        messages, before = store.newest_messages(session_id)
+    else:
+        messages, before = store.newest_messages(session_id, limit)
+    items = items_from_history(messages)
+    if before is None:
+        return items, None
+    older = int(store.count(session_id)) - len(messages)
+    return items, SessionPages(store, session_id, older=older, tail_id=before,
+                               tail_messages=len(messages))
 
 
 _libc: Any = None
@@ -115,44 +137,58 @@ class TranscriptModel(QAbstractListModel):
     """Rows of the session shown in the window (see module docstring).
 
     Signals:
-        older_changed(): older rows became available (or finished loading).
+        window_moved(): the rows were swapped for another part of the same session
+            (a reset; ``moving`` is true during it).
+        extent_changed(): the session's length in units changed (rows arrived).
+        located(str): the older page of a waiting call was read; mark it again.
     """
 
-    older_changed = Signal()
-    #: (session id, generation, rows, next before id, error) from the page worker.
-    _page_read = Signal(str, int, object, object, str)
+    window_moved = Signal()
+    extent_changed = Signal()
+    located = Signal(str)
+    #: (session id, generation, page, rows, error) from the page worker.
+    _page_read = Signal(str, int, int, object, str)
+    _call_found = Signal(str, int, str, object)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.session_id = ""
-        self._items: list[TranscriptItem] = []
-        # Rows not exposed yet, oldest first; ``_older_loading`` while a worker builds them.
-        self._older: list[TranscriptItem] = []
-        self._older_loading = False
-        # call id -> absolute position; row = position - _base (older rows are negative),
-        # so prepending never renumbers the index.
-        self._tools: dict[str, int] = {}
-        self._base = 0
+        # The newest rows and every live one (the reducer's rows), oldest first.
+        self._tail: list[TranscriptItem] = []
+        self._tools: dict[str, TranscriptItem] = {}  # call id -> its newest tail row
+        # The exposed older pages (first..last) and their rows, flattened.
+        self._rows: list[TranscriptItem] = []
+        self._offsets: list[int] = []  # first row of each exposed page
+        self._first = 0
+        self._last = -1  # last exposed older page (first - 1: none)
+        self._at_end = True  # the tail is exposed after them
+        self.moving = False  # true while a window move resets the model
         # The rules that build and change rows; this model only holds and announces them.
         self._reducer = TranscriptReducer(self)
-        # Paging older rows from SQLite: the id where unread older messages end.
-        self._pager: Pager | None = None
-        self._before: int | None = None
-        self._paging = False  # a page is being read
-        self._want_all = False
+        self._pages: SessionPages | None = None
+        self._cache: OrderedDict[int, list[TranscriptItem]] = OrderedDict()
+        self._want: tuple[int, int] | None = None  # (first, last) page the view asked for
+        self._reading: int | None = None  # the page a worker reads
+        self._tail_rows0 = 1  # tail rows when the session opened (units per tail row)
+        # Waiting calls (call id -> inbox item, reason, target), laid over rows read later.
+        self._overlay: dict[str, tuple[int, str, str]] = {}
+        self._locating: set[str] = set()
         self._generation = 0  # bumped by reset: a page for an older view is dropped
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._page_read.connect(self._on_page_read)
+        self._call_found.connect(self._on_call_found)
 
     # ------------------------------------------------------------- Qt interface
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._items)
+        if parent.isValid():
+            return 0
+        return len(self._rows) + (len(self._tail) if self._at_end else 0)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
+        if not index.isValid() or not 0 <= index.row() < self.rowCount():
             return None
-        item = self._items[index.row()]
+        item = self.item(index.row())
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return describe(item)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
@@ -178,182 +214,359 @@ class TranscriptModel(QAbstractListModel):
 
     @property
     def items(self) -> list[TranscriptItem]:
-        return self._items
+        """The exposed rows (a new list)."""
+        return self._rows + self._tail if self._at_end else list(self._rows)
+
+    def newest_rows(self) -> list[TranscriptItem]:
+        """The session's newest rows (the tail), exposed or not; every row of a
+        session that is not paged."""
+        return self._tail
 
     def item(self, row: int) -> TranscriptItem:
-        return self._items[row]
+        older = len(self._rows)
+        if row < older:
+            return self._rows[row]
+        if not self._at_end:
+            raise IndexError(row)
+        return self._tail[row - older]
 
     def tool_row(self, call_id: str) -> int | None:
-        """The row of a tool call; an older row not exposed yet is fetched first."""
-        pos = self._tools.get(call_id)
-        if pos is None:
-            return None
-        if pos < self._base:
-            self.fetch_older(self._base - pos)
-        return pos - self._base
+        """The exposed row of a call (its newest), or ``None``."""
+        item = self.find_tool(call_id)
+        return None if item is None else self._row_of(item)
 
     def reset(self, session_id: str, items: list[TranscriptItem], *,
-              older_loading: bool = False) -> None:
-        """Show ``items``; with ``older_loading``, :meth:`set_older` or
-        :meth:`page_older` follows."""
-        held = len(self._items) + len(self._older)
+              pages: SessionPages | None = None) -> None:
+        """Show ``items``: a whole session, or with ``pages`` the newest page (the
+        tail) of a longer one, whose older pages are read as the view asks."""
+        held = len(self._rows) + len(self._tail) + sum(len(r) for r in self._cache.values())
         self.beginResetModel()
         self._generation += 1
-        self._pager = None
-        self._before = None
-        self._paging = False
-        self._want_all = False
         self.session_id = session_id
-        self._items = list(items)
-        self._older = []
-        self._older_loading = older_loading
-        self._base = 0
-        self._tools = {it.call_id: i for i, it in enumerate(self._items) if it.kind == "tool"}
+        self._tail = list(items)
+        self._tools = {it.call_id: it for it in self._tail if it.kind == "tool"}
+        self._rows, self._offsets = [], []
+        self._pages = pages if pages is not None and pages.count else None
+        self._first = self._pages.count if self._pages is not None else 0
+        self._last = self._first - 1
+        self._at_end = True
+        self._cache.clear()
+        self._want = None
+        self._reading = None
+        self._overlay.clear()
+        self._locating.clear()
+        self._tail_rows0 = max(1, len(self._tail))
         self.endResetModel()
+        self.extent_changed.emit()
+        if self._pages is not None:
+            self._prefetch()  # the page above the newest one, for the first scroll up
         if held >= TRIM_AFTER_ROWS:
             # The rows of a big session were just freed: hand the heap back once the
             # view dropped what it cached for them too.
             QTimer.singleShot(200, trim_heap_later)
 
-    # ------------------------------------------------------------- older rows
+    # ------------------------------------------------------- the session's extent
+
+    def paged(self) -> bool:
+        """True for a session longer than its newest page (older pages exist)."""
+        return self._pages is not None
+
+    def window(self) -> tuple[int, int, bool]:
+        """(first, last) older page exposed (last = first - 1: none) and whether
+        the tail is exposed."""
+        return self._first, self._last, self._at_end
+
+    def at_end(self) -> bool:
+        return self._at_end
 
     def has_older(self) -> bool:
-        """True while rows older than the first exposed one exist or are loading."""
-        return bool(self._older) or self._older_loading or self._before is not None
+        """True while rows older than the first exposed one exist."""
+        return self._pages is not None and self._first > 0
 
-    def page_older(self, session_id: str, before: int, pager: Pager | MessagePages) -> None:
-        """Read the rows older than message ``before`` a page at a time, in a worker,
-        keeping one page ahead of the view. ``pager`` is a store (its
-        ``newest_messages``) or a function (session id, before) -> (rows, next)."""
-        if session_id != self.session_id or not self._older_loading:
+    def cached_pages(self) -> int:
+        return len(self._cache)
+
+    def _tail_units(self) -> float:
+        per_row = (self._pages.tail_messages if self._pages else self._tail_rows0) / self._tail_rows0
+        return max(1.0, len(self._tail) * per_row)
+
+    def total_units(self) -> float:
+        """The session's length in stored messages (rows that arrived since it
+        opened count as the messages their neighbours were)."""
+        older = self._pages.older if self._pages is not None else 0
+        return older + self._tail_units()
+
+    def _page_units(self, page: int) -> tuple[float, float]:
+        assert self._pages is not None
+        if page >= self._pages.count:
+            return float(self._pages.older), self._tail_units()
+        lo, hi = self._pages.span(page)
+        return float(lo), float(hi - lo)
+
+    def _exposed_pages(self) -> list[tuple[int, int, int]]:
+        """(page, first row, rows) of every exposed page, the tail as page ``count``."""
+        out = [(p, self._offsets[i], len(self._cache_rows(p)))
+               for i, p in enumerate(range(self._first, self._last + 1))]
+        if self._at_end:
+            tail_page = self._pages.count if self._pages is not None else 0
+            out.append((tail_page, len(self._rows), len(self._tail)))
+        return out
+
+    def _cache_rows(self, page: int) -> list[TranscriptItem]:
+        i = page - self._first
+        end = self._offsets[i + 1] if i + 1 < len(self._offsets) else len(self._rows)
+        return self._rows[self._offsets[i]:end]
+
+    def units_of_row(self, row: int, fraction: float = 0.0) -> float:
+        """Where exposed row ``row`` (and ``fraction`` of it) is in the session."""
+        if self._pages is None:
+            return float(row) + fraction
+        for page, first, count in self._exposed_pages():
+            if first <= row < first + count or (count == 0 and row == first):
+                lo, span = self._page_units(page)
+                return lo + span * (row - first + fraction) / max(1, count)
+        return self.total_units()
+
+    def row_of_units(self, units: float) -> tuple[int, float] | None:
+        """The exposed row at ``units`` and the fraction into it, ``None`` when
+        that part of the session is not exposed."""
+        if self._pages is None:
+            rows = self.rowCount()
+            if not rows:
+                return None
+            row = min(rows - 1, max(0, int(units)))
+            return row, min(1.0, max(0.0, units - row))
+        for page, first, count in self._exposed_pages():
+            lo, span = self._page_units(page)
+            if lo <= units < lo + span or (page == self._pages.count and units >= lo):
+                if count == 0:
+                    return None
+                at = min(count - 0.001, max(0.0, (units - lo) / span * count))
+                return first + int(at), at - int(at)
+        return None
+
+    def covers(self, units: float, margin_pages: int = 0) -> bool:
+        """``units`` is exposed, with ``margin_pages`` exposed pages around it where
+        the session has them."""
+        if self._pages is None:
+            return True
+        page = self.page_of_units(units)
+        lo = max(0, page - margin_pages)
+        hi = min(self._pages.count, page + margin_pages)
+        last = self._pages.count if self._at_end else self._last
+        return self._first <= lo and hi <= last
+
+    def page_of_units(self, units: float) -> int:
+        assert self._pages is not None
+        if units >= self._pages.older:
+            return self._pages.count
+        return max(0, int(units) // PAGE_MESSAGES)
+
+    # ------------------------------------------------------------ moving the window
+
+    def request_units(self, units: float) -> None:
+        """Expose the part of the session at ``units`` (with a page around it)."""
+        if self._pages is None:
             return
-        if callable(pager):
-            self._pager = pager
+        page = self.page_of_units(units)
+        first = max(0, page - 1)
+        last = min(self._pages.count, first + WINDOW_PAGES - 1)
+        first = max(0, last - WINDOW_PAGES + 1)
+        self._request(first, last)
+
+    def request_shift(self, older: bool) -> bool:
+        """Expose the page before (``older``) or after the window, dropping one at
+        the other end; False when there is none."""
+        if self._pages is None:
+            return False
+        last = self._pages.count if self._at_end else self._last
+        first = self._first
+        if older:
+            if first == 0:
+                return False
+            first -= 1
+            last = min(last, first + WINDOW_PAGES - 1 + (last == self._pages.count))
         else:
-            store = pager
-            self._pager = lambda sid, bid: older_page(store, sid, bid)
-        self._older_loading = False
-        self._before = before
-        self._read_ahead()
+            if self._at_end:
+                return False
+            last += 1
+            first = max(first, last - WINDOW_PAGES + 1)
+        if self._want == (first, last):
+            return True
+        self._request(first, last)
+        return True
 
-    def load_all_older(self) -> None:
-        """Read every older page (the view jumps to the start)."""
-        self._want_all = True
-        self._read_ahead()
+    def _request(self, first: int, last: int) -> None:
+        self._want = (first, last)
+        if self._reading is None:
+            self._advance()
 
-    def buffered_older(self) -> int:
-        """Older rows read and not exposed yet."""
-        return len(self._older)
+    def _missing(self, first: int, last: int) -> list[int]:
+        assert self._pages is not None
+        return [p for p in range(first, min(last, self._pages.count - 1) + 1)
+                if p not in self._cache]
 
-    def loading_older(self) -> bool:
-        """A page of older rows is being read."""
-        return self._paging
-
-    def _read_ahead(self) -> None:
-        if self._paging or self._before is None or self._pager is None:
+    def _advance(self) -> None:
+        """Show what was asked for if its pages are read; else read the next one."""
+        if self._want is None or self._pages is None:
+            self._prefetch()
             return
-        if len(self._older) >= 2 * FETCH_CHUNK and not self._want_all:
+        first, last = self._want
+        missing = self._missing(first, last)
+        if missing:
+            # Nearest the middle of what was asked first (a jump shows its target).
+            middle = (first + last) / 2
+            self._read(min(missing, key=lambda p: abs(p - middle)))
             return
-        self._paging = True
-        pager, sid, before, generation = self._pager, self.session_id, self._before, self._generation
-        signal = self._page_read
+        self._want = None
+        self._show(first, last)
+        self._prefetch()
+
+    def _prefetch(self) -> None:
+        """Read the neighbours of the window ahead of the user scrolling there."""
+        if self._reading is not None or self._pages is None:
+            return
+        for page in (self._first - 1, (self._pages.count if self._at_end else self._last) + 1):
+            if 0 <= page < self._pages.count and page not in self._cache:
+                self._read(page)
+                return
+
+    def _read(self, page: int) -> None:
+        assert self._pages is not None
+        self._reading = page
+        pages, sid, generation, signal = self._pages, self.session_id, self._generation, self._page_read
 
         def work() -> None:
             try:
-                rows, following = pager(sid, before)
+                rows = pages.read(page)
             except Exception as exc:
-                log.exception("reading older messages of %s failed", sid)
-                rows, following, error = [], None, str(exc) or type(exc).__name__
+                log.exception("reading page %s of %s failed", page, sid)
+                rows, error = [], str(exc) or type(exc).__name__
             else:
                 error = ""
             try:
-                signal.emit(sid, generation, rows, following, error)
+                signal.emit(sid, generation, page, rows, error)
             except RuntimeError:  # the model is gone
                 pass
 
+        self._submit(work)
+
+    def _submit(self, work: Any) -> None:
         if self._worker is None:
             self._worker = concurrent.futures.ThreadPoolExecutor(
                 1, thread_name_prefix="transcript-pages")
         self._worker.submit(work)
 
-    def _on_page_read(self, session_id: str, generation: int, rows: object,
-                      following: object, error: str) -> None:
+    def _on_page_read(self, session_id: str, generation: int, page: int, rows: object,
+                      error: str) -> None:
         if generation != self._generation or session_id != self.session_id:
             return  # for a session no longer shown
-        self._paging = False
+        self._reading = None
         items = list(rows) if isinstance(rows, list) else []
-        self._before = following if isinstance(following, int) else None
         if error:
-            self._before = None
             items.insert(0, TranscriptItem(
                 "notice", notice_kind="error",
-                text=f"Older messages could not be read ({error})."))
-        self._add_older(items)
-        self.older_changed.emit()
-        self._read_ahead()
+                text=f"These messages could not be read ({error})."))
+        for item in items:
+            if item.kind == "tool" and item.call_id in self._overlay:
+                self._lay_over(item)
+        self._cache[page] = items
+        self._trim_cache()
+        self._advance()
 
-    def _add_older(self, items: list[TranscriptItem]) -> None:
-        """Rows older than every row held (not exposed yet)."""
-        if not items:
+    def _lay_over(self, item: TranscriptItem) -> None:
+        item_id, reason, target = self._overlay[item.call_id]
+        if item.status in ("pending", "awaiting"):
+            item.status, item.waiting_on, item.reason, item.target = "awaiting", item_id, reason, target
+
+    def _trim_cache(self) -> None:
+        keep = set(range(self._first, self._last + 1))
+        if self._want is not None:
+            keep |= set(range(self._want[0], self._want[1] + 1))
+        for page in list(self._cache):
+            if len(self._cache) <= CACHE_PAGES:
+                break
+            if page not in keep:
+                del self._cache[page]
+
+    def _show(self, first: int, last: int) -> None:
+        """Expose pages ``first..last`` (``count``: the tail), all read."""
+        assert self._pages is not None
+        at_end = last >= self._pages.count
+        older_last = min(last, self._pages.count - 1)
+        if (first, older_last, at_end) == (self._first, self._last, self._at_end):
             return
-        self._older[0:0] = items
-        first = self._base - len(self._older)
-        older = {it.call_id: first + i for i, it in enumerate(items) if it.kind == "tool"}
-        self._tools = {**older, **self._tools}  # a call id names its newest row
+        rows: list[TranscriptItem] = []
+        offsets: list[int] = []
+        for page in range(first, older_last + 1):
+            offsets.append(len(rows))
+            rows.extend(self._cache[page])
+            self._cache.move_to_end(page)
+        self.moving = True
+        self.beginResetModel()
+        self._rows, self._offsets = rows, offsets
+        self._first, self._last, self._at_end = first, older_last, at_end
+        self.endResetModel()
+        self.moving = False
+        self._trim_cache()
+        self.window_moved.emit()
+
+    def _show_cached_around(self, page: int) -> None:
+        """Expose ``page`` (read) and the read pages next to it, at once."""
+        assert self._pages is not None
+        first = last = page
+        while last - first + 1 < WINDOW_PAGES:
+            if first - 1 >= 0 and first - 1 in self._cache:
+                first -= 1
+            elif last + 1 < self._pages.count and last + 1 in self._cache:
+                last += 1
+            elif last + 1 == self._pages.count:
+                last += 1  # the tail is always held
+            else:
+                break
+        self._show(first, last)
+        self._prefetch()
 
     def wait_pages(self, timeout: float = 10.0) -> None:
         """Wait for the page being read (tests and benches; not on the loop)."""
         if self._worker is not None:
             self._worker.submit(lambda: None).result(timeout)
 
-    def set_older(self, session_id: str, items: list[TranscriptItem]) -> None:
-        """Rows older than the exposed ones (built in a worker); none are shown yet."""
-        if session_id != self.session_id or not self._older_loading:
-            return
-        self._older_loading = False
-        self._older = list(items)
-        first = self._base - len(self._older)
-        older = {it.call_id: first + i for i, it in enumerate(self._older) if it.kind == "tool"}
-        self._tools = {**older, **self._tools}  # a call id names its newest row
-        self.older_changed.emit()
-
-    def fetch_older(self, count: int = FETCH_CHUNK) -> int:
-        """Prepend up to ``count`` older rows; returns how many were added."""
-        count = min(count, len(self._older))
-        if count <= 0:
-            return 0
-        chunk = self._older[-count:]
-        self.beginInsertRows(QModelIndex(), 0, count - 1)
-        del self._older[-count:]
-        self._items[0:0] = chunk
-        self._base -= count
-        self.endInsertRows()
-        self._read_ahead()
-        if not self._older and not self._paging:
-            self.older_changed.emit()
-        return count
+    def reading(self) -> bool:
+        """A page is being read or a window move waits for one."""
+        return self._reading is not None or self._want is not None
 
     # ------------------------------------------------------- the reducer's rows
 
     def last_row(self) -> TranscriptItem | None:
-        return self._items[-1] if self._items else None
+        return self._tail[-1] if self._tail else None
 
     def find_tool(self, call_id: str) -> TranscriptItem | None:
-        """The newest row of a call, exposed or not (older rows stay where they are)."""
-        pos = self._tools.get(call_id)
-        if pos is None:
-            return None
-        if pos >= self._base:
-            return self._items[pos - self._base]
-        return self._older[pos - self._base + len(self._older)]
+        """The newest row of a call held (the tail, then the pages read)."""
+        found = self._tools.get(call_id)
+        if found is not None:
+            return found
+        for rows in reversed(self._cache.values()):
+            for item in reversed(rows):
+                if item.kind == "tool" and item.call_id == call_id:
+                    return item
+        return None
 
     def append(self, item: TranscriptItem) -> int:
-        row = len(self._items)
-        self.beginInsertRows(QModelIndex(), row, row)
-        self._items.append(item)
+        """A row at the end of the session; returns its row (-1 while the window
+        is elsewhere: it shows when the user comes back to the end)."""
         if item.kind == "tool":
-            self._tools[item.call_id] = self._base + row
+            self._tools[item.call_id] = item
+        if not self._at_end:
+            self._tail.append(item)
+            self.extent_changed.emit()
+            return -1
+        row = self.rowCount()
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._tail.append(item)
         self.endInsertRows()
+        if self._pages is not None:
+            self.extent_changed.emit()
         return row
 
     def add_queued(self, text: str) -> TranscriptItem:
@@ -364,50 +577,53 @@ class TranscriptModel(QAbstractListModel):
 
     def settle_queued(self, text: str) -> bool:
         """The engine took in a steering message: its queued row becomes the message."""
-        for row, item in enumerate(self._items):
+        for item in self._tail:
             if item.kind == "user" and item.source == "queued" and item.text == text:
                 item.source = "steering"
-                self.changed(row)
+                self.row_changed(item)
                 return True
         return False
 
     def row_changed(self, item: TranscriptItem) -> None:
         row = self._row_of(item)
         if row is None:
-            item.touch()  # an older row not exposed yet: nothing shows it
+            item.touch()  # a row not exposed: nothing shows it
         else:
             self.changed(row)
 
     def drop_last(self) -> None:
-        row = len(self._items) - 1
-        self.beginRemoveRows(QModelIndex(), row, row)
-        item = self._items.pop()
-        if item.kind == "tool" and self._tools.get(item.call_id) == self._base + row:
+        item = self._tail[-1]
+        if item.kind == "tool" and self._tools.get(item.call_id) is item:
             del self._tools[item.call_id]
+        if not self._at_end:
+            self._tail.pop()
+            return
+        row = self.rowCount() - 1
+        self.beginRemoveRows(QModelIndex(), row, row)
+        self._tail.pop()
         self.endRemoveRows()
 
     def _row_of(self, item: TranscriptItem) -> int | None:
-        if self._items and self._items[-1] is item:
-            return len(self._items) - 1
-        if item.kind == "tool":
-            pos = self._tools.get(item.call_id)
-            if pos is not None and pos < self._base:
-                return None  # not exposed yet
-            if pos is not None and self._items[pos - self._base] is item:
-                return pos - self._base
-        for row in range(len(self._items) - 1, -1, -1):
-            if self._items[row] is item:
-                return row
+        if self._at_end:
+            older = len(self._rows)
+            if self._tail and self._tail[-1] is item:
+                return older + len(self._tail) - 1
+            for i in range(len(self._tail) - 1, -1, -1):
+                if self._tail[i] is item:
+                    return older + i
+        for i in range(len(self._rows) - 1, -1, -1):
+            if self._rows[i] is item:
+                return i
         return None
 
     def changed(self, row: int) -> None:
         """Row ``row`` renders differently (its state, or a card placed on it)."""
-        self._items[row].touch()
+        self.item(row).touch()
         idx = self.index(row, 0)
         self.dataChanged.emit(idx, idx)
 
     def toggle_expanded(self, row: int) -> None:
-        item = self._items[row]
+        item = self.item(row)
         if item.kind in ("tool", "assistant", "user"):
             item.expanded = not item.expanded
             self.changed(row)
@@ -427,17 +643,79 @@ class TranscriptModel(QAbstractListModel):
 
     # ------------------------------------------------------------ inbox overlay
 
+    def reveal_call(self, call_id: str) -> int | None:
+        """Expose the row of a call held (moving the window to its page at once)
+        and return it."""
+        row = self.tool_row(call_id)
+        if row is not None or self._pages is None:
+            return row
+        if call_id in self._tools:
+            self._show_cached_around(self._pages.count)
+        else:
+            page = next((p for p, rows in self._cache.items()
+                         if any(it.kind == "tool" and it.call_id == call_id for it in rows)), None)
+            if page is None:
+                return None
+            self._show_cached_around(page)
+        return self.tool_row(call_id)
+
     def mark_awaiting(self, call_id: str, item_id: int, *, reason: str = "",
                       target: str = "") -> int | None:
         """The call waits for inbox item ``item_id``; returns its row (exposed first
-        if it was an older one), or ``None`` if the call cannot wait (no such row,
-        or it already started or finished)."""
+        if it was elsewhere), or ``None`` if the call cannot wait (no such row, or
+        it already started or finished). A call in an older page not read yet is
+        looked up in a worker: :attr:`located` tells when to mark it again."""
+        if self.find_tool(call_id) is None and self._pages is not None:
+            self._overlay[call_id] = (item_id, reason, target)
+            self._locate(call_id)
+            return None
         if self._reducer.mark_awaiting(call_id, item_id, reason=reason, target=target) is None:
             return None
-        return self.tool_row(call_id)
+        if call_id not in self._tools:
+            self._overlay[call_id] = (item_id, reason, target)  # its page may be read again
+        return self.reveal_call(call_id)
+
+    def _locate(self, call_id: str) -> None:
+        if call_id in self._locating or self._pages is None:
+            return
+        self._locating.add(call_id)
+        pages, sid, generation, signal = self._pages, self.session_id, self._generation, self._call_found
+
+        def work() -> None:
+            try:
+                page = pages.page_of_call(call_id)
+                rows = pages.read(page) if page is not None else None
+            except Exception:
+                log.exception("looking up call %s of %s failed", call_id, sid)
+                page, rows = None, None
+            try:
+                signal.emit(sid, generation, call_id, (page, rows))
+            except RuntimeError:
+                pass
+
+        self._submit(work)
+
+    def _on_call_found(self, session_id: str, generation: int, call_id: str, found: object) -> None:
+        if generation != self._generation or session_id != self.session_id:
+            return
+        self._locating.discard(call_id)
+        page, rows = found if isinstance(found, tuple) else (None, None)
+        if page is None or not isinstance(rows, list):
+            self._overlay.pop(call_id, None)
+            return
+        if page not in self._cache:
+            for item in rows:
+                if item.kind == "tool" and item.call_id in self._overlay:
+                    self._lay_over(item)
+            self._cache[page] = rows
+            self._trim_cache()
+        self.located.emit(call_id)
 
     def mark_resolved(self, call_id: str, item_id: int) -> int | None:
         """Inbox item ``item_id`` was answered: returns the row that stopped waiting."""
+        waiting = self._overlay.get(call_id)
+        if waiting is not None and waiting[0] == item_id:
+            del self._overlay[call_id]
         if self._reducer.mark_resolved(call_id, item_id) is None:
             return None
         return self.tool_row(call_id)

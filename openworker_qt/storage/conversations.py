@@ -510,6 +510,67 @@ class ConversationStore:
         messages.reverse()
         return messages
 
+    def message_id_from(self, session_id: str, from_id: int, steps: int) -> int | None:
+        """The id of the message ``steps`` messages after the first one with an id
+        of at least ``from_id`` (0 steps: that one), ``None`` past the end. Worker
+        thread: the offset walks the session's index (a few ms per 100,000)."""
+        rows = self.db.query(
+            "SELECT id FROM messages WHERE session_id = ? AND id >= ? ORDER BY id"
+            " LIMIT 1 OFFSET ?",
+            (session_id, from_id, max(0, steps)),
+        )
+        return int(rows[0][0]) if rows else None
+
+    def message_id_before(self, session_id: str, before_id: int, steps: int) -> int | None:
+        """The id of the ``steps``-th message before message ``before_id`` (1: the
+        one just before it), ``None`` past the start."""
+        rows = self.db.query(
+            "SELECT id FROM messages WHERE session_id = ? AND id < ? ORDER BY id DESC"
+            " LIMIT 1 OFFSET ?",
+            (session_id, before_id, max(0, steps - 1)),
+        )
+        return int(rows[0][0]) if rows else None
+
+    def turn_start(self, session_id: str, from_id: int, end_id: int) -> int:
+        """The id of the first user message with ``from_id <= id < end_id`` (a turn
+        starts there, so a page read from it never splits a tool call from its
+        result), or ``end_id``."""
+        rows = self.db.query(
+            "SELECT id FROM messages WHERE session_id = ? AND id >= ? AND id < ?"
+            " AND role = 'user' ORDER BY id LIMIT 1",
+            (session_id, from_id, end_id),
+        )
+        return int(rows[0][0]) if rows else end_id
+
+    def messages_between(self, session_id: str, first_id: int, end_id: int) -> list[Message]:
+        """The messages with ``first_id <= id < end_id``, oldest first."""
+        rows = self.db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? AND id >= ? AND id < ?"
+            " ORDER BY id",
+            (session_id, first_id, end_id),
+        )
+        return [_decode(r) for r in rows]
+
+    def call_ordinal(self, session_id: str, call_id: str) -> int | None:
+        """How many of the session's messages come before the newest assistant
+        message proposing tool call ``call_id`` (``None``: no such call)."""
+        needle = json.dumps(call_id, ensure_ascii=False)
+        rows = self.db.query(
+            "SELECT id, data FROM messages WHERE session_id = ? AND role = 'assistant'"
+            " AND instr(data, ?) > 0 ORDER BY id DESC LIMIT 8",
+            (session_id, needle),
+        )
+        for row in rows:
+            calls = _decode(row).get("tool_calls")
+            if isinstance(calls, list) and any(
+                    isinstance(c, dict) and str(c.get("id")) == call_id for c in calls):
+                count = self.db.query(
+                    "SELECT COUNT(*) FROM messages WHERE session_id = ? AND id < ?",
+                    (session_id, int(row["id"])),
+                )
+                return int(count[0][0])
+        return None
+
     def last_tool_results(self, session_id: str, name: str, limit: int = 20) -> list[Message]:
         """The newest ``limit`` stored results of the tool ``name``, newest first
         (the to-do list reads its last one back without loading the whole session)."""

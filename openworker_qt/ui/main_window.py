@@ -74,8 +74,7 @@ from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
-from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.qt.transcript_reducer import newest_page
+from openworker_qt.qt.transcript_model import TranscriptModel, session_head
 from openworker_qt.qt.wording import activity_text, waiting_for_model_text
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
@@ -196,6 +195,7 @@ class MainWindow(QMainWindow):
 
         self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
+        self.transcript.located.connect(self._on_call_located)
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()
         self.view.setModel(self.transcript)
@@ -589,20 +589,18 @@ class MainWindow(QMainWindow):
         made = self._deliverable_updates
         for _attempt in range(5):
             arrived = self._arrived.get(session_id, 0)
-            items, before = await asyncio.to_thread(newest_page, self.store, session_id)
+            items, pages = await asyncio.to_thread(session_head, self.store, session_id)
             if self.session_id != session_id:
                 return
             if self._arrived.get(session_id, 0) == arrived:
                 break  # nothing came in while reading: the snapshot is current
         # Painted before the to-do list and the deliverables are read: their queries
         # scan the session's tool results (~0.3 s at 100,000 messages, bench/transcript.py).
-        self.transcript.reset(session_id, items, older_loading=before is not None)
+        self.transcript.reset(session_id, items, pages=pages)
         for item in self.inbox.pending(session_id):
             self._place_card(item)
         if items and items[-1].kind == "notice" and items[-1].notice_kind == "error":
             self.banner.show_message(items[-1].text, self.tr("Retry"))
-        if before is not None:  # read a page at a time in a worker, as the user scrolls up
-            self.transcript.page_older(session_id, before, self.store)
         todos, deliverables = await asyncio.gather(
             asyncio.to_thread(stored_todos, self.store, session_id),
             asyncio.to_thread(stored_deliverables, self.store, session_id))
@@ -887,6 +885,12 @@ class MainWindow(QMainWindow):
         self.view.set_card(call_id, card)
         self.view.scrollTo(self.transcript.index(row, 0))
         return card
+
+    def _on_call_located(self, call_id: str) -> None:
+        """A waiting call's row was in an older page, read now: its card goes on it."""
+        for item in self.inbox.pending(self.transcript.session_id):
+            if (item.tool_call_id or "") == call_id:
+                self._place_card(item)
 
     def _open_dialog(self, item: InboxItem) -> None:
         if item.id in self.dialogs:

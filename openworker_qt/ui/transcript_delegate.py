@@ -11,6 +11,7 @@ the measurements behind both).
 from __future__ import annotations
 
 import json
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -85,14 +86,18 @@ def has_actions(item: TranscriptItem) -> bool:
     """Messages get hover actions (copy, ask again, edit) and their time."""
     return (item.kind == "user" or (item.kind == "assistant" and bool(item.text))) and not item.streaming
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
-MEASURE_TAIL = 40  # in big sessions the last rows (shown first) are exact too
+MEASURE_TAIL = 6  # in big sessions the last rows (shown first) are exact too (the rest: when painted)
+#: Seconds of text layout one paint may spend on rows never rendered; the rest
+#: paint as a faint skeleton and are rendered in the next frame (a jump into a long
+#: session shows at once, filled within a frame or two).
+PAINT_BUDGET = 0.006
 RESULT_LINES = 30
 PROGRESS_LINES = 6  # of a running call's output, under its card's status
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
 # The first layout of each font style costs 10-17 ms (font loading, measured); doing it
 # once, a style per event-loop turn, after the first paint keeps it off the first reply.
 WARM_UP_MARKDOWN = ("plain text …", "**bold**", "*italic*", "`code`", "# heading", "📎 ✓ ◐")
-FETCH_MARGIN_PX = 48  # scrolled this close to the top: prepend older rows
+FETCH_MARGIN_PX = 48  # scrolled this close to an edge of the window: move it
 
 STATUS_GLYPH = {
     "pending": "○", "awaiting": "◐", "asking": "?", "running": "◌",
@@ -251,10 +256,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout.timeout.connect(self._emit_relayout)
         self._dirty_rows: set[int] = set()
         self._metrics: tuple[int, int] | None = None
+        self._column: int | None = None
         self._plain_code: set[int] = set()  # answers with code rendered before Pygments
         self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
         self._icons: dict[tuple[str, str, bool], QIcon] = {}
         self._dark = is_dark(view.palette())  # code colours depend on it
+        self._frame_start = 0.0  # when the view's current paint began
+        self._frame_rendered = 0  # rows rendered for the first time in it
+        self._more = QTimer(self)  # rows painted as skeletons: render them next frame
+        self._more.setSingleShot(True)
+        self._more.setInterval(0)
+        self._more.timeout.connect(lambda: self.view.viewport().update())
+        self.skeletons = 0  # rows painted as skeletons (tests, benches)
         self.hover_row = -1  # the row under the pointer: its actions show
         self.hover_action = ""
         self.last_user_uid = 0  # "edit and resend" is offered on this message only
@@ -263,8 +276,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     # --------------------------------------------------------------- geometry
 
     def _width(self) -> int:
-        """The reading column's width: the viewport, capped at ``READING_WIDTH``."""
-        return max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+        """The reading column's width: the viewport, capped at ``READING_WIDTH``
+        (kept until :meth:`invalidate`: a relayout asks it for every row)."""
+        if self._column is None:
+            self._column = max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
+        return self._column
 
     def column_left(self, row_rect: QRect) -> int:
         """Where the centred reading column starts in a row."""
@@ -449,9 +465,10 @@ class TranscriptDelegate(QStyledItemDelegate):
             rows = model.rowCount()
             # A long session's first page is estimated above its tail like a big session
             # (exact heights for its ~180 rows cost ~40 ms of the first paint).
-            small = rows <= MEASURE_ALWAYS_BELOW and not (
-                isinstance(model, TranscriptModel) and model.has_older())
-            if small or index.row() >= rows - MEASURE_TAIL:
+            paged = isinstance(model, TranscriptModel) and model.paged()
+            small = rows <= MEASURE_ALWAYS_BELOW and not paged
+            at_end = not isinstance(model, TranscriptModel) or model.at_end()
+            if small or (at_end and index.row() >= rows - MEASURE_TAIL):
                 h = self.exact_height(item, width)
             else:
                 h = self.estimate_height(item, width)
@@ -459,10 +476,77 @@ class TranscriptDelegate(QStyledItemDelegate):
             size = self._heights[key] = QSize(width, h)
         return size
 
+    def column_changed(self) -> None:
+        """The viewport was resized: the reading column is measured again."""
+        self._column = None
+
     def invalidate(self) -> None:
         self._metrics = None
+        self._column = None
         self._heights.clear()
         self._estimated.clear()
+
+    def forget_rows(self) -> None:
+        """Another session is shown: nothing cached for the rows before is needed."""
+        self.invalidate()
+        self._docs.clear()
+        self._streams.clear()
+        self._plain_code.clear()
+
+    def begin_frame(self) -> None:
+        """A paint of the view begins (a long session's rows keep to the budget)."""
+        model = self.view.model()
+        paged = isinstance(model, TranscriptModel) and model.paged()
+        self._frame_start = time.perf_counter() if paged else 0.0
+        self._frame_rendered = 0
+
+    def end_frame(self) -> None:
+        self._frame_start = 0.0
+
+    def _rendered(self, item: TranscriptItem, width: int) -> bool:
+        bw = self._body_width(item, width)
+        return ((item.uid, item.rev, bw, "body") in self._docs or item.uid in self._streams
+                or (item.kind == "assistant" and not item.text))
+
+    def _paint_skeleton(self, painter: QPainter, option: QStyleOptionViewItem,
+                        item: TranscriptItem) -> None:
+        """A faint stand-in for a row rendered next frame: a few quiet bars."""
+        pal = option.palette
+        width = self._width()
+        col = self.column_left(option.rect)
+        fill = mix(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text), 0.05)
+        line = QFontMetrics(self.view.font()).lineSpacing()
+        height = option.rect.height() - self._gap(item)
+        painter.save()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(fill)
+        if item.kind == "user":
+            w = int(width * 0.45)
+            painter.drawRoundedRect(QRect(col + width - w, option.rect.top(), w, max(line, height)),
+                                    CARD_RADIUS + 4, CARD_RADIUS + 4)
+        elif item.kind == "tool":
+            painter.drawRoundedRect(QRect(col, option.rect.top(), width, max(line, height)),
+                                    CARD_RADIUS, CARD_RADIUS)
+        else:
+            y = option.rect.top() + line // 4
+            bars = max(1, min(4, height // line))
+            for i in range(bars):
+                w = width if i < bars - 1 else width * 3 // 5
+                painter.drawRoundedRect(QRect(col, y, w, line // 2), line // 4, line // 4)
+                y += line
+        painter.restore()
+
+    def keep_only(self, uids: set[int]) -> None:
+        """Forget the heights of rows no longer exposed (a long session's window
+        moved): the caches stay as small as the window."""
+        for key in [k for k in self._heights if k[0] not in uids]:
+            del self._heights[key]
+        for dkey in [k for k in self._docs if k[0] not in uids]:
+            del self._docs[dkey]
+        self._estimated = {k for k in self._estimated if k[0] in uids}
+        self._plain_code &= uids
+        for uid in [u for u in self._streams if u not in uids]:
+            del self._streams[uid]
 
     def restyle(self) -> bool:
         """Render again the finished answers whose code was shown before the
@@ -496,6 +580,15 @@ class TranscriptDelegate(QStyledItemDelegate):
         item = self._item(index)
         width = self._width()
         key = (item.uid, item.rev, width)
+        if (self._frame_start and not self._rendered(item, width)
+                and not (item.kind == "tool" and self.card_for(item.call_id) is not None)):
+            # At least one new row a frame, then as many as the budget allows.
+            if self._frame_rendered and time.perf_counter() - self._frame_start > PAINT_BUDGET:
+                self.skeletons += 1
+                self._paint_skeleton(painter, option, item)
+                self._more.start()
+                return
+            self._frame_rendered += 1
         if key in self._estimated:
             self._estimated.discard(key)
             exact = self.exact_height(item, width)

@@ -16,14 +16,18 @@ the stream ends the reply is rendered once more as a whole (up to
 ``FULL_RENDER_LIMIT`` characters) so the final Markdown is exactly what a
 reopened session shows.
 
-Long sessions arrive newest-first (see :class:`TranscriptModel`): scrolling to
-the top prepends the next chunk of older rows and keeps the visible rows still.
-"Jump to start" (Ctrl+Home, or the button shown while older rows exist and the
-view is scrolled up) reads every older page in the worker and prepends them a
-chunk per event-loop turn, then shows the first message.
+A long session is shown through a bounded window of its rows (see
+:class:`TranscriptModel`): the list view lays out only the window, and a
+*session scrollbar* (``session_bar``, in place of the list's own) stands for the
+whole session from the first paint, in stored messages. Dragging it anywhere
+moves the window there (its pages are read in a worker; the rows on screen stay
+until they are); scrolling near an edge of the window moves it by a page and
+keeps the row being read still. "Jump to start" (Ctrl+Home, or the button shown
+while the view is scrolled up) moves the window to the first page.
 
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
-with ``setIndexWidget``, so they are keyboard- and screen-reader-accessible.
+with ``setIndexWidget`` (inside a holder, so a card outlives its row leaving the
+window and comes back with it), so they are keyboard- and screen-reader-accessible.
 
 Messages show hover actions under them (copy; "ask again" on the last reply;
 "edit" on the last user message) and their time; code blocks have a Copy
@@ -41,6 +45,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QPoint,
     QPointF,
@@ -61,8 +66,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
+    QScrollBar,
     QStyleOptionViewItem,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -87,8 +94,8 @@ from openworker_qt.ui.transcript_delegate import (
 HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
 HIGHLIGHTER_POLL_MS = 100  # then: is it in? (the messages shown before it are rendered again)
 HIGHLIGHTER_POLLS = 600
-#: Older rows prepended per event-loop turn while jumping to the start.
-JUMP_CHUNK = 1_000
+#: Session scrollbar steps per stored message.
+BAR_SCALE = 10
 
 
 class TranscriptView(QListView):
@@ -106,11 +113,9 @@ class TranscriptView(QListView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setResizeMode(QListView.ResizeMode.Adjust)
-        # Batched: a relayout (a prepend of older rows, a height correction) is spread
-        # over event-loop turns of 200 rows; in one go it stalled 70-85 ms at 2,700
-        # rows (bench/transcript.py).
-        self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(200)
+        # One pass: the model exposes a bounded window of rows (a few hundred), so a
+        # relayout is short and a moved window can be positioned at once.
+        self.setLayoutMode(QListView.LayoutMode.SinglePass)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setWordWrap(True)
         self.setFrameShape(QListView.Shape.NoFrame)
@@ -119,8 +124,11 @@ class TranscriptView(QListView):
         self.delegate = TranscriptDelegate(self, self.card_for)
         self.setItemDelegate(self.delegate)
         self._cards: dict[str, QWidget] = {}
+        self._holders: dict[str, QWidget] = {}  # call id -> the index widget holding its card
+        self._card_shelf = QWidget(self)  # cards whose rows are outside the window
+        self._card_shelf.hide()
         self._stick_to_bottom = True
-        self._anchor: tuple[int, int] | None = None  # (row, top) to keep still after a prepend
+        self._anchor: tuple[int, int] | None = None  # (row, top) to keep still after a move
         self._anchor_timer = QTimer(self)
         self._anchor_timer.setSingleShot(True)
         self._anchor_timer.setInterval(80)
@@ -129,8 +137,17 @@ class TranscriptView(QListView):
         self._warming = False
         # A session with no rows yet: what OpenWorker can do, examples, the folder.
         self.empty_state = EmptyState(self.viewport())
+        # The whole session's scrollbar (a long session; see module docstring).
+        self.session_bar = QScrollBar(Qt.Orientation.Vertical, self)
+        self.session_bar.setObjectName("sessionScrollBar")
+        self.session_bar.setAccessibleName(self.tr("Position in the session"))
+        self.session_bar.hide()
+        self.session_bar.valueChanged.connect(self._on_session_bar)
+        self.session_bar.sliderReleased.connect(self._sync_session_bar)
+        self._syncing = False
+        self._seek: float | None = None  # where the user asked to go, until it is shown
+        self._held: tuple[TranscriptItem, int] | None = None  # (row, top) kept over a move
         # Jump to the first message of a long session (Ctrl+Home too).
-        self._jumping = False
         self.jump_button = QToolButton(self.viewport())
         self.jump_button.setObjectName("jumpToStart")
         self.jump_button.setText(self.tr("Jump to start"))
@@ -150,13 +167,14 @@ class TranscriptView(QListView):
     def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802
         super().setModel(model)
         if model is not None:
+            model.modelAboutToBeReset.connect(self._before_reset)
             model.modelReset.connect(self._on_model_reset)
             model.rowsInserted.connect(self._on_rows_inserted)
             for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
                 signal.connect(self._update_empty_state)
             if isinstance(model, TranscriptModel):
-                model.older_changed.connect(self._fetch_older_if_at_top)
-                model.older_changed.connect(self._continue_jump)
+                model.window_moved.connect(self._on_window_moved)
+                model.extent_changed.connect(self._sync_session_bar)
         self._update_empty_state()
 
     def transcript(self) -> TranscriptModel:
@@ -174,44 +192,126 @@ class TranscriptView(QListView):
         return list(self._cards.values())
 
     def set_card(self, call_id: str, card: QWidget | None) -> None:
-        row = self.transcript().tool_row(call_id)
+        model = self.transcript()
+        row = model.tool_row(call_id)
         old = self._cards.pop(call_id, None)
+        holder = self._holders.pop(call_id, None)
+        if card is not None and old is card:
+            card.setParent(self._card_shelf)  # the same card again: out of the holder going
+        if holder is not None and row is not None:
+            self.setIndexWidget(model.index(row, 0), None)  # type: ignore[arg-type]
+        elif old is not None and old is not card:
+            old.deleteLater()
         if card is not None:
             self._cards[call_id] = card
+            self._mount(call_id)
+        if row is not None:
+            model.changed(row)
+
+    def _mount(self, call_id: str) -> None:
+        """Put a card on its row if the row is exposed, else keep it aside."""
+        card = self._cards[call_id]
+        model = self.transcript()
+        row = model.tool_row(call_id)
         if row is None:
+            card.setParent(self._card_shelf)
             return
-        index = self.model().index(row, 0)
-        if old is not None and card is None:
-            self.setIndexWidget(index, None)  # type: ignore[arg-type]
-        if card is not None:
-            self.setIndexWidget(index, card)
-        self.transcript().changed(row)
+        index = model.index(row, 0)
+        holder = self._holders.get(call_id)
+        if holder is None or self.indexWidget(index) is not holder:
+            holder = QWidget()
+            holder.setObjectName("cardHolder")
+            layout = QVBoxLayout(holder)
+            layout.setContentsMargins(0, 0, 0, 0)
+            layout.addWidget(card)
+            self._holders[call_id] = holder
+            self.setIndexWidget(index, holder)
+        card.show()
+
+    def _before_reset(self) -> None:
+        # A reset deletes the index widgets: take the cards out of their holders first.
+        for card in self._cards.values():
+            card.setParent(self._card_shelf)
+        self._holders.clear()
+        model = self.transcript()
+        if model.moving and self._seek is None and not self._stick_to_bottom:
+            top = self.indexAt(QPoint(1, 1))
+            if top.isValid():
+                self._held = (model.item(top.row()), self.visualRect(top).top())
 
     def _on_model_reset(self) -> None:
+        if self.transcript().moving:
+            return  # the same session, another part of it (_on_window_moved)
         for call_id in list(self._cards):
             self._cards.pop(call_id).deleteLater()
-        self.delegate.invalidate()
-        self.delegate.forget_streams()
+        self.delegate.forget_rows()
         self._stick_to_bottom = True
         self._anchor = None
+        self._held = None
+        self._seek = None
         self._anchor_timer.stop()
-        self._jumping = False
         self.jump_button.hide()
+        self._sync_session_bar()
         QTimer.singleShot(0, self.scrollToBottom)
+
+    def _on_window_moved(self) -> None:
+        model = self.transcript()
+        self.delegate.keep_only({item.uid for item in model.items})
+        for call_id in list(self._cards):
+            self._mount(call_id)
+        self.executeDelayedItemsLayout()
+        held, self._held = self._held, None
+        if self._seek is not None:
+            if self._seek == float("inf") and model.at_end():
+                self._seek = None
+                self._stick_to_bottom = True
+                self.scrollToBottom()
+            elif model.covers(self._seek):
+                units, self._seek = self._seek, None
+                self._scroll_to_units(units)
+        elif self._stick_to_bottom and model.at_end():
+            self.scrollToBottom()
+        elif held is not None:
+            row = model.tool_row(held[0].call_id) if held[0].kind == "tool" else None
+            if row is None:
+                row = next((r for r in range(model.rowCount()) if model.item(r) is held[0]), None)
+            if row is not None:
+                self._anchor = (row, held[1])
+                self._restore_anchor()
+                self._anchor_timer.start()
+        self._sync_session_bar()
+        self._place_jump_button()
+        QTimer.singleShot(0, self._maybe_shift)
 
     # ------------------------------------------------------------- scrolling
 
     def _on_scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
-        self._stick_to_bottom = value >= bar.maximum() - 4
+        model = self.model()
+        at_end = not isinstance(model, TranscriptModel) or model.at_end()
+        self._stick_to_bottom = value >= bar.maximum() - 4 and at_end
+        self._sync_session_bar()
         self._place_jump_button()
-        if value <= FETCH_MARGIN_PX:
-            self._fetch_older_if_at_top()
+        self._maybe_shift()
+
+    def _maybe_shift(self) -> None:
+        """Near an edge of the window: move it a page that way (the row being read
+        stays where it is)."""
+        model = self.model()
+        if (not isinstance(model, TranscriptModel) or not model.paged()
+                or self._seek is not None or self.session_bar.isSliderDown()):
+            return
+        bar = self.verticalScrollBar()
+        margin = self.viewport().height() + FETCH_MARGIN_PX
+        if bar.value() <= margin:
+            model.request_shift(older=True)
+        elif bar.value() >= bar.maximum() - margin and not model.at_end():
+            model.request_shift(older=False)
 
     def _place_jump_button(self) -> None:
         model = self.model()
-        show = (isinstance(model, TranscriptModel) and model.has_older()
-                and not self._stick_to_bottom and not self._jumping)
+        show = (isinstance(model, TranscriptModel) and model.paged()
+                and not self._stick_to_bottom and self.session_bar.value() > 0)
         if show:
             hint = self.jump_button.sizeHint()
             self.jump_button.setGeometry(
@@ -219,54 +319,116 @@ class TranscriptView(QListView):
         self.jump_button.setVisible(show)
 
     def jump_to_start(self) -> None:
-        """Show the first message: every older page is read (in the worker) and
-        prepended a chunk per event-loop turn, then the view goes to the top."""
+        """Show the first message (the window moves to the first page)."""
         model = self.model()
         if not isinstance(model, TranscriptModel):
             return
-        self._jumping = True
         self._stick_to_bottom = False
         self._anchor = None
         self._anchor_timer.stop()
         self.jump_button.hide()
-        model.load_all_older()
-        self._continue_jump()
-
-    def _continue_jump(self) -> None:
-        if not self._jumping:
+        if not model.paged():
+            self.scrollToTop()
             return
+        self.seek(0.0)
+
+    def seek(self, units: float) -> None:
+        """Show the part of the session ``units`` stored messages from its start
+        (``inf``: the end), moving the window there if it is elsewhere."""
         model = self.transcript()
-        model.fetch_older(JUMP_CHUNK)
-        self.scrollToTop()
-        if model.has_older():
-            if model.buffered_older():  # more rows at hand: the next chunk next turn
-                QTimer.singleShot(0, self._continue_jump)
-            # else: the page being read calls back (older_changed)
+        if not model.paged():
             return
-        self._jumping = False
-        QTimer.singleShot(0, self.scrollToTop)  # once the batched layout reached the top
+        self._anchor = None
+        self._held = None
+        if units == float("inf") or units >= model.total_units():
+            self._stick_to_bottom = True
+            if model.at_end():
+                self._seek = None
+                self.scrollToBottom()
+            else:
+                self._seek = float("inf")
+                model.request_units(model.total_units())
+            return
+        self._stick_to_bottom = False
+        if model.covers(units):
+            self._seek = None
+            self._scroll_to_units(units)
+            if not model.covers(units, margin_pages=1):
+                model.request_units(units)  # recentre around it; the rows stay still
+            return
+        self._seek = units
+        model.request_units(units)
 
-    def _fetch_older_if_at_top(self) -> None:
-        """Prepend the next chunk of older rows when the top is (nearly) in view."""
+    def _scroll_to_units(self, units: float) -> None:
+        model = self.transcript()
+        hit = model.row_of_units(units)
+        if hit is None:
+            return
+        row, fraction = hit
+        self.executeDelayedItemsLayout()
+        rect = self.visualRect(model.index(row, 0))
+        bar = self.verticalScrollBar()
+        self._syncing = True
+        try:
+            bar.setValue(bar.value() + rect.top() + int(fraction * rect.height()))
+        finally:
+            self._syncing = False
+
+    def _on_session_bar(self, value: int) -> None:
+        if self._syncing:
+            return
+        bar = self.session_bar
+        self.seek(float("inf") if value >= bar.maximum() else value / BAR_SCALE)
+        self._place_jump_button()
+
+    def _sync_session_bar(self, *_args: Any) -> None:
+        """The session bar shows where the view is in the whole session."""
         model = self.model()
-        if not isinstance(model, TranscriptModel) or self._anchor is not None or self._jumping:
+        paged = isinstance(model, TranscriptModel) and model.paged()
+        if paged != (self.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff):
+            width = self.verticalScrollBar().sizeHint().width()
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff if paged
+                                            else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+            self.setViewportMargins(0, 0, width if paged else 0, 0)
+            self.session_bar.setVisible(paged)
+            self._place_session_bar()
+            self.delegate.invalidate()  # the reading column's width changed
+        if not paged or self._syncing or self.session_bar.isSliderDown():
             return
-        if self.verticalScrollBar().value() > FETCH_MARGIN_PX:
-            return
+        assert isinstance(model, TranscriptModel)
+        total = model.total_units()
+        inner = self.verticalScrollBar()
+        rows = model.rowCount()
         top = self.indexAt(QPoint(1, 1))
-        row = top.row() if top.isValid() else 0
-        offset = self.visualRect(top).top() if top.isValid() else 0
-        added = model.fetch_older()
-        if added:
-            # Keep the row the user was reading where it was; the batched layout
-            # reaches it over a few event-loop turns, so the anchor lives a moment.
-            self._anchor = (row + added, offset)
-            self._anchor_timer.start()
+        if top.isValid():
+            rect = self.visualRect(top)
+            units = model.units_of_row(top.row(), -rect.top() / max(1, rect.height()))
+        else:
+            units = model.units_of_row(0)
+        height = self.viewport().height()
+        span = model.units_of_row(rows - 1, 1.0) - model.units_of_row(0) if rows else 1.0
+        visible = max(1.0, span * height / max(1, inner.maximum() + height))
+        self._syncing = True
+        try:
+            self.session_bar.setRange(0, max(0, int((total - visible) * BAR_SCALE)))
+            self.session_bar.setPageStep(max(1, int(visible * BAR_SCALE)))
+            self.session_bar.setSingleStep(BAR_SCALE)
+            at_bottom = model.at_end() and inner.value() >= inner.maximum() - 4
+            self.session_bar.setValue(self.session_bar.maximum() if at_bottom
+                                      else int(units * BAR_SCALE))
+        finally:
+            self._syncing = False
+
+    def _place_session_bar(self) -> None:
+        width = self.verticalScrollBar().sizeHint().width()
+        self.session_bar.setGeometry(QRect(self.width() - width, 0, width, self.height()))
 
     def _restore_anchor(self) -> None:
         if self._anchor is None:
             return
         row, offset = self._anchor
+        if row >= self.model().rowCount():
+            return
         rect = self.visualRect(self.model().index(row, 0))
         if rect.height() > 0 and rect.top() != offset:
             bar = self.verticalScrollBar()
@@ -275,22 +437,26 @@ class TranscriptView(QListView):
     def _release_anchor(self) -> None:
         self._restore_anchor()
         self._anchor = None
-        self._fetch_older_if_at_top()  # still at the top (a short chunk): keep going
+        self._maybe_shift()  # still near an edge (a short page): keep going
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
         if self._anchor is not None:
             self._restore_anchor()
             self._anchor_timer.start()
-            return
-        if self._stick_to_bottom:
+        elif self._stick_to_bottom:
             self.verticalScrollBar().setValue(hi)
+        self._sync_session_bar()
 
     def _on_rows_inserted(self, *_args: Any) -> None:
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802
-        super().paintEvent(event)
+        self.delegate.begin_frame()
+        try:
+            super().paintEvent(event)
+        finally:
+            self.delegate.end_frame()
         if self._warm_up and not self._warming:
             # After the first paint, so the warm-up never delays the window itself.
             self._warming = True
@@ -343,10 +509,16 @@ class TranscriptView(QListView):
         if self._highlighter_polls < HIGHLIGHTER_POLLS:
             QTimer.singleShot(HIGHLIGHTER_POLL_MS, self, self._await_highlighter)
 
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            self.delegate.column_changed()
+        return super().viewportEvent(event)
+
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         self.delegate.invalidate()
         self.empty_state.setGeometry(self.viewport().rect())
+        self._place_session_bar()
         self._place_jump_button()
 
     def _update_empty_state(self, *_args: Any) -> None:
@@ -375,8 +547,8 @@ class TranscriptView(QListView):
         if not isinstance(model, TranscriptModel):
             return
         user = reply = 0
-        for row in range(model.rowCount() - 1, -1, -1):
-            item = model.item(row)
+        # The session's last messages, wherever the window is (not the window's last).
+        for item in reversed(model.newest_rows()):
             if not reply and item.kind == "assistant" and item.text:
                 reply = item.uid
             if item.kind == "user":

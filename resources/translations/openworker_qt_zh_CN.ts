@@ -5748,6 +5748,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Show the first message of this session</source>
             <translation>显示此会话的第一条消息</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/transcript_view.py" line="1" />
+            <source>Position in the session</source>
+            <translation>在会话中的位置</translation>
+        </message>
     </context>
     <context>
         <name>Tray</name>

@@ -34,8 +34,8 @@ from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.qt.transcript_reducer import TranscriptReducer, newest_page, older_items
+from openworker_qt.qt.transcript_model import TranscriptModel, session_head
+from openworker_qt.qt.transcript_reducer import TranscriptReducer
 from openworker_qt.tools.todo import TODO_WRITE, stored_todos, todos_from_display
 from tests.core.helpers import fake_tool, forever
 from tests.qt.helpers import SECRET, World, fields_of, until
@@ -78,15 +78,23 @@ def stored_rows(world: World, sid: str) -> list[TranscriptItem]:
 
 
 def paged_rows(world: World, sid: str, limit: int = 4) -> list[TranscriptItem]:
+    """The rows a window shows of the session read as a long one: its newest
+    ``limit``-odd messages first, the older page read in a worker, the inbox laid
+    over rows not read yet."""
+    from PySide6.QtCore import QCoreApplication
+
     model = TranscriptModel()
-    page, before = newest_page(world.store, sid, limit)
-    model.reset(sid, page, older_loading=before is not None)
-    if before is not None:
-        model.set_older(sid, older_items(world.store, sid, before, chunk=3))
+    page, pages = session_head(world.store, sid, limit)
+    model.reset(sid, page, pages=pages)
     for item in world.inbox.pending(sid):
         overlay(model, item)
-    while model.fetch_older():
-        pass
+    model.request_units(0)
+    for _ in range(1000):
+        model.wait_pages()
+        QCoreApplication.processEvents()
+        if not model.reading() and not model._locating:
+            break
+    assert model.at_end() and not model.has_older()
     return model.items
 
 

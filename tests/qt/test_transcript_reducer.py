@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from openworker_qt.core import events as ev
-from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import TranscriptReducer, items_from_history
 from tests.qt.helpers import fields_of
@@ -119,19 +118,37 @@ def test_a_result_ends_the_wait() -> None:
          "content": "interrupted by user"}]))
 
 
-def test_model_marks_an_older_row_and_shows_it(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
-    rows = [TranscriptItem("tool", call_id=f"c{i}", name="t", status="pending") for i in range(10)]
+def test_model_marks_an_older_row_and_shows_it(qtbot, qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.qt.transcript_model import session_head
+    from openworker_qt.storage.conversations import ConversationStore
+    from openworker_qt.storage.db import Database
+
+    store = ConversationStore(Database(tmp_path / "state.sqlite3"))
+    sid = store.create_session(title="t", model="m").id
+    for i in range(200):  # calls that never ran, a turn each
+        store.append(sid, {"role": "user", "content": f"q{i}"})
+        store.append(sid, {"role": "assistant", "content": None, "tool_calls": [_call(f"c{i}", "t")]})
+    rows, pages = session_head(store, sid, limit=20)
     model = TranscriptModel()
-    model.reset(SID, rows[6:], older_loading=True)
-    model.set_older(SID, rows[:6])
+    model.reset(sid, rows, pages=pages)
+    located: list[str] = []
+    model.located.connect(located.append)
     changed: list[int] = []
     model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    # Not read yet: looked up in a worker, then marked again (the window does).
+    assert model.mark_awaiting("c2", 5, reason="asks") is None
+    qtbot.waitUntil(lambda: located == ["c2"])
     row = model.mark_awaiting("c2", 5, reason="asks")
     assert row is not None and model.item(row).call_id == "c2"  # exposed to carry a card
-    assert model.item(row).status == "awaiting"
-    # A change to a row not exposed yet is kept, and shows when the row does.
-    model.apply(ev.ToolFinished(session_id=SID, call_id="c0", name="t", status="ok", result="r"))
-    assert model.tool_row("c0") == 0 and model.item(0).status == "ok"
+    assert model.item(row).status == "awaiting" and model.item(row).reason == "asks"
+    # A change to a row not exposed is kept, and shows when the row does.
+    model.apply(ev.ToolFinished(session_id=sid, call_id="c199", name="t", status="ok", result="r"))
+    assert model.tool_row("c199") is None
+    assert model.item(model.reveal_call("c199") or 0).status == "ok"
+    # The wait is laid over the row again when its page is read again.
+    model.request_units(0)
+    qtbot.waitUntil(lambda: not model.reading())
+    assert model.item(model.tool_row("c2") or 0).status == "awaiting"
     assert model.mark_resolved("c2", 5) == model.tool_row("c2")
     assert model.item(model.tool_row("c2") or 0).status == "pending"
     assert changed

@@ -2,7 +2,7 @@
 
 The model is checked without a widget first (paging, tool lookup, qtmodeltester),
 then the real window: a big session shows its newest rows and scrolling to the top
-prepends older ones; a streamed reply is Markdown once it ends.
+moves its window to older ones; a streamed reply is Markdown once it ends.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_model import TranscriptModel, session_head
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.ui.transcript_delegate import StreamingDocument, stable_prefix
 from tests.ui.conftest import run, until
@@ -59,28 +59,42 @@ def test_pages_split_at_a_user_message_and_join_up(make_desktop) -> None:  # typ
     assert none is None and len(small) == 300
 
 
-def test_model_prepends_older_rows_and_finds_old_tools(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
-    rows = [TranscriptItem("tool", call_id=f"c{i}", name="t", status="ok") for i in range(10)]
+def test_model_moves_its_window_and_finds_tools(qtbot, qtmodeltester, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "x"}])
+    sid = _fill(desktop.runtime, 500)  # 2,000 messages, 1,500 rows
+    items, pages = session_head(desktop.runtime.conversations, sid, limit=100)
     model = TranscriptModel()
-    model.reset("s", rows[7:], older_loading=True)
-    assert model.rowCount() == 3 and model.has_older()
-    assert model.fetch_older() == 0  # still loading
-    model.set_older("s", rows[:7])
-    assert model.fetch_older(4) == 4
-    assert [model.item(r).call_id for r in range(model.rowCount())] == [f"c{i}" for i in range(3, 10)]
-    assert model.tool_row("c9") == 6
-    assert model.tool_row("c0") == 0  # revealed on demand
-    assert model.rowCount() == 10 and not model.has_older()
-    model.append(TranscriptItem("tool", call_id="new", name="t"))
-    assert model.tool_row("new") == 10
+    model.reset(sid, items, pages=pages)
+    assert model.paged() and model.at_end() and model.rowCount() == len(items)
+    qtmodeltester.check(model)
+    assert model.tool_row("c499") is not None
+    assert model.tool_row("c0") is None  # not read
+    model.request_units(0)
+    qtbot.waitUntil(lambda: not model.reading())
+    assert model.item(0).text == "question 0" and model.tool_row("c0") == 1
+    assert not model.at_end() and model.tool_row("c499") is None
+    qtmodeltester.check(model)
+    # A row that arrives while the window is elsewhere joins the tail, unseen...
+    assert model.append(TranscriptItem("tool", call_id="new", name="t")) == -1
+    assert model.tool_row("new") is None and model.find_tool("new") is not None
+    # ...and revealing it moves the window to the end at once.
+    row = model.reveal_call("new")
+    assert row == model.rowCount() - 1 and model.at_end()
     qtmodeltester.check(model)
 
 
-def test_set_older_for_another_session_is_ignored() -> None:
+def test_a_page_read_for_a_session_no_longer_shown_is_dropped(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "x"}])
+    sid = _fill(desktop.runtime, 500)
+    items, pages = session_head(desktop.runtime.conversations, sid, limit=100)
     model = TranscriptModel()
-    model.reset("a", [TranscriptItem("user", text="hi")], older_loading=True)
-    model.set_older("b", [TranscriptItem("user", text="old")])
-    assert model.has_older() and model.fetch_older() == 0
+    model.reset(sid, items, pages=pages)
+    model.request_units(0)
+    model.reset("b", [TranscriptItem("user", text="hi")])
+    model.wait_pages()
+    qtbot.wait(20)
+    assert model.rowCount() == 1 and model.item(0).text == "hi"
+    assert model.cached_pages() == 0 and not model.paged()
 
 
 def test_stable_prefix_ignores_blank_lines_inside_fences() -> None:
@@ -119,13 +133,15 @@ def test_streaming_document_matches_a_whole_render(qapp) -> None:  # type: ignor
 # --------------------------------------------------------------- real window
 
 
-def test_long_session_shows_newest_rows_and_loads_older_on_scroll(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_long_session_shows_newest_rows_and_reads_older_on_scroll(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     sid = _fill(desktop.runtime, 500)  # 2,000 messages, 1,500 rows
     bar = window.view.verticalScrollBar()
+    most = 0
 
     async def scenario() -> None:
+        nonlocal most
         window.open_session(sid)
         await until(lambda: window.loaded() and window.transcript.rowCount(), what="load")
         first = window.transcript.rowCount()
@@ -140,10 +156,13 @@ def test_long_session_shows_newest_rows_and_loads_older_on_scroll(qloop, make_de
             await until(lambda: window.view._anchor is None, what="layout settled")
             rect = window.view.visualRect(window.transcript.index(window.transcript.items.index(top), 0))
             assert abs(rect.top()) <= 8
-        assert window.transcript.rowCount() == 1500
+            most = max(most, window.transcript.rowCount())
+        await until(lambda: bar.value() == 0 or window.transcript.item(0).text == "question 0",
+                    what="the start")
 
     run(qloop, scenario)
     assert window.transcript.items[0].text == "question 0"
+    assert most < 1000  # a window of the session, never all of it
 
 
 def test_streamed_reply_is_markdown_when_it_ends(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
