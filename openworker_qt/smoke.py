@@ -8,8 +8,9 @@ frozen or not. Right after the main window's first paint it prints one line::
 (seconds since the process started where the OS says so, else since the app
 module was imported), checks that the bundled resources load — every SVG icon
 renders (so the Qt SVG icon engine is there) and every ``.qm`` translation
-loads — and that voice input's libraries load (numpy resamples, pywhispercpp's
-binding, QtMultimedia: the build leaves parts of each out), and quits through the
+loads — that voice input's libraries load (numpy resamples, pywhispercpp's
+binding, QtMultimedia: the build leaves parts of each out) and that what Qt asks of
+ICU still answers (the Linux build cuts ICU's data), and quits through the
 normal shutdown. A missing resource prints ``smoke: missing resource: …`` to stderr
 and makes the exit status 3.
 """
@@ -98,13 +99,38 @@ def voice_stack_problems() -> list[str]:
     return problems
 
 
+def icu_problems() -> list[str]:
+    """What Qt asks of ICU that does not answer (the Linux build keeps only the root,
+    English and Chinese locales of ICU's data, installer/icu_data.py): Chinese
+    collation (pinyin order: 北京 before 上海; code point order would swap them),
+    time zone names, a legacy converter, locale-aware case mapping."""
+    from PySide6.QtCore import QCollator, QLocale, QStringDecoder, QTimeZone
+
+    problems: list[str] = []
+    collator = QCollator(QLocale("zh_CN"))
+    names = sorted(["上海", "北京"], key=collator.sortKey)
+    if names != ["北京", "上海"]:
+        problems.append(f"ICU: Chinese collation sorts {names}")
+    zone = QTimeZone(b"Europe/Berlin")
+    for locale in ("en_US", "zh_CN"):
+        name = zone.displayName(QTimeZone.TimeType.StandardTime,
+                                QTimeZone.NameType.LongName, QLocale(locale))
+        if not name or "Berlin" in name or "GMT" in name:
+            problems.append(f"ICU: no {locale} time zone name (got {name!r})")
+    if not QStringDecoder("Shift_JIS").isValid():
+        problems.append("ICU: the Shift_JIS converter is missing")
+    if QLocale("de_DE").toUpper("straße") != "STRASSE":
+        problems.append("ICU: case mapping is missing")
+    return problems
+
+
 def arm(desktop: Any, t0: float) -> None:
     """Quit ``desktop`` right after its main window's first paint (see module doc)."""
     from openworker_qt.ui.first_paint import after_first_paint
 
     def on_first_paint() -> None:
         print(f"smoke: window shown in {seconds_since_start(t0):.2f} s", flush=True)
-        problems = missing_resources() + voice_stack_problems()
+        problems = missing_resources() + voice_stack_problems() + icu_problems()
         for problem in problems:
             print(f"smoke: missing resource: {problem}", file=sys.stderr, flush=True)
         if problems:

@@ -36,6 +36,7 @@ def test_smoke_start_from_source_quits_after_first_paint(tmp_path: Path) -> None
 def test_resources_found_and_loadable(qapp: object) -> None:
     assert smoke.missing_resources() == []
     assert smoke.voice_stack_problems() == []
+    assert smoke.icu_problems() == []
 
 
 def test_a_broken_voice_stack_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
