@@ -131,7 +131,8 @@ def format_number(value: float, step: float | None = None) -> str:
         if size >= limit:
             text = f"{value / limit:.2f}".rstrip("0").rstrip(".")
             return text + suffix
-    if step is not None and step >= 1 or step is None and float(value).is_integer():
+    whole = float(step if step is not None else value).is_integer()  # 2.5-steps: decimals
+    if whole:
         return f"{value:,.0f}"
     decimals = 3 if step is None else min(6, max(0, -math.floor(math.log10(step)) + 1))
     text = f"{value:,.{decimals}f}"
