@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -39,7 +40,7 @@ def icu_problems_with(lib: Path) -> list[str]:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=60)
     assert done.returncode == 0, done.stderr
-    return eval(done.stdout.strip().splitlines()[-1])  # a list of str, printed by repr
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])  # printed by repr()
 
 
 def test_the_cut_keeps_what_qt_uses_and_nothing_else(tmp_path: Path) -> None:
