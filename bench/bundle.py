@@ -6,7 +6,9 @@ prints its size in MiB against the 150 MiB target, the largest parts of
 ``_internal`` (top-level entries and the biggest files), then starts the frozen
 executable N times offscreen with a fresh state dir and prints the time from
 process start to the main window's first paint (the smoke switch's own figure,
-``smoke: window shown in X s``) and the wall time to exit. Figures, not a test.
+``smoke: window shown in X s``), the wall time to exit and the CPU time it used
+(steadier than wall time on a loaded machine; the load average is printed beside
+it). Figures, not a test.
 
     .venv/bin/python bench/bundle.py [dist/openworker-qt] [--runs 5] [--top 15]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,20 +39,23 @@ def tree_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
-def first_paint(exe: Path) -> tuple[float, float]:
+def first_paint(exe: Path) -> tuple[float, float, float]:
     home = Path(tempfile.mkdtemp(prefix="ow-bundle-"))
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "OPENWORKER_SMOKE_TEST": "1",
            "OPENWORKER_HOME": str(home)}
     env.pop("PYTHONPATH", None)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([str(exe)], env=env, capture_output=True, text=True, timeout=120)
     wall = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime - cpu0.ru_utime + cpu1.ru_stime - cpu0.ru_stime
     shutil.rmtree(home, ignore_errors=True)
     match = re.search(r"smoke: window shown in ([\d.]+) s", done.stdout)
     if done.returncode != 0 or match is None:
         raise SystemExit(f"the frozen app did not start cleanly (exit {done.returncode}):\n"
                          f"{done.stdout}\n{done.stderr}")
-    return float(match.group(1)), wall
+    return float(match.group(1)), wall, cpu
 
 
 def main() -> None:
@@ -76,14 +82,18 @@ def main() -> None:
     print("largest files:")
     for size, rel in files[:args.top]:
         print(f"  {size / MiB:7.1f} MiB  {rel}")
-    paints, walls = [], []
+    paints, walls, cpus = [], [], []
+    load = os.getloadavg()[0]
     for _ in range(args.runs):
-        paint, wall = first_paint(exe)
+        paint, wall, cpu = first_paint(exe)
         paints.append(paint)
         walls.append(wall)
+        cpus.append(cpu)
     print(f"first paint (frozen, offscreen, {args.runs} runs): median "
           f"{statistics.median(paints):.2f} s (min {min(paints):.2f}, max {max(paints):.2f}); "
-          f"start to exit median {statistics.median(walls):.2f} s")
+          f"start to exit median {statistics.median(walls):.2f} s, CPU (user+sys) median "
+          f"{statistics.median(cpus):.2f} s; load average {load:.2f} before, "
+          f"{os.getloadavg()[0]:.2f} after, {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,11 @@ frozen or not. Right after the main window's first paint it prints one line::
 (seconds since the process started where the OS says so, else since the app
 module was imported), checks that the bundled resources load — every SVG icon
 renders (so the Qt SVG icon engine is there) and every ``.qm`` translation
-loads — and quits through the normal shutdown. A missing resource prints
-``smoke: missing resource: …`` to stderr and makes the exit status 3.
+loads — that voice input's libraries load (numpy resamples, pywhispercpp's
+binding, QtMultimedia: the build leaves parts of each out) and that what Qt asks of
+ICU still answers (the Linux build cuts ICU's data), and quits through the
+normal shutdown. A missing resource prints ``smoke: missing resource: …`` to stderr
+and makes the exit status 3.
 """
 
 from __future__ import annotations
@@ -72,13 +75,62 @@ def missing_resources() -> list[str]:
     return problems
 
 
+def voice_stack_problems() -> list[str]:
+    """Voice input's libraries that do not load or work (empty when all is well):
+    numpy turns a 44.1 kHz stereo recording into 16 kHz mono samples (the build leaves
+    numpy's unused parts out), pywhispercpp's binding and libwhisper load, and so does
+    QtMultimedia (without its FFmpeg backend in the Linux build; no device is opened)."""
+    problems: list[str] = []
+    try:
+        import numpy as np
+
+        from openworker_qt.voice.audio import to_mono_16k
+
+        samples = to_mono_16k(np.zeros((4410, 2), np.float32), 44100)
+        if samples.shape != (1600,) or samples.dtype != np.float32:
+            problems.append(f"voice: resampling gave {samples.shape} {samples.dtype}")
+    except Exception as exc:  # whatever a half-bundled numpy raises
+        problems.append(f"voice: numpy does not work ({exc!r})")
+    for module in ("pywhispercpp.model", "PySide6.QtMultimedia"):
+        try:
+            __import__(module)
+        except Exception as exc:  # ImportError, OSError from a library that does not load
+            problems.append(f"voice: {module} does not load ({exc!r})")
+    return problems
+
+
+def icu_problems() -> list[str]:
+    """What Qt asks of ICU that does not answer (the Linux build keeps only the root,
+    English and Chinese locales of ICU's data, installer/icu_data.py): Chinese
+    collation (pinyin order: 北京 before 上海; code point order would swap them),
+    time zone names, a legacy converter, locale-aware case mapping."""
+    from PySide6.QtCore import QCollator, QLocale, QStringDecoder, QTimeZone
+
+    problems: list[str] = []
+    collator = QCollator(QLocale("zh_CN"))
+    names = sorted(["上海", "北京"], key=collator.sortKey)
+    if names != ["北京", "上海"]:
+        problems.append(f"ICU: Chinese collation sorts {names}")
+    zone = QTimeZone(b"Europe/Berlin")
+    for locale in ("en_US", "zh_CN"):
+        name = zone.displayName(QTimeZone.TimeType.StandardTime,
+                                QTimeZone.NameType.LongName, QLocale(locale))
+        if not name or "Berlin" in name or "GMT" in name:
+            problems.append(f"ICU: no {locale} time zone name (got {name!r})")
+    if not QStringDecoder("Shift_JIS").isValid():
+        problems.append("ICU: the Shift_JIS converter is missing")
+    if QLocale("de_DE").toUpper("straße") != "STRASSE":
+        problems.append("ICU: case mapping is missing")
+    return problems
+
+
 def arm(desktop: Any, t0: float) -> None:
     """Quit ``desktop`` right after its main window's first paint (see module doc)."""
     from openworker_qt.ui.first_paint import after_first_paint
 
     def on_first_paint() -> None:
         print(f"smoke: window shown in {seconds_since_start(t0):.2f} s", flush=True)
-        problems = missing_resources()
+        problems = missing_resources() + voice_stack_problems() + icu_problems()
         for problem in problems:
             print(f"smoke: missing resource: {problem}", file=sys.stderr, flush=True)
         if problems:

@@ -11,7 +11,7 @@ A document is a title and a list of blocks, each a dict with a ``type``:
 - ``image``: ``path`` (a PNG or JPEG file, already resolved by the caller), ``width``
   (fraction of the page width, default 1);
 - ``chart``: ``kind`` (bar, line or pie), ``title``, ``labels`` and ``series``
-  (``[{"name": ..., "values": [...]}]``), rendered to PNG with matplotlib (Agg).
+  (``[{"name": ..., "values": [...]}]``), rendered to PNG with Pillow (core/charts.py).
 
 Everything here is CPU and disk work: callers run it in a worker thread.
 :class:`DocumentError` carries a message meant for the model (what is wrong, how to
@@ -23,7 +23,6 @@ from __future__ import annotations
 import base64
 import csv
 import html
-import importlib.util
 import io
 import os
 import re
@@ -32,6 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from openworker_qt.core import charts
 
 FORMATS = ("md", "html", "csv", "xlsx", "docx", "pdf")
 BLOCK_TYPES = ("heading", "paragraph", "list", "table", "image", "chart")
@@ -158,41 +159,17 @@ def _check_chart(block: Mapping[str, Any], where: str) -> None:
 
 
 def chart_png(block: Mapping[str, Any]) -> bytes:
-    """The chart as PNG bytes (matplotlib, Agg backend, imported here: in the worker)."""
+    """The chart as PNG bytes (Pillow, in :mod:`openworker_qt.core.charts`; called in
+    the worker), drawn with the PDF's font."""
     try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
+        return charts.chart_png(block, unicode_font())
     except ImportError:
         raise DocumentError(
-            "Charts cannot be drawn here (the charting library, matplotlib, is not "
+            "Charts cannot be drawn here (the imaging library, Pillow, is not "
             "installed). Leave the chart out or give its numbers as a table.") from None
-
-    fig = Figure(figsize=(6.4, 3.6), dpi=150)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    labels = [str(x) for x in block["labels"]]
-    series = block["series"]
-    kind = block.get("kind", "bar")
-    if kind == "pie":
-        ax.pie(series[0]["values"], labels=labels, autopct="%1.0f%%")
-        ax.axis("equal")
-    elif kind == "line":
-        for s in series:
-            ax.plot(labels, s["values"], marker="o", label=str(s.get("name", "")))
-    else:
-        width = 0.8 / len(series)
-        for n, s in enumerate(series):
-            xs = [i + (n - (len(series) - 1) / 2) * width for i in range(len(labels))]
-            ax.bar(xs, s["values"], width=width, label=str(s.get("name", "")))
-        ax.set_xticks(range(len(labels)), labels)
-    if kind != "pie" and any(s.get("name") for s in series):
-        ax.legend()
-    if block.get("title"):
-        ax.set_title(str(block["title"]))
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    except charts.ChartError as exc:
+        raise DocumentError(f"The chart {str(block.get('title') or '')!r} cannot be drawn: "
+                            f"{exc}") from None
 
 
 def image_bytes(block: Mapping[str, Any]) -> tuple[bytes, str]:
@@ -508,13 +485,15 @@ FONT_FILES = (
 )
 
 
+#: DejaVu Sans, shipped with the package (and in the frozen app): the same PDFs and
+#: charts everywhere, whatever fonts the system has.
+PACKAGE_FONTS = Path(__file__).resolve().parent / "fonts"
+
+
 def font_dirs() -> list[Path]:
-    """The folders searched for a PDF font: matplotlib's own (it ships DejaVu Sans,
-    also in the frozen app), then the system's on Windows, macOS or Linux."""
-    dirs: list[Path] = []
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is not None and spec.origin:
-        dirs.append(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf")
+    """The folders searched for a PDF font: the package's own (DejaVu Sans), then the
+    system's on Windows, macOS or Linux."""
+    dirs: list[Path] = [PACKAGE_FONTS]
     home = Path.home()
     if sys.platform == "win32":
         dirs.append(Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts")

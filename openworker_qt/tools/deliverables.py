@@ -8,7 +8,7 @@ so the permission engine checks (and asks about) the write like any other; the
 bytes go through the same atomic write as ``write_file``. Images named in the
 content must be PNG or JPEG files inside the workspace (the one read root that
 needs no grant): a deliverable never carries a file the model could not read.
-Building the file (openpyxl, python-docx, fpdf2, matplotlib: imported there)
+Building the file (openpyxl, python-docx, fpdf2, Pillow for charts: imported there)
 runs in a worker thread.
 """
 

@@ -35,6 +35,14 @@ def test_smoke_start_from_source_quits_after_first_paint(tmp_path: Path) -> None
 
 def test_resources_found_and_loadable(qapp: object) -> None:
     assert smoke.missing_resources() == []
+    assert smoke.voice_stack_problems() == []
+    assert smoke.icu_problems() == []
+
+
+def test_a_broken_voice_stack_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pywhispercpp.model", None)  # as if left out
+    problems = smoke.voice_stack_problems()
+    assert len(problems) == 1 and "pywhispercpp.model does not load" in problems[0]
 
 
 def test_missing_resources_are_reported(qapp: object, tmp_path: Path,

@@ -260,17 +260,17 @@ async def test_overwrite_is_atomic_and_reported(tmp_path: Path) -> None:
     assert "Three clients" in (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
 
 
-async def test_without_the_charting_library_a_chart_is_a_clear_error(
+async def test_without_the_imaging_library_a_chart_is_a_clear_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+    for name in [m for m in sys.modules if m == "PIL" or m.startswith("PIL.")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in a build without it
-    result = await make(tmp_path, "pdf", DOC_BLOCKS)
-    assert result.is_error and "matplotlib" in result.content and "as a table" in result.content
-    assert not (tmp_path / "outputs" / "brief.pdf").exists()
-    table_only = await make(tmp_path, "pdf", DOC_BLOCKS[:-1])
+    monkeypatch.setitem(sys.modules, "PIL", None)  # as in an install without it
+    result = await make(tmp_path, "md", DOC_BLOCKS)
+    assert result.is_error and "Pillow" in result.content and "as a table" in result.content
+    assert not (tmp_path / "outputs" / "brief.md").exists()
+    table_only = await make(tmp_path, "md", DOC_BLOCKS[:-1])
     assert not table_only.is_error, table_only.content
 
 
@@ -347,8 +347,10 @@ def test_font_folders_per_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert tmp_path / "Local" / "Microsoft" / "Windows" / "Fonts" in dirs
     monkeypatch.setattr(documents.sys, "platform", "darwin")
     assert Path("/System/Library/Fonts/Supplemental") in documents.font_dirs()
-    # matplotlib's own DejaVu Sans comes first everywhere (the frozen app ships it).
-    assert documents.font_dirs()[0].parts[-3:] == ("mpl-data", "fonts", "ttf")
+    # The package's own DejaVu Sans comes first everywhere (the frozen app ships it).
+    assert documents.font_dirs()[0] == documents.PACKAGE_FONTS
+    assert documents.unicode_font() == (documents.PACKAGE_FONTS / "DejaVuSans.ttf",
+                                        documents.PACKAGE_FONTS / "DejaVuSans-Bold.ttf")
 
 
 def test_formula_values_for_previews() -> None:

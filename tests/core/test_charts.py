@@ -1,0 +1,143 @@
+"""Charts drawn with Pillow: what is on the picture, read back from its pixels."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from openworker_qt.core import charts, documents
+
+BLUE, ORANGE = charts._rgb(charts.PALETTE[0]), charts._rgb(charts.PALETTE[1])
+
+
+def draw(block: dict[str, Any]) -> Image.Image:
+    return Image.open(io.BytesIO(documents.chart_png({"type": "chart", **block}))).convert("RGB")
+
+
+def near(a: tuple[int, ...], b: tuple[int, ...], tol: int = 12) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+def column_tops(image: Image.Image, colour: tuple[int, int, int]) -> list[tuple[int, int]]:
+    """(x, topmost y) of each run of 30+ columns holding ``colour`` (bars, not the
+    legend's swatches)."""
+    w, h = image.size
+    px = image.load()
+    runs: list[tuple[int, int]] = []
+    x = 0
+    while x < w:
+        ys = [y for y in range(h) if near(px[x, y], colour)]
+        if len(ys) > 20:
+            start = x
+            top = min(ys)
+            while x < w and sum(near(px[x, y], colour) for y in range(0, h, 2)) > 10:
+                x += 1
+            if x - start >= 30:
+                runs.append(((start + x) // 2, top))
+        x += 1
+    return runs
+
+
+def test_bar_heights_follow_the_values() -> None:
+    image = draw({"kind": "bar", "title": "Seats", "labels": ["A", "B", "C"],
+                  "series": [{"name": "2026", "values": [100, 50, 25]}]})
+    assert image.size == (charts.WIDTH, charts.HEIGHT)
+    bars = column_tops(image, BLUE)
+    assert len(bars) == 3
+    # The zero line is where the bars end: the heights are proportional to the values.
+    px = image.load()
+    x = bars[0][0]
+    base = max(y for y in range(image.size[1]) if near(px[x, y], BLUE))
+    heights = [base - top for _, top in bars]
+    assert heights[0] / heights[1] == pytest.approx(2, rel=0.03)
+    assert heights[0] / heights[2] == pytest.approx(4, rel=0.05)
+
+
+def test_grouped_bars_and_a_legend_for_named_series() -> None:
+    image = draw({"kind": "bar", "labels": ["A", "B"],
+                  "series": [{"name": "2025", "values": [3, 4]},
+                             {"name": "2026", "values": [5, -2]}]})
+    blue, orange = column_tops(image, BLUE), column_tops(image, ORANGE)
+    assert len(blue) == 2 and len(orange) == 2
+    assert blue[0][0] < orange[0][0] < blue[1][0] < orange[1][0]  # side by side per label
+    # The legend: a swatch of each colour in the band above the plot.
+    band = image.crop((0, 0, charts.WIDTH, 80))
+    colours = [c for _, c in band.getcolors(1 << 20)]
+    assert any(near(c, BLUE) for c in colours) and any(near(c, ORANGE) for c in colours)
+
+
+def test_a_line_chart_draws_each_series() -> None:
+    image = draw({"kind": "line", "title": "Users", "labels": ["Jan", "Feb", "Mar", "Apr"],
+                  "series": [{"name": "Web", "values": [1, 2, 3, 4]},
+                             {"name": "Mobile", "values": [4, 3, 2, 1]}]})
+    px = image.load()
+    w, h = image.size
+    # Rising blue line, falling orange one: compare their heights left and right.
+
+    def ys(colour: tuple[int, int, int], x: int) -> list[int]:
+        return [y for y in range(120, h - 70) if near(px[x, y], colour, 30)]
+
+    left, right = w // 4, w * 3 // 4  # between the first and last points
+    assert min(ys(BLUE, left)) > min(ys(BLUE, right))
+    assert min(ys(ORANGE, left)) < min(ys(ORANGE, right))
+
+
+def test_a_pie_shows_shares_and_refuses_negative_values() -> None:
+    image = draw({"kind": "pie", "title": "Share", "labels": ["A", "B"],
+                  "series": [{"values": [3, 1]}]})
+    counts = dict((c, n) for n, c in image.getcolors(1 << 20))
+    blue = sum(n for c, n in counts.items() if near(c, BLUE))
+    orange = sum(n for c, n in counts.items() if near(c, ORANGE))
+    assert blue / orange == pytest.approx(3, rel=0.12)  # the slices' areas
+    with pytest.raises(documents.DocumentError, match="pie chart needs values of zero or more"):
+        documents.chart_png({"type": "chart", "kind": "pie", "labels": ["A", "B"],
+                             "series": [{"values": [3, -1]}]})
+
+
+def test_values_that_cannot_be_drawn_are_a_clear_error() -> None:
+    with pytest.raises(documents.DocumentError, match="finite numbers"):
+        documents.chart_png({"type": "chart", "kind": "bar", "title": "T", "labels": ["A"],
+                             "series": [{"values": [float("nan")]}]})
+
+
+def test_round_ticks_and_short_numbers() -> None:
+    assert charts.nice_ticks(0, 97) == [0, 20, 40, 60, 80, 100]
+    assert charts.nice_ticks(-20, 150) == [-50, 0, 50, 100, 150]
+    assert charts.nice_ticks(5, 5)[0] <= 5 <= charts.nice_ticks(5, 5)[-1]
+    assert charts.format_number(1200, 200) == "1,200"
+    assert charts.format_number(2_500_000) == "2.5M"
+    assert charts.format_number(0.125) == "0.125"
+    assert charts.format_number(0.5, 0.1) == "0.5"
+    ticks = charts.nice_ticks(0, 9, count=4)
+    assert ticks == [0, 2.5, 5, 7.5, 10]
+    assert [charts.format_number(t, 2.5) for t in ticks] == ["0", "2.5", "5", "7.5", "10"]
+
+
+def test_chinese_labels_use_a_font_that_has_them() -> None:
+    pair = documents.unicode_font()
+    assert pair is not None and pair[0].parent == documents.PACKAGE_FONTS
+    chosen = charts.pick_fonts("季度收入", pair)
+    assert chosen is not None
+    # scripts/dev installs fonts-noto-cjk (the UI's Chinese needs it too).
+    assert chosen[0] != pair[0] and charts._covers(chosen[0], "季度收入")
+    assert charts.pick_fonts("Revenue", pair) == pair
+
+
+def test_charts_do_not_need_matplotlib() -> None:
+    """The chart is drawn in a process where matplotlib cannot be imported (the
+    desktop build does not carry it)."""
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            "from openworker_qt.core import documents\n"
+            "data = documents.chart_png({'type': 'chart', 'kind': 'line', 'labels': ['a', 'b'],"
+            " 'series': [{'name': 'x', 'values': [1, 2]}]})\n"
+            "assert data.startswith(b'\\x89PNG')\n"
+            "assert not any(m.startswith(('matplotlib', 'numpy')) for m in sys.modules if "
+            "sys.modules[m] is not None), 'imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
