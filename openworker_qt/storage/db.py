@@ -38,6 +38,8 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from openworker_qt.storage.search_text import SQL_FUNCTION, index_text
+
 T = TypeVar("T")
 
 #: How long a plain (synchronous) call waits for another process's write lock.
@@ -67,13 +69,14 @@ def is_busy(exc: BaseException) -> bool:
 class _Link:
     """One connection, its lock and its open batch depth."""
 
-    __slots__ = ("conn", "depth", "home", "lock")
+    __slots__ = ("conn", "depth", "home", "lock", "thread")
 
     def __init__(self, conn: sqlite3.Connection, *, home: bool) -> None:
         self.conn = conn
         self.lock = threading.RLock()
         self.depth = 0  # > 0 inside batch()/writing(): writes join the open transaction
         self.home = home  # the loop's: SQLite waits only LOOP_TRY, we retry
+        self.thread = threading.get_ident()  # the thread it was opened for
 
 
 class Database:
@@ -114,6 +117,8 @@ class Database:
             self._retry(link, lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # The search index's text for a title (its triggers call it; storage/search_text.py).
+        conn.create_function(SQL_FUNCTION, 1, _index_text, deterministic=True)
         return link
 
     def _link(self) -> _Link:
@@ -129,6 +134,15 @@ class Database:
             with self._others_lock:
                 self._others.append(link)
         return link
+
+    def interrupt(self, thread_id: int) -> None:
+        """Stop the statement running now on the connection of the worker thread
+        ``thread_id`` (it raises "interrupted" there); nothing if none runs. Any
+        thread may call it (a newer search stops the one it replaces)."""
+        with self._others_lock:
+            links = [link for link in self._others if link.thread == thread_id]
+        for link in links:
+            link.conn.interrupt()
 
     @staticmethod
     def _retry(link: _Link, action: Callable[[], T], budget: float = BUSY_TIMEOUT) -> T:
@@ -307,6 +321,10 @@ class Database:
                     "ON CONFLICT(component) DO UPDATE SET version = excluded.version",
                     (component, len(steps)),
                 )
+
+
+def _index_text(value: str | None) -> str | None:
+    return index_text(value) if isinstance(value, str) else value
 
 
 def _split(script: str) -> list[str]:
