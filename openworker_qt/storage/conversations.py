@@ -332,7 +332,7 @@ class ConversationStore:
 
         Titles also match as plain substrings (a part of a word, any script).
         Runs a full-text query: call it from a worker, not the loop thread (a
-        newer search may stop it there: :meth:`Database.interrupt`).
+        newer search may stop it there: :meth:`Database.stoppable`).
         """
         words = search_words(text)
         like = f"%{_like_escape(text.strip())}%"

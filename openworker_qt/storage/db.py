@@ -69,14 +69,13 @@ def is_busy(exc: BaseException) -> bool:
 class _Link:
     """One connection, its lock and its open batch depth."""
 
-    __slots__ = ("conn", "depth", "home", "lock", "thread")
+    __slots__ = ("conn", "depth", "home", "lock")
 
     def __init__(self, conn: sqlite3.Connection, *, home: bool) -> None:
         self.conn = conn
         self.lock = threading.RLock()
         self.depth = 0  # > 0 inside batch()/writing(): writes join the open transaction
         self.home = home  # the loop's: SQLite waits only LOOP_TRY, we retry
-        self.thread = threading.get_ident()  # the thread it was opened for
 
 
 class Database:
@@ -135,14 +134,21 @@ class Database:
                 self._others.append(link)
         return link
 
-    def interrupt(self, thread_id: int) -> None:
-        """Stop the statement running now on the connection of the worker thread
-        ``thread_id`` (it raises "interrupted" there); nothing if none runs. Any
-        thread may call it (a newer search stops the one it replaces)."""
-        with self._others_lock:
-            links = [link for link in self._others if link.thread == thread_id]
-        for link in links:
-            link.conn.interrupt()
+    @contextmanager
+    def stoppable(self, stop: Callable[[], bool], every: int = 1000) -> Iterator[None]:
+        """This thread's queries inside the block end at once (``OperationalError``
+        "interrupted") when ``stop()`` turns true: SQLite asks it every ``every``
+        steps of a statement (a newer search stops the one it replaces however
+        long its query is). On the loop's connection it does nothing."""
+        link = self._link()
+        if link.home:
+            yield
+            return
+        link.conn.set_progress_handler(lambda: 1 if stop() else 0, every)
+        try:
+            yield
+        finally:
+            link.conn.set_progress_handler(None, 0)
 
     @staticmethod
     def _retry(link: _Link, action: Callable[[], T], budget: float = BUSY_TIMEOUT) -> T:
