@@ -56,6 +56,7 @@ from PySide6.QtCore import (
 from openworker_qt.storage.conversations import (
     ConversationStore,
     SearchHit,
+    SessionGroups,
     SessionInfo,
 )
 from openworker_qt.storage.search_text import search_words
@@ -113,6 +114,14 @@ class _Result:
     hits: list[SearchHit]
     page: list[SessionInfo]
     snippets: dict[int, str]
+
+
+@dataclass(slots=True, frozen=True)
+class _Browse:
+    """Every session again (the search cleared): the groups and the first page."""
+
+    groups: SessionGroups
+    page: list[SessionInfo]
 
 
 class SessionListModel(QAbstractListModel):
@@ -278,6 +287,9 @@ class SessionListModel(QAbstractListModel):
         if self.store is None:
             return [], 0
         groups, _bounds = self.store.session_groups()
+        return self._sections_for(groups)
+
+    def _sections_for(self, groups: SessionGroups) -> tuple[list[_Section], int]:
         self._signature = groups
         counts = [groups.pinned, groups.today, groups.yesterday, groups.week, groups.older]
         sections: list[_Section] = []
@@ -303,7 +315,8 @@ class SessionListModel(QAbstractListModel):
         self._apply(sections, rows, None)
 
     def _apply(self, sections: list[_Section], rows: int, hits: list[SearchHit] | None,
-               result: _Result | None = None) -> None:
+               page: list[SessionInfo] | None = None, snippets: dict[int, str] | None = None,
+               ) -> None:
         """Swap in a new layout (with a search's first page, read already); persistent
         indexes (selection, current) follow their sessions (a vanished one becomes
         invalid)."""
@@ -314,9 +327,9 @@ class SessionListModel(QAbstractListModel):
         self._pages.clear()
         self._placed.clear()
         self._snippets.clear()
-        if result is not None and result.page:
-            self._pages[0] = result.page
-            self._snippets.update(result.snippets)
+        if page:
+            self._pages[0] = page
+            self._snippets.update(snippets or {})
         new: list[QModelIndex] = []
         for sid in ids:
             row = self.row_of(sid) if sid else None
@@ -374,13 +387,7 @@ class SessionListModel(QAbstractListModel):
         the one it replaces is stopped there (or, queued, never runs); only the
         newest search's result is shown (:attr:`search_done` says when)."""
         self._search = text.strip()
-        if not self._search:
-            self._seq += 1  # (a search still running stops)
-            sections, rows = self._layout()
-            self._apply(sections, rows, None)
-            self.search_done.emit("")
-            return
-        self._start_search()
+        self._start_search()  # (cleared: the worker reads the groups and first page)
 
     def _start_search(self) -> None:
         store = self.store
@@ -396,11 +403,14 @@ class SessionListModel(QAbstractListModel):
         def work() -> None:
             if stale():
                 return  # a newer search is queued behind this one: never runs
-            result: _Result | None
+            result: _Result | _Browse | None
             try:
                 with store.db.stoppable(stale):  # a newer search stops its query
-                    hits = store.search_sessions(text)
-                    result = _Result(hits, *self._first_page(store, hits, search_words(text)))
+                    if not text:  # back to every session: the groups' sizes, the first rows
+                        result = _Browse(store.session_groups()[0], store.sessions_page(0, PAGE))
+                    else:
+                        hits = store.search_sessions(text)
+                        result = _Result(hits, *self._first_page(store, hits, search_words(text)))
             except sqlite3.OperationalError as exc:
                 if not stale():
                     log.warning("searching the sessions failed: %s", exc)
@@ -437,10 +447,20 @@ class SessionListModel(QAbstractListModel):
     def _on_found(self, seq: int, result: object) -> None:
         if seq != self._seq:
             return  # a newer search is on its way: the list is not touched
+        if not self._search:
+            if isinstance(result, _Browse):
+                sections, rows = self._sections_for(result.groups)
+                self._words = []
+                self._apply(sections, rows, None, result.page, {})
+            else:  # (the worker failed: read them here)
+                self._words = []
+                self._apply(*self._layout(), None)
+            self.search_done.emit("")
+            return
         done = result if isinstance(result, _Result) else None
         found = done.hits if done is not None else []
         self._words = search_words(self._search)
-        self._apply([], len(found), found, done)
+        self._apply([], len(found), found, *((done.page, done.snippets) if done else ()))
         self.search_done.emit(self._search)
 
     def _submit(self, work: Callable[[], None]) -> None:

@@ -11,6 +11,7 @@ then :meth:`ConversationStore.messages_before`), so a window paints at once.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -191,6 +192,7 @@ class ConversationStore:
         db.ensure("conversations", MIGRATIONS)
         self._attached: dict[str, tuple[int, list[str]]] = {}
         self._settings: dict[str, tuple[tuple[int, int, int], SessionInfo | None]] = {}
+        self._rank_cache = threading.local()
 
     # sessions ---------------------------------------------------------------
 
@@ -354,15 +356,26 @@ class ConversationStore:
             " WHERE title_words MATCH ?", (fts_query(words),))}
         titled.update(str(r[0]) for r in self.db.query(
             "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\'", (like,)))
-        found = list(titled.union(newest))
-        keys: list[tuple[int, float, str]] = []
-        for start in range(0, len(found), 500):
-            part = found[start:start + 500]
-            marks = ",".join("?" * len(part))
-            keys.extend((int(r[1]), float(r[2]), str(r[0])) for r in self.db.query(
-                f"SELECT id, pinned, updated_at FROM sessions WHERE id IN ({marks})", part))
-        keys.sort(reverse=True)  # the sidebar's order: pinned, most recent, id
-        return [SearchHit(sid, newest.get(sid)) for _p, _u, sid in keys]
+        ranks = self._ranks()
+        found = [sid for sid in titled.union(newest) if sid in ranks]  # (not deleted since)
+        found.sort(key=ranks.__getitem__)  # the sidebar's order: pinned, most recent, id
+        return [SearchHit(sid, newest.get(sid)) for sid in found]
+
+    def _ranks(self) -> dict[str, int]:
+        """Every session's place in the sidebar's order, read again only after the
+        database changed (:meth:`Database.stamp`): a search sorts its hits without
+        a query for them (10,000 hits: ~25 ms less a key at 100,000 sessions).
+        Kept per thread (the search worker's)."""
+        stamp = self.db.stamp()
+        cached: tuple[object, dict[str, int]] | None = getattr(self._rank_cache, "value", None)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        joined = self.db.query(
+            "SELECT group_concat(id, char(31)) FROM"
+            f" (SELECT id FROM sessions ORDER BY {RECENT_ORDER})")[0][0]
+        ranks = {sid: i for i, sid in enumerate(str(joined).split("\x1f"))} if joined else {}
+        self._rank_cache.value = (stamp, ranks)
+        return ranks
 
     def message_texts(self, message_ids: list[int]) -> dict[int, str]:
         """The searchable words of these messages (for the snippets of search hits),
