@@ -98,3 +98,18 @@ def test_the_migration_runs_off_the_gui_thread_and_the_sessions_appear_intact(
         pass
     assert [h.session_id for h in store.search_sessions("报告")] == ["old0007"]
     assert [h.session_id for h in store.search_sessions("okapi")] == ["old0009"]
+
+
+def test_the_upgrade_window_speaks_chinese(qapp, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.ui.theme import install_translator
+    from openworker_qt.ui.upgrade_window import UpgradeWindow
+
+    assert install_translator(qapp, "zh_CN")
+    try:
+        window = UpgradeWindow()
+        qtbot.addWidget(window)
+        assert window.label.text() == "正在为此版本更新你的会话…"
+        assert window.detail.text().startswith("更新后只需进行一次")
+        assert window.bar.accessibleName() == "正在更新你的会话"
+    finally:
+        install_translator(qapp, "en")
