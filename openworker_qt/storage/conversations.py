@@ -11,7 +11,6 @@ then :meth:`ConversationStore.messages_before`), so a window paints at once.
 from __future__ import annotations
 
 import json
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -192,7 +191,6 @@ class ConversationStore:
         db.ensure("conversations", MIGRATIONS)
         self._attached: dict[str, tuple[int, list[str]]] = {}
         self._settings: dict[str, tuple[tuple[int, int, int], SessionInfo | None]] = {}
-        self._rank_cache = threading.local()
 
     # sessions ---------------------------------------------------------------
 
@@ -345,37 +343,29 @@ class ConversationStore:
             return [SearchHit(r[0], None) for r in rows]
         respacing = self.db.query("SELECT below FROM search_respace")
         old_cjk = bool(respacing and int(respacing[0][0]) > 0)
-        newest: dict[str, int] = {
-            str(r[0]): int(r[1]) for r in self.db.query(
-                "SELECT session_id, MAX(rowid) FROM message_search"
-                " WHERE message_search MATCH ? GROUP BY session_id",
-                (fts_query(words, unspaced=old_cjk),))
-        }
-        titled = {str(r[0]) for r in self.db.query(
-            "SELECT s.id FROM title_words t JOIN sessions s ON s.rowid = t.rowid"
-            " WHERE title_words MATCH ?", (fts_query(words),))}
-        titled.update(str(r[0]) for r in self.db.query(
-            "SELECT id FROM sessions WHERE title LIKE ? ESCAPE '\\'", (like,)))
-        ranks = self._ranks()
-        found = [sid for sid in titled.union(newest) if sid in ranks]  # (not deleted since)
-        found.sort(key=ranks.__getitem__)  # the sidebar's order: pinned, most recent, id
+        # Each query brings the sidebar's sort keys of its hits (no query per hit,
+        # none over every session): ~10 ms more for 10,000 hits, nothing for a few.
+        keys: dict[str, tuple[int, float]] = {}
+        newest: dict[str, int] = {}
+        for r in self.db.query(
+                "SELECT m.sid, m.mid, s.pinned, s.updated_at FROM (SELECT session_id AS sid,"
+                " MAX(rowid) AS mid FROM message_search WHERE message_search MATCH ?"
+                " GROUP BY session_id) m JOIN sessions s ON s.id = m.sid",
+                (fts_query(words, unspaced=old_cjk),)):
+            newest[r[0]] = int(r[1])
+            keys[r[0]] = (int(r[2]), float(r[3]))
+        for r in self.db.query(
+                "SELECT s.id, s.pinned, s.updated_at FROM title_words t"
+                " JOIN sessions s ON s.rowid = t.rowid WHERE title_words MATCH ?",
+                (fts_query(words),)):
+            keys[r[0]] = (int(r[1]), float(r[2]))
+        for r in self.db.query(
+                "SELECT id, pinned, updated_at FROM sessions WHERE title LIKE ? ESCAPE '\\'",
+                (like,)):
+            keys[r[0]] = (int(r[1]), float(r[2]))
+        # the sidebar's order: pinned, most recent, id
+        found = sorted(keys, key=lambda sid: (*keys[sid], sid), reverse=True)
         return [SearchHit(sid, newest.get(sid)) for sid in found]
-
-    def _ranks(self) -> dict[str, int]:
-        """Every session's place in the sidebar's order, read again only after the
-        database changed (:meth:`Database.stamp`): a search sorts its hits without
-        a query for them (10,000 hits: ~25 ms less a key at 100,000 sessions).
-        Kept per thread (the search worker's)."""
-        stamp = self.db.stamp()
-        cached: tuple[object, dict[str, int]] | None = getattr(self._rank_cache, "value", None)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        joined = self.db.query(
-            "SELECT group_concat(id, char(31)) FROM"
-            f" (SELECT id FROM sessions ORDER BY {RECENT_ORDER})")[0][0]
-        ranks = {sid: i for i, sid in enumerate(str(joined).split("\x1f"))} if joined else {}
-        self._rank_cache.value = (stamp, ranks)
-        return ranks
 
     def message_texts(self, message_ids: list[int]) -> dict[int, str]:
         """The searchable words of these messages (for the snippets of search hits),
