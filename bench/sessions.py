@@ -21,6 +21,7 @@ The load average and the process's CPU time are printed beside the figures.
 
     .venv/bin/python bench/sessions.py                  # 10k and 100k, a process each
     .venv/bin/python bench/sessions.py --sessions 10000
+    .venv/bin/python bench/sessions.py --upgrade 100000   # 1M messages in the old schema
 """
 
 from __future__ import annotations
@@ -241,10 +242,78 @@ def one(n: int) -> int:
     return 0
 
 
+def upgrade(n: int, per_session: int = 10) -> int:
+    """The first start after an update: a database of the first schema with ``n``
+    sessions of ``per_session`` messages, brought up to date by the app's path
+    (in a worker, its window on screen); the GUI loop's longest stall meanwhile."""
+    import json
+
+    home = temp_home()
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from openworker_qt.storage.conversations import MIGRATIONS
+    from openworker_qt.storage.db import Database
+    from openworker_qt.storage.paths import app_paths
+    from openworker_qt.ui.upgrade_window import prepare_database
+
+    app = QApplication([])
+    path = app_paths().ensure().database
+    db = Database(path)
+    db.ensure("conversations", MIGRATIONS[:1])
+    t = time.perf_counter()
+    with db.transaction() as conn:
+        for s in range(n):
+            sid = f"s{s:08d}"
+            conn.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                         (sid, f"Session {s}", s, s))
+            for m in range(per_session):
+                role = ("user", "assistant", "tool")[m % 3]
+                msg = {"role": role, "content": f"message {m} of session {s} " + "words " * 40}
+                if role == "tool":
+                    msg["name"] = "read_file"
+                conn.execute("INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, ?)",
+                             (sid, role, json.dumps(msg), s))
+    db.close()
+    filled = time.perf_counter() - t
+    size = path.stat().st_size / 2**20
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(tick)
+    timer.start()
+    t = time.perf_counter()
+    c = time.process_time()
+    prepare_database(path)
+    took, cpu = time.perf_counter() - t, time.process_time() - c
+    timer.stop()
+    load = os.getloadavg()
+    print(f"upgrade {n:,} sessions, {n * per_session:,} messages ({size:.0f} MiB; filled in "
+          f"{filled:.0f} s): schema steps {took:.2f} s (process CPU {cpu:.2f} s) in a worker; the "
+          f"GUI loop ran {len(gaps)} turns meanwhile, longest stall {max(gaps, default=0) * 1000:.1f} ms"
+          f" (target <= 16 ms); load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    del app
+    import shutil
+
+    shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=0, help="one size (default: 10k and 100k)")
+    parser.add_argument("--upgrade", type=int, default=0,
+                        help="time the first start after an update over this many sessions")
     args = parser.parse_args()
+    if args.upgrade:
+        return upgrade(args.upgrade)
     if args.sessions:
         return one(args.sessions)
     status = 0
