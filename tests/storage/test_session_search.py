@@ -175,3 +175,32 @@ def test_new_cjk_messages_and_titles_are_found_at_once_and_renames_keep_the_inde
     store.delete_session(a)
     assert _found(store, "标题") == [] and _found(store, "下午") == []
     assert store.db.query("SELECT COUNT(*) FROM title_words")[0][0] == 0
+
+
+def test_a_workers_query_stops_when_a_newer_search_says_so_and_the_connection_still_works(tmp_path: Path) -> None:
+    import sqlite3
+    import threading
+
+    db = Database(tmp_path / "s.sqlite3")
+    store = ConversationStore(db)
+    store.create_session(title="Quarterly report")
+    stop = threading.Event()
+    outcome: list[object] = []
+
+    def worker() -> None:
+        with db.stoppable(stop.is_set):
+            try:  # a query that would never end on its own
+                db.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
+                         " SELECT COUNT(*) FROM c")
+            except sqlite3.OperationalError as exc:
+                outcome.append(str(exc))
+        outcome.append([h.session_id for h in store.search_sessions("report")])  # still usable
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    stop.set()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert outcome[0] == "interrupted" and len(outcome[1]) == 1  # type: ignore[arg-type]
+    with db.stoppable(lambda: True):  # (the loop's connection is never stopped)
+        assert db.query("SELECT 1")[0][0] == 1
