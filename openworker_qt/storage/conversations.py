@@ -318,10 +318,14 @@ class ConversationStore:
         if not rows:
             return None
         pinned, updated = int(rows[0][0]), float(rows[0][1])
+        # Three ranges of the sidebar's index, each counted on its own: only the
+        # rows before the session are visited (one OR visited every row of its
+        # group: ~8 ms of CPU on the loop at 100,000 sessions, wherever it was).
         before = self.db.query(
-            "SELECT COUNT(*) FROM sessions WHERE pinned > ?"
-            " OR (pinned = ? AND (updated_at > ? OR (updated_at = ? AND id > ?)))",
-            (pinned, pinned, updated, updated, session_id),
+            "SELECT (SELECT COUNT(*) FROM sessions WHERE pinned > ?1)"
+            " + (SELECT COUNT(*) FROM sessions WHERE pinned = ?1 AND updated_at > ?2)"
+            " + (SELECT COUNT(*) FROM sessions WHERE pinned = ?1 AND updated_at = ?2 AND id > ?3)",
+            (pinned, updated, session_id),
         )
         return int(before[0][0])
 
