@@ -163,6 +163,8 @@ def one(n: int) -> int:
         out["reachable"] = float(model.session_count() if last_row else 0)
         out["scroll_cpu"] = time.process_time() - c0
         sidebar.list.scrollToTop()
+        sidebar.list.setCurrentIndex(model.index(3, 0))  # a session open (its row follows it)
+        await asyncio.sleep(0.3)
         c0 = time.process_time()
         shown: list[float] = []
 
@@ -183,7 +185,9 @@ def one(n: int) -> int:
                 sidebar.search.clear()
                 await asyncio.sleep(0.4)
             done: list[float] = []
-            model.search_done.connect(lambda _t, d=done: d.append(time.perf_counter()))
+            final = "".join(word)  # the results that count: those of the whole word
+            model.search_done.connect(
+                lambda text, d=done, f=final: d.append(time.perf_counter()) if text == f else None)
             shown.clear()
             stalls_before = model.stale_stopped
             stall()
