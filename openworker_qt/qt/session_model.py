@@ -474,8 +474,11 @@ class SessionListModel(QAbstractListModel):
         self._submit(work)
 
     def start_backfill(self) -> threading.Thread | None:
-        """Index the messages stored before search existed (once), a chunk per short
-        transaction, in a daemon thread (quitting never waits for it)."""
+        """Bring the search index up to date with what was stored before (messages
+        from before search existed, text indexed before CJK words could be found,
+        titles: :meth:`ConversationStore.backfill_search`), a chunk per short
+        transaction, in a daemon thread (quitting never waits for it); search
+        works meanwhile, on what is indexed so far."""
         store = self.store
         if store is None or self._backfilling:
             return None
