@@ -693,6 +693,10 @@ def main(argv: list[str]) -> int:
     install_translator(qapp)
     setup_logging(paths)  # the same redacting set-up as the CLI and headless modes
     try:
+        # After an update: the schema steps run in a worker, a small window on screen.
+        from openworker_qt.ui.upgrade_window import prepare_database
+
+        prepare_database(paths.database)
         runtime = open_runtime()
     except Exception as exc:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")

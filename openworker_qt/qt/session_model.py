@@ -6,11 +6,16 @@ group that is not empty) and reads the rows a page at a time as the view asks
 for them (:meth:`ConversationStore.sessions_page`). Only a few pages are kept,
 so scrolling through 100,000 sessions keeps memory flat.
 
-A search (:meth:`set_search`) runs in a worker thread (full-text search over
-titles and messages, :meth:`ConversationStore.search_sessions`); its result is
-the complete list of matching sessions, shown without headers, each with the
-words that matched marked in its title and in a snippet of the message that
-matched. A result arriving after a newer search started is dropped.
+A search (:meth:`set_search`, on every key) starts at once in a worker thread
+(full-text search over titles and messages,
+:meth:`ConversationStore.search_sessions`); the newest one wins: the query of
+the search it replaces is stopped there (its query ends within a few thousand
+SQLite steps: :meth:`Database.stoppable`),
+a search still queued never runs, and a result arriving after a newer search
+started is dropped without touching the list. Its result is the complete list
+of matching sessions, shown without headers, each with the words that matched
+marked in its title and in a snippet of the message that matched; the first
+page and its snippets are read in the worker too.
 
 :meth:`reload` (the database changed) keeps the view's selection, current row
 and scroll position: rows are re-laid out (``layoutChanged``) and the
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -50,9 +56,10 @@ from PySide6.QtCore import (
 from openworker_qt.storage.conversations import (
     ConversationStore,
     SearchHit,
+    SessionGroups,
     SessionInfo,
-    search_words,
 )
+from openworker_qt.storage.search_text import search_words
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +107,25 @@ def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
+@dataclass(slots=True, frozen=True)
+class _Result:
+    """A search's hits, with its first page and snippets read in the worker."""
+
+    hits: list[SearchHit]
+    page: list[SessionInfo]
+    snippets: dict[int, str]
+
+
+@dataclass(slots=True, frozen=True)
+class _Browse:
+    """Every session again (the search cleared): the groups and the first page."""
+
+    groups: SessionGroups
+    page: list[SessionInfo]
+
+
 class SessionListModel(QAbstractListModel):
-    #: (search number, hits) from the worker; handled on the model's thread.
+    #: (search number, result) from the worker; handled on the model's thread.
     _found = Signal(int, object)
     #: A search finished and its rows are shown (the text searched for).
     search_done = Signal(str)
@@ -118,7 +142,10 @@ class SessionListModel(QAbstractListModel):
         self._words: list[str] = []
         self._hits: list[SearchHit] | None = None  # a search's results (no headers)
         self._snippets: dict[int, str] = {}
-        self._seq = 0
+        self._seq = 0  # the newest search (set_search on the loop; read by the worker)
+        #: Searches stopped in the worker because a newer one started (benches, tests).
+        self.stale_stopped = 0
+        self._search_worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._backfilling = False
         self._signature: object = None  # the groups last laid out (see reload)
@@ -260,6 +287,9 @@ class SessionListModel(QAbstractListModel):
         if self.store is None:
             return [], 0
         groups, _bounds = self.store.session_groups()
+        return self._sections_for(groups)
+
+    def _sections_for(self, groups: SessionGroups) -> tuple[list[_Section], int]:
         self._signature = groups
         counts = [groups.pinned, groups.today, groups.yesterday, groups.week, groups.older]
         sections: list[_Section] = []
@@ -284,9 +314,12 @@ class SessionListModel(QAbstractListModel):
             return  # nothing the list shows changed: the rows read stay (no re-reads)
         self._apply(sections, rows, None)
 
-    def _apply(self, sections: list[_Section], rows: int, hits: list[SearchHit] | None) -> None:
-        """Swap in a new layout; persistent indexes (selection, current) follow their
-        sessions (a vanished one becomes invalid)."""
+    def _apply(self, sections: list[_Section], rows: int, hits: list[SearchHit] | None,
+               page: list[SessionInfo] | None = None, snippets: dict[int, str] | None = None,
+               ) -> None:
+        """Swap in a new layout (with a search's first page, read already); persistent
+        indexes (selection, current) follow their sessions (a vanished one becomes
+        invalid)."""
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
         ids = [self._id_at(i.row()) for i in old]
@@ -294,6 +327,9 @@ class SessionListModel(QAbstractListModel):
         self._pages.clear()
         self._placed.clear()
         self._snippets.clear()
+        if page:
+            self._pages[0] = page
+            self._snippets.update(snippets or {})
         new: list[QModelIndex] = []
         for sid in ids:
             row = self.row_of(sid) if sid else None
@@ -345,16 +381,13 @@ class SessionListModel(QAbstractListModel):
         return self._search
 
     def set_search(self, text: str) -> None:
-        """Show the sessions matching ``text`` (all of them when it is empty); the
-        search runs in a worker and :attr:`search_done` says when it is shown."""
+        """Show the sessions matching ``text`` (all of them when it is empty).
+
+        Called on every key: the search starts at once in the search worker, and
+        the one it replaces is stopped there (or, queued, never runs); only the
+        newest search's result is shown (:attr:`search_done` says when)."""
         self._search = text.strip()
-        if not self._search:
-            self._seq += 1
-            sections, rows = self._layout()
-            self._apply(sections, rows, None)
-            self.search_done.emit("")
-            return
-        self._start_search()
+        self._start_search()  # (cleared: the worker reads the groups and first page)
 
     def _start_search(self) -> None:
         store = self.store
@@ -362,26 +395,72 @@ class SessionListModel(QAbstractListModel):
             return
         self._seq += 1
         seq, text = self._seq, self._search
+        found = self._found
+
+        def stale() -> bool:
+            return seq != self._seq
 
         def work() -> None:
+            if stale():
+                return  # a newer search is queued behind this one: never runs
+            result: _Result | _Browse | None
             try:
-                hits: object = store.search_sessions(text)
+                with store.db.stoppable(stale):  # a newer search stops its query
+                    if not text:  # back to every session: the groups' sizes, the first rows
+                        result = _Browse(store.session_groups()[0], store.sessions_page(0, PAGE))
+                    else:
+                        hits = store.search_sessions(text)
+                        result = _Result(hits, *self._first_page(store, hits, search_words(text)))
+            except sqlite3.OperationalError as exc:
+                if not stale():
+                    log.warning("searching the sessions failed: %s", exc)
+                else:
+                    self.stale_stopped += 1
+                result = None
             except Exception:
-                log.exception("searching the sessions for %r failed", text)
-                hits = None
+                log.exception("searching the sessions failed")
+                result = None
+            if stale():
+                return  # never shown, nothing repainted
             try:
-                self._found.emit(seq, hits)
+                found.emit(seq, result)
             except RuntimeError:  # the model is gone (the window closed)
                 pass
 
-        self._submit(work)
+        if self._search_worker is None:
+            self._search_worker = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="session-search")
+        self._search_worker.submit(work)
 
-    def _on_found(self, seq: int, hits: object) -> None:
+    @staticmethod
+    def _first_page(store: ConversationStore, hits: list[SearchHit],
+                    words: list[str]) -> tuple[list[SessionInfo], dict[int, str]]:
+        """The first page of hits and their snippets, read in the worker (the loop
+        shows the result without a query)."""
+        head = hits[:PAGE]
+        infos = store.sessions_by_id([h.session_id for h in head])
+        mids = [h.message_id for h in head if h.message_id is not None]
+        texts = store.message_texts(mids) if mids else {}
+        page = [infos.get(h.session_id) or _gone(h.session_id) for h in head]
+        return page, {mid: snippet(text, words) for mid, text in texts.items()}
+
+    def _on_found(self, seq: int, result: object) -> None:
         if seq != self._seq:
-            return  # a newer search is on its way
-        found = list(hits) if isinstance(hits, list) else []
+            return  # a newer search is on its way: the list is not touched
+        if not self._search:
+            if isinstance(result, _Browse):
+                sections, rows = self._sections_for(result.groups)
+                self._words = []
+                self._apply(sections, rows, None, result.page, {})
+            else:  # (the worker failed: read them here)
+                self._words = []
+                self._apply(*self._layout(), None)
+            self.search_done.emit("")
+            return
+        done = result if isinstance(result, _Result) else None
+        found = done.hits if done is not None else []
         self._words = search_words(self._search)
-        self._apply([], len(found), found)
+        self._apply([], len(found), found, *((done.page, done.snippets) if done else ()))
         self.search_done.emit(self._search)
 
     def _submit(self, work: Callable[[], None]) -> None:
@@ -395,8 +474,11 @@ class SessionListModel(QAbstractListModel):
         self._submit(work)
 
     def start_backfill(self) -> threading.Thread | None:
-        """Index the messages stored before search existed (once), a chunk per short
-        transaction, in a daemon thread (quitting never waits for it)."""
+        """Bring the search index up to date with what was stored before (messages
+        from before search existed, text indexed before CJK words could be found,
+        titles: :meth:`ConversationStore.backfill_search`), a chunk per short
+        transaction, in a daemon thread (quitting never waits for it); search
+        works meanwhile, on what is indexed so far."""
         store = self.store
         if store is None or self._backfilling:
             return None
@@ -416,12 +498,17 @@ class SessionListModel(QAbstractListModel):
         return thread
 
     def wait_idle(self, timeout: float = 10.0) -> None:
-        """Wait for the worker's queued work (tests and benches; not on the loop)."""
-        if self._worker is not None:
-            self._worker.submit(lambda: None).result(timeout)
+        """Wait for the workers' queued work (tests and benches; not on the loop)."""
+        for worker in (self._worker, self._search_worker):
+            if worker is not None:
+                worker.submit(lambda: None).result(timeout)
 
     def close(self) -> None:
         self._stop_backfill.set()
+        self._seq += 1  # (a search still running stops)
+        if self._search_worker is not None:
+            self._search_worker.shutdown(wait=False, cancel_futures=True)
+            self._search_worker = None
         if self._worker is not None:
             self._worker.shutdown(wait=False, cancel_futures=True)
             self._worker = None

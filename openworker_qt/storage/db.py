@@ -38,6 +38,8 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from openworker_qt.storage.search_text import SQL_FUNCTION, index_text
+
 T = TypeVar("T")
 
 #: How long a plain (synchronous) call waits for another process's write lock.
@@ -114,6 +116,8 @@ class Database:
             self._retry(link, lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # The search index's text for a title (its triggers call it; storage/search_text.py).
+        conn.create_function(SQL_FUNCTION, 1, _index_text, deterministic=True)
         return link
 
     def _link(self) -> _Link:
@@ -129,6 +133,22 @@ class Database:
             with self._others_lock:
                 self._others.append(link)
         return link
+
+    @contextmanager
+    def stoppable(self, stop: Callable[[], bool], every: int = 1000) -> Iterator[None]:
+        """This thread's queries inside the block end at once (``OperationalError``
+        "interrupted") when ``stop()`` turns true: SQLite asks it every ``every``
+        steps of a statement (a newer search stops the one it replaces however
+        long its query is). On the loop's connection it does nothing."""
+        link = self._link()
+        if link.home:
+            yield
+            return
+        link.conn.set_progress_handler(lambda: 1 if stop() else 0, every)
+        try:
+            yield
+        finally:
+            link.conn.set_progress_handler(None, 0)
 
     @staticmethod
     def _retry(link: _Link, action: Callable[[], T], budget: float = BUSY_TIMEOUT) -> T:
@@ -307,6 +327,10 @@ class Database:
                     "ON CONFLICT(component) DO UPDATE SET version = excluded.version",
                     (component, len(steps)),
                 )
+
+
+def _index_text(value: str | None) -> str | None:
+    return index_text(value) if isinstance(value, str) else value
 
 
 def _split(script: str) -> list[str]:

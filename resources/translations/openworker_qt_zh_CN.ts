@@ -6670,6 +6670,24 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
     </context>
     <context>
+        <name>UpgradeWindow</name>
+        <message>
+            <location filename="../../openworker_qt/ui/upgrade_window.py" line="40" />
+            <source>Updating your sessions for this version…</source>
+            <translation>正在为此版本更新你的会话…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/upgrade_window.py" line="42" />
+            <source>This happens once after an update; with many sessions it can take a minute.</source>
+            <translation>更新后只需进行一次；会话很多时可能需要一分钟左右。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/upgrade_window.py" line="48" />
+            <source>Updating your sessions</source>
+            <translation>正在更新你的会话</translation>
+        </message>
+    </context>
+    <context>
         <name>WorkspaceDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/folders.py" line="24" />

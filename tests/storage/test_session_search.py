@@ -34,7 +34,7 @@ def test_a_word_in_an_old_sessions_message_is_found_after_the_backfill(tmp_path:
     chunks = 0
     while store.backfill_search(chunk=500):
         chunks += 1
-    assert chunks == 2 and not store.backfill_search()
+    assert chunks >= 3 and not store.backfill_search()  # 1,200 messages: 3 chunks at least
     [hit] = store.search_sessions("okapi")
     assert hit.session_id == "old1" and hit.message_id == 4
     assert store.message_texts([4]) == {4: "the okapi figures are in"}
@@ -113,3 +113,94 @@ def test_message_counts_are_kept_without_counting_rows(tmp_path: Path) -> None:
     assert [s.message_count for s in store.sessions_page(0, 10)] == [1, 6]
     store.delete_session("a")
     assert store.count(b) == 1
+
+
+def _old_v2_database(path: Path) -> None:
+    """A database as the app before CJK search wrote it: schema step 2, its search
+    index holding CJK sentences as one token each."""
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:2])
+    rows = [
+        ("zh", "年度预算 审核会议", "user", "请把季度报告发给我"),
+        ("ja", "会議の資料", "user", "会議の資料を送ってください"),
+        ("ko", "분기 보고서", "assistant", "분기 보고서를 보내드렸습니다"),
+        ("en", "Budget review", "user", "where are the okapi figures?"),
+    ]
+    for sid, title, role, text in rows:
+        old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, 1, 1)",
+                    (sid, title))
+        cur = old.execute(
+            "INSERT INTO messages(session_id, role, data, created_at) VALUES (?, ?, ?, 1)",
+            (sid, role, json.dumps({"role": role, "content": text}, ensure_ascii=False)))
+        old.execute("INSERT INTO message_search(rowid, text, session_id) VALUES (?, ?, ?)",
+                    (cur.lastrowid, text, sid))  # as that version's append() indexed it
+    old.execute("UPDATE search_backfill SET below = 0")
+    old.close()
+
+
+def _found(store: ConversationStore, text: str) -> list[str]:
+    return sorted(h.session_id for h in store.search_sessions(text))
+
+
+def test_a_chinese_word_inside_an_old_sessions_message_is_found_after_the_reindex(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    _old_v2_database(path)
+    store = ConversationStore(Database(path))
+    # Meanwhile: Latin words as before, titles as substrings, a sentence's start.
+    assert _found(store, "okap") == ["en"]
+    assert _found(store, "预算") == ["zh"]
+    assert _found(store, "请把") == ["zh"]
+    while store.backfill_search(chunk=2):
+        pass
+    assert _found(store, "报告") == ["zh"]  # in the middle of the sentence
+    assert _found(store, "季度报告") == ["zh"] and _found(store, "报季") == []
+    assert _found(store, "資料") == ["ja"]
+    assert _found(store, "보고서") == ["ko"]
+    assert _found(store, "预算 会议") == ["zh"]  # two words of the title, apart
+    assert _found(store, "okapi figures") == ["en"] and _found(store, "FIG") == ["en"]
+    [hit] = store.search_sessions("报告")
+    assert hit.message_id is not None
+    assert store.message_texts([hit.message_id]) == {hit.message_id: "请把季度报告发给我"}
+    assert not store.db.query("SELECT 1 FROM message_search WHERE text = '请把季度报告发给我'")
+
+
+def test_new_cjk_messages_and_titles_are_found_at_once_and_renames_keep_the_index_true(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "s.sqlite3"))
+    a = store.create_session(title="客户合同").id
+    store.append(a, {"role": "user", "content": "明天下午三点开会讨论Q3报告"})
+    assert _found(store, "下午") == [a] and _found(store, "Q3") == [a]
+    assert _found(store, "报告") == [a] and _found(store, "合同") == [a]
+    store.update_session(a, title="新的标题")
+    assert _found(store, "合同") == [] and _found(store, "标题") == [a]
+    store.delete_session(a)
+    assert _found(store, "标题") == [] and _found(store, "下午") == []
+    assert store.db.query("SELECT COUNT(*) FROM title_words")[0][0] == 0
+
+
+def test_a_workers_query_stops_when_a_newer_search_says_so_and_the_connection_still_works(tmp_path: Path) -> None:
+    import sqlite3
+    import threading
+
+    db = Database(tmp_path / "s.sqlite3")
+    store = ConversationStore(db)
+    store.create_session(title="Quarterly report")
+    stop = threading.Event()
+    outcome: list[object] = []
+
+    def worker() -> None:
+        with db.stoppable(stop.is_set):
+            try:  # a query that would never end on its own
+                db.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
+                         " SELECT COUNT(*) FROM c")
+            except sqlite3.OperationalError as exc:
+                outcome.append(str(exc))
+        outcome.append([h.session_id for h in store.search_sessions("report")])  # still usable
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    stop.set()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert outcome[0] == "interrupted" and len(outcome[1]) == 1  # type: ignore[arg-type]
+    with db.stoppable(lambda: True):  # (the loop's connection is never stopped)
+        assert db.query("SELECT 1")[0][0] == 1

@@ -1,6 +1,6 @@
 """The sessions sidebar over thousands of sessions: every one reachable, grouped
-by date, searched in a worker after a pause in typing (titles and messages, old
-sessions included), and its menu (pin, export, delete with Cancel the default)."""
+by date, searched in a worker at every key, the newest search winning (titles
+and messages, old sessions included, words inside Chinese text), and its menu (pin, export, delete with Cancel the default)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_every_one_of_thousands_of_sessions_is_reachable_grouped_by_date(qtbot, 
     assert bar.value() == bar.maximum() > 0
 
 
-def test_search_runs_after_the_pause_in_a_worker_and_finds_words_in_old_messages(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_messages(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     store = _store(tmp_path)
     ids = _many(store, 300)
     old = ids[3]  # last active months ago
@@ -85,18 +85,40 @@ def test_search_runs_after_the_pause_in_a_worker_and_finds_words_in_old_messages
     store.db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (time.time() - 86400 * 200, old))
     sidebar = _sidebar(qtbot, store)
     model = sidebar.model
-    threads: list[str] = []
+    ran: list[tuple[str, str]] = []
+    started = threading.Event()
+    stopped: list[str] = []
     search = store.search_sessions
 
-    def spy(text: str) -> Any:  # the real search, noting the thread it ran on
-        threads.append(threading.current_thread().name)
+    def spy(text: str) -> Any:  # the real search, noting where it ran
+        ran.append((text, threading.current_thread().name))
+        if text == "o":  # a query that ends only when a newer search stops it
+            started.set()
+            try:
+                store.db.query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
+                               " SELECT COUNT(*) FROM c")
+            except Exception as exc:
+                stopped.append(str(exc))
+                raise
         return search(text)
 
     store.search_sessions = spy  # type: ignore[method-assign]
-    with qtbot.waitSignal(model.search_done, timeout=5000):
-        qtbot.keyClicks(sidebar.search, "okap")
-        assert threads == [] and not model.searching  # nothing ran on the keys
-    assert len(threads) == 1 and threads[0] != threading.main_thread().name  # once, in a worker
+    shown: list[str] = []
+    model.search_done.connect(shown.append)
+    layouts: list[int] = []
+    model.layoutChanged.connect(lambda: layouts.append(model.rowCount()))
+    try:
+        qtbot.keyClick(sidebar.search, "o")
+        qtbot.waitUntil(started.is_set, timeout=5000)  # started on the key, no pause
+        with qtbot.waitSignal(model.search_done, timeout=5000):
+            qtbot.keyClicks(sidebar.search, "kap")
+    finally:
+        model.close()  # (the query never left running, whatever failed)
+    assert stopped and "interrupt" in stopped[0]  # the stale query was stopped
+    assert model.stale_stopped >= 1
+    assert ran[0][0] == "o" and ran[-1][0] == "okap"
+    assert all(name.startswith("session-search") for _text, name in ran)  # never the loop
+    assert shown == ["okap"] and layouts == [1]  # stale results never reached the list
     assert _rows(model) == [old]
     hit = model.index(0, 0)
     assert hit.data(MATCH_ROLE) == ["okap"]
@@ -106,6 +128,25 @@ def test_search_runs_after_the_pause_in_a_worker_and_finds_words_in_old_messages
     with qtbot.waitSignal(model.search_done, timeout=5000):
         sidebar.search.clear()
     assert model.session_count() == 300 and not model.searching
+
+
+def test_a_chinese_word_in_the_middle_of_a_message_is_found_and_marked_as_written(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 20)
+    store.append(ids[5], {"role": "user", "content": "你好，请把季度报告发给我，谢谢"})
+    sidebar = _sidebar(qtbot, store)
+    with qtbot.waitSignal(sidebar.model.search_done, timeout=5000):
+        sidebar.search.insert("报告")  # (as an input method commits it)
+    model = sidebar.model
+    assert _rows(model) == [ids[5]]
+    hit = model.index(0, 0)
+    assert hit.data(MATCH_ROLE) == ["报告"]
+    assert hit.data(SNIPPET_ROLE) == "你好，请把季度报告发给我，谢谢"  # the text as written
+    from openworker_qt.ui.sidebar import _marked
+
+    assert _marked(hit.data(SNIPPET_ROLE), hit.data(MATCH_ROLE)) == [
+        ("你好，请把季度", False), ("报告", True), ("发给我，谢谢", False)]
+    sidebar.grab()
 
 
 def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
