@@ -45,6 +45,7 @@ from openworker_qt.qt import feature_check  # noqa: E402
 
 feature_check.install()  # before the ~270 imports below (PySide checks each one)
 
+from openworker_qt import deferred  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
@@ -59,7 +60,6 @@ from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.model_catalog import ModelCatalog  # noqa: E402
 from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
-from openworker_qt.storage.config import warm_up_writer  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow, WindowSessions  # noqa: E402
@@ -172,7 +172,7 @@ class DesktopApp(QObject):
         # the first message to a provider imports its SDK (up to 3 s): a worker does
         # both once the window has painted (earlier, it competes for the GIL).
         after_first_paint(self.window, self.runtime.warm_in_background)
-        after_first_paint(self.window, warm_up_writer)  # the settings' writer (tomlkit)
+        after_first_paint(self.window, deferred.import_in_background)  # (see deferred.py)
         self.window.quit_requested.connect(self.quit)
         self.window.inbox_requested.connect(self.show_inbox)
         self.window.automations_requested.connect(self.show_automations)

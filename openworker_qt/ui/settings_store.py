@@ -23,8 +23,8 @@ from typing import Any, Protocol
 from openworker_qt.storage.paths import AppPaths
 
 # The config writer (tomlkit) is imported on a worker after the main window's first
-# paint (DesktopApp): importing it here started that thread while the window was
-# still being built, and its ~30 ms competed with the first paint (bench/startup.py).
+# paint (openworker_qt/deferred.py): importing it here started that thread while the
+# window was still being built, and its ~30 ms competed with the first paint.
 
 
 class ConfigOwner(Protocol):
