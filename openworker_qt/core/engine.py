@@ -734,7 +734,7 @@ class TurnEngine:
         cut = settled_length(tail)
         if cut:
             for m in ordered_tail[:cut]:
-                settled.append(m, self._out_sizes.pop(id(m)))
+                settled.append(m, self._out_sizes.pop(id(m), None))
             ordered_tail = ordered_tail[cut:]
         tokens = self._out_tokens
         head: list[Message] = []
@@ -752,7 +752,9 @@ class TurnEngine:
         self._estimate = tokens + system_tokens
         messages: list[Message]
         if tokens + system_tokens > budget:  # the common case skips trimming entirely
-            end = TrimIndex(ordered_tail, [self._out_sizes[id(m)] for m in ordered_tail])
+            known = self._out_sizes
+            end = TrimIndex(ordered_tail, [known.get(id(m)) or estimate_tokens(m)
+                                           for m in ordered_tail])
             messages, self._last_trim = fit_parts(
                 [(TrimIndex(head), 0, len(head)), (settled, lo, len(settled)),
                  (end, 0, len(end))], budget, system_tokens)
