@@ -6,10 +6,11 @@ after: importing them on a worker right after the paint means the loop thread
 finds them imported when it first uses them, instead of waiting on the import.
 
 * the config writer (``tomlkit``, ~27 ms): the first setting saved from a
-  settings surface (``storage.config``);
-* the connector catalogue (mail with ``imaplib``/``smtplib``, the service
-  catalogues, ~8 ms): the registry builds its list on first use
-  (``connectors.registry``).
+  settings surface (``storage.config``).
+
+(Not the connector catalogue, ~8 ms: a session's first turn reads it to offer the
+connected connectors' tools, and a turn resumed right after the paint would then
+import it on the loop thread — tests/providers/test_first_turn_off_loop.py.)
 """
 
 from __future__ import annotations
@@ -26,13 +27,7 @@ def _writer() -> None:
     importlib.import_module("tomlkit")
 
 
-def _connector_catalogue() -> None:
-    from openworker_qt.connectors.registry import catalogue
-
-    catalogue()
-
-
-STEPS: tuple[Callable[[], None], ...] = (_writer, _connector_catalogue)
+STEPS: tuple[Callable[[], None], ...] = (_writer,)
 
 
 def _run(steps: tuple[Callable[[], None], ...]) -> None:

@@ -127,23 +127,12 @@ class ConnectorRegistry:
     ) -> None:
         self.db = db
         db.ensure("connectors", MIGRATIONS)
-        self._given = specs
-        self._specs: dict[str, ConnectorSpec] | None = None
+        self.specs = {s.id: s for s in (specs if specs is not None else catalogue())}
         self.policy = policy or RetryPolicy()
         self.get_secret = get_secret
         #: Called with a connector's id after it was connected, tested or disconnected
         #: here (on the loop thread): the Slack listener starts and stops by it.
         self.listeners: list[Callable[[str], None]] = []
-
-    @property
-    def specs(self) -> dict[str, ConnectorSpec]:
-        """Every connector offered, by id. The catalogue's modules are imported on first
-        use, not when the registry is made (the desktop app imports them on a worker
-        after its window's first paint: ~8 ms less before it, bench/startup.py)."""
-        if self._specs is None:
-            self._specs = {s.id: s for s in (self._given if self._given is not None
-                                             else catalogue())}
-        return self._specs
 
     # ------------------------------------------------------------------ state
 
