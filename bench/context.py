@@ -17,13 +17,14 @@ messages and, with compaction on, makes the one summary call. Memory growth:
 Target (issue 11): ≤ 5 ms per turn, flat over the turns.
 
 Run: ``.venv/bin/python bench/context.py [--turns 200] [--messages 10000] [--no-compaction]
-[--trace]``
+[--trace] [--profile]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -96,14 +97,28 @@ async def main(args: argparse.Namespace) -> None:
                         model="bench", tools=ToolRegistry(file_tools()), workspace=workspace,
                         compaction=not args.no_compaction)
     timings: list[float] = []
+    cpu_timings: list[float] = []
     real = engine._build_request
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
 
     async def timed(model_id: str, caps: Capabilities) -> Any:
+        c0 = time.process_time()
         t0 = time.perf_counter()
         try:
+            if profiler is not None and started:
+                profiler.enable()
             return await real(model_id, caps)
         finally:
+            if profiler is not None:
+                profiler.disable()
             timings.append(time.perf_counter() - t0)
+            cpu_timings.append(time.process_time() - c0)
+
+    started = False
 
     engine._build_request = timed  # type: ignore[method-assign]
 
@@ -123,17 +138,22 @@ async def main(args: argparse.Namespace) -> None:
     first = time.perf_counter() - t0
     first_requests = list(timings)
     timings.clear()
+    cpu_timings.clear()
+    started = True
     base_traced = tracemalloc.get_traced_memory()[0]
     base_rss = rss_mib()
     per_turn_memory: list[float] = []
     per_turn_request: list[float] = []
+    per_turn_request_cpu: list[float] = []
     checkpoints: list[tuple[int, float, float]] = []
     for turn in range(1, args.turns + 1):
         timings.clear()
+        cpu_timings.clear()
         per_turn_memory.append(one_turn_memory())
         async for _ in engine.run(f"turn {turn}"):
             pass
         per_turn_request.append(sum(timings))
+        per_turn_request_cpu.append(sum(cpu_timings))
         if turn % max(args.turns // 5, 1) == 0:
             checkpoints.append((turn, tracemalloc.get_traced_memory()[0] / 2**20, rss_mib()))
     if args.trace:
@@ -154,6 +174,8 @@ async def main(args: argparse.Namespace) -> None:
     print(f"per turn over {args.turns} turns:")
     print(f"  memory render        {ms(per_turn_memory)}")
     print(f"  request bookkeeping  {ms(per_turn_request)}")
+    print(f"    (its CPU time      {ms(per_turn_request_cpu)}; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
     print(f"  together             {ms(total)}  (target ≤ 5 ms)")
     first_tenth = statistics.median(total[: max(len(total) // 10, 1)]) * 1e3
     last_tenth = statistics.median(total[-max(len(total) // 10, 1):]) * 1e3
@@ -172,6 +194,11 @@ async def main(args: argparse.Namespace) -> None:
     print(f"(each turn stores 2 messages: {len(engine.history):,} in memory at the end; "
           f"summary calls in all: {summaries})")
     db.close()
+    if profiler is not None:
+        import pstats
+
+        print("\nwhere the request bookkeeping's time goes (cProfile, turns after the first):")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(14)
 
 
 if __name__ == "__main__":
@@ -182,4 +209,6 @@ if __name__ == "__main__":
     parser.add_argument("--window", type=int, default=128_000)
     parser.add_argument("--no-compaction", action="store_true")
     parser.add_argument("--trace", action="store_true", help="count memory with tracemalloc")
+    parser.add_argument("--profile", action="store_true",
+                        help="cProfile the request bookkeeping of the timed turns")
     asyncio.run(main(parser.parse_args()))

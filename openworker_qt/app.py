@@ -41,6 +41,11 @@ os.environ.setdefault("QT_API", "pyside6")
 from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
 
+from openworker_qt.qt import feature_check  # noqa: E402
+
+feature_check.install()  # before the ~270 imports below (PySide checks each one)
+
+from openworker_qt import deferred  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
@@ -167,6 +172,7 @@ class DesktopApp(QObject):
         # the first message to a provider imports its SDK (up to 3 s): a worker does
         # both once the window has painted (earlier, it competes for the GIL).
         after_first_paint(self.window, self.runtime.warm_in_background)
+        after_first_paint(self.window, deferred.import_in_background)  # (see deferred.py)
         self.window.quit_requested.connect(self.quit)
         self.window.inbox_requested.connect(self.show_inbox)
         self.window.automations_requested.connect(self.show_automations)

@@ -34,6 +34,7 @@ a safety margin for that reason.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -100,9 +101,87 @@ def _shrink(msg: ToolMessage) -> ToolMessage:
     return {**msg, "content": f"{text[:half]}\n[… {cut} characters trimmed …]\n{text[-half:]}"}
 
 
-def _exchange_starts(messages: Sequence[Message]) -> list[int]:
-    """Where each user-started exchange begins (the first message always starts one)."""
-    return [i for i, msg in enumerate(messages) if i == 0 or msg.get("role") == "user"]
+def _long(msg: Message) -> bool:
+    """A tool result long enough to be worth shortening."""
+    return msg["role"] == "tool" and (
+        len(str(msg.get("content") or "")) > SHRUNK_RESULT_CHARS + 100
+    )
+
+
+class TrimIndex:
+    """What :func:`fit` needs to know about a list of outbound messages that only
+    grows at the end, kept as it grows so that trimming never walks the whole list.
+
+    For each message: its estimate (``sizes``, running sums in ``cum``); where the
+    user messages (exchange starts), the tool results and the tool results long
+    enough to shorten are, with what shortening each saves (running sums in
+    ``save_cum``). The engine keeps one for the settled part of a session's outbound
+    copy (bench/context.py: re-estimating and re-scanning 10,000 messages on every
+    call was the cost of trimming a long session). Messages must not change once
+    added: a changed message needs a new index."""
+
+    __slots__ = ("messages", "sizes", "cum", "users", "tools", "long", "save_cum",
+                 "monotone", "_shrunk")
+
+    def __init__(
+        self, messages: Sequence[Message] = (), sizes: Sequence[int] | None = None
+    ) -> None:
+        self.messages: list[Message] = []
+        self.sizes: list[int] = []
+        self.cum: list[int] = [0]
+        self.users: list[int] = []
+        self.tools: list[int] = []
+        self.long: list[int] = []
+        self.save_cum: list[int] = [0]
+        self.monotone = True  # every saving >= 0: the running sums can be bisected
+        self._shrunk: dict[int, ToolMessage] = {}
+        self.extend(messages, sizes)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def extend(self, messages: Sequence[Message], sizes: Sequence[int] | None = None) -> None:
+        for k, msg in enumerate(messages):
+            self.append(msg, None if sizes is None else sizes[k])
+
+    def append(self, msg: Message, size: int | None = None) -> None:
+        i = len(self.messages)
+        size = estimate_tokens(msg) if size is None else size
+        self.messages.append(msg)
+        self.sizes.append(size)
+        self.cum.append(self.cum[-1] + size)
+        role = msg["role"]
+        if role == "user":
+            self.users.append(i)
+        elif role == "tool":
+            self.tools.append(i)
+            if _long(msg):
+                saving = size - estimate_tokens(_shrink(msg))  # type: ignore[arg-type]
+                self.long.append(i)
+                self.save_cum.append(self.save_cum[-1] + saving)
+                self.monotone = self.monotone and saving >= 0
+
+    def shrunk(self, i: int) -> ToolMessage:
+        """The shortened copy of the long tool result at ``i`` (made once)."""
+        copy = self._shrunk.get(i)
+        if copy is None:
+            copy = self._shrunk[i] = _shrink(self.messages[i])  # type: ignore[arg-type]
+        return copy
+
+
+@dataclass(slots=True)
+class _Part:
+    """``ix.messages[lo:hi]``, at position ``base`` of the whole list."""
+
+    ix: TrimIndex
+    lo: int
+    hi: int
+    base: int
+    shrunk_to: int = -1  # its long results ix.long[…:shrunk_to] are shortened
+
+    def at(self, v: int) -> int:
+        """Position ``v`` of the whole list in ``ix``, clamped to this part."""
+        return min(max(v - self.base + self.lo, self.lo), self.hi)
 
 
 def fit(
@@ -111,46 +190,118 @@ def fit(
 ) -> tuple[list[Message], Trim]:
     """``messages`` trimmed to ``budget`` tokens (a new list; inputs are not modified).
 
-    ``sizes``: each message's :func:`estimate_tokens`, when the caller keeps them
-    (the engine does: estimating a long history on every call was most of the cost
-    of trimming it, bench/context.py)."""
-    sizes = list(sizes) if sizes is not None else [estimate_tokens(m) for m in messages]
-    total = sum(sizes) + system_tokens
-    if total <= budget:
-        return messages, Trim()
-    out = list(messages)
+    ``sizes``: each message's :func:`estimate_tokens`, when the caller has them.
+    A caller trimming the same growing list call after call keeps a
+    :class:`TrimIndex` of it and calls :func:`fit_parts` instead."""
+    return fit_parts([(TrimIndex(messages, sizes), 0, len(messages))], budget, system_tokens,
+                     whole=messages)
+
+
+def fit_parts(
+    parts: Sequence[tuple[TrimIndex, int, int]], budget: int, system_tokens: int = 0,
+    *, whole: list[Message] | None = None,
+) -> tuple[list[Message], Trim]:
+    """:func:`fit` of the messages ``ix.messages[lo:hi]`` of each part, one after the
+    other, in time logarithmic in their number (plus copying what is sent).
+
+    1. Old tool results (all but the :data:`KEEP_RECENT_TOOL_RESULTS` latest) are
+       shortened, oldest first, until the estimate fits.
+    2. Then whole exchanges after the first go, oldest first, never the latest one.
+
+    ``whole``: the concatenation, when the caller has it (returned as is when it
+    fits)."""
+    segs: list[_Part] = []
+    n = 0
+    for ix, lo, hi in parts:
+        if hi > lo:
+            segs.append(_Part(ix, lo, hi, n))
+            n += hi - lo
+    total = system_tokens + sum(p.ix.cum[p.hi] - p.ix.cum[p.lo] for p in segs)
+    if total <= budget or not segs:
+        return (whole if whole is not None else _concat(segs, 0, n)), Trim()
+
+    # 1. Shrink: the candidates are the tool results before the K latest ones.
+    tool_count = [bisect_left(p.ix.tools, p.hi) - bisect_left(p.ix.tools, p.lo) for p in segs]
+    left = sum(tool_count) - KEEP_RECENT_TOOL_RESULTS if KEEP_RECENT_TOOL_RESULTS else n
     shrunk = 0
-    tool_positions = [i for i, m in enumerate(out) if m.get("role") == "tool"]
-    for i in tool_positions[:-KEEP_RECENT_TOOL_RESULTS] if KEEP_RECENT_TOOL_RESULTS else tool_positions:
-        if total <= budget:
-            break
-        result = out[i]
-        if result["role"] == "tool" and len(str(result.get("content") or "")) > SHRUNK_RESULT_CHARS + 100:
-            smaller = _shrink(result)
-            size = estimate_tokens(smaller)
-            total -= sizes[i] - size
-            sizes[i] = size
-            out[i] = smaller
-            shrunk += 1
+    for p, count in zip(segs, tool_count, strict=True):
+        ix = p.ix
+        la = p.shrunk_to = bisect_left(ix.long, p.lo)
+        if left <= 0 or total <= budget:
+            continue
+        end = p.hi if left >= count else ix.tools[bisect_left(ix.tools, p.lo) + left]
+        left -= count
+        lb = bisect_left(ix.long, end, la)
+        if ix.monotone:  # the first j whose savings bring the estimate within budget
+            j = min(bisect_left(ix.save_cum, total - budget + ix.save_cum[la], la, lb + 1), lb)
+        else:
+            j = la
+            while j < lb and total - (ix.save_cum[j] - ix.save_cum[la]) > budget:
+                j += 1
+        total -= ix.save_cum[j] - ix.save_cum[la]
+        shrunk += j - la
+        p.shrunk_to = j
+    trim = Trim(shrunk_results=shrunk)
     if total <= budget:
-        return out, Trim(shrunk_results=shrunk)
-    starts = _exchange_starts(out)
-    if len(starts) < 3:  # the first exchange and the latest always stay
-        return out, Trim(shrunk_results=shrunk)
-    # Drop whole exchanges after the first, oldest first, never the latest one.
-    cut = starts[1]
-    k = 1
-    while k < len(starts) - 1 and total > budget:
-        end = starts[k + 1]
-        total -= sum(sizes[cut:end])
-        cut = end
-        k += 1
-    dropped = cut - starts[1]
+        return _concat(segs, 0, n), trim
+
+    # 2. Drop: exchanges start at 0 and at each user message.
+    users = [(bisect_left(p.ix.users, p.lo), bisect_left(p.ix.users, p.hi)) for p in segs]
+    first_is_user = segs[0].ix.messages[segs[0].lo]["role"] == "user"
+    n_starts = sum(b - a for a, b in users) + (0 if first_is_user else 1)
+    if n_starts < 3:  # the first exchange and the latest always stay
+        return _concat(segs, 0, n), trim
+
+    def start(k: int) -> int:  # where the k-th exchange starts (k >= 1)
+        k -= 0 if first_is_user else 1
+        for p, (a, b) in zip(segs, users, strict=True):
+            if k < b - a:
+                return p.base + p.ix.users[a + k] - p.lo
+            k -= b - a
+        raise IndexError(k)
+
+    def tokens_before(v: int) -> int:  # the estimate of positions [0, v), as shortened
+        out = 0
+        for p in segs:
+            ix = p.ix
+            i = p.at(v)
+            la = bisect_left(ix.long, p.lo)
+            q = bisect_left(ix.long, i, la, p.shrunk_to)
+            out += ix.cum[i] - ix.cum[p.lo] - (ix.save_cum[q] - ix.save_cum[la])
+        return out
+
+    s1 = start(1)
+    enough = total - budget + tokens_before(s1)
+    k, last = 1, n_starts - 1  # the first exchange start whose cut is enough, else the latest
+    while k < last:
+        mid = (k + last) // 2
+        if tokens_before(start(mid)) >= enough:
+            last = mid
+        else:
+            k = mid + 1
+    cut = start(k)
+    dropped = cut - s1
     if dropped == 0:
-        return out, Trim(shrunk_results=shrunk)
+        return _concat(segs, 0, n), trim
     marker: UserMessage = {"role": "user", "content": OMITTED_MARKER.format(n=dropped)}
-    kept = [*out[: starts[1]], marker, *out[cut:]]
+    kept = [*_concat(segs, 0, s1), marker, *_concat(segs, cut, n)]
     return kept, Trim(shrunk_results=shrunk, dropped_messages=dropped)
+
+
+def _concat(segs: Sequence[_Part], start: int, stop: int) -> list[Message]:
+    """Positions [start, stop) of the whole list, with its shortened results."""
+    out: list[Message] = []
+    for p in segs:
+        ix = p.ix
+        a, b = p.at(start), p.at(stop)
+        if a >= b:
+            continue
+        first = len(out)
+        out += ix.messages[a:b]
+        la = bisect_left(ix.long, a)
+        for q in range(la, bisect_left(ix.long, b, la, max(p.shrunk_to, la))):
+            out[first + ix.long[q] - a] = ix.shrunk(ix.long[q])
+    return out
 
 
 # ------------------------------------------------------------------ compaction

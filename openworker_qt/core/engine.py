@@ -70,11 +70,12 @@ from openworker_qt.core.context import (
     KEEP_RECENT,
     SUMMARY_SYSTEM,
     Trim,
+    TrimIndex,
     budget_for,
     compaction_cut,
     compaction_text,
     estimate_tokens,
-    fit,
+    fit_parts,
     latest_compaction,
     summary_message,
     summary_request_text,
@@ -339,18 +340,20 @@ class TurnEngine:
         self._noticed_trim = Trim()
         self._out_caps: tuple[Capabilities, str] | None = None
         self._out_cache: list[Message | None] = []
+        self._out_of: tuple[list[Message], Message | None] | None = None  # what it was made of
         self._out_tokens = 0
         # Ordered once for good: the history's prefix no later message can reorder
-        # (core.messages.settled_length); only the tail after it is ordered per call.
+        # (core.messages.settled_length), indexed for trimming as it grows; only the
+        # tail after it is ordered per call.
         self._out_msgs: list[Message] = []
-        self._out_settled: list[Message] = []
+        self._out_settled = TrimIndex()
         # The compaction note in force, and what it replaces in the outbound copy:
         # (covers, outbound messages skipped, their tokens), computed once per note.
         self._note: NoticeMessage | None = latest_compaction(self.history)
         self._note_skip: tuple[int, int, int] | None = None
         self._estimate = 0  # the last request's estimate before trimming
         self._no_cut_at = -1  # history length at which compaction found nothing to do
-        self._out_sizes: dict[int, int] = {}  # id(outbound copy) -> its estimate
+        self._out_sizes: dict[int, int] = {}  # id(unsettled outbound copy) -> its estimate
 
     # ------------------------------------------------------------------ control
 
@@ -695,12 +698,16 @@ class TurnEngine:
         # Stored messages never change once appended, so each one's outbound copy is
         # computed once per capability set (bench/engine.py: re-copying the whole
         # history every call was the largest per-iteration cost).
-        if (caps, self.pdf_mode) != self._out_caps:
+        current = self._outbound_current()
+        if not current:  # the note in force is the edited history's
+            self._note = latest_compaction(self.history)
+            self._no_cut_at = -1
+        if (caps, self.pdf_mode) != self._out_caps or not current:
             self._out_caps = (caps, self.pdf_mode)
             self._out_cache = []
             self._out_tokens = 0
             self._out_msgs = []
-            self._out_settled = []
+            self._out_settled = TrimIndex()
             self._out_sizes = {}
             self._note_skip = None
         fresh = self.history[len(self._out_cache):]
@@ -713,6 +720,7 @@ class TurnEngine:
         else:
             converted = [outbound_message(m, caps, pdf_mode=self.pdf_mode) for m in fresh]
         self._out_cache.extend(converted)
+        self._out_of = (self.history, self.history[-1] if self.history else None)
         kept = [m for m in converted if m is not None]
         self._out_msgs.extend(kept)
         for m in kept:  # (kept by identity: the outbound copies live as long as the cache)
@@ -720,29 +728,38 @@ class TurnEngine:
             self._out_tokens += size
         # Re-ordering the whole history on every model call grew with the turn
         # (bench/engine.py): the settled prefix is ordered once and kept.
-        tail = self._out_msgs[len(self._out_settled):]
+        settled = self._out_settled
+        tail = self._out_msgs[len(settled):]
         ordered_tail = order_tool_results(tail)
         cut = settled_length(tail)
         if cut:
-            self._out_settled.extend(ordered_tail[:cut])
+            for m in ordered_tail[:cut]:
+                settled.append(m, self._out_sizes.pop(id(m), None))
             ordered_tail = ordered_tail[cut:]
-        messages = self._out_settled + ordered_tail
         tokens = self._out_tokens
+        head: list[Message] = []
+        skip = 0
         if self._note is not None:  # the note stands in for the messages it covers
             skip, skipped = self._skipped(int(self._note.get("covers") or 0))
-            note = summary_message(str(self._note.get("summary") or ""))
-            messages = [note, *messages[skip:]]
-            tokens += estimate_tokens(note) - skipped
+            head = [summary_message(str(self._note.get("summary") or ""))]
+            tokens += estimate_tokens(head[0]) - skipped
+        lo = min(skip, len(settled))
+        ordered_tail = ordered_tail[skip - lo:]
         budget = budget_for(caps.context_window)
         # What rides with every call besides the history: the system prompt (the
         # persona, AGENTS.md, memory, skills) and the tool schemas the persona offers.
         system_tokens = (len(self.system_prompt) + self._schema_chars(caps)) // CHARS_PER_TOKEN
         self._estimate = tokens + system_tokens
-        if tokens + system_tokens > budget:  # the common case skips fit() entirely
+        messages: list[Message]
+        if tokens + system_tokens > budget:  # the common case skips trimming entirely
             known = self._out_sizes
-            sizes = [known.get(id(m)) or estimate_tokens(m) for m in messages]
-            messages, self._last_trim = fit(messages, budget, system_tokens, sizes=sizes)
+            end = TrimIndex(ordered_tail, [known.get(id(m)) or estimate_tokens(m)
+                                           for m in ordered_tail])
+            messages, self._last_trim = fit_parts(
+                [(TrimIndex(head), 0, len(head)), (settled, lo, len(settled)),
+                 (end, 0, len(end))], budget, system_tokens)
         else:
+            messages = [*head, *settled.messages[lo:], *ordered_tail]
             self._last_trim = Trim()
         if self.reminder is not None and (reminder := self.reminder(self.history)):
             messages = [*messages, {"role": "user", "content": reminder}]
@@ -752,6 +769,18 @@ class TurnEngine:
             tools=self.tools.schemas() if caps.tools else [],
             system=self.system_prompt,
         )
+
+    def _outbound_current(self) -> bool:
+        """Whether the outbound cache was made of this history (the same list, and the
+        message it ended with still in its place): a history edited or replaced under
+        the engine gets its outbound copy made again."""
+        if self._out_of is None:
+            return not self._out_cache
+        made_of, last = self._out_of
+        n = len(self._out_cache)
+        history = self.history
+        return made_of is history and len(history) >= n and (
+            n == 0 or history[n - 1] is last)
 
     def _schema_chars(self, caps: Capabilities) -> int:
         """Characters of the tool schemas sent with each call (0 when the model takes no

@@ -581,16 +581,6 @@ def update_global(updates: Mapping[str, Any], *, global_file: Path | None = None
     tmp.replace(gfile)
 
 
-def warm_up_writer() -> None:
-    """Import the writer (tomlkit, ~27 ms) on a worker thread, so the first setting
-    saved from a settings surface does not wait for it on the GUI thread."""
-    import importlib
-    import threading
-
-    threading.Thread(target=importlib.import_module, args=("tomlkit",),
-                     name="config-writer-warm-up", daemon=True).start()
-
-
 def _read_document(path: Path) -> Any:
     """The global file as a style-preserving tomlkit document (empty when missing)."""
     import tomlkit

@@ -20,12 +20,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from openworker_qt.storage.config import warm_up_writer
 from openworker_qt.storage.paths import AppPaths
 
-# Loaded with the settings window and onboarding: the config writer is imported
-# on a worker while the page builds, before the first change is saved.
-warm_up_writer()
+# The config writer (tomlkit) is imported on a worker after the main window's first
+# paint (openworker_qt/deferred.py): importing it here started that thread while the
+# window was still being built, and its ~30 ms competed with the first paint.
 
 
 class ConfigOwner(Protocol):
