@@ -292,6 +292,23 @@ class Database:
         with link.lock:
             return self._retry(link, lambda: link.conn.execute(sql, params).fetchall())
 
+    def query_head(self, sql: str, params: Sequence[object], first: int,
+                   on_first: Callable[[list[sqlite3.Row]], None]) -> list[sqlite3.Row]:
+        """Every row of the query, as :meth:`query`; when there are more than
+        ``first``, ``on_first`` is given the first ``first`` rows as soon as SQLite
+        has them, before the others are read (it may query this database)."""
+        link = self._link()
+        with link.lock:
+            cursor = self._retry(link, lambda: link.conn.execute(sql, params))
+            if first <= 0:
+                return cursor.fetchall()
+            rows = cursor.fetchmany(first + 1)
+            if len(rows) <= first:
+                return rows
+            on_first(rows[:first])
+            rows.extend(cursor.fetchall())
+            return rows
+
     def stamp(self) -> tuple[int, int, int]:
         """Changes as soon as anything in the database may have changed, as seen from
         this thread's connection: a commit by any other connection (``PRAGMA

@@ -294,7 +294,7 @@ class Sidebar(QWidget):
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
         self.search.textChanged.connect(self._on_search_typed)
-        model.search_done.connect(self._on_search_done)
+        model.results_shown.connect(self._on_search_done)  # (the rest of the rows follow)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._update_no_match)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)

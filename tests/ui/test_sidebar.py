@@ -90,7 +90,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
     stopped: list[str] = []
     search = store.search_sessions
 
-    def spy(text: str) -> Any:  # the real search, noting where it ran
+    def spy(text: str, **kwargs: Any) -> Any:  # the real search, noting where it ran
         ran.append((text, threading.current_thread().name))
         if text == "o":  # a query that ends only when a newer search stops it
             started.set()
@@ -100,7 +100,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
             except Exception as exc:
                 stopped.append(str(exc))
                 raise
-        return search(text)
+        return search(text, **kwargs)
 
     store.search_sessions = spy  # type: ignore[method-assign]
     shown: list[str] = []
