@@ -176,6 +176,9 @@ def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_al
     sidebar = _sidebar(qtbot, store)
     model = sidebar.model
     expected = [h.session_id for h in store.search_sessions("weekly")]
+    sidebar.select(expected[600])  # the open session: a hit far below the first page
+    chosen: list[str] = []
+    sidebar.session_selected.connect(chosen.append)
     reading = threading.Event()
     release = threading.Event()
     search = store.search_sessions
@@ -210,6 +213,7 @@ def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_al
     qtbot.waitUntil(lambda: done == ["weekly"], timeout=5000)
     assert model.rowCount() == 720 and _rows(model) == expected
     assert _rows(model)[:PAGE] == first_page  # the rows shown did not move
+    assert sidebar.current_id() == expected[600] and chosen == []  # still the open one
     sidebar.list.scrollToBottom()
     assert model.index(719, 0).data(ID_ROLE) == expected[-1]
 
