@@ -36,7 +36,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from openworker_qt.storage.search_text import SQL_FUNCTION, index_text
 
@@ -293,13 +293,16 @@ class Database:
             return self._retry(link, lambda: link.conn.execute(sql, params).fetchall())
 
     def query_head(self, sql: str, params: Sequence[object], first: int,
-                   on_first: Callable[[list[sqlite3.Row]], None]) -> list[sqlite3.Row]:
-        """Every row of the query, as :meth:`query`; when there are more than
-        ``first``, ``on_first`` is given the first ``first`` rows as soon as SQLite
-        has them, before the others are read (it may query this database)."""
+                   on_first: Callable[[list[tuple[Any, ...]]], None]) -> list[tuple[Any, ...]]:
+        """Every row of the query as a plain tuple (quicker to make than a row by
+        name, for many rows); when there are more than ``first``, ``on_first`` is
+        given the first ``first`` rows as soon as SQLite has them, before the
+        others are read (it may query this database)."""
         link = self._link()
         with link.lock:
-            cursor = self._retry(link, lambda: link.conn.execute(sql, params))
+            cursor = link.conn.cursor()
+            cursor.row_factory = None
+            self._retry(link, lambda: cursor.execute(sql, params))
             if first <= 0:
                 return cursor.fetchall()
             rows = cursor.fetchmany(first + 1)
