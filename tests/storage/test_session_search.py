@@ -258,3 +258,34 @@ def test_search_finds_the_right_titles_after_vacuum_and_renumbered_rows(tmp_path
     assert _found(store, "notes echo") == [ids[4]] and _found(store, "alpha") == []
     store.update_session(ids[4], title="golf club")
     assert _found(store, "golf club") == [ids[4]] and _found(store, "delta club") == []
+
+
+def test_titles_indexed_by_the_previous_version_stay_found_through_the_update(tmp_path: Path) -> None:
+    """A database of schema step 3 (its title index keyed by the sessions' rowids,
+    kept by triggers calling the app's function) is brought to the stable keys:
+    every title found by substring at once, by its words after the catch-up, and
+    renames from another tool work from then on."""
+    import sqlite3
+
+    path = tmp_path / "s.sqlite3"
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:3])
+    for i, title in enumerate(("年度预算 审核会议", "Budget review", "Hiring plan")):
+        old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (f"s{i}", title, i, i))
+    old.close()
+    store = ConversationStore(Database(path))
+    assert _found(store, "review") == ["s1"] and _found(store, "预算") == ["s0"]
+    while store.backfill_search():
+        pass
+    assert _found(store, "预算 会议") == ["s0"] and _found(store, "plan hiring") == ["s2"]
+    assert store.db.query("SELECT COUNT(*) FROM title_keys WHERE stale")[0][0] == 0
+    store.db.close()
+    plain = sqlite3.connect(path)
+    plain.execute("UPDATE sessions SET title = 'Payroll audit' WHERE id = 's2'")
+    plain.commit()
+    plain.close()
+    store = ConversationStore(Database(path))
+    while store.backfill_search():
+        pass
+    assert _found(store, "audit payroll") == ["s2"] and _found(store, "hiring") == []
