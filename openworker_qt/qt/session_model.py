@@ -487,6 +487,8 @@ class SessionListModel(QAbstractListModel):
                 self.beginInsertRows(QModelIndex(), shown, len(done.hits) - 1)
                 self._hits, self._rows = done.hits, len(done.hits)
                 self.endInsertRows()
+            else:  # (no more after all: the same rows)
+                self._hits = done.hits
             self.search_done.emit(self._search)
             return
         found = done.hits if done is not None else []
