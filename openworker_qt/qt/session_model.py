@@ -15,7 +15,10 @@ a search still queued never runs, and a result arriving after a newer search
 started is dropped without touching the list. Its result is the complete list
 of matching sessions, shown without headers, each with the words that matched
 marked in its title and in a snippet of the message that matched; the first
-page and its snippets are read in the worker too.
+page and its snippets are read in the worker too. SQLite sorts the hits; when
+there are more than a page, the first page is shown as soon as it is read
+(:attr:`results_shown`), and the rest of the rows are added after it once read
+(:attr:`search_done`): the rows on screen never move.
 
 :meth:`reload` (the database changed) keeps the view's selection, current row
 and scroll position: rows are re-laid out (``layoutChanged``) and the
@@ -109,11 +112,13 @@ def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
 
 @dataclass(slots=True, frozen=True)
 class _Result:
-    """A search's hits, with its first page and snippets read in the worker."""
+    """A search's hits, with its first page and snippets read in the worker;
+    ``complete`` False: only the first page of hits (the rest follows)."""
 
     hits: list[SearchHit]
     page: list[SessionInfo]
     snippets: dict[int, str]
+    complete: bool = True
 
 
 @dataclass(slots=True, frozen=True)
@@ -129,6 +134,9 @@ class SessionListModel(QAbstractListModel):
     _found = Signal(int, object)
     #: A search finished and its rows are shown (the text searched for).
     search_done = Signal(str)
+    #: A search's first rows are shown (the text searched for); the rest of its
+    #: rows may still be on their way (:attr:`search_done` says when all are).
+    results_shown = Signal(str)
 
     def __init__(self, store: ConversationStore | None = None, parent: Any = None) -> None:
         super().__init__(parent)
@@ -143,6 +151,7 @@ class SessionListModel(QAbstractListModel):
         self._hits: list[SearchHit] | None = None  # a search's results (no headers)
         self._snippets: dict[int, str] = {}
         self._seq = 0  # the newest search (set_search on the loop; read by the worker)
+        self._partial = 0  # the search whose first page only is shown (0: none)
         #: Searches stopped in the worker because a newer one started (benches, tests).
         self.stale_stopped = 0
         self._search_worker: concurrent.futures.ThreadPoolExecutor | None = None
@@ -324,6 +333,7 @@ class SessionListModel(QAbstractListModel):
         old = self.persistentIndexList()
         ids = [self._id_at(i.row()) for i in old]
         self._sections, self._rows, self._hits = sections, rows, hits
+        self._partial = 0
         self._pages.clear()
         self._placed.clear()
         self._snippets.clear()
@@ -409,8 +419,19 @@ class SessionListModel(QAbstractListModel):
                     if not text:  # back to every session: the groups' sizes, the first rows
                         result = _Browse(store.session_groups()[0], store.sessions_page(0, PAGE))
                     else:
-                        hits = store.search_sessions(text)
-                        result = _Result(hits, *self._first_page(store, hits, search_words(text)))
+                        words = search_words(text)
+                        first: list[tuple[list[SessionInfo], dict[int, str]]] = []
+
+                        def show_first(head: list[SearchHit]) -> None:
+                            # more than a page of hits: their first page is shown
+                            # before the rest become Python rows
+                            first.append(self._first_page(store, head, words))
+                            if not stale():
+                                found.emit(seq, _Result(head, *first[0], complete=False))
+
+                        hits = store.search_sessions(text, first=PAGE, on_first=show_first)
+                        result = _Result(hits, *(first[0] if first else
+                                                 self._first_page(store, hits, words)))
             except sqlite3.OperationalError as exc:
                 if not stale():
                     log.warning("searching the sessions failed: %s", exc)
@@ -455,13 +476,29 @@ class SessionListModel(QAbstractListModel):
             else:  # (the worker failed: read them here)
                 self._words = []
                 self._apply(*self._layout(), None)
+            self.results_shown.emit("")
             self.search_done.emit("")
             return
         done = result if isinstance(result, _Result) else None
+        if done is not None and done.complete and self._partial == seq and self._hits is not None:
+            # the rest of the hits, after the first page on screen: rows added below it
+            shown, self._partial = len(self._hits), 0
+            if len(done.hits) > shown:
+                self.beginInsertRows(QModelIndex(), shown, len(done.hits) - 1)
+                self._hits, self._rows = done.hits, len(done.hits)
+                self.endInsertRows()
+            else:  # (no more after all: the same rows)
+                self._hits = done.hits
+            self.search_done.emit(self._search)
+            return
         found = done.hits if done is not None else []
         self._words = search_words(self._search)
         self._apply([], len(found), found, *((done.page, done.snippets) if done else ()))
-        self.search_done.emit(self._search)
+        if done is not None and not done.complete:
+            self._partial = seq
+        self.results_shown.emit(self._search)
+        if self._partial != seq:
+            self.search_done.emit(self._search)
 
     def _submit(self, work: Callable[[], None]) -> None:
         if self._worker is None:

@@ -11,12 +11,13 @@ then :meth:`ConversationStore.messages_before`), so a window paints at once.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from openworker_qt.domain.messages import Message
 from openworker_qt.storage.db import Database
@@ -119,6 +120,42 @@ MIGRATIONS = [
         (SELECT COALESCE(MAX(rowid), 0) + 1 FROM message_search),
         (SELECT COALESCE(MAX(rowid), 0) + 1 FROM sessions);
     """,
+    # 4: the title index needs neither the app's SQL function nor the sessions table's
+    # implicit rowid (VACUUM or a dump and reload may renumber it). Each session has a
+    # key of its own in title_keys (an INTEGER PRIMARY KEY: never renumbered), the
+    # title index's rowid. Plain-SQL triggers keep the keys and mark a title "stale"
+    # when it is written (a rename from any SQLite tool succeeds); the app indexes
+    # the titles it writes in the same transaction (_index_title), and
+    # backfill_search() the stale ones left by other tools. A stale title is found
+    # by substring meanwhile, never by its old words. (The keys start as the rowids
+    # the old index used, so its rows stay true while they are rewritten.)
+    """
+    DROP TRIGGER sessions_words_ai;
+    DROP TRIGGER sessions_words_ad;
+    DROP TRIGGER sessions_words_au;
+    CREATE TABLE title_keys (
+        key INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL UNIQUE,
+        stale INTEGER NOT NULL DEFAULT 1
+    );
+    INSERT INTO title_keys(key, session_id, stale) SELECT rowid, id, 1 FROM sessions;
+    CREATE INDEX title_keys_stale ON title_keys(key) WHERE stale;
+    CREATE TRIGGER sessions_title_new AFTER INSERT ON sessions BEGIN
+        INSERT INTO title_keys(session_id) VALUES (new.id)
+            ON CONFLICT(session_id) DO UPDATE SET stale = 1;
+    END;
+    CREATE TRIGGER sessions_title_renamed AFTER UPDATE OF title ON sessions BEGIN
+        UPDATE title_keys SET stale = 1 WHERE session_id = new.id;
+    END;
+    CREATE TRIGGER sessions_id_changed AFTER UPDATE OF id ON sessions BEGIN
+        UPDATE title_keys SET session_id = new.id, stale = 1 WHERE session_id = old.id;
+    END;
+    CREATE TRIGGER sessions_title_gone AFTER DELETE ON sessions BEGIN
+        DELETE FROM title_words WHERE rowid = (SELECT key FROM title_keys WHERE session_id = old.id);
+        DELETE FROM title_keys WHERE session_id = old.id;
+    END;
+    UPDATE search_respace SET titles_below = 0;
+    """,
 ]
 
 
@@ -158,10 +195,10 @@ class SessionGroups:
         return self.pinned + self.today + self.yesterday + self.week + self.older
 
 
-@dataclass(slots=True, frozen=True)
-class SearchHit:
+class SearchHit(NamedTuple):
     """A session a search found: by its title, and/or by one of its messages
-    (``message_id``: the newest message that matched)."""
+    (``message_id``: the newest message that matched). A tuple: 10,000 of them
+    are made in a few ms."""
 
     session_id: str
     message_id: int | None
@@ -209,12 +246,14 @@ class ConversationStore:
         mode = session_mode(mode)
         sid = session_id or uuid.uuid4().hex[:12]
         ts = time.time()
-        self.db.execute(
-            "INSERT INTO sessions(id, title, model, persona, mode, workspace, unattended, meta,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (sid, title, model, persona, mode, workspace, int(unattended),
-             json.dumps(meta or {}), ts, ts),
-        )
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO sessions(id, title, model, persona, mode, workspace, unattended, meta,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, title, model, persona, mode, workspace, int(unattended),
+                 json.dumps(meta or {}), ts, ts),
+            )
+            _index_title(conn, sid)
         info = self.get_session(sid)
         assert info is not None
         return info
@@ -329,7 +368,10 @@ class ConversationStore:
         )
         return int(before[0][0])
 
-    def search_sessions(self, text: str) -> list[SearchHit]:
+    def search_sessions(
+        self, text: str, *, first: int = 0,
+        on_first: Callable[[list[SearchHit]], None] | None = None,
+    ) -> list[SearchHit]:
         """Every session whose title or messages hold all the words of ``text`` (a
         Latin word as a prefix, as it is being typed; a Chinese, Japanese or Korean
         word anywhere in the text), in the sidebar's order.
@@ -337,39 +379,44 @@ class ConversationStore:
         Titles also match as plain substrings (a part of a word, any script).
         Runs a full-text query: call it from a worker, not the loop thread (a
         newer search may stop it there: :meth:`Database.stoppable`).
+
+        SQLite puts the hits in order; ``on_first`` is given the first ``first``
+        of them as soon as they are read, before the rest become Python rows (a
+        list shows its first page meanwhile). Not called when they are all.
         """
         words = search_words(text)
         like = f"%{_like_escape(text.strip())}%"
         if not words:
-            rows = self.db.query(
-                f"SELECT id, NULL AS mid FROM sessions WHERE title LIKE ? ESCAPE '\\'"
-                f" ORDER BY {RECENT_ORDER}", (like,))
-            return [SearchHit(r[0], None) for r in rows]
-        respacing = self.db.query("SELECT below FROM search_respace")
-        old_cjk = bool(respacing and int(respacing[0][0]) > 0)
-        # Each query brings the sidebar's sort keys of its hits (no query per hit,
-        # none over every session): ~10 ms more for 10,000 hits, nothing for a few.
-        keys: dict[str, tuple[int, float]] = {}
-        newest: dict[str, int] = {}
-        for r in self.db.query(
-                "SELECT m.sid, m.mid, s.pinned, s.updated_at FROM (SELECT session_id AS sid,"
-                " MAX(rowid) AS mid FROM message_search WHERE message_search MATCH ?"
-                " GROUP BY session_id) m JOIN sessions s ON s.id = m.sid",
-                (fts_query(words, unspaced=old_cjk),)):
-            newest[r[0]] = int(r[1])
-            keys[r[0]] = (int(r[2]), float(r[3]))
-        for r in self.db.query(
-                "SELECT s.id, s.pinned, s.updated_at FROM title_words t"
-                " JOIN sessions s ON s.rowid = t.rowid WHERE title_words MATCH ?",
-                (fts_query(words),)):
-            keys[r[0]] = (int(r[1]), float(r[2]))
-        for r in self.db.query(
-                "SELECT id, pinned, updated_at FROM sessions WHERE title LIKE ? ESCAPE '\\'",
-                (like,)):
-            keys[r[0]] = (int(r[1]), float(r[2]))
-        # the sidebar's order: pinned, most recent, id
-        found = sorted(keys, key=lambda sid: (*keys[sid], sid), reverse=True)
-        return [SearchHit(sid, newest.get(sid)) for sid in found]
+            sql = (f"SELECT id, NULL AS mid FROM sessions WHERE title LIKE ?1 ESCAPE '\\'"
+                   f" ORDER BY {RECENT_ORDER}")
+            params: tuple[object, ...] = (like,)
+        else:
+            respacing = self.db.query("SELECT below FROM search_respace")
+            old_cjk = bool(respacing and int(respacing[0][0]) > 0)
+            # One statement: the matching messages (the newest one per session; their
+            # session read from the messages row: its session_id comes before the
+            # text, unlike the index's own copy), the
+            # titles by their words (not a stale one: its old words no longer count;
+            # its substring does), the titles as substrings; each session once, in
+            # the sidebar's order by SQLite's sorter (~30 ms for 10,000 hits at
+            # 100,000 sessions: bench/sessions.py).
+            sql = (
+                "WITH hits(sid, mid) AS ("
+                " SELECT m.session_id, f.rowid FROM message_search f JOIN messages m ON m.id = f.rowid"
+                "  WHERE message_search MATCH ?2"
+                " UNION ALL SELECT k.session_id, NULL FROM title_words t"
+                "  JOIN title_keys k ON k.key = t.rowid WHERE title_words MATCH ?3 AND NOT k.stale"
+                " UNION ALL SELECT id, NULL FROM sessions WHERE title LIKE ?1 ESCAPE '\\')"
+                " SELECT s.id, h.mid FROM (SELECT sid, MAX(mid) AS mid FROM hits GROUP BY sid) h"
+                " JOIN sessions s ON s.id = h.sid"
+                " ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC")
+            params = (like, fts_query(words, unspaced=old_cjk), fts_query(words))
+
+        def head(rows: list[tuple[Any, ...]]) -> None:
+            if on_first is not None:
+                on_first(list(map(SearchHit._make, rows)))
+
+        return list(map(SearchHit._make, self.db.query_head(sql, params, first, head)))
 
     def message_texts(self, message_ids: list[int]) -> dict[int, str]:
         """The searchable words of these messages (for the snippets of search hits),
@@ -384,24 +431,24 @@ class ConversationStore:
 
     def backfill_search(self, chunk: int = BACKFILL_CHUNK) -> bool:
         """One chunk of the search index's catching up, in one short transaction:
-        titles stored before the title index was rebuilt (schema step 3), messages
+        titles written by another SQLite tool or before the title index was
+        rebuilt (schema steps 3 and 4: its "stale" keys), messages
         stored before full-text search existed (step 2), then messages indexed
         before CJK text was spaced (step 3) — each newest first. True while some
         are left (call again, from a worker: it reads and writes the disk)."""
         with self.db.transaction() as conn:
-            respace = conn.execute("SELECT below, titles_below FROM search_respace").fetchone()
-            respace_below, titles_below = (int(respace[0]), int(respace[1])) if respace else (0, 0)
+            respace = conn.execute("SELECT below FROM search_respace").fetchone()
+            respace_below = int(respace[0]) if respace else 0
             row = conn.execute("SELECT below FROM search_backfill").fetchone()
             below = int(row[0]) if row else 0
-            if titles_below > 0:
-                rows = conn.execute(
-                    "SELECT rowid, title FROM sessions WHERE rowid < ? ORDER BY rowid DESC LIMIT ?",
-                    (titles_below, chunk)).fetchall()
-                for r in rows:
-                    conn.execute("INSERT OR REPLACE INTO title_words(rowid, title) VALUES (?, ?)",
-                                 (r[0], index_text(str(r[1]))))
-                titles_below = int(rows[-1][0]) if len(rows) == chunk else 0
-                conn.execute("UPDATE search_respace SET titles_below = ?", (titles_below,))
+            stale = conn.execute(
+                "SELECT k.key, s.title FROM title_keys k JOIN sessions s ON s.id = k.session_id"
+                " WHERE k.stale ORDER BY k.key DESC LIMIT ?", (chunk,)).fetchall()
+            for r in stale:
+                _reindex_title(conn, int(r[0]), str(r[1]))
+            titles_left = len(stale) == chunk
+            if stale:  # (one kind of work per transaction, each short)
+                pass
             elif below > 0:
                 rows = conn.execute(
                     "SELECT id, session_id, role, data FROM messages WHERE id < ?"
@@ -428,7 +475,7 @@ class ConversationStore:
                                      (spaced, r[0]))
                 respace_below = int(rows[-1][0]) if len(rows) == chunk else 0
                 conn.execute("UPDATE search_respace SET below = ?", (respace_below,))
-            return titles_below > 0 or below > 0 or respace_below > 0
+            return titles_left or below > 0 or respace_below > 0
 
     def set_pinned(self, session_id: str, pinned: bool) -> None:
         """Pin a session to the top of the sidebar (its activity time is kept)."""
@@ -454,10 +501,13 @@ class ConversationStore:
         if "unattended" in fields:
             fields["unattended"] = int(bool(fields["unattended"]))
         cols = ", ".join(f"{k} = ?" for k in fields)
-        self.db.execute(
-            f"UPDATE sessions SET {cols}, updated_at = ? WHERE id = ?",
-            (*fields.values(), time.time(), session_id),
-        )
+        with self.db.transaction() as conn:
+            conn.execute(
+                f"UPDATE sessions SET {cols}, updated_at = ? WHERE id = ?",
+                (*fields.values(), time.time(), session_id),
+            )
+            if "title" in fields:
+                _index_title(conn, session_id)
 
     def delete_session(self, session_id: str) -> None:
         self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
@@ -485,10 +535,12 @@ class ConversationStore:
             if message["role"] != "user":
                 return
             if isinstance(message["content"], str):
-                conn.execute(
+                named = conn.execute(
                     "UPDATE sessions SET title = ? WHERE id = ? AND title = ''",
                     (_title(message["content"]), session_id),
                 )
+                if named.rowcount:
+                    _index_title(conn, session_id)
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (ts, session_id))
 
     def batch(self) -> AbstractContextManager[None]:
@@ -700,6 +752,21 @@ def searchable_text(message: Message | dict[str, Any]) -> str:
             str(part.get("text") or "") for part in content
             if isinstance(part, dict) and part.get("type") == "text")
     return ""
+
+
+def _index_title(conn: sqlite3.Connection, session_id: str) -> None:
+    """Index the session's title as it is now (inside the transaction that wrote it)."""
+    row = conn.execute(
+        "SELECT k.key, s.title FROM title_keys k JOIN sessions s ON s.id = k.session_id"
+        " WHERE k.session_id = ?", (session_id,)).fetchone()
+    if row is not None:
+        _reindex_title(conn, int(row[0]), str(row[1]))
+
+
+def _reindex_title(conn: sqlite3.Connection, key: int, title: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO title_words(rowid, title) VALUES (?, ?)",
+                 (key, index_text(title)))
+    conn.execute("UPDATE title_keys SET stale = 0 WHERE key = ?", (key,))
 
 
 def _like_escape(text: str) -> str:

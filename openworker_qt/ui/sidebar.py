@@ -294,7 +294,13 @@ class Sidebar(QWidget):
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
         self.search.textChanged.connect(self._on_search_typed)
-        model.search_done.connect(self._on_search_done)
+        model.results_shown.connect(self._on_search_done)  # (the rest of the rows follow)
+        # The open session, when a search's first page does not hold it, is current
+        # again once the rest of the hits are added (if it is one of them).
+        self._kept = ""
+        self._restoring = False
+        model.layoutAboutToBeChanged.connect(self._keep_current)
+        model.search_done.connect(self._restore_current)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._update_no_match)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
@@ -369,8 +375,26 @@ class Sidebar(QWidget):
 
     def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         sid = current.data(ID_ROLE) if current.isValid() else None
-        if sid:
+        if sid and not self._restoring:
             self.session_selected.emit(str(sid))
+
+    def _keep_current(self) -> None:
+        sid = self.current_id()
+        if sid:
+            self._kept = sid
+
+    def _restore_current(self, _text: str) -> None:
+        kept, self._kept = self._kept, ""
+        if not kept or self.list.currentIndex().isValid():
+            return
+        row = self.model.row_of(kept)
+        if row is None:
+            return
+        self._restoring = True  # (the same session: nothing to open)
+        try:
+            self.list.setCurrentIndex(self.model.index(row, 0))
+        finally:
+            self._restoring = False
 
     def _target(self) -> str | None:
         """The session a menu action is for: the row right-clicked, else the current one."""

@@ -204,3 +204,88 @@ def test_a_workers_query_stops_when_a_newer_search_says_so_and_the_connection_st
     assert outcome[0] == "interrupted" and len(outcome[1]) == 1  # type: ignore[arg-type]
     with db.stoppable(lambda: True):  # (the loop's connection is never stopped)
         assert db.query("SELECT 1")[0][0] == 1
+
+
+def test_a_rename_from_a_plain_sqlite_tool_succeeds_and_the_app_finds_the_new_title(tmp_path: Path) -> None:
+    """A user repairing the database with another SQLite tool (no app functions
+    registered) can rename, add and delete sessions; the app finds each by its
+    title as it is now (substring at once, words after the start-up catch-up)."""
+    import sqlite3
+
+    path = tmp_path / "s.sqlite3"
+    store = ConversationStore(Database(path))
+    a = store.create_session(title="Quarterly report").id
+    b = store.create_session(title="Holiday plans").id
+    store.db.close()
+    plain = sqlite3.connect(path)  # as DB Browser or the sqlite3 shell would
+    plain.execute("UPDATE sessions SET title = '年度预算 审核会议' WHERE id = ?", (a,))
+    plain.execute("INSERT INTO sessions(id, title, created_at, updated_at)"
+                  " VALUES ('c', 'Giraffe census', 1, 1)")
+    plain.execute("DELETE FROM sessions WHERE id = ?", (b,))
+    plain.commit()
+    plain.close()
+
+    store = ConversationStore(Database(path))
+    assert _found(store, "quarterly") == []  # the old title's words no longer count
+    assert _found(store, "预算") == [a] and _found(store, "giraffe") == ["c"]  # as substrings
+    assert _found(store, "holiday") == []
+    while store.backfill_search():
+        pass
+    assert _found(store, "预算 会议") == [a]  # two words of the new title, apart
+    assert _found(store, "census giraffe") == ["c"]
+    assert store.db.query("SELECT COUNT(*) FROM title_words")[0][0] == 2
+
+
+def test_search_finds_the_right_titles_after_vacuum_and_renumbered_rows(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "s.sqlite3"
+    store = ConversationStore(Database(path))
+    ids = [store.create_session(title=f"{word} notes").id
+           for word in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")]
+    for sid in ids[:3]:
+        store.delete_session(sid)
+    store.db.execute("VACUUM")
+    assert _found(store, "notes delta") == [ids[3]] and _found(store, "fox") == [ids[5]]
+    store.db.close()
+    plain = sqlite3.connect(path)  # rows renumbered (as a dump and reload may do)
+    plain.execute("UPDATE sessions SET rowid = 1000 - rowid")
+    plain.commit()
+    plain.execute("VACUUM")
+    plain.close()
+    store = ConversationStore(Database(path))
+    assert _found(store, "notes delta") == [ids[3]]
+    assert _found(store, "notes echo") == [ids[4]] and _found(store, "alpha") == []
+    store.update_session(ids[4], title="golf club")
+    assert _found(store, "golf club") == [ids[4]] and _found(store, "delta club") == []
+
+
+def test_titles_indexed_by_the_previous_version_stay_found_through_the_update(tmp_path: Path) -> None:
+    """A database of schema step 3 (its title index keyed by the sessions' rowids,
+    kept by triggers calling the app's function) is brought to the stable keys:
+    every title found by substring at once, by its words after the catch-up, and
+    renames from another tool work from then on."""
+    import sqlite3
+
+    path = tmp_path / "s.sqlite3"
+    old = Database(path)
+    old.ensure("conversations", MIGRATIONS[:3])
+    for i, title in enumerate(("年度预算 审核会议", "Budget review", "Hiring plan")):
+        old.execute("INSERT INTO sessions(id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (f"s{i}", title, i, i))
+    old.close()
+    store = ConversationStore(Database(path))
+    assert _found(store, "review") == ["s1"] and _found(store, "预算") == ["s0"]
+    while store.backfill_search():
+        pass
+    assert _found(store, "预算 会议") == ["s0"] and _found(store, "plan hiring") == ["s2"]
+    assert store.db.query("SELECT COUNT(*) FROM title_keys WHERE stale")[0][0] == 0
+    store.db.close()
+    plain = sqlite3.connect(path)
+    plain.execute("UPDATE sessions SET title = 'Payroll audit' WHERE id = 's2'")
+    plain.commit()
+    plain.close()
+    store = ConversationStore(Database(path))
+    while store.backfill_search():
+        pass
+    assert _found(store, "audit payroll") == ["s2"] and _found(store, "hiring") == []

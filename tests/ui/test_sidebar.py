@@ -90,7 +90,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
     stopped: list[str] = []
     search = store.search_sessions
 
-    def spy(text: str) -> Any:  # the real search, noting where it ran
+    def spy(text: str, **kwargs: Any) -> Any:  # the real search, noting where it ran
         ran.append((text, threading.current_thread().name))
         if text == "o":  # a query that ends only when a newer search stops it
             started.set()
@@ -100,7 +100,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
             except Exception as exc:
                 stopped.append(str(exc))
                 raise
-        return search(text)
+        return search(text, **kwargs)
 
     store.search_sessions = spy  # type: ignore[method-assign]
     shown: list[str] = []
@@ -161,6 +161,61 @@ def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None
     assert set(_rows(model)) == set(ids)
     sidebar.list.scrollToBottom()
     assert model.index(719, 0).data(ID_ROLE) in ids
+
+
+def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_all(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A search with thousands of hits shows its first page (in the sidebar's
+    order) while the worker is still reading the rest; the rest are then added
+    below it, the rows on screen unmoved, every hit reachable."""
+    from openworker_qt.qt.session_model import PAGE
+
+    store = _store(tmp_path)
+    ids = _many(store, 720, title="weekly report {i}")
+    _many(store, 50, title="other {i}")
+    store.set_pinned(ids[700], True)
+    sidebar = _sidebar(qtbot, store)
+    model = sidebar.model
+    expected = [h.session_id for h in store.search_sessions("weekly")]
+    sidebar.select(expected[600])  # the open session: a hit far below the first page
+    chosen: list[str] = []
+    sidebar.session_selected.connect(chosen.append)
+    reading = threading.Event()
+    release = threading.Event()
+    search = store.search_sessions
+
+    def spy(text: str, **kwargs: Any) -> Any:  # the real search, held after its first page
+        shown = kwargs.get("on_first")
+
+        def first(head: Any) -> None:
+            if shown is not None:
+                shown(head)
+            if text == "weekly":
+                reading.set()
+                release.wait(10)  # the worker has not read the rest of the hits yet
+
+        if shown is not None:
+            kwargs["on_first"] = first
+        return search(text, **kwargs)
+
+    store.search_sessions = spy  # type: ignore[method-assign]
+    done: list[str] = []
+    model.search_done.connect(done.append)
+    try:
+        sidebar.search.insert("weekly")
+        qtbot.waitUntil(lambda: model.searching and model.rowCount() > 0, timeout=5000)
+        assert reading.is_set() and not release.is_set() and done == []
+        assert model.searching and model.rowCount() == PAGE
+        first_page = _rows(model)
+        assert first_page == expected[:PAGE] and first_page[0] == ids[700]  # the sidebar's order
+        sidebar.grab()  # the first page paints
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: done == ["weekly"], timeout=5000)
+    assert model.rowCount() == 720 and _rows(model) == expected
+    assert _rows(model)[:PAGE] == first_page  # the rows shown did not move
+    assert sidebar.current_id() == expected[600] and chosen == []  # still the open one
+    sidebar.list.scrollToBottom()
+    assert model.index(719, 0).data(ID_ROLE) == expected[-1]
 
 
 def test_the_selection_follows_its_session_when_others_appear(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
