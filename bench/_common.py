@@ -21,3 +21,43 @@ def temp_home() -> Path:
     os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     os.environ["QT_API"] = "pyside6"
     return home
+
+
+class LoopGaps:
+    """The gaps between 1 ms timer ticks on the Qt loop: a gap well over 1 ms is a
+    stall (the loop thread was busy, or the machine gave it no CPU)."""
+
+    def __init__(self) -> None:
+        import time
+
+        from PySide6.QtCore import QTimer
+
+        self._clock = time.perf_counter
+        self.gaps: list[float] = []
+        self._last = self._clock()
+        self.timer = QTimer()
+        self.timer.setInterval(1)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = self._clock()
+        self.gaps.append(now - self._last)
+        self._last = now
+
+    def start(self) -> None:
+        self._last = self._clock()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def longest(self) -> float:
+        """The longest gap so far, in seconds (0 when none)."""
+        return max(self.gaps, default=0.0)
+
+    def reset(self) -> float:
+        """The longest gap so far; then start counting afresh."""
+        out = self.longest()
+        self.gaps.clear()
+        self._last = self._clock()
+        return out

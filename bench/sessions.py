@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _common import rss_mib, temp_home  # noqa: E402
+from _common import LoopGaps, rss_mib, temp_home  # noqa: E402
 
 SIZES = (10_000, 100_000)
 WORDS = ("renewal brief quarterly report budget calendar release deploy invoice customer "
@@ -92,7 +92,7 @@ def fill(db, n: int) -> None:  # type: ignore[no-untyped-def]
 def one(n: int) -> int:
     temp_home()
     import qasync
-    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+    from PySide6.QtCore import QEvent, QObject, Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -128,23 +128,8 @@ def one(n: int) -> int:
     sidebar.list.viewport().installEventFilter(watch)
     window.resize(1100, 760)
     window.show()
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
-
-    def stall() -> float:
-        out = max(gaps, default=0.0)
-        gaps.clear()
-        last[0] = time.perf_counter()
-        return out
+    ticks = LoopGaps()
+    stall = ticks.reset
 
     async def scenario() -> dict[str, float]:
         out: dict[str, float] = {}
@@ -154,7 +139,7 @@ def one(n: int) -> int:
         out["startup_cpu"] = painted_cpu[0] - cpu0
         await asyncio.sleep(0.5)
         await asyncio.to_thread(lambda: None)
-        timer.start()
+        ticks.start()
         stall()
         c0 = time.process_time()
         bar = sidebar.list.verticalScrollBar()
@@ -228,7 +213,7 @@ def one(n: int) -> int:
             out[f"{key}_stopped"] = float(model.stale_stopped - stalls_before)
             out[f"{key}_keys"] = float(len(handler))
         out["search_cpu"] = time.process_time() - c0
-        timer.stop()
+        ticks.stop()
         out["rss"] = rss_mib() - rss0
         return out
 
@@ -287,7 +272,6 @@ def upgrade(n: int, per_session: int = 10) -> int:
     import json
 
     home = temp_home()
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from openworker_qt.storage.conversations import MIGRATIONS
@@ -315,23 +299,14 @@ def upgrade(n: int, per_session: int = 10) -> int:
     db.close()
     filled = time.perf_counter() - t
     size = path.stat().st_size / 2**20
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
-    timer.start()
+    ticks = LoopGaps()
+    gaps = ticks.gaps
+    ticks.start()
     t = time.perf_counter()
     c = time.process_time()
     prepare_database(path)
     took, cpu = time.perf_counter() - t, time.process_time() - c
-    timer.stop()
+    ticks.stop()
     load = os.getloadavg()
     print(f"upgrade {n:,} sessions, {n * per_session:,} messages ({size:.0f} MiB; filled in "
           f"{filled:.0f} s): schema steps {took:.2f} s (process CPU {cpu:.2f} s) in a worker; the "

@@ -22,12 +22,11 @@ import gc
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _common import rss_mib, temp_home  # noqa: E402
+from _common import LoopGaps, rss_mib, temp_home  # noqa: E402
 
 
 def fds() -> int:
@@ -42,7 +41,7 @@ def main() -> int:
     args = parser.parse_args()
     home = temp_home()
     import qasync
-    from PySide6.QtCore import QObject, QTimer
+    from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
     from openworker_qt.app import DesktopApp
@@ -69,17 +68,8 @@ def main() -> int:
                 for i in range(args.sessions)]
     window.refresh_sessions()
 
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
+    ticks = LoopGaps()
+    gaps = ticks.gaps
 
     def qobjects() -> int:
         tops = QApplication.topLevelWidgets()
@@ -99,7 +89,7 @@ def main() -> int:
         print(f"soak: {'turns':>6} {'RSS MiB':>8} {'objects':>9} {'QObjects':>9} {'fds':>5} "
               f"{'stall ms':>9}  (live engines)")
         print(f"soak: {0:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} {'-':>9}")
-        timer.start()
+        ticks.start()
         for turn in range(1, args.turns + 1):
             sid = sessions[(turn - 1) % len(sessions)]
             window.open_session(sid)
@@ -116,16 +106,15 @@ def main() -> int:
             await asyncio.sleep(0)
             if turn % args.block == 0:
                 stall = max(gaps, default=0.0)
-                timer.stop()
+                ticks.stop()
                 rss, objs, qobjs, nfd = sample()
                 rows.append((turn, rss, objs, qobjs, nfd, stall))
                 print(f"soak: {turn:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} "
                       f"{stall * 1000:>9.1f}  ({len(manager.live_sessions()) if hasattr(manager, 'live_sessions') else len(manager._engines)})",
                       flush=True)
-                gaps.clear()
-                last[0] = time.perf_counter()
-                timer.start()
-        timer.stop()
+                ticks.reset()
+                ticks.start()
+        ticks.stop()
         return rows
 
     rows = loop.run_until_complete(scenario())
