@@ -9,13 +9,16 @@ dir, an in-memory keyring) many times and sends it SIGTERM at a chosen moment:
 ``after``   a random moment up to 2 s after the first paint;
 ``turn``    during a turn of the offline scripted model (sent right after the paint).
 
-A run *hangs* when the process has not exited ``--limit`` seconds (default 20)
+A run *leaves tasks* when its stderr says "Task was destroyed but it is
+pending!": the interpreter's exit destroyed them, and reporting that (the loop's
+exception handler, logging) at that moment is what hung once. A run *hangs* when the process has not exited ``--limit`` seconds (default 20)
 after the signal; its threads' stacks are then saved (``py-spy dump`` if it is
 installed, and Python's own ``faulthandler`` on SIGUSR1) before it is killed.
 ``--load N`` runs N busy loops beside it (the hang was seen at load ~5 on 2
 cores). Prints one line per mode: runs, hangs, exit codes, the slowest exit.
 
     .venv/bin/python bench/shutdown.py [--runs 20] [--modes before,paint,after,turn] [--load 2]
+                                       [--first-run]
 """
 
 from __future__ import annotations
@@ -63,13 +66,14 @@ SCRIPT = {"advance": "history",
           "turns": [{"chunks": [f"{i} " for i in range(30)], "delay": 0.2}]}
 
 
-def _home() -> Path:
+def _home(first_run: bool) -> Path:
     home = Path(tempfile.mkdtemp(prefix="ow-shutdown-"))
     (home / "config").mkdir()
     script = home / "slow.json"
     script.write_text(json.dumps(SCRIPT), encoding="utf-8")
-    (home / "config" / "config.toml").write_text(
-        f'[general]\ndefault_model = "scripted:{script}"\n', encoding="utf-8")
+    if not first_run:  # (a first run asks for a folder, then offers onboarding)
+        (home / "config" / "config.toml").write_text(
+            f'[general]\ndefault_model = "scripted:{script}"\n', encoding="utf-8")
     return home
 
 
@@ -90,10 +94,10 @@ def _dump(proc: subprocess.Popen[str], out: Path) -> None:
         pass
 
 
-def one_run(mode: str, limit: float, paint_estimate: float, dumps: Path, n: int
-            ) -> tuple[str, int | None, float, float]:
+def one_run(mode: str, limit: float, paint_estimate: float, dumps: Path, n: int,
+            first_run: bool = False) -> tuple[str, int | None, float, float]:
     """Returns (outcome, exit code, seconds from signal to exit, seconds to paint)."""
-    home = _home()
+    home = _home(first_run and mode != "turn")
     env = dict(os.environ, OPENWORKER_HOME=str(home), OPENWORKER_BENCH_STARTUP="1",
                QT_QPA_PLATFORM="offscreen", QT_API="pyside6",
                PYTHON_KEYRING_BACKEND="memkeyring.MemoryKeyring",
@@ -142,11 +146,17 @@ def one_run(mode: str, limit: float, paint_estimate: float, dumps: Path, n: int
             proc.kill()
             proc.wait(30)
         took = time.monotonic() - signalled
+    # The hang's precondition: tasks left for the interpreter's exit to destroy.
+    if outcome == "ok" and "Task was destroyed but it is pending" in stderr_path.read_text(
+            encoding="utf-8", errors="replace"):
+        outcome = "leftover"
     if outcome == "ok":
         stderr_path.unlink(missing_ok=True)
         shutil.rmtree(home, ignore_errors=True)
-    else:
+    elif outcome == "hang":
         print(f"  hang: {mode} run {n}: stacks in {stderr_path} (state {home})", flush=True)
+    else:
+        shutil.rmtree(home, ignore_errors=True)
     return outcome, code, took, paint_at[0]
 
 
@@ -157,6 +167,8 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=2, help="busy loops beside the app")
     parser.add_argument("--limit", type=float, default=20.0, help="seconds before a hang")
     parser.add_argument("--dumps", default="", help="where hung runs' stacks go")
+    parser.add_argument("--first-run", action="store_true",
+                        help="no config: the first start (except for the turn mode)")
     args = parser.parse_args()
     dumps = Path(args.dumps or tempfile.mkdtemp(prefix="ow-shutdown-dumps-"))
     dumps.mkdir(parents=True, exist_ok=True)
@@ -167,17 +179,20 @@ def main() -> None:
         paint_estimate = 3.0
         for mode in args.modes.split(","):
             codes: collections.Counter[str] = collections.Counter()
-            hangs, slowest, paints = 0, 0.0, []
+            hangs, leftovers, slowest, paints = 0, 0, 0.0, []
             for n in range(args.runs):
-                outcome, code, took, paint = one_run(mode, args.limit, paint_estimate, dumps, n)
+                outcome, code, took, paint = one_run(mode, args.limit, paint_estimate, dumps, n,
+                                                    args.first_run)
                 if paint == paint:  # not NaN
                     paints.append(paint)
                     paint_estimate = max(0.5, sorted(paints)[len(paints) // 2])
                 hangs += outcome == "hang"
+                leftovers += outcome == "leftover"
                 codes[str(code)] += 1
-                if outcome == "ok":
+                if outcome != "hang":
                     slowest = max(slowest, took)
-            print(f"{mode:>6}: runs {args.runs}, hangs {hangs}, exit codes {dict(codes)}, "
+            print(f"{mode:>6}: runs {args.runs}, hangs {hangs}, tasks left to the interpreter's "
+                  f"exit in {leftovers}, exit codes {dict(codes)}, "
                   f"slowest exit {slowest:.1f} s, load {os.getloadavg()[0]:.1f}", flush=True)
     finally:
         for p in busy:
