@@ -785,15 +785,19 @@ def _finish_leftover_tasks(loop: asyncio.AbstractEventLoop, timeout: float = 5.0
     they held then held for ever. A SIGTERM at the first paint (the personas'
     read, the notifier's set-up still pending) was seen to hang there for good.
     """
-    pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-    if not pending:
-        return
-    for task in pending:
-        task.cancel()
-    try:
-        loop.run_until_complete(asyncio.wait(pending, timeout=timeout))
-    except Exception:
-        log.exception("ending the tasks left at quit failed")
+    deadline = time.monotonic() + timeout
+    while pending := [task for task in asyncio.all_tasks(loop) if not task.done()]:
+        left = deadline - time.monotonic()
+        if left <= 0:  # (a task that will not end: the quit watchdog is armed)
+            log.warning("tasks still pending at quit: %s", pending)
+            return
+        for task in pending:  # (an ending task may start another: cancelled next round)
+            task.cancel()
+        try:
+            loop.run_until_complete(asyncio.wait(pending, timeout=left))
+        except Exception:
+            log.exception("ending the tasks left at quit failed")
+            return
 
 
 def _quit_on_signals(desktop: DesktopApp,
