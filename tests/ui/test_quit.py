@@ -12,10 +12,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+import pytest
+
+from openworker_qt.quit_watchdog import DEFAULT_TIMEOUT, TEST_STUCK_THREAD_ENV, QuitWatchdog
 from openworker_qt.quit_watchdog import ENV as QUIT_TIMEOUT_ENV
-from openworker_qt.quit_watchdog import TEST_STUCK_THREAD_ENV
 from openworker_qt.runtime import open_runtime
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -105,3 +108,31 @@ def test_a_thread_that_never_ends_cannot_keep_the_app_alive(isolated_state: Path
     log = (isolated_state / "logs" / "openworker-qt.log").read_text(encoding="utf-8")
     assert "test-stuck-thread" in log  # the log says what was still running
     _assert_intact(session_id, item_id)
+
+
+def test_the_watchdog_reports_the_threads_alive_and_exits_with_the_apps_code(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    exits: list[int] = []
+    fired = threading.Event()
+
+    def exit_(code: int) -> None:  # (os._exit in the app)
+        exits.append(code)
+        fired.set()
+
+    stuck = threading.Event()
+    worker = threading.Thread(target=stuck.wait, name="slow-reader", daemon=True)
+    worker.start()
+    try:
+        watchdog = QuitWatchdog(timeout=0.01, exit_code=lambda: 3, exit=exit_)
+        watchdog.arm()
+        watchdog.arm()  # (once only)
+        assert fired.wait(30)
+    finally:
+        stuck.set()
+    assert exits == [3]
+    err = capfd.readouterr().err
+    assert "thread 'slow-reader' (daemon)" in err and "Threads still alive" in err
+    for raw, expected in (("2.5", 2.5), ("", DEFAULT_TIMEOUT), ("soon", DEFAULT_TIMEOUT),
+                          ("-1", DEFAULT_TIMEOUT)):
+        monkeypatch.setenv(QUIT_TIMEOUT_ENV, raw)
+        assert QuitWatchdog().timeout == expected
