@@ -15,10 +15,13 @@ exception handler, logging) at that moment is what hung once. A run *hangs* when
 after the signal; its threads' stacks are then saved (``py-spy dump`` if it is
 installed, and Python's own ``faulthandler`` on SIGUSR1) before it is killed.
 ``--load N`` runs N busy loops beside it (the hang was seen at load ~5 on 2
-cores). Prints one line per mode: runs, hangs, exit codes, the slowest exit.
+cores). ``--log-storm`` widens the hang's window: two daemon threads log a
+traceback over and over (as the warm-up thread does once when a model cannot be
+prepared), so one of them is likely to hold the log handler's lock when the
+interpreter stops it. Prints one line per mode: runs, hangs, exit codes, the slowest exit.
 
     .venv/bin/python bench/shutdown.py [--runs 20] [--modes before,paint,after,turn] [--load 2]
-                                       [--first-run]
+                                       [--first-run] [--log-storm]
 """
 
 from __future__ import annotations
@@ -57,6 +60,22 @@ CHILD = textwrap.dedent("""
                 print("turn-sent", flush=True)
             app.after_first_paint(self.window, send)
         app.DesktopApp.start = started
+    if os.environ.get("OW_BENCH_LOG_STORM"):
+        import logging, threading
+        import openworker_qt.app as app
+        log = logging.getLogger("openworker_qt.runtime")
+        def storm():  # as the warm-up thread logs a failed preparation, over and over
+            while True:
+                try:
+                    raise ValueError("preparing failed")
+                except ValueError:
+                    log.warning("preparing %s failed", "x", exc_info=True)
+        start_storm = app.DesktopApp.start
+        def storming(self):
+            start_storm(self)
+            for _ in range(2):
+                threading.Thread(target=storm, name="log-storm", daemon=True).start()
+        app.DesktopApp.start = storming
     from openworker_qt.__main__ import main
     sys.exit(main(["app", "--new-instance"]))
 """)
@@ -66,14 +85,17 @@ SCRIPT = {"advance": "history",
           "turns": [{"chunks": [f"{i} " for i in range(30)], "delay": 0.2}]}
 
 
-def _home(first_run: bool) -> Path:
+def _home(first_run: bool, turn: bool) -> Path:
     home = Path(tempfile.mkdtemp(prefix="ow-shutdown-"))
     (home / "config").mkdir()
     script = home / "slow.json"
     script.write_text(json.dumps(SCRIPT), encoding="utf-8")
+    # (the start-up bench's model, "scripted:hello", has no script here: the warm-up
+    # thread logs its failure, a traceback, as with a model that cannot be prepared)
+    model = f"scripted:{script}" if turn else "scripted:hello"
     if not first_run:  # (a first run asks for a folder, then offers onboarding)
         (home / "config" / "config.toml").write_text(
-            f'[general]\ndefault_model = "scripted:{script}"\n', encoding="utf-8")
+            f'[general]\ndefault_model = "{model}"\n', encoding="utf-8")
     return home
 
 
@@ -95,15 +117,18 @@ def _dump(proc: subprocess.Popen[str], out: Path) -> None:
 
 
 def one_run(mode: str, limit: float, paint_estimate: float, dumps: Path, n: int,
-            first_run: bool = False) -> tuple[str, int | None, float, float]:
+            first_run: bool = False, log_storm: bool = False
+            ) -> tuple[str, int | None, float, float]:
     """Returns (outcome, exit code, seconds from signal to exit, seconds to paint)."""
-    home = _home(first_run and mode != "turn")
+    home = _home(first_run and mode != "turn", mode == "turn")
     env = dict(os.environ, OPENWORKER_HOME=str(home), OPENWORKER_BENCH_STARTUP="1",
                QT_QPA_PLATFORM="offscreen", QT_API="pyside6",
                PYTHON_KEYRING_BACKEND="memkeyring.MemoryKeyring",
                PYTHONPATH=os.pathsep.join([str(ROOT), str(SUPPORT)]))
     if mode == "turn":
         env["OW_BENCH_TURN"] = "1"
+    if log_storm:
+        env["OW_BENCH_LOG_STORM"] = "1"
     stderr_path = dumps / f"{mode}-{n}.stderr.txt"
     with stderr_path.open("w") as stderr:
         t0 = time.monotonic()
@@ -167,6 +192,8 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=2, help="busy loops beside the app")
     parser.add_argument("--limit", type=float, default=20.0, help="seconds before a hang")
     parser.add_argument("--dumps", default="", help="where hung runs' stacks go")
+    parser.add_argument("--log-storm", action="store_true",
+                        help="two daemon threads log tracebacks all along (see above)")
     parser.add_argument("--first-run", action="store_true",
                         help="no config: the first start (except for the turn mode)")
     args = parser.parse_args()
@@ -182,7 +209,7 @@ def main() -> None:
             hangs, leftovers, slowest, paints = 0, 0, 0.0, []
             for n in range(args.runs):
                 outcome, code, took, paint = one_run(mode, args.limit, paint_estimate, dumps, n,
-                                                    args.first_run)
+                                                    args.first_run, args.log_storm)
                 if paint == paint:  # not NaN
                     paints.append(paint)
                     paint_estimate = max(0.5, sorted(paints)[len(paints) // 2])
