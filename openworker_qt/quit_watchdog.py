@@ -14,14 +14,17 @@ with ``os._exit(code)`` — the code the app would have returned.
 Why this loses no approval and no stored message: nothing of the user's waits
 in memory for the end. Every message and every inbox item (a pending approval
 or question is a row, written before its turn waits) is committed to SQLite
-when it happens; the databases run in WAL mode, where a committed transaction
+before anything announces it (docs/durability.md: "commit before announce");
+the databases run in WAL mode, where a committed transaction
 survives the process ending at any instant (``synchronous = NORMAL`` only
 risks the last commits on an *OS* crash or power loss, not a process exit). A
 write cut in the middle is a transaction that never committed: SQLite rolls it
 back whole on the next open. The watchdog fires only after the orderly part had
 its time (turns stopped, their partial text stored, within the runtime's grace),
-and a turn the exit still cut off is closed by the next start's recovery
-(:meth:`SessionManager.recover`), as after a crash.
+and a turn the exit still cut off is resumed or closed by the next start's
+recovery (:meth:`SessionManager.recover`), as after a crash: an ``os._exit`` is
+one more "point of death" of docs/durability.md's table, which
+tests/cli/test_crash.py checks with SIGKILL at each point.
 
 Python's own finalization (after ``atexit``) runs no Python thread: a daemon
 thread that tries to run then is stopped, so this watchdog cannot act there.
