@@ -127,15 +127,25 @@ class QuitWatchdog:
         except OSError:
             pass
         # The log may be stuck behind the very thread that hangs: a helper logs it,
-        # and the exit waits a second for it at most.
-        writer = threading.Thread(target=_log_report, args=(report,), name="quit-report",
+        # and the exit waits for it two seconds at most.
+        writer = threading.Thread(target=_last_words, args=(report,), name="quit-report",
                                   daemon=True)
         writer.start()
-        writer.join(1.0)
+        writer.join(2.0)
         self._exit(code)
 
 
-def _log_report(report: str) -> None:
+def _last_words(report: str) -> None:
+    """What ``os._exit`` would skip of the ``atexit`` hooks and must not: the shells
+    and background tasks the agent started are killed (their process groups: no
+    lock, no wait), then the report is logged and the log flushed."""
+    shell = sys.modules.get("openworker_qt.tools.shell")  # (no import: it may be stuck)
+    kill = getattr(shell, "_kill_leftovers", None)
+    if kill is not None:
+        try:
+            kill()
+        except Exception:
+            pass
     log.error("%s", report)
     for handler in logging.getLogger().handlers:
         flush = getattr(handler, "flush", None)
