@@ -45,7 +45,7 @@ from openworker_qt.qt import feature_check  # noqa: E402
 
 feature_check.install()  # before the ~270 imports below (PySide checks each one)
 
-from openworker_qt import deferred  # noqa: E402
+from openworker_qt import deferred, quit_watchdog  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
@@ -108,6 +108,8 @@ class DesktopApp(QObject):
     """
 
     error_reported = Signal(str)
+    #: Emitted once, when quitting begins (:func:`main` arms the quit watchdog on it).
+    quitting = Signal()
 
     def __init__(
         self,
@@ -305,10 +307,11 @@ class DesktopApp(QObject):
         self.install_hotkey()
         self.install_voice_hotkey()
         self._models_task = asyncio.ensure_future(self.load_models())
-        asyncio.ensure_future(self.load_personas())
-        asyncio.ensure_future(self._start_services())
+        # (kept: a quit right after the start cancels them before the runtime stops)
+        self._startup_tasks = [asyncio.ensure_future(self.load_personas()),
+                               asyncio.ensure_future(self._start_services())]
         if isinstance(self.notifier, NullNotifier):
-            asyncio.ensure_future(self._start_notifier())
+            self._startup_tasks.append(asyncio.ensure_future(self._start_notifier()))
 
     async def load_personas(self) -> None:
         """Offer the enabled personas in the composer's picker (read in a worker)."""
@@ -620,6 +623,7 @@ class DesktopApp(QObject):
         if self._closing:
             return
         self._closing = True
+        self.quitting.emit()
         asyncio.ensure_future(self._quit())
 
     async def _quit(self) -> None:
@@ -632,11 +636,14 @@ class DesktopApp(QObject):
         """Stop turns and the runtime's services (bounded), detach the window."""
         self._closing = True
         self.window.voice.cancel()  # a recording or transcription in flight
-        models = getattr(self, "_models_task", None)
-        if models is not None and not models.done():  # a quit right after the start
-            models.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await models
+        # A quit right after the start: the model list, the personas' read, the
+        # services still starting (one started after the runtime stopped would never
+        # be stopped) and the notifier's set-up end first.
+        for task in [getattr(self, "_models_task", None), *getattr(self, "_startup_tasks", ())]:
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         await self.runtime.stop(grace=3.0)
         self.bridge.detach()
         self.inbox.detach()
@@ -725,7 +732,8 @@ def main(argv: list[str]) -> int:
 
     def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
         log.error("asyncio: %s", ctx.get("message"), exc_info=ctx.get("exception"))
-        desktop.error_reported.emit(str(ctx.get("exception") or ctx.get("message")))
+        if not desktop._closing:  # (the window is going away: no banner)
+            desktop.error_reported.emit(str(ctx.get("exception") or ctx.get("message")))
 
     loop.set_exception_handler(on_loop_error)
     single = SingleInstance(name, desktop)
@@ -747,19 +755,64 @@ def main(argv: list[str]) -> int:
             smoke.arm(desktop, _T0)
     if argv:
         desktop.handle_args(argv)
-    _quit_on_signals(desktop)
+    # Once quitting begins, the process ends within the watchdog's time, whatever
+    # hangs (see quit_watchdog.py: nothing the user stored can be lost by it).
+    watchdog = quit_watchdog.QuitWatchdog(exit_code=lambda: int(getattr(desktop, "smoke_status", 0)))
+    desktop.quitting.connect(watchdog.arm)
+    if os.environ.get(quit_watchdog.TEST_STUCK_THREAD_ENV):  # tests only (see quit_watchdog.py)
+        quit_watchdog.start_stuck_thread()
+    _quit_on_signals(desktop, watchdog)
     with loop:
         loop.run_forever()
+        watchdog.arm()  # (the loop may also end without desktop.quit(): a log-out)
+        _finish_leftover_tasks(loop)
+        # What is left now (nothing, normally) would be destroyed at interpreter
+        # exit, where the handler's logging could block: see _finish_leftover_tasks.
+        loop.set_exception_handler(lambda _loop, _ctx: None)
     runtime.close()
+    quit_watchdog.arm_backstop(watchdog.timeout)
     return int(getattr(desktop, "smoke_status", 0))
 
 
-def _quit_on_signals(desktop: DesktopApp) -> None:
-    """SIGINT/SIGTERM quit gracefully (a timer lets Python see the signal)."""
+def _finish_leftover_tasks(loop: asyncio.AbstractEventLoop, timeout: float = 5.0) -> None:
+    """Cancel the tasks still pending when the loop stops and let them end (bounded).
+
+    Left pending, a task is destroyed during the interpreter's finalization: its
+    "Task was destroyed but it is pending!" went to the loop's exception handler,
+    which logs (the log handler's lock, the import lock for the record's copy)
+    and emitted a Qt signal, at a moment when the daemon threads (SDK imports,
+    keyring reads, the log writer) have been stopped wherever they were, any lock
+    they held then held for ever. A SIGTERM at the first paint (the personas'
+    read, the notifier's set-up still pending) was seen to hang there for good.
+    """
+    deadline = time.monotonic() + timeout
+    while pending := [task for task in asyncio.all_tasks(loop) if not task.done()]:
+        left = deadline - time.monotonic()
+        if left <= 0:  # (a task that will not end: the quit watchdog is armed)
+            log.warning("tasks still pending at quit: %s", pending)
+            return
+        for task in pending:  # (an ending task may start another: cancelled next round)
+            task.cancel()
+        try:
+            loop.run_until_complete(asyncio.wait(pending, timeout=left))
+        except Exception:
+            log.exception("ending the tasks left at quit failed")
+            return
+
+
+def _quit_on_signals(desktop: DesktopApp,
+                     watchdog: quit_watchdog.QuitWatchdog | None = None) -> None:
+    """SIGINT/SIGTERM quit gracefully (a timer lets Python see the signal); the
+    watchdog is armed at once, should the loop itself be stuck."""
     import signal
 
+    def on_signal(*_: object) -> None:
+        if watchdog is not None:
+            watchdog.arm()
+        desktop.quit()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: desktop.quit())
+        signal.signal(sig, on_signal)
     wake = QTimer(desktop)
     wake.timeout.connect(lambda: None)
     wake.start(300)
