@@ -33,19 +33,25 @@ class LoopGaps:
         from PySide6.QtCore import QTimer
 
         self._clock = time.perf_counter
+        self._cpu = time.thread_time  # the loop thread's own CPU time
         self.gaps: list[float] = []
+        #: the loop thread's CPU time within each gap: a long gap with little CPU is the
+        #: machine (or a lock), a long one with as much CPU is the app's own work
+        self.cpu_gaps: list[float] = []
         self._last = self._clock()
+        self._last_cpu = self._cpu()
         self.timer = QTimer()
         self.timer.setInterval(1)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
-        now = self._clock()
+        now, cpu = self._clock(), self._cpu()
         self.gaps.append(now - self._last)
-        self._last = now
+        self.cpu_gaps.append(cpu - self._last_cpu)
+        self._last, self._last_cpu = now, cpu
 
     def start(self) -> None:
-        self._last = self._clock()
+        self._last, self._last_cpu = self._clock(), self._cpu()
         self.timer.start()
 
     def stop(self) -> None:
@@ -55,9 +61,14 @@ class LoopGaps:
         """The longest gap so far, in seconds (0 when none)."""
         return max(self.gaps, default=0.0)
 
+    def longest_cpu(self) -> float:
+        """The most CPU time the loop thread spent between two ticks, in seconds."""
+        return max(self.cpu_gaps, default=0.0)
+
     def reset(self) -> float:
         """The longest gap so far; then start counting afresh."""
         out = self.longest()
         self.gaps.clear()
-        self._last = self._clock()
+        self.cpu_gaps.clear()
+        self._last, self._last_cpu = self._clock(), self._cpu()
         return out

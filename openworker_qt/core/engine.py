@@ -233,12 +233,15 @@ class SessionHistory:
     to the store, then kept in :attr:`messages` (the engine's ``history``)."""
 
     def __init__(
-        self, store: HistoryStore, session_id: str, redact: Callable[[str], str] | None
+        self, store: HistoryStore, session_id: str, redact: Callable[[str], str] | None,
+        loaded: list[Message] | None = None,
     ) -> None:
         self.store = store
         self.session_id = session_id
         self.redact = redact
-        self.messages: list[Message] = store.load(session_id)
+        #: ``loaded``: the stored history, already read (in a worker: a long session's
+        #: history must not be read on the event loop's thread).
+        self.messages: list[Message] = loaded if loaded is not None else store.load(session_id)
 
     def append(self, message: MessageT) -> MessageT:
         if self.redact is not None:
@@ -302,6 +305,7 @@ class TurnEngine:
         asks: OpenAsks | None = None,
         compaction: bool = False,
         reminder: Callable[[Sequence[Message]], str] | None = None,
+        history: list[Message] | None = None,
     ) -> None:
         self.session_id = session_id
         self.store = store
@@ -326,7 +330,7 @@ class TurnEngine:
         self.reminder = reminder
         self.pdf_mode = "text"
         self._schema_size: tuple[tuple[int, tuple[str, ...]], int] | None = None
-        self.log = SessionHistory(store, session_id, redact)
+        self.log = SessionHistory(store, session_id, redact, history)
         self.history: list[Message] = self.log.messages
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []

@@ -171,7 +171,9 @@ class SessionManager:
                 str(fields.get("workspace") or ""), str(mode) if mode else None)
         return self.store.create_session(**fields)  # type: ignore[arg-type]
 
-    def engine(self, session_id: str) -> TurnEngine:
+    def engine(self, session_id: str, history: list[Message] | None = None) -> TurnEngine:
+        """The session's engine, built when it has none (from ``history`` when given:
+        the stored messages already read, else read here)."""
         engine = self._engines.get(session_id)
         if engine is None:
             info = self.store.get_session(session_id)
@@ -195,6 +197,7 @@ class SessionManager:
                 asks=self.asks,
                 compaction=self.compaction,
                 reminder=self.reminder_for(info),
+                history=history,
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
             self._engines[session_id] = engine
@@ -329,16 +332,25 @@ class SessionManager:
         if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
-    def _engine_for_turn(self, session_id: str, info: SessionInfo | None = None) -> TurnEngine:
+    async def _engine_for_turn(
+        self, session_id: str, info: SessionInfo | None = None
+    ) -> TurnEngine:
         """The session's engine, reloaded if another process wrote to the session
         since it was built (its history would be stale) or its persona changed (its
-        tools would be another persona's)."""
+        tools would be another persona's). The stored history is counted and read in a
+        worker thread: a session of 100,000 messages takes seconds to read, and the
+        loop (the window) must not wait for it."""
         engine = self._engines.get(session_id)
-        if engine is not None and not engine.running and (
-            self.store.count(session_id) != len(engine.history)
-            or (info is not None and info.persona != self._persona_of.get(session_id))
-        ):
-            self.forget(session_id)
+        if engine is not None and not engine.running:
+            stale = info is not None and info.persona != self._persona_of.get(session_id)
+            if not stale:
+                stale = await asyncio.to_thread(self.store.count, session_id) != len(engine.history)
+            if stale and not engine.running:
+                self.forget(session_id)
+        if session_id not in self._engines:
+            history = await asyncio.to_thread(self.store.load, session_id)
+            if session_id not in self._engines:  # not built by another path meanwhile
+                return self.engine(session_id, history)
         return self.engine(session_id)
 
     # turns ----------------------------------------------------------------------
@@ -360,7 +372,7 @@ class SessionManager:
             info = self.store.get_session(session_id)
             if self.prepare is not None and info is not None:
                 await self.prepare(info)
-            engine = self._engine_for_turn(session_id, info)
+            engine = await self._engine_for_turn(session_id, info)
             if info is not None:  # what the preparation read (AGENTS.md, skills…) counts now
                 engine.system_prompt = self.system_prompt_for(info)
             stream = start(engine)

@@ -109,3 +109,34 @@ async def test_memory_is_flat_across_sessions(tmp_path: Path) -> None:
     assert engines() == held <= 4  # not one more engine (nor history) per session
     assert len(mgr.live_sessions()) == 4
     assert len(gc.get_objects()) - objects < 2_000
+
+
+async def test_a_released_sessions_history_is_read_off_the_loop_thread(tmp_path: Path) -> None:
+    """A session used again after its engine was released (or never used since the
+    app started) has its stored history counted and read in a worker thread: at
+    100,000 messages that read takes seconds, and the window must not wait for it."""
+    import threading
+
+    mgr, _ = manager(tmp_path, [{"text": f"answer {i}"} for i in range(4)], max_live=1)
+    loop_thread = threading.get_ident()
+    seen: dict[str, set[int]] = {"load": set(), "count": set()}
+    for name in seen:
+        original = getattr(mgr.store, name)
+
+        def spy(*a: Any, _original: Any = original, _name: str = name) -> Any:
+            seen[_name].add(threading.get_ident())
+            return _original(*a)
+
+        setattr(mgr.store, name, spy)
+    first, second = (mgr.create_session(workspace=str(tmp_path)).id for _ in range(2))
+    for sid in (first, second, first):  # the third turn rebuilds the released engine
+        task = mgr.send(sid, "hello")
+        assert task is not None
+        assert await task == "completed"
+    assert seen["load"] and loop_thread not in seen["load"]
+    assert [m["role"] for m in mgr.engine(first).history] == ["user", "assistant"] * 2
+    # A live engine is checked against the store (another process may have written)
+    # by a count, read in a worker too.
+    task = mgr.send(first, "again")
+    assert task is not None and await task == "completed"
+    assert seen["count"] and loop_thread not in seen["count"]
