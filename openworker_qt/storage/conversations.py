@@ -163,6 +163,8 @@ MIGRATIONS = [
     # deleted session's messages, another SQLite tool), with the figures of the sum
     # it replaces (storage/usage.py: scan_session_usage); rows stored before this
     # step are summed once here. A message whose JSON no longer parses counts nothing.
+    # (The messages of a deleted session are not subtracted one by one: its session
+    # row is gone by then, and sessions_usage_gone drops its totals at once.)
     """
     CREATE TABLE session_usage (
         session_id TEXT NOT NULL,
@@ -205,6 +207,7 @@ MIGRATIONS = [
     END;
     CREATE TRIGGER messages_usage_ad AFTER DELETE ON messages
     WHEN old.role IN ('assistant', 'notice')
+        AND EXISTS (SELECT 1 FROM sessions WHERE id = old.session_id)
         AND json_extract(CASE WHEN json_valid(old.data) THEN old.data END, '$.usage') IS NOT NULL
     BEGIN
         UPDATE session_usage SET calls = calls - 1,
