@@ -66,7 +66,7 @@ async def test_turns_models_and_a_compaction_keep_the_scans_figures(tmp_path: Pa
     sid = store.create_session(model="anthropic:claude-sonnet-4-5").id
     other = store.create_session(model="anthropic:claude-sonnet-4-5").id
     for msg in history(40):
-        store.append(sid, msg)
+        store.append(sid, msg)  # type: ignore[arg-type]
     provider = ScriptedProvider([
         {"tool_calls": [{"name": "nothing", "arguments": {}}],
          "usage": {"input_tokens": 1_000, "output_tokens": 50, "cache_read_tokens": 800}},
@@ -166,7 +166,7 @@ def test_an_old_database_gets_the_totals_its_messages_add_up_to(tmp_path: Path) 
     # A damaged row counts nothing (the old sum failed on it: the label showed nothing).
     assert kept(db, "s2") == {"m:a": (1, Usage(input_tokens=4))}
     # New messages add to the back-filled totals.
-    store.append("s1", {"role": "assistant", "content": "f", "model": "m:b",  # type: ignore[typeddict-unknown-key]
+    store.append("s1", {"role": "assistant", "content": "f", "model": "m:b",
                         "usage": {"input_tokens": 5, "reasoning_tokens": 2}})
     assert same_as_scan(db, "s1") == {"m:b": (3, Usage(input_tokens=6, output_tokens=1,
                                                        reasoning_tokens=2))}
