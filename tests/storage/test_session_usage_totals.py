@@ -177,7 +177,7 @@ def test_deleting_or_rewriting_messages_and_sessions_keeps_the_totals_true(tmp_p
     path = tmp_path / "state.sqlite3"
     db = Database(path)
     store = ConversationStore(db)
-    for sid in ("s0", "s1"):
+    for sid in ("s0", "s1", "s2"):
         store.create_session(session_id=sid)
     with db.transaction() as conn:
         conn.executemany(INSERT, OLD_ROWS)
@@ -190,12 +190,18 @@ def test_deleting_or_rewriting_messages_and_sessions_keeps_the_totals_true(tmp_p
     plain.execute("UPDATE messages SET data = json_set(data, '$.model', 'm:c', "
                   "'$.usage.output_tokens', 77) WHERE data LIKE '%\"content\": \"c\"%'")
     plain.execute("UPDATE messages SET role = 'assistant' WHERE role = 'tool'")
+    # A damaged row is stored (and deleted) as before, counting nothing.
+    plain.execute(INSERT, _row("s2", "assistant", '{"usage": {"input_tokens": 5'))
+    plain.execute(INSERT, _row("s2", "notice", '{"usage": {"input_tokens": 6'))
+    plain.execute("DELETE FROM messages WHERE role = 'notice' AND session_id = 's2'")
     plain.commit()
     plain.close()
     totals = same_as_scan(db, "s0")
     assert "m:b" not in totals and totals["m:c"] == (1, Usage(input_tokens=11, output_tokens=77,
                                                               cache_write_tokens=3))
     assert totals[""] == (2, Usage(input_tokens=5, output_tokens=1))
+    assert kept(db, "s2") == {} and scan_session_usage(db, "s2") == []
+    assert store.count("s2") == 1
 
     store.delete_session("s0")
     assert db.query("SELECT COUNT(*) FROM session_usage WHERE session_id = 's0'")[0][0] == 0
