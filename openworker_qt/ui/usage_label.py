@@ -4,7 +4,8 @@ Shows the session's total in a few characters ("12k tokens · ≈ $0.04"); the
 tooltip (and the accessible description) gives the last turn and the session in
 detail: input (and how much of it came from the provider's cache), output (and
 how much of it was thinking), the estimate per model. The totals are read from
-the database in a worker (:func:`openworker_qt.storage.usage.session_usage`),
+the database in a worker (:func:`openworker_qt.storage.usage.session_usage`:
+a few rows of running totals the database keeps, however long the session),
 never on the GUI thread; prices come from the shipped list and the user's
 ``[prices]`` settings.
 """
