@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,6 +105,8 @@ from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.voice_answers import VoiceAnswers
 from openworker_qt.ui.window_state import remember_geometry
+
+log = logging.getLogger(__name__)
 
 
 class Banner(QFrame):
@@ -181,6 +184,7 @@ class MainWindow(QMainWindow):
         self._previews: dict[int, str | None] = {}
         self.show_dialogs = True
         self._loading: asyncio.Task[None] | None = None
+        self._deletions: set[asyncio.Future[None]] = set()  # sessions being deleted
         # what arrived per session (events, text): a load that saw some arrive while it
         # read the store reads again, so no row falls between its snapshot and the reset
         self._arrived: dict[str, int] = {}
@@ -630,12 +634,27 @@ class MainWindow(QMainWindow):
     def _on_sidebar_delete(self, session_id: str) -> None:
         if self.manager.is_running(session_id):
             self.manager.stop(session_id)
-        self.store.delete_session(session_id)
         self.manager.forget(session_id)
-        asyncio.ensure_future(forget_browser(session_id))  # its browser and profile go too
         if session_id == self.session_id:
             self.new_session()
-        self.refresh_sessions()
+        self.statusBar().showMessage(self.tr("Deleting the session…"))
+        task = asyncio.ensure_future(self._delete_session(session_id))
+        self._deletions.add(task)
+        task.add_done_callback(self._deletions.discard)
+
+    async def _delete_session(self, session_id: str) -> None:
+        """The rows go in a worker thread: a session of a million messages (and its
+        search index) takes seconds to delete, which the window must not wait for."""
+        try:
+            await asyncio.to_thread(self.store.delete_session, session_id)
+        except Exception:
+            log.exception("could not delete session %s", session_id)
+            self.show_message(self.tr("The session could not be deleted; it is still there."))
+        else:
+            self.statusBar().showMessage(self.tr("Session deleted"), 4000)
+            await forget_browser(session_id)  # its browser and profile go too
+        finally:
+            self.refresh_sessions()
 
     def _set_session_field(self, field: str, value: str) -> None:
         if self.session_id is None:

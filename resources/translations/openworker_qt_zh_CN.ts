@@ -3548,6 +3548,18 @@ The grant applies to this session only.</source>
     </context>
     <context>
         <name>MainWindow</name>
+    <message>
+        <source>Deleting the session…</source>
+        <translation>正在删除会话…</translation>
+    </message>
+    <message>
+        <source>The session could not be deleted; it is still there.</source>
+        <translation>无法删除该会话，它仍然保留着。</translation>
+    </message>
+    <message>
+        <source>Session deleted</source>
+        <translation>会话已删除</translation>
+    </message>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="167" />
             <location filename="../../openworker_qt/ui/main_window.py" line="500" />
