@@ -34,7 +34,7 @@ from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.core.permissions import parse_mode
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.domain.messages import Message
+from openworker_qt.domain.messages import Message, NoticeMessage
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
 
@@ -151,6 +151,9 @@ class SessionManager:
         self.listeners: list[Listener] = []
         self.max_live = max(0, max_live)
         self._engines: OrderedDict[str, TurnEngine] = OrderedDict()
+        #: sessions whose model was switched while they had no engine: the model they
+        #: switched from (the notice is stored when the engine is next built)
+        self._switched_from: dict[str, str] = {}
         self._closing: set[asyncio.Task[None]] = set()
         self._persona_of: dict[str, str] = {}  # the persona each cached engine was built for
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
@@ -179,11 +182,12 @@ class SessionManager:
             info = self.store.get_session(session_id)
             if info is None:
                 raise KeyError(f"no session {session_id!r}")
+            switched_from = self._switched_from.pop(session_id, None)
             engine = TurnEngine(
                 session_id=session_id,
                 store=self.store,
                 resolver=self.resolver,
-                model=info.model or self.default_model,
+                model=switched_from or info.model or self.default_model,
                 tools=self.tools_for(info),
                 decider=self.decider_for(info) if self.decider_for else None,
                 approver=self.approver_for(info),
@@ -200,6 +204,8 @@ class SessionManager:
                 history=history,
             )
             engine.tool_state["session"] = SessionControl(self.store, session_id)
+            if switched_from is not None and info.model:  # a switch made while it had none
+                self._announce_switch(session_id, engine.switch_model(info.model))
             self._engines[session_id] = engine
             self._persona_of[session_id] = info.persona
             self._engines.move_to_end(session_id)
@@ -591,9 +597,26 @@ class SessionManager:
             engine.request_interrupt()
 
     def switch_model(self, session_id: str, model: str) -> None:
-        engine = self.engine(session_id)
+        """Use ``model`` for the session's next calls, marked by a notice in its history.
+
+        A session without a live engine is not given one here: building it reads the
+        whole stored history (seconds at 100,000 messages) on the caller's thread, the
+        window's. The stored model changes now; the notice is stored when the engine
+        is next built (in a worker, by the next turn), before that turn's message."""
+        engine = self._engines.get(session_id)
+        if engine is None:
+            info = self.store.get_session(session_id)
+            if info is None:
+                raise KeyError(f"no session {session_id!r}")
+            if info.model and info.model != model:
+                self._switched_from.setdefault(session_id, info.model)
+            self.store.update_session(session_id, model=model)
+            return
         marker = engine.switch_model(model)
         self.store.update_session(session_id, model=model)
+        self._announce_switch(session_id, marker)
+
+    def _announce_switch(self, session_id: str, marker: NoticeMessage | None) -> None:
         if marker is not None:
             self._publish(
                 ev.NoticeAdded(session_id=session_id, kind="model_switch", text=str(marker["text"]))

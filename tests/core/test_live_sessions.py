@@ -140,3 +140,47 @@ async def test_a_released_sessions_history_is_read_off_the_loop_thread(tmp_path:
     task = mgr.send(first, "again")
     assert task is not None and await task == "completed"
     assert seen["count"] and loop_thread not in seen["count"]
+
+
+async def test_a_model_switch_without_a_live_engine_reads_no_history_then_marks_the_switch(
+    tmp_path: Path,
+) -> None:
+    """Switching the model of a session whose engine was released (or never built
+    since start-up) must not build one there and then: that reads the whole stored
+    history on the window's thread. The next turn stores the switch's notice before
+    its message and calls the new model."""
+    import threading
+
+    scripted = ScriptedProvider([{"text": "one"}, {"text": "two"}])
+    other = ScriptedProvider([{"text": "from the other model"}])
+    db = Database(tmp_path / "state.sqlite3")
+    mgr = SessionManager(ConversationStore(db), StaticResolver(scripted, other=other),
+                         tools_for=lambda info: ToolRegistry(), default_model="scripted",
+                         max_live=1)
+    first, second = (mgr.create_session(workspace=str(tmp_path), model="scripted").id
+                     for _ in range(2))
+    for sid in (first, second):  # the second turn releases the first session's engine
+        task = mgr.send(sid, "hello")
+        assert task is not None and await task == "completed"
+    assert first not in mgr.live_sessions()
+    loads: list[int] = []
+    original = mgr.store.load
+
+    def spy(*a: Any) -> Any:
+        loads.append(threading.get_ident())
+        return original(*a)
+
+    mgr.store.load = spy  # type: ignore[method-assign]
+    mgr.switch_model(first, "other:m2")
+    assert loads == []  # nothing read for the switch itself
+    assert mgr.store.get_session(first).model == "other:m2"  # type: ignore[union-attr]
+    task = mgr.send(first, "and now?")
+    assert task is not None and await task == "completed"
+    assert threading.get_ident() not in loads
+    history = mgr.engine(first).history
+    notices = [m for m in history if m["role"] == "notice"]
+    assert [str(n.get("text")) for n in notices] == ["Switched model from scripted to other:m2."]
+    roles = [m["role"] for m in history]
+    assert roles[-3:] == ["notice", "user", "assistant"]
+    assert history[-1]["content"] == "from the other model"
+    assert len(other.requests) == 1
