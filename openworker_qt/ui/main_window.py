@@ -818,8 +818,12 @@ class MainWindow(QMainWindow):
             self.status_label.setText(self.tr("{detail} · {secs} s").format(detail=detail, secs=secs))
         else:
             others = len(self._turn_started)
-            self.status_label.setText(
-                self.tr("{n} session(s) working").format(n=others) if others else self.tr("Ready"))
+            if others == 1:
+                self.status_label.setText(self.tr("Another session is working"))
+            elif others:
+                self.status_label.setText(self.tr("{n} other sessions are working").format(n=others))
+            else:
+                self.status_label.setText(self.tr("Ready"))
         self.status_label.setAccessibleDescription(self.status_label.text())
 
     # ------------------------------------------------------------- approvals

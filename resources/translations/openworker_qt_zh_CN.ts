@@ -3549,6 +3549,16 @@ The grant applies to this session only.</source>
     <context>
         <name>MainWindow</name>
         <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+            <source>{n} other sessions are working</source>
+            <translation>另有 {n} 个会话正在工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+            <source>Another session is working</source>
+            <translation>另一个会话正在工作</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="167" />
             <location filename="../../openworker_qt/ui/main_window.py" line="500" />
             <source>OpenWorker Qt</source>
@@ -5756,6 +5766,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>Tray</name>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="1" />
+            <source>Working on {n} sessions</source>
+            <translation>正在处理 {n} 个会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="1" />
+            <source>Working on one session</source>
+            <translation>正在处理 1 个会话</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/ui/tray.py" line="58" />
             <source>OpenWorker tray menu</source>
