@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QRect
 
 from openworker_qt.ui.markdown_style import code_groups, copy_button_rect
 from tests.ui.conftest import run, until
