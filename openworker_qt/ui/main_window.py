@@ -147,6 +147,10 @@ class Banner(QFrame):
         self.show()
 
 
+#: The session list's narrowest width (its titles stay readable).
+SIDEBAR_MIN_WIDTH = 180
+
+
 class MainWindow(QMainWindow):
     """See module docstring. ``workspace``: the folder new sessions start in;
     ``keeps_running()``: whether closing the window only hides it (a tray icon)."""
@@ -213,6 +217,9 @@ class MainWindow(QMainWindow):
         rl.addWidget(self.todo)
         rl.addWidget(self.composer)
         split = QSplitter()
+        # Readable titles whatever else takes room (the deliverables panel squeezed the
+        # list to a few letters); dragging the divider can still fold it away.
+        self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH)
         split.addWidget(self.sidebar)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
