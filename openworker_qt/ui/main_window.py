@@ -217,9 +217,6 @@ class MainWindow(QMainWindow):
         rl.addWidget(self.todo)
         rl.addWidget(self.composer)
         split = QSplitter()
-        # Readable titles whatever else takes room (the deliverables panel squeezed the
-        # list to a few letters); dragging the divider can still fold it away.
-        self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH)
         split.addWidget(self.sidebar)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
@@ -232,6 +229,10 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.artifacts_dock)
         self.resizeDocks([self.artifacts_dock], [380], Qt.Orientation.Horizontal)
         self.artifacts_dock.hide()
+        # While the panel is open the session list keeps a readable width (it was
+        # squeezed to a few letters): the panel, then the window, make room instead.
+        self.artifacts_dock.visibilityChanged.connect(
+            lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
         self.statusBar().addWidget(self.status_label, 1)

@@ -304,12 +304,20 @@ def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_
 
 def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
     window = make_desktop().window
-    window.resize(1040, 720)  # the size a first run opens at
     window.show()
+    window.resize(600, 500)
+    qapp.processEvents()
+    narrowest = window.width()
+    window.resize(1040, 720)  # the size a first run opens at
     qapp.processEvents()
     window.artifacts_dock.toggleViewAction().trigger()
     for _ in range(3):
         qapp.processEvents()
     assert window.artifacts_dock.isVisible()
     assert window.sidebar.width() >= 180  # titles stay readable (it was squeezed to ~60 px)
+    window.artifacts_dock.toggleViewAction().trigger()  # closed: the window may be small again
+    qapp.processEvents()
+    window.resize(600, 500)
+    qapp.processEvents()
+    assert window.width() == narrowest
     window.hide()
