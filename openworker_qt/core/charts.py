@@ -44,16 +44,23 @@ class ChartError(ValueError):
 # ------------------------------------------------------------------ fonts
 
 
-def _covers(path: Path, text: str) -> bool:
-    """Whether the font file has a glyph for every character of ``text``."""
+def missing_glyphs(path: Path, text: str) -> str:
+    """The characters of ``text`` (once each, spaces aside) the font file has no
+    glyph for; all of them for a font that cannot be read."""
+    wanted = "".join(dict.fromkeys(c for c in text if not c.isspace()))
     try:
         from fontTools.ttLib import TTFont  # fpdf2's dependency too
 
         with TTFont(str(path), fontNumber=0, lazy=True) as font:
             cmap = font.getBestCmap() or {}
     except Exception:  # an unreadable or odd font file: not this one
-        return False
-    return all(ord(c) in cmap for c in text if not c.isspace())
+        return wanted
+    return "".join(c for c in wanted if ord(c) not in cmap)
+
+
+def _covers(path: Path, text: str) -> bool:
+    """Whether the font file has a glyph for every character of ``text``."""
+    return not missing_glyphs(path, text)
 
 
 #: Fonts with Chinese glyphs, tried when the labels hold characters DejaVu lacks.

@@ -523,6 +523,38 @@ def unicode_font(dirs: list[Path] | None = None) -> tuple[Path, Path] | None:
     return None
 
 
+def _pdf_words(title: str, blocks: list[dict[str, Any]]) -> str:
+    """Every piece of text the PDF prints (to choose its fonts)."""
+    parts = [title]
+    for b in blocks:
+        if b["type"] in ("heading", "paragraph"):
+            parts.append(str(b.get("text", "")))
+        elif b["type"] == "list":
+            parts += [str(item) for item in b.get("items") or []]
+        elif b["type"] == "table":
+            columns, rows = _cells(b)
+            parts += [str(c) for c in columns] + [_show(v) for r in rows for v in r]
+    return "\n".join(parts)
+
+
+def _add_fallback_font(pdf: Any, font: tuple[Path, Path], words: str) -> None:
+    """Characters the main font lacks (Chinese, Japanese, Korean…) are drawn with a
+    system font that has them; when none has them the PDF is refused, rather than
+    written with the words silently left out."""
+    missing = charts.missing_glyphs(font[0], words)
+    if not missing:
+        return
+    pair = charts.pick_fonts(missing, font)
+    if pair is None or pair == font:
+        raise DocumentError(
+            f"This PDF cannot show some of its characters ({missing[:12]}): no font on "
+            "this computer has them. Write a .docx or .html instead (they use the "
+            "reader's fonts), or leave these characters out.")
+    pdf.add_font("DocFallback", "", str(pair[0]))
+    pdf.add_font("DocFallback", "B", str(pair[1]))
+    pdf.set_fallback_fonts(["DocFallback"])
+
+
 def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     from fpdf import FPDF
     from fpdf.fonts import FontFace
@@ -535,6 +567,7 @@ def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
         family = "DocSans"
         pdf.add_font(family, "", str(font[0]))
         pdf.add_font(family, "B", str(font[1]))
+        _add_fallback_font(pdf, font, _pdf_words(title, blocks))
 
     def clean(text: str) -> str:
         return text if font is not None else text.encode("latin-1", "replace").decode("latin-1")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import re
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -100,9 +101,16 @@ class _Section:
     count: int
 
 
+#: Markdown marks a snippet leaves out (it is plain words): code fences with their
+#: language, backticks, ** (bold), heading and quote marks at a line's start.
+_MARKUP = re.compile(r"```[^\s`]*|^[ \t]{0,3}(?:#{1,6}|>)[ \t]", re.MULTILINE)
+_INLINE_MARKUP = re.compile(r"`+|\*\*")  # glued to the words they mark
+
+
 def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
-    """A one-line piece of ``text`` around the first word searched for."""
-    flat = " ".join(text.split())
+    """A one-line piece of ``text`` around the first word searched for, as plain
+    words (without its Markdown marks)."""
+    flat = " ".join(_INLINE_MARKUP.sub("", _MARKUP.sub(" ", text)).split())
     low = flat.lower()
     at = min((i for i in (low.find(w) for w in words) if i >= 0), default=0)
     start = max(0, at - width // 3)

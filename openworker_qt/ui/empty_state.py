@@ -15,14 +15,17 @@ import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QIcon, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -54,6 +57,64 @@ def greeting(hour: int) -> str:
     if 12 <= hour < 18:
         return QCoreApplication.translate("EmptyState", "Good afternoon")
     return QCoreApplication.translate("EmptyState", "Good evening")
+
+
+class ExampleButton(QPushButton):
+    """An example card: its icon, then its words wrapped over as many lines as
+    its width needs (a plain button cuts a long example off at its edge); it grows
+    taller rather than clip."""
+
+    GAP = 10  # between the icon and the words
+    MIN_HEIGHT = 56
+
+    def _contents(self) -> QRect:
+        opt = QStyleOptionButton()
+        self.initStyleOption(opt)
+        return self.style().subElementRect(QStyle.SubElement.SE_PushButtonContents, opt, self)
+
+    def text_rect(self) -> QRect:
+        """Where the words are drawn (right of the icon)."""
+        rect = self._contents()
+        skip = self.iconSize().width() + self.GAP if not self.icon().isNull() else 0
+        return rect.adjusted(skip, 0, 0, 0)
+
+    def text_height(self, width: int) -> int:
+        """The height of the words wrapped into ``width`` pixels."""
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return self.fontMetrics().boundingRect(QRect(0, 0, max(1, width), 10_000),
+                                               flags, self.text()).height()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        # Narrow enough for any window: the words wrap instead.
+        return QSize(self.iconSize().width() + self.GAP + 120, self.MIN_HEIGHT)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(max(self.minimumSizeHint().width(), 260), self.minimumHeight())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        padding = self.height() - self._contents().height()
+        need = max(self.MIN_HEIGHT, self.text_height(self.text_rect().width()) + padding)
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
+            self.updateGeometry()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QStylePainter(self)
+        opt = QStyleOptionButton()
+        self.initStyleOption(opt)
+        opt.text = ""
+        opt.icon = QIcon()
+        painter.drawControl(QStyle.ControlElement.CE_PushButton, opt)
+        rect = self._contents()
+        if not self.icon().isNull():
+            size = self.iconSize()
+            top = rect.top() + (rect.height() - size.height()) // 2
+            self.icon().paint(painter, QRect(rect.left(), top, size.width(), size.height()))
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        flags = (int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignVCenter)
+                 | int(Qt.TextFlag.TextWordWrap))
+        painter.drawText(self.text_rect(), flags, self.text())
 
 
 class EmptyState(QWidget):
@@ -94,7 +155,7 @@ class EmptyState(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(SPACE["m"])
         grid.setVerticalSpacing(SPACE["m"])
-        self.examples: list[QPushButton] = []
+        self.examples: list[ExampleButton] = []
         self._glyphs: list[str] = []
         for i, (glyph, text) in enumerate((
             ("tool-read", self.tr("Summarise the documents in this folder in one page")),
@@ -102,13 +163,13 @@ class EmptyState(QWidget):
             ("tool-todo", self.tr("Make a to-do list from the notes in this folder")),
             ("tool-web", self.tr("Research a topic on the web and write a short report")),
         )):
-            button = QPushButton(text)
+            button = ExampleButton(text)
             button.setObjectName("exampleButton")
             self._glyphs.append(glyph)
             button.setIconSize(QSize(20, 20))
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-            button.setMinimumHeight(56)
+            button.setMinimumHeight(ExampleButton.MIN_HEIGHT)
             button.setAccessibleName(text)
             button.setAccessibleDescription(self.tr("Put this request into the message box"))
             button.setToolTip(text)

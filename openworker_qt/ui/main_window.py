@@ -150,6 +150,10 @@ class Banner(QFrame):
         self.show()
 
 
+#: The session list's narrowest width (its titles stay readable).
+SIDEBAR_MIN_WIDTH = 180
+
+
 class MainWindow(QMainWindow):
     """See module docstring. ``workspace``: the folder new sessions start in;
     ``keeps_running()``: whether closing the window only hides it (a tray icon)."""
@@ -229,6 +233,10 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.artifacts_dock)
         self.resizeDocks([self.artifacts_dock], [380], Qt.Orientation.Horizontal)
         self.artifacts_dock.hide()
+        # While the panel is open the session list keeps a readable width (it was
+        # squeezed to a few letters): the panel, then the window, make room instead.
+        self.artifacts_dock.visibilityChanged.connect(
+            lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         self.status_label = QLabel()
         self.status_label.setAccessibleName(self.tr("Status"))
         self.statusBar().addWidget(self.status_label, 1)
@@ -837,8 +845,12 @@ class MainWindow(QMainWindow):
             self.status_label.setText(self.tr("{detail} · {secs} s").format(detail=detail, secs=secs))
         else:
             others = len(self._turn_started)
-            self.status_label.setText(
-                self.tr("{n} session(s) working").format(n=others) if others else self.tr("Ready"))
+            if others == 1:
+                self.status_label.setText(self.tr("Another session is working"))
+            elif others:
+                self.status_label.setText(self.tr("{n} other sessions are working").format(n=others))
+            else:
+                self.status_label.setText(self.tr("Ready"))
         self.status_label.setAccessibleDescription(self.status_label.text())
 
     # ------------------------------------------------------------- approvals

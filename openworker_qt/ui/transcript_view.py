@@ -313,9 +313,11 @@ class TranscriptView(QListView):
         show = (isinstance(model, TranscriptModel) and model.paged()
                 and not self._stick_to_bottom and self.session_bar.value() > 0)
         if show:
+            # Centred at the top: at the right it covered a code block's Copy button
+            # and the end of the user's messages.
             hint = self.jump_button.sizeHint()
             self.jump_button.setGeometry(
-                self.viewport().width() - hint.width() - 16, 8, hint.width(), hint.height())
+                (self.viewport().width() - hint.width()) // 2, 8, hint.width(), hint.height())
         self.jump_button.setVisible(show)
 
     def jump_to_start(self) -> None:

@@ -137,7 +137,8 @@ class Tray(QObject):
             detail = self.tr("{a} approval(s), {q} other question(s) in {s} session(s)").format(
                 a=approvals, q=len(asks) - approvals, s=sessions)
         elif running:
-            status = self.tr("Working on {n} session(s)").format(n=len(running))
+            status = (self.tr("Working on one session") if len(running) == 1
+                      else self.tr("Working on {n} sessions").format(n=len(running)))
             detail = ""
         else:
             status = self.tr("Idle")

@@ -3548,18 +3548,18 @@ The grant applies to this session only.</source>
     </context>
     <context>
         <name>MainWindow</name>
-    <message>
-        <source>Deleting the session…</source>
-        <translation>正在删除会话…</translation>
-    </message>
-    <message>
-        <source>The session could not be deleted; it is still there.</source>
-        <translation>无法删除该会话，它仍然保留着。</translation>
-    </message>
-    <message>
-        <source>Session deleted</source>
-        <translation>会话已删除</translation>
-    </message>
+        <message>
+            <source>Deleting the session…</source>
+            <translation>正在删除会话…</translation>
+        </message>
+        <message>
+            <source>The session could not be deleted; it is still there.</source>
+            <translation>无法删除该会话，它仍然保留着。</translation>
+        </message>
+        <message>
+            <source>Session deleted</source>
+            <translation>会话已删除</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="167" />
             <location filename="../../openworker_qt/ui/main_window.py" line="500" />
@@ -3848,6 +3848,16 @@ The grant applies to this session only.</source>
         <message>
             <source>Check for &amp;updates…</source>
             <translation>检查更新(&amp;U)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+            <source>{n} other sessions are working</source>
+            <translation>另有 {n} 个会话正在工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
+            <source>Another session is working</source>
+            <translation>另一个会话正在工作</translation>
         </message>
     </context>
     <context>
@@ -5863,6 +5873,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/tray.py" line="112" />
             <source>Automations… ({n} failed)</source>
             <translation>自动任务…（{n} 个失败）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="1" />
+            <source>Working on {n} sessions</source>
+            <translation>正在处理 {n} 个会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/tray.py" line="1" />
+            <source>Working on one session</source>
+            <translation>正在处理 1 个会话</translation>
         </message>
     </context>
     <context>

@@ -373,3 +373,31 @@ def test_formula_values_for_previews() -> None:
     assert out[6][1:3] == ["=B7", "=Other!A1"]
     assert out[6][3] == 1.0 + 5.0
     assert rows[1][3] == "=B2*C2"  # the input is left alone
+
+
+CHINESE_WORDS = [{"type": "heading", "text": "第三季度 sales", "level": 1},
+                 {"type": "paragraph", "text": "Sales rose in every month. 销售额逐月上升。"},
+                 {"type": "list", "items": ["北京", "Shanghai 上海"]},
+                 {"type": "table", "columns": ["城市", "Total"], "rows": [["广州", 3]]}]
+
+
+def test_pdf_keeps_chinese_words_with_a_system_font_that_has_them() -> None:
+    from pypdf import PdfReader
+
+    # scripts/dev installs fonts-noto-cjk (the UI's Chinese needs it too).
+    rendered = documents.render("pdf", "报告 Q3", documents.validate("pdf", CHINESE_WORDS))
+    text = PdfReader(io.BytesIO(rendered.data)).pages[0].extract_text()
+    text = "".join(text.replace("\x00", "").split())  # (pypdf puts NULs in a CID font's text)
+    for words in ("报告Q3", "第三季度sales", "销售额逐月上升。", "北京", "Shanghai上海", "城市", "广州"):
+        assert words in text
+
+
+def test_pdf_with_characters_no_font_has_is_refused_not_written_without_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openworker_qt.core import charts
+
+    monkeypatch.setattr(charts, "CJK_FONTS", (str(tmp_path / "none.ttc"),))
+    with pytest.raises(documents.DocumentError, match="销售额"):
+        documents.render("pdf", "Q3", documents.validate("pdf", CHINESE_WORDS[1:2]))
+    # Words the shipped font has are written as before.
+    assert documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS)).data

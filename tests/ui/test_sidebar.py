@@ -301,3 +301,18 @@ def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:  # typ
     sidebar.pin_action.trigger()  # acts on the row clicked, not the current one
     assert store.get_session(ids[2]).pinned  # type: ignore[union-attr]
     assert sidebar.current_id() == ids[2]
+
+
+def test_a_found_messages_snippet_is_plain_words_without_markdown_marks(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = _store(tmp_path)
+    ids = _many(store, 5)
+    store.append(ids[2], {"role": "assistant", "content":
+                          "## Result\n\nHere is **the helper**:\n\n```python\ndef step_1(x):\n"
+                          "    return x.__len__()\n```\n\n> Use `step_1` twice."})
+    sidebar = _sidebar(qtbot, store)
+    with qtbot.waitSignal(sidebar.model.search_done, timeout=5000):
+        qtbot.keyClicks(sidebar.search, "helper")
+    model = sidebar.model
+    assert _rows(model) == [ids[2]]
+    assert model.index(0, 0).data(SNIPPET_ROLE) == (
+        "Result Here is the helper: def step_1(x): return x.__len__() Use step_1 twice.")

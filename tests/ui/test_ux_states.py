@@ -266,3 +266,58 @@ def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop,
 
     run(qloop, scenario)
     assert seen["title"] == "Prepare the renewal brief"
+
+
+def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QPushButton
+
+    window = make_desktop().window
+    window.resize(1040, 720)  # the width a first run opens at: two cards a row cut their words
+    window.show()
+    qapp.processEvents()
+    qapp.processEvents()
+    for button in window.view.empty_state.examples:
+        assert button.isVisible()
+        if type(button) is QPushButton:  # one line, as wide as the words
+            need = (button.fontMetrics().horizontalAdvance(button.text())
+                    + button.iconSize().width() + 28)
+            assert need <= button.width(), button.text()
+        else:  # wrapped: every line inside the card
+            rect = button.text_rect()
+            assert button.text_height(rect.width()) <= rect.height(), button.text()
+            assert rect.width() > 0
+    window.hide()
+
+
+def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    window = make_desktop().window
+    window._turn_started["elsewhere"] = 0.0
+    window._update_status()
+    assert window.status_label.text() == "Another session is working"
+    window._turn_started["third"] = 0.0
+    window._update_status()
+    assert window.status_label.text() == "2 other sessions are working"
+    window._turn_started.clear()
+    window._update_status()
+    assert window.status_label.text() == "Ready"
+
+
+def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    window = make_desktop().window
+    window.show()
+    window.resize(600, 500)
+    qapp.processEvents()
+    narrowest = window.width()
+    window.resize(1040, 720)  # the size a first run opens at
+    qapp.processEvents()
+    window.artifacts_dock.toggleViewAction().trigger()
+    for _ in range(3):
+        qapp.processEvents()
+    assert window.artifacts_dock.isVisible()
+    assert window.sidebar.width() >= 180  # titles stay readable (it was squeezed to ~60 px)
+    window.artifacts_dock.toggleViewAction().trigger()  # closed: the window may be small again
+    qapp.processEvents()
+    window.resize(600, 500)
+    qapp.processEvents()
+    assert window.width() == narrowest
+    window.hide()
