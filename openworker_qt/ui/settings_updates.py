@@ -136,6 +136,9 @@ class UpdatesPage(QWidget):
                 "This build cannot check for updates: it was made without the release key "
                 "that update notices are signed with (a development or unofficial build)."))
             self.build_note.show()
+            # Nothing here would have an effect: the fields say so by being unavailable.
+            for widget in (self.url, self.save_button, self.automatic):
+                widget.setEnabled(False)
 
     def save_url(self) -> bool:
         """Save the field's address if it is allowed; say why not otherwise."""

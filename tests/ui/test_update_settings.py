@@ -7,6 +7,7 @@ it cannot check instead of reporting a forged manifest."""
 from __future__ import annotations
 
 import base64
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,12 @@ def _updates_page(desktop: Any, qloop: Any) -> Any:
     act(qloop, desktop.window.findChild(QAction, "settings").trigger)
     window = desktop.settings_window
     run(qloop, lambda: until(lambda: not window.providers.busy(), what="keyring read"))
+    # As a release build's page: the key this repository ships is the development
+    # placeholder, with which the page's fields are unavailable (tested below).
+    if desktop.window.auto_updates.key_file is None:
+        _, public = _keypair()
+        desktop.window.auto_updates.key_file = _key_file(Path(tempfile.mkdtemp()), public)
+    window.updates.key_file = desktop.window.auto_updates.key_file
     titles = [window.nav.item(i).text() for i in range(window.nav.count())]
     act(qloop, lambda: window.show_page(titles.index("Updates")))
     page = window.updates
@@ -200,3 +207,7 @@ def test_the_page_says_when_this_build_cannot_check(qtbot, qloop, make_desktop, 
     assert pages["dev"].build_note.isVisible()
     assert "cannot check for updates" in pages["dev"].build_note.text()
     assert not pages["release"].build_note.isVisible()
+    # A field that would change nothing in this build is unavailable, not a trap.
+    dev, release = pages["dev"], pages["release"]
+    assert not any(w.isEnabled() for w in (dev.url, dev.save_button, dev.automatic))
+    assert all(w.isEnabled() for w in (release.url, release.save_button, release.automatic))
