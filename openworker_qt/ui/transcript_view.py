@@ -174,6 +174,7 @@ class TranscriptView(QListView):
                 signal.connect(self._update_empty_state)
             if isinstance(model, TranscriptModel):
                 model.window_moved.connect(self._on_window_moved)
+                model.window_full.connect(self._on_window_full)
                 model.extent_changed.connect(self._sync_session_bar)
         self._update_empty_state()
 
@@ -282,6 +283,17 @@ class TranscriptView(QListView):
         self._sync_session_bar()
         self._place_jump_button()
         QTimer.singleShot(0, self._maybe_shift)
+
+    def _on_window_full(self) -> None:
+        """Live rows became a page and the window is over its bound: its oldest page
+        goes (following the end), or the pages above the row being read."""
+        if self._seek is not None:
+            return  # the window is on its way elsewhere
+        if self._stick_to_bottom:
+            self.transcript().fit_window(None)
+            return
+        top = self.indexAt(QPoint(1, 1))
+        self.transcript().fit_window(top.row() if top.isValid() else None)
 
     # ------------------------------------------------------------- scrolling
 

@@ -1,0 +1,104 @@
+"""A session kept open for weeks stays bounded: rows that arrive live become pages
+of the session once enough of them are stored, and the window drops its oldest
+page while the user follows the end. Real engine turns (scripted model), real
+SQLite, real window, offscreen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openworker_qt.qt.transcript_model import WINDOW_PAGES
+from openworker_qt.qt.transcript_pages import PAGE_MESSAGES
+from openworker_qt.qt.transcript_reducer import items_from_history
+from openworker_qt.ui.transcript_view import BAR_SCALE
+from tests.ui.conftest import run, until
+
+TURNS = 450  # 900 messages, 900 rows: more than the window holds
+BOUND = (WINDOW_PAGES + 2) * PAGE_MESSAGES  # the window's pages and a tail of two
+
+
+def _script() -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = [{"text": f"answer {i}"} for i in range(TURNS)]
+    turns.append({"tool_calls": [{"id": "w1", "name": "write_file",
+                                  "arguments": {"path": "out.txt", "content": "hello\n"}}]})
+    turns.append({"text": "Done."})
+    return turns
+
+
+async def _settled(window: Any) -> None:
+    await until(lambda: not window.transcript.reading() and window.view._seek is None,
+                timeout=10, what="the window moved")
+
+
+def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop(_script())
+    window = desktop.window
+    window.show_dialogs = False
+    view = window.view
+    manager = desktop.manager
+    store = desktop.runtime.conversations
+    most = {"rows": 0, "heights": 0}
+    seen: dict[str, Any] = {}
+
+    def note() -> None:
+        most["rows"] = max(most["rows"], window.transcript.rowCount())
+        most["heights"] = max(most["heights"], len(view.delegate._heights))
+
+    async def scenario() -> None:
+        sid = window.ensure_session()
+        seen["sid"] = sid
+        for i in range(TURNS):
+            task = manager.send(sid, f"question {i}")
+            assert task is not None
+            await task
+            note()
+        await until(lambda: not getattr(window.transcript, "_cutting", False), what="the last look for a page")
+        # A live turn that waits for the user: its card stays on its row.
+        assert manager.send(sid, "write the file") is not None
+        await until(lambda: view.card_for("w1") is not None and view.card_for("w1").isVisible(),
+                    timeout=10, what="the approval card")
+        note()
+        bar = view.session_bar
+        seen["units"] = window.transcript.total_units()
+        seen["bar"] = (bar.maximum() + bar.pageStep(), bar.value() == bar.maximum())
+        seen["count"] = store.count(sid)
+        # Scrolling up reads the early live messages back from SQLite.
+        view.jump_to_start()
+        await _settled(window)
+        seen["start"] = window.transcript.items
+        note()
+        view.session_bar.setValue(view.session_bar.maximum() // 2)
+        await _settled(window)
+        seen["middle"] = window.transcript.items
+        note()
+        # Back at the end: the waiting call's card is on its row again.
+        view.session_bar.setValue(view.session_bar.maximum())
+        await _settled(window)
+        await until(lambda: view.card_for("w1") is not None and view.card_for("w1").isVisible(),
+                    what="the card back on its row")
+        note()
+
+    run(qloop, scenario)
+    model = window.transcript
+    assert most["rows"] <= BOUND
+    assert model.paged()
+    assert most["heights"] <= BOUND + PAGE_MESSAGES
+    # The scrollbar counts every stored message (2 a turn, and the waiting turn's 2).
+    count = seen["count"]
+    assert count == 2 * TURNS + 2
+    assert abs(seen["units"] - count) <= 2
+    assert abs(seen["bar"][0] - count * BAR_SCALE) <= 3 * BAR_SCALE and seen["bar"][1]
+    whole = items_from_history(store.load(seen["sid"]))
+    start = seen["start"]
+    assert start[0].text == "question 0" and start[1].text == "answer 0"
+    assert [(r.kind, r.text) for r in start] == [(r.kind, r.text) for r in whole[:len(start)]]
+    middle = seen["middle"]
+    first = next(i for i, r in enumerate(whole) if r.kind == middle[0].kind and r.text == middle[0].text)
+    assert [(r.kind, r.text) for r in middle] == [
+        (r.kind, r.text) for r in whole[first:first + len(middle)]]
+    assert 0 < first < len(whole) - len(middle)
+    row = model.tool_row("w1")
+    assert row is not None and model.item(row).status == "awaiting"
+    assert view.indexWidget(model.index(row, 0)).isAncestorOf(view.card_for("w1"))
+    assert model.item(model.rowCount() - 3).text == f"answer {TURNS - 1}"
+    assert model.rowCount() <= BOUND
