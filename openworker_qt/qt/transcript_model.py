@@ -522,12 +522,13 @@ class TranscriptModel(QAbstractListModel):
             if page not in keep:
                 del self._cache[page]
 
-    def _show(self, first: int, last: int, *, force: bool = False) -> None:
-        """Expose pages ``first..last`` (``count``: the tail), all read."""
+    def _show(self, first: int, last: int, *, tail: list[TranscriptItem] | None = None) -> None:
+        """Expose pages ``first..last`` (``count``: the tail), all read (``tail``: the
+        tail's rows from now on, swapped in the same reset)."""
         assert self._pages is not None
         at_end = last >= self._pages.count
         older_last = min(last, self._pages.count - 1)
-        if (first, older_last, at_end) == (self._first, self._last, self._at_end) and not force:
+        if (first, older_last, at_end) == (self._first, self._last, self._at_end) and tail is None:
             return
         rows: list[TranscriptItem] = []
         offsets: list[int] = []
@@ -539,6 +540,8 @@ class TranscriptModel(QAbstractListModel):
         self.beginResetModel()
         self._rows, self._offsets = rows, offsets
         self._first, self._last, self._at_end = first, older_last, at_end
+        if tail is not None:
+            self._tail = tail
         self.endResetModel()
         self.moving = False
         self._trim_cache()
@@ -735,9 +738,8 @@ class TranscriptModel(QAbstractListModel):
             self._rows.extend(prefix)
             self._tail = self._tail[k:]
             self._first, self._last = min(self._first, page), page
-        else:
-            self._tail = self._tail[k:]
-            self._show(min(self._first, page), layout.count, force=True)
+        else:  # the stored rows replace what showed live, in one reset
+            self._show(min(self._first, page), layout.count, tail=self._tail[k:])
         self._trim_cache()
         self.extent_changed.emit()  # (a short session takes up the session scrollbar)
         if self._at_end and self._last - self._first + 1 > WINDOW_PAGES:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from openworker_qt.qt.transcript_model import WINDOW_PAGES
-from openworker_qt.qt.transcript_pages import PAGE_MESSAGES
+from openworker_qt.qt.transcript_model import WINDOW_PAGES, TranscriptModel
+from openworker_qt.qt.transcript_pages import CUT_MESSAGES, PAGE_MESSAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
 from openworker_qt.ui.transcript_view import BAR_SCALE
 from tests.ui.conftest import run, until
@@ -102,3 +102,74 @@ def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop
     assert view.indexWidget(model.index(row, 0)).isAncestorOf(view.card_for("w1"))
     assert model.item(model.rowCount() - 3).text == f"answer {TURNS - 1}"
     assert model.rowCount() <= BOUND
+
+
+# ------------------------------------------------------------- the model alone
+
+
+def _live_turns(qtbot: Any, model: Any, store: Any, sid: str, turns: range,  # type: ignore[no-untyped-def]
+                shown: dict[int, str] | None = None) -> None:
+    """Store a chat turn and send its events, as the engine does; ``shown``: answers
+    that showed other text live than was stored."""
+    from openworker_qt.core import events as ev
+
+    for i in turns:
+        question = {"role": "user", "content": f"question {i}"}
+        answer = {"role": "assistant", "content": f"answer {i}"}
+        store.append(sid, question)
+        model.apply(ev.UserMessageAdded(session_id=sid, message=question))
+        store.append(sid, answer)
+        live = dict(answer, content=(shown or {}).get(i, f"answer {i}"))
+        model.apply(ev.AssistantMessage(session_id=sid, message=live))  # type: ignore[arg-type]
+        model.apply(ev.TurnEnded(session_id=sid, status="completed", iterations=1))
+        qtbot.waitUntil(lambda: not model._cutting, timeout=5000)
+
+
+def _model(make_desktop: Any) -> tuple[TranscriptModel, Any, str]:
+    desktop = make_desktop([{"text": "x"}])
+    store = desktop.runtime.conversations
+    sid = str(store.create_session(title="live", model="scripted:x").id)
+    model = TranscriptModel()
+    model.store = store
+    model.reset(sid, [])
+    return model, store, sid
+
+
+def test_the_store_is_the_truth_for_a_page_cut_from_live_rows(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    model, store, sid = _model(make_desktop)
+    _live_turns(qtbot, model, store, sid, range(CUT_MESSAGES // 2),
+                shown={3: "answer 3, as it showed live"})
+    assert model.paged() and model.window()[:2] == (0, 0)  # the first page, still exposed
+    texts = [r.text for r in model.items]
+    assert texts[7] == "answer 3"  # the stored text replaced what showed
+    assert texts == [t for i in range(CUT_MESSAGES // 2) for t in (f"question {i}", f"answer {i}")]
+    assert model.total_units() == CUT_MESSAGES
+
+
+def test_the_window_keeps_the_row_being_read(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    model, store, sid = _model(make_desktop)
+    # Enough for the window's pages and one more (nobody answers window_full here).
+    turns = (CUT_MESSAGES + WINDOW_PAGES * PAGE_MESSAGES) // 2
+    _live_turns(qtbot, model, store, sid, range(turns))
+    first, last, at_end = model.window()
+    assert at_end and last - first + 1 == WINDOW_PAGES + 1
+    rows = model.rowCount()
+    # Reading a row of the second page: only the first page goes.
+    reading = model.items[PAGE_MESSAGES + 5]
+    model.fit_window(PAGE_MESSAGES + 5)
+    assert model.window() == (first + 1, last, True)
+    assert model.rowCount() == rows - PAGE_MESSAGES
+    assert model.item(5) is reading
+    # Following the end: the window's oldest pages go, the end stays.
+    _live_turns(qtbot, model, store, sid, range(turns, turns + PAGE_MESSAGES // 2))
+    assert model.window()[1] - model.window()[0] + 1 == WINDOW_PAGES + 1
+    model.fit_window(None)
+    assert model.window()[2] and model.window()[1] - model.window()[0] + 1 == WINDOW_PAGES
+    # Reading the first row of the window: the window leaves the end instead.
+    _live_turns(qtbot, model, store, sid, range(turns + PAGE_MESSAGES // 2, turns + PAGE_MESSAGES))
+    reading = model.item(3)
+    model.fit_window(3)
+    first, last, at_end = model.window()
+    assert not at_end and last - first + 1 == WINDOW_PAGES
+    assert model.item(3) is reading
+    assert model.newest_rows()[-1].text == f"answer {turns + PAGE_MESSAGES - 1}"
