@@ -729,6 +729,8 @@ class TranscriptModel(QAbstractListModel):
                 del self._tools[row.call_id]
         self._cache[page] = rows
         self._pages = layout
+        if self._want is not None and self._want[1] >= page:
+            self._want = (self._want[0], layout.count)  # a move to the end still goes there
         self._tail_rows0 = max(1, len(self._tail) - k)
         if not self._at_end:
             self._tail = self._tail[k:]

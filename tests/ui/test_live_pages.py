@@ -89,6 +89,12 @@ def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop
     assert abs(seen["units"] - count) <= 2
     assert abs(seen["bar"][0] - count * BAR_SCALE) <= 3 * BAR_SCALE and seen["bar"][1]
     whole = items_from_history(store.load(seen["sid"]))
+    # The pages cut from live rows read back from SQLite as the whole session.
+    layout = model._pages
+    read = [row for page in range(layout.count) for row in layout.read(page)]
+    assert [(r.kind, r.text) for r in read + model.newest_rows()] == [
+        (r.kind, r.text) for r in whole]
+    assert layout.count >= 4 and layout.page_of_call("w1") is None
     start = seen["start"]
     assert start[0].text == "question 0" and start[1].text == "answer 0"
     assert [(r.kind, r.text) for r in start] == [(r.kind, r.text) for r in whole[:len(start)]]
