@@ -712,8 +712,8 @@ class TranscriptModel(QAbstractListModel):
                     k = i
                     break
                 seen += 1
-        if k is None:
-            return
+        if k is None or self._tail[k].text != found.cut_text:
+            return  # the live rows do not line up with the store here: at a later turn
         prefix = self._tail[:k]
         if not all(_settled(row) for row in prefix):
             return  # something before the cut still streams or waits: at a later turn

@@ -61,6 +61,7 @@ class LiveCut(NamedTuple):
     messages: int  # stored messages of the page cut off
     rows: list[TranscriptItem]  # their rows, as stored
     total: int  # the session's stored messages
+    cut_text: str  # the text of the user message the tail starts at after the cut
 
 
 class SessionPages:
@@ -120,8 +121,9 @@ class SessionPages:
         if cut >= _END_ID:
             return None
         messages = self.store.messages_between(sid, tail_id, cut)
+        first = items_from_history(self.store.messages_between(sid, cut, cut + 1))
         return LiveCut(tail_id, cut, len(messages), items_from_history(messages),
-                       int(self.store.count(sid)))
+                       int(self.store.count(sid)), first[0].text if first else "")
 
     def add_cut(self, cut: LiveCut) -> int:
         """Make the tail's oldest messages (found by :meth:`find_cut`) a page; returns

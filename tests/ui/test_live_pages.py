@@ -179,3 +179,14 @@ def test_the_window_keeps_the_row_being_read(qtbot, make_desktop) -> None:  # ty
     assert not at_end and last - first + 1 == WINDOW_PAGES
     assert model.item(3) is reading
     assert model.newest_rows()[-1].text == f"answer {turns + PAGE_MESSAGES - 1}"
+
+
+def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    model, store, sid = _model(make_desktop)
+    # A message another process stored: no live row shows it (until reopened).
+    store.append(sid, {"role": "user", "content": "from the command line"})
+    _live_turns(qtbot, model, store, sid, range(CUT_MESSAGES // 2 + 10))
+    # No page is cut where the rows would not match the store: nothing is lost.
+    assert not model.paged()
+    assert [r.text for r in model.items] == [
+        t for i in range(CUT_MESSAGES // 2 + 10) for t in (f"question {i}", f"answer {i}")]
