@@ -5,8 +5,15 @@ SQLite, real window, offscreen."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from typing import Any
 
+import pytest
+from PySide6.QtCore import QPoint
+
+from openworker_qt.qt import transcript_model
 from openworker_qt.qt.transcript_model import WINDOW_PAGES, TranscriptModel
 from openworker_qt.qt.transcript_pages import CUT_MESSAGES, PAGE_MESSAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
@@ -190,3 +197,59 @@ def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, ma
     assert not model.paged()
     assert [r.text for r in model.items] == [
         t for i in range(CUT_MESSAGES // 2 + 10) for t in (f"question {i}", f"answer {i}")]
+
+
+@pytest.mark.parametrize("reading", ["near the end", "in the page cut first"])
+def test_rows_being_read_stay_still_when_live_rows_become_pages(qloop, make_desktop, monkeypatch,  # type: ignore[no-untyped-def]
+                                                               reading) -> None:
+    monkeypatch.setattr(transcript_model, "WINDOW_PAGES", 1)  # full after two cuts
+    desktop = make_desktop([{"text": "live answer", "repeat": True}])
+    window = desktop.window
+    view = window.view
+    runtime = desktop.runtime
+    info = runtime.conversations.create_session(
+        title="long", model=runtime.config.data["general"]["default_model"])
+    sid = str(info.id)
+    with runtime.db.transaction() as conn:
+        for i in range(500):  # 1,000 messages: paged, the window holds the newest page
+            for m in ({"role": "user", "content": f"question {i}"},
+                      {"role": "assistant", "content": f"answer {i}"}):
+                conn.execute("INSERT INTO messages(session_id, role, data, created_at)"
+                             " VALUES (?, ?, ?, ?)", (sid, m["role"], json.dumps(m), time.time()))
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        inner = view.verticalScrollBar()
+        window.open_session(sid)
+        await until(lambda: window.loaded() and window.transcript.rowCount(), what="load")
+        await until(lambda: inner.value() == inner.maximum() > 0, what="at bottom")
+        if reading == "near the end":
+            inner.setValue(inner.maximum() - view.viewport().height() // 2)
+        else:  # the newest page's row 100: its messages go into the first page cut
+            rect = view.visualRect(window.transcript.index(100, 0))
+            inner.setValue(inner.value() + rect.top())
+        await until(lambda: not view._stick_to_bottom, what="scrolled up")
+        top = view.indexAt(QPoint(1, 1))
+        seen["item"] = window.transcript.item(top.row())
+        seen["y"] = view.visualRect(top).top()
+        moved = []
+        window.transcript.window_moved.connect(lambda: moved.append(1))
+        for i in range(140):  # 280 messages: two pages cut from the tail
+            task = desktop.manager.send(sid, f"live question {i}")
+            assert task is not None
+            await task
+        await until(lambda: not window.transcript._cutting and moved, what="the window fitted")
+        await asyncio.sleep(0.2)
+        now = view.indexAt(QPoint(1, 1))
+        seen["now"] = window.transcript.item(now.row())
+        seen["now y"] = view.visualRect(now).top()
+        seen["window"] = window.transcript.window()
+
+    run(qloop, scenario)
+    assert seen["now"] is seen["item"] and abs(seen["now y"] - seen["y"]) <= 2
+    first, last, at_end = seen["window"]
+    assert last - first + 1 == 1
+    # Near the end: the page above the row being read went. In that page: the window
+    # left the end instead (the live rows are there when the user scrolls down).
+    assert at_end is (reading == "near the end")
+    assert window.transcript.newest_rows()[-1].text == "live answer"
