@@ -24,6 +24,10 @@ moves the window there (its pages are read in a worker; the rows on screen stay
 until they are); scrolling near an edge of the window moves it by a page and
 keeps the row being read still. "Jump to start" (Ctrl+Home, or the button shown
 while the view is scrolled up) moves the window to the first page.
+Rows that arrive live become pages too once enough are stored: while the view
+follows the end its window then drops its oldest page (the rows at the bottom
+stay where they are); while the user reads further up, only pages above the row
+being read go, or the window leaves the end (``window_full``, :meth:`_on_window_full`).
 
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
 with ``setIndexWidget`` (inside a holder, so a card outlives its row leaving the
