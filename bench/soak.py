@@ -11,7 +11,14 @@ after the first block (the warm-up: caches, fonts, first imports).
 Target: RSS growth <= 1 MiB per 100 turns at 1,000 turns across 100 sessions;
 no stall over 16 ms.
 
+``--one-session`` runs every turn in ONE session left open in the window (a user
+who keeps one conversation going for weeks): each block also prints the rows the
+transcript view holds, the rows' cached sizes and text documents in its
+delegate, and the session's stored messages. Target: rows and documents stay
+bounded (the window's pages and the tail) however many turns run.
+
     .venv/bin/python bench/soak.py [--turns 1000] [--sessions 100] [--block 100]
+    .venv/bin/python bench/soak.py --one-session [--turns 1000] [--block 100]
 """
 
 from __future__ import annotations
@@ -38,7 +45,11 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--sessions", type=int, default=100)
     parser.add_argument("--block", type=int, default=100)
+    parser.add_argument("--one-session", action="store_true",
+                        help="every turn in one session kept open (the view's rows per block)")
     args = parser.parse_args()
+    if args.one_session:
+        args.sessions = 1
     home = temp_home()
     import qasync
     from PySide6.QtCore import QObject
@@ -75,6 +86,14 @@ def main() -> int:
         return len(tops) + sum(len(w.findChildren(QObject)) for w in tops) + len(
             app.findChildren(QObject))
 
+    def view_figures() -> str:
+        """The transcript view's rows, cached row sizes and documents, stored messages."""
+        delegate = window.view.delegate
+        return (f"  {window.transcript.rowCount():>5} {len(delegate._heights):>5} "
+                f"{len(delegate._docs):>5} {rt.conversations.count(sessions[0]):>6}")
+
+    most_rows = [0]  # the most rows the view held after any turn
+
     def sample() -> tuple[float, int, int, int]:
         gc.collect()
         return rss_mib(), len(gc.get_objects()), qobjects(), fds()
@@ -86,7 +105,8 @@ def main() -> int:
         rss, objs, qobjs, nfd = sample()
         rows.append((0, rss, objs, qobjs, nfd, 0.0, 0.0))
         print(f"soak: {'turns':>6} {'RSS MiB':>8} {'objects':>9} {'QObjects':>9} {'fds':>5} "
-              f"{'stall ms':>9} {'CPU ms':>8}  (live engines)")
+              f"{'stall ms':>9} {'CPU ms':>8}  (live engines)" + (
+                  f"  {'rows':>5} {'sizes':>5} {'docs':>5} {'stored':>6}" if args.one_session else ""))
         print(f"soak: {0:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} {'-':>9}")
         ticks.start()
         for turn in range(1, args.turns + 1):
@@ -98,6 +118,7 @@ def main() -> int:
             if task is not None:
                 await task
             window.refresh_sessions()
+            most_rows[0] = max(most_rows[0], window.transcript.rowCount())
             # The scripted model keeps every request it got (a test aid a real provider
             # does not have): emptied, so it is not counted as the app's growth.
             for provider in getattr(rt.router, "_scripted", {}).values():
@@ -108,8 +129,11 @@ def main() -> int:
                 ticks.stop()
                 rss, objs, qobjs, nfd = sample()
                 rows.append((turn, rss, objs, qobjs, nfd, stall, busy))
+                engines = (len(manager.live_sessions()) if hasattr(manager, "live_sessions")
+                           else len(manager._engines))
                 print(f"soak: {turn:>6} {rss:>8.1f} {objs:>9} {qobjs:>9} {nfd:>5} "
-                      f"{stall * 1000:>9.1f} {busy * 1000:>8.1f}  ({len(manager.live_sessions()) if hasattr(manager, 'live_sessions') else len(manager._engines)})",
+                      f"{stall * 1000:>9.1f} {busy * 1000:>8.1f}  ({engines})"
+                      + (view_figures() if args.one_session else ""),
                       flush=True)
                 ticks.reset()
                 ticks.start()
@@ -124,6 +148,9 @@ def main() -> int:
         print(f"soak: after the first block, per 100 turns: RSS {(end[1] - first[1]) * per:+.2f} MiB, "
               f"objects {(end[2] - first[2]) * per:+.0f}, QObjects {(end[3] - first[3]) * per:+.1f}, "
               f"fds {(end[4] - first[4]) * per:+.1f} (target RSS <= 1 MiB per 100 turns)")
+    if args.one_session:
+        print(f"soak: one session kept open, {args.turns} turns: at most {most_rows[0]} rows in the view "
+              f"after any turn; {window.transcript.rowCount()} at the end")
     print(f"soak: longest loop stall of any block {max(r[5] for r in rows) * 1000:.1f} ms, the most "
           f"CPU the loop thread spent between two ticks {max(r[6] for r in rows) * 1000:.1f} ms "
           f"(target <= 16 ms); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")

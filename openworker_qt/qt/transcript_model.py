@@ -35,7 +35,14 @@ relayout of at most a few hundred rows, 5-10 ms of CPU (bench/transcript.py).
 
 Live rows always go to the tail (the reducer's rows), shown or not: a message
 that arrives while the user reads the middle of the session is there when they
-come back to the end. A call waiting for the user whose row is in an older page
+come back to the end. A session kept open for weeks does not grow the tail
+without bound: when a turn ends and the tail holds
+:data:`~openworker_qt.qt.transcript_pages.CUT_MESSAGES` stored messages, its
+oldest settled page becomes a regular page (looked up in a worker; the live rows
+themselves move into it, so nothing on screen changes), and while the user
+follows the end the window then drops its oldest page like any other
+(:attr:`window_full`; rows still streaming or waiting for the user are never in
+a page cut off, so they are never dropped). A call waiting for the user whose row is in an older page
 not held is looked up in SQLite (:attr:`located`), and the waiting state is laid
 over its row whenever its page is read again.
 
@@ -71,7 +78,7 @@ from PySide6.QtCore import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.transcript_items import TranscriptItem, describe, status_label
-from openworker_qt.qt.transcript_pages import PAGE_MESSAGES, SessionPages
+from openworker_qt.qt.transcript_pages import PAGE_MESSAGES, LiveCut, SessionPages
 from openworker_qt.qt.transcript_reducer import TranscriptReducer, items_from_history
 
 log = logging.getLogger(__name__)
@@ -83,6 +90,8 @@ STATUS_ROLE = int(Qt.ItemDataRole.UserRole) + 3
 WINDOW_PAGES = 3
 #: Pages read and kept: the window and its read-ahead neighbours.
 CACHE_PAGES = WINDOW_PAGES + 4
+#: Tail rows from which a turn's end looks for a page to cut off the tail.
+CUT_CHECK_ROWS = PAGE_MESSAGES
 #: Rows of a session big enough that switching away from it trims the C heap.
 TRIM_AFTER_ROWS = 500
 
@@ -133,6 +142,17 @@ def trim_heap_later() -> threading.Thread:
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
+def _settled(row: TranscriptItem) -> bool:
+    """A row that can leave the tail: nothing streams into it or waits on it."""
+    if row.kind == "assistant":
+        return not row.streaming
+    if row.kind == "tool":
+        return row.status not in ("pending", "awaiting", "running")
+    if row.kind == "notice":
+        return row.notice_kind != "waiting"
+    return row.source != "queued"
+
+
 class TranscriptModel(QAbstractListModel):
     """Rows of the session shown in the window (see module docstring).
 
@@ -141,14 +161,18 @@ class TranscriptModel(QAbstractListModel):
             (a reset; ``moving`` is true during it).
         extent_changed(): the session's length in units changed (rows arrived).
         located(str): the older page of a waiting call was read; mark it again.
+        window_full(): live rows made the window longer than :data:`WINDOW_PAGES`
+            pages and the tail; the view answers with :meth:`fit_window`.
     """
 
     window_moved = Signal()
     extent_changed = Signal()
     located = Signal(str)
+    window_full = Signal()
     #: (session id, generation, page, rows, error) from the page worker.
     _page_read = Signal(str, int, int, object, str)
     _call_found = Signal(str, int, str, object)
+    _cut_found = Signal(str, int, object)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -166,6 +190,11 @@ class TranscriptModel(QAbstractListModel):
         # The rules that build and change rows; this model only holds and announces them.
         self._reducer = TranscriptReducer(self)
         self._pages: SessionPages | None = None
+        #: The store a short session's live rows are paged from once it grows (the
+        #: window sets it); a paged session's pages bring their own.
+        self.store: Any = None
+        self._layout: SessionPages | None = None  # the page layout, paged yet or not
+        self._cutting = False  # a worker looks for a page to cut off the tail
         self._cache: OrderedDict[int, list[TranscriptItem]] = OrderedDict()
         self._want: tuple[int, int] | None = None  # (first, last) page the view asked for
         self._reading: int | None = None  # the page a worker reads
@@ -177,6 +206,7 @@ class TranscriptModel(QAbstractListModel):
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._page_read.connect(self._on_page_read)
         self._call_found.connect(self._on_call_found)
+        self._cut_found.connect(self._on_cut_found)
 
     # ------------------------------------------------------------- Qt interface
 
@@ -247,6 +277,11 @@ class TranscriptModel(QAbstractListModel):
         self._tools = {it.call_id: it for it in self._tail if it.kind == "tool"}
         self._rows, self._offsets = [], []
         self._pages = pages if pages is not None and pages.count else None
+        if pages is None and self.store is not None and session_id:
+            pages = SessionPages(self.store, session_id, older=0, tail_id=0,
+                                 tail_messages=max(1, len(self._tail)))
+        self._layout = pages
+        self._cutting = False
         self._first = self._pages.count if self._pages is not None else 0
         self._last = self._first - 1
         self._at_end = True
@@ -358,9 +393,7 @@ class TranscriptModel(QAbstractListModel):
 
     def page_of_units(self, units: float) -> int:
         assert self._pages is not None
-        if units >= self._pages.older:
-            return self._pages.count
-        return max(0, int(units) // PAGE_MESSAGES)
+        return self._pages.page_of(units)
 
     # ------------------------------------------------------------ moving the window
 
@@ -489,12 +522,13 @@ class TranscriptModel(QAbstractListModel):
             if page not in keep:
                 del self._cache[page]
 
-    def _show(self, first: int, last: int) -> None:
-        """Expose pages ``first..last`` (``count``: the tail), all read."""
+    def _show(self, first: int, last: int, *, tail: list[TranscriptItem] | None = None) -> None:
+        """Expose pages ``first..last`` (``count``: the tail), all read (``tail``: the
+        tail's rows from now on, swapped in the same reset)."""
         assert self._pages is not None
         at_end = last >= self._pages.count
         older_last = min(last, self._pages.count - 1)
-        if (first, older_last, at_end) == (self._first, self._last, self._at_end):
+        if (first, older_last, at_end) == (self._first, self._last, self._at_end) and tail is None:
             return
         rows: list[TranscriptItem] = []
         offsets: list[int] = []
@@ -506,6 +540,8 @@ class TranscriptModel(QAbstractListModel):
         self.beginResetModel()
         self._rows, self._offsets = rows, offsets
         self._first, self._last, self._at_end = first, older_last, at_end
+        if tail is not None:
+            self._tail = tail
         self.endResetModel()
         self.moving = False
         self._trim_cache()
@@ -633,6 +669,107 @@ class TranscriptModel(QAbstractListModel):
     def apply(self, event: ev.Event) -> None:
         """Update rows for one event of this model's session (see TranscriptReducer)."""
         self._reducer.apply_event(event)
+        if isinstance(event, ev.TurnEnded):
+            self._look_for_cut()
+
+    # ------------------------------------------------- live rows become pages
+
+    def _look_for_cut(self) -> None:
+        """A turn ended: if the tail is long, look (in a worker) for a page to cut off."""
+        layout = self._layout
+        if layout is None or self._cutting or len(self._tail) < CUT_CHECK_ROWS:
+            return
+        self._cutting = True
+        sid, generation, signal = self.session_id, self._generation, self._cut_found
+
+        def work() -> None:
+            try:
+                found = layout.find_cut()
+            except Exception:
+                log.exception("looking for a page of %s to cut failed", sid)
+                found = None
+            try:
+                signal.emit(sid, generation, found)
+            except RuntimeError:
+                pass
+
+        self._submit(work)
+
+    def _on_cut_found(self, session_id: str, generation: int, found: object) -> None:
+        if generation != self._generation or session_id != self.session_id:
+            return
+        self._cutting = False
+        layout = self._layout
+        if not isinstance(found, LiveCut) or layout is None or layout.tail_id != found.tail_id:
+            return
+        # The cut's user message in the tail: the one after as many stored user
+        # messages as the page holds (a queued message is not stored yet).
+        users = sum(1 for row in found.rows if row.kind == "user")
+        seen, k = 0, None
+        for i, row in enumerate(self._tail):
+            if row.kind == "user" and row.source != "queued":
+                if seen == users:
+                    k = i
+                    break
+                seen += 1
+        if k is None or self._tail[k].text != found.cut_text:
+            return  # the live rows do not line up with the store here: at a later turn
+        prefix = self._tail[:k]
+        if not all(_settled(row) for row in prefix):
+            return  # something before the cut still streams or waits: at a later turn
+        same = len(prefix) == len(found.rows) and all(
+            (a.kind, a.text, a.call_id, a.status) == (b.kind, b.text, b.call_id, b.status)
+            for a, b in zip(prefix, found.rows, strict=True))
+        rows = prefix if same else found.rows  # the store is the truth
+        page = layout.add_cut(found)
+        if page < 0:
+            return
+        for row in prefix:
+            if row.kind == "tool" and self._tools.get(row.call_id) is row:
+                del self._tools[row.call_id]
+        self._cache[page] = rows
+        self._pages = layout
+        if self._want is not None and self._want[1] >= page:
+            self._want = (self._want[0], layout.count)  # a move to the end still goes there
+        self._tail_rows0 = max(1, len(self._tail) - k)
+        if not self._at_end:
+            self._tail = self._tail[k:]
+        elif same and self._last == page - 1:
+            # The rows move from the tail into the page: the same rows, in the same order.
+            self._offsets.append(len(self._rows))
+            self._rows.extend(prefix)
+            self._tail = self._tail[k:]
+            self._first, self._last = min(self._first, page), page
+        else:  # the stored rows replace what showed live, in one reset
+            self._show(min(self._first, page), layout.count, tail=self._tail[k:])
+        self._trim_cache()
+        self.extent_changed.emit()  # (a short session takes up the session scrollbar)
+        if self._at_end and self._last - self._first + 1 > WINDOW_PAGES:
+            self.window_full.emit()
+
+    def fit_window(self, reading_row: int | None = None) -> None:
+        """Drop the window's oldest pages beyond :data:`WINDOW_PAGES` (after live rows
+        became a page). ``reading_row``: the row at the top of the screen while the
+        user is not following the end; pages wholly above it go, and if that is not
+        enough the window leaves the end instead, keeping the rows being read."""
+        if self._pages is None or not self._at_end:
+            return
+        over = self._last - self._first + 1 - WINDOW_PAGES
+        if over <= 0:
+            return
+        drop = over
+        if reading_row is not None:
+            drop = 0
+            while drop < over:
+                i = drop + 1
+                end = self._offsets[i] if i < len(self._offsets) else len(self._rows)
+                if end > reading_row:
+                    break
+                drop += 1
+        first = self._first + drop
+        last = self._pages.count if drop == over else first + WINDOW_PAGES - 1
+        self._show(first, last)
+        self._prefetch()
 
     def append_text(self, text: str) -> None:
         """Streamed assistant text (coalesced deltas from the bridge)."""

@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
 
         self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
+        self.transcript.store = self.store  # a session that grows live is paged from it
         self.transcript.located.connect(self._on_call_located)
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()

@@ -24,6 +24,10 @@ moves the window there (its pages are read in a worker; the rows on screen stay
 until they are); scrolling near an edge of the window moves it by a page and
 keeps the row being read still. "Jump to start" (Ctrl+Home, or the button shown
 while the view is scrolled up) moves the window to the first page.
+Rows that arrive live become pages too once enough are stored: while the view
+follows the end its window then drops its oldest page (the rows at the bottom
+stay where they are); while the user reads further up, only pages above the row
+being read go, or the window leaves the end (``window_full``, :meth:`_on_window_full`).
 
 Pending approvals are real widgets (:class:`ApprovalCard`) placed on their row
 with ``setIndexWidget`` (inside a holder, so a card outlives its row leaving the
@@ -174,6 +178,7 @@ class TranscriptView(QListView):
                 signal.connect(self._update_empty_state)
             if isinstance(model, TranscriptModel):
                 model.window_moved.connect(self._on_window_moved)
+                model.window_full.connect(self._on_window_full)
                 model.extent_changed.connect(self._sync_session_bar)
         self._update_empty_state()
 
@@ -282,6 +287,17 @@ class TranscriptView(QListView):
         self._sync_session_bar()
         self._place_jump_button()
         QTimer.singleShot(0, self._maybe_shift)
+
+    def _on_window_full(self) -> None:
+        """Live rows became a page and the window is over its bound: its oldest page
+        goes (following the end), or the pages above the row being read."""
+        if self._seek is not None:
+            return  # the window is on its way elsewhere
+        if self._stick_to_bottom:
+            self.transcript().fit_window(None)
+            return
+        top = self.indexAt(QPoint(1, 1))
+        self.transcript().fit_window(top.row() if top.isValid() else None)
 
     # ------------------------------------------------------------- scrolling
 
