@@ -534,7 +534,11 @@ class TranscriptView(QListView):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
-        self.delegate.invalidate()
+        # Row heights depend on the width alone: a change of height only (the message
+        # box growing, a banner shown) keeps them; measuring every row again on such a
+        # resize cost up to 40 ms of the loop's time in a session of a few hundred rows.
+        if event.oldSize().width() != event.size().width():
+            self.delegate.invalidate()
         self.empty_state.setGeometry(self.viewport().rect())
         self._place_session_bar()
         self._place_jump_button()

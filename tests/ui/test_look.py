@@ -404,3 +404,36 @@ def test_icons_follow_a_scheme_switch(qtbot) -> None:  # type: ignore[no-untyped
         assert dark == (design.dark().accent, design.dark().muted)
     finally:
         app.setPalette(before_palette)
+
+
+def test_a_resize_measures_rows_again_only_for_a_new_width(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Row heights depend on the reading column's width alone: a window that only grows
+    taller (the message box growing, a banner shown) measures none of its rows again
+    (that cost up to 40 ms of the loop's time in a session of a few hundred rows)."""
+    items = [TranscriptItem("assistant", text=f"Answer {i}: **bold** and `code`.\n\n- a\n- b")
+             for i in range(60)]
+    view = _view(qtbot, items, width=600)
+    measured: list[tuple[object, int, int]] = []
+    exact = view.delegate.exact_height
+
+    def counting(item, width):  # type: ignore[no-untyped-def]
+        measured.append((item.uid, item.rev, width))
+        return exact(item, width)
+
+    view.delegate.exact_height = counting  # type: ignore[method-assign]
+
+    def settle() -> None:
+        QApplication.processEvents()
+        view.doItemsLayout()
+        QApplication.processEvents()
+
+    settle()
+    known = set(view.delegate._heights)
+    assert len(known) >= len(items)
+    measured.clear()
+    view.resize(600, 900)  # taller only
+    settle()
+    assert not known & set(measured)
+    view.resize(520, 900)  # a new width: measured again
+    settle()
+    assert measured
