@@ -23,6 +23,37 @@ from openworker_qt.domain.messages import Message
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.search_text import fts_query, index_text, search_words
 
+#: Trigger statements keeping ``session_usage`` (schema step 5): a stored reply's usage
+#: added to its session's totals (``new``), or taken away (``old``).
+_USAGE_ADD = """        INSERT INTO session_usage VALUES (
+            new.session_id, CAST(COALESCE(json_extract(new.data, '$.model'), '') AS TEXT), 1,
+            COALESCE(json_extract(new.data, '$.usage.input_tokens'), 0),
+            COALESCE(json_extract(new.data, '$.usage.output_tokens'), 0),
+            COALESCE(json_extract(new.data, '$.usage.cache_read_tokens'), 0),
+            COALESCE(json_extract(new.data, '$.usage.cache_write_tokens'), 0),
+            COALESCE(json_extract(new.data, '$.usage.reasoning_tokens'), 0))
+        ON CONFLICT(session_id, model) DO UPDATE SET calls = calls + 1,
+            input_tokens = input_tokens + excluded.input_tokens,
+            output_tokens = output_tokens + excluded.output_tokens,
+            cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+            cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
+            reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens;
+"""
+_USAGE_REMOVE = """        UPDATE session_usage SET calls = calls - 1,
+            input_tokens = input_tokens - COALESCE(json_extract(old.data, '$.usage.input_tokens'), 0),
+            output_tokens = output_tokens - COALESCE(json_extract(old.data, '$.usage.output_tokens'), 0),
+            cache_read_tokens =
+                cache_read_tokens - COALESCE(json_extract(old.data, '$.usage.cache_read_tokens'), 0),
+            cache_write_tokens =
+                cache_write_tokens - COALESCE(json_extract(old.data, '$.usage.cache_write_tokens'), 0),
+            reasoning_tokens =
+                reasoning_tokens - COALESCE(json_extract(old.data, '$.usage.reasoning_tokens'), 0)
+        WHERE session_id = old.session_id
+            AND model = CAST(COALESCE(json_extract(old.data, '$.model'), '') AS TEXT);
+        DELETE FROM session_usage WHERE session_id = old.session_id AND calls <= 0;
+"""
+
+
 MIGRATIONS = [
     """
     CREATE TABLE sessions (
@@ -191,73 +222,23 @@ MIGRATIONS = [
     WHEN new.role IN ('assistant', 'notice')
         AND json_extract(CASE WHEN json_valid(new.data) THEN new.data END, '$.usage') IS NOT NULL
     BEGIN
-        INSERT INTO session_usage VALUES (
-            new.session_id, CAST(COALESCE(json_extract(new.data, '$.model'), '') AS TEXT), 1,
-            COALESCE(json_extract(new.data, '$.usage.input_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.output_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.cache_read_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.cache_write_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.reasoning_tokens'), 0))
-        ON CONFLICT(session_id, model) DO UPDATE SET calls = calls + 1,
-            input_tokens = input_tokens + excluded.input_tokens,
-            output_tokens = output_tokens + excluded.output_tokens,
-            cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-            cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
-            reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens;
-    END;
+""" + _USAGE_ADD + """    END;
     CREATE TRIGGER messages_usage_ad AFTER DELETE ON messages
     WHEN old.role IN ('assistant', 'notice')
         AND EXISTS (SELECT 1 FROM sessions WHERE id = old.session_id)
         AND json_extract(CASE WHEN json_valid(old.data) THEN old.data END, '$.usage') IS NOT NULL
     BEGIN
-        UPDATE session_usage SET calls = calls - 1,
-            input_tokens = input_tokens - COALESCE(json_extract(old.data, '$.usage.input_tokens'), 0),
-            output_tokens = output_tokens - COALESCE(json_extract(old.data, '$.usage.output_tokens'), 0),
-            cache_read_tokens =
-                cache_read_tokens - COALESCE(json_extract(old.data, '$.usage.cache_read_tokens'), 0),
-            cache_write_tokens =
-                cache_write_tokens - COALESCE(json_extract(old.data, '$.usage.cache_write_tokens'), 0),
-            reasoning_tokens =
-                reasoning_tokens - COALESCE(json_extract(old.data, '$.usage.reasoning_tokens'), 0)
-        WHERE session_id = old.session_id
-            AND model = CAST(COALESCE(json_extract(old.data, '$.model'), '') AS TEXT);
-        DELETE FROM session_usage WHERE session_id = old.session_id AND calls <= 0;
-    END;
+""" + _USAGE_REMOVE + """    END;
     CREATE TRIGGER messages_usage_au_old AFTER UPDATE OF session_id, role, data ON messages
     WHEN old.role IN ('assistant', 'notice')
         AND json_extract(CASE WHEN json_valid(old.data) THEN old.data END, '$.usage') IS NOT NULL
     BEGIN
-        UPDATE session_usage SET calls = calls - 1,
-            input_tokens = input_tokens - COALESCE(json_extract(old.data, '$.usage.input_tokens'), 0),
-            output_tokens = output_tokens - COALESCE(json_extract(old.data, '$.usage.output_tokens'), 0),
-            cache_read_tokens =
-                cache_read_tokens - COALESCE(json_extract(old.data, '$.usage.cache_read_tokens'), 0),
-            cache_write_tokens =
-                cache_write_tokens - COALESCE(json_extract(old.data, '$.usage.cache_write_tokens'), 0),
-            reasoning_tokens =
-                reasoning_tokens - COALESCE(json_extract(old.data, '$.usage.reasoning_tokens'), 0)
-        WHERE session_id = old.session_id
-            AND model = CAST(COALESCE(json_extract(old.data, '$.model'), '') AS TEXT);
-        DELETE FROM session_usage WHERE session_id = old.session_id AND calls <= 0;
-    END;
+""" + _USAGE_REMOVE + """    END;
     CREATE TRIGGER messages_usage_au_new AFTER UPDATE OF session_id, role, data ON messages
     WHEN new.role IN ('assistant', 'notice')
         AND json_extract(CASE WHEN json_valid(new.data) THEN new.data END, '$.usage') IS NOT NULL
     BEGIN
-        INSERT INTO session_usage VALUES (
-            new.session_id, CAST(COALESCE(json_extract(new.data, '$.model'), '') AS TEXT), 1,
-            COALESCE(json_extract(new.data, '$.usage.input_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.output_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.cache_read_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.cache_write_tokens'), 0),
-            COALESCE(json_extract(new.data, '$.usage.reasoning_tokens'), 0))
-        ON CONFLICT(session_id, model) DO UPDATE SET calls = calls + 1,
-            input_tokens = input_tokens + excluded.input_tokens,
-            output_tokens = output_tokens + excluded.output_tokens,
-            cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
-            cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
-            reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens;
-    END;
+""" + _USAGE_ADD + """    END;
     CREATE TRIGGER sessions_usage_gone AFTER DELETE ON sessions BEGIN
         DELETE FROM session_usage WHERE session_id = old.id;
     END;
