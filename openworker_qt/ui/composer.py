@@ -216,12 +216,6 @@ class Composer(QWidget):
         self.stop = self._icon_button(self.tr("Stop"), self.tr("Stop"),
                                       self.tr("Stop the running turn (Esc)"))
         self.stop.setObjectName("stopButton")
-        # Its place is kept while hidden: the buttons beside it do not move under the
-        # pointer when a turn starts, and the message box's width stays the same (it
-        # grew by a button per turn, so a narrow window's session list jumped each turn).
-        policy = self.stop.sizePolicy()
-        policy.setRetainSizeWhenHidden(True)
-        self.stop.setSizePolicy(policy)
         self.stop.setVisible(False)
         for w in (self.persona, self.mode, self.model):
             row.addWidget(w)

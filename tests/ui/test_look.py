@@ -179,32 +179,6 @@ def test_composer_grows_with_its_text_up_to_a_cap(qtbot) -> None:  # type: ignor
         assert not button.icon().isNull() and button.accessibleName() and button.toolTip()
 
 
-
-def test_the_composer_keeps_its_buttons_still_when_a_turn_starts(qtbot) -> None:  # type: ignore[no-untyped-def]
-    """The Stop button's place is kept while hidden: the buttons beside it do not move
-    under the pointer when a turn starts, and the message box asks for the same width
-    (it grew by a button each turn, so a narrow window's session list jumped)."""
-    from PySide6.QtWidgets import QMainWindow
-
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    composer = Composer()
-    window.setCentralWidget(composer)
-    window.resize(900, 400)
-    window.show()
-    qtbot.waitExposed(window)
-
-    def state() -> tuple[int, int, int]:
-        QApplication.processEvents()
-        return (composer.minimumSizeHint().width(), composer.attach.x(), composer.mic.x())
-
-    idle = state()
-    composer.set_running(True)
-    assert composer.stop.isVisible()
-    assert state() == idle
-    composer.set_running(False)
-    assert state() == idle
-
 MARKDOWN = """Here is the plan:
 
 > Renewals are due in **March**.
