@@ -351,11 +351,16 @@ def api_url(values: Credentials, default: str) -> str:
     return values.get("api_url") or default
 
 
+def bearer_headers(values: Credentials, **headers: str) -> dict[str, str]:
+    """Request headers sending the ``token`` field as a bearer token (with ``headers``)."""
+    return {"Authorization": f"Bearer {values.get('token', '')}", **headers}
+
+
 def bearer_api(service: str, values: Credentials, default: str, policy: RetryPolicy,
                **headers: str) -> HttpApi:
     """An :class:`HttpApi` sending the ``token`` field as a bearer token."""
     return HttpApi(service, api_url(values, default), policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
+                   headers=bearer_headers(values, **headers))
 
 
 def path_segment(value: object) -> str:

@@ -32,6 +32,7 @@ from openworker_qt.connectors.base import (
     Identity,
     RetryPolicy,
     ToolDef,
+    bearer_headers,
     dumps,
     n,
     obj,
@@ -521,7 +522,7 @@ SALESFORCE_VERSION = "v61.0"
 
 def _salesforce(values: Credentials, policy: RetryPolicy) -> HttpApi:
     return HttpApi("Salesforce", _site(values, "Salesforce"), policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                   headers=bearer_headers(values))
 
 
 async def _salesforce_validate(api: HttpApi) -> Identity:

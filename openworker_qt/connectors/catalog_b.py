@@ -38,6 +38,7 @@ from openworker_qt.connectors.base import (
     Identity,
     RetryPolicy,
     ToolDef,
+    bearer_headers,
     dumps,
     is_on,
     n,
@@ -79,7 +80,7 @@ class _OrgApi(HttpApi):
 
 def _sentry(values: Credentials, policy: RetryPolicy) -> _OrgApi:
     api = _OrgApi("Sentry", values.get("api_url") or "https://sentry.io/api/0", policy=policy,
-                  headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                  headers=bearer_headers(values))
     api.scope = quote(values.get("org", ""), safe="")
     return api
 
@@ -218,7 +219,7 @@ class _VercelApi(HttpApi):
 
 def _vercel(values: Credentials, policy: RetryPolicy) -> _VercelApi:
     api = _VercelApi("Vercel", values.get("api_url") or "https://api.vercel.com", policy=policy,
-                     headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                     headers=bearer_headers(values))
     api.team = values.get("team", "")
     return api
 
@@ -272,7 +273,7 @@ VERCEL = ConnectorSpec(
 
 def _posthog(values: Credentials, policy: RetryPolicy) -> _OrgApi:
     api = _OrgApi("PostHog", values.get("api_url") or "https://us.posthog.com", policy=policy,
-                  headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                  headers=bearer_headers(values))
     api.scope = quote(values.get("project", ""), safe="")
     return api
 
@@ -772,7 +773,7 @@ class _MetaGraph(HttpApi):
 def _whatsapp(values: Credentials, policy: RetryPolicy) -> _MetaGraph:
     return _MetaGraph("WhatsApp", values.get("api_url") or "https://graph.facebook.com/v21.0",
                       policy=policy,
-                      headers={"Authorization": f"Bearer {values.get('token', '')}"})
+                      headers=bearer_headers(values))
 
 
 class _WhatsApp:

@@ -32,6 +32,7 @@ from openworker_qt.connectors.base import (
     Identity,
     RetryPolicy,
     ToolDef,
+    bearer_headers,
     dumps,
     n,
     obj,
@@ -42,8 +43,7 @@ from openworker_qt.connectors.base import token_field as _token_field
 
 def _bearer(service: str, values: Credentials, url: str, policy: RetryPolicy,
             **headers: str) -> HttpApi:
-    return HttpApi(service, url, policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}", **headers})
+    return HttpApi(service, url, policy=policy, headers=bearer_headers(values, **headers))
 
 
 def pick(items: Any, *keys: str) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from openworker_qt.connectors.base import (
     Identity,
     RetryPolicy,
     ToolDef,
+    bearer_api,
     dumps,
     n,
     obj,
@@ -35,8 +36,7 @@ from openworker_qt.connectors.services import GraphQLApi, pick
 
 
 def _asana(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return HttpApi("Asana", _url(values, "https://app.asana.com/api/1.0"), policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}"})
+    return bearer_api("Asana", values, "https://app.asana.com/api/1.0", policy)
 
 
 async def _asana_validate(api: HttpApi) -> Identity:
@@ -126,8 +126,7 @@ MONDAY = ConnectorSpec(
 
 
 def _hubspot(values: Credentials, policy: RetryPolicy) -> HttpApi:
-    return HttpApi("HubSpot", _url(values, "https://api.hubapi.com"), policy=policy,
-                   headers={"Authorization": f"Bearer {values.get('token', '')}"})
+    return bearer_api("HubSpot", values, "https://api.hubapi.com", policy)
 
 
 async def _hubspot_validate(api: HttpApi) -> Identity:
