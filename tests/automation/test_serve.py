@@ -170,9 +170,9 @@ def test_two_processes_never_run_the_same_automation_twice(tmp_path: Path) -> No
 # ------------------------------------------------------------ the morning brief
 
 
-def test_morning_brief_end_to_end_with_serve_killed_while_waiting(
-    tmp_path: Path, slack: str
-) -> None:
+def add_morning_brief(tmp_path: Path, slack: str) -> tuple[Path, Any]:
+    """The morning brief automation (read two files, write a report, post it to the
+    loopback "Slack"), added with the CLI: its workspace and the stored automation."""
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "sales.txt").write_text("sales: up 4%\n", encoding="utf-8")
@@ -196,6 +196,13 @@ def test_morning_brief_end_to_end_with_serve_killed_while_waiting(
                 "-w", str(ws), cwd=ws)
     assert added.returncode == 0, added.stderr
     [auto] = store().all()
+    return ws, auto
+
+
+def test_morning_brief_end_to_end_with_serve_killed_while_waiting(
+    tmp_path: Path, slack: str
+) -> None:
+    ws, auto = add_morning_brief(tmp_path, slack)
 
     first = spawn_serve(ws)
     try:

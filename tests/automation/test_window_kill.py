@@ -18,9 +18,8 @@ from typing import IO, Any
 
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.storage.db import Database
-from openworker_qt.storage.paths import app_paths
 from tests.automation.conftest import Hits
-from tests.automation.test_serve import cli, db_path, make_due, store
+from tests.automation.test_serve import add_morning_brief, cli, db_path, make_due, store
 
 LIMIT = 90.0  # seconds: every wait gives up (and fails) after this
 
@@ -59,29 +58,7 @@ def kill(proc: subprocess.Popen[str]) -> None:
 
 
 def test_morning_brief_with_the_window_killed_while_waiting(tmp_path: Path, slack: str) -> None:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "sales.txt").write_text("sales: up 4%\n", encoding="utf-8")
-    (ws / "tickets.txt").write_text("tickets: 3 open\n", encoding="utf-8")
-    app_paths().ensure().config_file.write_text(
-        '[permissions]\nmode = "custom"\nauto_allow = ["write_file"]\n'
-        f'[web]\nallow_private_hosts = ["{slack}"]\n', encoding="utf-8")
-    script = tmp_path / "brief.json"
-    script.write_text(json.dumps({"advance": "history", "turns": [
-        {"text": "Reading the numbers.", "tool_calls": [
-            {"id": "r1", "name": "read_file", "arguments": {"path": "sales.txt"}},
-            {"id": "r2", "name": "read_file", "arguments": {"path": "tickets.txt"}}]},
-        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {
-            "path": "report.md", "content": "# Monday\nsales up 4%, 3 tickets open\n"}}]},
-        {"tool_calls": [{"id": "s1", "name": "web_fetch", "arguments": {
-            "url": f"http://{slack}/send?text=report-ready"}}]},
-        {"text": "The Monday report is written and posted."},
-    ]}), encoding="utf-8")
-    added = cli("automations", "add", "Morning brief", "-p", "Write and post the Monday report.",
-                "--cron", "0 8 * * 1-5", "--tz", "Europe/Paris", "--model", f"scripted:{script}",
-                "-w", str(ws), cwd=ws)
-    assert added.returncode == 0, added.stderr
-    [auto] = store().all()
+    ws, auto = add_morning_brief(tmp_path, slack)
     db = Database(db_path())
     inbox = Inbox(db)
     # "It is 08:00": the window's scheduler ticks as its services start and finds it due.
