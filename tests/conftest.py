@@ -5,7 +5,8 @@
 * no test reaches the network: connections to anything but loopback fail loudly;
 * Qt runs offscreen; ``qloop`` gives a qasync event loop for tests that need Qt
   timers and asyncio together (drive it with ``qloop.run_until_complete``; never
-  ``qtbot.wait_signal`` inside a coroutine on it — that hangs, see SETUP-NOTES).
+  ``qtbot.wait_signal`` inside a coroutine on it — that hangs: await an asyncio
+  future the signal resolves instead).
 """
 
 from __future__ import annotations
