@@ -46,6 +46,7 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
 from openworker_qt.domain.messages import MessageT, ToolCall
+from openworker_qt.domain.text import storable, storable_text
 
 T = TypeVar("T")
 
@@ -281,10 +282,12 @@ class ToolStep:
         attachments: Sequence[dict[str, Any]] = (),
     ) -> ev.ToolFinished:
         # The event carries what was stored (redacted: a tool output may echo a key).
+        # Storable: a tool output may hold a lone surrogate (a file name that is not
+        # UTF-8, read with surrogateescape), which SQLite cannot encode.
         since = self.running_since.pop(call.id, None)
         stored = self.log.append(
-            tool_result(call.id, call.name, truncate(content), status=status, display=display,
-                        rule=rule, attachments=attachments,
+            tool_result(call.id, call.name, storable_text(truncate(content)), status=status,
+                        display=storable(display), rule=rule, attachments=attachments,
                         duration=None if since is None else time.monotonic() - since)
         )
         self.answered.add(call.id)
