@@ -985,6 +985,7 @@ class TurnEngine:
                 text = storable_text(finish.replace_text)
         reply: AssistantMessage = {"role": "assistant", "content": text or None, "ts": now()}
         if calls:
+            _unique_ids(calls)
             reply["tool_calls"] = calls
         if reasoning_parts:
             reply["reasoning"] = "".join(reasoning_parts)
@@ -1041,6 +1042,31 @@ def _storable_arguments(raw: Any) -> Any:
         return text  # the call fails with its own error; the escapes are plain ASCII
     clean = storable(parsed)
     return text if clean is parsed else json.dumps(clean, ensure_ascii=False)
+
+
+def _unique_ids(calls: list[ToolCall]) -> None:
+    """Give each call of one message its own id, before anything is stored: a call
+    whose id an earlier call of the message already has (or that has none) gets a
+    fresh one (``<id>_2``, …). The stored message, its results, the audit, the inbox
+    and every later request then use the new id, so each call is decided, run and
+    answered on its own (providers pair a result with its call by id)."""
+    taken = {str(c.get("id") or "") for c in calls}
+    seen: set[str] = set()
+    for call in calls:
+        cid = str(call.get("id") or "")
+        if cid and cid not in seen:
+            seen.add(cid)
+            continue
+        if cid:
+            n = 2
+            while f"{cid}_{n}" in taken:
+                n += 1
+            fresh = f"{cid}_{n}"
+        else:
+            fresh = f"call_{uuid.uuid4().hex[:12]}"
+        call["id"] = fresh
+        taken.add(fresh)
+        seen.add(fresh)
 
 
 def _key(call: OpenToolCall) -> str:
