@@ -260,7 +260,9 @@ class ToolStep:
         return snapshot() if callable(snapshot) else contextlib.nullcontext()
 
     def _info(self, call: ParsedCall) -> ToolCallInfo:
-        target = call.tool.target(call.arguments) if call.tool else None
+        tool = call.tool
+        target = tool.target(call.arguments) if tool else None
+        always = bool(tool and tool.always_ask)
         return ToolCallInfo(
             session_id=self.session_id,
             call_id=call.id,
@@ -268,8 +270,23 @@ class ToolStep:
             arguments=call.arguments,
             risk=call.risk,
             target=target,
-            needs_approval=bool(call.tool and call.tool.needs_approval),
+            needs_approval=bool(tool and tool.needs_approval),
+            always_ask=always,
+            explained=self._explained(tool, call.arguments) if always else "",
+            persists=bool(tool and tool.persists),
         )
+
+    def _explained(self, tool: Tool | None, arguments: dict[str, Any]) -> str:
+        """What the call would do in the tool's own words (``Tool.explain``); empty
+        when it has none or cannot say (the card then shows the generic reason)."""
+        if tool is None or tool.explain is None:
+            return ""
+        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
+                          state=self.tool_state)
+        try:
+            return storable_text(str(tool.explain(arguments, ctx) or ""))
+        except Exception:
+            return ""
 
     def _finish(
         self,
