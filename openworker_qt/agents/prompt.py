@@ -51,16 +51,17 @@ MAX_NOTES_CHARS = 20_000
 
 #: What each permission mode lets the agent do, told to the model.
 MODE_WORDS: dict[str, str] = {
-    "discuss": "discuss: you may read and talk, nothing else. Writing files, running commands "
-               "and reaching outside services are refused.",
+    "discuss": "discuss: you may read and talk, nothing else. Writing files, running commands, "
+               "saving memories and reaching outside services are refused.",
     "plan": "plan: read-only. Investigate, then present your plan with propose_plan; nothing "
-            "is changed until the user approves it.",
+            "is changed (no file, no memory) until the user approves it.",
     "interactive": "interactive: reading inside the allowed folders runs freely; writing files, "
                    "running commands and reaching outside services ask the user first (unless "
                    "a rule of the user already allows them).",
     "auto": "auto: writing inside the writable folders and reaching outside services run "
-            "without asking; commands not on the user's allowlist still ask; anything "
-            "outside the folders is refused.",
+            "without asking; commands not on the user's allowlist still ask, and so does "
+            "creating, changing or deleting a scheduled task; anything outside the folders "
+            "is refused.",
     "custom": "custom: like interactive, except the tools the user chose run without asking "
               "(commands always follow the allowlist).",
 }

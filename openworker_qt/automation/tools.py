@@ -1,10 +1,14 @@
 """The agent's automation and self-wake tools.
 
 * ``create_automation`` / ``update_automation`` / ``delete_automation`` — EXTERNAL
-  with no target, so every call asks (no "always"): a task that runs later on its
-  own is the user's decision. An agent gives no permissions to what it creates
-  (grants are the user's, in the app or the CLI). A scheduled run is refused
-  these tools (they are also left out of its tool list): a run cannot schedule.
+  and ``always_ask``: every call asks, in every mode (auto and ``auto_allow``
+  included; discuss and plan refuse it), with no "always": a task that runs later
+  on its own is the user's decision. The card says what the call does in words:
+  the schedule ("Every weekday at 09:00 (Europe/Paris)"), the next run, and for a
+  change what changes (turned on, a new schedule, new instructions). An agent
+  gives no permissions to what it creates (grants are the user's, in the app or
+  the CLI). A scheduled run is refused these tools (they are also left out of its
+  tool list): a run cannot schedule.
 * ``list_automations`` — READ.
 * ``sleep_for`` / ``sleep_until`` / ``wake_on`` / ``wake_on_event`` — the session
   suspends itself: the tool records a wake (in the database, so it survives a
@@ -20,11 +24,17 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from openworker_qt.automation.schedule import ScheduleError, zone
-from openworker_qt.automation.store import AutomationError, AutomationStore, WakeStore
+from openworker_qt.automation.schedule import ScheduleError, describe, next_fire, zone
+from openworker_qt.automation.store import (
+    AutomationError,
+    AutomationStore,
+    WakeStore,
+    make_schedule,
+)
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.storage.db import Database
@@ -81,6 +91,75 @@ def _instant(text: str, tz: str) -> float:
 def _local_zone() -> str:
     key = getattr(dt.datetime.now().astimezone().tzinfo, "key", None)
     return str(key) if key else "UTC"
+
+
+def _words(described: str) -> str:
+    """A schedule in words, in the middle of a sentence ("every weekday at 09:00 …")."""
+    return described[:1].lower() + described[1:]
+
+
+def _planned(tz: str, cron: Any, at: Any, current_at: float | None = None) -> str:
+    """A schedule in words with its next run ("every weekday at 09:00 (Europe/Paris);
+    next run 2026-12-07 09:00 CET"), or why it cannot be used. ``at``: an ISO time
+    from the model; ``current_at``: the instant of a one-off kept as it is."""
+    now = time.time()
+    try:
+        when = _instant(at, tz) if at else current_at
+        schedule = make_schedule(cron=str(cron) if cron else None, at=when, tz=tz, now=now)
+    except ScheduleError as exc:
+        return f"a schedule that cannot be used ({exc}), so the call will fail"
+    return f"{_words(describe(schedule))}; next run {_when(next_fire(schedule, now), tz)}"
+
+
+def explain_create(args: Mapping[str, Any], ctx: ToolContext) -> str:
+    """The card of a ``create_automation`` call: name, schedule in words, next run, folder."""
+    name = str(args.get("name") or "").strip() or "(no name)"
+    tz = str(args.get("timezone") or _local_zone())
+    planned = _planned(tz, args.get("cron"), args.get("at"))
+    return (f"Creates the scheduled task “{name}”, which runs on its own, without you: "
+            f"{planned}. Folder: {ctx.workspace}")
+
+
+def explain_update(args: Mapping[str, Any], ctx: ToolContext) -> str:
+    """The card of an ``update_automation`` call: the task as it is, then what changes."""
+    stores = _stores(ctx)
+    current = stores[0].get(str(args.get("id") or "")) if stores is not None else None
+    if current is None:
+        return f"Changes the scheduled task {args.get('id')!r}, which does not exist (the call will fail)"
+    state = "on" if current.enabled else "off"
+    out = [f"Changes the scheduled task “{current.name}” (now: {_words(current.described)}, {state})"]
+    if "name" in args and args.get("name") != current.name:
+        out.append(f"New name: “{args.get('name')}”")
+    enabling = args.get("enabled") is True and not current.enabled
+    if args.get("enabled") is False and current.enabled:
+        out.append("Turns it off: it stops running")
+    elif enabling:
+        out.append("Turns it on: it runs on its own again, without you")
+    if any(args.get(k) for k in ("cron", "at", "timezone")):
+        tz = str(args.get("timezone") or current.schedule.tz)
+        cron, at = args.get("cron"), args.get("at")
+        kept = None
+        if not cron and not at:  # a new zone for the schedule it has
+            cron, kept = current.schedule.cron or None, current.schedule.at
+        out.append(f"New schedule: {_planned(tz, cron, at, kept)}")
+    elif enabling or current.next_run is not None:
+        nxt = current.next_run if not enabling else next_fire(current.schedule, time.time())
+        out.append(f"Next run: {_when(nxt, current.schedule.tz)}")
+    if "prompt" in args:
+        out.append("New instructions (below)")
+    if "model" in args:
+        out.append(f"Model: {args.get('model') or 'the app’s default'}")
+    return ". ".join(out)
+
+
+def explain_delete(args: Mapping[str, Any], ctx: ToolContext) -> str:
+    """The card of a ``delete_automation`` call: which task stops for good."""
+    stores = _stores(ctx)
+    current = stores[0].get(str(args.get("id") or "")) if stores is not None else None
+    if current is None:
+        return f"Deletes the scheduled task {args.get('id')!r}, which does not exist (the call will fail)"
+    return (f"Deletes the scheduled task “{current.name}” ({_words(current.described)}): "
+            "it will not run again")
 
 
 def automation_tools() -> list[Tool]:
@@ -172,23 +251,24 @@ def automation_tools() -> list[Tool]:
                 "name": {"type": "string"},
                 "prompt": {"type": "string", "description": "The complete instructions for a run."},
                 **schedule_props}, "required": ["name", "prompt"]},
-            handler=create, risk=RiskClass.EXTERNAL,
+            handler=create, risk=RiskClass.EXTERNAL, always_ask=True, explain=explain_create,
         ),
         Tool(
             name="update_automation",
-            description="Change a scheduled task (name, prompt, schedule, model, enabled).",
+            description="Change a scheduled task (name, prompt, schedule, model, enabled). "
+            "The user is asked to approve.",
             parameters={"type": "object", "properties": {
                 "id": {"type": "string"}, "name": {"type": "string"},
                 "prompt": {"type": "string"}, "enabled": {"type": "boolean"},
                 **schedule_props}, "required": ["id"]},
-            handler=update, risk=RiskClass.EXTERNAL,
+            handler=update, risk=RiskClass.EXTERNAL, always_ask=True, explain=explain_update,
         ),
         Tool(
             name="delete_automation",
-            description="Delete a scheduled task.",
+            description="Delete a scheduled task. The user is asked to approve.",
             parameters={"type": "object", "properties": {"id": {"type": "string"}},
                         "required": ["id"]},
-            handler=delete, risk=RiskClass.EXTERNAL,
+            handler=delete, risk=RiskClass.EXTERNAL, always_ask=True, explain=explain_delete,
         ),
         Tool(
             name="list_automations",

@@ -83,20 +83,8 @@ def mcp_listing(rt: Any, workspace: Path,
     return tools, missing
 
 
-def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
-                 extra: list[Any] | None = None) -> list[dict[str, Any]]:
-    """What a new session with this mode and persona would be offered: each tool with
-    its risk class (the user's overrides applied), its origin, and what the session's
-    real permission engine does with a call to it.
-
-    The engine is asked about a call without a target; for a tool whose calls name a
-    target (a path, a command, a recipient) it is also asked about a target inside
-    the workspace and one outside it. When those answers differ the verdict is
-    "depends on target" and ``by_target`` gives each answer.
-    """
-    from openworker_qt.core.approvals import ToolCallInfo
-    from openworker_qt.core.risk import RiskClass
-    from openworker_qt.runtime import default_tools
+def listing_session(rt: Any, *, mode: str, persona: str, workspace: Path) -> tuple[Any, Any]:
+    """A new session of this mode and persona (never stored) and its permission engine."""
     from openworker_qt.storage.conversations import SessionInfo
 
     info = SessionInfo(
@@ -104,12 +92,32 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
         workspace=str(workspace), unattended=False, status="idle", created_at=0.0,
         updated_at=0.0,
     )
-    decider = rt.decider_for(info)
-    outside = Path(tempfile.gettempdir()).resolve() / "openworker-elsewhere" / "example.txt"
-    probes: list[tuple[str, str | None]] = [
-        ("inside the workspace", str(workspace / "example.txt")),
-        ("outside the workspace", str(outside)),
-    ]
+    return info, rt.decider_for(info)
+
+
+def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
+                 extra: list[Any] | None = None) -> list[dict[str, Any]]:
+    """What a new session with this mode and persona would be offered: each tool with
+    its risk class (the user's overrides applied), its origin, and what the session's
+    real permission engine does with a call to it.
+
+    The engine is asked about a call without a target; for a tool whose calls name a
+    target (a path, a command, a recipient) or a patch it is also asked about a
+    target inside the workspace and one outside every folder the session may read
+    or write (:data:`OUTSIDE`; a path really outside them, even when the workspace
+    or a writable folder holds the temporary folder). When those answers differ the
+    verdict is "depends on target" and ``by_target`` gives each answer.
+    """
+    from openworker_qt.core.approvals import ToolCallInfo
+    from openworker_qt.core.permissions import PATCH_TOOLS
+    from openworker_qt.core.risk import RiskClass
+    from openworker_qt.runtime import default_tools
+
+    info, decider = listing_session(rt, mode=mode, persona=persona, workspace=workspace)
+    probes: list[tuple[str, str | None]] = [("inside the workspace", str(workspace / "example.txt"))]
+    outside = outside_probe(decider)
+    if outside is not None:
+        probes.append((OUTSIDE, outside))
     out: list[dict[str, Any]] = []
     # Exactly what a session of this persona is offered: the runtime's session tools
     # (the explorer, memory and connected services included), narrowed to its families.
@@ -120,11 +128,17 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
         listed += extra
     for tool in listed:
 
-        def ask(target: str | None, tool: Any = tool) -> Any:
+        patch_arg = PATCH_TOOLS.get(tool.name)
+
+        def ask(target: str | None, tool: Any = tool, patch_arg: str | None = patch_arg) -> Any:
             args = {tool.target_arg: target} if tool.target_arg and target else {}
+            if patch_arg and target:
+                args[patch_arg] = f"--- /dev/null\n+++ {target}\n@@ -0,0 +1 @@\n+example\n"
             call = ToolCallInfo(
                 session_id=info.id, call_id="(listing)", name=tool.name, arguments=args,
-                risk=tool.risk_class(), target=target, needs_approval=tool.needs_approval,
+                risk=tool.risk_class(), target=tool.target(args) if tool.target_arg else None,
+                needs_approval=tool.needs_approval, always_ask=tool.always_ask,
+                persists=tool.persists,
             )
             return decider.evaluate(call), decider.risk_of(call)
 
@@ -134,7 +148,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
             "mode": decider.mode.value,  # what the engine really applies
             "persona": persona, "decision": _verdict(decision), "reason": decision.reason,
         }
-        if tool.target_arg:
+        if tool.target_arg or patch_arg:
             cases = list(probes)
             if risk is RiskClass.EXEC:
                 allowlist = decider.shell_allowlist()
@@ -151,6 +165,31 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     return out
 
 
+#: The label of the probe outside every folder of the session.
+OUTSIDE = "outside its folders"
+
+
+def outside_probe(decider: Any) -> str | None:
+    """A file outside every folder the session may read or write (``None``: there is
+    none, e.g. the workspace is ``/``)."""
+    names = ("openworker-elsewhere", "example.txt")
+    for base in (Path(tempfile.gettempdir()).resolve(), Path.home(), Path(Path.cwd().anchor)):
+        candidate = str(base.joinpath(*names))
+        if decider.read_root_for(candidate) is None and decider.root_for(candidate) is None:
+            return candidate
+    return None
+
+
+def folders_line(decider: Any) -> str:
+    """The session's folders, for the table's legend."""
+    writable = [str(p) for p in decider.writable_roots()]
+    read_only = [str(p) for p in decider.read_roots() if str(p) not in writable]
+    text = f"Its folders: writable {', '.join(writable) or 'none'}"
+    if read_only:
+        text += f"; read-only {', '.join(read_only)}"
+    return text
+
+
 def tools(args: argparse.Namespace) -> int:
     from openworker_qt.agents.personas import DEFAULT_PERSONA, PersonaError
 
@@ -165,13 +204,16 @@ def tools(args: argparse.Namespace) -> int:
         mode = args.mode or str(rt.config.get("permissions.mode", "interactive"))
         extra, missing = mcp_listing(rt, workspace) if not getattr(args, "no_mcp", False) else ([], [])
         rows = tool_listing(rt, mode=mode, persona=persona, workspace=workspace, extra=extra)
+        legend = folders_line(listing_session(rt, mode=mode, persona=persona,
+                                              workspace=workspace)[1])
     mode = rows[0]["mode"] if rows else mode
     if args.json:
         for row in [*rows, *missing]:
             print(json.dumps(row, ensure_ascii=False))
         return 0
     print(f"Tools a new session would be offered · mode: {mode} · persona: {persona}")
-    print(f"Workspace: {workspace}\n")
+    print(f"Workspace: {workspace}")
+    print(f"{legend} (\"{OUTSIDE}\": anywhere else)\n")
     if not rows:
         print(f"The {persona} persona is offered no tools: it only talks.")
         return 0

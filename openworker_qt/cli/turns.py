@@ -8,8 +8,8 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -47,8 +47,21 @@ def cli_runtime(workspace: Path | None = None) -> Iterator[Runtime]:
         rt.close()
 
 
+@asynccontextmanager
+async def turn_runtime(workspace: Path | None = None) -> AsyncIterator[Runtime]:
+    """:func:`cli_runtime` for a command that runs turns: before its loop ends, the
+    runtime is stopped — every session's shell and background task closed (awaited),
+    the provider connections too. Left to the garbage collector, a shell's transport
+    would be closed after the loop ("Exception ignored … Event loop is closed")."""
+    with cli_runtime(workspace) as rt:
+        try:
+            yield rt
+        finally:
+            await rt.stop(grace=0.5)
+
+
 async def run(args: argparse.Namespace) -> int:
-    with cli_runtime() as rt:
+    async with turn_runtime() as rt:
         store = rt.conversations
         model = args.model or rt.config.get("general.default_model") or ""
         found = store.find_session(args.session) if args.session else None
@@ -196,7 +209,7 @@ def print_pending(items: list[InboxItem], out: TextIO) -> None:
 
 
 async def resume(args: argparse.Namespace) -> int:
-    with cli_runtime() as rt:
+    async with turn_runtime() as rt:
         manager = build_manager(rt, args, "")
         if args.session:
             info = rt.conversations.find_session(args.session)
@@ -240,7 +253,7 @@ async def resume(args: argparse.Namespace) -> int:
 
 async def retry(args: argparse.Namespace) -> int:
     """Run the last turn of a session again after it failed (or was cut off)."""
-    with cli_runtime() as rt:
+    async with turn_runtime() as rt:
         store = rt.conversations
         if args.session:
             info = store.find_session(args.session)

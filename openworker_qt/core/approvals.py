@@ -38,6 +38,12 @@ class ToolCallInfo:
     risk: RiskClass
     target: str | None = None
     needs_approval: bool = False
+    #: The tool asks on every call, in every mode (``Tool.always_ask``).
+    always_ask: bool = False
+    #: What the call would do, in plain words (``Tool.explain``; may be empty).
+    explained: str = ""
+    #: The call saves something later sessions see (``Tool.persists``: a memory).
+    persists: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +121,7 @@ class AskForConsequential:
     """The simplest safe decider: reads run, everything else asks the user."""
 
     def evaluate(self, call: ToolCallInfo) -> Decision:
-        if call.risk is RiskClass.READ and not call.needs_approval:
+        if call.risk is RiskClass.READ and not call.needs_approval and not call.always_ask:
             return Decision(allowed=True, reason="read-only tool", rule="risk:read")
         return Decision(
             allowed=False,

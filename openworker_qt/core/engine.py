@@ -53,6 +53,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ from openworker_qt.core.tool_step import (
     ToolStep,
     rerun_key,
 )
-from openworker_qt.domain.arguments import map_json
+from openworker_qt.domain.arguments import ArgumentsError, map_json, parse_arguments
 from openworker_qt.domain.messages import (
     AssistantMessage,
     ContentPart,
@@ -126,6 +127,7 @@ from openworker_qt.domain.messages import (
     ToolCall,
     UserMessage,
 )
+from openworker_qt.domain.text import storable, storable_text
 from openworker_qt.domain.usage import Usage
 
 __all__ = [
@@ -420,7 +422,9 @@ class TurnEngine:
         self, text: str | list[ContentPart], *, source: str = "user"
     ) -> AsyncIterator[ev.Event]:
         """Append a user message and run the turn to its end."""
-        async for event in self._turn("message", opening=user_message(text, source=source)):
+        # (storable: a pasted or command-line text may hold a lone surrogate too)
+        opening = user_message(storable(text), source=source)
+        async for event in self._turn("message", opening=opening):
             yield event
 
     async def retry(self) -> AsyncIterator[ev.Event]:
@@ -604,7 +608,7 @@ class TurnEngine:
         out: list[ev.Event] = []
         while self._steering:
             content = self._steering.pop(0)
-            message = self._append(user_message(content, source="steering"))
+            message = self._append(user_message(storable(content), source="steering"))
             out.append(ev.UserMessageAdded(session_id=self.session_id, message=message))
         return out
 
@@ -923,20 +927,25 @@ class TurnEngine:
                     item = await self._next_chunk(chunks)
                 except StopAsyncIteration:
                     break
+                # What the model writes is made storable where it enters (a lone
+                # surrogate cannot be encoded: domain/text.py).
                 if isinstance(item, TextChunk):
                     if item.text:
-                        text_parts.append(item.text)
-                        yield ev.AssistantDelta(session_id=sid, text=item.text)
+                        piece = storable_text(item.text)
+                        text_parts.append(piece)
+                        yield ev.AssistantDelta(session_id=sid, text=piece)
                 elif isinstance(item, ReasoningChunk):
                     if item.text:
-                        reasoning_parts.append(item.text)
-                        yield ev.ReasoningDelta(session_id=sid, text=item.text)
+                        piece = storable_text(item.text)
+                        reasoning_parts.append(piece)
+                        yield ev.ReasoningDelta(session_id=sid, text=piece)
                 elif isinstance(item, ToolCallChunk):
                     calls.append(
                         {
-                            "id": item.id,
+                            "id": storable_text(str(item.id or "")),
                             "type": "function",
-                            "function": {"name": item.name, "arguments": item.arguments},
+                            "function": {"name": storable_text(str(item.name or "")),
+                                         "arguments": _storable_arguments(item.arguments)},
                         }
                     )
                 elif isinstance(item, FinishChunk):
@@ -956,7 +965,7 @@ class TurnEngine:
             return
         except Exception as exc:
             kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
-            message = str(exc) or type(exc).__name__
+            message = storable_text(str(exc) or type(exc).__name__)
             async with self.log.writing():
                 self._save_partial(text_parts, reasoning_parts, partial="error")
                 # Announce what was stored: a provider error may echo a key, redacted there.
@@ -973,14 +982,15 @@ class TurnEngine:
             for key, value in finish.usage.items():
                 self._usage[key] = self._usage.get(key, 0) + int(value)
             if finish.replace_text is not None:
-                text = finish.replace_text
+                text = storable_text(finish.replace_text)
         reply: AssistantMessage = {"role": "assistant", "content": text or None, "ts": now()}
         if calls:
+            _unique_ids(calls)
             reply["tool_calls"] = calls
         if reasoning_parts:
             reply["reasoning"] = "".join(reasoning_parts)
         if finish is not None and finish.provider_state:
-            reply["provider_state"] = dict(finish.provider_state)
+            reply["provider_state"] = storable(dict(finish.provider_state))
         used = Usage.of(finish.usage if finish is not None else None)
         if used:  # display only: what this call used
             reply["usage"] = used.as_dict()
@@ -1012,6 +1022,51 @@ class TurnEngine:
         if reasoning:
             msg["reasoning"] = "".join(reasoning)
         self._append(msg)
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _storable_arguments(raw: Any) -> Any:
+    """A call's arguments text, storable: literal lone surrogates replaced, and an
+    object whose JSON escapes parse to one (``"\\ud800"``) written again without
+    them, so the stored text says what the tool is given."""
+    if not isinstance(raw, str):
+        return storable(raw)
+    text = storable_text(raw)
+    if _ESCAPED_SURROGATE.search(text) is None:
+        return text
+    try:
+        parsed = parse_arguments(text)
+    except ArgumentsError:
+        return text  # the call fails with its own error; the escapes are plain ASCII
+    clean = storable(parsed)
+    return text if clean is parsed else json.dumps(clean, ensure_ascii=False)
+
+
+def _unique_ids(calls: list[ToolCall]) -> None:
+    """Give each call of one message its own id, before anything is stored: a call
+    whose id an earlier call of the message already has (or that has none) gets a
+    fresh one (``<id>_2``, …). The stored message, its results, the audit, the inbox
+    and every later request then use the new id, so each call is decided, run and
+    answered on its own (providers pair a result with its call by id)."""
+    taken = {str(c.get("id") or "") for c in calls}
+    seen: set[str] = set()
+    for call in calls:
+        cid = str(call.get("id") or "")
+        if cid and cid not in seen:
+            seen.add(cid)
+            continue
+        if cid:
+            n = 2
+            while f"{cid}_{n}" in taken:
+                n += 1
+            fresh = f"{cid}_{n}"
+        else:
+            fresh = f"call_{uuid.uuid4().hex[:12]}"
+        call["id"] = fresh
+        taken.add(fresh)
+        seen.add(fresh)
 
 
 def _key(call: OpenToolCall) -> str:

@@ -29,6 +29,16 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
 
     any mode: a write into the app's own state (8) or to a URL-shaped "path" (9)
     is refused; a write into ``.git/config`` or ``.git/hooks`` always asks.
+    A tool that always asks (``Tool.always_ask``: creating, changing or deleting
+    a scheduled task, which later runs unattended) asks in interactive, custom
+    and auto mode and is refused in discuss/plan, whatever its class, auto_allow,
+    standing rules or risk overrides say; no "always" is offered. The reason is
+    the tool's own account of the call (``ToolCallInfo.explained``: the schedule
+    in words and the next run).
+    discuss/plan: a call that saves something for later sessions without a file
+    (``Tool.persists``: ``remember``, ``memory_update``, ``memory_forget``) is
+    refused like any write — those modes change nothing; other modes decide it by
+    its class (the memory tools are READ).
 
 1. The reason says the mode is "read-only"; plan mode therefore also ignores
    standing rules.
@@ -690,6 +700,17 @@ class PermissionEngine:
     # --------------------------------------------------------------- Decider
 
     def evaluate(self, call: ToolCallInfo) -> Decision:
+        if call.always_ask:  # before any class, rule or mode could let it run
+            return self._always_ask(call)
+        if call.persists and self.mode.read_only:
+            return Decision(
+                allowed=False,
+                reason=(
+                    f"{self.mode.value} mode is read-only: {call.name} would save it for "
+                    "later sessions, which this mode does not allow. Say it in your reply "
+                    "instead; in another mode it can be saved."
+                ),
+            )
         base = self.risk_of(call)
         decision = self._evaluate(call, base)
         raised = self._raises_in_view().get(call.name)
@@ -733,6 +754,22 @@ class PermissionEngine:
         if reads is not None:  # a reading tool the user made stricter: the read fence holds too
             decision = stricter(decision, self._read(call, mode, reads))
         return decision
+
+    def _always_ask(self, call: ToolCallInfo) -> Decision:
+        mode = self.mode
+        if mode.read_only:
+            return Decision(
+                allowed=False,
+                reason=(
+                    f"{mode.value} mode is read-only: {call.name} is not allowed. "
+                    "Switch to another mode to let it run."
+                ),
+            )
+        what = call.explained.strip() or f"{call.name} acts later, on its own"
+        return Decision(
+            allowed=False, needs_user=True,
+            reason=f"{what.rstrip('.')}. This always needs your approval, in every mode.",
+        )
 
     # ------------------------------------------------------------------ reads
 

@@ -12,6 +12,15 @@ nothing is EXTERNAL, and the built-in table by name can only raise a declared
 class (see :mod:`openworker_qt.core.risk`); the user's global
 ``permissions.risk_overrides`` decide above both.
 
+``always_ask``: every call asks the user, in every mode (a read-only mode refuses
+it); nothing lets it run on its own — not auto mode, ``auto_allow``, a standing
+rule or a risk override. For calls whose effect comes later, unattended (a
+scheduled task). ``explain`` says in plain words what a call would do, for the
+approval card of such a tool (e.g. the schedule and the next run).
+``persists``: the call changes what later sessions see without touching a file
+(a saved memory). The read-only modes (discuss, plan) refuse it; the other modes
+decide it by its risk class.
+
 Origin: ``origin`` says where the tool comes from and goes into the audit trail
 with every call. Tools of this codebase are ``builtin`` (the default). Tools that
 come from elsewhere are built with :meth:`Tool.from_mcp` or
@@ -73,6 +82,8 @@ class ToolContext:
 
 
 Handler = Callable[[dict[str, Any], ToolContext], Awaitable["ToolResult | str"]]
+#: What a call would do, in plain words (for the approval card).
+Explainer = Callable[[Mapping[str, Any], ToolContext], str]
 Interaction = Literal["question", "plan", "directory"]
 
 
@@ -88,6 +99,9 @@ class Tool:
     concurrency_safe: bool = False
     interaction: Interaction | None = None
     origin: str = BUILTIN
+    always_ask: bool = False
+    explain: Explainer | None = None
+    persists: bool = False
 
     def __post_init__(self) -> None:
         check_origin(self.origin)

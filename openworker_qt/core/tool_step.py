@@ -46,6 +46,7 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
 from openworker_qt.domain.messages import MessageT, ToolCall
+from openworker_qt.domain.text import storable, storable_text
 
 T = TypeVar("T")
 
@@ -259,7 +260,9 @@ class ToolStep:
         return snapshot() if callable(snapshot) else contextlib.nullcontext()
 
     def _info(self, call: ParsedCall) -> ToolCallInfo:
-        target = call.tool.target(call.arguments) if call.tool else None
+        tool = call.tool
+        target = tool.target(call.arguments) if tool else None
+        always = bool(tool and tool.always_ask)
         return ToolCallInfo(
             session_id=self.session_id,
             call_id=call.id,
@@ -267,8 +270,23 @@ class ToolStep:
             arguments=call.arguments,
             risk=call.risk,
             target=target,
-            needs_approval=bool(call.tool and call.tool.needs_approval),
+            needs_approval=bool(tool and tool.needs_approval),
+            always_ask=always,
+            explained=self._explained(tool, call.arguments) if always else "",
+            persists=bool(tool and tool.persists),
         )
+
+    def _explained(self, tool: Tool | None, arguments: dict[str, Any]) -> str:
+        """What the call would do in the tool's own words (``Tool.explain``); empty
+        when it has none or cannot say (the card then shows the generic reason)."""
+        if tool is None or tool.explain is None:
+            return ""
+        ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
+                          state=self.tool_state)
+        try:
+            return storable_text(str(tool.explain(arguments, ctx) or ""))
+        except Exception:
+            return ""
 
     def _finish(
         self,
@@ -281,10 +299,12 @@ class ToolStep:
         attachments: Sequence[dict[str, Any]] = (),
     ) -> ev.ToolFinished:
         # The event carries what was stored (redacted: a tool output may echo a key).
+        # Storable: a tool output may hold a lone surrogate (a file name that is not
+        # UTF-8, read with surrogateescape), which SQLite cannot encode.
         since = self.running_since.pop(call.id, None)
         stored = self.log.append(
-            tool_result(call.id, call.name, truncate(content), status=status, display=display,
-                        rule=rule, attachments=attachments,
+            tool_result(call.id, call.name, storable_text(truncate(content)), status=status,
+                        display=storable(display), rule=rule, attachments=attachments,
                         duration=None if since is None else time.monotonic() - since)
         )
         self.answered.add(call.id)

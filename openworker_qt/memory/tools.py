@@ -2,7 +2,10 @@
 
 Risk: all four are READ (as ``domain/risk.py`` lists them, like ``todo_write``).
 They change only the agent's own notes in the app's database: no file, no
-command, nothing leaves the machine. A saved fact can never widen what the agent
+command, nothing leaves the machine. ``remember``, ``memory_update`` and
+``memory_forget`` are ``persists``: the read-only modes (discuss, plan), which
+promise to change nothing, refuse them with a message that says so; in the other
+modes they run without asking. ``memory_read`` runs in every mode. A saved fact can never widen what the agent
 may do — the permission engine never reads memory — and it reaches later
 sessions only as a line of data under a header that says it is a note, not an
 instruction. The user sees every fact, with the session that saved it and the
@@ -164,6 +167,7 @@ def memory_tools(store: MemoryStore) -> list[Tool]:
             },
             handler=remember,
             risk=RiskClass.READ,
+            persists=True,
         ),
         Tool(
             name="memory_update",
@@ -179,6 +183,7 @@ def memory_tools(store: MemoryStore) -> list[Tool]:
             },
             handler=update,
             risk=RiskClass.READ,
+            persists=True,
         ),
         Tool(
             name="memory_forget",
@@ -186,6 +191,7 @@ def memory_tools(store: MemoryStore) -> list[Tool]:
             parameters={"type": "object", "properties": {"id": id_schema}, "required": ["id"]},
             handler=forget,
             risk=RiskClass.READ,
+            persists=True,
         ),
         Tool(
             name="memory_read",

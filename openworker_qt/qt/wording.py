@@ -311,6 +311,13 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
         return QCoreApplication.translate("Wording", "Commit these changes?")
     if tool.startswith("git_"):
         return QCoreApplication.translate("Wording", "Run git {what}?").format(what=tool[4:])
+    if tool == "create_automation":
+        return QCoreApplication.translate("Wording", "Schedule “{name}” to run on its own?").format(
+            name=_clip(args.get("name"), 60))
+    if tool == "update_automation":
+        return QCoreApplication.translate("Wording", "Change a scheduled task?")
+    if tool == "delete_automation":
+        return QCoreApplication.translate("Wording", "Delete a scheduled task?")
     if tool == "web_fetch":
         return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
     if tool == "web_search":

@@ -35,7 +35,7 @@ def test_lists_every_session_tool_with_risk_origin_and_verdict(
     read = rows["read_file"]
     assert (read["risk"], read["decision"]) == ("read", "depends on target")
     assert read["by_target"]["inside the workspace"] == "allow"
-    assert read["by_target"]["outside the workspace"] == "ask"
+    assert read["by_target"]["outside its folders"] == "ask"
     assert (rows["write_file"]["risk"], rows["write_file"]["decision"]) == ("write_local", "ask")
     assert rows["ask_user"]["interaction"] == "question"
 
@@ -45,12 +45,51 @@ def test_modes_change_the_verdict_and_say_when_it_depends_on_the_target(
 ) -> None:
     plan = listing(capsys, "--mode", "plan")
     assert plan["write_file"]["decision"] == "refuse"
+    # read-only: no memory saved either (reading them works)
+    assert {plan[n]["decision"] for n in ("remember", "memory_update", "memory_forget")} == {
+        "refuse"}
+    assert plan["memory_read"]["decision"] == "allow"
     auto = listing(capsys, "--mode", "auto")
     write = auto["write_file"]
     assert write["decision"] == "depends on target"
     assert write["by_target"] == {
-        "no target": "ask", "inside the workspace": "allow", "outside the workspace": "refuse",
+        "no target": "ask", "inside the workspace": "allow", "outside its folders": "refuse",
     }
+
+
+@pytest.mark.parametrize("where", ["temp folder in the workspace", "writable root"])
+def test_auto_mode_says_outside_writes_are_refused_wherever_the_temp_folder_is(
+    capsys: pytest.CaptureFixture[str], workspace: Path, isolated_state: Path,
+    monkeypatch: pytest.MonkeyPatch, where: str,
+) -> None:
+    # The probe "outside" used to be a file in the temporary folder: with the temp
+    # folder inside the workspace (or a writable root) it said "allow" for writes
+    # the fence refuses anywhere outside the session's folders.
+    import tempfile
+
+    if where == "writable root":
+        elsewhere = workspace.parent / "scratch"
+        elsewhere.mkdir()
+        config = isolated_state / "config" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(f'[permissions]\nwritable_roots = ["{elsewhere}"]\n')
+        monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    else:
+        (workspace / "tmp").mkdir()
+        monkeypatch.setattr(tempfile, "tempdir", str(workspace / "tmp"))
+    rows = listing(capsys, "--mode", "auto")
+    for name in ("write_file", "replace_in_file", "apply_patch", "create_deliverable"):
+        assert rows[name]["by_target"]["inside the workspace"] == "allow", name
+        assert rows[name]["by_target"]["outside its folders"] == "refuse", name
+    assert rows["read_file"]["by_target"]["outside its folders"] == "refuse"
+    # Scheduling a task asks, in auto mode too.
+    for name in ("create_automation", "update_automation", "delete_automation"):
+        assert rows[name]["decision"] == "ask", name
+    assert main(["tools", "--mode", "auto", "--no-mcp"]) == 0
+    out = capsys.readouterr().out
+    assert f"Its folders: writable {workspace}" in out
+    line = next(x for x in out.splitlines() if x.startswith("write_file "))
+    assert "inside the workspace: allow; outside its folders: refuse" in line
 
 
 def test_the_users_override_shows(capsys: pytest.CaptureFixture[str], isolated_state: Path) -> None:
