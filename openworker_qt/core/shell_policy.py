@@ -20,6 +20,10 @@ A command auto-runs only when both hold:
    the program all refuse auto-run. A leading ``~``, ``~/…`` or ``~name/…`` is
    expanded here exactly as the shell expands it, and the arguments are checked
    in that form (see :func:`shell_words`);
+   a shell builtin that changes the shell's state (``printf -v``, ``read``,
+   ``export``, ``hash``, ``set``, ``cd``, ``source``, ``eval``…: see
+   :data:`STATE_BUILTINS`) never auto-runs, allowlisted or not — the session shell
+   is persistent;
 3. its argv (quotes removed) starts with the tokens of one allowlist entry, compared
    **token by token**: ``git status`` allows ``git status -s`` but neither
    ``git statusx`` nor bare ``git``; ``ls`` does not allow ``lsof``; ``ls``
@@ -65,6 +69,7 @@ __all__ = [
     "DEFAULT_ALLOWED_COMMANDS",
     "EXTRA_REFUSED",
     "SHELL_OPERATORS",
+    "STATE_BUILTINS",
     "ShellVerdict",
     "check_command",
     "find_operator",
@@ -95,7 +100,26 @@ QUOTING = "the command's quoting cannot be parsed"
 _PATTERN = frozenset("*?[]")
 _BRACES = frozenset("{}")
 _TILDE_USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+
+#: Shell builtins and keywords that change the shell's own state (variables, options,
+#: traps, the command table, the folder, limits…) or run other commands. The session
+#: shell is persistent, so a change would outlive the command that made it (e.g.
+#: ``printf -v 'BASH_CMDS[ls]' %s /bin/sh`` makes every later ``ls`` run ``sh``): none
+#: of them ever runs without asking, allowlisted or not. (``printf`` itself is checked
+#: by its table: only ``-v`` assigns.) Only ``echo printf pwd true false test type``
+#: and the like are harmless builtins.
+STATE_BUILTINS: frozenset[str] = frozenset({
+    ".", ":", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command",
+    "compgen", "complete", "compopt", "continue", "coproc", "declare", "dirs", "disown",
+    "enable", "eval", "exec", "exit", "export", "fc", "fg", "getopts", "hash", "history",
+    "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "pushd", "read",
+    "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend",
+    "times", "trap", "typeset", "ulimit", "umask", "unalias", "unset", "wait",
+    # keywords
+    "!", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+    "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]",
+})
 
 
 class Unclear(ValueError):
@@ -248,6 +272,14 @@ def check_command(
     if not words.argv:
         return ShellVerdict(False, "the command is empty")
     argv = words.argv
+    if words.written[0] in STATE_BUILTINS:
+        return ShellVerdict(
+            False,
+            f"'{words.written[0]}' is a shell command that changes the shell's own state "
+            "(variables, settings, the folder or the commands it runs), so it never runs "
+            "without asking",
+            argv=argv,
+        )
     entry = matching_entry(words.written, allowlist)
     if entry is None:
         return ShellVerdict(
