@@ -30,6 +30,10 @@ session's tools closing), :func:`close_all` (the runtime stopping) and an
 On Windows the session shell is PowerShell (:mod:`openworker_qt.tools.powershell`:
 the same protocol, its own loop script, process trees killed with ``taskkill``).
 
+Every shell and task starts from :func:`scrubbed_environ`: the app's environment
+without its keys, tokens and other credentials (a command such as ``env`` or
+``jq -n env`` would otherwise print them into the conversation).
+
 A kill also reaches processes that left the process group (``setsid``, a double
 fork): before the group is killed, the shell's descendants and every process whose
 environment carries the shell's tag (:data:`TAG_VAR`) are found in ``/proc`` and
@@ -44,6 +48,7 @@ import codecs
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -153,8 +158,44 @@ def _kill_group(pgid: int, tag: str | None = None) -> None:
         stray = _tagged(_proc_table(), tag) - {os.getpid()}
 
 
+#: Variable names never passed on to a shell (upper-cased before matching): the app's
+#: keys and tokens, and any other credential the environment holds.
+_SECRET_NAME = re.compile(
+    r".*(_KEY|_KEYS|_TOKEN|_TOKENS|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|_API_|_AUTH"
+    r"|COOKIE|SESSION).*|(AWS|AZURE|GOOGLE|GCP|GCLOUD|OPENAI|ANTHROPIC|GEMINI|MISTRAL"
+    r"|GROQ|DEEPSEEK|OPENROUTER|HF|HUGGING_?FACE|GITHUB|GH|GITLAB|PYPI|TWINE|SLACK"
+    r"|VAULT|DATABRICKS|CLOUDFLARE|STRIPE|SENTRY|OPENWORKER)_.*|.*_(PAT|DSN)|.*DATABASE_URL.*"
+)
+#: A value that carries a password in a URL (``postgres://user:pass@host``).
+_URL_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
+#: Kept even if a name pattern above matches.
+_KEEP = frozenset({"SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "XDG_SESSION_CLASS",
+                   "XDG_SESSION_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION"})
+
+
+def scrubbed_environ(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a shell starts from: the app's, without any variable that
+    names a key, token, password or other credential (``*_KEY``, ``*_TOKEN``,
+    ``*SECRET*``, ``*PASSWORD*``, ``*_API_*``, ``AWS_*``, ``GITHUB_*``…) and without
+    any variable whose value holds a secret the app knows (a key read from the
+    keyring or the environment). ``PATH``, ``HOME``, ``LANG``, ``TERM`` and the
+    like stay."""
+    from openworker_qt.storage.secrets import known_values
+
+    source = dict(os.environ if environ is None else environ)
+    values = [v for v in known_values() if len(v) >= 8]
+    out: dict[str, str] = {}
+    for name, value in source.items():
+        if name not in _KEEP and _SECRET_NAME.fullmatch(name.upper()):
+            continue
+        if any(v in value for v in values) or _URL_PASSWORD.search(value):
+            continue
+        out[name] = value
+    return out
+
+
 def _tag_env(tag: str) -> dict[str, str]:
-    return {**os.environ, TAG_VAR: tag}
+    return {**scrubbed_environ(), TAG_VAR: tag}
 
 
 @atexit.register
@@ -269,7 +310,7 @@ class PersistentShell:
                     self._tag, self._end, self._state]
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            stderr=asyncio.subprocess.STDOUT, env=await asyncio.to_thread(_tag_env, tag),
             **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
@@ -450,7 +491,7 @@ class ShellState:
                     self.shell._state, self.shell.cwd, str(self.workspace), command]
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            stderr=asyncio.subprocess.STDOUT, env=await asyncio.to_thread(_tag_env, tag),
             **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
