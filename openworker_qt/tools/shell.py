@@ -167,7 +167,7 @@ _SECRET_NAME = re.compile(
     r"|VAULT|DATABRICKS|CLOUDFLARE|STRIPE|SENTRY|OPENWORKER)_.*|.*_(PAT|DSN)|.*DATABASE_URL.*"
 )
 #: A value that carries a password in a URL (``postgres://user:pass@host``).
-_URL_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
+_URL_PASSWORD = re.compile(r"://[^/\s:@]*:[^/\s@]+@")
 #: Kept even if a name pattern above matches.
 _KEEP = frozenset({"SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "XDG_SESSION_CLASS",
                    "XDG_SESSION_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION"})
