@@ -31,13 +31,25 @@ How a program is checked:
   large for an allow-list; a repository's own config can still run programs —
   the permission engine therefore asks before any write into ``.git/config`` or
   ``.git/hooks``.)
-* ``sed``: only scripts made of one simple command (print, delete, quit,
-  ``s///`` with the flags ``g p i I m`` and digits, ``y///``); ``-i`` and
-  script files are refused (``w``, ``e`` and ``r`` cannot be ruled out).
+* ``sed``: only scripts :mod:`~openworker_qt.core.shell_sed` reads completely as
+  plain print/delete/substitute commands (no ``e w W r R``, no ``s///e`` or
+  ``s///w``, bracket expressions read as GNU sed reads them); ``-i`` and script
+  files are refused.
+* ``printf``: not with ``-v`` (bash's printf assigns a shell variable).
 * ``tee``: never (it writes the files it is given).
-* **any other program** the user allowlisted: its options are not known, so
-  only paths are checked — every argument and every ``--option=value`` value is
-  taken as a path; a short option with a path glued to it (``-f/etc/x``) asks.
+* ``tar`` (listing only), ``unzip`` (``-l``/``-t``/``-p``), ``jq`` (no ``env``,
+  ``$ENV``, modules or program files), ``rg`` (no ``--pre``, ``-z``, ``-L``), ``fd``
+  (no ``-x``/``-X``/``-l``), ``npm ls``, ``docker ps/images/version``, read-only
+  ``kubectl`` (no secrets), ``man PAGE``.
+* :data:`ALWAYS_ASK`: programs that run other programs or code (``env xargs timeout
+  nice nohup watch sudo``, shells and interpreters, ``awk``, ``make``, ``npx``,
+  ``cargo``…), editors and pagers (``vim -c``, ``less +!``), network tools (``curl
+  wget ssh scp rsync``) and ``zip`` (``-TT``): only ``--version``/``--help``.
+* **any other program** the user allowlisted: its options are not known, so it
+  runs without asking only with no option at all (no argument starting with
+  ``-`` or ``+``), and every argument is taken as a path.
+
+Tables are looked up by the program's file name (``/usr/bin/env`` is ``env``).
 """
 
 from __future__ import annotations
