@@ -652,15 +652,18 @@ ALWAYS_ASK: Mapping[str, str] = {
         "time", "stdbuf", "setsid", "chroot", "strace", "ltrace", "gdb", "lldb", "flock",
         "ionice", "taskset", "unbuffer", "script", "busybox", "parallel", "chrt", "nsenter",
         "unshare", "firejail", "systemd-run", "caffeinate", "command", "exec", "builtin",
-        "entr", "expect", "screen", "tmux", "at", "batch", "crontab",
+        "entr", "expect", "screen", "tmux", "at", "batch", "crontab", "open", "xdg-open",
+        "gio", "start", "run-parts", "sg", "newgrp", "pkexec",
     )},
     **{name: INTERPRETER for name in (
         "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "pwsh",
         "powershell", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "luajit",
         "Rscript", "R", "julia", "tclsh", "wish", "osascript", "awk", "gawk", "mawk", "nawk",
         "ipython", "jshell", "groovy", "scala", "elixir", "erl", "ghci", "runghc",
-        "irb", "pypy", "pypy3", "uv", "uvx", "pipx", "poetry", "pdm", "hatch", "tox", "nox",
-        "conda", "mamba",
+        "irb", "pypy", "uv", "uvx", "pipx", "poetry", "pdm", "hatch", "tox", "nox",
+        "conda", "mamba", "python", "sqlite", "duckdb", "m4", "dc", "gnuplot", "octave",
+        "matlab", "tex", "latex", "pdflatex", "xelatex", "lualatex", "latexmk", "luatex",
+        "sage", "maxima", "swipl", "racket", "guile", "sbcl", "clisp", "ocaml", "gforth",
     )},
     **{name: "runs the commands of a project file the assistant can write (a Makefile, "
               "package scripts, a build file)" for name in (
@@ -678,9 +681,26 @@ ALWAYS_ASK: Mapping[str, str] = {
     )},
     **{name: "copies files (it writes) and can reach other machines"
        for name in ("rsync", "scp", "cp", "mv", "install")},
+    **{name: "changes files (only commands that read run without asking)" for name in (
+        "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "chmod", "chown", "chgrp",
+        "chattr", "truncate", "dd", "shred", "split", "csplit", "patch", "mkfifo", "mknod",
+        "mktemp", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4",
+        "7z", "7za", "unrar", "ar", "convert", "magick", "mogrify", "pandoc", "sponge",
+        "setfacl", "rename",
+    )},
+    **{name: "changes the system or other programs" for name in (
+        "kill", "pkill", "killall", "shutdown", "reboot", "systemctl", "service", "launchctl",
+        "apt", "apt-get", "dpkg", "brew", "yum", "dnf", "pacman", "snap", "flatpak", "mount",
+        "umount", "defaults", "code", "gsettings", "dconf",
+    )},
+    **{name: "reaches other machines or accounts, which this check cannot judge" for name in (
+        "gh", "glab", "aws", "gcloud", "az", "helm", "terraform", "pulumi", "ansible",
+        "ansible-playbook", "podman", "docker-compose", "hg", "svn", "redis-cli", "mysql",
+        "psql", "mongo", "mongosh",
+    )},
     "zip": "writes an archive (and -TT runs a program)",
 }
-_PYTHON = re.compile(r"python[0-9.]*")
+_VERSION_SUFFIX = re.compile(r"[0-9][0-9.\-]*$")  # ``python3.11``, ``node18``, ``lua5.4``
 
 
 # tar: listing only
@@ -996,8 +1016,10 @@ def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) ->
     program, args = argv[0], list(argv[1:])
     name = program.rsplit("/", 1)[-1]  # ``/usr/bin/env`` is env
     checker = PROGRAMS.get(name)
-    if checker is None and (name in ALWAYS_ASK or _PYTHON.fullmatch(name)):
-        checker = _version_only(ALWAYS_ASK.get(name, INTERPRETER))
+    if checker is None:
+        base = name if name in ALWAYS_ASK else _VERSION_SUFFIX.sub("", name).rstrip("-")
+        if base in ALWAYS_ASK:
+            checker = _version_only(ALWAYS_ASK[base])
     result = checker(args, program) if checker else _generic_paths(args, program)
     if result.reason:
         return result.reason

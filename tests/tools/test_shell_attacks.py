@@ -186,6 +186,16 @@ PROGRAM_ATTACKS: list[tuple[str, str | None]] = [
     ("kubectl get secrets -o yaml", None),
     ("unzip b.zip", None),
     ("cargo build", None),
+    # positional arguments that are code, or that change files, with no option at all
+    ("sqlite3 x.db '.shell touch pwned'", "sqlite3"),
+    ("python3.11 evil.py", None),
+    ("gzip f.txt", None),
+    ("touch pwned", "touch"),
+    ("rm f.txt", None),
+    ("convert f.txt out.png", None),
+    ("gh api user", None),
+    ("xdg-open f.txt", None),
+    ("kill 1", None),
 ]
 
 
