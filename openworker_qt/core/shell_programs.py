@@ -922,7 +922,7 @@ def _docker(args: Sequence[str], program: str) -> ArgCheck:
 
 
 _KUBE_READ = frozenset({"get", "describe", "explain", "api-resources", "api-versions",
-                        "version", "cluster-info"})
+                        "version"})
 _KUBE_SECRET = re.compile(r"(?i)secrets?\b|configmaps?\b|\bcm\b|serviceaccounts?\b|\bsa\b|\ball\b")
 _KUBE = Spec(
     short="A", short_value="nlo",
