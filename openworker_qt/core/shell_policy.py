@@ -120,6 +120,18 @@ STATE_BUILTINS: frozenset[str] = frozenset({
     "!", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
     "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]",
 })
+#: The same for the Windows session shell (PowerShell, whose names ignore case):
+#: aliases, variables, the folder, modules and anything that runs a string or a program.
+POWERSHELL_STATE: frozenset[str] = frozenset({
+    "set-alias", "sal", "new-alias", "nal", "import-alias", "ipal", "set-variable", "sv",
+    "new-variable", "nv", "remove-variable", "rv", "clear-variable", "clv", "set-item", "si",
+    "new-item", "ni", "set-location", "sl", "push-location", "pop-location", "import-module",
+    "ipmo", "invoke-expression", "iex", "invoke-command", "icm", "invoke-item", "ii",
+    "start-process", "saps", "start", "add-type", "set-psdebug", "set-strictmode",
+    "set-executionpolicy", "new-psdrive", "ndr", "remove-item", "ri", "del", "erase", "rd",
+    "set-content", "add-content", "ac", "out-file", "update-typedata", "update-formatdata",
+    "register-argumentcompleter", "set-psreadlineoption", "function", "filter", "chdir",
+})
 
 
 class Unclear(ValueError):
@@ -272,7 +284,7 @@ def check_command(
     if not words.argv:
         return ShellVerdict(False, "the command is empty")
     argv = words.argv
-    if words.written[0] in STATE_BUILTINS:
+    if words.written[0] in STATE_BUILTINS or words.written[0].lower() in POWERSHELL_STATE:
         return ShellVerdict(
             False,
             f"'{words.written[0]}' is a shell command that changes the shell's own state "

@@ -67,6 +67,9 @@ BUILTIN_ATTACKS = [
     "PROMPT_COMMAND=x", "BASH_CMDS[ls]=/bin/sh", "fc -e sh", "history -w x", "disown",
     "coproc ls", "time ls", "! ls", "if true", "function f", "((x=1))", "[[ -v x ]]",
     "declare -A BASH_ALIASES", "caller", "compgen -c", "times", "jobs", "dirs", "wait",
+    # the Windows session shell (PowerShell ignores case)
+    "Set-Alias ls sh", "SET-ALIAS ls sh", "sal ls sh", "Set-Variable x 1", "Set-Location C:",
+    "Invoke-Expression x", "iex x", "Import-Module evil", "Start-Process sh",
 ]
 HARMLESS = ["ls", "ls -la", "pwd", "echo hi", "printf %s x", "printf -- %s x", "date",
             "true", "wc -l in.txt", "cat in.txt", "whoami", "uname -a", "ls evil.sh"]
