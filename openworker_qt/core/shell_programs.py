@@ -398,6 +398,8 @@ def _sed(args: Sequence[str], program: str) -> ArgCheck:
     rest = list(s.positionals)
     if not scripts:
         if not rest:
+            if {"--version", "--help"} & s.seen:
+                return ArgCheck(None)
             return ArgCheck("sed without a script")
         scripts, rest = [rest[0]], rest[1:]
     problem = sed_script_problem("\n".join(scripts))  # how GNU sed joins -e parts
