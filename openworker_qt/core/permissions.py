@@ -109,7 +109,7 @@ from openworker_qt.core import fence
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
 from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.risk import RiskClass, parse_risk
-from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command
+from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command, shell_folder
 from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
 
 T = TypeVar("T")
@@ -643,10 +643,12 @@ class PermissionEngine:
             return _commit_writes(call)
         return default_write_paths(call)
 
-    def _shell_path_check(self) -> Callable[[str], str | None]:
+    def _shell_path_check(self, folder: str | None = None) -> Callable[[str], str | None]:
         """For an allowlisted command's path arguments (relative ones resolve against
-        the workspace, where commands run): why one must ask, or ``None``."""
+        ``folder``, where the session shell is, or the workspace): why one must ask,
+        or ``None``."""
         ws = self.workspace()
+        base = Path(folder) if folder else ws
         roots: list[Path] | None = None
         sensitive: tuple[str, ...] | None = None
 
@@ -654,7 +656,7 @@ class PermissionEngine:
             nonlocal roots, sensitive
             if fence.url_scheme(raw):
                 return None  # a URL argument names no file here
-            forms, resolved = fence.forms_and_real(raw, ws)
+            forms, resolved = fence.forms_and_real(raw, base)
             roots = roots if roots is not None else self._readable(ws)
             if resolved is None or self._read_root(resolved, roots) is None:
                 return (
@@ -904,9 +906,16 @@ class PermissionEngine:
                 reason="you allowed this exact command for this session",
                 rule="session:always_command",
             )
-        verdict = check_command(
-            command, self.shell_allowlist(), path_check=self._shell_path_check()
-        )
+        # The session shell may be elsewhere (an approved ``cd``): relative paths, and
+        # the folder a command reads by default (``ls``, ``grep -r``), are judged there.
+        folder = shell_folder(call.session_id)
+        path_check = self._shell_path_check(folder)
+        verdict = check_command(command, self.shell_allowlist(), path_check=path_check)
+        if verdict.auto and folder and (away := path_check(folder)):
+            return Decision(
+                allowed=False, needs_user=True,
+                reason=f"{call.name} `{command}`: the shell is in {folder}: {away}",
+            )
         if verdict.auto:
             return Decision(allowed=True, reason=verdict.reason, rule=f"allowlist:{verdict.entry}")
         return Decision(

@@ -74,8 +74,10 @@ __all__ = [
     "check_command",
     "find_operator",
     "matching_entry",
+    "note_shell_folder",
     "parse_allowlist",
     "parse_argv",
+    "shell_folder",
     "shell_words",
 ]
 
@@ -250,6 +252,25 @@ def shell_words(command: str) -> ShellWords:
             "the program, so it never runs without asking"
         )
     return ShellWords(written, tuple(_expand(w) for w in words))
+
+
+#: Each session's shell folder as its last command left it (the session shell is
+#: persistent: an approved ``cd`` carries over). The shell tool notes it; the
+#: permission engine resolves an auto-run command's relative paths against it.
+_SHELL_FOLDERS: dict[str, str] = {}
+
+
+def note_shell_folder(session_id: str, folder: str | None) -> None:
+    """Remember where ``session_id``'s shell now is (``None``: it is gone)."""
+    if folder:
+        _SHELL_FOLDERS[session_id] = folder
+    else:
+        _SHELL_FOLDERS.pop(session_id, None)
+
+
+def shell_folder(session_id: str) -> str | None:
+    """Where ``session_id``'s shell is, if it has run a command."""
+    return _SHELL_FOLDERS.get(session_id)
 
 
 @dataclass(frozen=True, slots=True)

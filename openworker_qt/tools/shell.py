@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.shell_policy import note_shell_folder
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools import powershell
 
@@ -467,9 +468,12 @@ class BackgroundTask:
 class ShellState:
     """A session's shell and background tasks (kept in ``ToolContext.state``)."""
 
-    def __init__(self, workspace: Path, *, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
+    def __init__(self, workspace: Path, *, max_output: int = DEFAULT_MAX_OUTPUT,
+                 session_id: str = "") -> None:
         self.workspace = workspace
         self.max_output = max_output
+        self.session_id = session_id
+        note_shell_folder(session_id, None)  # a new shell starts in the workspace
         self.shell = PersistentShell(workspace, max_output=max_output)
         self.tasks: dict[str, BackgroundTask] = {}
         self._next = 1
@@ -509,6 +513,7 @@ class ShellState:
 
     async def close(self) -> None:
         _SESSIONS.discard(self)
+        note_shell_folder(self.session_id, None)
         for task in self.tasks.values():
             self.kill_task(task)
         for task in self.tasks.values():
@@ -524,7 +529,7 @@ class ShellState:
 def shell_state(ctx: ToolContext, *, max_output: int = DEFAULT_MAX_OUTPUT) -> ShellState:
     state = ctx.state.get(STATE_KEY)
     if not isinstance(state, ShellState):
-        state = ShellState(ctx.workspace, max_output=max_output)
+        state = ShellState(ctx.workspace, max_output=max_output, session_id=ctx.session_id)
         ctx.state[STATE_KEY] = state
     return state
 
@@ -577,9 +582,12 @@ def shell_tools(*, max_output: int = DEFAULT_MAX_OUTPUT) -> list[Tool]:
             if args.get("run_in_background"):
                 task = await state.start_task(command)
                 return _json({"status": "running", "task_id": task.id})
-            result = await state.shell.run(
-                command, _clamp_timeout(args.get("timeout_seconds")),
-                ctx.report if ctx.progress is not None else None)
+            try:
+                result = await state.shell.run(
+                    command, _clamp_timeout(args.get("timeout_seconds")),
+                    ctx.report if ctx.progress is not None else None)
+            finally:  # where the next command runs (the permission engine checks there)
+                note_shell_folder(ctx.session_id, state.shell.cwd)
         except RuntimeError as exc:
             return ToolResult(f"Error: {exc}.", is_error=True)
         payload = {

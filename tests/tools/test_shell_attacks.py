@@ -291,3 +291,38 @@ def test_scrubbing_keeps_ordinary_variables() -> None:
     env = {"PATH": "/bin", "HOME": "/h", "LANG": "C", "TERM": "xterm", "SSH_AUTH_SOCK": "/s",
            "EDITOR": "vi", "XDG_SESSION_TYPE": "x11", "MY_TOKEN": "x", "API_KEY": "y"}
     assert scrubbed_environ(env) == {k: env[k] for k in list(env)[:7]}
+
+
+# ------------------------------------------------ where the shell really is
+
+
+async def test_paths_are_judged_where_the_persistent_shell_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an approved ``cd ~``, ``cat .ssh/id_rsa`` reads the home folder's key in
+    the real shell: it must not be judged as the workspace's ``.ssh/id_rsa``."""
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / "sub").mkdir(parents=True)
+    (ws / "README.md").write_text("readme\n")
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    (home / "notes.txt").write_text("notes\n")
+    monkeypatch.setenv("HOME", str(home))
+    engine = _engine(ws, ["cat", "ls", "grep"])
+    ctx = ToolContext("s1", ws)  # the session the calls below belong to
+    try:
+        assert engine.evaluate(shell_call("cat README.md")).allowed
+        assert not engine.evaluate(shell_call("cd ~")).allowed  # it asks; the user says yes:
+        await sh(ctx, "cd ~")
+        assert "PRIVATE KEY" in (await sh(ctx, "cat .ssh/id_rsa"))["output"]  # what bash does
+        for command in ("cat .ssh/id_rsa", "cat notes.txt", "ls", "grep -r KEY", "cat README.md"):
+            decision = engine.evaluate(shell_call(command))
+            assert not decision.allowed and decision.needs_user, (command, decision.reason)
+        await sh(ctx, f"cd {ws / 'sub'}")
+        assert engine.evaluate(shell_call("cat ../README.md")).allowed
+        assert engine.evaluate(shell_call("ls")).allowed
+        assert not engine.evaluate(shell_call("cat ../../home/notes.txt")).allowed
+    finally:
+        await close_shell_state(ctx.state)
+    # a new shell starts in the workspace again
+    assert engine.evaluate(shell_call("cat README.md")).allowed
