@@ -68,6 +68,8 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    options pass the program's table (nothing that executes, deletes or writes)
    AND every path argument is inside the read roots, outside the sensitive set
    and not a file with other hard links (:mod:`~openworker_qt.core.shell_programs`).
+   Relative paths resolve against the folder the session shell is in (an approved
+   ``cd`` carries over), and that folder must itself be a readable one.
 8. The app's config, data, log and cache folders (the database and its
    ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
    Refused, not asked: approving such a write would let a model lift its own
