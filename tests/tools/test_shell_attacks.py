@@ -326,3 +326,40 @@ async def test_paths_are_judged_where_the_persistent_shell_is(
         await close_shell_state(ctx.state)
     # a new shell starts in the workspace again
     assert engine.evaluate(shell_call("cat README.md")).allowed
+
+
+def _spellings(name: str) -> list[str]:
+    out = [name, f"'{name}'", f'"{name}"']
+    if len(name) > 1 and name.isalpha():
+        out += [f"{name[0]}''{name[1:]}", f'{name[:-1]}""{name[-1]}']
+    return out
+
+
+def test_every_state_builtin_in_every_spelling_asks(tmp_path: Path) -> None:
+    """A generated corpus: each builtin, spelled as the shell still reads it, with the
+    arguments that make it assign or run (allowlisted, so only the builtin rule stops it)."""
+    from openworker_qt.core.shell_policy import POWERSHELL_STATE
+
+    names = sorted(STATE_BUILTINS | POWERSHELL_STATE | {n.upper() for n in POWERSHELL_STATE})
+    engine = _engine(tmp_path, names)
+    for name in names:
+        for spelled in _spellings(name):
+            for args in ("", " x", " -p /bin/sh ls", " BASH_CMDS=x", " -v x 1"):
+                command = spelled + args
+                decision = engine.evaluate(shell_call(command))
+                assert not decision.allowed, (command, decision.reason)
+
+
+def test_programs_that_run_others_ask_whatever_their_arguments(tmp_path: Path) -> None:
+    from openworker_qt.core.shell_policy import POWERSHELL_STATE
+    from openworker_qt.core.shell_programs import ALWAYS_ASK, check_arguments
+
+    for name in sorted(ALWAYS_ASK):
+        for args in ([], ["x"], ["f.txt"], ["-c", "x"], ["--", "x"], ["+x"], ["sh"]):
+            assert check_arguments([name, *args]) is not None, (name, args)
+            assert check_arguments([f"/usr/bin/{name}", *args]) is not None, (name, args)
+        if name not in STATE_BUILTINS | POWERSHELL_STATE:  # (``exec``, ``kill``: builtins)
+            assert check_arguments([name, "--version"]) is None, name
+    engine = _engine(tmp_path, ["env", "python3.12", "make"])
+    for command in ("env", "python3.12 x.py", "make all"):
+        assert engine.evaluate(shell_call(command)).needs_user, command
