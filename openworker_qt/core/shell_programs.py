@@ -817,7 +817,7 @@ def _jq(args: Sequence[str], program: str) -> ArgCheck:
 
 
 RG = Spec(
-    short="iSsFwxvcloqnNHIUPa0hbjuMmABCegtTrVE", short_path="f",
+    short="iSsFwxvcloqnNHIUPa0hbuV", short_path="f",
     short_value="ABCegtTrjMmE",
     long=_fs("ignore-case", "smart-case", "case-sensitive", "fixed-strings", "word-regexp",
              "line-regexp", "invert-match", "count", "count-matches", "files-with-matches",
@@ -858,7 +858,7 @@ def _rg(args: Sequence[str], program: str) -> ArgCheck:
 
 
 FD = Spec(
-    short="HIusigFapL0qe1", short_value="dtEScjeo",
+    short="HIusigFap0q1", short_value="dtEScjeo",
     long=_fs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent",
              "unrestricted", "case-sensitive", "ignore-case", "glob", "regex", "fixed-strings",
              "absolute-path", "relative-path", "full-path", "print0", "prune", "quiet",

@@ -227,7 +227,8 @@ def test_programs_that_run_other_programs_ask(tmp_path: Path, command: str,
     "command",
     ["tar -tf a.tar", "tar tvf a.tar", "rg hello", "rg -n hello f.txt", "jq -n 1",
      "jq -r .a f.txt", "python3 --version", "node --version", "make --version",
-     "unzip -l b.zip", "man ls", "docker ps -a", "npm ls", "mytool f.txt"],
+     "unzip -l b.zip", "man ls", "docker ps -a", "npm ls", "mytool f.txt", "rg -A3 -t py x",
+     "fd -e py", "kubectl get pods -n web", "tar --list --file=a.tar"],
 )
 def test_the_same_programs_used_to_read_auto_run(tmp_path: Path, command: str) -> None:
     first = command.split()[0]
