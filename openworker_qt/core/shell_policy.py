@@ -69,6 +69,7 @@ __all__ = [
     "DEFAULT_ALLOWED_COMMANDS",
     "EXTRA_REFUSED",
     "SHELL_OPERATORS",
+    "POWERSHELL_STATE",
     "STATE_BUILTINS",
     "ShellVerdict",
     "check_command",
