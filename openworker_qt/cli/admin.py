@@ -152,8 +152,8 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
             cases = list(probes)
             if risk is RiskClass.EXEC:
                 allowlist = decider.shell_allowlist()
-                if allowlist:
-                    cases.append(("an allowlisted command", allowlist[0]))
+                # each entry as written (some still ask: make, env, cd, interpreters…)
+                cases += [(f"allowlisted '{entry}'", entry) for entry in allowlist[:20]]
             by_target = {"no target": row["decision"]}
             by_target.update({label: _verdict(ask(target)[0]) for label, target in cases})
             if len(set(by_target.values())) > 1:

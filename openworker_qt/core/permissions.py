@@ -78,6 +78,8 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    options pass the program's table (nothing that executes, deletes or writes)
    AND every path argument is inside the read roots, outside the sensitive set
    and not a file with other hard links (:mod:`~openworker_qt.core.shell_programs`).
+   Relative paths resolve against the folder the session shell is in (an approved
+   ``cd`` carries over), and that folder must itself be a readable one.
 8. The app's config, data, log and cache folders (the database and its
    ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
    Refused, not asked: approving such a write would let a model lift its own
@@ -119,7 +121,7 @@ from openworker_qt.core import fence
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
 from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.risk import RiskClass, parse_risk
-from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command
+from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command, shell_folder
 from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
 
 T = TypeVar("T")
@@ -653,10 +655,12 @@ class PermissionEngine:
             return _commit_writes(call)
         return default_write_paths(call)
 
-    def _shell_path_check(self) -> Callable[[str], str | None]:
+    def _shell_path_check(self, folder: str | None = None) -> Callable[[str], str | None]:
         """For an allowlisted command's path arguments (relative ones resolve against
-        the workspace, where commands run): why one must ask, or ``None``."""
+        ``folder``, where the session shell is, or the workspace): why one must ask,
+        or ``None``."""
         ws = self.workspace()
+        base = Path(folder) if folder else ws
         roots: list[Path] | None = None
         sensitive: tuple[str, ...] | None = None
 
@@ -664,7 +668,7 @@ class PermissionEngine:
             nonlocal roots, sensitive
             if fence.url_scheme(raw):
                 return None  # a URL argument names no file here
-            forms, resolved = fence.forms_and_real(raw, ws)
+            forms, resolved = fence.forms_and_real(raw, base)
             roots = roots if roots is not None else self._readable(ws)
             if resolved is None or self._read_root(resolved, roots) is None:
                 return (
@@ -941,9 +945,16 @@ class PermissionEngine:
                 reason="you allowed this exact command for this session",
                 rule="session:always_command",
             )
-        verdict = check_command(
-            command, self.shell_allowlist(), path_check=self._shell_path_check()
-        )
+        # The session shell may be elsewhere (an approved ``cd``): relative paths, and
+        # the folder a command reads by default (``ls``, ``grep -r``), are judged there.
+        folder = shell_folder(call.session_id)
+        path_check = self._shell_path_check(folder)
+        verdict = check_command(command, self.shell_allowlist(), path_check=path_check)
+        if verdict.auto and folder and (away := path_check(folder)):
+            return Decision(
+                allowed=False, needs_user=True,
+                reason=f"{call.name} `{command}`: the shell is in {folder}: {away}",
+            )
         if verdict.auto:
             return Decision(allowed=True, reason=verdict.reason, rule=f"allowlist:{verdict.entry}")
         return Decision(

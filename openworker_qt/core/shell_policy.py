@@ -20,6 +20,10 @@ A command auto-runs only when both hold:
    the program all refuse auto-run. A leading ``~``, ``~/…`` or ``~name/…`` is
    expanded here exactly as the shell expands it, and the arguments are checked
    in that form (see :func:`shell_words`);
+   a shell builtin that changes the shell's state (``printf -v``, ``read``,
+   ``export``, ``hash``, ``set``, ``cd``, ``source``, ``eval``…: see
+   :data:`STATE_BUILTINS`) never auto-runs, allowlisted or not — the session shell
+   is persistent;
 3. its argv (quotes removed) starts with the tokens of one allowlist entry, compared
    **token by token**: ``git status`` allows ``git status -s`` but neither
    ``git statusx`` nor bare ``git``; ``ls`` does not allow ``lsof``; ``ls``
@@ -65,12 +69,16 @@ __all__ = [
     "DEFAULT_ALLOWED_COMMANDS",
     "EXTRA_REFUSED",
     "SHELL_OPERATORS",
+    "POWERSHELL_STATE",
+    "STATE_BUILTINS",
     "ShellVerdict",
     "check_command",
     "find_operator",
     "matching_entry",
+    "note_shell_folder",
     "parse_allowlist",
     "parse_argv",
+    "shell_folder",
     "shell_words",
 ]
 
@@ -95,7 +103,38 @@ QUOTING = "the command's quoting cannot be parsed"
 _PATTERN = frozenset("*?[]")
 _BRACES = frozenset("{}")
 _TILDE_USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=")
+
+#: Shell builtins and keywords that change the shell's own state (variables, options,
+#: traps, the command table, the folder, limits…) or run other commands. The session
+#: shell is persistent, so a change would outlive the command that made it (e.g.
+#: ``printf -v 'BASH_CMDS[ls]' %s /bin/sh`` makes every later ``ls`` run ``sh``): none
+#: of them ever runs without asking, allowlisted or not. (``printf`` itself is checked
+#: by its table: only ``-v`` assigns.) Only ``echo printf pwd true false test type``
+#: and the like are harmless builtins.
+STATE_BUILTINS: frozenset[str] = frozenset({
+    ".", ":", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command",
+    "compgen", "complete", "compopt", "continue", "coproc", "declare", "dirs", "disown",
+    "enable", "eval", "exec", "exit", "export", "fc", "fg", "getopts", "hash", "history",
+    "jobs", "kill", "let", "local", "logout", "mapfile", "popd", "pushd", "read",
+    "readarray", "readonly", "return", "set", "shift", "shopt", "source", "suspend",
+    "times", "trap", "typeset", "ulimit", "umask", "unalias", "unset", "wait",
+    # keywords
+    "!", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if",
+    "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]",
+})
+#: The same for the Windows session shell (PowerShell, whose names ignore case):
+#: aliases, variables, the folder, modules and anything that runs a string or a program.
+POWERSHELL_STATE: frozenset[str] = frozenset({
+    "set-alias", "sal", "new-alias", "nal", "import-alias", "ipal", "set-variable", "sv",
+    "new-variable", "nv", "remove-variable", "rv", "clear-variable", "clv", "set-item", "si",
+    "new-item", "ni", "set-location", "sl", "push-location", "pop-location", "import-module",
+    "ipmo", "invoke-expression", "iex", "invoke-command", "icm", "invoke-item", "ii",
+    "start-process", "saps", "start", "add-type", "set-psdebug", "set-strictmode",
+    "set-executionpolicy", "new-psdrive", "ndr", "remove-item", "ri", "del", "erase", "rd",
+    "set-content", "add-content", "ac", "out-file", "update-typedata", "update-formatdata",
+    "register-argumentcompleter", "set-psreadlineoption", "function", "filter", "chdir",
+})
 
 
 class Unclear(ValueError):
@@ -216,6 +255,25 @@ def shell_words(command: str) -> ShellWords:
     return ShellWords(written, tuple(_expand(w) for w in words))
 
 
+#: Each session's shell folder as its last command left it (the session shell is
+#: persistent: an approved ``cd`` carries over). The shell tool notes it; the
+#: permission engine resolves an auto-run command's relative paths against it.
+_SHELL_FOLDERS: dict[str, str] = {}
+
+
+def note_shell_folder(session_id: str, folder: str | None) -> None:
+    """Remember where ``session_id``'s shell now is (``None``: it is gone)."""
+    if folder:
+        _SHELL_FOLDERS[session_id] = folder
+    else:
+        _SHELL_FOLDERS.pop(session_id, None)
+
+
+def shell_folder(session_id: str) -> str | None:
+    """Where ``session_id``'s shell is, if it has run a command."""
+    return _SHELL_FOLDERS.get(session_id)
+
+
 @dataclass(frozen=True, slots=True)
 class ShellVerdict:
     """``auto``: may run without asking; ``entry``: the allowlist entry that matched."""
@@ -248,6 +306,14 @@ def check_command(
     if not words.argv:
         return ShellVerdict(False, "the command is empty")
     argv = words.argv
+    if words.written[0] in STATE_BUILTINS or words.written[0].lower() in POWERSHELL_STATE:
+        return ShellVerdict(
+            False,
+            f"'{words.written[0]}' is a shell command that changes the shell's own state "
+            "(variables, settings, the folder or the commands it runs), so it never runs "
+            "without asking",
+            argv=argv,
+        )
     entry = matching_entry(words.written, allowlist)
     if entry is None:
         return ShellVerdict(

@@ -31,13 +31,25 @@ How a program is checked:
   large for an allow-list; a repository's own config can still run programs —
   the permission engine therefore asks before any write into ``.git/config`` or
   ``.git/hooks``.)
-* ``sed``: only scripts made of one simple command (print, delete, quit,
-  ``s///`` with the flags ``g p i I m`` and digits, ``y///``); ``-i`` and
-  script files are refused (``w``, ``e`` and ``r`` cannot be ruled out).
+* ``sed``: only scripts :mod:`~openworker_qt.core.shell_sed` reads completely as
+  plain print/delete/substitute commands (no ``e w W r R``, no ``s///e`` or
+  ``s///w``, bracket expressions read as GNU sed reads them); ``-i`` and script
+  files are refused.
+* ``printf``: not with ``-v`` (bash's printf assigns a shell variable).
 * ``tee``: never (it writes the files it is given).
-* **any other program** the user allowlisted: its options are not known, so
-  only paths are checked — every argument and every ``--option=value`` value is
-  taken as a path; a short option with a path glued to it (``-f/etc/x``) asks.
+* ``tar`` (listing only), ``unzip`` (``-l``/``-t``/``-p``), ``jq`` (no ``env``,
+  ``$ENV``, modules or program files), ``rg`` (no ``--pre``, ``-z``, ``-L``), ``fd``
+  (no ``-x``/``-X``/``-l``), ``npm ls``, ``docker ps/images/version``, read-only
+  ``kubectl`` (no secrets), ``man PAGE``.
+* :data:`ALWAYS_ASK`: programs that run other programs or code (``env xargs timeout
+  nice nohup watch sudo``, shells and interpreters, ``awk``, ``make``, ``npx``,
+  ``cargo``…), editors and pagers (``vim -c``, ``less +!``), network tools (``curl
+  wget ssh scp rsync``) and ``zip`` (``-TT``): only ``--version``/``--help``.
+* **any other program** the user allowlisted: its options are not known, so it
+  runs without asking only with no option at all (no argument starting with
+  ``-`` or ``+``), and every argument is taken as a path.
+
+Tables are looked up by the program's file name (``/usr/bin/env`` is ``env``).
 """
 
 from __future__ import annotations
@@ -45,6 +57,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from openworker_qt.core.shell_sed import sed_script_problem
 
 PathCheck = Callable[[str], "str | None"]
 """Given a path argument, why it may not be touched without asking (or ``None``)."""
@@ -285,9 +299,10 @@ UNIQ = Spec(
     long_optional=_fs("all-repeated", "group"),
 )
 SED = Spec(
-    short="nErsuz", short_value="el",
+    short="nErsuzb", short_value="el",
     long=_fs("quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data",
-             "posix", "debug", "sandbox", *HELP),
+             "zero-terminated", "posix", "debug", "sandbox", "binary", "follow-symlinks",
+             *HELP),
     long_value=_fs("expression", "line-length"),
     denied={"-i": "edits files in place", "--in-place": "edits files in place",
             "-f": "reads its commands from a file, which cannot be checked",
@@ -326,20 +341,16 @@ PYTEST = Spec(
 
 
 def _generic_paths(args: Sequence[str], program: str) -> ArgCheck:
-    paths: list[str] = []
+    """A program without a table: its options are unknown (any of them may run a
+    program or write a file), so it runs without asking only without options, and
+    every argument is taken as a path."""
     for a in args:
-        if a.startswith("--") and len(a) > 2:
-            _, eq, value = a.partition("=")
-            if eq and value:
-                paths.append(value)
-        elif a.startswith("-") and len(a) > 1 and a != "--":
-            if "/" in a or "~" in a:
-                return ArgCheck(
-                    f"{program}: the path glued to option {a[:2]} cannot be checked"
-                )
-        elif a != "--":
-            paths.append(a)
-    return ArgCheck(None, tuple(paths))
+        if a[:1] in ("-", "+") and a not in ("-", "+"):
+            return ArgCheck(
+                f"{program} has no option table here, so it runs without asking only "
+                f"without options ({a!r} could make it write files or run programs)"
+            )
+    return ArgCheck(None, tuple(args))
 
 
 def _spec_program(spec: Spec, *, positionals: str = "paths",
@@ -379,16 +390,6 @@ def _grep(args: Sequence[str], program: str) -> ArgCheck:
     return ArgCheck(None, tuple(s.paths + rest))
 
 
-# sed: one simple command per script.
-_ADDR = r"(?:\d+(?:~\d+)?|\$|/(?:[^/\\]|\\.)*/I?)"
-_SED_SCRIPT = re.compile(
-    rf"^\s*(?:{_ADDR}(?:\s*,\s*(?:{_ADDR}|\+\d+|~\d+))?\s*!?\s*)?"
-    r"(?:[pdqlnNPDgGhHxz=]|q\s*\d*"
-    r"|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiIm0-9]*"
-    r"|y/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/)\s*$"
-)
-
-
 def _sed(args: Sequence[str], program: str) -> ArgCheck:
     s = scan(args, SED, program)
     if s.reason:
@@ -397,14 +398,13 @@ def _sed(args: Sequence[str], program: str) -> ArgCheck:
     rest = list(s.positionals)
     if not scripts:
         if not rest:
+            if {"--version", "--help"} & s.seen:
+                return ArgCheck(None)
             return ArgCheck("sed without a script")
         scripts, rest = [rest[0]], rest[1:]
-    for script in scripts:
-        if not _SED_SCRIPT.match(script):
-            return ArgCheck(
-                f"the sed script {script!r} is not one simple print, delete or substitute "
-                "command (sed scripts can write files and run programs)"
-            )
+    problem = sed_script_problem("\n".join(scripts))  # how GNU sed joins -e parts
+    if problem:
+        return ArgCheck(problem)
     return ArgCheck(None, tuple(rest))
 
 
@@ -424,6 +424,13 @@ def _tee(args: Sequence[str], program: str) -> ArgCheck:
 
 
 def _echo(args: Sequence[str], program: str) -> ArgCheck:
+    return ArgCheck(None)
+
+
+def _printf(args: Sequence[str], program: str) -> ArgCheck:
+    if args and args[0].startswith("-") and args[0] != "--":
+        return ArgCheck(f"{program} {args[0][:2]} assigns a shell variable (bash's printf -v), "
+                        "which would change the session shell")
     return ArgCheck(None)
 
 
@@ -618,6 +625,350 @@ def _git(args: Sequence[str], program: str) -> ArgCheck:
     return ArgCheck(None, tuple(paths))
 
 
+# ------------------------------------------- programs users commonly allowlist
+#
+# For each, only the uses that read are allowed; anything that writes, runs
+# another program, reaches the network or is not known asks.
+
+INTERPRETER = "runs whatever program it is given (an interpreter)"
+RUNS_COMMANDS = "runs the command it is given"
+
+
+def _version_only(reason: str, allowed: frozenset[str] = _fs("--version", "--help")
+                  ) -> Callable[[Sequence[str], str], ArgCheck]:
+    """A program that only runs without asking to print its version or help."""
+
+    def check(args: Sequence[str], program: str) -> ArgCheck:
+        if len(args) == 1 and args[0] in allowed:
+            return ArgCheck(None)
+        return ArgCheck(f"{program} {reason}, so only '{program} --version' runs without asking")
+
+    return check
+
+
+#: Programs whose whole job is to run another program, or that run code they
+#: are given: they always ask (only their version runs without asking).
+ALWAYS_ASK: Mapping[str, str] = {
+    **{name: RUNS_COMMANDS for name in (
+        "env", "xargs", "timeout", "nice", "nohup", "watch", "sudo", "doas", "su", "runuser",
+        "time", "stdbuf", "setsid", "chroot", "strace", "ltrace", "gdb", "lldb", "flock",
+        "ionice", "taskset", "unbuffer", "script", "busybox", "parallel", "chrt", "nsenter",
+        "unshare", "firejail", "systemd-run", "caffeinate", "command", "exec", "builtin",
+        "entr", "expect", "screen", "tmux", "at", "batch", "crontab", "open", "xdg-open",
+        "gio", "start", "run-parts", "sg", "newgrp", "pkexec",
+    )},
+    **{name: INTERPRETER for name in (
+        "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "pwsh",
+        "powershell", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "luajit",
+        "Rscript", "R", "julia", "tclsh", "wish", "osascript", "awk", "gawk", "mawk", "nawk",
+        "ipython", "jshell", "groovy", "scala", "elixir", "erl", "ghci", "runghc",
+        "irb", "pypy", "uv", "uvx", "pipx", "poetry", "pdm", "hatch", "tox", "nox",
+        "conda", "mamba", "python", "sqlite", "duckdb", "m4", "dc", "gnuplot", "octave",
+        "matlab", "tex", "latex", "pdflatex", "xelatex", "lualatex", "latexmk", "luatex",
+        "sage", "maxima", "swipl", "racket", "guile", "sbcl", "clisp", "ocaml", "gforth",
+    )},
+    **{name: "runs the commands of a project file the assistant can write (a Makefile, "
+              "package scripts, a build file)" for name in (
+        "make", "gmake", "cmake", "ninja", "npx", "yarn", "pnpm", "cargo", "go", "gradle",
+        "mvn", "ant", "rake", "bundle", "just", "task", "meson", "bazel", "pip", "pip3",
+        "gem", "composer",
+    )},
+    **{name: "is an editor or pager, which can run commands" for name in (
+        "vim", "vi", "nvim", "view", "ex", "nano", "pico", "emacs", "ed", "less", "more",
+        "most", "pg", "mc", "ranger",
+    )},
+    **{name: "reaches other machines, which this check cannot judge" for name in (
+        "curl", "wget", "ssh", "sftp", "nc", "ncat", "netcat", "socat",
+        "telnet", "ftp", "aria2c", "httpie", "http", "https",
+    )},
+    **{name: "copies files (it writes) and can reach other machines"
+       for name in ("rsync", "scp", "cp", "mv", "install")},
+    **{name: "changes files (only commands that read run without asking)" for name in (
+        "rm", "rmdir", "mkdir", "touch", "ln", "link", "unlink", "chmod", "chown", "chgrp",
+        "chattr", "truncate", "dd", "shred", "split", "csplit", "patch", "mkfifo", "mknod",
+        "mktemp", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4",
+        "7z", "7za", "unrar", "ar", "convert", "magick", "mogrify", "pandoc", "sponge",
+        "setfacl", "rename",
+    )},
+    **{name: "changes the system or other programs" for name in (
+        "kill", "pkill", "killall", "shutdown", "reboot", "systemctl", "service", "launchctl",
+        "apt", "apt-get", "dpkg", "brew", "yum", "dnf", "pacman", "snap", "flatpak", "mount",
+        "umount", "defaults", "code", "gsettings", "dconf",
+    )},
+    **{name: "reaches other machines or accounts, which this check cannot judge" for name in (
+        "gh", "glab", "aws", "gcloud", "az", "helm", "terraform", "pulumi", "ansible",
+        "ansible-playbook", "podman", "docker-compose", "hg", "svn", "redis-cli", "mysql",
+        "psql", "mongo", "mongosh",
+    )},
+    "zip": "writes an archive (and -TT runs a program)",
+}
+_VERSION_SUFFIX = re.compile(r"[0-9][0-9.\-]*$")  # ``python3.11``, ``node18``, ``lua5.4``
+
+
+# tar: listing only
+_TAR_LIST = "only listing an archive (tar -t) runs without asking"
+TAR = Spec(
+    short="tvzjJaqwkUOP", short_path="fCX",
+    long=_fs("list", "verbose", "gzip", "gunzip", "bzip2", "xz", "lzma", "lzip", "lzop",
+             "zstd", "auto-compress", "numeric-owner", "force-local", "wildcards",
+             "no-wildcards", "anchored", "no-anchored", "ignore-case", "full-time", "utc",
+             "show-transformed-names", "quiet", "totals", "null", "no-null", "recursion",
+             "no-recursion", "ignore-zeros", *HELP),
+    long_value=_fs("exclude", "blocking-factor", "record-size", "occurrence", "format",
+                   "strip-components", "quoting-style", "transform", "xform"),
+    long_path=_fs("file", "directory", "exclude-from"),
+    denied={
+        "-I": RUNS, "--use-compress-program": RUNS, "--checkpoint-action": RUNS,
+        "--to-command": RUNS, "-F": RUNS, "--info-script": RUNS, "--new-volume-script": RUNS,
+        "--rmt-command": RUNS, "--rsh-command": RUNS, "-T": FILE_LIST, "--files-from": FILE_LIST,
+        "-x": WRITES, "--extract": WRITES, "--get": WRITES, "-c": WRITES, "--create": WRITES,
+        "-r": WRITES, "--append": WRITES, "-u": WRITES, "--update": WRITES, "-A": WRITES,
+        "--catenate": WRITES, "--concatenate": WRITES, "--delete": WRITES, "-d": _TAR_LIST,
+        "--diff": _TAR_LIST, "--compare": _TAR_LIST, "-g": WRITES, "--listed-incremental": WRITES,
+        "-h": _FOLLOWS, "--dereference": _FOLLOWS,
+    },
+)
+_TAR_VALUE_LETTERS = "fCXbIFTgKLNV"
+
+
+def _tar(args: Sequence[str], program: str) -> ArgCheck:
+    args = list(args)
+    if args and not args[0].startswith("-"):  # old style: ``tar tvf a.tar``
+        letters, rest = args[0], args[1:]
+        converted: list[str] = []
+        for letter in letters:
+            converted.append("-" + letter)
+            if letter in _TAR_VALUE_LETTERS:
+                if not rest:
+                    return ArgCheck(f"tar -{letter} needs a value")
+                converted.append(rest.pop(0))
+        args = converted + rest
+    s = scan(args, TAR, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    if not {"-t", "--list"} & s.seen and not ({"--help", "--version"} & s.seen):
+        return ArgCheck(f"tar {_TAR_LIST}")
+    for flag, value in s.values:
+        if flag in ("-f", "--file") and ":" in value and "--force-local" not in s.seen:
+            return ArgCheck("tar with an archive named host:file runs a remote shell")
+    return ArgCheck(None, tuple(s.paths))  # the other arguments are member names
+
+
+UNZIP = Spec(short="lvtqzCpc", long=HELP)
+
+
+def _unzip(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, UNZIP, program)
+    if s.reason:
+        return ArgCheck(f"{s.reason} (only listing, testing or printing an archive runs "
+                        "without asking)")
+    if not {"-l", "-v", "-t", "-p", "-c", "-z"} & s.seen:
+        return ArgCheck(f"{program} without -l, -t or -p extracts files ({WRITES})")
+    return ArgCheck(None, tuple(s.positionals[:1]))  # the archive; the rest are member names
+
+
+JQ = Spec(
+    short="rjacnsSCMeRh0",
+    long=_fs("raw-output", "join-output", "ascii-output", "compact-output", "null-input",
+             "slurp", "sort-keys", "color-output", "monochrome-output", "exit-status",
+             "raw-input", "tab", "seq", "stream", "stream-errors", "raw-output0", "unbuffered",
+             "args", "jsonargs", *HELP),
+    long_value=_fs("indent"),
+    denied={"-f": "reads its program from a file, which cannot be checked",
+            "--from-file": "reads its program from a file, which cannot be checked",
+            "-L": "loads modules from a folder", "--library-path": "loads modules from a folder"},
+)
+_JQ_NAMED = {"--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2}
+_JQ_RISKY = re.compile(r"\benv\b|\$ENV\b|\$__prog|\bimport\b|\binclude\b|\bmodulemeta\b"
+                       r"|\bget_search_list\b|\binput_filename\b|\$__loc__")
+
+
+def _jq(args: Sequence[str], program: str) -> ArgCheck:
+    rest: list[str] = []
+    paths: list[str] = []
+    i = 0
+    args = list(args)
+    while i < len(args):  # the named-argument options take two values
+        a = args[i]
+        if a in _JQ_NAMED:
+            if i + 2 >= len(args):
+                return ArgCheck(f"jq {a} needs a name and a value")
+            if a in ("--slurpfile", "--rawfile"):
+                paths.append(args[i + 2])
+            i += 3
+            continue
+        if a == "--":
+            rest += args[i:]
+            break
+        rest.append(a)
+        i += 1
+    s = scan(rest, JQ, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    positionals = list(s.positionals)
+    if positionals:
+        program_text = positionals.pop(0)
+        if _JQ_RISKY.search(program_text):
+            return ArgCheck("the jq program reads the environment or loads files "
+                            "(env, $ENV, import, include)")
+    if "--args" in s.seen or "--jsonargs" in s.seen:
+        positionals = []  # strings, not files
+    return ArgCheck(None, tuple(paths + positionals))
+
+
+RG = Spec(
+    short="iSsFwxvcloqnNHIUPa0hbuV", short_path="f",
+    short_value="ABCegtTrjMmE",
+    long=_fs("ignore-case", "smart-case", "case-sensitive", "fixed-strings", "word-regexp",
+             "line-regexp", "invert-match", "count", "count-matches", "files-with-matches",
+             "files-without-match", "only-matching", "quiet", "line-number", "no-line-number",
+             "with-filename", "no-filename", "hidden", "no-hidden", "no-ignore",
+             "no-ignore-vcs", "no-ignore-parent", "no-ignore-dot", "no-ignore-global",
+             "no-ignore-exclude", "no-ignore-files", "files", "type-list", "json", "vimgrep",
+             "column", "no-column", "heading", "no-heading", "byte-offset", "trim", "text",
+             "binary", "no-binary", "null", "null-data", "pcre2", "no-pcre2", "multiline",
+             "multiline-dotall", "crlf", "no-config", "no-messages", "stats", "passthru",
+             "sort-files", "one-file-system", "unrestricted", "glob-case-insensitive",
+             "no-unicode", "debug", "trace", "line-buffered", "block-buffered", "pretty",
+             "include-zero", "no-require-git", "no-follow", "no-search-zip", "mmap", "no-mmap",
+             *HELP),
+    long_value=_fs("after-context", "before-context", "context", "regexp", "glob", "iglob",
+                   "type", "type-not", "type-add", "type-clear", "replace", "max-count",
+                   "max-depth", "max-filesize", "max-columns", "threads", "color", "colors",
+                   "sort", "sortr", "encoding", "engine", "context-separator",
+                   "field-match-separator", "field-context-separator", "path-separator",
+                   "dfa-size-limit", "regex-size-limit", "generate"),
+    long_path=_fs("file", "ignore-file"),
+    denied={"--pre": RUNS, "--pre-glob": RUNS, "--hostname-bin": RUNS,
+            "-z": "runs decompression programs", "--search-zip": "runs decompression programs",
+            "-L": _FOLLOWS, "--follow": _FOLLOWS},
+)
+
+
+def _rg(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, RG, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    rest = list(s.positionals)
+    pattern_given = any(f in s.seen for f in ("-e", "-f", "--regexp", "--file", "--files",
+                                              "--type-list"))
+    if not pattern_given and rest:
+        rest = rest[1:]
+    return ArgCheck(None, tuple(s.paths + rest))
+
+
+FD = Spec(
+    short="HIusigFap0q1", short_value="dtEScjeo",
+    long=_fs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent",
+             "unrestricted", "case-sensitive", "ignore-case", "glob", "regex", "fixed-strings",
+             "absolute-path", "relative-path", "full-path", "print0", "prune", "quiet",
+             "show-errors", "strip-cwd-prefix", "one-file-system", "no-require-git", *HELP),
+    long_value=_fs("max-depth", "min-depth", "exact-depth", "type", "extension", "exclude",
+                   "size", "changed-within", "changed-before", "newer", "older", "owner",
+                   "color", "threads", "max-results", "path-separator", "format", "and"),
+    long_path=_fs("search-path", "base-directory", "ignore-file"),
+    denied={"-x": RUNS, "--exec": RUNS, "-X": RUNS, "--exec-batch": RUNS,
+            "-l": "runs ls on what it finds", "--list-details": "runs ls on what it finds",
+            "-L": _FOLLOWS, "--follow": _FOLLOWS},
+)
+
+
+def _fd(args: Sequence[str], program: str) -> ArgCheck:
+    s = scan(args, FD, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    rest = list(s.positionals)[1:]  # the pattern first, then the folders
+    return ArgCheck(None, tuple(s.paths + rest))
+
+
+def _npm(args: Sequence[str], program: str) -> ArgCheck:
+    if len(args) == 1 and args[0] in ("--version", "-v"):
+        return ArgCheck(None)
+    if args and args[0] in ("ls", "list"):
+        for a in args[1:]:
+            name = a.partition("=")[0]
+            if name not in ("--all", "-a", "--json", "--long", "-l", "--parseable", "-p",
+                            "--depth", "--omit", "--include", "--link", "--global", "-g"):
+                return ArgCheck(f"npm {args[0]} {a} is not one this check knows")
+        return ArgCheck(None)
+    return ArgCheck("npm runs package scripts and installs code (only 'npm ls' and "
+                    "'npm --version' run without asking)")
+
+
+_DOCKER_SUBS = {
+    "ps": Spec(short="aqlsn", short_value="fn",
+               long=_fs("all", "quiet", "latest", "size", "no-trunc"),
+               long_value=_fs("filter", "format", "last")),
+    "images": Spec(short="aq", short_value="f",
+                   long=_fs("all", "quiet", "digests", "no-trunc"),
+                   long_value=_fs("filter", "format")),
+    "version": Spec(short_value="f", long_value=_fs("format")),
+}
+
+
+def _docker(args: Sequence[str], program: str) -> ArgCheck:
+    if len(args) == 1 and args[0] in ("--version", "-v"):
+        return ArgCheck(None)
+    sub = args[0] if args else ""
+    spec = _DOCKER_SUBS.get(sub)
+    if spec is None:
+        return ArgCheck(f"'{program} {sub}' can run containers, change them or read their "
+                        "secrets (only 'docker ps', 'docker images' and 'docker version' "
+                        "run without asking)")
+    s = scan(args[1:], spec, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    if s.positionals:
+        return ArgCheck(f"{program} {sub} takes no arguments here")
+    return ArgCheck(None)
+
+
+_KUBE_READ = frozenset({"get", "describe", "explain", "api-resources", "api-versions",
+                        "version"})
+_KUBE_SECRET = re.compile(r"(?i)secrets?\b|configmaps?\b|\bcm\b|serviceaccounts?\b|\bsa\b|\ball\b")
+_KUBE = Spec(
+    short="A", short_value="nlo",
+    long=_fs("all-namespaces", "client", "no-headers", "show-labels", "recursive",
+             "ignore-not-found", "show-kind"),
+    long_value=_fs("namespace", "selector", "field-selector", "output", "sort-by",
+                   "label-columns", "chunk-size"),
+)
+
+
+def _kubectl(args: Sequence[str], program: str) -> ArgCheck:
+    if not args or args[0] not in _KUBE_READ:
+        sub = args[0] if args else ""
+        return ArgCheck(f"'{program} {sub}' is not a read-only kubectl command (only get, "
+                        "describe, explain, api-resources and version run without asking; "
+                        "no other cluster, config or credential options)")
+    s = scan(args[1:], _KUBE, program)
+    if s.reason:
+        return ArgCheck(s.reason)
+    for flag, value in s.values:
+        if flag in ("-o", "--output") and "file" in value:
+            return ArgCheck(f"{program} {flag}={value} reads a template file")
+    if args[0] in ("get", "describe") and any(_KUBE_SECRET.search(p) for p in s.positionals):
+        return ArgCheck(f"{program} {args[0]} of secrets, config maps or service accounts "
+                        "shows credentials")
+    return ArgCheck(None)
+
+
+_MAN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+:-]*")
+
+
+def _man(args: Sequence[str], program: str) -> ArgCheck:
+    if len(args) == 1 and args[0] in ("--version", "--help"):
+        return ArgCheck(None)
+    words = list(args[1:]) if args and args[0] in ("-k", "-f") else list(args)
+    if not words:
+        return ArgCheck(f"{program} without a page name")
+    for w in words:
+        if not _MAN_NAME.fullmatch(w):
+            return ArgCheck(f"{program} {w!r}: only page names (no options, no files) run "
+                            "without asking (man options can run a pager or a browser)")
+    return ArgCheck(None)
+
+
 PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
     "ls": _spec_program(LS),
     "pwd": _spec_program(PWD, positionals="none"),
@@ -637,10 +988,20 @@ PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
     "sed": _sed,
     "tee": _tee,
     "echo": _echo,
-    "printf": _echo,
+    "printf": _printf,
     "git": _git,
     "pytest": _pytest,
     "py.test": _pytest,
+    "tar": _tar,
+    "unzip": _unzip,
+    "jq": _jq,
+    "rg": _rg,
+    "fd": _fd,
+    "fdfind": _fd,
+    "npm": _npm,
+    "docker": _docker,
+    "kubectl": _kubectl,
+    "man": _man,
 }
 
 
@@ -655,7 +1016,12 @@ def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) ->
     if not argv:
         return "the command is empty"
     program, args = argv[0], list(argv[1:])
-    checker = PROGRAMS.get(program)
+    name = program.rsplit("/", 1)[-1]  # ``/usr/bin/env`` is env
+    checker = PROGRAMS.get(name)
+    if checker is None:
+        base = name if name in ALWAYS_ASK else _VERSION_SUFFIX.sub("", name).rstrip("-")
+        if base in ALWAYS_ASK:
+            checker = _version_only(ALWAYS_ASK[base])
     result = checker(args, program) if checker else _generic_paths(args, program)
     if result.reason:
         return result.reason

@@ -30,6 +30,10 @@ session's tools closing), :func:`close_all` (the runtime stopping) and an
 On Windows the session shell is PowerShell (:mod:`openworker_qt.tools.powershell`:
 the same protocol, its own loop script, process trees killed with ``taskkill``).
 
+Every shell and task starts from :func:`scrubbed_environ`: the app's environment
+without its keys, tokens and other credentials (a command such as ``env`` or
+``jq -n env`` would otherwise print them into the conversation).
+
 A kill also reaches processes that left the process group (``setsid``, a double
 fork): before the group is killed, the shell's descendants and every process whose
 environment carries the shell's tag (:data:`TAG_VAR`) are found in ``/proc`` and
@@ -44,6 +48,7 @@ import codecs
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -55,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.shell_policy import note_shell_folder
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools import powershell
 
@@ -153,8 +159,43 @@ def _kill_group(pgid: int, tag: str | None = None) -> None:
         stray = _tagged(_proc_table(), tag) - {os.getpid()}
 
 
+#: Variable names never passed on to a shell (upper-cased before matching): the app's
+#: keys and tokens, and any other credential the environment holds.
+_SECRET_NAME = re.compile(
+    r".*(_KEY|_KEYS|_TOKEN|_TOKENS|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|_API_|_AUTH"
+    r"|COOKIE|SESSION).*|(AWS|AZURE|OPENAI|ANTHROPIC|GEMINI|MISTRAL|GROQ|DEEPSEEK"
+    r"|OPENROUTER|COHERE|PYPI|TWINE)_.*|.*_(PAT|DSN)|.*DATABASE_URL.*"
+)
+#: A value that carries a password in a URL (``postgres://user:pass@host``).
+_URL_PASSWORD = re.compile(r"://[^/\s:@]*:[^/\s@]+@")
+#: Kept even if a name pattern above matches.
+_KEEP = frozenset({"SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "XDG_SESSION_CLASS",
+                   "XDG_SESSION_DESKTOP", "DBUS_SESSION_BUS_ADDRESS", "DESKTOP_SESSION"})
+
+
+def scrubbed_environ(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a shell starts from: the app's, without any variable that
+    names a key, token, password or other credential (``*_KEY``, ``*_TOKEN``,
+    ``*SECRET*``, ``*PASSWORD*``, ``*_API_*``, ``AWS_*``, ``GITHUB_*``…) and without
+    any variable whose value holds a secret the app knows (a key read from the
+    keyring or the environment). ``PATH``, ``HOME``, ``LANG``, ``TERM`` and the
+    like stay."""
+    from openworker_qt.storage.secrets import known_values
+
+    source = dict(os.environ if environ is None else environ)
+    values = [v for v in known_values() if len(v) >= 8]
+    out: dict[str, str] = {}
+    for name, value in source.items():
+        if name not in _KEEP and _SECRET_NAME.fullmatch(name.upper()):
+            continue
+        if any(v in value for v in values) or _URL_PASSWORD.search(value):
+            continue
+        out[name] = value
+    return out
+
+
 def _tag_env(tag: str) -> dict[str, str]:
-    return {**os.environ, TAG_VAR: tag}
+    return {**scrubbed_environ(), TAG_VAR: tag}
 
 
 @atexit.register
@@ -269,7 +310,7 @@ class PersistentShell:
                     self._tag, self._end, self._state]
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            stderr=asyncio.subprocess.STDOUT, env=await asyncio.to_thread(_tag_env, tag),
             **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
@@ -426,9 +467,12 @@ class BackgroundTask:
 class ShellState:
     """A session's shell and background tasks (kept in ``ToolContext.state``)."""
 
-    def __init__(self, workspace: Path, *, max_output: int = DEFAULT_MAX_OUTPUT) -> None:
+    def __init__(self, workspace: Path, *, max_output: int = DEFAULT_MAX_OUTPUT,
+                 session_id: str = "") -> None:
         self.workspace = workspace
         self.max_output = max_output
+        self.session_id = session_id
+        note_shell_folder(session_id, None)  # a new shell starts in the workspace
         self.shell = PersistentShell(workspace, max_output=max_output)
         self.tasks: dict[str, BackgroundTask] = {}
         self._next = 1
@@ -450,7 +494,7 @@ class ShellState:
                     self.shell._state, self.shell.cwd, str(self.workspace), command]
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=_tag_env(tag),
+            stderr=asyncio.subprocess.STDOUT, env=await asyncio.to_thread(_tag_env, tag),
             **powershell.group_options(),  # type: ignore[arg-type]
         )
         _LIVE_GROUPS[proc.pid] = tag
@@ -468,6 +512,7 @@ class ShellState:
 
     async def close(self) -> None:
         _SESSIONS.discard(self)
+        note_shell_folder(self.session_id, None)
         for task in self.tasks.values():
             self.kill_task(task)
         for task in self.tasks.values():
@@ -483,7 +528,7 @@ class ShellState:
 def shell_state(ctx: ToolContext, *, max_output: int = DEFAULT_MAX_OUTPUT) -> ShellState:
     state = ctx.state.get(STATE_KEY)
     if not isinstance(state, ShellState):
-        state = ShellState(ctx.workspace, max_output=max_output)
+        state = ShellState(ctx.workspace, max_output=max_output, session_id=ctx.session_id)
         ctx.state[STATE_KEY] = state
     return state
 
@@ -536,9 +581,12 @@ def shell_tools(*, max_output: int = DEFAULT_MAX_OUTPUT) -> list[Tool]:
             if args.get("run_in_background"):
                 task = await state.start_task(command)
                 return _json({"status": "running", "task_id": task.id})
-            result = await state.shell.run(
-                command, _clamp_timeout(args.get("timeout_seconds")),
-                ctx.report if ctx.progress is not None else None)
+            try:
+                result = await state.shell.run(
+                    command, _clamp_timeout(args.get("timeout_seconds")),
+                    ctx.report if ctx.progress is not None else None)
+            finally:  # where the next command runs (the permission engine checks there)
+                note_shell_folder(ctx.session_id, state.shell.cwd)
         except RuntimeError as exc:
             return ToolResult(f"Error: {exc}.", is_error=True)
         payload = {

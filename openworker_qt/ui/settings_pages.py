@@ -368,7 +368,12 @@ class PermissionsPage(QWidget):
         form = QFormLayout()
         form.addRow(mode_label, self.mode)
         lay.addLayout(form)
-        allow_label = QLabel(self.tr("Shell commands that run without asking (a prefix such as “git status”):"))
+        allow_label = QLabel(self.tr(
+            "Shell commands that run without asking (a prefix such as “git status”). "
+            "They still ask when an option writes, deletes or runs a program; programs "
+            "that run other programs (env, make, python, bash…) always ask; and a program "
+            "OpenWorker does not know runs without asking only when given no options "
+            "(nothing starting with - or +):"))
         allow_label.setWordWrap(True)
         lay.addWidget(allow_label)
         self.allowlist = ListEditor(settings, "permissions.shell_allowlist", self.tr("Shell allowlist"),

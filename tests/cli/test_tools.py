@@ -147,3 +147,17 @@ def test_an_unknown_or_disabled_persona_is_refused(capsys: pytest.CaptureFixture
     assert "persona 'ops' cannot be used: it is disabled" in err
     assert "openworker-qt personas enable ops" in err
     assert "enabled personas: cowork, code, chat, myhelper" in err
+
+
+def test_each_allowlisted_command_shows_what_it_really_gets(
+    capsys: pytest.CaptureFixture[str], isolated_state: Path
+) -> None:
+    config = isolated_state / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[permissions]\nshell_allowlist = ["ls", "make", "env", "cd", "printf"]\n')
+    shell = listing(capsys, "--mode", "auto")["run_shell"]
+    assert shell["decision"] == "depends on target"
+    got = shell["by_target"]
+    assert got["allowlisted 'ls'"] == "allow" and got["allowlisted 'printf'"] == "allow"
+    for entry in ("make", "env", "cd"):  # they run other programs or change the shell
+        assert got[f"allowlisted '{entry}'"] == "ask", entry

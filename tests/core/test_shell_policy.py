@@ -163,6 +163,7 @@ def test_allowlist_entries_are_validated_and_longest_match_wins() -> None:
 EVERY_PROGRAM = [
     "ls", "pwd", "date", "whoami", "uname", "cat", "head", "tail", "wc", "grep", "egrep",
     "fgrep", "find", "sort", "uniq", "sed", "tee", "echo", "printf", "git", "pytest", "make",
+    "mytool",
 ]
 
 ASKS: list[str] = [
@@ -337,11 +338,11 @@ ASKS: list[str] = [
     "ls --dereference -R .",
     "sort --files0-from=list",
     "wc --files0-from list",
-    # a program without a table: its paths are still checked
-    "make -C /etc",
-    "make --directory=/etc",
-    "make -f/etc/evil.mk",
-    "make ../outside",
+    # make runs a Makefile's commands; a program without a table runs only
+    # without options, and its paths are still checked
+    "make", "make test", "make -C /etc", "make --directory=/etc", "make -f/etc/evil.mk",
+    "mytool -C /etc", "mytool --directory=/etc", "mytool -f/etc/evil.mk", "mytool ../outside",
+    "mytool --exec=sh", "mytool -x", "mytool +cmd", "mytool -- x", "mytool /etc/passwd",
 ]
 
 AUTO_RUNS: list[str] = [
@@ -358,7 +359,7 @@ AUTO_RUNS: list[str] = [
     "git branch", "git branch -a -v", "git branch --list 'feat*'", "git tag -l", "git stash list",
     "git -C src log", "git --no-pager log -1", "git ls-files", "git rev-parse HEAD",
     "pytest", "pytest -q", "pytest -x -q tests/test_a.py::test_one", "pytest -p no:cacheprovider",
-    "pytest -k 'not slow' --tb=short", "make", "make test", "make --jobs=4 test",
+    "pytest -k 'not slow' --tb=short", "mytool", "mytool test", "mytool README.md src",
     # quoted patterns and escapes mean what they say
     "cat 'README.md'", 'ls "src"', "grep 'a\\.b' README.md", 'grep "a\\.b" README.md',
     "grep -e 'x*' README.md", "find . -name '[ab]*.py'", "sed 's/{x}/y/' README.md",
