@@ -41,6 +41,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from openworker_qt.core.gitdirs import is_git_dir
 from openworker_qt.storage.paths import AppPaths, app_paths
 
 # A scheme of two or more characters (so ``C://`` stays a Windows drive) then ``://``;
@@ -629,19 +630,6 @@ def credential_name_reason(path: Path) -> str | None:
 GIT_CONTROL_FILES = frozenset({".gitmodules", ".gitattributes", ".gitconfig", ".lfsconfig"})
 
 
-def _looks_like_git_dir(folder: str) -> bool:
-    """A folder git would take for a repository's data (``HEAD`` and ``objects``/``refs``,
-    or a linked worktree's ``commondir``)."""
-    try:
-        if not os.path.isfile(os.path.join(folder, "HEAD")):
-            return False
-        return os.path.isfile(os.path.join(folder, "commondir")) or (
-            os.path.isdir(os.path.join(folder, "objects"))
-            and os.path.isdir(os.path.join(folder, "refs")))
-    except (OSError, ValueError):
-        return False
-
-
 def git_metadata_reason(forms: Sequence[Path]) -> str | None:
     """Why writing this path changes what git does (``.git`` — the folder, a file
     of that name, anything inside —, any other folder that is a repository's data,
@@ -655,7 +643,7 @@ def git_metadata_reason(forms: Sequence[Path]) -> str | None:
             return f"{f} is {why}"
     for f in forms:
         for folder in _ancestors(os.path.normpath(str(f))):
-            if _looks_like_git_dir(folder):
+            if is_git_dir(folder):
                 return f"{f} is inside {folder}, a repository's data ({why})"
     return None
 

@@ -42,6 +42,7 @@ How a program is checked:
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +58,9 @@ class ArgCheck:
 
     reason: str | None
     paths: tuple[str, ...] = ()
+    #: git: the folder it starts in (``-C`` applied, relative to the working
+    #: folder) and the ``--git-dir`` it was given, if any.
+    git_repo: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,6 +545,8 @@ def _git_long_denied(name: str, table: Mapping[str, str]) -> str | None:
 
 def _git(args: Sequence[str], program: str) -> ArgCheck:
     paths: list[str] = []
+    start = "."
+    git_dir: str | None = None
     i = 0
     while i < len(args) and args[i].startswith("-"):
         a = args[i]
@@ -565,6 +571,10 @@ def _git(args: Sequence[str], program: str) -> ArgCheck:
                 i += 1
             if name in _GIT_GLOBAL_PATH:
                 paths.append(value)
+            if name == "-C":
+                start = os.path.join(start, value) if value else start
+            elif name == "--git-dir":
+                git_dir = value
             continue
         return ArgCheck(f"git option {name} is not one this check knows")
     if i >= len(args):
@@ -615,7 +625,9 @@ def _git(args: Sequence[str], program: str) -> ArgCheck:
         return ArgCheck(f"git {sub} with a name creates a {sub} (only listing runs without asking)")
     if listing is None:
         paths += positionals
-    return ArgCheck(None, tuple(paths))
+    if git_dir is not None and not os.path.isabs(git_dir):
+        git_dir = os.path.join(start, git_dir)
+    return ArgCheck(None, tuple(paths), (start, git_dir))
 
 
 PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
@@ -644,7 +656,13 @@ PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
 }
 
 
-def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) -> str | None:
+GitCheck = Callable[[str, "str | None"], "str | None"]
+"""Given the folder a git command starts in and its ``--git-dir`` (or ``None``), why
+it may not run without asking (or ``None``)."""
+
+
+def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None,
+                    git_check: GitCheck | None = None) -> str | None:
     """Why the allowlisted ``argv`` must ask, or ``None`` when it may auto-run.
 
     ``argv`` is what the program receives (see
@@ -664,6 +682,8 @@ def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) ->
             problem = path_check(literal_path(raw))
             if problem:
                 return problem
+    if git_check is not None and result.git_repo is not None:
+        return git_check(*result.git_repo)
     return None
 
 

@@ -57,6 +57,7 @@ from typing import Any
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools import powershell
+from openworker_qt.tools.git import shell_git_env
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -154,7 +155,7 @@ def _kill_group(pgid: int, tag: str | None = None) -> None:
 
 
 def _tag_env(tag: str) -> dict[str, str]:
-    return {**os.environ, TAG_VAR: tag}
+    return {**os.environ, **shell_git_env(), TAG_VAR: tag}
 
 
 @atexit.register

@@ -219,7 +219,7 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("write-git-config", "write_file", W, {"path": ".git/config"}, "deny deny ask ask ask"),
     ("write-git-hook", "write_file", W, {"path": ".git/hooks/pre-commit"},
      "deny deny ask ask ask"),
-    ("write-git-head", "write_file", W, {"path": ".git/HEAD"}, "deny deny ask ask allow"),
+    ("write-git-head", "write_file", W, {"path": ".git/HEAD"}, "deny deny ask ask ask"),
     # ---- EXEC: allowlist (token-exact) or ask; auto_allow never covers shell
     ("sh-allowlisted", "run_shell", X, {"command": "git status"}, "deny deny allow allow allow"),
     ("sh-allowlisted-args", "run_shell", X, {"command": "git status -s"},
