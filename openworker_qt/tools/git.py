@@ -467,7 +467,7 @@ async def _own_git_folder(repo: Path, workspace: Path) -> None:
                               workspace=workspace)
     top, *data = out.strip().split("\n")
     for git_dir in data:
-        if not Path(os.path.realpath(git_dir)).is_relative_to(Path(top)):
+        if not Path(git_dir).is_relative_to(Path(top)):
             raise GitError(
                 f"The repository at {top} keeps its data in {git_dir}, outside its own folder; "
                 "git_commit only commits in repositories whose .git folder is inside them.")
