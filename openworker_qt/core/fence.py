@@ -10,14 +10,23 @@ directories, re-read on every call):
   ``file:``, or calling a NUL "outside the roots");
 * **app state** — the app's config, data, log and cache folders (so the
   database and its ``-wal``/``-shm`` files), every ``.openworker`` folder
-  anywhere and the OS key stores. A write there is refused in every mode,
-  whatever root or approval covers it: it is how a model would lift its own
-  fence (a workspace ``.openworker/config.toml``, the standing-rule table);
-* **sensitive** — credentials and profiles (``~/.ssh``, ``~/.aws``,
-  ``~/.gnupg``, cloud and container configs, browser profiles, key stores, the
-  app's data folder and database, ``.env`` files outside the workspace). A read
-  there always asks the user, in every mode, even inside a read root; no
-  "always" answer is offered.
+  anywhere — also wherever a ``.openworker`` symlink leads (one in a folder on
+  the way, in the workspace or a writable root) — and the OS key stores. A
+  write there is refused in every mode, whatever root or approval covers it: it
+  is how a model would lift its own fence (a workspace
+  ``.openworker/config.toml``, the standing-rule table);
+* **sensitive** — credentials and profiles by location (``~/.ssh``, ``~/.aws``,
+  ``~/.gnupg``, ``~/.pgpass``, ``~/.cargo/credentials.toml``, a Hugging Face
+  token, cloud, container and package-registry configs, browser profiles, key
+  stores, ``/etc/shadow``, the app's data folder and database) and by name
+  anywhere, inside the workspace too (:func:`credential_name_reason`: ``.env``
+  files, shell histories, ``.netrc``-style files, keys and certificates,
+  ``*token*``/``*secret*``/``*credentials*`` data files). A read there always
+  asks the user, in every mode, even inside a read root; no "always" answer is
+  offered;
+* **git metadata** (:func:`git_metadata_reason`) — ``.git`` and everything in
+  it, any other repository data folder, ``.gitmodules``, ``.gitattributes``: a
+  write there always asks, in every mode.
 
 Each check looks at both the path as written (``~`` expanded, ``..`` folded)
 and the path with every symlink resolved, against both forms of each entry, so

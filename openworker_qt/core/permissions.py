@@ -28,7 +28,7 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
                                 else ask (3)            rule: allow, else ask
 
     any mode: a write into the app's own state (8) or to a URL-shaped "path" (9)
-    is refused; a write into ``.git/config`` or ``.git/hooks`` always asks.
+    is refused; a write into git metadata (10) always asks, in auto mode too.
 
 1. The reason says the mode is "read-only"; plan mode therefore also ignores
    standing rules.
@@ -55,8 +55,9 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    attached to its messages. Without a path, ``list_files`` reads the workspace.
 5. The reason tells the model to ask for the folder with ``request_directory``.
 6. The SENSITIVE set (:mod:`~openworker_qt.core.fence`: ``~/.ssh``, ``~/.aws``,
-   ``~/.gnupg``, cloud and container credentials, browser profiles, key stores,
-   the app's data folder and database, ``.env`` files outside the workspace)
+   ``~/.gnupg``, the credential files of common tools, browser profiles, key
+   stores, the app's data folder and database; and by name anywhere, the
+   workspace included: ``.env`` files, histories, keys, token and secret files)
    always asks — even inside a read root, even in auto and plan mode — and never
    offers "always". So does reading a regular file with other hard links
    (``st_nlink > 1``) inside a read root, like writing one: its other names
@@ -66,14 +67,25 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
 7. Allowlisted AND no word is changed by the shell's expansions (patterns,
    braces, an unusual ``~``: :mod:`~openworker_qt.core.shell_policy`) AND its
    options pass the program's table (nothing that executes, deletes or writes)
-   AND every path argument is inside the read roots, outside the sensitive set
-   and not a file with other hard links (:mod:`~openworker_qt.core.shell_programs`).
+   AND every path argument is inside the read roots, outside the sensitive set,
+   not a file with other hard links, not the app's own state and not git
+   metadata (:mod:`~openworker_qt.core.shell_programs`); for git, every folder
+   it would read the repository from (:mod:`~openworker_qt.core.gitdirs`: a
+   ``.git`` file's target, ``commondir``, alternates, a repository above the
+   workspace) is inside the read roots and the repository's own settings name
+   no program.
 8. The app's config, data, log and cache folders (the database and its
    ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
    Refused, not asked: approving such a write would let a model lift its own
    fence (e.g. write a workspace ``.openworker/config.toml``). This holds for a
    tool the user re-classified as READ too.
 9. ``file:///…``, ``http://…``, any ``scheme://``: not a path.
+10. ``.git`` (a folder or a file of that name) and anything in it, any other
+    folder that is a repository's data, ``.gitmodules``, ``.gitattributes``,
+    ``.gitconfig``, ``.lfsconfig``: git obeys them (hooks, fsmonitor, filters,
+    a ``gitdir:`` or ``commondir`` that points at another repository). The git
+    read tools also read where the repository's data really is: a data folder
+    outside the read roots is an outside read (asks, or refused in auto mode).
 
 Risk overrides come from the user's settings (they may lower a class). A
 workspace's own config may only *raise* one (``risk_raises``): the call is then

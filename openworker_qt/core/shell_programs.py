@@ -29,8 +29,9 @@ How a program is checked:
   ``--open-files-in-pager``, ``--help``); git accepts abbreviated long options,
   so any prefix of a denied option is denied too. (git's option surface is too
   large for an allow-list; a repository's own config can still run programs —
-  the permission engine therefore asks before any write into ``.git/config`` or
-  ``.git/hooks``.)
+  the permission engine therefore asks before any write into git metadata, and
+  through ``git_check`` looks at where the repository's data is — ``-C`` and
+  ``--git-dir`` applied — and at its settings before git auto-runs.)
 * ``sed``: only scripts made of one simple command (print, delete, quit,
   ``s///`` with the flags ``g p i I m`` and digits, ``y///``); ``-i`` and
   script files are refused (``w``, ``e`` and ``r`` cannot be ruled out).

@@ -373,3 +373,14 @@ async def test_shell_path_check_runs_a_real_copy_only_when_allowed(tmp_path: Pat
             assert target.exists() is d.allowed, command
     finally:
         await close_shell_state(ctx.state)
+
+
+def test_the_tool_refuses_when_git_finds_data_the_check_did_not_see(
+        world: tuple[Path, Path]) -> None:
+    from openworker_qt.tools import git as g
+
+    ws, private = world
+    make_repo(ws)
+    g._check_where(f"{ws / '.git'}\n{ws / '.git'}\n", 0, ws, ws.parent)  # agrees: fine
+    with pytest.raises(g.GitError, match="did not see"):
+        g._check_where(f"{private / '.git'}\n", 0, ws, ws.parent)
