@@ -57,15 +57,19 @@ def _real(path: str) -> Path:
 
 
 def is_git_dir(folder: str) -> bool:
-    """A folder git takes for a repository's data: a ``HEAD`` and either
-    ``objects`` and ``refs`` folders or a ``commondir`` file."""
+    """A folder git takes for a repository's data (``is_git_directory``): a ``HEAD``
+    file, and ``objects`` and ``refs`` folders in it or in the folder its
+    ``commondir`` names."""
     try:
         if not os.path.isfile(os.path.join(folder, "HEAD")):
             return False
-        if os.path.isfile(os.path.join(folder, "commondir")):
-            return True
-        return (os.path.isdir(os.path.join(folder, "objects"))
-                and os.path.isdir(os.path.join(folder, "refs")))
+        common = folder
+        text = _read_text(os.path.join(folder, "commondir"))
+        if text is not None:
+            target = text.rstrip("\r\n")
+            common = target if os.path.isabs(target) else os.path.join(folder, target)
+        return (os.path.isdir(os.path.join(common, "objects"))
+                and os.path.isdir(os.path.join(common, "refs")))
     except (OSError, ValueError):
         return False
 
@@ -83,12 +87,13 @@ def _gitfile(path: str) -> tuple[str | None, str | None]:
     text = _read_text(path)
     if text is None:
         return None, f"{path} cannot be read"
-    first = text.split("\n", 1)[0].rstrip("\r")
-    if not first.startswith("gitdir:"):
+    # As git reads it (``read_gitfile_gently``): the whole file, "gitdir: " with one
+    # space, then the rest with only the line ends at its end taken off.
+    if not text.startswith("gitdir: "):
         return None, f"{path} is not a git link file git would accept"
-    target = first[len("gitdir:"):].strip()
-    if not target:
-        return None, f"{path} names no folder"
+    target = text[len("gitdir: "):].rstrip("\r\n")
+    if not target or "\n" in target or "\r" in target or "\0" in target:
+        return None, f"{path} does not name one folder"
     if not os.path.isabs(target):
         target = os.path.join(os.path.dirname(path), target)
     return os.path.normpath(target), None
@@ -124,8 +129,7 @@ def _alternates(objects: Path, depth: int, out: list[Path]) -> str | None:
     text = _read_text(os.path.join(objects, "info", "alternates"))
     if text is None:
         return None
-    for line in text.splitlines():
-        line = line.strip()
+    for line in text.split("\n"):  # as git reads it: nothing trimmed
         if not line or line.startswith("#"):
             continue
         if line.startswith('"'):
@@ -146,7 +150,10 @@ def locations_of(git_dir: Path) -> GitLocations:
     loc = GitLocations(git_dir=git_dir, common_dir=git_dir)
     text = _read_text(os.path.join(git_dir, "commondir"))
     if text is not None:
-        target = text.split("\n", 1)[0].strip()
+        target = text.rstrip("\r\n")  # as git reads it: only the line ends taken off
+        if "\n" in target or "\0" in target:
+            loc.unclear = f"{git_dir}/commondir does not name one folder"
+            return loc
         if target:
             if not os.path.isabs(target):
                 target = os.path.join(git_dir, target)

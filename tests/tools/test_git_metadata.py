@@ -158,8 +158,33 @@ def _nested(ws: Path, private: Path) -> None:
     (ws / "sub" / ".git").write_text(f"gitdir: {private / '.git'}\n")
 
 
+def _symlink(ws: Path, private: Path) -> None:
+    (ws / ".git").symlink_to(private / ".git")
+
+
+def _crlf_gitfile(ws: Path, private: Path) -> None:
+    (ws / ".git").write_bytes(f"gitdir: {private / '.git'}\r\n\r\n".encode())
+
+
+def _relative_commondir(ws: Path, private: Path) -> None:
+    sh(ws, "init", "-q")
+    (ws / ".git" / "commondir").write_text("../../private/.git\n")
+
+
+def _alternates_chain(ws: Path, private: Path) -> None:
+    """The workspace borrows from a folder inside it, which borrows from the private repo."""
+    make_repo(ws)
+    mid = ws / "mid" / "objects"
+    (mid / "info").mkdir(parents=True)
+    (mid / "info" / "alternates").write_text(str(private / ".git" / "objects") + "\n")
+    (ws / ".git" / "objects" / "info" / "alternates").write_text("../../mid/objects\n")
+    sh(ws, "update-ref", "refs/heads/main", sh(private, "rev-parse", "HEAD").strip())
+
+
 INDIRECTIONS = {"gitfile": _gitfile, "commondir": _commondir, "alternates": _alternates,
-                "worktree": _worktree, "relative-gitfile": _relative_gitfile}
+                "worktree": _worktree, "relative-gitfile": _relative_gitfile,
+                "symlink": _symlink, "crlf-gitfile": _crlf_gitfile,
+                "relative-commondir": _relative_commondir, "alternates-chain": _alternates_chain}
 
 
 @pytest.mark.parametrize("how", INDIRECTIONS)
@@ -247,10 +272,14 @@ async def test_the_git_tools_themselves_do_not_return_the_outside_repo_unchecked
     _gitfile(ws, private)
     result = await call("git_log", {"patch": True}, ws)
     assert SECRET in result.content  # the engine gates this call; the tool agrees with it
-    # a .git file git would follow but the check could not read asks in every mode
-    (ws / ".git").write_text("gitdir: \n")
-    d = engine(ws, "interactive").evaluate(info("git_log", R, {}))
-    assert verdict(d) == "ask" and "cannot be told" in d.reason
+    # a .git file the check cannot read as git does asks (or is refused unattended)
+    for text in ("gitdir: \n", "gitdir:/x\n", f"gitdir: {private}\nmore\n"):
+        (ws / ".git").write_text(text)
+        d = engine(ws, "interactive").evaluate(info("git_log", R, {}))
+        assert verdict(d) == "ask" and "cannot be told" in d.reason, text
+        assert verdict(engine(ws, "auto").evaluate(info("git_log", R, {}))) == "deny"
+        d = engine(ws, "auto").evaluate(info("run_shell", X, {"command": "git log"}))
+        assert verdict(d) == "ask" and "cannot be told" in d.reason
 
 
 # ----------------------------------------------------- programs in the config
@@ -384,3 +413,24 @@ def test_the_tool_refuses_when_git_finds_data_the_check_did_not_see(
     g._check_where(f"{ws / '.git'}\n{ws / '.git'}\n", 0, ws, ws.parent)  # agrees: fine
     with pytest.raises(g.GitError, match="did not see"):
         g._check_where(f"{private / '.git'}\n", 0, ws, ws.parent)
+
+
+@pytest.mark.parametrize("how", [*INDIRECTIONS, "plain", "nested-start"])
+def test_the_check_finds_what_real_git_finds(world: tuple[Path, Path], how: str) -> None:
+    """gitdirs agrees with ``git rev-parse`` on the data folder and the common folder."""
+    from openworker_qt.core import gitdirs
+
+    ws, private = world
+    if how in INDIRECTIONS:
+        INDIRECTIONS[how](ws, private)
+    else:
+        make_repo(ws)
+    start = ws
+    if how == "nested-start":
+        start = ws / "deep" / "er"
+        start.mkdir(parents=True)
+    out = plain_git(start, "rev-parse", "--path-format=absolute", "--absolute-git-dir",
+                    "--git-common-dir").split()
+    loc = gitdirs.git_locations(start)
+    assert loc.unclear is None
+    assert [str(loc.git_dir), str(loc.common_dir)] == [os.path.realpath(p) for p in out]
