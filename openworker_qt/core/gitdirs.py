@@ -187,9 +187,19 @@ _INCLUDE = re.compile(r"^\s*\[\s*include", re.IGNORECASE | re.MULTILINE)
 _PAGER_SECTION = re.compile(r"^\s*\[\s*(pager|filter|diff\s+\")", re.IGNORECASE | re.MULTILINE)
 
 
+#: Hooks a read command can start: ``git status``/``git diff`` rewrite a racy
+#: index (``post-index-change``); a ref update runs ``reference-transaction``.
+READ_HOOKS = ("post-index-change", "reference-transaction")
+
+
 def config_programs(loc: GitLocations) -> str | None:
-    """Why this repository's own configuration may make a read run a program (or
-    read other files), or ``None``."""
+    """Why this repository's own configuration (or one of its hooks a read can
+    start) may make a read run a program or read other files, or ``None``."""
+    for folder in (loc.git_dir, loc.common_dir):
+        for hook in READ_HOOKS if folder is not None else ():
+            path = os.path.join(folder, "hooks", hook)
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return f"the repository has a {hook} hook ({path}), a program git may run"
     files: list[str] = []
     for folder in (loc.git_dir, loc.common_dir):
         if folder is None:

@@ -117,8 +117,10 @@ def git_env(ceiling: Path | None = None) -> dict[str, str]:
 
 #: Set for every git the persistent shell runs (``GIT_CONFIG_COUNT``/``KEY_n``/
 #: ``VALUE_n`` beat a repository's own config): a read never starts the
-#: repository's fsmonitor, pager or external diff program. Hooks and the ssh
-#: command stay as the user set them: only commands that ask run them.
+#: repository's fsmonitor, pager or external diff program, and with
+#: ``GIT_OPTIONAL_LOCKS=0`` ``git status`` does not rewrite the index (which would
+#: run the ``post-index-change`` hook). Hooks and the ssh command otherwise stay as
+#: the user set them: only commands that ask (commit, push…) run them.
 SHELL_SAFE_CONFIG: tuple[tuple[str, str], ...] = (
     ("core.fsmonitor", "false"),
     ("core.pager", "cat"),
@@ -130,7 +132,8 @@ SHELL_SAFE_CONFIG: tuple[tuple[str, str], ...] = (
 
 def shell_git_env() -> dict[str, str]:
     """The environment entries that give the persistent shell's git the safe settings."""
-    env = {"GIT_PAGER": "cat", "GIT_CONFIG_COUNT": str(len(SHELL_SAFE_CONFIG))}
+    env = {"GIT_PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0",
+           "GIT_CONFIG_COUNT": str(len(SHELL_SAFE_CONFIG))}
     for n, (key, value) in enumerate(SHELL_SAFE_CONFIG):
         env[f"GIT_CONFIG_KEY_{n}"] = key
         env[f"GIT_CONFIG_VALUE_{n}"] = value

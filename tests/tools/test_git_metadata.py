@@ -305,7 +305,7 @@ SHELL_VECTORS = ["core.fsmonitor", "diff.external", "core.pager", "pager.log"]
 async def test_the_shells_git_starts_no_fsmonitor_pager_or_external_diff(
         tmp_path: Path, key: str) -> None:
     ws, marker = _marker_repo(tmp_path, key)
-    # the control: plain git with a terminal-less pager setting still runs fsmonitor/external
+    # the control: plain git runs fsmonitor and the external diff
     if key in ("core.fsmonitor", "diff.external"):
         plain_git(ws, "status")
         plain_git(ws, "diff")
@@ -434,3 +434,21 @@ def test_the_check_finds_what_real_git_finds(world: tuple[Path, Path], how: str)
     loc = gitdirs.git_locations(start)
     assert loc.unclear is None
     assert [str(loc.git_dir), str(loc.common_dir)] == [os.path.realpath(p) for p in out]
+
+
+@pytest.mark.parametrize("hook", ["post-index-change", "reference-transaction"])
+def test_a_hook_a_read_can_start_makes_shell_git_ask(tmp_path: Path, hook: str) -> None:
+    ws = make_repo(tmp_path / "ws")
+    marker = tmp_path / "MARKER"
+    path = ws / ".git" / "hooks" / hook
+    path.write_text(f"#!/bin/sh\necho {hook} >> {marker}\n")
+    path.chmod(0o755)
+    if hook == "post-index-change":  # the control: a racy index makes plain git diff run it
+        os.utime(ws / "notes.txt", (1, 1))
+        plain_git(ws, "diff")
+        assert marker.exists()
+    d = engine(ws, "auto").evaluate(info("run_shell", X, {"command": "git diff"}))
+    assert verdict(d) == "ask" and hook in d.reason
+    path.chmod(0o644)  # not runnable: no longer a reason
+    assert verdict(engine(ws, "auto").evaluate(info("run_shell", X, {"command": "git diff"}))) \
+        == "allow"
