@@ -196,7 +196,9 @@ def config_programs(loc: GitLocations) -> str | None:
     """Why this repository's own configuration (or one of its hooks a read can
     start) may make a read run a program or read other files, or ``None``."""
     for folder in (loc.git_dir, loc.common_dir):
-        for hook in READ_HOOKS if folder is not None else ():
+        if folder is None:
+            continue
+        for hook in READ_HOOKS:
             path = os.path.join(folder, "hooks", hook)
             if os.path.isfile(path) and os.access(path, os.X_OK):
                 return f"the repository has a {hook} hook ({path}), a program git may run"
