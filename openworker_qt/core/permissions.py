@@ -255,6 +255,21 @@ def _git_control(forms: Sequence[Path]) -> str | None:
     return fence.git_metadata_reason(forms)
 
 
+def _git_named_files(call: ToolCallInfo, repo: str) -> list[str]:
+    """The files a git read tool names (its ``files``, a ``rev:path`` revision), as
+    paths in the repository: a credential by name asks there as with ``read_file``."""
+    out: list[str] = []
+    files = call.arguments.get("files")
+    items = [files] if isinstance(files, str) else files if isinstance(files, list) else []
+    out += [os.path.join(repo, str(f)) for f in items if isinstance(f, str) and f]
+    revision = call.arguments.get("revision")
+    if isinstance(revision, str) and ":" in revision:
+        name = revision.split(":", 1)[1]
+        if name:
+            out.append(os.path.join(repo, name))
+    return out
+
+
 def _live(source: Any) -> Any:
     return source() if callable(source) else source
 
@@ -781,7 +796,7 @@ class PermissionEngine:
                 if mode in (PermissionMode.AUTO, PermissionMode.DISCUSS, PermissionMode.PLAN):
                     return Decision(allowed=False, reason=reason)
                 return Decision(allowed=False, needs_user=True, reason=reason)
-            reads = [*reads, *data]
+            reads = [*reads, *data, *_git_named_files(call, reads[0])]
         if risk is RiskClass.READ:
             if call.risk is RiskClass.WRITE_LOCAL:
                 # re-classified as a read by the user: still never the app's own state

@@ -452,3 +452,19 @@ def test_a_hook_a_read_can_start_makes_shell_git_ask(tmp_path: Path, hook: str) 
     path.chmod(0o644)  # not runnable: no longer a reason
     assert verdict(engine(ws, "auto").evaluate(info("run_shell", X, {"command": "git diff"}))) \
         == "allow"
+
+
+@pytest.mark.parametrize(("name", "args"), [
+    ("git_show", {"revision": "HEAD:.env"}), ("git_show", {"revision": "HEAD:conf/secrets.yaml"}),
+    ("git_show", {"revision": ":0:.env"}), ("git_diff", {"files": [".env"]}),
+    ("git_log", {"patch": True, "files": ["deploy/id_rsa"]}),
+])
+def test_git_tools_naming_a_credential_file_ask(world: tuple[Path, Path], name: str,
+                                                args: dict[str, Any]) -> None:
+    ws, _ = world
+    make_repo(ws)
+    d = engine(ws, "auto").evaluate(info(name, R, args))
+    assert verdict(d) == "ask", d.reason
+    ordinary = {**args, "revision": "HEAD:notes.txt"} if "revision" in args else \
+        {**args, "files": ["notes.txt"]}
+    assert verdict(engine(ws, "auto").evaluate(info(name, R, ordinary))) == "allow"
