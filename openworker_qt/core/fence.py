@@ -10,14 +10,23 @@ directories, re-read on every call):
   ``file:``, or calling a NUL "outside the roots");
 * **app state** — the app's config, data, log and cache folders (so the
   database and its ``-wal``/``-shm`` files), every ``.openworker`` folder
-  anywhere and the OS key stores. A write there is refused in every mode,
-  whatever root or approval covers it: it is how a model would lift its own
-  fence (a workspace ``.openworker/config.toml``, the standing-rule table);
-* **sensitive** — credentials and profiles (``~/.ssh``, ``~/.aws``,
-  ``~/.gnupg``, cloud and container configs, browser profiles, key stores, the
-  app's data folder and database, ``.env`` files outside the workspace). A read
-  there always asks the user, in every mode, even inside a read root; no
-  "always" answer is offered.
+  anywhere — also wherever a ``.openworker`` symlink leads (one in a folder on
+  the way, in the workspace or a writable root) — and the OS key stores. A
+  write there is refused in every mode, whatever root or approval covers it: it
+  is how a model would lift its own fence (a workspace
+  ``.openworker/config.toml``, the standing-rule table);
+* **sensitive** — credentials and profiles by location (``~/.ssh``, ``~/.aws``,
+  ``~/.gnupg``, ``~/.pgpass``, ``~/.cargo/credentials.toml``, a Hugging Face
+  token, cloud, container and package-registry configs, browser profiles, key
+  stores, ``/etc/shadow``, the app's data folder and database) and by name
+  anywhere, inside the workspace too (:func:`credential_name_reason`: ``.env``
+  files, shell histories, ``.netrc``-style files, keys and certificates,
+  ``*token*``/``*secret*``/``*credentials*`` data files). A read there always
+  asks the user, in every mode, even inside a read root; no "always" answer is
+  offered;
+* **git metadata** (:func:`git_metadata_reason`) — ``.git`` and everything in
+  it, any other repository data folder, ``.gitmodules``, ``.gitattributes``: a
+  write there always asks, in every mode.
 
 Each check looks at both the path as written (``~`` expanded, ``..`` folded)
 and the path with every symlink resolved, against both forms of each entry, so
@@ -41,6 +50,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from openworker_qt.core.gitdirs import is_git_dir
 from openworker_qt.storage.paths import AppPaths, app_paths
 
 # A scheme of two or more characters (so ``C://`` stays a Windows drive) then ``://``;
@@ -57,7 +67,14 @@ KEY_STORES_HOME: tuple[str, ...] = (
 )
 KEY_STORES_ABSOLUTE: tuple[str, ...] = ("/Library/Keychains",)
 
-# Relative to the home folder: credentials, tokens and browser profiles.
+# System files that hold password hashes or host keys.
+SENSITIVE_ABSOLUTE: tuple[str, ...] = (
+    "/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/ssh",
+    "/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d", "/root",
+)
+
+# Relative to the home folder: credentials, tokens and browser profiles of common
+# tools. (Files are also caught anywhere by name: :func:`credential_name_reason`.)
 SENSITIVE_HOME: tuple[str, ...] = (
     ".ssh",
     ".aws",
@@ -65,24 +82,77 @@ SENSITIVE_HOME: tuple[str, ...] = (
     ".gnupg",
     ".config/gcloud",
     ".kube",
-    ".docker/config.json",
+    ".docker",
     ".netrc",
     ".git-credentials",
+    ".config/git/credentials",
     ".config/gh",
+    ".config/hub",
     ".pypirc",
     ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    ".gem/credentials",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".gradle/gradle.properties",
+    ".pgpass",
+    ".my.cnf",
+    ".mylogin.cnf",
+    ".vault-token",
+    ".s3cfg",
+    ".boto",
+    ".databrickscfg",
+    ".config/rclone",
+    ".cache/huggingface/token",
+    ".cache/huggingface/stored_tokens",
+    ".huggingface/token",
+    ".terraform.d/credentials.tfrc.json",
+    ".terraformrc",
+    ".oci",
+    ".config/doctl",
+    ".config/op",
+    ".op",
+    ".config/Bitwarden CLI",
+    ".config/configstore",
+    ".config/heroku",
+    ".config/netlify",
+    ".local/share/com.vercel.cli",
+    ".fly",
+    ".wrangler",
+    ".config/hcloud",
+    ".ibmcloud",
+    ".bluemix",
+    ".config/sops",
+    ".sops",
+    ".age",
+    ".config/age",
+    ".electrum",
+    ".bitcoin",
+    ".ethereum",
+    ".thunderbird",
+    ".local/share/fish/fish_history",
     # browser profiles
     ".mozilla",
     "snap/firefox",
+    "snap/chromium",
     ".var/app/org.mozilla.firefox",
+    ".var/app/com.google.Chrome",
+    ".var/app/org.chromium.Chromium",
     ".config/google-chrome",
     ".config/chromium",
     ".config/BraveSoftware",
     ".config/microsoft-edge",
+    ".config/vivaldi",
+    ".config/opera",
     "Library/Application Support/Google/Chrome",
     "Library/Application Support/Firefox",
     "Library/Application Support/BraveSoftware",
     "Library/Application Support/Microsoft Edge",
+    "Library/Application Support/Chromium",
+    "Library/Safari",
     "Library/Cookies",
     *KEY_STORES_HOME,
 )
@@ -101,9 +171,6 @@ _KEY_STORES_APPDATA = (
     ("APPDATA", "Microsoft/Protect"),
     ("LOCALAPPDATA", "Microsoft/Credentials"),
 )
-
-# ``.env`` templates hold no secrets.
-_ENV_TEMPLATES = (".example", ".sample", ".template", ".dist")
 
 _CASELESS = sys.platform in ("darwin", "win32")
 
@@ -376,7 +443,7 @@ def sensitive_paths(paths: AppPaths | None = None, databases: Iterable[Path] = (
         return list(_default_sensitive(_env_key(), tuple(str(d) for d in databases)))
     h = home()
     out = [h / rel for rel in SENSITIVE_HOME]
-    out += [Path(x) for x in KEY_STORES_ABSOLUTE]
+    out += [Path(x) for x in (*KEY_STORES_ABSOLUTE, *SENSITIVE_ABSOLUTE)]
     out += _appdata(_SENSITIVE_APPDATA)
     out.append(paths.data)
     for db in [paths.database, *databases]:
@@ -410,17 +477,199 @@ def has_state_dir(forms: Sequence[Path]) -> bool:
     return any(part.casefold() == STATE_DIR_NAME for f in forms for part in f.parts)
 
 
+def _state_link_targets(forms: Sequence[Path], anchors: Iterable[Path | str]) -> list[str]:
+    """Where the ``.openworker`` symlinks that could own these paths lead: the one
+    in every folder on the way to each form, and the one in each anchor (the
+    workspace, the writable roots)."""
+    seen: set[str] = set()
+    out: list[str] = []
+    folders = [str(a) for a in anchors]
+    for f in forms:
+        folders += _ancestors(os.path.dirname(os.path.normpath(str(f))))
+    for folder in folders:
+        if folder in seen:
+            continue
+        seen.add(folder)
+        link = os.path.join(folder, STATE_DIR_NAME)
+        try:
+            if not os.path.islink(link):
+                continue
+            out.append(os.path.realpath(link))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def is_env_file(path: Path) -> bool:
+    """``.env``, ``.env.local``, ``.env-prod``, ``.envrc``, ``secrets.env``… (not a
+    template such as ``.env.example``)."""
     name = path.name.casefold()
-    if name != ".env" and not name.startswith(".env."):
+    if not (name in (".env", ".envrc") or name.startswith((".env.", ".env-", ".env_"))
+            or (name.endswith(".env") and len(name) > 4)):
         return False
-    return not name.endswith(_ENV_TEMPLATES)
+    return not _template(name)
 
 
-def app_state_reason(forms: Sequence[Path], protected: Iterable[Path | str]) -> str | None:
-    """Why writing this path would touch the app's own state, or ``None``."""
+# ------------------------------------------------------------- credential names
+#
+# A file is a credential by name wherever it is (inside the workspace too):
+#
+# * a folder on the way named like a credential store (``.ssh``, ``.gnupg``…);
+# * a well-known credential file name (``.pgpass``, ``.netrc``, ``rclone.conf``…);
+# * a shell or REPL history (``.bash_history``, ``.psql_history``, ``fish_history``…);
+# * a ``.env`` file (:func:`is_env_file`);
+# * a private key, certificate bundle or key store by extension (``.pem``, ``.key``,
+#   ``.p12``…) or an SSH key by name (``id_rsa``, ``deploy_ed25519``);
+# * a data or config file (not source code or a document) whose name has the word
+#   ``token``, ``secret``, ``password``, ``credential``… in it, on word boundaries
+#   (``github_token.txt``, ``clientSecret.json``; not ``tokenizer.json`` or
+#   ``token_utils.py``).
+#
+# Templates (``.env.example``, ``secrets.sample.yaml``) are not credentials.
+
+CREDENTIAL_DIRS = frozenset({".ssh", ".gnupg", ".aws", ".azure", ".password-store"})
+
+CREDENTIAL_NAMES = frozenset({
+    ".netrc", "_netrc", ".pgpass", "pgpass.conf", ".my.cnf", ".mylogin.cnf", ".vault-token",
+    ".s3cfg", ".boto", ".databrickscfg", "rclone.conf", ".git-credentials", ".npmrc",
+    ".pypirc", ".yarnrc.yml", ".dockercfg", "kubeconfig", ".kubeconfig", ".htpasswd",
+    ".erlang.cookie", ".terraformrc", "terraform.rc", "credentials.tfrc.json", "wallet.dat",
+    "key4.db", "key3.db", "logins.json", "cookies.sqlite", "login data", "cookies",
+    "web data", ".gitconfig.local", "service-account.json", "keyfile.json",
+    "client_secret.json", ".authinfo", ".authinfo.gpg", ".fetchmailrc", ".msmtprc",
+    ".muttrc", ".lftp", ".git-credential-cache", ".pg_service.conf", "tnsnames.ora",
+    ".cqlshrc", ".rediscli_auth", "shadow", "gshadow", "master.key", "credentials.yml.enc",
+    ".vault_pass", ".vault_password", "vault_pass.txt",
+})
+
+_HISTORY = re.compile(r"^(\.[\w.-]*history|[\w.-]*_history|\.lesshst|\.zhistory)$")
+_SSH_KEY = re.compile(r"^(id_|[\w.-]+_)(rsa|dsa|ecdsa|ed25519)(_sk)?$|^identity$")
+
+KEY_SUFFIXES = frozenset({
+    ".pem", ".key", ".p12", ".pfx", ".pkcs12", ".p8", ".jks", ".keystore", ".bks", ".asc",
+    ".gpg", ".pgp", ".ppk", ".kdbx", ".kdb", ".keychain", ".keychain-db", ".ovpn",
+    ".tfstate", ".agekey", ".sops",
+})
+
+_CREDENTIAL_WORDS = frozenset({
+    "token", "tokens", "secret", "secrets", "password", "passwords", "passwd",
+    "credential", "credentials", "creds", "apikey", "apikeys", "passphrase", "privkey",
+    "auth",
+})
+_CREDENTIAL_PAIRS = frozenset({
+    ("api", "key"), ("api", "keys"), ("private", "key"), ("access", "key"),
+    ("secret", "key"), ("auth", "token"), ("service", "account"), ("pass", "word"),
+})
+# ``auth`` on its own is a credential only as the whole stem (``auth.json``).
+_WEAK_WORDS = frozenset({"auth"})
+
+# Source code and documents: a word in their name (``token_utils.py``, ``secrets.md``)
+# names what the code or text is about, not a credential.
+CODE_SUFFIXES = frozenset({
+    ".py", ".pyi", ".pyx", ".pyc", ".ipynb", ".js", ".mjs", ".cjs", ".ts", ".mts", ".tsx",
+    ".jsx", ".go", ".rs", ".java", ".kt", ".kts", ".scala", ".groovy", ".rb", ".php", ".c",
+    ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".fs", ".swift", ".m", ".mm", ".sh",
+    ".bash", ".zsh", ".fish", ".ps1", ".psm1", ".bat", ".cmd", ".lua", ".pl", ".pm", ".r",
+    ".jl", ".dart", ".ex", ".exs", ".erl", ".hrl", ".hs", ".ml", ".mli", ".clj", ".cljs",
+    ".elm", ".vue", ".svelte", ".astro", ".html", ".htm", ".css", ".scss", ".sass",
+    ".less", ".styl", ".md", ".markdown", ".rst", ".adoc", ".tex", ".org", ".pdf", ".doc",
+    ".docx", ".odt", ".rtf", ".sql", ".proto", ".graphql", ".gql", ".tf", ".hcl", ".nix",
+    ".zig", ".nim", ".v", ".sv", ".vhd", ".asm", ".s", ".d", ".pas", ".f90", ".cob",
+    ".snap", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".mp4", ".mp3",
+    ".wav", ".lock", ".map", ".o", ".so", ".a", ".dll", ".dylib", ".class", ".jar", ".wasm",
+    ".tmpl", ".j2", ".jinja", ".mustache", ".hbs", ".ejs", ".erb", ".twig", ".liquid",
+})
+
+# Well-known ordinary files whose names hold a credential word.
+_ORDINARY_NAMES = frozenset({
+    "special_tokens_map.json", "added_tokens.json", "tokenizer_config.json",
+    "tokens.css", "design-tokens.json",
+})
+
+_TEMPLATE_WORDS = frozenset({"example", "examples", "sample", "samples", "template",
+                             "templates", "dist", "tmpl", "default", "defaults"})
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _template(name: str) -> bool:
+    return any(part in _TEMPLATE_WORDS for part in re.split(r"[._\-]", name.casefold()))
+
+
+def _words(stem: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(stem)]
+
+
+def credential_name_reason(path: Path) -> str | None:
+    """Why ``path``'s name (or a folder on its way) says it holds a credential, or
+    ``None`` (see the rules above)."""
+    parts = path.parts
+    for part in parts[:-1]:
+        if part.casefold() in CREDENTIAL_DIRS:
+            return f"{path} is inside a {part} folder (credentials)"
+    if not parts:
+        return None
+    name = parts[-1].casefold()
+    if name in CREDENTIAL_NAMES:
+        return f"{path} is a credential file ({parts[-1]})"
+    if _HISTORY.match(name):
+        return f"{path} is a command history (it may hold passwords)"
+    if is_env_file(path):
+        return f"{path} is a .env file (it usually holds keys and passwords)"
+    suffix = os.path.splitext(name)[1]
+    if suffix in KEY_SUFFIXES:
+        return f"{path} is a key or certificate file ({suffix})"
+    if _SSH_KEY.match(name):
+        return f"{path} is an SSH private key"
+    if suffix in CODE_SUFFIXES or name in _ORDINARY_NAMES or _template(name):
+        return None
+    stem = parts[-1][: len(parts[-1]) - len(suffix)] if suffix else parts[-1]
+    words = _words(stem)
+    hits = [w for w in words if w in _CREDENTIAL_WORDS]
+    if any(w not in _WEAK_WORDS for w in hits) or (hits and len(words) == 1) or any(
+        pair in _CREDENTIAL_PAIRS for pair in zip(words, words[1:], strict=False)
+    ):
+        return f"{path} looks like a credential file by its name"
+    return None
+
+
+# ---------------------------------------------------------------- git metadata
+
+#: Files whose content git obeys (``.gitattributes`` filters and diff drivers, a
+#: submodule's URL, git-lfs's transfer programs, a user's global config).
+GIT_CONTROL_FILES = frozenset({".gitmodules", ".gitattributes", ".gitconfig", ".lfsconfig"})
+
+
+def git_metadata_reason(forms: Sequence[Path]) -> str | None:
+    """Why writing this path changes what git does (``.git`` — the folder, a file
+    of that name, anything inside —, any other folder that is a repository's data,
+    ``.gitmodules``, ``.gitattributes``, ``.gitconfig``, ``.lfsconfig``), or ``None``."""
+    why = "git metadata, which can make git run programs or read other repositories"
+    for f in forms:
+        for part in f.parts:
+            if part.casefold() == ".git":
+                return f"{f} is {why}"
+        if f.name.casefold() in GIT_CONTROL_FILES:
+            return f"{f} is {why}"
+    for f in forms:
+        for folder in _ancestors(os.path.normpath(str(f))):
+            if is_git_dir(folder):
+                return f"{f} is inside {folder}, a repository's data ({why})"
+    return None
+
+
+def app_state_reason(
+    forms: Sequence[Path], protected: Iterable[Path | str], anchors: Iterable[Path | str] = ()
+) -> str | None:
+    """Why writing this path would touch the app's own state, or ``None``: a
+    ``.openworker`` folder on the way (as written or resolved), a place a
+    ``.openworker`` symlink leads to (one in a folder on the way or in an anchor),
+    or the app's own folders."""
     if has_state_dir(forms):
         return f"{forms[-1]} is inside a {STATE_DIR_NAME} folder (OpenWorker's own settings)"
+    links = _state_link_targets(forms, anchors)
+    if links and within_any([forms[-1]], tuple(links)) is not None:
+        return (f"{forms[-1]} is where a {STATE_DIR_NAME} symlink leads "
+                "(OpenWorker's own settings)")
     hit = within_any(forms, protected)
     if hit is not None:
         return f"{forms[-1]} is part of OpenWorker's own state or a key store ({hit})"
@@ -430,12 +679,14 @@ def app_state_reason(forms: Sequence[Path], protected: Iterable[Path | str]) -> 
 def sensitive_reason(
     forms: Sequence[Path], sensitive: Iterable[Path | str], workspace: Path | None
 ) -> str | None:
-    """Why reading this path always needs the user, or ``None``."""
+    """Why reading this path always needs the user, or ``None``: a sensitive
+    location, or a credential by its name (:func:`credential_name_reason`) — inside
+    the workspace too."""
     hit = within_any(forms, sensitive)
     if hit is not None:
         return f"{forms[-1]} is in a sensitive location ({hit})"
-    if any(is_env_file(f) for f in forms):
-        real = forms[-1]  # the resolved form when there is one
-        if workspace is None or within_any([real], [workspace]) is None:
-            return f"{real} is a .env file outside the workspace"
+    for f in reversed(forms):  # the resolved form first
+        why = credential_name_reason(f)
+        if why is not None:
+            return why
     return None

@@ -28,7 +28,7 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
                                 else ask (3)            rule: allow, else ask
 
     any mode: a write into the app's own state (8) or to a URL-shaped "path" (9)
-    is refused; a write into ``.git/config`` or ``.git/hooks`` always asks.
+    is refused; a write into git metadata (10) always asks, in auto mode too.
     A tool that always asks (``Tool.always_ask``: creating, changing or deleting
     a scheduled task, which later runs unattended) asks in interactive, custom
     and auto mode and is refused in discuss/plan, whatever its class, auto_allow,
@@ -65,8 +65,9 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    attached to its messages. Without a path, ``list_files`` reads the workspace.
 5. The reason tells the model to ask for the folder with ``request_directory``.
 6. The SENSITIVE set (:mod:`~openworker_qt.core.fence`: ``~/.ssh``, ``~/.aws``,
-   ``~/.gnupg``, cloud and container credentials, browser profiles, key stores,
-   the app's data folder and database, ``.env`` files outside the workspace)
+   ``~/.gnupg``, the credential files of common tools, browser profiles, key
+   stores, the app's data folder and database; and by name anywhere, the
+   workspace included: ``.env`` files, histories, keys, token and secret files)
    always asks — even inside a read root, even in auto and plan mode — and never
    offers "always". So does reading a regular file with other hard links
    (``st_nlink > 1``) inside a read root, like writing one: its other names
@@ -76,8 +77,13 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
 7. Allowlisted AND no word is changed by the shell's expansions (patterns,
    braces, an unusual ``~``: :mod:`~openworker_qt.core.shell_policy`) AND its
    options pass the program's table (nothing that executes, deletes or writes)
-   AND every path argument is inside the read roots, outside the sensitive set
-   and not a file with other hard links (:mod:`~openworker_qt.core.shell_programs`).
+   AND every path argument is inside the read roots, outside the sensitive set,
+   not a file with other hard links, not the app's own state and not git
+   metadata (:mod:`~openworker_qt.core.shell_programs`); for git, every folder
+   it would read the repository from (:mod:`~openworker_qt.core.gitdirs`: a
+   ``.git`` file's target, ``commondir``, alternates, a repository above the
+   workspace) is inside the read roots and the repository's own settings name
+   no program.
    Relative paths resolve against the folder the session shell is in (an approved
    ``cd`` carries over), and that folder must itself be a readable one.
 8. The app's config, data, log and cache folders (the database and its
@@ -86,6 +92,12 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    fence (e.g. write a workspace ``.openworker/config.toml``). This holds for a
    tool the user re-classified as READ too.
 9. ``file:///…``, ``http://…``, any ``scheme://``: not a path.
+10. ``.git`` (a folder or a file of that name) and anything in it, any other
+    folder that is a repository's data, ``.gitmodules``, ``.gitattributes``,
+    ``.gitconfig``, ``.lfsconfig``: git obeys them (hooks, fsmonitor, filters,
+    a ``gitdir:`` or ``commondir`` that points at another repository). The git
+    read tools also read where the repository's data really is: a data folder
+    outside the read roots is an outside read (asks, or refused in auto mode).
 
 Risk overrides come from the user's settings (they may lower a class). A
 workspace's own config may only *raise* one (``risk_raises``): the call is then
@@ -117,7 +129,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias, TypeVar
 
-from openworker_qt.core import fence
+from openworker_qt.core import fence, gitdirs
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
 from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.risk import RiskClass, parse_risk
@@ -138,6 +150,11 @@ FILE_WRITE_TOOLS: frozenset[str] = frozenset({"write_file", "replace_in_file", "
 
 # Tools whose argument holds a unified diff: every path it touches is a write target.
 PATCH_TOOLS: Mapping[str, str] = {"apply_patch": "patch"}
+
+# The git tools that read a repository: what they read includes where the
+# repository's data really is (a ``.git`` file, ``commondir``, alternates).
+GIT_READ_TOOLS: frozenset[str] = frozenset(
+    {"git_status", "git_diff", "git_log", "git_show", "git_branch"})
 
 # Tools that read the path in their ``path`` argument (default: the workspace).
 PATH_READ_TOOLS: Mapping[str, str] = {
@@ -245,13 +262,24 @@ def _hard_linked(path: Path) -> bool:
 
 
 def _git_control(forms: Sequence[Path]) -> str | None:
-    """A path in a repository's ``.git/config`` or ``.git/hooks`` (they run programs)."""
-    for f in forms:
-        parts = [p.casefold() for p in f.parts]
-        for i, part in enumerate(parts[:-1]):
-            if part == ".git" and parts[i + 1] in ("config", "hooks"):
-                return f"{f} is git configuration, which can make git run programs"
-    return None
+    """A path that is git metadata (``.git`` and anything in it, another repository's
+    data folder, ``.gitmodules``, ``.gitattributes``…): git obeys it, so it can run programs."""
+    return fence.git_metadata_reason(forms)
+
+
+def _git_named_files(call: ToolCallInfo, repo: str) -> list[str]:
+    """The files a git read tool names (its ``files``, a ``rev:path`` revision), as
+    paths in the repository: a credential by name asks there as with ``read_file``."""
+    out: list[str] = []
+    files = call.arguments.get("files")
+    items = [files] if isinstance(files, str) else files if isinstance(files, list) else []
+    out += [os.path.join(repo, str(f)) for f in items if isinstance(f, str) and f]
+    revision = call.arguments.get("revision")
+    if isinstance(revision, str) and ":" in revision:
+        name = revision.split(":", 1)[1]
+        if name:
+            out.append(os.path.join(repo, name))
+    return out
 
 
 def _live(source: Any) -> Any:
@@ -645,8 +673,13 @@ class PermissionEngine:
 
     def app_state_reason(self, raw: str) -> str | None:
         """Why ``raw`` may never be written by the agent, or ``None``."""
-        forms = fence.path_forms(raw, self.workspace())
-        return fence.app_state_reason(forms, self.protected_paths())
+        ws = self.workspace()
+        forms = fence.path_forms(raw, ws)
+        return fence.app_state_reason(forms, self.protected_paths(), self._anchors(ws))
+
+    def _anchors(self, ws: Path) -> tuple[Path, ...]:
+        """Folders whose ``.openworker`` (a symlink perhaps) is OpenWorker's own."""
+        return (ws, *self._writable(ws))
 
     def _targets_of_write(self, call: ToolCallInfo) -> list[str]:
         if self._write_paths is not None:
@@ -679,7 +712,65 @@ class PermissionEngine:
             why = fence.sensitive_reason(forms, sensitive, ws)
             if why is None and _hard_linked(resolved):
                 why = _LINKED_READ.format(path=resolved)
+            if why is None:  # the program may write it (cp, mv, tee…): never own state
+                state = fence.app_state_reason(forms, self.protected_paths(), self._anchors(ws))
+                if state is not None:
+                    why = f"{state}; OpenWorker's own settings are never changed by a command"
+            if why is None:
+                git = fence.git_metadata_reason(forms)
+                if git is not None:
+                    why = git
             return why
+
+        return problem
+
+    # -------------------------------------------------------------------- git
+
+    def _git_data_reads(self, raw: str) -> tuple[list[str], str | None]:
+        """The folders a git tool reads the repository at ``raw`` from (its data
+        folder, common folder, alternates), found as the tool's git finds them (it
+        looks no higher than the workspace), and what could not be told."""
+        ws = self.workspace()
+        repo = fence.resolved(raw, ws)
+        if repo is None or fence.not_a_path(raw):
+            return [], None
+        if not repo.is_dir():
+            repo = repo.parent
+        real_ws = fence.resolved(".", ws) or ws
+        ceiling = real_ws.parent if repo.is_relative_to(real_ws) else repo.parent
+        loc = gitdirs.git_locations(repo, ceiling)
+        return [str(p) for p in loc.folders()], loc.unclear
+
+    def _shell_git_check(self, folder: str | None = None) -> Callable[[str, str | None], str | None]:
+        """For an allowlisted git command run from ``start`` (relative to ``folder``,
+        where the session shell is, or the workspace; with ``--git-dir`` perhaps):
+        why it must ask, or ``None``. Every
+        folder git would read the repository from must be inside the read roots and
+        outside the sensitive set, and the repository's own settings must name no
+        program (the shell's git looks above the workspace, as git does)."""
+        ws = self.workspace()
+        here = Path(folder) if folder else ws
+
+        def problem(start: str, git_dir: str | None) -> str | None:
+            base = fence.resolved(start, here)
+            if base is None:
+                return f"git's folder {start} cannot be found"
+            explicit = fence.resolved(git_dir, base) if git_dir is not None else None
+            if git_dir is not None and explicit is None:
+                return f"git's data folder {git_dir} cannot be found"
+            loc = gitdirs.git_locations(base, None, explicit)
+            if loc.unclear:
+                return f"git would read repository data that cannot be told ({loc.unclear})"
+            roots = self._readable(ws)
+            sensitive = self.sensitive_paths()
+            for folder in loc.folders():
+                if self._read_root(folder, roots) is None:
+                    return (f"git would read the repository data at {folder}, outside the "
+                            "folders this session may read")
+                why = fence.sensitive_reason([folder], sensitive, ws)
+                if why is not None:
+                    return why
+            return gitdirs.config_programs(loc)
 
         return problem
 
@@ -725,6 +816,14 @@ class PermissionEngine:
     def _evaluate(self, call: ToolCallInfo, risk: RiskClass) -> Decision:
         mode = self.mode
         reads = self._read_paths(call)
+        if reads and call.name in GIT_READ_TOOLS:
+            data, unclear = self._git_data_reads(reads[0])
+            if unclear is not None:
+                reason = f"{call.name}: git would read repository data that cannot be told ({unclear})"
+                if mode in (PermissionMode.AUTO, PermissionMode.DISCUSS, PermissionMode.PLAN):
+                    return Decision(allowed=False, reason=reason)
+                return Decision(allowed=False, needs_user=True, reason=reason)
+            reads = [*reads, *data, *_git_named_files(call, reads[0])]
         if risk is RiskClass.READ:
             if call.risk is RiskClass.WRITE_LOCAL:
                 # re-classified as a read by the user: still never the app's own state
@@ -830,20 +929,23 @@ class PermissionEngine:
         """A refusal when the call would write a URL or the app's own state."""
         ws = self.workspace()
         protected = self.protected_paths()
+        anchors = self._anchors(ws)
         for raw in self._targets_of_write(call):
-            refusal = self._refuse_state(call, raw, fence.path_forms(raw, ws), protected)
+            refusal = self._refuse_state(call, raw, fence.path_forms(raw, ws), protected,
+                                         anchors)
             if refusal is not None:
                 return refusal
         return None
 
     @staticmethod
     def _refuse_state(
-        call: ToolCallInfo, raw: str, forms: Sequence[Path], protected: Sequence[str]
+        call: ToolCallInfo, raw: str, forms: Sequence[Path], protected: Sequence[str],
+        anchors: Sequence[Path] = (),
     ) -> Decision | None:
         bad = fence.not_a_path(raw)
         if bad is not None:
             return Decision(allowed=False, reason=f"{call.name}: {bad}")
-        why = fence.app_state_reason(forms, protected)
+        why = fence.app_state_reason(forms, protected, anchors)
         if why is not None:
             return Decision(
                 allowed=False,
@@ -871,9 +973,10 @@ class PermissionEngine:
         inside: list[tuple[Path, Path]] = []
         outside: list[str] = []
         git_control: list[str] = []
+        anchors = (ws, *roots)
         for raw in raws:
             forms, resolved = fence.forms_and_real(raw, ws)
-            refusal = self._refuse_state(call, raw, forms, protected)
+            refusal = self._refuse_state(call, raw, forms, protected, anchors)
             if refusal is not None:
                 return refusal
             if call.name in FILE_WRITE_TOOLS and (
@@ -949,7 +1052,10 @@ class PermissionEngine:
         # the folder a command reads by default (``ls``, ``grep -r``), are judged there.
         folder = shell_folder(call.session_id)
         path_check = self._shell_path_check(folder)
-        verdict = check_command(command, self.shell_allowlist(), path_check=path_check)
+        verdict = check_command(
+            command, self.shell_allowlist(), path_check=path_check,
+            git_check=self._shell_git_check(folder),
+        )
         if verdict.auto and folder and (away := path_check(folder)):
             return Decision(
                 allowed=False, needs_user=True,

@@ -55,7 +55,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from openworker_qt.core.shell_programs import PathCheck, check_arguments
+from openworker_qt.core.shell_programs import GitCheck, PathCheck, check_arguments
 from openworker_qt.domain.shell import (
     DEFAULT_ALLOWED_COMMANDS,
     EXTRA_REFUSED,
@@ -285,12 +285,14 @@ class ShellVerdict:
 
 
 def check_command(
-    command: str, allowlist: Iterable[str], *, path_check: PathCheck | None = None
+    command: str, allowlist: Iterable[str], *, path_check: PathCheck | None = None,
+    git_check: GitCheck | None = None,
 ) -> ShellVerdict:
     """Decide whether ``command`` may auto-run under ``allowlist``.
 
     ``path_check`` judges each path argument (``None``: paths are not checked,
-    only operators, the allowlist and the options)."""
+    only operators, the allowlist and the options); ``git_check`` where a git
+    command's repository data is and what its settings run."""
     if not command.strip():
         return ShellVerdict(False, "the command is empty")
     op = find_operator(command)
@@ -319,7 +321,7 @@ def check_command(
         return ShellVerdict(
             False, f"'{argv[0]}' with these arguments is not on the shell allowlist", argv=argv
         )
-    problem = check_arguments(argv, path_check)
+    problem = check_arguments(argv, path_check, git_check)
     if problem is not None:
         return ShellVerdict(False, f"'{entry}' is allowlisted, but {problem}", argv=argv)
     return ShellVerdict(True, f"matches the shell allowlist entry '{entry}'", entry, argv)

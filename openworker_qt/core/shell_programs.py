@@ -29,8 +29,9 @@ How a program is checked:
   ``--open-files-in-pager``, ``--help``); git accepts abbreviated long options,
   so any prefix of a denied option is denied too. (git's option surface is too
   large for an allow-list; a repository's own config can still run programs —
-  the permission engine therefore asks before any write into ``.git/config`` or
-  ``.git/hooks``.)
+  the permission engine therefore asks before any write into git metadata, and
+  through ``git_check`` looks at where the repository's data is — ``-C`` and
+  ``--git-dir`` applied — and at its settings before git auto-runs.)
 * ``sed``: only scripts :mod:`~openworker_qt.core.shell_sed` reads completely as
   plain print/delete/substitute commands (no ``e w W r R``, no ``s///e`` or
   ``s///w``, bracket expressions read as GNU sed reads them); ``-i`` and script
@@ -54,6 +55,7 @@ Tables are looked up by the program's file name (``/usr/bin/env`` is ``env``).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,6 +73,9 @@ class ArgCheck:
 
     reason: str | None
     paths: tuple[str, ...] = ()
+    #: git: the folder it starts in (``-C`` applied, relative to the working
+    #: folder) and the ``--git-dir`` it was given, if any.
+    git_repo: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,6 +553,8 @@ def _git_long_denied(name: str, table: Mapping[str, str]) -> str | None:
 
 def _git(args: Sequence[str], program: str) -> ArgCheck:
     paths: list[str] = []
+    start = "."
+    git_dir: str | None = None
     i = 0
     while i < len(args) and args[i].startswith("-"):
         a = args[i]
@@ -572,6 +579,10 @@ def _git(args: Sequence[str], program: str) -> ArgCheck:
                 i += 1
             if name in _GIT_GLOBAL_PATH:
                 paths.append(value)
+            if name == "-C":
+                start = os.path.join(start, value) if value else start
+            elif name == "--git-dir":
+                git_dir = value
             continue
         return ArgCheck(f"git option {name} is not one this check knows")
     if i >= len(args):
@@ -622,7 +633,9 @@ def _git(args: Sequence[str], program: str) -> ArgCheck:
         return ArgCheck(f"git {sub} with a name creates a {sub} (only listing runs without asking)")
     if listing is None:
         paths += positionals
-    return ArgCheck(None, tuple(paths))
+    if git_dir is not None and not os.path.isabs(git_dir):
+        git_dir = os.path.join(start, git_dir)
+    return ArgCheck(None, tuple(paths), (start, git_dir))
 
 
 # ------------------------------------------- programs users commonly allowlist
@@ -1005,7 +1018,13 @@ PROGRAMS: Mapping[str, Callable[[Sequence[str], str], ArgCheck]] = {
 }
 
 
-def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) -> str | None:
+GitCheck = Callable[[str, "str | None"], "str | None"]
+"""Given the folder a git command starts in and its ``--git-dir`` (or ``None``), why
+it may not run without asking (or ``None``)."""
+
+
+def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None,
+                    git_check: GitCheck | None = None) -> str | None:
     """Why the allowlisted ``argv`` must ask, or ``None`` when it may auto-run.
 
     ``argv`` is what the program receives (see
@@ -1030,6 +1049,8 @@ def check_arguments(argv: Sequence[str], path_check: PathCheck | None = None) ->
             problem = path_check(literal_path(raw))
             if problem:
                 return problem
+    if git_check is not None and result.git_repo is not None:
+        return git_check(*result.git_repo)
     return None
 
 

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.core import gitdirs
 from openworker_qt.core.fence import not_a_path
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
@@ -111,6 +112,31 @@ def git_env(ceiling: Path | None = None) -> dict[str, str]:
     })
     if ceiling is not None:
         env["GIT_CEILING_DIRECTORIES"] = str(ceiling)
+    return env
+
+
+#: Set for every git the persistent shell runs (``GIT_CONFIG_COUNT``/``KEY_n``/
+#: ``VALUE_n`` beat a repository's own config): a read never starts the
+#: repository's fsmonitor, pager or external diff program, and with
+#: ``GIT_OPTIONAL_LOCKS=0`` ``git status`` does not rewrite the index (which would
+#: run the ``post-index-change`` hook). Hooks and the ssh command otherwise stay as
+#: the user set them: only commands that ask (commit, push…) run them.
+SHELL_SAFE_CONFIG: tuple[tuple[str, str], ...] = (
+    ("core.fsmonitor", "false"),
+    ("core.pager", "cat"),
+    ("diff.external", ""),
+    ("core.untrackedCache", "false"),
+    ("protocol.ext.allow", "never"),
+)
+
+
+def shell_git_env() -> dict[str, str]:
+    """The environment entries that give the persistent shell's git the safe settings."""
+    env = {"GIT_PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0",
+           "GIT_CONFIG_COUNT": str(len(SHELL_SAFE_CONFIG))}
+    for n, (key, value) in enumerate(SHELL_SAFE_CONFIG):
+        env[f"GIT_CONFIG_KEY_{n}"] = key
+        env[f"GIT_CONFIG_VALUE_{n}"] = value
     return env
 
 
@@ -201,12 +227,31 @@ async def _drain(stream: asyncio.StreamReader, keep: int) -> bytes:
     return tail
 
 
+_WHERE = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir"]
+
+
+def _check_where(where: str, code: int, repo: Path, ceiling: Path) -> None:
+    """Refuse when git finds the repository's data somewhere the permission check did
+    not look (:func:`~openworker_qt.core.gitdirs.git_locations` is what it checked)."""
+    if code != 0:
+        return  # not a repository: the command itself says so
+    expected = gitdirs.git_locations(repo, ceiling).folders()
+    for line in where.splitlines():
+        if line.strip() and Path(os.path.realpath(line.strip())) not in expected:
+            raise GitError(
+                f"git finds the data of the repository at {repo} in {line.strip()}, which "
+                "the permission check did not see; the git tools do not read it.")
+
+
 async def run_git(
     repo: Path, args: Sequence[str], *, workspace: Path, time_limit: float = TIMEOUT,
     max_chars: int = MAX_CHARS, ok_codes: Sequence[int] = (0,),
 ) -> tuple[str, int, int]:
     """Run ``git <args>`` safely in ``repo``: (stdout head, its line count, exit code)."""
-    env = git_env(await asyncio.to_thread(_ceiling, repo, workspace))  # resolve() reads the disk
+    ceiling = await asyncio.to_thread(_ceiling, repo, workspace)  # resolve() reads the disk
+    env = git_env(ceiling)
+    where, _, code, _ = await _run(_base(repo, ()) + _WHERE, env, time_limit, 1 << 16)
+    await asyncio.to_thread(_check_where, where, code, repo, ceiling)
     listing, _, code, _ = await _run(_base(repo, ()) + ["config", "--list", "-z"], env,
                                      time_limit, 1 << 20)
     if code == 0:
@@ -248,8 +293,13 @@ def _kill(pid: int) -> None:
 def run_git_sync(repo: Path, args: Sequence[str], *, workspace: Path,
                  timeout: float = TIMEOUT) -> str:
     """The blocking twin of :func:`run_git` (for a worker thread): stdout, or GitError."""
-    env = git_env(_ceiling(repo, workspace))
+    ceiling = _ceiling(repo, workspace)
+    env = git_env(ceiling)
     try:
+        where = subprocess.run(
+            _base(repo, ()) + _WHERE, env=env, capture_output=True,
+            stdin=subprocess.DEVNULL, timeout=timeout, check=False)
+        _check_where(_decode(where.stdout), where.returncode, repo, ceiling)
         listing = subprocess.run(
             _base(repo, ()) + ["config", "--list", "-z"], env=env, capture_output=True,
             stdin=subprocess.DEVNULL, timeout=timeout, check=False)
@@ -415,13 +465,15 @@ async def git_branch(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
 async def _own_git_folder(repo: Path, workspace: Path) -> None:
     """Refuse to commit where the repository's data lives outside its own folder (a
     ``.git`` file pointing elsewhere): the write would land where nothing checked it."""
-    out, _, _ = await run_git(repo, ["rev-parse", "--show-toplevel", "--absolute-git-dir"],
+    out, _, _ = await run_git(repo, ["rev-parse", "--path-format=absolute", "--show-toplevel",
+                                     "--absolute-git-dir", "--git-common-dir"],
                               workspace=workspace)
-    top, _, git_dir = out.strip().partition("\n")
-    if not Path(git_dir).is_relative_to(Path(top)):  # git gives both resolved
-        raise GitError(
-            f"The repository at {top} keeps its data in {git_dir}, outside its own folder; "
-            "git_commit only commits in repositories whose .git folder is inside them.")
+    top, *data = out.strip().split("\n")
+    for git_dir in data:
+        if not Path(git_dir).is_relative_to(Path(top)):
+            raise GitError(
+                f"The repository at {top} keeps its data in {git_dir}, outside its own folder; "
+                "git_commit only commits in repositories whose .git folder is inside them.")
 
 
 async def git_commit(args: dict[str, Any], ctx: ToolContext) -> ToolResult:

@@ -5,7 +5,8 @@ roots, as for ``read_file``) and never leave it: symlinks found while walking ar
 neither followed nor listed (a link inside may point anywhere), and nothing in the
 sensitive set (the session's, ``ToolContext.sensitive``: the runtime's own secrets
 and :func:`openworker_qt.core.fence.default_sensitive`: keys, tokens, browser
-profiles, ``.env`` files outside the workspace) is ever returned. ``grep``
+profiles; and credential files by name anywhere, :func:`~openworker_qt.core.fence.
+credential_name_reason`: ``.env`` files, histories, key files…) is ever returned. ``grep``
 also skips files with other hard links (another of their names may be a secret),
 binary files and files over :data:`MAX_GREP_FILE_BYTES`. Results are sorted by path
 (then line) and capped.

@@ -63,6 +63,7 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.shell_policy import note_shell_folder
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools import powershell
+from openworker_qt.tools.git import shell_git_env
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -195,7 +196,7 @@ def scrubbed_environ(environ: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def _tag_env(tag: str) -> dict[str, str]:
-    return {**scrubbed_environ(), TAG_VAR: tag}
+    return {**scrubbed_environ(), **shell_git_env(), TAG_VAR: tag}
 
 
 @atexit.register

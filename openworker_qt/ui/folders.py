@@ -16,6 +16,31 @@ def default_workspace() -> Path:
     return Path.home() / DEFAULT_NAME
 
 
+def broad_folder_warning(path: Path) -> str | None:
+    """A plain warning when ``path`` is the home folder, a folder that holds it, or
+    the top of a disk (``/``, ``C:\\``): the assistant could then read nearly all
+    of the user's files without asking. ``None`` for any other folder."""
+    try:
+        folder = path.expanduser().resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):
+        return None
+    tr = QCoreApplication.translate
+    if folder == home:
+        what = tr("WorkspaceDialog", "{path} is your whole home folder.")
+    elif folder.parent == folder:
+        what = tr("WorkspaceDialog", "{path} is the top of the whole disk.")
+    elif home.is_relative_to(folder):
+        what = tr("WorkspaceDialog", "{path} holds your whole home folder.")
+    else:
+        return None
+    return (what + " " + tr(
+        "WorkspaceDialog",
+        "The assistant could read almost all of your files there without asking you "
+        "(password and key files still ask). A folder just for this work, such as "
+        "{example}, is safer.")).format(path=folder, example=default_workspace())
+
+
 def prepare_folder(text: str) -> Path:
     """The folder ``text`` names, created if missing. Raises ValueError with a message
     for the user (relative, not a folder, cannot be created)."""

@@ -92,7 +92,10 @@ from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel, path_from_display, stored_deliverables
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
-from openworker_qt.ui.folders import prepare_folder  # (tiny: a first send imports nothing)
+from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
+    broad_folder_warning,
+    prepare_folder,
+)
 from openworker_qt.ui.grant_dialog import grant_note
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers
@@ -196,6 +199,7 @@ class MainWindow(QMainWindow):
         self._status_detail: dict[str, str] = {}
         self._search = ""
         self._new_workspace: Path | None = None  # a folder picked before the session exists
+        self._broad_folder: str | None = None  # the home folder the banner warned about
         # session id -> a message handed to the manager for a new turn, until the turn
         # has started (then it is stored) or was refused (then it is put back).
         self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
@@ -504,13 +508,21 @@ class MainWindow(QMainWindow):
         dialog.open()
         return dialog
 
-    def set_session_folder(self, folder: str) -> bool:
-        """Move the current session (or the next new one) to ``folder``."""
+    def set_session_folder(self, folder: str, *, warned: bool = False) -> bool:
+        """Move the current session (or the next new one) to ``folder``. The home
+        folder (or the top of a disk) is first warned about in the banner, whose
+        "Use it anyway" moves the session there."""
         path = Path(folder).expanduser()
         if not path.is_dir():
             self.banner.show_message(self.tr("{folder} is not a folder.").format(folder=folder))
             return False
         path = path.resolve()
+        warning = broad_folder_warning(path)
+        if warning is not None and not warned and path != self.session_workspace():
+            self._broad_folder = str(path)
+            self.banner.show_message(warning, self.tr("Use it anyway"))
+            return False
+        self._broad_folder = None
         if self.session_id is None:
             self._new_workspace = path
         elif self.manager.is_running(self.session_id):
@@ -736,6 +748,9 @@ class MainWindow(QMainWindow):
     def _on_banner_action(self) -> None:
         if self.banner.action.text() == self.tr("Retry"):
             self.retry()
+        elif self.banner.action.text() == self.tr("Use it anyway") and self._broad_folder:
+            self.banner.hide()
+            self.set_session_folder(self._broad_folder, warned=True)
         elif self.banner.action.text() == self.voice.import_action_text:
             self.banner.hide()
             self.voice.choose_model_file(self)

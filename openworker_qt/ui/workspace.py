@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.ui import design
-from openworker_qt.ui.folders import default_workspace, prepare_folder
+from openworker_qt.ui.folders import broad_folder_warning, default_workspace, prepare_folder
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -138,6 +138,8 @@ class WorkspaceDialog(QDialog):
         lay.addLayout(buttons)
         self.browse_button.clicked.connect(self.browse)
         self.use_button.clicked.connect(self.use_folder)
+        self.path_edit.textChanged.connect(self._forget_warning)
+        self._warned: str | None = None  # the broad folder the user was warned about
         self.later_button.clicked.connect(self.reject)
         self.setMinimumWidth(560)
         self.adjustSize()
@@ -152,8 +154,28 @@ class WorkspaceDialog(QDialog):
         self.picker.open()
         return self.picker
 
+    def _forget_warning(self) -> None:
+        if self._warned is not None:
+            self._warned = None
+            self.use_button.setText(self.tr("&Use this folder"))
+            self.use_button.setAccessibleName(self.tr("Use this folder"))
+            self.status.hide()
+
     def use_folder(self) -> bool:
-        """Create the folder if needed, remember it, and announce it (:attr:`chosen`)."""
+        """Create the folder if needed, remember it, and announce it (:attr:`chosen`).
+        The home folder (or the top of a disk) is first warned about: a second
+        click ("Use it anyway") takes it."""
+        text = self.path_edit.text().strip()
+        warning = broad_folder_warning(Path(text)) if text and Path(text).expanduser().is_absolute() \
+            else None
+        if warning is not None and self._warned != text:
+            self.status.setText(warning)
+            self.status.setAccessibleDescription(warning)
+            self.status.show()
+            self.use_button.setText(self.tr("&Use it anyway"))
+            self.use_button.setAccessibleName(self.tr("Use it anyway"))
+            self._warned = text
+            return False
         try:
             path = prepare_folder(self.path_edit.text())
             self.settings.apply({"general": {"workspace": str(path)}})

@@ -128,7 +128,7 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
      "allow allow allow allow allow"),
     ("read-attached", "read_file", R, {"path": "{root}/mail/paper.pdf"},
      "allow allow allow allow allow"),
-    ("read-env-in-ws", "read_file", R, {"path": ".env"}, "allow allow allow allow allow"),
+    ("read-env-in-ws", "read_file", R, {"path": ".env"}, "ask ask ask ask ask"),
     ("list-no-path", "list_files", R, {}, "allow allow allow allow allow"),
     ("list-ws", "list_files", R, {"path": "."}, "allow allow allow allow allow"),
     ("read-outside", "read_file", R, {"path": "{out}/target.txt"}, "deny deny ask ask deny"),
@@ -219,7 +219,7 @@ ROWS: list[tuple[str, str, RiskClass, dict[str, Any], str]] = [
     ("write-git-config", "write_file", W, {"path": ".git/config"}, "deny deny ask ask ask"),
     ("write-git-hook", "write_file", W, {"path": ".git/hooks/pre-commit"},
      "deny deny ask ask ask"),
-    ("write-git-head", "write_file", W, {"path": ".git/HEAD"}, "deny deny ask ask allow"),
+    ("write-git-head", "write_file", W, {"path": ".git/HEAD"}, "deny deny ask ask ask"),
     # ---- EXEC: allowlist (token-exact) or ask; auto_allow never covers shell
     ("sh-allowlisted", "run_shell", X, {"command": "git status"}, "deny deny allow allow allow"),
     ("sh-allowlisted-args", "run_shell", X, {"command": "git status -s"},
@@ -484,9 +484,11 @@ def test_sensitive_through_a_symlink_and_a_symlinked_ssh_dir(world: World) -> No
     assert verdict(engine.evaluate(info("read_file", R, {"path": str(dotfiles / "id_rsa")}))) == "ask"
 
 
-def test_env_files_inside_the_workspace_are_ordinary(world: World) -> None:
+def test_env_files_ask_inside_the_workspace_too(world: World) -> None:
+    # a .env holds keys wherever it is (issue 23 item 11): the workspace may be $HOME
     engine = world.engine("auto")
-    assert verdict(engine.evaluate(info("read_file", R, {"path": ".env"}))) == "allow"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": ".env"}))) == "ask"
+    assert verdict(engine.evaluate(info("read_file", R, {"path": ".env.example"}))) == "allow"
     assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env"}))) == "ask"
     assert verdict(engine.evaluate(info("read_file", R, {"path": f"{world.extra}/.env.example"}))) == "allow"
     # a .env in the workspace that is a symlink to one outside it

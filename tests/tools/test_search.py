@@ -166,3 +166,21 @@ async def test_the_sessions_own_sensitive_set_hides_results(
     results = {m["tool_call_id"]: m["content"] for m in engine.history if m["role"] == "tool"}
     assert results["g1"] == "notes.txt:1:CODE words"
     assert results["g2"] == "notes.txt"
+
+
+@pytest.mark.parametrize("use_rg", [True, False])
+def test_credential_files_by_name_are_never_returned_in_the_workspace(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_rg: bool) -> None:
+    """The workspace is the home folder (issue 23 item 11): credentials by name stay
+    out of grep's results; ordinary files with similar names do not."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in (".env", ".pgpass", ".bash_history", "secrets.env", "server.key", "id_rsa",
+                 "github_token.txt", ".vault-token", "rclone.conf"):
+        (home / name).write_text("HIDDEN=1\n")
+    for name in ("tokenizer.py", "token_utils.py", ".env.example", "notes.txt"):
+        (home / name).write_text("HIDDEN=1\n")
+    text = _grep(home, "HIDDEN", False, False, home, use_rg=use_rg).content
+    assert sorted(line.split(":")[0] for line in text.splitlines()) == [
+        ".env.example", "notes.txt", "token_utils.py", "tokenizer.py"]

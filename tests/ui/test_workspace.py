@@ -203,3 +203,47 @@ def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_pat
     assert desktop.runtime.conversations.get_session(first).workspace != str(target)
     window.new_session()
     assert desktop.runtime.conversations.get_session(window.ensure_session()).workspace == str(target)
+
+
+@pytest.mark.parametrize("which", ["home", "root", "above home"])
+def test_the_home_folder_as_workspace_is_warned_about_and_can_still_be_chosen(  # type: ignore[no-untyped-def]
+        qtbot, qloop, make_desktop, home: Path, which: str) -> None:
+    desktop = make_desktop([{"text": "ok"}])
+    dialog = act(qloop, lambda: desktop.start_first_run())
+    folder = {"home": home, "root": Path("/"), "above home": home.parent}[which]
+    dialog.path_edit.setText(str(folder))
+    act(qloop, dialog.use_button.click)
+    assert dialog.isVisible()  # warned first, nothing saved
+    assert load_config().get("general.workspace") == ""
+    text = dialog.status.text()
+    assert {"home": "whole home folder", "root": "top of the whole disk",
+            "above home": "holds your whole home folder"}[which] in text
+    assert "without asking" in text and dialog.status.isVisible()
+    assert dialog.use_button.text().replace("&", "") == "Use it anyway"
+    # changing the folder takes the warning back; an ordinary folder is not warned about
+    dialog.path_edit.setText(str(home / "Work"))
+    assert dialog.use_button.text().replace("&", "") == "Use this folder"
+    dialog.path_edit.setText(str(folder))
+    act(qloop, dialog.use_button.click)
+    assert dialog.isVisible()
+    act(qloop, dialog.use_button.click)  # "Use it anyway"
+    assert closed(dialog)
+    assert load_config().get("general.workspace") == str(folder.resolve())
+
+
+def test_changing_a_sessions_folder_to_home_warns_first(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "ok"}])
+    window = desktop.window
+    first = window.ensure_session()
+    assert window.set_session_folder(str(home)) is False
+    assert "whole home folder" in window.banner.label.text()
+    assert window.banner.action.text() == "Use it anyway"
+    store = desktop.runtime.conversations
+    assert store.get_session(first).workspace == str(desktop.workspace)
+    act(qloop, window.banner.action.click)
+    assert store.get_session(first).workspace == str(home.resolve())
+    assert not window.banner.isVisible()
+    # an ordinary folder moves at once, with no warning
+    work = home / "Work"
+    work.mkdir()
+    assert window.set_session_folder(str(work))
