@@ -381,7 +381,7 @@ def test_a_state_folder_symlink_protects_where_it_leads(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", [
     "mytool x.toml .openworker/config.toml", "mytool x.toml elsewhere/config.toml",
     "mytool x.toml .openworker", "mytool x.toml ./.openworker/config.toml",
-    "mytool --target-directory=.openworker x.toml", "mytool x.toml .openworker/",
+    "mytool x.toml .openworker/",
     "mytool x.toml linked/config.toml",
 ])
 def test_an_allowlisted_command_never_auto_runs_on_own_state(tmp_path: Path,
