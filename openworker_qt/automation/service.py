@@ -46,7 +46,6 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls
 from openworker_qt.core.sessions import SessionBusy, SessionManager
-from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.storage.conversations import SessionInfo
 
 if TYPE_CHECKING:
@@ -69,9 +68,6 @@ class Runtime(Protocol):
     managers: list[SessionManager]
 
     @property
-    def tools_for(self) -> Callable[[SessionInfo], ToolRegistry]: ...
-
-    @property
     def session_manager(self) -> Callable[..., SessionManager]: ...
 
 log = logging.getLogger(__name__)
@@ -80,8 +76,6 @@ __all__ = ["AutomationService", "RunListener", "run_prompt", "run_session_id"]
 
 RunListener = Callable[[Run, Automation | None], None]
 
-#: Tools a run never gets: a run cannot schedule (or change) automations.
-SCHEDULING_TOOLS = frozenset({"create_automation", "update_automation", "delete_automation"})
 #: Tools whose ``path`` argument names a file the run produced.
 WRITING_TOOLS = frozenset({"write_file", "create_deliverable", "replace_in_file"})
 ASKS = (ev.PermissionRequired, ev.QuestionRequested, ev.PlanRequested, ev.DirectoryRequested)
@@ -130,17 +124,11 @@ class AutomationService:
             task = info.meta.get("automation_id") if isinstance(info.meta, dict) else None
             return InboxApprover(inbox, wait=True, task_id=str(task) if task else None)
 
-        base_tools = runtime.tools_for
-
-        def tools_for(info: SessionInfo) -> ToolRegistry:
-            registry = base_tools(info)
-            for name in SCHEDULING_TOOLS:
-                registry.remove(name)
-            return registry
-
+        # The tools are the runtime's, as every surface's (runtime.session_tools):
+        # a run's session is offered them without the scheduling tools.
         self.manager: SessionManager = runtime.session_manager(
             approver_for=approver_for, questioner_for=lambda _info: questioner,
-            tools_for=tools_for, default_model=default_model,
+            default_model=default_model,
         )
         self.manager.listeners.append(self.on_event)
         self.keep_awake = keep_awake
