@@ -273,3 +273,66 @@ def test_automations_run_now_from_the_command_line(tmp_path: Path) -> None:
     assert code == 0
     assert (tmp_path / "note.txt").read_text(encoding="utf-8") == "hi\n"
     assert [r.trigger for r in store().runs()] == ["manual", "manual"]
+
+
+# ------------------------------------------------------- a clean stop mid-run
+
+
+def add_shell_task(tmp_path: Path, command: str, name: str = "Nightly job") -> tuple[Path, Any]:
+    """A task whose run runs one shell command (asked for: the user approves it with
+    the CLI), then answers."""
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    script = tmp_path / f"{name.replace(' ', '_')}.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "x1", "name": "run_shell", "arguments": {"command": command}}]},
+        {"text": "The job is done."},
+    ]}), encoding="utf-8")
+    added = cli("automations", "add", name, "-p", "Run the nightly job.", "--cron", "0 3 * * *",
+                "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws), cwd=ws)
+    assert added.returncode == 0, added.stderr
+    auto = next(a for a in store().all() if a.name == name)
+    return ws, auto
+
+
+def test_sigterm_mid_shell_call_suspends_the_run_and_the_restart_asks_before_rerunning(
+    tmp_path: Path,
+) -> None:
+    ws, auto = add_shell_task(tmp_path, "echo started >> effect.txt; sleep 60")
+    inbox = Inbox(Database(db_path()))
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        ask = wait_for(lambda: (inbox.pending() or [None])[0])
+        assert ask.tool == "run_shell"
+        assert cli("approve", str(ask.id), cwd=ws).returncode == 0
+        wait_for(lambda: (ws / "effect.txt").exists())  # the call's effect has happened
+    finally:
+        code, err = stop(first)  # SIGTERM, as systemctl --user restart sends
+    assert code == 0, err
+    [run] = store().runs(auto.id)
+    assert run.status == "running", (run.status, run.note)  # suspended, not failed
+    conversations = ConversationStore(Database(db_path()))
+    info = conversations.get_session(run.session_id or "")
+    assert info is not None and info.status == "running"  # left as a crash leaves it
+    assert not [m for m in conversations.load(info.id) if m.get("role") == "tool"]
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)
+        # Resumed: the call had started, so the user is asked before it runs again.
+        again = wait_for(lambda: next((i for i in inbox.pending() if i.id != ask.id), None))
+        assert again.tool == "run_shell" and again.tool_call_id == "x1:rerun"
+        waiting = wait_for(lambda: (r := store().run(run.id)) and r.status == "waiting" and r)
+        assert waiting.status == "waiting"
+        assert cli("deny", str(again.id), cwd=ws).returncode == 0
+        done = wait_for(lambda: (r := store().run(run.id)) and r.status != "waiting"
+                        and r.status != "running" and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.status == "completed", (done.status, done.note)
+    assert (ws / "effect.txt").read_text(encoding="utf-8") == "started\n"  # run once only
+    [result] = [m for m in conversations.load(info.id) if m.get("role") == "tool"]
+    assert "Not run again" in str(result["content"])
