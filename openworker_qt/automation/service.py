@@ -257,6 +257,12 @@ class AutomationService:
                 continue
             if self.manager.holder(sid) is not None or self.manager.is_running(sid):
                 continue  # another live process or window drives it
+            asleep = self.wakes.pending(sid)
+            if info.status == "idle" and asleep:
+                # It put itself to sleep: it goes on when its wake fires (wake_due).
+                self._sessions[sid] = run.id
+                self._asleep(run.id, asleep[0])
+                continue
             if info.status in ("running", "suspended") and pending_tool_calls(
                     self.runtime.conversations.load(sid)):
                 # Through the manager, so it knows the turn is running (its own
@@ -344,15 +350,14 @@ class AutomationService:
             self._set(run_id, "waiting")
         elif isinstance(event, ev.ToolStarted | ev.TurnStarted):
             current = self.store.run(run_id)
-            if current is not None and current.status == "waiting":
+            # Going again (answered, woken): "waiting" and "asleep until …" are over.
+            if current is not None and (current.status == "waiting" or current.note):
                 self._set(run_id, "running")
         elif isinstance(event, ev.TurnEnded):
             if event.status in ("completed", "max_iterations"):
                 asleep = self.wakes.pending(event.session_id)
                 if asleep:  # it suspended itself: the run goes on when it is woken
-                    self.store.set_status(run_id, "running",
-                                          note=f"asleep until {asleep[0].described_when}")
-                    self._tell(run_id)
+                    self._asleep(run_id, asleep[0])
                 else:
                     self._finish(run_id, "completed", None)
             elif event.status == "suspended":
@@ -362,9 +367,18 @@ class AutomationService:
             else:
                 self._finish(run_id, "failed", "the turn failed; its session tells why")
 
-    def _set(self, run_id: int, status: RunStatus) -> None:
+    def _asleep(self, run_id: int, wake: Wake) -> None:
         try:
-            self.store.set_status(run_id, status)
+            self.store.set_status(run_id, "running", note=f"asleep until {wake.described_when}")
+        except Exception:
+            log.exception("could not record the status of run %s", run_id)
+            return
+        self._tell(run_id)
+
+    def _set(self, run_id: int, status: RunStatus) -> None:
+        """A run going on (running, waiting for you): its note said how it was before."""
+        try:
+            self.store.set_status(run_id, status, note="")
         except Exception:
             log.exception("could not record the status of run %s", run_id)
             return

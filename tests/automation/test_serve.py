@@ -336,3 +336,63 @@ def test_sigterm_mid_shell_call_suspends_the_run_and_the_restart_asks_before_rer
     assert (ws / "effect.txt").read_text(encoding="utf-8") == "started\n"  # run once only
     [result] = [m for m in conversations.load(info.id) if m.get("role") == "tool"]
     assert "Not run again" in str(result["content"])
+
+
+# ------------------------------------------------------------ a run asleep
+
+
+def test_a_run_asleep_stays_asleep_across_a_restart_and_its_note_follows_it(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "sleeper.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "z1", "name": "sleep_for",
+                         "arguments": {"seconds": 3600, "note": "check the build"}}]},
+        {"text": "Sleeping until the build is done."},
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "build.txt", "content": "green\n"}}]},
+        {"text": "The build is green."},
+    ]}), encoding="utf-8")
+    assert cli("automations", "add", "Sleeper", "-p", "Watch the build.", "--cron", "0 3 * * *",
+               "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws),
+               cwd=ws).returncode == 0
+    [auto] = store().all()
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        asleep = wait_for(lambda: next((r for r in store().runs(auto.id)
+                                        if r.note.startswith("asleep until")), None))
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=30)
+    assert asleep.status == "running"
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)  # its recovery has run (before the banner)
+        run = store().run(asleep.id)
+        assert run is not None
+        assert (run.status, run.note) == ("running", asleep.note)  # not "completed"
+        listed = cli("automations", "list", cwd=ws).stdout
+        assert "asleep until" in listed and "completed" not in listed
+        # The hour has passed: the wake fires, the run goes on and asks to write.
+        con = sqlite3.connect(db_path())
+        con.execute("UPDATE wakes SET fire_at = ? WHERE session_id = ?",
+                    (time.time() - 1, asleep.session_id))
+        con.commit()
+        con.close()
+        waiting = wait_for(lambda: (r := store().run(asleep.id)) and r.status == "waiting" and r)
+        assert waiting.note == ""  # "asleep until …" is over
+        listed = cli("automations", "list", cwd=ws).stdout
+        assert "waiting for you" in listed and "asleep" not in listed
+        [item] = Inbox(Database(db_path())).pending()
+        assert cli("approve", str(item.id), cwd=ws).returncode == 0
+        done = wait_for(lambda: (r := store().run(asleep.id)) and r.status == "completed" and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.deliverables == ["build.txt"]
+    assert [r.status for r in store().runs(auto.id)] == ["completed"]
