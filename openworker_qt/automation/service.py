@@ -172,6 +172,16 @@ class AutomationService:
                 manager.listeners.remove(self.on_event)
         self._hooked.clear()
 
+    def follow(self, manager: SessionManager) -> None:
+        """Keep the runs' statuses as ``manager`` drives their sessions, without the
+        scheduler (the CLI's ``resume``, ``retry`` and ``run --session``): a run
+        finished there is finished here, not left waiting until the next start."""
+        if self.on_event not in manager.listeners:
+            manager.listeners.append(self.on_event)
+        for run in self.store.active_runs():
+            if run.session_id:
+                self._sessions[run.session_id] = run.id
+
     # ------------------------------------------------------------------ runs
 
     def run_now(self, automation_id: str) -> asyncio.Task[object]:

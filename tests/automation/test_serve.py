@@ -396,3 +396,22 @@ def test_a_run_asleep_stays_asleep_across_a_restart_and_its_note_follows_it(
     assert code == 0, err
     assert done.deliverables == ["build.txt"]
     assert [r.status for r in store().runs(auto.id)] == ["completed"]
+
+
+def test_a_run_finished_by_the_resume_command_is_completed_at_once(tmp_path: Path) -> None:
+    asks = tmp_path / "asks.json"
+    asks.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {
+            "path": "note.txt", "content": "hi\n"}}]},
+        {"text": "Wrote it."}]}), encoding="utf-8")
+    assert cli("automations", "add", "Writer", "-p", "go", "--cron", "0 8 * * *", "--tz", "UTC",
+               "--model", f"scripted:{asks}", "-w", str(tmp_path), cwd=tmp_path).returncode == 0
+    assert cli("automations", "run", "Writer", cwd=tmp_path).returncode == 4  # parked
+    [item] = Inbox(Database(db_path())).pending()
+    assert cli("approve", str(item.id), cwd=tmp_path).returncode == 0
+    resumed = cli("resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert (tmp_path / "note.txt").read_text(encoding="utf-8") == "hi\n"
+    [run] = store().runs()
+    assert (run.status, run.deliverables) == ("completed", ["note.txt"])
+    assert "last: completed" in cli("automations", "list", cwd=tmp_path).stdout
