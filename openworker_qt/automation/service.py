@@ -19,8 +19,10 @@ The run's status follows its session's events, whichever manager drives it
 deliverables are the files its tools wrote.
 
 At start, runs a previous process left going are resumed (the session lease
-makes sure only one process does it); a run whose process died before its
-session began is closed as failed. No Qt here.
+makes sure only one process does it); a run whose process stopped before its
+session began (queued) is started now. At most ``automation.max_concurrent_runs``
+scheduled runs work at once (:data:`MAX_RUNNING`); the others wait, in due
+order. No Qt here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -47,6 +51,7 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls
 from openworker_qt.core.sessions import SessionBusy, SessionManager
 from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.storage.leases import pid_alive
 
 if TYPE_CHECKING:
     from openworker_qt.automation.keepawake import KeepAwake
@@ -79,6 +84,23 @@ RunListener = Callable[[Run, Automation | None], None]
 #: Tools whose ``path`` argument names a file the run produced.
 WRITING_TOOLS = frozenset({"write_file", "create_deliverable", "replace_in_file"})
 ASKS = (ev.PermissionRequired, ev.QuestionRequested, ev.PlanRequested, ev.DirectoryRequested)
+#: Scheduled runs working at once unless ``automation.max_concurrent_runs`` says otherwise
+#: (the others are queued, in due order; a run waiting for you takes no place).
+MAX_RUNNING = 3
+
+
+def _owner_alive(owner: str | None, ours: str) -> bool:
+    """Whether the process that claimed a run (``pid@host:…``, see storage/leases.py)
+    is another one still running on this computer (then it starts the run)."""
+    if not owner or owner == ours:
+        return False
+    pid, _, rest = owner.partition("@")
+    host = rest.split(":", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return owner.rsplit(".", 1)[0] == ours.rsplit(".", 1)[0]  # another owner of ours
+    return pid_alive(int(pid))
 
 
 def run_session_id(run_id: int) -> str:
@@ -139,9 +161,12 @@ class AutomationService:
             kw["interval"] = interval
         if poll is not None:
             kw["poll"] = poll
+        #: Runs of this process parked on the user (they take no place under the cap).
+        self._parked: set[int] = set()
         self.scheduler = Scheduler(
             self.store, self.execute, owner=self.manager.leases.owner, clock=clock,
-            monotonic=monotonic, still_going=self._still_going, also=self.wake_due, **kw,
+            monotonic=monotonic, still_going=self._still_going, also=self.wake_due,
+            max_running=self._max_running, parked=self._parked.__contains__, **kw,
         )
         #: Told about every run whose status changed (notifications, the UI).
         self.listeners: list[RunListener] = []
@@ -151,6 +176,11 @@ class AutomationService:
         self._hooked: list[SessionManager] = []
         self._recovery: list[asyncio.Task[Any]] = []
         self._wake_tasks: set[asyncio.Task[None]] = set()
+
+    def _max_running(self) -> int:
+        config = getattr(self.runtime, "config", None)
+        value = config.get("automation.max_concurrent_runs", MAX_RUNNING) if config else None
+        return int(value) if isinstance(value, int) and value > 0 else MAX_RUNNING
 
     # ------------------------------------------------------------- lifecycle
 
@@ -203,6 +233,8 @@ class AutomationService:
 
     async def execute(self, run: Run, auto: Automation) -> None:
         """One run: its session, its turn (awaited here, in the run's own task)."""
+        if self.manager.closing:
+            return  # the app is stopping: it starts at the next start (see recover)
         config = getattr(self.runtime, "config", None)  # the default may change meanwhile
         model = auto.model or self._default_model or (
             str(config.get("general.default_model") or "") if config is not None else ""
@@ -254,12 +286,20 @@ class AutomationService:
     def recover(self) -> list[asyncio.Task[Any]]:
         """Resume the runs a previous process left going (see module docstring)."""
         tasks: list[asyncio.Task[Any]] = []
+        queued = {run.id for run, _auto in self.scheduler.queue}
         for run in self.store.active_runs():
-            if run.id in self.scheduler.active:
+            if run.id in self.scheduler.active or run.id in queued:
                 continue
             sid = run.session_id
             if not sid:
-                self._finish(run.id, "failed", "the app stopped before this run began")
+                if _owner_alive(run.owner, self.manager.leases.owner):
+                    continue  # claimed by another live process: queued there
+                auto = self.store.get(run.automation_id)
+                if auto is None or self.runtime.conversations.get_session(
+                        run_session_id(run.id)) is not None:
+                    self._finish(run.id, "failed", "the app stopped before this run began")
+                else:  # it never began (queued when the app stopped): it goes now
+                    self.scheduler.queue.append((run, auto))
                 continue
             info = self.runtime.conversations.get_session(sid)
             if info is None:
@@ -290,6 +330,7 @@ class AutomationService:
             else:
                 self._finish(run.id, "failed", None)
         self._recovery = tasks
+        self.scheduler.drain()
         return tasks
 
     # ----------------------------------------------------------------- wakes
@@ -392,6 +433,11 @@ class AutomationService:
         except Exception:
             log.exception("could not record the status of run %s", run_id)
             return
+        if status == "waiting":  # parked on the user: its place goes to a queued run
+            self._parked.add(run_id)
+            self.scheduler.drain()
+        else:
+            self._parked.discard(run_id)
         self._tell(run_id)
 
     def _finish(self, run_id: int, status: RunStatus, note: str | None) -> None:
@@ -406,6 +452,7 @@ class AutomationService:
         for sid, rid in list(self._sessions.items()):
             if rid == run_id:
                 del self._sessions[sid]
+        self._parked.discard(run_id)
         self._tell(run_id)
 
     def _tell(self, run_id: int) -> None:

@@ -189,6 +189,8 @@ def _list(store: AutomationStore) -> int:
               f"   last: {last}   runs: {a.run_count}"
               f"   by: {a.created_by}"
               + (f"   waits for power below {a.battery_floor}%" if a.battery_floor else ""))
+        if a.last_error:
+            print(f"    problem: {a.last_error}")
     return 0
 
 

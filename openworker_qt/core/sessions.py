@@ -149,6 +149,8 @@ class SessionManager:
         self.ready = ready
         self.compaction = compaction  # summarise older turns near the window (core/context.py)
         self.listeners: list[Listener] = []
+        #: :meth:`shutdown` began: no new turn should be started.
+        self.closing = False
         self.max_live = max(0, max_live)
         self._engines: OrderedDict[str, TurnEngine] = OrderedDict()
         #: sessions whose model was switched while they had no engine: the model they
@@ -633,6 +635,7 @@ class SessionManager:
         streaming its answer is stopped like the Stop button would (partial text
         kept).
         """
+        self.closing = True
         for sid, task in list(self._tasks.items()):
             if task.done():
                 continue
