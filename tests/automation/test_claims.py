@@ -158,3 +158,41 @@ def test_the_cap_comes_from_the_settings() -> None:
         assert service.scheduler._cap() == 7
     finally:
         rt.close()
+
+
+async def test_a_run_queued_when_the_app_stopped_starts_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    import json
+    import os
+    import socket
+
+    from openworker_qt.automation.service import AutomationService
+    from openworker_qt.runtime import open_runtime
+
+    script = tmp_path / "done.json"
+    script.write_text(json.dumps([{"text": "Done."}] * 2), encoding="utf-8")
+    rt = open_runtime()
+    try:
+        store = AutomationStore(rt.db)
+        auto = store.create(name="Queued", prompt="p", cron="0 8 * * *", tz="UTC",
+                            model=f"scripted:{script}", workspace=str(tmp_path))
+        host = socket.gethostname()
+        # Claimed by a process that is gone (queued there, never begun) …
+        dead = store.start_manual(auto.id, owner=f"4194303@{host}:dead.beef")
+        # … and by one still running (its parent, here): that one starts it itself.
+        alive = store.start_manual(auto.id, owner=f"{os.getppid()}@{host}:live.cafe")
+        service = AutomationService(rt)
+        rt.add_service(service)
+        assert await rt.start() == []
+        for _ in range(500):
+            if (r := store.run(dead.id)) is not None and r.status == "completed":
+                break
+            await asyncio.sleep(0.02)
+        await rt.stop()
+        finished = store.run(dead.id)
+        assert finished is not None and finished.status == "completed", finished
+        left = store.run(alive.id)
+        assert left is not None and (left.status, left.session_id) == ("running", None)
+    finally:
+        rt.close()
