@@ -88,6 +88,8 @@ MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
 
 #: Slack's limit on a message's text (the rest is cut).
 SLACK_TEXT_LIMIT = 39_000
+#: Seconds :meth:`SlackListener.stop` waits for a turn's end to be told in its thread.
+POST_ON_STOP = 3.0
 #: The tools whose success in a thread counts as the model having replied there.
 REPLY_TOOLS = frozenset({"slack_send_message", "slack_send_file"})
 
@@ -162,6 +164,8 @@ OUTCOME_WORDS = {
              "will be done unless you ask again; the session in OpenWorker tells what happened.",
     "interrupted": "I was stopped before I finished (from OpenWorker). Nothing more will be "
                    "done unless you ask again.",
+    "shutdown": "OpenWorker was shut down before I finished. Nothing more will be done "
+                "unless you ask again once it is running.",
     "max_iterations": "I stopped before finishing: I reached the limit of steps for one "
                       "request{detail}. Mention me again to let me continue.",
 }
@@ -300,7 +304,8 @@ class SlackListener:
         self._user_names: dict[str, str] = {}
         self._channel_names: dict[str, str] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._posting: set[asyncio.Future[Any]] = set()  # the turns' ends being told
 
     # ------------------------------------------------------------- lifecycle
 
@@ -335,16 +340,22 @@ class SlackListener:
             self.inbox.listeners.remove(self._on_item)
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self._on_session_event)
+        # What a turn's end tells its thread (the app may be quitting: say so) is
+        # given a moment to be posted; the rest is cancelled.
+        posting = [t for t in self._posting if not t.done()]
+        if posting:
+            await asyncio.wait(posting, timeout=POST_ON_STOP)
         for task in list(self._tasks):
             task.cancel()
         if self.socket is not None:
             await self.socket.close()
             self.socket = None
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Future[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # ------------------------------------------------------------- envelopes
 
@@ -464,7 +475,11 @@ class SlackListener:
         # (a parked one has its card or question posted instead).
         if (isinstance(event, ev.TurnEnded) and event.status != "suspended"
                 and self.threads.target_of(event.session_id)):
-            self._spawn(self._post_answer(event.session_id, event.status, event.detail))
+            status = ("shutdown" if event.status == "interrupted" and self.manager.closing
+                      else event.status)
+            task = self._spawn(self._post_answer(event.session_id, status, event.detail))
+            self._posting.add(task)
+            task.add_done_callback(self._posting.discard)
 
     async def _post_answer(self, session_id: str, status: str = "completed",
                            detail: str = "") -> None:

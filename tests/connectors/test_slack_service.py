@@ -192,3 +192,22 @@ async def test_a_reply_that_failed_is_said_under_the_answer(tmp_path: Path) -> N
     assert found is not None
     assert found[1].startswith("Posted it.")
     assert "my attempt to post here with slack_send_message failed" in found[1]
+
+
+async def test_quitting_mid_answer_tells_the_thread_the_app_was_shut_down(
+    slack: SlackStub, tmp_path: Path
+) -> None:
+    await connect(slack)
+    turns = [{"chunks": ["Working on it"] * 400, "delay": 0.01}]
+    app = Serve(tmp_path, turns)
+    await app.__aenter__()
+    try:
+        await slack.acked(await slack.mention(CHANNEL, ROOT, "write the summary"))
+        seen: list[Any] = []
+        app.automations.manager.listeners.append(seen.append)
+        await wait_for(lambda: [e for e in seen if e.type == "assistant_delta"])
+    finally:
+        await app.__aexit__()
+    [post] = [p for p in slack.posted if p.thread_ts == ROOT]
+    assert post.text.startswith("OpenWorker was shut down before I finished")
+    assert "Working on it" not in post.text
