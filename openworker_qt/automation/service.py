@@ -322,9 +322,18 @@ class AutomationService:
                     self._follow(run.id, task)
                     tasks.append(task)
             elif info.status == "running":
+                # Cut off while the model was answering (nothing of the answer was
+                # kept, no call was left open): the transcript says the app stopped,
+                # and the model is asked again, as Retry would.
+                task = None
                 with contextlib.suppress(SessionBusy):
                     self.manager.close_cut_off_turn(sid)
-                self._finish(run.id, "failed", "the app stopped while this run was going")
+                    task = self.manager.start_retry(sid)
+                if task is not None:
+                    self._follow(run.id, task)
+                    tasks.append(task)
+                else:
+                    self._finish(run.id, "failed", "the app stopped while this run was going")
             elif info.status == "idle":
                 self._finish(run.id, "completed", None)
             else:

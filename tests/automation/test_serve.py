@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from openworker_qt.automation.store import AutomationStore
+from openworker_qt.automation.store import ACTIVE, AutomationStore
 from openworker_qt.cli import main
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.storage.conversations import ConversationStore
@@ -415,3 +415,42 @@ def test_a_run_finished_by_the_resume_command_is_completed_at_once(tmp_path: Pat
     [run] = store().runs()
     assert (run.status, run.deliverables) == ("completed", ["note.txt"])
     assert "last: completed" in cli("automations", "list", cwd=tmp_path).stdout
+
+
+def test_sigterm_while_a_run_streams_its_answer_resumes_it_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "talker.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"chunks": ["word "] * 150, "delay": 0.02}]}), encoding="utf-8")
+    assert cli("automations", "add", "Talker", "-p", "Write it up.", "--cron", "0 3 * * *",
+               "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws),
+               cwd=ws).returncode == 0
+    [auto] = store().all()
+    conversations = ConversationStore(Database(db_path()))
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        run = wait_for(lambda: next((r for r in store().runs(auto.id) if r.session_id), None))
+        wait_for(lambda: (s := conversations.get_session(run.session_id or ""))
+                 and s.status == "running")
+    finally:
+        code, err = stop(first)
+    assert code == 0, err
+    assert store().run(run.id).status == "running"  # type: ignore[union-attr]
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)
+        done = wait_for(lambda: (r := store().run(run.id)) and r.status not in ACTIVE and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.status == "completed", (done.status, done.note)
+    messages = conversations.load(run.session_id or "")
+    assert any(m.get("role") == "notice" and "The app stopped" in str(m.get("text"))
+               for m in messages)  # the transcript says what happened
+    assert messages[-1]["role"] == "assistant" and "word word" in str(messages[-1]["content"])
