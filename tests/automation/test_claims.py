@@ -10,6 +10,7 @@ import datetime as dt
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -196,3 +197,21 @@ async def test_a_run_queued_when_the_app_stopped_starts_at_the_next_start(
         assert left is not None and (left.status, left.session_id) == ("running", None)
     finally:
         rt.close()
+
+
+def test_the_automations_window_says_a_run_could_not_be_started(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    from openworker_qt.ui.automations import AutomationsWindow
+
+    store = AutomationStore(Database(tmp_path / "w.db"))
+    auto = store.create(name="Broken", prompt="p", cron="0 8 * * *", tz="UTC")
+    store.set_error(auto.id, "its run could not be started: database is locked "
+                    "(tried 2 time(s); trying again)")
+    window = AutomationsWindow(store, lambda _id: None)
+    qtbot.addWidget(window)
+    window.show()
+    row = window.list.topLevelItem(0)
+    assert row.text(2) != "paused"  # still scheduled
+    assert row.text(3) == "never ran — could not start a run"
+    assert "database is locked" in row.toolTip(3)
