@@ -2,9 +2,10 @@
 
 A :class:`Runtime` owns what a session needs whatever drives it: the config,
 the database and its stores (conversations, inbox, audit, standing rules), the
-secrets (keyring first, then the environment), the provider router, the tools,
-the permission engine (:meth:`Runtime.decider_for`) and the session managers it
-builds. The desktop window, the CLI and a headless ``serve`` each open one
+secrets (keyring first, then the environment), the provider router, the tools
+(:meth:`Runtime.session_tools`: the one place a session's tools are made, for
+every surface), the permission engine (:meth:`Runtime.decider_for`) and the
+session managers it builds. The desktop window, the CLI and a headless ``serve`` each open one
 (:func:`open_runtime`) and add only their surface: who answers approvals and
 questions (:meth:`Runtime.session_manager`) and which listeners follow events.
 

@@ -250,16 +250,10 @@ class Scheduler:
             note = (f"queued: {self._cap()} runs are going at once; this one starts when "
                     "one of them ends")
             try:
-                await self._call(lambda: self._note_queued(waiting, note))
+                await self._call(lambda: self.store.note_not_begun(waiting, note))
             except Exception:
                 log.exception("could not record the queued runs")
         return out
-
-    def _note_queued(self, run_ids: list[int], note: str) -> None:
-        for run_id in run_ids:
-            run = self.store.run(run_id)
-            if run is not None and run.status == "running" and run_id not in self.active:
-                self.store.set_status(run_id, "running", note=note)
 
     def _cap(self) -> int:
         if self.max_running is None:

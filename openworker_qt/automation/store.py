@@ -536,6 +536,14 @@ class AutomationStore:
                                 (cur.lastrowid,)).fetchone())
         return run, auto
 
+    def note_not_begun(self, run_ids: Iterable[int], note: str) -> None:
+        """Set the note of those runs that have not begun (no session yet): a queued
+        run's, which its start clears."""
+        with self.db.transaction() as conn:
+            for run_id in run_ids:
+                conn.execute("UPDATE automation_runs SET note = ? WHERE id = ? AND status ="
+                             " 'running' AND session_id IS NULL", (note, run_id))
+
     def set_error(self, automation_id: str, error: str | None) -> None:
         """Why the automation's due run could not be started (None: it could again)."""
         self.db.execute("UPDATE automations SET last_error = ? WHERE id = ?",
