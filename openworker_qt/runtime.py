@@ -2,9 +2,10 @@
 
 A :class:`Runtime` owns what a session needs whatever drives it: the config,
 the database and its stores (conversations, inbox, audit, standing rules), the
-secrets (keyring first, then the environment), the provider router, the tools,
-the permission engine (:meth:`Runtime.decider_for`) and the session managers it
-builds. The desktop window, the CLI and a headless ``serve`` each open one
+secrets (keyring first, then the environment), the provider router, the tools
+(:meth:`Runtime.session_tools`: the one place a session's tools are made, for
+every surface), the permission engine (:meth:`Runtime.decider_for`) and the
+session managers it builds. The desktop window, the CLI and a headless ``serve`` each open one
 (:func:`open_runtime`) and add only their surface: who answers approvals and
 questions (:meth:`Runtime.session_manager`) and which listeners follow events.
 
@@ -33,7 +34,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from openworker_qt.agents.minds import SessionMinds
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.agents.skills import load_skill_tool
-from openworker_qt.automation.tools import automation_tools, wake_tools
+from openworker_qt.automation.tools import SCHEDULING_TOOLS, automation_tools, is_run, wake_tools
 from openworker_qt.connectors.browser import close_all as close_browsers
 from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
@@ -347,25 +348,15 @@ class Runtime:
             except Exception:
                 log.exception("preparing the system prompt of %s failed", info.id)
 
-        chosen = tools_for or self.tools_for
-        if chosen is default_tools:  # its sessions get an explorer bound to them
-            chosen = self.tools_with_explorer(default_model)
-        offered = chosen
+        manager: SessionManager
 
-        def persona_tools(info: SessionInfo) -> ToolRegistry:
-            # The session's persona narrows the set (never widens it, never changes a risk).
-            narrowed = self.minds.tools(info, offered(info))
-            # MCP tools join after the narrowing (servers that connect later add theirs
-            # to this registry), for personas that use connected services.
-            if self.mcp is not None and self.minds.uses_services(info):
-                # (a session's own folder brings its trusted workspace servers)
-                self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
-            return narrowed
+        def tools(info: SessionInfo) -> ToolRegistry:
+            return self.session_tools(info, base=tools_for, default_model=manager.default_model)
 
         manager = SessionManager(
             self.conversations,
             self.router,
-            tools_for=persona_tools,
+            tools_for=tools,
             decider_for=self.decider_for,
             approver_for=approver_for,
             questioner_for=questioner_for,
@@ -400,24 +391,50 @@ class Runtime:
             self.add_service(server)
         return manager
 
+    def session_tools(
+        self, info: SessionInfo, *, base: ToolsFor | None = None, default_model: str = "",
+    ) -> ToolRegistry:
+        """The tools a session is offered: the one place they are made, for every
+        surface (the window, ``run``, ``serve``, a Slack thread, a scheduled run).
+
+        The base set is the runtime's (:func:`default_tools` with an explorer bound
+        to the session, memory and the connected connectors), or ``base`` /
+        the runtime's ``tools_for`` when a surface or a test gave its own; a
+        scheduled run loses the scheduling tools; the session's persona narrows the
+        set (never widens it); the MCP servers' tools join last (servers that
+        connect later add theirs to this registry), for personas that use
+        connected services. Its permissions are :meth:`decider_for`'s."""
+        chosen = base or self.tools_for
+        if chosen is default_tools:
+            registry = self._default_tools(info, default_model)
+        else:
+            registry = chosen(info)
+        if is_run(info.meta):
+            for name in SCHEDULING_TOOLS:
+                registry.remove(name)
+        narrowed = self.minds.tools(info, registry)
+        if self.mcp is not None and self.minds.uses_services(info):
+            # (a session's own folder brings its trusted workspace servers)
+            self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
+        return narrowed
+
+    def _default_tools(self, info: SessionInfo, default_model: str) -> ToolRegistry:
+        sid = info.id
+
+        def model() -> str:
+            current = self.conversations.session_settings(sid) or info
+            return current.model or default_model
+
+        explorer = Explorer(
+            resolver=self.router, model=model,
+            decider=lambda: self.decider_for(info, force_mode="plan"),
+        )
+        return default_tools(info, explorer, self.memory, self.connectors)
+
     def tools_with_explorer(self, default_model: str) -> ToolsFor:
-        """The default session tools, each session with an explorer bound to it (and
-        memory and the connected connectors): what a session is offered, also asked by
-        ``openworker-qt tools``."""
-        def tools(info: SessionInfo) -> ToolRegistry:
-            sid = info.id
-
-            def model() -> str:
-                current = self.conversations.session_settings(sid) or info
-                return current.model or default_model
-
-            explorer = Explorer(
-                resolver=self.router, model=model,
-                decider=lambda: self.decider_for(info, force_mode="plan"),
-            )
-            return default_tools(info, explorer, self.memory, self.connectors)
-
-        return tools
+        """The default session tools before the persona narrows them (each session
+        with an explorer bound to it, memory and the connected connectors)."""
+        return lambda info: self._default_tools(info, default_model)
 
     # -------------------------------------------------------------- providers
 

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -46,6 +47,10 @@ WAKE_JUMP = 20.0
 BATCH = 200
 #: Runs spawned between two looks at the rest of the loop.
 SPAWN_SLICE = 25
+#: A due run that could not be claimed is tried again after this many seconds,
+#: doubled at each failure up to :data:`RETRY_MAX`.
+RETRY_FIRST = 30.0
+RETRY_MAX = 3600.0
 
 
 class Scheduler:
@@ -68,8 +73,13 @@ class Scheduler:
         offload: bool = True,
         also: Callable[[float], Awaitable[object]] | None = None,
         power: Callable[[], PowerState | None] | None = read_power,
+        max_running: Callable[[], int] | None = None,
+        parked: Callable[[int], bool] | None = None,
     ) -> None:
-        """``also(now)``: awaited at every tick, paused or not (the self-wakes)."""
+        """``also(now)``: awaited at every tick, paused or not (the self-wakes).
+        ``max_running()``: how many scheduled runs may work at once (None: no cap);
+        the others wait in :attr:`queue`, in due order. ``parked(run_id)``: the run
+        waits for the user (in the inbox), so it takes no place."""
         self.store = store
         self.start_run = start_run
         self.owner = owner
@@ -92,14 +102,23 @@ class Scheduler:
         self._last_mono = 0.0
         self._last_tick = float("-inf")
         self._ticking: asyncio.Task[list[Run]] | None = None
+        #: automation id → (failed claims in a row, wall-clock time of the next try)
+        self.retrying: dict[str, tuple[int, float]] = {}
+        self.max_running = max_running
+        self.parked = parked
+        #: Claimed runs waiting for a place (oldest due first).
+        self.queue: deque[tuple[Run, Automation]] = deque()
+        self._stopped = False
 
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        self._stopped = False
         self._last_wall, self._last_mono = self.clock(), self.monotonic()
         self._task = asyncio.create_task(self._loop(), name="scheduler")
 
     async def stop(self) -> None:
+        self._stopped = True  # (the queued runs start at the next start: see recover)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -143,7 +162,8 @@ class Scheduler:
         """(how many were due, those this process claimed), one transaction."""
         state = self.power() if self.power is not None else None
         battery = state.percent if state is not None and state.on_battery else None
-        due = [a.id for a in self.store.due(now, limit=BATCH, battery=battery)]
+        due = [a.id for a in self.store.due(now, limit=BATCH, battery=battery)
+               if self.retrying.get(a.id, (0, now))[1] <= now]
         if battery is not None:
             waiting = len(self.store.due(now, limit=BATCH)) - len(due)
             if waiting and waiting != self.deferred:
@@ -155,23 +175,42 @@ class Scheduler:
         if not due:
             return 0, []
         try:
-            return len(due), self.store.claim_many(due, now=now, owner=self.owner,
-                                                   still_going=self.still_going)
+            got = self.store.claim_many(due, now=now, owner=self.owner,
+                                        still_going=self.still_going)
         except Exception:  # one bad row: claim the others one by one
             log.exception("claiming %d due runs together failed", len(due))
+        else:
+            self._claimed(due)
+            return len(due), got
         claimed: list[tuple[Run, Automation]] = []
         for automation_id in due:
             try:
-                got = self.store.claim(automation_id, now=now, owner=self.owner,
+                one = self.store.claim(automation_id, now=now, owner=self.owner,
                                        still_going=self.still_going)
-            except Exception:
-                log.exception("could not claim the run of automation %s", automation_id)
-                with contextlib.suppress(Exception):  # never due again at this time
-                    self.store.update(automation_id, enabled=False)
+            except Exception as exc:
+                self._claim_failed(automation_id, now, exc)
                 continue
-            if got is not None:
-                claimed.append(got)
+            self._claimed([automation_id])
+            if one is not None:
+                claimed.append(one)
         return len(due), claimed
+
+    def _claimed(self, automation_ids: list[str]) -> None:
+        for automation_id in automation_ids:
+            self.retrying.pop(automation_id, None)
+
+    def _claim_failed(self, automation_id: str, now: float, exc: Exception) -> None:
+        """The task stays enabled and due: tried again later (backing off), and
+        the reason is kept on it for the user (``automations list``, the window)."""
+        failures = self.retrying.get(automation_id, (0, now))[0] + 1
+        wait = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+        self.retrying[automation_id] = (failures, now + wait)
+        log.exception("could not start the run of automation %s (try %d; again in %g s)",
+                      automation_id, failures, wait, exc_info=exc)
+        reason = str(exc) or type(exc).__name__
+        with contextlib.suppress(Exception):  # (the database itself may be failing)
+            self.store.set_error(automation_id, f"its run could not be started: {reason} "
+                                 f"(tried {failures} time(s); trying again)")
 
     async def tick(self) -> list[Run]:
         """Claim and spawn every due run (never awaiting one). Returns the runs
@@ -200,12 +239,43 @@ class Scheduler:
                     self.skipped.append(run)
                     log.info("automation %s: %s skipped (%s)", auto.name, run.trigger, run.note)
                 else:
-                    self.spawn(run, auto)
+                    self.queue.append((run, auto))
+                    self.drain()
                 if index % SPAWN_SLICE == SPAWN_SLICE - 1:
                     await asyncio.sleep(0)  # let the window paint between slices
             if due < BATCH:
                 break
+        if self.queue:  # what waits for a place says so
+            waiting = [run.id for run, _auto in self.queue]
+            note = (f"queued: {self._cap()} runs are going at once; this one starts when "
+                    "one of them ends")
+            try:
+                await self._call(lambda: self.store.note_not_begun(waiting, note))
+            except Exception:
+                log.exception("could not record the queued runs")
         return out
+
+    def _cap(self) -> int:
+        if self.max_running is None:
+            return 0
+        try:
+            return max(1, int(self.max_running()))
+        except Exception:
+            log.exception("reading the cap on runs at once failed")
+            return 1
+
+    def working(self) -> int:
+        """The runs started here that are working (not parked on the user)."""
+        parked = self.parked
+        return sum(1 for run_id, task in self.active.items()
+                   if not task.done() and not (parked is not None and parked(run_id)))
+
+    def drain(self) -> None:
+        """Start queued runs, oldest due first, while there is a place."""
+        cap = self._cap()
+        while self.queue and (not cap or self.working() < cap):
+            run, auto = self.queue.popleft()
+            self.spawn(run, auto)
 
     async def _call(self, fn: Callable[[], T]) -> T:
         if self.offload:
@@ -225,6 +295,8 @@ class Scheduler:
             self.active.pop(run.id, None)
             if not t.cancelled() and t.exception() is not None:
                 log.error("automation run %s died", run.id, exc_info=t.exception())
+            if self.queue and not self._stopped:  # a place is free
+                self.drain()
 
         task.add_done_callback(done)
         return task

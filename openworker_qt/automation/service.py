@@ -19,8 +19,10 @@ The run's status follows its session's events, whichever manager drives it
 deliverables are the files its tools wrote.
 
 At start, runs a previous process left going are resumed (the session lease
-makes sure only one process does it); a run whose process died before its
-session began is closed as failed. No Qt here.
+makes sure only one process does it); a run whose process stopped before its
+session began (queued) is started now. At most ``automation.max_concurrent_runs``
+scheduled runs work at once (:data:`MAX_RUNNING`); the others wait, in due
+order. No Qt here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -46,8 +50,8 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls
 from openworker_qt.core.sessions import SessionBusy, SessionManager
-from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.storage.leases import pid_alive
 
 if TYPE_CHECKING:
     from openworker_qt.automation.keepawake import KeepAwake
@@ -69,9 +73,6 @@ class Runtime(Protocol):
     managers: list[SessionManager]
 
     @property
-    def tools_for(self) -> Callable[[SessionInfo], ToolRegistry]: ...
-
-    @property
     def session_manager(self) -> Callable[..., SessionManager]: ...
 
 log = logging.getLogger(__name__)
@@ -80,11 +81,26 @@ __all__ = ["AutomationService", "RunListener", "run_prompt", "run_session_id"]
 
 RunListener = Callable[[Run, Automation | None], None]
 
-#: Tools a run never gets: a run cannot schedule (or change) automations.
-SCHEDULING_TOOLS = frozenset({"create_automation", "update_automation", "delete_automation"})
 #: Tools whose ``path`` argument names a file the run produced.
 WRITING_TOOLS = frozenset({"write_file", "create_deliverable", "replace_in_file"})
 ASKS = (ev.PermissionRequired, ev.QuestionRequested, ev.PlanRequested, ev.DirectoryRequested)
+#: Scheduled runs working at once unless ``automation.max_concurrent_runs`` says otherwise
+#: (the others are queued, in due order; a run waiting for you takes no place).
+MAX_RUNNING = 3
+
+
+def _owner_alive(owner: str | None, ours: str) -> bool:
+    """Whether the process that claimed a run (``pid@host:…``, see storage/leases.py)
+    is another one still running on this computer (then it starts the run)."""
+    if not owner or owner == ours:
+        return False
+    pid, _, rest = owner.partition("@")
+    host = rest.split(":", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return owner.rsplit(".", 1)[0] == ours.rsplit(".", 1)[0]  # another owner of ours
+    return pid_alive(int(pid))
 
 
 def run_session_id(run_id: int) -> str:
@@ -130,17 +146,11 @@ class AutomationService:
             task = info.meta.get("automation_id") if isinstance(info.meta, dict) else None
             return InboxApprover(inbox, wait=True, task_id=str(task) if task else None)
 
-        base_tools = runtime.tools_for
-
-        def tools_for(info: SessionInfo) -> ToolRegistry:
-            registry = base_tools(info)
-            for name in SCHEDULING_TOOLS:
-                registry.remove(name)
-            return registry
-
+        # The tools are the runtime's, as every surface's (runtime.session_tools):
+        # a run's session is offered them without the scheduling tools.
         self.manager: SessionManager = runtime.session_manager(
             approver_for=approver_for, questioner_for=lambda _info: questioner,
-            tools_for=tools_for, default_model=default_model,
+            default_model=default_model,
         )
         self.manager.listeners.append(self.on_event)
         self.keep_awake = keep_awake
@@ -151,9 +161,12 @@ class AutomationService:
             kw["interval"] = interval
         if poll is not None:
             kw["poll"] = poll
+        #: Runs of this process parked on the user (they take no place under the cap).
+        self._parked: set[int] = set()
         self.scheduler = Scheduler(
             self.store, self.execute, owner=self.manager.leases.owner, clock=clock,
-            monotonic=monotonic, still_going=self._still_going, also=self.wake_due, **kw,
+            monotonic=monotonic, still_going=self._still_going, also=self.wake_due,
+            max_running=self._max_running, parked=self._parked.__contains__, **kw,
         )
         #: Told about every run whose status changed (notifications, the UI).
         self.listeners: list[RunListener] = []
@@ -163,6 +176,11 @@ class AutomationService:
         self._hooked: list[SessionManager] = []
         self._recovery: list[asyncio.Task[Any]] = []
         self._wake_tasks: set[asyncio.Task[None]] = set()
+
+    def _max_running(self) -> int:
+        config = getattr(self.runtime, "config", None)
+        value = config.get("automation.max_concurrent_runs", MAX_RUNNING) if config else None
+        return int(value) if isinstance(value, int) and value > 0 else MAX_RUNNING
 
     # ------------------------------------------------------------- lifecycle
 
@@ -183,6 +201,16 @@ class AutomationService:
             with contextlib.suppress(ValueError):
                 manager.listeners.remove(self.on_event)
         self._hooked.clear()
+
+    def follow(self, manager: SessionManager) -> None:
+        """Keep the runs' statuses as ``manager`` drives their sessions, without the
+        scheduler (the CLI's ``resume``, ``retry`` and ``run --session``): a run
+        finished there is finished here, not left waiting until the next start."""
+        if self.on_event not in manager.listeners:
+            manager.listeners.append(self.on_event)
+        for run in self.store.active_runs():
+            if run.session_id:
+                self._sessions[run.session_id] = run.id
 
     # ------------------------------------------------------------------ runs
 
@@ -205,6 +233,8 @@ class AutomationService:
 
     async def execute(self, run: Run, auto: Automation) -> None:
         """One run: its session, its turn (awaited here, in the run's own task)."""
+        if self.manager.closing:
+            return  # the app is stopping: it starts at the next start (see recover)
         config = getattr(self.runtime, "config", None)  # the default may change meanwhile
         model = auto.model or self._default_model or (
             str(config.get("general.default_model") or "") if config is not None else ""
@@ -256,12 +286,20 @@ class AutomationService:
     def recover(self) -> list[asyncio.Task[Any]]:
         """Resume the runs a previous process left going (see module docstring)."""
         tasks: list[asyncio.Task[Any]] = []
+        queued = {run.id for run, _auto in self.scheduler.queue}
         for run in self.store.active_runs():
-            if run.id in self.scheduler.active:
+            if run.id in self.scheduler.active or run.id in queued:
                 continue
             sid = run.session_id
             if not sid:
-                self._finish(run.id, "failed", "the app stopped before this run began")
+                if _owner_alive(run.owner, self.manager.leases.owner):
+                    continue  # claimed by another live process: queued there
+                auto = self.store.get(run.automation_id)
+                if auto is None or self.runtime.conversations.get_session(
+                        run_session_id(run.id)) is not None:
+                    self._finish(run.id, "failed", "the app stopped before this run began")
+                else:  # it never began (queued when the app stopped): it goes now
+                    self.scheduler.queue.append((run, auto))
                 continue
             info = self.runtime.conversations.get_session(sid)
             if info is None:
@@ -269,6 +307,12 @@ class AutomationService:
                 continue
             if self.manager.holder(sid) is not None or self.manager.is_running(sid):
                 continue  # another live process or window drives it
+            asleep = self.wakes.pending(sid)
+            if info.status == "idle" and asleep:
+                # It put itself to sleep: it goes on when its wake fires (wake_due).
+                self._sessions[sid] = run.id
+                self._asleep(run.id, asleep[0])
+                continue
             if info.status in ("running", "suspended") and pending_tool_calls(
                     self.runtime.conversations.load(sid)):
                 # Through the manager, so it knows the turn is running (its own
@@ -278,14 +322,24 @@ class AutomationService:
                     self._follow(run.id, task)
                     tasks.append(task)
             elif info.status == "running":
+                # Cut off while the model was answering (nothing of the answer was
+                # kept, no call was left open): the transcript says the app stopped,
+                # and the model is asked again, as Retry would.
+                task = None
                 with contextlib.suppress(SessionBusy):
                     self.manager.close_cut_off_turn(sid)
-                self._finish(run.id, "failed", "the app stopped while this run was going")
+                    task = self.manager.start_retry(sid)
+                if task is not None:
+                    self._follow(run.id, task)
+                    tasks.append(task)
+                else:
+                    self._finish(run.id, "failed", "the app stopped while this run was going")
             elif info.status == "idle":
                 self._finish(run.id, "completed", None)
             else:
                 self._finish(run.id, "failed", None)
         self._recovery = tasks
+        self.scheduler.drain()
         return tasks
 
     # ----------------------------------------------------------------- wakes
@@ -356,15 +410,14 @@ class AutomationService:
             self._set(run_id, "waiting")
         elif isinstance(event, ev.ToolStarted | ev.TurnStarted):
             current = self.store.run(run_id)
-            if current is not None and current.status == "waiting":
+            # Going again (answered, woken): "waiting" and "asleep until …" are over.
+            if current is not None and (current.status == "waiting" or current.note):
                 self._set(run_id, "running")
         elif isinstance(event, ev.TurnEnded):
             if event.status in ("completed", "max_iterations"):
                 asleep = self.wakes.pending(event.session_id)
                 if asleep:  # it suspended itself: the run goes on when it is woken
-                    self.store.set_status(run_id, "running",
-                                          note=f"asleep until {asleep[0].described_when}")
-                    self._tell(run_id)
+                    self._asleep(run_id, asleep[0])
                 else:
                     self._finish(run_id, "completed", None)
             elif event.status == "suspended":
@@ -374,12 +427,26 @@ class AutomationService:
             else:
                 self._finish(run_id, "failed", "the turn failed; its session tells why")
 
-    def _set(self, run_id: int, status: RunStatus) -> None:
+    def _asleep(self, run_id: int, wake: Wake) -> None:
         try:
-            self.store.set_status(run_id, status)
+            self.store.set_status(run_id, "running", note=f"asleep until {wake.described_when}")
         except Exception:
             log.exception("could not record the status of run %s", run_id)
             return
+        self._tell(run_id)
+
+    def _set(self, run_id: int, status: RunStatus) -> None:
+        """A run going on (running, waiting for you): its note said how it was before."""
+        try:
+            self.store.set_status(run_id, status, note="")
+        except Exception:
+            log.exception("could not record the status of run %s", run_id)
+            return
+        if status == "waiting":  # parked on the user: its place goes to a queued run
+            self._parked.add(run_id)
+            self.scheduler.drain()
+        else:
+            self._parked.discard(run_id)
         self._tell(run_id)
 
     def _finish(self, run_id: int, status: RunStatus, note: str | None) -> None:
@@ -394,6 +461,7 @@ class AutomationService:
         for sid, rid in list(self._sessions.items()):
             if rid == run_id:
                 del self._sessions[sid]
+        self._parked.discard(run_id)
         self._tell(run_id)
 
     def _tell(self, run_id: int) -> None:

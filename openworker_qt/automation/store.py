@@ -122,6 +122,8 @@ MIGRATIONS = [
     """,
     # Power-aware: on battery below this percentage, a due run waits for power.
     "ALTER TABLE automations ADD COLUMN battery_floor INTEGER",
+    # Why its due run could not be started (claimed), shown until a claim succeeds.
+    "ALTER TABLE automations ADD COLUMN last_error TEXT",
 ]
 
 
@@ -151,6 +153,8 @@ class Automation:
     updated_at: float = 0.0
     #: On battery below this percentage a due run waits for power (None: never).
     battery_floor: int | None = None
+    #: Why its due run could not be started (the scheduler tries again), or None.
+    last_error: str | None = None
 
     @property
     def described(self) -> str:
@@ -245,6 +249,7 @@ def _automation(row: Any) -> Automation:
         next_run=row["next_run"], last_run_at=row["last_run_at"], last_status=row["last_status"],
         run_count=int(row["run_count"]), created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]), battery_floor=row["battery_floor"],
+        last_error=row["last_error"],
     )
 
 
@@ -523,13 +528,26 @@ class AutomationStore:
         )
         conn.execute(
             "UPDATE automations SET next_run = ?, enabled = ?, last_run_at = ?,"
-            " run_count = run_count + ?, last_status = ? WHERE id = ?",
+            " run_count = run_count + ?, last_status = ?, last_error = NULL WHERE id = ?",
             (nxt, int(auto.schedule.kind == "cron"), now,
              0 if status == "skipped" else 1, status, automation_id),
         )
         run = _run(conn.execute("SELECT * FROM automation_runs WHERE id = ?",
                                 (cur.lastrowid,)).fetchone())
         return run, auto
+
+    def note_not_begun(self, run_ids: Iterable[int], note: str) -> None:
+        """Set the note of those runs that have not begun (no session yet): a queued
+        run's, which its start clears."""
+        with self.db.transaction() as conn:
+            for run_id in run_ids:
+                conn.execute("UPDATE automation_runs SET note = ? WHERE id = ? AND status ="
+                             " 'running' AND session_id IS NULL", (note, run_id))
+
+    def set_error(self, automation_id: str, error: str | None) -> None:
+        """Why the automation's due run could not be started (None: it could again)."""
+        self.db.execute("UPDATE automations SET last_error = ? WHERE id = ?",
+                        (error, automation_id))
 
     def start_manual(self, automation_id: str, *, owner: str, trigger: Trigger = "manual") -> Run:
         """A run started by the user ("Run now"), whatever the schedule."""

@@ -39,7 +39,7 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.storage.db import Database
 
-__all__ = ["automation_tools", "wake_tools"]
+__all__ = ["SCHEDULING_TOOLS", "automation_tools", "is_run", "wake_tools"]
 
 _STORES: dict[int, tuple[Database, AutomationStore, WakeStore]] = {}
 #: Where tools/shell.py keeps a session's shell and background tasks (its STATE_KEY;
@@ -60,6 +60,15 @@ def _stores(ctx: ToolContext) -> tuple[AutomationStore, WakeStore] | None:
         hit = (db, AutomationStore(db), WakeStore(db))
         _STORES[id(db)] = hit
     return hit[1], hit[2]
+
+
+#: Tools a scheduled run never gets: a run cannot schedule (or change) automations.
+SCHEDULING_TOOLS = frozenset({"create_automation", "update_automation", "delete_automation"})
+
+
+def is_run(meta: object) -> bool:
+    """Whether a session's ``meta`` makes it a scheduled task's run."""
+    return isinstance(meta, dict) and bool(meta.get("automation_run"))
 
 
 def _in_a_run(ctx: ToolContext) -> bool:

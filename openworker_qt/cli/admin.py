@@ -111,7 +111,6 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     from openworker_qt.core.approvals import ToolCallInfo
     from openworker_qt.core.permissions import PATCH_TOOLS
     from openworker_qt.core.risk import RiskClass
-    from openworker_qt.runtime import default_tools
 
     info, decider = listing_session(rt, mode=mode, persona=persona, workspace=workspace)
     probes: list[tuple[str, str | None]] = [("inside the workspace", str(workspace / "example.txt"))]
@@ -121,9 +120,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     out: list[dict[str, Any]] = []
     # Exactly what a session of this persona is offered: the runtime's session tools
     # (the explorer, memory and connected services included), narrowed to its families.
-    tools_for = rt.tools_with_explorer("") if rt.tools_for is default_tools else rt.tools_for
-    offered = rt.minds.tools(info, tools_for(info))
-    listed = list(offered)
+    listed = list(rt.session_tools(info))
     if extra and rt.minds.uses_services(info):  # MCP tools, as in a session
         listed += extra
     for tool in listed:

@@ -182,10 +182,15 @@ def _list(store: AutomationStore) -> int:
         state = "" if a.enabled else "  [paused]"
         print(f"{a.id}  {a.name}{state}")
         print(f"    {a.described}")
+        latest = store.runs(a.id, limit=1)  # (its words and note: "asleep until …")
+        last = (latest[0].status_words + (f" ({latest[0].note})" if latest[0].note else "")
+                if latest else "never ran")
         print(f"    next: {when(a.next_run) if a.enabled else '—'}"
-              f"   last: {a.last_status or 'never ran'}   runs: {a.run_count}"
+              f"   last: {last}   runs: {a.run_count}"
               f"   by: {a.created_by}"
               + (f"   waits for power below {a.battery_floor}%" if a.battery_floor else ""))
+        if a.last_error:
+            print(f"    problem: {a.last_error}")
     return 0
 
 

@@ -182,12 +182,18 @@ def build_manager(rt: Runtime, args: argparse.Namespace, model: str) -> SessionM
             return inbox_questioner
         return terminal_questioner if sys.stdin.isatty() else None
 
-    return rt.session_manager(
+    manager = rt.session_manager(
         approver_for=approver_for,
         questioner_for=questioner_for,
         default_model=model,
         max_iterations=getattr(args, "max_iterations", None),
     )
+    from openworker_qt.automation.service import AutomationService
+
+    # A scheduled run's session driven from here (resume, retry): its run's status
+    # follows, as under the app or `serve`.
+    AutomationService(rt).follow(manager)
+    return manager
 
 
 def event_dict(event: ev.Event) -> dict[str, Any]:

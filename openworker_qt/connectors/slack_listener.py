@@ -38,7 +38,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -88,15 +88,15 @@ MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
 
 #: Slack's limit on a message's text (the rest is cut).
 SLACK_TEXT_LIMIT = 39_000
+#: Seconds :meth:`SlackListener.stop` waits for a turn's end to be told in its thread.
+POST_ON_STOP = 3.0
 #: The tools whose success in a thread counts as the model having replied there.
 REPLY_TOOLS = frozenset({"slack_send_message", "slack_send_file"})
 
 
-def unsent_answer(history: list[Any], target: str) -> tuple[str, str] | None:
-    """The last turn's final answer as ``(key, text)`` when it should be posted in
-    the thread ``target``: the turn was started by a Slack message (its header),
-    ended with text, and no reply tool posted to ``target`` during it. ``key``
-    names that answer (for posting it once)."""
+def _slack_turn(history: list[Any]) -> tuple[int, list[Any]] | None:
+    """The last turn, if a Slack message started it (its header): ``(index of its
+    opening message, the messages after it)``."""
     start = None
     for index in range(len(history) - 1, -1, -1):
         msg = history[index]
@@ -108,14 +108,12 @@ def unsent_answer(history: list[Any], target: str) -> tuple[str, str] | None:
     opening = history[start].get("content")
     if not (isinstance(opening, str) and opening.startswith("[Slack message from ")):
         return None  # typed in the app: answered in the app
-    turn = history[start + 1:]
-    final = next((m for m in reversed(turn) if m.get("role") == "assistant"), None)
-    if final is None or final.get("tool_calls"):
-        return None
-    text = final.get("content")
-    if not isinstance(text, str) or not text.strip():
-        return None
-    posting: set[str] = set()
+    return start, history[start + 1:]
+
+
+def _reply_calls(turn: list[Any], target: str) -> list[tuple[str, str]]:
+    """The reply tools' calls to ``target`` in ``turn``: (call id, tool name)."""
+    out = []
     calls = [c for m in turn if m.get("role") == "assistant" for c in m.get("tool_calls") or []]
     for call in calls:
         function = call.get("function") or {}
@@ -126,13 +124,71 @@ def unsent_answer(history: list[Any], target: str) -> tuple[str, str] | None:
         except ValueError:
             continue
         if isinstance(arguments, dict) and arguments.get("target") == target:
-            posting.add(str(call.get("id")))
-    replied = any(m.get("role") == "tool" and m.get("tool_call_id") in posting
-                  and m.get("status", "ok") == "ok" for m in turn)
-    if replied:
+            out.append((str(call.get("id")), str(function.get("name"))))
+    return out
+
+
+def unsent_answer(history: list[Any], target: str) -> tuple[str, str] | None:
+    """The last turn's final answer as ``(key, text)`` when it should be posted in
+    the thread ``target``: the turn was started by a Slack message (its header),
+    ended with text, and no reply tool posted to ``target`` during it. ``key``
+    names that answer (for posting it once). A reply the model tried to post there
+    that failed is said under the answer (the answer may claim it was posted)."""
+    found = _slack_turn(history)
+    if found is None:
         return None
+    start, turn = found
+    final = next((m for m in reversed(turn) if m.get("role") == "assistant"), None)
+    if final is None or final.get("tool_calls"):
+        return None
+    text = final.get("content")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    posting = dict(_reply_calls(turn, target))
+    results = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
+    done = {cid: results[cid].get("status", "ok") == "ok" for cid in posting if cid in results}
+    if any(done.values()):
+        return None
+    text = text.strip()
+    failed = [posting[cid] for cid in done]
+    if failed:
+        text += (f"\n\n_(OpenWorker: my attempt to post here with {failed[-1]} failed, so "
+                 "this is my answer as I wrote it.)_")
     key = f"answer:{final.get('step_id') or ''}:{final.get('ts') or start}"
-    return key, text.strip()
+    return key, text
+
+
+#: What the thread is told when a turn a Slack message started did not finish.
+OUTCOME_WORDS = {
+    "error": "I could not finish this: the work stopped with an error{detail}. Nothing more "
+             "will be done unless you ask again; the session in OpenWorker tells what happened.",
+    "interrupted": "I was stopped before I finished (from OpenWorker). Nothing more will be "
+                   "done unless you ask again.",
+    "shutdown": "OpenWorker was shut down before I finished. Nothing more will be done "
+                "unless you ask again once it is running.",
+    "max_iterations": "I stopped before finishing: I reached the limit of steps for one "
+                      "request{detail}. Mention me again to let me continue.",
+}
+
+
+def unfinished_turn(
+    history: list[Any], target: str, status: str, detail: str = ""
+) -> tuple[str, str] | None:
+    """What to post in ``target`` when the turn a Slack message started ended
+    ``status`` without finishing (failed, stopped, at its step limit): ``(key,
+    text)``, never the model's partial text as if it were the answer. ``None``
+    when the turn was not started from Slack or the status needs no word."""
+    words = OUTCOME_WORDS.get(status)
+    found = _slack_turn(history)
+    if words is None or found is None:
+        return None
+    start, turn = found
+    detail = " ".join(detail.split())[:300]
+    if status == "max_iterations":
+        detail = ""  # (its notice speaks of the app's "Send a message")
+    text = words.format(detail=f" ({detail.rstrip('.')})" if detail else "")
+    key = f"outcome:{status}:{history[start].get('ts') or start}:{len(turn)}"
+    return key, text
 
 
 class SlackThreads:
@@ -248,7 +304,8 @@ class SlackListener:
         self._user_names: dict[str, str] = {}
         self._channel_names: dict[str, str] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._posting: set[asyncio.Future[Any]] = set()  # the turns' ends being told
 
     # ------------------------------------------------------------- lifecycle
 
@@ -283,16 +340,22 @@ class SlackListener:
             self.inbox.listeners.remove(self._on_item)
         with contextlib.suppress(ValueError):
             self.manager.listeners.remove(self._on_session_event)
+        # What a turn's end tells its thread (the app may be quitting: say so) is
+        # given a moment to be posted; the rest is cancelled.
+        posting = [t for t in self._posting if not t.done()]
+        if posting:
+            await asyncio.wait(posting, timeout=POST_ON_STOP)
         for task in list(self._tasks):
             task.cancel()
         if self.socket is not None:
             await self.socket.close()
             self.socket = None
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
+        task: asyncio.Future[Any] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # ------------------------------------------------------------- envelopes
 
@@ -408,17 +471,26 @@ class SlackListener:
         if isinstance(event, ev.PermissionRequired) and self.threads.target_of(event.session_id):
             self._spawn(self._post_missing_cards(event.session_id))
         # A turn a Slack message started ends: its answer goes to the thread, unless
-        # the model replied there itself.
-        if (isinstance(event, ev.TurnEnded) and event.status == "completed"
+        # the model replied there itself; a turn that did not finish is told as such
+        # (a parked one has its card or question posted instead).
+        if (isinstance(event, ev.TurnEnded) and event.status != "suspended"
                 and self.threads.target_of(event.session_id)):
-            self._spawn(self._post_answer(event.session_id))
+            status = ("shutdown" if event.status == "interrupted" and self.manager.closing
+                      else event.status)
+            task = self._spawn(self._post_answer(event.session_id, status, event.detail))
+            self._posting.add(task)
+            task.add_done_callback(self._posting.discard)
 
-    async def _post_answer(self, session_id: str) -> None:
+    async def _post_answer(self, session_id: str, status: str = "completed",
+                           detail: str = "") -> None:
         target = self.threads.target_of(session_id)
         if target is None or self.api is None:
             return
         history = await asyncio.to_thread(self.manager.store.load, session_id)
-        answer = unsent_answer(history, target)
+        if status == "completed":
+            answer = unsent_answer(history, target)
+        else:
+            answer = unfinished_turn(history, target, status, detail)
         if answer is None:
             return
         key, text = answer

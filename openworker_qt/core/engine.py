@@ -372,6 +372,11 @@ class TurnEngine:
         """An approval or a question of the running turn is open."""
         return self._step is not None and self._step.waiting_for_user
 
+    @property
+    def running_tools(self) -> bool:
+        """The running turn is in a tool step (its calls are asked for or run)."""
+        return self._step is not None
+
     def request_interrupt(self) -> None:
         """Stop the current turn as soon as possible, from any state.
 

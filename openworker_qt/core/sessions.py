@@ -149,6 +149,8 @@ class SessionManager:
         self.ready = ready
         self.compaction = compaction  # summarise older turns near the window (core/context.py)
         self.listeners: list[Listener] = []
+        #: :meth:`shutdown` began: no new turn should be started.
+        self.closing = False
         self.max_live = max(0, max_live)
         self._engines: OrderedDict[str, TurnEngine] = OrderedDict()
         #: sessions whose model was switched while they had no engine: the model they
@@ -625,15 +627,20 @@ class SessionManager:
     async def shutdown(self, grace: float = 5.0) -> None:
         """Wind down every running turn (bounded) before the app quits.
 
-        A turn waiting for the user is *not* stopped: its task is cancelled, so its
-        ask stays pending in the inbox and the turn resumes at the next start.
-        Every other turn is stopped like the Stop button would (partial text kept).
+        A turn waiting for the user, running its tool calls, or of an unattended
+        session (a scheduled run) is *suspended*, as a crash would leave it: its
+        task is cancelled, so an ask stays pending in the inbox, a call that had
+        started stays without a result, and the turn resumes at the next start
+        (asking before it runs a call again that had started). An attended turn
+        streaming its answer is stopped like the Stop button would (partial text
+        kept).
         """
+        self.closing = True
         for sid, task in list(self._tasks.items()):
             if task.done():
                 continue
             engine = self._engines.get(sid)
-            if engine is not None and engine.waiting_for_user:
+            if (engine is not None and engine.running_tools) or self._unattended(sid):
                 task.cancel()
             else:
                 self.stop(sid)
@@ -641,3 +648,11 @@ class SessionManager:
         if tasks:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), grace)
+
+    def _unattended(self, session_id: str) -> bool:
+        try:
+            info = self.store.get_session(session_id)
+        except Exception:  # (the turn is then stopped as before)
+            log.exception("could not read session %s", session_id)
+            return False
+        return bool(info is not None and info.unattended)

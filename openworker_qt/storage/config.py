@@ -107,6 +107,7 @@ DEFAULTS: dict[str, Any] = {
     "automation": {
         "tick_seconds": 30,
         "paused": False,
+        "max_concurrent_runs": 3,  # scheduled runs working at once (the others queue)
     },
     "memory": {
         "enabled": True,  # saving new memories (saved ones are still read when off)
@@ -143,6 +144,7 @@ OPEN_TABLES = frozenset({"providers", "permissions.risk_overrides", "prices"})
 RANGES: dict[str, tuple[int, int]] = {
     "general.max_iterations": (1, 1000),
     "automation.tick_seconds": (1, 86_400),
+    "automation.max_concurrent_runs": (1, 1000),
 }
 
 # The shape of ``[providers]`` (read by providers/factories.py and compat.py): every

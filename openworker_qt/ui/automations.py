@@ -437,9 +437,13 @@ class AutomationsWindow(QWidget):
             last = _status_text(self, auto.last_status)
             if auto.id in failed:
                 last = self.tr("{status} — not seen yet").format(status=last)
+            if auto.last_error:  # its due run could not be started (tried again later)
+                last = self.tr("{status} — could not start a run").format(status=last)
             item = QTreeWidgetItem([auto.name, schedule_words(auto.schedule), nxt, last])
             item.setData(0, ID_ROLE, auto.id)
             item.setToolTip(1, schedule_words(auto.schedule))
+            if auto.last_error:
+                item.setToolTip(3, auto.last_error)
             if auto.id in failed:
                 item.setData(3, Qt.ItemDataRole.AccessibleTextRole,
                              self.tr("last run failed, not seen yet"))

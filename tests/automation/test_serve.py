@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from openworker_qt.automation.store import AutomationStore
+from openworker_qt.automation.store import ACTIVE, AutomationStore
 from openworker_qt.cli import main
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.storage.conversations import ConversationStore
@@ -273,3 +273,184 @@ def test_automations_run_now_from_the_command_line(tmp_path: Path) -> None:
     assert code == 0
     assert (tmp_path / "note.txt").read_text(encoding="utf-8") == "hi\n"
     assert [r.trigger for r in store().runs()] == ["manual", "manual"]
+
+
+# ------------------------------------------------------- a clean stop mid-run
+
+
+def add_shell_task(tmp_path: Path, command: str, name: str = "Nightly job") -> tuple[Path, Any]:
+    """A task whose run runs one shell command (asked for: the user approves it with
+    the CLI), then answers."""
+    ws = tmp_path / "ws"
+    ws.mkdir(exist_ok=True)
+    script = tmp_path / f"{name.replace(' ', '_')}.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "x1", "name": "run_shell", "arguments": {"command": command}}]},
+        {"text": "The job is done."},
+    ]}), encoding="utf-8")
+    added = cli("automations", "add", name, "-p", "Run the nightly job.", "--cron", "0 3 * * *",
+                "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws), cwd=ws)
+    assert added.returncode == 0, added.stderr
+    auto = next(a for a in store().all() if a.name == name)
+    return ws, auto
+
+
+def test_sigterm_mid_shell_call_suspends_the_run_and_the_restart_asks_before_rerunning(
+    tmp_path: Path,
+) -> None:
+    ws, auto = add_shell_task(tmp_path, "echo started >> effect.txt; sleep 60")
+    inbox = Inbox(Database(db_path()))
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        ask = wait_for(lambda: (inbox.pending() or [None])[0])
+        assert ask.tool == "run_shell"
+        assert cli("approve", str(ask.id), cwd=ws).returncode == 0
+        wait_for(lambda: (ws / "effect.txt").exists())  # the call's effect has happened
+    finally:
+        code, err = stop(first)  # SIGTERM, as systemctl --user restart sends
+    assert code == 0, err
+    [run] = store().runs(auto.id)
+    assert run.status == "running", (run.status, run.note)  # suspended, not failed
+    conversations = ConversationStore(Database(db_path()))
+    info = conversations.get_session(run.session_id or "")
+    assert info is not None and info.status == "running"  # left as a crash leaves it
+    assert not [m for m in conversations.load(info.id) if m.get("role") == "tool"]
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)
+        # Resumed: the call had started, so the user is asked before it runs again.
+        again = wait_for(lambda: next((i for i in inbox.pending() if i.id != ask.id), None))
+        assert again.tool == "run_shell" and again.tool_call_id == "x1:rerun"
+        waiting = wait_for(lambda: (r := store().run(run.id)) and r.status == "waiting" and r)
+        assert waiting.status == "waiting"
+        assert cli("deny", str(again.id), cwd=ws).returncode == 0
+        done = wait_for(lambda: (r := store().run(run.id)) and r.status != "waiting"
+                        and r.status != "running" and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.status == "completed", (done.status, done.note)
+    assert (ws / "effect.txt").read_text(encoding="utf-8") == "started\n"  # run once only
+    [result] = [m for m in conversations.load(info.id) if m.get("role") == "tool"]
+    assert "Not run again" in str(result["content"])
+
+
+# ------------------------------------------------------------ a run asleep
+
+
+def test_a_run_asleep_stays_asleep_across_a_restart_and_its_note_follows_it(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "sleeper.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "z1", "name": "sleep_for",
+                         "arguments": {"seconds": 3600, "note": "check the build"}}]},
+        {"text": "Sleeping until the build is done."},
+        {"tool_calls": [{"id": "w1", "name": "write_file",
+                         "arguments": {"path": "build.txt", "content": "green\n"}}]},
+        {"text": "The build is green."},
+    ]}), encoding="utf-8")
+    assert cli("automations", "add", "Sleeper", "-p", "Watch the build.", "--cron", "0 3 * * *",
+               "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws),
+               cwd=ws).returncode == 0
+    [auto] = store().all()
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        asleep = wait_for(lambda: next((r for r in store().runs(auto.id)
+                                        if r.note.startswith("asleep until")), None))
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=30)
+    assert asleep.status == "running"
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)  # its recovery has run (before the banner)
+        run = store().run(asleep.id)
+        assert run is not None
+        assert (run.status, run.note) == ("running", asleep.note)  # not "completed"
+        listed = cli("automations", "list", cwd=ws).stdout
+        assert "asleep until" in listed and "completed" not in listed
+        # The hour has passed: the wake fires, the run goes on and asks to write.
+        con = sqlite3.connect(db_path())
+        con.execute("UPDATE wakes SET fire_at = ? WHERE session_id = ?",
+                    (time.time() - 1, asleep.session_id))
+        con.commit()
+        con.close()
+        waiting = wait_for(lambda: (r := store().run(asleep.id)) and r.status == "waiting" and r)
+        assert waiting.note == ""  # "asleep until …" is over
+        listed = cli("automations", "list", cwd=ws).stdout
+        assert "waiting for you" in listed and "asleep" not in listed
+        [item] = Inbox(Database(db_path())).pending()
+        assert cli("approve", str(item.id), cwd=ws).returncode == 0
+        done = wait_for(lambda: (r := store().run(asleep.id)) and r.status == "completed" and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.deliverables == ["build.txt"]
+    assert [r.status for r in store().runs(auto.id)] == ["completed"]
+
+
+def test_a_run_finished_by_the_resume_command_is_completed_at_once(tmp_path: Path) -> None:
+    asks = tmp_path / "asks.json"
+    asks.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "w1", "name": "write_file", "arguments": {
+            "path": "note.txt", "content": "hi\n"}}]},
+        {"text": "Wrote it."}]}), encoding="utf-8")
+    assert cli("automations", "add", "Writer", "-p", "go", "--cron", "0 8 * * *", "--tz", "UTC",
+               "--model", f"scripted:{asks}", "-w", str(tmp_path), cwd=tmp_path).returncode == 0
+    assert cli("automations", "run", "Writer", cwd=tmp_path).returncode == 4  # parked
+    [item] = Inbox(Database(db_path())).pending()
+    assert cli("approve", str(item.id), cwd=tmp_path).returncode == 0
+    resumed = cli("resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert (tmp_path / "note.txt").read_text(encoding="utf-8") == "hi\n"
+    [run] = store().runs()
+    assert (run.status, run.deliverables) == ("completed", ["note.txt"])
+    assert "last: completed" in cli("automations", "list", cwd=tmp_path).stdout
+
+
+def test_sigterm_while_a_run_streams_its_answer_resumes_it_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    script = tmp_path / "talker.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"chunks": ["word "] * 150, "delay": 0.02}]}), encoding="utf-8")
+    assert cli("automations", "add", "Talker", "-p", "Write it up.", "--cron", "0 3 * * *",
+               "--tz", "UTC", "--model", f"scripted:{script}", "-w", str(ws),
+               cwd=ws).returncode == 0
+    [auto] = store().all()
+    conversations = ConversationStore(Database(db_path()))
+    first = spawn_serve(ws)
+    try:
+        ready(first)
+        make_due(auto.id, time.time())
+        run = wait_for(lambda: next((r for r in store().runs(auto.id) if r.session_id), None))
+        wait_for(lambda: (s := conversations.get_session(run.session_id or ""))
+                 and s.status == "running")
+    finally:
+        code, err = stop(first)
+    assert code == 0, err
+    assert store().run(run.id).status == "running"  # type: ignore[union-attr]
+
+    second = spawn_serve(ws)
+    try:
+        ready(second)
+        done = wait_for(lambda: (r := store().run(run.id)) and r.status not in ACTIVE and r)
+    finally:
+        code, err = stop(second)
+    assert code == 0, err
+    assert done.status == "completed", (done.status, done.note)
+    messages = conversations.load(run.session_id or "")
+    assert any(m.get("role") == "notice" and "The app stopped" in str(m.get("text"))
+               for m in messages)  # the transcript says what happened
+    assert messages[-1]["role"] == "assistant" and "word word" in str(messages[-1]["content"])
