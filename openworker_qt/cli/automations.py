@@ -1,4 +1,4 @@
-"""``openworker-qt automations list|add|edit|run|pause|resume|rm``."""
+"""``openworker-qt automations list|show|add|edit|run|pause|resume|forget|rm``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from typing import Any
 from openworker_qt.automation.schedule import ScheduleError
 from openworker_qt.automation.store import ACTIVE, Automation, AutomationError, AutomationStore
 from openworker_qt.cli.turns import EXIT, cli_runtime, print_pending
+from openworker_qt.core.standing_rules import StandingRule
+
+#: The tools whose task rules are exact shell commands.
+SHELL_TOOLS = frozenset({"run_shell"})
 
 __all__ = ["add_parser", "main"]
 
@@ -20,6 +24,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("automations", help="scheduled tasks the app runs on its own")
     cmds = p.add_subparsers(dest="auto_command", metavar="ACTION", required=True)
     cmds.add_parser("list", help="list automations, their schedule and next run")
+    show = cmds.add_parser("show", help="one automation: its schedule, what its runs may do "
+                           "without asking, and its recent runs")
+    show.add_argument("automation", help="id, id prefix or name")
 
     def schedule_args(cmd: argparse.ArgumentParser) -> None:
         cmd.add_argument("--cron", help="5-field cron, e.g. '0 8 * * 1-5' (weekdays at 08:00)")
@@ -53,6 +60,10 @@ def add_parser(sub: Any) -> None:
                        ("resume", "resume one automation, or all of them")):
         cmd = cmds.add_parser(name, help=text)
         cmd.add_argument("automation", nargs="?", help="id, id prefix or name (default: all)")
+    forget = cmds.add_parser("forget", help="remove something an automation's runs may do "
+                             "without asking (they ask again)")
+    forget.add_argument("automation", help="id, id prefix or name")
+    forget.add_argument("rule", type=int, help="the rule's number, as `automations show` lists it")
     rm = cmds.add_parser("rm", help="delete an automation")
     rm.add_argument("automation", help="id, id prefix or name")
     event = cmds.add_parser("event", help="fire an event: wake the sessions waiting on it")
@@ -115,6 +126,13 @@ def _command(args: argparse.Namespace, store: AutomationStore) -> int:
     cmd = args.auto_command
     if cmd == "list":
         return _list(store)
+    if cmd == "show":
+        return _show(store, _find(store, args.automation))
+    if cmd == "forget":
+        auto = _find(store, args.automation)
+        rule = store.forget_rule(auto.id, args.rule)
+        print(f"Removed from “{auto.name}”: {rule_words(rule)}. Its runs will ask again.")
+        return 0
     if cmd == "add":
         tz = args.tz or local_zone()
         auto = store.create(
@@ -186,6 +204,39 @@ def _list(store: AutomationStore) -> int:
               f"   last: {a.last_status or 'never ran'}   runs: {a.run_count}"
               f"   by: {a.created_by}"
               + (f"   waits for power below {a.battery_floor}%" if a.battery_floor else ""))
+    return 0
+
+
+def rule_words(rule: StandingRule) -> str:
+    """A task's rule in words: the exact shell command, or the tool and its target."""
+    if rule.tool in SHELL_TOOLS:
+        return f"run the command `{rule.target}`"
+    return f"{rule.tool} on {rule.target}"
+
+
+def _show(store: AutomationStore, auto: Automation) -> int:
+    state = "" if auto.enabled else "  [paused]"
+    print(f"{auto.id}  {auto.name}{state}")
+    print(f"    {auto.described}")
+    print(f"    next: {when(auto.next_run) if auto.enabled else '—'}   runs: {auto.run_count}"
+          f"   by: {auto.created_by}")
+    rules = store.allowed(auto.id)
+    print("Allowed without asking:" if rules else "Allowed without asking: nothing")
+    for rule in rules:
+        bound = []
+        if rule.uses_left is not None:
+            bound.append(f"{rule.uses_left} use(s) left")
+        if rule.expires_at is not None:
+            bound.append(f"until {when(rule.expires_at)}")
+        extra = f" ({', '.join(bound)})" if bound else ""
+        print(f"    #{rule.id}  {rule_words(rule)}{extra}")
+    if rules:
+        print(f"    (remove one with `openworker-qt automations forget {auto.id} NUMBER`)")
+    runs = store.runs(auto.id, limit=10)
+    print("Recent runs:" if runs else "Recent runs: none yet")
+    for run in runs:
+        note = f" — {run.note}" if run.note else ""
+        print(f"    run {run.id}  {when(run.started_at)}  {run.trigger:<8} {run.status_words}{note}")
     return 0
 
 
