@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core.inbox import InboxItem
+from openworker_qt.core.inbox import InboxItem, task_command
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from openworker_qt.qt.wording import (
@@ -253,7 +253,17 @@ class InboxWindow(QWidget):
             w.setEnabled(has)
         self.once.setVisible(approval)
         self.deny.setVisible(approval)
-        self.always.setVisible(approval and item is not None and item.can_always)
+        command = task_command(item) if approval and item is not None else None
+        self.always.setVisible(approval and item is not None and (item.can_always
+                                                                  or command is not None))
+        # A scheduled task's shell command: "always" binds that exact command to the task.
+        self.always.setText(self.tr("A&lways for this task: this exact command") if command
+                            else self.tr("A&lways allow"))
+        self.always.setAccessibleName(self.always.text().replace("&", ""))
+        self.always.setAccessibleDescription(
+            self.tr("Let this scheduled task run `{command}` from now on without asking; the "
+                    "task's settings list it, and it can be removed there").format(command=command)
+            if command else self.tr("Allow this tool for this exact target from now on"))
         for answer_widget in (self.options, self.answer, self.send_answer):
             answer_widget.setVisible(has and not approval)
         if item is None:
@@ -323,7 +333,9 @@ class InboxWindow(QWidget):
         item = self.current_item()
         if item is None or item.kind != "approval":
             return
-        if resolution == "always" and not item.can_always:
+        if resolution == "always" and task_command(item):
+            resolution = "always_command"  # the run binds it to its task and the command
+        elif resolution == "always" and not item.can_always:
             return
         self._answered(item, self.answers.resolve(item.id, resolution, by="inbox"))
 
