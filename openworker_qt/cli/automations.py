@@ -116,18 +116,18 @@ def main(args: argparse.Namespace) -> int:
             return asyncio.run(_run(args))
         with cli_runtime() as rt:
             store = AutomationStore(rt.db, rules=rt.rules)
-            return _command(args, store)
+            return _command(args, store, prices=rt.config.get("prices"))
     except (AutomationError, ScheduleError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2
 
 
-def _command(args: argparse.Namespace, store: AutomationStore) -> int:
+def _command(args: argparse.Namespace, store: AutomationStore, *, prices: Any = None) -> int:
     cmd = args.auto_command
     if cmd == "list":
         return _list(store)
     if cmd == "show":
-        return _show(store, _find(store, args.automation))
+        return _show(store, _find(store, args.automation), prices)
     if cmd == "forget":
         auto = _find(store, args.automation)
         rule = store.forget_rule(auto.id, args.rule)
@@ -214,7 +214,24 @@ def rule_words(rule: StandingRule) -> str:
     return f"{rule.tool} on {rule.target}"
 
 
-def _show(store: AutomationStore, auto: Automation) -> int:
+def run_usage(store: AutomationStore, session_id: str | None, prices: Any = None) -> str:
+    """A run's tokens and estimated cost (its session's totals, sub-agents included),
+    or "" when it used none."""
+    from openworker_qt.domain.usage import Usage
+    from openworker_qt.providers.pricing import PriceTable, describe
+    from openworker_qt.storage.usage import session_usage
+
+    rows = session_usage(store.db, session_id) if session_id else []
+    total = Usage.total(r.usage for r in rows)
+    if not total:
+        return ""
+    table = PriceTable.from_config(prices)[0]
+    costs = [table.cost(r.model, r.usage) for r in rows]
+    cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+    return describe(total, cost)
+
+
+def _show(store: AutomationStore, auto: Automation, prices: Any = None) -> int:
     state = "" if auto.enabled else "  [paused]"
     print(f"{auto.id}  {auto.name}{state}")
     print(f"    {auto.described}")
@@ -236,7 +253,9 @@ def _show(store: AutomationStore, auto: Automation) -> int:
     print("Recent runs:" if runs else "Recent runs: none yet")
     for run in runs:
         note = f" — {run.note}" if run.note else ""
-        print(f"    run {run.id}  {when(run.started_at)}  {run.trigger:<8} {run.status_words}{note}")
+        used = run_usage(store, run.session_id, prices)
+        print(f"    run {run.id}  {when(run.started_at)}  {run.trigger:<8} {run.status_words}{note}"
+              + (f"\n        {used}" if used else ""))
     return 0
 
 

@@ -72,7 +72,19 @@ def test_the_explorers_tokens_are_stored_and_counted_everywhere(
     assert label._task is not None
     qloop.run_until_complete(label._task)
     assert label.text() == "314k tokens · ≈ $1.09"  # 302k × $3 + 12,020 × $15 per million
+
+    # An automation's run in this session: `automations show` gives its cost.
+    from openworker_qt.automation.store import AutomationStore
+
+    autos = AutomationStore(db)
+    auto = autos.create(name="Look", prompt="look", tz="Europe/Paris", cron="0 8 * * *")
+    run = autos.start_manual(auto.id, owner="test")
+    autos.set_session(run.id, sid)
+    autos.set_status(run.id, "completed")
     db.close()
+    shown = owq("automations", "show", auto.id, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "        302k in · 12k out · ≈ $1.09" in shown.stdout.splitlines()
 
     # `show`: the turn and the session, with the cost.
     out = owq("show", sid, cwd=tmp_path)
