@@ -195,6 +195,41 @@ def test_interval_schedules_fire_at_every_instant_whose_clock_matches(
         assert next_fire(schedule, after) == next(m for m in matching if m > after)
 
 
+@pytest.mark.parametrize("cron", ["30 2 * * *", "15,45 2,3 * * *", "10 1,2 * * *",
+                                  "* 2 * * *", "0 */2 * * *"])
+@pytest.mark.parametrize(("zone_name", "night"), [
+    ("Europe/Berlin", (2026, 10, 25)), ("America/New_York", (2026, 3, 8)),
+    ("Australia/Lord_Howe", (2026, 4, 5)), ("Australia/Lord_Howe", (2026, 10, 4))])
+def test_next_fire_is_the_earliest_fire_of_the_rule(
+        cron: str, zone_name: str, night: tuple[int, int, int]) -> None:
+    # The rule, minute by minute over the night (Lord Howe moves its clock by 30
+    # minutes): a matching wall-clock time fires at its first occurrence (a skipped
+    # one the same minutes after the jump), and at its second too for a schedule by
+    # the clock. next_fire, asked from many instants, gives the earliest one after.
+    from croniter import croniter
+
+    from openworker_qt.automation.schedule import by_the_clock
+
+    tz = ZoneInfo(zone_name)
+    fires: set[float] = set()
+    wall = dt.datetime(*night) - dt.timedelta(hours=6)
+    for _ in range(36 * 60):
+        if croniter.match(cron, wall):
+            first, second = wall.replace(tzinfo=tz, fold=0), wall.replace(tzinfo=tz, fold=1)
+            fires.add(first.timestamp())
+            shown = dt.datetime.fromtimestamp(first.timestamp(), tz).replace(tzinfo=None)
+            if by_the_clock(cron) and first.utcoffset() != second.utcoffset() and shown == wall:
+                fires.add(second.timestamp())
+        wall += dt.timedelta(minutes=1)
+    ordered = sorted(fires)
+    schedule = Schedule("cron", zone_name, cron)
+    begin = dt.datetime(*night, tzinfo=tz).timestamp() - 5 * 3600
+    for step in range(0, 24 * 60, 13):
+        after = begin + step * 60 + 7
+        assert next_fire(schedule, after) == next(f for f in ordered if f > after), (
+            local(after, tz))
+
+
 @pytest.mark.parametrize(("cron", "field"), [
     ("0 25 * * *", "hour"), ("61 8 * * *", "minute"), ("0 8 32 * *", "day of month"),
     ("0 8 * 13 *", "month"), ("0 8 * * funday", "day of week"), ("0 8 * * */0", "day of week"),
