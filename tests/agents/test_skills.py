@@ -107,3 +107,19 @@ async def test_a_skill_in_the_users_skills_folder_loads_though_the_data_folder_i
     (data / "secret" / "SKILL.md").write_text("---\nname: leak\ndescription: x\n---\nkey\n")
     (user / "leak").symlink_to(data / "secret", target_is_directory=True)
     assert [s.name for s in discover(ws, user)] == ["brand", "sql"]
+
+
+def test_the_runtimes_prompt_lists_the_users_and_the_workspaces_skills(tmp_path: Path) -> None:
+    from openworker_qt.runtime import open_runtime
+
+    ws = tmp_path / "ws"
+    skill(ws / ".claude" / "skills", "sql", "name: sql\ndescription: write SQL queries")
+    rt = open_runtime()
+    try:
+        skill(rt.skills_dir, "brand", "name: brand\ndescription: the user's own brand")
+        info = rt.conversations.create_session(model="scripted:x", workspace=str(ws))
+        rt.minds.warm(info)
+        prompt = rt.minds.system_prompt(info)
+        assert "- brand: the user's own brand\n- sql: write SQL queries" in prompt
+    finally:
+        rt.close()
