@@ -242,7 +242,7 @@ def _show(store: AutomationStore, auto: Automation, prices: Any = None) -> int:
     for rule in rules:
         bound = []
         if rule.uses_left is not None:
-            bound.append(f"{rule.uses_left} use(s) left")
+            bound.append("1 use left" if rule.uses_left == 1 else f"{rule.uses_left} uses left")
         if rule.expires_at is not None:
             bound.append(f"until {when(rule.expires_at)}")
         extra = f" ({', '.join(bound)})" if bound else ""

@@ -530,7 +530,8 @@ class AutomationsWindow(QWidget):
             what = self.tr("{tool} on {target}").format(tool=rule.tool, target=rule.target)
         limits = []
         if rule.uses_left is not None:
-            limits.append(self.tr("{n} use(s) left").format(n=rule.uses_left))
+            limits.append(self.tr("1 use left") if rule.uses_left == 1
+                          else self.tr("{n} uses left").format(n=rule.uses_left))
         if rule.expires_at is not None:
             limits.append(self.tr("until {when}").format(when=local_time(rule.expires_at)))
         item = QTreeWidgetItem([what, ", ".join(limits) or self.tr("always")])
