@@ -544,7 +544,7 @@ class AutomationStore:
             ask = _pending_ask(conn, busy[0]) if busy[0].status == "waiting" else None
             # A run parked on a question or an approval holds the task until it is
             # answered: each fire meanwhile is skipped, saying what it waits for.
-            note = (f"waiting for your answer on #{ask} (run #{busy[0].id})" if ask is not None
+            note = (f"waiting for your answer on #{ask}, asked by run {busy[0].id}" if ask is not None
                     else f"the previous run (#{busy[0].id}) was still going")
         elif trigger == "catch_up" and auto.missed == "skip":
             status, note = "skipped", "missed while the app was not running"

@@ -137,9 +137,9 @@ async def test_a_tasks_shell_ask_skips_later_fires_and_always_lets_later_runs_ru
         clock.now += 300  # 08:05:10
         await service.scheduler.tick()
         skipped = next(r for r in store.runs(auto.id) if r.status == "skipped")
-        assert skipped.note == f"waiting for your answer on #{ask.id} (run #{first.id})"
+        assert skipped.note == f"waiting for your answer on #{ask.id}, asked by run {first.id}"
         shown = (await asyncio.to_thread(owq, "automations", "show", auto.id, cwd=tmp_path)).stdout
-        assert f"skipped — waiting for your answer on #{ask.id} (run #{first.id})" in shown
+        assert f"skipped — waiting for your answer on #{ask.id}, asked by run {first.id}" in shown
         assert "Allowed without asking: nothing" in shown
 
         # `approve N --always` from another process: the run goes on, the rule is the task's.
