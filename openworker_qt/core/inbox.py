@@ -480,8 +480,7 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
             return "always_command"  # the run binds it to the task and the exact command
         if item.kind != "approval" or not item.can_always:
             raise InboxError(
-                f"{ref} cannot be allowed always (only actions on an exact external target, "
-                "and shell commands of a scheduled task, can)"
+                f"{ref} cannot be allowed always (only actions on an exact external target can)"
             )
         return "always"
     if action == "approve":

@@ -901,12 +901,6 @@ class PermissionEngine:
             return Decision(
                 allowed=False, needs_user=True, reason=f"{call.name} runs a program (no command given)"
             )
-        if command in self._commands.get(call.session_id, ()):
-            return Decision(
-                allowed=True,
-                reason="you allowed this exact command for this session",
-                rule="session:always_command",
-            )
         if self.task_id:
             rule = self.rules.match(call.name, command, [("task", self.task_id)],
                                     call=(call.session_id, call.call_id))
@@ -916,6 +910,12 @@ class PermissionEngine:
                     reason="you allowed this exact command for this scheduled task",
                     rule=rule.label,
                 )
+        if command in self._commands.get(call.session_id, ()):
+            return Decision(
+                allowed=True,
+                reason="you allowed this exact command for this session",
+                rule="session:always_command",
+            )
         verdict = check_command(
             command, self.shell_allowlist(), path_check=self._shell_path_check()
         )

@@ -253,17 +253,7 @@ class InboxWindow(QWidget):
             w.setEnabled(has)
         self.once.setVisible(approval)
         self.deny.setVisible(approval)
-        command = task_command(item) if approval and item is not None else None
-        self.always.setVisible(approval and item is not None and (item.can_always
-                                                                  or command is not None))
-        # A scheduled task's shell command: "always" binds that exact command to the task.
-        self.always.setText(self.tr("A&lways for this task: this exact command") if command
-                            else self.tr("A&lways allow"))
-        self.always.setAccessibleName(self.always.text().replace("&", ""))
-        self.always.setAccessibleDescription(
-            self.tr("Let this scheduled task run `{command}` from now on without asking; the "
-                    "task's settings list it, and it can be removed there").format(command=command)
-            if command else self.tr("Allow this tool for this exact target from now on"))
+        self.always.setVisible(approval and item is not None and item.can_always)
         for answer_widget in (self.options, self.answer, self.send_answer):
             answer_widget.setVisible(has and not approval)
         if item is None:
@@ -306,6 +296,24 @@ class InboxWindow(QWidget):
         self.options.clear()
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
+        self._offer_task_command(item if approval else None)
+
+    def _offer_task_command(self, item: InboxItem | None) -> None:
+        """A scheduled task's shell command: "always" binds that exact command to the
+        task (answered ``always_command``)."""
+        command = task_command(item) if item is not None else None
+        for_task = self.tr("A&lways for this task: this exact command")
+        if command is None:
+            if self.always.text() == for_task:  # (another item's words are left alone)
+                self.always.setText(self.tr("A&lways allow"))
+            self.always.setAccessibleDescription(
+                self.tr("Allow this tool for this exact target from now on"))
+            return
+        self.always.setVisible(True)
+        self.always.setText(for_task)
+        self.always.setAccessibleDescription(self.tr(
+            "Let this scheduled task run `{command}` from now on without asking; the task's "
+            "settings list it, and it can be removed there").format(command=command))
 
     def _preview(self, item: InboxItem) -> None:
         """What a file-changing call would change, as a diff (read in a worker)."""

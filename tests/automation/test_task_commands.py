@@ -76,7 +76,7 @@ def test_approve_always_on_a_tasks_shell_ask_and_nowhere_else(tmp_path: Path) ->
                            arguments={"command": COMMAND}, risk="exec", target=COMMAND)
     assert task_command(task_ask) == COMMAND and task_command(window_ask) is None
     assert resolution_for(task_ask, "always") == "always_command"
-    with pytest.raises(InboxError, match="shell commands of a scheduled task"):
+    with pytest.raises(InboxError, match="cannot be allowed always"):
         resolution_for(window_ask, "always")
 
 

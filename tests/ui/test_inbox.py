@@ -266,6 +266,9 @@ def test_inbox_window_offers_always_for_a_scheduled_tasks_shell_command(qtbot, q
         seen["plain"] = inbox.always.isVisible()  # a window session's command: no "always"
         inbox.list.setCurrentIndex(inbox.model.index(rows[ask.id], 0))
         seen["task"] = (inbox.always.isVisible(), inbox.always.text())
+        inbox.list.setCurrentIndex(inbox.model.index(rows[window_ask.id], 0))
+        seen["back"] = (inbox.always.isVisible(), inbox.always.text())
+        inbox.list.setCurrentIndex(inbox.model.index(rows[ask.id], 0))
         qtbot.mouseClick(inbox.always, Qt.MouseButton.LeftButton)
         await until(lambda: not desktop.runtime.inbox.get(ask.id).pending, what="answered")
         seen["answer"] = desktop.runtime.inbox.get(ask.id).resolution
@@ -274,4 +277,5 @@ def test_inbox_window_offers_always_for_a_scheduled_tasks_shell_command(qtbot, q
     run(qloop, scenario)
     assert seen["plain"] is False
     assert seen["task"] == (True, "A&lways for this task: this exact command")
+    assert seen["back"] == (False, "A&lways allow")
     assert seen["answer"] == "always_command"
