@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core.inbox import InboxItem, task_command
+from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from openworker_qt.qt.wording import (
@@ -199,6 +199,7 @@ class InboxWindow(QWidget):
         QShortcut(QKeySequence("Ctrl+Delete"), self, lambda: self._resolve("deny"))
         QShortcut(QKeySequence("Ctrl+O"), self, self._open)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        self._task_command_shown = False  # the Always button answers a task's command
         self.resize(820, 520)
         self.refresh_filter()
         self._after_rows_changed()
@@ -301,7 +302,10 @@ class InboxWindow(QWidget):
     def _offer_task_command(self, item: InboxItem | None) -> None:
         """A scheduled task's shell command: "always" binds that exact command to the
         task (answered ``always_command``)."""
+        from openworker_qt.core.inbox import task_command
+
         command = task_command(item) if item is not None else None
+        self._task_command_shown = command is not None
         for_task = self.tr("A&lways for this task: this exact command")
         if command is None:
             if self.always.text() == for_task:  # (another item's words are left alone)
@@ -341,7 +345,7 @@ class InboxWindow(QWidget):
         item = self.current_item()
         if item is None or item.kind != "approval":
             return
-        if resolution == "always" and task_command(item):
+        if resolution == "always" and self._task_command_shown:
             resolution = "always_command"  # the run binds it to its task and the command
         elif resolution == "always" and not item.can_always:
             return
