@@ -92,9 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("item", type=int, help="inbox item id")
         if name == "approve":
             cmd.add_argument("--always", action="store_true",
-                             help="always allow this tool for this exact target (a shell "
-                             "command asked by a scheduled task: always for that task, "
-                             "that exact command)")
+                             help="always allow this tool for this exact target")
     answer = sub.add_parser(
         "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
     )
