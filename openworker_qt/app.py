@@ -510,7 +510,7 @@ class DesktopApp(QObject):
             from openworker_qt.ui.automations import AutomationsWindow
 
             window = AutomationsWindow(self.automations.store, self.automations.run_now,
-                                       workspace=str(self.workspace))
+                                       workspace=str(self.workspace), inbox=self.runtime.inbox)
             window.setWindowIcon(app_icon())
             window.open_session_requested.connect(self.open_session)
             window.failures_seen.connect(self._update_failure_badge)

@@ -151,17 +151,25 @@ def discover(workspace: Path | None, user_dir: Path | None) -> list[Skill]:
     a key file by linking its SKILL.md there."""
     found: dict[str, Skill] = {}
     inside = Path(workspace).resolve() if workspace is not None else None
+    private = fence.default_sensitive()
     for root, origin in skill_folders(workspace, user_dir):
         try:
             entries = sorted(p for p in root.iterdir() if p.is_dir())
         except OSError:
             continue
+        # The user's skills folder lives in the app's data folder, which is kept
+        # private from the model's file tools: a skill there is the user's own and
+        # loads, unless its SKILL.md leads out of the folder into a private place.
+        own = root.resolve() if origin == "user" else None
+        kept = private if own is None else tuple(
+            p for p in private if not fence.is_within(own, Path(p)))
         for folder in entries:
             real = (folder / "SKILL.md").resolve()
             if origin == "workspace" and inside is not None and not real.is_relative_to(inside):
                 log.warning("skipping the skill %s: it leads outside the workspace", folder)
                 continue
-            if fence.within_any([real], fence.default_sensitive()) is not None:
+            guard = kept if own is not None and real.is_relative_to(own) else private
+            if fence.within_any([real], guard) is not None:
                 log.warning("skipping the skill %s: it is in a folder kept private", folder)
                 continue
             try:

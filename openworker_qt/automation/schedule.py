@@ -4,13 +4,21 @@
 by the name of the field that holds it ("invalid cron: the hour field '25' must
 be 0-23"). :func:`next_fire` finds the next moment after a given instant,
 walking the schedule in the zone's *wall-clock* time (croniter on naive local
-datetimes) and mapping each candidate to an instant with :mod:`zoneinfo`:
+datetimes) and mapping each candidate to an instant with :mod:`zoneinfo`. Around
+a change of the clocks, schedules are of two kinds (the rule cron daemons use):
 
-* spring-forward: a time the clock skips (02:30 on the night 02:00 → 03:00)
-  fires once, at the same offset after the jump (03:30), as cron daemons do;
-  two candidates that land on one instant fire once;
-* fall-back: a time the clock shows twice (01:30) fires once, at its first
-  occurrence.
+* *by the clock* — the minute or the hour field starts with ``*`` (every minute,
+  ``*/15 * * * *``, hourly ``0 * * * *``, every N hours ``0 */3 * * *``): they
+  fire at every instant whose wall-clock time matches, so on the fall-back night
+  the repeated hour fires on both of its occurrences (an every-minute schedule
+  runs 02:59 CEST, 02:00 CET, 02:01 CET …, no hour without runs);
+* *at a fixed time* — any other (``30 2 * * *``): a time the clock shows twice
+  fires once, at its first occurrence.
+
+On the spring-forward night a time the clock skips (02:30 when 02:00 → 03:00)
+fires once, at the same offset after the jump (03:30), for both kinds; a fire
+that lands on an instant another one already has is the same fire, so an
+interval schedule has neither a gap nor a double there.
 
 :func:`describe` says a schedule in words for the list, the editor and the CLI
 ("Every weekday at 08:00 (Europe/Paris)"). No Qt here.
@@ -25,6 +33,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 __all__ = [
     "Schedule",
+    "by_the_clock",
     "ScheduleError",
     "describe",
     "next_fire",
@@ -133,28 +142,73 @@ def parse_cron(expression: str) -> str:
     return text
 
 
-def _instant(local: dt.datetime, tz: ZoneInfo) -> float:
-    """The instant a wall-clock time means in ``tz`` (first occurrence when it is
-    shown twice; shifted by the gap when the clock skips it)."""
-    return local.replace(tzinfo=tz, fold=0).timestamp()
+#: The widest change of the clocks allowed for (real zones change by 2 h at most).
+SHIFT = dt.timedelta(hours=3)
+
+
+def by_the_clock(cron: str) -> bool:
+    """Whether ``cron`` repeats through the day (its minute or hour field starts
+    with ``*``): such a schedule also fires in the second occurrence of a
+    repeated hour."""
+    minute, hour = cron.split(" ")[:2]
+    return minute.startswith("*") or hour.startswith("*")
+
+
+def _instants(local: dt.datetime, tz: ZoneInfo, both: bool) -> tuple[list[float], bool]:
+    """The instants the wall-clock time ``local`` fires at in ``tz``, and whether
+    the time is an ordinary one (shown once). A time shown twice gives its first
+    occurrence, and its second too when ``both``; a skipped time gives the instant
+    the same offset after the jump."""
+    first = local.replace(tzinfo=tz, fold=0)
+    second = local.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return [first.timestamp()], True
+    shown = dt.datetime.fromtimestamp(first.timestamp(), tz).replace(tzinfo=None)
+    if both and shown == local:  # shown twice, not skipped
+        return [first.timestamp(), second.timestamp()], False
+    return [first.timestamp()], False
 
 
 def next_fire(schedule: Schedule, after: float) -> float | None:
     """The first fire strictly after the instant ``after``; ``None`` if there is
-    none (a one-off already past)."""
+    none (a one-off already past). Depends on nothing but its arguments."""
     if schedule.kind == "once":
         return schedule.at if schedule.at is not None and schedule.at > after else None
     from croniter import croniter
 
     tz = zone(schedule.tz)
-    start = dt.datetime.fromtimestamp(after, tz).replace(tzinfo=None, fold=0)
+    both = by_the_clock(schedule.cron)
+    here = dt.datetime.fromtimestamp(after, tz)
+    start = here.replace(tzinfo=None, fold=0)
+    # Near a change of the clocks a wall-clock time before ``start`` may still be
+    # ahead (the second occurrence of a repeated hour; a skipped time shifted past
+    # ``after``): walk from a little earlier and keep the earliest instant, until
+    # no later wall-clock time can come before it.
+    span = SHIFT.total_seconds()
+    offsets = {dt.datetime.fromtimestamp(after + d, tz).utcoffset() or dt.timedelta()
+               for d in (-span, 0, span)}
+    change = max(offsets) - min(offsets)  # the size of a change of the clocks near ``after``
+    start -= change
     it = croniter(schedule.cron, start)
+    best: float | None = None
+    stop: dt.datetime | None = None  # a wall-clock time past which nothing comes sooner
+    careful = bool(change)
     for _ in range(MAX_STEPS):
         local = it.get_next(dt.datetime)
-        when = _instant(local, tz)
-        if when > after:
-            return when
-    return None
+        if stop is not None and local > stop:
+            return best
+        instants, ordinary = _instants(local, tz, both)
+        ahead = [when for when in instants if when > after]
+        if not ahead:
+            continue
+        if best is None or min(ahead) < best:
+            best = min(ahead)
+            stop = dt.datetime.fromtimestamp(best, tz).replace(tzinfo=None) + (change or SHIFT)
+        careful = careful or not ordinary
+        if not careful:
+            # An ordinary time, walked to from ``start``: no later one comes sooner.
+            return best
+    return best
 
 
 def next_fires(schedule: Schedule, after: float, count: int = 3) -> list[float]:

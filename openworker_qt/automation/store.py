@@ -23,6 +23,7 @@ fire; a task whose previous run is still going gets a ``skipped`` run instead.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -37,7 +38,7 @@ from openworker_qt.automation.schedule import (
     parse_cron,
     zone,
 )
-from openworker_qt.core.standing_rules import StandingRuleStore, parse_entry
+from openworker_qt.core.standing_rules import StandingRule, StandingRuleStore, parse_entry
 from openworker_qt.storage.db import Database
 
 __all__ = [
@@ -263,6 +264,18 @@ def _run(row: Any) -> Run:
     )
 
 
+def _pending_ask(conn: Any, run: Run) -> int | None:
+    """The inbox item (its number) the waiting ``run`` waits on, if any."""
+    if not run.session_id:
+        return None
+    try:
+        row = conn.execute("SELECT MIN(id) FROM inbox WHERE session_id = ? AND status = 'pending'",
+                           (run.session_id,)).fetchone()
+    except sqlite3.OperationalError:  # no inbox table in this database
+        return None
+    return None if row is None or row[0] is None else int(row[0])
+
+
 def make_schedule(
     *, cron: str | None = None, at: float | None = None, tz: str, now: float
 ) -> Schedule:
@@ -430,6 +443,24 @@ class AutomationStore:
         assert found is not None
         return found
 
+    # ------------------------------------------------------------------ rules
+
+    def allowed(self, automation_id: str) -> list[StandingRule]:
+        """What the task's runs may do without asking: its standing rules (exact
+        external targets granted at creation or answered "always", and the exact
+        shell commands answered "always for this task")."""
+        return self.rules.list_rules(scope="task", scope_id=automation_id)
+
+    def forget_rule(self, automation_id: str, rule_id: int) -> StandingRule:
+        """Remove one of the task's rules (its runs ask again); the rule removed, or
+        :class:`AutomationError` if the task has no such rule."""
+        rule = self.rules.get(rule_id)
+        if rule is None or rule.scope != "task" or rule.scope_id != automation_id:
+            raise AutomationError(f"this automation has no rule #{rule_id} "
+                                  "(see `openworker-qt automations show`)")
+        self.rules.revoke(rule_id)
+        return rule
+
     def delete(self, automation_id: str) -> bool:
         with self.db.batch():
             gone = self.db.execute(
@@ -515,7 +546,11 @@ class AutomationStore:
         busy = [r for r in active if still_going(r)]
         if busy:
             status: RunStatus = "skipped"
-            note = f"the previous run (#{busy[0].id}) was still going"
+            ask = _pending_ask(conn, busy[0]) if busy[0].status == "waiting" else None
+            # A run parked on a question or an approval holds the task until it is
+            # answered: each fire meanwhile is skipped, saying what it waits for.
+            note = (f"waiting for your answer on #{ask}, asked by run {busy[0].id}" if ask is not None
+                    else f"the previous run (#{busy[0].id}) was still going")
         elif trigger == "catch_up" and auto.missed == "skip":
             status, note = "skipped", "missed while the app was not running"
         else:

@@ -292,6 +292,12 @@ def resolve(args: argparse.Namespace) -> int:
             )
             sys.stderr.write(f"openworker-qt: {why}\n")
             return 1
+        if current.resolution == "always_command":
+            from openworker_qt.core.inbox import task_command
+
+            print(f"#{item.id} approved. From now on this automation runs `{task_command(item)}` "
+                  "without asking (`openworker-qt automations show` lists it, `forget` removes it).")
+            return 0
         print(f"#{item.id} {current.resolution}.")
         return 0
 

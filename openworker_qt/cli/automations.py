@@ -1,4 +1,4 @@
-"""``openworker-qt automations list|add|edit|run|pause|resume|rm``."""
+"""``openworker-qt automations list|show|add|edit|run|pause|resume|forget|rm``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from typing import Any
 from openworker_qt.automation.schedule import ScheduleError
 from openworker_qt.automation.store import ACTIVE, Automation, AutomationError, AutomationStore
 from openworker_qt.cli.turns import EXIT, cli_runtime, print_pending
+from openworker_qt.core.standing_rules import StandingRule
+
+#: The tools whose task rules are exact shell commands.
+SHELL_TOOLS = frozenset({"run_shell"})
 
 __all__ = ["add_parser", "main"]
 
@@ -20,6 +24,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("automations", help="scheduled tasks the app runs on its own")
     cmds = p.add_subparsers(dest="auto_command", metavar="ACTION", required=True)
     cmds.add_parser("list", help="list automations, their schedule and next run")
+    show = cmds.add_parser("show", help="one automation: its schedule, what its runs may do "
+                           "without asking, and its recent runs")
+    show.add_argument("automation", help="id, id prefix or name")
 
     def schedule_args(cmd: argparse.ArgumentParser) -> None:
         cmd.add_argument("--cron", help="5-field cron, e.g. '0 8 * * 1-5' (weekdays at 08:00)")
@@ -53,6 +60,10 @@ def add_parser(sub: Any) -> None:
                        ("resume", "resume one automation, or all of them")):
         cmd = cmds.add_parser(name, help=text)
         cmd.add_argument("automation", nargs="?", help="id, id prefix or name (default: all)")
+    forget = cmds.add_parser("forget", help="remove something an automation's runs may do "
+                             "without asking (they ask again)")
+    forget.add_argument("automation", help="id, id prefix or name")
+    forget.add_argument("rule", type=int, help="the rule's number, as `automations show` lists it")
     rm = cmds.add_parser("rm", help="delete an automation")
     rm.add_argument("automation", help="id, id prefix or name")
     event = cmds.add_parser("event", help="fire an event: wake the sessions waiting on it")
@@ -105,16 +116,23 @@ def main(args: argparse.Namespace) -> int:
             return asyncio.run(_run(args))
         with cli_runtime() as rt:
             store = AutomationStore(rt.db, rules=rt.rules)
-            return _command(args, store)
+            return _command(args, store, prices=rt.config.get("prices"))
     except (AutomationError, ScheduleError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2
 
 
-def _command(args: argparse.Namespace, store: AutomationStore) -> int:
+def _command(args: argparse.Namespace, store: AutomationStore, *, prices: Any = None) -> int:
     cmd = args.auto_command
     if cmd == "list":
         return _list(store)
+    if cmd == "show":
+        return _show(store, _find(store, args.automation), prices)
+    if cmd == "forget":
+        auto = _find(store, args.automation)
+        rule = store.forget_rule(auto.id, args.rule)
+        print(f"Removed from “{auto.name}”: {rule_words(rule)}. Its runs will ask again.")
+        return 0
     if cmd == "add":
         tz = args.tz or local_zone()
         auto = store.create(
@@ -191,6 +209,58 @@ def _list(store: AutomationStore) -> int:
               + (f"   waits for power below {a.battery_floor}%" if a.battery_floor else ""))
         if a.last_error:
             print(f"    problem: {a.last_error}")
+    return 0
+
+
+def rule_words(rule: StandingRule) -> str:
+    """A task's rule in words: the exact shell command, or the tool and its target."""
+    if rule.tool in SHELL_TOOLS:
+        return f"run the command `{rule.target}`"
+    return f"{rule.tool} on {rule.target}"
+
+
+def run_usage(store: AutomationStore, session_id: str | None, prices: Any = None) -> str:
+    """A run's tokens and estimated cost (its session's totals, sub-agents included),
+    or "" when it used none."""
+    from openworker_qt.domain.usage import Usage
+    from openworker_qt.providers.pricing import PriceTable, describe
+    from openworker_qt.storage.usage import session_usage
+
+    rows = session_usage(store.db, session_id) if session_id else []
+    total = Usage.total(r.usage for r in rows)
+    if not total:
+        return ""
+    table = PriceTable.from_config(prices)[0]
+    costs = [table.cost(r.model, r.usage) for r in rows]
+    cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+    return describe(total, cost)
+
+
+def _show(store: AutomationStore, auto: Automation, prices: Any = None) -> int:
+    state = "" if auto.enabled else "  [paused]"
+    print(f"{auto.id}  {auto.name}{state}")
+    print(f"    {auto.described}")
+    print(f"    next: {when(auto.next_run) if auto.enabled else '—'}   runs: {auto.run_count}"
+          f"   by: {auto.created_by}")
+    rules = store.allowed(auto.id)
+    print("Allowed without asking:" if rules else "Allowed without asking: nothing")
+    for rule in rules:
+        bound = []
+        if rule.uses_left is not None:
+            bound.append("1 use left" if rule.uses_left == 1 else f"{rule.uses_left} uses left")
+        if rule.expires_at is not None:
+            bound.append(f"until {when(rule.expires_at)}")
+        extra = f" ({', '.join(bound)})" if bound else ""
+        print(f"    #{rule.id}  {rule_words(rule)}{extra}")
+    if rules:
+        print(f"    (remove one with `openworker-qt automations forget {auto.id} NUMBER`)")
+    runs = store.runs(auto.id, limit=10)
+    print("Recent runs:" if runs else "Recent runs: none yet")
+    for run in runs:
+        note = f" — {run.note}" if run.note else ""
+        used = run_usage(store, run.session_id, prices)
+        print(f"    run {run.id}  {when(run.started_at)}  {run.trigger:<8} {run.status_words}{note}"
+              + (f"\n        {used}" if used else ""))
     return 0
 
 

@@ -75,6 +75,9 @@ class ApprovalRequest:
     #: What the tool's own source (an MCP server) says it does, as the model read
     #: it; empty for the app's own tools. Shown so a poisoned description is seen.
     about: str = ""
+    #: A scheduled task's shell command: "always" would let the task run this exact
+    #: command from now on (answered ``always_command``); None otherwise.
+    always_command: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

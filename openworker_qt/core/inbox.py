@@ -24,7 +24,13 @@ Contract:
     kind         approve              deny        answer TEXT
     ===========  ===================  ==========  ===================================
     approval     once (or ``always``  deny        refused: approve or deny it
-                 on an exact target)
+                 on an exact target;
+                 on a scheduled
+                 task's shell
+                 command: always
+                 for this task,
+                 this exact
+                 command)
     question     refused: answer it   refused     the text is the answer
     plan         approve              deny        the text is feedback; the plan is
                                                   not approved (``deny: TEXT``)
@@ -437,6 +443,15 @@ class Inbox:
                 fut.get_loop().call_soon_threadsafe(_set_result, fut, item)
 
 
+def task_command(item: InboxItem) -> str | None:
+    """The shell command a scheduled task's approval asks to run (its "always"
+    answer is "always for this task: this exact command"), or None."""
+    if item.kind != "approval" or item.risk != "exec" or not item.task_id:
+        return None
+    command = item.target or item.arguments.get("command")
+    return command if isinstance(command, str) and command.strip() else None
+
+
 def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
     """The stored resolution for answering ``item`` with ``action`` (the table in
     the module docstring), or :class:`InboxError` saying what to use instead."""
@@ -461,6 +476,8 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
     if action == "deny":
         return "deny"
     if action == "always":
+        if task_command(item):
+            return "always_command"  # the run binds it to the task and the exact command
         if item.kind != "approval" or not item.can_always:
             raise InboxError(
                 f"{ref} cannot be allowed always (only actions on an exact external target can)"

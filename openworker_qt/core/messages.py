@@ -31,8 +31,13 @@ from openworker_qt.domain.messages import (
     ToolMessage,
     UserMessage,
 )
+from openworker_qt.domain.usage import Usage
 
 IMAGE_PLACEHOLDER = "[image attachment — not viewable by this model]"
+#: The keys of a tool result's ``display`` holding a sub-agent's token usage and the
+#: model it ran on (the explorer's; ``core.engine.AGENT_USAGE`` is the same key).
+AGENT_USAGE = "agent_usage"
+AGENT_MODEL = "agent_model"
 INTERRUPTED_RESULT = "interrupted by user"
 
 # Per role, the keys a provider may see. Everything else is display-only.
@@ -97,6 +102,13 @@ def tool_result(
         msg["attachments"] = [dict(p) for p in attachments]
     if display:
         msg["_display"] = dict(display)
+        # A sub-agent's tokens are stored on its result, as a reply's are on the
+        # reply, so the session's totals and cost count them (storage step 6).
+        used = Usage.of(display.get(AGENT_USAGE)) if isinstance(
+            display.get(AGENT_USAGE), Mapping) else Usage()
+        if used:
+            msg["usage"] = used.as_dict()
+            msg["model"] = str(display.get(AGENT_MODEL) or "")
     if rule:
         msg["rule"] = rule
     if duration is not None and duration >= 0:

@@ -106,9 +106,12 @@ decided under both classes and the stricter verdict wins (deny > ask > allow).
 Shell commands run without asking only through the allowlist (see
 :mod:`~openworker_qt.core.shell_policy`) or an "always this command" answer, which is
 remembered for that exact command string, in that session, in memory (a restart
-forgets it). This holds in auto mode too: an arbitrary command could write anywhere,
+forgets it). In a scheduled task's run the answer "always for this task: this exact
+command" is a task-scoped standing rule on that exact command string instead: it holds
+for every later run of that task only, and is listed (and removable) with the task.
+This holds in auto mode too: an arbitrary command could write anywhere,
 which would break auto mode's promise that writes stay inside the writable roots.
-No standing rule ever covers a shell command, a local write or a read.
+No other standing rule covers a shell command, and none a local write or a read.
 
 Paths are resolved like the file tools resolve them (``~`` expanded, relative to the
 session workspace, symlinks and ``..`` resolved) before they are compared with the
@@ -1042,6 +1045,15 @@ class PermissionEngine:
             return Decision(
                 allowed=False, needs_user=True, reason=f"{call.name} runs a program (no command given)"
             )
+        if self.task_id:
+            rule = self.rules.match(call.name, command, [("task", self.task_id)],
+                                    call=(call.session_id, call.call_id))
+            if rule is not None:
+                return Decision(
+                    allowed=True,
+                    reason="you allowed this exact command for this scheduled task",
+                    rule=rule.label,
+                )
         if command in self._commands.get(call.session_id, ()):
             return Decision(
                 allowed=True,
@@ -1140,5 +1152,9 @@ class PermissionEngine:
             self.grant(call, scope="task" if self.task_id else "session")
         elif outcome is ApprovalOutcome.ALWAYS_COMMAND and risk is RiskClass.EXEC:
             command = self._command_of(call)
-            if command:
+            if command and self.task_id:
+                # "Always for this task: this exact command": kept with the task, for
+                # its later runs (this run's session holds it too, through the rule).
+                self.rules.add(call.name, command, scope="task", scope_id=self.task_id)
+            elif command:
                 self.allow_command(call.session_id, command)

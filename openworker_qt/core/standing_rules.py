@@ -20,8 +20,10 @@ per ``(session_id, call_id)``: evaluating the same call twice (or again after a
 crash and resume) spends one use, never two.
 
 The store does not know risk classes: it is the permission engine that only
-ever consults rules for EXTERNAL calls, so a rule can never cover a shell
-command or a local write whatever the table holds.
+ever consults rules for EXTERNAL calls and, in a scheduled task's run, task
+rules for the exact string of a shell command ("always for this task: this exact
+command", target = the command), so a rule can never cover a local write, nor a
+shell command outside its task, whatever the table holds.
 """
 
 from __future__ import annotations

@@ -75,6 +75,8 @@ class ToolMessage(TypedDict, total=False):
     _display: dict[str, Any]  # what the tool shows the user (a diff, a file list)
     rule: str  # the standing rule that allowed the call
     duration: float  # seconds the call ran (absent: not run, or stored before it was kept)
+    usage: dict[str, int]  # a sub-agent's result (explore): the tokens it used (domain.usage)
+    model: str  # … and the model it used
 
 
 class NoticeExtras(TypedDict, total=False):

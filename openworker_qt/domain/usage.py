@@ -27,6 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
+#: The roles of the stored messages that carry a ``usage``: a model's reply, a
+#: compaction's notice, and a sub-agent's tool result (the explorer's tokens).
+USAGE_ROLES: tuple[str, ...] = ("assistant", "notice", "tool")
+
 KEYS: tuple[str, ...] = (
     "input_tokens",
     "output_tokens",

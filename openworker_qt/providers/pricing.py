@@ -22,7 +22,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.domain.usage import Usage, compact_count
+from openworker_qt.domain.usage import USAGE_ROLES, Usage, compact_count
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ class UsageTally:
             line = self.turn_line()
             self.turn, self.turn_cost = Usage(), 0.0
         raw = msg.get("usage")
-        if msg.get("role") in ("assistant", "notice") and isinstance(raw, Mapping):
+        if msg.get("role") in USAGE_ROLES and isinstance(raw, Mapping):
             used = Usage.of(raw)
             cost = self.table.cost(str(msg.get("model") or ""), used)
             self.turn += used

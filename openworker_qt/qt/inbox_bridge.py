@@ -30,7 +30,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from openworker_qt.core.approvals import ApprovalRequest, QuestionRequest
-from openworker_qt.core.inbox import Inbox, InboxItem
+from openworker_qt.core.inbox import Inbox, InboxItem, task_command
 from openworker_qt.core.risk import RiskClass
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ def approval_request(item: InboxItem) -> ApprovalRequest:
         can_always=item.can_always,
         standing_target=item.standing_target,
         about=item.about,
+        always_command=task_command(item),
     )
 
 

@@ -243,6 +243,57 @@ MIGRATIONS = [
         DELETE FROM session_usage WHERE session_id = old.id;
     END;
     """,
+    # 6: a sub-agent's tokens (the explorer's) count in the session's totals: its tool
+    # result carries them as ``usage`` (with the ``model`` it ran on), so the usage
+    # triggers also watch ``tool`` rows. Results stored before this step kept those
+    # tokens only in what they display (``_display.agent_usage``): they get them as
+    # their usage (with the session's model, the one the explorer ran on), and the
+    # totals are summed again from the messages, as step 5 did.
+    """
+    DROP TRIGGER messages_usage_ai;
+    DROP TRIGGER messages_usage_ad;
+    DROP TRIGGER messages_usage_au_old;
+    DROP TRIGGER messages_usage_au_new;
+    UPDATE messages SET data = json_set(data,
+            '$.usage', json(json_extract(data, '$._display.agent_usage')),
+            '$.model', COALESCE((SELECT model FROM sessions WHERE id = messages.session_id), ''))
+        WHERE role = 'tool' AND json_valid(data)
+            AND json_type(data, '$._display.agent_usage') = 'object'
+            AND json_extract(data, '$._display.agent_usage') <> '{}'
+            AND json_extract(data, '$.usage') IS NULL;
+    DELETE FROM session_usage;
+    INSERT INTO session_usage
+        SELECT session_id, CAST(COALESCE(json_extract(data, '$.model'), '') AS TEXT), COUNT(*),
+            SUM(COALESCE(json_extract(data, '$.usage.input_tokens'), 0)),
+            SUM(COALESCE(json_extract(data, '$.usage.output_tokens'), 0)),
+            SUM(COALESCE(json_extract(data, '$.usage.cache_read_tokens'), 0)),
+            SUM(COALESCE(json_extract(data, '$.usage.cache_write_tokens'), 0)),
+            SUM(COALESCE(json_extract(data, '$.usage.reasoning_tokens'), 0))
+        FROM messages WHERE role IN ('assistant', 'notice', 'tool')
+            AND json_extract(CASE WHEN json_valid(data) THEN data END, '$.usage') IS NOT NULL
+        GROUP BY 1, 2;
+    CREATE TRIGGER messages_usage_ai AFTER INSERT ON messages
+    WHEN new.role IN ('assistant', 'notice', 'tool')
+        AND json_extract(CASE WHEN json_valid(new.data) THEN new.data END, '$.usage') IS NOT NULL
+    BEGIN
+""" + _USAGE_ADD + """    END;
+    CREATE TRIGGER messages_usage_ad AFTER DELETE ON messages
+    WHEN old.role IN ('assistant', 'notice', 'tool')
+        AND EXISTS (SELECT 1 FROM sessions WHERE id = old.session_id)
+        AND json_extract(CASE WHEN json_valid(old.data) THEN old.data END, '$.usage') IS NOT NULL
+    BEGIN
+""" + _USAGE_REMOVE + """    END;
+    CREATE TRIGGER messages_usage_au_old AFTER UPDATE OF session_id, role, data ON messages
+    WHEN old.role IN ('assistant', 'notice', 'tool')
+        AND json_extract(CASE WHEN json_valid(old.data) THEN old.data END, '$.usage') IS NOT NULL
+    BEGIN
+""" + _USAGE_REMOVE + """    END;
+    CREATE TRIGGER messages_usage_au_new AFTER UPDATE OF session_id, role, data ON messages
+    WHEN new.role IN ('assistant', 'notice', 'tool')
+        AND json_extract(CASE WHEN json_valid(new.data) THEN new.data END, '$.usage') IS NOT NULL
+    BEGIN
+""" + _USAGE_ADD + """    END;
+    """,
 ]
 
 

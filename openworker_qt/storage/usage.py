@@ -1,9 +1,10 @@
 """What a session's model calls used, read from its stored messages.
 
-The engine keeps each call's usage on the assistant message it produced (and a
-compaction's on its notice), in the shape of :mod:`openworker_qt.domain.usage`.
+The engine keeps each call's usage on the assistant message it produced (a
+compaction's on its notice, a sub-agent's on its tool result), in the shape of
+:mod:`openworker_qt.domain.usage`.
 The session's total per model is kept as a running sum by the database itself
-(the ``session_usage`` table, schema step 5 of ``storage/conversations.py``:
+(the ``session_usage`` table, schema steps 5 and 6 of ``storage/conversations.py``:
 triggers update it in the transaction that writes or deletes a message), so it
 is read in a few rows however long the session is. :func:`scan_session_usage`
 sums the messages themselves (a part of a session; the reference the running
@@ -48,7 +49,7 @@ def scan_session_usage(db: Database, session_id: str, *, since_id: int = 0) -> l
     rows = db.query(
         f"SELECT CAST(COALESCE(json_extract(data, '$.model'), '') AS TEXT) AS model,"
         f" COUNT(*) AS calls, {_SUMS}"
-        " FROM messages WHERE session_id = ? AND id > ? AND role IN ('assistant', 'notice')"
+        " FROM messages WHERE session_id = ? AND id > ? AND role IN ('assistant', 'notice', 'tool')"
         " AND json_extract(CASE WHEN json_valid(data) THEN data END, '$.usage') IS NOT NULL"
         " GROUP BY model ORDER BY calls DESC, model",
         (session_id, since_id),

@@ -29,6 +29,7 @@ from typing import Any
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Decider
 from openworker_qt.core.engine import AGENT_USAGE, MemoryHistory, TurnEngine
+from openworker_qt.core.messages import AGENT_MODEL
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
@@ -134,7 +135,8 @@ def explore_tool(explorer: Explorer, parent: ToolRegistry) -> Tool:
         usage = dict(end.usage) if end is not None else {}
         status = end.status if end is not None else "error"
         # The child's tokens join the parent turn's usage (the engine adds them up).
-        display = {"explorer_steps": steps, "explorer_status": status, AGENT_USAGE: usage}
+        display = {"explorer_steps": steps, "explorer_status": status, AGENT_USAGE: usage,
+                   AGENT_MODEL: child.model}
         if status == "completed" and report.strip():
             return ToolResult(truncate(report, explorer.max_report_chars), display=display)
         if status == "max_iterations":

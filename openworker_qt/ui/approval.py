@@ -274,16 +274,27 @@ class ApprovalPanel(QWidget):
             self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)
         )
         self.always.setVisible(request.can_always)
+        # A scheduled task's shell command: "always" is for this task, this exact command.
+        self.always_command = QPushButton(
+            self.tr("A&lways for this task: this exact command"), self)
+        self.always_command.setAccessibleName(self.tr("Always for this task"))
+        self.always_command.setAccessibleDescription(self.tr(
+            "Let this scheduled task run this exact command from now on without asking"))
+        self.always_command.setVisible(bool(request.always_command))
         self.deny = QPushButton(self.tr("&Deny"))
         self.deny.setAccessibleName(self.tr("Deny"))
         self.deny.setAccessibleDescription(self.tr("Do not run this call"))
         self.buttons.addButton(self.once, QDialogButtonBox.ButtonRole.AcceptRole)
         if request.can_always:
             self.buttons.addButton(self.always, QDialogButtonBox.ButtonRole.ActionRole)
+        if request.always_command:
+            self.buttons.addButton(self.always_command, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.deny, QDialogButtonBox.ButtonRole.RejectRole)
         lay.addWidget(self.buttons)
         self.once.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ONCE.value))
         self.always.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ALWAYS.value))
+        self.always_command.clicked.connect(
+            lambda: self.answered.emit(ApprovalOutcome.ALWAYS_COMMAND.value))
         self.deny.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.DENY.value))
         self.setAccessibleName(self.tr("Approval request: {question}").format(question=question))
         self.setAccessibleDescription(why or risk_sentence(request.risk.value))

@@ -4,7 +4,10 @@ Left: every automation — its name, its schedule in words, its next run in this
 computer's time, and a mark when its last run failed and nobody looked yet.
 Right: the selected automation's runs (when, why, status, deliverables); a
 double-click (or Enter) on a run opens its session. Buttons: New…, Edit…,
-Run now, Pause/Resume, Delete.
+Run now, Pause/Resume, Delete. Below: what the task's runs may do without
+asking (its standing rules: exact external targets, exact shell commands),
+each removable; and, while a run waits on a shell command, "Always for this
+task: this exact command" answers that ask (given the inbox).
 
 :class:`AutomationEditor` edits one automation: name, instructions, schedule
 (repeating, with a cron and a time zone, or once, at a date and time), model,
@@ -12,8 +15,9 @@ folder and what to do about missed runs; a preview says the schedule in words
 with its next three runs, or what is wrong with it, and Save waits until the
 schedule is right.
 
-Built from an :class:`~openworker_qt.automation.store.AutomationStore` and a
-``run_now(automation_id)`` callable; the app connects the signals.
+Built from an :class:`~openworker_qt.automation.store.AutomationStore`, a
+``run_now(automation_id)`` callable and (optionally) the
+:class:`~openworker_qt.core.inbox.Inbox`; the app connects the signals.
 
 Signals:
     open_session_requested(str): the user wants to see a run's session.
@@ -63,6 +67,8 @@ from openworker_qt.automation.store import (
     Run,
     make_schedule,
 )
+from openworker_qt.core.inbox import Inbox, InboxItem, task_command
+from openworker_qt.core.standing_rules import StandingRule
 from openworker_qt.ui import design
 
 __all__ = ["AutomationEditor", "AutomationsWindow", "local_time", "local_zone"]
@@ -334,10 +340,11 @@ class AutomationsWindow(QWidget):
 
     def __init__(self, store: AutomationStore, run_now: Callable[[str], object], *,
                  workspace: str = "", parent: QWidget | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, inbox: Inbox | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.store = store
         self.run_now = run_now
+        self.inbox = inbox
         self.workspace = workspace
         self.clock = clock
         self.editor: AutomationEditor | None = None
@@ -397,6 +404,36 @@ class AutomationsWindow(QWidget):
         design.arrange(hl, "flush", "tight")
         hl.addWidget(self.runs_heading)
         hl.addWidget(self.runs, 1)
+        # The ask a run waits on, when it is a shell command: answered here too.
+        self.waiting_label = QLabel()
+        self.waiting_label.setObjectName("waitingAsk")
+        self.waiting_label.setWordWrap(True)
+        self.always_button = QPushButton(self.tr("A&lways for this task: this exact command"))
+        self.always_button.setAccessibleDescription(self.tr(
+            "Let this task run the command from now on without asking"))
+        waiting_row = QHBoxLayout()
+        waiting_row.addWidget(self.waiting_label, 1)
+        waiting_row.addWidget(self.always_button)
+        hl.addLayout(waiting_row)
+        self.allowed_heading = QLabel(self.tr("Allowed without asking"))
+        self.allowed_heading.setFont(design.font("small", self.font()))
+        design.tint(self.allowed_heading, "muted")
+        self.allowed = QTreeWidget()
+        self.allowed.setObjectName("allowedRules")
+        self.allowed.setAccessibleName(self.tr("Allowed without asking"))
+        self.allowed.setHeaderLabels([self.tr("What"), self.tr("Limit")])
+        self.allowed.setRootIsDecorated(False)
+        self.allowed.header().setStretchLastSection(False)
+        self.allowed.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.allowed.setMaximumHeight(design.SPACE["xl"] * 8)
+        self.forget_button = QPushButton(self.tr("Re&move"))
+        self.forget_button.setAccessibleDescription(self.tr(
+            "The task's runs will ask again before doing this"))
+        allowed_row = QHBoxLayout()
+        allowed_row.addWidget(self.allowed_heading, 1)
+        allowed_row.addWidget(self.forget_button)
+        hl.addLayout(allowed_row)
+        hl.addWidget(self.allowed)
         split.addWidget(history)
         split.setChildrenCollapsible(False)
         outer = QVBoxLayout(self)
@@ -413,6 +450,10 @@ class AutomationsWindow(QWidget):
         self.list.itemSelectionChanged.connect(self._show_runs)
         self.list.itemActivated.connect(lambda *_: self.edit(self.selected()))
         self.runs.itemActivated.connect(self._open_run)
+        self.always_button.clicked.connect(self._always_command)
+        self.forget_button.clicked.connect(self._forget_selected_rule)
+        self.allowed.itemSelectionChanged.connect(self._update_buttons)
+        self._ask: InboxItem | None = None
         QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self, self.close)
         self.timer = QTimer(self)  # next runs and statuses move on their own
         self.timer.setInterval(30_000)
@@ -456,13 +497,21 @@ class AutomationsWindow(QWidget):
         self._show_runs()
 
     def _show_runs(self) -> None:
-        self._update_buttons()
         self.runs.clear()
+        self.allowed.clear()
+        self._ask = None
         auto = self.selected()
+        self._show_ask(auto)
         if auto is None:
+            self._update_buttons()
             return
-        for run in self.store.runs(auto.id):
+        runs = self.store.runs(auto.id)
+        for run in runs:
             self.runs.addTopLevelItem(self._run_item(run))
+        for rule in self.store.allowed(auto.id):
+            self.allowed.addTopLevelItem(self._rule_item(rule))
+        self._show_ask(auto, runs)
+        self._update_buttons()
         if any(not r.seen and r.status == "failed" for r in self.store.runs(auto.id, limit=5)):
             self.store.mark_seen(auto.id)
             self.failures_seen.emit()
@@ -478,7 +527,42 @@ class AutomationsWindow(QWidget):
         item.setData(0, ID_ROLE, run.session_id or "")
         return item
 
+    def _rule_item(self, rule: StandingRule) -> QTreeWidgetItem:
+        if rule.tool == "run_shell":
+            what = self.tr("Run the command `{command}`").format(command=rule.target)
+        else:
+            what = self.tr("{tool} on {target}").format(tool=rule.tool, target=rule.target)
+        limits = []
+        if rule.uses_left is not None:
+            limits.append(self.tr("1 use left") if rule.uses_left == 1
+                          else self.tr("{n} uses left").format(n=rule.uses_left))
+        if rule.expires_at is not None:
+            limits.append(self.tr("until {when}").format(when=local_time(rule.expires_at)))
+        item = QTreeWidgetItem([what, ", ".join(limits) or self.tr("always")])
+        item.setData(0, ID_ROLE, rule.id)
+        return item
+
+    def _show_ask(self, auto: Automation | None, runs: list[Run] | None = None) -> None:
+        """The shell command a waiting run of ``auto`` asks about, with the answer
+        "always for this task" (needs the inbox)."""
+        ask = None
+        if auto is not None and runs and self.inbox is not None:
+            for run in runs:
+                if run.status == "waiting" and run.session_id:
+                    ask = next((i for i in self.inbox.pending(run.session_id)
+                                if task_command(i)), None)
+                    if ask is not None:
+                        break
+        self._ask = ask
+        if ask is not None:
+            self.waiting_label.setText(self.tr(
+                "Waiting for your answer on #{n}: run `{command}`").format(
+                    n=ask.id, command=task_command(ask)))
+        self.waiting_label.setVisible(ask is not None)
+        self.always_button.setVisible(ask is not None)
+
     def _update_buttons(self) -> None:
+        self.forget_button.setEnabled(bool(self.allowed.selectedItems()))
         auto = self.selected()
         for button in (self.edit_button, self.run_button, self.pause_button, self.delete_button):
             button.setEnabled(auto is not None)
@@ -519,6 +603,25 @@ class AutomationsWindow(QWidget):
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.store.delete(auto.id)
+        self.refresh()
+
+    def _always_command(self) -> None:
+        """Answer the waiting shell ask "always for this task: this exact command"."""
+        ask = self._ask
+        if ask is None or self.inbox is None:
+            return
+        self.inbox.resolve(ask.id, "always_command", by="automations")
+        self.refresh()
+
+    def _forget_selected_rule(self) -> None:
+        auto = self.selected()
+        items = self.allowed.selectedItems()
+        if auto is None or not items:
+            return
+        try:
+            self.store.forget_rule(auto.id, int(items[0].data(0, ID_ROLE)))
+        except AutomationError:
+            pass  # removed meanwhile (the CLI, another window): the list catches up
         self.refresh()
 
     def _open_run(self, item: QTreeWidgetItem, _column: int = 0) -> None:

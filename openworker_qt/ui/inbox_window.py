@@ -199,6 +199,7 @@ class InboxWindow(QWidget):
         QShortcut(QKeySequence("Ctrl+Delete"), self, lambda: self._resolve("deny"))
         QShortcut(QKeySequence("Ctrl+O"), self, self._open)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        self._task_command_shown = False  # the Always button answers a task's command
         self.resize(820, 520)
         self.refresh_filter()
         self._after_rows_changed()
@@ -296,6 +297,27 @@ class InboxWindow(QWidget):
         self.options.clear()
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
+        self._offer_task_command(item if approval else None)
+
+    def _offer_task_command(self, item: InboxItem | None) -> None:
+        """A scheduled task's shell command: "always" binds that exact command to the
+        task (answered ``always_command``)."""
+        from openworker_qt.core.inbox import task_command
+
+        command = task_command(item) if item is not None else None
+        self._task_command_shown = command is not None
+        for_task = self.tr("A&lways for this task: this exact command")
+        if command is None:
+            if self.always.text() == for_task:  # (another item's words are left alone)
+                self.always.setText(self.tr("A&lways allow"))
+            self.always.setAccessibleDescription(
+                self.tr("Allow this tool for this exact target from now on"))
+            return
+        self.always.setVisible(True)
+        self.always.setText(for_task)
+        self.always.setAccessibleDescription(self.tr(
+            "Let this scheduled task run `{command}` from now on without asking; the task's "
+            "settings list it, and it can be removed there").format(command=command))
 
     def _preview(self, item: InboxItem) -> None:
         """What a file-changing call would change, as a diff (read in a worker)."""
@@ -323,7 +345,9 @@ class InboxWindow(QWidget):
         item = self.current_item()
         if item is None or item.kind != "approval":
             return
-        if resolution == "always" and not item.can_always:
+        if resolution == "always" and self._task_command_shown:
+            resolution = "always_command"  # the run binds it to its task and the command
+        elif resolution == "always" and not item.can_always:
             return
         self._answered(item, self.answers.resolve(item.id, resolution, by="inbox"))
 

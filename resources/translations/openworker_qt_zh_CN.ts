@@ -272,6 +272,18 @@
             <source>Its server says this tool does: {text}</source>
             <translation>其服务器对此工具的说明：{text}</translation>
         </message>
+        <message>
+            <source>A&amp;lways for this task: this exact command</source>
+            <translation>此任务始终允许这条命令(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Always for this task</source>
+            <translation>此任务始终允许</translation>
+        </message>
+        <message>
+            <source>Let this scheduled task run this exact command from now on without asking</source>
+            <translation>从现在起，此计划任务运行这条命令时不再询问</translation>
+        </message>
     </context>
     <context>
         <name>ArtifactsPanel</name>
@@ -673,6 +685,62 @@ Next runs (your time): {when}</source>
             <location filename="../../openworker_qt/ui/automations.py" line="291" />
             <source>No automations yet. New… makes one: instructions that run on a schedule, each run in a session of its own.</source>
             <translation>还没有自动任务。点击“新建…”创建一个：按计划运行的指令，每次运行都在单独的会话中进行。</translation>
+        </message>
+        <message>
+            <source>A&amp;lways for this task: this exact command</source>
+            <translation>此任务始终允许这条命令(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Let this task run the command from now on without asking</source>
+            <translation>从现在起，此任务运行这条命令时不再询问</translation>
+        </message>
+        <message>
+            <source>Allowed without asking</source>
+            <translation>无需询问即可执行</translation>
+        </message>
+        <message>
+            <source>What</source>
+            <translation>内容</translation>
+        </message>
+        <message>
+            <source>Limit</source>
+            <translation>限制</translation>
+        </message>
+        <message>
+            <source>Re&amp;move</source>
+            <translation>移除(&amp;M)</translation>
+        </message>
+        <message>
+            <source>The task's runs will ask again before doing this</source>
+            <translation>此任务的运行在执行这项操作前会重新询问</translation>
+        </message>
+        <message>
+            <source>Run the command `{command}`</source>
+            <translation>运行命令 `{command}`</translation>
+        </message>
+        <message>
+            <source>{tool} on {target}</source>
+            <translation>{tool}：{target}</translation>
+        </message>
+        <message>
+            <source>1 use left</source>
+            <translation>还可使用 1 次</translation>
+        </message>
+        <message>
+            <source>{n} uses left</source>
+            <translation>还可使用 {n} 次</translation>
+        </message>
+        <message>
+            <source>until {when}</source>
+            <translation>直到 {when}</translation>
+        </message>
+        <message>
+            <source>always</source>
+            <translation>始终</translation>
+        </message>
+        <message>
+            <source>Waiting for your answer on #{n}: run `{command}`</source>
+            <translation>等待你对 #{n} 的答复：运行 `{command}`</translation>
         </message>
     </context>
     <context>
@@ -3505,6 +3573,14 @@ The grant applies to this session only.</source>
         <message>
             <source>Nothing is waiting for you.</source>
             <translation>没有等待你处理的事项。</translation>
+        </message>
+        <message>
+            <source>A&amp;lways for this task: this exact command</source>
+            <translation>此任务始终允许这条命令(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Let this scheduled task run `{command}` from now on without asking; the task's settings list it, and it can be removed there</source>
+            <translation>从现在起，此计划任务运行 `{command}` 时不再询问；任务设置中会列出此项，也可以在那里移除</translation>
         </message>
     </context>
     <context>

@@ -78,3 +78,48 @@ def test_a_workspace_skill_cannot_lead_out_of_the_workspace(tmp_path: Path) -> N
     (ws / ".openworker" / "skills" / "all").symlink_to(elsewhere, target_is_directory=True)
     (elsewhere / "SKILL.md").write_text("---\nname: all\ndescription: everything\n---\nx\n")
     assert discover(ws, None) == []
+
+
+async def test_a_skill_in_the_users_skills_folder_loads_though_the_data_folder_is_private(
+        tmp_path: Path) -> None:
+    # The user's skills folder is inside the app's data folder (as the runtime
+    # sets it up), and that folder stays private to the model's file tools.
+    from openworker_qt.core import fence
+    from openworker_qt.storage.paths import app_paths
+
+    data = app_paths().data
+    user = data / "skills"
+    ws = tmp_path / "ws"
+    folder = skill(user, "brand", "name: brand\ndescription: the user's own brand",
+                   "Use the blue logo.\n")
+    (folder / "logo.txt").write_text("blue\n")
+    skill(ws / ".openworker" / "skills", "sql", "name: sql\ndescription: write SQL queries")
+    found = discover(ws, user)
+    assert [(s.name, s.origin) for s in found] == [("brand", "user"), ("sql", "workspace")]
+    tool = load_skill_tool(lambda: user)
+    result = await tool.handler({"name": "brand"}, ToolContext(session_id="s", workspace=ws))
+    assert isinstance(result, ToolResult) and not result.is_error
+    assert "Use the blue logo." in result.content and "- logo.txt" in result.content
+    # OpenWorker's own data is still private to the file tools.
+    assert fence.sensitive_reason([data / "sessions.db"], fence.default_sensitive(), ws)
+    # A user skill that leads out of the skills folder into a private place does not load.
+    (data / "secret").mkdir()
+    (data / "secret" / "SKILL.md").write_text("---\nname: leak\ndescription: x\n---\nkey\n")
+    (user / "leak").symlink_to(data / "secret", target_is_directory=True)
+    assert [s.name for s in discover(ws, user)] == ["brand", "sql"]
+
+
+def test_the_runtimes_prompt_lists_the_users_and_the_workspaces_skills(tmp_path: Path) -> None:
+    from openworker_qt.runtime import open_runtime
+
+    ws = tmp_path / "ws"
+    skill(ws / ".claude" / "skills", "sql", "name: sql\ndescription: write SQL queries")
+    rt = open_runtime()
+    try:
+        skill(rt.skills_dir, "brand", "name: brand\ndescription: the user's own brand")
+        info = rt.conversations.create_session(model="scripted:x", workspace=str(ws))
+        rt.minds.warm(info)
+        prompt = rt.minds.system_prompt(info)
+        assert "- brand: the user's own brand\n- sql: write SQL queries" in prompt
+    finally:
+        rt.close()

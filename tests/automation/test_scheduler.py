@@ -113,6 +113,123 @@ def test_dst_fall_back_fires_once_on_the_repeated_hour() -> None:
                                             "2026-11-02T08:00:00-05:00"]
 
 
+# Fall-back and spring-forward nights in both zones (2026): Berlin 25 Oct 03:00 CEST
+# → 02:00 CET and 29 Mar 02:00 CET → 03:00 CEST; New York 1 Nov 02:00 EDT → 01:00 EST
+# and 8 Mar 02:00 EST → 03:00 EDT.
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def fire_list(tz: ZoneInfo, cron: str, start: tuple[int, ...], count: int) -> list[str]:
+    schedule = Schedule("cron", str(tz), cron)
+    return [dt.datetime.fromtimestamp(f, tz).strftime("%H:%M%z")
+            for f in next_fires(schedule, at(tz, *start), count)]
+
+
+def test_fall_back_interval_schedules_fire_through_the_repeated_hour() -> None:
+    # Every minute: 02:59 CEST is followed by 02:00 CET, one minute later (it was
+    # 03:00 CET, an hour with no runs).
+    assert fire_list(BERLIN, "* * * * *", (2026, 10, 25, 2, 57), 5) == [
+        "02:58+0200", "02:59+0200", "02:00+0100", "02:01+0100", "02:02+0100"]
+    assert fire_list(BERLIN, "*/15 * * * *", (2026, 10, 25, 1, 40), 10) == [
+        "01:45+0200", "02:00+0200", "02:15+0200", "02:30+0200", "02:45+0200",
+        "02:00+0100", "02:15+0100", "02:30+0100", "02:45+0100", "03:00+0100"]
+    assert fire_list(BERLIN, "0 * * * *", (2026, 10, 25, 0, 30), 5) == [
+        "01:00+0200", "02:00+0200", "02:00+0100", "03:00+0100", "04:00+0100"]
+    assert fire_list(NY, "*/15 * * * *", (2026, 11, 1, 0, 40), 10) == [
+        "00:45-0400", "01:00-0400", "01:15-0400", "01:30-0400", "01:45-0400",
+        "01:00-0500", "01:15-0500", "01:30-0500", "01:45-0500", "02:00-0500"]
+    assert fire_list(NY, "0 * * * *", (2026, 11, 1, 0, 30), 4) == [
+        "01:00-0400", "01:00-0500", "02:00-0500", "03:00-0500"]
+
+
+def test_fall_back_fixed_time_schedules_fire_once() -> None:
+    assert fire_list(BERLIN, "30 2 * * *", (2026, 10, 24, 12, 0), 3) == [
+        "02:30+0200", "02:30+0100", "02:30+0100"]  # 25, 26 and 27 October
+    # Asked from inside the second 02:xx hour, the fixed time is not due again.
+    schedule = Schedule("cron", "Europe/Berlin", "30 2 * * *")
+    inside = at(BERLIN, 2026, 10, 25, 2, 10, fold=1)
+    assert local(next_fire(schedule, inside) or 0, BERLIN) == "2026-10-26T02:30:00+01:00"
+
+
+def test_spring_forward_interval_schedules_have_no_gap_and_no_double() -> None:
+    assert fire_list(BERLIN, "*/15 * * * *", (2026, 3, 29, 1, 20), 6) == [
+        "01:30+0100", "01:45+0100", "03:00+0200", "03:15+0200", "03:30+0200", "03:45+0200"]
+    assert fire_list(BERLIN, "0 * * * *", (2026, 3, 29, 0, 30), 4) == [
+        "01:00+0100", "03:00+0200", "04:00+0200", "05:00+0200"]
+    assert fire_list(BERLIN, "* * * * *", (2026, 3, 29, 1, 58), 3) == [
+        "01:59+0100", "03:00+0200", "03:01+0200"]
+    assert fire_list(NY, "*/20 * * * *", (2026, 3, 8, 1, 20), 5) == [
+        "01:40-0500", "03:00-0400", "03:20-0400", "03:40-0400", "04:00-0400"]
+
+
+def test_spring_forward_a_skipped_fixed_time_fires_once_after_the_jump() -> None:
+    # 02:30 does not exist on 29 March: it fires once, at 03:30 (the same 30
+    # minutes after the jump), then at 02:30 again.
+    assert fire_list(BERLIN, "30 2 * * *", (2026, 3, 28, 12, 0), 3) == [
+        "03:30+0200", "02:30+0200", "02:30+0200"]
+    assert fire_list(NY, "30 2 * * *", (2026, 3, 7, 12, 0), 2) == ["03:30-0400", "02:30-0400"]
+    # A task set up at 03:10, after the jump, still gets that day's 03:30.
+    schedule = Schedule("cron", "Europe/Berlin", "30 2 * * *")
+    assert local(next_fire(schedule, at(BERLIN, 2026, 3, 29, 3, 10)) or 0, BERLIN) == \
+        "2026-03-29T03:30:00+02:00"
+
+
+@pytest.mark.parametrize("cron", ["* * * * *", "*/15 * * * *", "0 * * * *", "*/7 * * * *"])
+@pytest.mark.parametrize(("tz", "night"), [
+    (BERLIN, (2026, 10, 25)), (BERLIN, (2026, 3, 29)), (NY, (2026, 11, 1)), (NY, (2026, 3, 8))])
+def test_interval_schedules_fire_at_every_instant_whose_clock_matches(
+        cron: str, tz: ZoneInfo, night: tuple[int, int, int]) -> None:
+    # The fires over five hours around the change, asked from many instants in
+    # it (inside the repeated hour too), are exactly the minutes whose wall-clock
+    # time matches the schedule.
+    from croniter import croniter
+
+    begin = at(tz, *night, 0, 0)
+    minutes = [begin + 60 * i for i in range(5 * 60)]
+    matching = [m for m in minutes if croniter.match(
+        cron, dt.datetime.fromtimestamp(m, tz).replace(tzinfo=None))]
+    schedule = Schedule("cron", str(tz), cron)
+    fires = next_fires(schedule, begin - 1, len(matching))
+    assert fires == matching
+    for after in (m + 1 for m in minutes[::7] if m < matching[-1]):
+        assert next_fire(schedule, after) == next(m for m in matching if m > after)
+
+
+@pytest.mark.parametrize("cron", ["30 2 * * *", "15,45 2,3 * * *", "10 1,2 * * *",
+                                  "* 2 * * *", "0 */2 * * *"])
+@pytest.mark.parametrize(("zone_name", "night"), [
+    ("Europe/Berlin", (2026, 10, 25)), ("America/New_York", (2026, 3, 8)),
+    ("Australia/Lord_Howe", (2026, 4, 5)), ("Australia/Lord_Howe", (2026, 10, 4))])
+def test_next_fire_is_the_earliest_fire_of_the_rule(
+        cron: str, zone_name: str, night: tuple[int, int, int]) -> None:
+    # The rule, minute by minute over the night (Lord Howe moves its clock by 30
+    # minutes): a matching wall-clock time fires at its first occurrence (a skipped
+    # one the same minutes after the jump), and at its second too for a schedule by
+    # the clock. next_fire, asked from many instants, gives the earliest one after.
+    from croniter import croniter
+
+    from openworker_qt.automation.schedule import by_the_clock
+
+    tz = ZoneInfo(zone_name)
+    fires: set[float] = set()
+    wall = dt.datetime(*night) - dt.timedelta(hours=6)
+    for _ in range(36 * 60):
+        if croniter.match(cron, wall):
+            first, second = wall.replace(tzinfo=tz, fold=0), wall.replace(tzinfo=tz, fold=1)
+            fires.add(first.timestamp())
+            shown = dt.datetime.fromtimestamp(first.timestamp(), tz).replace(tzinfo=None)
+            if by_the_clock(cron) and first.utcoffset() != second.utcoffset() and shown == wall:
+                fires.add(second.timestamp())
+        wall += dt.timedelta(minutes=1)
+    ordered = sorted(fires)
+    schedule = Schedule("cron", zone_name, cron)
+    begin = dt.datetime(*night, tzinfo=tz).timestamp() - 5 * 3600
+    for step in range(0, 24 * 60, 13):
+        after = begin + step * 60 + 7
+        assert next_fire(schedule, after) == next(f for f in ordered if f > after), (
+            local(after, tz))
+
+
 @pytest.mark.parametrize(("cron", "field"), [
     ("0 25 * * *", "hour"), ("61 8 * * *", "minute"), ("0 8 32 * *", "day of month"),
     ("0 8 * 13 *", "month"), ("0 8 * * funday", "day of week"), ("0 8 * * */0", "day of week"),

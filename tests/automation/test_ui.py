@@ -187,3 +187,46 @@ def test_morning_brief_in_the_window_waits_in_the_inbox_and_sends_once(  # type:
     assert run.deliverables == ["report.md"] and (ws / "report.md").exists()
     assert "Posted." in json.dumps([m.get("content") for m in
                                     desktop.runtime.conversations.load(run.session_id)])
+
+
+def test_window_lists_what_a_task_may_do_and_answers_its_shell_ask(
+        qtbot: Any, tmp_path: Path) -> None:
+    from openworker_qt.core.inbox import Inbox
+
+    db = Database(tmp_path / "a.db")
+    store = AutomationStore(db, clock=now)
+    inbox = Inbox(db)
+    auto = store.create(name="Report", prompt="p", tz="Europe/Paris", cron="*/5 * * * *",
+                        grants=["send_message slack:C1"])
+    run = store.start_manual(auto.id, owner="me")
+    store.set_session(run.id, "__run__1")
+    store.set_status(run.id, "waiting")
+    command = "make report"
+    ask = inbox.add("approval", "__run__1", tool_call_id="c1", tool="run_shell",
+                    arguments={"command": command}, risk="exec", target=command,
+                    task_id=auto.id)
+    window = AutomationsWindow(store, lambda _id: None, clock=now, inbox=inbox)
+    qtbot.addWidget(window)
+    window.show()
+    window.list.topLevelItem(0).setSelected(True)
+    assert window.waiting_label.isVisible() and window.always_button.isVisible()
+    assert window.waiting_label.text() == f"Waiting for your answer on #{ask.id}: run `make report`"
+    assert [window.allowed.topLevelItem(i).text(0)
+            for i in range(window.allowed.topLevelItemCount())] == ["send_message on slack:C1"]
+    window.always_button.click()
+    answered = inbox.get(ask.id)
+    assert answered is not None and (answered.resolution, answered.resolved_by) == (
+        "always_command", "automations")
+    assert not window.always_button.isVisible()
+    # The run makes the rule (core/permissions.py); it is listed, and removable here.
+    store.rules.add("run_shell", command, scope="task", scope_id=auto.id)
+    window.refresh()
+    rows = [window.allowed.topLevelItem(i) for i in range(window.allowed.topLevelItemCount())]
+    assert [(r.text(0), r.text(1)) for r in rows] == [
+        ("send_message on slack:C1", "always"), ("Run the command `make report`", "always")]
+    assert not window.forget_button.isEnabled()
+    rows[1].setSelected(True)
+    assert window.forget_button.isEnabled()
+    window.forget_button.click()
+    assert [r.tool for r in store.allowed(auto.id)] == ["send_message"]
+    assert window.allowed.topLevelItemCount() == 1

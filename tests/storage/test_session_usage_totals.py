@@ -26,11 +26,13 @@ from tests.core.test_context import history
 
 Totals = dict[str, tuple[int, Usage]]
 
-#: The sum the status bar ran before the running totals (the figures to keep).
+#: The sum the status bar ran before the running totals (the figures to keep), with
+#: the tool results too since step 6 (a sub-agent's result carries its tokens).
 OLD_SCAN = (
     "SELECT COALESCE(json_extract(data, '$.model'), '') AS model, COUNT(*) AS calls, "
     + ", ".join(f"SUM(COALESCE(json_extract(data, '$.usage.{k}'), 0))" for k in KEYS)
-    + " FROM messages WHERE session_id = ? AND id > 0 AND role IN ('assistant', 'notice')"
+    + " FROM messages WHERE session_id = ? AND id > 0"
+    " AND role IN ('assistant', 'notice', 'tool')"
     " AND json_extract(data, '$.usage') IS NOT NULL GROUP BY model ORDER BY calls DESC"
 )
 
@@ -153,7 +155,7 @@ def test_an_old_database_gets_the_totals_its_messages_add_up_to(tmp_path: Path) 
         "m:a": (3, Usage(input_tokens=9_021, output_tokens=42, cache_read_tokens=7,
                          cache_write_tokens=3)),
         "m:b": (1, Usage(input_tokens=20, output_tokens=30, reasoning_tokens=25)),
-        "": (1, Usage(output_tokens=1)),
+        "": (2, Usage(input_tokens=5, output_tokens=1)),  # the tool result's usage too
     }
     assert expected["s1"] == {"m:b": (2, Usage(input_tokens=1, output_tokens=1))}
 

@@ -360,3 +360,26 @@ def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ign
     finally:
         QApplication.instance().removeEventFilter(watcher)
     assert shown == []
+
+
+def test_a_scheduled_tasks_shell_card_offers_always_for_this_task(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from openworker_qt.core.inbox import Inbox
+    from openworker_qt.qt.inbox_bridge import approval_request
+    from openworker_qt.storage.db import Database
+
+    inbox = Inbox(Database(":memory:"))
+    ask = inbox.add("approval", "__run__1", tool_call_id="c1", tool="run_shell",
+                    arguments={"command": "make report"}, risk="exec", target="make report",
+                    task_id="task-1")
+    plain = inbox.add("approval", "s2", tool_call_id="c1", tool="run_shell",
+                      arguments={"command": "make report"}, risk="exec", target="make report")
+    card = ApprovalCard(approval_request(ask))
+    qtbot.addWidget(card)
+    other = ApprovalCard(approval_request(plain))
+    qtbot.addWidget(other)
+    assert not card.panel.always_command.isHidden() and card.panel.always.isHidden()
+    assert card.panel.always_command.text() == "A&lways for this task: this exact command"
+    assert other.panel.always_command.isHidden() and other.panel.always.isHidden()
+    with qtbot.waitSignal(card.answered) as answered:
+        card.panel.always_command.click()
+    assert answered.args == ["always_command"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from openworker_qt.qt.inbox_model import InboxListModel
+from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from tests.ui.conftest import REPO_ROOT, look_away, run, until
 from tests.ui.test_approvals import WRITE
 from tests.ui.test_main_window import type_and_enter
@@ -244,3 +244,38 @@ def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_deskto
     assert model.rowCount() == 1
     assert model.index(0, 0).data() == "Write out.txt?"
     qtmodeltester.check(model)
+
+
+def test_inbox_window_offers_always_for_a_scheduled_tasks_shell_command(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop([{"text": "unused"}])
+    sid = desktop.manager.create_session(unattended=True, workspace=str(desktop.workspace)).id
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        window_ask = desktop.runtime.inbox.add(
+            "approval", sid, tool_call_id="c0", tool="run_shell",
+            arguments={"command": "make report"}, risk="exec", target="make report")
+        ask = desktop.runtime.inbox.add(
+            "approval", sid, tool_call_id="c1", tool="run_shell",
+            arguments={"command": "make report"}, risk="exec", target="make report",
+            task_id="task-1")
+        inbox = desktop.show_inbox()
+        await until(lambda: inbox.model.rowCount() == 2, what="inbox rows")
+        rows = {inbox.model.index(i, 0).data(ITEM_ROLE).id: i for i in range(2)}
+        inbox.list.setCurrentIndex(inbox.model.index(rows[window_ask.id], 0))
+        seen["plain"] = inbox.always.isVisible()  # a window session's command: no "always"
+        inbox.list.setCurrentIndex(inbox.model.index(rows[ask.id], 0))
+        seen["task"] = (inbox.always.isVisible(), inbox.always.text())
+        inbox.list.setCurrentIndex(inbox.model.index(rows[window_ask.id], 0))
+        seen["back"] = (inbox.always.isVisible(), inbox.always.text())
+        inbox.list.setCurrentIndex(inbox.model.index(rows[ask.id], 0))
+        qtbot.mouseClick(inbox.always, Qt.MouseButton.LeftButton)
+        await until(lambda: not desktop.runtime.inbox.get(ask.id).pending, what="answered")
+        seen["answer"] = desktop.runtime.inbox.get(ask.id).resolution
+        desktop.runtime.inbox.resolve(window_ask.id, "deny")
+
+    run(qloop, scenario)
+    assert seen["plain"] is False
+    assert seen["task"] == (True, "A&lways for this task: this exact command")
+    assert seen["back"] == (False, "A&lways allow")
+    assert seen["answer"] == "always_command"
