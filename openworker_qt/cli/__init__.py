@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-iterations", type=_iterations, metavar="N",
                      help="iteration limit for this turn (1 to 1000)")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
+    run.add_argument("--mcp-wait", type=float, metavar="SECONDS", default=None,
+                     help="how long the turn waits for MCP servers to start (default 5); "
+                          "later ones join when they are ready")
     run.add_argument(
         "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
         help="permission mode for this session (default: permissions.mode from config)",

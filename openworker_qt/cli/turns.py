@@ -114,7 +114,7 @@ async def run(args: argparse.Namespace) -> int:
             manager.switch_model(info.id, args.model)
         from openworker_qt.cli import mcp as mcp_cli  # MCP servers' tools (none set up: nothing)
 
-        servers = await mcp_cli.connect(rt, workspace)
+        servers = await mcp_cli.connect(rt, workspace, wait=getattr(args, "mcp_wait", None))
         engine = manager.engine(info.id)
         loop = asyncio.get_running_loop()
         presses = 0
@@ -123,6 +123,9 @@ async def run(args: argparse.Namespace) -> int:
             nonlocal presses
             presses += 1
             if presses > 1:
+                from openworker_qt.mcp.process import end_all_now
+
+                end_all_now()  # (os._exit runs no clean-up: the servers' groups first)
                 os._exit(130)
             engine.request_interrupt()
 

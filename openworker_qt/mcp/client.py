@@ -34,7 +34,7 @@ from openworker_qt.mcp.config import ServerConfig, resolve
 
 log = logging.getLogger(__name__)
 
-CONNECT_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 30.0  # (the default ``startTimeout``: config.DEFAULT_START_TIMEOUT)
 STDERR_KEEP = 32 * 1024
 #: Seconds a server that failed to start is not tried again (doubling per failure, up to the last).
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
@@ -184,7 +184,7 @@ class McpServer:
         get_secret: Callable[[str], str | None] | None = None,
         set_secret: Callable[[str, str], None] | None = None,
         path: Callable[[], str] | None = None,
-        connect_timeout: float = CONNECT_TIMEOUT,
+        connect_timeout: float | None = None,
         auth: Any = None,
     ) -> None:
         self.config = config
@@ -193,9 +193,11 @@ class McpServer:
         self.set_secret = set_secret
         self._signing_in: tuple[Any, Any] | None = None  # (LoopbackCallback, browser)
         self.path = path or (lambda: os.environ.get("PATH", os.defpath))
-        self.connect_timeout = connect_timeout
+        self._connect_timeout = connect_timeout
         self.auth = auth  # an httpx2.Auth (OAuth) for HTTP servers
         self.stderr = StderrTail()
+        #: The process groups of this server's stdio processes not known to be ended.
+        self._groups: list[Any] = []
         self.tools: list[ToolInfo] = []
         self.server_info: str = ""
         self.instructions: str = ""
@@ -216,6 +218,18 @@ class McpServer:
         self._retry_at: asyncio.TimerHandle | None = None
         self._episode_noticed = False
         self.log: list[str] = []  # what happened, for the settings page and `mcp test`
+
+    @property
+    def connect_timeout(self) -> float:
+        """Seconds a start may take: the caller's bound, else the server's
+        ``startTimeout`` setting."""
+        if self._connect_timeout is not None:
+            return self._connect_timeout
+        return self.config.start_timeout
+
+    @connect_timeout.setter
+    def connect_timeout(self, value: float | None) -> None:
+        self._connect_timeout = value
 
     # ------------------------------------------------------------ status
 
@@ -283,8 +297,18 @@ class McpServer:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(task, 5.0)
+        await self._end_groups()
         if self._status.state in (State.READY, State.STARTING):
             self._set(State.STOPPED)
+
+    async def _end_groups(self) -> None:
+        """End every process group this server spawned that is not known to be gone
+        (whatever became of the task that owned it). Bounded."""
+        groups = list(self._groups)
+        self._groups.clear()
+        for group in groups:
+            with contextlib.suppress(Exception):
+                await group.end()
 
     def disable(self) -> None:
         self._set(State.DISABLED)
@@ -383,6 +407,7 @@ class McpServer:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(task, 10.0)
+        await self._end_groups()
 
     def _hint(self) -> str:
         if self.config.transport != "stdio":
@@ -445,7 +470,9 @@ class McpServer:
         return await stack.enter_async_context(session)
 
     async def _open_stdio(self, stack: AsyncExitStack) -> Any:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+        from openworker_qt.mcp import process
 
         config = self.config
         env, missing = await asyncio.to_thread(resolve, config.env, self.get_secret)
@@ -458,10 +485,14 @@ class McpServer:
         program = await asyncio.to_thread(shutil.which, config.command, path=env["PATH"])
         if program is None:
             raise self._failure(_not_found(config.command))
-        params = StdioServerParameters(command=program, args=list(config.args), env=env,
-                                       cwd=config.cwd, encoding_error_handler="replace")
         errlog = self.stderr.open()
         try:
+            if process.SUPPORTED:  # its own process group, ended however the connection ends
+                return await stack.enter_async_context(process.stdio_transport(
+                    program, list(config.args), env=get_default_environment() | env,
+                    cwd=config.cwd, errlog=errlog, groups=self._groups))
+            params = StdioServerParameters(command=program, args=list(config.args), env=env,
+                                           cwd=config.cwd, encoding_error_handler="replace")
             return await stack.enter_async_context(stdio_client(params, errlog=errlog))  # type: ignore[arg-type]
         except OSError as exc:
             raise self._failure(f"could not be started: {exc.strerror or exc}.") from exc

@@ -16,7 +16,7 @@ start only after the user trusted that exact file (its content hash, see
 
 Our own keys beside the standard ones (other apps ignore them): ``disabled``
 (bool), ``disabledTools`` (names), ``toolRisk`` (name -> risk class),
-``timeout`` (seconds per call), ``type`` (``stdio``, ``http``/``streamable-http``,
+``timeout`` (seconds per call), ``startTimeout`` (seconds to start), ``type`` (``stdio``, ``http``/``streamable-http``,
 ``sse``).
 
 ``${VAR}`` in ``env`` values and ``headers`` is resolved from the keyring when the
@@ -44,6 +44,7 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 TRANSPORTS = ("stdio", "http", "sse")
 DEFAULT_TIMEOUT = 60.0
+DEFAULT_START_TIMEOUT = 30.0
 
 
 class McpConfigError(ValueError):
@@ -64,6 +65,8 @@ class ServerConfig:
     disabled_tools: frozenset[str] = frozenset()
     tool_risk: Mapping[str, RiskClass] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    #: Seconds the server may take to start (connect, initialize, list its tools).
+    start_timeout: float = DEFAULT_START_TIMEOUT
     #: OAuth for an HTTP server: None (automatic: when it asks and no Authorization
     #: header is set), False (never) or settings {"port": int, "scope": str}.
     oauth: Mapping[str, Any] | bool | None = None
@@ -112,6 +115,8 @@ class ServerConfig:
             out["toolRisk"] = {k: v.value for k, v in sorted(self.tool_risk.items())}
         if self.timeout != DEFAULT_TIMEOUT:
             out["timeout"] = self.timeout
+        if self.start_timeout != DEFAULT_START_TIMEOUT:
+            out["startTimeout"] = self.start_timeout
         if self.oauth is not None:
             out["oauth"] = self.oauth if isinstance(self.oauth, bool) else dict(self.oauth)
         return out
@@ -162,6 +167,11 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         timeout = float(raw.get("timeout") or DEFAULT_TIMEOUT)
     except (TypeError, ValueError):
         raise McpConfigError(f"\"timeout\" of the server {name!r} must be a number of seconds.") from None
+    try:
+        start_timeout = float(raw.get("startTimeout") or DEFAULT_START_TIMEOUT)
+    except (TypeError, ValueError):
+        raise McpConfigError(
+            f"\"startTimeout\" of the server {name!r} must be a number of seconds.") from None
     oauth = raw.get("oauth")
     if oauth is not None and not isinstance(oauth, (bool, Mapping)):
         raise McpConfigError(f"\"oauth\" of the server {name!r} must be true, false or an object.")
@@ -178,6 +188,7 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         enabled=not bool(raw.get("disabled")) and raw.get("enabled", True) is not False,
         disabled_tools=frozenset(str(t) for t in raw.get("disabledTools") or ()),
         tool_risk=risks, timeout=max(1.0, timeout), source=source,
+        start_timeout=max(0.1, start_timeout),
     )
 
 
