@@ -213,7 +213,8 @@ def _test(args: argparse.Namespace) -> int:
     if server is None:
         raise McpConfigError(f"There is no server named {args.name!r} (see `openworker-qt mcp list`).")
     print(f"Starting {server.name} ({server.describe()})…")
-    result = asyncio.run(check_server(server, get_secret=secrets.get_secret))
+    result = asyncio.run(check_server(server, get_secret=secrets.get_secret,
+                                      set_secret=secrets.set_secret))
     print(result.message)
     if result.tools:
         print("Tools: " + ", ".join(result.tools))

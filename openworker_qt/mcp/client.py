@@ -218,6 +218,7 @@ class McpServer:
         self._retry_at: asyncio.TimerHandle | None = None
         self._episode_noticed = False
         self.log: list[str] = []  # what happened, for the settings page and `mcp test`
+        self.http_status = 0  # the last HTTP status an HTTP server answered with
 
     @property
     def connect_timeout(self) -> float:
@@ -516,8 +517,13 @@ class McpServer:
                 auth=auth))
         from mcp.client.streamable_http import streamable_http_client
 
+        self.http_status = 0
+
+        async def seen(response: Any) -> None:  # (the SDK keeps only "an error response")
+            self.http_status = response.status_code
+
         client = httpx2.AsyncClient(
-            headers=headers, auth=auth,
+            headers=headers, auth=auth, event_hooks={"response": [seen]},
             timeout=httpx2.Timeout(min(30.0, self.connect_timeout), read=300.0))
         await stack.enter_async_context(client)
         return await stack.enter_async_context(streamable_http_client(config.url, http_client=client))
@@ -627,6 +633,8 @@ class McpServer:
                 await self._discard()
                 raise self._failure(f"did not answer {what} within {limit:g} s; it is "
                                     "restarted for the next call.", in_call=True) from None
+            if self.config.transport != "stdio" and self.http_status in (401, 403):
+                raise self._failure(self._explain(exc), in_call=True) from None
             if exc.code == CONNECTION_CLOSED or not self._alive():
                 await self._why_closed()
                 raise self._failure(f"stopped while answering {what}; it is restarted "
@@ -726,6 +734,12 @@ class McpServer:
         leaf = _leaf(exc)
         name = type(leaf).__name__
         text = str(leaf)
+        if self.config.transport != "stdio" and self.http_status in (401, 403):
+            what = "unauthorized" if self.http_status == 401 else "forbidden"
+            return (f"{what}: check the token (or sign in again: "
+                    f"openworker-qt mcp login {self.config.name}).")
+        if self.config.transport != "stdio" and self.http_status >= 400:
+            return f"answered HTTP {self.http_status} ({text or name})."
         if name in ("ConnectError", "ConnectTimeout") or isinstance(leaf, ConnectionRefusedError):
             return f"could not be reached at {self.config.url} ({text or name})."
         if name == "HTTPStatusError":

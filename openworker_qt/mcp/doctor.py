@@ -191,11 +191,14 @@ class CheckResult:
 
 
 async def check_server(config: ServerConfig, *, within: float = 30.0,
-                      get_secret: Any = None) -> CheckResult:
-    """Connect (initialize), list the tools, disconnect: what "Test server" shows."""
+                      get_secret: Any = None, set_secret: Any = None) -> CheckResult:
+    """Connect (initialize), list the tools, disconnect: what "Test server" shows.
+    With ``set_secret`` an HTTP server's sign-in (its stored tokens, refreshed if
+    needed) is used as in a session; the browser is never opened."""
     from openworker_qt.mcp.client import McpFailure, McpServer
 
-    server = McpServer(config, get_secret=get_secret, path=login_path, connect_timeout=within)
+    server = McpServer(config, get_secret=get_secret, set_secret=set_secret, path=login_path,
+                       connect_timeout=within)
     try:
         await server.start()
         await server.ensure_ready()

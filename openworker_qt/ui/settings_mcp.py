@@ -363,7 +363,8 @@ class McpPage(QWidget):
             from openworker_qt.storage import secrets
 
             self.log.setPlainText(self.tr("Testing {name}…").format(name=server.config.name))
-            result = await check_server(server.config, get_secret=secrets.get_secret)
+            result = await check_server(server.config, get_secret=secrets.get_secret,
+                                        set_secret=secrets.set_secret)
             text = result.message
             if result.tools:
                 text += "\n" + self.tr("Tools: {names}").format(names=", ".join(result.tools))
