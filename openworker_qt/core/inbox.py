@@ -463,7 +463,8 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
     if action == "always":
         if item.kind != "approval" or not item.can_always:
             raise InboxError(
-                f"{ref} cannot be allowed always (only actions on an exact external target can)"
+                f"{ref} cannot be allowed always (only actions on an exact external target, "
+                "or an MCP server's tool, can)"
             )
         return "always"
     if action == "approve":

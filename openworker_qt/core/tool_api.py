@@ -88,6 +88,9 @@ class Tool:
     concurrency_safe: bool = False
     interaction: Interaction | None = None
     origin: str = BUILTIN
+    #: A tool whose calls name no target: what an "always" answer binds to instead
+    #: (``core.approvals.tool_key``: an MCP server's tool). EXTERNAL calls only.
+    tool_key: str | None = None
 
     def __post_init__(self) -> None:
         check_origin(self.origin)
@@ -103,6 +106,7 @@ class Tool:
         handler: Handler,
         risk: RiskClass | None = None,
         target_arg: str | None = None,
+        tool_key: str | None = None,
     ) -> Tool:
         """A tool offered by the MCP server configured as ``server``.
 
@@ -112,7 +116,7 @@ class Tool:
         """
         return cls(
             name=name, description=description, parameters=parameters, handler=handler,
-            risk=risk, target_arg=target_arg, origin=mcp_origin(server),
+            risk=risk, target_arg=target_arg, origin=mcp_origin(server), tool_key=tool_key,
         )
 
     @classmethod

@@ -268,6 +268,7 @@ class ToolStep:
             risk=call.risk,
             target=target,
             needs_approval=bool(call.tool and call.tool.needs_approval),
+            tool_key=call.tool.tool_key if call.tool else None,
         )
 
     def _finish(
