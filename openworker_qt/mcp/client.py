@@ -479,8 +479,9 @@ class McpServer:
         env, missing = await asyncio.to_thread(resolve, config.env, self.get_secret)
         if missing:
             raise self._failure(
-                "needs " + ", ".join(missing) + " from the keyring, which has no such entry. "
-                "Add it in Settings (or `openworker-qt mcp` set-up) and try again.")
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry "
+                "(nor is it set in the environment). Add it in Settings (or `openworker-qt "
+                "mcp secret NAME`) and try again.")
         path = await asyncio.to_thread(self.path)  # the login shell's, the first time
         env.setdefault("PATH", path)
         program = await asyncio.to_thread(shutil.which, config.command, path=env["PATH"])
@@ -507,7 +508,8 @@ class McpServer:
         headers, missing = await asyncio.to_thread(resolve, config.headers, self.get_secret)
         if missing:
             raise self._failure(
-                "needs " + ", ".join(missing) + " from the keyring, which has no such entry.")
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry "
+                "(nor is it set in the environment).")
         auth = self.auth if self.auth is not None else self._oauth()
         if config.transport == "sse":
             from mcp.client.sse import sse_client

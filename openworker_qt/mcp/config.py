@@ -20,7 +20,9 @@ Our own keys beside the standard ones (other apps ignore them): ``disabled``
 ``sse``).
 
 ``${VAR}`` in ``env`` values and ``headers`` is resolved from the keyring when the
-server starts (the file keeps the placeholder; the secret never lands in it).
+server starts, else from the environment (the file keeps the placeholder; the
+secret never lands in it). VS Code's and Cursor's own variables are expanded when
+their files are imported (:func:`expand_editor_vars`).
 """
 
 from __future__ import annotations
@@ -401,14 +403,19 @@ def placeholders(server: ServerConfig) -> list[str]:
 
 def resolve(
     values: Mapping[str, str], get_secret: Callable[[str], str | None],
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], list[str]]:
     """``values`` with every ``${VAR}`` replaced from ``get_secret`` (the keyring),
-    and the names that had no value (left out of the result). Blocking."""
+    else from the environment, and the names that had neither (left out of the
+    result). Blocking."""
+    environ = os.environ if environ is None else environ
     missing: list[str] = []
     out: dict[str, str] = {}
     for key, value in values.items():
         def sub(m: re.Match[str]) -> str:
             secret = get_secret(m.group(1))
+            if secret is None:
+                secret = environ.get(m.group(1))
             if secret is None:
                 missing.append(m.group(1))
                 return ""
@@ -461,15 +468,107 @@ class ImportResult:
     path: Path | None = None
 
 
+#: VS Code's (and Cursor's) variables, ``${name}`` or ``${kind:argument}``.
+_EDITOR_VAR = re.compile(r"\$\{([^}]*)\}")
+#: VS Code's predefined variables that name an editor's state (an open file, a
+#: selection): nothing here can stand for them.
+_EDITOR_ONLY = frozenset({
+    "file", "fileWorkspaceFolder", "relativeFile", "relativeFileDirname", "fileBasename",
+    "fileBasenameNoExtension", "fileExtname", "fileDirname", "fileDirnameBasename", "cwd",
+    "lineNumber", "selectedText", "execPath", "defaultBuildTask",
+})
+
+
+def expand_editor_vars(
+    server: ServerConfig, *, workspace: Path | None = None, home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ServerConfig:
+    """An entry imported from VS Code or Cursor with their variables expanded:
+    ``${userHome}``, ``${workspaceFolder}`` and ``${workspaceFolderBasename}`` (the
+    folder whose ``.vscode``/``.cursor`` holds the file), ``${pathSeparator}`` and
+    ``${/}``; ``${env:X}`` becomes ``${X}`` in ``env`` and ``headers`` (read when the
+    server starts: the keyring, else the environment) and X's value elsewhere. A bare
+    ``${X}`` stays. :class:`McpConfigError` says what cannot be expanded and why
+    (``${input:…}`` asks VS Code's user; an editor's own state; an unset variable)."""
+    home = home or Path.home()
+    environ = os.environ if environ is None else environ
+    name = server.name
+
+    def expand(value: str, *, secret_ok: bool) -> str:
+        def one(m: re.Match[str]) -> str:
+            var = m.group(1)
+            kind, sep, arg = var.partition(":")
+            if var == "userHome":
+                return str(home)
+            if var in ("workspaceFolder", "workspaceFolderBasename"):
+                if workspace is None:
+                    raise McpConfigError(
+                        f"{name!r} uses ${{{var}}}, the folder open in the editor, and this file "
+                        "belongs to no folder; write the folder's path instead.")
+                return str(workspace) if var == "workspaceFolder" else workspace.name
+            if var in ("pathSeparator", "/"):
+                return os.sep
+            if sep and kind == "env":
+                if secret_ok and VAR_RE.fullmatch("${" + arg + "}"):
+                    return "${" + arg + "}"  # read when it starts: the keyring, else the environment
+                if arg in environ:
+                    return environ[arg]
+                raise McpConfigError(
+                    f"{name!r} uses ${{env:{arg}}}, and {arg} is not set in this environment.")
+            if sep and kind == "input":
+                raise McpConfigError(
+                    f"{name!r} uses ${{input:{arg}}}, which VS Code asks you for each time it "
+                    "starts the server; OpenWorker cannot ask that way. Store the value with "
+                    f"`openworker-qt mcp secret NAME` and write ${{NAME}} instead.")
+            if sep:
+                raise McpConfigError(
+                    f"{name!r} uses ${{{var}}}, which only VS Code can fill in ({kind}: "
+                    "variables are the editor's own); write the value instead.")
+            if var in _EDITOR_ONLY:
+                raise McpConfigError(
+                    f"{name!r} uses ${{{var}}}, which names something open in the editor; "
+                    "write the value instead.")
+            return m.group(0)  # ${NAME}: the keyring (else the environment) when it starts
+
+        return _EDITOR_VAR.sub(one, value)
+
+    def plain(value: str) -> str:
+        return expand(value, secret_ok=False)
+
+    def secret(values: Mapping[str, str]) -> dict[str, str]:
+        return {k: expand(v, secret_ok=True) for k, v in values.items()}
+
+    return replace(
+        server, command=plain(server.command), args=tuple(plain(a) for a in server.args),
+        cwd=plain(server.cwd) if server.cwd else server.cwd, url=plain(server.url),
+        env=secret(server.env), headers=secret(server.headers))
+
+
+def _editor_folder(source: Path) -> Path | None:
+    """The folder a ``.vscode/mcp.json`` or ``.cursor/mcp.json`` belongs to."""
+    parent = source.resolve().parent
+    if parent.name in (".vscode", ".cursor") and parent.parent != Path.home().resolve():
+        return parent.parent
+    return None
+
+
 def import_file(config_dir: Path, source: Path) -> ImportResult:
     """Add the servers of ``source`` to the global file; a name already there is kept
-    as it is (reported as skipped). Secrets in the imported env/headers are copied as
-    they are: the user is told to move them into the keyring (``${VAR}``)."""
+    as it is (reported as skipped). VS Code's and Cursor's variables are expanded
+    (:func:`expand_editor_vars`); an entry using one that cannot be is skipped, with
+    the reason. Secrets in the imported env/headers are copied as they are: the user
+    is told to move them into the keyring (``${VAR}``)."""
     found, problems = servers_in(read_json(source))
     current, _ = load_global(config_dir)
     have = {s.name for s in current}
     result = ImportResult(skipped=list(problems))
-    for server in found:
+    folder = _editor_folder(source)
+    for raw_server in found:
+        try:
+            server = expand_editor_vars(raw_server, workspace=folder)
+        except McpConfigError as exc:
+            result.skipped.append(f"{exc} (not imported)")
+            continue
         if server.name in have:
             result.skipped.append(f"{server.name!r} is already set up; kept as it was.")
             continue
