@@ -117,6 +117,8 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{s.name:20} {s.transport:5} {s.describe()}{state}{where}")
         for tool, risk in sorted(s.tool_risk.items()):
             print(f"{'':26}{tool}: risk {risk.value}")
+        if s.allowed_tools is not None:
+            print(f"{'':26}offers only: {', '.join(sorted(s.allowed_tools)) or '(no tool)'}")
         for tool in sorted(s.disabled_tools):
             print(f"{'':26}{tool}: turned off")
     for problem in problems:
@@ -224,7 +226,8 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _doctor() -> int:
-    from openworker_qt.mcp.doctor import examine
+    from openworker_qt.mcp.doctor import count_tools, examine, tool_warnings
+    from openworker_qt.storage import secrets
 
     servers, problems = mcp_config.load_servers(_config_dir(), None)
     report = examine(servers)
@@ -232,6 +235,15 @@ def _doctor() -> int:
         print(line)
     for problem in problems:
         print(f"Note: {problem}")
+    if any(s.enabled for s in servers):
+        counts = asyncio.run(count_tools(servers, get_secret=secrets.get_secret,
+                                         set_secret=secrets.set_secret))
+        if counts:
+            print("Tools offered to the model: " + ", ".join(
+                f"{name} {offered}" + (f" of {listed}" if listed != offered else "")
+                for name, (offered, listed) in counts.items()))
+        for warning in tool_warnings(counts):
+            print(f"Warning: {warning}")
     return 0
 
 

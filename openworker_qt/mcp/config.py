@@ -15,7 +15,7 @@ start only after the user trusted that exact file (its content hash, see
 *raise* a tool's risk.
 
 Our own keys beside the standard ones (other apps ignore them): ``disabled``
-(bool), ``disabledTools`` (names), ``toolRisk`` (name -> risk class),
+(bool), ``tools`` (the only tool names offered), ``disabledTools`` (names), ``toolRisk`` (name -> risk class),
 ``timeout`` (seconds per call), ``startTimeout`` (seconds to start), ``type`` (``stdio``, ``http``/``streamable-http``,
 ``sse``).
 
@@ -65,6 +65,8 @@ class ServerConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     enabled: bool = True
     disabled_tools: frozenset[str] = frozenset()
+    #: ``tools``: the only tools the server offers the model (None: every tool it lists).
+    allowed_tools: frozenset[str] | None = None
     tool_risk: Mapping[str, RiskClass] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
     #: Seconds the server may take to start (connect, initialize, list its tools).
@@ -83,6 +85,13 @@ class ServerConfig:
 
     def oauth_setting(self, key: str, default: Any = None) -> Any:
         return self.oauth.get(key, default) if isinstance(self.oauth, Mapping) else default
+
+    def offers(self, tool: str) -> bool:
+        """Whether the tool is offered to the model (the ``tools`` list, then
+        ``disabledTools``)."""
+        if self.allowed_tools is not None and tool not in self.allowed_tools:
+            return False
+        return tool not in self.disabled_tools
 
     @property
     def workspace(self) -> bool:
@@ -111,6 +120,8 @@ class ServerConfig:
                 out["headers"] = dict(self.headers)
         if not self.enabled:
             out["disabled"] = True
+        if self.allowed_tools is not None:
+            out["tools"] = sorted(self.allowed_tools)
         if self.disabled_tools:
             out["disabledTools"] = sorted(self.disabled_tools)
         if self.tool_risk:
@@ -174,6 +185,10 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
     except (TypeError, ValueError):
         raise McpConfigError(
             f"\"startTimeout\" of the server {name!r} must be a number of seconds.") from None
+    allowed = raw.get("tools")
+    if allowed is not None and (isinstance(allowed, str) or not isinstance(allowed, list)):
+        raise McpConfigError(f"\"tools\" of the server {name!r} must be a list of tool names "
+                             "(the only ones it offers).")
     oauth = raw.get("oauth")
     if oauth is not None and not isinstance(oauth, (bool, Mapping)):
         raise McpConfigError(f"\"oauth\" of the server {name!r} must be true, false or an object.")
@@ -189,6 +204,7 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         url=str(url or ""), headers=strings("headers"),
         enabled=not bool(raw.get("disabled")) and raw.get("enabled", True) is not False,
         disabled_tools=frozenset(str(t) for t in raw.get("disabledTools") or ()),
+        allowed_tools=None if allowed is None else frozenset(str(t) for t in allowed),
         tool_risk=risks, timeout=max(1.0, timeout), source=source,
         start_timeout=max(0.1, start_timeout),
     )

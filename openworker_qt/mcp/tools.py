@@ -108,4 +108,4 @@ def _schema(schema: dict[str, Any]) -> dict[str, Any]:
 def server_tools(server: McpServer) -> list[Tool]:
     """The enabled tools of a ready server."""
     return [make_tool(server, info) for info in server.tools
-            if info.name not in server.config.disabled_tools]
+            if server.config.offers(info.name)]
