@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("item", type=int, help="inbox item id")
         if name == "approve":
             cmd.add_argument("--always", action="store_true",
-                             help="always allow this tool for this exact target")
+                             help="always allow this tool for this exact target (an MCP "
+                                  "tool: this tool of this server)")
     answer = sub.add_parser(
         "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
     )

@@ -88,3 +88,47 @@ def test_the_rule_is_keyed_by_server_and_tool(tmp_path: Path) -> None:
     local = ToolCallInfo(session_id="s", call_id="c5", name="mcp__a__t", arguments={},
                          risk=RiskClass.WRITE_LOCAL, tool_key=tool_key("a", "t"))
     assert not engine.evaluate(local).can_always
+
+
+def test_always_from_the_inbox_and_on_the_card(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """An unattended turn parks the MCP call in the inbox offering "always"; answered
+    so (``approve --always``), the resumed call runs and a later turn's call of the same
+    tool runs without asking. The card offers the same words."""
+    from openworker_qt.core.approvals import ApprovalRequest
+    from openworker_qt.ui.approval import ApprovalPanel
+
+    behave = {"command": sys.executable, "args": [str(SERVERS / "behave.py")]}
+    (app_paths().ensure().config / "mcp.json").write_text(
+        json.dumps({"mcpServers": {"behave": behave}}), encoding="utf-8")
+    model = tmp_path / "script.json"
+    model.write_text(json.dumps({"turns": [
+        {"text": "1", "tool_calls": [call("mcp__behave__add", {"a": 1, "b": 2})]},
+        {"text": "first done"},
+        {"text": "2", "tool_calls": [call("mcp__behave__add", {"a": 3, "b": 4})]},
+        {"text": "second done"},
+    ]}))
+    res = owq("run", "--unattended", "--model", f"scripted:{model}", "--mcp-wait", "60", "go",
+              cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert res.returncode == 4, res.stderr  # suspended: waiting in the inbox
+    listing = owq("inbox", "--json", cwd=tmp_path, stdin=subprocess.DEVNULL)
+    (item,) = [json.loads(line) for line in listing.stdout.splitlines()]
+    assert item["can_always"] and parse_tool_key(item["standing_target"]) == ("behave", "add")
+    assert owq("approve", str(item["id"]), "--always", cwd=tmp_path,
+               stdin=subprocess.DEVNULL).returncode == 0
+    resumed = owq("resume", cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "mcp__behave__add: ok" in resumed.stdout  # (its server was connected to resume)
+    session = res.stderr.split("[session ", 1)[1].split(" ", 1)[0]
+    again = owq("run", "--unattended", "-s", session, "--model", f"scripted:{model}",
+                "--mcp-wait", "60", "again", cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert again.returncode == 0, again.stderr  # no ask: the rule covered it
+    assert "mcp__behave__add: ok" in again.stdout
+
+    request = ApprovalRequest(
+        session_id="s", call_id="c", tool="mcp__behave__add", arguments={},
+        risk=RiskClass.EXTERNAL, reason="r", can_always=True,
+        standing_target=tool_key("behave", "add"))
+    panel = ApprovalPanel(request)
+    qtbot.addWidget(panel)
+    assert panel.always.text().replace("&", "") == "Always for this tool of this server"
+    assert "add from the MCP server behave" in panel.always.accessibleDescription()

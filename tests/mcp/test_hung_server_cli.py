@@ -54,8 +54,13 @@ def assert_group_gone(pids: Path) -> None:
 def test_run_does_not_wait_out_a_hung_server_and_leaves_nothing_running(tmp_path: Path) -> None:
     pids = configure(tmp_path, start_timeout=600)
     model = tmp_path / "script.json"
-    model.write_text(json.dumps({"turns": [{"text": "Hello from the model."}]}))
-    res = owq("run", "--model", f"scripted:{model}", "--mcp-wait", "1", "--json", "hi",
+    # The turn first waits (bounded) until the server has written its pids: it is up and
+    # has its child when the command ends.
+    wait = f"timeout 60 sh -c 'until [ -s {pids} ]; do sleep 0.05; done'"
+    model.write_text(json.dumps({"turns": [
+        {"text": "Waiting.", "tool_calls": [{"name": "run_shell", "arguments": {"command": wait}}]},
+        {"text": "Hello from the model."}]}))
+    res = owq("run", "-y", "--model", f"scripted:{model}", "--mcp-wait", "1", "--json", "hi",
               cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "MCP server stuck is still starting; its tools join this session" in res.stderr
@@ -70,10 +75,10 @@ def test_run_does_not_wait_out_a_hung_server_and_leaves_nothing_running(tmp_path
 
 
 def test_tools_exits_and_reports_a_server_that_did_not_start(tmp_path: Path) -> None:
-    pids = configure(tmp_path, start_timeout=1)
+    pids = configure(tmp_path, start_timeout=5)  # (time enough to write its pids)
     (tmp_path / "ws").mkdir()
     res = owq("tools", "--json", cwd=tmp_path / "ws")
     assert res.returncode == 0, res.stderr
     rows = {r["name"]: r for r in map(json.loads, res.stdout.splitlines())}
-    assert "did not finish starting within 1 s" in rows["mcp__stuck__*"]["server_status"]
+    assert "did not finish starting within 5 s" in rows["mcp__stuck__*"]["server_status"]
     assert_group_gone(pids)
