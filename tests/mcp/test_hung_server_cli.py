@@ -82,3 +82,22 @@ def test_tools_exits_and_reports_a_server_that_did_not_start(tmp_path: Path) -> 
     rows = {r["name"]: r for r in map(json.loads, res.stdout.splitlines())}
     assert "did not finish starting within 5 s" in rows["mcp__stuck__*"]["server_status"]
     assert_group_gone(pids)
+
+
+async def test_stopping_a_server_still_starting_ends_its_whole_group(tmp_path: Path) -> None:
+    """The app quitting (or a restart) while a server is still starting: the start is
+    cancelled, and the server and its child (both ignoring SIGTERM) are killed."""
+    from openworker_qt.mcp import process
+    from openworker_qt.mcp.client import McpServer, State
+    from openworker_qt.mcp.config import parse_server
+    from tests.mcp.helpers import until
+
+    pids = tmp_path / "pids"
+    srv = McpServer(parse_server("stuck", {"command": sys.executable, "args": [
+        str(SERVERS / "hang_group.py"), str(pids)]}), connect_timeout=600)
+    await srv.start()
+    await until(lambda: pids.exists() and len(pids.read_text().split()) == 2, 30)
+    assert srv.status.state is State.STARTING
+    await srv.stop()
+    assert_group_gone(pids)
+    assert not process.LIVE
