@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-iterations", type=_iterations, metavar="N",
                      help="iteration limit for this turn (1 to 1000)")
     run.add_argument("--json", action="store_true", help="print events as JSON lines")
+    run.add_argument("--mcp-wait", type=float, metavar="SECONDS", default=None,
+                     help="how long the turn waits for MCP servers to start (default 5); "
+                          "later ones join when they are ready")
     run.add_argument(
         "--mode", choices=["discuss", "plan", "interactive", "auto", "custom"],
         help="permission mode for this session (default: permissions.mode from config)",
@@ -92,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("item", type=int, help="inbox item id")
         if name == "approve":
             cmd.add_argument("--always", action="store_true",
-                             help="always allow this tool for this exact target")
+                             help="always allow this tool for this exact target (an MCP "
+                                  "tool: this tool of this server)")
     answer = sub.add_parser(
         "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
     )

@@ -135,7 +135,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
                 session_id=info.id, call_id="(listing)", name=tool.name, arguments=args,
                 risk=tool.risk_class(), target=tool.target(args) if tool.target_arg else None,
                 needs_approval=tool.needs_approval, always_ask=tool.always_ask,
-                persists=tool.persists,
+                persists=tool.persists, tool_key=tool.tool_key,
             )
             return decider.evaluate(call), decider.risk_of(call)
 

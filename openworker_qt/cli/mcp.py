@@ -117,6 +117,8 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{s.name:20} {s.transport:5} {s.describe()}{state}{where}")
         for tool, risk in sorted(s.tool_risk.items()):
             print(f"{'':26}{tool}: risk {risk.value}")
+        if s.allowed_tools is not None:
+            print(f"{'':26}offers only: {', '.join(sorted(s.allowed_tools)) or '(no tool)'}")
         for tool in sorted(s.disabled_tools):
             print(f"{'':26}{tool}: turned off")
     for problem in problems:
@@ -213,7 +215,8 @@ def _test(args: argparse.Namespace) -> int:
     if server is None:
         raise McpConfigError(f"There is no server named {args.name!r} (see `openworker-qt mcp list`).")
     print(f"Starting {server.name} ({server.describe()})…")
-    result = asyncio.run(check_server(server, get_secret=secrets.get_secret))
+    result = asyncio.run(check_server(server, get_secret=secrets.get_secret,
+                                      set_secret=secrets.set_secret))
     print(result.message)
     if result.tools:
         print("Tools: " + ", ".join(result.tools))
@@ -223,7 +226,8 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _doctor() -> int:
-    from openworker_qt.mcp.doctor import examine
+    from openworker_qt.mcp.doctor import count_tools, examine, tool_warnings
+    from openworker_qt.storage import secrets
 
     servers, problems = mcp_config.load_servers(_config_dir(), None)
     report = examine(servers)
@@ -231,6 +235,15 @@ def _doctor() -> int:
         print(line)
     for problem in problems:
         print(f"Note: {problem}")
+    if any(s.enabled for s in servers):
+        counts = asyncio.run(count_tools(servers, get_secret=secrets.get_secret,
+                                         set_secret=secrets.set_secret))
+        if counts:
+            print("Tools offered to the model: " + ", ".join(
+                f"{name} {offered}" + (f" of {listed}" if listed != offered else "")
+                for name, (offered, listed) in counts.items()))
+        for warning in tool_warnings(counts):
+            print(f"Warning: {warning}")
     return 0
 
 
@@ -319,9 +332,15 @@ def _logout(name: str) -> int:
     return 0
 
 
-async def connect(rt: Any, workspace: Path | None) -> Any:
-    """For ``openworker-qt run``: the configured servers, connected (bounded) so the
-    turn is offered their tools; None when there are none. Problems go to stderr."""
+#: Seconds ``openworker-qt run`` waits for the MCP servers before the turn starts.
+RUN_WAIT = 5.0
+
+
+async def connect(rt: Any, workspace: Path | None, *, wait: float | None = None) -> Any:
+    """For ``openworker-qt run``: the configured servers, started together, so the turn
+    is offered their tools; None when there are none. The turn waits for them at most
+    ``wait`` seconds (:data:`RUN_WAIT`): a server still starting then is reported and
+    its tools join the session when it is ready. Problems go to stderr."""
     from openworker_qt.mcp.client import State
     from openworker_qt.mcp.doctor import login_path
     from openworker_qt.mcp.manager import McpManager
@@ -335,21 +354,51 @@ async def connect(rt: Any, workspace: Path | None) -> Any:
     if not manager.servers:
         return None
     rt.mcp = manager
-    await manager.start_all()
+    await manager.start_all()  # (each connects in the background, all at once)
     try:
-        await manager.wait_ready(within=45)
+        await manager.wait_ready(within=RUN_WAIT if wait is None else max(0.0, wait))
     except TimeoutError:
         pass
+    late: set[str] = set()
     for server in manager.servers.values():
-        if server.config.enabled and server.status.state is not State.READY:
+        if not server.config.enabled or server.status.state is State.READY:
+            continue
+        if server.status.state is State.STARTING:
+            late.add(server.config.name)
+            sys.stderr.write(f"note: MCP server {server.config.name} is still starting; its "
+                             "tools join this session when it is ready.\n")
+        else:
             sys.stderr.write(f"note: MCP server {server.config.name}: "
                              f"{server.status.describe()}\n")
+
+    def joined(server: Any) -> None:
+        name = server.config.name
+        if name in late and server.status.state is State.READY:
+            late.discard(name)
+            sys.stderr.write(f"note: MCP server {name} is ready; its tools joined the session.\n")
+
+    def notice(name: str, text: str) -> None:
+        late.discard(name)
+        sys.stderr.write(f"note: MCP server {name}: {manager.headline(text)}\n")
+
+    manager.listeners.append(joined)
+    manager.on_notice = notice
     return manager
 
 
 async def disconnect(manager: Any) -> None:
+    """Stop every server and end its processes (bounded: a server that does not stop
+    is killed with its whole process group)."""
+    from openworker_qt.mcp import process
+
     if manager is not None:
-        await manager.stop_all()
+        manager.on_notice = None
+        manager.listeners.clear()
+        try:
+            await asyncio.wait_for(manager.stop_all(), 15.0)
+        except TimeoutError:
+            pass
+        process.end_all_now()
 
 
 def _browse(args: argparse.Namespace) -> int:

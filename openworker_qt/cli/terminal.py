@@ -9,7 +9,12 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.approvals import (
+    ApprovalOutcome,
+    ApprovalRequest,
+    QuestionRequest,
+    parse_tool_key,
+)
 from openworker_qt.core.inbox import args_preview
 
 preview_args = args_preview
@@ -97,6 +102,9 @@ class TerminalApprover:
             )
             return ApprovalOutcome.DENY
         always = "/a=always" if request.can_always else ""
+        whole_tool = parse_tool_key(request.standing_target) if request.can_always else None
+        if whole_tool is not None:  # an MCP tool: "always" covers the tool, not a target
+            always = "/a"
         # What an MCP server says its tool does (what the model read): a poisoned
         # description ("ignore your instructions…") is seen before the call runs.
         about = server_words(request.about)
@@ -105,6 +113,8 @@ class TerminalApprover:
             f"{preview_args(dict(request.arguments))}\n"
             f"  reason: {request.reason}\n"
             + (f"  {about}\n" if about else "")
+            + (f"  a = always for this tool of this server: {whole_tool[1]} of the MCP server "
+               f"{whole_tool[0]}, in this session\n" if whole_tool else "")
             + f"  Allow? [y/N{always}] "
         )
         answer = await asyncio.to_thread(_ask, prompt)

@@ -127,7 +127,7 @@ async def run(args: argparse.Namespace) -> int:
             manager.switch_model(info.id, args.model)
         from openworker_qt.cli import mcp as mcp_cli  # MCP servers' tools (none set up: nothing)
 
-        servers = await mcp_cli.connect(rt, workspace)
+        servers = await mcp_cli.connect(rt, workspace, wait=getattr(args, "mcp_wait", None))
         engine = manager.engine(info.id)
         loop = asyncio.get_running_loop()
         presses = 0
@@ -136,6 +136,9 @@ async def run(args: argparse.Namespace) -> int:
             nonlocal presses
             presses += 1
             if presses > 1:
+                from openworker_qt.mcp.process import end_all_now
+
+                end_all_now()  # (os._exit runs no clean-up: the servers' groups first)
                 os._exit(130)
             engine.request_interrupt()
 
@@ -230,31 +233,45 @@ async def resume(args: argparse.Namespace) -> int:
             return 0
         renderer = TerminalRenderer(sys.stdout, color=sys.stdout.isatty())
         worst = 0
-        for info in targets:
-            status = "completed"
-            sys.stderr.write(f"[resuming session {info.id}]\n")
-            from openworker_qt.core.messages import pending_tool_calls
+        from openworker_qt.cli import mcp as mcp_cli  # a parked call may be an MCP server's tool
 
-            try:
-                if not pending_tool_calls(rt.conversations.load(info.id)):
-                    manager.close_cut_off_turn(info.id)
-                    sys.stderr.write(
-                        "  (cut off mid-answer; nothing to resume — run it again with "
-                        f"`openworker-qt retry {info.id}`)\n")
-                    continue
-                async for event in manager.resume(info.id):
-                    renderer.render(event)
-                    if isinstance(event, ev.TurnEnded):
-                        status = event.status
-            except SessionBusy as busy:
-                sys.stderr.write(f"openworker-qt: {busy}\n")
-                worst = max(worst, EXIT["busy"])
-                continue
-            sys.stderr.write(f"[session {info.id} · {status}]\n")
-            if status == "suspended":
-                print_pending(rt.inbox.pending(info.id), sys.stderr)
-            worst = max(worst, EXIT.get(status, 1))
+        servers = await mcp_cli.connect(rt, None, wait=getattr(args, "mcp_wait", None))
+        try:
+            worst = await _resume_each(rt, manager, targets, renderer)
+        finally:
+            await mcp_cli.disconnect(servers)
         return worst
+
+
+async def _resume_each(rt: Runtime, manager: SessionManager, targets: list[Any],
+                       renderer: TerminalRenderer) -> int:
+    """The parked turns of ``targets`` resumed one by one; the worst exit status."""
+    worst = 0
+    for info in targets:
+        status = "completed"
+        sys.stderr.write(f"[resuming session {info.id}]\n")
+        from openworker_qt.core.messages import pending_tool_calls
+
+        try:
+            if not pending_tool_calls(rt.conversations.load(info.id)):
+                manager.close_cut_off_turn(info.id)
+                sys.stderr.write(
+                    "  (cut off mid-answer; nothing to resume — run it again with "
+                    f"`openworker-qt retry {info.id}`)\n")
+                continue
+            async for event in manager.resume(info.id):
+                renderer.render(event)
+                if isinstance(event, ev.TurnEnded):
+                    status = event.status
+        except SessionBusy as busy:
+            sys.stderr.write(f"openworker-qt: {busy}\n")
+            worst = max(worst, EXIT["busy"])
+            continue
+        sys.stderr.write(f"[session {info.id} · {status}]\n")
+        if status == "suspended":
+            print_pending(rt.inbox.pending(info.id), sys.stderr)
+        worst = max(worst, EXIT.get(status, 1))
+    return worst
 
 
 async def retry(args: argparse.Namespace) -> int:

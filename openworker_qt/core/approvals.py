@@ -44,6 +44,10 @@ class ToolCallInfo:
     explained: str = ""
     #: The call saves something later sessions see (``Tool.persists``: a memory).
     persists: bool = False
+    #: For a tool whose calls name no target (an MCP server's tool): what names the
+    #: tool itself (:func:`tool_key`). An EXTERNAL call's "always" answer binds to it:
+    #: "always for this tool of this server".
+    tool_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +138,22 @@ class AskForConsequential:
 
     def remember(self, call: ToolCallInfo, outcome: ApprovalOutcome) -> None:
         return None
+
+
+#: How a :func:`tool_key` starts.
+TOOL_KEY_PREFIX = "mcp-tool:"
+
+
+def tool_key(server: str, tool: str) -> str:
+    """What a standing rule binds to for "always for this tool of this server": the
+    server's configured name and the server's own name for the tool (a server name
+    has no ':', so the pair is read back without doubt)."""
+    return f"{TOOL_KEY_PREFIX}{server}:{tool}"
+
+
+def parse_tool_key(target: str | None) -> tuple[str, str] | None:
+    """(server, tool) of a :func:`tool_key`; None for any other target."""
+    if not target or not target.startswith(TOOL_KEY_PREFIX):
+        return None
+    server, sep, tool = target[len(TOOL_KEY_PREFIX):].partition(":")
+    return (server, tool) if sep and server and tool else None

@@ -480,7 +480,8 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
             return "always_command"  # the run binds it to the task and the exact command
         if item.kind != "approval" or not item.can_always:
             raise InboxError(
-                f"{ref} cannot be allowed always (only actions on an exact external target can)"
+                f"{ref} cannot be allowed always (only actions on an exact external target, "
+                "or an MCP server's tool, can)"
             )
         return "always"
     if action == "approve":

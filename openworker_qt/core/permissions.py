@@ -58,7 +58,8 @@ Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
    ``..`` — is refused: the file would not be inside the folder that was checked.
 3. ``can_always`` (an "always" answer may be offered) is set only for EXTERNAL calls
    with a target; the answer becomes a session-scoped standing rule bound to that
-   exact target. ``standing_target`` is set on every EXTERNAL decision with a target.
+   exact target. A tool whose calls name no target (an MCP server's tool) binds it
+   to the tool itself (``ToolCallInfo.tool_key``: its server and its name). ``standing_target`` is set on every EXTERNAL decision with a target.
 4. Tools that read a path (``read_file``, ``list_files``, ``grep``, ``glob``; see
    ``read_paths``). The READ ROOTS are the workspace, the writable roots, the
    folders granted to the session (read-only ones too) and the files the user
@@ -208,8 +209,8 @@ def standing_rule_candidate(call: ToolCallInfo) -> str | None:
 
 
 def standing_rule_candidate_for(risk: RiskClass, call: ToolCallInfo) -> str | None:
-    if risk is RiskClass.EXTERNAL and call.target:
-        return call.target
+    if risk is RiskClass.EXTERNAL and (call.target or call.tool_key):
+        return call.target or call.tool_key  # (a tool without targets: the tool itself)
     return None
 
 
@@ -836,7 +837,7 @@ class PermissionEngine:
             if reads is None:
                 return Decision(allowed=True, reason="read-only tool", rule="risk:read")
             return self._read(call, mode, reads)
-        target = call.target if risk is RiskClass.EXTERNAL else None
+        target = (call.target or call.tool_key) if risk is RiskClass.EXTERNAL else None
         if mode.read_only:
             kind = risk.value.replace("_", " ")
             return Decision(
@@ -1104,7 +1105,7 @@ class PermissionEngine:
                     rule=rule.label,
                     standing_target=target,
                 )
-        where = f" ({target})" if target else ""
+        where = f" ({call.target})" if call.target else ""
         return Decision(
             allowed=False,
             needs_user=True,
@@ -1130,7 +1131,8 @@ class PermissionEngine:
         """
         if self.risk_of(call) is not RiskClass.EXTERNAL:
             raise ValueError(f"{call.name} is not an external action; it cannot get a standing rule")
-        if not call.target:
+        target = call.target or call.tool_key
+        if not target:
             raise ValueError(f"this {call.name} call has no target to bind a standing rule to")
         if scope == "task":
             if not self.task_id:
@@ -1139,7 +1141,7 @@ class PermissionEngine:
         else:
             scope_id = call.session_id
         return self.rules.add(
-            call.name, call.target, scope=scope, scope_id=scope_id, uses=uses,
+            call.name, target, scope=scope, scope_id=scope_id, uses=uses,
             ttl_seconds=ttl_seconds,
         )
 

@@ -102,6 +102,9 @@ class Tool:
     always_ask: bool = False
     explain: Explainer | None = None
     persists: bool = False
+    #: A tool whose calls name no target: what an "always" answer binds to instead
+    #: (``core.approvals.tool_key``: an MCP server's tool). EXTERNAL calls only.
+    tool_key: str | None = None
 
     def __post_init__(self) -> None:
         check_origin(self.origin)
@@ -117,6 +120,7 @@ class Tool:
         handler: Handler,
         risk: RiskClass | None = None,
         target_arg: str | None = None,
+        tool_key: str | None = None,
     ) -> Tool:
         """A tool offered by the MCP server configured as ``server``.
 
@@ -126,7 +130,7 @@ class Tool:
         """
         return cls(
             name=name, description=description, parameters=parameters, handler=handler,
-            risk=risk, target_arg=target_arg, origin=mcp_origin(server),
+            risk=risk, target_arg=target_arg, origin=mcp_origin(server), tool_key=tool_key,
         )
 
     @classmethod

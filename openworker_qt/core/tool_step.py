@@ -274,6 +274,7 @@ class ToolStep:
             always_ask=always,
             explained=self._explained(tool, call.arguments) if always else "",
             persists=bool(tool and tool.persists),
+            tool_key=tool.tool_key if tool else None,
         )
 
     def _explained(self, tool: Tool | None, arguments: dict[str, Any]) -> str:

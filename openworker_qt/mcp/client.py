@@ -34,7 +34,7 @@ from openworker_qt.mcp.config import ServerConfig, resolve
 
 log = logging.getLogger(__name__)
 
-CONNECT_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 30.0  # (the default ``startTimeout``: config.DEFAULT_START_TIMEOUT)
 STDERR_KEEP = 32 * 1024
 #: Seconds a server that failed to start is not tried again (doubling per failure, up to the last).
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
@@ -184,7 +184,7 @@ class McpServer:
         get_secret: Callable[[str], str | None] | None = None,
         set_secret: Callable[[str, str], None] | None = None,
         path: Callable[[], str] | None = None,
-        connect_timeout: float = CONNECT_TIMEOUT,
+        connect_timeout: float | None = None,
         auth: Any = None,
     ) -> None:
         self.config = config
@@ -193,9 +193,11 @@ class McpServer:
         self.set_secret = set_secret
         self._signing_in: tuple[Any, Any] | None = None  # (LoopbackCallback, browser)
         self.path = path or (lambda: os.environ.get("PATH", os.defpath))
-        self.connect_timeout = connect_timeout
+        self._connect_timeout = connect_timeout
         self.auth = auth  # an httpx2.Auth (OAuth) for HTTP servers
         self.stderr = StderrTail()
+        #: The process groups of this server's stdio processes not known to be ended.
+        self._groups: list[Any] = []
         self.tools: list[ToolInfo] = []
         self.server_info: str = ""
         self.instructions: str = ""
@@ -216,6 +218,19 @@ class McpServer:
         self._retry_at: asyncio.TimerHandle | None = None
         self._episode_noticed = False
         self.log: list[str] = []  # what happened, for the settings page and `mcp test`
+        self.http_status = 0  # the last HTTP status an HTTP server answered with
+
+    @property
+    def connect_timeout(self) -> float:
+        """Seconds a start may take: the caller's bound, else the server's
+        ``startTimeout`` setting."""
+        if self._connect_timeout is not None:
+            return self._connect_timeout
+        return self.config.start_timeout
+
+    @connect_timeout.setter
+    def connect_timeout(self, value: float | None) -> None:
+        self._connect_timeout = value
 
     # ------------------------------------------------------------ status
 
@@ -283,8 +298,18 @@ class McpServer:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(task, 5.0)
+        await self._end_groups()
         if self._status.state in (State.READY, State.STARTING):
             self._set(State.STOPPED)
+
+    async def _end_groups(self) -> None:
+        """End every process group this server spawned that is not known to be gone
+        (whatever became of the task that owned it). Bounded."""
+        groups = list(self._groups)
+        self._groups.clear()
+        for group in groups:
+            with contextlib.suppress(Exception):
+                await group.end()
 
     def disable(self) -> None:
         self._set(State.DISABLED)
@@ -383,6 +408,7 @@ class McpServer:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(task, 10.0)
+        await self._end_groups()
 
     def _hint(self) -> str:
         if self.config.transport != "stdio":
@@ -445,23 +471,30 @@ class McpServer:
         return await stack.enter_async_context(session)
 
     async def _open_stdio(self, stack: AsyncExitStack) -> Any:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+        from openworker_qt.mcp import process
 
         config = self.config
         env, missing = await asyncio.to_thread(resolve, config.env, self.get_secret)
         if missing:
             raise self._failure(
-                "needs " + ", ".join(missing) + " from the keyring, which has no such entry. "
-                "Add it in Settings (or `openworker-qt mcp` set-up) and try again.")
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry "
+                "(nor is it set in the environment). Add it in Settings (or `openworker-qt "
+                "mcp secret NAME`) and try again.")
         path = await asyncio.to_thread(self.path)  # the login shell's, the first time
         env.setdefault("PATH", path)
         program = await asyncio.to_thread(shutil.which, config.command, path=env["PATH"])
         if program is None:
             raise self._failure(_not_found(config.command))
-        params = StdioServerParameters(command=program, args=list(config.args), env=env,
-                                       cwd=config.cwd, encoding_error_handler="replace")
         errlog = self.stderr.open()
         try:
+            if process.SUPPORTED:  # its own process group, ended however the connection ends
+                return await stack.enter_async_context(process.stdio_transport(
+                    program, list(config.args), env=get_default_environment() | env,
+                    cwd=config.cwd, errlog=errlog, groups=self._groups))
+            params = StdioServerParameters(command=program, args=list(config.args), env=env,
+                                           cwd=config.cwd, encoding_error_handler="replace")
             return await stack.enter_async_context(stdio_client(params, errlog=errlog))  # type: ignore[arg-type]
         except OSError as exc:
             raise self._failure(f"could not be started: {exc.strerror or exc}.") from exc
@@ -475,7 +508,8 @@ class McpServer:
         headers, missing = await asyncio.to_thread(resolve, config.headers, self.get_secret)
         if missing:
             raise self._failure(
-                "needs " + ", ".join(missing) + " from the keyring, which has no such entry.")
+                "needs " + ", ".join(missing) + " from the keyring, which has no such entry "
+                "(nor is it set in the environment).")
         auth = self.auth if self.auth is not None else self._oauth()
         if config.transport == "sse":
             from mcp.client.sse import sse_client
@@ -485,8 +519,13 @@ class McpServer:
                 auth=auth))
         from mcp.client.streamable_http import streamable_http_client
 
+        self.http_status = 0
+
+        async def seen(response: Any) -> None:  # (the SDK keeps only "an error response")
+            self.http_status = response.status_code
+
         client = httpx2.AsyncClient(
-            headers=headers, auth=auth,
+            headers=headers, auth=auth, event_hooks={"response": [seen]},
             timeout=httpx2.Timeout(min(30.0, self.connect_timeout), read=300.0))
         await stack.enter_async_context(client)
         return await stack.enter_async_context(streamable_http_client(config.url, http_client=client))
@@ -596,6 +635,8 @@ class McpServer:
                 await self._discard()
                 raise self._failure(f"did not answer {what} within {limit:g} s; it is "
                                     "restarted for the next call.", in_call=True) from None
+            if self.config.transport != "stdio" and self.http_status in (401, 403):
+                raise self._failure(self._explain(exc), in_call=True) from None
             if exc.code == CONNECTION_CLOSED or not self._alive():
                 await self._why_closed()
                 raise self._failure(f"stopped while answering {what}; it is restarted "
@@ -695,6 +736,12 @@ class McpServer:
         leaf = _leaf(exc)
         name = type(leaf).__name__
         text = str(leaf)
+        if self.config.transport != "stdio" and self.http_status in (401, 403):
+            what = "unauthorized" if self.http_status == 401 else "forbidden"
+            return (f"{what}: check the token (or sign in again: "
+                    f"openworker-qt mcp login {self.config.name}).")
+        if self.config.transport != "stdio" and self.http_status >= 400:
+            return f"answered HTTP {self.http_status} ({text or name})."
         if name in ("ConnectError", "ConnectTimeout") or isinstance(leaf, ConnectionRefusedError):
             return f"could not be reached at {self.config.url} ({text or name})."
         if name == "HTTPStatusError":

@@ -15,12 +15,14 @@ start only after the user trusted that exact file (its content hash, see
 *raise* a tool's risk.
 
 Our own keys beside the standard ones (other apps ignore them): ``disabled``
-(bool), ``disabledTools`` (names), ``toolRisk`` (name -> risk class),
-``timeout`` (seconds per call), ``type`` (``stdio``, ``http``/``streamable-http``,
+(bool), ``tools`` (the only tool names offered), ``disabledTools`` (names), ``toolRisk`` (name -> risk class),
+``timeout`` (seconds per call), ``startTimeout`` (seconds to start), ``type`` (``stdio``, ``http``/``streamable-http``,
 ``sse``).
 
 ``${VAR}`` in ``env`` values and ``headers`` is resolved from the keyring when the
-server starts (the file keeps the placeholder; the secret never lands in it).
+server starts, else from the environment (the file keeps the placeholder; the
+secret never lands in it). VS Code's and Cursor's own variables are expanded when
+their files are imported (:func:`expand_editor_vars`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 TRANSPORTS = ("stdio", "http", "sse")
 DEFAULT_TIMEOUT = 60.0
+DEFAULT_START_TIMEOUT = 30.0
 
 
 class McpConfigError(ValueError):
@@ -62,8 +65,12 @@ class ServerConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     enabled: bool = True
     disabled_tools: frozenset[str] = frozenset()
+    #: ``tools``: the only tools the server offers the model (None: every tool it lists).
+    allowed_tools: frozenset[str] | None = None
     tool_risk: Mapping[str, RiskClass] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
+    #: Seconds the server may take to start (connect, initialize, list its tools).
+    start_timeout: float = DEFAULT_START_TIMEOUT
     #: OAuth for an HTTP server: None (automatic: when it asks and no Authorization
     #: header is set), False (never) or settings {"port": int, "scope": str}.
     oauth: Mapping[str, Any] | bool | None = None
@@ -78,6 +85,13 @@ class ServerConfig:
 
     def oauth_setting(self, key: str, default: Any = None) -> Any:
         return self.oauth.get(key, default) if isinstance(self.oauth, Mapping) else default
+
+    def offers(self, tool: str) -> bool:
+        """Whether the tool is offered to the model (the ``tools`` list, then
+        ``disabledTools``)."""
+        if self.allowed_tools is not None and tool not in self.allowed_tools:
+            return False
+        return tool not in self.disabled_tools
 
     @property
     def workspace(self) -> bool:
@@ -106,12 +120,16 @@ class ServerConfig:
                 out["headers"] = dict(self.headers)
         if not self.enabled:
             out["disabled"] = True
+        if self.allowed_tools is not None:
+            out["tools"] = sorted(self.allowed_tools)
         if self.disabled_tools:
             out["disabledTools"] = sorted(self.disabled_tools)
         if self.tool_risk:
             out["toolRisk"] = {k: v.value for k, v in sorted(self.tool_risk.items())}
         if self.timeout != DEFAULT_TIMEOUT:
             out["timeout"] = self.timeout
+        if self.start_timeout != DEFAULT_START_TIMEOUT:
+            out["startTimeout"] = self.start_timeout
         if self.oauth is not None:
             out["oauth"] = self.oauth if isinstance(self.oauth, bool) else dict(self.oauth)
         return out
@@ -162,6 +180,15 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         timeout = float(raw.get("timeout") or DEFAULT_TIMEOUT)
     except (TypeError, ValueError):
         raise McpConfigError(f"\"timeout\" of the server {name!r} must be a number of seconds.") from None
+    try:
+        start_timeout = float(raw.get("startTimeout") or DEFAULT_START_TIMEOUT)
+    except (TypeError, ValueError):
+        raise McpConfigError(
+            f"\"startTimeout\" of the server {name!r} must be a number of seconds.") from None
+    allowed = raw.get("tools")
+    if allowed is not None and (isinstance(allowed, str) or not isinstance(allowed, list)):
+        raise McpConfigError(f"\"tools\" of the server {name!r} must be a list of tool names "
+                             "(the only ones it offers).")
     oauth = raw.get("oauth")
     if oauth is not None and not isinstance(oauth, (bool, Mapping)):
         raise McpConfigError(f"\"oauth\" of the server {name!r} must be true, false or an object.")
@@ -177,7 +204,9 @@ def parse_server(name: str, raw: Any, *, source: str = "global") -> ServerConfig
         url=str(url or ""), headers=strings("headers"),
         enabled=not bool(raw.get("disabled")) and raw.get("enabled", True) is not False,
         disabled_tools=frozenset(str(t) for t in raw.get("disabledTools") or ()),
+        allowed_tools=None if allowed is None else frozenset(str(t) for t in allowed),
         tool_risk=risks, timeout=max(1.0, timeout), source=source,
+        start_timeout=max(0.1, start_timeout),
     )
 
 
@@ -390,14 +419,19 @@ def placeholders(server: ServerConfig) -> list[str]:
 
 def resolve(
     values: Mapping[str, str], get_secret: Callable[[str], str | None],
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], list[str]]:
     """``values`` with every ``${VAR}`` replaced from ``get_secret`` (the keyring),
-    and the names that had no value (left out of the result). Blocking."""
+    else from the environment, and the names that had neither (left out of the
+    result). Blocking."""
+    environ = os.environ if environ is None else environ
     missing: list[str] = []
     out: dict[str, str] = {}
     for key, value in values.items():
         def sub(m: re.Match[str]) -> str:
             secret = get_secret(m.group(1))
+            if secret is None:
+                secret = environ.get(m.group(1))
             if secret is None:
                 missing.append(m.group(1))
                 return ""
@@ -450,15 +484,107 @@ class ImportResult:
     path: Path | None = None
 
 
+#: VS Code's (and Cursor's) variables, ``${name}`` or ``${kind:argument}``.
+_EDITOR_VAR = re.compile(r"\$\{([^}]*)\}")
+#: VS Code's predefined variables that name an editor's state (an open file, a
+#: selection): nothing here can stand for them.
+_EDITOR_ONLY = frozenset({
+    "file", "fileWorkspaceFolder", "relativeFile", "relativeFileDirname", "fileBasename",
+    "fileBasenameNoExtension", "fileExtname", "fileDirname", "fileDirnameBasename", "cwd",
+    "lineNumber", "selectedText", "execPath", "defaultBuildTask",
+})
+
+
+def expand_editor_vars(
+    server: ServerConfig, *, workspace: Path | None = None, home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ServerConfig:
+    """An entry imported from VS Code or Cursor with their variables expanded:
+    ``${userHome}``, ``${workspaceFolder}`` and ``${workspaceFolderBasename}`` (the
+    folder whose ``.vscode``/``.cursor`` holds the file), ``${pathSeparator}`` and
+    ``${/}``; ``${env:X}`` becomes ``${X}`` in ``env`` and ``headers`` (read when the
+    server starts: the keyring, else the environment) and X's value elsewhere. A bare
+    ``${X}`` stays. :class:`McpConfigError` says what cannot be expanded and why
+    (``${input:…}`` asks VS Code's user; an editor's own state; an unset variable)."""
+    home = home or Path.home()
+    environ = os.environ if environ is None else environ
+    name = server.name
+
+    def expand(value: str, *, secret_ok: bool) -> str:
+        def one(m: re.Match[str]) -> str:
+            var = m.group(1)
+            kind, sep, arg = var.partition(":")
+            if var == "userHome":
+                return str(home)
+            if var in ("workspaceFolder", "workspaceFolderBasename"):
+                if workspace is None:
+                    raise McpConfigError(
+                        f"{name!r} uses ${{{var}}}, the folder open in the editor, and this file "
+                        "belongs to no folder; write the folder's path instead.")
+                return str(workspace) if var == "workspaceFolder" else workspace.name
+            if var in ("pathSeparator", "/"):
+                return os.sep
+            if sep and kind == "env":
+                if secret_ok and VAR_RE.fullmatch("${" + arg + "}"):
+                    return "${" + arg + "}"  # read when it starts: the keyring, else the environment
+                if arg in environ:
+                    return environ[arg]
+                raise McpConfigError(
+                    f"{name!r} uses ${{env:{arg}}}, and {arg} is not set in this environment.")
+            if sep and kind == "input":
+                raise McpConfigError(
+                    f"{name!r} uses ${{input:{arg}}}, which VS Code asks you for each time it "
+                    "starts the server; OpenWorker cannot ask that way. Store the value with "
+                    f"`openworker-qt mcp secret NAME` and write ${{NAME}} instead.")
+            if sep:
+                raise McpConfigError(
+                    f"{name!r} uses ${{{var}}}, which only VS Code can fill in ({kind}: "
+                    "variables are the editor's own); write the value instead.")
+            if var in _EDITOR_ONLY:
+                raise McpConfigError(
+                    f"{name!r} uses ${{{var}}}, which names something open in the editor; "
+                    "write the value instead.")
+            return m.group(0)  # ${NAME}: the keyring (else the environment) when it starts
+
+        return _EDITOR_VAR.sub(one, value)
+
+    def plain(value: str) -> str:
+        return expand(value, secret_ok=False)
+
+    def secret(values: Mapping[str, str]) -> dict[str, str]:
+        return {k: expand(v, secret_ok=True) for k, v in values.items()}
+
+    return replace(
+        server, command=plain(server.command), args=tuple(plain(a) for a in server.args),
+        cwd=plain(server.cwd) if server.cwd else server.cwd, url=plain(server.url),
+        env=secret(server.env), headers=secret(server.headers))
+
+
+def _editor_folder(source: Path) -> Path | None:
+    """The folder a ``.vscode/mcp.json`` or ``.cursor/mcp.json`` belongs to."""
+    parent = source.resolve().parent
+    if parent.name in (".vscode", ".cursor") and parent.parent != Path.home().resolve():
+        return parent.parent
+    return None
+
+
 def import_file(config_dir: Path, source: Path) -> ImportResult:
     """Add the servers of ``source`` to the global file; a name already there is kept
-    as it is (reported as skipped). Secrets in the imported env/headers are copied as
-    they are: the user is told to move them into the keyring (``${VAR}``)."""
+    as it is (reported as skipped). VS Code's and Cursor's variables are expanded
+    (:func:`expand_editor_vars`); an entry using one that cannot be is skipped, with
+    the reason. Secrets in the imported env/headers are copied as they are: the user
+    is told to move them into the keyring (``${VAR}``)."""
     found, problems = servers_in(read_json(source))
     current, _ = load_global(config_dir)
     have = {s.name for s in current}
     result = ImportResult(skipped=list(problems))
-    for server in found:
+    folder = _editor_folder(source)
+    for raw_server in found:
+        try:
+            server = expand_editor_vars(raw_server, workspace=folder)
+        except McpConfigError as exc:
+            result.skipped.append(f"{exc} (not imported)")
+            continue
         if server.name in have:
             result.skipped.append(f"{server.name!r} is already set up; kept as it was.")
             continue

@@ -191,11 +191,14 @@ class CheckResult:
 
 
 async def check_server(config: ServerConfig, *, within: float = 30.0,
-                      get_secret: Any = None) -> CheckResult:
-    """Connect (initialize), list the tools, disconnect: what "Test server" shows."""
+                      get_secret: Any = None, set_secret: Any = None) -> CheckResult:
+    """Connect (initialize), list the tools, disconnect: what "Test server" shows.
+    With ``set_secret`` an HTTP server's sign-in (its stored tokens, refreshed if
+    needed) is used as in a session; the browser is never opened."""
     from openworker_qt.mcp.client import McpFailure, McpServer
 
-    server = McpServer(config, get_secret=get_secret, path=login_path, connect_timeout=within)
+    server = McpServer(config, get_secret=get_secret, set_secret=set_secret, path=login_path,
+                       connect_timeout=within)
     try:
         await server.start()
         await server.ensure_ready()
@@ -206,3 +209,52 @@ async def check_server(config: ServerConfig, *, within: float = 30.0,
     names = [t.name for t in server.tools]
     return CheckResult(True, f"{server.server_info or config.name} answered and offers "
                       f"{len(names)} tools.", names, server.stderr.text(), server.server_info)
+
+
+#: Past this many tools (one server's, or all servers' together) the doctor and the
+#: settings page warn: every tool's description goes to the model at every turn.
+TOOL_WARN = 40
+
+
+def tool_warnings(offered: dict[str, tuple[int, int]], limit: int = TOOL_WARN) -> list[str]:
+    """Warnings for ``offered`` (server → (tools offered to the model, tools it lists)):
+    a server, or all of them together, offering more than ``limit``."""
+    out = []
+    for name, (count, listed) in offered.items():
+        if count > limit:
+            out.append(
+                f"The server {name!r} offers {count} tools to the model (it lists {listed}). "
+                f"More than {limit} fill the model's context at every turn and make it choose "
+                "worse: keep only the ones you use (Settings → MCP servers, untick them; or "
+                f"\"tools\": [...] in its entry of mcp.json).")
+    total = sum(count for count, _ in offered.values())
+    if total > limit and len([c for c, _ in offered.values() if c]) > 1:
+        out.append(f"The MCP servers offer {total} tools in all to the model; more than "
+                   f"{limit} fill its context at every turn. Turn off the ones you do not use.")
+    return out
+
+
+async def count_tools(servers: list[ServerConfig], *, within: float = 20.0,
+                      get_secret: Any = None, set_secret: Any = None) -> dict[str, tuple[int, int]]:
+    """Start the enabled servers together (bounded), and count their tools:
+    server → (offered to the model, listed by the server). Servers that did not
+    start are left out."""
+    import asyncio
+
+    from openworker_qt.mcp.client import State
+    from openworker_qt.mcp.manager import McpManager
+
+    manager = McpManager([s for s in servers if s.enabled], get_secret=get_secret,
+                         set_secret=set_secret, path=login_path, connect_timeout=within)
+    try:
+        await manager.start_all()
+        try:
+            await manager.wait_ready(within)
+        except TimeoutError:
+            pass
+        return {name: (sum(1 for t in server.tools if server.config.offers(t.name)),
+                       len(server.tools))
+                for name, server in manager.servers.items()
+                if server.status.state is State.READY}
+    finally:
+        await asyncio.wait_for(manager.stop_all(), 15.0)

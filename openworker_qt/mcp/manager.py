@@ -117,8 +117,8 @@ class McpManager:
 
     def _make(self, config: ServerConfig) -> McpServer:
         kw: dict[str, Any] = {}
-        if self.connect_timeout is not None:
-            kw["connect_timeout"] = self.connect_timeout
+        if self.connect_timeout is not None:  # (a bound: a shorter startTimeout is kept)
+            kw["connect_timeout"] = min(self.connect_timeout, config.start_timeout)
         server = McpServer(config, get_secret=self.get_secret, set_secret=self.set_secret,
                            path=self.path, **kw)
         server.on_notice = self._notice

@@ -17,6 +17,7 @@ import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
+from openworker_qt.core.approvals import tool_key
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.mcp.client import McpFailure
 from openworker_qt.mcp.content import RESULT_CAP, cap, result_text
@@ -90,6 +91,7 @@ def make_tool(server: McpServer, info: ToolInfo) -> Tool:
         config.name, name=name, description=_description(server, info),
         parameters=_schema(info.schema), handler=handler,
         risk=config.tool_risk.get(info.name),
+        tool_key=tool_key(config.name, info.name),  # "always for this tool of this server"
     )
 
 
@@ -106,4 +108,4 @@ def _schema(schema: dict[str, Any]) -> dict[str, Any]:
 def server_tools(server: McpServer) -> list[Tool]:
     """The enabled tools of a ready server."""
     return [make_tool(server, info) for info in server.tools
-            if info.name not in server.config.disabled_tools]
+            if server.config.offers(info.name)]

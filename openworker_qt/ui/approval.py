@@ -45,7 +45,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest, QuestionRequest
+from openworker_qt.core.approvals import (
+    ApprovalOutcome,
+    ApprovalRequest,
+    QuestionRequest,
+    parse_tool_key,
+)
 from openworker_qt.qt.wording import approval_question, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
@@ -266,12 +271,16 @@ class ApprovalPanel(QWidget):
         self.once.setAccessibleName(self.tr("Approve once"))
         self.once.setAccessibleDescription(self.tr("Run this call now, ask again next time"))
         bound = request.standing_target or request.target or ""
+        whole_tool = parse_tool_key(bound)
         self.always = QPushButton(
-            self.tr("A&lways for {target}").format(target=_short(bound)) if bound
+            self.tr("A&lways for this tool of this server") if whole_tool
+            else self.tr("A&lways for {target}").format(target=_short(bound)) if bound
             else self.tr("A&lways allow"), self)
         self.always.setAccessibleName(self.tr("Always allow"))
         self.always.setAccessibleDescription(
-            self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)
+            self.tr("Allow every call of {tool} from the MCP server {server} in this session")
+            .format(tool=whole_tool[1], server=whole_tool[0]) if whole_tool
+            else self.tr("Allow {tool} for this exact target from now on").format(tool=request.tool)
         )
         self.always.setVisible(request.can_always)
         # A scheduled task's shell command: "always" is for this task, this exact command.

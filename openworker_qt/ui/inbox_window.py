@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.core.approvals import parse_tool_key
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
@@ -255,6 +256,9 @@ class InboxWindow(QWidget):
         self.once.setVisible(approval)
         self.deny.setVisible(approval)
         self.always.setVisible(approval and item is not None and item.can_always)
+        whole_tool = parse_tool_key(item.standing_target) if item is not None else None
+        self.always.setText(self.tr("A&lways for this tool of this server") if whole_tool
+                            else self.tr("A&lways allow"))
         for answer_widget in (self.options, self.answer, self.send_answer):
             answer_widget.setVisible(has and not approval)
         if item is None:

@@ -113,6 +113,11 @@ class McpPage(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.too_many = QLabel()  # a server (or all) offering more tools than the model can use well
+        self.too_many.setWordWrap(True)
+        self.too_many.setAccessibleName(self.tr("Too many tools"))
+        design.tint(self.too_many, "warning")
+        self.too_many.setVisible(False)
         self.tools = QTreeWidget()
         self.tools.setHeaderLabels([self.tr("Tool"), self.tr("Risk"), self.tr("The server says")])
         self.tools.setAccessibleName(self.tr("The server's tools"))
@@ -134,6 +139,12 @@ class McpPage(QWidget):
         dlay = QVBoxLayout(detail)
         design.arrange(dlay, "flush", "row")
         dlay.addWidget(self.status)
+        dlay.addWidget(self.too_many)
+        picks = QHBoxLayout()
+        self.all_on_button = self._button(picks, self.tr("All tools on"), self.all_tools_on)
+        self.all_off_button = self._button(picks, self.tr("All tools off"), self.all_tools_off)
+        picks.addStretch(1)
+        dlay.addLayout(picks)
         dlay.addWidget(self.tools, 2)
         dlay.addWidget(QLabel(self.tr("Log and what the server printed:")))
         dlay.addWidget(self.log, 1)
@@ -249,12 +260,13 @@ class McpPage(QWidget):
             return
         config = server.config
         self.status.setText(f"{config.describe()}\n{self._status_text(server)}")
+        self._warn_tools()
         for info in server.tools:
             item = QTreeWidgetItem([info.name, "", _hints(info)])
             item.setData(0, Qt.ItemDataRole.UserRole, info.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(0, Qt.CheckState.Unchecked if info.name in config.disabled_tools
-                               else Qt.CheckState.Checked)
+            item.setCheckState(0, Qt.CheckState.Checked if config.offers(info.name)
+                               else Qt.CheckState.Unchecked)
             item.setToolTip(0, info.description[:1500])
             self.tools.addTopLevelItem(item)
             combo = QComboBox()
@@ -280,11 +292,39 @@ class McpPage(QWidget):
             return
         tool = item.data(0, Qt.ItemDataRole.UserRole)
         off = set(server.config.disabled_tools)
-        if item.checkState(0) == Qt.CheckState.Checked:
+        allowed = server.config.allowed_tools
+        on = item.checkState(0) == Qt.CheckState.Checked
+        if on:
             off.discard(tool)
-        else:
+        elif allowed is None:
             off.add(tool)
-        self._apply(replace(server.config, disabled_tools=frozenset(off)))
+        if allowed is not None:  # a "tools" list: it is what says which ones are offered
+            allowed = allowed | {tool} if on else allowed - {tool}
+        self._apply(replace(server.config, disabled_tools=frozenset(off), allowed_tools=allowed))
+
+    def all_tools_on(self) -> asyncio.Future[Any] | None:
+        server = self.selected()
+        if server is None:
+            return None
+        return self._apply(replace(server.config, disabled_tools=frozenset(), allowed_tools=None))
+
+    def all_tools_off(self) -> asyncio.Future[Any] | None:
+        """None offered (then tick the few to keep): for a server with hundreds."""
+        server = self.selected()
+        if server is None:
+            return None
+        return self._apply(replace(server.config, disabled_tools=frozenset(),
+                                   allowed_tools=frozenset()))
+
+    def _warn_tools(self) -> None:
+        from openworker_qt.mcp.doctor import tool_warnings
+
+        counts = {name: (sum(1 for t in s.tools if s.config.offers(t.name)), len(s.tools))
+                  for name, s in self.manager.servers.items()
+                  if s.status.state is State.READY and s.config.enabled}
+        warnings = tool_warnings(counts)
+        self.too_many.setText("\n".join(warnings))
+        self.too_many.setVisible(bool(warnings))
 
     def set_risk(self, tool: str, risk: RiskClass) -> None:
         server = self.selected()
@@ -363,7 +403,8 @@ class McpPage(QWidget):
             from openworker_qt.storage import secrets
 
             self.log.setPlainText(self.tr("Testing {name}…").format(name=server.config.name))
-            result = await check_server(server.config, get_secret=secrets.get_secret)
+            result = await check_server(server.config, get_secret=secrets.get_secret,
+                                        set_secret=secrets.set_secret)
             text = result.message
             if result.tools:
                 text += "\n" + self.tr("Tools: {names}").format(names=", ".join(result.tools))
