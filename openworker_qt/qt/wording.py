@@ -312,6 +312,11 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
     if tool.startswith("git_"):
         return QCoreApplication.translate("Wording", "Run git {what}?").format(what=tool[4:])
     if tool == "web_fetch":
+        source = str(args.get("redirected_from") or "")
+        if source:  # the card says where the redirect goes (and from where)
+            return QCoreApplication.translate(
+                "Wording", "Follow the redirect from {source} to {url}?").format(
+                source=_clip(source, 50), url=_clip(args.get("url"), 70))
         return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
     if tool == "web_search":
         return QCoreApplication.translate("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))
