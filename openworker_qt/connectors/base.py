@@ -368,17 +368,25 @@ def answer(service: str, response: Any, expect: Expect = "json") -> Any:
     if expect == "text":
         return _body(response)
     if _looks_like_html(response):
-        raise ConnectorError(
-            "answer", "{service} answered with a web page instead of data. Check the "
-            "address in its settings: a proxy or a sign-in page may be in the way.",
-            status=response.status_code, service=service)
+        raise not_data(service, page=True, status=response.status_code)
     try:
         return json.loads(response.content)
     except ValueError:
-        raise ConnectorError(
-            "answer", "{service} answered with something that is not readable data "
-            "(broken JSON). Check the address in its settings: a proxy may be in the way.",
-            status=response.status_code, service=service) from None
+        raise not_data(service, page=False, status=response.status_code) from None
+
+
+def not_data(service: str, *, page: bool, status: int | None = None) -> ConnectorError:
+    """The error of a successful answer that is not data: a web page (``page``) or
+    broken JSON. For connectors that read answers through an SDK too (Slack)."""
+    if page:
+        return ConnectorError(
+            "answer", "{service} answered with a web page instead of data. Check the "
+            "address in its settings: a proxy or a sign-in page may be in the way.",
+            status=status, service=service)
+    return ConnectorError(
+        "answer", "{service} answered with something that is not readable data "
+        "(broken JSON). Check the address in its settings: a proxy may be in the way.",
+        status=status, service=service)
 
 
 def _decoded(text: str) -> str:
