@@ -356,7 +356,7 @@ def _looks_like_html(response: Any) -> bool:
     ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in ("text/html", "application/xhtml+xml"):
         return True
-    head = response.content[:512].lstrip().lower()
+    head = bytes(response.content[:512]).lstrip().lower()
     return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body"))
 
 
