@@ -556,7 +556,8 @@ class PermissionEngine:
 
     @_in_view
     def _auto_allow_in_view(self) -> frozenset[str]:
-        return frozenset(str(e) for e in _live(self._auto_allow) or ())
+        # (an MCP tool may be named by its pair: "mcp:<server>/<tool>")
+        return frozenset(override_name(str(e)) for e in _live(self._auto_allow) or ())
 
     @staticmethod
     def _classes(source: Any) -> dict[str, RiskClass]:

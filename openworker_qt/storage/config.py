@@ -238,6 +238,14 @@ def _check(
                         "Name the tool as \"mcp:<server>/<tool>\" (or set its risk in "
                         "Settings → MCP servers); ignored"
                     )
+        if dotted == "permissions.auto_allow" and isinstance(value, list):
+            for tool in value:
+                if stale_name(str(tool)):
+                    warnings.append(
+                        f"{path}: 'permissions.auto_allow' entry {tool!r} names no MCP tool: "
+                        "a server or tool name with \"__\" in it is no longer spelled so. "
+                        "Name the tool as \"mcp:<server>/<tool>\"; ignored"
+                    )
 
 
 def _check_providers(table: Mapping[str, Any], path: Path) -> None:

@@ -150,6 +150,15 @@ def test_the_old_ambiguous_spelling_applies_to_neither_and_is_reported(tmp_path:
     text = "\n".join(cfg.warnings)
     assert "mcp__a__b__c" in text and "mcp:<server>/<tool>" in text
     assert "create_issue" not in text
+    conf.write_text('[permissions]\nauto_allow = ["mcp__a__b__c", "mcp__github__create_issue"]\n')
+    text = "\n".join(load_config(global_file=conf).warnings)
+    assert "'mcp__a__b__c'" in text and "create_issue" not in text
+
+
+def test_auto_allow_by_the_pair_covers_that_tool_only(tmp_path: Path) -> None:
+    engine = PermissionEngine(workspace=tmp_path, mode="custom", auto_allow=["mcp:a/b__c"])
+    assert engine.evaluate(_info(tool_name("a", "b__c"))).allowed
+    assert engine.evaluate(_info(tool_name("a__b", "c"))).needs_user
 
 
 def test_a_standing_rule_for_one_servers_tool_does_not_cover_the_other(tmp_path: Path) -> None:
