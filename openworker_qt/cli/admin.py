@@ -44,7 +44,7 @@ def mcp_listing(rt: Any, workspace: Path,
     from openworker_qt.mcp.client import State
     from openworker_qt.mcp.doctor import login_path
     from openworker_qt.mcp.manager import McpManager
-    from openworker_qt.mcp.tools import tool_name
+    from openworker_qt.mcp.tools import server_prefix
 
     within = MCP_WAIT if within is None else within
     manager = McpManager.load(rt.paths.config, workspace, get_secret=secrets.get_secret,
@@ -64,7 +64,7 @@ def mcp_listing(rt: Any, workspace: Path,
                 continue
             text = (f"did not connect within {within:g} s" if status.state is State.STARTING
                     else status.describe().splitlines()[0])
-            missing.append({"name": tool_name(name, "") + "*", "origin": f"mcp:{name}",
+            missing.append({"name": server_prefix(name) + "*", "origin": f"mcp:{name}",
                             "server_status": text})
 
     async def connect() -> list[Any]:

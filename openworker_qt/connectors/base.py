@@ -17,6 +17,19 @@ before saying so), reads are retried with back-off on a server error, writes are
 never repeated after the server may have acted on them (a 5xx on a POST is
 reported, not retried: a message is sent at most once), and every failure
 becomes a :class:`ConnectorError` whose message is written for the user.
+
+Addresses: an argument that goes into an address path goes in through
+:func:`path_segment` (one segment, encoded whole) or :func:`owner_repo` (an
+``owner/name`` pair, its shape checked, each part encoded), and
+:meth:`HttpApi.request` refuses, before anything is sent, a path that could
+reach another of the service's addresses (a ``.`` or ``..`` segment, also
+percent-encoded, a raw ``#``, ``?`` or ``\\``, a full address): no model's words
+can turn ``repos/<repo>/issues`` into ``user``.
+
+Answers: a request expects data (JSON) unless it says ``expect="text"``; a web
+page (a proxy's or a sign-in page) or broken JSON with a success status is a
+``ConnectorError`` of kind ``answer`` saying so — never an empty success, never
+a crash of the tool on a string where it wanted an object.
 """
 
 from __future__ import annotations
@@ -24,13 +37,18 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-ErrorKind = Literal["auth", "rate_limited", "server", "request", "network", "config"]
+#: ``answer``: the service answered, but not with data (a web page, broken JSON).
+ErrorKind = Literal["auth", "rate_limited", "server", "request", "network", "config", "answer"]
+#: What a request expects back: ``json`` (data: anything else is an ``answer``
+#: error) or ``text`` (a file's own text; JSON is still parsed).
+Expect = Literal["json", "text"]
 Credentials = Mapping[str, str]
 #: ``text``: typed in; ``bool``: a yes/no switch (a checkbox on the settings page),
 #: stored as ``yes`` when on and left out when off.
@@ -254,15 +272,20 @@ class HttpApi:
         self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
         json_body: Any = None, data: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None, idempotent: bool | None = None,
+        expect: Expect = "json", absolute: bool = False,
     ) -> Any:
         """``idempotent``: whether a server error may be retried (default: by method;
-        a search sent as POST says True)."""
+        a search sent as POST says True). ``expect``: see :data:`Expect`.
+        ``absolute``: ``path`` is a full address from the settings (a sign-in
+        endpoint), never from a model's words."""
         import httpx2
 
         policy = self.policy
         method = method.upper()
         safe = method in IDEMPOTENT if idempotent is None else idempotent
-        path = path.lstrip("/")
+        if not absolute:
+            path = path.lstrip("/")
+            check_path(self.service, path)
         for attempt in range(1, policy.attempts + 1):
             last = attempt == policy.attempts
             try:
@@ -307,7 +330,7 @@ class HttpApi:
                         status=status, service=self.service, code=status, detail=detail)
                 raise ConnectorError("request", "{service} refused the request (HTTP {code}).",
                                      status=status, service=self.service, code=status)
-            return body
+            return answer(self.service, response, expect)
         raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -327,6 +350,81 @@ def _body(response: Any) -> Any:
         except ValueError:
             return response.text
     return response.text
+
+
+def _looks_like_html(response: Any) -> bool:
+    ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype in ("text/html", "application/xhtml+xml"):
+        return True
+    head = bytes(response.content[:512]).lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body"))
+
+
+def answer(service: str, response: Any, expect: Expect = "json") -> Any:
+    """The data of a successful answer (``None`` when it has no body), or a
+    :class:`ConnectorError` of kind ``answer`` when it is not data."""
+    if not response.content:
+        return None
+    if expect == "text":
+        return _body(response)
+    if _looks_like_html(response):
+        raise not_data(service, page=True, status=response.status_code)
+    try:
+        return json.loads(response.content)
+    except ValueError:
+        raise not_data(service, page=False, status=response.status_code) from None
+
+
+def not_data(service: str, *, page: bool, status: int | None = None) -> ConnectorError:
+    """The error of a successful answer that is not data: a web page (``page``) or
+    broken JSON. For connectors that read answers through an SDK too (Slack)."""
+    if page:
+        return ConnectorError(
+            "answer", "{service} answered with a web page instead of data. Check the "
+            "address in its settings: a proxy or a sign-in page may be in the way.",
+            status=status, service=service)
+    return ConnectorError(
+        "answer", "{service} answered with something that is not readable data "
+        "(broken JSON). Check the address in its settings: a proxy may be in the way.",
+        status=status, service=service)
+
+
+def _decoded(text: str) -> str:
+    """``text`` percent-decoded until nothing changes (``%252e`` is ``.`` too)."""
+    for _ in range(4):
+        plain = unquote(text)
+        if plain == text:
+            break
+        text = plain
+    return text
+
+
+def _unsafe(text: str) -> bool:
+    """``text`` (one path segment) could move a path elsewhere once decoded: it is or
+    holds a ``.`` or ``..`` part, or a control character. (An encoded ``#`` or ``?``
+    is only a character of a name: a calendar's id may hold one.)"""
+    plain = _decoded(text)
+    return (any(part.strip() in (".", "..") for part in plain.replace("\\", "/").split("/"))
+            or any(ord(c) < 0x20 or ord(c) == 0x7F for c in plain))
+
+
+def check_path(service: str, path: str) -> None:
+    """Refuse a request path that could reach another of the service's addresses
+    than the one it names (see the module docstring)."""
+    bad: str | None = None
+    if "://" in path or path.startswith("/") or any(c in path for c in "#?\\"):
+        bad = path
+    else:
+        segments = path.split("/")
+        for i, segment in enumerate(segments):
+            if (not segment and 0 < i < len(segments) - 1) or (segment and _unsafe(segment)):
+                bad = segment or "//"
+                break
+    if bad is not None:
+        raise ConnectorError(
+            "request", "{service} was not called: a name given would lead to another of "
+            "its addresses ({part}). Check the names given.",
+            service=service, part=bad[:80])
 
 
 def clip(text: str, limit: int = 12_000) -> str:
@@ -365,8 +463,27 @@ def bearer_api(service: str, values: Credentials, default: str, policy: RetryPol
 
 def path_segment(value: object) -> str:
     """One segment of an address path, from a value the model gave: encoded whole, so it
-    can name one thing and never step to another of the service's addresses."""
-    text = str(value).strip()
-    if not text or text in {".", ".."}:
+    can name one thing and never step to another of the service's addresses (``/``,
+    ``#`` and ``?`` are encoded). Empty, ``.`` and ``..`` (also percent-encoded, also
+    as a part between slashes) and control characters are refused."""
+    text = str(value).strip() if value is not None else ""
+    if not text or _unsafe(text):
         raise ConnectorError("request", "{value} is not a valid id.", value=repr(text))
     return quote(text, safe="")
+
+
+_NAME_PART = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def owner_repo(value: object, example: str = "owner/repository") -> str:
+    """An ``owner/name`` pair (a GitHub repository, a Bitbucket workspace and
+    repository) as two path segments: exactly two parts of letters, digits, ``.``,
+    ``_`` and ``-`` (never ``.`` or ``..`` alone), each encoded."""
+    text = str(value).strip().strip("/") if value is not None else ""
+    parts = text.split("/")
+    if len(parts) != 2 or not all(_NAME_PART.fullmatch(p) and p not in (".", "..")
+                                  for p in parts):
+        raise ConnectorError("request", "Name the repository as {example} (letters, digits, "
+                             "'.', '_' and '-'), not {value}.", example=example,
+                             value=repr(text))
+    return "/".join(quote(p, safe="") for p in parts)

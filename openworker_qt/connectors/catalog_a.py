@@ -319,9 +319,10 @@ async def _drive_read(api: HttpApi, a: dict[str, Any]) -> str:
         return (f"{meta.get('name')} is {int(meta['size']) // 1_000_000} MB: too large to read "
                 "here. Search for the part you need, or open it in Drive.")
     if kind in GOOGLE_EXPORTS:
-        text = await api.get(f"files/{file}/export", params={"mimeType": GOOGLE_EXPORTS[kind]})
+        text = await api.get(f"files/{file}/export", params={"mimeType": GOOGLE_EXPORTS[kind]},
+                            expect="text")
     elif kind.startswith("text/") or kind in ("application/json", "text/csv"):
-        text = await api.get(f"files/{file}", params={"alt": "media"})
+        text = await api.get(f"files/{file}", params={"alt": "media"}, expect="text")
     else:
         return f"{meta.get('name')} is a {kind} file, not text: open it in Drive to see it."
     body = text if isinstance(text, str) else dumps(text)

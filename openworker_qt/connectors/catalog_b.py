@@ -43,6 +43,7 @@ from openworker_qt.connectors.base import (
     is_on,
     n,
     obj,
+    owner_repo,
     refused,
     s,
 )
@@ -164,10 +165,7 @@ async def _bitbucket_validate(api: HttpApi) -> Identity:
 
 
 def _repo(value: Any) -> str:
-    text = str(value).strip().strip("/")
-    if text.count("/") != 1:
-        raise ConnectorError("request", "Name the repository as workspace/repository.")
-    return "/".join(_seg(p) for p in text.split("/"))
+    return owner_repo(value, "workspace/repository")
 
 
 async def _bitbucket_prs(api: HttpApi, a: dict[str, Any]) -> str:
@@ -908,7 +906,7 @@ class _ZoomApi(HttpApi):
         basic = base64.b64encode(":".join(self.credentials).encode()).decode()
         try:
             got = await super().request(
-                "POST", self.oauth_url, idempotent=True,
+                "POST", self.oauth_url, idempotent=True, absolute=True,
                 params={"grant_type": "account_credentials", "account_id": self.account},
                 headers={"Authorization": f"Basic {basic}"})
         except ConnectorError as exc:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 from email.message import EmailMessage
 from typing import Any
-from urllib.parse import quote, urlparse
+from urllib.parse import urlparse
 
 from openworker_qt.connectors import oauth
 from openworker_qt.connectors.base import (
@@ -36,6 +36,8 @@ from openworker_qt.connectors.base import (
     dumps,
     n,
     obj,
+    owner_repo,
+    path_segment,
     s,
 )
 from openworker_qt.connectors.base import token_field as _token_field
@@ -69,13 +71,13 @@ async def _github_validate(api: HttpApi) -> Identity:
 
 
 async def _github_issues(api: HttpApi, a: dict[str, Any]) -> str:
-    issues = await api.get(f"repos/{a['repo']}/issues",
+    issues = await api.get(f"repos/{owner_repo(a['repo'])}/issues",
                            params={"state": a.get("state") or "open", "per_page": 30})
     return dumps(pick(issues, "number", "title", "state", "html_url", "updated_at"))
 
 
 async def _github_comment(api: HttpApi, a: dict[str, Any]) -> str:
-    made = await api.post(f"repos/{a['repo']}/issues/{int(a['number'])}/comments",
+    made = await api.post(f"repos/{owner_repo(a['repo'])}/issues/{int(a['number'])}/comments",
                           json_body={"body": a["body"]})
     return f"Commented on {a['repo']}#{a['number']}: {made.get('html_url', '')}"
 
@@ -116,13 +118,13 @@ async def _gitlab_validate(api: HttpApi) -> Identity:
 
 
 async def _gitlab_issues(api: HttpApi, a: dict[str, Any]) -> str:
-    issues = await api.get(f"projects/{quote(str(a['project']), safe='')}/issues",
+    issues = await api.get(f"projects/{path_segment(a['project'])}/issues",
                            params={"state": a.get("state") or "opened", "per_page": 30})
     return dumps(pick(issues, "iid", "title", "state", "web_url", "updated_at"))
 
 
 async def _gitlab_comment(api: HttpApi, a: dict[str, Any]) -> str:
-    await api.post(f"projects/{quote(str(a['project']), safe='')}/issues/{int(a['iid'])}/notes",
+    await api.post(f"projects/{path_segment(a['project'])}/issues/{int(a['iid'])}/notes",
                    json_body={"body": a["body"]})
     return f"Commented on {a['project']}#{a['iid']}."
 
@@ -204,7 +206,7 @@ async def _gcal_events(api: HttpApi, a: dict[str, Any]) -> str:
     for key, name in (("time_min", "timeMin"), ("time_max", "timeMax")):
         if a.get(key):
             params[name] = a[key]
-    cal = quote(str(a.get("calendar") or "primary"), safe="@.")
+    cal = path_segment(a.get("calendar") or "primary")
     data = await api.get(f"calendars/{cal}/events", params=params)
     return dumps(pick((data or {}).get("items"), "summary", "start", "end", "location",
                        "attendees", "htmlLink"))
@@ -215,7 +217,7 @@ async def _gcal_create(api: HttpApi, a: dict[str, Any]) -> str:
                             "end": {"dateTime": a["end"]}}
     if a.get("attendees"):
         body["attendees"] = [{"email": e.strip()} for e in str(a["attendees"]).split(",") if e.strip()]
-    cal = quote(str(a["calendar"]), safe="@.")
+    cal = path_segment(a["calendar"])
     made = await api.post(f"calendars/{cal}/events", json_body=body)
     return f"Event created: {made.get('htmlLink', made.get('id', ''))}"
 
@@ -254,7 +256,7 @@ async def _gmail_search(api: HttpApi, a: dict[str, Any]) -> str:
                           params={"q": a.get("query") or "in:inbox", "maxResults": 10})
     out = []
     for ref in (found or {}).get("messages") or []:
-        msg = await api.get(f"users/me/messages/{ref['id']}",
+        msg = await api.get(f"users/me/messages/{path_segment(ref['id'])}",
                             params={"format": "metadata",
                                     "metadataHeaders": ["From", "Subject", "Date"]})
         headers = {h["name"]: h["value"] for h in msg.get("payload", {}).get("headers", [])}
@@ -399,7 +401,7 @@ def _adf(text: str) -> dict[str, Any]:
 
 
 async def _jira_comment(api: HttpApi, a: dict[str, Any]) -> str:
-    await api.post(f"rest/api/3/issue/{quote(str(a['issue']))}/comment",
+    await api.post(f"rest/api/3/issue/{path_segment(a['issue'])}/comment",
                    json_body={"body": _adf(a["body"])})
     return f"Commented on {a['issue']}."
 
@@ -556,7 +558,7 @@ async def _notion_append(api: HttpApi, a: dict[str, Any]) -> str:
     blocks = [{"object": "block", "type": "paragraph", "paragraph": {
         "rich_text": [{"type": "text", "text": {"content": line}}]}}
         for line in str(a["text"]).split("\n")]
-    await api.request("PATCH", f"blocks/{quote(str(a['page_id']))}/children",
+    await api.request("PATCH", f"blocks/{path_segment(a['page_id'])}/children",
                       json_body={"children": blocks})
     return f"Added {len(blocks)} paragraph(s) to the page."
 

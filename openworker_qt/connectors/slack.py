@@ -32,6 +32,7 @@ from openworker_qt.connectors.base import (
     ToolDef,
     dumps,
     n,
+    not_data,
     obj,
     s,
 )
@@ -127,9 +128,15 @@ class SlackApi:
                 response = await self.client.api_call(method, json=params)
                 return dict(response.data) if isinstance(response.data, dict) else {}
             except SlackApiError as exc:
-                status = int(getattr(exc.response, "status_code", 0) or 0)
-                data = exc.response.data if isinstance(exc.response.data, dict) else {}
+                answer = exc.response
+                if not hasattr(answer, "data"):  # the SDK could not read the body as JSON
+                    raise not_data("Slack", page=_is_page(answer),
+                                   status=getattr(answer, "status", None)) from exc
+                status = int(getattr(answer, "status_code", 0) or 0)
+                data = answer.data if isinstance(answer.data, dict) else {}
                 error = str(data.get("error", "")) if data else ""
+                if status < 300 and not error:  # a success that is not Slack's data
+                    raise not_data("Slack", page=_is_page(answer), status=status) from exc
                 if status == 429 or error == "ratelimited":
                     wait = retry_after(exc.response.headers.get("Retry-After"))
                     wait = policy.backoff * 2 ** (attempt - 1) if wait is None else wait
@@ -157,6 +164,16 @@ class SlackApi:
                 raise ConnectorError("network", "{service} could not be reached.",
                                      service="Slack") from exc
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _is_page(answer: Any) -> bool:
+    """An answer of the SDK's (a response, or what it read) that is a web page."""
+    headers = getattr(answer, "headers", None) or {}
+    ctype = str(getattr(answer, "content_type", "") or headers.get("content-type", "")
+                or headers.get("Content-Type", ""))
+    data = getattr(answer, "data", None)
+    return "html" in ctype.lower() or (isinstance(data, (str, bytes))
+                                       and str(data[:20]).lower().lstrip().startswith("<"))
 
 
 def _client(values: Credentials, policy: RetryPolicy) -> SlackApi:

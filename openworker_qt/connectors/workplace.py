@@ -10,7 +10,7 @@ item, the contact, the incident, the monitor, the ticket, the channel, the chat)
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlparse
+from urllib.parse import urlparse
 
 from openworker_qt.connectors.base import (
     ConnectorError,
@@ -25,6 +25,7 @@ from openworker_qt.connectors.base import (
     dumps,
     n,
     obj,
+    path_segment,
     refused,
     s,
 )
@@ -59,7 +60,7 @@ async def _asana_tasks(api: HttpApi, a: dict[str, Any]) -> str:
 
 
 async def _asana_comment(api: HttpApi, a: dict[str, Any]) -> str:
-    await api.post(f"tasks/{quote(str(a['task']))}/stories", json_body={"data": {"text": a["text"]}})
+    await api.post(f"tasks/{path_segment(a['task'])}/stories", json_body={"data": {"text": a["text"]}})
     return f"Commented on task {a['task']}."
 
 
@@ -190,7 +191,7 @@ async def _pagerduty_incidents(api: HttpApi, a: dict[str, Any]) -> str:
 
 
 async def _pagerduty_ack(api: HttpApi, a: dict[str, Any]) -> str:
-    await api.request("PUT", f"incidents/{quote(str(a['incident']))}", idempotent=False,
+    await api.request("PUT", f"incidents/{path_segment(a['incident'])}", idempotent=False,
                       json_body={"incident": {"type": "incident_reference",
                                               "status": "acknowledged"}})
     return f"Incident {a['incident']} acknowledged."
@@ -326,7 +327,7 @@ async def _discord_validate(api: HttpApi) -> Identity:
 
 
 async def _discord_read(api: HttpApi, a: dict[str, Any]) -> str:
-    data = await api.get(f"channels/{quote(str(a['channel']))}/messages",
+    data = await api.get(f"channels/{path_segment(a['channel'])}/messages",
                          params={"limit": int(a.get("limit") or 30)})
     return dumps([{"id": m.get("id"), "author": (m.get("author") or {}).get("username"),
                    "content": m.get("content"), "timestamp": m.get("timestamp")}
@@ -334,7 +335,7 @@ async def _discord_read(api: HttpApi, a: dict[str, Any]) -> str:
 
 
 async def _discord_send(api: HttpApi, a: dict[str, Any]) -> str:
-    sent = await api.post(f"channels/{quote(str(a['channel']))}/messages",
+    sent = await api.post(f"channels/{path_segment(a['channel'])}/messages",
                           json_body={"content": a["content"]})
     return f"Sent to channel {a['channel']} (message {sent.get('id', '')})."
 

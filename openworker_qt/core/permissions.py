@@ -139,6 +139,7 @@ from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.risk import RiskClass, parse_risk
 from openworker_qt.core.shell_policy import DEFAULT_ALLOWED_COMMANDS, check_command, shell_folder
 from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
+from openworker_qt.domain.mcp_names import override_name
 
 T = TypeVar("T")
 
@@ -599,16 +600,26 @@ class PermissionEngine:
 
     @_in_view
     def _auto_allow_in_view(self) -> frozenset[str]:
-        return frozenset(str(e) for e in _live(self._auto_allow) or ())
+        # (an MCP tool may be named by its pair: "mcp:<server>/<tool>")
+        return frozenset(override_name(str(e)) for e in _live(self._auto_allow) or ())
 
     @staticmethod
     def _classes(source: Any) -> dict[str, RiskClass]:
+        """By engine name; a ``mcp:<server>/<tool>`` key is for that pair's tool (and
+        beats a key by its name: see :mod:`openworker_qt.domain.mcp_names`)."""
         out: dict[str, RiskClass] = {}
+        pairs: set[str] = set()
         for name, value in dict(_live(source) or {}).items():
             try:
-                out[str(name)] = value if isinstance(value, RiskClass) else parse_risk(str(value))
+                risk = value if isinstance(value, RiskClass) else parse_risk(str(value))
             except ValueError:
                 continue  # the config loader reports bad values; an unknown one is ignored here
+            key = override_name(str(name))
+            if key != str(name):
+                pairs.add(key)
+            elif key in pairs:
+                continue
+            out[key] = risk
         return out
 
     def risk_overrides(self) -> dict[str, RiskClass]:

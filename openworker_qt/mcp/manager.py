@@ -259,18 +259,27 @@ class McpManager:
             await asyncio.shield(task)
 
     def _fill(self, registry: ToolRegistry, server: McpServer, *, drop: bool = False) -> None:
-        prefix = tool_name(server.config.name, "")
-        for name in [n for n in registry.names() if n.startswith(prefix)]:
-            tool = registry.get(name)
-            if tool is not None and tool.origin == f"mcp:{server.config.name}":
-                registry.remove(name)
+        origin = f"mcp:{server.config.name}"
+        for name in [t.name for t in registry if t.origin == origin]:
+            registry.remove(name)
         if drop or not server.config.enabled:
             return
         for tool in server_tools(server):
+            taken = registry.get(tool.name)
+            if taken is not None:  # never one tool standing in for another
+                self._collision(server, tool.name, taken.origin)
+                continue
             try:
                 registry.add(tool)
             except ValueError:
-                log.warning("MCP tool %s skipped: its name is taken", tool.name)
+                self._collision(server, tool.name, "OpenWorker")
+
+    def _collision(self, server: McpServer, name: str, other: str) -> None:
+        text = (f"The tool {name} of the MCP server {server.config.name!r} is left out: "
+                f"{other.removeprefix('mcp:')} already has a tool of that name.")
+        log.warning("%s", text)
+        if (server.config.name, text) not in self.notices:  # once, not at every refresh
+            self._notice(server, text)
 
     def _refresh(self, server: McpServer, *, drop: bool = False) -> None:
         for registry, folder in list(self._registries.items()):
@@ -281,10 +290,11 @@ class McpManager:
         return self.attach(ToolRegistry())
 
     def server_of(self, tool: str) -> McpServer | None:
+        """The server whose tool is named ``tool`` (names are one per (server, tool))."""
         if not tool.startswith(PREFIX):
             return None
         for server in self.servers.values():
-            if tool.startswith(tool_name(server.config.name, "")):
+            if any(tool_name(server.config.name, info.name) == tool for info in server.tools):
                 return server
         return None
 

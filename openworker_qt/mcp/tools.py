@@ -1,4 +1,5 @@
-"""MCP tools as engine tools (``mcp__<server>__<tool>``).
+"""MCP tools as engine tools (``mcp__<server>__<tool>``, one name per pair:
+:mod:`openworker_qt.domain.mcp_names`).
 
 Safety rules (the model is not trusted, and neither is a server):
 
@@ -13,33 +14,23 @@ Safety rules (the model is not trusted, and neither is a server):
 
 from __future__ import annotations
 
-import hashlib
-import re
 from typing import TYPE_CHECKING, Any
 
 from openworker_qt.core.approvals import tool_key
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.domain.mcp_names import PREFIX, server_prefix, split_name, tool_name
 from openworker_qt.mcp.client import McpFailure
 from openworker_qt.mcp.content import RESULT_CAP, cap, result_text
 
 if TYPE_CHECKING:
     from openworker_qt.mcp.client import McpServer, ToolInfo
 
-__all__ = ["RESULT_CAP", "make_tool", "server_tools", "tool_name"]
+__all__ = [
+    "PREFIX", "RESULT_CAP", "make_tool", "server_prefix", "server_tools", "split_name", "tool_name",
+]
 
-PREFIX = "mcp__"
 DESCRIPTION_CAP = 1024
-_BAD = re.compile(r"[^A-Za-z0-9_-]")
 SHOWN_KEY = "mcp.described"
-
-
-def tool_name(server: str, tool: str) -> str:
-    """``mcp__<server>__<tool>`` within the providers' 64 characters of ``[A-Za-z0-9_-]``."""
-    name = f"{PREFIX}{_BAD.sub('_', server)}__{_BAD.sub('_', tool)}"
-    if len(name) <= 64:
-        return name
-    digest = hashlib.sha1(name.encode()).hexdigest()[:8]
-    return f"{name[:55]}_{digest}"
 
 
 def _description(server: McpServer, info: ToolInfo) -> str:

@@ -10,6 +10,7 @@ call so ``pyside6-lupdate`` extracts it).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -281,6 +282,8 @@ def tool_title(
 def humanise_tool(name: str) -> str:
     """``mcp__github__create_issue`` → "GitHub: create issue", ``send_message`` → "Send message"."""
     parts = name.split("__")
+    if len(parts) == 4 and parts[0] == "mcp" and re.fullmatch(r"[0-9a-f]{10}", parts[3]):
+        parts = parts[:3]  # a name made unique with a digest (see mcp.tools.tool_name)
     if len(parts) >= 3 and parts[0] == "mcp":
         server, verb = parts[1], " ".join(parts[2:])
         server = {"github": "GitHub", "gitlab": "GitLab"}.get(server.lower(), server.replace("_", " ").title())
@@ -319,6 +322,11 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
     if tool == "delete_automation":
         return QCoreApplication.translate("Wording", "Delete a scheduled task?")
     if tool == "web_fetch":
+        source = str(args.get("redirected_from") or "")
+        if source:  # the card says where the redirect goes (and from where)
+            return QCoreApplication.translate(
+                "Wording", "Follow the redirect from {source} to {url}?").format(
+                source=_clip(source, 50), url=_clip(args.get("url"), 70))
         return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
     if tool == "web_search":
         return QCoreApplication.translate("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))

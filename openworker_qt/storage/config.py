@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from openworker_qt.domain.mcp_names import stale_name
 from openworker_qt.domain.risk import BUILTIN_RISK, RiskClass
 from openworker_qt.domain.shell import DEFAULT_ALLOWED_COMMANDS, parse_allowlist
 from openworker_qt.storage.paths import app_paths, workspace_config_file
@@ -231,6 +232,21 @@ def _check(
                     warnings.append(
                         f"{path}: 'permissions.risk_overrides.{tool}' = {risk!r} is not a risk "
                         f"class (expected one of: {', '.join(RISK_NAMES)}); ignored"
+                    )
+                elif stale_name(str(tool)):
+                    warnings.append(
+                        f"{path}: 'permissions.risk_overrides.{tool}' names no MCP tool: "
+                        "a server or tool name with \"__\" in it is no longer spelled so. "
+                        "Name the tool as \"mcp:<server>/<tool>\" (or set its risk in "
+                        "Settings → MCP servers); ignored"
+                    )
+        if dotted == "permissions.auto_allow" and isinstance(value, list):
+            for tool in value:
+                if stale_name(str(tool)):
+                    warnings.append(
+                        f"{path}: 'permissions.auto_allow' entry {tool!r} names no MCP tool: "
+                        "a server or tool name with \"__\" in it is no longer spelled so. "
+                        "Name the tool as \"mcp:<server>/<tool>\"; ignored"
                     )
 
 

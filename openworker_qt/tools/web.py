@@ -7,7 +7,14 @@ domain: the next fetch from the same host runs, another host still asks.
 ``web_fetch``:
 
 - http and https only; at most :data:`MAX_REDIRECTS` redirects, followed one hop
-  at a time (a loop is a clear error);
+  at a time (a loop is a clear error), and only while they stay on the host the
+  call was approved for: a redirect to another host is not followed. The tool
+  answers where it leads, and the model fetches that address in a call of its
+  own (``redirected_from`` names the page that sent it there), which is decided
+  again — asked, or refused where nobody can be asked — and whose card says
+  where the redirect goes. A standing rule or a one-time approval therefore
+  never covers a host it was not given for. A redirect whose address carries a
+  user name or password is not followed;
 - the SSRF guard, on EVERY hop: the host is resolved (``getaddrinfo`` in a
   worker, or the resolver given) and refused if any address is loopback,
   link-local, private, shared (CGNAT), multicast, unspecified, reserved or a
@@ -259,6 +266,34 @@ class Fetched:
     body: bytes
     truncated: bool = False
     redirects: list[str] = field(default_factory=list)
+    #: A redirect to another host, not followed: where it leads (``status`` is the
+    #: redirect's, ``body`` is empty).
+    elsewhere: str | None = None
+
+
+def _other_host(nxt: str, host: str) -> str | None:
+    """``nxt``'s host if it is not ``host`` (a :class:`WebError` if it cannot be fetched)."""
+    parts = urlsplit(nxt)
+    if parts.username is not None or parts.password is not None:
+        raise WebError(f"not following a redirect to an address with a user name or password "
+                       f"in it ({parts.hostname or nxt})")
+    other = split_url(nxt)[1]
+    return None if other == host else other
+
+
+def _refused_literal(url: str, host: str, port: int, settings: WebSettings) -> None:
+    """Refuse ``url`` now if its host is an IP address the guard refuses (a name is
+    not looked up: that is for the call that fetches it)."""
+    literal = host.strip("[]")
+    try:
+        ipaddress.ip_address(literal)
+    except ValueError:
+        return
+    if host_allowed(literal, port, settings.allow_private_hosts):
+        return
+    why = refused_reason(literal)
+    if why is not None:
+        raise WebError(f"refused to follow the redirect to {url}: {why}")
 
 
 async def fetch(
@@ -279,6 +314,7 @@ async def fetch(
     timeout = aiohttp.ClientTimeout(total=None, connect=connect_timeout,
                                     sock_connect=connect_timeout, sock_read=connect_timeout)
     seen = [url]
+    approved = split_url(url)[1]
     try:
         async with asyncio.timeout(total_timeout), aiohttp.ClientSession(
             connector=connector, timeout=timeout, trust_env=False,
@@ -293,6 +329,14 @@ async def fetch(
                 async with session.get(current, allow_redirects=False) as resp:
                     if resp.status in REDIRECTS and resp.headers.get("Location"):
                         nxt = urljoin(current, resp.headers["Location"])
+                        other = _other_host(nxt, approved)
+                        if other is not None:
+                            _refused_literal(nxt, other, split_url(nxt)[2], settings)
+                            return Fetched(
+                                url=current, status=resp.status,
+                                content_type=resp.content_type or "", charset=resp.charset,
+                                body=b"", redirects=seen[1:], elsewhere=nxt,
+                            )
                         if nxt in seen:
                             raise WebError(f"redirect loop: {current} leads back to {nxt}")
                         seen.append(nxt)
@@ -384,15 +428,43 @@ async def _settings(source: SettingsSource) -> WebSettings:
     return await asyncio.to_thread(source)
 
 
+#: ``ToolContext.state`` key: the redirects to other hosts web_fetch reported in this
+#: session (where it leads -> the page that redirected).
+REDIRECTS_STATE = "web_redirects"
+
+
+def elsewhere_text(page: Fetched) -> str:
+    """What the model reads when a page redirects to another host."""
+    assert page.elsewhere is not None
+    host = url_host({"url": page.elsewhere}) or page.elsewhere
+    return (
+        f"{page.url} redirects (HTTP {page.status}) to {page.elsewhere}, on another site "
+        f"({host}). It was not opened: that site was not approved with this call. To read "
+        f"it, call web_fetch again with url {json.dumps(page.elsewhere)} and redirected_from "
+        f"{json.dumps(page.url)}; that call is decided on its own."
+    )
+
+
 def make_fetch_handler(
     settings: SettingsSource = global_settings, resolve: Resolve = system_resolve,
     *, max_bytes: int = MAX_BYTES,
 ) -> Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]:
     async def handler(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         url = str(args.get("url") or "").strip()
+        source = str(args.get("redirected_from") or "").strip()
+        seen: dict[str, str] = ctx.state.setdefault(REDIRECTS_STATE, {})
+        if source and seen.get(url) != source:
+            return ToolResult(
+                f"Not fetched: {source} did not redirect to {url} in this conversation. "
+                "Give redirected_from only for an address web_fetch reported as a redirect.",
+                is_error=True,
+            )
         try:
             conf = await _settings(settings)
             page = await fetch(url, conf, resolve=resolve, max_bytes=max_bytes)
+            if page.elsewhere is not None:
+                seen[page.elsewhere] = page.url
+                return ToolResult(elsewhere_text(page))
             text = await asyncio.to_thread(to_readable, page)
         except WebError as exc:
             return ToolResult(str(exc), is_error=True)
@@ -660,11 +732,21 @@ def web_tools(
             description=(
                 "Fetch a web page (http or https) and return it as readable Markdown; PDFs "
                 "become text. Pages larger than 5 MB are cut off. Private and local network "
-                "addresses are refused unless the user allowed them."
+                "addresses are refused unless the user allowed them. A redirect to another "
+                "site is not followed: the answer says where it leads, to fetch in a new call."
             ),
             parameters={
                 "type": "object",
-                "properties": {"url": {"type": "string", "description": "The http(s) URL."}},
+                "properties": {
+                    "url": {"type": "string", "description": "The http(s) URL."},
+                    "redirected_from": {
+                        "type": "string",
+                        "description": (
+                            "Only when following a redirect web_fetch reported: the page "
+                            "that redirected to url."
+                        ),
+                    },
+                },
                 "required": ["url"],
             },
             handler=make_fetch_handler(settings, resolve),

@@ -3059,6 +3059,22 @@ Next runs (your time): {when}</source>
             <source>This Asana account has no workspace.</source>
             <translation>此 Asana 账户没有工作区。</translation>
         </message>
+        <message>
+            <source>{service} answered with a web page instead of data. Check the address in its settings: a proxy or a sign-in page may be in the way.</source>
+            <translation>{service} 返回的是网页而不是数据。请检查其设置中的地址：可能有代理或登录页面挡在中间。</translation>
+        </message>
+        <message>
+            <source>{service} answered with something that is not readable data (broken JSON). Check the address in its settings: a proxy may be in the way.</source>
+            <translation>{service} 返回的内容不是可读的数据（JSON 已损坏）。请检查其设置中的地址：可能有代理挡在中间。</translation>
+        </message>
+        <message>
+            <source>{service} was not called: a name given would lead to another of its addresses ({part}). Check the names given.</source>
+            <translation>未调用 {service}：给出的名称会指向它的另一个地址（{part}）。请检查给出的名称。</translation>
+        </message>
+        <message>
+            <source>Name the repository as {example} (letters, digits, '.', '_' and '-'), not {value}.</source>
+            <translation>请以 {example} 的形式指定仓库（字母、数字、“.”、“_”和“-”），而不是 {value}。</translation>
+        </message>
     </context>
     <context>
         <name>DesktopApp</name>
@@ -6514,6 +6530,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/qt/wording.py" line="296" />
             <source>Open {url}?</source>
             <translation>打开 {url}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="297" />
+            <source>Follow the redirect from {source} to {url}?</source>
+            <translation>要从 {source} 跟随重定向到 {url} 吗？</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="298" />

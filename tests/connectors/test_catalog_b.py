@@ -310,14 +310,15 @@ async def test_an_id_from_the_model_names_one_thing_and_never_another_address(
 ) -> None:
     case = next(c for c in CASES if c.id == "teams")
     await connect(rt, case, stub)
-    stub.add("GET", "/v1.0/teams/t1/channels/c1/../../../../me/messages", json_reply({"value": []}))
-    result = await run_tool(rt, "teams_read", {"team": "t1", "channel": "c1/../../../../me"},
-                            tmp_path)
+    stub.add("GET", "/v1.0/teams/t1/channels/c1/me/messages", json_reply({"value": []}))
+    stub.add("GET", "/v1.0/teams/t1/channels/c 1#x?y/messages", json_reply({"value": []}))
+    result = await run_tool(rt, "teams_read", {"team": "t1", "channel": "c 1#x?y"}, tmp_path)
     assert not result.is_error, result.content
-    # Sent as one encoded segment of the channel's address, not walked up to /me.
-    assert [s.path for s in stub.seen] == ["/v1.0/teams/t1/channels/c1/../../../../me/messages"]
-    result = await run_tool(rt, "teams_read", {"team": "t1", "channel": ".."}, tmp_path)
-    assert result.is_error and "not a valid id" in result.content
+    # Sent as one encoded segment of the channel's address.
+    assert [s.path for s in stub.seen] == ["/v1.0/teams/t1/channels/c 1#x?y/messages"]
+    for walk in ("c1/../../../../me", "..", "%2e%2e", "c1/%2E%2E/me"):
+        result = await run_tool(rt, "teams_read", {"team": "t1", "channel": walk}, tmp_path)
+        assert result.is_error and "not a valid id" in result.content
     assert len(stub.seen) == 1
 
 

@@ -60,6 +60,7 @@ class Seen:
     query: dict[str, str]
     headers: dict[str, str]
     body: Any
+    raw_path: str = ""  # as sent, percent-encoded (``path`` is decoded)
 
 
 def sse(*events: dict[str, Any] | str, event_names: bool = False, sep: str = "\n\n") -> str:
@@ -91,6 +92,8 @@ class StubServer:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], list[Reply]] = {}
         self.seen: list[Seen] = []
+        #: The answer to a request no route names (None: a 599 saying so).
+        self.fallback: Reply | None = None
         self.url = ""
         self._runner: web.AppRunner | None = None
 
@@ -121,9 +124,12 @@ class StubServer:
         except ValueError:
             body = raw
         self.seen.append(
-            Seen(request.method, request.path, dict(request.query), {k.lower(): v for k, v in request.headers.items()}, body)
+            Seen(request.method, request.path, dict(request.query), {k.lower(): v for k, v in request.headers.items()}, body,
+                 request.rel_url.raw_path)
         )
         queue = self.routes.get((request.method, request.path))
+        if not queue and self.fallback is not None:
+            queue = [self.fallback]
         if not queue:
             return web.json_response(
                 {"error": {"message": f"no stub for {request.method} {request.path}"}}, status=599

@@ -262,8 +262,11 @@ async def test_only_http_and_https(server: Server) -> None:
 async def test_a_redirect_to_a_refused_address_is_refused_before_that_hop(server: Server) -> None:
     with pytest.raises(WebError, match="169.254.169.254 is a cloud metadata address"):
         await fetch(f"{server.base}/to-metadata", allowing(server), resolve=resolver)
+    # a name on another host is not looked up nor followed: its own call is checked
+    page = await fetch(f"{server.base}/to-name", allowing(server), resolve=resolver)
+    assert page.elsewhere == "http://intranet.test/secret"
     with pytest.raises(WebError, match="intranet.test resolves to 10.0.0.1"):
-        await fetch(f"{server.base}/to-name", allowing(server), resolve=resolver)
+        await fetch(page.elsewhere, allowing(server), resolve=resolver)
     assert server.hits == ["/to-metadata", "/to-name"]
 
 
