@@ -40,6 +40,7 @@ from openworker_qt.providers._common import (
     split_data_url,
     tool_specs,
 )
+from openworker_qt.providers.errors import incomplete_answer
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -319,6 +320,8 @@ class AnthropicProvider(GuardedProvider):
         partial: dict[int, list[str]] = {}
         usage: dict[str, int] = {}
         stop_reason: str | None = None
+        stopped = False  # message_stop arrived: the answer is complete
+        shown = False
         try:
             async for event in stream:
                 kind = event.type
@@ -333,6 +336,7 @@ class AnthropicProvider(GuardedProvider):
                 elif kind == "content_block_delta":
                     block = blocks.setdefault(event.index, {"type": "text", "text": ""})
                     delta = event.delta
+                    shown = True
                     if delta.type == "text_delta":
                         block["text"] = block.get("text", "") + delta.text
                         if delta.text:
@@ -367,10 +371,16 @@ class AnthropicProvider(GuardedProvider):
                     stop_reason = event.delta.stop_reason or stop_reason
                     _usage(event.usage, usage)
                     yield None
+                elif kind == "message_stop":
+                    stopped = True
+                    yield None
                 else:
                     yield None
         finally:
             await stream.close()
+        if not stopped and stop_reason is None:
+            raise incomplete_answer(self.label, provider=self.name, model=request.model,
+                                    empty=not shown)
         # A block still open when the stream ended (max_tokens mid-call) keeps its raw text.
         for index, pieces in partial.items():
             blocks[index]["_raw_input"] = "".join(pieces)

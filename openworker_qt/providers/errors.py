@@ -163,8 +163,23 @@ def _names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
 
+def _wrapped_provider_error(exc: BaseException) -> ProviderError | None:
+    seen: set[int] = set()
+    inner = exc.__cause__ or exc.__context__
+    while inner is not None and id(inner) not in seen:
+        if isinstance(inner, ProviderError):
+            return inner
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return None
+
+
 def classify(exc: BaseException, *, provider: str = "", model: str = "") -> ProviderError:
     """The :class:`ProviderError` for ``exc`` (returned as is if it already is one)."""
+    if not isinstance(exc, ProviderError):
+        cause = _wrapped_provider_error(exc)
+        if cause is not None:  # raised in a transport hook, wrapped by the SDK
+            exc = cause
     if isinstance(exc, ProviderError):
         if not exc.provider:
             exc.provider = provider
@@ -263,3 +278,52 @@ def stream_error(error: Any, *, provider: str = "", model: str = "") -> Provider
         kind = "context_length"
     detail = f"{message} ({etype})" if etype and etype not in message.lower() else message
     return ProviderError(kind, f"{_ADVICE[kind]}. {detail}", provider=provider, model=model, status=status)
+
+
+class IncompleteAnswer(ProviderError):
+    """The stream ended without the vendor's end marker (no finish reason, no
+    ``message_stop``, no ``response.completed``): the answer did not finish, whatever
+    part of it arrived. A network error (retried while nothing was shown)."""
+
+
+def incomplete_answer(
+    label: str, *, provider: str, model: str, empty: bool, hint: str = ""
+) -> IncompleteAnswer:
+    """The error for a stream that ended before its end marker (``empty``: nothing of
+    the answer had arrived, e.g. HTTP 200 and then an empty body)."""
+    if empty:
+        text = (f"the connection closed before the answer finished: {label} accepted the "
+                "request but sent no answer")
+    else:
+        text = f"the connection closed before the answer finished: {label} stopped mid-answer"
+    if hint:
+        text += f". {hint}"
+    return IncompleteAnswer("network", text, provider=provider, model=model)
+
+
+class NotTheApi(ProviderError):
+    """A 200 whose body is not the API's (an HTML page from a proxy, a captive portal
+    or a wrong base URL). Not retried: the same address gives the same page."""
+
+
+_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+
+
+def not_the_api(server: str, body: bytes, content_type: str, *, provider: str = "",
+                model: str = "") -> NotTheApi:
+    """The error for a 200 from ``server`` (host[:port]) whose body is not the API's
+    (``content_type``: what it said it was, e.g. ``text/html``)."""
+    text_body = body.decode("utf-8", "replace")
+    ctype = content_type.split(";", 1)[0].strip()
+    if "html" in ctype or text_body.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        title = _TITLE_RE.search(text_body)
+        what = "a web page"
+        if title and title.group(1).strip():
+            what += f' titled "{" ".join(title.group(1).split())[:120]}"'
+    else:
+        first = " ".join(text_body.split())[:120]
+        what = f'"{first}"' if first else "an empty body"
+    text = (f"the reply from {server} was not the API's: it sent {what} instead of a "
+            "model's answer. Check the provider's base URL, or whether a proxy or a "
+            "network sign-in page is in the way")
+    return NotTheApi("malformed", text, provider=provider, model=model, status=200)

@@ -42,6 +42,7 @@ from openworker_qt.providers._common import (
     provider_state,
     tool_specs,
 )
+from openworker_qt.providers.errors import incomplete_answer
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -287,6 +288,7 @@ class GeminiProvider(GuardedProvider):
         signatures: dict[str, str] = {}
         calls: list[ToolCallChunk] = []
         finish = "stop"
+        finished = False  # a candidate's finishReason arrived: the answer is complete
         usage: dict[str, int] = {}
         thoughts = False
         try:
@@ -306,6 +308,7 @@ class GeminiProvider(GuardedProvider):
                     if candidate.finish_reason is not None:
                         reason = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
                         finish = _FINISH.get(reason, reason.lower())
+                        finished = True
                     content = candidate.content
                     for part in (content.parts if content is not None else None) or []:
                         record: dict[str, Any] = {}
@@ -351,6 +354,9 @@ class GeminiProvider(GuardedProvider):
             closer = getattr(responses, "aclose", None)
             if closer is not None:
                 await closer()
+        if not finished:
+            raise incomplete_answer(self.label, provider=self.name, model=request.model,
+                                    empty=not (stored or calls))
         for call in calls:
             yield call
         if calls and finish == "stop":

@@ -37,7 +37,7 @@ from openworker_qt.providers._common import (
     tool_specs,
 )
 from openworker_qt.providers.compat import Vendor
-from openworker_qt.providers.errors import stream_error
+from openworker_qt.providers.errors import incomplete_answer, not_the_api, stream_error
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -102,6 +102,15 @@ class OpenAIChatProvider(GuardedProvider):
         super().__init__(api_key=api_key, base_url=base_url or vendor.base_url,
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
                          sleep=sleep, stream=vendor.stream if stream is None else stream)
+
+    #: Set once this server sent an empty stream for a call with tools (see _attempt).
+    _tools_unstreamed = False
+
+    def _server(self) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(str(self._base_url or ""))
+        return parts.netloc or str(self._base_url)
 
     def _warm_client(self, client: Any) -> None:
         _ = client.chat.completions
@@ -211,7 +220,7 @@ class OpenAIChatProvider(GuardedProvider):
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)
         offered = [s.name for s in tool_specs(request.tools)] if "tools" in params else []
-        if not self._stream:
+        if not self._stream or (offered and self._tools_unstreamed):
             async for item in self._complete(params, offered):
                 yield item
             return
@@ -224,6 +233,7 @@ class OpenAIChatProvider(GuardedProvider):
         text: list[str] = []
         reasoning: list[str] = []
         finish_reason = "stop"
+        finished = False  # the wire's finish reason arrived: the answer is complete
         usage: dict[str, int] = {}
         field = self.vendor.reasoning_field
         try:
@@ -266,6 +276,7 @@ class OpenAIChatProvider(GuardedProvider):
                             )
                     if choice.finish_reason:
                         finish_reason = choice.finish_reason
+                        finished = True
                 if not produced:
                     yield None  # wire activity: keeps the stall timer quiet
         finally:
@@ -274,11 +285,26 @@ class OpenAIChatProvider(GuardedProvider):
             for piece in splitter.flush():
                 (text if isinstance(piece, TextChunk) else reasoning).append(piece.text)
                 yield piece
+        if not finished:
+            empty = not (text or reasoning or calls)
+            hint = ""
+            if empty and offered and self.name != "openai":
+                # Some local servers (llama.cpp's) cannot stream when tools are offered:
+                # the next try (and every later call with tools) does not stream.
+                self._tools_unstreamed = True
+                hint = ("Some servers cannot stream an answer when tools are offered; "
+                        "the next try asks without streaming")
+            raise incomplete_answer(self.label or self.name, provider=self.name,
+                                    model=request.model, empty=empty, hint=hint)
         for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason, usage, offered):
             yield item
 
     async def _complete(self, params: dict[str, Any], offered: list[str]) -> AsyncIterator[StreamChunk | None]:
+        params.pop("stream_options", None)
         resp = await self.client.chat.completions.create(**params)
+        if isinstance(resp, str):  # the SDK hands back a body that is not JSON as is
+            raise not_the_api(self._server(), resp.encode(), "",
+                              provider=self.name, model=str(params["model"]))
         choice = resp.choices[0] if resp.choices else None
         if choice is None:
             raise ProviderError("malformed", "the response had no choices", provider=self.name, model=params["model"])
