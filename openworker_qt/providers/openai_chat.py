@@ -28,7 +28,12 @@ from openworker_qt.core.provider_api import (
     TextChunk,
 )
 from openworker_qt.domain.messages import Message
-from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
+from openworker_qt.providers._assembly import (
+    MarkupHold,
+    ThinkSplitter,
+    ToolCallAssembler,
+    finish_text_calls,
+)
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -219,7 +224,8 @@ class OpenAIChatProvider(GuardedProvider):
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)
-        offered = [s.name for s in tool_specs(request.tools)] if "tools" in params else []
+        offered = ({s.name: s.parameters for s in tool_specs(request.tools)}
+                   if "tools" in params else {})
         if not self._stream or (offered and self._tools_unstreamed):
             async for item in self._complete(params, offered):
                 yield item
@@ -230,6 +236,7 @@ class OpenAIChatProvider(GuardedProvider):
         stream = await self.client.chat.completions.create(**params)
         calls = ToolCallAssembler()
         splitter = ThinkSplitter() if self.vendor.think_tags else None
+        hold = MarkupHold() if offered and self.vendor.recover_tool_calls else None
         text: list[str] = []
         reasoning: list[str] = []
         finish_reason = "stop"
@@ -262,6 +269,11 @@ class OpenAIChatProvider(GuardedProvider):
                             for piece in pieces:
                                 if isinstance(piece, TextChunk):
                                     text.append(piece.text)
+                                    if hold is not None:
+                                        shown = hold.feed(piece.text)
+                                        if not shown:
+                                            continue
+                                        piece = TextChunk(shown)
                                 else:
                                     reasoning.append(piece.text)
                                 produced = True
@@ -284,8 +296,14 @@ class OpenAIChatProvider(GuardedProvider):
         if splitter:
             for piece in splitter.flush():
                 (text if isinstance(piece, TextChunk) else reasoning).append(piece.text)
-                yield piece
+                if isinstance(piece, TextChunk) and hold is not None:
+                    if shown := hold.feed(piece.text):
+                        yield TextChunk(shown)
+                else:
+                    yield piece
         if not finished:
+            if hold is not None and (rest := hold.release()):
+                yield TextChunk(rest)  # nothing of the answer is lost
             empty = not (text or reasoning or calls)
             hint = ""
             if empty and offered and self.name != "openai":
@@ -296,10 +314,12 @@ class OpenAIChatProvider(GuardedProvider):
                         "the next try asks without streaming")
             raise incomplete_answer(self.label or self.name, provider=self.name,
                                     model=request.model, empty=empty, hint=hint)
-        for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason, usage, offered):
+        held = hold.release() if hold is not None else ""
+        for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason,
+                                 usage, offered, held=held):
             yield item
 
-    async def _complete(self, params: dict[str, Any], offered: list[str]) -> AsyncIterator[StreamChunk | None]:
+    async def _complete(self, params: dict[str, Any], offered: dict[str, Any]) -> AsyncIterator[StreamChunk | None]:
         params.pop("stream_options", None)
         resp = await self.client.chat.completions.create(**params)
         if isinstance(resp, str):  # the SDK hands back a body that is not JSON as is
@@ -323,15 +343,22 @@ class OpenAIChatProvider(GuardedProvider):
             text = "".join(p.text for p in pieces if isinstance(p, TextChunk))
         if reasoning:
             yield ReasoningChunk(reasoning)
-        if text:
-            yield TextChunk(text)
+        held = ""
+        shown = text
+        if offered and self.vendor.recover_tool_calls:
+            hold = MarkupHold()
+            shown = hold.feed(text)
+            held = hold.release()
+        if shown:
+            yield TextChunk(shown)
         calls = ToolCallAssembler()
         for i, tc in enumerate(msg.tool_calls or []):
             fn = getattr(tc, "function", None)
             calls.add(i, id=tc.id, name=getattr(fn, "name", None), arguments=getattr(fn, "arguments", None))
         request = ModelRequest(model=str(params["model"]), messages=[])
         for item in self._finish(
-            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage), offered
+            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage),
+            offered, held=held,
         ):
             yield item
 
@@ -343,10 +370,16 @@ class OpenAIChatProvider(GuardedProvider):
         reasoning: str,
         finish_reason: str,
         usage: dict[str, int],
-        offered: list[str],
+        offered: dict[str, Any],
+        *,
+        held: str = "",
     ) -> list[StreamChunk]:
+        """The end of the answer. ``held``: text a :class:`MarkupHold` kept from the
+        user (a call's markup): hidden for good when a call is recovered from it,
+        else shown now."""
         out: list[StreamChunk] = []
         replace_text: str | None = None
+        recovered = []
         if calls:
             out.extend(calls.complete())
             finish_reason = "tool_calls" if finish_reason in ("stop", "tool_calls", "function_call") else finish_reason
@@ -355,6 +388,8 @@ class OpenAIChatProvider(GuardedProvider):
             if recovered:
                 out.extend(recovered)
                 finish_reason = "tool_calls"
+        if held and not recovered:
+            out.insert(0, TextChunk(held))
         state: dict[str, Any] = {}
         if reasoning and self.vendor.send_reasoning_back:
             state = {self.name: {"reasoning": reasoning}}
