@@ -17,7 +17,9 @@ Contract:
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
 from collections.abc import AsyncIterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
@@ -55,6 +57,21 @@ ADAPTIVE_THINKING = ("claude-opus-4-6*", "claude-sonnet-4-6*", "claude-mythos*",
 DEFAULT_MAX_TOKENS = 8192
 _CACHEABLE = frozenset({"text", "image", "document", "tool_use", "tool_result"})
 _STOP_REASONS = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
+
+
+_TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+def tool_id(call_id: str) -> str:
+    """A call id as Anthropic accepts it (``^[a-zA-Z0-9_-]+$``). Ids another vendor
+    made (Kimi's ``functions.get_weather:0``) are rewritten the same way every time,
+    so a ``tool_use`` and its ``tool_result`` still match; a short hash of the
+    original keeps two ids that differ only in rewritten characters apart. The
+    history keeps the original id (each vendor gets its own mapping)."""
+    if _TOOL_ID_RE.match(call_id):
+        return call_id
+    safe = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:40] or "call"
+    return f"{safe}_{hashlib.sha1(call_id.encode()).hexdigest()[:8]}"
 
 
 def _user_blocks(content: Any) -> list[dict[str, Any]]:
@@ -98,7 +115,7 @@ def _assistant_blocks(msg: AssistantMessage) -> list[dict[str, Any]]:
         canonical.append(
             {
                 "type": "tool_use",
-                "id": str(call.get("id")),
+                "id": tool_id(str(call.get("id"))),
                 "name": str(fn.get("name", "")),
                 "input": lenient_arguments(str(fn.get("arguments") or "")),
             }
@@ -122,7 +139,7 @@ def _tool_result_block(msg: Message) -> dict[str, Any]:
     images = [b for b in _user_blocks(msg.get("attachments")) if b["type"] == "image"]
     return {
         "type": "tool_result",
-        "tool_use_id": str(msg.get("tool_call_id")),
+        "tool_use_id": tool_id(str(msg.get("tool_call_id"))),
         "content": [{"type": "text", "text": text}, *images] if images else text,
     }
 
