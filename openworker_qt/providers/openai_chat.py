@@ -67,23 +67,49 @@ def _tool_pictures(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return {"role": "user", "content": parts}
 
 
+def _field(raw: Any, name: str) -> Any:
+    if isinstance(raw, Mapping):
+        return raw.get(name)
+    value = getattr(raw, name, None)
+    if value is None:
+        value = (getattr(raw, "model_extra", None) or {}).get(name)
+    return value
+
+
 def _usage(raw: Any) -> dict[str, int]:
+    """Usage in our shape from an OpenAI-style usage object (or the same as a dict)."""
     if raw is None:
         return {}
     out: dict[str, int] = {}
     for ours, theirs in (("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens")):
-        value = getattr(raw, theirs, None)
+        value = _field(raw, theirs)
         if isinstance(value, int):
             out[ours] = value
-    cached = getattr(getattr(raw, "prompt_tokens_details", None), "cached_tokens", None)
+    cached = _field(_field(raw, "prompt_tokens_details"), "cached_tokens")
     if not isinstance(cached, int) or not cached:  # DeepSeek names its cache hits apart
-        cached = (getattr(raw, "model_extra", None) or {}).get("prompt_cache_hit_tokens")
+        cached = _field(raw, "prompt_cache_hit_tokens")
     if isinstance(cached, int) and cached:
         out["cache_read_tokens"] = cached
-    reasoning = getattr(getattr(raw, "completion_tokens_details", None), "reasoning_tokens", None)
+    reasoning = _field(_field(raw, "completion_tokens_details"), "reasoning_tokens")
     if isinstance(reasoning, int) and reasoning:
         out["reasoning_tokens"] = reasoning
     return out
+
+
+def _chunk_usage(chunk: Any) -> dict[str, int]:
+    """A chunk's usage: the standard field, else where some servers put it: Groq's
+    ``x_groq.usage``, llama.cpp's ``timings`` (``prompt_n`` / ``predicted_n``)."""
+    if getattr(chunk, "usage", None):
+        return _usage(chunk.usage)
+    extra = getattr(chunk, "model_extra", None) or {}
+    groq = extra.get("x_groq")
+    if isinstance(groq, Mapping) and isinstance(groq.get("usage"), Mapping):
+        return _usage(groq["usage"])
+    timings = extra.get("timings")
+    if isinstance(timings, Mapping):
+        return _usage({"prompt_tokens": timings.get("prompt_n"),
+                       "completion_tokens": timings.get("predicted_n")})
+    return {}
 
 
 class OpenAIChatProvider(GuardedProvider):
@@ -248,8 +274,7 @@ class OpenAIChatProvider(GuardedProvider):
                 error = getattr(chunk, "error", None)
                 if error:
                     raise stream_error(error, provider=self.name, model=request.model)
-                if getattr(chunk, "usage", None):
-                    usage = _usage(chunk.usage)
+                usage = _chunk_usage(chunk) or usage
                 produced = False
                 for choice in chunk.choices or []:
                     delta = choice.delta

@@ -54,7 +54,9 @@ def _user_content(content: Any) -> list[dict[str, Any]]:
         if kind == "text":
             out.append({"type": "input_text", "text": str(part.get("text", ""))})
         elif kind == "image_url":
-            out.append({"type": "input_image", "image_url": str((part.get("image_url") or {}).get("url", ""))})
+            image = part.get("image_url") or {}
+            out.append({"type": "input_image", "image_url": str(image.get("url", "")),
+                        "detail": str(image.get("detail") or "auto")})  # the API requires it
         elif kind == "file":
             info = part.get("file") or {}
             out.append(

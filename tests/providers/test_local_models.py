@@ -188,3 +188,25 @@ async def test_markup_is_held_only_while_a_call_may_be_written(stub: StubServer)
 
 def test_a_custom_local_server_recovers_calls_by_default() -> None:
     assert custom_vendor("llamacpp", {"base_url": "http://127.0.0.1:8080/v1"}).recover_tool_calls
+
+
+# ------------------------------------------------------------------ usage
+
+
+async def test_groq_usage_is_read_from_x_groq_when_top_level_usage_is_absent(stub: StubServer) -> None:
+    last = chunk({}, "stop", x_groq={"id": "req_1", "usage": {
+        "queue_time": 0.01, "prompt_tokens": 21, "completion_tokens": 4, "total_tokens": 25}})
+    stub.add("POST", PATH, stream_reply(chunk({"role": "assistant", "content": "Hi"}), last))
+    groq = custom_vendor("groq", {"base_url": stub.url + "/openai/v1"})
+    provider = OpenAIChatProvider(groq, api_key="k", base_url=stub.url + "/v1", **fast())
+    out = await collect(provider, ModelRequest("llama-3.3-70b-versatile", [user("hi")]))
+    assert out.finish.usage == {"input_tokens": 21, "output_tokens": 4}
+
+
+async def test_llama_cpp_timings_stand_in_for_usage(stub: StubServer) -> None:
+    last = chunk({}, "stop", timings={"prompt_n": 12, "predicted_n": 7, "predicted_ms": 80.5})
+    stub.add("POST", PATH, stream_reply(chunk({"role": "assistant", "content": "Hi"}), last))
+    local = custom_vendor("llamacpp", {"base_url": stub.url + "/v1"})
+    out = await collect(OpenAIChatProvider(local, **fast()), ModelRequest("gemma", [user("hi")]))
+    assert out.finish.usage == {"input_tokens": 12, "output_tokens": 7}
+    assert stub.seen[0].body["stream_options"] == {"include_usage": True}
