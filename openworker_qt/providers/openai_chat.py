@@ -176,6 +176,9 @@ class OpenAIChatProvider(GuardedProvider):
             ]
             if self.name == "openai" and not caps.parallel_tools:
                 params["parallel_tool_calls"] = False
+            if self.name != "openai":
+                # llama.cpp's server hides the tools from the model unless it is set
+                params["tool_choice"] = "auto"
         if request.max_tokens is not None:
             key = "max_completion_tokens" if self.name == "openai" else "max_tokens"
             params[key] = request.max_tokens
@@ -209,8 +212,10 @@ class OpenAIChatProvider(GuardedProvider):
     def _message(self, msg: Message, style: str) -> dict[str, Any]:
         role = msg.get("role")
         if msg["role"] == "assistant":
-            out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or None}
             calls = msg.get("tool_calls") or []
+            # OpenAI takes null beside tool calls; llama.cpp's server (and others) want a string.
+            empty = None if self.name == "openai" else ""
+            out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or empty}
             if calls:
                 out["tool_calls"] = [
                     {

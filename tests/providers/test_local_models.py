@@ -210,3 +210,93 @@ async def test_llama_cpp_timings_stand_in_for_usage(stub: StubServer) -> None:
     out = await collect(OpenAIChatProvider(local, **fast()), ModelRequest("gemma", [user("hi")]))
     assert out.finish.usage == {"input_tokens": 12, "output_tokens": 7}
     assert stub.seen[0].body["stream_options"] == {"include_usage": True}
+
+
+# ------------------------------------------------------------- request shape
+
+
+async def test_tools_go_with_tool_choice_auto_and_calls_with_a_string_content(stub: StubServer) -> None:
+    stub.add("POST", PATH, stream_reply(chunk({"content": "ok"}), chunk({}, "stop")))
+    local = custom_vendor("llamacpp", {"base_url": stub.url + "/v1"})
+    history = [user("weather?"),
+               {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+               {"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "sunny"}]
+    await collect(OpenAIChatProvider(local, **fast()), ModelRequest("gemma", history, tools=[WEATHER]))
+    body = stub.seen[0].body
+    assert body["tool_choice"] == "auto"
+    assert body["messages"][1]["content"] == "" and body["messages"][1]["tool_calls"]
+
+
+async def test_no_tool_choice_without_tools(stub: StubServer) -> None:
+    stub.add("POST", PATH, stream_reply(chunk({"content": "ok"}), chunk({}, "stop")))
+    await collect(ollama(stub), ModelRequest("llama3.2", [user("hi")]))
+    assert "tool_choice" not in stub.seen[0].body
+
+
+async def test_a_server_that_cannot_stream_with_tools_is_asked_again_without_streaming(stub: StubServer) -> None:
+    # llama-cpp-python with tool_choice "auto": HTTP 200, then nothing at all.
+    answer = {"id": "x", "object": "chat.completion", "created": 1, "model": "gemma",
+              "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                  "role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function",
+                  "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}}],
+              "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39}}
+    stub.add("POST", PATH, Reply(body="", content_type="text/event-stream"), Reply(body=json.dumps(answer)))
+    local = custom_vendor("llamacpp", {"base_url": stub.url + "/v1"})
+    provider = OpenAIChatProvider(local, **fast())
+    out = await collect(provider, ModelRequest("gemma", [user("weather?")], tools=[WEATHER]))
+    assert out.parsed_calls == [("get_weather", {"city": "Paris"})]
+    assert out.finish.usage == {"input_tokens": 30, "output_tokens": 9}
+    assert [s.body.get("stream") for s in stub.seen] == [True, None]
+    assert "stream_options" not in stub.seen[1].body
+    # later calls with tools do not stream either; calls without tools still do
+    stub.add("POST", PATH, Reply(body=json.dumps(answer)))
+    await collect(provider, ModelRequest("gemma", [user("again")], tools=[WEATHER]))
+    assert stub.seen[2].body.get("stream") is None
+
+
+LLAMA_CPP_VALIDATION = (
+    "3 validation errors:\n"
+    "  {'type': 'string_type', 'loc': ('body', 'messages', 1, 'typed-dict', 'content'), "
+    "'msg': 'Input should be a valid string', 'input': None}\n"
+    "  {'type': 'missing', 'loc': ('body', 'messages', 1, 'typed-dict', 'function_call'), "
+    "'msg': 'Field required', 'input': {'role': 'assistant', 'content': None}}\n"
+    "  {'type': 'literal_error', 'loc': ('body', 'messages', 1, 'typed-dict', 'role'), "
+    "'msg': \"Input should be 'tool'\", 'input': 'assistant', 'ctx': {'expected': \"'tool'\"}}"
+)
+
+
+@pytest.mark.parametrize("status", [500, 400])
+async def test_a_request_the_server_says_is_invalid_is_not_retried_and_reads_whole(
+    stub: StubServer, status: int
+) -> None:
+    from openworker_qt.core.provider_api import ProviderError
+
+    body = {"error": {"message": LLAMA_CPP_VALIDATION, "type": "internal_server_error",
+                      "param": None, "code": None}}
+    stub.add("POST", PATH, Reply(status=status, body=json.dumps(body)))
+    local = custom_vendor("llamacpp", {"base_url": stub.url + "/v1"})
+    with pytest.raises(ProviderError) as info:
+        await collect(OpenAIChatProvider(local, **fast(attempts=4)),
+                      ModelRequest("gemma", [user("hi")]))
+    err = info.value
+    assert len(stub.seen) == 1 and err.kind == "bad_request"
+    assert "tried" not in err.message
+    assert err.message.splitlines() == [
+        f"the server rejected the request as invalid (HTTP {status}, 3 problems); trying again "
+        "would fail the same way:",
+        "  - messages.1.typed-dict.content: Input should be a valid string",
+        "  - messages.1.typed-dict.function_call: Field required",
+        "  - messages.1.typed-dict.role: Input should be 'tool'",
+    ]
+
+
+async def test_fastapi_422_detail_list_reads_as_lines(stub: StubServer) -> None:
+    from openworker_qt.core.provider_api import ProviderError
+
+    detail = {"detail": [{"type": "missing", "loc": ["body", "model"], "msg": "Field required"}]}
+    stub.add("POST", PATH, Reply(status=422, body=json.dumps(detail)))
+    with pytest.raises(ProviderError) as info:
+        await collect(ollama(stub), ModelRequest("m", [user("hi")]))
+    assert info.value.kind == "bad_request" and len(stub.seen) == 1
+    assert info.value.message.splitlines()[1:] == ["  - model: Field required"]
