@@ -26,6 +26,7 @@ from openworker_qt.core.provider_api import (
     ReasoningChunk,
     StreamChunk,
     TextChunk,
+    ToolCallChunk,
 )
 from openworker_qt.domain.messages import Message
 from openworker_qt.providers._assembly import (
@@ -409,7 +410,7 @@ class OpenAIChatProvider(GuardedProvider):
         else shown now."""
         out: list[StreamChunk] = []
         replace_text: str | None = None
-        recovered = []
+        recovered: list[ToolCallChunk] = []
         if calls:
             out.extend(calls.complete())
             finish_reason = "tool_calls" if finish_reason in ("stop", "tool_calls", "function_call") else finish_reason
