@@ -307,8 +307,15 @@ async def guarded_stream(
         if on_retry is not None:
             on_retry(error, wait)
         reason = retry_reason(error)
+        if isinstance(error, IncompleteAnswer):
+            reason = "the answer came back empty"  # (retried only when nothing was shown)
         if error.kind == "timeout":
-            reason = f"{'silent' if watch.content else 'no answer'} for {watch.limit:g} s"
+            if watch.content:
+                reason = f"silent for {watch.limit:g} s"
+            elif watch.answered:  # the stream opened, then nothing of the answer came
+                reason = f"answer opened, no words for {watch.limit:g} s"
+            else:
+                reason = f"no answer for {watch.limit:g} s"
         yield RetryChunk(
             provider=label, attempt=tries + 1, max_attempts=policy.attempts,
             kind=error.kind, reason=reason, delay=wait,

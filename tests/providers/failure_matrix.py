@@ -140,13 +140,15 @@ class Outcome:
     shown: str  # the answer's text that appeared
     kept: str | None  # the partial answer kept in the session (None: nothing kept)
     requests: int  # how many times the server was asked
+    waiting: tuple[str, ...] = ()  # the waiting lines shown between two tries
 
     def describe(self) -> str:
         if self.status != "error":
             return f"{self.status} (shown: {self.shown!r})"
         kept = f"; kept {self.kept!r}" if self.kept else ""
         retry = "; Retry offered" if self.retryable else ""
-        return f"error after {self.requests} request(s): {self.error}{kept}{retry}"
+        waits = "".join(f"{w!r} then " for w in self.waiting)
+        return f"{waits}error after {self.requests} request(s): {self.error}{kept}{retry}"
 
 
 def applies(vendor: str, failure: str) -> bool:
@@ -204,6 +206,7 @@ async def run_case(vendor: str, failure: str) -> Outcome:
             shown="".join(e.text for e in events if isinstance(e, ev.AssistantDelta)),
             kept=str(kept) if kept is not None else None,
             requests=len(stub.seen),
+            waiting=tuple(e.text() for e in events if isinstance(e, ev.ProviderRetrying)),
         )
     finally:
         if provider is not None:

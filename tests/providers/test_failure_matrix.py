@@ -48,6 +48,12 @@ async def test_what_the_user_is_shown(vendor: str, failure: str) -> None:
         assert out.shown == "" and out.requests == ATTEMPTS
         assert (f"{label} opened the answer but sent nothing of it within {FIRST_EVENT:g} s "
                 "(waiting for the model's first words)") in out.error
+        assert out.waiting == (f"Waiting for {label} · retrying 2/{ATTEMPTS} "
+                               f"(answer opened, no words for {FIRST_EVENT:g} s)",)
+    if failure == "empty":
+        assert out.waiting == (f"Waiting for {label} · retrying 2/{ATTEMPTS} (the answer came back empty)",)
+    if failure in ("cut", "html-stream", "html-plain"):
+        assert out.waiting == ()
 
 
 async def test_a_plain_text_200_to_a_non_streaming_call_names_the_server(stub: StubServer) -> None:

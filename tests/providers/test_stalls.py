@@ -186,7 +186,7 @@ async def test_gemini_silence_after_bytes_but_before_content_is_the_first_event_
     chunks, err = await run(make("gemini", stub, first_event=0.3, stall=30.0, attempts=2), model)
     assert err is not None and err.kind == "timeout"
     assert "Google Gemini opened the answer but sent nothing of it within 0.3 s" in str(err)
-    assert [r.reason for r in retries(chunks)] == ["no answer for 0.3 s"] and len(stub.seen) == 2
+    assert [r.reason for r in retries(chunks)] == ["answer opened, no words for 0.3 s"] and len(stub.seen) == 2
 
 
 async def test_keepalive_comments_keep_an_openai_compatible_stream_alive(stub: StubServer) -> None:
