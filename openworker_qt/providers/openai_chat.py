@@ -137,6 +137,9 @@ class OpenAIChatProvider(GuardedProvider):
 
     #: Set once this server sent an empty stream for a call with tools (see _attempt).
     _tools_unstreamed = False
+    #: Set once this server refused ``stream_options`` (usage is then read from what
+    #: it sends anyway: a last chunk's ``usage``, ``x_groq``, ``timings``).
+    _no_stream_options = False
 
     def _server(self) -> str:
         from urllib.parse import urlsplit
@@ -263,9 +266,17 @@ class OpenAIChatProvider(GuardedProvider):
                 yield item
             return
         params["stream"] = True
-        if self.vendor.stream_usage:
+        if self.vendor.stream_usage and not self._no_stream_options:
             params["stream_options"] = {"include_usage": True}
-        stream = await self.client.chat.completions.create(**params)
+        try:
+            stream = await self.client.chat.completions.create(**params)
+        except Exception as exc:
+            # A server that rejects the usage option (an older one) is asked without it.
+            if "stream_options" not in params or "stream_options" not in str(exc):
+                raise
+            self._no_stream_options = True
+            del params["stream_options"]
+            stream = await self.client.chat.completions.create(**params)
         calls = ToolCallAssembler()
         splitter = ThinkSplitter() if self.vendor.think_tags else None
         hold = MarkupHold() if offered and self.vendor.recover_tool_calls else None

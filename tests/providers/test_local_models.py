@@ -300,3 +300,18 @@ async def test_fastapi_422_detail_list_reads_as_lines(stub: StubServer) -> None:
         await collect(ollama(stub), ModelRequest("m", [user("hi")]))
     assert info.value.kind == "bad_request" and len(stub.seen) == 1
     assert info.value.message.splitlines()[1:] == ["  - model: Field required"]
+
+
+async def test_a_server_refusing_stream_options_is_asked_without_them(stub: StubServer) -> None:
+    refusal = {"error": {"message": "Unrecognized request argument supplied: stream_options",
+                         "type": "invalid_request_error"}}
+    last = chunk({}, "stop", usage={"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7})
+    stub.add("POST", PATH, Reply(status=400, body=json.dumps(refusal)),
+             stream_reply(chunk({"content": "Hi"}), last))
+    local = custom_vendor("oldserver", {"base_url": stub.url + "/v1"})
+    provider = OpenAIChatProvider(local, **fast())
+    out = await collect(provider, ModelRequest("m", [user("hi")]))
+    assert out.text == "Hi" and out.finish.usage == {"input_tokens": 5, "output_tokens": 2}
+    assert "stream_options" in stub.seen[0].body and "stream_options" not in stub.seen[1].body
+    await collect(provider, ModelRequest("m", [user("again")]))
+    assert "stream_options" not in stub.seen[2].body  # remembered
