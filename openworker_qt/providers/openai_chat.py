@@ -141,6 +141,12 @@ class OpenAIChatProvider(GuardedProvider):
     #: it sends anyway: a last chunk's ``usage``, ``x_groq``, ``timings``).
     _no_stream_options = False
 
+    @property
+    def compatible_server(self) -> bool:
+        """Not OpenAI's own API: another vendor, or the ``openai`` provider pointed at
+        another server (LM Studio, vLLM, llama.cpp, a proxy)."""
+        return self.name != "openai" or "api.openai.com" not in str(self._base_url or "")
+
     def _server(self) -> str:
         from urllib.parse import urlsplit
 
@@ -180,7 +186,7 @@ class OpenAIChatProvider(GuardedProvider):
             ]
             if self.name == "openai" and not caps.parallel_tools:
                 params["parallel_tool_calls"] = False
-            if self.name != "openai":
+            if self.compatible_server:
                 # llama.cpp's server hides the tools from the model unless it is set
                 params["tool_choice"] = "auto"
         if request.max_tokens is not None:
@@ -218,7 +224,7 @@ class OpenAIChatProvider(GuardedProvider):
         if msg["role"] == "assistant":
             calls = msg.get("tool_calls") or []
             # OpenAI takes null beside tool calls; llama.cpp's server (and others) want a string.
-            empty = None if self.name == "openai" else ""
+            empty = "" if self.compatible_server else None
             out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or empty}
             if calls:
                 out["tool_calls"] = [
@@ -348,7 +354,7 @@ class OpenAIChatProvider(GuardedProvider):
                 yield TextChunk(rest)  # nothing of the answer is lost
             empty = not (text or reasoning or calls)
             hint = ""
-            if empty and offered and self.name != "openai":
+            if empty and offered and self.compatible_server:
                 # Some local servers (llama.cpp's) cannot stream when tools are offered:
                 # the next try (and every later call with tools) does not stream.
                 self._tools_unstreamed = True

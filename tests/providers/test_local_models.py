@@ -315,3 +315,14 @@ async def test_a_server_refusing_stream_options_is_asked_without_them(stub: Stub
     assert "stream_options" in stub.seen[0].body and "stream_options" not in stub.seen[1].body
     await collect(provider, ModelRequest("m", [user("again")]))
     assert "stream_options" not in stub.seen[2].body  # remembered
+
+
+def test_the_openai_provider_pointed_at_a_local_server_is_treated_as_one() -> None:
+    history = [user("q"), {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+               "function": {"name": "get_weather", "arguments": "{}"}}]},
+               {"role": "tool", "tool_call_id": "c1", "name": "get_weather", "content": "sunny"}]
+    request = ModelRequest("gpt-4o", history, tools=[WEATHER])
+    hosted = OpenAIChatProvider(api_key="k").build_params(request)
+    assert "tool_choice" not in hosted and hosted["messages"][1]["content"] is None
+    lm_studio = OpenAIChatProvider(api_key="k", base_url="http://127.0.0.1:1234/v1").build_params(request)
+    assert lm_studio["tool_choice"] == "auto" and lm_studio["messages"][1]["content"] == ""
