@@ -28,6 +28,7 @@ _CONTEXT_RE = re.compile(
     re.I,
 )
 
+_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 _OVERLOADED_RE = re.compile(r"overloaded|over capacity|at capacity|temporarily unavailable", re.I)
 
 _TYPE_KINDS: dict[str, ErrorKind] = {
@@ -207,6 +208,13 @@ def _readable(text: str, limit: int = 800) -> str:
     return (cut[:space] if space > limit // 2 else cut).rstrip() + " …"
 
 
+def _page_summary(page: str) -> str:
+    title = _TITLE_RE.search(page)
+    name = " ".join(title.group(1).split())[:120] if title else ""
+    return f'the server answered with a web page titled "{name}"' if name else (
+        "the server answered with a web page")
+
+
 def _names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
@@ -247,6 +255,8 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
     raw_msg = str(getattr(exc, "message", "") or exc) or type(exc).__name__
     api_msg, etype = _api_message(body, raw_msg) if body is not None else (_readable(raw_msg), None)
 
+    if api_msg.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        api_msg = _page_summary(api_msg)  # a proxy's error page: its title, not its markup
     kind: ErrorKind
     if status is not None:
         kind = _status_kind(status)
@@ -358,9 +368,6 @@ def incomplete_answer(
 class NotTheApi(ProviderError):
     """A 200 whose body is not the API's (an HTML page from a proxy, a captive portal
     or a wrong base URL). Not retried: the same address gives the same page."""
-
-
-_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 
 
 def not_the_api(server: str, body: bytes, content_type: str, *, provider: str = "",

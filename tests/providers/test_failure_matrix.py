@@ -69,3 +69,19 @@ async def test_a_plain_text_200_to_a_non_streaming_call_names_the_server(stub: S
     assert info.value.kind == "malformed"
     assert "was not the API's: it sent \"Service moved to /api/v2\"" in info.value.message
     assert "'str' object" not in str(info.value)
+
+
+async def test_a_proxy_error_page_reads_as_its_title_not_its_markup(stub: StubServer) -> None:
+    from openworker_qt.core.provider_api import ModelRequest, ProviderError
+    from openworker_qt.providers.anthropic import AnthropicProvider
+    from tests.providers.helpers import collect, fast, user
+
+    page = ("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><center>"
+            "<h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>")
+    stub.add("POST", "/v1/messages", Reply(status=502, body=page, content_type="text/html"))
+    provider = AnthropicProvider(api_key="k", base_url=stub.url, **fast(attempts=2))
+    with pytest.raises(ProviderError) as info:
+        await collect(provider, ModelRequest("claude-haiku-4-5", [user("hi")]))
+    assert info.value.kind == "server" and len(stub.seen) == 2  # a 502 is worth a retry
+    assert 'HTTP 502: the server answered with a web page titled "502 Bad Gateway"' in info.value.message
+    assert "<" not in info.value.message
