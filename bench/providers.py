@@ -8,7 +8,12 @@ talks to it through our provider. Printed per provider:
 * ``raw``: the same two figures reading the bytes with a bare aiohttp client,
   so the difference is what the SDK + adapter + retry guard cost.
 
-Run: ``.venv/bin/python bench/providers.py [--calls 30] [--chunks 200]``
+Then the failure table of issue 24 §A (``tests/providers/failure_matrix.py``, the
+same cases the test suite asserts): per vendor × failure (a stream cut before its
+end marker, an empty stream, a web page as a 200 streaming and not, one empty event
+then silence), what the user is shown. Printed, not asserted.
+
+Run: ``.venv/bin/python bench/providers.py [--calls 30] [--chunks 200] [--failures-only]``
 """
 
 from __future__ import annotations
@@ -100,8 +105,30 @@ async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=30)
     ap.add_argument("--chunks", type=int, default=200)
+    ap.add_argument("--failures-only", action="store_true", help="print only the failure table")
     args = ap.parse_args()
-    n = args.chunks
+    if not args.failures_only:
+        await timings(args.calls, args.chunks)
+    await failures()
+
+
+async def failures() -> None:
+    import logging
+
+    from tests.providers.failure_matrix import FAILURES, VENDOR_CASES, applies, run_case, table_rows
+
+    logging.disable(logging.ERROR)  # the engine logs each failed turn; the table says it
+    print("\nWhat the user is shown, per vendor x failure (issue 24 A; stub on 127.0.0.1)")
+    outcomes = {}
+    for vendor in VENDOR_CASES:
+        for failure in FAILURES:
+            if applies(vendor, failure):
+                outcomes[(vendor, failure)] = await run_case(vendor, failure)
+    for line in table_rows(outcomes):
+        print(line)
+
+
+async def timings(calls: int, n: int) -> None:
     stub = StubServer()
     await stub.start()
     stub.add("POST", "/v1/chat/completions", Reply(body=openai_body(n), content_type="text/event-stream"))
@@ -112,12 +139,12 @@ async def main() -> None:
         ("anthropic", AnthropicProvider(api_key="k", base_url=stub.url, thinking_budget=None), "claude-haiku-4-5", "/v1/messages"),
         ("gemini", GeminiProvider(api_key="k", base_url=stub.url, include_thoughts=False), "gemini-2.5-flash", "/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
     ]
-    print(f"{args.calls} calls x {n} text deltas per call, stub on 127.0.0.1 (medians)")
+    print(f"{calls} calls x {n} text deltas per call, stub on 127.0.0.1 (medians)")
     print(f"{'provider':<12} {'first (ms)':>11} {'per-chunk (us)':>15} {'raw first (ms)':>15} {'raw per-chunk (us)':>19}")
     for name, provider, model, path in cases:
         await measure(provider, model, 2, n)  # warm-up: client built, connection open
-        first, per = await measure(provider, model, args.calls, n)
-        raw_first, raw_per = await measure_raw(stub.url, path, args.calls)
+        first, per = await measure(provider, model, calls, n)
+        raw_first, raw_per = await measure_raw(stub.url, path, calls)
         print(f"{name:<12} {first * 1e3:>11.2f} {per * 1e6:>15.1f} {raw_first * 1e3:>15.2f} {raw_per * 1e6:>19.1f}")
         await provider.aclose()
     await stub.stop()

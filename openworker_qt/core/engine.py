@@ -1004,12 +1004,17 @@ class TurnEngine:
             reply["step_id"] = uuid.uuid4().hex[:12]
         step: ToolStep | None = None
         proposed: list[ParsedCall] | None = None
+        cut = None
         async with self.log.writing():
             reply = self._append(reply)
             if calls:  # its calls' proposals commit with it (one commit less per step)
                 step = self._tool_step(stop)
                 proposed = step.propose(calls)
+                if finish is not None and finish.reason == "length":
+                    cut = self._append(notice("output_limit", refuse_cut_calls(proposed)))
         yield ev.AssistantMessage(session_id=sid, message=reply)
+        if cut is not None:
+            yield ev.NoticeAdded(session_id=sid, kind="output_limit", text=str(cut["text"]))
         yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
 
     def _save_partial(
@@ -1072,6 +1077,30 @@ def _unique_ids(calls: list[ToolCall]) -> None:
         call["id"] = fresh
         taken.add(fresh)
         seen.add(fresh)
+
+
+#: What the model is told of a call its answer was cut in (it was not run).
+CUT_CALL_ERROR = (
+    "your answer was cut at its output limit while this call was being written, so its "
+    "arguments are incomplete and it was not run; call it again with shorter arguments "
+    "(for example, write a long file in several smaller parts)"
+)
+CUT_CALL_NOTICE = (
+    "The model's answer was cut at its output limit while it was writing a tool call. "
+    "The call was not run; the model was told, so it can try again with shorter arguments."
+)
+
+
+def refuse_cut_calls(calls: Sequence[ParsedCall]) -> str:
+    """An answer cut at the output limit (``finish_reason: length``) with calls in it:
+    the last call was being written when it was cut, and any whose arguments do not
+    parse are incomplete too. None of those runs (each gets an error result for the
+    model); returns the notice for the user."""
+    for index, call in enumerate(calls):
+        if index == len(calls) - 1 or call.error is not None:
+            if call.tool is not None:  # (an unknown tool keeps that error)
+                call.error = CUT_CALL_ERROR
+    return CUT_CALL_NOTICE
 
 
 def _key(call: OpenToolCall) -> str:

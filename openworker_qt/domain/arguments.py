@@ -75,6 +75,11 @@ def parse_arguments(text: str | Any) -> dict[str, Any]:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
+            if exc.msg == "Extra data" and text[exc.pos:].lstrip().startswith("{"):
+                raise ArgumentsError(
+                    "arguments are several JSON objects one after another (not valid "
+                    "JSON): the call was not run; make one call per set of arguments"
+                ) from None
             raise ArgumentsError(
                 f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
             ) from None

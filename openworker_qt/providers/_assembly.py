@@ -3,6 +3,9 @@
 * :class:`ThinkSplitter` splits ``<think>…</think>`` spans out of streamed text
   (MiniMax-M2, DeepSeek-R1 and Qwen3 on Ollama), tolerating tags cut across deltas.
 * :class:`ToolCallAssembler` joins argument fragments per call index.
+* :class:`MarkupHold` holds back streamed text from the first tool-call marker
+  on (``<tool_call>``, ``<function=``, ``<|python_tag|>``, ``[TOOL_CALLS]``,
+  DeepSeek's), so markup is never shown while the call is being written.
 * :func:`finish_text_calls` runs mangled tool-call recovery at the end of a
   response that produced text but no native call.
 """
@@ -14,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from openworker_qt.core.provider_api import ReasoningChunk, TextChunk, ToolCallChunk
-from openworker_qt.providers.recovery import recover_tool_calls
+from openworker_qt.providers.recovery import CALL_MARKERS, recover_tool_calls
 
 _OPEN, _CLOSE = "<think>", "</think>"
 
@@ -58,6 +61,42 @@ class ThinkSplitter:
             out.append(ReasoningChunk(text) if self._inside else TextChunk(text))
 
 
+class MarkupHold:
+    """Passes streamed text through until a tool-call marker appears; from there on
+    the text is held (:attr:`held`) for recovery at the end of the answer. A suffix
+    that could be the start of a marker is held until the next piece decides."""
+
+    def __init__(self, markers: tuple[str, ...] = CALL_MARKERS) -> None:
+        self._markers = markers
+        self._pending = ""
+        self.held = ""  # from the first marker on
+
+    def feed(self, text: str) -> str:
+        """The part of ``text`` that can be shown now."""
+        if self.held:
+            self.held += text
+            return ""
+        buf = self._pending + text
+        self._pending = ""
+        first = min((i for i in (buf.find(m) for m in self._markers) if i >= 0), default=-1)
+        if first >= 0:
+            self.held = buf[first:]
+            return buf[:first]
+        keep = 0
+        for marker in self._markers:
+            for n in range(min(len(marker) - 1, len(buf)), keep, -1):
+                if marker.startswith(buf[-n:]):
+                    keep = n
+                    break
+        self._pending = buf[len(buf) - keep :] if keep else ""
+        return buf[: len(buf) - keep]
+
+    def release(self) -> str:
+        """Everything still held (the answer ended without a call to recover)."""
+        out, self._pending, self.held = self._pending + self.held, "", ""
+        return out
+
+
 @dataclass
 class _PartialCall:
     id: str = ""
@@ -66,17 +105,38 @@ class _PartialCall:
 
 
 class ToolCallAssembler:
-    """Collects tool-call fragments keyed by the wire's index."""
+    """Collects tool-call fragments keyed by the wire's index.
+
+    Some servers (Ollama) send parallel calls all at ``index: 0``, or with no index:
+    a fragment with a new id, or another name after the current call's arguments
+    began, starts a new call, so two calls never merge into one with concatenated
+    arguments (``{"city":"Paris"}{"city":"Tokyo"}``). Calls that nothing tells apart
+    keep the concatenation, which is not valid JSON: the model is told, nothing runs."""
 
     def __init__(self) -> None:
-        self._calls: dict[int, _PartialCall] = {}
+        self._calls: list[_PartialCall] = []
+        self._at: dict[int, int] = {}  # wire index → the call it currently feeds
 
     def add(self, index: int, *, id: str | None = None, name: str | None = None, arguments: str | None = None) -> None:
-        call = self._calls.setdefault(index, _PartialCall())
+        pos = self._at.get(index)
+        call = self._calls[pos] if pos is not None else None
+        if call is not None and (
+            (id and call.id and id != call.id)
+            or (name and not id and call.name and call.arguments and name != call.name)
+        ):
+            call = None  # a second call reusing the index
+        if call is None:
+            call = _PartialCall()
+            self._at[index] = len(self._calls)
+            self._calls.append(call)
         if id:
             call.id = id
         if name:
-            call.name = call.name + name if call.name and not id else name
+            if id or not call.name:
+                call.name = name
+            elif not call.arguments:
+                call.name += name  # the name itself arriving in pieces
+            # (else the same name again, repeated by the server: nothing new)
         if arguments:
             call.arguments.append(arguments)
 
@@ -85,7 +145,7 @@ class ToolCallAssembler:
 
     def complete(self) -> list[ToolCallChunk]:
         out = []
-        for _, call in sorted(self._calls.items()):
+        for call in self._calls:
             out.append(
                 ToolCallChunk(
                     id=call.id or new_call_id(),

@@ -17,7 +17,9 @@ Contract:
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
 from collections.abc import AsyncIterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
@@ -40,6 +42,7 @@ from openworker_qt.providers._common import (
     split_data_url,
     tool_specs,
 )
+from openworker_qt.providers.errors import incomplete_answer
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -54,6 +57,21 @@ ADAPTIVE_THINKING = ("claude-opus-4-6*", "claude-sonnet-4-6*", "claude-mythos*",
 DEFAULT_MAX_TOKENS = 8192
 _CACHEABLE = frozenset({"text", "image", "document", "tool_use", "tool_result"})
 _STOP_REASONS = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
+
+
+_TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+def tool_id(call_id: str) -> str:
+    """A call id as Anthropic accepts it (``^[a-zA-Z0-9_-]+$``). Ids another vendor
+    made (Kimi's ``functions.get_weather:0``) are rewritten the same way every time,
+    so a ``tool_use`` and its ``tool_result`` still match; a short hash of the
+    original keeps two ids that differ only in rewritten characters apart. The
+    history keeps the original id (each vendor gets its own mapping)."""
+    if _TOOL_ID_RE.match(call_id):
+        return call_id
+    safe = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:40] or "call"
+    return f"{safe}_{hashlib.sha1(call_id.encode()).hexdigest()[:8]}"
 
 
 def _user_blocks(content: Any) -> list[dict[str, Any]]:
@@ -97,7 +115,7 @@ def _assistant_blocks(msg: AssistantMessage) -> list[dict[str, Any]]:
         canonical.append(
             {
                 "type": "tool_use",
-                "id": str(call.get("id")),
+                "id": tool_id(str(call.get("id"))),
                 "name": str(fn.get("name", "")),
                 "input": lenient_arguments(str(fn.get("arguments") or "")),
             }
@@ -121,7 +139,7 @@ def _tool_result_block(msg: Message) -> dict[str, Any]:
     images = [b for b in _user_blocks(msg.get("attachments")) if b["type"] == "image"]
     return {
         "type": "tool_result",
-        "tool_use_id": str(msg.get("tool_call_id")),
+        "tool_use_id": tool_id(str(msg.get("tool_call_id"))),
         "content": [{"type": "text", "text": text}, *images] if images else text,
     }
 
@@ -319,6 +337,8 @@ class AnthropicProvider(GuardedProvider):
         partial: dict[int, list[str]] = {}
         usage: dict[str, int] = {}
         stop_reason: str | None = None
+        stopped = False  # message_stop arrived: the answer is complete
+        shown = False
         try:
             async for event in stream:
                 kind = event.type
@@ -333,6 +353,7 @@ class AnthropicProvider(GuardedProvider):
                 elif kind == "content_block_delta":
                     block = blocks.setdefault(event.index, {"type": "text", "text": ""})
                     delta = event.delta
+                    shown = True
                     if delta.type == "text_delta":
                         block["text"] = block.get("text", "") + delta.text
                         if delta.text:
@@ -367,10 +388,16 @@ class AnthropicProvider(GuardedProvider):
                     stop_reason = event.delta.stop_reason or stop_reason
                     _usage(event.usage, usage)
                     yield None
+                elif kind == "message_stop":
+                    stopped = True
+                    yield None
                 else:
                     yield None
         finally:
             await stream.close()
+        if not stopped and stop_reason is None:
+            raise incomplete_answer(self.label, provider=self.name, model=request.model,
+                                    empty=not shown)
         # A block still open when the stream ended (max_tokens mid-call) keeps its raw text.
         for index, pieces in partial.items():
             blocks[index]["_raw_input"] = "".join(pieces)

@@ -12,7 +12,8 @@ Quirks and why they exist:
   * ``send_reasoning_back``: DeepSeek rejects ``reasoning_content`` in the request
     for its reasoner, so by default reasoning never goes back; vendors that want it
     (Kimi thinking models with tool calls) set this.
-  * ``stream_usage``: whether ``stream_options.include_usage`` is accepted.
+  * ``stream_usage``: whether ``stream_options.include_usage`` is asked for (a server
+    that refuses it is asked again without, and remembered: openai_chat.py).
   * ``tool_id_style``: Mistral only accepts 9-character alphanumeric call ids, so
     ids produced by other providers are mapped on the outbound copy.
   * ``recover_tool_calls``: parse tool calls printed as text (local models).

@@ -28,6 +28,7 @@ _CONTEXT_RE = re.compile(
     re.I,
 )
 
+_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
 _OVERLOADED_RE = re.compile(r"overloaded|over capacity|at capacity|temporarily unavailable", re.I)
 
 _TYPE_KINDS: dict[str, ErrorKind] = {
@@ -136,13 +137,13 @@ def _find_details(body: Any) -> list[Any]:
     return []
 
 
-def _api_message(body: Any, fallback: str) -> tuple[str, str | None]:
+def _api_message(body: Any, fallback: str, limit: int = 800) -> tuple[str, str | None]:
     """(the API's own message, its error type/code) from an error body."""
     if isinstance(body, str):
         try:
             body = json.loads(body)
         except ValueError:
-            return (body.strip() or fallback)[:500], None
+            return _readable(body.strip() or fallback, limit), None
     if isinstance(body, list) and body and isinstance(body[0], Mapping):
         body = body[0]  # Gemini streaming errors arrive as a one-element array
     if isinstance(body, Mapping):
@@ -153,18 +154,88 @@ def _api_message(body: Any, fallback: str) -> tuple[str, str | None]:
             if isinstance(meta, Mapping) and meta.get("raw"):
                 msg = f"{msg}: {meta['raw']}"  # OpenRouter puts the upstream reason here
             etype = err.get("type") or err.get("status") or err.get("code")
-            return msg[:800], (str(etype).lower() if etype is not None else None)
+            return _readable(msg, limit), (str(etype).lower() if etype is not None else None)
         if isinstance(err, str):
-            return err[:800], None
-    return fallback[:800], None
+            return _readable(err, limit), None
+    return _readable(fallback, limit), None
+
+
+_VALIDATION_RE = re.compile(r"validation errors?\b|'loc': [(\[]|\"loc\": \[", re.I)
+_LOC_MSG_RE = re.compile(r"""['"]loc['"]: [(\[]([^)\]]*)[)\]], ['"]msg['"]: (['"])(.*?)\2""")
+_SHOWN_PROBLEMS = 8
+
+
+def _validation_problems(body: Any, text: str) -> list[str]:
+    """``where: what`` lines of a request validation error (FastAPI / pydantic, as
+    llama-cpp-python's server and others report it), from the body or its text."""
+    details = body.get("detail") if isinstance(body, Mapping) else None
+    lines: list[str] = []
+    if isinstance(details, list):
+        for item in details:
+            if isinstance(item, Mapping):
+                loc = [str(p) for p in item.get("loc") or [] if str(p) != "body"]
+                lines.append(f"{'.'.join(loc) or 'request'}: {item.get('msg') or item.get('type')}")
+        return lines
+    for match in _LOC_MSG_RE.finditer(text):
+        loc = [p.strip().strip("'\"") for p in match.group(1).split(",")]
+        loc = [p for p in loc if p and p != "body"]
+        lines.append(f"{'.'.join(loc) or 'request'}: {match.group(3)}")
+    return lines
+
+
+def _invalid_request(status: int, api_msg: str, body: Any) -> str | None:
+    """The readable message for a request the server says is invalid, or None."""
+    detail = body.get("detail") if isinstance(body, Mapping) else None
+    if not (_VALIDATION_RE.search(api_msg) or isinstance(detail, list)):
+        return None
+    problems = _validation_problems(body, api_msg)
+    if not problems:
+        return None
+    shown = problems[:_SHOWN_PROBLEMS]
+    more = len(problems) - len(shown)
+    lines = "\n".join(f"  - {p}" for p in shown) + (f"\n  (and {more} more)" if more else "")
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    return (f"the server rejected the request as invalid (HTTP {status}, {count}); trying "
+            f"again would fail the same way:\n{lines}")
+
+
+def _readable(text: str, limit: int = 800) -> str:
+    """``text`` cut at a word near ``limit``, saying so (never mid-word)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = max(cut.rfind("\n"), cut.rfind(" "))
+    return (cut[:space] if space > limit // 2 else cut).rstrip() + " …"
+
+
+def _page_summary(page: str) -> str:
+    title = _TITLE_RE.search(page)
+    name = " ".join(title.group(1).split())[:120] if title else ""
+    return f'the server answered with a web page titled "{name}"' if name else (
+        "the server answered with a web page")
 
 
 def _names(exc: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(exc).__mro__}
 
 
+def _wrapped_provider_error(exc: BaseException) -> ProviderError | None:
+    seen: set[int] = set()
+    inner = exc.__cause__ or exc.__context__
+    while inner is not None and id(inner) not in seen:
+        if isinstance(inner, ProviderError):
+            return inner
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    return None
+
+
 def classify(exc: BaseException, *, provider: str = "", model: str = "") -> ProviderError:
     """The :class:`ProviderError` for ``exc`` (returned as is if it already is one)."""
+    if not isinstance(exc, ProviderError):
+        cause = _wrapped_provider_error(exc)
+        if cause is not None:  # raised in a transport hook, wrapped by the SDK
+            exc = cause
     if isinstance(exc, ProviderError):
         if not exc.provider:
             exc.provider = provider
@@ -182,8 +253,10 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
     if body is None:
         body = getattr(exc, "details", None)  # google-genai keeps the parsed JSON here
     raw_msg = str(getattr(exc, "message", "") or exc) or type(exc).__name__
-    api_msg, etype = _api_message(body, raw_msg) if body is not None else (raw_msg[:800], None)
+    api_msg, etype = _api_message(body, raw_msg) if body is not None else (_readable(raw_msg), None)
 
+    if api_msg.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        api_msg = _page_summary(api_msg)  # a proxy's error page: its title, not its markup
     kind: ErrorKind
     if status is not None:
         kind = _status_kind(status)
@@ -216,6 +289,12 @@ def classify(exc: BaseException, *, provider: str = "", model: str = "") -> Prov
         kind = "context_length"
     if kind == "server" and (etype == "unavailable" or _OVERLOADED_RE.search(api_msg)):
         kind = "overloaded"  # OpenAI's and Gemini's 503 "overloaded" / UNAVAILABLE
+    if status is not None and status >= 400 and kind != "context_length":
+        full = _api_message(body, raw_msg, limit=20_000)[0] if body is not None else raw_msg
+        invalid = _invalid_request(status, full, body)
+        if invalid is not None:  # a deterministic rejection, even as a 500: not retried
+            return ProviderError("bad_request", invalid, provider=provider, model=model,
+                                 status=status)
 
     retry_after = (
         retry_after_seconds(headers, body) if kind in ("rate_limit", "server", "overloaded") else None
@@ -263,3 +342,49 @@ def stream_error(error: Any, *, provider: str = "", model: str = "") -> Provider
         kind = "context_length"
     detail = f"{message} ({etype})" if etype and etype not in message.lower() else message
     return ProviderError(kind, f"{_ADVICE[kind]}. {detail}", provider=provider, model=model, status=status)
+
+
+class IncompleteAnswer(ProviderError):
+    """The stream ended without the vendor's end marker (no finish reason, no
+    ``message_stop``, no ``response.completed``): the answer did not finish, whatever
+    part of it arrived. A network error (retried while nothing was shown)."""
+
+
+def incomplete_answer(
+    label: str, *, provider: str, model: str, empty: bool, hint: str = ""
+) -> IncompleteAnswer:
+    """The error for a stream that ended before its end marker (``empty``: nothing of
+    the answer had arrived, e.g. HTTP 200 and then an empty body)."""
+    if empty:
+        text = (f"the connection closed before the answer finished: {label} accepted the "
+                "request but sent no answer")
+    else:
+        text = f"the connection closed before the answer finished: {label} stopped mid-answer"
+    if hint:
+        text += f". {hint}"
+    return IncompleteAnswer("network", text, provider=provider, model=model)
+
+
+class NotTheApi(ProviderError):
+    """A 200 whose body is not the API's (an HTML page from a proxy, a captive portal
+    or a wrong base URL). Not retried: the same address gives the same page."""
+
+
+def not_the_api(server: str, body: bytes, content_type: str, *, provider: str = "",
+                model: str = "") -> NotTheApi:
+    """The error for a 200 from ``server`` (host[:port]) whose body is not the API's
+    (``content_type``: what it said it was, e.g. ``text/html``)."""
+    text_body = body.decode("utf-8", "replace")
+    ctype = content_type.split(";", 1)[0].strip()
+    if "html" in ctype or text_body.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        title = _TITLE_RE.search(text_body)
+        what = "a web page"
+        if title and title.group(1).strip():
+            what += f' titled "{" ".join(title.group(1).split())[:120]}"'
+    else:
+        first = " ".join(text_body.split())[:120]
+        what = f'"{first}"' if first else "an empty body"
+    text = (f"the reply from {server} was not the API's: it sent {what} instead of a "
+            "model's answer. Check the provider's base URL, or whether a proxy or a "
+            "network sign-in page is in the way")
+    return NotTheApi("malformed", text, provider=provider, model=model, status=200)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -42,6 +43,7 @@ from openworker_qt.providers._common import (
     provider_state,
     tool_specs,
 )
+from openworker_qt.providers.errors import incomplete_answer
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -51,6 +53,10 @@ from openworker_qt.providers.retry import (
 )
 
 NAMESPACE = "gemini"
+#: Google's documented stand-in for the thought signature of a function call that
+#: another model made (history from Anthropic, OpenAI …): Gemini 3 rejects a call in
+#: the current turn without one (HTTP 400). On the wire it reads as this text.
+SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
 _FINISH = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter", "RECITATION": "content_filter"}
 
 
@@ -100,7 +106,13 @@ def _stored_parts(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _model_parts(msg: AssistantMessage, known_ids: set[str]) -> list[dict[str, Any]]:
+def needs_signatures(model: str) -> bool:
+    """Whether ``model`` validates thought signatures on function calls (Gemini 3 on;
+    1.x and 2.x do not, and are sent no placeholder)."""
+    return not re.match(r"(?:models/)?gemini-[12](?:[.-]|$)", model)
+
+
+def _model_parts(msg: AssistantMessage, known_ids: set[str], sign: bool = True) -> list[dict[str, Any]]:
     state = provider_state(msg, NAMESPACE)
     text = content_text(msg.get("content"))
     calls = msg.get("tool_calls") or []
@@ -116,7 +128,10 @@ def _model_parts(msg: AssistantMessage, known_ids: set[str]) -> list[dict[str, A
     parts: list[dict[str, Any]] = []
     if text:
         parts.append({"text": text})
-    for call in calls:
+    # Gemini wants a signature on the first call of each step: a step another model
+    # made has none, so it gets the documented placeholder.
+    unsigned = sign and not any(str(c.get("id")) in signatures for c in calls)
+    for index, call in enumerate(calls):
         fn = call.get("function") or {}
         call_id = str(call.get("id"))
         fc: dict[str, Any] = {"name": str(fn.get("name", "")), "args": lenient_arguments(str(fn.get("arguments") or ""))}
@@ -125,12 +140,15 @@ def _model_parts(msg: AssistantMessage, known_ids: set[str]) -> list[dict[str, A
         part: dict[str, Any] = {"function_call": fc}
         if call_id in signatures:
             part["thought_signature"] = base64.b64decode(signatures[call_id])
+        elif unsigned and index == 0:
+            part["thought_signature"] = SKIP_SIGNATURE
         parts.append(part)
     return parts
 
 
-def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
-    """Canonical history → Gemini ``contents``."""
+def build_contents(messages: list[Message], model: str = "") -> list[dict[str, Any]]:
+    """Canonical history → Gemini ``contents`` (``model``: the model they go to)."""
+    sign = needs_signatures(model)
     known_ids = _gemini_ids(messages)
     names: dict[str, str] = {}
     out: list[dict[str, Any]] = []
@@ -147,7 +165,7 @@ def build_contents(messages: list[Message]) -> list[dict[str, Any]]:
         if msg["role"] == "assistant":
             for call in msg.get("tool_calls") or []:
                 names[str(call.get("id"))] = str((call.get("function") or {}).get("name", ""))
-            push("model", _model_parts(msg, known_ids))
+            push("model", _model_parts(msg, known_ids, sign))
         elif msg["role"] == "tool":
             call_id = str(msg.get("tool_call_id"))
             fr: dict[str, Any] = {
@@ -268,7 +286,7 @@ class GeminiProvider(GuardedProvider):
 
         models = self.client.aio.models
         # typed objects: the SDK converts these to the wire's camelCase faithfully
-        contents = [types.Content.model_validate(c) for c in build_contents(request.messages)]
+        contents = [types.Content.model_validate(c) for c in build_contents(request.messages, request.model)]
         config = types.GenerateContentConfig.model_validate(self.build_config(request))
         if self._stream:
             responses = await models.generate_content_stream(
@@ -287,6 +305,7 @@ class GeminiProvider(GuardedProvider):
         signatures: dict[str, str] = {}
         calls: list[ToolCallChunk] = []
         finish = "stop"
+        finished = False  # a candidate's finishReason arrived: the answer is complete
         usage: dict[str, int] = {}
         thoughts = False
         try:
@@ -306,6 +325,7 @@ class GeminiProvider(GuardedProvider):
                     if candidate.finish_reason is not None:
                         reason = str(getattr(candidate.finish_reason, "value", candidate.finish_reason))
                         finish = _FINISH.get(reason, reason.lower())
+                        finished = True
                     content = candidate.content
                     for part in (content.parts if content is not None else None) or []:
                         record: dict[str, Any] = {}
@@ -351,6 +371,9 @@ class GeminiProvider(GuardedProvider):
             closer = getattr(responses, "aclose", None)
             if closer is not None:
                 await closer()
+        if not finished:
+            raise incomplete_answer(self.label, provider=self.name, model=request.model,
+                                    empty=not (stored or calls))
         for call in calls:
             yield call
         if calls and finish == "stop":

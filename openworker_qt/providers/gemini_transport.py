@@ -23,7 +23,7 @@ from typing import Any
 import httpx2
 
 from openworker_qt.providers.retry import DEFAULT_TIMEOUTS, StreamTimeouts
-from openworker_qt.providers.wire import request_sent, timeout, watch_response
+from openworker_qt.providers.wire import refuse_web_page, request_sent, timeout, watch_response
 
 
 class JsonArraySplitter:
@@ -99,6 +99,7 @@ class GeminiStreamTransport(httpx2.AsyncBaseTransport):
             request.extensions["timeout"] = dict(self._timeout)
         request_sent()
         response = await self._inner.handle_async_request(request)
+        await refuse_web_page(response, request)
         watch_response(response)
         ctype = response.headers.get("content-type", "")
         if (

@@ -26,9 +26,15 @@ from openworker_qt.core.provider_api import (
     ReasoningChunk,
     StreamChunk,
     TextChunk,
+    ToolCallChunk,
 )
 from openworker_qt.domain.messages import Message
-from openworker_qt.providers._assembly import ThinkSplitter, ToolCallAssembler, finish_text_calls
+from openworker_qt.providers._assembly import (
+    MarkupHold,
+    ThinkSplitter,
+    ToolCallAssembler,
+    finish_text_calls,
+)
 from openworker_qt.providers._common import (
     content_parts,
     content_text,
@@ -37,7 +43,7 @@ from openworker_qt.providers._common import (
     tool_specs,
 )
 from openworker_qt.providers.compat import Vendor
-from openworker_qt.providers.errors import stream_error
+from openworker_qt.providers.errors import incomplete_answer, not_the_api, stream_error
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -62,23 +68,49 @@ def _tool_pictures(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return {"role": "user", "content": parts}
 
 
+def _field(raw: Any, name: str) -> Any:
+    if isinstance(raw, Mapping):
+        return raw.get(name)
+    value = getattr(raw, name, None)
+    if value is None:
+        value = (getattr(raw, "model_extra", None) or {}).get(name)
+    return value
+
+
 def _usage(raw: Any) -> dict[str, int]:
+    """Usage in our shape from an OpenAI-style usage object (or the same as a dict)."""
     if raw is None:
         return {}
     out: dict[str, int] = {}
     for ours, theirs in (("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens")):
-        value = getattr(raw, theirs, None)
+        value = _field(raw, theirs)
         if isinstance(value, int):
             out[ours] = value
-    cached = getattr(getattr(raw, "prompt_tokens_details", None), "cached_tokens", None)
+    cached = _field(_field(raw, "prompt_tokens_details"), "cached_tokens")
     if not isinstance(cached, int) or not cached:  # DeepSeek names its cache hits apart
-        cached = (getattr(raw, "model_extra", None) or {}).get("prompt_cache_hit_tokens")
+        cached = _field(raw, "prompt_cache_hit_tokens")
     if isinstance(cached, int) and cached:
         out["cache_read_tokens"] = cached
-    reasoning = getattr(getattr(raw, "completion_tokens_details", None), "reasoning_tokens", None)
+    reasoning = _field(_field(raw, "completion_tokens_details"), "reasoning_tokens")
     if isinstance(reasoning, int) and reasoning:
         out["reasoning_tokens"] = reasoning
     return out
+
+
+def _chunk_usage(chunk: Any) -> dict[str, int]:
+    """A chunk's usage: the standard field, else where some servers put it: Groq's
+    ``x_groq.usage``, llama.cpp's ``timings`` (``prompt_n`` / ``predicted_n``)."""
+    if getattr(chunk, "usage", None):
+        return _usage(chunk.usage)
+    extra = getattr(chunk, "model_extra", None) or {}
+    groq = extra.get("x_groq")
+    if isinstance(groq, Mapping) and isinstance(groq.get("usage"), Mapping):
+        return _usage(groq["usage"])
+    timings = extra.get("timings")
+    if isinstance(timings, Mapping):
+        return _usage({"prompt_tokens": timings.get("prompt_n"),
+                       "completion_tokens": timings.get("predicted_n")})
+    return {}
 
 
 class OpenAIChatProvider(GuardedProvider):
@@ -102,6 +134,24 @@ class OpenAIChatProvider(GuardedProvider):
         super().__init__(api_key=api_key, base_url=base_url or vendor.base_url,
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
                          sleep=sleep, stream=vendor.stream if stream is None else stream)
+
+    #: Set once this server sent an empty stream for a call with tools (see _attempt).
+    _tools_unstreamed = False
+    #: Set once this server refused ``stream_options`` (usage is then read from what
+    #: it sends anyway: a last chunk's ``usage``, ``x_groq``, ``timings``).
+    _no_stream_options = False
+
+    @property
+    def compatible_server(self) -> bool:
+        """Not OpenAI's own API: another vendor, or the ``openai`` provider pointed at
+        another server (LM Studio, vLLM, llama.cpp, a proxy)."""
+        return self.name != "openai" or "api.openai.com" not in str(self._base_url or "")
+
+    def _server(self) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(str(self._base_url or ""))
+        return parts.netloc or str(self._base_url)
 
     def _warm_client(self, client: Any) -> None:
         _ = client.chat.completions
@@ -136,6 +186,9 @@ class OpenAIChatProvider(GuardedProvider):
             ]
             if self.name == "openai" and not caps.parallel_tools:
                 params["parallel_tool_calls"] = False
+            if self.compatible_server:
+                # llama.cpp's server hides the tools from the model unless it is set
+                params["tool_choice"] = "auto"
         if request.max_tokens is not None:
             key = "max_completion_tokens" if self.name == "openai" else "max_tokens"
             params[key] = request.max_tokens
@@ -169,8 +222,10 @@ class OpenAIChatProvider(GuardedProvider):
     def _message(self, msg: Message, style: str) -> dict[str, Any]:
         role = msg.get("role")
         if msg["role"] == "assistant":
-            out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or None}
             calls = msg.get("tool_calls") or []
+            # OpenAI takes null beside tool calls; llama.cpp's server (and others) want a string.
+            empty = "" if self.compatible_server else None
+            out: dict[str, Any] = {"role": "assistant", "content": content_text(msg.get("content")) or empty}
             if calls:
                 out["tool_calls"] = [
                     {
@@ -210,20 +265,31 @@ class OpenAIChatProvider(GuardedProvider):
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
         params = self.build_params(request)
-        offered = [s.name for s in tool_specs(request.tools)] if "tools" in params else []
-        if not self._stream:
+        offered = ({s.name: s.parameters for s in tool_specs(request.tools)}
+                   if "tools" in params else {})
+        if not self._stream or (offered and self._tools_unstreamed):
             async for item in self._complete(params, offered):
                 yield item
             return
         params["stream"] = True
-        if self.vendor.stream_usage:
+        if self.vendor.stream_usage and not self._no_stream_options:
             params["stream_options"] = {"include_usage": True}
-        stream = await self.client.chat.completions.create(**params)
+        try:
+            stream = await self.client.chat.completions.create(**params)
+        except Exception as exc:
+            # A server that rejects the usage option (an older one) is asked without it.
+            if "stream_options" not in params or "stream_options" not in str(exc):
+                raise
+            self._no_stream_options = True
+            del params["stream_options"]
+            stream = await self.client.chat.completions.create(**params)
         calls = ToolCallAssembler()
         splitter = ThinkSplitter() if self.vendor.think_tags else None
+        hold = MarkupHold() if offered and self.vendor.recover_tool_calls else None
         text: list[str] = []
         reasoning: list[str] = []
         finish_reason = "stop"
+        finished = False  # the wire's finish reason arrived: the answer is complete
         usage: dict[str, int] = {}
         field = self.vendor.reasoning_field
         try:
@@ -231,8 +297,7 @@ class OpenAIChatProvider(GuardedProvider):
                 error = getattr(chunk, "error", None)
                 if error:
                     raise stream_error(error, provider=self.name, model=request.model)
-                if getattr(chunk, "usage", None):
-                    usage = _usage(chunk.usage)
+                usage = _chunk_usage(chunk) or usage
                 produced = False
                 for choice in chunk.choices or []:
                     delta = choice.delta
@@ -252,6 +317,11 @@ class OpenAIChatProvider(GuardedProvider):
                             for piece in pieces:
                                 if isinstance(piece, TextChunk):
                                     text.append(piece.text)
+                                    if hold is not None:
+                                        shown = hold.feed(piece.text)
+                                        if not shown:
+                                            continue
+                                        piece = TextChunk(shown)
                                 else:
                                     reasoning.append(piece.text)
                                 produced = True
@@ -266,6 +336,7 @@ class OpenAIChatProvider(GuardedProvider):
                             )
                     if choice.finish_reason:
                         finish_reason = choice.finish_reason
+                        finished = True
                 if not produced:
                     yield None  # wire activity: keeps the stall timer quiet
         finally:
@@ -273,12 +344,35 @@ class OpenAIChatProvider(GuardedProvider):
         if splitter:
             for piece in splitter.flush():
                 (text if isinstance(piece, TextChunk) else reasoning).append(piece.text)
-                yield piece
-        for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason, usage, offered):
+                if isinstance(piece, TextChunk) and hold is not None:
+                    if shown := hold.feed(piece.text):
+                        yield TextChunk(shown)
+                else:
+                    yield piece
+        if not finished:
+            if hold is not None and (rest := hold.release()):
+                yield TextChunk(rest)  # nothing of the answer is lost
+            empty = not (text or reasoning or calls)
+            hint = ""
+            if empty and offered and self.compatible_server:
+                # Some local servers (llama.cpp's) cannot stream when tools are offered:
+                # the next try (and every later call with tools) does not stream.
+                self._tools_unstreamed = True
+                hint = ("Some servers cannot stream an answer when tools are offered; "
+                        "the next try asks without streaming")
+            raise incomplete_answer(self.label or self.name, provider=self.name,
+                                    model=request.model, empty=empty, hint=hint)
+        held = hold.release() if hold is not None else ""
+        for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason,
+                                 usage, offered, held=held):
             yield item
 
-    async def _complete(self, params: dict[str, Any], offered: list[str]) -> AsyncIterator[StreamChunk | None]:
+    async def _complete(self, params: dict[str, Any], offered: dict[str, Any]) -> AsyncIterator[StreamChunk | None]:
+        params.pop("stream_options", None)
         resp = await self.client.chat.completions.create(**params)
+        if isinstance(resp, str):  # the SDK hands back a body that is not JSON as is
+            raise not_the_api(self._server(), resp.encode(), "",
+                              provider=self.name, model=str(params["model"]))
         choice = resp.choices[0] if resp.choices else None
         if choice is None:
             raise ProviderError("malformed", "the response had no choices", provider=self.name, model=params["model"])
@@ -297,15 +391,22 @@ class OpenAIChatProvider(GuardedProvider):
             text = "".join(p.text for p in pieces if isinstance(p, TextChunk))
         if reasoning:
             yield ReasoningChunk(reasoning)
-        if text:
-            yield TextChunk(text)
+        held = ""
+        shown = text
+        if offered and self.vendor.recover_tool_calls:
+            hold = MarkupHold()
+            shown = hold.feed(text)
+            held = hold.release()
+        if shown:
+            yield TextChunk(shown)
         calls = ToolCallAssembler()
         for i, tc in enumerate(msg.tool_calls or []):
             fn = getattr(tc, "function", None)
             calls.add(i, id=tc.id, name=getattr(fn, "name", None), arguments=getattr(fn, "arguments", None))
         request = ModelRequest(model=str(params["model"]), messages=[])
         for item in self._finish(
-            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage), offered
+            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage),
+            offered, held=held,
         ):
             yield item
 
@@ -317,10 +418,16 @@ class OpenAIChatProvider(GuardedProvider):
         reasoning: str,
         finish_reason: str,
         usage: dict[str, int],
-        offered: list[str],
+        offered: dict[str, Any],
+        *,
+        held: str = "",
     ) -> list[StreamChunk]:
+        """The end of the answer. ``held``: text a :class:`MarkupHold` kept from the
+        user (a call's markup): hidden for good when a call is recovered from it,
+        else shown now."""
         out: list[StreamChunk] = []
         replace_text: str | None = None
+        recovered: list[ToolCallChunk] = []
         if calls:
             out.extend(calls.complete())
             finish_reason = "tool_calls" if finish_reason in ("stop", "tool_calls", "function_call") else finish_reason
@@ -329,6 +436,8 @@ class OpenAIChatProvider(GuardedProvider):
             if recovered:
                 out.extend(recovered)
                 finish_reason = "tool_calls"
+        if held and not recovered:
+            out.insert(0, TextChunk(held))
         state: dict[str, Any] = {}
         if reasoning and self.vendor.send_reasoning_back:
             state = {self.name: {"reasoning": reasoning}}

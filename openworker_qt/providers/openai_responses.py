@@ -35,7 +35,7 @@ from openworker_qt.providers._common import (
     provider_state,
     tool_specs,
 )
-from openworker_qt.providers.errors import stream_error
+from openworker_qt.providers.errors import incomplete_answer, stream_error
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -54,7 +54,9 @@ def _user_content(content: Any) -> list[dict[str, Any]]:
         if kind == "text":
             out.append({"type": "input_text", "text": str(part.get("text", ""))})
         elif kind == "image_url":
-            out.append({"type": "input_image", "image_url": str((part.get("image_url") or {}).get("url", ""))})
+            image = part.get("image_url") or {}
+            out.append({"type": "input_image", "image_url": str(image.get("url", "")),
+                        "detail": str(image.get("detail") or "auto")})  # the API requires it
         elif kind == "file":
             info = part.get("file") or {}
             out.append(
@@ -203,9 +205,13 @@ class OpenAIResponsesProvider(GuardedProvider):
         reasoning_items: list[dict[str, Any]] = []
         usage: dict[str, int] = {}
         finish = "stop"
+        finished = False  # response.completed (or .incomplete) arrived
+        shown = False
         try:
             async for event in stream:
                 kind = event.type
+                if kind.endswith(".delta"):
+                    shown = True
                 if kind == "response.output_text.delta":
                     if event.delta:
                         yield TextChunk(event.delta)
@@ -232,6 +238,7 @@ class OpenAIResponsesProvider(GuardedProvider):
                         data.pop("status", None)
                         reasoning_items.append(data)
                 elif kind in ("response.completed", "response.incomplete"):
+                    finished = True
                     usage = _usage(event.response.usage)
                     if kind == "response.incomplete":
                         details = event.response.incomplete_details
@@ -242,6 +249,9 @@ class OpenAIResponsesProvider(GuardedProvider):
                 yield None
         finally:
             await stream.close()
+        if not finished:
+            raise incomplete_answer(self.label, provider=self.name, model=request.model,
+                                    empty=not shown)
         for item_id in order:
             call = calls[item_id]
             raw = call.get("final") or "".join(call["arguments"]) or "{}"

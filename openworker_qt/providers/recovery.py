@@ -1,9 +1,22 @@
 """Recover tool calls that a model printed as text instead of calling natively.
 
-Local models (Ollama, small open-weight models) often write a tool call into
-their text: bare JSON, ``<tool_call>`` tags (Hermes/Qwen), an array of calls,
-arguments as a JSON *string*, prose followed by a JSON call, or the shorthand
-``tool_name {...}`` / ``tool_name [{...}, ...]``.
+Local models (Ollama, llama.cpp, small open-weight models) often write a tool
+call into their text: bare JSON, ``<tool_call>`` tags (Hermes/Qwen), an array of
+calls, arguments as a JSON *string*, prose followed by a JSON call, or the
+shorthand ``tool_name {...}`` / ``tool_name [{...}, ...]``; and the native
+formats of popular open models, when the server does not parse them:
+
+* Qwen3-Coder's XML: ``<tool_call><function=name><parameter=p>value</parameter>
+  </function></tool_call>`` (values are text; converted by the tool's schema);
+* Llama 3.x: ``<|python_tag|>{"name": …, "parameters": {…}}`` ending in
+  ``<|eom_id|>`` or ``<|eot_id|>`` (or neither);
+* Mistral: ``[TOOL_CALLS][{"name": …, "arguments": {…}}]`` and the newer
+  ``[TOOL_CALLS]name[ARGS]{…}``;
+* DeepSeek: ``<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>name``
+  then a fenced JSON block (V3/R1), or ``name<｜tool▁sep｜>{…}`` (V3.1), each
+  call closed by ``<｜tool▁call▁end｜>``.
+
+None of this markup stays in the visible text once calls are recovered.
 
 Contract:
   * only runs when tools were offered, and only accepts names that were offered;
@@ -147,12 +160,174 @@ def _trailing_json(text: str, offered: Collection[str]) -> Recovery | None:
     return None
 
 
+_END_TOKENS_RE = re.compile(r"<\|(?:eom_id|eot_id|eot|end)\|>|</s>|<[|｜]end[▁_ ]of[▁_ ]sentence[|｜]>")
+_PY_TAG = "<|python_tag|>"
+_MISTRAL = "[TOOL_CALLS]"
+_XML_FUNCTION_RE = re.compile(r"<function=([^>\s]+)\s*>(.*?)(?:</function>|\Z)", re.S)
+_XML_PARAM_RE = re.compile(
+    r"<parameter=([^>\s]+)\s*>(.*?)(?:</parameter>|(?=<parameter=)|\Z)", re.S)
+_XML_BLOCK_RE = re.compile(
+    r"(?:<tool_call>\s*)?<function=[^>]*>.*?(?:</function>\s*(?:</tool_call>)?|\Z)", re.S)
+_MISTRAL_ARGS_RE = re.compile(r"\A\s*([\w.\-]+)\s*(?:\[CALL_ID\]\s*\w*\s*)?\[ARGS\]\s*", re.S)
+
+
+def _ds(words: str) -> str:
+    """A DeepSeek marker, in its full-width spelling or an ASCII one."""
+    return "<[|｜]" + words.replace(" ", "[▁_ ]") + "[|｜]>"
+
+
+_DS_CALLS_BEGIN_RE = re.compile(_ds("tool calls begin") + "|" + _ds("tool call begin"))
+_DS_CALL_RE = re.compile(
+    _ds("tool call begin") + "(.*?)(?:" + _ds("tool call end") + "|(?=" + _ds("tool call begin")
+    + ")|" + _ds("tool calls end") + "|\\Z)", re.S)
+_DS_SEP_RE = re.compile(_ds("tool sep"))
+_DS_ANY_RE = re.compile("<[|｜]tool[▁_ ][^>]*?[|｜]>")
+_FENCED_RE = re.compile(r"\A\s*```[a-zA-Z]*\s*(.*?)\s*```\s*\Z", re.S)
+
+#: Text that opens a call in one of the formats above: a stream holds back what
+#: follows it until the answer ends (see ``_assembly.MarkupHold``).
+CALL_MARKERS = (
+    "<tool_call>", "<function=", _PY_TAG, _MISTRAL,
+    "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "<|tool▁calls▁begin|>",
+    "<|tool▁call▁begin|>", "<|tool_calls_begin|>", "<|tool_call_begin|>",
+)
+
+
+def _schema_type(schemas: Any, name: str, param: str) -> Any:
+    if not isinstance(schemas, Mapping):
+        return None
+    schema = schemas.get(name)
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    prop = props.get(param) if isinstance(props, Mapping) else None
+    return prop.get("type") if isinstance(prop, Mapping) else None
+
+
+def _xml_value(raw: str, kind: Any) -> Any:
+    value = raw[1:] if raw.startswith("\n") else raw
+    value = value[:-1] if value.endswith("\n") else value
+    if kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return value
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return value
+    if kind is None and isinstance(parsed, str):
+        return value
+    return parsed
+
+
+def _from_xml(text: str, offered: Collection[str]) -> Recovery | None:
+    calls: list[RecoveredCall] = []
+    for match in _XML_FUNCTION_RE.finditer(text):
+        name = match.group(1).strip()
+        if name not in offered:
+            return None
+        args = {p.group(1).strip(): _xml_value(p.group(2), _schema_type(offered, name, p.group(1).strip()))
+                for p in _XML_PARAM_RE.finditer(match.group(2))}
+        if too_deep(args):
+            return None
+        calls.append(RecoveredCall(name, json.dumps(args, ensure_ascii=False)))
+    if not calls:
+        return None
+    remaining = _XML_BLOCK_RE.sub("", text).replace("</tool_call>", "")
+    return Recovery(calls, remaining.strip())
+
+
+def _json_sequence(body: str, offered: Collection[str]) -> list[RecoveredCall] | None:
+    """Calls from JSON values one after another (separated by blanks, ``;`` or ``,``)."""
+    calls: list[RecoveredCall] = []
+    pos = 0
+    while True:
+        while pos < len(body) and body[pos] in " \t\r\n;,":
+            pos += 1
+        if pos >= len(body):
+            break
+        try:
+            value, pos = _DECODER.raw_decode(body, pos)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+        found = _calls_from(value, offered)
+        if found is None:
+            return None
+        calls.extend(found)
+    return calls or None
+
+
+def _from_python_tag(text: str, offered: Collection[str]) -> Recovery | None:
+    head, _, body = text.partition(_PY_TAG)
+    calls = _json_sequence(body, offered)
+    return Recovery(calls, head.strip()) if calls else None
+
+
+def _from_mistral(text: str, offered: Collection[str]) -> Recovery | None:
+    head, _, rest = text.partition(_MISTRAL)
+    calls: list[RecoveredCall] = []
+    for piece in rest.split(_MISTRAL):
+        if piece.strip()[:1] in ("[", "{"):
+            found = _json_sequence(piece, offered)
+        else:
+            match = _MISTRAL_ARGS_RE.match(piece)
+            if match is None or match.group(1) not in offered:
+                return None
+            try:
+                value, end = _DECODER.raw_decode(piece, match.end())
+            except (json.JSONDecodeError, RecursionError):
+                return None
+            if piece[end:].strip():
+                return None
+            found = _calls_from({"name": match.group(1), "arguments": value}, offered)
+        if found is None:
+            return None
+        calls.extend(found)
+    return Recovery(calls, head.strip()) if calls else None
+
+
+def _from_deepseek(text: str, offered: Collection[str]) -> Recovery | None:
+    begin = _DS_CALLS_BEGIN_RE.search(text)
+    if begin is None:
+        return None
+    calls: list[RecoveredCall] = []
+    for match in _DS_CALL_RE.finditer(text, begin.start()):
+        parts = _DS_SEP_RE.split(match.group(1), maxsplit=1)
+        if len(parts) != 2:
+            return None
+        left, right = parts[0].strip(), parts[1]
+        if left in ("function", ""):  # V3 / R1: "function<sep>name\n```json …```"
+            name, _, raw = right.lstrip().partition("\n")
+            name = name.strip()
+        else:  # V3.1: "name<sep>{…}"
+            name, raw = left, right
+        fenced = _FENCED_RE.match(raw)
+        raw = fenced.group(1) if fenced else raw.strip()
+        found = _calls_from({"name": name, "arguments": raw or "{}"}, offered)
+        if found is None:
+            return None
+        calls.extend(found)
+    if not calls:
+        return None
+    tail = _DS_CALL_RE.sub("", text[begin.start():])
+    remaining = text[: begin.start()] + _DS_ANY_RE.sub("", tail)
+    return Recovery(calls, remaining.strip())
+
+
 def recover_tool_calls(text: str, offered: Collection[str]) -> Recovery | None:
-    """Tool calls written as text, or None when there are none (or no tools)."""
+    """Tool calls written as text, or None when there are none (or no tools).
+
+    ``offered``: the names of the tools offered; a mapping of name → parameters
+    schema lets Qwen3-Coder's text values become the types the tool declares."""
     if not offered or not text or not text.strip():
         return None
     if not any(name in text for name in offered):
         return None  # cheap guard: no offered name, no call (and no JSON scanning)
+    text = _END_TOKENS_RE.sub("", text)
+    if _DS_CALLS_BEGIN_RE.search(text):
+        return _from_deepseek(text, offered)
+    if "<function=" in text:
+        return _from_xml(text, offered)
+    if _PY_TAG in text:
+        return _from_python_tag(text, offered)
+    if _MISTRAL in text:
+        return _from_mistral(text, offered)
     if "<tool_call>" in text:
         return _from_tags(text, offered)
     return _trailing_json(text, offered)

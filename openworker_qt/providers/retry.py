@@ -17,7 +17,11 @@
   between two signs. A sign is any event the adapter reports (providers yield
   ``None`` for pings and argument fragments) *or any body byte on the wire*
   (``wire.py`` reports bytes through :func:`current_watch`), so a keep-alive
-  comment or a large first event arriving slowly is not a stall.
+  comment or a large first event arriving slowly is not a stall. Until the
+  answer's *content* started (a chunk, not a role-only event or a
+  ``message_start``), each silence is still bounded by ``first_event``: a server
+  that opens the stream with an empty event and goes quiet is retried as soon as
+  one that sent nothing at all.
 
 Delays and the sleep function are injectable so tests run in milliseconds.
 """
@@ -34,7 +38,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from openworker_qt.core.provider_api import ProviderError, RetryChunk, StreamChunk
-from openworker_qt.providers.errors import classify
+from openworker_qt.providers.errors import IncompleteAnswer, classify
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,7 @@ class StallWatch:
 
     __slots__ = (
         "_loop", "_started", "_task", "_handle", "_armed", "_fired",
-        "last", "timeouts",
+        "last", "content", "timeouts",
     )
 
     def __init__(self, timeouts: StreamTimeouts) -> None:
@@ -101,6 +105,7 @@ class StallWatch:
         self._fired = False
         self.timeouts = timeouts
         self.last: float | None = None
+        self.content = False  # a chunk of the answer itself arrived
 
     @property
     def answered(self) -> bool:
@@ -109,7 +114,8 @@ class StallWatch:
 
     @property
     def limit(self) -> float:
-        return self.timeouts.first_event if self.last is None else self.timeouts.stall
+        """The silence allowed now: ``stall`` once content arrived, else ``first_event``."""
+        return self.timeouts.stall if self.content else self.timeouts.first_event
 
     def sent(self) -> None:
         """The request is going out now: the ``first_event`` clock starts here, so
@@ -128,7 +134,7 @@ class StallWatch:
     def _deadline(self) -> float:
         if self.last is None:
             return self._started + self.timeouts.first_event
-        return self.last + self.timeouts.stall
+        return self.last + self.limit
 
     def _arm(self) -> None:
         self._armed = self._deadline()
@@ -163,6 +169,8 @@ class StallWatch:
                 self._handle.cancel()
                 self._handle = None
             self._task = None
+        if item is not None:
+            self.content = True
         self.touch()
         return item
 
@@ -179,8 +187,11 @@ def current_watch() -> StallWatch | None:
 
 def _timeout_error(watch: StallWatch, label: str, provider: str, model: str) -> ProviderError:
     limit = watch.limit
-    if watch.answered:
+    if watch.content:
         text = f"{label} stopped sending mid-answer: nothing arrived for {limit:g} s"
+    elif watch.answered:
+        text = (f"{label} opened the answer but sent nothing of it within {limit:g} s "
+                "(waiting for the model's first words)")
     else:
         text = f"{label} did not start answering within {limit:g} s"
     return ProviderError("timeout", text, provider=provider, model=model)
@@ -213,7 +224,7 @@ def _too_long(error: ProviderError, label: str, wait: float) -> ProviderError:
 def _tried(error: ProviderError, tries: int) -> ProviderError:
     if tries < 2:
         return error
-    return ProviderError(
+    return type(error)(
         error.kind, f"{error.message} (tried {tries} times)", provider=error.provider,
         model=error.model, status=error.status, retry_after=error.retry_after,
     )
@@ -276,7 +287,12 @@ async def guarded_stream(
                 yield item
         except Exception as exc:
             error = classify(exc, provider=provider, model=model)
-            if error.kind == "network" and watch.answered:
+            if isinstance(error, IncompleteAnswer):
+                if yielded:
+                    error = IncompleteAnswer(
+                        error.kind, f"{error.message} (the part already shown is kept)",
+                        provider=error.provider, model=error.model)
+            elif error.kind == "network" and watch.answered:
                 error = _dropped(error, label, shown=yielded)
             if yielded or not error.transient:
                 _raise(error, exc)
@@ -291,8 +307,15 @@ async def guarded_stream(
         if on_retry is not None:
             on_retry(error, wait)
         reason = retry_reason(error)
+        if isinstance(error, IncompleteAnswer):
+            reason = "the answer came back empty"  # (retried only when nothing was shown)
         if error.kind == "timeout":
-            reason = f"{'silent' if watch.answered else 'no answer'} for {watch.limit:g} s"
+            if watch.content:
+                reason = f"silent for {watch.limit:g} s"
+            elif watch.answered:  # the stream opened, then nothing of the answer came
+                reason = f"answer opened, no words for {watch.limit:g} s"
+            else:
+                reason = f"no answer for {watch.limit:g} s"
         yield RetryChunk(
             provider=label, attempt=tries + 1, max_attempts=policy.attempts,
             kind=error.kind, reason=reason, delay=wait,

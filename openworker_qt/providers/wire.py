@@ -58,7 +58,37 @@ async def _on_request(request: httpx2.Request) -> None:
 
 
 async def _on_response(response: httpx2.Response) -> None:
+    await refuse_web_page(response)
     watch_response(response)
+
+
+_PAGE_TYPES = ("text/html", "application/xhtml+xml")
+_PAGE_LIMIT = 64 * 1024
+
+
+async def refuse_web_page(response: httpx2.Response, request: httpx2.Request | None = None) -> None:
+    """Raise :class:`~openworker_qt.providers.errors.NotTheApi` for a 200 that is a
+    web page (a proxy's, a captive portal's, a site at a wrong base URL): the SDKs
+    would read it as an empty stream, or hand back the page as a bare string."""
+    if response.status_code != 200:
+        return
+    ctype = response.headers.get("content-type", "")
+    if ctype.split(";", 1)[0].strip().lower() not in _PAGE_TYPES:
+        return
+    from openworker_qt.providers.errors import not_the_api
+
+    head = b""
+    async for piece in response.aiter_raw():
+        head += piece
+        if len(head) >= _PAGE_LIMIT:
+            break
+    await response.aclose()
+    raise not_the_api(server_of((request or response.request).url), head, ctype)
+
+
+def server_of(url: httpx2.URL) -> str:
+    """``host:port`` of ``url`` (the name a user recognises in an error)."""
+    return f"{url.host}:{url.port}" if url.port else str(url.host)
 
 
 def timeout(timeouts: StreamTimeouts) -> httpx2.Timeout:

@@ -162,15 +162,31 @@ async def test_gemini_bytes_of_a_slow_first_event_count_as_an_answer(stub: StubS
 
 
 async def test_gemini_silence_after_some_bytes_is_the_idle_limit(stub: StubServer) -> None:
+    # Once the answer's content started (a first text part), silence is the idle limit.
     _, path, model, _ = SDKS["gemini"]
-    partial = 'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel'
-    stub.add("POST", path, streaming(partial + 'lo"}]}}]}\r\n\r\n', stall_after=len(partial)))
+    first = 'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}]}\r\n\r\n'
+    partial = first + 'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "lo'
+    stub.add("POST", path, streaming(partial + '"}]}}]}\r\n\r\n', stall_after=len(partial)))
     began = time.monotonic()
     chunks, err = await run(make("gemini", stub, first_event=30.0, stall=0.3, attempts=2), model)
     assert err is not None and err.kind == "timeout"
-    assert "Google Gemini stopped sending mid-answer: nothing arrived for 0.3 s (tried 2 times)" in str(err)
-    assert [r.reason for r in retries(chunks)] == ["silent for 0.3 s"] and len(stub.seen) == 2
+    assert "Google Gemini stopped sending mid-answer: nothing arrived for 0.3 s" in str(err)
+    assert text_of(chunks) == "Hel" and len(stub.seen) == 1  # shown: not replayed
     assert time.monotonic() - began < 25  # the 30-second first-event limit never applied
+
+
+async def test_gemini_silence_after_bytes_but_before_content_is_the_first_event_limit(
+    stub: StubServer,
+) -> None:
+    # Bytes of an event that never completes are not the answer: the first-byte limit
+    # still bounds the silence (a long idle limit does not apply yet).
+    _, path, model, _ = SDKS["gemini"]
+    partial = 'data: {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel'
+    stub.add("POST", path, streaming(partial + 'lo"}]}}]}\r\n\r\n', stall_after=len(partial)))
+    chunks, err = await run(make("gemini", stub, first_event=0.3, stall=30.0, attempts=2), model)
+    assert err is not None and err.kind == "timeout"
+    assert "Google Gemini opened the answer but sent nothing of it within 0.3 s" in str(err)
+    assert [r.reason for r in retries(chunks)] == ["answer opened, no words for 0.3 s"] and len(stub.seen) == 2
 
 
 async def test_keepalive_comments_keep_an_openai_compatible_stream_alive(stub: StubServer) -> None:

@@ -104,7 +104,8 @@ async def test_openai_responses_puts_the_image_in_the_function_output(
     assert [o["call_id"] for o in outputs] == ["call_1", "call_2"]
     parts = outputs[0]["output"]
     assert parts[0]["type"] == "input_text" and "attached below" in parts[0]["text"]
-    assert parts[1] == {"type": "input_image", "image_url": f"data:image/png;base64,{B64}"}
+    assert parts[1] == {"type": "input_image", "image_url": f"data:image/png;base64,{B64}",
+                        "detail": "auto"}
     assert outputs[1]["output"] == "sun"
 
 
