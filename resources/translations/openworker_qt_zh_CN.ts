@@ -4009,6 +4009,16 @@ The grant applies to this session only.</source>
     <context>
         <name>McpPage</name>
         <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="144" />
+            <source>All tools on</source>
+            <translation>全部工具开启</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_mcp.py" line="145" />
+            <source>All tools off</source>
+            <translation>全部工具关闭</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/settings_mcp.py" line="108" />
             <source>MCP servers</source>
             <translation>MCP 服务器</translation>
@@ -4605,8 +4615,8 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="375" />
-            <source>Shell commands that run without asking (a prefix such as “git status”):</source>
-            <translation>无需询问即可运行的 Shell 命令（命令前缀，例如“git status”）：</translation>
+            <source>Shell commands that run without asking (a prefix such as “git status”). They still ask when an option writes, deletes or runs a program; programs that run other programs (env, make, python, bash…) always ask; and a program OpenWorker does not know runs without asking only when given no options (nothing starting with - or +):</source>
+            <translation>无需询问即可运行的 Shell 命令（命令前缀，例如“git status”）。某个选项会写入、删除或运行程序时仍会询问；会运行其他程序的程序（env、make、python、bash…）总是询问；OpenWorker 不认识的程序只有在不带任何选项（没有以 - 或 + 开头的参数）时才无需询问：</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="378" />
