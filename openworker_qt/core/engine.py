@@ -337,6 +337,9 @@ class TurnEngine:
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
         self._steering: list[str | list[ContentPart]] = []
+        #: Steering the turn it was queued for ended without taking in: never
+        #: delivered into a later turn; :meth:`take_steering` hands it back.
+        self._unsent_steering: list[str | list[ContentPart]] = []
         self._stop: StopSignal | None = None  # the running turn's
         self._step: ToolStep | None = None  # the running tool step (waiting_for_user)
         self._provider_wait: asyncio.Task[Any] | None = None
@@ -396,6 +399,13 @@ class TurnEngine:
         injected after the current step."""
         if isinstance(content, list) and content or isinstance(content, str) and content.strip():
             self._steering.append(content)
+
+    def take_steering(self) -> list[str | list[ContentPart]]:
+        """The queued steering not taken in yet (the running turn's, or what an
+        ended turn left), removed: a stopped turn offers it back to the user."""
+        out = self._unsent_steering + self._steering
+        self._unsent_steering, self._steering = [], []
+        return out
 
     def switch_model(self, model: str) -> NoticeMessage | None:
         """Use ``model`` from the next call on; store a notice marking the switch.
@@ -564,6 +574,10 @@ class TurnEngine:
             if self._stop is stop:  # (an abandoned earlier turn must not clear a newer one)
                 self._stop = None
                 self._step = None
+                # What this turn did not take in is not the next turn's: kept to be
+                # handed back (take_steering), never injected later.
+                self._unsent_steering += self._steering
+                self._steering = []
 
     def _tool_step(self, stop: StopSignal) -> ToolStep:
         return ToolStep(

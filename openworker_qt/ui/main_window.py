@@ -204,6 +204,10 @@ class MainWindow(QMainWindow):
         # has started (then it is stored) or was refused (then it is put back).
         self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
         self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
+        # Steering sent while a turn runs and not taken in yet, oldest first: offered
+        # back (into the message box) if the turn stops or ends without it.
+        self._queued: dict[str, list[tuple[str, list[Attachment]]]] = {}
+        self._offered: dict[str, list[tuple[str, list[Attachment]]]] = {}  # for another session
 
         self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
@@ -601,6 +605,8 @@ class MainWindow(QMainWindow):
         self._show_deliverables([])
         if (refused := self._refused.pop(session_id, None)) is not None:
             self._put_back(session_id, *refused)
+        for text, attachments in self._offered.pop(session_id, []):
+            self.composer.restore(text, attachments)
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
@@ -709,14 +715,15 @@ class MainWindow(QMainWindow):
             content = [*parts, {"type": "text", "text": text}] if text else list(parts)
         # The user's row appears from the engine's UserMessageAdded event, for a new
         # turn and for steering alike (attachments included).
-        if self.manager.is_running(sid):
-            self.manager.send(sid, content)
-            if sid == self.transcript.session_id and text:
-                self.transcript.add_queued(text)  # shown at once: "queued — goes in after …"
-            return
-        self.banner.hide()
         paths = {p.get("path") for p in parts}  # (the signal hands over copies of the parts)
         sent = [a for a in self.composer.last_attachments if a.part.get("path") in paths]
+        if self.manager.is_running(sid):
+            self.manager.send(sid, content)
+            self._queued.setdefault(sid, []).append((text, sent))
+            if sid == self.transcript.session_id and text:
+                self.transcript.add_queued(text)  # shown at once, under the live rows
+            return
+        self.banner.hide()
         self._unsent[sid] = (text, sent)
         self.manager.send(sid, content)
 
@@ -740,6 +747,27 @@ class MainWindow(QMainWindow):
     def stop(self) -> None:
         if self.session_id is not None:
             self.manager.stop(self.session_id)
+            self._offer_back_steering(self.session_id)
+
+    def _offer_back_steering(self, session_id: str) -> None:
+        """Steering the turn did not take in (it was stopped, or ended first) goes
+        back into the message box: nothing typed is lost, and it never goes into
+        a later, unrelated turn."""
+        taken = self.manager.take_steering(session_id)
+        queued = self._queued.pop(session_id, [])
+        if not taken:
+            return
+        back = queued[-len(taken):] if len(queued) >= len(taken) else [
+            (content_text(c)[0], []) for c in taken]
+        if session_id == self.transcript.session_id:
+            self.transcript.drop_queued()
+        if session_id != self.session_id:
+            self._offered.setdefault(session_id, []).extend(back)
+            return
+        for text, attachments in back:
+            self.composer.restore(text, attachments)
+        self.statusBar().showMessage(self.tr(
+            "Your message was not sent: the turn ended first. It is back in the message box."), 8000)
 
     def retry(self) -> None:
         if self.session_id is not None and self.manager.start_retry(self.session_id) is not None:
@@ -804,6 +832,9 @@ class MainWindow(QMainWindow):
             if made is not None:
                 self._deliverable_updates += 1
                 self.artifacts.add_path(made)
+        if isinstance(event, ev.UserMessageAdded) and event.message.get("source") == "steering":
+            if self._queued.get(sid):
+                self._queued[sid].pop(0)  # taken in: no longer to offer back
         if sid == self.transcript.session_id:
             if not (isinstance(event, ev.UserMessageAdded) and event.message.get("source") == "steering"
                     and self.transcript.settle_queued(content_text(event.message.get("content"))[0])):
@@ -813,6 +844,8 @@ class MainWindow(QMainWindow):
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
             elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
                 self.banner.show_message(event.detail, error=False)
+        if isinstance(event, ev.TurnEnded):
+            self._offer_back_steering(sid)
         self.usage.on_event(event)
         if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
             self.refresh_sessions()  # (the first message names a new session)

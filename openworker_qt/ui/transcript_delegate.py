@@ -363,10 +363,12 @@ class TranscriptDelegate(QStyledItemDelegate):
             if collapsible(item) and not item.expanded:
                 text = folded_text(text)
             if item.attachments:
-                text += "\n📎 " + ", ".join(item.attachments)
+                text += "\n" + QCoreApplication.translate("Transcript", "Attached: {names}").format(
+                    names=", ".join(item.attachments))
             if item.source == "queued":
+                # (plain words: an hourglass is a missing-glyph box in many UI fonts)
                 text += "\n" + QCoreApplication.translate(
-                    "Transcript", "⏳ queued — goes in after the current step")
+                    "Transcript", "Queued: goes in after the current step")
             return text
         if item.kind == "tool":
             seconds = item.duration if item.duration is not None else (

@@ -5786,8 +5786,12 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/ui/transcript_delegate.py" line="348" />
-            <source>⏳ queued — goes in after the current step</source>
-            <translation>⏳ 已排队 — 将在当前步骤之后加入</translation>
+            <source>Queued: goes in after the current step</source>
+            <translation>已排队：将在当前步骤之后加入</translation>
+        </message>
+        <message>
+            <source>Attached: {names}</source>
+            <translation>附件：{names}</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/transcript_delegate.py" line="375" />
