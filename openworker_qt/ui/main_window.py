@@ -96,7 +96,7 @@ from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
     broad_folder_warning,
     prepare_folder,
 )
-from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.grant_dialog import grant_part
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.settings_store import SettingsStore
@@ -1052,9 +1052,8 @@ class MainWindow(QMainWindow):
         """
         session_id = self.ensure_session()
         SessionControl(self.store, session_id).grant_directory(folder, writable)
-        part = {"type": "text", "text": grant_note(folder, writable=writable)}
-        suffix = "" if writable else self.tr(" (read only)")
-        self.composer.add_attachment(Attachment(Path(folder).name + "/" + suffix, folder, "folder", part))
+        part = grant_part(folder, writable=writable)
+        self.composer.add_attachment(Attachment(str(part["name"]), folder, "folder", part))
         return session_id
 
     async def _attach(self, paths: list[str]) -> None:
@@ -1066,8 +1065,31 @@ class MainWindow(QMainWindow):
                 problems.append(str(exc))
                 continue
             self.composer.add_attachment(attachment)
+            if attachment.kind == "image" and not await self._model_sees_images():
+                problems.append(self.tr(
+                    "{model} cannot see images: it will be told only that {name} is attached. "
+                    "Choose a model that can see images to have it looked at.").format(
+                        model=self.composer.current_model() or self.tr("This model"),
+                        name=attachment.name))
         if problems:
             self.banner.show_message("\n".join(problems))
+
+    async def _model_sees_images(self) -> bool:
+        """Whether the chosen model can see images, as its provider says (resolved in a
+        worker: a first resolve reads a key and imports an SDK). Unknown: assume yes."""
+        model = self.composer.current_model()
+        if not model:
+            return True
+
+        def vision() -> bool:
+            provider, model_id = self.manager.resolver.resolve(model)
+            return bool(provider.capabilities(model_id).vision)
+
+        try:
+            return await asyncio.to_thread(vision)
+        except Exception:
+            log.debug("could not read the capabilities of %s", model, exc_info=True)
+            return True
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():

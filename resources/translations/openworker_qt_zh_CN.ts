@@ -3313,6 +3313,14 @@ Next runs (your time): {when}</source>
     <context>
         <name>GrantDialog</name>
         <message>
+            <source>{name}/ (read only)</source>
+            <translation>{name}/（只读）</translation>
+        </message>
+        <message>
+            <source>{name}/ (read and write)</source>
+            <translation>{name}/（读写）</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/grant_dialog.py" line="39" />
             <location filename="../../openworker_qt/ui/grant_dialog.py" line="42" />
             <source>Grant folder access</source>
@@ -5219,6 +5227,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>QuickAsk</name>
+        <message>
+            <source>Attached: {names}</source>
+            <translation>附件：{names}</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/ui/quick_ask.py" line="84" />
             <source>Quick ask</source>
