@@ -41,6 +41,8 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDesktopServices,
     QDragEnterEvent,
+    QDragLeaveEvent,
+    QDragMoveEvent,
     QDropEvent,
     QIcon,
     QKeySequence,
@@ -92,6 +94,7 @@ from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel, path_from_display, stored_deliverables
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.drop_highlight import DropHighlight, accept_copy
 from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
     broad_folder_warning,
     prepare_folder,
@@ -186,6 +189,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.setAccessibleName(self.tr("OpenWorker Qt main window"))
         self.setAcceptDrops(True)
+        self._drop_highlight: DropHighlight | None = None
         self.session_id: str | None = None
         self.dialogs: dict[int, ApprovalDialog] = {}
         self._previews: dict[int, str | None] = {}
@@ -1091,16 +1095,32 @@ class MainWindow(QMainWindow):
             log.debug("could not read the capabilities of %s", model, exc_info=True)
             return True
 
+    def drop_highlight(self) -> DropHighlight:
+        """The overlay shown while files are dragged over the window (made on first use)."""
+        if self._drop_highlight is None:
+            self._drop_highlight = DropHighlight(self.centralWidget() or self)
+        return self._drop_highlight
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
-            event.acceptProposedAction()
+            accept_copy(event)  # never Move: the source could delete the original
+            self.drop_highlight().begin()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            accept_copy(event)
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:  # noqa: N802
+        self.drop_highlight().end()
+        super().dragLeaveEvent(event)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        self.drop_highlight().end()
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if not paths:
             self.banner.show_message(self.tr("Only local files and folders can be dropped here."))
             return
-        event.acceptProposedAction()
+        accept_copy(event)
         self.add_paths(paths)
 
     # ------------------------------------------------------------------ close

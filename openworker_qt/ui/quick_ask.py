@@ -32,6 +32,7 @@ from PySide6.QtGui import (
     QColor,
     QCursor,
     QDragEnterEvent,
+    QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QKeyEvent,
@@ -58,6 +59,7 @@ from openworker_qt.qt.wording import (
 from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import PERSONA_ITEMS, ChipCombo
+from openworker_qt.ui.drop_highlight import accept_copy
 from openworker_qt.ui.grant_dialog import grant_label, grant_part
 from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
@@ -312,11 +314,15 @@ class QuickAsk(QFrame):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
-            event.acceptProposedAction()
+            accept_copy(event)  # never Move: the source could delete the original
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            accept_copy(event)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        event.acceptProposedAction()
+        accept_copy(event)
         asyncio.ensure_future(self._attach(paths))
 
     async def _attach(self, paths: list[str]) -> None:

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>DropHighlight</name>
+        <message>
+            <source>Drop files or folders to attach them</source>
+            <translation>松开以附加这些文件或文件夹</translation>
+        </message>
+        <message>
+            <source>Drop here to attach</source>
+            <translation>拖放到此处以附加</translation>
+        </message>
+    </context>
+    <context>
         <name>AddServerDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/settings_mcp.py" line="53" />
