@@ -37,6 +37,8 @@ def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(  # type: ignor
         await until(window.loaded, what="reload")
         again = window.transcript.items[0]
         seen["reloaded"] = (again.text, again.attachments, window.view.delegate._plain_body(again))
+        seen["chips"] = _chips(window.view.delegate._doc(again, "body", 500))
+        window.grab().save(str(tmp_path / "bubble.png"))
 
     run(qloop, scenario)
     for text, chips, body in (seen["live"], seen["reloaded"]):
@@ -44,11 +46,27 @@ def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(  # type: ignor
         assert chips == ("project/ (read and write)",)  # the access in words
         assert "Folder granted" not in body and "you may" not in body
         assert "project/ (read and write)" in body
+    assert seen["chips"] == ["project/ (read and write)"]  # drawn as a chip
     # the model is still told, in the text it receives
     provider, _ = desktop.runtime.router.resolve(desktop.manager.default_model)
     sent = json.dumps(provider.requests[0].messages)
     assert "Folder granted for this session (read and write)" in sent
     assert '"access"' not in sent and '"folder":' not in sent  # display keys stay home
+
+
+def _chips(doc) -> list[str]:  # type: ignore[no-untyped-def]
+    """The text of the runs drawn on a tinted background (the chips)."""
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.charFormat().background().style() != Qt.BrushStyle.NoBrush:
+                out.append(fragment.text().replace("\xa0", " ").strip())
+            it += 1
+        block = block.next()
+    return out
 
 
 def test_a_grant_note_stored_before_it_was_named_shows_as_a_chip() -> None:
