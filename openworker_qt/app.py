@@ -579,6 +579,7 @@ class DesktopApp(QObject):
         dialog = OnboardingDialog(self.settings, self.sessions, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.completed.connect(self._on_onboarding_completed)
+        dialog.finished.connect(lambda _result: self.window.focus_composer())  # type "hello" at once
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()

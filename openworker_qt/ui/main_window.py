@@ -286,14 +286,49 @@ class MainWindow(QMainWindow):
         for example in self.view.empty_state.examples:  # the getting-started examples
             self.setTabOrder(previous, example)
             previous = example
-        self.setTabOrder(previous, self.composer.edit)
-        self.setTabOrder(self.composer.edit, self.composer.send)
+        # then the message box and the composer's controls, left to right
+        self.composer.chain_tab_order(previous)
         self.workspace_changed()
         self.resize(1040, 720)
         remember_geometry(self, "main", settings.config_dir)
         self.refresh_sessions()
         self.composer.set_models(list(self._models), self._model_for(None))
         self._default_mode_to_picker()
+
+    # ------------------------------------------------------------------ keyboard
+
+    def tab_ring(self) -> list[QWidget]:
+        """What Tab visits, in order, and from the last back to the first: the
+        sidebar, the transcript, the getting-started examples, the message box and
+        the composer's controls left to right, the session's folder, then the open
+        side panels. (Qt's own
+        chain is not kept in this order once widgets are reparented into docks and
+        the composer; cards in the transcript keep Qt's order within the view.)"""
+        ring: list[QWidget] = [self.sidebar.new_button, self.sidebar.search, self.sidebar.list,
+                               self.view, *self.view.empty_state.examples, *self.composer.tab_chain(),
+                               self.folder_button]
+        for dock in self.findChildren(QDockWidget):
+            if dock.isVisible():
+                ring += [w for w in dock.findChildren(QWidget)
+                         if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.focusProxy() is None]
+        return [w for w in ring if w.isVisible() and w.isEnabled()
+                and (w.focusPolicy() & Qt.FocusPolicy.TabFocus or w.focusProxy() is not None)]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's name)
+        focus = QApplication.focusWidget()
+        ring = self.tab_ring()
+        current = next_widget = None
+        for i, widget in enumerate(ring):
+            # (an editable combo's focus is in its line edit)
+            if widget is focus or (focus is not None and widget is focus.parentWidget()
+                                   and widget.focusProxy() is focus):
+                current = i
+                break
+        if current is None or ring[current] is self.view:
+            return super().focusNextPrevChild(next)  # inside a card, or the view's own order
+        next_widget = ring[(current + (1 if next else -1)) % len(ring)]
+        next_widget.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
 
     # ------------------------------------------------------------------ setup
 
@@ -571,6 +606,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.composer.edit.setFocus()
         self._update_status()
+
+    def focus_composer(self) -> None:
+        """The window comes forward with the message box focused (after onboarding)."""
+        if self.isVisible():
+            self.activateWindow()
+            self.raise_()
+        self.composer.edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def ensure_session(self) -> str:
         """The current session's id; a new session is created (and stored) if none."""
