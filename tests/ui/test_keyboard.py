@@ -81,3 +81,28 @@ def test_escape_closes_settings_and_automations(qtbot, qloop, make_desktop) -> N
     _activate(qtbot, automations)
     qtbot.keyClick(QApplication.focusWidget() or automations, Qt.Key.Key_Escape)
     assert not automations.isVisible()
+
+
+def test_enter_presses_each_onboarding_pages_next_step(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+    desktop = make_desktop()
+    dialog = desktop.show_onboarding()
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+    _activate(qtbot, dialog)
+    pressed: list[str] = []
+    dialog.check_button.clicked.disconnect()
+    dialog.check_button.clicked.connect(lambda: pressed.append("check"))
+    dialog.finish_button.clicked.disconnect()
+    dialog.finish_button.clicked.connect(lambda: pressed.append("finish"))
+    key = next(w for w in dialog.pages.widget(0).findChildren(QWidget)
+               if w.isVisible() and w.accessibleName() == "API key")
+    key.setFocus()
+    qtbot.keyClick(key, Qt.Key.Key_Return)
+    assert pressed == ["check"]
+    dialog.show_page(1)
+    dialog.model_box.setFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert pressed == ["check", "finish"]
+    dialog.show_page(0)
+    key.setFocus()
+    qtbot.keyClick(key, Qt.Key.Key_Return)
+    assert pressed == ["check", "finish", "check"]
