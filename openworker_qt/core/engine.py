@@ -517,7 +517,9 @@ class TurnEngine:
                             yield self._end(ended.status, iteration)
                             return
                         yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                        if self._steering:  # (no empty transaction each step: one commit less)
+                        # (no empty transaction each step: one commit less; a stopped turn
+                        # takes nothing in: what was queued for it is handed back)
+                        if self._steering and not stop.requested:
                             async with self.log.writing():
                                 steered = self._inject_steering()
                             for event in steered:
