@@ -37,8 +37,8 @@ def test_queued_message_stays_under_the_answer_and_stop_puts_it_back(  # type: i
         seen["box_after"] = window.composer.edit.toPlainText()
         window.composer.edit.clear()
         type_and_enter(qtbot, window, "Something else")
-        await until(lambda: window.composer.running, what="second turn")
-        await until(lambda: not desktop.manager.is_running(window.session_id), what="second end")
+        await until(lambda: window.transcript.items[-1].text == "Second, unrelated answer."
+                    and not desktop.manager.is_running(window.session_id), what="second turn")
 
     run(qloop, scenario)
     # one answer row, not split in two by the queued message; the queued row last
@@ -78,8 +78,8 @@ def test_steering_left_by_an_ended_turn_is_not_sent_into_the_next(  # type: igno
         await until(lambda: window.composer.edit.toPlainText() == "Keep it short", what="put back")
         window.composer.edit.clear()
         type_and_enter(qtbot, window, "Next task")
-        await until(lambda: window.composer.running, what="second turn")
-        await until(lambda: not desktop.manager.is_running(window.session_id), what="second end")
+        await until(lambda: window.transcript.items[-1].text == "Second answer."
+                    and not desktop.manager.is_running(window.session_id), what="second turn")
 
     run(qloop, scenario)
     stored = desktop.runtime.conversations.load(window.session_id)
