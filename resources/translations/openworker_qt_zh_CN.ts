@@ -3660,6 +3660,18 @@ The grant applies to this session only.</source>
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Your message was not sent: the turn ended first. It is back in the message box.</source>
+            <translation>你的消息未发送：本轮任务已先结束。消息已放回输入框。</translation>
+        </message>
+        <message>
+            <source>{model} cannot see images: it will be told only that {name} is attached. Choose a model that can see images to have it looked at.</source>
+            <translation>{model} 无法查看图片：它只会知道附加了 {name}。如需查看图片，请选择能识别图片的模型。</translation>
+        </message>
+        <message>
+            <source>This model</source>
+            <translation>此模型</translation>
+        </message>
+        <message>
             <source>Deleting the session…</source>
             <translation>正在删除会话…</translation>
         </message>
