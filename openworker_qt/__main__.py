@@ -1,4 +1,5 @@
-"""Entry point: ``openworker-qt`` opens the desktop app; with a command, the CLI."""
+"""Entry point: ``openworker-qt`` opens the desktop app (``openworker-qt FILE…`` opens
+it with those files and folders attached); with a command, the CLI."""
 
 from __future__ import annotations
 
@@ -21,8 +22,28 @@ def _no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _files_to_open(args: list[str]) -> list[str] | None:
+    """``openworker-qt FILE…`` (the .desktop file's ``Exec=openworker-qt %F``, a file
+    manager's "Open with"): existing files and folders to open the app with, made
+    absolute (a running app, handed them, has another working folder). ``None`` when
+    ``args`` are a command line for the CLI: a command's name wins over a path."""
+    options = [a for a in args if a.startswith("-")]
+    paths = [a for a in args if not a.startswith("-")]
+    if not paths or any(o != "--new-instance" for o in options):
+        return None
+    if not all(os.path.exists(p) for p in paths):
+        return None
+    from openworker_qt.cli import commands
+
+    if paths[0] in commands():
+        return None
+    return [*options, *(os.path.abspath(p) for p in paths)]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if (files := _files_to_open(args)) is not None:
+        args = ["app", *files]
     if not args or args[0] in ("app", "gui"):
         if _no_display():
             sys.stderr.write(NO_DISPLAY)

@@ -458,9 +458,12 @@ class DesktopApp(QObject):
         info = self.manager.store.get_session(item.session_id)
         title = info.title if info and info.title else self.tr("a session")
         if item.kind == "approval":
+            from openworker_qt.qt.wording import approval_question
+
+            question = approval_question(item.tool, dict(item.arguments or {}), item.target)
             self.notifier.notify(
                 f"inbox:{item.id}",
-                self.tr("Approval needed: {tool}").format(tool=item.tool),
+                self.tr("Approval needed: {tool}").format(tool=question),  # words, not tool ids
                 f"{title}\n{item.args_preview or item.reason}",
                 [("approve", self.tr("Approve")), ("deny", self.tr("Deny"))],
             )
@@ -478,6 +481,9 @@ class DesktopApp(QObject):
             return
         if self.window.isActiveWindow() and self.window.session_id == event.session_id:
             return  # the user is looking at it
+        popup = self.quick_ask
+        if popup is not None and popup.isVisible() and popup.session_id == event.session_id:
+            return  # the quick ask shows that very answer
         info = self.manager.store.get_session(event.session_id)
         title = (info.title if info else "") or event.session_id
         heading = self.tr("Finished") if event.status == "completed" else self.tr("Failed")
@@ -573,6 +579,7 @@ class DesktopApp(QObject):
         dialog = OnboardingDialog(self.settings, self.sessions, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.completed.connect(self._on_onboarding_completed)
+        dialog.finished.connect(lambda _result: self.window.focus_composer())  # type "hello" at once
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()

@@ -145,6 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def commands() -> frozenset[str]:
+    """The names of the command line's commands (``run``, ``sessions``, …)."""
+    for action in _parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return frozenset(action.choices)
+    return frozenset()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)

@@ -337,6 +337,9 @@ class TurnEngine:
         self.tool_state: dict[str, Any] = {}
         self.interrupt_hooks: list[Callable[[], None]] = []
         self._steering: list[str | list[ContentPart]] = []
+        #: Steering the turn it was queued for ended without taking in: never
+        #: delivered into a later turn; :meth:`take_steering` hands it back.
+        self._unsent_steering: list[str | list[ContentPart]] = []
         self._stop: StopSignal | None = None  # the running turn's
         self._step: ToolStep | None = None  # the running tool step (waiting_for_user)
         self._provider_wait: asyncio.Task[Any] | None = None
@@ -396,6 +399,13 @@ class TurnEngine:
         injected after the current step."""
         if isinstance(content, list) and content or isinstance(content, str) and content.strip():
             self._steering.append(content)
+
+    def take_steering(self) -> list[str | list[ContentPart]]:
+        """The queued steering not taken in yet (the running turn's, or what an
+        ended turn left), removed: a stopped turn offers it back to the user."""
+        out = self._unsent_steering + self._steering
+        self._unsent_steering, self._steering = [], []
+        return out
 
     def switch_model(self, model: str) -> NoticeMessage | None:
         """Use ``model`` from the next call on; store a notice marking the switch.
@@ -507,7 +517,9 @@ class TurnEngine:
                             yield self._end(ended.status, iteration)
                             return
                         yield ev.IterationEnded(session_id=sid, iteration=iteration)
-                        if self._steering:  # (no empty transaction each step: one commit less)
+                        # (no empty transaction each step: one commit less; a stopped turn
+                        # takes nothing in: what was queued for it is handed back)
+                        if self._steering and not stop.requested:
                             async with self.log.writing():
                                 steered = self._inject_steering()
                             for event in steered:
@@ -564,6 +576,10 @@ class TurnEngine:
             if self._stop is stop:  # (an abandoned earlier turn must not clear a newer one)
                 self._stop = None
                 self._step = None
+                # What this turn did not take in is not the next turn's: kept to be
+                # handed back (take_steering), never injected later.
+                self._unsent_steering += self._steering
+                self._steering = []
 
     def _tool_step(self, stop: StopSignal) -> ToolStep:
         return ToolStep(

@@ -598,6 +598,12 @@ class SessionManager:
         if engine is not None:
             engine.request_interrupt()
 
+    def take_steering(self, session_id: str) -> list[str | list[dict[str, object]]]:
+        """Steering queued for the session's turn and not taken in yet, removed
+        (a stop offers it back; an ended turn never delivers it into the next)."""
+        engine = self._engines.get(session_id)
+        return [] if engine is None else list(engine.take_steering())
+
     def switch_model(self, session_id: str, model: str) -> None:
         """Use ``model`` for the session's next calls, marked by a notice in its history.
 

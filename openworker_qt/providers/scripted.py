@@ -35,7 +35,8 @@ By default each call consumes the next turn (state lives in the provider). A
 script file may say ``{"advance": "history", "turns": [...]}``: then the turn
 is chosen by how many assistant messages the request already holds, so a
 session continued by another process (after a crash, a resume, the CLI) picks
-up at the right turn.
+up at the right turn. ``{"vision": false, "turns": [...]}`` stands for a model
+that cannot see images (its capabilities say so).
 """
 
 from __future__ import annotations
@@ -111,7 +112,10 @@ class ScriptedProvider:
                     for v in by_system.values())
         ):
             raise ScriptError(f"{p}: by_system maps a system prompt prefix to a list of turns")
-        return cls(turns, advance=str(advance), by_system=by_system)
+        caps = None
+        if isinstance(raw, dict) and "vision" in raw:  # a model that cannot see images
+            caps = Capabilities(vision=bool(raw["vision"]), pdf=False, reasoning=True)
+        return cls(turns, advance=str(advance), by_system=by_system, caps=caps)
 
     @property
     def calls(self) -> int:

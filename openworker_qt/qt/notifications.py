@@ -99,6 +99,10 @@ class NativeNotifier:
         self.on_activated: Activated | None = None
         self._notifier: Any = None
         self._sent: dict[str, str] = {}  # our key -> the library's notification id
+        # Keys withdrawn while their notification was still being sent: cleared as
+        # soon as the library has its id (else it would stay on screen for good).
+        self._sending: dict[str, int] = {}  # key -> sends in flight
+        self._withdrawn: set[str] = set()
         self._pending: set[asyncio.Future[Any]] = set()
 
     async def start(self) -> bool:
@@ -169,20 +173,54 @@ class NativeNotifier:
 
         buttons = [Button(title=label, on_pressed=pressed(action)) for action, label in actions]
 
+        self._withdrawn.discard(key)
+        earlier = self._sent.pop(key, None)  # a notification for the same key is replaced
+        if earlier is not None:
+            self._schedule(self._clear(earlier))
+        self._sending[key] = self._sending.get(key, 0) + 1
+
         async def send() -> None:
-            ident = await self._notifier.send(
-                title=title, message=body, buttons=buttons,
-                on_clicked=lambda: self._fire(key, "default"),
-                on_dismissed=lambda: self._sent.pop(key, None),
-            )
-            self._sent[key] = ident
+            notifier = self._notifier
+            try:
+                ident = await notifier.send(
+                    title=title, message=body, buttons=buttons,
+                    on_clicked=lambda: self._fire(key, "default"),
+                    on_dismissed=lambda: self._sent.pop(key, None),
+                )
+            finally:
+                left = self._sending.get(key, 1) - 1
+                if left:
+                    self._sending[key] = left
+                else:
+                    self._sending.pop(key, None)
+            if key in self._withdrawn:  # answered elsewhere while it was being sent
+                if not left:
+                    self._withdrawn.discard(key)
+                await self._clear(ident)
+            else:
+                self._sent[key] = ident
 
         self._schedule(send())
 
     def withdraw(self, key: str) -> None:
+        """Take the notification for ``key`` off the screen (its item was answered
+        anywhere); one still being sent goes once it is up."""
+        if key in self._sending:
+            self._withdrawn.add(key)
         ident = self._sent.pop(key, None)
         if ident is not None and self._notifier is not None:
-            self._schedule(self._notifier.clear(ident))
+            self._schedule(self._clear(ident))
+
+    async def _clear(self, ident: str) -> None:
+        """Close one notification, if the platform still shows it: one the server
+        closed itself (it expired) is already gone from the library's list, and
+        closing it again would only fail."""
+        notifier = self._notifier
+        if notifier is None:
+            return
+        if ident not in await notifier.get_current_notifications():
+            return
+        await notifier.clear(ident)
 
     async def close(self) -> None:
         for fut in list(self._pending):

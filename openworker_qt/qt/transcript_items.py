@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 RowKind = Literal["user", "assistant", "tool", "notice"]
@@ -75,6 +77,10 @@ class TranscriptItem:
         return (self.uid, self.rev)
 
 
+_GRANT_NOTE = re.compile(
+    r"\[Folder granted for this session \((?P<access>read and write|read only)\): (?P<folder>.+?) — ")
+
+
 def content_text(content: Any) -> tuple[str, tuple[str, ...]]:
     if isinstance(content, str):
         return content, ()
@@ -87,7 +93,11 @@ def content_text(content: Any) -> tuple[str, tuple[str, ...]]:
             continue
         kind = part.get("type")
         if kind == "text" and part.get("name"):
-            names.append(str(part["name"]))  # an attached text file, not typed text
+            names.append(str(part["name"]))  # an attached file or folder, not typed text
+        elif kind == "text" and (grant := _GRANT_NOTE.match(str(part.get("text", "")))):
+            # A folder grant's note stored before it was named: a chip, not typed text.
+            access = "read and write" if grant["access"] == "read and write" else "read only"
+            names.append(f"{Path(grant['folder']).name or grant['folder']}/ ({access})")
         elif kind == "text":
             texts.append(str(part.get("text", "")))
         elif kind == "image_url":

@@ -574,8 +574,19 @@ class TranscriptModel(QAbstractListModel):
 
     # ------------------------------------------------------- the reducer's rows
 
+    def _queued_rows(self) -> int:
+        """Queued steering rows at the end of the tail: they stay under the live
+        rows (where the message will go in), so the reducer works above them."""
+        n = 0
+        for item in reversed(self._tail):
+            if item.kind != "user" or item.source != "queued":
+                break
+            n += 1
+        return n
+
     def last_row(self) -> TranscriptItem | None:
-        return self._tail[-1] if self._tail else None
+        end = len(self._tail) - self._queued_rows()
+        return self._tail[end - 1] if end > 0 else None
 
     def find_tool(self, call_id: str) -> TranscriptItem | None:
         """The newest row of a call held (the tail, then the pages read)."""
@@ -593,13 +604,15 @@ class TranscriptModel(QAbstractListModel):
         is elsewhere: it shows when the user comes back to the end)."""
         if item.kind == "tool":
             self._tools[item.call_id] = item
+        # Above the queued steering rows (they stay last), unless it is one.
+        at = len(self._tail) - (0 if item.source == "queued" else self._queued_rows())
         if not self._at_end:
-            self._tail.append(item)
+            self._tail.insert(at, item)
             self.extent_changed.emit()
             return -1
-        row = self.rowCount()
+        row = len(self._rows) + at
         self.beginInsertRows(QModelIndex(), row, row)
-        self._tail.append(item)
+        self._tail.insert(at, item)
         self.endInsertRows()
         if self._pages is not None:
             self.extent_changed.emit()
@@ -610,6 +623,20 @@ class TranscriptModel(QAbstractListModel):
         item = TranscriptItem("user", text=text, source="queued", ts=time.time())
         self.append(item)
         return item
+
+    def drop_queued(self) -> None:
+        """Queued steering rows go (their message was offered back, not sent)."""
+        for i in range(len(self._tail) - 1, -1, -1):
+            item = self._tail[i]
+            if item.kind != "user" or item.source != "queued":
+                continue
+            if not self._at_end:
+                del self._tail[i]
+                continue
+            row = len(self._rows) + i
+            self.beginRemoveRows(QModelIndex(), row, row)
+            del self._tail[i]
+            self.endRemoveRows()
 
     def settle_queued(self, text: str) -> bool:
         """The engine took in a steering message: its queued row becomes the message."""
@@ -628,15 +655,17 @@ class TranscriptModel(QAbstractListModel):
             self.changed(row)
 
     def drop_last(self) -> None:
-        item = self._tail[-1]
+        """Drop the last row the reducer made (queued steering rows stay)."""
+        at = len(self._tail) - self._queued_rows() - 1
+        item = self._tail[at]
         if item.kind == "tool" and self._tools.get(item.call_id) is item:
             del self._tools[item.call_id]
         if not self._at_end:
-            self._tail.pop()
+            del self._tail[at]
             return
-        row = self.rowCount() - 1
+        row = len(self._rows) + at
         self.beginRemoveRows(QModelIndex(), row, row)
-        self._tail.pop()
+        del self._tail[at]
         self.endRemoveRows()
 
     def _row_of(self, item: TranscriptItem) -> int | None:

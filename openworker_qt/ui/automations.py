@@ -350,6 +350,7 @@ class AutomationsWindow(QWidget):
         self.editor: AutomationEditor | None = None
         self.setObjectName("automationsWindow")
         self.setWindowTitle(self.tr("Automations — OpenWorker Qt"))
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)  # as Settings and the inbox
         self.setAccessibleName(self.tr("Automations"))
         self.paused_label = QLabel(self.tr("All automations are paused: only Run now works."))
         self.paused_label.setObjectName("pausedBanner")

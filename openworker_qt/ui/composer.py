@@ -248,11 +248,22 @@ class Composer(QWidget):
         self.persona.activated.connect(lambda _i: self.persona_chosen.emit(self.current_persona()))
         self.mode.activated.connect(lambda _i: self.mode_chosen.emit(self.mode.currentText()))
         self.setFocusProxy(self.edit)
-        # Tab from the message box reaches the actions first, then the pickers.
-        for first, second in ((self.edit, self.send), (self.send, self.stop), (self.stop, self.attach),
-                              (self.attach, self.mic), (self.mic, self.persona), (self.persona, self.mode),
-                              (self.mode, self.model)):
-            QWidget.setTabOrder(first, second)
+        self.chain_tab_order(self.edit)
+
+    def tab_chain(self) -> list[QWidget]:
+        """The composer's controls in the order Tab visits them: the message box, then
+        left to right as they are drawn (persona, mode, model, attach, mic, Stop, Send)."""
+        return [self.edit, self.persona, self.mode, self.model, self.attach, self.mic,
+                self.stop, self.send]
+
+    def chain_tab_order(self, before: QWidget) -> None:
+        """Put the composer's controls after ``before`` in the Tab order, in
+        :meth:`tab_chain`'s order (a window calls it once its own order is set)."""
+        previous = before
+        for widget in self.tab_chain():
+            if widget is not previous:
+                QWidget.setTabOrder(previous, widget)
+            previous = widget
 
     def _icon_button(self, text: str, name: str, description: str) -> QToolButton:
         button = QToolButton()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -93,3 +93,18 @@ def grant_note(folder: str, *, writable: bool) -> str:
                 "read, create and change files there.]")
     return (f"[Folder granted for this session (read only): {folder} — you may list and read "
             "files there; do not write there.]")
+
+
+def grant_label(folder: str, *, writable: bool) -> str:
+    """A folder chip's words: its name and the access granted ("notes/ (read only)")."""
+    words = "{name}/ (read and write)" if writable else "{name}/ (read only)"
+    return QCoreApplication.translate("GrantDialog", words).format(name=Path(folder).name or folder)
+
+
+def grant_part(folder: str, *, writable: bool) -> dict[str, object]:
+    """The content part that tells the model about a granted folder. Its ``name`` (the
+    chip's words) marks it as an attachment: the transcript shows a chip, never the
+    note as if the user typed it (the provider sends only the text)."""
+    return {"type": "text", "text": grant_note(folder, writable=writable),
+            "name": grant_label(folder, writable=writable), "folder": folder,
+            "access": "write" if writable else "read"}

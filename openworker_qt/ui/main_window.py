@@ -41,6 +41,8 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDesktopServices,
     QDragEnterEvent,
+    QDragLeaveEvent,
+    QDragMoveEvent,
     QDropEvent,
     QIcon,
     QKeySequence,
@@ -92,11 +94,12 @@ from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel, path_from_display, stored_deliverables
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.drop_highlight import DropHighlight, accept_copy
 from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
     broad_folder_warning,
     prepare_folder,
 )
-from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.grant_dialog import grant_part
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.settings_store import SettingsStore
@@ -186,6 +189,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.setAccessibleName(self.tr("OpenWorker Qt main window"))
         self.setAcceptDrops(True)
+        self._drop_highlight: DropHighlight | None = None
         self.session_id: str | None = None
         self.dialogs: dict[int, ApprovalDialog] = {}
         self._previews: dict[int, str | None] = {}
@@ -204,6 +208,10 @@ class MainWindow(QMainWindow):
         # has started (then it is stored) or was refused (then it is put back).
         self._unsent: dict[str, tuple[str, list[Attachment]]] = {}
         self._refused: dict[str, tuple[str, list[Attachment]]] = {}  # for another session
+        # Steering sent while a turn runs and not taken in yet, oldest first: offered
+        # back (into the message box) if the turn stops or ends without it.
+        self._queued: dict[str, list[tuple[str, list[Attachment]]]] = {}
+        self._offered: dict[str, list[tuple[str, list[Attachment]]]] = {}  # for another session
 
         self.sessions = SessionListModel(self.store, self)
         self.transcript = TranscriptModel(self)
@@ -278,14 +286,49 @@ class MainWindow(QMainWindow):
         for example in self.view.empty_state.examples:  # the getting-started examples
             self.setTabOrder(previous, example)
             previous = example
-        self.setTabOrder(previous, self.composer.edit)
-        self.setTabOrder(self.composer.edit, self.composer.send)
+        # then the message box and the composer's controls, left to right
+        self.composer.chain_tab_order(previous)
         self.workspace_changed()
         self.resize(1040, 720)
         remember_geometry(self, "main", settings.config_dir)
         self.refresh_sessions()
         self.composer.set_models(list(self._models), self._model_for(None))
         self._default_mode_to_picker()
+
+    # ------------------------------------------------------------------ keyboard
+
+    def tab_ring(self) -> list[QWidget]:
+        """What Tab visits, in order, and from the last back to the first: the
+        sidebar, the transcript, the getting-started examples, the message box and
+        the composer's controls left to right, the session's folder, then the open
+        side panels. (Qt's own
+        chain is not kept in this order once widgets are reparented into docks and
+        the composer; cards in the transcript keep Qt's order within the view.)"""
+        ring: list[QWidget] = [self.sidebar.new_button, self.sidebar.search, self.sidebar.list,
+                               self.view, *self.view.empty_state.examples, *self.composer.tab_chain(),
+                               self.folder_button]
+        for dock in self.findChildren(QDockWidget):
+            if dock.isVisible():
+                ring += [w for w in dock.findChildren(QWidget)
+                         if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.focusProxy() is None]
+        return [w for w in ring if w.isVisible() and w.isEnabled()
+                and (w.focusPolicy() & Qt.FocusPolicy.TabFocus or w.focusProxy() is not None)]
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's name)
+        focus = QApplication.focusWidget()
+        ring = self.tab_ring()
+        current = next_widget = None
+        for i, widget in enumerate(ring):
+            # (an editable combo's focus is in its line edit)
+            if widget is focus or (focus is not None and widget is focus.parentWidget()
+                                   and widget.focusProxy() is focus):
+                current = i
+                break
+        if current is None or ring[current] is self.view:
+            return super().focusNextPrevChild(next)  # inside a card, or the view's own order
+        next_widget = ring[(current + (1 if next else -1)) % len(ring)]
+        next_widget.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
 
     # ------------------------------------------------------------------ setup
 
@@ -564,6 +607,13 @@ class MainWindow(QMainWindow):
         self.composer.edit.setFocus()
         self._update_status()
 
+    def focus_composer(self) -> None:
+        """The window comes forward with the message box focused (after onboarding)."""
+        if self.isVisible():
+            self.activateWindow()
+            self.raise_()
+        self.composer.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def ensure_session(self) -> str:
         """The current session's id; a new session is created (and stored) if none."""
         if self.session_id is None:
@@ -601,6 +651,8 @@ class MainWindow(QMainWindow):
         self._show_deliverables([])
         if (refused := self._refused.pop(session_id, None)) is not None:
             self._put_back(session_id, *refused)
+        for text, attachments in self._offered.pop(session_id, []):
+            self.composer.restore(text, attachments)
         if self._loading is not None and not self._loading.done():
             self._loading.cancel()
         self._loading = asyncio.ensure_future(self._load(session_id))
@@ -709,14 +761,15 @@ class MainWindow(QMainWindow):
             content = [*parts, {"type": "text", "text": text}] if text else list(parts)
         # The user's row appears from the engine's UserMessageAdded event, for a new
         # turn and for steering alike (attachments included).
-        if self.manager.is_running(sid):
-            self.manager.send(sid, content)
-            if sid == self.transcript.session_id and text:
-                self.transcript.add_queued(text)  # shown at once: "queued — goes in after …"
-            return
-        self.banner.hide()
         paths = {p.get("path") for p in parts}  # (the signal hands over copies of the parts)
         sent = [a for a in self.composer.last_attachments if a.part.get("path") in paths]
+        if self.manager.is_running(sid):
+            self.manager.send(sid, content)
+            self._queued.setdefault(sid, []).append((text, sent))
+            if sid == self.transcript.session_id and text:
+                self.transcript.add_queued(text)  # shown at once, under the live rows
+            return
+        self.banner.hide()
         self._unsent[sid] = (text, sent)
         self.manager.send(sid, content)
 
@@ -740,6 +793,27 @@ class MainWindow(QMainWindow):
     def stop(self) -> None:
         if self.session_id is not None:
             self.manager.stop(self.session_id)
+            self._offer_back_steering(self.session_id)
+
+    def _offer_back_steering(self, session_id: str) -> None:
+        """Steering the turn did not take in (it was stopped, or ended first) goes
+        back into the message box: nothing typed is lost, and it never goes into
+        a later, unrelated turn."""
+        taken = self.manager.take_steering(session_id)
+        queued = self._queued.pop(session_id, [])
+        if not taken:
+            return
+        back = queued[-len(taken):] if len(queued) >= len(taken) else [
+            (content_text(c)[0], []) for c in taken]
+        if session_id == self.transcript.session_id:
+            self.transcript.drop_queued()
+        if session_id != self.session_id:
+            self._offered.setdefault(session_id, []).extend(back)
+            return
+        for text, attachments in back:
+            self.composer.restore(text, attachments)
+        self.statusBar().showMessage(self.tr(
+            "Your message was not sent: the turn ended first. It is back in the message box."), 8000)
 
     def retry(self) -> None:
         if self.session_id is not None and self.manager.start_retry(self.session_id) is not None:
@@ -804,6 +878,9 @@ class MainWindow(QMainWindow):
             if made is not None:
                 self._deliverable_updates += 1
                 self.artifacts.add_path(made)
+        if isinstance(event, ev.UserMessageAdded) and event.message.get("source") == "steering":
+            if self._queued.get(sid):
+                self._queued[sid].pop(0)  # taken in: no longer to offer back
         if sid == self.transcript.session_id:
             if not (isinstance(event, ev.UserMessageAdded) and event.message.get("source") == "steering"
                     and self.transcript.settle_queued(content_text(event.message.get("content"))[0])):
@@ -813,6 +890,8 @@ class MainWindow(QMainWindow):
                     self.tr("The turn failed: {message}").format(message=event.message), self.tr("Retry"))
             elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
                 self.banner.show_message(event.detail, error=False)
+        if isinstance(event, ev.TurnEnded):
+            self._offer_back_steering(sid)
         self.usage.on_event(event)
         if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
             self.refresh_sessions()  # (the first message names a new session)
@@ -1019,9 +1098,8 @@ class MainWindow(QMainWindow):
         """
         session_id = self.ensure_session()
         SessionControl(self.store, session_id).grant_directory(folder, writable)
-        part = {"type": "text", "text": grant_note(folder, writable=writable)}
-        suffix = "" if writable else self.tr(" (read only)")
-        self.composer.add_attachment(Attachment(Path(folder).name + "/" + suffix, folder, "folder", part))
+        part = grant_part(folder, writable=writable)
+        self.composer.add_attachment(Attachment(str(part["name"]), folder, "folder", part))
         return session_id
 
     async def _attach(self, paths: list[str]) -> None:
@@ -1033,19 +1111,58 @@ class MainWindow(QMainWindow):
                 problems.append(str(exc))
                 continue
             self.composer.add_attachment(attachment)
+            if attachment.kind == "image" and not await self._model_sees_images():
+                problems.append(self.tr(
+                    "{model} cannot see images: it will be told only that {name} is attached. "
+                    "Choose a model that can see images to have it looked at.").format(
+                        model=self.composer.current_model() or self.tr("This model"),
+                        name=attachment.name))
         if problems:
             self.banner.show_message("\n".join(problems))
 
+    async def _model_sees_images(self) -> bool:
+        """Whether the chosen model can see images, as its provider says (resolved in a
+        worker: a first resolve reads a key and imports an SDK). Unknown: assume yes."""
+        model = self.composer.current_model()
+        if not model:
+            return True
+
+        def vision() -> bool:
+            provider, model_id = self.manager.resolver.resolve(model)
+            return bool(provider.capabilities(model_id).vision)
+
+        try:
+            return await asyncio.to_thread(vision)
+        except Exception:
+            log.debug("could not read the capabilities of %s", model, exc_info=True)
+            return True
+
+    def drop_highlight(self) -> DropHighlight:
+        """The overlay shown while files are dragged over the window (made on first use)."""
+        if self._drop_highlight is None:
+            self._drop_highlight = DropHighlight(self.centralWidget() or self)
+        return self._drop_highlight
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
-            event.acceptProposedAction()
+            accept_copy(event)  # never Move: the source could delete the original
+            self.drop_highlight().begin()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            accept_copy(event)
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:  # noqa: N802
+        self.drop_highlight().end()
+        super().dragLeaveEvent(event)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        self.drop_highlight().end()
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if not paths:
             self.banner.show_message(self.tr("Only local files and folders can be dropped here."))
             return
-        event.acceptProposedAction()
+        accept_copy(event)
         self.add_paths(paths)
 
     # ------------------------------------------------------------------ close

@@ -212,7 +212,6 @@ class OnboardingDialog(QDialog):
         self.check_button = QPushButton(self.tr("&Check and continue"))
         self.check_button.setAccessibleName(self.tr("Check and continue"))
         self.check_button.setAccessibleDescription(self.tr("Try the key with one real request, then store it"))
-        self.check_button.setDefault(True)
         row.addWidget(self.skip_button)
         row.addStretch(1)
         row.addWidget(self.check_button)
@@ -275,7 +274,6 @@ class OnboardingDialog(QDialog):
         self.finish_button = QPushButton(self.tr("&Finish"))
         self.finish_button.setAccessibleName(self.tr("Finish"))
         self.finish_button.setAccessibleDescription(self.tr("Save the default model and start working"))
-        self.finish_button.setDefault(True)
         row.addWidget(self.back_button)
         row.addStretch(1)
         row.addWidget(self.finish_button)
@@ -323,6 +321,11 @@ class OnboardingDialog(QDialog):
     def show_page(self, index: int) -> None:
         """Show page ``index`` at its own height (see :class:`Pages`)."""
         self.pages.setCurrentIndex(index)
+        # Enter presses the page's own next step. (A dialog has one default button,
+        # set here once the buttons are in the dialog: set while a page was built,
+        # before it had the dialog as parent, the dialog never knew, and Qt made the
+        # first button it found the default, a hidden one.)
+        (self.check_button if index == 0 else self.finish_button).setDefault(True)
         self._fit_height()
 
     def _grow_to_fit(self) -> None:

@@ -32,6 +32,7 @@ from PySide6.QtGui import (
     QColor,
     QCursor,
     QDragEnterEvent,
+    QDragMoveEvent,
     QDropEvent,
     QGuiApplication,
     QKeyEvent,
@@ -58,7 +59,8 @@ from openworker_qt.qt.wording import (
 from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import PERSONA_ITEMS, ChipCombo
-from openworker_qt.ui.grant_dialog import grant_note
+from openworker_qt.ui.drop_highlight import accept_copy
+from openworker_qt.ui.grant_dialog import grant_label, grant_part
 from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -252,8 +254,8 @@ class QuickAsk(QFrame):
         self.session_id = session_id
         for folder, writable in self.grants:
             self.sessions.grant_folder(session_id, folder, writable=writable)
-            self.attachments.append(Attachment(
-                folder, folder, "folder", {"type": "text", "text": grant_note(folder, writable=writable)}))
+            part = grant_part(folder, writable=writable)
+            self.attachments.append(Attachment(str(part["name"]), folder, "folder", part))
         self.grants.clear()
         content: Any = text
         if self.attachments:
@@ -312,11 +314,15 @@ class QuickAsk(QFrame):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
-            event.acceptProposedAction()
+            accept_copy(event)  # never Move: the source could delete the original
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            accept_copy(event)
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        event.acceptProposedAction()
+        accept_copy(event)
         asyncio.ensure_future(self._attach(paths))
 
     async def _attach(self, paths: list[str]) -> None:
@@ -338,7 +344,6 @@ class QuickAsk(QFrame):
 
     def _show_chips(self, problems: list[str]) -> None:
         names = ", ".join([*(a.name for a in self.attachments),
-                           *(Path(f).name + "/" + ("" if w else self.tr(" (read only)"))
-                             for f, w in self.grants)])
-        self.chips.setText(("📎 " + names if names else "") + ("\n" + "\n".join(problems) if problems else ""))
+                           *(grant_label(f, writable=w) for f, w in self.grants)])
+        self.chips.setText((self.tr("Attached: {names}").format(names=names) if names else "") + ("\n" + "\n".join(problems) if problems else ""))
         self.chips.setVisible(bool(names or problems))

@@ -10,6 +10,7 @@ the measurements behind both).
 
 from __future__ import annotations
 
+import html
 import json
 import time
 from collections import OrderedDict
@@ -348,6 +349,9 @@ class TranscriptDelegate(QStyledItemDelegate):
             mono.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
             doc.setDefaultFont(mono)
             doc.setPlainText(self._details_text(item))
+        elif item.kind == "user" and item.attachments:
+            doc.setDefaultFont(font)
+            doc.setHtml(self._user_html(item))
         else:
             doc.setDefaultFont(font)
             doc.setPlainText(self._plain_body(item))
@@ -357,16 +361,38 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._docs.popitem(last=False)
         return doc
 
+    def _user_html(self, item: TranscriptItem) -> str:
+        """A user message with attachments: what the user wrote, then one chip per
+        attachment (a file's name; a folder's with its access in words), never what
+        the model is told about them."""
+        c = design.dark() if self._dark else design.light()
+        text = item.text
+        if collapsible(item) and not item.expanded:
+            text = folded_text(text)
+        body = html.escape(text).replace("\n", "<br>")
+        chips = "&nbsp; ".join(
+            f'<span style="background-color:{c.raised}; color:{c.text};">&nbsp;{html.escape(name)}&nbsp;</span>'
+            for name in item.attachments)
+        out = f"<p>{body}</p>" if text else ""
+        out += f'<p style="margin-top:4px;">{chips}</p>'
+        if item.source == "queued":
+            queued = html.escape(QCoreApplication.translate(
+                "Transcript", "Queued: goes in after the current step"))
+            out += f"<p>{queued}</p>"
+        return out
+
     def _plain_body(self, item: TranscriptItem) -> str:
         if item.kind == "user":
             text = item.text
             if collapsible(item) and not item.expanded:
                 text = folded_text(text)
             if item.attachments:
-                text += "\n📎 " + ", ".join(item.attachments)
+                text += "\n" + QCoreApplication.translate("Transcript", "Attached: {names}").format(
+                    names=", ".join(item.attachments))
             if item.source == "queued":
+                # (plain words: an hourglass is a missing-glyph box in many UI fonts)
                 text += "\n" + QCoreApplication.translate(
-                    "Transcript", "⏳ queued — goes in after the current step")
+                    "Transcript", "Queued: goes in after the current step")
             return text
         if item.kind == "tool":
             seconds = item.duration if item.duration is not None else (

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>DropHighlight</name>
+        <message>
+            <source>Drop files or folders to attach them</source>
+            <translation>松开以附加这些文件或文件夹</translation>
+        </message>
+        <message>
+            <source>Drop here to attach</source>
+            <translation>拖放到此处以附加</translation>
+        </message>
+    </context>
+    <context>
         <name>AddServerDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/settings_mcp.py" line="53" />
@@ -3313,6 +3324,14 @@ Next runs (your time): {when}</source>
     <context>
         <name>GrantDialog</name>
         <message>
+            <source>{name}/ (read only)</source>
+            <translation>{name}/（只读）</translation>
+        </message>
+        <message>
+            <source>{name}/ (read and write)</source>
+            <translation>{name}/（读写）</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/grant_dialog.py" line="39" />
             <location filename="../../openworker_qt/ui/grant_dialog.py" line="42" />
             <source>Grant folder access</source>
@@ -3640,6 +3659,18 @@ The grant applies to this session only.</source>
     </context>
     <context>
         <name>MainWindow</name>
+        <message>
+            <source>Your message was not sent: the turn ended first. It is back in the message box.</source>
+            <translation>你的消息未发送：本轮任务已先结束。消息已放回输入框。</translation>
+        </message>
+        <message>
+            <source>{model} cannot see images: it will be told only that {name} is attached. Choose a model that can see images to have it looked at.</source>
+            <translation>{model} 无法查看图片：它只会知道附加了 {name}。如需查看图片，请选择能识别图片的模型。</translation>
+        </message>
+        <message>
+            <source>This model</source>
+            <translation>此模型</translation>
+        </message>
         <message>
             <source>Deleting the session…</source>
             <translation>正在删除会话…</translation>
@@ -5230,6 +5261,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>QuickAsk</name>
         <message>
+            <source>Attached: {names}</source>
+            <translation>附件：{names}</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/quick_ask.py" line="84" />
             <source>Quick ask</source>
             <translation>快速提问</translation>
@@ -5796,8 +5831,12 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/ui/transcript_delegate.py" line="348" />
-            <source>⏳ queued — goes in after the current step</source>
-            <translation>⏳ 已排队 — 将在当前步骤之后加入</translation>
+            <source>Queued: goes in after the current step</source>
+            <translation>已排队：将在当前步骤之后加入</translation>
+        </message>
+        <message>
+            <source>Attached: {names}</source>
+            <translation>附件：{names}</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/transcript_delegate.py" line="375" />

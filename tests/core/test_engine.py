@@ -247,6 +247,40 @@ async def test_steering_can_carry_attachments(tmp_path: Path) -> None:
     assert engine.history[2]["source"] == "steering"
 
 
+async def test_steering_left_by_a_stopped_turn_is_handed_back_not_sent_later(tmp_path: Path) -> None:
+    """Queued while the turn ran, the turn stopped before taking it in: the next
+    turn never injects it (it was meant for the stopped one); take_steering hands
+    it back, once."""
+    engine, provider = make_engine(
+        [{"tool_calls": [call("slow")]}, {"text": "first"}, {"text": "second"}], tmp_path,
+        tools=[fake_tool("slow", slow_until_stopped := _stoppable())],
+    )
+    async for event in engine.run("go"):
+        if isinstance(event, ev.ToolStarted):
+            engine.queue_steering("use the blue one")
+            engine.request_interrupt()
+            slow_until_stopped.release()
+    assert engine.history[-1]["role"] == "notice"  # stopped
+    events = await collect(engine.run("something else"))
+    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert not any("blue" in str(m.get("content")) for m in provider.requests[-1].messages)
+    assert not any("blue" in str(m.get("content")) for m in engine.history)
+    assert engine.take_steering() == ["use the blue one"]
+    assert engine.take_steering() == []
+
+
+class _stoppable:  # noqa: N801 (a tool body)
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+
+    def release(self) -> None:
+        self.gate.set()
+
+    async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> str:
+        await self.gate.wait()
+        return "slow done"
+
+
 async def test_steering_during_tools_lands_before_next_call(tmp_path: Path) -> None:
     gate = asyncio.Event()
 

@@ -110,7 +110,7 @@ def test_message_while_running_becomes_steering(qtbot, qloop, make_desktop) -> N
     seen: dict[str, object] = {}
     run(qloop, scenario)
     assert seen["queued"] == ("user", "queued", "Use British spelling",
-                              "⏳ queued — goes in after the current step")
+                              "Queued: goes in after the current step")
     rows = window.transcript.items
     assert not [r for r in rows if r.source == "queued"]  # it became the steering message, once
     steering = [r for r in rows if r.kind == "user" and r.source == "steering"]

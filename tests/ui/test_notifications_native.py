@@ -53,8 +53,10 @@ INTROSPECTION = """<node>
 
 
 async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],  # type: ignore[type-arg]
-                  press: str) -> None:
-    """Answers Notify, then 'presses' the button labelled ``press``."""
+                  press: str, *, reply_after: float = 0.0, expire: bool = False) -> None:
+    """Answers Notify (``reply_after`` seconds late: a busy daemon), then 'presses' the
+    button labelled ``press``; with ``expire`` the bubble times out at once (the
+    server says it closed, reason 1)."""
     from jeepney import DBusAddress, MatchRule, new_method_return, new_signal
     from jeepney.bus_messages import message_bus
     from jeepney.io.asyncio import Proxy, open_dbus_router
@@ -78,7 +80,12 @@ async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], c
                 elif member == "Notify":
                     calls.append(msg.body)
                     serial += 1
+                    if reply_after:
+                        await asyncio.sleep(reply_after)
                     await router.send(new_method_return(msg, "u", (serial,)))
+                    if expire:
+                        await asyncio.sleep(0.2)  # (a real daemon's timeout is seconds)
+                        await router.send(new_signal(emitter, "NotificationClosed", "uu", (serial, 1)))
                     actions = list(msg.body[5])
                     pairs = dict(zip(actions[1::2], actions[0::2], strict=False))
                     if press in pairs:
@@ -155,3 +162,62 @@ async def test_no_session_bus_means_unavailable(monkeypatch: pytest.MonkeyPatch)
     assert await notifier.start() is False
     notifier.notify("k", "t", "b")  # harmless when unavailable
     await notifier.close()
+
+
+async def _wait(predicate, what: str) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(250):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_withdrawn_while_being_sent_is_closed_once_up(session_bus: str) -> None:
+    """Answered elsewhere before the daemon had even answered Notify: the bubble
+    is closed as soon as it has an id, instead of staying on screen for good."""
+    calls: list[tuple] = []  # type: ignore[type-arg]
+    closed: list[int] = []
+    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    server = asyncio.ensure_future(
+        serve_notifications(ready, calls, closed, press="(nothing)", reply_after=0.3))
+    await asyncio.wait_for(ready, 5)
+    notifier = NativeNotifier()
+    try:
+        assert await notifier.start()
+        notifier.notify("inbox:9", "Approval needed", "write", [("approve", "Approve")])
+        await _wait(lambda: calls, "the Notify call")
+        assert not notifier._sent  # noqa: SLF001 — the daemon has not answered yet
+        notifier.withdraw("inbox:9")
+        await _wait(lambda: closed, "the bubble closed")
+        assert closed == [1]
+        assert not notifier._sent  # noqa: SLF001
+    finally:
+        await notifier.close()
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)
+
+
+async def test_withdrawing_an_expired_bubble_logs_no_failure(  # type: ignore[no-untyped-def]
+        session_bus: str, caplog) -> None:
+    calls: list[tuple] = []  # type: ignore[type-arg]
+    closed: list[int] = []
+    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    server = asyncio.ensure_future(
+        serve_notifications(ready, calls, closed, press="(nothing)", expire=True))
+    await asyncio.wait_for(ready, 5)
+    notifier = NativeNotifier()
+    try:
+        assert await notifier.start()
+        notifier.notify("inbox:10", "Approval needed", "write", [])
+        await _wait(lambda: notifier._sent, "the id")  # noqa: SLF001
+        lib = notifier._notifier  # noqa: SLF001
+        await _wait(lambda: not lib._backend._notification_cache, "the expiry")  # noqa: SLF001
+        with caplog.at_level("WARNING", logger="openworker_qt.qt.notifications"):
+            notifier.withdraw("inbox:10")
+            await asyncio.gather(*notifier._pending)  # noqa: SLF001
+        assert "notification failed" not in caplog.text
+        assert closed == []  # nothing left to close
+    finally:
+        await notifier.close()
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)

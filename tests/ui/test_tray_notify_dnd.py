@@ -110,7 +110,7 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
         type_and_enter(qtbot, window, "write")
         await until(lambda: notifier.shown, what="notification")
         key, title, _body, actions = notifier.shown[0]
-        assert title == "Approval needed: write_file"
+        assert title == "Approval needed: Write out.txt?"  # words, not the tool id
         assert actions == [("approve", "Approve"), ("deny", "Deny")]
         notifier.on_activated(key, "approve")
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
@@ -119,6 +119,31 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
     run(qloop, scenario)
     assert (tmp_path / "ws" / "out.txt").exists()
     assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
+
+
+def test_no_finished_notification_while_the_quick_ask_shows_the_answer(  # type: ignore[no-untyped-def]
+        qtbot, qloop, make_desktop) -> None:
+    notifier = RecordingNotifier()
+    desktop = make_desktop([{"chunks": ["The answer ", "is ", "42."], "delay": 0.01},
+                            {"text": "Second."}], notifier=notifier)
+    popup = desktop.show_quick_ask()
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        qtbot.keyClicks(popup.edit, "What is the answer?")
+        qtbot.keyClick(popup.edit, Qt.Key.Key_Return)
+        await until(lambda: popup.status.text() == "Done", what="answer")
+        await until(lambda: not desktop.manager.is_running(popup.session_id), what="turn end")
+        assert popup.isVisible()
+        seen["while_shown"] = list(notifier.shown)
+        # once the popup is gone, a finished turn of that session is announced again
+        popup.hide()
+        desktop.manager.send(popup.session_id, "more")
+        await until(lambda: notifier.shown, what="notification")
+
+    run(qloop, scenario)
+    assert seen["while_shown"] == []
+    assert [title.split(":")[0] for _key, title, _body, _actions in notifier.shown] == ["Finished"]
 
 
 # ------------------------------------------------------------------- real D-Bus
@@ -168,7 +193,7 @@ def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_
 
     run(qloop, scenario)
     app, _replaces, _icon, summary, _body, actions, _hints, _timeout = calls[0]
-    assert (app, summary) == ("OpenWorker Qt", "Approval needed: write_file")
+    assert (app, summary) == ("OpenWorker Qt", "Approval needed: Write out.txt?")
     assert list(actions[:2]) == ["default", ""]  # a click on the bubble opens the item
     assert list(actions[3::2]) == ["Approve", "Deny"]  # the buttons (the library names their keys)
     assert (tmp_path / "ws" / "out.txt").exists()
