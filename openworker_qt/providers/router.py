@@ -172,6 +172,9 @@ class ProviderRouter:
                 warm()
             else:
                 _ = getattr(client, "client", None)
+            learn = getattr(client, "learn_context", None)  # a local server's context window
+            if callable(learn):
+                learn(model_id)
         except Exception:  # reported by the first call, where it is retried
             log.debug("preparing the %s client failed", provider, exc_info=True)
         return client, model_id
