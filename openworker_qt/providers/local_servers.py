@@ -26,8 +26,9 @@ purpose, so compaction starts early rather than too late).
 
 Everything here that touches the network is blocking (stdlib ``urllib``, no proxy,
 a short timeout): call it from a worker thread, never the loop thread. Answers are
-cached per (server, model) for the process, failures too (a server that does not
-say is not asked again on every call).
+cached per (server, model) until the providers' settings change, a server that does
+not say too (it is not asked again on every call); one that does not answer at all
+is asked again next time (it may be starting).
 """
 
 from __future__ import annotations
@@ -184,16 +185,21 @@ def ask_context(base_url: str, model: str, *, kind: str | None = None,
     ``kind``: the server's kind when known; else each server's way is tried in turn
     (llama.cpp, LM Studio, vLLM, Ollama). Blocking.
     """
+    return _ask(base_url, model, kind, timeout)[1]
+
+
+def _ask(base_url: str, model: str, kind: str | None, timeout: float) -> tuple[bool, int | None]:
+    """(the server answered at all, its figure)."""
     root = server_root(base_url)
     kinds = [kind, *(k for k in _ASK if k != kind)] if kind in _ASK else list(_ASK)
     for name in kinds:
         try:
             found = _ASK[str(name)](root, model, timeout)
         except _Unreachable:
-            return None  # nothing there: the other ways would not answer either
+            return False, None  # nothing there: the other ways would not answer either
         if found:
-            return found
-    return None
+            return True, found
+    return True, None
 
 
 # ------------------------------------------------------------------ the cache
@@ -211,13 +217,15 @@ def cached_context(base_url: str, model: str) -> tuple[bool, int | None]:
 
 def lookup_context(base_url: str, model: str, *, kind: str | None = None,
                    timeout: float = PROBE_TIMEOUT) -> int | None:
-    """:func:`ask_context`, once per (server, model) for the process. Blocking."""
+    """:func:`ask_context`, once per (server, model) for the process (a server that
+    does not answer at all is asked again next time: it may be starting). Blocking."""
     asked, value = cached_context(base_url, model)
     if asked:
         return value
-    value = ask_context(base_url, model, kind=kind, timeout=timeout)
-    with _lock:
-        _cache[(server_root(base_url), model)] = value
+    reached, value = _ask(base_url, model, kind, timeout)
+    if reached:
+        with _lock:
+            _cache[(server_root(base_url), model)] = value
     return value
 
 

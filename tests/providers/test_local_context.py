@@ -232,3 +232,26 @@ context_window = 4096
     assert "2,048 tokens (from the server)" in lines["llama:gemma"]
     assert "8,192 tokens (default)" in lines["gone:tiny"]
     assert "4,096 tokens (set in config)" in lines["set:qwen"]
+
+
+async def test_a_server_not_running_yet_is_asked_again_and_a_settings_change_asks_again(
+        stub: StubServer) -> None:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    router = build_router(lab(f"http://127.0.0.1:{port}"), {}.get)
+    provider, model = await router.resolve_async("my-lab:gemma")
+    assert provider.context_window(model) == (8192, "default")
+    assert ls.cached_context(f"http://127.0.0.1:{port}/v1", model) == (False, None)  # ask next time
+    # A server that answers (but does not say) is not asked on every turn...
+    router.configure(lab(stub.url), {}.get)
+    provider, model = await router.resolve_async("my-lab:gemma")
+    await router.resolve_async("my-lab:gemma")
+    assert len(stub.requests_to("/props")) == 1
+    # ...until the providers' settings change (it may have been restarted with another size)
+    stub.add("GET", "/props", Reply(body=json.dumps(LLAMACPP_PROPS)))
+    router.configure(lab(stub.url), {}.get)
+    provider, model = await router.resolve_async("my-lab:gemma")
+    assert provider.context_window(model) == (8192, "from the server")
+    assert len(stub.requests_to("/props")) == 2

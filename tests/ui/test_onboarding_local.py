@@ -96,6 +96,9 @@ def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, ma
             assert models == ["lmstudio:llama-3.2-1b-instruct", "lmstudio:qwen2.5-7b-instruct"]
             dialog.model_box.setCurrentText("lmstudio:qwen2.5-7b-instruct")
             dialog.finish()
+            # the settings saved, the router asks the server before the first turn
+            provider, model = await desktop.runtime.router.resolve_async("lmstudio:qwen2.5-7b-instruct")
+            assert provider.context_window(model) == (4096, "from the server")
 
         run(qloop, scenario)
     saved = load_config()
@@ -103,8 +106,6 @@ def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, ma
     assert "qwen2.5-7b-instruct" in saved.get("providers.lmstudio.models")
     assert saved.get("general.default_model") == "lmstudio:qwen2.5-7b-instruct"
     assert not saved.get("providers.lmstudio.key_name")  # no key asked for
-    provider, model = desktop.runtime.router.resolve("lmstudio:qwen2.5-7b-instruct")
-    assert provider.context_window(model) == (4096, "from the server")  # what Detect learnt
 
 
 def test_picking_ollama_from_detect_sets_up_ollama(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
