@@ -13,9 +13,11 @@ LM Studio  http://127.0.0.1:1234/v1    ``GET /api/v0/models``: the model's
                                        ``loaded_context_length``, else
                                        ``max_context_length``
 vLLM       http://127.0.0.1:8000/v1    ``GET /v1/models``: the model's ``max_model_len``
-Ollama     http://127.0.0.1:11434      ``POST /api/show``: ``num_ctx`` in
-                                       ``parameters``, else ``model_info``'s
-                                       ``<arch>.context_length``
+Ollama     http://127.0.0.1:11434      ``GET /api/ps``: a loaded model's
+                                       ``context_length``; else ``POST /api/show``:
+                                       ``num_ctx`` in ``parameters``, else
+                                       ``model_info``'s ``<arch>.context_length``
+                                       capped at Ollama's default (4,096)
 =========  ==========================  ============================================
 
 Which figure a provider uses (:func:`resolve_context`), first found wins: the
@@ -45,6 +47,9 @@ from typing import Any
 
 #: The context window assumed for a served model nobody told us about.
 DEFAULT_CONTEXT = 8_192
+#: Ollama's own default for a model whose file sets no ``num_ctx`` (on a computer
+#: with less than 24 GiB of video memory; more memory, more context).
+OLLAMA_DEFAULT_CONTEXT = 4_096
 #: Seconds per request when asking a server (it runs here or on the local network).
 PROBE_TIMEOUT = 1.5
 
@@ -156,13 +161,21 @@ def _vllm(root: str, model: str, timeout: float) -> int | None:
 
 
 def _ollama(root: str, model: str, timeout: float) -> int | None:
+    """Ollama runs a model with its ``num_ctx`` (the model file's), else the server's
+    setting (``OLLAMA_CONTEXT_LENGTH``), else its own default — 4,096 on a computer
+    with less than 24 GiB of video memory — whatever the model could take
+    (``model_info``'s length). So: a loaded model's figure (``/api/ps``), else
+    ``num_ctx``, else the model's length capped at :data:`OLLAMA_DEFAULT_CONTEXT`."""
     if not model:
         return None
     data = _json(f"{root}/api/show", timeout, {"model": model})
     if not isinstance(data, Mapping):
         return None
-    # num_ctx (the model file's setting) is what the server runs with; the model's
-    # own length is the most it could take.
+    running = _json(f"{root}/api/ps", timeout)
+    for entry in (running.get("models") if isinstance(running, Mapping) else None) or []:
+        if isinstance(entry, Mapping) and model in (entry.get("name"), entry.get("model")):
+            if size := _positive(entry.get("context_length")):
+                return size
     for line in str(data.get("parameters") or "").splitlines():
         parts = line.split()
         if len(parts) == 2 and parts[0] == "num_ctx" and parts[1].isdigit():
@@ -170,8 +183,8 @@ def _ollama(root: str, model: str, timeout: float) -> int | None:
     info = data.get("model_info")
     if isinstance(info, Mapping):
         for key, value in info.items():
-            if str(key).endswith(".context_length") and _positive(value):
-                return _positive(value)
+            if str(key).endswith(".context_length") and (size := _positive(value)):
+                return min(size, OLLAMA_DEFAULT_CONTEXT)
     return None
 
 

@@ -67,7 +67,18 @@ SERVERS: dict[str, tuple[dict[tuple[str, str], Any], str, int]] = {
                                "llama-3.2-1b-instruct", 131072),
     "vLLM (the model's entry)": ({("GET", "/v1/models"): VLLM_MODELS}, "my-lora", 16384),
     "Ollama (num_ctx)": ({("POST", "/api/show"): OLLAMA_SHOW}, "qwen3:8b", 16384),
-    "Ollama (model_info)": ({("POST", "/api/show"): OLLAMA_SHOW_PLAIN}, "qwen3:8b", 40960),
+    # no num_ctx: Ollama runs its default (4,096 under 24 GiB of video memory), not the
+    # model's 40,960 ...
+    "Ollama (model_info, capped)": ({("POST", "/api/show"): OLLAMA_SHOW_PLAIN}, "qwen3:8b", 4096),
+    "Ollama (model_info, small)": ({("POST", "/api/show"): {
+        **OLLAMA_SHOW_PLAIN, "model_info": {"general.architecture": "llama", "llama.context_length": 2048}}},
+        "tinyllama", 2048),
+    # ... unless the model is loaded: then the server says what it runs with
+    "Ollama (loaded: /api/ps)": ({("POST", "/api/show"): OLLAMA_SHOW_PLAIN, ("GET", "/api/ps"): {
+        "models": [{"name": "llama3.2:latest", "model": "llama3.2:latest", "context_length": 4096},
+                   {"name": "qwen3:8b", "model": "qwen3:8b", "size": 6_000_000_000,
+                    "expires_at": "2026-12-01T23:59:00Z", "size_vram": 6_000_000_000,
+                    "context_length": 32768}]}}, "qwen3:8b", 32768),
 }
 
 
