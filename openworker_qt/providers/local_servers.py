@@ -28,9 +28,9 @@ purpose, so compaction starts early rather than too late).
 
 Everything here that touches the network is blocking (stdlib ``urllib``, no proxy,
 a short timeout): call it from a worker thread, never the loop thread. Answers are
-cached per (server, model) until the providers' settings change, a server that does
-not say too (it is not asked again on every call); one that does not answer at all
-is asked again next time (it may be starting).
+cached per (server, model) until the providers' settings change; so is the lack of
+one from a server that does not say or is too slow to (it is not asked on every
+call). Where nothing listens yet, it is asked again next time (it may be starting).
 """
 
 from __future__ import annotations
@@ -78,7 +78,12 @@ PRESETS: tuple[Preset, ...] = (
 
 
 class _Unreachable(Exception):
-    """Nothing answers at that address (refused, timed out, no such host)."""
+    """Nothing answers at that address (refused, timed out, no such host).
+    ``refused``: nothing listens there (yet): worth asking again later."""
+
+    def __init__(self, message: str, *, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 def server_root(base_url: str) -> str:
@@ -110,7 +115,8 @@ def _json(url: str, timeout: float, body: Mapping[str, Any] | None = None) -> An
     except urllib.error.HTTPError:
         return None
     except (OSError, ValueError) as exc:  # URLError, refused, timeout, bad URL
-        raise _Unreachable(str(exc)) from exc
+        reason = getattr(exc, "reason", exc)
+        raise _Unreachable(str(exc), refused=isinstance(reason, ConnectionRefusedError)) from exc
     try:
         return json.loads(raw.decode("utf-8"))
     except ValueError:
@@ -202,14 +208,15 @@ def ask_context(base_url: str, model: str, *, kind: str | None = None,
 
 
 def _ask(base_url: str, model: str, kind: str | None, timeout: float) -> tuple[bool, int | None]:
-    """(the server answered at all, its figure)."""
+    """(worth remembering: the server answered, or timed out; not when nothing
+    listens there yet — the server may be starting), its figure)."""
     root = server_root(base_url)
     kinds = [kind, *(k for k in _ASK if k != kind)] if kind in _ASK else list(_ASK)
     for name in kinds:
         try:
             found = _ASK[str(name)](root, model, timeout)
-        except _Unreachable:
-            return False, None  # nothing there: the other ways would not answer either
+        except _Unreachable as exc:  # the other ways would not answer either
+            return not exc.refused, None
         if found:
             return True, found
     return True, None
@@ -230,8 +237,8 @@ def cached_context(base_url: str, model: str) -> tuple[bool, int | None]:
 
 def lookup_context(base_url: str, model: str, *, kind: str | None = None,
                    timeout: float = PROBE_TIMEOUT) -> int | None:
-    """:func:`ask_context`, once per (server, model) for the process (a server that
-    does not answer at all is asked again next time: it may be starting). Blocking."""
+    """:func:`ask_context`, once per (server, model) for the process (where nothing
+    listens yet, asked again next time: the server may be starting). Blocking."""
     asked, value = cached_context(base_url, model)
     if asked:
         return value

@@ -266,3 +266,15 @@ async def test_a_server_not_running_yet_is_asked_again_and_a_settings_change_ask
     provider, model = await router.resolve_async("my-lab:gemma")
     assert provider.context_window(model) == (8192, "from the server")
     assert len(stub.requests_to("/props")) == 2
+
+
+def test_a_server_too_slow_to_say_is_not_asked_on_every_call() -> None:
+    silent = socket.socket()  # takes the connection, never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    try:
+        assert ls.lookup_context(url, "m", timeout=0.2) is None
+        assert ls.cached_context(url, "m") == (True, None)  # remembered: no wait next time
+    finally:
+        silent.close()
