@@ -252,7 +252,9 @@ class OnboardingDialog(QDialog):
         self.found_list = QListWidget()
         self.found_list.setAccessibleName(self.tr("Model servers found"))
         self.found_list.setAccessibleDescription(self.tr("Pick one to use it"))
-        self.found_list.setWordWrap(True)
+        self.found_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.found_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.found_list.setSpacing(3)
         self.found_list.hide()
         lay.addWidget(self.found_list)
         self.detect_button.clicked.connect(self._on_detect_clicked)
@@ -550,9 +552,14 @@ class OnboardingDialog(QDialog):
         self.found_list.clear()
         for server in found:
             item = QListWidgetItem(self._found_text(server))
+            item.setToolTip(item.text())
             item.setData(Qt.ItemDataRole.UserRole, server)
             self.found_list.addItem(item)
         self.found_list.setVisible(bool(found))
+        if found:  # as tall as its rows (up to four), not a large empty box
+            rows = sum(self.found_list.sizeHintForRow(i) + 2 * self.found_list.spacing()
+                       for i in range(min(len(found), 4)))
+            self.found_list.setFixedHeight(rows + 2 * self.found_list.frameWidth() + 2)
         if found:
             self.local_label.setText(self.tr("Found {count} model server(s) on this computer: "
                                              "pick one to use it.").format(count=len(found)))
@@ -576,7 +583,7 @@ class OnboardingDialog(QDialog):
             models = ", ".join(shown)
             if len(server.models) > 4:
                 models += self.tr(" and {count} more").format(count=len(server.models) - 4)
-        return self.tr("{server} at {url}: {models}").format(
+        return self.tr("{server} at {url}:\n{models}").format(
             server=server.preset.label, url=server.base_url, models=models)
 
     def use_found(self, item: QListWidgetItem | None = None) -> None:

@@ -82,10 +82,10 @@ def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, ma
             await until(lambda: dialog.found_list.isVisibleTo(dialog), what="servers found")
             texts = [dialog.found_list.item(i).text() for i in range(dialog.found_list.count())]
             assert len(texts) == 2  # the closed ports are not listed
-            assert texts[0].startswith(f"LM Studio at {server.url}/v1: ")
+            assert texts[0].startswith(f"LM Studio at {server.url}/v1:\n")
             assert "qwen2.5-7b-instruct (4,096 tokens of context)" in texts[0]
             assert "llama-3.2-1b-instruct (131,072 tokens of context)" in texts[0]
-            assert texts[1] == f"Ollama at {stub.url}: qwen3:8b (16,384 tokens of context)"
+            assert texts[1] == f"Ollama at {stub.url}:\nqwen3:8b (16,384 tokens of context)"
             assert "Found 2 model server(s)" in dialog.local_label.text()
             rect = dialog.found_list.visualItemRect(dialog.found_list.item(0))
             qtbot.mouseClick(dialog.found_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -116,7 +116,7 @@ def test_picking_ollama_from_detect_sets_up_ollama(qtbot, qloop, make_desktop, s
     async def scenario() -> None:
         found = await dialog.detect()
         assert [f.models for f in found] == [()]
-        assert dialog.found_list.item(0).text() == f"Ollama at {stub.url}: no models yet"
+        assert dialog.found_list.item(0).text() == f"Ollama at {stub.url}:\nno models yet"
         dialog.use_found(dialog.found_list.item(0))
 
     run(qloop, scenario)
