@@ -278,3 +278,26 @@ def test_a_server_too_slow_to_say_is_not_asked_on_every_call() -> None:
         assert ls.cached_context(url, "m") == (True, None)  # remembered: no wait next time
     finally:
         silent.close()
+
+
+@pytest.mark.parametrize(("n_ctx", "compacts"), [(4096, True), (131072, False)], ids=["small", "large"])
+async def test_compaction_follows_the_servers_figure(
+        stub: StubServer, isolated_state: Path, n_ctx: int, compacts: bool) -> None:
+    from openworker_qt.core.context import SUMMARY_SYSTEM
+
+    stub.add("GET", "/props", Reply(body=json.dumps({"default_generation_settings": {"n_ctx": n_ctx}})))
+    stub.add("POST", "/v1/chat/completions", *(openai_text(f"answer {i}") for i in range(6)))
+    configure(isolated_state, f'[providers.my-lab]\nbase_url = "{stub.url}/v1"\nmodels = ["gemma"]\n')
+    rt = open_runtime()
+    long_text = "Notes on the quarterly figures. " * 250  # ~2,000 tokens a message
+    try:
+        sid, events = await turn(rt, "my-lab:gemma", long_text)
+        for _ in range(2):
+            _sid, events = await turn(rt, "my-lab:gemma", long_text, session=sid)
+            assert ended(events) == "completed", error(events)
+    finally:
+        await rt.stop()
+        rt.close()
+    systems = [str(s.body["messages"][0].get("content")) for s in stub.requests_to("/v1/chat/completions")]
+    summaries = [s for s in systems if s == SUMMARY_SYSTEM]
+    assert bool(summaries) is compacts
