@@ -13,6 +13,12 @@ Two calm pages in one dialog:
 2. *Default model*: the curated models of that provider (or the models the
    server listed), written to the global config as ``general.default_model``.
 
+Local servers: LM Studio, llama.cpp and vLLM are presets of the provider picker
+(a custom endpoint at the server's usual address, no key), beside Ollama; **Detect**
+asks those addresses (``local_servers.detect``, a worker thread, short timeouts) and
+lists what answers with its models and their context windows; picking one fills the
+provider and its address.
+
 Without any key, the first page offers what works anyway: Ollama, when it
 answers on this computer (probed once, in a worker, with a short timeout), and
 an offline demo session (the ``scripted`` provider replaying
