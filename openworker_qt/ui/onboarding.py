@@ -260,7 +260,7 @@ class OnboardingDialog(QDialog):
         self.found_list.setAccessibleDescription(self.tr("Pick one to use it"))
         self.found_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.found_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.found_list.setSpacing(3)
+        self.found_list.setSpacing(design.SPACE["xxs"])
         self.found_list.hide()
         lay.addWidget(self.found_list)
         self.detect_button.clicked.connect(self._on_detect_clicked)
