@@ -438,11 +438,12 @@ class Runtime:
 
     # -------------------------------------------------------------- providers
 
-    def list_models(self) -> list[Any]:
-        """The configured providers and their models (blocking: keyring reads)."""
+    def list_models(self, *, ask_servers: bool = False) -> list[Any]:
+        """The configured providers and their models (blocking: keyring reads;
+        ``ask_servers``: a local server's context windows too, short timeouts)."""
         from openworker_qt.providers.models import list_models
 
-        return list_models(self.config, self.get_key)
+        return list_models(self.config, self.get_key, ask_servers=ask_servers)
 
     def key_name(self, provider: str) -> str | None:
         """The keyring entry (and environment variable) of ``provider``'s key."""

@@ -20,7 +20,7 @@ def models() -> int:
     from openworker_qt.providers.models import format_models
 
     with cli_runtime() as rt:
-        print(format_models(rt.list_models()))
+        print(format_models(rt.list_models(ask_servers=True)))
     return 0
 
 

@@ -98,3 +98,13 @@ def capabilities_for(
         if matched:
             caps = _apply(caps, changes)
     return caps
+
+
+def rule_context(provider: str, model: str) -> int | None:
+    """The context window a built-in model rule gives ``model`` (None: no rule says)."""
+    provider = provider.lower()
+    for rule_provider, pattern, changes in MODEL_RULES:
+        if rule_provider == provider and fnmatchcase(model.lower(), pattern.lower()):
+            value = changes.get("context_window")
+            return int(value) if value else None
+    return None

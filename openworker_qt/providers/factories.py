@@ -7,6 +7,10 @@ Config: the app's ``[providers]`` table (all optional)::
     key_name = "…"                 # keyring entry, default from KEY_NAMES / the vendor table
     stream = false                 # non-streaming calls replayed as chunks
     models = ["…"]                 # added to the curated list
+    context_window = 8192          # Ollama, a custom endpoint, openai at another
+                                   # base_url: the model's context window in tokens
+                                   # (else asked from the server; 8192 if it does
+                                   # not say — see local_servers.py)
     api = "auto"                   # openai only: "auto" | "chat" | "responses"
     reasoning_effort = "medium"    # openai only
     thinking_budget = 4096         # anthropic only; 0 disables extended thinking
@@ -283,6 +287,35 @@ def network_options(config: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {"timeouts": timeouts, "retry": retry}
 
 
+def serves_own_models(config: Mapping[str, Any], name: str) -> bool:
+    """A server the user runs or chose (Ollama, a custom endpoint, OpenAI's adapter
+    pointed at LM Studio, vLLM or llama.cpp): its models' context windows are the
+    server's to say (see ``local_servers.py``)."""
+    if name == "ollama" or _custom(config, name) is not None:
+        return True
+    url = str(_settings(config, name).get("base_url") or "")
+    return name == "openai" and bool(url) and "api.openai.com" not in url
+
+
+def context_options(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """``ask_server`` and ``context_window`` (``[providers.<name>] context_window``)
+    for provider ``name``; empty for a hosted API.
+
+    Raises:
+        ProviderError: the setting is not a whole number above 0 (names it).
+    """
+    from openworker_qt.providers.local_servers import check_setting
+
+    if not serves_own_models(config, name):
+        return {}
+    value = (_custom(config, name) or _settings(config, name)).get("context_window")
+    try:
+        size = check_setting(f"providers.{name}", value)
+    except ValueError as exc:
+        raise ProviderError("bad_request", str(exc), provider=name) from None
+    return {"ask_server": True, "context_window": size}
+
+
 def make_factory(
     name: str,
     config: Mapping[str, Any],
@@ -302,6 +335,7 @@ def _build(
     stream = bool(settings.get("stream", True))
     # The configured timeouts and retry policy; explicit ``options`` win (tests).
     options = {**network_options(config, name), **options}
+    options = {**context_options(config, name), **options}
     if name == "openai":
         from openworker_qt.providers.openai_native import OpenAIProvider
 

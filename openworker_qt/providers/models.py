@@ -8,11 +8,12 @@ when configured), each with its curated models plus any the config adds.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from openworker_qt.core.messages import Capabilities
-from openworker_qt.providers.capabilities import capabilities_for
+from openworker_qt.providers import local_servers
+from openworker_qt.providers.capabilities import capabilities_for, rule_context
 from openworker_qt.providers.compat import VENDORS
 from openworker_qt.providers.factories import (
     LABELS,
@@ -21,6 +22,8 @@ from openworker_qt.providers.factories import (
     internal_config,
     key_name,
     key_required,
+    serves_own_models,
+    vendor_for,
 )
 
 #: Models verified to call tools reliably, per native provider (vendors: compat.py).
@@ -35,6 +38,9 @@ CURATED: dict[str, tuple[str, ...]] = {
 class ModelEntry:
     model: str  # full model string, ``provider:id`` (bare for OpenAI)
     capabilities: Capabilities
+    #: Where the context window came from, for a server the user runs
+    #: (``local_servers.FROM_SERVER`` …); "" for a hosted API's known figure.
+    context_source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +79,35 @@ def model_string(provider: str, model: str) -> str:
     return model if provider == "openai" else f"{provider}:{model}"
 
 
-def list_models(config: Any, get_secret: Callable[[str], str | None]) -> list[ProviderModels]:
+def _served(config: Mapping[str, Any], provider: str, model: str, entry: ModelEntry,
+            ask: bool) -> ModelEntry:
+    """``entry`` with the context window of a server the user runs (see local_servers)."""
+    if provider == "openai":
+        base_url = str(((config.get("providers") or {}).get("openai") or {}).get("base_url") or "")
+    else:
+        base_url = vendor_for(config, provider).base_url
+    settings = (config.get("custom") or {}).get(provider) or (
+        (config.get("providers") or {}).get(provider) or {})
+    try:
+        setting = local_servers.check_setting(provider, settings.get("context_window"))
+    except ValueError:
+        setting = None  # the provider's first call says what is wrong with it
+    size, source = local_servers.resolve_context(
+        provider, model, setting=setting, overrides=config.get("capabilities") or None,
+        base_url=base_url, built_in=rule_context(provider, model), ask=ask,
+        kind="ollama" if provider == "ollama" else None)
+    return replace(entry, capabilities=replace(entry.capabilities, context_window=size),
+                   context_source=source)
+
+
+def list_models(config: Any, get_secret: Callable[[str], str | None], *,
+                ask_servers: bool = False) -> list[ProviderModels]:
     """Providers with a configured key, each with its curated models.
 
     ``config``: the app ``Config``, its ``[providers]``-holding data, or the
-    internal mapping (see ``factories.internal_config``).
+    internal mapping (see ``factories.internal_config``). ``ask_servers``: ask a
+    server the user runs for its models' context windows (blocking, short
+    timeouts, once per process); else only figures already known are used.
     """
     config = internal_config(config)
     overrides = config.get("capabilities") or None
@@ -86,11 +116,12 @@ def list_models(config: Any, get_secret: Callable[[str], str | None]) -> list[Pr
         if not is_configured(provider, config, get_secret):
             continue
         label = LABELS.get(provider) or (VENDORS[provider].label if provider in VENDORS else provider)
-        entries = tuple(
-            ModelEntry(model_string(provider, m), capabilities_for(provider, m, overrides))
-            for m in curated_models(provider, config)
-        )
-        out.append(ProviderModels(provider, label, key_name(config, provider), entries))
+        served = serves_own_models(config, provider)
+        entries = []
+        for m in curated_models(provider, config):
+            entry = ModelEntry(model_string(provider, m), capabilities_for(provider, m, overrides))
+            entries.append(_served(config, provider, m, entry, ask_servers) if served else entry)
+        out.append(ProviderModels(provider, label, key_name(config, provider), tuple(entries)))
     return out
 
 
@@ -117,7 +148,10 @@ def format_models(listing: list[ProviderModels]) -> str:
                 )
                 if on
             ]
-            lines.append(f"  {entry.model:<55} {c.context_window // 1000}k  {', '.join(flags)}")
+            size = f"{c.context_window // 1000}k"
+            if entry.context_source:
+                size = f"{c.context_window:,} tokens ({entry.context_source})"
+            lines.append(f"  {entry.model:<55} {size}  {', '.join(flags)}")
     return "\n".join(lines)
 
 

@@ -14,11 +14,14 @@ Contract:
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import hashlib
 import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
@@ -29,6 +32,7 @@ from openworker_qt.core.provider_api import (
     ToolCallChunk,
 )
 from openworker_qt.domain.messages import Message
+from openworker_qt.providers import local_servers
 from openworker_qt.providers._assembly import (
     MarkupHold,
     ThinkSplitter,
@@ -53,6 +57,8 @@ from openworker_qt.providers.retry import (
 )
 
 _ALNUM9 = re.compile(r"^[A-Za-z0-9]{9}$")
+#: OpenAI's own model ids (served through a proxy, they keep OpenAI's figures).
+_OPENAI_MODEL = re.compile(r"^(gpt-|chatgpt-|o[1-9])")
 OPENAI = Vendor(
     "openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY", recover_tool_calls=False
 )
@@ -127,10 +133,17 @@ class OpenAIChatProvider(GuardedProvider):
         timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
         sleep: Any = None,
         stream: bool | None = None,
+        ask_server: bool = False,
+        context_window: int | None = None,
     ) -> None:
+        """``ask_server``: a server the user runs (Ollama, LM Studio, vLLM, llama.cpp):
+        a model's context window is asked from it (see ``local_servers.py``) unless
+        ``context_window`` (the provider's setting) or a capabilities entry sets it."""
         self.name = vendor.name
         self.label = vendor.label
         self.vendor = vendor
+        self.ask_server = ask_server
+        self._context_setting = context_window
         super().__init__(api_key=api_key, base_url=base_url or vendor.base_url,
                          caps_overrides=caps_overrides, retry=retry, timeouts=timeouts,
                          sleep=sleep, stream=vendor.stream if stream is None else stream)
@@ -146,6 +159,44 @@ class OpenAIChatProvider(GuardedProvider):
         """Not OpenAI's own API: another vendor, or the ``openai`` provider pointed at
         another server (LM Studio, vLLM, llama.cpp, a proxy)."""
         return self.name != "openai" or "api.openai.com" not in str(self._base_url or "")
+
+    # -- context window (servers the user runs) -------------------------------------
+
+    def capabilities(self, model: str) -> Capabilities:
+        caps = super().capabilities(model)
+        if not self.ask_server:
+            return caps
+        size, _ = self.context_window(model)
+        return dataclasses.replace(caps, context_window=size)
+
+    def context_window(self, model: str, *, ask: bool = False) -> tuple[int, str]:
+        """(tokens, where the figure came from) for ``model`` (see
+        ``local_servers.resolve_context``). ``ask``: ask the server if not asked yet
+        (blocking: a worker thread); else the answer already cached, if any."""
+        from openworker_qt.providers.capabilities import rule_context
+
+        built_in = rule_context(self.name, model)
+        if built_in is None and self.name == "openai" and _OPENAI_MODEL.match(model):
+            built_in = super().capabilities(model).context_window  # OpenAI's, via a proxy
+        return local_servers.resolve_context(
+            self.name, model, setting=self._context_setting, overrides=self._caps_overrides,
+            base_url=str(self._base_url or ""), built_in=built_in,
+            ask=ask, kind="ollama" if self.name == "ollama" else None)
+
+    def learn_context(self, model: str) -> None:
+        """Ask the server for ``model``'s context window now, unless the config sets it
+        or it was asked already (blocking: the router calls it from a worker)."""
+        if self.ask_server:
+            try:
+                self.context_window(model, ask=True)
+            except Exception:  # the default figure stands
+                pass
+
+    def _context_unknown(self, model: str) -> bool:
+        if not self.ask_server or local_servers.configured_context(
+                self.name, model, self._context_setting, self._caps_overrides):
+            return False
+        return not local_servers.cached_context(str(self._base_url or ""), model)[0]
 
     def _server(self) -> str:
         from urllib.parse import urlsplit
@@ -264,6 +315,8 @@ class OpenAIChatProvider(GuardedProvider):
     # -- response ----------------------------------------------------------------
 
     async def _attempt(self, request: ModelRequest) -> AsyncIterator[StreamChunk | None]:
+        if self._context_unknown(request.model):  # (normally asked before the turn)
+            await asyncio.to_thread(self.learn_context, request.model)
         params = self.build_params(request)
         offered = ({s.name: s.parameters for s in tool_specs(request.tools)}
                    if "tools" in params else {})

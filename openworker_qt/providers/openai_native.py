@@ -38,6 +38,8 @@ class OpenAIProvider:
         timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
         sleep: Any = None,
         stream: bool = True,
+        ask_server: bool = False,
+        context_window: int | None = None,
     ) -> None:
         self._api = api
         self._caps_overrides = caps_overrides
@@ -50,6 +52,8 @@ class OpenAIProvider:
             timeouts=timeouts,
             sleep=sleep,
             stream=stream,
+            ask_server=ask_server,
+            context_window=context_window,
         )
         self.responses = OpenAIResponsesProvider(
             api_key=api_key,
@@ -76,7 +80,15 @@ class OpenAIProvider:
         wire.warm_transport()
 
     def capabilities(self, model: str) -> Capabilities:
+        if self.chat.ask_server:  # pointed at another server (LM Studio, vLLM, …)
+            return self.chat.capabilities(model)
         return capabilities_for(self.name, model, self._caps_overrides)
+
+    def context_window(self, model: str, *, ask: bool = False) -> tuple[int, str]:
+        return self.chat.context_window(model, ask=ask)
+
+    def learn_context(self, model: str) -> None:
+        self.chat.learn_context(model)
 
     def uses_responses(self, model: str) -> bool:
         if self._api == "responses":

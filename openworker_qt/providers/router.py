@@ -113,6 +113,9 @@ class ProviderRouter:
         # Swapped whole: a worker preparing a model meanwhile sees the old or the new table.
         self._factories, self._aliases = fresh._factories, fresh._aliases
         self.invalidate()
+        from openworker_qt.providers.local_servers import forget_contexts
+
+        forget_contexts()  # a server's context window is asked again (it may have changed)
 
     def canonical(self, name: str) -> str:
         return self._aliases.get(name.lower(), name.lower())
@@ -172,6 +175,9 @@ class ProviderRouter:
                 warm()
             else:
                 _ = getattr(client, "client", None)
+            learn = getattr(client, "learn_context", None)  # a local server's context window
+            if callable(learn):
+                learn(model_id)
         except Exception:  # reported by the first call, where it is retried
             log.debug("preparing the %s client failed", provider, exc_info=True)
         return client, model_id

@@ -13,6 +13,12 @@ Two calm pages in one dialog:
 2. *Default model*: the curated models of that provider (or the models the
    server listed), written to the global config as ``general.default_model``.
 
+Local servers: LM Studio, llama.cpp and vLLM are presets of the provider picker
+(a custom endpoint at the server's usual address, no key), beside Ollama; **Detect**
+asks those addresses (``local_servers.detect``, a worker thread, short timeouts) and
+lists what answers with its models and their context windows; picking one fills the
+provider and its address.
+
 Without any key, the first page offers what works anyway: Ollama, when it
 answers on this computer (probed once, in a worker, with a short timeout), and
 an offline demo session (the ``scripted`` provider replaying
@@ -44,12 +50,15 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from openworker_qt.core.provider_api import ProviderError
+from openworker_qt.providers import local_servers
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
@@ -130,6 +139,7 @@ class OnboardingDialog(QDialog):
         self.sessions = sessions
         self.task: asyncio.Future[Any] | None = None
         self.probe: asyncio.Future[Any] | None = None
+        self.detecting: asyncio.Future[Any] | None = None
         self.ollama_models: list[str] | None = None  # what the probe found (None: no Ollama)
         self.ollama_url = ""
         self.provider = ""
@@ -178,6 +188,9 @@ class OnboardingDialog(QDialog):
         form = QFormLayout()
         self.provider_box = QComboBox()
         for c in sp.provider_choices():
+            if c.name == sp.CUSTOM:  # the local servers' presets, then any other server
+                for preset in sp.local_server_choices():
+                    self.provider_box.addItem(preset.label, preset.name)
             self.provider_box.addItem(provider_label(c), c.name)
         self.provider_box.setAccessibleName(self.tr("Provider"))
         self.provider_box.setAccessibleDescription(self.tr("Which service runs the model"))
@@ -203,6 +216,7 @@ class OnboardingDialog(QDialog):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.setAccessibleName(self.tr("Check result"))
         lay.addWidget(self.status)
+        lay.addWidget(self._local_box())
         lay.addStretch(1)
         lay.addWidget(self._no_key_box())
         row = QHBoxLayout()
@@ -220,6 +234,38 @@ class OnboardingDialog(QDialog):
         self.skip_button.clicked.connect(self.skip)
         self.check_button.clicked.connect(self._on_check_clicked)
         return page
+
+    def _local_box(self) -> QWidget:
+        """Model servers on this computer: Detect asks the presets' standard addresses
+        (a worker thread, short timeouts) and lists what answers; picking one fills
+        the provider and its address."""
+        box = QFrame()
+        box.setObjectName("localServersBox")
+        lay = QVBoxLayout(box)
+        design.arrange(lay, "flush", "row")
+        row = QHBoxLayout()
+        self.local_label = QLabel(self.tr(
+            "A model server on this computer (LM Studio, Ollama, llama.cpp, vLLM)?"))
+        self.local_label.setWordWrap(True)
+        self.detect_button = QPushButton(self.tr("&Detect"))
+        self.detect_button.setAccessibleName(self.tr("Detect model servers"))
+        self.detect_button.setAccessibleDescription(self.tr(
+            "Look for LM Studio, Ollama, llama.cpp and vLLM at their usual addresses on this computer"))
+        row.addWidget(self.local_label, 1)
+        row.addWidget(self.detect_button)
+        lay.addLayout(row)
+        self.found_list = QListWidget()
+        self.found_list.setAccessibleName(self.tr("Model servers found"))
+        self.found_list.setAccessibleDescription(self.tr("Pick one to use it"))
+        self.found_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.found_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.found_list.setSpacing(design.SPACE["xxs"])
+        self.found_list.hide()
+        lay.addWidget(self.found_list)
+        self.detect_button.clicked.connect(self._on_detect_clicked)
+        self.found_list.itemClicked.connect(self.use_found)
+        self.found_list.itemActivated.connect(self.use_found)
+        return box
 
     def _no_key_box(self) -> QWidget:
         """No key? Ollama (when it answers here) and the offline demo."""
@@ -308,6 +354,14 @@ class OnboardingDialog(QDialog):
             self.url_label.setText(self.tr("Ollama &URL"))
             self.url_edit.setPlaceholderText(c.default_url)
             self.url_edit.setAccessibleDescription(self.tr("Where Ollama listens; empty means {url}").format(url=c.default_url))
+        elif c.default_url:  # a local server's preset: its standard address
+            self.url_label.setText(self.tr("Server &URL"))
+            self.url_edit.setPlaceholderText(c.default_url)
+            self.url_edit.setAccessibleDescription(self.tr(
+                "Where {server} listens; its usual address is {url}").format(server=c.label, url=c.default_url))
+            self.key_edit.setPlaceholderText(self.tr("API key, if the server needs one"))
+            if self.url_edit.text().strip() in self._preset_urls():
+                self.url_edit.setText(c.default_url)
         else:
             self.url_label.setText(self.tr("Base &URL"))
             self.url_edit.setPlaceholderText("https://example.com/v1")
@@ -477,6 +531,81 @@ class OnboardingDialog(QDialog):
         self.url_edit.setText("" if self.ollama_url in ("", default) else self.ollama_url)
         self._on_check_clicked()
 
+    # ------------------------------------------------------- local servers
+
+    #: Where Detect looks (tests point it at stub servers).
+    detect_candidates: tuple[local_servers.Preset, ...] = local_servers.PRESETS
+    DETECT_TIMEOUT = 0.5
+
+    def _preset_urls(self) -> set[str]:
+        return {"", *(p.base_url for p in local_servers.PRESETS),
+                *(p.base_url for p in self.detect_candidates)}
+
+    def _on_detect_clicked(self) -> None:
+        if self.detecting is None or self.detecting.done():
+            self.detecting = asyncio.ensure_future(self.detect())
+
+    async def detect(self) -> list[local_servers.Found]:
+        """Ask the presets' addresses (a worker thread, short timeouts) and list what
+        answers: the server, its address, its models and their context windows."""
+        self.detect_button.setEnabled(False)
+        self.local_label.setText(self.tr("Looking for model servers on this computer…"))
+        try:
+            found = await asyncio.to_thread(local_servers.detect, self.detect_candidates,
+                                            timeout=self.DETECT_TIMEOUT)
+        finally:
+            if shiboken6.isValid(self):
+                self.detect_button.setEnabled(True)
+        if not shiboken6.isValid(self):
+            return found
+        self.found_list.clear()
+        for server in found:
+            item = QListWidgetItem(self._found_text(server))
+            item.setToolTip(item.text())
+            item.setData(Qt.ItemDataRole.UserRole, server)
+            self.found_list.addItem(item)
+        self.found_list.setVisible(bool(found))
+        if found:  # as tall as its rows (up to four), not a large empty box
+            rows = sum(self.found_list.sizeHintForRow(i) + 2 * self.found_list.spacing()
+                       for i in range(min(len(found), 4)))
+            self.found_list.setFixedHeight(rows + 2 * self.found_list.frameWidth() + 2)
+        if found:
+            self.local_label.setText(self.tr("Found {count} model server(s) on this computer: "
+                                             "pick one to use it.").format(count=len(found)))
+        else:
+            names = ", ".join(p.label for p in self.detect_candidates)
+            self.local_label.setText(self.tr(
+                "No model server answered at the usual addresses ({servers}). Start one, "
+                "or pick it above and enter its address.").format(servers=names))
+        QTimer.singleShot(0, self._grow_to_fit)
+        return found
+
+    def _found_text(self, server: local_servers.Found) -> str:
+        if not server.models:
+            models = self.tr("no models yet")
+        else:
+            shown = []
+            for model in server.models[:4]:
+                size = server.contexts.get(model)
+                shown.append(self.tr("{model} ({tokens} tokens of context)").format(
+                    model=model, tokens=f"{size:,}") if size else model)
+            models = ", ".join(shown)
+            if len(server.models) > 4:
+                models += self.tr(" and {count} more").format(count=len(server.models) - 4)
+        return self.tr("{server} at {url}:\n{models}").format(
+            server=server.preset.label, url=server.base_url, models=models)
+
+    def use_found(self, item: QListWidgetItem | None = None) -> None:
+        """Set up the picked server: its provider and its address, ready to check."""
+        item = item or self.found_list.currentItem()
+        server = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if not isinstance(server, local_servers.Found):
+            return
+        self.select_provider(sp.preset_choice(server.preset).name)
+        self.url_edit.setText(server.base_url)
+        self._say(self.tr("{server} at {url}: press Check and continue.").format(
+            server=server.preset.label, url=server.base_url))
+
     def start_demo(self) -> str:
         """Open the offline demo: a session titled as a demo whose answers are scripted.
 
@@ -511,9 +640,12 @@ class OnboardingDialog(QDialog):
         if not model:
             return
         updates: dict[str, Any] = {"general": {"default_model": model}}
-        known = self.settings.get(f"providers.{sp.CUSTOM}.models") or []
-        if self.provider == sp.CUSTOM and model.startswith(f"{sp.CUSTOM}:") and model[7:] not in known:
-            updates["providers"] = {sp.CUSTOM: {"models": [*known, model[7:]]}}
+        name = self.provider
+        known = self.settings.get(f"providers.{name}.models") or []
+        typed = model.removeprefix(f"{name}:")
+        if (name == sp.CUSTOM or name in sp.LOCAL_PRESETS) and model.startswith(f"{name}:") \
+                and typed not in known:
+            updates["providers"] = {name: {"models": [*known, typed]}}
         self.settings.apply(updates)
         self.completed.emit(model)  # the app makes it the default of new sessions
         self.accept()

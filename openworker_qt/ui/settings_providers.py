@@ -21,6 +21,7 @@ from typing import Any
 from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
 from openworker_qt.providers.factories import KEY_NAMES, LABELS, internal_config, key_name
+from openworker_qt.providers.local_servers import PRESETS, Preset
 from openworker_qt.providers.models import curated_models, model_string
 
 CUSTOM = "custom"
@@ -62,8 +63,24 @@ def provider_choices() -> list[ProviderChoice]:
     return out
 
 
+#: The local servers' presets (``local_servers.PRESETS``) offered as providers of
+#: their own: a custom OpenAI-compatible endpoint at the server's standard address
+#: (Ollama is the ``ollama`` provider).
+LOCAL_PRESETS = {p.kind: p for p in PRESETS if p.kind != "ollama"}
+
+
+def local_server_choices() -> list[ProviderChoice]:
+    """LM Studio, llama.cpp and vLLM, each at its standard address (no key)."""
+    return [ProviderChoice(p.kind, p.label, "custom", None, p.base_url) for p in LOCAL_PRESETS.values()]
+
+
+def preset_choice(preset: Preset) -> ProviderChoice:
+    """The provider a detected server is set up as."""
+    return choice("ollama" if preset.kind == "ollama" else preset.kind)
+
+
 def choice(name: str) -> ProviderChoice:
-    for c in provider_choices():
+    for c in (*provider_choices(), *local_server_choices()):
         if c.name == name:
             return c
     raise KeyError(name)
@@ -94,7 +111,7 @@ def provider_settings(provider: str, *, base_url: str = "", models: list[str] | 
         table["base_url"] = normalize_ollama_url(base_url or None)
     elif base_url.strip():
         table["base_url"] = base_url.strip().rstrip("/")
-    if provider == CUSTOM:
+    if provider == CUSTOM or provider in LOCAL_PRESETS:
         if key_name is not None:
             table["key_name"] = key_name
         table["models"] = list(models or [])

@@ -4591,6 +4591,88 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>No secure keyring is available on this system, so API keys cannot be stored. Install and unlock one (for example GNOME Keyring or KWallet), or use Ollama, which needs no key.</source>
             <translation>此系统上没有可用的安全钥匙串，因此无法保存 API 密钥。请安装并解锁一个（例如 GNOME Keyring 或 KWallet），或使用无需密钥的 Ollama。</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="249" />
+            <source>A model server on this computer (LM Studio, Ollama, llama.cpp, vLLM)?</source>
+            <translation>这台电脑上有模型服务器吗（LM Studio、Ollama、llama.cpp、vLLM）？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="251" />
+            <source>&amp;Detect</source>
+            <translation>检测(&amp;D)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="252" />
+            <source>Detect model servers</source>
+            <translation>检测模型服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="254" />
+            <source>Look for LM Studio, Ollama, llama.cpp and vLLM at their usual addresses on this computer</source>
+            <translation>在这台电脑的常用地址上查找 LM Studio、Ollama、llama.cpp 和 vLLM</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="259" />
+            <source>Model servers found</source>
+            <translation>找到的模型服务器</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="260" />
+            <source>Pick one to use it</source>
+            <translation>选择一个即可使用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="360" />
+            <source>Server &amp;URL</source>
+            <translation>服务器 URL(&amp;U)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="363" />
+            <source>Where {server} listens; its usual address is {url}</source>
+            <translation>{server} 的监听地址；常用地址是 {url}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="549" />
+            <source>Looking for model servers on this computer…</source>
+            <translation>正在这台电脑上查找模型服务器…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="570" />
+            <source>Found {count} model server(s) on this computer: pick one to use it.</source>
+            <translation>在这台电脑上找到 {count} 个模型服务器：选择一个即可使用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="575" />
+            <source>No model server answered at the usual addresses ({servers}). Start one, or pick it above and enter its address.</source>
+            <translation>常用地址上没有模型服务器应答（{servers}）。请先启动一个，或在上方选择它并输入地址。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="488" />
+            <source>no models yet</source>
+            <translation>还没有模型</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="587" />
+            <source>{model} ({tokens} tokens of context)</source>
+            <translation>{model}（上下文 {tokens} 个 token）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="591" />
+            <source> and {count} more</source>
+            <translation>，另有 {count} 个</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="592" />
+            <source>{server} at {url}:
+{models}</source>
+            <translation>{server}（{url}）：
+{models}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/onboarding.py" line="603" />
+            <source>{server} at {url}: press Check and continue.</source>
+            <translation>{server}（{url}）：请按“验证并继续”。</translation>
+        </message>
     </context>
     <context>
         <name>PermissionsPage</name>

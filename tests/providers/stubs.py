@@ -181,3 +181,59 @@ class StubServer:
 
 async def no_sleep(_: float) -> None:
     await asyncio.sleep(0)
+
+
+class ThreadStub:
+    """A plain ``http.server`` on 127.0.0.1 in a thread, answering JSON by
+    ``method + path`` (for callers that block: a CLI command, a worker thread, a
+    Qt test without an asyncio server). ``routes[("GET", "/props")] = (200, {...})``;
+    anything else is a 404. ``seen`` lists ``(method, path, body)``."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.routes: dict[tuple[str, str], tuple[int, Any]] = {}
+        self.seen: list[tuple[str, str, Any]] = []
+        stub = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(size) if size else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw
+                path = self.path.split("?", 1)[0]
+                stub.seen.append((self.command, path, body))
+                status, payload = stub.routes.get((self.command, path), (404, {"error": "not found"}))
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _answer  # noqa: N815
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True,
+                                        name="thread-stub")
+
+    def paths(self) -> list[str]:
+        return [p for _m, p, _b in self.seen]
+
+    def __enter__(self) -> ThreadStub:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -38,7 +38,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 ALLOWED = re.compile(
     r"OpenWorker|Qt|OpenAI|Anthropic|Google|Gemini|Ollama|DeepSeek|GLM|Z\.ai|Kimi|Moonshot|Qwen|MiniMax|"
     r"Mistral|Grok|xAI|Together|Fireworks|Inkling|Thinking Machines, via Baseten|OpenRouter|LM Studio|"
-    r"llama\.cpp|English|Slack|GitHub|MCP|API|URL|JSON|Markdown|PDF|CSV|"
+    r"llama\.cpp|vLLM|English|Slack|GitHub|MCP|API|URL|JSON|Markdown|PDF|CSV|"
     r"XLSX|DOCX|HTML|Enter|Shift|Ctrl|Alt|Esc|Tab|Meta|Cmd|Space|Wayland|X11|macOS|Windows|Linux|"
     r"whisper(?:\.cpp)?|ggml|pytest|git|Claude|Cursor|npx|uvx|node|cowork|code|chat|ops|myhelper|"
     r"discuss|plan|interactive|auto|custom|scripted|local|provider|model|AGENTS\.md|SKILL\.md|"
