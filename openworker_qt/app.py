@@ -63,7 +63,6 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow, WindowSessions  # noqa: E402
-from openworker_qt.ui.mcp_composer import McpComposer  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 
@@ -120,6 +119,7 @@ class DesktopApp(QObject):
         enable_tray: bool = True,
         notifier: Notifier | None = None,
         keep_awake: KeepAwake | None = None,
+        load_mcp: bool = False,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -140,7 +140,11 @@ class DesktopApp(QObject):
             tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
-        runtime.add_connector_services(self.manager, workspace=self._workspace)
+        # After the first paint (_start_satellites): the connectors' services (the Slack
+        # listener) and, with ``load_mcp``, the MCP servers' settings — importing
+        # them held the paint back (tests/test_startup_modules.py, bench/startup.py).
+        self._load_mcp = load_mcp
+        self._services_added = False
         self.answers = InboxAnswers(self.inbox, self.manager)
         self.models = ModelCatalog(runtime.list_models, self)
         # Keep-awake follows every session's turns (attended or not); the platform
@@ -190,13 +194,36 @@ class DesktopApp(QObject):
         self.inbox.item_added.connect(self._on_inbox_item_added)
         self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
         self.bridge.event_received.connect(self._on_bridge_event)
-        if runtime.mcp is not None:  # a server's failure, once per episode
-            runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
-                self.tr("The MCP server {name} is not working: {reason}").format(
-                    name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
-            # their resources in the attach menu, their prompts behind "/"
-            self.mcp_composer = McpComposer(self.window.composer, runtime.mcp,
-                                            self.window.show_message)
+        if runtime.mcp is not None:
+            self._wire_mcp()
+
+    def _wire_mcp(self) -> None:
+        """The MCP servers in the window: a server's failure (once per episode) as a
+        banner, their resources in the attach menu, their prompts behind "/"."""
+        from openworker_qt.ui.mcp_composer import McpComposer
+
+        runtime = self.runtime
+        assert runtime.mcp is not None
+        runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
+            self.tr("The MCP server {name} is not working: {reason}").format(
+                name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
+        self.mcp_composer = McpComposer(self.window.composer, runtime.mcp, self.window.show_message)
+
+    def _add_services(self) -> None:
+        """The services that start with the runtime and are not needed to paint: the
+        connectors' (the Slack listener) and the configured MCP servers (reading
+        their settings; they connect in the background once the runtime starts)."""
+        if self._services_added:
+            return
+        self._services_added = True
+        self.runtime.add_connector_services(self.manager, workspace=self._workspace)
+        if self._load_mcp and self.runtime.mcp is None:
+            try:
+                self.runtime.enable_mcp()
+            except Exception:
+                log.exception("the MCP servers' settings could not be read")
+            else:
+                self._wire_mcp()
 
     # ----------------------------------------------------------- collaborators
 
@@ -302,6 +329,7 @@ class DesktopApp(QObject):
         return dialog
 
     def _start_satellites(self) -> None:
+        self._add_services()  # (before a turn resumes and before the runtime starts)
         if self._enable_tray and self.tray is None:
             self.create_tray()
         self.install_hotkey()
@@ -714,10 +742,6 @@ def main(argv: list[str]) -> int:
     except Exception as exc:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
         return 2
-    try:  # MCP servers: read their config now, connect after the first paint
-        runtime.enable_mcp()
-    except Exception:
-        logging.getLogger(__name__).exception("the MCP servers' settings could not be read")
     apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):
@@ -727,7 +751,8 @@ def main(argv: list[str]) -> int:
     from openworker_qt.ui.workspace import startup_workspace
 
     # Never the launch folder (under `scripts/dev app` that was the source checkout).
-    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config))
+    # (MCP servers: their settings are read after the first paint, then they connect)
+    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config), load_mcp=True)
     install_excepthook(desktop.error_reported.emit)
 
     def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
