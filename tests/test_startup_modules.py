@@ -109,3 +109,31 @@ def test_a_scripted_one_shot_run_loads_no_qt_connectors_mcp_or_sdks(tmp_path: Pa
     # (what they run on loads when they are called: aiohttp, the document writers).
     offered = ("openworker_qt.tools.web", "openworker_qt.tools.deliverables")
     assert _offending(modules, tuple(n for n in NOT_AT_START if n not in offered) + NO_QT) == []
+
+
+def test_the_warm_up_after_the_first_paint_imports_every_module_a_first_turn_s_tools_need(
+    tmp_path: Path,
+) -> None:
+    # The window's worker imports deferred.TOOL_MODULES after the first paint; then
+    # building a session's tools (on the loop thread, at its first turn) imports
+    # nothing more of the package.
+    body = """
+from openworker_qt import deferred
+from openworker_qt.runtime import default_tools
+from openworker_qt.storage.conversations import SessionInfo
+
+for step in deferred.STEPS:
+    step()
+before = set(sys.modules)
+tools = default_tools(SessionInfo("s", "", "", "", "", "", False, "idle", 0.0, 0.0))
+assert "read_file" in tools.names() and "web_fetch" in tools.names(), tools.names()
+print("NEW " + json.dumps(sorted(m for m in set(sys.modules) - before
+                                 if m.startswith("openworker_qt"))))
+"""
+    home = tmp_path / "home"
+    env = dict(os.environ, OPENWORKER_HOME=str(home), PYTHONPATH=str(REPO_ROOT))
+    done = subprocess.run([sys.executable, "-c", "import json, sys\n" + body], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("NEW ")]
+    assert lines, done.stdout + done.stderr
+    assert json.loads(lines[0].removeprefix("NEW ")) == []
