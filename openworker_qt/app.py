@@ -47,7 +47,6 @@ feature_check.install()  # before the ~270 imports below (PySide checks each one
 
 from openworker_qt import deferred, quit_watchdog  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
-from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
@@ -67,6 +66,7 @@ from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E4
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 
 if TYPE_CHECKING:
+    from openworker_qt.automation.service import AutomationService
     from openworker_qt.ui.onboarding import OnboardingDialog
     from openworker_qt.ui.workspace import WorkspaceDialog
 
@@ -151,12 +151,9 @@ class DesktopApp(QObject):
         # inhibitor is installed by start(), so tests stay off the real OS.
         self.keep_awake: KeepAwake | None = keep_awake
         self.manager.listeners.append(self._on_manager_event)
-        # Scheduled automations: their runs are unattended sessions (asks park in the
-        # inbox); keep-awake follows them too; finished and failed runs notify.
-        self.automations = AutomationService(runtime)
-        self.automations.manager.listeners.append(self._on_manager_event)
-        self.automations.listeners.append(self._on_automation_run)
-        runtime.add_service(self.automations)
+        # Scheduled automations (:attr:`automations`): built on first use or after the
+        # first paint, whichever comes first.
+        self._automations: AutomationService | None = None
         self.automations_window: Any = None
         self.inbox_window: Any = None
         self.settings_window: Any = None
@@ -197,6 +194,21 @@ class DesktopApp(QObject):
         if runtime.mcp is not None:
             self._wire_mcp()
 
+    @property
+    def automations(self) -> AutomationService:
+        """Scheduled automations: their runs are unattended sessions (asks park in the
+        inbox); keep-awake follows them too; finished and failed runs notify. Built on
+        first use (at the latest after the first paint, before the runtime starts)."""
+        if self._automations is None:
+            from openworker_qt.automation.service import AutomationService
+
+            service = AutomationService(self.runtime)
+            service.manager.listeners.append(self._on_manager_event)
+            service.listeners.append(self._on_automation_run)
+            self.runtime.add_service(service)
+            self._automations = service
+        return self._automations
+
     def _wire_mcp(self) -> None:
         """The MCP servers in the window: a server's failure (once per episode) as a
         banner, their resources in the attach menu, their prompts behind "/"."""
@@ -216,6 +228,7 @@ class DesktopApp(QObject):
         if self._services_added:
             return
         self._services_added = True
+        self.automations  # noqa: B018  (built: it starts with the runtime)
         self.runtime.add_connector_services(self.manager, workspace=self._workspace)
         if self._load_mcp and self.runtime.mcp is None:
             try:
