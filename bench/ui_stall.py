@@ -14,6 +14,9 @@ of the reply; the longest gap is the worst stall the user could have felt
 
   - ``real-warmed``: sent once the warm-up the window starts after its first
     paint has finished (a user who takes a second to type);
+  - ``real-idle``: sent when the window has been idle a second after its first paint
+    (issue 26, target 7: the first delta within 300 ms of Enter), whatever the
+    warm-ups got done by then;
   - ``real-racing``: sent right after the first paint, the warm-up still running;
   - ``real-unwarmed``: no warm-up at all (the first turn prepares the provider).
 
@@ -38,7 +41,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 from _common import temp_home  # noqa: E402
 
-CASES = ("synthetic", "real-warmed", "real-racing", "real-unwarmed")
+CASES = ("synthetic", "real-warmed", "real-idle", "real-racing", "real-unwarmed")
 
 
 class Sampler:
@@ -233,6 +236,8 @@ def _real_window(variant: str, home: Path) -> dict[str, Any]:
         if variant == "real-warmed":
             await asyncio.sleep(0.05)  # the warm-up starts right after the first paint
             await asyncio.to_thread(lambda: [t.join() for t in list(warm_ups)])
+        elif variant == "real-idle":
+            await asyncio.sleep(1.0)  # a second idle after the first paint, then Enter
         before = set(sys.modules)
         gaps.start()
         t0 = time.perf_counter()

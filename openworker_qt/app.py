@@ -47,7 +47,6 @@ feature_check.install()  # before the ~270 imports below (PySide checks each one
 
 from openworker_qt import deferred, quit_watchdog  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
-from openworker_qt.automation.service import AutomationService  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
@@ -63,11 +62,11 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow, WindowSessions  # noqa: E402
-from openworker_qt.ui.mcp_composer import McpComposer  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 
 if TYPE_CHECKING:
+    from openworker_qt.automation.service import AutomationService
     from openworker_qt.ui.onboarding import OnboardingDialog
     from openworker_qt.ui.workspace import WorkspaceDialog
 
@@ -120,6 +119,7 @@ class DesktopApp(QObject):
         enable_tray: bool = True,
         notifier: Notifier | None = None,
         keep_awake: KeepAwake | None = None,
+        load_mcp: bool = False,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -140,19 +140,20 @@ class DesktopApp(QObject):
             tools_for=tools_for,
         )
         self.bridge = EngineBridge(self.manager, self)
-        runtime.add_connector_services(self.manager, workspace=self._workspace)
+        # After the first paint (_start_satellites): the connectors' services (the Slack
+        # listener) and, with ``load_mcp``, the MCP servers' settings — importing
+        # them held the paint back (tests/test_startup_modules.py, bench/startup.py).
+        self._load_mcp = load_mcp
+        self._services_added = False
         self.answers = InboxAnswers(self.inbox, self.manager)
         self.models = ModelCatalog(runtime.list_models, self)
         # Keep-awake follows every session's turns (attended or not); the platform
         # inhibitor is installed by start(), so tests stay off the real OS.
         self.keep_awake: KeepAwake | None = keep_awake
         self.manager.listeners.append(self._on_manager_event)
-        # Scheduled automations: their runs are unattended sessions (asks park in the
-        # inbox); keep-awake follows them too; finished and failed runs notify.
-        self.automations = AutomationService(runtime)
-        self.automations.manager.listeners.append(self._on_manager_event)
-        self.automations.listeners.append(self._on_automation_run)
-        runtime.add_service(self.automations)
+        # Scheduled automations (:attr:`automations`): built on first use or after the
+        # first paint, whichever comes first.
+        self._automations: AutomationService | None = None
         self.automations_window: Any = None
         self.inbox_window: Any = None
         self.settings_window: Any = None
@@ -190,13 +191,52 @@ class DesktopApp(QObject):
         self.inbox.item_added.connect(self._on_inbox_item_added)
         self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
         self.bridge.event_received.connect(self._on_bridge_event)
-        if runtime.mcp is not None:  # a server's failure, once per episode
-            runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
-                self.tr("The MCP server {name} is not working: {reason}").format(
-                    name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
-            # their resources in the attach menu, their prompts behind "/"
-            self.mcp_composer = McpComposer(self.window.composer, runtime.mcp,
-                                            self.window.show_message)
+        if runtime.mcp is not None:
+            self._wire_mcp()
+
+    @property
+    def automations(self) -> AutomationService:
+        """Scheduled automations: their runs are unattended sessions (asks park in the
+        inbox); keep-awake follows them too; finished and failed runs notify. Built on
+        first use (at the latest after the first paint, before the runtime starts)."""
+        if self._automations is None:
+            from openworker_qt.automation.service import AutomationService
+
+            service = AutomationService(self.runtime)
+            service.manager.listeners.append(self._on_manager_event)
+            service.listeners.append(self._on_automation_run)
+            self.runtime.add_service(service)
+            self._automations = service
+        return self._automations
+
+    def _wire_mcp(self) -> None:
+        """The MCP servers in the window: a server's failure (once per episode) as a
+        banner, their resources in the attach menu, their prompts behind "/"."""
+        from openworker_qt.ui.mcp_composer import McpComposer
+
+        runtime = self.runtime
+        assert runtime.mcp is not None
+        runtime.mcp.on_notice = lambda server, text: self.error_reported.emit(
+            self.tr("The MCP server {name} is not working: {reason}").format(
+                name=server, reason=runtime.mcp.headline(text) if runtime.mcp else text))
+        self.mcp_composer = McpComposer(self.window.composer, runtime.mcp, self.window.show_message)
+
+    def _add_services(self) -> None:
+        """The services that start with the runtime and are not needed to paint: the
+        connectors' (the Slack listener) and the configured MCP servers (reading
+        their settings; they connect in the background once the runtime starts)."""
+        if self._services_added:
+            return
+        self._services_added = True
+        self.automations  # noqa: B018  (built: it starts with the runtime)
+        self.runtime.add_connector_services(self.manager, workspace=self._workspace)
+        if self._load_mcp and self.runtime.mcp is None:
+            try:
+                self.runtime.enable_mcp()
+            except Exception:
+                log.exception("the MCP servers' settings could not be read")
+            else:
+                self._wire_mcp()
 
     # ----------------------------------------------------------- collaborators
 
@@ -302,6 +342,7 @@ class DesktopApp(QObject):
         return dialog
 
     def _start_satellites(self) -> None:
+        self._add_services()  # (before a turn resumes and before the runtime starts)
         if self._enable_tray and self.tray is None:
             self.create_tray()
         self.install_hotkey()
@@ -721,10 +762,6 @@ def main(argv: list[str]) -> int:
     except Exception as exc:
         QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
         return 2
-    try:  # MCP servers: read their config now, connect after the first paint
-        runtime.enable_mcp()
-    except Exception:
-        logging.getLogger(__name__).exception("the MCP servers' settings could not be read")
     apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):
@@ -734,7 +771,8 @@ def main(argv: list[str]) -> int:
     from openworker_qt.ui.workspace import startup_workspace
 
     # Never the launch folder (under `scripts/dev app` that was the source checkout).
-    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config))
+    # (MCP servers: their settings are read after the first paint, then they connect)
+    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config), load_mcp=True)
     install_excepthook(desktop.error_reported.emit)
 
     def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:

@@ -6,7 +6,15 @@ after: importing them on a worker right after the paint means the loop thread
 finds them imported when it first uses them, instead of waiting on the import.
 
 * the config writer (``tomlkit``, ~27 ms): the first setting saved from a
-  settings surface (``storage.config``).
+  settings surface (``storage.config``);
+* the search index's patterns (``storage.search_text``, ~9 ms to compile): the
+  first message stored is indexed with them;
+* a session's tools (:data:`TOOL_MODULES`): the runtime imports them when a
+  session's first turn builds its tools, on the loop thread, between Enter and
+  the first delta (issue 26: that delta within 300 ms of Enter).
+
+One module per step, each a few milliseconds: an import in a worker holds the
+GIL while it runs, and the loop gets it back between two modules.
 
 (Not the connector catalogue, ~8 ms: a session's first turn reads it to offer the
 connected connectors' tools, and a turn resumed right after the paint would then
@@ -18,20 +26,55 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
+
+
+#: What ``runtime.default_tools`` imports (the same list: keep them together).
+TOOL_MODULES = (
+    "openworker_qt.agents.skills",
+    "openworker_qt.automation.tools",
+    "openworker_qt.tools.files",
+    "openworker_qt.tools.edits",
+    "openworker_qt.tools.search",
+    "openworker_qt.tools.git",
+    "openworker_qt.tools.shell",
+    "openworker_qt.tools.interaction",
+    "openworker_qt.tools.deliverables",
+    "openworker_qt.tools.todo",
+    "openworker_qt.tools.web",
+    "openworker_qt.tools.explore",
+)
 
 
 def _writer() -> None:
     importlib.import_module("tomlkit")
 
 
-STEPS: tuple[Callable[[], None], ...] = (_writer,)
+def _search_patterns() -> None:
+    # the search index's CJK patterns (~9 ms to compile): every message stored uses them
+    from openworker_qt.storage import search_text
+
+    search_text.has_cjk("")
+
+
+def _importer(name: str) -> Callable[[], None]:
+    def step() -> None:
+        importlib.import_module(name)
+
+    step.__name__ = name
+    return step
+
+
+STEPS: tuple[Callable[[], None], ...] = (
+    _search_patterns, *(_importer(name) for name in TOOL_MODULES), _writer)
 
 
 def _run(steps: tuple[Callable[[], None], ...]) -> None:
     for step in steps:
+        time.sleep(0)  # (the loop thread may take the GIL back between two imports)
         try:
             step()
         except Exception:  # the first real use reports the problem

@@ -24,19 +24,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread's pool: not imported on the loop)
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from openworker_qt.agents.minds import SessionMinds
 from openworker_qt.agents.personas import PersonaRegistry
-from openworker_qt.agents.skills import load_skill_tool
-from openworker_qt.automation.tools import SCHEDULING_TOOLS, automation_tools, is_run, wake_tools
-from openworker_qt.connectors.browser import close_all as close_browsers
-from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core import events as ev
 from openworker_qt.core import fence
 from openworker_qt.core.approvals import Approver, Questioner
@@ -49,8 +46,6 @@ from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
-from openworker_qt.mcp.doctor import login_path
-from openworker_qt.mcp.manager import McpManager
 from openworker_qt.memory import MemoryStore, memory_tools
 from openworker_qt.memory.render import memory_prompt
 from openworker_qt.providers.router import ProviderRouter, build_router
@@ -66,17 +61,15 @@ from openworker_qt.storage.config import (
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
-from openworker_qt.tools.deliverables import deliverable_tools
-from openworker_qt.tools.edits import edit_tools
-from openworker_qt.tools.explore import Explorer, explore_tool
-from openworker_qt.tools.files import file_tools
-from openworker_qt.tools.git import git_tools
-from openworker_qt.tools.interaction import interaction_tools
-from openworker_qt.tools.search import search_tools
-from openworker_qt.tools.shell import close_all as close_shells
-from openworker_qt.tools.shell import shell_tools
-from openworker_qt.tools.todo import todo_tools
-from openworker_qt.tools.web import web_tools
+
+# Start-up imports only what opening a runtime needs (tests/test_startup_modules.py):
+# the tools, the connectors and MCP are imported where they are first used (a
+# session's first turn, the settings, enable_mcp). The packaged builds list them as
+# hidden imports (installer/*.spec).
+if TYPE_CHECKING:
+    from openworker_qt.connectors.registry import ConnectorRegistry
+    from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.tools.explore import Explorer
 
 __all__ = [
     "LifecycleService",
@@ -141,6 +134,19 @@ def default_tools(
     _info: SessionInfo, explorer: Explorer | None = None, memory: MemoryStore | None = None,
     connectors: ConnectorRegistry | None = None,
 ) -> ToolRegistry:
+    from openworker_qt.agents.skills import load_skill_tool
+    from openworker_qt.automation.tools import automation_tools, wake_tools
+    from openworker_qt.tools.deliverables import deliverable_tools
+    from openworker_qt.tools.edits import edit_tools
+    from openworker_qt.tools.explore import explore_tool
+    from openworker_qt.tools.files import file_tools
+    from openworker_qt.tools.git import git_tools
+    from openworker_qt.tools.interaction import interaction_tools
+    from openworker_qt.tools.search import search_tools
+    from openworker_qt.tools.shell import shell_tools
+    from openworker_qt.tools.todo import todo_tools
+    from openworker_qt.tools.web import web_tools
+
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
         *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
@@ -187,8 +193,7 @@ class Runtime:
         #: Saved memories; saving follows ``memory.enabled`` of the session's folder.
         self.memory = MemoryStore(
             db, saving=lambda ws: bool(self.config_for(ws or None).get("memory.enabled", True)))
-        #: The connectors (Slack, GitHub, mail, …): their state and the connected ones' tools.
-        self.connectors = ConnectorRegistry(db)
+        self._connectors: ConnectorRegistry | None = None
         #: Provider keys by entry name: the keyring first, then the environment.
         self.get_key = get_key
         self.router = router if router is not None else build_router(config, get_key)
@@ -220,6 +225,20 @@ class Runtime:
 
     def _redact(self, text: str) -> str:
         return self.redact(text)
+
+    @property
+    def connectors(self) -> ConnectorRegistry:
+        """The connectors (Slack, GitHub, mail, …): their state and the connected ones'
+        tools. Built on first use (the catalogue imports every connector's module)."""
+        if self._connectors is None:
+            from openworker_qt.connectors.registry import ConnectorRegistry
+
+            self._connectors = ConnectorRegistry(self.db)
+        return self._connectors
+
+    @connectors.setter
+    def connectors(self, registry: ConnectorRegistry) -> None:
+        self._connectors = registry
 
     # ------------------------------------------------------------ permissions
 
@@ -383,6 +402,9 @@ class Runtime:
         :meth:`start` runs) and their tools in every session. Blocking (reads the
         config files) unless ``manager`` is given."""
         if manager is None:
+            from openworker_qt.mcp.doctor import login_path
+            from openworker_qt.mcp.manager import McpManager
+
             manager = McpManager.load(
                 self.paths.config, self.workspace, get_secret=secrets.get_secret,
                 set_secret=secrets.set_secret, path=login_path)
@@ -409,6 +431,8 @@ class Runtime:
             registry = self._default_tools(info, default_model)
         else:
             registry = chosen(info)
+        from openworker_qt.automation.tools import SCHEDULING_TOOLS, is_run
+
         if is_run(info.meta):
             for name in SCHEDULING_TOOLS:
                 registry.remove(name)
@@ -419,6 +443,8 @@ class Runtime:
         return narrowed
 
     def _default_tools(self, info: SessionInfo, default_model: str) -> ToolRegistry:
+        from openworker_qt.tools.explore import Explorer
+
         sid = info.id
 
         def model() -> str:
@@ -429,7 +455,20 @@ class Runtime:
             resolver=self.router, model=model,
             decider=lambda: self.decider_for(info, force_mode="plan"),
         )
-        return default_tools(info, explorer, self.memory, self.connectors)
+        connectors = self.connectors if self._connectors is not None or self._any_connected() else None
+        return default_tools(info, explorer, self.memory, connectors)
+
+    def _any_connected(self) -> bool:
+        """Whether a connector is connected, without importing the connectors (a
+        session's tools need their registry only then)."""
+        try:
+            if not self.db.query(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'connectors'"):
+                return False  # (the registry never ran: nothing was ever connected)
+            return bool(self.db.query(
+                "SELECT 1 FROM connectors WHERE status = 'connected' LIMIT 1"))
+        except Exception:  # the registry reports what is wrong
+            return True
 
     def tools_with_explorer(self, default_model: str) -> ToolsFor:
         """The default session tools before the persona narrows them (each session
@@ -552,8 +591,8 @@ class Runtime:
                     service, "stop", f"did not stop within {service_timeout:g} s"))
             except Exception as exc:
                 failures.append(self._failed(service, "stop", str(exc) or type(exc).__name__, exc))
-        await close_shells()  # every session's shell and background task
-        await close_browsers()  # every session's browser (the browser connector)
+        await _close_all("openworker_qt.tools.shell")  # every session's shell and background task
+        await _close_all("openworker_qt.connectors.browser")  # every session's browser
         await self.router.aclose()
         self._started = False
         return failures
@@ -583,6 +622,13 @@ def _joined(own: list[str], defaults: Callable[[], tuple[str, ...]]) -> Callable
         return memo[1]  # type: ignore[no-any-return]
 
     return current
+
+
+async def _close_all(module: str) -> None:
+    """``module.close_all()``, when it was imported (nothing of it runs otherwise)."""
+    imported = sys.modules.get(module)
+    if imported is not None:
+        await imported.close_all()
 
 
 def _warm(router: ProviderRouter, model: str) -> None:

@@ -12,7 +12,6 @@ from typing import Any
 
 from openworker_qt.cli.terminal import render_message
 from openworker_qt.cli.turns import cli_runtime
-from openworker_qt.providers.pricing import PriceTable, UsageTally
 from openworker_qt.storage import secrets
 
 
@@ -381,6 +380,8 @@ def show(args: argparse.Namespace) -> int:
         if not args.json:
             out.write(f"# {info.title or '(untitled)'}  ·  {info.id}  ·  {info.model}  ·  "
                       f"persona: {persona_label(rt.personas.load(), info.persona)}\n")
+        from openworker_qt.providers.pricing import PriceTable, UsageTally
+
         tally = UsageTally(PriceTable.from_config(rt.config.get("prices"))[0])
         for msg in rt.conversations.iter_messages(info.id):
             if args.json:

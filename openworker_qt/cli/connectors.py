@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openworker_qt.cli.turns import cli_runtime
-from openworker_qt.connectors.base import ConnectorError, ConnectorSpec
-from openworker_qt.connectors.registry import OVERRIDES
+
+if TYPE_CHECKING:  # (the connectors load when a connector command runs)
+    from openworker_qt.connectors.base import ConnectorSpec
 
 
 def add_parser(sub: Any) -> None:
@@ -76,6 +77,7 @@ def _sign_in(spec: ConnectorSpec, values: dict[str, str]) -> dict[str, str]:
     """The browser sign-in (OAuth with PKCE); the refresh token joins the values."""
     import webbrowser
 
+    from openworker_qt.connectors.base import ConnectorError
     from openworker_qt.connectors.oauth import OAuth, sign_in
 
     flow = spec.extra.get("oauth")
@@ -100,6 +102,9 @@ def _sign_in(spec: ConnectorSpec, values: dict[str, str]) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from openworker_qt.connectors.base import ConnectorError
+    from openworker_qt.connectors.registry import OVERRIDES
+
     with cli_runtime() as rt:
         registry = rt.connectors
         command = args.connectors_command

@@ -8,11 +8,14 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from openworker_qt.mcp import config as mcp_config
-from openworker_qt.mcp.config import McpConfigError, parse_server
 from openworker_qt.storage.paths import app_paths
+
+# (the MCP package is imported by the commands that use it: `--help` and `run`
+# without servers never load it; tests/test_startup_modules.py)
+if TYPE_CHECKING:
+    from openworker_qt.mcp import config as mcp_config
 
 USAGE = "usage: openworker-qt mcp {list,add,import,test,remove,doctor,trust,secret,login,logout,resources,prompts}"
 
@@ -63,6 +66,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp.config import McpConfigError
+
     try:
         return _run(args)
     except McpConfigError as exc:
@@ -103,6 +108,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp import config as mcp_config
+
     workspace = args.workspace.resolve() if args.workspace else None
     servers, problems = mcp_config.load_servers(_config_dir(), workspace)
     if args.json:
@@ -127,6 +134,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _pairs(items: list[str], what: str) -> dict[str, str]:
+    from openworker_qt.mcp.config import McpConfigError
+
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -137,6 +146,9 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 
 def _add(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError, parse_server
+
     command = [c for c in args.program if c != "--"] if args.program else []
     raw: dict[str, object]
     if args.url:
@@ -166,6 +178,9 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
+
     config_dir = _config_dir()
     if args.file is not None:
         sources = [("the file", args.file)]
@@ -195,6 +210,9 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _remove(name: str) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
+
     config_dir = _config_dir()
     servers, _ = mcp_config.load_global(config_dir)
     kept = [s for s in servers if s.name != name]
@@ -206,6 +224,8 @@ def _remove(name: str) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
     from openworker_qt.mcp.doctor import check_server
     from openworker_qt.storage import secrets
 
@@ -226,6 +246,7 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _doctor() -> int:
+    from openworker_qt.mcp import config as mcp_config
     from openworker_qt.mcp.doctor import count_tools, examine, tool_warnings
     from openworker_qt.storage import secrets
 
@@ -248,6 +269,9 @@ def _doctor() -> int:
 
 
 def _trust(args: argparse.Namespace) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
+
     store = mcp_config.TrustStore(_config_dir())
     workspace = args.workspace.resolve()
     if args.revoke:
@@ -271,6 +295,8 @@ def _trust(args: argparse.Namespace) -> int:
 
 
 def _secret(name: str) -> int:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
     from openworker_qt.storage import secrets
 
     if not mcp_config.VAR_RE.fullmatch("${" + name + "}"):
@@ -290,6 +316,9 @@ def _secret(name: str) -> int:
 
 
 def _configured(name: str) -> mcp_config.ServerConfig:
+    from openworker_qt.mcp import config as mcp_config
+    from openworker_qt.mcp.config import McpConfigError
+
     servers, _ = mcp_config.load_global(_config_dir())
     server = next((s for s in servers if s.name == name), None)
     if server is None:
@@ -299,6 +328,7 @@ def _configured(name: str) -> mcp_config.ServerConfig:
 
 def _login(name: str) -> int:
     from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.mcp.config import McpConfigError
     from openworker_qt.storage import secrets
 
     config = _configured(name)
@@ -336,11 +366,22 @@ def _logout(name: str) -> int:
 RUN_WAIT = 5.0
 
 
+def _any_file(config_dir: Path, workspace: Path | None) -> bool:
+    """Whether an MCP config file exists (the global one, or ``workspace``'s)."""
+    from openworker_qt.domain.mcp_names import GLOBAL_FILE, WORKSPACE_FILES
+
+    if (config_dir / GLOBAL_FILE).exists():
+        return True
+    return workspace is not None and any((workspace / name).is_file() for name in WORKSPACE_FILES)
+
+
 async def connect(rt: Any, workspace: Path | None, *, wait: float | None = None) -> Any:
     """For ``openworker-qt run``: the configured servers, started together, so the turn
     is offered their tools; None when there are none. The turn waits for them at most
     ``wait`` seconds (:data:`RUN_WAIT`): a server still starting then is reported and
     its tools join the session when it is ready. Problems go to stderr."""
+    if not _any_file(rt.paths.config, workspace):
+        return None  # (no server is set up anywhere: MCP is not even imported)
     from openworker_qt.mcp.client import State
     from openworker_qt.mcp.doctor import login_path
     from openworker_qt.mcp.manager import McpManager
@@ -389,6 +430,8 @@ async def connect(rt: Any, workspace: Path | None, *, wait: float | None = None)
 async def disconnect(manager: Any) -> None:
     """Stop every server and end its processes (bounded: a server that does not stop
     is killed with its whole process group)."""
+    if manager is None and "openworker_qt.mcp.process" not in sys.modules:
+        return  # (no server was set up: no process of one can be running)
     from openworker_qt.mcp import process
 
     if manager is not None:

@@ -33,10 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core import charts
+from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 
-FORMATS = ("md", "html", "csv", "xlsx", "docx", "pdf")
-BLOCK_TYPES = ("heading", "paragraph", "list", "table", "image", "chart")
-CHART_KINDS = ("bar", "line", "pie")
 MAX_BLOCKS = 1_000
 MAX_CELLS = 200_000
 MAX_TEXT_CHARS = 2_000_000

@@ -23,6 +23,12 @@ import hashlib
 import json
 import re
 
+#: Where MCP servers are set up: this file in the app's config folder, and in a
+#: workspace the first of these (``mcp.config`` reads them; a command that finds
+#: none of them imports nothing of MCP).
+GLOBAL_FILE = "mcp.json"
+WORKSPACE_FILES = (".openworker/mcp.json", ".mcp.json")
+
 PREFIX = "mcp__"
 NAME_LIMIT = 64
 #: A name part kept as it is: letters, digits and ``-``, single ``_`` inside only.

@@ -37,11 +37,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.domain import mcp_names
 from openworker_qt.domain.risk import RiskClass
 
-GLOBAL_FILE = "mcp.json"
+GLOBAL_FILE = mcp_names.GLOBAL_FILE
 TRUST_FILE = "mcp-trusted.json"
-WORKSPACE_FILES = (Path(".openworker") / "mcp.json", Path(".mcp.json"))
+WORKSPACE_FILES = tuple(Path(name) for name in mcp_names.WORKSPACE_FILES)
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_.-]*)\}")
 TRANSPORTS = ("stdio", "http", "sse")

@@ -29,7 +29,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from openworker_qt.connectors.slack import plain_header
 from openworker_qt.core import events as ev
 from openworker_qt.domain.messages import Message
 from openworker_qt.qt.transcript_items import TranscriptItem, content_text, parse_arguments
@@ -121,7 +120,10 @@ class TranscriptReducer:
             self._end_streaming()
             text, names = content_text(msg.get("content"))
             # A Slack message's header for the model, in plain words ("From @ana in #sales").
-            text = (plain_header(text) or text) if text.startswith("[Slack message") else text
+            if text.startswith("[Slack message"):  # (the connector loads for such a row only)
+                from openworker_qt.connectors.slack import plain_header
+
+                text = plain_header(text) or text
             self.sink.append(TranscriptItem(
                 "user", text=text, attachments=names, source=str(msg.get("source") or "user"),
                 ts=float(msg.get("ts") or 0.0)))

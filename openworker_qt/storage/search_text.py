@@ -13,6 +13,7 @@ the user never sees the inserted spaces.
 
 from __future__ import annotations
 
+import functools
 import re
 
 #: Hangul Jamo, CJK radicals, kana, Bopomofo, Hangul compatibility Jamo, CJK
@@ -24,18 +25,23 @@ CJK = (
     "\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f"
     "\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]"
 )
-_CJK_CHAR = re.compile(CJK)
-# A place next to a CJK character where there is no space yet.
-_GAP = re.compile(rf"(?<=\S)(?={CJK})|(?<={CJK})(?=\S)")
-# A search's words: runs of CJK characters, and runs of other word characters.
-_WORD = re.compile(rf"{CJK}+|(?:(?!{CJK})\w)+")
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """A CJK character; a place next to one where there is no space yet; a search's
+    words (runs of CJK characters, and runs of other word characters). Compiled on
+    first use (~9 ms: start-up does not need them; deferred.py warms them)."""
+    return (re.compile(CJK), re.compile(rf"(?<=\S)(?={CJK})|(?<={CJK})(?=\S)"),
+            re.compile(rf"{CJK}+|(?:(?!{CJK})\w)+"))
+
 
 #: The name of :func:`index_text` as an SQL function (the title index's triggers).
 SQL_FUNCTION = "ow_search_text"
 
 
 def has_cjk(text: str) -> bool:
-    return _CJK_CHAR.search(text) is not None
+    return _patterns()[0].search(text) is not None
 
 
 def index_text(text: str) -> str:
@@ -43,13 +49,13 @@ def index_text(text: str) -> str:
     CJK character (only where there is none: applying it twice changes nothing)."""
     if not text or not has_cjk(text):
         return text
-    return _GAP.sub(" ", text)
+    return _patterns()[1].sub(" ", text)
 
 
 def search_words(text: str) -> list[str]:
     """The words of a search as typed (punctuation is not syntax); a run of CJK
     characters is one word, apart from the Latin letters or digits it touches."""
-    return _WORD.findall(text.lower())
+    return _patterns()[2].findall(text.lower())
 
 
 def fts_query(words: list[str], *, unspaced: bool = False) -> str:

@@ -18,10 +18,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.core import documents
 from openworker_qt.core.fence import has_state_dir, is_within, not_a_path
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.domain import documents as kinds
 from openworker_qt.tools.files import resolve_path, size_text, write_bytes
 
 OUTPUT_DIR = "outputs"
@@ -34,6 +34,8 @@ def _error(text: str) -> ToolResult:
 
 
 def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> ToolResult:
+    from openworker_qt.core import documents
+
     try:
         rendered = documents.render(fmt, title, blocks)
     except documents.DocumentError as exc:
@@ -50,10 +52,12 @@ def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> To
 
 
 async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    from openworker_qt.core import documents
+
     fmt = str(args.get("format", "")).lower().lstrip(".")
-    if fmt not in documents.FORMATS:
+    if fmt not in kinds.FORMATS:
         return _error(f"unknown format {args.get('format')!r}; use one of: "
-                      f"{', '.join(documents.FORMATS)}.")
+                      f"{', '.join(kinds.FORMATS)}.")
     raw = args.get("path")
     if not isinstance(raw, str) or not raw.strip():
         return _error(f"'path' is required, e.g. '{OUTPUT_DIR}/report{SUFFIXES[fmt]}'.")
@@ -80,6 +84,8 @@ async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResu
 
 
 def _with_image(block: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
+    from openworker_qt.core import documents
+
     if block["type"] != "image":
         return block
     raw = str(block["path"])
@@ -124,7 +130,7 @@ CREATE_DELIVERABLE = Tool(
         "properties": {
             "path": {"type": "string",
                      "description": "File path inside outputs/, e.g. outputs/report.docx."},
-            "format": {"type": "string", "enum": list(documents.FORMATS)},
+            "format": {"type": "string", "enum": list(kinds.FORMATS)},
             "title": {"type": "string", "description": "Document title (optional)."},
             "content": {
                 "type": "array",
@@ -132,7 +138,7 @@ CREATE_DELIVERABLE = Tool(
                 "items": {
                     "type": "object",
                     "properties": {
-                        "type": {"type": "string", "enum": list(documents.BLOCK_TYPES)},
+                        "type": {"type": "string", "enum": list(kinds.BLOCK_TYPES)},
                         "text": {"type": "string"},
                         "level": {"type": "integer", "minimum": 1, "maximum": 3},
                         "items": {"type": "array", "items": {"type": "string"}},
@@ -143,7 +149,7 @@ CREATE_DELIVERABLE = Tool(
                         "widths": {"type": "array", "items": {"type": "number"}},
                         "path": {"type": "string"},
                         "width": {"type": "number"},
-                        "kind": {"type": "string", "enum": list(documents.CHART_KINDS)},
+                        "kind": {"type": "string", "enum": list(kinds.CHART_KINDS)},
                         "title": {"type": "string"},
                         "labels": {"type": "array", "items": {"type": "string"}},
                         "series": {"type": "array", "items": {"type": "object"}},

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.fence import names_a_folder, not_a_path
-from openworker_qt.core.pdf import extract_text
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 
@@ -91,6 +90,8 @@ def _read(path: Path, offset: int, limit: int) -> ToolResult:
         return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.", is_error=True)
     if kind == PDF_KIND and st.st_size <= MAX_PDF_BYTES:
         try:
+            from openworker_qt.core.pdf import extract_text  # (pypdf: when a PDF is read)
+
             text = extract_text(path.read_bytes())
         except OSError as exc:
             return ToolResult(f"Error: {path} cannot be read: {exc.strerror or exc}.",

@@ -68,7 +68,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.connectors.browser import forget_session as forget_browser
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionControl, SessionManager
@@ -725,6 +724,8 @@ class MainWindow(QMainWindow):
             self.show_message(self.tr("The session could not be deleted; it is still there."))
         else:
             self.statusBar().showMessage(self.tr("Session deleted"), 4000)
+            from openworker_qt.connectors.browser import forget_session as forget_browser
+
             await forget_browser(session_id)  # its browser and profile go too
         finally:
             self.refresh_sessions()

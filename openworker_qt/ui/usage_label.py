@@ -15,16 +15,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from openworker_qt.core import events as ev
 from openworker_qt.domain.usage import Usage, compact_count
-from openworker_qt.providers.pricing import PriceTable, describe, format_cost
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.usage import ModelUsage, session_usage
+
+if TYPE_CHECKING:  # (the price tables load when a session has used tokens)
+    from openworker_qt.providers.pricing import PriceTable
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,7 @@ class UsageLabel(QLabel):
         self.db = db
         self._prices = prices
         self._table_for: Any = object()
-        self._table = PriceTable()
+        self._table: PriceTable | None = None
         self.session_id: str | None = None
         self.turn = Usage()
         self.turn_cost: float | None = None
@@ -50,8 +52,10 @@ class UsageLabel(QLabel):
         self.hide()
 
     def table(self) -> PriceTable:
+        from openworker_qt.providers.pricing import PriceTable
+
         raw = self._prices()
-        if raw is not self._table_for:
+        if self._table is None or raw is not self._table_for:
             self._table_for = raw
             self._table = PriceTable.from_config(raw)[0]
         return self._table
@@ -100,8 +104,10 @@ class UsageLabel(QLabel):
             self._render()
 
     def session_total(self) -> tuple[Usage, float | None]:
-        table = self.table()
         total = Usage.total(r.usage for r in self.rows)
+        if not self.rows:  # (nothing used: no price to look up)
+            return total, 0
+        table = self.table()
         costs = [table.cost(r.model, r.usage) for r in self.rows]
         cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
         return total, cost
@@ -113,6 +119,8 @@ class UsageLabel(QLabel):
             self.setToolTip("")
             self.hide()
             return
+        from openworker_qt.providers.pricing import describe, format_cost
+
         tokens = compact_count(total.input_tokens + total.output_tokens)
         text = self.tr("{tokens} tokens").format(tokens=tokens)
         if cost is not None:

@@ -16,7 +16,7 @@ from openworker_qt.qt import feature_check
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: Imported after the main window's first paint, on a worker thread (openworker_qt/deferred.py).
-DEFERRED = ("tomlkit",)
+DEFERRED = ("tomlkit", "openworker_qt.tools.web", "openworker_qt.tools.deliverables")
 
 # The real app, started as `openworker-qt app` is; a finder reports each first import
 # of a watched module with its thread and whether the main window has painted yet
@@ -97,3 +97,48 @@ def test_the_feature_check_answers_as_pyside_does(qapp: object) -> None:
         assert feature_check.uses_pyside(module, original) == original(module), module.__name__
     assert all(feature_check.uses_pyside(m, original) for m in qt_users
                if "PySide6" in Path(m.__file__ or "").read_text(encoding="utf-8"))
+
+
+# The real app up to its first paint: a filter on the main window reports what is
+# loaded at that moment (tests/test_startup_modules.py checks the plain imports).
+AT_PAINT = textwrap.dedent("""
+    import json, os, sys
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication, QMainWindow
+
+    qapp = QApplication([sys.argv[0]])
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
+                print("MODULES " + json.dumps(sorted(sys.modules)), flush=True)
+                os._exit(0)
+            return False
+
+    watcher = FirstPaint()
+    qapp.installEventFilter(watcher)
+    from openworker_qt.__main__ import main
+    sys.exit(main(["app", "--new-instance"]))
+""")
+
+
+def test_the_first_paint_loads_no_connector_mcp_pricing_pdf_or_sdk(tmp_path: Path) -> None:
+    from tests.test_startup_modules import NOT_AT_START
+
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text(
+        '[general]\ndefault_model = "scripted:hello"\n', encoding="utf-8")
+    (tmp_path / "config" / "mcp.json").write_text(  # (a server set up: read after the paint)
+        '{"mcpServers": {"later": {"command": "true"}}}', encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", OPENWORKER_HOME=str(tmp_path),
+               PYTHONPATH=str(REPO_ROOT), PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring")
+    done = subprocess.run([sys.executable, "-c", AT_PAINT], cwd=tmp_path, env=env, timeout=120,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("MODULES ")]
+    assert lines, done.stdout + done.stderr
+    import json
+
+    modules = set(json.loads(lines[0].removeprefix("MODULES ")))
+    assert "openworker_qt.ui.main_window" in modules
+    loaded = sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_AT_START))
+    assert loaded == []
