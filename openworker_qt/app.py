@@ -581,7 +581,7 @@ class DesktopApp(QObject):
     def _on_onboarding_completed(self, model: str) -> None:
         if model:  # '' when skipped, or for the demo
             self.set_default_model(model)
-            asyncio.ensure_future(self.load_models())
+            self._models_task = asyncio.ensure_future(self.load_models())
 
     def show_workspace_dialog(self, *, first_run: bool) -> WorkspaceDialog:
         """Which folder new sessions start in (first run; File → Default folder…)."""
@@ -624,7 +624,7 @@ class DesktopApp(QObject):
             return
         self._closing = True
         self.quitting.emit()
-        asyncio.ensure_future(self._quit())
+        self._quit_task = asyncio.ensure_future(self._quit())
 
     async def _quit(self) -> None:
         try:

@@ -68,6 +68,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.connectors.browser import forget_session as forget_browser
 from openworker_qt.core import events as ev
+from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionControl, SessionManager
 from openworker_qt.qt.bridge import EngineBridge
@@ -872,7 +873,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------- approvals
 
     def _on_inbox_item_added(self, item: InboxItem) -> None:
-        asyncio.ensure_future(self._present(item))
+        spawn(self._present(item))
 
     async def _present(self, item: InboxItem) -> None:
         preview: str | None = None
@@ -1008,7 +1009,7 @@ class MainWindow(QMainWindow):
         for folder in (p for p in paths if Path(p).is_dir()):
             self.folder_grant_requested.emit(folder)
         if files:
-            asyncio.ensure_future(self._attach(files))
+            spawn(self._attach(files))
 
     def apply_folder_grant(self, folder: str, *, writable: bool) -> str:
         """Grant ``folder`` to the current session (created if needed) only.

@@ -77,7 +77,7 @@ class Pages(QWidget):
     height, a large empty gap above its buttons.) The pages sit in a box layout,
     which leaves the hidden ones out of its size."""
 
-    currentChanged = Signal(int)
+    currentChanged = Signal(int)  # noqa: N815 (QStackedWidget's signal, by its name)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -332,7 +332,7 @@ def test_no_bus_at_all_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert awake.wait_idle()
     assert awake.status == ("Keep-awake unavailable: logind inhibitor unavailable: no system bus; "
                             f"{PM}: no session bus; {GNOME}: no session bus")
-    assert not awake._held  # noqa: SLF001
+    assert not awake._held
     awake.release("x")
     assert awake.wait_idle()
     assert awake.status.startswith("Keep-awake unavailable")  # still says why

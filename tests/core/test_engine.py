@@ -406,7 +406,7 @@ def test_switch_model_notice_semantics(tmp_path: Path) -> None:
 
 def test_switch_model_warns_about_images(tmp_path: Path) -> None:
     engine, _ = make_engine([], tmp_path, model="a", caps=Capabilities(vision=False))
-    engine._append(  # noqa: SLF001 — seeding history
+    engine._append(
         {
             "role": "user",
             "content": [

@@ -37,11 +37,11 @@ def _pdf(text: str | None) -> bytes:
             }
         )
         page[NameObject("/Resources")] = DictionaryObject(
-            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}  # noqa: SLF001
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
         )
         stream = DecodedStreamObject()
         stream.set_data(f"BT /F1 12 Tf 20 100 Td ({text}) Tj ET".encode())
-        page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+        page[NameObject("/Contents")] = writer._add_object(stream)
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()

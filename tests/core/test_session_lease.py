@@ -104,7 +104,7 @@ async def test_heartbeat_keeps_the_lease_fresh_while_the_turn_runs(tmp_path: Pat
     first.manager.stop(sid)
     await task
     assert first.manager.leases.get(sid) is None
-    assert first.manager._beat_handle is None  # noqa: SLF001 — no timer left behind
+    assert first.manager._beat_handle is None
 
 
 async def test_a_driver_whose_lease_was_taken_over_stops(tmp_path: Path) -> None:

@@ -341,7 +341,7 @@ def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ign
     shown: list[str] = []
 
     class Windows(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Show and obj.isWidgetType() and obj.isWindow():  # type: ignore[attr-defined]
                 shown.append(type(obj).__name__)
             return False

@@ -126,7 +126,7 @@ async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
         assert await notifier.start()
         notifier.notify("inbox:8", "Run finished", "weekly report", [])
         for _ in range(100):
-            if notifier._sent:  # noqa: SLF001 — waiting for the server's id
+            if notifier._sent:
                 break
             await asyncio.sleep(0.02)
         notifier.withdraw("inbox:8")
