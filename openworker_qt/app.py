@@ -105,6 +105,7 @@ class DesktopApp(QObject):
 
     Signals:
         error_reported(str): an unexpected error to show as a non-fatal banner.
+        quitting(): once, when quitting begins (:func:`main` arms the quit watchdog on it).
     """
 
     error_reported = Signal(str)

@@ -21,6 +21,7 @@ onboarding's demo) are created and shown here.
 
 Signals:
     inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested(),
+    automations_requested(): the menu's Automations… (Ctrl+Shift+U),
     default_folder_requested(): File → Default folder for new sessions…,
     folder_grant_requested(str): a folder was dropped or attached; ask how to grant it.
 """

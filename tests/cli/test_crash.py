@@ -96,7 +96,7 @@ def test_killed_while_parked_then_approved_elsewhere(work: tuple[Path, Path]) ->
         item = wait_for(lambda: (inbox().pending() or [None])[0])
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)  # reads and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert item.tool == "write_file" and item.tool_call_id == "w1"
     assert not (ws / "g.txt").exists()
@@ -151,7 +151,7 @@ def test_killed_after_the_tool_ran_before_its_result(work: tuple[Path, Path]) ->
                  cwd=ws, env=env)
     item = wait_for(lambda: (inbox().pending() or [None])[0])
     assert cli("approve", str(item.id), cwd=ws).returncode == 0
-    proc.wait(timeout=30)
+    proc.communicate(timeout=30)  # reads and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert (ws / "g.txt").exists()  # the effect happened, its result was never stored
     (ws / "g.txt").unlink()  # so we can see whether it is ever written again

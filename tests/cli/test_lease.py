@@ -51,7 +51,7 @@ def test_second_process_is_refused_then_takes_over_a_killed_owner(tmp_path: Path
         db.close()
     finally:
         owner.send_signal(signal.SIGKILL)
-        owner.wait(timeout=30)
+        owner.communicate(timeout=30)  # reads and closes its pipes
     assert owner.returncode == -signal.SIGKILL
     # The owner is gone (its lease is still in the table): the next driver takes over.
     taken = cli("run", "-s", sid, "--model", f"scripted:{reply}", "are you there?", cwd=ws)

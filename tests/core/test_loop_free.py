@@ -123,6 +123,7 @@ async def test_a_turn_waits_for_another_process_write_lock_without_freezing_the_
         beat.stop()
     finally:
         blocker.wait(timeout=30)
+        blocker.stdout.close()
         seen.close()
     assert isinstance(events[-1], ev.TurnEnded) and events[-1].status == "completed"
     assert checked == ["user_message", "assistant_message", "tool_finished", "assistant_message"]
