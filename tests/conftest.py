@@ -64,7 +64,7 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 @pytest.fixture
-def qloop(qapp):  # type: ignore[no-untyped-def]
+def qloop(qapp):
     """A qasync event loop on the test's QApplication (see module docstring)."""
     import qasync
 

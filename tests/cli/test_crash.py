@@ -62,7 +62,7 @@ def inbox() -> Inbox:
     return Inbox(Database(Path(os.environ["OPENWORKER_HOME"]) / "data" / "openworker.sqlite3"))
 
 
-def wait_for(predicate, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout: float = 30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -207,7 +207,7 @@ def test_killed_mid_stream_then_continued_with_run(tmp_path: Path) -> None:
     ]
     listed = cli("sessions", cwd=ws).stdout
     assert sid in listed and "running" not in listed
-    assert store.get_session(sid).status == "idle"  # type: ignore[union-attr]
+    assert store.get_session(sid).status == "idle"
 
 
 def test_killed_mid_stream_then_resume_points_at_retry(tmp_path: Path) -> None:

@@ -59,5 +59,5 @@ def test_second_process_is_refused_then_takes_over_a_killed_owner(tmp_path: Path
     assert "Here now." in taken.stdout
     db = database()
     assert SessionLeases(db).get(sid) is None  # released at the end of its turn
-    assert ConversationStore(db).get_session(sid).status == "idle"  # type: ignore[union-attr]
+    assert ConversationStore(db).get_session(sid).status == "idle"
     db.close()

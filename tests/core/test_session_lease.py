@@ -74,7 +74,7 @@ async def test_a_second_driver_is_refused_and_writes_nothing(tmp_path: Path) -> 
     # Released at the end of the turn: the other window may drive it now.
     assert second.manager.holder(sid) is None
     events = await collect(second.manager.run(sid, "my turn"))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_the_next_driver_sees_what_the_last_one_wrote(tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ async def test_a_busy_sign_in_port_is_explained(web: HttpServer) -> None:
             await srv.sign_in(browser=Browser(), within=30)
 
 
-def test_the_settings_page_signs_in_and_the_cli_signs_out(  # type: ignore[no-untyped-def]
+def test_the_settings_page_signs_in_and_the_cli_signs_out(
     qtbot, qloop, capsys: pytest.CaptureFixture[str],
 ) -> None:
     from openworker_qt.cli import main

@@ -107,7 +107,7 @@ def assert_menus(window: Any) -> dict[str, str]:
     return shortcuts
 
 
-def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     opened: dict[str, QWidget] = {}
@@ -146,7 +146,7 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
     run(qloop, finish_turn)
 
 
-def test_composer_tab_order_reaches_send_then_stop(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_composer_tab_order_reaches_send_then_stop(qtbot, make_desktop) -> None:
     desktop = make_desktop()
     window = desktop.window
     composer = window.composer
@@ -168,7 +168,7 @@ def test_composer_tab_order_reaches_send_then_stop(qtbot, make_desktop) -> None:
     composer.set_running(False)
 
 
-def test_settings_pages_are_reachable_by_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_settings_pages_are_reachable_by_keyboard(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     settings = act(qloop, desktop.show_settings)
     run(qloop, lambda: until(lambda: not settings.providers.busy()))

@@ -52,7 +52,7 @@ INTROSPECTION = """<node>
 </node>"""
 
 
-async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],  # type: ignore[type-arg]
+async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],
                   press: str) -> None:
     """Answers Notify, then 'presses' the button labelled ``press``."""
     from jeepney import DBusAddress, MatchRule, new_method_return, new_signal
@@ -93,7 +93,7 @@ async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], c
 
 
 async def test_native_notifier_buttons_reach_our_actions(session_bus: str) -> None:
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="Deny"))
@@ -116,7 +116,7 @@ async def test_native_notifier_buttons_reach_our_actions(session_bus: str) -> No
 
 
 async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="(nothing)"))
