@@ -28,7 +28,7 @@ def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         yield address
     finally:
         bus.terminate()
-        bus.wait(5)
+        bus.communicate(timeout=5)  # reads and closes its stdout
 
 
 INTROSPECTION = """<node>
