@@ -685,8 +685,7 @@ def install_excepthook(report: Callable[[str], None]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    import qasync
-
+    from openworker_qt.qt.event_loop import new_event_loop  # qasync, async generators closed
     from openworker_qt.qt.single_instance import SingleInstance, send_to_running, server_name
     from openworker_qt.runtime import open_runtime
     from openworker_qt.storage.paths import app_paths
@@ -723,7 +722,7 @@ def main(argv: list[str]) -> int:
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):
         install_translator(qapp, language)
-    loop = qasync.QEventLoop(qapp)
+    loop = new_event_loop(qapp)
     asyncio.set_event_loop(loop)
     from openworker_qt.ui.workspace import startup_workspace
 
