@@ -86,6 +86,27 @@ def test_comments_and_docstrings_name_files_that_exist() -> None:
     assert missing_files(_sources()) == []
 
 
+_MD_PATH = re.compile(
+    r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|toml|sh|json|ya?ml|txt|cfg|ini|spec|svg|png))`"
+    r"|\]\(((?:[\w.-]+/)*[\w.-]+\.(?:md|png|py|toml))\)")
+
+
+def test_the_documents_name_files_that_exist() -> None:
+    """The same for the Markdown documents: backticked repository paths and links."""
+    folders = _folders()
+    problems = []
+    documents = [*ROOT.glob("*.md"), *(ROOT / "docs").glob("*.md"), *(ROOT / "installer").glob("*.md")]
+    for document in documents:
+        for number, line in enumerate(document.read_text(encoding="utf-8").splitlines(), 1):
+            for match in _MD_PATH.finditer(line):
+                ref = match.group(1) or match.group(2)
+                if match.group(1) and ref.split("/")[0] not in folders:
+                    continue
+                if not any((base / ref).exists() for base in (ROOT, document.parent, PACKAGE)):
+                    problems.append(f"{document.relative_to(ROOT)}:{number}: {ref}")
+    assert problems == []
+
+
 def test_the_file_check_sees_a_missing_file() -> None:
     """The check itself: a made-up file in a docstring and a comment is reported."""
     sample = ROOT / "tests" / "_docs_sample.py"  # inside the repository, like the real ones
