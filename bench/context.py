@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import rss_mib, temp_home  # noqa: E402
+from bench._common import rss_mib, temp_home
 
 
 def history(n: int) -> list[dict[str, Any]]:

@@ -47,14 +47,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo  # noqa: E402
-from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine  # noqa: E402
-from openworker_qt.core.provider_api import ModelProvider  # noqa: E402
-from openworker_qt.core.risk import RiskClass  # noqa: E402
-from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry  # noqa: E402
-from openworker_qt.providers.scripted import ScriptedProvider  # noqa: E402
-from openworker_qt.storage.conversations import ConversationStore  # noqa: E402
-from openworker_qt.storage.db import Database  # noqa: E402
+from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
+from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine
+from openworker_qt.core.provider_api import ModelProvider
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
+from openworker_qt.providers.scripted import ScriptedProvider
+from openworker_qt.storage.conversations import ConversationStore
+from openworker_qt.storage.db import Database
 
 RUNS = 7
 

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openworker_qt.core.tool_api import ToolContext  # noqa: E402
-from openworker_qt.tools import search  # noqa: E402
+from openworker_qt.core.tool_api import ToolContext
+from openworker_qt.tools import search
 
 RUNS = 5
 WORD = "zanzibar"

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openworker_qt.storage.db import Database  # noqa: E402
-from openworker_qt.storage.leases import SessionLeases  # noqa: E402
+from openworker_qt.storage.db import Database
+from openworker_qt.storage.leases import SessionLeases
 
 RUNS = 2000
 

@@ -29,13 +29,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiohttp  # noqa: E402
+import aiohttp
 
-from openworker_qt.core.provider_api import ModelRequest, TextChunk  # noqa: E402
-from openworker_qt.providers.anthropic import AnthropicProvider  # noqa: E402
-from openworker_qt.providers.gemini import GeminiProvider  # noqa: E402
-from openworker_qt.providers.openai_chat import OpenAIChatProvider  # noqa: E402
-from tests.providers.stubs import Reply, StubServer, sse  # noqa: E402
+from openworker_qt.core.provider_api import ModelRequest, TextChunk
+from openworker_qt.providers.anthropic import AnthropicProvider
+from openworker_qt.providers.gemini import GeminiProvider
+from openworker_qt.providers.openai_chat import OpenAIChatProvider
+from tests.providers.stubs import Reply, StubServer, sse
 
 
 def openai_body(n: int) -> str:

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openworker_qt.automation.scheduler import Scheduler  # noqa: E402
-from openworker_qt.automation.store import Automation, AutomationStore, Run  # noqa: E402
-from openworker_qt.storage.db import Database  # noqa: E402
+from openworker_qt.automation.scheduler import Scheduler
+from openworker_qt.automation.store import Automation, AutomationStore, Run
+from openworker_qt.storage.db import Database
 
 COUNT = 5000
 CRONS = ["0 8 * * 1-5", "30 7 * * *", "*/15 * * * *", "0 9 * * 1", "0 6 1 * *"]

@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _common import LoopGaps, rss_mib, temp_home  # noqa: E402
+from _common import LoopGaps, rss_mib, temp_home
 
 SIZES = (10_000, 100_000)
 WORDS = ("renewal brief quarterly report budget calendar release deploy invoice customer "
@@ -118,7 +118,7 @@ def one(n: int) -> int:
     model = window.sessions
 
     class PaintWatch(QObject):
-        def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]  # noqa: N802
+        def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]
             if event.type() == QEvent.Type.Paint and model.rowCount() and not painted:
                 painted.append(time.perf_counter())
                 painted_cpu.append(time.process_time())
@@ -161,7 +161,7 @@ def one(n: int) -> int:
         shown: list[float] = []
 
         class ShownWatch(QObject):  # the first repaint of the list after a search is done
-            def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]  # noqa: N802
+            def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]
                 if event.type() == QEvent.Type.Paint and waiting[0]:
                     waiting[0] = False
                     shown.append(time.perf_counter())

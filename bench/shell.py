@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import rss_mib  # noqa: E402
-from openworker_qt.core.tool_api import ToolContext  # noqa: E402
-from openworker_qt.tools.shell import close_shell_state, shell_tools  # noqa: E402
+from bench._common import rss_mib
+from openworker_qt.core.tool_api import ToolContext
+from openworker_qt.tools.shell import close_shell_state, shell_tools
 
 RUNS = 1000
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _common import LoopGaps, rss_mib, temp_home  # noqa: E402
+from _common import LoopGaps, rss_mib, temp_home
 
 
 def fds() -> int:

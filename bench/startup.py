@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import rss_mib, temp_home  # noqa: E402
+from _common import rss_mib, temp_home
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from _common import rss_mib  # noqa: E402
+from _common import rss_mib
 
 SIZES = (10_000, 100_000, 1_000_000)
 #: Open/close cycles before the measured ones: the first cycles warm caches that
@@ -129,7 +129,7 @@ def one(n: int, cache: Path, rounds: int = 8) -> int:
     painted: list[float] = []
 
     class PaintWatch(QObject):
-        def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]  # noqa: N802
+        def eventFilter(self, obj, event):  # type: ignore[no-untyped-def]
             if (event.type() == QEvent.Type.Paint and window.transcript.rowCount()
                     and window.transcript.session_id == sid and not painted):
                 painted.append(time.perf_counter())

@@ -37,11 +37,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from openworker_qt.domain.usage import KEYS  # noqa: E402
-from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore  # noqa: E402
-from openworker_qt.storage.db import Database  # noqa: E402
-from openworker_qt.storage.upgrade import upgrade  # noqa: E402
-from openworker_qt.storage.usage import session_usage  # noqa: E402
+from openworker_qt.domain.usage import KEYS
+from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore
+from openworker_qt.storage.db import Database
+from openworker_qt.storage.upgrade import upgrade
+from openworker_qt.storage.usage import session_usage
 
 CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "ow-bench-usage"
 SID = "bench-session"

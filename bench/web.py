@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiohttp import web  # noqa: E402
+from aiohttp import web
 
-from openworker_qt.tools.web import WebSettings, fetch, html_to_markdown  # noqa: E402
+from openworker_qt.tools.web import WebSettings, fetch, html_to_markdown
 
 BIG = 100 * 1024 * 1024
 

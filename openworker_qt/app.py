@@ -104,6 +104,7 @@ class DesktopApp(QObject):
 
     Signals:
         error_reported(str): an unexpected error to show as a non-fatal banner.
+        quitting(): once, when quitting begins (:func:`main` arms the quit watchdog on it).
     """
 
     error_reported = Signal(str)
@@ -629,7 +630,7 @@ class DesktopApp(QObject):
     def _on_onboarding_completed(self, model: str) -> None:
         if model:  # '' when skipped, or for the demo
             self.set_default_model(model)
-            asyncio.ensure_future(self.load_models())
+            self._models_task = asyncio.ensure_future(self.load_models())
 
     def show_workspace_dialog(self, *, first_run: bool) -> WorkspaceDialog:
         """Which folder new sessions start in (first run; File → Default folder…)."""
@@ -672,7 +673,7 @@ class DesktopApp(QObject):
             return
         self._closing = True
         self.quitting.emit()
-        asyncio.ensure_future(self._quit())
+        self._quit_task = asyncio.ensure_future(self._quit())
 
     async def _quit(self) -> None:
         try:
@@ -732,8 +733,7 @@ def install_excepthook(report: Callable[[str], None]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    import qasync
-
+    from openworker_qt.qt.event_loop import new_event_loop  # qasync, async generators closed
     from openworker_qt.qt.single_instance import SingleInstance, send_to_running, server_name
     from openworker_qt.runtime import open_runtime
     from openworker_qt.storage.paths import app_paths
@@ -766,7 +766,7 @@ def main(argv: list[str]) -> int:
     follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
     if language := str(runtime.config.get("general.language") or ""):
         install_translator(qapp, language)
-    loop = qasync.QEventLoop(qapp)
+    loop = new_event_loop(qapp)
     asyncio.set_event_loop(loop)
     from openworker_qt.ui.workspace import startup_workspace
 

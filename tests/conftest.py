@@ -64,11 +64,12 @@ def isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 @pytest.fixture
-def qloop(qapp):  # type: ignore[no-untyped-def]
+def qloop(qapp):
     """A qasync event loop on the test's QApplication (see module docstring)."""
-    import qasync
+    from openworker_qt.qt.event_loop import new_event_loop
 
-    loop = qasync.QEventLoop(qapp)
+    hooks = sys.get_asyncgen_hooks()
+    loop = new_event_loop(qapp)
     asyncio.set_event_loop(loop)
     try:
         yield loop
@@ -78,6 +79,7 @@ def qloop(qapp):  # type: ignore[no-untyped-def]
         finally:
             loop.close()
             asyncio.set_event_loop(None)
+            sys.set_asyncgen_hooks(*hooks)
             # The closed loop's Qt objects (timers, notifiers) freed now: left to a later
             # collection they were freed inside another test's processEvents and Qt crashed.
             gc.collect()

@@ -332,8 +332,8 @@ class BrowserHost:
         with self._lock:
             if self._loop is None or self._thread is None or not self._thread.is_alive():
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=loop.run_forever, name="openworker-browser",
-                                          daemon=True)
+                thread = threading.Thread(target=_run_then_close, args=(loop,),
+                                          name="openworker-browser", daemon=True)
                 thread.start()
                 self._loop, self._thread = loop, thread
                 # What belonged to a stopped loop is of no use in the new one.
@@ -449,6 +449,14 @@ class BrowserHost:
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(self._close_everything(), loop).result(10)
         self._stop_thread()
+
+
+def _run_then_close(loop: asyncio.AbstractEventLoop) -> None:
+    """The browser thread: its loop runs until stopped, then is closed (its sockets)."""
+    try:
+        loop.run_forever()
+    finally:
+        loop.close()
 
 
 HOST = BrowserHost()

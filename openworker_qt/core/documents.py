@@ -555,9 +555,20 @@ def _add_fallback_font(pdf: Any, font: tuple[Path, Path], words: str) -> None:
 
 def _pdf(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     from fpdf import FPDF
-    from fpdf.fonts import FontFace
 
     pdf = FPDF(format="A4")
+    try:
+        return _pdf_pages(pdf, title, blocks)
+    finally:  # fpdf2 reads each TrueType font lazily and keeps its file open until closed
+        for entry in pdf.fonts.values():
+            ttfont = getattr(entry, "ttfont", None)  # core (built-in) fonts have none
+            if ttfont is not None:
+                ttfont.close()
+
+
+def _pdf_pages(pdf: Any, title: str, blocks: list[dict[str, Any]]) -> Rendered:
+    from fpdf.fonts import FontFace
+
     pdf.set_auto_page_break(auto=True, margin=15)
     font = unicode_font()
     family = "Helvetica"

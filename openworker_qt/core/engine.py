@@ -1,50 +1,8 @@
 """The turn engine: one user outcome → model calls, tool calls, a finished answer.
 
 :meth:`TurnEngine.run` is an async generator of :mod:`~openworker_qt.core.events`.
-Every surface (window, tray, CLI, Slack, scheduler) consumes the same stream.
-
-Event order (text-only reply)::
-
-    TurnStarted, AssistantDelta*, AssistantMessage, TurnEnded("completed")
-
-With tools, each iteration is::
-
-    [ReasoningDelta* AssistantDelta*] AssistantMessage,
-    ToolProposed × n,
-    per call: [PermissionRequired | QuestionRequested] ToolStarted ToolFinished,
-    IterationEnded
-
-A turn (:meth:`TurnEngine._turn`) alternates two steps until the model answers
-without tools: a model call (:meth:`TurnEngine._call_model`, which ends with a
-:class:`ModelReply`) and a tool step (a :class:`~openworker_qt.core.tool_step.ToolStep`
-built with its collaborators, which ends with a ``StepEnd``). Messages go through
-:class:`SessionHistory`: redacted, committed, then kept in memory.
-
-Guarantees:
-  * Every message an event announces is committed to the history store first.
-  * Every turn ends with ``TurnEnded``, whatever raises: an exception that is
-    not a provider or tool error (the store, the decider, a questioner) gives
-    every open call a result, stores an ``error`` notice (Retry is offered) and
-    ends the turn with status ``"error"``; the detail goes to the log.
-  * Every tool call of an assistant message gets exactly one ``role: tool``
-    result, whatever happens (denied, failed, interrupted), so history never
-    holds an orphan call. A history that already holds one (a process killed
-    mid-step, a store that failed) is healed when the next turn starts: each
-    such call gets a result saying it was not run, or that it had started and
-    may already have taken effect. So does a call parked on an ask (an unattended
-    turn suspended on an approval) when a new message arrives instead of the
-    answer: its ask is closed as superseded (``asks``, see
-    :class:`~openworker_qt.core.approvals.OpenAsks`), so it leaves every surface
-    and a late answer is refused: the call never runs.
-  * Consecutive calls that are READ, allowed without asking and declared
-    concurrency-safe run concurrently; everything else runs strictly one at a
-    time in call order, and authorisation is serial in call order.
-  * :meth:`request_interrupt` works in every state: mid-stream (partial text
-    and reasoning kept), mid-tool (the tool task is cancelled, which kills a
-    running process), while an approver or questioner waits, and between
-    iterations.
-  * Steering text queued during a turn is injected after the current step.
-  * Reasoning is stored on the message for the user and never sent back.
+Every surface (window, tray, CLI, Slack, scheduler) consumes the same stream. The event
+order, the turn's two steps and the guarantees: ``docs/architecture.md``, "The turn loop".
 """
 
 from __future__ import annotations

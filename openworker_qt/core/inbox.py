@@ -3,61 +3,8 @@
 Approvals, questions, plan approvals, directory grants and notices live here as
 rows of the shared SQLite database, so every surface — window, tray,
 notification, CLI in another process, Slack — sees and answers the same items.
-
-Contract:
-  * An item goes ``pending`` → ``resolved`` exactly once. :meth:`Inbox.resolve`
-    is a single conditional UPDATE, so the first answer wins across threads and
-    processes; a second answer returns False and changes nothing.
-  * :meth:`Inbox.add` is idempotent per ``(session_id, call_key)``: adding an
-    item for a call that already has one returns the existing item, resolved or
-    not. That is what lets a resumed turn re-process its pending calls without
-    asking twice. The key names one call *instance*: the engine mints it from the
-    step (the assistant message) and the vendor's call id, because providers
-    reuse ids like ``call_0`` in every turn — keyed by the vendor id alone, a
-    second turn's call would find the first turn's answer. ``tool_call_id`` keeps
-    the vendor id (surfaces use it to place a card on the transcript's tool row);
-    without a ``call_key`` the key is the ``tool_call_id``.
-  * An answer must fit the item's kind, in every surface (:meth:`Inbox.respond`
-    for verbs, :meth:`Inbox.resolve` for stored resolutions):
-
-    ===========  ===================  ==========  ===================================
-    kind         approve              deny        answer TEXT
-    ===========  ===================  ==========  ===================================
-    approval     once (or ``always``  deny        refused: approve or deny it
-                 on an exact target;
-                 on a scheduled
-                 task's shell
-                 command: always
-                 for this task,
-                 this exact
-                 command)
-    question     refused: answer it   refused     the text is the answer
-    plan         approve              deny        the text is feedback; the plan is
-                                                  not approved (``deny: TEXT``)
-    directory    approve (as asked)   deny        refused: approve or deny it
-    notice       refused              refused     refused
-    ===========  ===================  ==========  ===================================
-
-    An approval's stored resolution is always one of :data:`APPROVAL_RESOLUTIONS`
-    (or ``cancelled`` when the turn was stopped, ``superseded`` when a new message
-    closed the call first); anything else is refused with :class:`InboxError`.
-  * The app closes an item itself, with no person's answer, in two cases:
-    :data:`WITHDRAWN` (the user stopped the turn) and :data:`SUPERSEDED` (the
-    call was closed without running because the user sent a new message: the
-    conversation moved on). :func:`closed_by_app` says so to whoever answers late.
-  * Nothing secret is stored: an :class:`Inbox` built with ``redact`` (the runtime
-    passes :func:`openworker_qt.storage.secrets.redact`) applies it to every text
-    of an item before it is stored — arguments, preview, title, reason, targets,
-    options, ids and the answer — and to the ids it looks up, so they match the
-    redacted history a resumed turn reads its calls from. The stored arguments
-    are for people to read (cards, ``openworker-qt inbox``); the tool never runs
-    with them. It runs with the call's arguments from the turn: the model's own
-    in the turn that made the call, or, after a restart, the stored (equally
-    redacted) assistant message — the same text the model itself sees from then
-    on.
-  * :meth:`Inbox.wait` returns when the item is resolved, whether by this process
-    (immediately, through a future) or by another one (noticed by polling
-    ``PRAGMA data_version``, which changes only when another connection commits).
+The contract (answered once, idempotent per call instance, answers by kind,
+redaction, waiting): ``docs/architecture.md``, "The inbox".
 """
 
 from __future__ import annotations
@@ -292,7 +239,7 @@ class Inbox:
         self, item_id: int, action: Action, text: str = "", *, by: str = "app"
     ) -> bool:
         """Answer an item with a verb — ``approve``, ``always``, ``deny`` or ``answer``
-        (with ``text``) — checked against the item's kind (see the module docstring).
+        (with ``text``) — checked against the item's kind (``docs/architecture.md``, "The inbox").
 
         True if this answer won; False if the item was already resolved. Raises
         :class:`InboxError` when the verb does not fit the item, and KeyError when
@@ -454,7 +401,7 @@ def task_command(item: InboxItem) -> str | None:
 
 def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
     """The stored resolution for answering ``item`` with ``action`` (the table in
-    the module docstring), or :class:`InboxError` saying what to use instead."""
+    ``docs/architecture.md``, "The inbox"), or :class:`InboxError` saying what to use instead."""
     ref = f"#{item.id}"
     text = text.strip()
     if item.kind == "notice":
@@ -491,7 +438,7 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
 
 def closed_by_app(item: InboxItem) -> str | None:
     """What to tell someone answering ``item`` after the app closed it itself (see
-    the module docstring), or None if it is pending or a person answered it."""
+    ``docs/architecture.md``, "The inbox"), or None if it is pending or a person answered it."""
     if item.pending:
         return None
     if item.resolution == SUPERSEDED and item.resolved_by == SUPERSEDED_BY:

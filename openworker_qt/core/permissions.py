@@ -1,124 +1,9 @@
 """The permission engine: may this tool call run, must the user be asked, or is it refused?
 
 :class:`PermissionEngine` implements the engine's :class:`~openworker_qt.core.approvals.Decider`.
-:meth:`~PermissionEngine.evaluate` is a pure function of the call and the *current*
-settings — mode, writable roots, shell allowlist, ``auto_allow``, risk overrides and
-standing rules are all re-read on every check, so a change (a root added at runtime,
-a rule revoked from the CLI) takes effect on the next call. The only state it writes
-is a use of a count-bounded standing rule, spent idempotently per call id.
-
-Decision table (``ask`` = ``needs_user``; ``deny`` = refused without a prompt)::
-
-    risk         discuss/plan   interactive             custom                  auto
-    READ (no     allow          allow                   allow                   allow
-     path)
-    READ of a    in read root:  in read root: allow     (same as interactive)   in read root: allow
-     path (4)    allow          outside: ask                                    outside: deny (5)
-                 outside:       sensitive: ask (6)                              sensitive: ask (6)
-                 deny (5)
-                 sensitive:
-                 ask (6)
-    WRITE_LOCAL  deny (1)       in root: ask            in root: allow if       in root: allow
-                                outside: ask (2)        auto_allow, else ask    outside: deny
-                                                        outside: ask (2)
-    EXEC         deny (1)       allowlisted (7) or      (same as interactive:   (same as interactive)
-                                remembered command:     auto_allow never
-                                allow; else ask         covers shell)
-    EXTERNAL     deny (1)       standing rule: allow    auto_allow: allow       allow
-                                else ask (3)            rule: allow, else ask
-
-    any mode: a write into the app's own state (8) or to a URL-shaped "path" (9)
-    is refused; a write into git metadata (10) always asks, in auto mode too.
-    A tool that always asks (``Tool.always_ask``: creating, changing or deleting
-    a scheduled task, which later runs unattended) asks in interactive, custom
-    and auto mode and is refused in discuss/plan, whatever its class, auto_allow,
-    standing rules or risk overrides say; no "always" is offered. The reason is
-    the tool's own account of the call (``ToolCallInfo.explained``: the schedule
-    in words and the next run).
-    discuss/plan: a call that saves something for later sessions without a file
-    (``Tool.persists``: ``remember``, ``memory_update``, ``memory_forget``) is
-    refused like any write — those modes change nothing; other modes decide it by
-    its class (the memory tools are READ).
-
-1. The reason says the mode is "read-only"; plan mode therefore also ignores
-   standing rules.
-2. A write outside the writable roots is never allowed without a human: in auto it
-   is denied; in interactive and custom mode the user is asked, with a reason that
-   says plainly that the path is *outside the writable roots* (the approval covers
-   that one call only — no "always" is offered for writes). Pass
-   ``outside_roots="deny"`` to refuse such writes (and reads outside the read
-   roots) in every mode instead.
-   A write whose destination cannot be told (a WRITE_LOCAL tool without a target
-   argument), and a write to an existing file with other hard links (its other
-   names may be outside the roots), always ask — in auto mode too. A patch
-   (``apply_patch``; see ``PATCH_TOOLS``) writes every path it touches, and each
-   must pass; one that cannot be read says nowhere, so it asks. A file
-   write (``write_file``; see ``FILE_WRITE_TOOLS``) whose target is a folder —
-   an existing one, a writable root itself, or a path ending in ``/``, ``.`` or
-   ``..`` — is refused: the file would not be inside the folder that was checked.
-3. ``can_always`` (an "always" answer may be offered) is set only for EXTERNAL calls
-   with a target; the answer becomes a session-scoped standing rule bound to that
-   exact target. A tool whose calls name no target (an MCP server's tool) binds it
-   to the tool itself (``ToolCallInfo.tool_key``: its server and its name). ``standing_target`` is set on every EXTERNAL decision with a target.
-4. Tools that read a path (``read_file``, ``list_files``, ``grep``, ``glob``; see
-   ``read_paths``). The READ ROOTS are the workspace, the writable roots, the
-   folders granted to the session (read-only ones too) and the files the user
-   attached to its messages. Without a path, ``list_files`` reads the workspace.
-5. The reason tells the model to ask for the folder with ``request_directory``.
-6. The SENSITIVE set (:mod:`~openworker_qt.core.fence`: ``~/.ssh``, ``~/.aws``,
-   ``~/.gnupg``, the credential files of common tools, browser profiles, key
-   stores, the app's data folder and database; and by name anywhere, the
-   workspace included: ``.env`` files, histories, keys, token and secret files)
-   always asks — even inside a read root, even in auto and plan mode — and never
-   offers "always". So does reading a regular file with other hard links
-   (``st_nlink > 1``) inside a read root, like writing one: its other names
-   cannot be found, and one may be ``~/.ssh/id_rsa`` (a hard link, unlike a
-   symlink, resolves to itself). A path that is not one (a URL, a NUL
-   character) is refused.
-7. Allowlisted AND no word is changed by the shell's expansions (patterns,
-   braces, an unusual ``~``: :mod:`~openworker_qt.core.shell_policy`) AND its
-   options pass the program's table (nothing that executes, deletes or writes)
-   AND every path argument is inside the read roots, outside the sensitive set,
-   not a file with other hard links, not the app's own state and not git
-   metadata (:mod:`~openworker_qt.core.shell_programs`); for git, every folder
-   it would read the repository from (:mod:`~openworker_qt.core.gitdirs`: a
-   ``.git`` file's target, ``commondir``, alternates, a repository above the
-   workspace) is inside the read roots and the repository's own settings name
-   no program.
-   Relative paths resolve against the folder the session shell is in (an approved
-   ``cd`` carries over), and that folder must itself be a readable one.
-8. The app's config, data, log and cache folders (the database and its
-   ``-wal``/``-shm`` files), every ``.openworker`` folder anywhere, OS key stores.
-   Refused, not asked: approving such a write would let a model lift its own
-   fence (e.g. write a workspace ``.openworker/config.toml``). This holds for a
-   tool the user re-classified as READ too.
-9. ``file:///…``, ``http://…``, any ``scheme://``: not a path.
-10. ``.git`` (a folder or a file of that name) and anything in it, any other
-    folder that is a repository's data, ``.gitmodules``, ``.gitattributes``,
-    ``.gitconfig``, ``.lfsconfig``: git obeys them (hooks, fsmonitor, filters,
-    a ``gitdir:`` or ``commondir`` that points at another repository). The git
-    read tools also read where the repository's data really is: a data folder
-    outside the read roots is an outside read (asks, or refused in auto mode).
-
-Risk overrides come from the user's settings (they may lower a class). A
-workspace's own config may only *raise* one (``risk_raises``): the call is then
-decided under both classes and the stricter verdict wins (deny > ask > allow).
-
-Shell commands run without asking only through the allowlist (see
-:mod:`~openworker_qt.core.shell_policy`) or an "always this command" answer, which is
-remembered for that exact command string, in that session, in memory (a restart
-forgets it). In a scheduled task's run the answer "always for this task: this exact
-command" is a task-scoped standing rule on that exact command string instead: it holds
-for every later run of that task only, and is listed (and removable) with the task.
-This holds in auto mode too: an arbitrary command could write anywhere,
-which would break auto mode's promise that writes stay inside the writable roots.
-No other standing rule covers a shell command, and none a local write or a read.
-
-Paths are resolved like the file tools resolve them (``~`` expanded, relative to the
-session workspace, symlinks and ``..`` resolved) before they are compared with the
-resolved roots; the app-state and sensitive sets are checked against both the
-written and the resolved form. (The check and the I/O are separate steps; a symlink
-swapped in between is outside this module's reach.)
+The decision table and its notes (read roots, the sensitive set, app state, git
+metadata, risk overrides, shell commands, path resolution): ``docs/architecture.md``,
+"Permissions".
 """
 
 from __future__ import annotations
@@ -354,7 +239,7 @@ def stricter(a: Decision, b: Decision) -> Decision:
 
 
 class PermissionEngine:
-    """The :class:`Decider` for all five modes. See the module docstring for the table.
+    """The :class:`Decider` for all five modes. The table: ``docs/architecture.md``.
 
     ``workspace``: the session workspace (relative paths resolve against it).
     ``writable_roots``: extra writable folders (relative ones resolve against the

@@ -8,7 +8,7 @@ yields the step's events and, last, a :class:`StepEnd` saying how it ended; the
 step never reads or writes the engine. It holds everything between "the model
 asked for these calls" and "each call has its result in history": risk and
 permission decisions, approvals and questions, concurrent reads, serial
-everything-else, the audit trail, interruption and suspension. See ``engine.py``
+everything-else, the audit trail, interruption and suspension. See ``docs/architecture.md``
 for the guarantees.
 """
 

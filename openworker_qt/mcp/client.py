@@ -30,6 +30,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from typing import IO, Any
 
+from openworker_qt.core.background import spawn
 from openworker_qt.mcp.config import ServerConfig, resolve
 
 log = logging.getLogger(__name__)
@@ -341,7 +342,7 @@ class McpServer:
         """Nobody waited for this start and it is taking too long: give up on it."""
         self._watchdog = None
         if task is self._task and self._ready is not None and not self._ready.done():
-            asyncio.ensure_future(self._give_up_start(self.connect_timeout))
+            spawn(self._give_up_start(self.connect_timeout))
 
     async def _give_up_start(self, limit: float) -> McpFailure:
         ready = self._ready
@@ -444,7 +445,7 @@ class McpServer:
             if not ready.done():
                 ready.set_exception(exc)
             self._schedule_retry()
-        except BaseException as exc:  # noqa: BLE001 (anyio groups wrap what failed)
+        except BaseException as exc:
             failure = self._failure(self._explain(exc))
             if not ready.done():
                 ready.set_exception(failure)

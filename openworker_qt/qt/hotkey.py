@@ -405,7 +405,7 @@ class _WinFilter(QAbstractNativeEventFilter):
         super().__init__()
         self.owner = owner
 
-    def nativeEventFilter(self, event_type: Any, message: Any) -> Any:  # noqa: N802
+    def nativeEventFilter(self, event_type: Any, message: Any) -> Any:
         return self.owner.handle_native(bytes(event_type), int(message)), 0
 
 

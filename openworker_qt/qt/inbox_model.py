@@ -53,7 +53,7 @@ class InboxListModel(QAbstractListModel):
         bridge.item_added.connect(self._on_bridge_item_added)
         bridge.item_resolved.connect(self._on_bridge_item_resolved)
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

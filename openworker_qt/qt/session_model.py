@@ -172,7 +172,7 @@ class SessionListModel(QAbstractListModel):
 
     # ------------------------------------------------------------------ reading
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else self._rows
 
     def _locate(self, row: int) -> tuple[_Section | None, int]:

@@ -210,7 +210,7 @@ class TranscriptModel(QAbstractListModel):
 
     # ------------------------------------------------------------- Qt interface
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid():
             return 0
         return len(self._rows) + (len(self._tail) if self._at_end else 0)

@@ -292,7 +292,7 @@ def fetch_manifest(url: str, *, timeout: float = 15.0) -> bytes:
         raise UpdateError("No update address is set")
     request = urllib.request.Request(url, headers={"User-Agent": "OpenWorker-Qt update check"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             data: bytes = response.read(MAX_MANIFEST_BYTES + 1)
     except urllib.error.HTTPError as exc:
         raise UpdateError(f"The update server answered {exc.code} {exc.reason}") from exc

@@ -184,7 +184,7 @@ class DiffView(QPlainTextEdit):
             block = block.next()
         self.setExtraSelections(selections)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._paint_lines()
@@ -343,7 +343,7 @@ class CardFrame(QFrame):
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.NoFrame)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         c = design.colors(self.palette())
@@ -383,7 +383,7 @@ class ApprovalCard(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setFocusProxy(self.panel.once)
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         lay = self.layout()
         h = lay.heightForWidth(width) if lay is not None and lay.hasHeightForWidth() else -1
         return max(h, self.sizeHint().height())
@@ -428,7 +428,7 @@ class ApprovalDialog(QDialog):
         self.answered.emit(value)
         self.close()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         """Esc is an explicit answer: deny."""
         if event.key() == Qt.Key.Key_Escape and not self._answered:
             self._answered = True
@@ -498,7 +498,7 @@ class QuestionCard(QWidget):
         if self.edit.text().strip():
             self.answered.emit(self.edit.text().strip())
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
+    def heightForWidth(self, width: int) -> int:
         return self.sizeHint().height()
 
 

@@ -159,21 +159,21 @@ def read_preview(path_text: str) -> Preview:
         if suffix in {".html", ".htm"}:
             return Preview("html", text)
         return Preview("text", text)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is shown as such
+    except Exception as exc:
         return Preview("error", _t("This file could not be read: {error}").format(error=exc))
 
 
 class _LocalBrowser(QTextBrowser):
     """A text browser that never loads anything: no remote or local resources."""
 
-    def loadResource(self, kind: int, name: QUrl | str) -> Any:  # noqa: N802
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:
         return None
 
 
 class _DeliverableList(QListWidget):
     """The list; a row dragged out of the window carries the file (its local URL)."""
 
-    def mimeData(self, items: Sequence[QListWidgetItem]) -> QMimeData:  # noqa: N802
+    def mimeData(self, items: Sequence[QListWidgetItem]) -> QMimeData:
         data = QMimeData()
         data.setUrls([QUrl.fromLocalFile(str(i.data(Qt.ItemDataRole.UserRole))) for i in items])
         return data
@@ -319,7 +319,7 @@ class ArtifactsPanel(QWidget):
             pixmap = pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
         self.image.setPixmap(pixmap)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_image()
 

@@ -630,16 +630,16 @@ class AutomationsWindow(QWidget):
         if session_id:
             self.open_session_requested.emit(str(session_id))
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
+    def showEvent(self, event: Any) -> None:
         self.refresh()
         self.timer.start()
         super().showEvent(event)
 
-    def hideEvent(self, event: Any) -> None:  # noqa: N802
+    def hideEvent(self, event: Any) -> None:
         self.timer.stop()
         super().hideEvent(event)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self.empty.resize(self.list.viewport().size())
 

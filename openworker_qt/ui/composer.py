@@ -69,7 +69,7 @@ class ComposerEdit(QPlainTextEdit):
     submit = Signal()
     escape = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                 self.insertPlainText("\n")
@@ -82,7 +82,7 @@ class ComposerEdit(QPlainTextEdit):
             return
         super().keyPressEvent(event)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
         return QSize(400, fm.lineSpacing() * 2 + 14)
 
@@ -95,12 +95,12 @@ class ChipCombo(QComboBox):
         self.setObjectName("composerChip")
         self._chevron: QIcon | None = None
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._chevron = None
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802
+    def paintEvent(self, event: Any) -> None:
         super().paintEvent(event)
         side = 12
         rect = self.rect()
@@ -307,7 +307,7 @@ class Composer(QWidget):
             button.setIcon(icon(name, "muted"))
         self.mic.setIcon(icon("mic", "muted"))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "box"):
             self._style()
@@ -324,7 +324,7 @@ class Composer(QWidget):
         if self.edit.height() != height or self.edit.minimumHeight() != height:
             self.edit.setFixedHeight(height)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._grow()
 

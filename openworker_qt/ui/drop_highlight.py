@@ -38,7 +38,7 @@ class DropHighlight(QLabel):
         self.hide()
         parent.installEventFilter(self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.parent() and event.type() == QEvent.Type.Resize:
             self._fit()
         return False

@@ -84,14 +84,14 @@ class ExampleButton(QPushButton):
         return self.fontMetrics().boundingRect(QRect(0, 0, max(1, width), 10_000),
                                                flags, self.text()).height()
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         # Narrow enough for any window: the words wrap instead.
         return QSize(self.iconSize().width() + self.GAP + 120, self.MIN_HEIGHT)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(max(self.minimumSizeHint().width(), 260), self.minimumHeight())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         padding = self.height() - self._contents().height()
         need = max(self.MIN_HEIGHT, self.text_height(self.text_rect().width()) + padding)
@@ -99,7 +99,7 @@ class ExampleButton(QPushButton):
             self.setMinimumHeight(need)
             self.updateGeometry()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QStylePainter(self)
         opt = QStyleOptionButton()
         self.initStyleOption(opt)
@@ -216,7 +216,7 @@ class EmptyState(QWidget):
         for button, glyph in zip(self.examples, self._glyphs, strict=True):
             button.setIcon(icon(glyph, "accent"))  # in this scheme's accent
 
-    def changeEvent(self, event: object) -> None:  # noqa: N802
+    def changeEvent(self, event: object) -> None:
         from PySide6.QtCore import QEvent
 
         super().changeEvent(event)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ def after_first_paint(window: QWidget, callback: Callable[[], Any]) -> None:
     paint = QEvent.Type.Paint
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
             if event.type() == paint:
                 window.removeEventFilter(self)
                 self.deleteLater()

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core.approvals import parse_tool_key
+from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
@@ -335,13 +336,13 @@ class InboxWindow(QWidget):
         async def load() -> None:
             try:
                 diff = await asyncio.to_thread(approval_preview, item.tool, dict(item.arguments), workspace)
-            except Exception:  # a preview is a nicety: the arguments stay shown  # noqa: BLE001
+            except Exception:  # a preview is a nicety: the arguments stay shown
                 return
             current = self.current_item()
             if diff and current is not None and current.id == item.id:
                 self.arguments.show_text(diff)
 
-        asyncio.ensure_future(load())
+        spawn(load())
 
     # -------------------------------------------------------------- actions
 
@@ -381,6 +382,6 @@ class InboxWindow(QWidget):
         if item is not None:
             self.open_session_requested.emit(item.session_id)
 
-    def showEvent(self, event: object) -> None:  # noqa: N802
+    def showEvent(self, event: object) -> None:
         self.refresh_filter()
         super().showEvent(event)  # type: ignore[arg-type]

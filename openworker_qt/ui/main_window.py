@@ -21,6 +21,7 @@ onboarding's demo) are created and shown here.
 
 Signals:
     inbox_requested(), quick_ask_requested(), settings_requested(), quit_requested(),
+    automations_requested(): the menu's Automations… (Ctrl+Shift+U),
     default_folder_requested(): File → Default folder for new sessions…,
     folder_grant_requested(str): a folder was dropped or attached; ask how to grant it.
 """
@@ -69,6 +70,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
+from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.core.sessions import SessionControl, SessionManager
 from openworker_qt.qt.bridge import EngineBridge
@@ -313,7 +315,7 @@ class MainWindow(QMainWindow):
         return [w for w in ring if w.isVisible() and w.isEnabled()
                 and (w.focusPolicy() & Qt.FocusPolicy.TabFocus or w.focusProxy() is not None)]
 
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 (Qt's name)
+    def focusNextPrevChild(self, next: bool) -> bool:
         focus = QApplication.focusWidget()
         ring = self.tab_ring()
         current = next_widget = None
@@ -952,7 +954,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------- approvals
 
     def _on_inbox_item_added(self, item: InboxItem) -> None:
-        asyncio.ensure_future(self._present(item))
+        spawn(self._present(item))
 
     async def _present(self, item: InboxItem) -> None:
         preview: str | None = None
@@ -1088,7 +1090,7 @@ class MainWindow(QMainWindow):
         for folder in (p for p in paths if Path(p).is_dir()):
             self.folder_grant_requested.emit(folder)
         if files:
-            asyncio.ensure_future(self._attach(files))
+            spawn(self._attach(files))
 
     def apply_folder_grant(self, folder: str, *, writable: bool) -> str:
         """Grant ``folder`` to the current session (created if needed) only.
@@ -1144,20 +1146,20 @@ class MainWindow(QMainWindow):
             self._drop_highlight = DropHighlight(self.centralWidget() or self)
         return self._drop_highlight
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             accept_copy(event)  # never Move: the source could delete the original
             self.drop_highlight().begin()
 
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if event.mimeData().hasUrls():
             accept_copy(event)
 
-    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:  # noqa: N802
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
         self.drop_highlight().end()
         super().dragLeaveEvent(event)
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         self.drop_highlight().end()
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if not paths:
@@ -1168,7 +1170,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ close
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self._keeps_running():
             event.ignore()
             self.hide()

@@ -178,7 +178,7 @@ def _highlight(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None
     lines = [b.text() for b in blocks]
     try:
         tokens = list(lexer.get_tokens("\n".join(lines)))
-    except Exception:  # a lexer bug must never cost the reply  # noqa: BLE001
+    except Exception:  # a lexer bug must never cost the reply
         return
     row, col = 0, 0
     cursor = QTextCursor(doc)

@@ -31,7 +31,7 @@ It writes settings through a :class:`SettingsStore` and starts the demo through
 a :class:`~openworker_qt.ui.ports.DemoSessions`; the app connects
 :attr:`OnboardingDialog.completed` to make a saved default model live.
 
-Signals:
+Signals (OnboardingDialog):
     completed(str): the default model that was saved ('' when skipped or for the demo).
 """
 
@@ -84,9 +84,13 @@ class Pages(QWidget):
     """Pages shown one at a time, each at its own height. (A :class:`QStackedWidget`
     is as tall as its tallest page: the short model page kept the connect page's
     height, a large empty gap above its buttons.) The pages sit in a box layout,
-    which leaves the hidden ones out of its size."""
+    which leaves the hidden ones out of its size.
 
-    currentChanged = Signal(int)
+    Signals:
+        currentChanged(int): another page is shown (named as QStackedWidget's).
+    """
+
+    currentChanged = Signal(int)  # noqa: N815 (QStackedWidget's signal, by its name)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -80,7 +80,7 @@ class PersonaConsentDialog(QDialog):
         self.finished.connect(self._on_finished)
         self.setMinimumWidth(460)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         # Enter never agrees by accident (the button box picks its default on show).
         self.enable_button.setAutoDefault(False)

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
+from openworker_qt.core.background import spawn
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.wording import (
     activity_text,
@@ -182,7 +183,7 @@ class QuickAsk(QFrame):
         name = self.persona.currentData()
         return str(name) if name else "cowork"
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802
+    def paintEvent(self, event: Any) -> None:
         """A rounded panel on a soft shadow (the window itself is transparent)."""
         c = design.colors(self.palette())
         painter = QPainter(self)
@@ -199,7 +200,7 @@ class QuickAsk(QFrame):
         painter.drawRoundedRect(panel, radius, radius)
         painter.end()
 
-    def changeEvent(self, event: Any) -> None:  # noqa: N802
+    def changeEvent(self, event: Any) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "status"):
             self._style()
@@ -304,7 +305,7 @@ class QuickAsk(QFrame):
             self.sessions.show_session(self.session_id)
         self.hide()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.hide()
             return
@@ -312,18 +313,18 @@ class QuickAsk(QFrame):
 
     # ---------------------------------------------------------- drag and drop
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             accept_copy(event)  # never Move: the source could delete the original
 
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
         if event.mimeData().hasUrls():
             accept_copy(event)
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         accept_copy(event)
-        asyncio.ensure_future(self._attach(paths))
+        spawn(self._attach(paths))
 
     async def _attach(self, paths: list[str]) -> None:
         problems: list[str] = []

@@ -121,6 +121,6 @@ class SettingsWindow(QWidget):
     def show_page(self, index: int) -> None:
         self.nav.setCurrentRow(index)
 
-    def showEvent(self, event: object) -> None:  # noqa: N802
+    def showEvent(self, event: object) -> None:
         self.model.refresh()
         super().showEvent(event)  # type: ignore[arg-type]

@@ -135,7 +135,7 @@ def probe_ollama(url: str = "", timeout: float = OLLAMA_PROBE_TIMEOUT) -> list[s
 
     root = normalize_ollama_url(url or OLLAMA_PROBE_URL).removesuffix("/v1")
     try:
-        with urllib.request.urlopen(f"{root}/api/tags", timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(f"{root}/api/tags", timeout=timeout) as response:
             data = json.loads(response.read(1_000_000).decode("utf-8"))
     except (OSError, ValueError):
         return None

@@ -109,7 +109,7 @@ class UpdatesPage(QWidget):
         lay.addWidget(automatic_help)
         lay.addStretch(1)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
+    def showEvent(self, event: Any) -> None:
         if self.key_reader is None:
             self.key_reader = threading.Thread(target=self._read_key, daemon=True,
                                                name="update-key-read")

@@ -192,7 +192,7 @@ class VoicePage(QWidget):
             self.models.addItem(item)
         self.delete_button.setEnabled(self.models.count() > 0)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802
+    def showEvent(self, event: Any) -> None:
         self.refresh()
         # QtMultimedia loads FFmpeg and probes the sound server (~100 ms): after the paint.
         QTimer.singleShot(0, self._check_microphone)

@@ -108,7 +108,7 @@ class SessionDelegate(QStyledItemDelegate):
     def _line(self, option: QStyleOptionViewItem) -> int:
         return QFontMetrics(option.font).height()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         model = index.model()
         lines = 2 if isinstance(model, SessionListModel) and model.searching else 1
         return QSize(120, self._line(option) * lines + 2 * self.PAD + (lines - 1) * 2)
@@ -230,7 +230,7 @@ class Sidebar(QWidget):
     export_failed = Signal(str)
     _export_done = Signal(str, str)  # (path, error) from the worker
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "new_button"):
             self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))

@@ -287,7 +287,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         """Where the centred reading column starts in a row."""
         return row_rect.left() + max(PAD, (row_rect.width() - self._width()) // 2)
 
-    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,  # noqa: N802
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
                              index: QModelIndex | QPersistentModelIndex) -> None:
         """Approval and question cards sit in the reading column too."""
         rect = option.rect
@@ -481,7 +481,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         item: TranscriptItem = index.data(ITEM_ROLE)
         return item
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         item = self._item(index)
         width = self._width()
         key = (item.uid, item.rev, width)

@@ -168,7 +168,7 @@ class TranscriptView(QListView):
         self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
 
-    def setModel(self, model: QAbstractItemModel | None) -> None:  # noqa: N802
+    def setModel(self, model: QAbstractItemModel | None) -> None:
         super().setModel(model)
         if model is not None:
             model.modelAboutToBeReset.connect(self._before_reset)
@@ -469,7 +469,7 @@ class TranscriptView(QListView):
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802
+    def paintEvent(self, event: Any) -> None:
         self.delegate.begin_frame()
         try:
             super().paintEvent(event)
@@ -527,12 +527,12 @@ class TranscriptView(QListView):
         if self._highlighter_polls < HIGHLIGHTER_POLLS:
             QTimer.singleShot(HIGHLIGHTER_POLL_MS, self, self._await_highlighter)
 
-    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
+    def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
             self.delegate.column_changed()
         return super().viewportEvent(event)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         # Row heights depend on the width alone: a change of height only (the message
         # box growing, a banner shown) keeps them; measuring every row again on such a
@@ -600,7 +600,7 @@ class TranscriptView(QListView):
                 return "link", href
         return "", ""
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)
         pos = event.position().toPoint()
         index = self.indexAt(pos)
@@ -622,13 +622,13 @@ class TranscriptView(QListView):
             self.viewport().unsetCursor()
             self.viewport().setToolTip("")
 
-    def leaveEvent(self, event: Any) -> None:  # noqa: N802
+    def leaveEvent(self, event: Any) -> None:
         super().leaveEvent(event)
         old, self.delegate.hover_row = self.delegate.hover_row, -1
         if 0 <= old < self.model().rowCount():
             self.viewport().update(self.visualRect(self.model().index(old, 0)))
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             kind, payload = self._target_at(event.position().toPoint())
             if kind and self.activate(kind, payload):
@@ -666,7 +666,7 @@ class TranscriptView(QListView):
         if clipboard is not None:
             clipboard.setText(text)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if (event.key() == Qt.Key.Key_Home
                 and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
             self.jump_to_start()

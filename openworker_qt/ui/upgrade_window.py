@@ -59,7 +59,7 @@ class UpgradeWindow(QWidget):
         self.done = True
         self._loop.quit()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self.done:  # the update must finish: stopping it halfway helps nobody
             event.ignore()
             return

@@ -228,7 +228,7 @@ class VoiceController(QObject):
                 app.removeEventFilter(self)
         self.finish()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Installed on the application only while the shortcut is held: its key's
         # release (or the app losing focus, when no release will come) ends it.
         if self._hotkey_held:

@@ -78,7 +78,7 @@ class _OnScreen(QObject):
         self._key = key
         self._restored = settings is None
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         # (Qt may deliver an event while the wrapper is still being built or already
         # torn down: seen once in a full test run. Nothing to keep on screen then.)
         if obj is getattr(self, "_widget", None):

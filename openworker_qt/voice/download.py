@@ -148,7 +148,7 @@ def _fetch(url: str, part: Path, report: Progress, cancel: threading.Event | Non
         headers["Range"] = f"bytes={have}-"
     request = urllib.request.Request(url, headers=headers)
     try:
-        response = urllib.request.urlopen(request, timeout=timeout)  # noqa: S310
+        response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # asked past the end: the part is already whole
             return True

@@ -15,7 +15,7 @@ REMEMBER = [
 ]
 
 
-def test_a_remember_card_says_saved_to_memory(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_remember_card_says_saved_to_memory(qloop, make_desktop) -> None:
     desktop = make_desktop(REMEMBER)
     window = desktop.window
     (desktop.window.default_workspace / "notes.txt").write_text("hello\n")

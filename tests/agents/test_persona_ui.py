@@ -18,7 +18,7 @@ def picker(desktop: Any) -> list[tuple[str, str]]:
     return [(box.itemData(i), box.itemText(i)) for i in range(box.count())]
 
 
-def test_the_picker_switches_the_prompt_and_the_tools(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_picker_switches_the_prompt_and_the_tools(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Hello from chat."}, {"text": "Hello from code."}])
     window = desktop.window
     run(qloop, lambda: until(lambda: len(picker(desktop)) == 5, what="the personas"))
@@ -60,7 +60,7 @@ def test_the_picker_switches_the_prompt_and_the_tools(qloop, make_desktop) -> No
 
 
 def test_install_asks_consent_and_only_then_offers_the_persona(
-    qloop, make_desktop, tmp_path: Path  # type: ignore[no-untyped-def]
+    qloop, make_desktop, tmp_path: Path
 ) -> None:
     desktop = make_desktop()
     url = git_repo(tmp_path).resolve().as_uri()
@@ -104,7 +104,7 @@ def _match() -> Any:
     return Qt.MatchFlag.MatchExactly
 
 
-def test_the_consent_dialog_speaks_the_users_language(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_the_consent_dialog_speaks_the_users_language(qapp) -> None:
     from openworker_qt.agents.personas import capabilities, parse_persona
     from openworker_qt.ui.theme import install_translator
     from tests.agents.test_personas import HELPER

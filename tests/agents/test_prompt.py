@@ -41,7 +41,7 @@ def environment(mode: str) -> object:
 
 
 def prompt(persona: str, mode: str) -> str:
-    return assemble_system_prompt(builtin_personas()[persona], environment(mode),  # type: ignore[arg-type]
+    return assemble_system_prompt(builtin_personas()[persona], environment(mode),
                                   notes=NOTES, memory=MEMORY, skills=SKILLS)
 
 

@@ -59,7 +59,7 @@ async def one_turn(tmp_path: Path, *, system_prompt: str = "",
                         model="anthropic:claude-sonnet-4-5", tools=tools or ToolRegistry(),
                         workspace=tmp_path, system_prompt=system_prompt, compaction=True)
     events = await collect(engine.run("and now?"))
-    assert events[-1].status == "completed"  # type: ignore[attr-defined]
+    assert events[-1].status == "completed"
     return provider
 
 

@@ -17,7 +17,7 @@ def chip(popup: Any) -> list[tuple[str, str]]:
     return [(box.itemData(i), box.itemText(i)) for i in range(box.count())]
 
 
-def test_the_quick_ask_chip_switches_the_prompt_and_the_tools(qloop, qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_quick_ask_chip_switches_the_prompt_and_the_tools(qloop, qtbot, make_desktop) -> None:
     desktop = make_desktop([{"text": "Hi from chat."}, {"text": "Hi from code."}])
     run(qloop, desktop.load_personas)  # what the app does after its first paint
     popup = act(qloop, desktop.show_quick_ask)
@@ -50,7 +50,7 @@ def test_the_quick_ask_chip_switches_the_prompt_and_the_tools(qloop, qtbot, make
     assert popup.current_persona() == "code"  # the choice is kept for the next question
 
 
-def test_the_chip_follows_the_enabled_personas(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_chip_follows_the_enabled_personas(qloop, make_desktop) -> None:
     desktop = make_desktop()
     run(qloop, desktop.load_personas)  # what the app does after its first paint
     popup = act(qloop, desktop.show_quick_ask)

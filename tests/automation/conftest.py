@@ -15,7 +15,7 @@ from tests.ui.conftest import make_desktop  # noqa: F401  (a fixture)
 class Hits(BaseHTTPRequestHandler):
     sent: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         Hits.sent.append(self.path)
         body = b"sent"
         self.send_response(200)

@@ -29,7 +29,7 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 
 def utc(*args: int) -> float:
-    return dt.datetime(*args, tzinfo=dt.UTC).timestamp()  # type: ignore[misc]
+    return dt.datetime(*args, tzinfo=dt.UTC).timestamp()
 
 
 class Runs:
@@ -121,7 +121,7 @@ async def test_no_more_than_the_cap_work_at_once_the_rest_in_due_order(db: Datab
     assert len(claimed) == 12
     assert runs.started == names[:3]
     queued = [store.run(run.id) for run, _auto in sched.queue]
-    assert [r.note for r in queued if r] == [queued[0].note] * 9  # type: ignore[union-attr]
+    assert [r.note for r in queued if r] == [queued[0].note] * 9
     assert queued[0] is not None and queued[0].note.startswith("queued: 3 runs")
     runs.end("task 01")
     await settle()

@@ -332,7 +332,7 @@ def test_no_bus_at_all_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert awake.wait_idle()
     assert awake.status == ("Keep-awake unavailable: logind inhibitor unavailable: no system bus; "
                             f"{PM}: no session bus; {GNOME}: no session bus")
-    assert not awake._held  # noqa: SLF001
+    assert not awake._held
     awake.release("x")
     assert awake.wait_idle()
     assert awake.status.startswith("Keep-awake unavailable")  # still says why
@@ -356,7 +356,7 @@ def test_platform_chains() -> None:
     assert [i.name for i in platform_inhibitor("win32").inhibitors] == ["wakepy"]
 
 
-def test_desktop_app_holds_keep_awake_while_a_turn_runs(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_desktop_app_holds_keep_awake_while_a_turn_runs(qtbot, qloop, make_desktop) -> None:  # noqa: F811
     inhibitor = RecordingInhibitor()
     desktop = make_desktop([{"chunks": ["x"] * 10, "delay": 0.02}], keep_awake=KeepAwake(inhibitor))
     seen: dict[str, object] = {}

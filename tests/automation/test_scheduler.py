@@ -28,7 +28,7 @@ NY = ZoneInfo("America/New_York")
 
 
 def at(tz: ZoneInfo, *args: int, fold: int = 0) -> float:
-    return dt.datetime(*args, tzinfo=tz, fold=fold).timestamp()  # type: ignore[misc]
+    return dt.datetime(*args, tzinfo=tz, fold=fold).timestamp()
 
 
 def local(ts: float, tz: ZoneInfo) -> str:
@@ -300,7 +300,7 @@ def test_grants_are_task_scoped_standing_rules(db: Database) -> None:
 
 def make(db: Database, clock: Clock, recorder: Recorder, **kw: object) -> Scheduler:
     return Scheduler(store_at(db, clock), recorder, owner="test", clock=clock,
-                     monotonic=clock.monotonic, **kw)  # type: ignore[arg-type]
+                     monotonic=clock.monotonic, **kw)
 
 
 async def settle() -> None:

@@ -102,7 +102,7 @@ async def test_changing_turning_on_and_deleting_ask_in_auto_mode(tmp_path: Path)
     [item] = rt.inbox.pending(sid)
     assert "“Brief” (now: every day at 08:00 (UTC), off)" in item.reason
     assert "Turns it on" in item.reason and "Next run: 20" in item.reason
-    assert store.get(auto.id).enabled is False  # type: ignore[union-attr]
+    assert store.get(auto.id).enabled is False
 
     sid, events = await turn(rt, tmp_path, "auto", [
         {"name": "update_automation", "arguments": {"id": auto.id, "cron": "30 7 * * 1",
@@ -110,7 +110,7 @@ async def test_changing_turning_on_and_deleting_ask_in_auto_mode(tmp_path: Path)
     ])
     [item] = rt.inbox.pending(sid)
     assert "New schedule: every Monday at 07:30 (Asia/Tokyo); next run 20" in item.reason
-    assert store.get(auto.id).schedule.cron == "0 8 * * *"  # type: ignore[union-attr]
+    assert store.get(auto.id).schedule.cron == "0 8 * * *"
 
     sid, events = await turn(rt, tmp_path, "auto", [
         {"name": "delete_automation", "arguments": {"id": auto.id}},

@@ -440,7 +440,7 @@ def test_sigterm_while_a_run_streams_its_answer_resumes_it_at_the_next_start(
     finally:
         code, err = stop(first)
     assert code == 0, err
-    assert store().run(run.id).status == "running"  # type: ignore[union-attr]
+    assert store().run(run.id).status == "running"
 
     second = spawn_serve(ws)
     try:

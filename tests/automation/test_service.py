@@ -132,7 +132,7 @@ async def test_runs_are_sessions_parked_on_the_inbox_without_delaying_others(
     await service.scheduler.tick()
     done = await until(lambda: next((r for r in store.runs(other.id)
                                      if r.status == "completed"), None))
-    assert store.run(run.id).status == "waiting"  # type: ignore[union-attr]
+    assert store.run(run.id).status == "waiting"
     assert done.session_id != run.session_id
 
     # The user approves, "always" (for this task): the send happens once, the run completes.
@@ -206,10 +206,10 @@ async def test_after_a_restart_a_run_resumed_by_the_window_is_not_failed(
     service.recover()  # ... and the service's tries too: one of them drives it
     await rt.start()
     await asyncio.sleep(0.2)
-    assert service.store.run(run.id).status == "waiting"  # type: ignore[union-attr]
+    assert service.store.run(run.id).status == "waiting"
     [item] = rt.inbox.pending(run.session_id)
     rt.inbox.resolve(item.id, "once", by="window")
-    await until(lambda: service.store.run(run.id).status == "completed")  # type: ignore[union-attr]
+    await until(lambda: service.store.run(run.id).status == "completed")
     assert [s["channel"] for s in SENT] == ["#ops"]
     await rt.stop()
     rt.close()

@@ -201,6 +201,6 @@ async def test_a_run_that_sleeps_goes_on_when_woken(tmp_path: Path) -> None:
     clock.now = time.time() + 121
     [wake] = await service.wake_due(clock.now)
     assert wake.session_id == run.session_id
-    await until(lambda: service.store.run(run.id).status == "completed")  # type: ignore[union-attr]
+    await until(lambda: service.store.run(run.id).status == "completed")
     assert "The data is in: done." in texts(rt, run.session_id or "")
     rt.close()

@@ -75,12 +75,12 @@ def test_window_lists_runs_and_opens_a_run_session(qtbot: Any, tmp_path: Path) -
     window.run_button.click()
     assert ran == [auto.id]
     window.pause_button.click()
-    assert not store.get(auto.id).enabled  # type: ignore[union-attr]
+    assert not store.get(auto.id).enabled
     assert window.list.topLevelItem(0).text(2) == "paused"
     assert window.pause_button.text() == "&Resume"
 
 
-def test_desktop_wiring_pause_all_notifications_and_menu(  # type: ignore[no-untyped-def]
+def test_desktop_wiring_pause_all_notifications_and_menu(
     qtbot, qloop, make_desktop, tmp_path: Path
 ) -> None:
     desktop = make_desktop([{"text": "Report done."}])
@@ -137,7 +137,7 @@ def test_desktop_wiring_pause_all_notifications_and_menu(  # type: ignore[no-unt
     assert desktop.window.session_id == run.session_id
 
 
-def test_morning_brief_in_the_window_waits_in_the_inbox_and_sends_once(  # type: ignore[no-untyped-def]
+def test_morning_brief_in_the_window_waits_in_the_inbox_and_sends_once(
     qtbot, qloop, make_desktop, tmp_path: Path, slack: str
 ) -> None:
     import json
@@ -178,7 +178,7 @@ def test_morning_brief_in_the_window_waits_in_the_inbox_and_sends_once(  # type:
         [run] = store.runs(auto.id)
         assert run.status == "waiting"
         assert desktop.resolve_item(item.id, "once", by="window")  # the inbox's Approve
-        await until(lambda: store.run(run.id).status == "completed",  # type: ignore[union-attr]
+        await until(lambda: store.run(run.id).status == "completed",
                     what="the run's end", timeout=10)
 
     qloop.run_until_complete(scenario())

@@ -39,7 +39,7 @@ def test_a_question_is_answered_and_an_approval_approved(tmp_path: Path) -> None
     assert refused.returncode == 2
     assert f"#{question.id} is a question, not an approval: reply with `answer" in refused.stderr
     assert cli("deny", str(question.id), cwd=tmp_path).returncode == 2
-    assert inbox().get(question.id).pending  # type: ignore[union-attr]
+    assert inbox().get(question.id).pending
 
     assert cli("answer", str(question.id), "Q4", cwd=tmp_path).returncode == 0
     res = cli("resume", cwd=tmp_path)

@@ -22,7 +22,7 @@ def owq(*args: str, cwd: Path, stdin: object = subprocess.DEVNULL, timeout: floa
     return subprocess.run(
         [sys.executable, "-m", "openworker_qt", *args],
         cwd=cwd,
-        stdin=stdin,  # type: ignore[arg-type]
+        stdin=stdin,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -338,7 +338,7 @@ def test_show_streams_a_long_session_page_by_page(tmp_path: Path) -> None:
     with store.batch():
         for i in range(total):
             role = "user" if i % 2 == 0 else "assistant"
-            store.append(sid, {"role": role, "content": f"message {i}"})  # type: ignore[typeddict-item]
+            store.append(sid, {"role": role, "content": f"message {i}"})
     queries: list[str] = []
     db._home.conn.set_trace_callback(queries.append)
     assert [m["content"] for m in store.iter_messages(sid)] == [f"message {i}" for i in range(total)]

@@ -62,7 +62,7 @@ def inbox() -> Inbox:
     return Inbox(Database(Path(os.environ["OPENWORKER_HOME"]) / "data" / "openworker.sqlite3"))
 
 
-def wait_for(predicate, timeout: float = 30.0):  # type: ignore[no-untyped-def]
+def wait_for(predicate, timeout: float = 30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -96,7 +96,7 @@ def test_killed_while_parked_then_approved_elsewhere(work: tuple[Path, Path]) ->
         item = wait_for(lambda: (inbox().pending() or [None])[0])
     finally:
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)  # reads and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert item.tool == "write_file" and item.tool_call_id == "w1"
     assert not (ws / "g.txt").exists()
@@ -151,7 +151,7 @@ def test_killed_after_the_tool_ran_before_its_result(work: tuple[Path, Path]) ->
                  cwd=ws, env=env)
     item = wait_for(lambda: (inbox().pending() or [None])[0])
     assert cli("approve", str(item.id), cwd=ws).returncode == 0
-    proc.wait(timeout=30)
+    proc.communicate(timeout=30)  # reads and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     assert (ws / "g.txt").exists()  # the effect happened, its result was never stored
     (ws / "g.txt").unlink()  # so we can see whether it is ever written again
@@ -207,7 +207,7 @@ def test_killed_mid_stream_then_continued_with_run(tmp_path: Path) -> None:
     ]
     listed = cli("sessions", cwd=ws).stdout
     assert sid in listed and "running" not in listed
-    assert store.get_session(sid).status == "idle"  # type: ignore[union-attr]
+    assert store.get_session(sid).status == "idle"
 
 
 def test_killed_mid_stream_then_resume_points_at_retry(tmp_path: Path) -> None:

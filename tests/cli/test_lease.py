@@ -51,7 +51,7 @@ def test_second_process_is_refused_then_takes_over_a_killed_owner(tmp_path: Path
         db.close()
     finally:
         owner.send_signal(signal.SIGKILL)
-        owner.wait(timeout=30)
+        owner.communicate(timeout=30)  # reads and closes its pipes
     assert owner.returncode == -signal.SIGKILL
     # The owner is gone (its lease is still in the table): the next driver takes over.
     taken = cli("run", "-s", sid, "--model", f"scripted:{reply}", "are you there?", cwd=ws)
@@ -59,5 +59,5 @@ def test_second_process_is_refused_then_takes_over_a_killed_owner(tmp_path: Path
     assert "Here now." in taken.stdout
     db = database()
     assert SessionLeases(db).get(sid) is None  # released at the end of its turn
-    assert ConversationStore(db).get_session(sid).status == "idle"  # type: ignore[union-attr]
+    assert ConversationStore(db).get_session(sid).status == "idle"
     db.close()

@@ -74,7 +74,7 @@ class SlackStub:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        port = site._server.sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
 
     async def stop(self) -> None:
@@ -135,7 +135,7 @@ class SlackStub:
         channel = str(args.get("channel", ""))
         return {"channel": {"id": channel, "name": self.names.get(channel, "")}}
 
-    def _m_chat_postMessage(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _m_chat_postMessage(self, args: dict[str, Any]) -> dict[str, Any]:  # noqa: N802 (Slack's method name)
         ts = f"1700000100.{next(self._ts):06d}"
         blocks = args.get("blocks") or []
         if isinstance(blocks, str):
@@ -148,7 +148,7 @@ class SlackStub:
         self.updated.append(args)
         return {"channel": args["channel"], "ts": args["ts"]}
 
-    def _m_chat_postEphemeral(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _m_chat_postEphemeral(self, args: dict[str, Any]) -> dict[str, Any]:  # noqa: N802 (Slack's method name)
         self.ephemeral.append(args)
         return {"message_ts": "1700000200.000001"}
 
@@ -170,10 +170,10 @@ class SlackStub:
         return {"messages": {"matches": [{"channel": {"id": p.channel}, "text": p.text,
                                           "ts": p.ts} for p in hits]}}
 
-    def _m_files_getUploadURLExternal(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _m_files_getUploadURLExternal(self, args: dict[str, Any]) -> dict[str, Any]:  # noqa: N802 (Slack's method name)
         return {"upload_url": f"{self.url}/upload/F1", "file_id": "F1"}
 
-    def _m_files_completeUploadExternal(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _m_files_completeUploadExternal(self, args: dict[str, Any]) -> dict[str, Any]:  # noqa: N802 (Slack's method name)
         files = args.get("files")
         files = json.loads(files) if isinstance(files, str) else files
         self.posted.append(Posted(str(args.get("channel_id", "")), "(file)", "0",

@@ -141,7 +141,7 @@ async def site() -> AsyncIterator[Site]:
     await runner.setup()
     tcp = web.TCPSite(runner, "127.0.0.1", 0)
     await tcp.start()
-    s.port = tcp._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    s.port = tcp._server.sockets[0].getsockname()[1]
     try:
         yield s
     finally:

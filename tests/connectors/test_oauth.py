@@ -81,7 +81,7 @@ class AuthServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        self.url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
 
     async def stop(self) -> None:
         if self._runner is not None:

@@ -150,7 +150,7 @@ async def test_yes_no_values_stay_compatible_and_nonsense_is_refused() -> None:
     rt = runtime(Sleeps())
     try:
         spec = rt.connectors.spec("stripe")
-        assert spec.field("allow_changes").kind == "bool"  # type: ignore[union-attr]
+        assert spec.field("allow_changes").kind == "bool"
         for typed, stored in (("yes", "yes"), ("On", "yes"), ("true", "yes"), ("no", None),
                               ("off", None), ("", None)):
             clean = rt.connectors.check_values(spec, {"token": "sk", "allow_changes": typed})

@@ -86,7 +86,7 @@ def send_turns(text: str = REPLY) -> list[dict[str, Any]]:
 
 
 async def card_in_thread(stub: SlackStub) -> Posted:
-    return await wait_for(lambda: next((p for p in stub.posted if p.blocks), None))  # type: ignore[no-any-return]
+    return await wait_for(lambda: next((p for p in stub.posted if p.blocks), None))
 
 
 def button(card: Posted, action_id: str) -> str:
@@ -95,7 +95,7 @@ def button(card: Posted, action_id: str) -> str:
 
 
 async def replied(stub: SlackStub, text: str = REPLY) -> Posted:
-    return await wait_for(lambda: next((p for p in stub.posted if p.text == text), None))  # type: ignore[no-any-return]
+    return await wait_for(lambda: next((p for p in stub.posted if p.text == text), None))
 
 
 @pytest_asyncio.fixture
@@ -255,12 +255,12 @@ async def test_only_allowed_members_start_sessions_and_answer(
         assert item is not None and item.pending
         # A click in another channel does not reach this thread's item either.
         await slack.acked(await slack.click("U1", "C0OTHER", APPROVE, str(item_id)))
-        assert app.rt.inbox.get(item_id).pending  # type: ignore[union-attr]
+        assert app.rt.inbox.get(item_id).pending
         # Denied by an allowed member: nothing is posted.
         await slack.acked(await slack.click("U2", CHANNEL, DENY, str(item_id)))
         sid = str(app.session_of(TARGET))
         await wait_for(lambda: not app.manager.is_running(sid))
-        assert app.rt.inbox.get(item_id).resolution == "deny"  # type: ignore[union-attr]
+        assert app.rt.inbox.get(item_id).resolution == "deny"
         assert not [p for p in slack.posted if p.text == REPLY]
     finally:
         await app.stop()
@@ -277,7 +277,7 @@ async def test_first_answer_wins_between_the_app_and_slack(
         item_id = int(button(card, APPROVE))
         assert app.rt.inbox.respond(item_id, "deny", by="app")  # the window answered first
         await slack.acked(await slack.click("U1", CHANNEL, APPROVE, str(item_id)))
-        assert app.rt.inbox.get(item_id).resolution == "deny"  # type: ignore[union-attr]
+        assert app.rt.inbox.get(item_id).resolution == "deny"
         update = await wait_for(lambda: slack.updated)
         assert "denied" in update[-1]["text"]
         sid = str(app.session_of(TARGET))
@@ -396,7 +396,7 @@ async def test_local_changes_are_approved_at_the_computer_not_from_slack(
         assert "answered there" in str(card.blocks)
         item = next(iter(app.rt.inbox.pending()))
         await slack.acked(await slack.click("U1", CHANNEL, APPROVE, str(item.id)))  # forged
-        assert app.rt.inbox.get(item.id).pending  # type: ignore[union-attr]
+        assert app.rt.inbox.get(item.id).pending
         assert not (tmp_path / "notes.md").exists()
         assert app.rt.inbox.respond(item.id, "approve")  # at the computer
         await wait_for(lambda: (tmp_path / "notes.md").exists())

@@ -52,7 +52,7 @@ def answering(outcome: ApprovalOutcome) -> Callable[[ApprovalRequest], Awaitable
         seen.append(request)
         return outcome
 
-    approver.seen = seen  # type: ignore[attr-defined]
+    approver.seen = seen
     return approver
 
 

@@ -73,8 +73,8 @@ async def test_a_long_session_is_summarised_once_and_the_note_reused(tmp_path: P
     # A visible marker, no trimming needed.
     kinds = [e.kind for e in events if isinstance(e, ev.NoticeAdded)]
     assert kinds == [COMPACTED]
-    assert events[-1].status == "completed"  # type: ignore[attr-defined]
-    assert events[-1].usage == {"input_tokens": 9_000, "output_tokens": 40}  # type: ignore[attr-defined]
+    assert events[-1].status == "completed"
+    assert events[-1].usage == {"input_tokens": 9_000, "output_tokens": 40}
     # The originals stay stored (in the database too), the note beside them.
     stored = store.load(sid)
     assert stored[: len(old)] == old
@@ -106,7 +106,7 @@ async def test_a_failed_summary_falls_back_to_trimming(tmp_path: Path) -> None:
     provider = ScriptedProvider([{"text": "done"}], caps=CAPS,
                                 by_system=summariser({"error": "overloaded", "error_kind": "server"}))
     events = await collect(engine_on(store, sid, provider, tmp_path).run("and now?"))
-    assert events[-1].status == "completed"  # type: ignore[attr-defined]
+    assert events[-1].status == "completed"
     kinds = [e.kind for e in events if isinstance(e, ev.NoticeAdded)]
     assert kinds == ["context_trimmed"]
     assert not any(m.get("kind") == COMPACTED for m in store.load(sid))
@@ -160,7 +160,7 @@ async def test_stop_while_the_summary_is_written(tmp_path: Path) -> None:
         events.append(event)
         if isinstance(event, ev.UserMessageAdded):
             asyncio.get_running_loop().call_later(0.2, engine.request_interrupt)
-    assert isinstance(events[-2], ev.Interrupted) and events[-1].status == "interrupted"  # type: ignore[attr-defined]
+    assert isinstance(events[-2], ev.Interrupted) and events[-1].status == "interrupted"
     assert main_requests(provider) == []  # the turn's own call never went out
     stored = store.load(sid)
     assert not any(m.get("kind") == COMPACTED for m in stored)

@@ -82,7 +82,7 @@ async def test_unattended_write_parks_then_resumes_after_restart(tmp_path: Path)
     # "Restart": the first process dies while waiting.
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
-    assert first.store.get_session(info.id).status == "running"  # type: ignore[union-attr]
+    assert first.store.get_session(info.id).status == "running"
 
     second = World(tmp_path, WRITE[1:])
     second.inbox.resolve(item.id, "allow", by="cli")
@@ -97,15 +97,15 @@ async def test_unattended_write_parks_then_resumes_after_restart(tmp_path: Path)
     history = second.store.load(info.id)
     assert pending_tool_calls(history) == []
     assert history[-1]["content"] == "Saved your note."
-    assert second.store.get_session(info.id).status == "idle"  # type: ignore[union-attr]
+    assert second.store.get_session(info.id).status == "idle"
 
 
 async def test_deny_after_restart_does_not_execute(tmp_path: Path) -> None:
     first = World(tmp_path, WRITE, wait=False)
     info = first.manager.create_session(unattended=True, workspace=str(tmp_path))
     events = await collect(first.manager.run(info.id, "note"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
-    assert first.store.get_session(info.id).status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
+    assert first.store.get_session(info.id).status == "suspended"
     [item] = first.inbox.pending()
     first.inbox.resolve(item.id, "deny")
     second = World(tmp_path, WRITE[1:])
@@ -123,13 +123,13 @@ async def test_question_parks_and_answer_finishes_the_turn(tmp_path: Path) -> No
     first = World(tmp_path, turns, wait=False)
     info = first.manager.create_session(unattended=True)
     events = await collect(first.manager.run(info.id, "paint"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [item] = first.inbox.pending()
     assert item.kind == "question" and item.tool_call_id == "q1" and item.title == "Which color?"
     first.inbox.resolve(item.id, "blue")
     second = World(tmp_path, turns[1:])
     events = await collect(second.manager.resume(info.id))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     history = second.store.load(info.id)
     tool_msg = next(m for m in history if m["role"] == "tool")
     assert tool_msg["content"] == "User answered: blue"
@@ -142,7 +142,7 @@ async def test_still_pending_item_suspends_again_without_a_new_item(tmp_path: Pa
     await collect(first.manager.run(info.id, "note"))
     second = World(tmp_path, WRITE[1:], wait=False)
     events = await collect(second.manager.resume(info.id))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     assert len(second.inbox.items()) == 1
 
 
@@ -154,7 +154,7 @@ async def test_interrupted_stream_after_crash_gets_a_notice(tmp_path: Path) -> N
     assert world.manager.recover() == []
     history = world.store.load(info.id)
     assert history[-1]["role"] == "notice" and history[-1]["kind"] == "error"
-    assert world.store.get_session(info.id).status == "idle"  # type: ignore[union-attr]
+    assert world.store.get_session(info.id).status == "idle"
 
 
 async def test_started_but_unrecorded_call_is_confirmed_before_rerun(tmp_path: Path) -> None:
@@ -170,7 +170,7 @@ async def test_started_but_unrecorded_call_is_confirmed_before_rerun(tmp_path: P
     world.audit.record(info.id, "w1", "write_file", "started")
     world.store.update_session(info.id, status="running")
     events = await collect(world.manager.resume(info.id))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [item] = world.inbox.pending()
     assert item.tool_call_id == "w1:rerun" and "may already" in item.reason
     world.inbox.resolve(item.id, "deny")
@@ -275,9 +275,9 @@ async def test_quitting_keeps_a_parked_approval_for_the_next_start(tmp_path: Pat
     await first.manager.shutdown(grace=5)
     # The parked ask survives a graceful quit …
     [item] = first.inbox.pending()
-    assert first.store.get_session(info.id).status == "running"  # type: ignore[union-attr]
+    assert first.store.get_session(info.id).status == "running"
     # … while a streaming turn is stopped like the Stop button would.
-    assert first.store.get_session(streaming.id).status == "interrupted"  # type: ignore[union-attr]
+    assert first.store.get_session(streaming.id).status == "interrupted"
     second = World(tmp_path, WRITE[1:])
     assert [s.id for s in second.manager.resumable()] == [info.id]
     tasks = second.manager.recover()
@@ -301,14 +301,14 @@ async def test_a_reused_vendor_call_id_gets_a_fresh_approval(tmp_path: Path) -> 
     world = World(tmp_path, turns, wait=False)
     info = world.manager.create_session(unattended=True, workspace=str(tmp_path))
     events = await collect(world.manager.run(info.id, "write a"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [first] = world.inbox.pending()
     world.inbox.resolve(first.id, "once")
     events = await collect(world.manager.resume(info.id))
-    assert events[-1].status == "completed" and (tmp_path / "a.txt").exists()  # type: ignore[union-attr]
+    assert events[-1].status == "completed" and (tmp_path / "a.txt").exists()
 
     events = await collect(world.manager.run(info.id, "write b"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     assert not (tmp_path / "b.txt").exists()  # not approved by the first turn's answer
     [second] = world.inbox.pending()
     assert second.id != first.id and second.tool_call_id == "call_0"
@@ -317,11 +317,11 @@ async def test_a_reused_vendor_call_id_gets_a_fresh_approval(tmp_path: Path) -> 
     # A restart re-asks the same item, not a new one.
     again = World(tmp_path, turns[3:], wait=False)
     events = await collect(again.manager.resume(info.id))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     assert [i.id for i in again.inbox.pending()] == [second.id]
     again.inbox.resolve(second.id, "deny")
     events = await collect(again.manager.resume(info.id))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert not (tmp_path / "b.txt").exists() and len(again.inbox.items()) == 2
 
 
@@ -335,7 +335,7 @@ async def test_a_reused_vendor_call_id_gets_a_fresh_question(tmp_path: Path) -> 
     world.inbox.resolve(first.id, "blue")
     await collect(world.manager.resume(info.id))
     events = await collect(world.manager.run(info.id, "two"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [second] = world.inbox.pending()
     assert second.id != first.id and second.kind == "question"
 
@@ -352,5 +352,5 @@ async def test_items_parked_before_call_keys_existed_are_still_found(tmp_path: P
     old = world.inbox.add("approval", info.id, tool_call_id="w1", tool="write_file")
     world.inbox.resolve(old.id, "once")
     events = await collect(world.manager.resume(info.id))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert (tmp_path / "g.txt").exists() and len(world.inbox.items()) == 1

@@ -91,14 +91,14 @@ async def test_write_asks_and_obeys_the_answer(
     )
     events = await collect(engine.run("note it"))
     assert "permission_required" in types(events)
-    req = approver.seen[0]  # type: ignore[attr-defined]
+    req = approver.seen[0]
     assert req.tool == "write_file" and req.risk is RiskClass.WRITE_LOCAL and req.target == "g.txt"
     assert (tmp_path / "g.txt").exists() is written
     finished = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert finished.status == status
     if not written:
         assert "not executed" in engine.history[2]["content"]
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_no_approver_means_denied_not_hung(tmp_path: Path) -> None:
@@ -138,7 +138,7 @@ async def test_writes_run_one_at_a_time_in_call_order(tmp_path: Path) -> None:
     active = 0
     overlap = False
 
-    def writer(tag: str):  # type: ignore[no-untyped-def]
+    def writer(tag: str):
         async def run(args: dict[str, Any], ctx: ToolContext) -> str:
             nonlocal active, overlap
             active += 1
@@ -194,7 +194,7 @@ async def test_mixed_batch_keeps_authorisation_serial(tmp_path: Path) -> None:
     )
     events = await collect(engine.run("go"))
     assert order == ["r1", "w1", "r2", "w2"]
-    asked = [r.arguments["tag"] for r in approver.seen]  # type: ignore[attr-defined]
+    asked = [r.arguments["tag"] for r in approver.seen]
     assert asked == ["w1", "w2"]
     assert types(events).count("permission_required") == 2
 
@@ -229,7 +229,7 @@ async def test_steering_is_injected_after_the_current_step(tmp_path: Path) -> No
         ("assistant", None),
     ]
     assert provider.requests[1].messages[-1] == {"role": "user", "content": "and in French too"}
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     steered = [e for e in events if isinstance(e, ev.UserMessageAdded)]
     assert [m.message["source"] for m in steered] == ["user", "steering"]
 
@@ -262,7 +262,7 @@ async def test_steering_left_by_a_stopped_turn_is_handed_back_not_sent_later(tmp
             slow_until_stopped.release()
     assert engine.history[-1]["role"] == "notice"  # stopped
     events = await collect(engine.run("something else"))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert not any("blue" in str(m.get("content")) for m in provider.requests[-1].messages)
     assert not any("blue" in str(m.get("content")) for m in engine.history)
     assert engine.take_steering() == ["use the blue one"]
@@ -314,7 +314,7 @@ async def test_invalid_tool_arguments_become_an_error_result(tmp_path: Path) -> 
     assert finished.status == "error" and "not valid JSON" in finished.result
     assert "permission_required" not in types(events)
     assert not (tmp_path / "x").exists()
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_unknown_tool_and_failing_tool(tmp_path: Path) -> None:
@@ -391,7 +391,7 @@ async def test_provider_error_keeps_partial_text_and_retry_reruns(tmp_path: Path
     assert types(events)[-2:] == ["error", "turn_end"]
     err = next(e for e in events if isinstance(e, ev.ErrorOccurred))
     assert "upstream exploded" in err.message and err.kind == "server"
-    assert events[-1].status == "error"  # type: ignore[union-attr]
+    assert events[-1].status == "error"
     partial, note = engine.history[-2], engine.history[-1]
     assert partial["role"] == "assistant" and partial["content"] == "partial answer"
     assert "tool_calls" not in partial
@@ -400,7 +400,7 @@ async def test_provider_error_keeps_partial_text_and_retry_reruns(tmp_path: Path
 
     user_count = sum(1 for m in engine.history if m["role"] == "user")
     retried = await collect(engine.retry())
-    assert retried[-1].status == "completed"  # type: ignore[union-attr]
+    assert retried[-1].status == "completed"
     assert sum(1 for m in engine.history if m["role"] == "user") == user_count
     # The failed partial answer is not sent back to the model on retry.
     assert "partial answer" not in json.dumps(provider.requests[1].messages)
@@ -425,7 +425,7 @@ async def test_retry_after_switch_uses_the_new_model(tmp_path: Path) -> None:
     await collect(engine.run("hi"))
     engine.switch_model("two:m")
     events = await collect(engine.retry())
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert second.calls == 1 and engine.history[-1]["content"] == "from the other model"
 
 
@@ -440,7 +440,7 @@ def test_switch_model_notice_semantics(tmp_path: Path) -> None:
 
 def test_switch_model_warns_about_images(tmp_path: Path) -> None:
     engine, _ = make_engine([], tmp_path, model="a", caps=Capabilities(vision=False))
-    engine._append(  # noqa: SLF001 — seeding history
+    engine._append(
         {
             "role": "user",
             "content": [
@@ -540,7 +540,7 @@ async def test_resume_runs_only_unanswered_calls(tmp_path: Path) -> None:
     )
     events = await collect(engine.resume())
     assert ran == ["B"]
-    assert events[0].reason == "resume"  # type: ignore[union-attr]
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[0].reason == "resume"
+    assert events[-1].status == "completed"
     assert provider.calls == 1
     assert await collect(engine.resume()) == []  # nothing pending any more

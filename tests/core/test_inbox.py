@@ -29,7 +29,7 @@ def test_kinds_filter_and_persistence(tmp_path: Path) -> None:
     assert [i.kind for i in again.pending("s1")] == ["approval", "question"]
     assert [i.session_id for i in again.pending(kind="notice")] == ["s2"]
     with pytest.raises(ValueError, match="unknown inbox kind"):
-        again.add("bogus", "s1")  # type: ignore[arg-type]
+        again.add("bogus", "s1")
 
 
 def test_resolve_keeps_the_first_answer(inbox: Inbox) -> None:
@@ -89,7 +89,7 @@ def test_threads_race_exactly_one_wins(inbox: Inbox) -> None:
     assert final is not None and final.resolved_by == wins[0]
 
 
-def _race(path: str, item_id: int, n: int, start: multiprocessing.synchronize.Event, out: multiprocessing.Queue) -> None:  # type: ignore[name-defined]
+def _race(path: str, item_id: int, n: int, start: multiprocessing.synchronize.Event, out: multiprocessing.Queue) -> None:
     box = Inbox(Database(path))
     start.wait()
     out.put((n, box.resolve(item_id, "once" if n % 2 else "deny", by=f"proc{n}")))
@@ -148,12 +148,12 @@ def test_a_question_is_answered_not_approved(inbox: Inbox) -> None:
     q = inbox.add("question", "s1", tool_call_id="q1", tool="ask_user", title="Which file?")
     for action in ("approve", "always", "deny"):
         with pytest.raises(InboxError, match=r"#\d+ is a question, not an approval: reply with `answer"):
-            inbox.respond(q.id, action)  # type: ignore[arg-type]
+            inbox.respond(q.id, action)
     with pytest.raises(InboxError, match="needs some text"):
         inbox.respond(q.id, "answer", "  ")
-    assert inbox.get(q.id).pending  # type: ignore[union-attr]  # nothing was recorded
+    assert inbox.get(q.id).pending  # nothing was recorded
     assert inbox.respond(q.id, "answer", "approve", by="cli") is True  # a text answer may say anything
-    assert inbox.get(q.id).resolution == "approve"  # type: ignore[union-attr]
+    assert inbox.get(q.id).resolution == "approve"
 
 
 def test_an_approval_takes_no_text_answer_anywhere(inbox: Inbox) -> None:
@@ -164,13 +164,13 @@ def test_an_approval_takes_no_text_answer_anywhere(inbox: Inbox) -> None:
         inbox.resolve(a.id, "sure, go ahead")  # the raw path every surface uses
     with pytest.raises(InboxError, match="cannot be allowed always"):
         inbox.respond(a.id, "always")
-    assert inbox.get(a.id).pending  # type: ignore[union-attr]
+    assert inbox.get(a.id).pending
     assert inbox.respond(a.id, "approve") is True
-    assert inbox.get(a.id).resolution == "once"  # type: ignore[union-attr]
+    assert inbox.get(a.id).resolution == "once"
     ext = inbox.add("approval", "s1", tool_call_id="c2", tool="send", can_always=True)
-    assert inbox.respond(ext.id, "always") and inbox.get(ext.id).resolution == "always"  # type: ignore[union-attr]
+    assert inbox.respond(ext.id, "always") and inbox.get(ext.id).resolution == "always"
     d = inbox.add("approval", "s1", tool_call_id="c3", tool="send")
-    assert inbox.respond(d.id, "deny") and inbox.get(d.id).resolution == "deny"  # type: ignore[union-attr]
+    assert inbox.respond(d.id, "deny") and inbox.get(d.id).resolution == "deny"
     stopped = inbox.add("approval", "s1", tool_call_id="c4", tool="send")
     assert inbox.resolve(stopped.id, "cancelled", by="stop")  # a stopped turn withdraws it
 
@@ -178,13 +178,13 @@ def test_an_approval_takes_no_text_answer_anywhere(inbox: Inbox) -> None:
 def test_plans_folders_and_notices(inbox: Inbox) -> None:
     plan = inbox.add("plan", "s1", tool_call_id="p1", tool="propose_plan")
     assert inbox.respond(plan.id, "answer", "yes but skip step 3")
-    assert inbox.get(plan.id).resolution == "deny: yes but skip step 3"  # type: ignore[union-attr]  # feedback
+    assert inbox.get(plan.id).resolution == "deny: yes but skip step 3"  # feedback
     plan2 = inbox.add("plan", "s1", tool_call_id="p2", tool="propose_plan")
-    assert inbox.respond(plan2.id, "approve") and inbox.get(plan2.id).resolution == "approve"  # type: ignore[union-attr]
+    assert inbox.respond(plan2.id, "approve") and inbox.get(plan2.id).resolution == "approve"
     folder = inbox.add("directory", "s1", tool_call_id="d1", tool="request_directory")
     with pytest.raises(InboxError, match="is a folder request: approve or deny it"):
         inbox.respond(folder.id, "answer", "ok")
-    assert inbox.respond(folder.id, "deny") and inbox.get(folder.id).resolution == "deny"  # type: ignore[union-attr]
+    assert inbox.respond(folder.id, "deny") and inbox.get(folder.id).resolution == "deny"
     note = inbox.add("notice", "s1", title="Run finished")
     with pytest.raises(InboxError, match="is a notice"):
         inbox.respond(note.id, "approve")
@@ -255,6 +255,6 @@ def test_items_are_stored_redacted_and_found_by_either_key(tmp_path: Path) -> No
     assert box.find("s1", "c-SECRET-123456") == item
     question = box.add("question", "s1", tool_call_id="q", title="Which key?")
     assert box.respond(question.id, "answer", "this one: SECRET-123456")
-    assert box.get(question.id).resolution == "this one: [x]"  # type: ignore[union-attr]
+    assert box.get(question.id).resolution == "this one: [x]"
     dump = "\n".join(str(tuple(r)) for r in db.query("SELECT * FROM inbox"))
     assert "SECRET-123456" not in dump

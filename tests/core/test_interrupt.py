@@ -26,7 +26,7 @@ def assert_no_orphans(engine: TurnEngine) -> None:
 
 def ends_interrupted(events: list[ev.Event]) -> None:
     assert types(events)[-2:] == ["interrupted", "turn_end"]
-    assert events[-1].status == "interrupted"  # type: ignore[union-attr]
+    assert events[-1].status == "interrupted"
 
 
 async def test_stop_mid_stream_keeps_partial_text(tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ async def test_question_answer_becomes_the_result(tmp_path: Path) -> None:
     )
     events = await _collect(engine)
     assert engine.history[2]["content"] == "User answered: the blue one"
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_stop_between_iterations(tmp_path: Path) -> None:
@@ -258,7 +258,7 @@ async def test_next_turn_after_a_stop_runs_normally(tmp_path: Path) -> None:
         if isinstance(event, ev.AssistantDelta):
             engine.request_interrupt()
     events = await _collect(engine, "two")
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert engine.history[-1]["content"] == "fresh"
 
 

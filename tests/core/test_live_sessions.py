@@ -170,10 +170,10 @@ async def test_a_model_switch_without_a_live_engine_reads_no_history_then_marks_
         loads.append(threading.get_ident())
         return original(*a)
 
-    mgr.store.load = spy  # type: ignore[method-assign]
+    mgr.store.load = spy
     mgr.switch_model(first, "other:m2")
     assert loads == []  # nothing read for the switch itself
-    assert mgr.store.get_session(first).model == "other:m2"  # type: ignore[union-attr]
+    assert mgr.store.get_session(first).model == "other:m2"
     task = mgr.send(first, "and now?")
     assert task is not None and await task == "completed"
     assert threading.get_ident() not in loads

@@ -123,6 +123,7 @@ async def test_a_turn_waits_for_another_process_write_lock_without_freezing_the_
         beat.stop()
     finally:
         blocker.wait(timeout=30)
+        blocker.stdout.close()
         seen.close()
     assert isinstance(events[-1], ev.TurnEnded) and events[-1].status == "completed"
     assert checked == ["user_message", "assistant_message", "tool_finished", "assistant_message"]
@@ -132,7 +133,7 @@ async def test_a_turn_waits_for_another_process_write_lock_without_freezing_the_
     assert "hello" in stored[2]["content"] and stored[3]["content"] == "It says hello."
     assert rt.audit.stages(info.id, stored[1]["tool_calls"][0]["id"]) == [
         "proposed", "auto_allowed", "started", "finished"]
-    assert rt.conversations.get_session(info.id).status == "idle"  # type: ignore[union-attr]
+    assert rt.conversations.get_session(info.id).status == "idle"
     assert manager.holder(info.id) is None  # the lease was given back
     # The loop kept running while the lock was held (a frozen loop: ~HOLD late).
     print(f"longest loop stall while the lock was held: {beat.worst * 1000:.1f} ms")

@@ -31,11 +31,11 @@ SHAPES: dict[str, type] = {
 
 
 def _problems(msg: dict[str, Any]) -> list[str]:
-    shape = SHAPES.get(msg.get("role"))  # type: ignore[arg-type]
+    shape = SHAPES.get(msg.get("role"))
     if shape is None:
         return [f"unknown role {msg.get('role')!r}"]
-    required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
-    optional: frozenset[str] = shape.__optional_keys__  # type: ignore[attr-defined]
+    required: frozenset[str] = shape.__required_keys__
+    optional: frozenset[str] = shape.__optional_keys__
     out = [f"{msg['role']}: missing {k!r}" for k in sorted(required - set(msg))]
     out += [f"{msg['role']}: undeclared {k!r}" for k in sorted(set(msg) - required - optional)]
     for call_ in msg.get("tool_calls") or ():

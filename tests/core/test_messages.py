@@ -37,11 +37,11 @@ def _pdf(text: str | None) -> bytes:
             }
         )
         page[NameObject("/Resources")] = DictionaryObject(
-            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}  # noqa: SLF001
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}
         )
         stream = DecodedStreamObject()
         stream.set_data(f"BT /F1 12 Tf 20 100 Td ({text}) Tj ET".encode())
-        page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+        page[NameObject("/Contents")] = writer._add_object(stream)
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()
@@ -177,14 +177,14 @@ def test_ordering_a_settled_prefix_once_equals_ordering_everything() -> None:
         count = 0
         for end in range(1, len(msgs) + 1):
             tail = msgs[count:end]
-            ordered_tail = order_tool_results(tail)  # type: ignore[arg-type]
-            cut = settled_length(tail)  # type: ignore[arg-type]
+            ordered_tail = order_tool_results(tail)
+            cut = settled_length(tail)
             if cut:
                 settled.extend(ordered_tail[:cut])
                 count += cut
                 ordered_tail = ordered_tail[cut:]
                 checked += 1
-            assert settled + ordered_tail == order_tool_results(msgs[:end])  # type: ignore[arg-type]
+            assert settled + ordered_tail == order_tool_results(msgs[:end])
     assert checked > 100
 
 

@@ -441,7 +441,7 @@ def test_modes_parse_and_fall_back() -> None:
     engine.mode = "AUTO"
     assert engine.mode is PermissionMode.AUTO
     with pytest.raises(ValueError, match="outside_roots"):
-        PermissionEngine(workspace=".", outside_roots="maybe")  # type: ignore[arg-type]
+        PermissionEngine(workspace=".", outside_roots="maybe")
 
 
 # ------------------------------------------------------ read roots / sensitive

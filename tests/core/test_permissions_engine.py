@@ -68,7 +68,7 @@ async def test_interactive_asks_for_a_write_outside_the_roots(tmp_path: Path) ->
     events = await collect(engine.run("write it"))
     [req] = asked(events)
     assert "outside the writable roots" in req.reason
-    [seen] = approver.seen  # type: ignore[attr-defined]
+    [seen] = approver.seen
     assert seen.can_always is False and seen.standing_target is None
     [done] = finished(events)
     assert done.status == "denied"
@@ -106,7 +106,7 @@ async def test_auto_refuses_a_write_outside_the_roots_without_asking(tmp_path: P
     assert bad.status == "denied" and "outside the writable roots" in bad.result
     assert good.status == "ok" and good.rule == "mode:auto"
     assert not (tmp_path / "bad.py").exists() and (ws / "good.py").read_text() == "y"
-    assert approver.seen == []  # type: ignore[attr-defined]
+    assert approver.seen == []
 
 
 async def test_standing_rule_allows_and_is_cited_on_tool_finished(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ async def test_plan_mode_ignores_the_standing_rule(tmp_path: Path) -> None:
     assert asked(events) == []
     [done] = finished(events)
     assert done.status == "denied" and "read-only" in done.result and done.rule is None
-    assert sent == [] and approver.seen == []  # type: ignore[attr-defined]
+    assert sent == [] and approver.seen == []
 
 
 async def test_always_answer_becomes_a_rule_for_that_exact_target(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ async def test_always_answer_becomes_a_rule_for_that_exact_target(tmp_path: Path
     )
     events = await collect(engine.run("post"))
     assert [r.call_id for r in asked(events)] == ["c1", "c3"]
-    assert approver.seen[0].can_always is True  # type: ignore[attr-defined]
+    assert approver.seen[0].can_always is True
     rules = [(r.tool, r.target, r.scope) for r in decider.rules.list_rules()]
     assert rules == [("send_message", "slack:T1/C1", "session"),
                      ("send_message", "slack:T1/C3", "session")]

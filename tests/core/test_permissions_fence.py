@@ -311,6 +311,6 @@ def test_session_modes_are_checked_where_they_are_set(rt: Runtime, ws: Path) -> 
         rt.conversations.update_session(info.id, mode="yolo")
     with pytest.raises(ValueError, match="unknown permission mode"):
         SessionControl(rt.conversations, info.id).set_mode("yolo")
-    assert rt.conversations.get_session(info.id).mode == "plan"  # type: ignore[union-attr]
+    assert rt.conversations.get_session(info.id).mode == "plan"
     rt.conversations.update_session(info.id, mode="")  # "as the settings say"
-    assert rt.conversations.get_session(info.id).mode == ""  # type: ignore[union-attr]
+    assert rt.conversations.get_session(info.id).mode == ""

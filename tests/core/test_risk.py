@@ -114,7 +114,7 @@ async def test_an_undeclared_tool_asks_before_it_runs(tmp_path: Path) -> None:
     asked = [e for e in events if isinstance(e, ev.PermissionRequired)]
     assert [e.risk for e in asked] == ["external"]
     assert ran == []  # denied: never ran
-    assert approver.seen[0].risk is R.EXTERNAL  # type: ignore[attr-defined]
+    assert approver.seen[0].risk is R.EXTERNAL
 
 
 async def test_a_tool_under_a_read_name_that_declares_external_asks(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ async def test_a_second_driver_is_refused_and_writes_nothing(tmp_path: Path) -> 
     # Released at the end of the turn: the other window may drive it now.
     assert second.manager.holder(sid) is None
     events = await collect(second.manager.run(sid, "my turn"))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_the_next_driver_sees_what_the_last_one_wrote(tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ async def test_heartbeat_keeps_the_lease_fresh_while_the_turn_runs(tmp_path: Pat
     first.manager.stop(sid)
     await task
     assert first.manager.leases.get(sid) is None
-    assert first.manager._beat_handle is None  # noqa: SLF001 — no timer left behind
+    assert first.manager._beat_handle is None
 
 
 async def test_a_driver_whose_lease_was_taken_over_stops(tmp_path: Path) -> None:

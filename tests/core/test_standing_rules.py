@@ -54,7 +54,7 @@ def test_add_rejects_empty_target(tmp_path: Path, target: str) -> None:
 def test_add_rejects_bad_scope_tool_and_bounds(tmp_path: Path) -> None:
     s = store(tmp_path)
     with pytest.raises(ValueError, match="scope"):
-        s.add("send_message", "x", scope="global", scope_id="s1")  # type: ignore[arg-type]
+        s.add("send_message", "x", scope="global", scope_id="s1")
     with pytest.raises(ValueError, match="tool"):
         s.add(" ", "x", scope="session", scope_id="s1")
     with pytest.raises(ValueError, match="id"):

@@ -22,11 +22,11 @@ async def test_a_new_message_supersedes_the_parked_approval(tmp_path: Path) -> N
     world = World(tmp_path, MOVED_ON, wait=False)
     info = world.manager.create_session(unattended=True, workspace=str(tmp_path))
     events = await collect(world.manager.run(info.id, "note: buy milk"))
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [item] = world.inbox.pending(info.id)
 
     events = await collect(world.manager.run(info.id, "never mind, tell me a joke"))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert world.inbox.pending() == []
     closed = world.inbox.get(item.id)
     assert closed is not None
@@ -43,7 +43,7 @@ async def test_a_new_message_supersedes_the_parked_approval(tmp_path: Path) -> N
 
     # A late answer changes nothing, says why, and nothing runs.
     assert world.inbox.respond(item.id, "approve", by="cli") is False
-    message = closed_by_app(world.inbox.get(item.id))  # type: ignore[arg-type]
+    message = closed_by_app(world.inbox.get(item.id))
     assert message is not None and "conversation moved on" in message
     assert await collect(world.manager.resume(info.id)) == []
     assert world.manager.resumable() == []
@@ -69,10 +69,10 @@ async def test_a_parked_question_and_a_rerun_confirmation_are_superseded(tmp_pat
     other = world.inbox.add("approval", "another-session", tool_call_id="q1", call_key="s1/q1")
 
     events = await collect(world.manager.run(info.id, "forget it"))
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert [i.id for i in world.inbox.pending()] == [other.id]  # only this session's
     for item in (question, rerun):
-        assert world.inbox.get(item.id).resolution == SUPERSEDED  # type: ignore[union-attr]
+        assert world.inbox.get(item.id).resolution == SUPERSEDED
     results = {m["tool_call_id"]: m["content"] for m in world.store.load(info.id)
                if m["role"] == "tool"}
     assert results["q1"] == NOT_RUN_SUPERSEDED

@@ -48,7 +48,7 @@ async def run(step: ToolStep, calls: list[dict[str, Any]], **kw: Any) -> tuple[l
     *events, end = items
     assert isinstance(end, StepEnd)
     assert not any(isinstance(e, StepEnd) for e in events)
-    return events, end  # type: ignore[return-value]
+    return events, end
 
 
 async def test_a_step_returns_how_it_ended_and_writes_only_its_log(tmp_path: Path) -> None:

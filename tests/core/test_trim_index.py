@@ -49,7 +49,7 @@ def reference_fit(
     messages: list[dict[str, Any]], budget: int, system_tokens: int = 0,
 ) -> tuple[list[dict[str, Any]], Trim]:
     """Trimming as it was done before the index: estimate and scan everything."""
-    sizes = [estimate_tokens(m) for m in messages]  # type: ignore[arg-type]
+    sizes = [estimate_tokens(m) for m in messages]
     total = sum(sizes) + system_tokens
     if total <= budget:
         return messages, Trim()
@@ -61,11 +61,11 @@ def reference_fit(
             break
         result = out[i]
         if len(str(result.get("content") or "")) > SHRUNK_RESULT_CHARS + 100:
-            smaller = _shrink(result)  # type: ignore[arg-type]
+            smaller = _shrink(result)
             size = estimate_tokens(smaller)
             total -= sizes[i] - size
             sizes[i] = size
-            out[i] = smaller  # type: ignore[assignment]
+            out[i] = smaller
             shrunk += 1
     if total <= budget:
         return out, Trim(shrunk_results=shrunk)
@@ -138,7 +138,7 @@ def varied(rng: random.Random, exchanges: int, *, first: str = "user") -> list[d
 
 
 def budgets(messages: Sequence[dict[str, Any]], rng: random.Random) -> list[int]:
-    total = max(sum(estimate_tokens(m) for m in messages), 2)  # type: ignore[arg-type]
+    total = max(sum(estimate_tokens(m) for m in messages), 2)
     return sorted({total + 10, total, total - 1, *(rng.randint(1, total) for _ in range(12)),
                    total // 2, total // 10, 50, 1})
 
@@ -150,10 +150,10 @@ def test_fit_sends_what_trimming_everything_sent(seed: int) -> None:
     for budget in budgets(msgs, rng):
         for system in (0, 300):
             expected = reference_fit(msgs, budget, system)
-            got = fit(msgs, budget, system)  # type: ignore[arg-type]
+            got = fit(msgs, budget, system)
             assert got == expected, (seed, budget, system)
             if got[1].dropped_messages:
-                assert_calls_have_results(got[0][1:])  # type: ignore[arg-type]
+                assert_calls_have_results(got[0][1:])
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -161,22 +161,22 @@ def test_fit_over_parts_of_a_kept_index(seed: int) -> None:
     """What the engine does: a note in front, a slice of the kept index, a small tail."""
     rng = random.Random(1_000 + seed)
     msgs = varied(rng, rng.randint(1, 40))
-    index = TrimIndex(msgs)  # type: ignore[arg-type]
+    index = TrimIndex(msgs)
     for budget in budgets(msgs, rng):
         lo = rng.randint(0, len(msgs))
         hi = rng.randint(lo, len(msgs))
         head = [summary_message("NOTES: " + "n" * rng.randint(0, 3_000))] if rng.random() < 0.5 else []
         tail = varied(rng, rng.randint(0, 2))
         whole = [*head, *msgs[lo:hi], *tail]
-        got = fit_parts([(TrimIndex(head), 0, len(head)), (index, lo, hi),  # type: ignore[arg-type]
-                         (TrimIndex(tail), 0, len(tail))], budget, 100)  # type: ignore[arg-type]
+        got = fit_parts([(TrimIndex(head), 0, len(head)), (index, lo, hi),
+                         (TrimIndex(tail), 0, len(tail))], budget, 100)
         assert got == reference_fit(whole, budget, 100), (seed, budget, lo, hi)
 
 
 def test_the_index_leaves_its_messages_as_they_were() -> None:
     msgs = varied(random.Random(7), 30)
     before = json.dumps(msgs)
-    index = TrimIndex(msgs)  # type: ignore[arg-type]
+    index = TrimIndex(msgs)
     out, trim = fit_parts([(index, 0, len(msgs))], 2_000)
     assert trim.shrunk_results and trim.dropped_messages
     assert json.dumps(msgs) == before and index.messages == msgs
@@ -217,7 +217,7 @@ class Checked:
             self.pairs.append((list(request.messages), reference_request(engine, caps)))
             return request
 
-        engine._build_request = build  # type: ignore[method-assign]
+        engine._build_request = build
 
     def assert_same(self) -> None:
         assert self.pairs
@@ -231,7 +231,7 @@ def long_engine(
 ) -> tuple[TurnEngine, ScriptedProvider, MemoryHistory]:
     store = MemoryHistory()
     for msg in varied(random.Random(seed), 60):
-        store.append("s1", msg)  # type: ignore[arg-type]
+        store.append("s1", msg)
     turns = [{"tool_calls": [{"name": "list_files", "arguments": {}},
                              {"name": "list_files", "arguments": {"path": "."}}]},
              {"text": "done " + "d" * 3_000}] * 6
@@ -256,7 +256,7 @@ async def test_engine_sends_what_trimming_everything_sent(tmp_path: Path, seed: 
     checked = Checked(engine)
     for turn in range(8):
         events = await collect(engine.run(f"turn {turn}: " + "x" * 500))
-        assert events[-1].status == "completed"  # type: ignore[attr-defined]
+        assert events[-1].status == "completed"
     assert len(checked.pairs) > 8 and any(
         "omitted" in str(m.get("content")) for sent, _ in checked.pairs for m in sent)
     checked.assert_same()

@@ -32,7 +32,7 @@ def owq(*args: str, cwd: Path, stdin: int) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, env=env)
 
 
-def call(name: str, args: dict) -> dict:  # type: ignore[type-arg]
+def call(name: str, args: dict) -> dict:
     return {"name": name, "arguments": args}
 
 
@@ -90,7 +90,7 @@ def test_the_rule_is_keyed_by_server_and_tool(tmp_path: Path) -> None:
     assert not engine.evaluate(local).can_always
 
 
-def test_always_from_the_inbox_and_on_the_card(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_always_from_the_inbox_and_on_the_card(tmp_path: Path, qtbot) -> None:
     """An unattended turn parks the MCP call in the inbox offering "always"; answered
     so (``approve --always``), the resumed call runs and a later turn's call of the same
     tool runs without asking. The card offers the same words."""

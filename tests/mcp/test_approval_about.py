@@ -64,7 +64,7 @@ async def test_the_apps_own_tools_carry_none(tmp_path: Path) -> None:
     assert item.tool == "write_file" and item.about == ""
 
 
-def test_card_and_dialog_show_it(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_card_and_dialog_show_it(qtbot, tmp_path: Path) -> None:
     item, _ = asyncio.run(asked(tmp_path, "mcp__behave__poison", {}))
     request = approval_request(item)
     card = ApprovalCard(request)

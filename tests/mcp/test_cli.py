@@ -14,7 +14,7 @@ from openworker_qt.storage.paths import app_paths
 from tests.mcp.helpers import SERVERS
 
 
-def global_file() -> dict:  # type: ignore[type-arg]
+def global_file() -> dict:
     return json.loads((app_paths().config / "mcp.json").read_text(encoding="utf-8"))
 
 

@@ -18,7 +18,7 @@ from openworker_qt.mcp.tools import DESCRIPTION_CAP, RESULT_CAP, tool_name
 from tests.mcp.helpers import Card, call, context, script, server, until
 
 
-async def ready_manager(*configs, **kw) -> McpManager:  # type: ignore[no-untyped-def]
+async def ready_manager(*configs, **kw) -> McpManager:
     manager = McpManager(list(configs), connect_timeout=kw.pop("connect_timeout", 20.0), **kw)
     await manager.start_all()
     await manager.wait_ready(30)
@@ -45,9 +45,9 @@ async def test_risk_override_and_disabled_tools_from_config() -> None:
     manager = await ready_manager(config)
     try:
         registry = manager.tools()
-        assert registry.get("mcp__behave__add").risk_class() is RiskClass.READ  # type: ignore[union-attr]
+        assert registry.get("mcp__behave__add").risk_class() is RiskClass.READ
         assert "mcp__behave__crash" not in registry
-        assert registry.get("mcp__behave__hang").risk_class() is RiskClass.EXTERNAL  # type: ignore[union-attr]
+        assert registry.get("mcp__behave__hang").risk_class() is RiskClass.EXTERNAL
     finally:
         await manager.stop_all()
 

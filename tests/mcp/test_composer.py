@@ -43,7 +43,7 @@ def choose(dialog: QDialog | None, words: str) -> None:
     raise AssertionError(f"{words!r} not offered")
 
 
-def test_a_resource_is_attached_from_the_attach_menu(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_a_resource_is_attached_from_the_attach_menu(qtbot, qloop) -> None:
     composer, manager, ctrl, notices = composer_on(qtbot)
 
     async def scenario() -> None:
@@ -68,7 +68,7 @@ def test_a_resource_is_attached_from_the_attach_menu(qtbot, qloop) -> None:  # t
     run(qloop, scenario)
 
 
-def test_slash_offers_prompts_and_asks_their_arguments(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_slash_offers_prompts_and_asks_their_arguments(qtbot, qloop) -> None:
     composer, manager, ctrl, _ = composer_on(qtbot)
 
     async def scenario() -> None:
@@ -101,7 +101,7 @@ def test_slash_offers_prompts_and_asks_their_arguments(qtbot, qloop) -> None:  #
     run(qloop, scenario)
 
 
-def test_no_ready_server_says_so(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_no_ready_server_says_so(qtbot, qloop) -> None:
     composer, _manager, ctrl, notices = composer_on(qtbot)  # never started
 
     async def scenario() -> None:
@@ -115,7 +115,7 @@ def test_no_ready_server_says_so(qtbot, qloop) -> None:  # type: ignore[no-untyp
     run(qloop, scenario)
 
 
-def test_without_mcp_the_attach_button_opens_files(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_without_mcp_the_attach_button_opens_files(qtbot) -> None:
     composer = Composer()
     qtbot.addWidget(composer)
     asked: list[bool] = []

@@ -55,7 +55,7 @@ def test_parse_the_shapes_other_apps_write() -> None:
     ({"type": "http"}, '"url" starting with http'),
     ({"command": "x", "toolRisk": {"t": "harmless"}}, "risk 'harmless'"),
 ])
-def test_bad_entries_are_explained(raw: dict, words: str) -> None:  # type: ignore[type-arg]
+def test_bad_entries_are_explained(raw: dict, words: str) -> None:
     with pytest.raises(mc.McpConfigError, match=words):
         mc.parse_server("s", raw)
 

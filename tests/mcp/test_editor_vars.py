@@ -26,7 +26,7 @@ def entry(**raw: object) -> mc.ServerConfig:
 def expand(server: mc.ServerConfig, **kw: object) -> mc.ServerConfig:
     kw.setdefault("home", Path("/home/me"))
     kw.setdefault("environ", {"API_KEY": "k-123", "REGION": "eu"})
-    return mc.expand_editor_vars(server, **kw)  # type: ignore[arg-type]
+    return mc.expand_editor_vars(server, **kw)
 
 
 def test_user_home_and_separators() -> None:

@@ -13,7 +13,7 @@ from openworker_qt.storage import secrets
 from tests.mcp.helpers import Card, HttpServer, call, context, free_port
 
 
-async def connected(raw: dict) -> McpManager:  # type: ignore[type-arg]
+async def connected(raw: dict) -> McpManager:
     manager = McpManager([parse_server("web", raw)], get_secret=secrets.get_secret,
                          connect_timeout=20)
     await manager.start_all()

@@ -100,7 +100,7 @@ async def test_two_real_servers_whose_names_flattened_alike_both_work(tmp_path: 
 
 
 async def test_a_name_already_taken_is_refused_with_a_clear_notice(tmp_path: Path) -> None:
-    async def mine(args: dict, ctx: object) -> ToolResult:  # type: ignore[type-arg]
+    async def mine(args: dict, ctx: object) -> ToolResult:
         return ToolResult("the connector's")
 
     squatter = Tool.from_connector("crm", name="mcp__a__hello", description="x",

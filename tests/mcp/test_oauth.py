@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from openworker_qt.core.background import spawn
 from openworker_qt.mcp import oauth
 from openworker_qt.mcp.client import McpFailure, McpServer, State
 from openworker_qt.mcp.config import parse_server
@@ -36,7 +37,7 @@ class Browser:
                 response = await client.get(url)
                 assert "Signed in" in response.text, response.text
 
-        asyncio.ensure_future(visit())  # the browser runs beside the app
+        spawn(visit())  # the browser runs beside the app
 
 
 @pytest_asyncio.fixture
@@ -129,7 +130,7 @@ async def test_a_busy_sign_in_port_is_explained(web: HttpServer) -> None:
             await srv.sign_in(browser=Browser(), within=30)
 
 
-def test_the_settings_page_signs_in_and_the_cli_signs_out(  # type: ignore[no-untyped-def]
+def test_the_settings_page_signs_in_and_the_cli_signs_out(
     qtbot, qloop, capsys: pytest.CaptureFixture[str],
 ) -> None:
     from openworker_qt.cli import main

@@ -21,7 +21,7 @@ from openworker_qt.mcp.manager import McpManager
 from tests.mcp.helpers import EVERYTHING, VENV_BIN, Card, call, context, until
 
 
-async def running(name: str, raw: dict) -> McpManager:  # type: ignore[type-arg]
+async def running(name: str, raw: dict) -> McpManager:
     manager = McpManager([parse_server(name, raw)], connect_timeout=30)
     await manager.start_all()
     await manager.wait_ready(40)
@@ -29,7 +29,7 @@ async def running(name: str, raw: dict) -> McpManager:  # type: ignore[type-arg]
     return manager
 
 
-def npx_everything() -> dict:  # type: ignore[type-arg]
+def npx_everything() -> dict:
     """npx runs the locally installed package (no download: offline, pinned)."""
     assert EVERYTHING.exists(), "run scripts/dev install (npm install --prefix tests/mcp/node)"
     return {"command": "npx", "args": ["--offline", "--no-install", "mcp-server-everything", "stdio"],

@@ -42,7 +42,7 @@ def tool_row(page: McpPage, name: str) -> Any:
     raise AssertionError(f"no row {name}")
 
 
-def test_status_tools_and_per_tool_settings(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_status_tools_and_per_tool_settings(qtbot, qloop) -> None:
     page, manager, config_dir = page_on(qtbot, script("behave"))
     registry = manager.attach(ToolRegistry())
 
@@ -70,7 +70,7 @@ def test_status_tools_and_per_tool_settings(qtbot, qloop) -> None:  # type: igno
     run(qloop, scenario)
 
 
-def test_a_failing_server_shows_why_and_test_server_reports(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_a_failing_server_shows_why_and_test_server_reports(qtbot, qloop) -> None:
     page, manager, _ = page_on(qtbot, script("fail_start"))
 
     async def scenario() -> None:
@@ -85,7 +85,7 @@ def test_a_failing_server_shows_why_and_test_server_reports(qtbot, qloop) -> Non
     run(qloop, scenario)
 
 
-def test_add_import_and_remove(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_add_import_and_remove(qtbot, qloop, tmp_path: Path) -> None:
     page, manager, config_dir = page_on(qtbot)
     claude = tmp_path / "claude_desktop_config.json"
     claude.write_text(json.dumps({"mcpServers": {
@@ -110,7 +110,7 @@ def test_add_import_and_remove(qtbot, qloop, tmp_path: Path) -> None:  # type: i
     run(qloop, scenario)
 
 
-def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # type: ignore[no-untyped-def]
+def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(
     qtbot, qloop, tmp_path: Path,
 ) -> None:
     from openworker_qt.app import DesktopApp
@@ -170,7 +170,7 @@ def test_the_desktop_starts_servers_after_first_paint_and_shows_the_page(  # typ
         runtime.close()
 
 
-def test_a_workspace_file_waits_for_trust_on_the_page(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_workspace_file_waits_for_trust_on_the_page(qtbot, qloop, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     ws = tmp_path / "ws"

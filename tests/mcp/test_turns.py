@@ -18,14 +18,14 @@ from tests.core.helpers import AllowAll, call, collect, make_engine
 from tests.mcp.helpers import SERVERS, script, until
 
 
-async def started(*configs) -> McpManager:  # type: ignore[no-untyped-def]
+async def started(*configs) -> McpManager:
     manager = McpManager(list(configs), connect_timeout=20)
     await manager.start_all()
     await manager.wait_ready(30)
     return manager
 
 
-def engine_with(manager: McpManager, turns: list[dict], tmp_path: Path):  # type: ignore[no-untyped-def]
+def engine_with(manager: McpManager, turns: list[dict], tmp_path: Path):
     engine, _ = make_engine(turns, tmp_path, tools=[], decider=AllowAll())
     engine.tools = manager.attach(ToolRegistry())
     return engine

@@ -24,7 +24,7 @@ from openworker_qt.storage.db import Database
 
 
 @pytest.fixture
-def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+def db(tmp_path: Path):
     database = Database(tmp_path / "app.db")
     yield database
     database.close()
@@ -115,7 +115,7 @@ def ctx(workspace: Path, session: str = "s1") -> ToolContext:
     return ToolContext(session_id=session, workspace=workspace)
 
 
-async def call(tools: ToolRegistry, name: str, args: dict, context: ToolContext):  # type: ignore[no-untyped-def]
+async def call(tools: ToolRegistry, name: str, args: dict, context: ToolContext):
     tool = tools.get(name)
     assert tool is not None
     return await tool.handler(args, context)
@@ -125,7 +125,7 @@ async def test_the_tools_save_update_forget_and_read(db: Database, folders: tupl
     a, b = folders
     seen: list[tuple[int, int | None]] = []
 
-    def hook(fact, previous):  # type: ignore[no-untyped-def]
+    def hook(fact, previous):
         seen.append((fact.id, previous.id if previous else None))
         raise RuntimeError("a broken listener")  # never fails the save
 
@@ -140,7 +140,7 @@ async def test_the_tools_save_update_forget_and_read(db: Database, folders: tupl
     assert fact.source_session == "s1" and fact.scope == "workspace"
     up = await call(tools, "memory_update", {"id": "#1", "content": "Reports go to Priya by 2026-03-06."},
                     ctx(a))
-    assert up.content == "Memory #1 updated." and "03-06" in store.get(1).content  # type: ignore[union-attr]
+    assert up.content == "Memory #1 updated." and "03-06" in store.get(1).content
     assert seen == [(1, None), (1, 1)]
     # Another folder does not see (nor change) this folder's fact.
     other = await call(tools, "memory_update", {"id": 1, "content": "x"}, ctx(b))

@@ -62,7 +62,7 @@ async def main(warm: bool) -> dict[str, Any]:
     if warm:
         await asyncio.to_thread(rt.warm_in_background(info.model).join)
     recorder = Recorder(threading.get_ident())
-    sys.meta_path.insert(0, recorder)  # type: ignore[arg-type]
+    sys.meta_path.insert(0, recorder)
     recorder.on = True
     events = [e.type async for e in manager.run(info.id, "hi")]
     recorder.on = False

@@ -217,7 +217,7 @@ def test_a_required_key_added_after_a_failure_is_used_without_a_restart() -> Non
     # … and the next preparation (every turn has one) reads it.
     client, model = router.prepare("anthropic:claude-haiku-4-5")
     assert model == "claude-haiku-4-5"
-    assert client._api_key == "added-later-0123456789"  # type: ignore[attr-defined]
+    assert client._api_key == "added-later-0123456789"
     assert router.resolve("anthropic:claude-haiku-4-5")[0] is client
 
 
@@ -275,7 +275,7 @@ async def test_keys_are_read_and_clients_built_off_the_loop_thread(
     try:
         sid, events = await turn(rt, "openai:gpt-4o")
         provider, _ = rt.router.resolve("openai:gpt-4o")
-        assert provider.chat._client is not None  # type: ignore[attr-defined]  # built ahead
+        assert provider.chat._client is not None  # built ahead
         _sid, more = await turn(rt, "openai:gpt-4o", session=sid)
     finally:
         await rt.stop()

@@ -96,7 +96,7 @@ async def test_calls_nothing_tells_apart_are_an_error_for_the_model_not_run(stub
                         resolver=StaticResolver(ollama(stub)), model="qwen3:8b",
                         tools=ToolRegistry([fake_tool("get_weather", weather)]))
     events = [e async for e in engine.run("weather?")]
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
     assert ran == []  # concatenated JSON never runs
     result = next(m for m in engine.history if m["role"] == "tool")
     assert "several JSON objects one after another" in str(result["content"])

@@ -46,9 +46,9 @@ def test_router_builds_lazily_caches_and_invalidates_after_key_change() -> None:
     assert router.resolve("deepseek:x")[0] is first  # cached until invalidated
     router.invalidate("deepseek")
     second = router.resolve("deepseek:x")[0]
-    assert second is not first and second._api_key == "k2"  # type: ignore[attr-defined]
+    assert second is not first and second._api_key == "k2"
     ollama, tag = router.resolve("ollama:qwen2.5-coder:32b")
-    assert tag == "qwen2.5-coder:32b" and ollama._base_url == "http://gpu:11434/v1"  # type: ignore[attr-defined]
+    assert tag == "qwen2.5-coder:32b" and ollama._base_url == "http://gpu:11434/v1"
     keys["ZAI_API_KEY"] = "z"
     glm, _ = router.resolve("glm:glm-4.6")
     assert glm.name == "zai" and router.resolve("zai:glm-4.6")[0] is glm  # alias shares the client
@@ -61,8 +61,8 @@ def test_custom_openai_compatible_endpoint_from_config() -> None:
     router = build_router(config, {}.get)
     provider, model = router.resolve("lab:my-model")
     assert model == "my-model" and provider.name == "lab"
-    assert provider._base_url == "http://10.0.0.5:8000/v1"  # type: ignore[attr-defined]
-    assert provider.vendor.think_tags is True  # type: ignore[attr-defined]
+    assert provider._base_url == "http://10.0.0.5:8000/v1"
+    assert provider.vendor.think_tags is True
 
 
 @pytest.mark.parametrize(

@@ -361,7 +361,7 @@ async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
     error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
     assert error.kind == "network" and error.retryable
     assert "the connection to Anthropic dropped mid-answer" in error.message
-    assert events[-1].status == "error"  # type: ignore[union-attr]
+    assert events[-1].status == "error"
     partial = [m for m in engine.history if m["role"] == "assistant"]
     assert partial[-1]["content"] == "partial answer" and partial[-1]["partial"] == "error"
     assert len(stub.seen) == 2  # text was shown: the guard did not replay it
@@ -375,7 +375,7 @@ async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
     assert any(line.startswith("Error: ") and "dropped mid-answer" in line for line in lines)
 
     again = [e async for e in engine.retry()]  # the user's Retry
-    assert again[-1].status == "completed"  # type: ignore[union-attr]
+    assert again[-1].status == "completed"
     assert engine.history[-1]["content"] == "the whole answer"
 
 
@@ -397,7 +397,7 @@ async def test_stop_while_waiting_to_retry_ends_the_turn_at_once(stub: StubServe
             assert event.delay == 50.0 and event.text().startswith("Waiting for Anthropic · retrying 2/4 in 50 s")
             engine.request_interrupt()
     assert [e.type for e in events][-2:] == ["interrupted", "turn_end"]
-    assert events[-1].status == "interrupted"  # type: ignore[union-attr]
+    assert events[-1].status == "interrupted"
     assert len(stub.seen) == 1 and time.monotonic() - began < 30  # not the 50-second wait
 
 

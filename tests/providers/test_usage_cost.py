@@ -96,7 +96,7 @@ def recorded_model(name: str, rec: dict[str, Any]) -> str:
 @pytest.mark.parametrize("name", OK)
 async def test_usage_matches_the_recording(stub: StubServer, name: str) -> None:
     rec, _, result = await _replay(stub, name, None)
-    got = Usage.of(result.finish.usage)  # type: ignore[union-attr]
+    got = Usage.of(result.finish.usage)
     want = expected_usage(name, rec)
     assert got == want
     assert got.input_tokens > 0 and got.output_tokens > 0
@@ -108,7 +108,7 @@ async def test_usage_matches_the_recording(stub: StubServer, name: str) -> None:
 @pytest.mark.parametrize("name", OK)
 async def test_cost_adds_up_on_the_recording(stub: StubServer, name: str) -> None:
     rec, _, result = await _replay(stub, name, None)
-    usage = Usage.of(result.finish.usage)  # type: ignore[union-attr]
+    usage = Usage.of(result.finish.usage)
     model = recorded_model(name, rec)
     price = default_prices()
     table = PriceTable()
@@ -206,7 +206,7 @@ async def test_turn_and_session_usage_add_up(tmp_path: Path) -> None:
                         model=info.model, tools=ToolRegistry(), workspace=tmp_path)
     first = await collect(engine.run("go"))
     second = await collect(engine.run("more"))
-    turn1, turn2 = first[-1].usage, second[-1].usage  # type: ignore[attr-defined]
+    turn1, turn2 = first[-1].usage, second[-1].usage
     assert Usage.of(turn1) == Usage(input_tokens=2_100, output_tokens=70,
                                     cache_read_tokens=1_800, reasoning_tokens=5)
     assert Usage.of(turn2) == Usage(input_tokens=1_200, output_tokens=10, cache_write_tokens=100)

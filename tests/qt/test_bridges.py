@@ -57,7 +57,7 @@ def _turn(world: World, sid: str, text: str) -> asyncio.Task[Any]:
 # --------------------------------------------------------------- EngineBridge
 
 
-def test_deltas_arriving_within_a_frame_are_coalesced(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_deltas_arriving_within_a_frame_are_coalesced(qloop, tmp_path: Path) -> None:
     world = World(tmp_path, [{"reasoning": ["think ", "hard"], "chunks": WORDS}])
     bridge = EngineBridge(world.manager)
     seen = Recorder(bridge)
@@ -93,7 +93,7 @@ async def _chatty(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     return ToolResult("done")
 
 
-def test_a_running_tools_output_is_coalesced_per_frame(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_running_tools_output_is_coalesced_per_frame(qloop, tmp_path: Path) -> None:
     world = World(tmp_path, [{"tool_calls": [{"id": "c1", "name": "chatty", "arguments": {}}]},
                              {"text": "ok"}],
                   tools=[fake_tool("chatty", _chatty, concurrent=False)])
@@ -117,7 +117,7 @@ def test_a_running_tools_output_is_coalesced_per_frame(qloop, tmp_path: Path) ->
     assert last < finished
 
 
-def test_a_slow_stream_is_flushed_by_the_frame_timer(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_slow_stream_is_flushed_by_the_frame_timer(qloop, tmp_path: Path) -> None:
     chunks = ["one ", "two ", "three"]
     # Each chunk comes several frames after the last, so only the timer can flush it
     # while the turn is still streaming.
@@ -142,7 +142,7 @@ def test_a_slow_stream_is_flushed_by_the_frame_timer(qloop, tmp_path: Path) -> N
     assert bridge.flushes == len(chunks)
 
 
-def test_sessions_stream_side_by_side_in_order(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_sessions_stream_side_by_side_in_order(qloop, tmp_path: Path) -> None:
     a_words = [f"a{i} " for i in range(30)]
     b_words = [f"b{i} " for i in range(30)]
     # One script per session: the resolver picks the provider by the session's model.
@@ -194,7 +194,7 @@ class _ByModel:
         return self.providers[model], model
 
 
-def test_a_detached_bridge_hears_nothing(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_detached_bridge_hears_nothing(qloop, tmp_path: Path) -> None:
     world = World(tmp_path, [{"chunks": WORDS, "delay": 0.002}, {"text": "again"}])
     bridge = EngineBridge(world.manager)
     seen = Recorder(bridge)
@@ -240,7 +240,7 @@ def _ask(inbox: Inbox, session_id: str, call_id: str) -> InboxItem:
                      reason="writes a file", risk="write_local", target="a.txt")
 
 
-def test_items_added_and_resolved_in_this_process(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_items_added_and_resolved_in_this_process(qloop, tmp_path: Path) -> None:
     db = Database(tmp_path / "state.sqlite3")
     inbox = Inbox(db)
     early = _ask(inbox, "s1", "c0")  # pending before the bridge existed
@@ -259,7 +259,7 @@ def test_items_added_and_resolved_in_this_process(qloop, tmp_path: Path) -> None
     assert (resolved.id, resolved.resolution, resolved.resolved_by) == (item.id, "once", "card")
     assert seen.changes == 2 and bridge.get(item.id) is None
     assert not bridge.resolve(item.id, "deny", by="dialog")  # the first answer won
-    assert inbox.get(item.id).resolution == "once"  # type: ignore[union-attr]
+    assert inbox.get(item.id).resolution == "once"
     assert len(seen.resolved) == 1
     assert bridge.resolve_call("s1", "c0", "deny")
     assert bridge.pending() == [] and bridge.counts() == {}
@@ -267,7 +267,7 @@ def test_items_added_and_resolved_in_this_process(qloop, tmp_path: Path) -> None
     db.close()
 
 
-def test_answers_from_another_connection_arrive_by_the_poll(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_answers_from_another_connection_arrive_by_the_poll(qloop, tmp_path: Path) -> None:
     path = tmp_path / "state.sqlite3"
     db = Database(path)
     inbox = Inbox(db)
@@ -299,7 +299,7 @@ def test_answers_from_another_connection_arrive_by_the_poll(qloop, tmp_path: Pat
     assert bridge.pending() == [] and seen.changes == 4
 
 
-def test_a_detached_inbox_bridge_stops_listening_and_polling(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_detached_inbox_bridge_stops_listening_and_polling(qloop, tmp_path: Path) -> None:
     path = tmp_path / "state.sqlite3"
     db = Database(path)
     inbox = Inbox(db)
@@ -320,7 +320,7 @@ def test_a_detached_inbox_bridge_stops_listening_and_polling(qloop, tmp_path: Pa
     assert (seen.added, seen.resolved, seen.changes) == ([], [], 0)
 
 
-def test_the_poll_stops_when_the_database_closes(qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_poll_stops_when_the_database_closes(qloop, tmp_path: Path) -> None:
     db = Database(tmp_path / "state.sqlite3")
     inbox = Inbox(db)
     bridge = InboxBridge(inbox, poll_ms=10)

@@ -24,7 +24,7 @@ kept: list[object] = []
 
 
 @pytest.fixture
-def collector(qapp, monkeypatch: pytest.MonkeyPatch) -> Iterator[gc_guard.GuiThreadCollector]:  # type: ignore[no-untyped-def]
+def collector(qapp, monkeypatch: pytest.MonkeyPatch) -> Iterator[gc_guard.GuiThreadCollector]:
     guard = gc_guard.collect_on_gui_thread()
     guard._timer.stop()  # ticks are driven by the test
     yield guard

@@ -32,7 +32,7 @@ def _asks(call: ToolCall) -> AssistantMessage:
     return {"role": "assistant", "content": "", "tool_calls": [call], "ts": 1.0}
 
 
-def _reopened_cards(qtbot: Any, db_path: Path, sid: str) -> list[str]:  # type: ignore[no-untyped-def]
+def _reopened_cards(qtbot: Any, db_path: Path, sid: str) -> list[str]:
     """The first line of each tool card of ``sid``, opened afresh from the database."""
     db = Database(db_path)
     try:
@@ -55,7 +55,7 @@ async def _nap(world: World, sid: str) -> None:
     await world.manager.shutdown(grace=1.0)  # the session's shell goes with it
 
 
-def test_a_reopened_session_says_how_long_a_command_ran(qloop, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_reopened_session_says_how_long_a_command_ran(qloop, qtbot, tmp_path: Path) -> None:
     world = World(tmp_path, [{"tool_calls": [SLEEP]}, {"text": "Slept."}], tools=shell_tools())
     world.answers["s1"] = "once"
     sid = world.session()
@@ -76,7 +76,7 @@ def test_a_reopened_session_says_how_long_a_command_ran(qloop, qtbot, tmp_path: 
     assert card.endswith(f" · {duration:.1f} s")
 
 
-def test_a_result_stored_without_a_duration_still_opens(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_result_stored_without_a_duration_still_opens(qtbot, tmp_path: Path) -> None:
     db_path = tmp_path / "state.sqlite3"
     db = Database(db_path)
     store = ConversationStore(db)
@@ -86,10 +86,10 @@ def test_a_result_stored_without_a_duration_still_opens(qtbot, tmp_path: Path) -
     store.append(sid, _asks(call))
     old = dict(tool_result("c1", "run_shell", '{"exit_code": 0, "output": "a.txt"}'))
     assert "duration" not in old  # as every result stored before durations were kept
-    store.append(sid, old)  # type: ignore[arg-type]
+    store.append(sid, old)
     # and one a hand-edited (or corrupted) database holds
-    store.append(sid, _asks({**call, "id": "c2"}))  # type: ignore[typeddict-item]
-    store.append(sid, {**tool_result("c2", "run_shell", '{"exit_code": 1}'), "duration": "long"})  # type: ignore[typeddict-item]
+    store.append(sid, _asks({**call, "id": "c2"}))
+    store.append(sid, {**tool_result("c2", "run_shell", '{"exit_code": 1}'), "duration": "long"})
     db.close()
     cards = _reopened_cards(qtbot, db_path, sid)
     assert cards == ["Ran `ls` · exit 0", "Ran `ls` · exit 1"]

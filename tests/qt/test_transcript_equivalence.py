@@ -426,7 +426,7 @@ def test_the_scenarios_cover_every_event_kind() -> None:
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_live_and_stored_rows_are_the_same(name: str, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_live_and_stored_rows_are_the_same(name: str, qloop, tmp_path: Path) -> None:
     scenario = SCENARIOS[name]
     world = World(tmp_path, scenario.turns, tools=TOOLS, **scenario.world)
     world.answers.update(scenario.answers)

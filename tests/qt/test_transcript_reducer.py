@@ -52,7 +52,7 @@ def test_an_unknown_event_kind_changes_no_row() -> None:
     assert reducer.rows[-1].text == "Hello" and reducer.rows[-1].streaming
 
 
-def test_streamed_text_replaced_by_nothing_leaves_no_row(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_streamed_text_replaced_by_nothing_leaves_no_row(qtmodeltester) -> None:
     stored = [{"role": "user", "content": "hi"}, _assistant("c1")]
     model = TranscriptModel()
     model.reset(SID, [])
@@ -118,7 +118,7 @@ def test_a_result_ends_the_wait() -> None:
          "content": "interrupted by user"}]))
 
 
-def test_model_marks_an_older_row_and_shows_it(qtbot, qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_model_marks_an_older_row_and_shows_it(qtbot, qtmodeltester, tmp_path) -> None:
     from openworker_qt.qt.transcript_model import session_head
     from openworker_qt.storage.conversations import ConversationStore
     from openworker_qt.storage.db import Database
@@ -155,7 +155,7 @@ def test_model_marks_an_older_row_and_shows_it(qtbot, qtmodeltester, tmp_path) -
     qtmodeltester.check(model)
 
 
-def test_model_and_reducer_build_the_same_rows_from_live_events(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_model_and_reducer_build_the_same_rows_from_live_events(qtmodeltester) -> None:
     events: list[Any] = [
         ev.TurnStarted(session_id=SID, model="m"),
         ev.UserMessageAdded(session_id=SID, message={"role": "user", "content": "hi"}),

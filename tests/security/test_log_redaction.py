@@ -63,7 +63,7 @@ async def scenario(stub: StubServer, home: Path, *, redacting: bool) -> str:
         try:
             raise_with_key()
         except PermissionError:
-            sys.excepthook(*sys.exc_info())  # type: ignore[arg-type]
+            sys.excepthook(*sys.exc_info())
         handler.flush()
         text = rt.paths.logs.joinpath(logs.LOG_FILE).read_text(encoding="utf-8")
     finally:

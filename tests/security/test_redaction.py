@@ -60,16 +60,16 @@ def test_a_log_record_written_while_the_keyring_loads_does_not_hang() -> None:
 
     def get_password(self: object, service: str, name: str) -> str | None:
         chatty.warning("reading %s", name)  # formatted right here, mid-load
-        return real_get(self, service, name)  # type: ignore[arg-type]
+        return real_get(self, service, name)
 
-    type(backend).get_password = get_password  # type: ignore[method-assign]
+    type(backend).get_password = get_password
     try:
         loader = threading.Thread(target=secrets.load_known)
         loader.start()
         loader.join(10)
         assert not loader.is_alive()
     finally:
-        type(backend).get_password = real_get  # type: ignore[method-assign]
+        type(backend).get_password = real_get
         chatty.removeHandler(handler)
     assert secrets.is_loaded()
     assert secrets.redact("sk-in-the-keyring-0001") == R

@@ -79,7 +79,7 @@ async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state:
         handler.close()
         rt.close()
 
-    assert events[-1].status == "error"  # type: ignore[union-attr]
+    assert events[-1].status == "error"
     error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
     assert error.kind == "auth"
     # The key was really used on the wire …

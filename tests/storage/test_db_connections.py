@@ -42,11 +42,11 @@ def test_a_worker_writes_on_its_own_connection_and_the_loop_sees_it(tmp_path: Pa
     db = Database(tmp_path / "x.sqlite3")
     store = ConversationStore(db)
     info = store.create_session(mode="auto")
-    assert store.session_settings(info.id).mode == "auto"  # type: ignore[union-attr]
+    assert store.session_settings(info.id).mode == "auto"
     thread = threading.Thread(target=lambda: store.update_session(info.id, mode="plan"))
     thread.start()
     thread.join()
-    assert store.session_settings(info.id).mode == "plan"  # type: ignore[union-attr]
+    assert store.session_settings(info.id).mode == "plan"
     db.close()
 
 
@@ -54,14 +54,14 @@ def test_session_settings_follow_changes_from_another_process(tmp_path: Path) ->
     path = tmp_path / "x.sqlite3"
     store = ConversationStore(Database(path))
     info = store.create_session(mode="auto")
-    assert store.session_settings(info.id).mode == "auto"  # type: ignore[union-attr]
+    assert store.session_settings(info.id).mode == "auto"
     other = sqlite3.connect(path, isolation_level=None)  # as the CLI would
     other.execute("UPDATE sessions SET mode = 'plan', meta = ? WHERE id = ?",
                   ('{"granted_roots": [{"path": "/srv", "writable": true}]}', info.id))
     now = store.session_settings(info.id)
     assert now is not None and now.mode == "plan" and now.meta["granted_roots"][0]["path"] == "/srv"
     store.update_session(info.id, mode="interactive")  # and this process's own writes
-    assert store.session_settings(info.id).mode == "interactive"  # type: ignore[union-attr]
+    assert store.session_settings(info.id).mode == "interactive"
     other.close()
 
 

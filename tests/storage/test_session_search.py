@@ -105,7 +105,7 @@ def test_message_counts_are_kept_without_counting_rows(tmp_path: Path) -> None:
     store.append("a", {"role": "assistant", "content": "y"})
     queries: list[str] = []
     store.db._home.conn.set_trace_callback(queries.append)
-    assert store.count("a") == 6 and store.get_session("a").message_count == 6  # type: ignore[union-attr]
+    assert store.count("a") == 6 and store.get_session("a").message_count == 6
     assert not any("COUNT(" in q.upper() for q in queries)
     store.db._home.conn.set_trace_callback(None)
     b = store.create_session().id
@@ -201,7 +201,7 @@ def test_a_workers_query_stops_when_a_newer_search_says_so_and_the_connection_st
     stop.set()
     thread.join(10)
     assert not thread.is_alive()
-    assert outcome[0] == "interrupted" and len(outcome[1]) == 1  # type: ignore[arg-type]
+    assert outcome[0] == "interrupted" and len(outcome[1]) == 1
     with db.stoppable(lambda: True):  # (the loop's connection is never stopped)
         assert db.query("SELECT 1")[0][0] == 1
 

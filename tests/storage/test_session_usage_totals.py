@@ -68,7 +68,7 @@ async def test_turns_models_and_a_compaction_keep_the_scans_figures(tmp_path: Pa
     sid = store.create_session(model="anthropic:claude-sonnet-4-5").id
     other = store.create_session(model="anthropic:claude-sonnet-4-5").id
     for msg in history(40):
-        store.append(sid, msg)  # type: ignore[arg-type]
+        store.append(sid, msg)
     provider = ScriptedProvider([
         {"tool_calls": [{"name": "nothing", "arguments": {}}],
          "usage": {"input_tokens": 1_000, "output_tokens": 50, "cache_read_tokens": 800}},
@@ -227,7 +227,7 @@ def test_random_writes_keep_every_sessions_totals_equal_to_the_sum(tmp_path: Pat
                 msg["model"] = rng.choice(["p:one", "p:two", "p:three", ""])
             if rng.random() < 0.85:
                 msg["usage"] = {k: rng.randrange(0, 5_000) for k in KEYS if rng.random() < 0.6}
-            store.append(sid, msg)  # type: ignore[arg-type]
+            store.append(sid, msg)
         elif action < 0.9:
             db.execute("DELETE FROM messages WHERE id = (SELECT id FROM messages WHERE session_id = ?"
                        " ORDER BY random() LIMIT 1)", (sid,))

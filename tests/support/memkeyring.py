@@ -9,7 +9,7 @@ _STORE: dict[tuple[str, str], str] = {}
 
 
 class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def get_password(self, service: str, username: str) -> str | None:
         return _STORE.get((service, username))

@@ -37,24 +37,24 @@ def _guard(sock: socket.socket, address: object) -> None:
 
 def _connect(self: socket.socket, address: object) -> None:
     _guard(self, address)
-    return _real_connect(self, address)  # type: ignore[arg-type]
+    return _real_connect(self, address)
 
 
 def _connect_ex(self: socket.socket, address: object) -> int:
     _guard(self, address)
-    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+    return _real_connect_ex(self, address)
 
 
-def _getaddrinfo(host: object, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+def _getaddrinfo(host: object, *args: object, **kwargs: object):
     if not _is_local(host):
         raise NetworkBlocked(f"test tried to resolve a network host: {host!r}")
-    return _real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+    return _real_getaddrinfo(host, *args, **kwargs)
 
 
 
 
 
 def install() -> None:
-    socket.socket.connect = _connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = _connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = _connect
+    socket.socket.connect_ex = _connect_ex
     socket.getaddrinfo = _getaddrinfo

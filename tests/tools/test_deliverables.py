@@ -53,7 +53,7 @@ def test_registered_as_a_checked_local_write() -> None:
     assert CREATE_DELIVERABLE.risk is RiskClass.WRITE_LOCAL
     assert CREATE_DELIVERABLE.target_arg == "path"
     assert not CREATE_DELIVERABLE.concurrency_safe
-    names = {t.name for t in default_tools(None)}  # type: ignore[arg-type]
+    names = {t.name for t in default_tools(None)}
     assert "create_deliverable" in names
 
 
@@ -281,7 +281,7 @@ def test_the_permission_engine_checks_the_deliverable_path(tmp_path: Path) -> No
     def decide(mode: str, path: str) -> tuple[bool, bool]:
         args = {"path": path, "format": "md", "content": DOC_BLOCKS[:1]}
         call = ToolCallInfo(session_id="s1", call_id="c1", name=CREATE_DELIVERABLE.name,
-                            arguments=args, risk=CREATE_DELIVERABLE.risk,  # type: ignore[arg-type]
+                            arguments=args, risk=CREATE_DELIVERABLE.risk,
                             target=args[CREATE_DELIVERABLE.target_arg or ""])
         d = PermissionEngine(workspace=tmp_path, mode=mode).evaluate(call)
         return d.allowed, d.needs_user

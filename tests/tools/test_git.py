@@ -379,7 +379,7 @@ async def test_timeout_stops_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_registered_with_their_risk() -> None:
-    registry = default_tools(None)  # type: ignore[arg-type]
+    registry = default_tools(None)
     expected = {"git_status": RiskClass.READ, "git_diff": RiskClass.READ,
                 "git_log": RiskClass.READ, "git_show": RiskClass.READ,
                 "git_branch": RiskClass.READ, "git_commit": RiskClass.WRITE_LOCAL}

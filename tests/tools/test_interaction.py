@@ -58,17 +58,17 @@ async def test_plan_mode_plan_approval_unlocks_execution(rt: Runtime, tmp_path: 
     first = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert first.status == "denied" and "read-only" in first.result  # plan mode refuses writes
     assert any(isinstance(e, ev.PlanRequested) and e.plan == "1. write a.md" for e in events)
-    assert events[-1].status == "suspended"  # type: ignore[union-attr]
+    assert events[-1].status == "suspended"
     [plan] = rt.inbox.pending()
     assert plan.kind == "plan" and plan.title == "1. write a.md"
     rt.inbox.resolve(plan.id, "approve:auto", by="test")
     events = await run(m, info.id)
-    assert rt.conversations.get_session(info.id).mode == "auto"  # type: ignore[union-attr]
+    assert rt.conversations.get_session(info.id).mode == "auto"
     results = [e for e in events if isinstance(e, ev.ToolFinished)]
     assert "approved the plan" in results[0].result
     assert results[1].status == "ok"  # auto mode now: the write inside the workspace runs
     assert (ws / "a.md").read_text() == "x"
-    assert events[-1].status == "completed"  # type: ignore[union-attr]
+    assert events[-1].status == "completed"
 
 
 async def test_rejected_plan_keeps_plan_mode_and_passes_feedback(rt: Runtime, tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ async def test_rejected_plan_keeps_plan_mode_and_passes_feedback(rt: Runtime, tm
     events = await run(m, info.id)
     result = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert "did not approve" in result.result and "keep the archive folder" in result.result
-    assert rt.conversations.get_session(info.id).mode == "plan"  # type: ignore[union-attr]
+    assert rt.conversations.get_session(info.id).mode == "plan"
 
 
 async def test_granted_directory_becomes_a_writable_root(rt: Runtime, tmp_path: Path) -> None:
@@ -151,7 +151,7 @@ async def test_ask_user_answer_reaches_the_model(rt: Runtime, tmp_path: Path) ->
     await asyncio.sleep(0)
     events = await run(m, info.id)
     provider, _ = rt.router.resolve(f"scripted:{s}")
-    last_request = provider.requests[-1].messages  # type: ignore[attr-defined]
+    last_request = provider.requests[-1].messages
     assert last_request[-1]["content"] == "The user answered: Q4"
 
 
@@ -168,7 +168,7 @@ def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> No
 
     deciders = {info.id: rt.decider_for(info) for info in (one, two)}
 
-    def verdict(info) -> bool:  # type: ignore[no-untyped-def]
+    def verdict(info) -> bool:
         call = ToolCallInfo(session_id=info.id, call_id="c", name="write_file",
                             arguments={"path": str(folder / "x.md")}, risk=RiskClass.WRITE_LOCAL,
                             target=str(folder / "x.md"))

@@ -254,7 +254,7 @@ async def test_stop_kills_the_running_command_at_once(tmp_path: Path) -> None:
                 if isinstance(event, ev.ToolStarted):
                     stopper = asyncio.ensure_future(stop_when_running())
         assert stopper is not None and stopper.done()
-        assert events[-1].status == "interrupted"  # type: ignore[union-attr]
+        assert events[-1].status == "interrupted"
         assert not alive(int(pidfile.read_text()))
         # The shell comes back for the next call.
         ctx = ToolContext("s1", tmp_path, engine.tool_state)

@@ -72,7 +72,7 @@ async def test_the_tool_reports_errors_and_renders_progress(tmp_path: Path) -> N
 
 
 def test_todo_write_is_registered_and_reads() -> None:
-    tools = default_tools(None)  # type: ignore[arg-type]
+    tools = default_tools(None)
     assert "todo_write" in tools.names()
     assert classify("todo_write", declared=RiskClass.READ) == RiskClass.READ
 

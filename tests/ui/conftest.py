@@ -66,7 +66,7 @@ def write_script(folder: Path, turns: list[dict[str, Any]], name: str = "script.
 
 
 @pytest.fixture
-def make_desktop(qloop, tmp_path: Path) -> Iterator[Callable[..., Any]]:  # type: ignore[no-untyped-def]
+def make_desktop(qloop, tmp_path: Path) -> Iterator[Callable[..., Any]]:
     from openworker_qt.app import DesktopApp
     from openworker_qt.runtime import open_runtime
 
@@ -90,7 +90,7 @@ def make_desktop(qloop, tmp_path: Path) -> Iterator[Callable[..., Any]]:  # type
         desktop.runtime.close()
 
 
-def look_away(qtbot) -> Any:  # type: ignore[no-untyped-def]
+def look_away(qtbot) -> Any:
     """The user is in another window: the app's main window is not the active one, so
     an ask gets its dialog and its notification as well as its inline card (asks of
     the session on screen in the active window get the card alone)."""

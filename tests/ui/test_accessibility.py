@@ -108,7 +108,7 @@ def assert_menus(window: Any) -> dict[str, str]:
     return shortcuts
 
 
-def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     opened: dict[str, QWidget] = {}
@@ -147,7 +147,7 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
     run(qloop, finish_turn)
 
 
-def test_composer_tab_order_reaches_stop_then_send(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_composer_tab_order_reaches_stop_then_send(qtbot, make_desktop) -> None:
     """What Tab visits from the message box while a turn runs (Stop shown): the
     composer's controls left to right as drawn (issue 27: it used to cycle between
     the box and Send)."""
@@ -172,7 +172,7 @@ def test_composer_tab_order_reaches_stop_then_send(qtbot, make_desktop) -> None:
     composer.set_running(False)
 
 
-def test_settings_pages_are_reachable_by_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_settings_pages_are_reachable_by_keyboard(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     settings = act(qloop, desktop.show_settings)
     run(qloop, lambda: until(lambda: not settings.providers.busy()))

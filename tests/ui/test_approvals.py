@@ -18,11 +18,11 @@ WRITE = [
 ]
 
 
-def _dialog(window) -> ApprovalDialog | None:  # type: ignore[no-untyped-def]
+def _dialog(window) -> ApprovalDialog | None:
     return next(iter(window.dialogs.values()), None)
 
 
-def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
@@ -51,7 +51,7 @@ def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: 
     assert window.transcript.items[-1].text == "Done."
 
 
-def test_deny_in_dialog_does_not_write(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_deny_in_dialog_does_not_write(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
 
@@ -69,7 +69,7 @@ def test_deny_in_dialog_does_not_write(qtbot, qloop, make_desktop, tmp_path: Pat
     assert tool.status == "denied"
 
 
-def test_escape_on_dialog_denies(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_escape_on_dialog_denies(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
 
@@ -85,7 +85,7 @@ def test_escape_on_dialog_denies(qtbot, qloop, make_desktop, tmp_path: Path) -> 
     assert not (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
@@ -111,7 +111,7 @@ def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, t
     assert (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_keyboard_shortcut_approves_focused_request(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_keyboard_shortcut_approves_focused_request(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     window.show_dialogs = False
@@ -129,7 +129,7 @@ def test_keyboard_shortcut_approves_focused_request(qtbot, qloop, make_desktop, 
     assert (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
 
@@ -149,7 +149,7 @@ def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: P
     assert not (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
@@ -174,7 +174,7 @@ def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_pat
     assert (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """The desktop's resolve path goes through the core's check: a text answer to an
     approval and a notification's Approve on a question change nothing."""
     desktop = make_desktop([
@@ -221,7 +221,7 @@ class Notes:
         self.on_activated = None
         self.shown: list[str] = []
 
-    def notify(self, key: str, title: str, body: str, actions=()) -> None:  # type: ignore[no-untyped-def]
+    def notify(self, key: str, title: str, body: str, actions=()) -> None:
         self.shown.append(key)
 
     def withdraw(self, key: str) -> None:
@@ -231,7 +231,7 @@ class Notes:
         return None
 
 
-def _look_here(window) -> None:  # type: ignore[no-untyped-def]
+def _look_here(window) -> None:
     """The user is in the app's main window."""
     window.activateWindow()
     for _ in range(50):
@@ -241,7 +241,7 @@ def _look_here(window) -> None:  # type: ignore[no-untyped-def]
     assert window.isActiveWindow()
 
 
-def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """The window is active and shows the session: the inline card is the one place
     to answer — no dialog over it, no notification — and it has the focus, so the
     keyboard alone answers it (Space on Approve)."""
@@ -272,7 +272,7 @@ def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, m
     assert (item.resolution, item.resolved_by) == ("once", "card")
 
 
-def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """A keystroke meant for the message being typed never answers the ask: the
     draft keeps the focus; Ctrl+Shift+A approves from there."""
     desktop = make_desktop(WRITE)
@@ -299,7 +299,7 @@ def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_deskto
     assert desktop.runtime.inbox.items()[0].resolved_by == "shortcut"
 
 
-def test_an_ask_of_another_session_gets_a_dialog(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_ask_of_another_session_gets_a_dialog(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """The window shows another session: the ask gets its dialog (and notification),
     titled with its session; answered there, it is gone from everywhere."""
     notes = Notes()
@@ -330,7 +330,7 @@ def test_an_ask_of_another_session_gets_a_dialog(qtbot, qloop, make_desktop, tmp
     assert (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_building_an_approval_opens_no_stray_window(qtbot) -> None:
     """Its labels and buttons are never windows of their own, even for an instant (a
     flash on the desktop that took the activation from the main window)."""
     from PySide6.QtCore import QEvent, QObject
@@ -341,8 +341,8 @@ def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ign
     shown: list[str] = []
 
     class Windows(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
-            if event.type() == QEvent.Type.Show and obj.isWidgetType() and obj.isWindow():  # type: ignore[attr-defined]
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Show and obj.isWidgetType() and obj.isWindow():
                 shown.append(type(obj).__name__)
             return False
 
@@ -362,7 +362,7 @@ def test_building_an_approval_opens_no_stray_window(qtbot) -> None:  # type: ign
     assert shown == []
 
 
-def test_a_scheduled_tasks_shell_card_offers_always_for_this_task(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_scheduled_tasks_shell_card_offers_always_for_this_task(qtbot) -> None:
     from openworker_qt.core.inbox import Inbox
     from openworker_qt.qt.inbox_bridge import approval_request
     from openworker_qt.storage.db import Database

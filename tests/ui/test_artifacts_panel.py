@@ -48,7 +48,7 @@ async def select(panel: ArtifactsPanel, name: str) -> None:
                 what=f"the preview of {name}")
 
 
-def test_the_panel_lists_and_previews_a_docx_an_xlsx_and_a_pdf(  # type: ignore[no-untyped-def]
+def test_the_panel_lists_and_previews_a_docx_an_xlsx_and_a_pdf(
         qtbot, qloop, make_desktop, tmp_path) -> None:
     desktop = make_desktop(TURNS)
     window = desktop.window
@@ -126,7 +126,7 @@ def test_previews_of_text_formats_and_a_missing_file(tmp_path: Path) -> None:
     assert read_preview(str(broken)).kind == "error"
 
 
-def test_html_preview_loads_nothing_remote(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_html_preview_loads_nothing_remote(qtbot) -> None:
     panel = ArtifactsPanel()
     qtbot.addWidget(panel)
     from PySide6.QtCore import QUrl
@@ -135,7 +135,7 @@ def test_html_preview_loads_nothing_remote(qtbot) -> None:  # type: ignore[no-un
                                       QUrl("http://example.com/x.png")) is None
 
 
-def test_the_panel_in_chinese(qapp, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_panel_in_chinese(qapp, qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import QCoreApplication
 
     from openworker_qt.ui.theme import install_translator

@@ -10,7 +10,7 @@ from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
 
 
-def test_deleting_a_session_removes_its_browser_profile(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_session_removes_its_browser_profile(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Hello."}])
     window = desktop.window
 

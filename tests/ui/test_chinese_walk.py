@@ -129,13 +129,13 @@ def untranslated(*roots: QWidget) -> list[str]:
 
 
 @pytest.fixture
-def chinese(qapp) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def chinese(qapp) -> Iterator[str]:
     used = install_translator(qapp, "zh_CN")
     yield used
     install_translator(qapp, "en")
 
 
-def test_the_detector_finds_english(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_the_detector_finds_english(qapp) -> None:
     assert english_left("Send") == "Send"
     assert english_left("发送") == ""
     assert english_left("正在等待 Anthropic") == ""
@@ -164,7 +164,7 @@ connectors: [github, slack]
 """
 
 
-def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_path) -> None:
     from openworker_qt.agents.personas import parse_persona
     from openworker_qt.core.approvals import ApprovalRequest
     from openworker_qt.core.risk import RiskClass

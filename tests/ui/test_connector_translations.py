@@ -159,13 +159,13 @@ def test_the_shipped_file_is_written_back_unchanged(script: ModuleType) -> None:
 
 
 @pytest.fixture
-def chinese(qapp) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def chinese(qapp) -> Iterator[str]:
     used = install_translator(qapp, "zh_CN")
     yield used
     install_translator(qapp, "en")
 
 
-def test_the_slack_page_in_chinese(chinese: str, qapp, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_slack_page_in_chinese(chinese: str, qapp, qtbot) -> None:
     from openworker_qt.ui.settings_connectors import ConnectorsPage, identity_text
     from tests.connectors.helpers import Sleeps, runtime
 
@@ -208,7 +208,7 @@ def test_union_keeps_both_sides_messages(script: ModuleType, tmp_path: Path) -> 
     assert script.union(ours, theirs) == 0  # nothing new the second time
 
 
-async def test_a_token_slack_refuses_is_said_in_chinese(chinese: str, qtbot) -> None:  # type: ignore[no-untyped-def]
+async def test_a_token_slack_refuses_is_said_in_chinese(chinese: str, qtbot) -> None:
     """The local Slack refuses the bot token (revoked since it was connected): testing
     the connection, connecting with a wrong token, and the stored state on a page
     opened later all say so in Chinese, with Slack's own error code kept."""

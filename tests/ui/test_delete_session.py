@@ -23,7 +23,7 @@ def _one_session(qtbot: Any, qloop: Any, desktop: Any) -> str:
     return run(qloop, scenario)
 
 
-def test_a_session_is_deleted_off_the_loop_thread(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_session_is_deleted_off_the_loop_thread(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Hello."}])
     window = desktop.window
     sid = _one_session(qtbot, qloop, desktop)
@@ -50,12 +50,12 @@ def test_a_session_is_deleted_off_the_loop_thread(qtbot, qloop, make_desktop) ->
     assert window.sessions.row_of(sid) is None  # gone from the sidebar
 
 
-def test_a_failed_delete_keeps_the_session_and_says_so(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_delete_keeps_the_session_and_says_so(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Hello."}])
     window = desktop.window
     sid = _one_session(qtbot, qloop, desktop)
     shown: list[str] = []
-    window.banner.show_message = lambda text, *a, **k: shown.append(text)  # type: ignore[method-assign]
+    window.banner.show_message = lambda text, *a, **k: shown.append(text)
 
     def refuse(session_id: str) -> None:
         raise OSError("disk I/O error")

@@ -25,7 +25,7 @@ def _coloured_pixels(view: TranscriptView) -> int:
     return count
 
 
-def test_code_shown_before_pygments_is_coloured_once_it_loads(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_code_shown_before_pygments_is_coloured_once_it_loads(qtbot, monkeypatch) -> None:
     monkeypatch.setattr(markdown_style, "_LEXERS", {})  # as in a fresh process
     monkeypatch.setattr(markdown_style, "_loading", [])
     view = TranscriptView()

@@ -30,7 +30,7 @@ def churn() -> None:
     kept.append([[] for _ in range(5000)])  # and keep some, as a module import does
 
 
-def test_cycles_with_qt_objects_die_on_the_gui_thread(qapp, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_cycles_with_qt_objects_die_on_the_gui_thread(qapp, qloop) -> None:
     collect_on_gui_thread()
     died_in: list[str] = []
     holder = Holder()

@@ -26,11 +26,11 @@ def sh(repo: Path, *args: str) -> str:
                           text=True, check=True).stdout
 
 
-def _dialog(window) -> ApprovalDialog | None:  # type: ignore[no-untyped-def]
+def _dialog(window) -> ApprovalDialog | None:
     return next(iter(window.dialogs.values()), None)
 
 
-def test_commit_approval_shows_the_staged_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_commit_approval_shows_the_staged_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
     sh(ws, "init", "-q", "-b", "main")

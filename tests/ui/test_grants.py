@@ -14,7 +14,7 @@ from tests.ui.test_main_window import type_and_enter
 from tests.ui.test_tray_notify_dnd import _drop
 
 
-def test_grant_dialog_answers(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_grant_dialog_answers(qtbot) -> None:
     answers: list[bool] = []
     for button in ("read_button", "write_button", "cancel_button"):
         dialog = GrantDialog("/data/project")
@@ -29,7 +29,7 @@ def test_grant_dialog_answers(qtbot) -> None:  # type: ignore[no-untyped-def]
     assert answers == [False, True]  # cancel answers nothing
 
 
-def test_grant_dialog_is_accessible(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_grant_dialog_is_accessible(qtbot) -> None:
     dialog = GrantDialog("/data/project")
     qtbot.addWidget(dialog)
     assert dialog.windowModality() == Qt.WindowModality.WindowModal
@@ -46,7 +46,7 @@ def _write_into(folder: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize("writable", [True, False])
-def test_dropped_folder_is_granted_to_this_session_only(  # type: ignore[no-untyped-def]
+def test_dropped_folder_is_granted_to_this_session_only(
         qtbot, qloop, make_desktop, tmp_path: Path, writable: bool) -> None:
     folder = (tmp_path / "project").resolve()
     folder.mkdir()
@@ -87,7 +87,7 @@ def test_dropped_folder_is_granted_to_this_session_only(  # type: ignore[no-unty
     assert desktop.runtime.decider_for(info).is_writable(str(folder / "x.txt")) is writable
 
 
-def test_cancelled_grant_grants_nothing(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_cancelled_grant_grants_nothing(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     folder = tmp_path / "private"
     folder.mkdir()
     desktop = make_desktop([{"text": "ok"}])
@@ -97,7 +97,7 @@ def test_cancelled_grant_grants_nothing(qtbot, qloop, make_desktop, tmp_path: Pa
     assert desktop.window.session_id is None
 
 
-def test_folder_dropped_on_quick_ask_is_granted_to_its_session(  # type: ignore[no-untyped-def]
+def test_folder_dropped_on_quick_ask_is_granted_to_its_session(
         qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     folder = (tmp_path / "notes").resolve()
     folder.mkdir()

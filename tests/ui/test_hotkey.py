@@ -56,7 +56,7 @@ def test_sequences_map_to_x11_keys() -> None:
     assert parse_sequence("") is None and parse_sequence("Ctrl+Nope") is None
 
 
-def test_bad_sequence_is_reported(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_bad_sequence_is_reported(qapp) -> None:
     hotkey = WindowsHotkey(api=object())
     assert not hotkey.register("Ctrl+Nope")
     assert "not a key combination" in hotkey.status
@@ -76,7 +76,7 @@ class FakeUser32:
         return 1
 
 
-def test_windows_registers_and_answers_wm_hotkey(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_windows_registers_and_answers_wm_hotkey(qtbot) -> None:
     api = FakeUser32()
     hotkey = WindowsHotkey(api=api)
     assert hotkey.register("Ctrl+Alt+Space")
@@ -114,7 +114,7 @@ class FakeCarbon:
         self.calls.append(("unregister", ref))
 
 
-def test_macos_registers_a_carbon_hotkey(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_macos_registers_a_carbon_hotkey(qtbot) -> None:
     api = FakeCarbon()
     hotkey = MacHotkey(api=api)
     assert hotkey.register("Ctrl+Alt+Space")
@@ -127,7 +127,7 @@ def test_macos_registers_a_carbon_hotkey(qtbot) -> None:  # type: ignore[no-unty
     assert api.calls[-1] == ("unregister", "ref-1")
 
 
-def test_wayland_and_offscreen_say_the_hotkey_is_unavailable(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_wayland_and_offscreen_say_the_hotkey_is_unavailable(qapp) -> None:
     wayland = create_hotkey(platform="wayland")
     assert isinstance(wayland, UnavailableHotkey) and not wayland.available
     assert not wayland.register("Ctrl+Alt+Space")
@@ -140,7 +140,7 @@ def test_wayland_and_offscreen_say_the_hotkey_is_unavailable(qapp) -> None:  # t
     assert "offscreen" in create_hotkey(platform="offscreen").status
 
 
-def test_quick_ask_key_is_the_same_everywhere(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_quick_ask_key_is_the_same_everywhere(qtbot, make_desktop) -> None:
     """README, config default, global hotkey, in-app shortcut and tray name one key."""
     import re
 
@@ -165,7 +165,7 @@ def test_quick_ask_key_is_the_same_everywhere(qtbot, make_desktop) -> None:  # t
     assert action.shortcut().toString() == "Ctrl+Shift+K"
 
 
-def test_app_without_a_global_hotkey_keeps_the_in_app_shortcut(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_app_without_a_global_hotkey_keeps_the_in_app_shortcut(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "ok"}])
     hotkey = desktop.install_hotkey()  # offscreen: no global hotkey
     assert not hotkey.available
@@ -247,7 +247,7 @@ def test_x11_hotkey_opens_quick_ask(xvfb: str, configured: str, pressed: str) ->
 def _read_stdout_line(child: subprocess.Popen[str], timeout: float) -> str:
     line: list[str] = []
     assert child.stdout is not None
-    reader = threading.Thread(target=lambda: line.append(child.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    reader = threading.Thread(target=lambda: line.append(child.stdout.readline()), daemon=True)
     reader.start()
     reader.join(timeout)
     if not line or not line[0]:

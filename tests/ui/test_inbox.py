@@ -17,13 +17,13 @@ from tests.ui.test_approvals import WRITE
 from tests.ui.test_main_window import type_and_enter
 
 
-def _open_unattended(desktop) -> str:  # type: ignore[no-untyped-def]
+def _open_unattended(desktop) -> str:
     info = desktop.manager.create_session(unattended=True, workspace=str(desktop.workspace))
     desktop.open_session(info.id)
     return info.id
 
 
-def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, object] = {}
@@ -53,7 +53,7 @@ def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path:
     assert (item.resolution, item.resolved_by) == ("once", "inbox")
 
 
-def test_inbox_window_deny_and_jump_to_session(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_window_deny_and_jump_to_session(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     window.show_dialogs = False
@@ -76,7 +76,7 @@ def test_inbox_window_deny_and_jump_to_session(qtbot, qloop, make_desktop, tmp_p
     assert desktop.runtime.inbox.items()[0].resolution == "deny"
 
 
-def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     seen: dict[str, float] = {}
@@ -128,7 +128,7 @@ def _moving_on_script(tmp_path: Path) -> str:
     return f"scripted:{script}"
 
 
-def test_a_new_message_in_the_window_closes_a_parked_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_message_in_the_window_closes_a_parked_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """A turn parked by the CLI shows in the inbox and on its transcript row; the user
     writes something else in the window instead of answering: the ask leaves the
     inbox window, the counts and the transcript, and the write never runs."""
@@ -162,15 +162,15 @@ def test_a_new_message_in_the_window_closes_a_parked_ask(qtbot, qloop, make_desk
         seen["item"] = desktop.runtime.inbox.get(item.id)
 
     run(qloop, scenario)
-    assert len(seen["counts_before"]) == 1  # type: ignore[arg-type]
+    assert len(seen["counts_before"]) == 1
     assert seen["rows"] == 0 and seen["counts"] == {} and seen["card"] is None
     assert seen["row_status"] == "error"
     item = seen["item"]
-    assert (item.resolution, item.resolved_by) == ("superseded", "engine")  # type: ignore[attr-defined]
+    assert (item.resolution, item.resolved_by) == ("superseded", "engine")
     assert not (desktop.workspace / "out.txt").exists()
 
 
-def test_a_late_answer_in_the_inbox_window_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_late_answer_in_the_inbox_window_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     """Another process moved the conversation on before this window noticed: the
     Approve click changes nothing, and the window says why."""
     desktop = make_desktop()
@@ -202,7 +202,7 @@ def test_a_late_answer_in_the_inbox_window_says_the_ask_was_closed(qtbot, qloop,
     assert not (desktop.workspace / "out.txt").exists()
 
 
-def test_a_late_answer_on_the_transcript_card_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_late_answer_on_the_transcript_card_says_the_ask_was_closed(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop()
     window = desktop.window
     model = _moving_on_script(tmp_path)
@@ -230,7 +230,7 @@ def test_a_late_answer_on_the_transcript_card_says_the_ask_was_closed(qtbot, qlo
     assert not (desktop.workspace / "out.txt").exists()
 
 
-def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     window.show_dialogs = False
@@ -246,7 +246,7 @@ def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_deskto
     qtmodeltester.check(model)
 
 
-def test_inbox_window_offers_always_for_a_scheduled_tasks_shell_command(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_window_offers_always_for_a_scheduled_tasks_shell_command(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "unused"}])
     sid = desktop.manager.create_session(unattended=True, workspace=str(desktop.workspace)).id
     seen: dict[str, object] = {}

@@ -42,7 +42,7 @@ def _copy_rects(view: Any) -> list[QRect]:
     return out
 
 
-def test_jump_to_start_does_not_cover_a_code_blocks_copy_button(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_jump_to_start_does_not_cover_a_code_blocks_copy_button(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     window.resize(1040, 720)

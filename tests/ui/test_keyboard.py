@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from tests.ui.conftest import act
 
 
-def _activate(qtbot, window: QWidget) -> None:  # type: ignore[no-untyped-def]
+def _activate(qtbot, window: QWidget) -> None:
     window.show()
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
@@ -25,7 +25,7 @@ def _name(widget: QWidget | None) -> str:
     return widget.accessibleName() or widget.objectName()
 
 
-def _tabs(qtbot, count: int, back: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
+def _tabs(qtbot, count: int, back: bool = False) -> list[str]:
     seen = []
     for _ in range(count):
         key = Qt.Key.Key_Backtab if back else Qt.Key.Key_Tab
@@ -35,7 +35,7 @@ def _tabs(qtbot, count: int, back: bool = False) -> list[str]:  # type: ignore[n
     return seen
 
 
-def test_tab_goes_through_the_composer_in_the_order_it_is_drawn(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_tab_goes_through_the_composer_in_the_order_it_is_drawn(qtbot, make_desktop) -> None:
     window = make_desktop([{"text": "x"}]).window
     _activate(qtbot, window)
     window.composer.edit.setFocus()
@@ -46,7 +46,7 @@ def test_tab_goes_through_the_composer_in_the_order_it_is_drawn(qtbot, make_desk
                                           "Permission mode", "Persona", "Message"]
 
 
-def test_after_onboarding_typing_goes_into_the_message_box(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_after_onboarding_typing_goes_into_the_message_box(qtbot, make_desktop) -> None:
     desktop = make_desktop()
     window = desktop.window
     _activate(qtbot, window)
@@ -60,7 +60,7 @@ def test_after_onboarding_typing_goes_into_the_message_box(qtbot, make_desktop) 
     assert window.composer.edit.toPlainText() == "hello"
 
 
-def test_a_new_session_focuses_the_message_box(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_session_focuses_the_message_box(qtbot, make_desktop) -> None:
     window = make_desktop([{"text": "x"}]).window
     _activate(qtbot, window)
     window.sidebar.new_button.setFocus()
@@ -68,7 +68,7 @@ def test_a_new_session_focuses_the_message_box(qtbot, make_desktop) -> None:  # 
     assert window.composer.edit.hasFocus()
 
 
-def test_escape_closes_settings_and_automations(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_escape_closes_settings_and_automations(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     settings = act(qloop, desktop.show_settings)
     _activate(qtbot, settings)
@@ -83,7 +83,7 @@ def test_escape_closes_settings_and_automations(qtbot, qloop, make_desktop) -> N
     assert not automations.isVisible()
 
 
-def test_enter_presses_each_onboarding_pages_next_step(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_enter_presses_each_onboarding_pages_next_step(qtbot, make_desktop) -> None:
     desktop = make_desktop()
     dialog = desktop.show_onboarding()
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)

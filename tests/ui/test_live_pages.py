@@ -37,7 +37,7 @@ async def _settled(window: Any) -> None:
                 timeout=10, what="the window moved")
 
 
-def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop) -> None:
     desktop = make_desktop(_script())
     window = desktop.window
     window.show_dialogs = False
@@ -120,7 +120,7 @@ def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop
 # ------------------------------------------------------------- the model alone
 
 
-def _live_turns(qtbot: Any, model: Any, store: Any, sid: str, turns: range,  # type: ignore[no-untyped-def]
+def _live_turns(qtbot: Any, model: Any, store: Any, sid: str, turns: range,
                 shown: dict[int, str] | None = None) -> None:
     """Store a chat turn and send its events, as the engine does; ``shown``: answers
     that showed other text live than was stored."""
@@ -133,7 +133,7 @@ def _live_turns(qtbot: Any, model: Any, store: Any, sid: str, turns: range,  # t
         model.apply(ev.UserMessageAdded(session_id=sid, message=question))
         store.append(sid, answer)
         live = dict(answer, content=(shown or {}).get(i, f"answer {i}"))
-        model.apply(ev.AssistantMessage(session_id=sid, message=live))  # type: ignore[arg-type]
+        model.apply(ev.AssistantMessage(session_id=sid, message=live))
         model.apply(ev.TurnEnded(session_id=sid, status="completed", iterations=1))
         qtbot.waitUntil(lambda: not model._cutting, timeout=5000)
 
@@ -148,7 +148,7 @@ def _model(make_desktop: Any) -> tuple[TranscriptModel, Any, str]:
     return model, store, sid
 
 
-def test_the_store_is_the_truth_for_a_page_cut_from_live_rows(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_store_is_the_truth_for_a_page_cut_from_live_rows(qtbot, make_desktop) -> None:
     model, store, sid = _model(make_desktop)
     _live_turns(qtbot, model, store, sid, range(CUT_MESSAGES // 2),
                 shown={3: "answer 3, as it showed live"})
@@ -159,7 +159,7 @@ def test_the_store_is_the_truth_for_a_page_cut_from_live_rows(qtbot, make_deskto
     assert model.total_units() == CUT_MESSAGES
 
 
-def test_the_window_keeps_the_row_being_read(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_keeps_the_row_being_read(qtbot, make_desktop) -> None:
     model, store, sid = _model(make_desktop)
     # Enough for the window's pages and one more (nobody answers window_full here).
     turns = (CUT_MESSAGES + WINDOW_PAGES * PAGE_MESSAGES) // 2
@@ -188,7 +188,7 @@ def test_the_window_keeps_the_row_being_read(qtbot, make_desktop) -> None:  # ty
     assert model.newest_rows()[-1].text == f"answer {turns + PAGE_MESSAGES - 1}"
 
 
-def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, make_desktop) -> None:
     model, store, sid = _model(make_desktop)
     # A message another process stored: no live row shows it (until reopened).
     store.append(sid, {"role": "user", "content": "from the command line"})
@@ -200,7 +200,7 @@ def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, ma
 
 
 @pytest.mark.parametrize("reading", ["near the end", "in the page cut first"])
-def test_rows_being_read_stay_still_when_live_rows_become_pages(qloop, make_desktop, monkeypatch,  # type: ignore[no-untyped-def]
+def test_rows_being_read_stay_still_when_live_rows_become_pages(qloop, make_desktop, monkeypatch,
                                                                reading) -> None:
     monkeypatch.setattr(transcript_model, "WINDOW_PAGES", 1)  # full after two cuts
     desktop = make_desktop([{"text": "live answer", "repeat": True}])

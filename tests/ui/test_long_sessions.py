@@ -74,7 +74,7 @@ async def _settled(window: Any) -> None:
                 timeout=10, what="the window moved")
 
 
-def test_pages_join_up_into_the_whole_session(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_pages_join_up_into_the_whole_session(qtbot, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     store = desktop.runtime.conversations
     sid = _fill(desktop.runtime, 1_000)  # 4,000 messages, 3,000 rows
@@ -92,7 +92,7 @@ def test_pages_join_up_into_the_whole_session(qtbot, make_desktop) -> None:  # t
     assert pages.page_of_call("c500") == (500 * 4) // PAGE_MESSAGES
 
 
-def test_scrollbar_covers_the_whole_session_at_open(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_scrollbar_covers_the_whole_session_at_open(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     view = window.view
@@ -112,7 +112,7 @@ def test_scrollbar_covers_the_whole_session_at_open(qloop, make_desktop) -> None
     assert bar.value() == bar.maximum()  # at the end
 
 
-def test_dragging_to_the_middle_shows_those_messages(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_dragging_to_the_middle_shows_those_messages(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     view = window.view
@@ -138,7 +138,7 @@ def test_dragging_to_the_middle_shows_those_messages(qloop, make_desktop) -> Non
     assert not window.transcript.at_end()
 
 
-def test_jump_to_start_shows_the_first_message(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_jump_to_start_shows_the_first_message(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     sid = _fill(desktop.runtime, TURNS)
@@ -162,7 +162,7 @@ def test_jump_to_start_shows_the_first_message(qtbot, qloop, make_desktop) -> No
     assert not view.jump_button.isVisible()
 
 
-def test_memory_stays_bounded_scrolling_through_everything(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_memory_stays_bounded_scrolling_through_everything(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     view = window.view
@@ -198,7 +198,7 @@ def test_memory_stays_bounded_scrolling_through_everything(qloop, make_desktop) 
     assert _top_question(view) > 40  # it did read down, page after page
 
 
-def test_a_message_that_arrives_while_scrolled_away_shows_at_the_end(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_that_arrives_while_scrolled_away_shows_at_the_end(qloop, make_desktop) -> None:
     from openworker_qt.core import events as ev
 
     desktop = make_desktop([{"text": "x"}])
@@ -231,7 +231,7 @@ def test_a_message_that_arrives_while_scrolled_away_shows_at_the_end(qloop, make
     assert model.item(model.rowCount() - 2).text == f"answer {TURNS - 1}"
 
 
-def test_an_approval_waiting_in_an_old_page_shows_its_card(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_an_approval_waiting_in_an_old_page_shows_its_card(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     window.show_dialogs = False
@@ -254,7 +254,7 @@ def test_an_approval_waiting_in_an_old_page_shows_its_card(qloop, make_desktop) 
     assert view.visualRect(model.index(row, 0)).intersects(view.viewport().rect())
 
 
-def test_a_card_outlives_its_row_leaving_the_window(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_card_outlives_its_row_leaving_the_window(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     window.show_dialogs = False
@@ -282,7 +282,7 @@ def test_a_card_outlives_its_row_leaving_the_window(qloop, make_desktop) -> None
     assert view.indexWidget(window.transcript.index(row, 0)).isAncestorOf(view.card_for(call))
 
 
-def test_switching_away_frees_the_window(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_switching_away_frees_the_window(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     sid = _fill(desktop.runtime, TURNS)
@@ -314,7 +314,7 @@ def test_the_heap_is_trimmed_where_the_platform_can() -> None:
     assert trim_heap() is sys.platform.startswith("linux")
 
 
-def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_desktop, monkeypatch) -> None:
     from openworker_qt.ui import transcript_delegate
 
     # No time for text layout in a frame: one new row is rendered per frame.
@@ -351,7 +351,7 @@ def test_rows_shown_after_a_jump_paint_as_skeletons_then_fill_in(qloop, make_des
     assert seen["after"] == 0  # filled in, a row a frame at the least
 
 
-def test_edit_and_ask_again_stay_on_the_sessions_last_messages(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_edit_and_ask_again_stay_on_the_sessions_last_messages(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     view = window.view

@@ -18,7 +18,7 @@ from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.transcript_view import TranscriptView
 
 
-def _view(qtbot, items: list[TranscriptItem], width: int = 1400) -> TranscriptView:  # type: ignore[no-untyped-def]
+def _view(qtbot, items: list[TranscriptItem], width: int = 1400) -> TranscriptView:
     view = TranscriptView()
     qtbot.addWidget(view)
     model = TranscriptModel()
@@ -48,7 +48,7 @@ def _painted_columns(view: TranscriptView, row: int) -> tuple[int, int]:
     return min(xs), max(xs)
 
 
-def test_the_reading_column_is_capped_and_centred(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_reading_column_is_capped_and_centred(qtbot) -> None:
     long = "A long answer that should wrap in a comfortable column. " * 40
     view = _view(qtbot, [TranscriptItem("assistant", text=long),
                          TranscriptItem("tool", name="read_file", call_id="c1",
@@ -67,7 +67,7 @@ def test_the_reading_column_is_capped_and_centred(qtbot) -> None:  # type: ignor
     assert right - left > 400
 
 
-def test_a_long_paste_is_folded_behind_show_all(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_paste_is_folded_behind_show_all(qtbot) -> None:
     paste = "\n".join(f"log line {i}: something happened" for i in range(300))
     short = TranscriptItem("user", text="hello")
     item = TranscriptItem("user", text=paste)
@@ -89,7 +89,7 @@ def test_a_long_paste_is_folded_behind_show_all(qtbot) -> None:  # type: ignore[
     assert delegate._doc(item, "more", 300).toPlainText() == "Show less"
 
 
-def test_tool_cards_speak_in_words(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_tool_cards_speak_in_words(qtbot) -> None:
     write = TranscriptItem("tool", name="write_file", call_id="c1", status="ok", rule="user:once",
                            arguments={"path": "ACME/brief.md", "content": "a\n" * 12})
     shell = TranscriptItem("tool", name="run_shell", call_id="c2", status="ok", rule="allowlist:pytest",
@@ -112,7 +112,7 @@ def _request(tool: str = "write_file", can_always: bool = False) -> ApprovalRequ
         can_always=can_always)
 
 
-def test_approval_asks_a_plain_question_with_a_numbered_diff(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_approval_asks_a_plain_question_with_a_numbered_diff(qtbot) -> None:
     diff = "--- a/brief.md\n+++ b/brief.md\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line\n"
     dialog = ApprovalDialog(_request(), preview=diff)
     qtbot.addWidget(dialog)
@@ -126,7 +126,7 @@ def test_approval_asks_a_plain_question_with_a_numbered_diff(qtbot) -> None:  # 
     assert not dialog.panel.always.isVisibleTo(dialog)  # no standing rule binds a local write
 
 
-def test_keyboard_alone_approves_and_denies(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_keyboard_alone_approves_and_denies(qtbot) -> None:
     answers: list[str] = []
     # the dialog: Ctrl+Enter approves, Esc denies
     for key, mod in ((Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier),
@@ -158,7 +158,7 @@ def test_keyboard_alone_approves_and_denies(qtbot) -> None:  # type: ignore[no-u
         card.close()
 
 
-def test_composer_grows_with_its_text_up_to_a_cap(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_composer_grows_with_its_text_up_to_a_cap(qtbot) -> None:
     from PySide6.QtWidgets import QMainWindow
 
     window = QMainWindow()
@@ -196,14 +196,14 @@ See [the docs](https://example.com/docs).
 """
 
 
-def _blocks(doc):  # type: ignore[no-untyped-def]
+def _blocks(doc):
     block = doc.begin()
     while block.isValid():
         yield block
         block = block.next()
 
 
-def test_markdown_tables_quotes_and_highlighted_code(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_markdown_tables_quotes_and_highlighted_code(qapp) -> None:
     import threading
 
     from PySide6.QtGui import QTextDocument, QTextFormat, QTextTable
@@ -242,14 +242,14 @@ def test_markdown_tables_quotes_and_highlighted_code(qapp) -> None:  # type: ign
     assert markdown_style.anchor_at(doc, rect.topLeft() + QPointF(x, line.height() / 2)) == "https://example.com/docs"
 
 
-def _iter(block):  # type: ignore[no-untyped-def]
+def _iter(block):
     it = block.begin()
     while not it.atEnd():
         yield it
         it += 1
 
 
-def test_hover_actions_copy_edit_and_ask_again(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_hover_actions_copy_edit_and_ask_again(qtbot) -> None:
     import time
 
     question = TranscriptItem("user", text="Summarise the notes", ts=time.time())
@@ -282,7 +282,7 @@ def test_hover_actions_copy_edit_and_ask_again(qtbot) -> None:  # type: ignore[n
     assert view.delegate.actions_for(model.item(1)) == ["copy"]
 
 
-def test_a_new_session_greets_and_lists_recent_deliverables(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_session_greets_and_lists_recent_deliverables(qtbot, tmp_path) -> None:
     import os
 
     from openworker_qt.ui.empty_state import EmptyState
@@ -303,7 +303,7 @@ def test_a_new_session_greets_and_lists_recent_deliverables(qtbot, tmp_path) -> 
     qtbot.waitUntil(lambda: not empty.recent_title.isVisible())
 
 
-def test_status_in_words(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_status_in_words(qapp) -> None:
     from openworker_qt.qt.wording import activity_text, provider_label, waiting_for_model_text
 
     assert activity_text("run_shell", {"command": "pytest -q tests/"}) == "Running pytest…"
@@ -313,7 +313,7 @@ def test_status_in_words(qapp) -> None:  # type: ignore[no-untyped-def]
     assert provider_label("qwen2.5-coder:32b") == "the model"  # a version tag is not a provider
 
 
-def test_quick_ask_keeps_the_draft_and_drops_a_stale_answer(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_quick_ask_keeps_the_draft_and_drops_a_stale_answer(qtbot, qloop, make_desktop) -> None:
     from openworker_qt.ui import quick_ask
     from tests.ui.conftest import run, until
 
@@ -340,7 +340,7 @@ def test_quick_ask_keeps_the_draft_and_drops_a_stale_answer(qtbot, qloop, make_d
     assert popup.edit.text() == "a draft I have not sent" and popup.session_id is None
 
 
-def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_desktop) -> None:
     from tests.ui.conftest import run, until
     from tests.ui.test_approvals import WRITE
 
@@ -367,7 +367,7 @@ def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_deskt
     assert "+hello" in str(seen["diff"]) and not seen["captions"]
 
 
-def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:
     shell = TranscriptItem("tool", name="run_shell", call_id="c2", status="ok", expanded=True,
                            arguments={"command": "ls -1"},
                            result='{"exit_code": 0, "output": "notes-q1.md\\nnotes-q2.md\\n", "cwd": "/x"}')
@@ -376,7 +376,7 @@ def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:  # typ
     assert details.endswith("notes-q1.md\nnotes-q2.md") and "exit_code" not in details
 
 
-def test_icons_follow_a_scheme_switch(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_icons_follow_a_scheme_switch(qtbot) -> None:
     from PySide6.QtCore import QSize
 
     from openworker_qt.ui import design
@@ -385,7 +385,7 @@ def test_icons_follow_a_scheme_switch(qtbot) -> None:  # type: ignore[no-untyped
     app = QApplication.instance()
     before_palette = app.palette()
 
-    def ink(button) -> str:  # type: ignore[no-untyped-def]
+    def ink(button) -> str:
         image = button.icon().pixmap(QSize(20, 20), 1.0).toImage()
         return next(image.pixelColor(x, y).name() for y in range(20) for x in range(20)
                     if image.pixelColor(x, y).alpha() == 255)
@@ -406,7 +406,7 @@ def test_icons_follow_a_scheme_switch(qtbot) -> None:  # type: ignore[no-untyped
         app.setPalette(before_palette)
 
 
-def test_a_resize_measures_rows_again_only_for_a_new_width(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_resize_measures_rows_again_only_for_a_new_width(qtbot) -> None:
     """Row heights depend on the reading column's width alone: a window that only grows
     taller (the message box growing, a banner shown) measures none of its rows again
     (that cost up to 40 ms of the loop's time in a session of a few hundred rows)."""
@@ -416,11 +416,11 @@ def test_a_resize_measures_rows_again_only_for_a_new_width(qtbot) -> None:  # ty
     measured: list[tuple[object, int, int]] = []
     exact = view.delegate.exact_height
 
-    def counting(item, width):  # type: ignore[no-untyped-def]
+    def counting(item, width):
         measured.append((item.uid, item.rev, width))
         return exact(item, width)
 
-    view.delegate.exact_height = counting  # type: ignore[method-assign]
+    view.delegate.exact_height = counting
 
     def settle() -> None:
         QApplication.processEvents()

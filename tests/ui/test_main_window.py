@@ -12,13 +12,13 @@ from openworker_qt.qt.transcript_model import TranscriptModel
 from tests.ui.conftest import run, until
 
 
-def type_and_enter(qtbot, window, text: str) -> None:  # type: ignore[no-untyped-def]
+def type_and_enter(qtbot, window, text: str) -> None:
     window.composer.edit.setFocus()
     qtbot.keyClicks(window.composer.edit, text)
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return)
 
 
-def test_send_streams_reply_into_transcript(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_send_streams_reply_into_transcript(qtbot, qloop, make_desktop) -> None:
     chunks = [f"word{i} " for i in range(40)]
     desktop = make_desktop([{"chunks": chunks, "delay": 0.002}])
     window = desktop.window
@@ -44,7 +44,7 @@ def test_send_streams_reply_into_transcript(qtbot, qloop, make_desktop) -> None:
     assert window.sessions.index(1, 0).data() == "Say forty words"  # (row 0: "Today")
 
 
-def test_shift_enter_inserts_newline(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_shift_enter_inserts_newline(qtbot, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     edit = desktop.window.composer.edit
     qtbot.keyClicks(edit, "line one")
@@ -54,7 +54,7 @@ def test_shift_enter_inserts_newline(qtbot, make_desktop) -> None:  # type: igno
     assert desktop.window.session_id is None  # nothing was sent
 
 
-def test_stop_mid_stream_keeps_partial_text(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_stop_mid_stream_keeps_partial_text(qtbot, qloop, make_desktop) -> None:
     chunks = [f"c{i} " for i in range(400)]
     desktop = make_desktop([{"chunks": chunks, "delay": 0.01}])
     window = desktop.window
@@ -75,7 +75,7 @@ def test_stop_mid_stream_keeps_partial_text(qtbot, qloop, make_desktop) -> None:
     assert any(m.get("partial") == "interrupted" for m in stored)
 
 
-def test_escape_in_composer_stops(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_escape_in_composer_stops(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"chunks": ["a "] * 300, "delay": 0.01}])
     window = desktop.window
 
@@ -89,7 +89,7 @@ def test_escape_in_composer_stops(qtbot, qloop, make_desktop) -> None:  # type: 
     assert window.transcript.items[-1].notice_kind == "interrupted"
 
 
-def test_message_while_running_becomes_steering(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_message_while_running_becomes_steering(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([
         {"chunks": ["working "] * 30, "delay": 0.01},
         {"text": "Adjusted as you asked."},
@@ -121,7 +121,7 @@ def test_message_while_running_becomes_steering(qtbot, qloop, make_desktop) -> N
     assert any(m.get("content") == "Use British spelling" for m in last_request.messages)
 
 
-def test_reopening_session_loads_history(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_reopening_session_loads_history(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "first answer"}])
     window = desktop.window
 
@@ -138,7 +138,7 @@ def test_reopening_session_loads_history(qtbot, qloop, make_desktop) -> None:  #
     assert window.transcript.items[1].text == "first answer"
 
 
-def test_error_shows_banner_and_retry_reruns(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_error_shows_banner_and_retry_reruns(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"error": "upstream 503", "error_kind": "server"}, {"text": "recovered"}])
     window = desktop.window
 
@@ -154,7 +154,7 @@ def test_error_shows_banner_and_retry_reruns(qtbot, qloop, make_desktop) -> None
     assert not window.banner.isVisibleTo(window)
 
 
-def test_models_pass_modeltester(qtmodeltester, qloop, make_desktop, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_models_pass_modeltester(qtmodeltester, qloop, make_desktop, qtbot) -> None:
     desktop = make_desktop([{"text": "hi", "tool_calls": [{"name": "list_files", "arguments": {}}]},
                             {"text": "done"}])
     window = desktop.window
@@ -172,7 +172,7 @@ def test_models_pass_modeltester(qtmodeltester, qloop, make_desktop, qtbot) -> N
     qtmodeltester.check(window.sessions)
 
 
-def test_new_sessions_start_in_the_configured_mode(qtbot, qloop, make_desktop, isolated_state) -> None:  # type: ignore[no-untyped-def]
+def test_new_sessions_start_in_the_configured_mode(qtbot, qloop, make_desktop, isolated_state) -> None:
     cfg = isolated_state / "config" / "config.toml"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text('[permissions]\nmode = "plan"\n')
@@ -184,7 +184,7 @@ def test_new_sessions_start_in_the_configured_mode(qtbot, qloop, make_desktop, i
     assert window.composer.mode.currentText() == "plan"  # … a new one starts from the config
 
 
-def test_tool_card_expands_and_collapses_by_click_and_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_tool_card_expands_and_collapses_by_click_and_keyboard(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Looking.", "tool_calls": [{"name": "list_files", "arguments": {}}]},
                             {"text": "done"}])
     window = desktop.window
@@ -208,7 +208,7 @@ def test_tool_card_expands_and_collapses_by_click_and_keyboard(qtbot, qloop, mak
     assert not window.transcript.items[row].expanded
 
 
-def test_error_row_retry_by_keyboard(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_error_row_retry_by_keyboard(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"error": "upstream 503", "error_kind": "server"}, {"text": "recovered"}])
     window = desktop.window
 
@@ -224,7 +224,7 @@ def test_error_row_retry_by_keyboard(qtbot, qloop, make_desktop) -> None:  # typ
     run(qloop, scenario)
 
 
-def test_a_message_to_a_session_driven_elsewhere_is_kept(qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_to_a_session_driven_elsewhere_is_kept(qtbot, qloop, make_desktop, tmp_path) -> None:
     """Another owner holds the session's lease: the message, attachments included,
     goes back into the composer with a banner that offers no useless Retry; once
     the lease is free, sending it again works."""
@@ -268,7 +268,7 @@ def test_a_message_to_a_session_driven_elsewhere_is_kept(qtbot, qloop, make_desk
     assert seen["action"] is False  # no Retry that could not work
     assert seen["rows_unchanged"] is True
     assert seen["stored"] == ["user", "assistant"]  # nothing of the refused message
-    content = seen["sent"]["content"]  # type: ignore[index]
+    content = seen["sent"]["content"]
     assert isinstance(content, list)
     assert any(p.get("type") == "text" and p.get("text") == "summarise my notes" for p in content)
     assert any(p.get("path") == str(notes) for p in content)

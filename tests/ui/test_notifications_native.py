@@ -28,7 +28,7 @@ def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         yield address
     finally:
         bus.terminate()
-        bus.wait(5)
+        bus.communicate(timeout=5)  # reads and closes its stdout
 
 
 INTROSPECTION = """<node>
@@ -52,7 +52,7 @@ INTROSPECTION = """<node>
 </node>"""
 
 
-async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],  # type: ignore[type-arg]
+async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], closed: list[int],
                   press: str, *, reply_after: float = 0.0, expire: bool = False) -> None:
     """Answers Notify (``reply_after`` seconds late: a busy daemon), then 'presses' the
     button labelled ``press``; with ``expire`` the bubble times out at once (the
@@ -100,7 +100,7 @@ async def serve_notifications(ready: asyncio.Future[None], calls: list[tuple], c
 
 
 async def test_native_notifier_buttons_reach_our_actions(session_bus: str) -> None:
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="Deny"))
@@ -123,7 +123,7 @@ async def test_native_notifier_buttons_reach_our_actions(session_bus: str) -> No
 
 
 async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="(nothing)"))
@@ -133,7 +133,7 @@ async def test_withdraw_closes_the_bubble(session_bus: str) -> None:
         assert await notifier.start()
         notifier.notify("inbox:8", "Run finished", "weekly report", [])
         for _ in range(100):
-            if notifier._sent:  # noqa: SLF001 — waiting for the server's id
+            if notifier._sent:
                 break
             await asyncio.sleep(0.02)
         notifier.withdraw("inbox:8")
@@ -164,7 +164,7 @@ async def test_no_session_bus_means_unavailable(monkeypatch: pytest.MonkeyPatch)
     await notifier.close()
 
 
-async def _wait(predicate, what: str) -> None:  # type: ignore[no-untyped-def]
+async def _wait(predicate, what: str) -> None:
     for _ in range(250):
         if predicate():
             return
@@ -175,7 +175,7 @@ async def _wait(predicate, what: str) -> None:  # type: ignore[no-untyped-def]
 async def test_withdrawn_while_being_sent_is_closed_once_up(session_bus: str) -> None:
     """Answered elsewhere before the daemon had even answered Notify: the bubble
     is closed as soon as it has an id, instead of staying on screen for good."""
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(
@@ -186,20 +186,20 @@ async def test_withdrawn_while_being_sent_is_closed_once_up(session_bus: str) ->
         assert await notifier.start()
         notifier.notify("inbox:9", "Approval needed", "write", [("approve", "Approve")])
         await _wait(lambda: calls, "the Notify call")
-        assert not notifier._sent  # noqa: SLF001 — the daemon has not answered yet
+        assert not notifier._sent
         notifier.withdraw("inbox:9")
         await _wait(lambda: closed, "the bubble closed")
         assert closed == [1]
-        assert not notifier._sent  # noqa: SLF001
+        assert not notifier._sent
     finally:
         await notifier.close()
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
 
 
-async def test_withdrawing_an_expired_bubble_logs_no_failure(  # type: ignore[no-untyped-def]
+async def test_withdrawing_an_expired_bubble_logs_no_failure(
         session_bus: str, caplog) -> None:
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
     ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     server = asyncio.ensure_future(
@@ -209,12 +209,12 @@ async def test_withdrawing_an_expired_bubble_logs_no_failure(  # type: ignore[no
     try:
         assert await notifier.start()
         notifier.notify("inbox:10", "Approval needed", "write", [])
-        await _wait(lambda: notifier._sent, "the id")  # noqa: SLF001
-        lib = notifier._notifier  # noqa: SLF001
-        await _wait(lambda: not lib._backend._notification_cache, "the expiry")  # noqa: SLF001
+        await _wait(lambda: notifier._sent, "the id")
+        lib = notifier._notifier
+        await _wait(lambda: not lib._backend._notification_cache, "the expiry")
         with caplog.at_level("WARNING", logger="openworker_qt.qt.notifications"):
             notifier.withdraw("inbox:10")
-            await asyncio.gather(*notifier._pending)  # noqa: SLF001
+            await asyncio.gather(*notifier._pending)
         assert "notification failed" not in caplog.text
         assert closed == []  # nothing left to close
     finally:

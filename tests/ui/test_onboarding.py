@@ -28,21 +28,21 @@ def chunk(text: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+def stub(qloop) -> Iterator[StubServer]:
     server = StubServer()
     qloop.run_until_complete(server.start())
     yield server
     qloop.run_until_complete(server.stop())
 
 
-def open_dialog(make_desktop) -> tuple[Any, OnboardingDialog]:  # type: ignore[no-untyped-def]
+def open_dialog(make_desktop) -> tuple[Any, OnboardingDialog]:
     desktop = make_desktop()
     dialog = desktop.show_onboarding()
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     return desktop, dialog
 
 
-def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, stub) -> None:
     stub.add("POST", CHAT, Reply(body=sse(chunk("OK")) + "data: [DONE]\n\n", content_type="text/event-stream"))
     desktop, dialog = open_dialog(make_desktop)
     assert needs_onboarding(desktop.settings)
@@ -80,7 +80,7 @@ def test_good_key_is_stored_and_default_model_saved(qtbot, qloop, make_desktop, 
     assert model_id == "gpt-4.1" and provider.name == "openai"
 
 
-def test_401_shows_clear_message_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_401_shows_clear_message_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:
     stub.add("POST", CHAT, Reply(status=401, body=json.dumps(
         {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
                    "code": "invalid_api_key"}})))
@@ -104,7 +104,7 @@ def test_401_shows_clear_message_and_stores_nothing(qtbot, qloop, make_desktop, 
     assert len(stub.requests_to(CHAT)) == 1  # a 401 is not retried
 
 
-def test_no_secure_keyring_says_so_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_no_secure_keyring_says_so_and_stores_nothing(qtbot, qloop, make_desktop, stub) -> None:
     import keyring
     from keyring.backends import fail
 
@@ -124,7 +124,7 @@ def test_no_secure_keyring_says_so_and_stores_nothing(qtbot, qloop, make_desktop
     assert not desktop.runtime.paths.config_file.exists()
 
 
-def test_ollama_url_is_normalised_and_lists_its_models(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_ollama_url_is_normalised_and_lists_its_models(qtbot, qloop, make_desktop, stub) -> None:
     stub.add("GET", "/v1/models", Reply(body=json.dumps({"object": "list", "data": [
         {"id": "qwen3:8b", "object": "model", "created": 1, "owned_by": "library"},
         {"id": "llama3.2", "object": "model", "created": 1, "owned_by": "library"},
@@ -145,7 +145,7 @@ def test_ollama_url_is_normalised_and_lists_its_models(qtbot, qloop, make_deskto
     assert load_config().get("general.default_model") == "ollama:llama3.2"
 
 
-def test_unreachable_ollama_is_reported(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_unreachable_ollama_is_reported(qtbot, qloop, make_desktop) -> None:
     _desktop, dialog = open_dialog(make_desktop)
     dialog.select_provider("ollama")
     dialog.url_edit.setText("http://127.0.0.1:9")
@@ -158,7 +158,7 @@ def test_unreachable_ollama_is_reported(qtbot, qloop, make_desktop) -> None:  # 
     assert load_config().get("providers.ollama") is None
 
 
-def test_skip_is_remembered(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_skip_is_remembered(qtbot, make_desktop) -> None:
     desktop, dialog = open_dialog(make_desktop)
     assert needs_onboarding(desktop.settings)
     qtbot.mouseClick(dialog.skip_button, Qt.MouseButton.LeftButton)
@@ -181,7 +181,7 @@ def chat_reply(text: str) -> Reply:
 
 
 @pytest.mark.parametrize("earlier_key", [False, True], ids=["fresh", "after-a-keyed-setup"])
-def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earlier_key: bool) -> None:  # type: ignore[no-untyped-def]
+def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earlier_key: bool) -> None:
     """LM Studio, vLLM, llama.cpp: no key at all, and every request still works."""
     from openworker_qt.storage.config import update_global
 
@@ -216,7 +216,7 @@ def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earl
     assert rows[-1].kind == "assistant" and rows[-1].text == "Hello from the local server"
 
 
-def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkeypatch) -> None:
     from openworker_qt.ui import settings_providers as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", stub.url)  # stands in for localhost:11434
@@ -240,7 +240,7 @@ def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkey
     assert load_config().get("providers.ollama.base_url") == stub.url + "/v1"
 
 
-def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeypatch) -> None:
     from openworker_qt.ui import settings_providers as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")  # nothing listens
@@ -255,7 +255,7 @@ def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeyp
     assert dialog.demo_button.isVisibleTo(dialog)
 
 
-def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_desktop, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_desktop, monkeypatch) -> None:
     from openworker_qt.ui import settings_providers as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")
@@ -286,7 +286,7 @@ def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_deskt
     assert needs_onboarding(desktop.settings)
 
 
-def test_each_page_takes_its_own_height(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_each_page_takes_its_own_height(qtbot, qloop, make_desktop, stub) -> None:
     """The short model page is not as tall as the connect page (no empty gap above
     its buttons); Back gives the connect page its height again; a long message on
     the connect page makes the dialog taller rather than squeezing its fields."""

@@ -26,7 +26,7 @@ from tests.ui.conftest import run, until
 
 
 @pytest.fixture
-def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+def stub(qloop) -> Iterator[StubServer]:
     server = StubServer()
     qloop.run_until_complete(server.start())
     yield server
@@ -62,7 +62,7 @@ def lmstudio(server: ThreadStub) -> None:
     server.routes[("GET", "/api/v0/models")] = (200, LMSTUDIO_MODELS)
 
 
-def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, make_desktop, stub) -> None:
     stub.add("GET", "/api/tags", Reply(body=json.dumps({"models": [
         {"name": "qwen3:8b", "model": "qwen3:8b", "size": 1}]})))
     stub.add("POST", "/api/show", Reply(body=json.dumps(OLLAMA_SHOW)))
@@ -108,7 +108,7 @@ def test_detect_lists_what_runs_here_and_picking_one_sets_it_up(qtbot, qloop, ma
     assert not saved.get("providers.lmstudio.key_name")  # no key asked for
 
 
-def test_picking_ollama_from_detect_sets_up_ollama(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_picking_ollama_from_detect_sets_up_ollama(qtbot, qloop, make_desktop, stub) -> None:
     stub.add("GET", "/api/tags", Reply(body=json.dumps({"models": []})))
     _desktop, dialog = open_dialog(make_desktop)
     dialog.detect_candidates = (ls.Preset("ollama", "Ollama", stub.url),)
@@ -124,7 +124,7 @@ def test_picking_ollama_from_detect_sets_up_ollama(qtbot, qloop, make_desktop, s
     assert dialog.url_edit.text() == stub.url
 
 
-def test_nothing_running_says_so(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_running_says_so(qtbot, qloop, make_desktop) -> None:
     _desktop, dialog = open_dialog(make_desktop)
     dialog.detect_candidates = tuple(
         ls.Preset(p.kind, p.label, f"http://127.0.0.1:{closed_port()}/v1") for p in ls.PRESETS)
@@ -139,7 +139,7 @@ def test_nothing_running_says_so(qtbot, qloop, make_desktop) -> None:  # type: i
     assert dialog.detect_button.isEnabled()
 
 
-def test_each_preset_fills_its_standard_address(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_each_preset_fills_its_standard_address(qtbot, make_desktop) -> None:
     _desktop, dialog = open_dialog(make_desktop)
     labels = [dialog.provider_box.itemText(i) for i in range(dialog.provider_box.count())]
     for name in ("LM Studio", "llama.cpp", "vLLM"):

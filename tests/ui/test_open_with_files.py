@@ -18,7 +18,7 @@ from tests.ui.conftest import run, until
 
 
 @pytest.fixture
-def app_names(qapp):  # type: ignore[no-untyped-def]
+def app_names(qapp):
     """app.main names the application: put the test process's names back."""
     names = (QApplication.applicationName(), QApplication.organizationName(),
              QApplication.desktopFileName(), qapp.quitOnLastWindowClosed())
@@ -29,7 +29,7 @@ def app_names(qapp):  # type: ignore[no-untyped-def]
     qapp.setQuitOnLastWindowClosed(names[3])
 
 
-def test_a_second_launch_with_a_file_hands_it_to_the_running_app(  # type: ignore[no-untyped-def]
+def test_a_second_launch_with_a_file_hands_it_to_the_running_app(
         qtbot, app_names, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "report.md").write_text("# hi\n", encoding="utf-8")
     (tmp_path / "photos").mkdir()
@@ -45,7 +45,7 @@ def test_a_second_launch_with_a_file_hands_it_to_the_running_app(  # type: ignor
     running.server.close()
 
 
-def test_commands_and_missing_paths_stay_the_command_line(  # type: ignore[no-untyped-def]
+def test_commands_and_missing_paths_stay_the_command_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sessions").write_text("a file named like a command", encoding="utf-8")
@@ -60,7 +60,7 @@ def test_commands_and_missing_paths_stay_the_command_line(  # type: ignore[no-un
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_the_running_app_attaches_handed_files(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_running_app_attaches_handed_files(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     note = tmp_path / "note.txt"
     note.write_text("remember the milk\n", encoding="utf-8")
     desktop = make_desktop([{"text": "ok"}])
@@ -80,7 +80,7 @@ def _mime(path: Path) -> QMimeData:
 
 
 @pytest.mark.parametrize("target", ["window", "quick_ask"])
-def test_a_drop_proposed_as_move_is_taken_as_a_copy(  # type: ignore[no-untyped-def]
+def test_a_drop_proposed_as_move_is_taken_as_a_copy(
         qtbot, qloop, make_desktop, tmp_path: Path, target: str) -> None:
     note = tmp_path / "note.txt"
     note.write_text("x\n", encoding="utf-8")
@@ -116,7 +116,7 @@ def test_a_drop_proposed_as_move_is_taken_as_a_copy(  # type: ignore[no-untyped-
         assert seen["lit"] is True and seen["lit_after"] is False
 
 
-def test_the_drop_highlight_goes_when_the_drag_leaves(qtbot, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_drop_highlight_goes_when_the_drag_leaves(qtbot, make_desktop, tmp_path: Path) -> None:
     note = tmp_path / "note.txt"
     note.write_text("x\n", encoding="utf-8")
     window = make_desktop([{"text": "ok"}]).window

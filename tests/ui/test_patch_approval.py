@@ -14,11 +14,11 @@ from tests.ui.test_main_window import type_and_enter
 PATCH = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n"
 
 
-def _dialog(window) -> ApprovalDialog | None:  # type: ignore[no-untyped-def]
+def _dialog(window) -> ApprovalDialog | None:
     return next(iter(window.dialogs.values()), None)
 
 
-def _approve_first(qtbot, qloop, desktop, seen: list[str]) -> None:  # type: ignore[no-untyped-def]
+def _approve_first(qtbot, qloop, desktop, seen: list[str]) -> None:
     window = desktop.window
 
     look_away(qtbot)  # the user is in another window: the ask gets its dialog
@@ -35,7 +35,7 @@ def _approve_first(qtbot, qloop, desktop, seen: list[str]) -> None:  # type: ign
     run(qloop, scenario)
 
 
-def test_patch_approval_shows_the_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_patch_approval_shows_the_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "notes.txt").write_text("alpha\nbeta\n")
     desktop = make_desktop([
@@ -48,7 +48,7 @@ def test_patch_approval_shows_the_diff(qtbot, qloop, make_desktop, tmp_path: Pat
     assert (tmp_path / "ws" / "notes.txt").read_text() == "alpha\ngamma\n"
 
 
-def test_replace_approval_shows_the_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_replace_approval_shows_the_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "ws" / "notes.txt").write_text("alpha\nbeta\n")
     args = {"path": "notes.txt", "old_string": "beta", "new_string": "delta"}

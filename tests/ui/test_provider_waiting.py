@@ -24,7 +24,7 @@ def waiting(attempt: int, kind: str = "overloaded") -> ev.ProviderRetrying:
                                max_attempts=4, kind=kind, reason=kind, delay=2.0)
 
 
-def test_one_waiting_row_updated_in_place_then_removed(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_one_waiting_row_updated_in_place_then_removed(qtmodeltester) -> None:
     model = TranscriptModel()
     model.reset("s", [TranscriptItem("user", text="hi")])
     model.apply(waiting(2))
@@ -49,7 +49,7 @@ def test_an_error_or_the_turn_end_replaces_the_waiting_row() -> None:
     assert [i.notice_kind for i in model.items] == ["", "error"]
 
 
-def test_the_window_shows_the_wait_while_the_provider_retries(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_shows_the_wait_while_the_provider_retries(qloop, make_desktop) -> None:
     desktop = make_desktop([{"retries": 2, "delay": 0.2, "text": "answer"}])
     window = desktop.window
     seen: list[str] = []

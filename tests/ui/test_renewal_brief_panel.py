@@ -19,7 +19,7 @@ async def select(panel: ArtifactsPanel, name: str) -> None:
                 what=f"the preview of {name}")
 
 
-def test_the_panel_lists_and_previews_the_renewal_deliverables(  # type: ignore[no-untyped-def]
+def test_the_panel_lists_and_previews_the_renewal_deliverables(
         qtbot, qloop, make_desktop, tmp_path) -> None:
     desktop = make_desktop(renewal.script())
     renewal.write_workspace(tmp_path / "ws")

@@ -15,7 +15,7 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.runtime import open_runtime
 
 
-async def test_the_card_says_the_schedule_in_words(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+async def test_the_card_says_the_schedule_in_words(qapp, tmp_path: Path) -> None:
     from openworker_qt.ui.approval import ApprovalCard
 
     script = tmp_path / "script.json"

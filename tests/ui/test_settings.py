@@ -15,7 +15,7 @@ from openworker_qt.storage.config import load_config
 from tests.ui.conftest import act, run, until
 
 
-def open_settings(make_desktop, qloop) -> tuple[Any, Any]:  # type: ignore[no-untyped-def]
+def open_settings(make_desktop, qloop) -> tuple[Any, Any]:
     desktop = make_desktop()
     action = desktop.window.findChild(QAction, "settings")
     assert action.shortcut() == QKeySequence("Ctrl+,")
@@ -31,7 +31,7 @@ def engine(desktop: Any) -> Any:
     return desktop.runtime.decider_for(info)
 
 
-def test_keys_are_set_replaced_removed_and_never_shown(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_keys_are_set_replaced_removed_and_never_shown(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     page = window.providers
     page.select("anthropic")
@@ -69,7 +69,7 @@ def test_keys_are_set_replaced_removed_and_never_shown(qtbot, qloop, make_deskto
         assert "sk-" not in page.tree.topLevelItem(i).text(1)
 
 
-def test_ollama_url_saved_normalised_and_router_rebuilt(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_ollama_url_saved_normalised_and_router_rebuilt(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     page = window.providers
     page.ollama_url.setText("gpu-box:11434")
@@ -80,7 +80,7 @@ def test_ollama_url_saved_normalised_and_router_rebuilt(qtbot, qloop, make_deskt
     assert provider._base_url == "http://gpu-box:11434/v1"
 
 
-def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     window.show_page(1)
     page = window.model
@@ -91,7 +91,7 @@ def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> No
     assert desktop.window.composer.model.currentText() == "anthropic:claude-haiku-4-5"
 
 
-def test_permission_mode_is_live(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_permission_mode_is_live(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     decider = engine(desktop)
     assert decider.mode == PermissionMode.INTERACTIVE
@@ -103,7 +103,7 @@ def test_permission_mode_is_live(qtbot, qloop, make_desktop) -> None:  # type: i
     assert desktop.window.composer.mode.currentText() == "auto"
 
 
-def test_shell_allowlist_add_remove(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_shell_allowlist_add_remove(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     decider = engine(desktop)
     page = window.permissions
@@ -118,7 +118,7 @@ def test_shell_allowlist_add_remove(qtbot, qloop, make_desktop) -> None:  # type
     assert "git status" not in decider.shell_allowlist() and "ls -la" in decider.shell_allowlist()
 
 
-def test_writable_roots_add_remove(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_writable_roots_add_remove(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     decider = engine(desktop)
     folder = tmp_path / "reports"
@@ -137,7 +137,7 @@ def test_writable_roots_add_remove(qtbot, qloop, make_desktop, tmp_path: Path, m
     assert folder.resolve() not in decider.writable_roots()
 
 
-def test_appearance_follows_system_by_default_and_can_be_forced(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_appearance_follows_system_by_default_and_can_be_forced(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     page = window.appearance
     assert page.theme.currentData() == "system"
@@ -159,13 +159,13 @@ def test_appearance_follows_system_by_default_and_can_be_forced(qtbot, qloop, ma
     assert desktop.runtime.config.get("general.language") == "zh_CN"
 
 
-def test_escape_closes_settings(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_escape_closes_settings(qtbot, qloop, make_desktop) -> None:
     _desktop, window = open_settings(make_desktop, qloop)
     qtbot.keyClick(window.nav, Qt.Key.Key_Escape)
     assert not window.isVisible()
 
 
-def test_saving_a_setting_keeps_the_users_comments(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_saving_a_setting_keeps_the_users_comments(qtbot, qloop, make_desktop) -> None:
     from openworker_qt.storage.paths import app_paths
 
     config_file = app_paths().config_file

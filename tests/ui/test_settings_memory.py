@@ -14,7 +14,7 @@ from tests.ui.conftest import act, run, until
 from tests.ui.test_settings import open_settings
 
 
-def test_memory_page_lists_edits_and_deletes_facts(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_memory_page_lists_edits_and_deletes_facts(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     rt = desktop.runtime
     info = rt.conversations.create_session(title="Renewal brief", workspace=str(desktop.workspace))

@@ -57,7 +57,7 @@ def _rows(model: SessionListModel) -> list[Any]:
             for r in range(model.rowCount())]
 
 
-def test_every_one_of_thousands_of_sessions_is_reachable_grouped_by_date(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_every_one_of_thousands_of_sessions_is_reachable_grouped_by_date(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 2_345)
     sidebar = _sidebar(qtbot, store)
@@ -77,7 +77,7 @@ def test_every_one_of_thousands_of_sessions_is_reachable_grouped_by_date(qtbot, 
     assert bar.value() == bar.maximum() > 0
 
 
-def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_messages(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_messages(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 300)
     old = ids[3]  # last active months ago
@@ -102,7 +102,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
                 raise
         return search(text, **kwargs)
 
-    store.search_sessions = spy  # type: ignore[method-assign]
+    store.search_sessions = spy
     shown: list[str] = []
     model.search_done.connect(shown.append)
     layouts: list[int] = []
@@ -130,7 +130,7 @@ def test_every_key_searches_at_once_in_a_worker_the_newest_wins_and_finds_old_me
     assert model.session_count() == 300 and not model.searching
 
 
-def test_a_chinese_word_in_the_middle_of_a_message_is_found_and_marked_as_written(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_chinese_word_in_the_middle_of_a_message_is_found_and_marked_as_written(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 20)
     store.append(ids[5], {"role": "user", "content": "你好，请把季度报告发给我，谢谢"})
@@ -149,7 +149,7 @@ def test_a_chinese_word_in_the_middle_of_a_message_is_found_and_marked_as_writte
     sidebar.grab()
 
 
-def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 720, title="weekly report {i}")
     _many(store, 50, title="other {i}")
@@ -163,7 +163,7 @@ def test_a_search_matching_more_than_500_shows_them_all(qtbot, tmp_path) -> None
     assert model.index(719, 0).data(ID_ROLE) in ids
 
 
-def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_all(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_all(qtbot, tmp_path) -> None:
     """A search with thousands of hits shows its first page (in the sidebar's
     order) while the worker is still reading the rest; the rest are then added
     below it, the rows on screen unmoved, every hit reachable."""
@@ -197,7 +197,7 @@ def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_al
             kwargs["on_first"] = first
         return search(text, **kwargs)
 
-    store.search_sessions = spy  # type: ignore[method-assign]
+    store.search_sessions = spy
     done: list[str] = []
     model.search_done.connect(done.append)
     try:
@@ -218,7 +218,7 @@ def test_the_first_page_of_many_hits_is_shown_before_the_worker_has_read_them_al
     assert model.index(719, 0).data(ID_ROLE) == expected[-1]
 
 
-def test_the_selection_follows_its_session_when_others_appear(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_selection_follows_its_session_when_others_appear(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 500)
     sidebar = _sidebar(qtbot, store)
@@ -231,7 +231,7 @@ def test_the_selection_follows_its_session_when_others_appear(qtbot, tmp_path) -
     assert sidebar.current_id() == ids[250] and chosen == []
 
 
-def test_pin_export_and_delete_from_the_menu(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_pin_export_and_delete_from_the_menu(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 40)
     store.append(ids[5], {"role": "user", "content": "Draft the renewal brief"})
@@ -267,7 +267,7 @@ def test_pin_export_and_delete_from_the_menu(qtbot, tmp_path) -> None:  # type: 
     assert deleted == [ids[5]]
 
 
-def test_badges_and_hover_paint(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_badges_and_hover_paint(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 10)
     sidebar = _sidebar(qtbot, store)
@@ -280,7 +280,7 @@ def test_badges_and_hover_paint(qtbot, tmp_path) -> None:  # type: ignore[no-unt
     assert not sidebar.grab().isNull()
 
 
-def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 5)
     sidebar = _sidebar(qtbot, store)
@@ -299,11 +299,11 @@ def test_the_menu_acts_on_the_row_right_clicked(qtbot, tmp_path) -> None:  # typ
     assert len(sidebar.findChildren(type(menu))) == 1
     sidebar._on_list_menu(rect.center())
     sidebar.pin_action.trigger()  # acts on the row clicked, not the current one
-    assert store.get_session(ids[2]).pinned  # type: ignore[union-attr]
+    assert store.get_session(ids[2]).pinned
     assert sidebar.current_id() == ids[2]
 
 
-def test_a_found_messages_snippet_is_plain_words_without_markdown_marks(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_found_messages_snippet_is_plain_words_without_markdown_marks(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 5)
     store.append(ids[2], {"role": "assistant", "content":

@@ -11,17 +11,17 @@ from openworker_qt.ui.transcript_view import TranscriptView
 from tests.ui.conftest import run, until
 
 
-def test_callback_runs_once_after_the_first_paint(qloop) -> None:  # type: ignore[no-untyped-def]
+def test_callback_runs_once_after_the_first_paint(qloop) -> None:
     window = QMainWindow()
     calls: list[bool] = []
     painted: list[bool] = []
     original = window.paintEvent
 
-    def paint(event):  # type: ignore[no-untyped-def]
+    def paint(event):
         painted.append(True)
         original(event)
 
-    window.paintEvent = paint  # type: ignore[method-assign]
+    window.paintEvent = paint
     after_first_paint(window, lambda: calls.append(bool(painted)))
 
     async def scenario() -> None:
@@ -37,7 +37,7 @@ def test_callback_runs_once_after_the_first_paint(qloop) -> None:  # type: ignor
     window.close()
 
 
-def test_transcript_warm_up_starts_after_the_view_paints(qloop) -> None:  # type: ignore[no-untyped-def]
+def test_transcript_warm_up_starts_after_the_view_paints(qloop) -> None:
     from openworker_qt.qt.transcript_model import TranscriptModel
 
     view = TranscriptView()
@@ -72,7 +72,7 @@ class _QuietNotifier:
         return None
 
 
-def test_turns_cut_off_by_the_last_run_are_closed_after_the_first_paint(  # type: ignore[no-untyped-def]
+def test_turns_cut_off_by_the_last_run_are_closed_after_the_first_paint(
     qloop, make_desktop
 ) -> None:
     from openworker_qt.automation.keepawake import FirstAvailable, KeepAwake

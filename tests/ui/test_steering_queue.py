@@ -9,7 +9,7 @@ from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
 
 
-def test_queued_message_stays_under_the_answer_and_stop_puts_it_back(  # type: ignore[no-untyped-def]
+def test_queued_message_stays_under_the_answer_and_stop_puts_it_back(
         qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([
         {"chunks": [f"w{i} " for i in range(400)], "delay": 0.01},
@@ -58,7 +58,7 @@ def test_queued_message_stays_under_the_answer_and_stop_puts_it_back(  # type: i
     assert not any("British" in str(m.get("content")) for m in stored)
 
 
-def test_steering_left_by_an_ended_turn_is_not_sent_into_the_next(  # type: ignore[no-untyped-def]
+def test_steering_left_by_an_ended_turn_is_not_sent_into_the_next(
         qtbot, qloop, make_desktop) -> None:
     """Stopped from elsewhere (not the window's Stop): the engine never injects the
     leftover steering into the next turn, and the window offers it back."""

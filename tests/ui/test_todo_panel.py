@@ -45,7 +45,7 @@ def assert_second(panel: TodoPanel) -> None:
     assert panel.list.item(2).font().bold() and not panel.list.item(0).font().bold()
 
 
-def test_the_panel_follows_todo_write_live_and_after_reopening(  # type: ignore[no-untyped-def]
+def test_the_panel_follows_todo_write_live_and_after_reopening(
         qtbot, qloop, make_desktop) -> None:
     turns = [
         todo_call("t1", FIRST),
@@ -90,7 +90,7 @@ def test_the_panel_follows_todo_write_live_and_after_reopening(  # type: ignore[
     assert [t.name for t in tools] == ["todo_write", "todo_write"]
 
 
-def test_a_restarted_app_shows_the_stored_list(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_restarted_app_shows_the_stored_list(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([todo_call("t1", SECOND), {"text": "ok"}])
     window = desktop.window
 
@@ -113,7 +113,7 @@ def test_a_restarted_app_shows_the_stored_list(qtbot, qloop, make_desktop) -> No
     assert_second(again.window.todo)
 
 
-def test_a_refused_list_leaves_the_shown_one_and_an_empty_list_hides_it(  # type: ignore[no-untyped-def]
+def test_a_refused_list_leaves_the_shown_one_and_an_empty_list_hides_it(
         qtbot, qloop, make_desktop) -> None:
     two_running = [dict(i, status="in_progress") for i in FIRST[:2]]
     desktop = make_desktop([todo_call("t1", SECOND), todo_call("t2", two_running), {"text": "ok"},

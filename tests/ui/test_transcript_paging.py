@@ -43,7 +43,7 @@ def _fill(runtime: Any, turns: int) -> str:
 # ------------------------------------------------------------------ no widget
 
 
-def test_pages_split_at_a_user_message_and_join_up(make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_pages_split_at_a_user_message_and_join_up(make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     sid = _fill(desktop.runtime, 100)  # 400 messages, 300 rows
     store = desktop.runtime.conversations
@@ -59,7 +59,7 @@ def test_pages_split_at_a_user_message_and_join_up(make_desktop) -> None:  # typ
     assert none is None and len(small) == 300
 
 
-def test_model_moves_its_window_and_finds_tools(qtbot, qtmodeltester, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_model_moves_its_window_and_finds_tools(qtbot, qtmodeltester, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     sid = _fill(desktop.runtime, 500)  # 2,000 messages, 1,500 rows
     items, pages = session_head(desktop.runtime.conversations, sid, limit=100)
@@ -83,7 +83,7 @@ def test_model_moves_its_window_and_finds_tools(qtbot, qtmodeltester, make_deskt
     qtmodeltester.check(model)
 
 
-def test_a_page_read_for_a_session_no_longer_shown_is_dropped(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_read_for_a_session_no_longer_shown_is_dropped(qtbot, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     sid = _fill(desktop.runtime, 500)
     items, pages = session_head(desktop.runtime.conversations, sid, limit=100)
@@ -105,7 +105,7 @@ def test_stable_prefix_ignores_blank_lines_inside_fences() -> None:
     assert stable_prefix("no boundary yet") == 0
 
 
-def test_streaming_document_matches_a_whole_render(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_streaming_document_matches_a_whole_render(qapp) -> None:
     from PySide6.QtGui import QFont, QTextDocument
 
     text = "# Title\n\nSome *emphasis*\n\n- a\n- b\n\n```python\nx = 1\n\ny = 2\n```\n\n" + (
@@ -133,7 +133,7 @@ def test_streaming_document_matches_a_whole_render(qapp) -> None:  # type: ignor
 # --------------------------------------------------------------- real window
 
 
-def test_long_session_shows_newest_rows_and_reads_older_on_scroll(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_long_session_shows_newest_rows_and_reads_older_on_scroll(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
     sid = _fill(desktop.runtime, 500)  # 2,000 messages, 1,500 rows
@@ -165,7 +165,7 @@ def test_long_session_shows_newest_rows_and_reads_older_on_scroll(qloop, make_de
     assert most < 1000  # a window of the session, never all of it
 
 
-def test_streamed_reply_is_markdown_when_it_ends(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_streamed_reply_is_markdown_when_it_ends(qtbot, qloop, make_desktop) -> None:
     chunks = ["Intro with **bo", "ld** text\n\n", "- one\n", "- two\n\n", "```\ncode\n", "```\n\nend"]
     desktop = make_desktop([{"chunks": chunks, "delay": 0.01}])
     window = desktop.window

@@ -15,7 +15,7 @@ TRANSLATIONS = Path(__file__).resolve().parents[2] / "resources" / "translations
 
 
 @pytest.fixture
-def chinese(qapp) -> Iterator[str]:  # type: ignore[no-untyped-def]
+def chinese(qapp) -> Iterator[str]:
     used = install_translator(qapp, "zh_CN")
     yield used
     install_translator(qapp, "en")  # back to the built-in English
@@ -30,7 +30,7 @@ def test_source_and_compiled_translations_ship() -> None:
     assert text.count("<translation>") > 300  # translated, not just extracted
 
 
-def test_main_window_in_chinese(chinese: str, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_main_window_in_chinese(chinese: str, make_desktop) -> None:
     assert chinese == "zh_CN"
     desktop = make_desktop()
     window = desktop.window
@@ -43,7 +43,7 @@ def test_main_window_in_chinese(chinese: str, make_desktop) -> None:  # type: ig
     assert window.composer.send.text() == "引导" and window.composer.stop.text() == "停止"
 
 
-def test_settings_and_onboarding_in_chinese(chinese: str, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_settings_and_onboarding_in_chinese(chinese: str, qloop, make_desktop) -> None:
     from tests.ui.conftest import act, run, until
 
     desktop = make_desktop()
@@ -62,14 +62,14 @@ def test_settings_and_onboarding_in_chinese(chinese: str, qloop, make_desktop) -
     assert onboarding.check_button.text() == "验证并继续(&C)"
 
 
-def test_unknown_language_falls_back_to_english(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_language_falls_back_to_english(qapp, make_desktop) -> None:
     assert install_translator(qapp, "xx_YY") == ""
     desktop = make_desktop()
     assert desktop.window.composer.send.text() == "Send"
     assert QApplication.translate("MainWindow", "&File") == "&File"
 
 
-def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:
     from openworker_qt.ui.workspace import prepare_folder
     from tests.ui.conftest import act
 
@@ -84,7 +84,7 @@ def test_first_run_in_chinese(chinese: str, qloop, make_desktop) -> None:  # typ
         prepare_folder("relative")
 
 
-def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_desktop, tmp_path: Path) -> None:
     from PySide6.QtCore import QCoreApplication
 
     from openworker_qt.core.inbox import SUPERSEDED, SUPERSEDED_BY, WITHDRAWN, Inbox
@@ -101,8 +101,8 @@ def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_des
     inbox.resolve(stopped.id, WITHDRAWN, by="stop")
     late_moved, late_stopped = inbox.get(moved.id), inbox.get(stopped.id)
     db.close()
-    assert closed_text(late_moved).startswith(f"#{moved.id} 已关闭，因为对话已经继续")  # type: ignore[arg-type]
-    assert closed_text(late_stopped) == f"#{stopped.id} 已撤回，因为本轮任务已停止；没有执行任何操作。"  # type: ignore[arg-type]
+    assert closed_text(late_moved).startswith(f"#{moved.id} 已关闭，因为对话已经继续")
+    assert closed_text(late_stopped) == f"#{stopped.id} 已撤回，因为本轮任务已停止；没有执行任何操作。"
     desktop = make_desktop()
     for source in (
         "Your message was not sent: another OpenWorker window or process is working on this "
@@ -119,7 +119,7 @@ def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_des
     assert [a.name for a in desktop.window.composer.attachments] == ["docs/（只读）"]
 
 
-def test_key_from_the_environment_in_chinese(chinese: str, qloop, make_desktop, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_key_from_the_environment_in_chinese(chinese: str, qloop, make_desktop, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.ui.conftest import act, run, until
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env-0123456789abcdef")
@@ -132,7 +132,7 @@ def test_key_from_the_environment_in_chinese(chinese: str, qloop, make_desktop, 
     assert texts["anthropic"] == "未设置"
 
 
-def test_todo_panel_in_chinese(chinese: str, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_todo_panel_in_chinese(chinese: str, make_desktop) -> None:
     from openworker_qt.tools.todo import TodoItem
 
     panel = make_desktop().window.todo

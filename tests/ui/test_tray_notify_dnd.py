@@ -36,7 +36,7 @@ class RecordingNotifier:
         return None
 
 
-def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     window.show_dialogs = False
@@ -67,7 +67,7 @@ def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: 
     assert not window.banner.isVisibleTo(window)  # …only once
 
 
-def test_tray_menu_opens_inbox_quick_ask_and_pauses(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_tray_menu_opens_inbox_quick_ask_and_pauses(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     tray = desktop.create_tray(available=False)
     tray.inbox_action.trigger()
@@ -81,7 +81,7 @@ def test_tray_menu_opens_inbox_quick_ask_and_pauses(qtbot, qloop, make_desktop) 
     assert tray.quick_ask_action.shortcut().toString() == "Ctrl+Alt+Space"
 
 
-def test_quick_ask_streams_and_opens_in_window(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_quick_ask_streams_and_opens_in_window(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"chunks": ["The answer ", "is ", "42."], "delay": 0.01}])
 
     async def scenario() -> None:
@@ -98,7 +98,7 @@ def test_quick_ask_streams_and_opens_in_window(qtbot, qloop, make_desktop) -> No
     assert desktop.window.transcript.items[1].text == "The answer is 42."
 
 
-def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     notifier = RecordingNotifier()
     desktop = make_desktop(WRITE + [{"text": "again"}], notifier=notifier)
     window = desktop.window
@@ -121,7 +121,7 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
     assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
 
 
-def test_no_finished_notification_while_the_quick_ask_shows_the_answer(  # type: ignore[no-untyped-def]
+def test_no_finished_notification_while_the_quick_ask_shows_the_answer(
         qtbot, qloop, make_desktop) -> None:
     notifier = RecordingNotifier()
     desktop = make_desktop([{"chunks": ["The answer ", "is ", "42."], "delay": 0.01},
@@ -166,14 +166,14 @@ def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
             bus.stdout.close()
 
 
-def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_path: Path,
                                                 session_bus: str) -> None:
     from tests.ui.test_notifications_native import serve_notifications
 
     desktop = make_desktop(WRITE)
     window = desktop.window
     window.show_dialogs = False
-    calls: list[tuple] = []  # type: ignore[type-arg]
+    calls: list[tuple] = []
     closed: list[int] = []
 
     look_away(qtbot)  # the user is in another window: the ask gets its dialog
@@ -200,7 +200,7 @@ def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_
     assert desktop.runtime.inbox.items()[0].resolved_by == "notification"
 
 
-def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: Path,
                                           session_bus: str) -> None:
     """A session bus with no notification daemon on it (a bare window manager, a
     kiosk): the app falls back quietly; an approval shows no error anywhere."""
@@ -235,7 +235,7 @@ def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: 
 # ----------------------------------------------------------------- drag-and-drop
 
 
-def _drop(widget, paths: list[Path]) -> None:  # type: ignore[no-untyped-def]
+def _drop(widget, paths: list[Path]) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     pos = QPointF(widget.width() / 2, widget.height() / 2)
@@ -249,7 +249,7 @@ def _drop(widget, paths: list[Path]) -> None:  # type: ignore[no-untyped-def]
     assert drop.isAccepted()
 
 
-def test_drop_files_become_attachments_and_are_sent(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_drop_files_become_attachments_and_are_sent(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "Read them."}])
     window = desktop.window
     image = tmp_path / "chart.png"
@@ -281,7 +281,7 @@ def test_drop_files_become_attachments_and_are_sent(qtbot, qloop, make_desktop, 
     assert "ship it" in stored[1]["text"]
 
 
-def test_drop_folder_grants_access(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_drop_folder_grants_access(qtbot, qloop, make_desktop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     desktop = make_desktop([{"text": "ok"}])
     folder = tmp_path / "project"
     folder.mkdir()
@@ -298,7 +298,7 @@ def test_drop_folder_grants_access(qtbot, qloop, make_desktop, tmp_path: Path, m
     assert str(folder) not in (load_config().get("permissions.writable_roots") or [])  # per session
 
 
-def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     popup = desktop.show_quick_ask()
     notes = tmp_path / "todo.txt"
@@ -312,7 +312,7 @@ def test_drop_on_quick_ask(qtbot, qloop, make_desktop, tmp_path: Path) -> None: 
     assert "todo.txt" in popup.chips.text()
 
 
-def test_tray_needs_you_for_unattended_and_other_process_asks(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_tray_needs_you_for_unattended_and_other_process_asks(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     from openworker_qt.core.inbox import Inbox
     from openworker_qt.storage.db import Database
 
@@ -348,7 +348,7 @@ def test_tray_needs_you_for_unattended_and_other_process_asks(qtbot, qloop, make
     assert (tmp_path / "ws" / "out.txt").exists()
 
 
-def test_tray_icon_tooltip_carries_the_count(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_tray_icon_tooltip_carries_the_count(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "ok"}])
     tray = desktop.create_tray(available=True)  # a real QSystemTrayIcon (not shown offscreen)
     desktop.runtime.inbox.add("approval", "s1", tool="write_file", reason="writes x")

@@ -13,7 +13,7 @@ from tests.packaging.test_updates import _keypair, _manifest
 from tests.voice.fileserver import serve
 
 
-def test_help_menu_has_check_for_updates(qtbot, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_help_menu_has_check_for_updates(qtbot, make_desktop) -> None:
     desktop = make_desktop()
     action = desktop.window.findChild(object, "checkUpdates")
     assert action is not None and "update" in action.text().lower()
@@ -23,7 +23,7 @@ def test_help_menu_has_check_for_updates(qtbot, make_desktop) -> None:  # type: 
     assert "not set up" in desktop.window.update_prompt.box.windowTitle()
 
 
-def test_a_newer_version_is_offered_not_installed(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_a_newer_version_is_offered_not_installed(qtbot, qloop) -> None:
     private, public = _keypair()
     parent = QWidget()
     qtbot.addWidget(parent)
@@ -44,7 +44,7 @@ def test_a_newer_version_is_offered_not_installed(qtbot, qloop) -> None:  # type
     assert opened == ["https://example.org/ow.AppImage"]
 
 
-def test_a_tampered_manifest_is_reported_and_offers_nothing(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_a_tampered_manifest_is_reported_and_offers_nothing(qtbot, qloop) -> None:
     private, _ = _keypair()
     _, other = _keypair()
     parent = QWidget()

@@ -54,7 +54,7 @@ def _saved(desktop: Any, key: str) -> Any:
     return load_config(global_file=desktop.runtime.paths.config_file).get(key)
 
 
-def test_the_address_is_saved_and_the_next_check_uses_it(qtbot, qloop, make_desktop,  # type: ignore[no-untyped-def]
+def test_the_address_is_saved_and_the_next_check_uses_it(qtbot, qloop, make_desktop,
                                                          tmp_path: Path) -> None:
     private, public = _keypair()
     desktop = make_desktop()
@@ -84,7 +84,7 @@ def test_the_address_is_saved_and_the_next_check_uses_it(qtbot, qloop, make_desk
     assert "will not check" in page.status.text() and _saved(desktop, "updates.url") == ""
 
 
-def test_a_refused_address_says_why_and_loses_nothing(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_address_says_why_and_loses_nothing(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     page = _updates_page(desktop, qloop)
     page.url.setText("https://updates.example.org/manifest.json")
@@ -105,7 +105,7 @@ def test_a_refused_address_says_why_and_loses_nothing(qtbot, qloop, make_desktop
     assert page.save_url() and _saved(desktop, "updates.url") == "http://127.0.0.1:8123/manifest.json"
 
 
-def test_automatic_checks_are_weekly_quiet_and_off_by_default(qtbot, qloop, make_desktop,  # type: ignore[no-untyped-def]
+def test_automatic_checks_are_weekly_quiet_and_off_by_default(qtbot, qloop, make_desktop,
                                                               tmp_path: Path) -> None:
     private, public = _keypair()
     desktop = make_desktop()
@@ -140,7 +140,7 @@ def test_automatic_checks_are_weekly_quiet_and_off_by_default(qtbot, qloop, make
     assert _saved(desktop, "updates.check_automatically") is False
 
 
-def test_automatic_checks_need_an_address(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_automatic_checks_need_an_address(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     page = _updates_page(desktop, qloop)
     page.automatic.setChecked(True)
@@ -155,7 +155,7 @@ def _placeholder(folder: Path) -> Path:
     return path
 
 
-def test_a_development_build_says_it_cannot_check(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_development_build_says_it_cannot_check(qtbot, qloop, tmp_path: Path) -> None:
     private, _ = _keypair()
     parent = QWidget()
     qtbot.addWidget(parent)
@@ -172,7 +172,7 @@ def test_a_development_build_says_it_cannot_check(qtbot, qloop, tmp_path: Path) 
     assert all(b.text() != "Open download page" for b in box.buttons())
 
 
-def test_a_development_build_checks_nothing_by_itself(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_development_build_checks_nothing_by_itself(qtbot, qloop, tmp_path: Path) -> None:
     private, _ = _keypair()
     parent = QWidget()
     qtbot.addWidget(parent)
@@ -180,7 +180,7 @@ def test_a_development_build_checks_nothing_by_itself(qtbot, qloop, tmp_path: Pa
     found: list[str] = []
     with serve() as server:
         server.files["/m.json"] = sign_manifest(_manifest("9.0.0"), private)
-        settings["updates.url"] = server.url + "/m.json"  # type: ignore[assignment]
+        settings["updates.url"] = server.url + "/m.json"
         auto = AutoUpdateCheck(parent, settings, tmp_path / "updates.json", current="0.1.0",
                                key_file=_placeholder(tmp_path), start=False)
         auto.available.connect(found.append)
@@ -188,7 +188,7 @@ def test_a_development_build_checks_nothing_by_itself(qtbot, qloop, tmp_path: Pa
         assert server.ranges == [] and found == []
 
 
-def test_the_page_says_when_this_build_cannot_check(qtbot, qloop, make_desktop,  # type: ignore[no-untyped-def]
+def test_the_page_says_when_this_build_cannot_check(qtbot, qloop, make_desktop,
                                                     tmp_path: Path) -> None:
     from openworker_qt.ui.settings_updates import UpdatesPage
 

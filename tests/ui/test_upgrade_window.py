@@ -49,7 +49,7 @@ def _old_database(path: Path) -> None:
 
 
 def test_the_migration_runs_off_the_gui_thread_and_the_sessions_appear_intact(
-        qtbot, make_desktop, isolated_state, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, make_desktop, isolated_state, monkeypatch: pytest.MonkeyPatch) -> None:
     path = app_paths().ensure().database
     _old_database(path)
     assert pending_upgrade(path)
@@ -100,7 +100,7 @@ def test_the_migration_runs_off_the_gui_thread_and_the_sessions_appear_intact(
     assert [h.session_id for h in store.search_sessions("okapi")] == ["old0009"]
 
 
-def test_the_upgrade_window_speaks_chinese(qapp, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_upgrade_window_speaks_chinese(qapp, qtbot) -> None:
     from openworker_qt.ui.theme import install_translator
     from openworker_qt.ui.upgrade_window import UpgradeWindow
 

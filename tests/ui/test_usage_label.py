@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from tests.ui.conftest import run, until
 
 
-def test_status_bar_shows_tokens_and_cost(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_status_bar_shows_tokens_and_cost(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([
         {"text": "One.", "usage": {"input_tokens": 1000, "output_tokens": 100,
                                    "cache_read_tokens": 600}},

@@ -15,7 +15,7 @@ from tests.ui.test_main_window import type_and_enter
 from tests.ui.test_tray_notify_dnd import _drop
 
 
-def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(  # type: ignore[no-untyped-def]
+def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(
         qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     folder = (tmp_path / "project").resolve()
     folder.mkdir()
@@ -54,7 +54,7 @@ def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(  # type: ignor
     assert '"access"' not in sent and '"folder":' not in sent  # display keys stay home
 
 
-def _chips(doc) -> list[str]:  # type: ignore[no-untyped-def]
+def _chips(doc) -> list[str]:
     """The text of the runs drawn on a tinted background (the chips)."""
     out = []
     block = doc.begin()
@@ -78,7 +78,7 @@ def test_a_grant_note_stored_before_it_was_named_shows_as_a_chip() -> None:
     assert (text, chips) == ("summarise", ("notes/ (read only)",))
 
 
-def test_attaching_an_image_for_a_model_that_cannot_see_says_so(  # type: ignore[no-untyped-def]
+def test_attaching_an_image_for_a_model_that_cannot_see_says_so(
         qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     script = tmp_path / "blind.json"
     script.write_text(json.dumps({"vision": False, "turns": [{"text": "ok"}]}), encoding="utf-8")
@@ -101,7 +101,7 @@ def test_attaching_an_image_for_a_model_that_cannot_see_says_so(  # type: ignore
     assert window.session_id is None  # said before sending: nothing was sent
 
 
-def test_no_warning_when_the_model_sees_images(  # type: ignore[no-untyped-def]
+def test_no_warning_when_the_model_sees_images(
         qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     image = tmp_path / "chart.png"
     picture = QImage(8, 8, QImage.Format.Format_RGB32)

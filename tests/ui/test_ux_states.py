@@ -17,7 +17,7 @@ def _ids(model: SessionListModel) -> list[str]:
     return [str(sid) for sid in ids if sid]
 
 
-def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop, make_desktop) -> None:
     desktop = make_desktop()
     window = desktop.window
     for i in range(30):  # enough rows to scroll
@@ -48,7 +48,7 @@ def test_a_session_made_by_another_process_appears_and_the_selection_stays(qloop
     assert bar.value() >= scrolled  # not thrown back to the top by a reset
 
 
-def test_session_list_reload_keeps_its_rows_true_without_a_reset(qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_session_list_reload_keeps_its_rows_true_without_a_reset(qtmodeltester, tmp_path) -> None:
     store = ConversationStore(Database(tmp_path / "s.sqlite3"))
     model = SessionListModel(store)
     qtmodeltester.check(model)
@@ -78,7 +78,7 @@ ASK_THEN_WRITE = [
 ]
 
 
-def test_rule_values_become_plain_words(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_rule_values_become_plain_words(qapp) -> None:
     from openworker_qt.qt.wording import risk_text, rule_text, status_text
 
     words = {rule: rule_text(rule) for rule in (
@@ -96,7 +96,7 @@ def test_rule_values_become_plain_words(qapp) -> None:  # type: ignore[no-untype
     assert status_text("pending") == "not run yet"
 
 
-def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop) -> None:
     from openworker_qt.ui.approval import ApprovalCard, QuestionCard
 
     desktop = make_desktop(ASK_THEN_WRITE)
@@ -145,7 +145,7 @@ def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop)
     assert not any("item " in n and "ask_user" in n for n in notices)
 
 
-def test_an_empty_inbox_says_nothing_needs_you(qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_inbox_says_nothing_needs_you(qloop, make_desktop) -> None:
     desktop = make_desktop()
     box = act(qloop, desktop.show_inbox)
     assert box.empty.isVisible() and "Nothing needs you right now" in box.empty.text()
@@ -155,7 +155,7 @@ def test_an_empty_inbox_says_nothing_needs_you(qloop, make_desktop) -> None:  # 
 
 # ------------------------------------------------------------------ empty states
 
-def test_a_new_session_shows_what_openworker_can_do(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_session_shows_what_openworker_can_do(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "Sure."}])
     window = desktop.window
     empty = window.view.empty_state
@@ -175,7 +175,7 @@ def test_a_new_session_shows_what_openworker_can_do(qtbot, qloop, make_desktop) 
     assert empty.isVisible()
 
 
-def test_a_search_with_no_match_says_so(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_search_with_no_match_says_so(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     window = desktop.window
     desktop.manager.create_session(title="Quarterly report", workspace=str(desktop.workspace))
@@ -189,7 +189,7 @@ def test_a_search_with_no_match_says_so(qtbot, qloop, make_desktop) -> None:  # 
     assert _ids(window.sessions) and not window.sidebar.no_match.isVisible()
 
 
-def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:
     from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter, QTextDocument
 
     from openworker_qt.ui.transcript_delegate import CODE_PAD, paint_code_backgrounds, style_code
@@ -225,7 +225,7 @@ def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:  # type:
     assert image.pixelColor(290, int(first.center().y())) == fill
 
 
-def test_the_new_words_in_chinese(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_new_words_in_chinese(qapp, make_desktop) -> None:
     from PySide6.QtCore import QCoreApplication
 
     from openworker_qt.qt.hotkey import create_hotkey
@@ -249,7 +249,7 @@ def test_the_new_words_in_chinese(qapp, make_desktop) -> None:  # type: ignore[n
         install_translator(qapp, "en")
 
 
-def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop, make_desktop) -> None:
     from tests.ui.test_approvals import WRITE
 
     desktop = make_desktop(WRITE)
@@ -268,7 +268,7 @@ def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop,
     assert seen["title"] == "Prepare the renewal brief"
 
 
-def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_desktop) -> None:
     from PySide6.QtWidgets import QPushButton
 
     window = make_desktop().window
@@ -289,7 +289,7 @@ def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_deskto
     window.hide()
 
 
-def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_desktop) -> None:
     window = make_desktop().window
     window._turn_started["elsewhere"] = 0.0
     window._update_status()
@@ -302,7 +302,7 @@ def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_
     assert window.status_label.text() == "Ready"
 
 
-def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:
     window = make_desktop().window
     window.show()
     window.resize(600, 500)

@@ -149,7 +149,7 @@ def test_no_model_explains_and_offers_import(make_desktop: Any, qloop: Any,
 
 def test_no_microphone_explains_on_the_button(make_desktop: Any, qloop: Any,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    import PySide6.QtMultimedia as multimedia
+    import PySide6.QtMultimedia as multimedia  # noqa: N813 (the module, patched below)
     from PySide6.QtMultimedia import QAudioDevice
 
     class NoDevices:

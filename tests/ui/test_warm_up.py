@@ -19,7 +19,7 @@ CHAT = "/v1/chat/completions"
 
 
 @pytest.fixture
-def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+def stub(qloop) -> Iterator[StubServer]:
     server = StubServer()
     qloop.run_until_complete(server.start())
     yield server
@@ -36,7 +36,7 @@ def reply(text: str) -> Reply:
 
 
 def test_the_default_model_is_prepared_after_the_first_paint(
-    qloop, make_desktop, stub: StubServer, isolated_state: Path  # type: ignore[no-untyped-def]
+    qloop, make_desktop, stub: StubServer, isolated_state: Path
 ) -> None:
     config = isolated_state / "config" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)

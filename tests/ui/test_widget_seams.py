@@ -49,14 +49,14 @@ def _ask(inbox: Inbox, session_id: str, call_id: str) -> InboxItem:
 
 
 @pytest.fixture
-def world(tmp_path: Path):  # type: ignore[no-untyped-def]
+def world(tmp_path: Path):
     w = World(tmp_path, [{"text": "Four."}])
     yield w
     w.close()
 
 
 @pytest.fixture
-def runtime():  # type: ignore[no-untyped-def]
+def runtime():
     from openworker_qt.runtime import open_runtime
 
     rt = open_runtime()
@@ -67,7 +67,7 @@ def runtime():  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ inbox window
 
 
-def test_inbox_window_answers_through_its_answers_alone(qtbot, qloop, world: World, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_window_answers_through_its_answers_alone(qtbot, qloop, world: World, tmp_path: Path) -> None:
     sid = world.session(title="Report")
     item = _ask(world.inbox, sid, "c1")
     bridge = InboxBridge(world.inbox, poll_ms=NEVER_POLL)
@@ -88,7 +88,7 @@ def test_inbox_window_answers_through_its_answers_alone(qtbot, qloop, world: Wor
     bridge.detach()
 
 
-def test_inbox_window_alone_says_why_a_late_answer_changed_nothing(qtbot, qloop, world: World, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_inbox_window_alone_says_why_a_late_answer_changed_nothing(qtbot, qloop, world: World, tmp_path: Path) -> None:
     sid = world.session()
     item = _ask(world.inbox, sid, "c1")
     bridge = InboxBridge(world.inbox, poll_ms=NEVER_POLL)
@@ -152,7 +152,7 @@ class QuickAskSessionsOnAManager:
         self.shown.append((session_id, message))
 
 
-def test_quick_ask_alone_starts_a_session_and_streams_the_answer(qtbot, qloop, world: World, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_quick_ask_alone_starts_a_session_and_streams_the_answer(qtbot, qloop, world: World, tmp_path: Path) -> None:
     sessions = QuickAskSessionsOnAManager(world)
     bridge = EngineBridge(world.manager)
     popup = QuickAsk(sessions, bridge)
@@ -184,7 +184,7 @@ def test_quick_ask_alone_starts_a_session_and_streams_the_answer(qtbot, qloop, w
 # ------------------------------------------------------------------------- tray
 
 
-def test_tray_alone_answers_from_its_menu_and_asks_for_windows(qtbot, qloop, world: World, runtime) -> None:  # type: ignore[no-untyped-def]
+def test_tray_alone_answers_from_its_menu_and_asks_for_windows(qtbot, qloop, world: World, runtime) -> None:
     sid = world.session()
     item = _ask(world.inbox, sid, "c1")
     inbox = InboxBridge(world.inbox, poll_ms=NEVER_POLL)
@@ -216,7 +216,7 @@ def _settings_window(runtime: Any) -> tuple[SettingsWindow, ModelCatalog, Any]:
     return SettingsWindow(SettingsStore(runtime), models, defaults), models, defaults
 
 
-def test_settings_window_alone_saves_and_announces_defaults(qtbot, qloop, runtime) -> None:  # type: ignore[no-untyped-def]
+def test_settings_window_alone_saves_and_announces_defaults(qtbot, qloop, runtime) -> None:
     window, _models, defaults = _settings_window(runtime)
     qtbot.addWidget(window)
     chosen: list[str] = []
@@ -246,7 +246,7 @@ def _key_column(window: SettingsWindow) -> dict[str, str]:
     return {str(i.data(0, Qt.ItemDataRole.UserRole)): i.text(1) for i in items if i is not None}
 
 
-def test_providers_page_shows_a_key_from_the_environment(qtbot, qloop, runtime, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_providers_page_shows_a_key_from_the_environment(qtbot, qloop, runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     from openworker_qt.storage import secrets
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env-0123456789abcdef")
@@ -273,7 +273,7 @@ def test_providers_page_shows_a_key_from_the_environment(qtbot, qloop, runtime, 
     assert any(m.startswith("gpt-") for m in listed)  # the environment's key counts
 
 
-def test_providers_page_removing_a_stored_key_falls_back_to_the_environment(qtbot, qloop, runtime, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_providers_page_removing_a_stored_key_falls_back_to_the_environment(qtbot, qloop, runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     from openworker_qt.storage import secrets
 
     secrets.set_secret("OPENAI_API_KEY", "sk-stored-0123456789abcdef")
@@ -296,7 +296,7 @@ def test_providers_page_removing_a_stored_key_falls_back_to_the_environment(qtbo
 # ------------------------------------------------------------------ main window
 
 
-def test_main_window_alone_asks_for_a_folder_grant_and_applies_it(qtbot, qloop, world: World, runtime, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_main_window_alone_asks_for_a_folder_grant_and_applies_it(qtbot, qloop, world: World, runtime, tmp_path: Path) -> None:
     inbox = InboxBridge(world.inbox, poll_ms=NEVER_POLL)
     bridge = EngineBridge(world.manager)
     window = MainWindow(world.manager, bridge, inbox, inbox, SettingsStore(runtime),

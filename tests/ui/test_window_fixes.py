@@ -17,7 +17,7 @@ from tests.providers.stubs import Reply, StubServer, sse
 from tests.ui.conftest import act, run, until
 
 
-def test_f2_in_the_session_list_renames(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_f2_in_the_session_list_renames(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
     info = desktop.manager.create_session(title="Old title", workspace=str(desktop.workspace))
@@ -51,7 +51,7 @@ CHAT = "/v1/chat/completions"
 
 
 @pytest.fixture
-def stub(qloop) -> Iterator[StubServer]:  # type: ignore[no-untyped-def]
+def stub(qloop) -> Iterator[StubServer]:
     server = StubServer()
     qloop.run_until_complete(server.start())
     yield server
@@ -71,7 +71,7 @@ def keyless_server(stub: StubServer) -> None:
     update_global({"providers": {"local": {"base_url": stub.url + "/v1", "models": ["m1", "m2"]}}})
 
 
-def test_picker_shows_the_model_a_new_session_uses(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_picker_shows_the_model_a_new_session_uses(qtbot, qloop, make_desktop, stub) -> None:
     keyless_server(stub)
     stub.add("POST", CHAT, reply("hello"))
     desktop = make_desktop()
@@ -96,7 +96,7 @@ def test_picker_shows_the_model_a_new_session_uses(qtbot, qloop, make_desktop, s
     assert window.transcript.items[-1].text == "hello"
 
 
-def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> None:  # type: ignore[no-untyped-def]
+def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> None:
     keyless_server(stub)
     stub.add("POST", CHAT, reply("ok"))
     desktop = make_desktop()
@@ -132,7 +132,7 @@ def test_picker_follows_the_open_session(qtbot, qloop, make_desktop, stub) -> No
     assert stub.requests_to(CHAT)[0].body["model"] == "m1"
 
 
-def test_no_model_at_all_asks_for_one_and_keeps_the_text(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_no_model_at_all_asks_for_one_and_keeps_the_text(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop()
     window = desktop.window
 
@@ -152,19 +152,19 @@ def test_no_model_at_all_asks_for_one_and_keeps_the_text(qtbot, qloop, make_desk
 # ------------------------------------------------------------- windows on screen
 
 
-def on_primary(widget) -> bool:  # type: ignore[no-untyped-def]
+def on_primary(widget) -> bool:
     """Wholly on the primary screen, give or take a window frame's width."""
     area = QApplication.primaryScreen().availableGeometry().adjusted(-4, -4, 4, 4)
     return area.contains(widget.frameGeometry())
 
 
-def centred(widget) -> bool:  # type: ignore[no-untyped-def]
+def centred(widget) -> bool:
     area = QApplication.primaryScreen().availableGeometry()
     centre = widget.frameGeometry().center()
     return abs(centre.x() - area.center().x()) <= 2 and abs(centre.y() - area.center().y()) <= 2
 
 
-def test_main_window_geometry_is_remembered(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_main_window_geometry_is_remembered(qtbot, qloop, make_desktop) -> None:
     first = make_desktop()
     first.window.setGeometry(30, 60, 760, 500)
     saved = first.window.geometry()
@@ -174,7 +174,7 @@ def test_main_window_geometry_is_remembered(qtbot, qloop, make_desktop) -> None:
     assert second.window.geometry() == saved
 
 
-def test_a_window_reshown_off_screen_comes_back_centred(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_window_reshown_off_screen_comes_back_centred(qtbot, qloop, make_desktop) -> None:
     """The screen a window was on went away while it was hidden (tray, closed)."""
     desktop = make_desktop()
     inbox = act(qloop, desktop.show_inbox)
@@ -188,7 +188,7 @@ def test_a_window_reshown_off_screen_comes_back_centred(qtbot, qloop, make_deskt
     assert on_primary(act(qloop, desktop.show_settings)) and centred(settings)
 
 
-def test_a_window_saved_off_screen_opens_on_screen(qtbot, qloop, make_desktop) -> None:  # type: ignore[no-untyped-def]
+def test_a_window_saved_off_screen_opens_on_screen(qtbot, qloop, make_desktop) -> None:
     first = make_desktop()
     inbox = act(qloop, first.show_inbox)
     first.window.move(4000, 3000)  # then the user unplugged that screen and quit
@@ -200,7 +200,7 @@ def test_a_window_saved_off_screen_opens_on_screen(qtbot, qloop, make_desktop) -
     assert on_primary(act(qloop, second.show_inbox))
 
 
-def test_dialogs_and_quick_ask_open_on_screen(qtbot, qloop, make_desktop, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_dialogs_and_quick_ask_open_on_screen(qtbot, qloop, make_desktop, tmp_path) -> None:
     desktop = make_desktop()
     desktop.window.move(5000, 5000)  # parked off-screen: its dialogs must not follow
     folder = tmp_path / "team-folder"

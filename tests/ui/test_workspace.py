@@ -50,7 +50,7 @@ def test_new_sessions_do_not_use_the_launch_folder(home: Path, tmp_path: Path,
     assert startup_workspace(load_config()) == home / "OpenWorker"
 
 
-def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_desktop, home: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     # a model is set up (in the config file too): no onboarding after the folder
     update_global({"general": {"default_model": desktop.manager.default_model}})
@@ -85,7 +85,7 @@ def test_first_run_asks_for_the_workspace_and_remembers_it(qtbot, qloop, make_de
     assert act(qloop, lambda: again.start_first_run()) is None
 
 
-def test_first_run_then_onboarding_when_no_model_is_set_up(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_first_run_then_onboarding_when_no_model_is_set_up(qtbot, qloop, make_desktop, home: Path) -> None:
     desktop = make_desktop()
     dialog = act(qloop, lambda: desktop.start_first_run())
     assert onboarding_shown() is None  # one question at a time
@@ -96,7 +96,7 @@ def test_first_run_then_onboarding_when_no_model_is_set_up(qtbot, qloop, make_de
     assert onboarding_shown() is not None
 
 
-def test_not_now_remembers_nothing_and_still_avoids_the_launch_folder(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_not_now_remembers_nothing_and_still_avoids_the_launch_folder(qtbot, qloop, make_desktop, home: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     desktop.workspace = startup_workspace(desktop.runtime.config)  # what main() passes
     dialog = act(qloop, lambda: desktop.start_first_run())
@@ -109,7 +109,7 @@ def test_not_now_remembers_nothing_and_still_avoids_the_launch_folder(qtbot, qlo
     assert (home / "OpenWorker").is_dir()  # created when first used
 
 
-def test_a_bad_folder_is_explained_and_nothing_is_saved(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_folder_is_explained_and_nothing_is_saved(qtbot, qloop, make_desktop, home: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     dialog = act(qloop, lambda: desktop.start_first_run())
     (home / "notes.txt").write_text("x", encoding="utf-8")
@@ -123,7 +123,7 @@ def test_a_bad_folder_is_explained_and_nothing_is_saved(qtbot, qloop, make_deskt
     assert load_config().get("general.workspace") == ""
 
 
-def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
     first = window.ensure_session()
@@ -156,7 +156,7 @@ def test_each_session_can_change_its_folder(qtbot, qloop, make_desktop, tmp_path
     assert load_config().get("general.workspace") == ""
 
 
-def test_a_new_session_can_start_in_another_folder(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_session_can_start_in_another_folder(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
     elsewhere = tmp_path / "other"
@@ -167,7 +167,7 @@ def test_a_new_session_can_start_in_another_folder(qtbot, qloop, make_desktop, t
     assert desktop.runtime.conversations.get_session(sid).workspace == str(elsewhere)
 
 
-def test_the_folder_does_not_change_mid_turn(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_folder_does_not_change_mid_turn(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"chunks": ["a "] * 200, "delay": 0.01}])
     window = desktop.window
     elsewhere = tmp_path / "other"
@@ -188,7 +188,7 @@ def test_the_folder_does_not_change_mid_turn(qtbot, qloop, make_desktop, tmp_pat
     assert desktop.runtime.conversations.get_session(window.session_id).workspace == str(desktop.workspace)
 
 
-def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
     first = window.ensure_session()
@@ -206,7 +206,7 @@ def test_the_default_folder_can_change_later(qtbot, qloop, make_desktop, tmp_pat
 
 
 @pytest.mark.parametrize("which", ["home", "root", "above home"])
-def test_the_home_folder_as_workspace_is_warned_about_and_can_still_be_chosen(  # type: ignore[no-untyped-def]
+def test_the_home_folder_as_workspace_is_warned_about_and_can_still_be_chosen(
         qtbot, qloop, make_desktop, home: Path, which: str) -> None:
     desktop = make_desktop([{"text": "ok"}])
     dialog = act(qloop, lambda: desktop.start_first_run())
@@ -231,7 +231,7 @@ def test_the_home_folder_as_workspace_is_warned_about_and_can_still_be_chosen(  
     assert load_config().get("general.workspace") == str(folder.resolve())
 
 
-def test_changing_a_sessions_folder_to_home_warns_first(qtbot, qloop, make_desktop, home: Path) -> None:  # type: ignore[no-untyped-def]
+def test_changing_a_sessions_folder_to_home_warns_first(qtbot, qloop, make_desktop, home: Path) -> None:
     desktop = make_desktop([{"text": "ok"}])
     window = desktop.window
     first = window.ensure_session()

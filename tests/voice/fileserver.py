@@ -31,7 +31,7 @@ def _handler(state: FileServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             body = state.files.get(self.path)
             header = self.headers.get("Range")
             state.ranges.append(header)

@@ -31,7 +31,7 @@ class Owner:
 def _page(qtbot: Any, digest: str, *, microphone: bool = True) -> VoicePage:
     catalogue = (ModelSize("tiny.en", 1, digest, "sha256", True),
                  ModelSize("base", 2, "0" * 64, "sha256"))
-    page = VoicePage(SettingsStore(Owner()), catalogue=catalogue,  # type: ignore[arg-type]
+    page = VoicePage(SettingsStore(Owner()), catalogue=catalogue,
                      microphone_check=lambda: microphone)
     qtbot.addWidget(page)
     return page
@@ -42,7 +42,7 @@ def _wait(qloop: Any, page: VoicePage) -> None:
     qloop.run_until_complete(page.task)
 
 
-def test_download_shows_progress_and_the_model_in_use(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_download_shows_progress_and_the_model_in_use(qtbot, qloop) -> None:
     page = _page(qtbot, hashlib.sha256(BODY).hexdigest())
     assert "No speech model is installed" in page.in_use.text()
     with serve() as server:
@@ -61,7 +61,7 @@ def test_download_shows_progress_and_the_model_in_use(qtbot, qloop) -> None:  # 
     assert page.models.count() == 0 and "No speech model" in page.in_use.text()
 
 
-def test_a_wrong_checksum_is_refused_on_screen(qtbot, qloop) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_checksum_is_refused_on_screen(qtbot, qloop) -> None:
     page = _page(qtbot, hashlib.sha256(b"something else").hexdigest())
     with serve() as server:
         server.files["/ggml-tiny.en.bin"] = BODY
@@ -73,7 +73,7 @@ def test_a_wrong_checksum_is_refused_on_screen(qtbot, qloop) -> None:  # type: i
     assert not any(page.folder.iterdir())
 
 
-def test_the_size_choice_and_push_to_talk_settings_are_saved(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_size_choice_and_push_to_talk_settings_are_saved(qtbot) -> None:
     page = _page(qtbot, "0" * 64)
     page.size_choice.setCurrentIndex(1)
     page.target.setCurrentIndex(page.target.findData("composer"))
@@ -84,7 +84,7 @@ def test_the_size_choice_and_push_to_talk_settings_are_saved(qtbot) -> None:  # 
     assert config.get("voice.push_to_talk_send") is True
 
 
-def test_import_and_no_microphone(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_import_and_no_microphone(qtbot, qloop, tmp_path: Path) -> None:
     page = _page(qtbot, "0" * 64, microphone=False)
     page.show()
     qtbot.waitUntil(lambda: "No microphone found" in page.microphone.text())

@@ -38,7 +38,7 @@ def test_transcribes_espeak_speech(ggml_tiny_en: Path, spoken_wav: Path) -> None
         seen.append(threading.get_ident())
         return original(wav)
 
-    transcriber.transcribe_blocking = spy  # type: ignore[method-assign]
+    transcriber.transcribe_blocking = spy
     started = time.perf_counter()
     text = asyncio.run(transcriber.transcribe(spoken_wav))
     elapsed = time.perf_counter() - started

@@ -48,7 +48,7 @@ def _say_to_focused_card(qtbot: Any, qloop: Any, desktop: Any, wav: Path, words:
 
 
 def test_saying_approve_asks_then_approves(qtbot, qloop, make_desktop, spoken_wav: Path,
-                                           tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+                                           tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     _say_to_focused_card(qtbot, qloop, desktop, spoken_wav, "Approve.")
@@ -70,7 +70,7 @@ def test_saying_approve_asks_then_approves(qtbot, qloop, make_desktop, spoken_wa
 
 
 def test_chinese_deny_and_cancel(qtbot, qloop, make_desktop, spoken_wav: Path,
-                                 tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+                                 tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
     _say_to_focused_card(qtbot, qloop, desktop, spoken_wav, "拒绝。")
@@ -92,7 +92,7 @@ def test_chinese_deny_and_cancel(qtbot, qloop, make_desktop, spoken_wav: Path,
 
 
 def test_dictation_without_a_focused_approval_is_text(qtbot, qloop, make_desktop,
-                                                      spoken_wav: Path) -> None:  # type: ignore[no-untyped-def]
+                                                      spoken_wav: Path) -> None:
     desktop = make_desktop()
     window = desktop.window
     window.voice.transcriber = ScriptedSpeech("Approve.")

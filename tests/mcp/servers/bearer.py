@@ -24,7 +24,7 @@ def hello() -> str:
 inner = server.streamable_http_app()
 
 
-async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+async def app(scope, receive, send):
     if scope["type"] == "http":
         headers = dict(scope.get("headers") or [])
         if headers.get(b"authorization", b"").decode() != f"Bearer {TOKEN}":

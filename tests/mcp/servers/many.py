@@ -10,7 +10,7 @@ from mcp.server.mcpserver import MCPServer
 server = MCPServer("many", version="1.0")
 
 
-def answer(i: int):  # type: ignore[no-untyped-def]
+def answer(i: int):
     def tool() -> str:
         return f"tool_{i}"
     return tool

@@ -60,7 +60,7 @@ class Provider:
             resource=params.resource)
         return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
 
-    async def load_authorization_code(self, client, authorization_code):  # type: ignore[no-untyped-def]
+    async def load_authorization_code(self, client, authorization_code):
         return self.codes.get(authorization_code)
 
     def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
@@ -73,15 +73,15 @@ class Provider:
         return OAuthToken(access_token=access, token_type="Bearer", expires_in=TOKEN_SECONDS,
                           refresh_token=refresh, scope=" ".join(scopes))
 
-    async def exchange_authorization_code(self, client, authorization_code):  # type: ignore[no-untyped-def]
+    async def exchange_authorization_code(self, client, authorization_code):
         self.codes.pop(authorization_code.code, None)
         self.counts["codes"] += 1
         return self._issue(client.client_id, authorization_code.scopes, authorization_code.resource)
 
-    async def load_refresh_token(self, client, refresh_token):  # type: ignore[no-untyped-def]
+    async def load_refresh_token(self, client, refresh_token):
         return self.refresh.get(refresh_token)
 
-    async def exchange_refresh_token(self, client, refresh_token, scopes):  # type: ignore[no-untyped-def]
+    async def exchange_refresh_token(self, client, refresh_token, scopes):
         self.refresh.pop(refresh_token.token, None)
         self.counts["refreshes"] += 1
         return self._issue(client.client_id, scopes or refresh_token.scopes, refresh_token.resource)
@@ -92,7 +92,7 @@ class Provider:
             return None
         return found
 
-    async def revoke_token(self, token) -> None:  # type: ignore[no-untyped-def]
+    async def revoke_token(self, token) -> None:
         self.access.pop(token.token, None)
         self.refresh.pop(token.token, None)
 
