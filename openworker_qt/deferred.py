@@ -49,6 +49,12 @@ TOOL_MODULES = (
 )
 
 
+def import_tool_modules() -> None:
+    """Import :data:`TOOL_MODULES` (blocking: call it from a worker; a module that
+    fails is left for its first real use to report)."""
+    _run(tuple(_importer(name) for name in TOOL_MODULES))
+
+
 def _writer() -> None:
     importlib.import_module("tomlkit")
 

@@ -45,6 +45,7 @@ from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.deferred import import_tool_modules
 from openworker_qt.logs import setup_logging
 from openworker_qt.memory import MemoryStore, memory_tools
 from openworker_qt.memory.render import memory_prompt
@@ -362,6 +363,9 @@ class Runtime:
                 await self.config_for_async(info.workspace)
             except Exception:  # config_for on the loop will say what is wrong
                 log.exception("reading the settings of %s failed", info.workspace)
+            # The session's tool modules (loaded on first use since issue 26): imported
+            # here, in a worker, so building the tools imports nothing on the loop.
+            await asyncio.to_thread(import_tool_modules)
             try:  # the persona, AGENTS.md, skills and memory of the system prompt
                 await self.minds.prepare(info)
             except Exception:

@@ -7,6 +7,7 @@ when configured), each with its curated models plus any the config adds.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -81,7 +82,10 @@ def model_string(provider: str, model: str) -> str:
 
 def _served(config: Mapping[str, Any], provider: str, model: str, entry: ModelEntry,
             ask: bool) -> ModelEntry:
-    """``entry`` with the context window of a server the user runs (see local_servers)."""
+    """``entry`` with the context window of a server the user runs (see local_servers).
+    An OpenAI model through a proxy keeps OpenAI's figure (the proxy is not probed)."""
+    if provider == "openai" and re.match(r"^(gpt-|chatgpt-|o[1-9])", model):
+        return entry
     if provider == "openai":
         base_url = str(((config.get("providers") or {}).get("openai") or {}).get("base_url") or "")
     else:

@@ -176,24 +176,30 @@ class OpenAIChatProvider(GuardedProvider):
         from openworker_qt.providers.capabilities import rule_context
 
         built_in = rule_context(self.name, model)
-        if built_in is None and self.name == "openai" and _OPENAI_MODEL.match(model):
+        proxied = self._openai_model_via_proxy(model)
+        if built_in is None and proxied:
             built_in = super().capabilities(model).context_window  # OpenAI's, via a proxy
         return local_servers.resolve_context(
             self.name, model, setting=self._context_setting, overrides=self._caps_overrides,
-            base_url=str(self._base_url or ""), built_in=built_in,
+            # (an OpenAI model through a proxy keeps OpenAI's figure: the proxy, perhaps
+            # not on this computer, is not probed with a local server's questions)
+            base_url="" if proxied else str(self._base_url or ""), built_in=built_in,
             ask=ask, kind="ollama" if self.name == "ollama" else None)
+
+    def _openai_model_via_proxy(self, model: str) -> bool:
+        return self.name == "openai" and bool(_OPENAI_MODEL.match(model))
 
     def learn_context(self, model: str) -> None:
         """Ask the server for ``model``'s context window now, unless the config sets it
         or it was asked already (blocking: the router calls it from a worker)."""
-        if self.ask_server:
+        if self.ask_server and not self._openai_model_via_proxy(model):
             try:
                 self.context_window(model, ask=True)
             except Exception:  # the default figure stands
                 pass
 
     def _context_unknown(self, model: str) -> bool:
-        if not self.ask_server or local_servers.configured_context(
+        if not self.ask_server or self._openai_model_via_proxy(model) or local_servers.configured_context(
                 self.name, model, self._context_setting, self._caps_overrides):
             return False
         return not local_servers.cached_context(str(self._base_url or ""), model)[0]

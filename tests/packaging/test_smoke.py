@@ -45,6 +45,7 @@ def test_a_broken_voice_stack_is_reported(monkeypatch: pytest.MonkeyPatch) -> No
     assert len(problems) == 1 and "pywhispercpp.model does not load" in problems[0]
 
 
+@pytest.mark.qt_log_ignore(r"Cannot read file .*broken\.svg")  # (the broken icon is the point)
 def test_missing_resources_are_reported(qapp: object, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "icons").mkdir()

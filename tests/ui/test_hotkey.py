@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -185,13 +186,17 @@ def xvfb() -> Iterator[str]:
         pytest.fail("Xvfb and xdotool are needed (scripts/dev installs them)")
     read_fd, write_fd = os.pipe()
     # -displayfd: Xvfb picks a free display number itself and writes it when ready
+    log = tempfile.TemporaryFile()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=log)
     os.close(write_fd)
     try:
-        number = _read_line(read_fd, timeout=10)
-        assert number.isdigit(), f"Xvfb did not start ({number!r})"
+        number = _read_line(read_fd, timeout=30)  # (a loaded machine: seen over 10 s)
+        if not number.isdigit():
+            log.seek(0)
+            said = log.read().decode(errors="replace")[-600:]
+            pytest.fail(f"Xvfb did not start ({number!r}; exit {server.poll()}): {said}")
         yield f":{number}"
     finally:
         os.close(read_fd)
@@ -201,6 +206,7 @@ def xvfb() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(5)
+        log.close()
 
 
 def _read_line(fd: int, timeout: float) -> str:
