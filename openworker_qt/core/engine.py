@@ -56,6 +56,7 @@ from openworker_qt.core.messages import (
 from openworker_qt.core.provider_api import (
     FinishChunk,
     ModelRequest,
+    OpenedChunk,
     ProviderError,
     ProviderResolver,
     ReasoningChunk,
@@ -929,6 +930,8 @@ class TurnEngine:
                     )
                 elif isinstance(item, FinishChunk):
                     finish = item
+                elif isinstance(item, OpenedChunk):  # say at once what is waited for
+                    yield ev.AnswerOpened(session_id=sid, provider=item.provider)
                 elif isinstance(item, RetryChunk):  # nothing shown yet; another try follows
                     yield ev.ProviderRetrying(
                         session_id=sid, provider=item.provider, attempt=item.attempt,

@@ -62,6 +62,23 @@ class ReasoningDelta:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AnswerOpened:
+    """The provider opened its answer but has sent none of it yet: the turn waits
+    for the model's first words (a reasoning model may think a while here).
+
+    Transient (nothing is stored): surfaces say what is being waited for at once,
+    instead of a bare "waiting" until the first word or the silence limit.
+    """
+
+    session_id: str
+    provider: str
+    type: Literal["answer_opened"] = "answer_opened"
+
+    def text(self) -> str:
+        return f"{self.provider} started its answer; waiting for the first words"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProviderRetrying:
     """The model call failed before anything was shown and is tried again.
 
@@ -252,6 +269,7 @@ Event = (
     | AssistantDelta
     | ReasoningDelta
     | ProviderRetrying
+    | AnswerOpened
     | AssistantMessage
     | ToolProposed
     | PermissionRequired

@@ -87,7 +87,16 @@ class RetryChunk:
     delay: float
 
 
-StreamChunk = TextChunk | ReasoningChunk | ToolCallChunk | FinishChunk | RetryChunk
+@dataclass(frozen=True, slots=True)
+class OpenedChunk:
+    """The server opened its answer (a role-only chunk, ``message_start``) but sent
+    nothing of it yet: the turn now waits for the model's first words. Sent once per
+    attempt, before any content; consumers that only want the answer ignore it."""
+
+    provider: str
+
+
+StreamChunk = TextChunk | ReasoningChunk | ToolCallChunk | FinishChunk | RetryChunk | OpenedChunk
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
-from openworker_qt.core.provider_api import ProviderError, RetryChunk, StreamChunk
+from openworker_qt.core.provider_api import OpenedChunk, ProviderError, RetryChunk, StreamChunk
 from openworker_qt.providers.errors import IncompleteAnswer, classify
 
 
@@ -270,6 +270,7 @@ async def guarded_stream(
     while True:
         tries += 1
         yielded = False
+        opened = False
         watch = StallWatch(timeouts)
         stream = attempt()
         error: ProviderError
@@ -282,6 +283,9 @@ async def guarded_stream(
                 except TimeoutError as exc:
                     raise _timeout_error(watch, label, provider, model) from exc
                 if item is None:
+                    if watch.answered and not watch.content and not opened:
+                        opened = True  # say at once what is being waited for
+                        yield OpenedChunk(label)
                     continue
                 yielded = True
                 yield item

@@ -16,6 +16,9 @@ that works against it exercises the real engine paths. A script is a list of
 ``retries`` (int)
     first say that many times "waiting · retrying n/N", as a real provider's
     retry guard does when an attempt failed before any output (``RetryChunk``);
+``opened`` (bool)
+    then say the server opened its answer before any of it (``OpenedChunk``), as a
+    real provider does on a role-only chunk or ``message_start``;
 ``delay`` (float seconds)
     sleep before every chunk (to test stop mid-stream and UI streaming);
 ``repeat`` (bool)
@@ -52,6 +55,7 @@ from openworker_qt.core.provider_api import (
     ErrorKind,
     FinishChunk,
     ModelRequest,
+    OpenedChunk,
     ProviderError,
     ReasoningChunk,
     RetryChunk,
@@ -163,6 +167,9 @@ class ScriptedProvider:
             await pause()
             yield RetryChunk(provider="Scripted", attempt=n + 2, max_attempts=retries + 1,
                              kind="overloaded", reason="overloaded", delay=delay)
+        if turn.get("opened"):
+            await pause()
+            yield OpenedChunk(provider="Scripted")
         reasoning = turn.get("reasoning") or []
         for piece in [reasoning] if isinstance(reasoning, str) else reasoning:
             await pause()

@@ -376,6 +376,19 @@ def waiting_for_model_text(model: str) -> str:
         provider=provider_label(model))
 
 
+def answer_opened_text(model: str) -> str:
+    """The status once the provider opened its answer, before its first words."""
+    return QCoreApplication.translate(
+        "Wording", "{provider} started answering · waiting for the first words").format(
+        provider=provider_label(model))
+
+
+def answering_text(model: str) -> str:
+    """The status while the answer streams in."""
+    return QCoreApplication.translate("Wording", "{provider} is answering").format(
+        provider=provider_label(model))
+
+
 def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
     """What a running tool is doing, for the status bar: "Running pytest…"."""
     args = arguments or {}

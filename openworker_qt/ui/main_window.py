@@ -79,7 +79,12 @@ from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, questio
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel, session_head
-from openworker_qt.qt.wording import activity_text, waiting_for_model_text
+from openworker_qt.qt.wording import (
+    activity_text,
+    answer_opened_text,
+    answering_text,
+    waiting_for_model_text,
+)
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.todo import NAME as TODO_TOOL
 from openworker_qt.tools.todo import TodoItem, stored_todos, todos_from_display
@@ -202,6 +207,7 @@ class MainWindow(QMainWindow):
         self._arrived: dict[str, int] = {}
         self._turn_started: dict[str, float] = {}
         self._status_detail: dict[str, str] = {}
+        self._answering: set[str] = set()  # sessions whose answer is streaming in
         self._search = ""
         self._new_workspace: Path | None = None  # a folder picked before the session exists
         self._broad_folder: str | None = None  # the home folder the banner warned about
@@ -836,6 +842,9 @@ class MainWindow(QMainWindow):
 
     def _on_bridge_text(self, session_id: str, text: str) -> None:
         self._arrived[session_id] = self._arrived.get(session_id, 0) + 1
+        if session_id not in self._answering:  # the first words: no longer "waiting"
+            self._answering.add(session_id)
+            self._status_detail[session_id] = answering_text(self._model_of(session_id))
         if session_id == self.transcript.session_id:
             self.transcript.append_text(text)
 
@@ -847,11 +856,14 @@ class MainWindow(QMainWindow):
     def _on_bridge_event(self, event: ev.Event) -> None:
         sid = event.session_id
         self._arrived[sid] = self._arrived.get(sid, 0) + 1
+        self._answering.discard(sid)  # the next words (if any) start a new answer
         if isinstance(event, ev.ToolStarted):
             self._status_detail[sid] = self._activity(event)
         elif isinstance(event, ev.ProviderRetrying):
             self._status_detail[sid] = self.tr("Waiting for {provider} · retrying").format(
                 provider=event.provider)
+        elif isinstance(event, ev.AnswerOpened):
+            self._status_detail[sid] = answer_opened_text(self._model_of(sid))
         elif isinstance(event, ev.IterationEnded | ev.ToolFinished | ev.AssistantMessage):
             self._status_detail[sid] = waiting_for_model_text(self._model_of(sid))
         if isinstance(event, ev.NoticeAdded) and event.kind == "model_switch" and sid == self.session_id:

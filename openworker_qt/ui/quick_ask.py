@@ -53,6 +53,7 @@ from openworker_qt.core.background import spawn
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.wording import (
     activity_text,
+    answer_opened_text,
     retry_fields,
     retry_text,
     waiting_for_model_text,
@@ -291,6 +292,8 @@ class QuickAsk(QFrame):
             self.status.setText(self.tr("Waiting for your approval"))
         elif isinstance(event, ev.ProviderRetrying):
             self.status.setText(retry_text(**retry_fields(event)))
+        elif isinstance(event, ev.AnswerOpened):
+            self.status.setText(answer_opened_text(""))
         elif isinstance(event, ev.ErrorOccurred):
             self.status.setText(self.tr("Failed: {message}").format(message=event.message))
         elif isinstance(event, ev.TurnEnded):

@@ -6302,6 +6302,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Wording</name>
         <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="380" />
+            <source>{provider} started answering · waiting for the first words</source>
+            <translation>{provider} 已开始回答 · 正在等待第一段文字</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="387" />
+            <source>{provider} is answering</source>
+            <translation>{provider} 正在回答</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/qt/wording.py" line="23" />
             <source>not run yet</source>
             <translation>尚未运行</translation>

@@ -426,3 +426,73 @@ def test_responses_failure_events_are_classified() -> None:
     assert stream_error({"code": 503, "message": "Service Unavailable"}).kind == "server"
     assert stream_error({"type": "overloaded_error", "message": "Overloaded"}).kind == "overloaded"
     assert not stream_error({"code": "invalid_prompt", "message": "bad"}).transient
+
+
+# ------------------------------------------------- the answer opened, no words yet
+
+
+def openai_role_first(text: str) -> str:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    return sse(chunk({"role": "assistant", "content": ""}), chunk({"content": text}),
+               chunk({}, "stop")) + "data: [DONE]\n\n"
+
+
+OPENED_FIRST = {
+    "anthropic": ("/v1/messages", "claude-haiku-4-5", anthropic_body,
+                  lambda body: body.index("content_block_start")),
+    "openai": ("/v1/chat/completions", "gpt-4o", openai_role_first,
+               lambda body: body.index("\n\n") + 2),
+}
+
+
+def opened(chunks: list[Any]) -> list[Any]:
+    from openworker_qt.core.provider_api import OpenedChunk
+
+    return [c for c in chunks if isinstance(c, OpenedChunk)]
+
+
+@pytest.mark.parametrize("sdk", list(OPENED_FIRST))
+async def test_an_answer_opened_before_its_words_is_said_at_once_and_once(
+        stub: StubServer, sdk: str) -> None:
+    path, model, body, _ = OPENED_FIRST[sdk]
+    stub.add("POST", path, streaming(body("Hello there")))
+    chunks, error = await run(make(sdk, stub), model)
+    assert error is None and text_of(chunks) == "Hello there"
+    first_text = next(i for i, c in enumerate(chunks) if isinstance(c, TextChunk))
+    marks = opened(chunks)
+    assert [type(c).__name__ for c in chunks[:first_text]] == ["OpenedChunk"]
+    assert len(marks) == 1 and marks[0].provider == LABELS[sdk]
+
+
+async def test_an_answer_whose_first_chunk_has_words_says_nothing_of_opening(
+        stub: StubServer) -> None:
+    stub.add("POST", "/v1/chat/completions", streaming(openai_body("Hi")))
+    chunks, error = await run(make("openai", stub), "gpt-4o")
+    assert error is None and text_of(chunks) == "Hi" and opened(chunks) == []
+
+
+@pytest.mark.parametrize("sdk", list(OPENED_FIRST))
+async def test_opened_then_silent_says_what_it_waits_for_before_the_limit_ends_it(
+        stub: StubServer, sdk: str) -> None:
+    from openworker_qt.core import events as ev
+    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from tests.core.helpers import StaticResolver
+
+    path, model, body, opened_at = OPENED_FIRST[sdk]
+    full = body("never sent")
+    stub.add("POST", path, streaming(full, stall_after=opened_at(full)))
+    provider = make(sdk, stub, first_event=0.3, stall=5.0, attempts=1)
+    engine = TurnEngine(session_id="s1", store=MemoryHistory(), workspace=Path("."),
+                        resolver=StaticResolver(provider), model=model)
+    events = [e async for e in engine.run("hi")]
+    kinds = [e.type for e in events]
+    assert "answer_opened" in kinds and kinds.index("answer_opened") < kinds.index("error")
+    said = next(e for e in events if isinstance(e, ev.AnswerOpened))
+    assert said.provider == LABELS[sdk]
+    assert said.text() == f"{LABELS[sdk]} started its answer; waiting for the first words"
+    error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
+    assert "opened the answer but sent nothing of it within 0.3 s" in error.message
+    assert events[-1].status == "error"

@@ -367,9 +367,9 @@ SCENARIOS: dict[str, Scenario] = {
         notices={"error"},
     ),
     "retrying": Scenario(
-        turns=[{"retries": 2, "chunks": ["Back ", "again."]}],
+        turns=[{"retries": 2, "opened": True, "chunks": ["Back ", "again."]}],
         script=_retrying,
-        types={"provider_retrying", "assistant_delta", "assistant_message"},
+        types={"provider_retrying", "answer_opened", "assistant_delta", "assistant_message"},
     ),
     "notices": Scenario(
         turns=[

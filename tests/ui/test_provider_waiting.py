@@ -68,3 +68,33 @@ def test_the_window_shows_the_wait_while_the_provider_retries(qloop, make_deskto
     assert [i.kind for i in items] == ["user", "assistant"] and items[-1].text == "answer"
     stored = desktop.runtime.conversations.load(window.session_id)
     assert not any("Waiting for" in str(m.get("text") or m.get("content")) for m in stored)
+
+
+def test_the_status_line_says_what_the_turn_waits_for_then_that_it_answers(
+        qloop, make_desktop) -> None:
+    """The provider opened its answer: the status says so at once (not a bare
+    "Waiting for …" until the first word or the silence limit); once words stream in
+    it says the model is answering, not waiting."""
+    desktop = make_desktop([{"opened": True, "delay": 0.3, "chunks": ["Hel", "lo ", "there"]}])
+    window = desktop.window
+    seen: list[str] = []
+
+    async def scenario() -> None:
+        window.send("go", [])
+        await until(lambda: window.transcript.session_id and window.transcript.items, what="user row")
+        while desktop.manager.is_running(window.session_id):
+            window._update_status()
+            text = window.status_label.text()
+            if not seen or seen[-1] != text:
+                seen.append(text)
+            await asyncio.sleep(0.01)
+
+    run(qloop, scenario)
+    opened = [t for t in seen if "started answering · waiting for the first words" in t]
+    answering = [t for t in seen if "is answering" in t]
+    assert opened and answering, seen
+    assert seen.index(opened[0]) < seen.index(answering[0])
+    # once words arrived it never again says it is only waiting
+    after = seen[seen.index(answering[0]):]
+    assert not any("waiting for the first words" in t or t.startswith("Waiting for")
+                   for t in after), seen
