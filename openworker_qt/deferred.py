@@ -29,30 +29,9 @@ import threading
 import time
 from collections.abc import Callable
 
+from openworker_qt.runtime import TOOL_MODULES
+
 log = logging.getLogger(__name__)
-
-
-#: What ``runtime.default_tools`` imports (the same list: keep them together).
-TOOL_MODULES = (
-    "openworker_qt.agents.skills",
-    "openworker_qt.automation.tools",
-    "openworker_qt.tools.files",
-    "openworker_qt.tools.edits",
-    "openworker_qt.tools.search",
-    "openworker_qt.tools.git",
-    "openworker_qt.tools.shell",
-    "openworker_qt.tools.interaction",
-    "openworker_qt.tools.deliverables",
-    "openworker_qt.tools.todo",
-    "openworker_qt.tools.web",
-    "openworker_qt.tools.explore",
-)
-
-
-def import_tool_modules() -> None:
-    """Import :data:`TOOL_MODULES` (blocking: call it from a worker; a module that
-    fails is left for its first real use to report)."""
-    _run(tuple(_importer(name) for name in TOOL_MODULES))
 
 
 def _writer() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread's pool: not imported on the loop)
+import importlib
 import logging
 import sys
 import threading
@@ -45,7 +46,6 @@ from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.sessions import SessionManager, granted_roots
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.deferred import import_tool_modules
 from openworker_qt.logs import setup_logging
 from openworker_qt.memory import MemoryStore, memory_tools
 from openworker_qt.memory.render import memory_prompt
@@ -82,6 +82,34 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+#: What :func:`default_tools` imports (``deferred`` imports them after the first paint;
+#: :func:`import_tool_modules` before a session's first turn, in a worker).
+TOOL_MODULES = (
+    "openworker_qt.agents.skills",
+    "openworker_qt.automation.tools",
+    "openworker_qt.tools.files",
+    "openworker_qt.tools.edits",
+    "openworker_qt.tools.search",
+    "openworker_qt.tools.git",
+    "openworker_qt.tools.shell",
+    "openworker_qt.tools.interaction",
+    "openworker_qt.tools.deliverables",
+    "openworker_qt.tools.todo",
+    "openworker_qt.tools.web",
+    "openworker_qt.tools.explore",
+)
+
+
+def import_tool_modules() -> None:
+    """Import :data:`TOOL_MODULES` (blocking: call it from a worker). A module that
+    fails to import is left for its first real use to report."""
+    for name in TOOL_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            log.debug("importing %s ahead of use failed", name, exc_info=True)
 
 ToolsFor = Callable[[SessionInfo], ToolRegistry]
 ApproverFor = Callable[[SessionInfo], Approver | None]
