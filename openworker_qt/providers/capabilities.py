@@ -90,14 +90,18 @@ def capabilities_for(
             caps = _apply(caps, changes)
             break
     for key, changes in (overrides or {}).items():
-        head, sep, pattern = key.partition(":")
-        if sep and head.lower() == provider:
-            matched = fnmatchcase(model, pattern)
-        else:
-            matched = fnmatchcase(model, key) or fnmatchcase(f"{provider}:{model}", key)
-        if matched:
+        if override_matches(key, provider, model):
             caps = _apply(caps, changes)
     return caps
+
+
+def override_matches(key: str, provider: str, model: str) -> bool:
+    """Whether a ``[providers.capabilities]`` key (``provider:pattern``, a bare model
+    pattern, or a pattern of ``provider:model``) names ``model`` of ``provider``."""
+    head, sep, pattern = key.partition(":")
+    if sep and head.lower() == provider:
+        return fnmatchcase(model, pattern)
+    return fnmatchcase(model, key) or fnmatchcase(f"{provider}:{model}", key)
 
 
 def rule_context(provider: str, model: str) -> int | None:

@@ -42,8 +42,9 @@ import urllib.request
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import Any
+
+from openworker_qt.providers.capabilities import override_matches
 
 #: The context window assumed for a served model nobody told us about.
 DEFAULT_CONTEXT = 8_192
@@ -266,12 +267,7 @@ def configured_context(provider: str, model: str, setting: Any,
     for key, changes in (overrides or {}).items():
         if not isinstance(changes, Mapping) or "context_window" not in changes:
             continue
-        head, sep, pattern = key.partition(":")
-        if sep and head.lower() == provider:
-            matched = fnmatchcase(model, pattern)
-        else:
-            matched = fnmatchcase(model, key) or fnmatchcase(f"{provider}:{model}", key)
-        if matched:
+        if override_matches(key, provider, model):
             found = _positive(changes["context_window"]) or found
     return found or _positive(setting)
 

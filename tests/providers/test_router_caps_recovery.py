@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.core.provider_api import FinishChunk, ProviderError, StreamChunk, TextChunk
+from openworker_qt.core.provider_api import (
+    FinishChunk,
+    OpenedChunk,
+    ProviderError,
+    StreamChunk,
+    TextChunk,
+)
 from openworker_qt.providers.capabilities import capabilities_for
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.providers.errors import classify, retry_after_seconds
@@ -229,7 +235,8 @@ async def test_guard_does_not_retry_after_first_chunk_and_ignores_heartbeats() -
     seen: list[StreamChunk] = []
     with pytest.raises(ProviderError):
         await _drain(guarded_stream(attempt, provider="p", model="m", timeouts=StreamTimeouts(0.2, 0.2), sleep=SleepRecorder()), seen)
-    assert calls == 1 and seen == [TextChunk("a")]
+    # (the wire activity before any words: the answer opened, said once)
+    assert calls == 1 and seen == [OpenedChunk("p"), TextChunk("a")]
 
 
 @pytest.mark.asyncio
