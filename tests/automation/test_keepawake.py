@@ -223,14 +223,14 @@ PM = "org.freedesktop.PowerManagement"
 GNOME = "org.gnome.SessionManager"
 
 
-def _wait(predicate: Callable[[], object], timeout: float = 5.0) -> None:
+def _wait(predicate: Callable[[], object], timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
 
 
-async def _until(predicate: Callable[[], object], timeout: float = 5.0) -> None:  # noqa: ASYNC109
+async def _until(predicate: Callable[[], object], timeout: float = 20.0) -> None:  # noqa: ASYNC109
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"

@@ -142,7 +142,9 @@ async def test_error_event_mid_stream_surfaces_after_text(stub: StubServer) -> N
     with pytest.raises(ProviderError) as err:
         await drain_into(provider(stub).stream(ModelRequest("claude-haiku-4-5", [user("x")])), chunks)
     assert err.value.kind == "overloaded" and "Overloaded" in str(err.value)
-    assert [getattr(c, 'text', None) for c in chunks] == ["partial"] and len(stub.seen) == 1
+    # (message_start before the text: the answer opened, said once, then the words)
+    assert [type(c).__name__ for c in chunks] == ["OpenedChunk", "TextChunk"]
+    assert chunks[1].text == "partial" and len(stub.seen) == 1
 
 
 async def test_malformed_stream(stub: StubServer) -> None:
