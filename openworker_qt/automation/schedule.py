@@ -1,6 +1,7 @@
 """Schedules: a cron expression in an IANA time zone, or one moment (a one-off).
 
-:func:`parse_cron` checks an expression field by field, so a mistake is reported
+:func:`parse_cron` reads a schedule typed in words ("every weekday at 9am",
+:mod:`~openworker_qt.automation.schedule_words`) or checks a cron expression field by field, so a mistake is reported
 by the name of the field that holds it ("invalid cron: the hour field '25' must
 be 0-23"). :func:`next_fire` finds the next moment after a given instant,
 walking the schedule in the zone's *wall-clock* time (croniter on naive local
@@ -27,9 +28,12 @@ interval schedule has neither a gap nor a double there.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from openworker_qt.automation.schedule_words import EXAMPLES, cron_from_words
 
 __all__ = [
     "Schedule",
@@ -123,16 +127,42 @@ def _check_field(text: str, index: int) -> None:
             raise bad()
 
 
+_CRON_PART = re.compile(r"[0-9*?/,\-]+")
+_CRON_NAMES = {n for values in NAMES.values() for n in values}
+
+
+def _cron_field(part: str) -> bool:
+    """Whether ``part`` reads as one cron field (numbers, ``*``, ranges, names)."""
+    return bool(_CRON_PART.fullmatch(part)) or all(
+        bool(_CRON_PART.fullmatch(p)) or p.lower() in _CRON_NAMES
+        for p in re.split(r"[,\-/]", part) if p)
+
+
 def parse_cron(expression: str) -> str:
-    """``expression`` normalised (single spaces, aliases expanded), or a
-    :class:`ScheduleError` naming the field at fault."""
+    """``expression`` normalised (single spaces, aliases expanded) — a cron
+    expression, or a schedule in words ("every weekday at 9am", "每天 18:30") turned
+    into one — or a :class:`ScheduleError` naming the field at fault."""
     text = " ".join(str(expression or "").split())
     text = ALIASES.get(text.lower(), text)
     parts = text.split(" ")
-    if not text or len(parts) != 5:
+    if text and not (len(parts) == 5 and all(_cron_field(p) for p in parts)):
+        words = cron_from_words(text)
+        if words is not None:
+            return parse_cron(words)
+        if all(_cron_field(p) for p in parts):
+            raise ScheduleError(
+                f"invalid cron {expression!r}: expected 5 fields (minute hour day-of-month "
+                f"month day-of-week), got {len(parts)}")
+        if not (len(parts) == 5 and _cron_field(parts[0]) and _cron_field(parts[1])):
+            examples = ", ".join(f"“{e}”" for e in EXAMPLES[:3])
+            raise ScheduleError(
+                f"couldn't read {expression!r} as a schedule: write it in words, e.g. "
+                f"{examples}, or as cron with 5 fields (minute hour day-of-month month "
+                f"day-of-week)")
+    if not text:
         raise ScheduleError(
-            f"invalid cron {expression!r}: expected 5 fields (minute hour day-of-month month "
-            f"day-of-week), got {0 if not text else len(parts)}")
+            "a repeating schedule needs a time: write it in words, e.g. “every weekday at "
+            "9am”, or as cron with 5 fields (minute hour day-of-month month day-of-week)")
     for index, part in enumerate(parts):
         _check_field(part, index)
     from croniter import croniter

@@ -26,11 +26,9 @@ Signals:
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDateTime, Qt, QTimer, Signal
@@ -59,7 +57,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.automation.schedule import Schedule, ScheduleError, describe, next_fires, zone
+from openworker_qt.automation.schedule import (
+    Schedule,
+    ScheduleError,
+    next_fires,
+    parse_cron,
+)
+from openworker_qt.automation.schedule_words import PRESETS
 from openworker_qt.automation.store import (
     Automation,
     AutomationError,
@@ -70,103 +74,11 @@ from openworker_qt.automation.store import (
 from openworker_qt.core.inbox import Inbox, InboxItem, task_command
 from openworker_qt.core.standing_rules import StandingRule
 from openworker_qt.ui import design
+from openworker_qt.ui.schedule_text import local_time, local_zone, schedule_words
 
-__all__ = ["AutomationEditor", "AutomationsWindow", "local_time", "local_zone"]
+__all__ = ["AutomationEditor", "AutomationsWindow"]
 
 ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def local_zone() -> str:
-    key = getattr(dt.datetime.now().astimezone().tzinfo, "key", None)
-    if key:
-        return str(key)
-    try:
-        parts = Path("/etc/localtime").resolve().parts
-        if "zoneinfo" in parts:
-            return "/".join(parts[parts.index("zoneinfo") + 1:])
-    except OSError:
-        pass
-    return "UTC"
-
-
-def local_time(ts: float | None) -> str:
-    if ts is None:
-        return "—"
-    # The strftime format is translated (the names of days and months are English).
-    return dt.datetime.fromtimestamp(ts).astimezone().strftime(
-        QCoreApplication.translate("AutomationsWindow", "%a %d %b %H:%M"))
-
-
-def _day_names() -> dict[str, str]:
-    return {
-        "Sunday": QCoreApplication.translate("Schedule", "Sunday"),
-        "Monday": QCoreApplication.translate("Schedule", "Monday"),
-        "Tuesday": QCoreApplication.translate("Schedule", "Tuesday"),
-        "Wednesday": QCoreApplication.translate("Schedule", "Wednesday"),
-        "Thursday": QCoreApplication.translate("Schedule", "Thursday"),
-        "Friday": QCoreApplication.translate("Schedule", "Friday"),
-        "Saturday": QCoreApplication.translate("Schedule", "Saturday"),
-    }
-
-
-def schedule_words(schedule: Schedule) -> str:
-    """The schedule in words (:func:`describe`) in the user's language."""
-    import re
-
-    english = describe(schedule)
-    if schedule.kind == "once":
-        if schedule.at is None:
-            return QCoreApplication.translate("Schedule", "Once (no time set)")
-        local = dt.datetime.fromtimestamp(schedule.at, zone(schedule.tz))
-        date = local.strftime(QCoreApplication.translate("Schedule", "%a %d %b %Y"))
-        return QCoreApplication.translate("Schedule", "Once, on {date} at {time} ({tz})").format(
-            date=date, time=f"{local:%H:%M}", tz=schedule.tz)
-    words, _, tz = english.rpartition(" (")
-    tz = tz[:-1]
-    days = _day_names()
-
-    def day_list(text: str) -> str | None:
-        names = [n.strip() for n in re.split(r", | and ", text)]
-        if not all(n in days for n in names):
-            return None
-        return QCoreApplication.translate("Schedule", ", ").join(days[n] for n in names)
-
-    said: str | None = None
-    if m := re.fullmatch(r"Every day at (\d\d:\d\d)", words):
-        said = QCoreApplication.translate("Schedule", "Every day at {time}").format(time=m[1])
-    elif m := re.fullmatch(r"Every weekday at (\d\d:\d\d)", words):
-        said = QCoreApplication.translate("Schedule", "Every weekday at {time}").format(
-            time=m[1])
-    elif m := re.fullmatch(r"Every Saturday and Sunday at (\d\d:\d\d)", words):
-        said = QCoreApplication.translate(
-            "Schedule", "Every Saturday and Sunday at {time}").format(time=m[1])
-    elif m := re.fullmatch(r"Every (.+) at (\d\d:\d\d)", words):
-        listed = day_list(m[1])
-        if listed is not None:
-            said = QCoreApplication.translate("Schedule", "Every {days} at {time}").format(
-                days=listed, time=m[2])
-    elif words == "Every minute":
-        said = QCoreApplication.translate("Schedule", "Every minute")
-    elif m := re.fullmatch(r"Every (\d+) minutes", words):
-        said = QCoreApplication.translate("Schedule", "Every {n} minutes").format(n=m[1])
-    elif words == "Every hour":
-        said = QCoreApplication.translate("Schedule", "Every hour")
-    elif m := re.fullmatch(r"Every hour at (\d+) past", words):
-        said = QCoreApplication.translate("Schedule", "Every hour at {m} past").format(m=m[1])
-    elif m := re.fullmatch(r"Every (\d+) hours at (\d+) past", words):
-        said = QCoreApplication.translate("Schedule", "Every {n} hours at {m} past").format(
-            n=m[1], m=m[2])
-    elif m := re.fullmatch(r"Every (\d+) hours", words):
-        said = QCoreApplication.translate("Schedule", "Every {n} hours").format(n=m[1])
-    elif m := re.fullmatch(r"On day (\d+) of every month at (\d\d:\d\d)", words):
-        said = QCoreApplication.translate(
-            "Schedule", "On day {day} of every month at {time}").format(day=m[1], time=m[2])
-    elif m := re.fullmatch(r"On the schedule “(.+)”", words):
-        said = QCoreApplication.translate("Schedule", "On the schedule “{cron}”").format(
-            cron=m[1])
-    if said is None:
-        return english
-    return QCoreApplication.translate("Schedule", "{words} ({tz})").format(words=said, tz=tz)
 
 
 @lru_cache(maxsize=1)
@@ -206,10 +118,21 @@ class AutomationEditor(QDialog):
         kind_row.addWidget(self.repeat)
         kind_row.addWidget(self.once)
         kind_row.addStretch(1)
-        self.cron = QLineEdit(automation.schedule.cron if automation else "0 8 * * 1-5")
-        self.cron.setAccessibleName(self.tr("Cron schedule"))
-        self.cron.setToolTip(self.tr("minute hour day-of-month month day-of-week, "
-                                     "e.g. 0 8 * * 1-5 for weekdays at 08:00"))
+        self.preset = QComboBox()
+        self.preset.setAccessibleName(self.tr("Schedule presets"))
+        self.preset.addItem(self.tr("Custom"), "")
+        for words, cron in PRESETS:
+            self.preset.addItem(QCoreApplication.translate("SchedulePreset", words), cron)
+        self.cron = QLineEdit(automation.schedule.cron if automation else "0 9 * * 1-5")
+        self.cron.setAccessibleName(self.tr("Schedule"))
+        self.cron.setPlaceholderText(self.tr("e.g. every weekday at 9am"))
+        self.cron.setToolTip(self.tr(
+            "In words — “every weekday at 9am”, “every day at 18:30”, “every 15 minutes”, "
+            "“on the 1st of every month at 9am” — or as cron: minute hour day-of-month "
+            "month day-of-week, e.g. 0 8 * * 1-5"))
+        cron_row = QHBoxLayout()
+        cron_row.addWidget(self.preset)
+        cron_row.addWidget(self.cron, 1)
         self.at = QDateTimeEdit()
         self.at.setCalendarPopup(True)
         self.at.setAccessibleName(self.tr("Date and time"))
@@ -247,7 +170,7 @@ class AutomationEditor(QDialog):
         form.addRow(self.tr("Name"), self.name)
         form.addRow(self.tr("Instructions"), self.prompt)
         form.addRow(self.tr("When"), kind_row)
-        form.addRow(self.tr("Schedule (cron)"), self.cron)
+        form.addRow(self.tr("Schedule"), cron_row)
         form.addRow(self.tr("Date and time"), self.at)
         form.addRow(self.tr("Time zone"), self.tz)
         form.addRow(self.tr("Model"), self.model)
@@ -276,7 +199,24 @@ class AutomationEditor(QDialog):
         for signal in (self.cron.textChanged, self.tz.currentTextChanged, self.at.dateTimeChanged,
                        self.repeat.toggled):
             signal.connect(self.update_preview)
+        self.preset.activated.connect(self._use_preset)
+        self.cron.textEdited.connect(self._match_preset)
+        self._match_preset()
         self.update_preview()
+
+    def _use_preset(self, index: int) -> None:
+        cron = self.preset.itemData(index)
+        if cron:
+            self.cron.setText(str(cron))
+
+    def _match_preset(self) -> None:
+        """Show the preset the typed schedule is (or "Custom")."""
+        try:
+            cron = parse_cron(self.cron.text())
+        except ScheduleError:
+            cron = ""
+        found = self.preset.findData(cron) if cron else -1
+        self.preset.setCurrentIndex(max(found, 0))
 
     def schedule(self) -> Schedule:
         """The schedule as typed (raises :class:`ScheduleError` when it is wrong)."""
@@ -289,6 +229,7 @@ class AutomationEditor(QDialog):
     def update_preview(self) -> None:
         repeat = self.repeat.isChecked()
         self.cron.setEnabled(repeat)
+        self.preset.setEnabled(repeat)
         self.at.setEnabled(not repeat)
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         try:
@@ -365,10 +306,14 @@ class AutomationsWindow(QWidget):
         self.list.setHeaderLabels([self.tr("Name"), self.tr("Schedule"), self.tr("Next run"),
                                    self.tr("Last run")])
         self.list.setRootIsDecorated(False)
-        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # The name keeps the width of the longest name (up to half the list) and the
+        # schedule, which has a tooltip with it whole, is what gives way.
+        self.list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.list.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.list.header().setStretchLastSection(False)
-        for col in (1, 2, 3):
+        for col in (2, 3):
             self.list.header().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         # An empty list says what goes in it (over the list, like the sidebar's "no match").
         self.empty = QLabel(self.tr("No automations yet. New… makes one: instructions that "
                                     "run on a schedule, each run in a session of its own."),
@@ -494,8 +439,19 @@ class AutomationsWindow(QWidget):
                 item.setSelected(True)
         self.empty.setVisible(self.list.topLevelItemCount() == 0)
         self.empty.resize(self.list.viewport().size())
+        self._fit_names()
         self._update_buttons()
         self._show_runs()
+
+    def _fit_names(self) -> None:
+        """Size the name column to its longest name, at most half the list's width."""
+        metrics = self.list.fontMetrics()
+        items = (self.list.topLevelItem(i) for i in range(self.list.topLevelItemCount()))
+        names = [item.text(0) for item in items if item is not None]
+        widest = max([metrics.horizontalAdvance(n) for n in names]
+                     + [metrics.horizontalAdvance(self.tr("Name"))])
+        room = max(self.list.viewport().width() // 2, metrics.horizontalAdvance("M" * 12))
+        self.list.header().resizeSection(0, min(widest + design.SPACE["xl"], room))
 
     def _show_runs(self) -> None:
         self.runs.clear()
@@ -642,6 +598,7 @@ class AutomationsWindow(QWidget):
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self.empty.resize(self.list.viewport().size())
+        self._fit_names()
 
 
 def _status_text(widget: QWidget, status: str | None) -> str:

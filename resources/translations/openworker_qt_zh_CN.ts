@@ -419,13 +419,13 @@
         </message>
         <message>
             <location filename="../../openworker_qt/ui/automations.py" line="128" />
-            <source>Cron schedule</source>
-            <translation>Cron 计划</translation>
+            <source>Schedule presets</source>
+            <translation>常用计划</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/automations.py" line="129" />
-            <source>minute hour day-of-month month day-of-week, e.g. 0 8 * * 1-5 for weekdays at 08:00</source>
-            <translation>分 时 日 月 星期，例如 0 8 * * 1-5 表示工作日 08:00</translation>
+            <source>In words — “every weekday at 9am”, “every day at 18:30”, “every 15 minutes”, “on the 1st of every month at 9am” — or as cron: minute hour day-of-month month day-of-week, e.g. 0 8 * * 1-5</source>
+            <translation>用文字写——“每个工作日 9:00”“每天 18:30”“每 15 分钟”“每月1日 9:00”——或用 cron：分 时 日 月 星期，例如 0 8 * * 1-5</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/automations.py" line="133" />
@@ -494,8 +494,8 @@
         </message>
         <message>
             <location filename="../../openworker_qt/ui/automations.py" line="168" />
-            <source>Schedule (cron)</source>
-            <translation>计划（cron）</translation>
+            <source>e.g. every weekday at 9am</source>
+            <translation>例如：每个工作日 9:00</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/automations.py" line="174" />
@@ -514,7 +514,15 @@ Next runs (your time): {when}</source>
             <translation>{words}
 接下来的运行（你的时间）：{when}</translation>
         </message>
-    </context>
+            <message>
+            <source>Custom</source>
+            <translation>自定义</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>计划</translation>
+        </message>
+</context>
     <context>
         <name>AutomationsWindow</name>
         <message>
@@ -7632,4 +7640,35 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>所有连接器及其读取和执行的内容，可搜索</translation>
         </message>
     </context>
+<context>
+    <name>SchedulePreset</name>
+        <message>
+            <source>Every weekday at 9:00</source>
+            <translation>每个工作日 9:00</translation>
+        </message>
+        <message>
+            <source>Every day at 8:00</source>
+            <translation>每天 8:00</translation>
+        </message>
+        <message>
+            <source>Every Monday at 9:00</source>
+            <translation>每周一 9:00</translation>
+        </message>
+        <message>
+            <source>Every Friday at 17:00</source>
+            <translation>每周五 17:00</translation>
+        </message>
+        <message>
+            <source>Every hour</source>
+            <translation>每小时</translation>
+        </message>
+        <message>
+            <source>Every 15 minutes</source>
+            <translation>每 15 分钟</translation>
+        </message>
+        <message>
+            <source>On the 1st of every month at 9:00</source>
+            <translation>每月1日 9:00</translation>
+        </message>
+</context>
 </TS>

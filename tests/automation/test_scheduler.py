@@ -246,6 +246,43 @@ def test_a_cron_with_the_wrong_number_of_fields_says_so() -> None:
     assert parse_cron("@daily") == "0 0 * * *"
 
 
+@pytest.mark.parametrize(("words", "cron"), [
+    ("every weekday at 9am", "0 9 * * 1-5"), ("Every day at 18:30", "30 18 * * *"),
+    ("daily at noon", "0 12 * * *"), ("weekdays at 5:30 pm", "30 17 * * 1-5"),
+    ("every Monday at 8:00", "0 8 * * 1"), ("mondays and thursdays at 8", "0 8 * * 1,4"),
+    ("mon, wed, fri at 7:15", "15 7 * * 1,3,5"), ("at 9am every weekday", "0 9 * * 1-5"),
+    ("every weekend at 10", "0 10 * * 0,6"), ("every 15 minutes", "*/15 * * * *"),
+    ("every hour", "0 * * * *"), ("hourly", "0 * * * *"), ("every 2 hours", "0 */2 * * *"),
+    ("every hour at 20 past", "20 * * * *"), ("every minute", "* * * * *"),
+    ("on the 1st of every month at 9am", "0 9 1 * *"),
+    ("monthly on the 15th at 8:00", "0 8 15 * *"), ("every day at 12am", "0 0 * * *"),
+    ("每个工作日 9:00", "0 9 * * 1-5"), ("每天 18:30", "30 18 * * *"),
+    ("每周一、三 上午9点", "0 9 * * 1,3"), ("每天下午3点半", "30 15 * * *"),
+    ("每月1日 9:00", "0 9 1 * *"), ("每 15 分钟", "*/15 * * * *"), ("每小时", "0 * * * *"),
+])
+def test_a_schedule_typed_in_words_is_the_cron_it_means(words: str, cron: str) -> None:
+    assert parse_cron(words) == cron
+    assert next_fire(Schedule("cron", "Europe/Paris", parse_cron(words)), 0.0) is not None
+
+
+@pytest.mark.parametrize("words", [
+    "every blursday at 9", "every weekday at 25pm", "every day at 9:75", "every 0 minutes",
+    "every 90 minutes", "at 9am", "9am", "hello there", "every day", "每周八 9:00",
+    "on the 32nd of every month at 9", "every weekday at 13pm",
+])
+def test_words_that_are_not_a_schedule_say_how_to_write_one(words: str) -> None:
+    with pytest.raises(ScheduleError, match="every weekday at 9am") as caught:
+        parse_cron(words)
+    assert repr(words) in str(caught.value)
+
+
+def test_presets_are_the_schedules_their_words_say() -> None:
+    from openworker_qt.automation.schedule_words import PRESETS
+
+    for words, cron in PRESETS:
+        assert parse_cron(words) == cron, words
+
+
 def test_schedules_in_words() -> None:
     words = [describe(Schedule("cron", "Europe/Paris", c)) for c in
              ("0 8 * * 1-5", "30 7 * * *", "0 9 * * 1", "*/15 * * * *", "0 6 1 * *", "5 4 3 2 *")]

@@ -51,6 +51,48 @@ def test_editor_previews_the_schedule_and_refuses_a_bad_one(qtbot: Any, tmp_path
         "Morning brief", "Every weekday at 08:00 (Europe/Paris)", str(tmp_path))
 
 
+def test_editor_takes_a_schedule_in_words_and_offers_presets(qtbot: Any, tmp_path: Path) -> None:
+    store = AutomationStore(Database(tmp_path / "a.db"), clock=now)
+    editor = AutomationEditor(store, workspace=str(tmp_path), clock=now)
+    qtbot.addWidget(editor)
+    save = editor.buttons.button(QDialogButtonBox.StandardButton.Save)
+    editor.name.setText("Stand-up notes")
+    editor.prompt.setPlainText("Summarise yesterday.")
+    editor.tz.setCurrentText("Europe/Paris")
+    editor.cron.clear()
+    qtbot.keyClicks(editor.cron, "every weekday at 9am")
+    assert save.isEnabled()
+    assert editor.preview.text().splitlines()[0] == "Every weekday at 09:00 (Europe/Paris)"
+    assert editor.preset.currentData() == "0 9 * * 1-5"  # the preset it is, shown
+    qtbot.keyClicks(editor.cron, "x")  # "…9amx" is not a schedule: said how to write one
+    assert "every weekday at 9am" in editor.preview.text() and not save.isEnabled()
+    assert editor.preset.currentData() == ""
+    friday = editor.preset.findData("0 17 * * 5")
+    editor.preset.setCurrentIndex(friday)
+    editor.preset.activated.emit(friday)
+    assert editor.cron.text() == "0 17 * * 5" and save.isEnabled()
+    save.click()
+    [auto] = store.all()
+    assert (auto.schedule.cron, auto.described) == (
+        "0 17 * * 5", "Every Friday at 17:00 (Europe/Paris)")
+
+
+def test_a_long_schedule_never_squeezes_the_name(qtbot: Any, tmp_path: Path) -> None:
+    store = AutomationStore(Database(tmp_path / "a.db"), clock=now)
+    store.create(name="Weekly competitor digest", prompt="p", tz="America/Argentina/Buenos_Aires",
+                 cron="0 8 * * 1,2,3,4,5,6")
+    window = AutomationsWindow(store, run_now=lambda _id: None, clock=now)
+    qtbot.addWidget(window)
+    window.resize(720, 480)
+    window.show()
+    qtbot.waitExposed(window)
+    window.refresh()
+    name = window.list.topLevelItem(0).text(0)
+    needed = window.list.fontMetrics().horizontalAdvance(name)
+    assert window.list.header().sectionSize(0) >= needed
+    assert window.list.header().sectionSize(1) > 0
+
+
 def test_window_lists_runs_and_opens_a_run_session(qtbot: Any, tmp_path: Path) -> None:
     store = AutomationStore(Database(tmp_path / "a.db"), clock=now)
     auto = store.create(name="Brief", prompt="p", tz="Europe/Paris", cron="0 8 * * *")
