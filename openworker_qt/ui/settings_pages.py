@@ -89,16 +89,15 @@ class ProvidersPage(QWidget):
         self.keyring_warning.setAccessibleName(self.tr("Keyring warning"))
         lay.addWidget(self.keyring_warning)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(2)
-        self.tree.setHeaderLabels([self.tr("Provider"), self.tr("Key")])
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels([self.tr("Provider"), self.tr("Key"), self.tr("Address")])
         self.tree.setRootIsDecorated(False)
         self.tree.setAccessibleName(self.tr("Providers"))
-        self.tree.setAccessibleDescription(self.tr("Each provider and whether its key is stored"))
-        self.choices = [c for c in sp.provider_choices() if c.kind != "ollama"]
-        for c in self.choices:
-            item = QTreeWidgetItem([provider_label(c), ""])
-            item.setData(0, Qt.ItemDataRole.UserRole, c.name)
-            self.tree.addTopLevelItem(item)
+        self.tree.setAccessibleDescription(self.tr(
+            "Each provider, whether its key is stored and the server it is reached at"))
+        self.choices: list[sp.ProviderChoice] = []
+        self._keyring_ok = False  # until the keyring has been asked (in a worker)
+        self._add_rows([*sp.provider_choices(), *sp.configured_local_servers(settings.config)])
         if first := self.tree.topLevelItem(0):
             self.tree.setCurrentItem(first)
         self.tree.resizeColumnToContents(0)
@@ -118,13 +117,13 @@ class ProvidersPage(QWidget):
         row.addWidget(self.remove_key)
         lay.addLayout(row)
         form = QFormLayout()
-        self.ollama_url = QLineEdit(str(settings.get("providers.ollama.base_url") or ""))
-        self.ollama_url.setPlaceholderText(sp.choice("ollama").default_url)
-        self.ollama_url.setAccessibleName(self.tr("Ollama URL"))
-        self.ollama_url.setAccessibleDescription(self.tr("Where Ollama listens; saved when you press Enter"))
-        ollama_label = QLabel(self.tr("&Ollama URL"))
-        ollama_label.setBuddy(self.ollama_url)
-        form.addRow(ollama_label, self.ollama_url)
+        self.address = QLineEdit()
+        self.address.setAccessibleName(self.tr("Server address"))
+        self.address.setAccessibleDescription(self.tr(
+            "Where the selected provider's server listens; saved when you press Enter"))
+        address_label = QLabel(self.tr("Server &address"))
+        address_label.setBuddy(self.address)
+        form.addRow(address_label, self.address)
         lay.addLayout(form)
         bottom = QHBoxLayout()
         self.status = QLabel()
@@ -138,9 +137,11 @@ class ProvidersPage(QWidget):
         self.save_key.clicked.connect(lambda: self._start(self.store_key()))
         self.remove_key.clicked.connect(lambda: self._start(self.delete_key()))
         self.key_edit.returnPressed.connect(self.save_key.click)
-        self.ollama_url.returnPressed.connect(self.save_ollama_url)
+        self.address.returnPressed.connect(self.save_address)
         self.guided.clicked.connect(self._on_guided_clicked)
         self.tree.currentItemChanged.connect(lambda *_: self.status.clear())
+        self.tree.currentItemChanged.connect(lambda *_: self._show_address())
+        self._show_address()
         self._start(self.refresh())
 
     def _start(self, coro: Any) -> None:
@@ -152,6 +153,29 @@ class ProvidersPage(QWidget):
 
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
+
+    def _add_rows(self, choices: list[sp.ProviderChoice]) -> None:
+        for c in choices:
+            if any(have.name == c.name for have in self.choices):
+                continue
+            self.choices.append(c)
+            item = QTreeWidgetItem([provider_label(c), "", ""])
+            item.setData(0, Qt.ItemDataRole.UserRole, c.name)
+            self.tree.addTopLevelItem(item)
+
+    def _show_address(self) -> None:
+        """The address field shows (and edits) the selected provider's server."""
+        provider = self.selected()
+        c = next((c for c in self.choices if c.name == provider), None)
+        editable = c is not None and sp.has_address(c)
+        self.address.setEnabled(editable)
+        self.address.setText(sp.address_of(self.settings.config, provider) if editable else "")
+        self.address.setPlaceholderText(
+            (c.default_url or "http://localhost:1234/v1") if editable and c is not None
+            else self.tr("This provider is reached at its own address"))
+        takes_key = c is not None and c.key_name is not None and c.kind != "ollama"
+        for b in (self.save_key, self.remove_key, self.key_edit):
+            b.setEnabled(self._keyring_ok and takes_key)
 
     def selected(self) -> str:
         item = self.tree.currentItem()
@@ -172,21 +196,29 @@ class ProvidersPage(QWidget):
 
         ok = await asyncio.to_thread(secrets.available)
         self.keyring_warning.setVisible(not ok)
-        for b in (self.save_key, self.remove_key, self.key_edit):
-            b.setEnabled(ok)
-        state = await asyncio.to_thread(sp.key_sources, self.settings.config)
+        self._keyring_ok = ok
+        self._show_address()
+        config = self.settings.config
+        state = await asyncio.to_thread(sp.key_sources, config)
+        self._add_rows(sp.configured_local_servers(config))  # one the guided set-up added
         for i in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(i)
             if item is None:
                 continue
-            source = state.get(str(item.data(0, Qt.ItemDataRole.UserRole)))
-            item.setText(1, self._key_state(source))
+            name = str(item.data(0, Qt.ItemDataRole.UserRole))
+            c = next(c for c in self.choices if c.name == name)
+            item.setText(1, self._key_state(state.get(name), c))
+            item.setText(2, sp.address_of(config, name) if sp.has_address(c) else "")
 
-    def _key_state(self, source: sp.KeySource | None) -> str:
+    def _key_state(self, source: sp.KeySource | None, c: sp.ProviderChoice) -> str:
         if source is None:
-            return self.tr("Not set")
+            # A server set up without a key (Ollama, a local server) needs none.
+            return self.tr("No key needed") if c.kind == "ollama" or c.key_name is None \
+                else self.tr("Not set")
         if source.where == "environment":
             return self.tr("From the environment ({variable})").format(variable=source.name)
+        if source.where == "config":
+            return self.tr("No key needed")
         return self.tr("Stored")
 
     def _entry(self, provider: str) -> str:
@@ -227,12 +259,21 @@ class ProvidersPage(QWidget):
         await self.refresh()
         await self.models.load_models()
 
-    def save_ollama_url(self) -> None:
-        table = sp.provider_settings("ollama", base_url=self.ollama_url.text().strip())
-        self.settings.apply({"providers": {"ollama": table}})
-        self.settings.key_changed("ollama")
-        self.ollama_url.setText(table["base_url"])
-        self._say(self.tr("Ollama URL saved."))
+    def save_address(self) -> None:
+        """Store the selected server's address (Enter in the field) and use it at once."""
+        provider = self.selected()
+        c = next((c for c in self.choices if c.name == provider), None)
+        if c is None or not sp.has_address(c):
+            return
+        try:
+            url = sp.checked_address(provider, self.address.text())
+        except ValueError as exc:
+            self._say(str(exc))
+            return
+        self.settings.apply({"providers": {provider: {"base_url": url}}})
+        self.settings.key_changed(provider)
+        self.address.setText(url)
+        self._say(self.tr("Address saved for {provider}.").format(provider=provider_label(c)))
         self._start(self.refresh())
 
     def _on_guided_clicked(self) -> None:

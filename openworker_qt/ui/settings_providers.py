@@ -268,3 +268,43 @@ def configured_names(config: Any) -> dict[str, bool]:
             section: Mapping[str, Any] = internal.get("providers") or {}
             out[c.name] = c.name in section or c.name in (internal.get("custom") or {})
     return out
+
+
+def configured_local_servers(config: Any) -> list[ProviderChoice]:
+    """The local servers (LM Studio, llama.cpp, vLLM) set up in ``config``."""
+    internal = internal_config(config)
+    return [c for c in local_server_choices()
+            if c.name in (internal.get("custom") or {}) or c.name in (internal.get("providers") or {})]
+
+
+def has_address(c: ProviderChoice) -> bool:
+    """Whether the user sets this provider's server address (Ollama, custom and local servers)."""
+    return c.kind in ("ollama", "custom")
+
+
+def address_of(config: Any, provider: str) -> str:
+    """The server address ``provider`` is reached at ("" for a vendor at its own address)."""
+    internal = internal_config(config)
+    for section in ("providers", "custom"):
+        table = (internal.get(section) or {}).get(provider)
+        if isinstance(table, Mapping) and str(table.get("base_url") or "").strip():
+            return str(table["base_url"]).strip()
+    return normalize_ollama_url(None) if provider == "ollama" else ""
+
+
+def checked_address(provider: str, text: str) -> str:
+    """``text`` as the address to store for ``provider``; a :class:`ValueError`
+    whose message is fit for the user when it is not an http(s) address."""
+    from urllib.parse import urlsplit
+
+    text = text.strip()
+    if provider == "ollama":
+        return normalize_ollama_url(text or None)
+    if "://" not in text and text:
+        text = "http://" + text
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
+        raise ValueError(f"“{text}” is not a server address: type one like "
+                         "http://localhost:1234/v1")
+    return text.rstrip("/")
+

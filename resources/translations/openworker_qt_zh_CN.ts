@@ -5238,7 +5238,39 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>From the environment ({variable})</source>
             <translation>来自环境变量（{variable}）</translation>
         </message>
-    </context>
+            <message>
+            <source>Address</source>
+            <translation>地址</translation>
+        </message>
+        <message>
+            <source>Each provider, whether its key is stored and the server it is reached at</source>
+            <translation>每个提供方、其密钥是否已保存，以及连接的服务器</translation>
+        </message>
+        <message>
+            <source>Server address</source>
+            <translation>服务器地址</translation>
+        </message>
+        <message>
+            <source>Where the selected provider's server listens; saved when you press Enter</source>
+            <translation>所选提供方的服务器地址；按回车保存</translation>
+        </message>
+        <message>
+            <source>Server &amp;address</source>
+            <translation>服务器地址(&amp;A)</translation>
+        </message>
+        <message>
+            <source>This provider is reached at its own address</source>
+            <translation>此提供方使用其自己的地址</translation>
+        </message>
+        <message>
+            <source>No key needed</source>
+            <translation>无需密钥</translation>
+        </message>
+        <message>
+            <source>Address saved for {provider}.</source>
+            <translation>已保存 {provider} 的地址。</translation>
+        </message>
+</context>
     <context>
         <name>Personas</name>
         <message>

@@ -72,12 +72,46 @@ def test_keys_are_set_replaced_removed_and_never_shown(qtbot, qloop, make_deskto
 def test_ollama_url_saved_normalised_and_router_rebuilt(qtbot, qloop, make_desktop) -> None:
     desktop, window = open_settings(make_desktop, qloop)
     page = window.providers
-    page.ollama_url.setText("gpu-box:11434")
-    qtbot.keyClick(page.ollama_url, Qt.Key.Key_Return)
+    page.select("ollama")
+    assert page.address.text() == "http://localhost:11434/v1" and not page.key_edit.isEnabled()
+    page.address.setText("gpu-box:11434")
+    qtbot.keyClick(page.address, Qt.Key.Key_Return)
     run(qloop, lambda: until(lambda: not page.busy()))
     assert load_config().get("providers.ollama.base_url") == "http://gpu-box:11434/v1"
     provider, _ = desktop.runtime.router.resolve("ollama:llama3.2")
     assert provider._base_url == "http://gpu-box:11434/v1"
+
+
+def test_a_keyless_custom_server_says_no_key_and_its_address_can_be_changed(
+        qtbot, qloop, make_desktop) -> None:
+    from openworker_qt.storage.config import update_global
+
+    update_global({"providers": {"custom": {"base_url": "http://127.0.0.1:9/v1",
+                                            "models": ["stub-1"]},
+                                 "lmstudio": {"base_url": "http://localhost:1234/v1",
+                                              "models": []}}})
+    desktop, window = open_settings(make_desktop, qloop)
+    page = window.providers
+    run(qloop, lambda: until(lambda: not page.busy()))
+    rows = {page.tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole):
+            page.tree.topLevelItem(i) for i in range(page.tree.topLevelItemCount())}
+    assert rows["custom"].text(1) == "No key needed"  # it said "Stored" with no key entered
+    assert rows["custom"].text(2) == "http://127.0.0.1:9/v1"
+    assert rows["lmstudio"].text(1) == "No key needed"  # a set-up local server is listed
+    page.select("custom")
+    assert page.address.isEnabled() and page.address.text() == "http://127.0.0.1:9/v1"
+    page.address.setText("not an address at all")
+    qtbot.keyClick(page.address, Qt.Key.Key_Return)
+    assert "not a server address" in page.status.text()
+    assert load_config().get("providers.custom.base_url") == "http://127.0.0.1:9/v1"
+    page.address.setText("gpu-box:8080/v1/")
+    qtbot.keyClick(page.address, Qt.Key.Key_Return)
+    run(qloop, lambda: until(lambda: not page.busy()))
+    assert load_config().get("providers.custom.base_url") == "http://gpu-box:8080/v1"
+    assert load_config().get("providers.custom.models") == ["stub-1"]  # the rest is kept
+    assert rows["custom"].text(2) == "http://gpu-box:8080/v1"
+    page.select("openai")
+    assert not page.address.isEnabled() and page.key_edit.isEnabled()
 
 
 def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> None:
