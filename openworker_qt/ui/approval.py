@@ -250,9 +250,8 @@ class ApprovalPanel(QWidget):
         self.about.setToolTip(request.about[:4000])
         self.about.setVisible(bool(request.about))
         self.about.setAccessibleName(self.tr("What the server says this tool does"))
-        muted = design.colors(self.palette()).muted
         for w in (meta, where, reason, self.about):
-            w.setStyleSheet(f"color: {muted};")
+            design.tint(w, "muted")
         for w in (self.title, meta, where, reason, self.about):
             w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         for w in (meta, where, reason, self.about):
@@ -411,7 +410,7 @@ class ApprovalDialog(QDialog):
         if session_title:
             where = QLabel(self.tr("From “{title}”").format(title=session_title))
             where.setAccessibleName(self.tr("Session"))
-            where.setStyleSheet(f"color: {design.colors(self.palette()).muted};")
+            design.tint(where, "muted")
             lay.addWidget(where)
         self.panel = ApprovalPanel(request, preview=preview, parent=self)
         lay.addWidget(self.panel)

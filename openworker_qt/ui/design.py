@@ -21,10 +21,12 @@ of rhythm or colour is one edit, and light and dark stay consistent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QLabel, QLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
 
 SPACE = {"xxs": 2, "xs": 4, "s": 8, "m": 12, "l": 16, "xl": 24, "xxl": 32, "xxxl": 48}
 RADIUS = {"small": 4, "medium": 8, "chip": 11, "large": 14, "pill": 999}
@@ -264,12 +266,60 @@ def heading(text: str, role: str = "heading", parent: QWidget | None = None) -> 
     return label
 
 
+class _FollowScheme(QObject):
+    """Holds what re-applies ``widget``'s scheme-dependent look (a tinted palette,
+    a style sheet): :func:`rescheme` runs it after a light ↔ dark switch. (Qt sends
+    a widget with a style sheet no palette event then, and a sheet's colours —
+    ``palette(...)`` ones too — are fixed when it is applied.)"""
+
+    def __init__(self, widget: QWidget, apply: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self.apply = apply
+
+
+def rescheme() -> None:
+    """Re-apply every scheme-dependent look (call after the application's palette changed)."""
+    app = QGuiApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    for top in app.topLevelWidgets():
+        for follower in top.findChildren(_FollowScheme):
+            follower.apply()
+
+
+def follow_scheme(widget: QWidget, apply: Callable[[], None]) -> None:
+    """Call ``apply`` now and again after every change of the colour scheme."""
+    apply()
+    _FollowScheme(widget, apply)
+
+
+def style_sheet(widget: QWidget, build: Callable[[], str]) -> None:
+    """Give ``widget`` the style sheet ``build()`` makes, rebuilt (and re-polished)
+    when the scheme changes: a sheet's colours, ``palette(...)`` ones included, are
+    fixed when it is applied."""
+
+    def apply() -> None:
+        widget.setStyleSheet("")
+        widget.setStyleSheet(build())
+
+    follow_scheme(widget, apply)
+
+
 def tint(widget: QWidget, role: str = "muted") -> QWidget:
-    """Paint ``widget``'s text in the scheme's ``role`` colour (through its palette,
-    so it follows the scheme without a style sheet)."""
-    pal = widget.palette()
-    c = colors(pal).q(role)
-    for r in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
-        pal.setColor(r, c)
-    widget.setPalette(pal)
+    """Paint ``widget``'s text in the scheme's ``role`` colour (through its palette),
+    again after every change of the scheme."""
+    first = widget.property("tintRole") is None
+    widget.setProperty("tintRole", role)
+
+    def apply() -> None:
+        pal = widget.palette()
+        c = colors(pal).q(str(widget.property("tintRole")))
+        for r in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text):
+            pal.setColor(r, c)
+        widget.setPalette(pal)
+
+    if first:
+        follow_scheme(widget, apply)
+    else:
+        apply()
     return widget

@@ -31,10 +31,13 @@ class DropHighlight(QLabel):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.setAccessibleName(self.tr("Drop here to attach"))
         self.setFont(design.font("heading", self.font()))
-        c = design.colors(parent.palette())
-        self.setStyleSheet(
-            f"QLabel#dropHighlight {{ border: 3px dashed {c.accent}; border-radius: 12px;"
-            f" background: rgba(127, 127, 127, 40); color: {c.accent}; }}")
+
+        def sheet() -> str:
+            c = design.colors(parent.palette())
+            return (f"QLabel#dropHighlight {{ border: 3px dashed {c.accent}; border-radius: 12px;"
+                    f" background: rgba(127, 127, 127, 40); color: {c.accent}; }}")
+
+        design.style_sheet(self, sheet)
         self.hide()
         parent.installEventFilter(self)
 

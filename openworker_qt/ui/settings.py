@@ -75,12 +75,12 @@ class SettingsWindow(QWidget):
         self.nav.setFrameShape(QFrame.Shape.NoFrame)
         pad_v, pad_h, r = design.SPACE["xs"] + design.SPACE["xxs"], design.SPACE["s"], design.RADIUS["medium"]
         # rows like a sidebar's (a rounded selection, room to breathe), on the window colour
-        self.nav.setStyleSheet(
+        design.style_sheet(self.nav, lambda: (
             f"QListWidget#settingsNav {{ background: transparent; outline: none; }}"
             f" QListWidget#settingsNav::item {{ padding: {pad_v}px {pad_h}px; border-radius: {r}px; }}"
             " QListWidget#settingsNav::item:hover:!selected { background: palette(midlight); }"
             " QListWidget#settingsNav::item:selected { background: palette(highlight);"
-            " color: palette(highlighted-text); }")
+            " color: palette(highlighted-text); }"))
         self.stack = QStackedWidget()
         for title, page in (
             (self.tr("Providers and keys"), self.providers),

@@ -245,12 +245,12 @@ class Sidebar(QWidget):
         self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
         self.new_button.setIconSize(QSize(design.ICON_SIZE["small"], design.ICON_SIZE["small"]))
         pad_v, pad_h, r = design.SPACE["s"], design.SPACE["s"], design.RADIUS["medium"]
-        self.new_button.setStyleSheet(
+        design.style_sheet(self.new_button, lambda: (
             f"QPushButton#newSession {{ text-align: left; padding: {pad_v}px {pad_h}px;"
             f" border: none; border-radius: {r}px; background: transparent; }}"
             " QPushButton#newSession:hover { background: palette(midlight); }"
             " QPushButton#newSession:pressed { background: palette(mid); }"
-            " QPushButton#newSession:focus { border: 1px solid palette(highlight); }")
+            " QPushButton#newSession:focus { border: 1px solid palette(highlight); }"))
         self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
         # as narrow as the sidebar gets (the window's minimum width is not raised by it)
         self.new_button.setMinimumWidth(design.ICON_SIZE["small"] + 2 * pad_h)

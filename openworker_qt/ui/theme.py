@@ -47,6 +47,7 @@ def apply_theme(app: QApplication, theme: str = "system") -> None:
         # Light gets the design system's light colours (with the system's accent).
         system = app.style().standardPalette()
         app.setPalette(qpalette(design.derive(system, dark=dark)))
+    design.rescheme()
 
 
 _following: list[Callable[[], str]] = []
