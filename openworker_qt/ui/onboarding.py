@@ -38,6 +38,7 @@ Signals (OnboardingDialog):
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import shiboken6
@@ -625,13 +626,14 @@ class OnboardingDialog(QDialog):
             self.sessions.show_problem(str(exc))
         session_id = self.sessions.create_session(
             title=self.tr("Demo: scripted answers, no AI model"),
-            model=f"scripted:{resource(*DEMO_SCRIPT)}",
+            model=f"scripted:{demo_script()}",
             persona="cowork",
             mode="interactive",
             workspace=str(workspace),
             meta={"origin": "demo"},
         )
         first_message = self.tr("Show me how you work.")
+        self._remember_skipped()  # the demo answers "not now": no onboarding at every start
         self.completed.emit("")
         self.accept()
         self.sessions.show_session(session_id, message=first_message)
@@ -654,13 +656,31 @@ class OnboardingDialog(QDialog):
         self.completed.emit(model)  # the app makes it the default of new sessions
         self.accept()
 
-    def skip(self) -> None:
+    def _remember_skipped(self) -> None:
         try:
             (self.settings.data_dir / SKIPPED_MARKER).write_text("1", encoding="utf-8")
         except OSError:
             pass
+
+    def skip(self) -> None:
+        self._remember_skipped()
         self.completed.emit("")
         self.reject()
+
+
+def demo_script() -> Path:
+    """The offline demo's script in the UI's language (English when there is none)."""
+    from openworker_qt.ui.theme import ui_language
+
+    folder, name = DEMO_SCRIPT
+    stem, dot, ext = name.rpartition(".")
+    language = ui_language()
+    for candidate in (language, language.split("_")[0]):
+        if candidate:
+            found = resource(folder, f"{stem}.{candidate}{dot}{ext}")
+            if found.is_file():
+                return found
+    return resource(*DEMO_SCRIPT)
 
 
 def needs_onboarding(settings: SettingsStore) -> bool:

@@ -26,6 +26,12 @@ from openworker_qt.ui import design
 from openworker_qt.ui.design import qpalette
 
 _translators: list[QTranslator] = []
+_language = [""]  # the locale of the loaded translation ('' for built-in English)
+
+
+def ui_language() -> str:
+    """The locale the UI is shown in (``zh_CN``), '' for the built-in English."""
+    return _language[0]
 
 
 def apply_theme(app: QApplication, theme: str = "system") -> None:
@@ -84,12 +90,14 @@ def install_translator(app: QApplication, language: str = "") -> str:
     for old in _translators:
         app.removeTranslator(old)
     _translators.clear()
+    _language[0] = ""
     locale = QLocale(language) if language else QLocale.system()
     translator = QTranslator(app)
     if not translator.load(locale, "openworker_qt", "_", str(resource("translations"))):
         return ""
     app.installTranslator(translator)
     _translators.append(translator)
+    _language[0] = locale.name()
     qt_own = QTranslator(app)
     if qt_own.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt_own)

@@ -281,9 +281,32 @@ def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_deskt
     first = next(r for r in window.transcript.items if r.kind == "assistant")
     assert "offline demo" in first.text and "no AI model" in first.text
     assert (desktop.workspace / "openworker-demo.md").is_file()
-    # the demo sets nothing up: onboarding is offered again next time
+    # the demo sets nothing up, and onboarding does not come back at every start
     assert load_config().get("general.default_model") == ""
-    assert needs_onboarding(desktop.settings)
+    assert not needs_onboarding(desktop.settings)
+
+
+def test_the_demo_speaks_the_language_of_the_window(qapp) -> None:
+    import json
+
+    from openworker_qt.ui.onboarding import demo_script
+    from openworker_qt.ui.theme import install_translator
+
+    try:
+        assert install_translator(qapp, "zh_CN") == "zh_CN"
+        chinese = demo_script()
+        assert chinese.name == "demo-session.zh_CN.json"
+    finally:
+        install_translator(qapp, "en_US")
+    english = demo_script()
+    assert english.name == "demo-session.json"
+    zh, en = (json.loads(p.read_text(encoding="utf-8"))["turns"] for p in (chinese, english))
+    # the same tour: the same tools with the same targets, in the other language
+    assert [[(c["name"], c["arguments"].get("path")) for c in t.get("tool_calls", [])] for t in zh] \
+        == [[(c["name"], c["arguments"].get("path")) for c in t.get("tool_calls", [])] for t in en]
+    assert "离线演示" in zh[0]["text"]
+    assert all(sum("\u4e00" <= ch <= "\u9fff" for ch in t["text"]) > len(t["text"]) / 3 for t in zh)
+    assert not any(ch.isascii() and ch.isalpha() for ch in zh[0]["reasoning"])
 
 
 def test_each_page_takes_its_own_height(qtbot, qloop, make_desktop, stub) -> None:
