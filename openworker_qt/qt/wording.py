@@ -442,3 +442,36 @@ def reason_text(tool: str, reason: str) -> str:
             return QCoreApplication.translate(
                 "Wording", "This command is not on your list of commands that run without asking")
     return reason
+
+
+#: The permission modes, in the order pickers offer them.
+MODES = ("discuss", "plan", "interactive", "auto", "custom")
+
+
+def mode_name(mode: str) -> str:
+    """A permission mode's name, the same in the composer, Settings and the CLI's words."""
+    words = {
+        "discuss": QCoreApplication.translate("Wording", "Just talk"),
+        "plan": QCoreApplication.translate("Wording", "Plan first"),
+        "interactive": QCoreApplication.translate("Wording", "Ask before changes"),
+        "auto": QCoreApplication.translate("Wording", "Work on its own"),
+        "custom": QCoreApplication.translate("Wording", "My rules"),
+    }
+    return words.get(mode, mode)
+
+
+def mode_description(mode: str) -> str:
+    """What a permission mode lets the agent do, in one line."""
+    words = {
+        "discuss": QCoreApplication.translate(
+            "Wording", "Talks only: no tool that changes anything"),
+        "plan": QCoreApplication.translate(
+            "Wording", "Reads, then proposes a plan; changes wait until you approve it"),
+        "interactive": QCoreApplication.translate(
+            "Wording", "Asks you before every change"),
+        "auto": QCoreApplication.translate(
+            "Wording", "Changes files in its writable folders without asking; asks for the rest"),
+        "custom": QCoreApplication.translate(
+            "Wording", "Follows your standing rules; asks for the rest"),
+    }
+    return words.get(mode, "")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,10 +39,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.qt.wording import MODES, mode_description, mode_name
 from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.design import ICON_SIZE, RADIUS, SPACE
 from openworker_qt.ui.icons import icon
+from openworker_qt.ui.picker_popup import describe_items, set_description
 from openworker_qt.ui.voice import MicButton
 
 PERSONAS = ("cowork", "code", "chat", "ops", "myhelper")
@@ -54,8 +56,20 @@ PERSONA_ITEMS: tuple[tuple[str, str, str], ...] = (
     ("ops", "Ops", "Careful operations work on servers, services and deployments"),
     ("myhelper", "My helper", "A long-lived personal assistant that keeps notes and remembers"),
 )
-MODES = ("discuss", "plan", "interactive", "auto", "custom")
 MAX_SHARE = 0.4  # of the window's height: the message box grows up to this
+
+
+def provider_title(provider: str) -> str:
+    """A provider's name for people ("Anthropic", "Custom server"); '' if unknown."""
+    if provider == "custom":
+        return QCoreApplication.translate("Composer", "Custom server")
+    from openworker_qt.providers.compat import VENDORS
+    from openworker_qt.providers.factories import LABELS
+    from openworker_qt.providers.local_servers import PRESETS
+
+    vendor = VENDORS.get(provider)
+    return (LABELS.get(provider) or (vendor.label if vendor else "")
+            or next((p.label for p in PRESETS if p.kind == provider), ""))
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -188,13 +202,11 @@ class Composer(QWidget):
         row.setSpacing(SPACE["xs"])
         self.persona = self._combo((), self.tr("Persona"), self.tr("Which agent works on this session"))
         self.set_personas(list(PERSONA_ITEMS))
-        self.mode = ModeChip({
-            "discuss": self.tr("Just talk"),
-            "plan": self.tr("Plan first"),
-            "interactive": self.tr("Ask before changes"),
-            "auto": self.tr("Work on its own"),
-            "custom": self.tr("My rules"),
-        })
+        self.mode = ModeChip({m: mode_name(m) for m in MODES})
+        for i, m in enumerate(MODES):
+            set_description(self.mode, i, mode_description(m))
+        describe_items(self.mode)
+        describe_items(self.persona)
         self.mode.setAccessibleName(self.tr("Permission mode"))
         self.mode.setAccessibleDescription(self.tr("What the agent may do without asking"))
         self.mode.setToolTip(self.tr("What the agent may do without asking"))
@@ -361,12 +373,18 @@ class Composer(QWidget):
 
     def model_label(self, model: str) -> str:
         """How ``model`` reads in the picker: the demo's ``scripted:<path>`` is
-        "Offline demo" (a path is not for users); any other model as it is."""
+        "Offline demo" (a path is not for users); ``provider:name`` is "name · Provider"
+        ("stub-1 · Custom server"); OpenAI's bare names as they are."""
         if model.startswith("scripted:"):
             label = self.tr("Offline demo")
-            self._shown[label] = model
-            return label
-        return model
+        else:
+            provider, colon, name = model.partition(":")
+            title = provider_title(provider) if colon and name else ""
+            if not title:
+                return model
+            label = f"{name} · {title}"
+        self._shown[label] = model
+        return label
 
     def set_models(self, models: list[str], current: str) -> None:
         """Fill the picker with ``models`` and show ``current`` ('' shows none)."""
@@ -407,8 +425,7 @@ class Composer(QWidget):
         self.persona.clear()
         for name, title, description in items:
             self.persona.addItem(title, name)
-            self.persona.setItemData(self.persona.count() - 1, description,
-                                     Qt.ItemDataRole.ToolTipRole)
+            set_description(self.persona, self.persona.count() - 1, description)
         self.persona.blockSignals(False)
         self.show_persona(current)
 

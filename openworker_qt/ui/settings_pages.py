@@ -34,13 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.qt.wording import MODES, mode_description, mode_name
 from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.onboarding import provider_label
+from openworker_qt.ui.picker_popup import describe_items, set_description
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_store import SettingsStore
-
-MODES = ("discuss", "plan", "interactive", "auto", "custom")
 
 
 def _page(title: str, intro: str) -> tuple[QWidget, QVBoxLayout]:
@@ -390,16 +390,11 @@ class PermissionsPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(*design.MARGINS["flush"])
         outer.addWidget(page)
-        self.descriptions = {
-            "discuss": self.tr("Discuss: talk only, no tools that change anything"),
-            "plan": self.tr("Plan: read and propose a plan; changes need the plan approved"),
-            "interactive": self.tr("Interactive: ask before every change"),
-            "auto": self.tr("Auto: change files inside the writable folders without asking"),
-            "custom": self.tr("Custom: follow your standing rules, ask for the rest"),
-        }
         self.mode = QComboBox()
-        for m in MODES:
-            self.mode.addItem(self.descriptions[m], m)
+        for i, m in enumerate(MODES):
+            self.mode.addItem(mode_name(m), m)
+            set_description(self.mode, i, mode_description(m))
+        describe_items(self.mode)
         self.mode.setCurrentIndex(max(0, self.mode.findData(str(settings.get("permissions.mode")))))
         self.mode.setAccessibleName(self.tr("Default permission mode"))
         self.mode.setAccessibleDescription(self.tr("Used by sessions that have no mode of their own"))

@@ -961,7 +961,11 @@ Next runs (your time): {when}</source>
             <source>Offline demo</source>
             <translation>离线演示</translation>
         </message>
-    </context>
+            <message>
+            <source>Custom server</source>
+            <translation>自定义服务器</translation>
+        </message>
+</context>
     <context>
         <name>ConnectorCard</name>
         <message>
@@ -6908,7 +6912,47 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Reading its notes…</source>
             <translation>正在查看它的笔记…</translation>
         </message>
-    </context>
+            <message>
+            <source>Just talk</source>
+            <translation>只聊天</translation>
+        </message>
+        <message>
+            <source>Plan first</source>
+            <translation>先出计划</translation>
+        </message>
+        <message>
+            <source>Ask before changes</source>
+            <translation>改动前先问</translation>
+        </message>
+        <message>
+            <source>Work on its own</source>
+            <translation>自主工作</translation>
+        </message>
+        <message>
+            <source>My rules</source>
+            <translation>我的规则</translation>
+        </message>
+        <message>
+            <source>Talks only: no tool that changes anything</source>
+            <translation>只交谈：不使用任何会做出改动的工具</translation>
+        </message>
+        <message>
+            <source>Reads, then proposes a plan; changes wait until you approve it</source>
+            <translation>先阅读，再提出计划；改动要等你批准计划后进行</translation>
+        </message>
+        <message>
+            <source>Asks you before every change</source>
+            <translation>每次改动前都先问你</translation>
+        </message>
+        <message>
+            <source>Changes files in its writable folders without asking; asks for the rest</source>
+            <translation>在可写文件夹内直接修改文件；其他操作先问你</translation>
+        </message>
+        <message>
+            <source>Follows your standing rules; asks for the rest</source>
+            <translation>按你的长期规则办事；其他操作先问你</translation>
+        </message>
+</context>
     <context>
         <name>UpdatePrompt</name>
         <message>

@@ -111,4 +111,11 @@ def test_offline_demo_model_reads_as_words(qapp: object) -> None:
     composer.model.activated.emit(composer.model.currentIndex())
     assert chosen == [demo]
     composer.show_model("anthropic:claude-sonnet-4-6")
-    assert composer.current_model() == composer.model.currentText() == "anthropic:claude-sonnet-4-6"
+    assert composer.current_model() == "anthropic:claude-sonnet-4-6"
+    assert composer.model.currentText() == "claude-sonnet-4-6 · Anthropic"  # words, not an id
+    composer.show_model("custom:stub-1")
+    assert (composer.model.currentText(), composer.current_model()) == (
+        "stub-1 · Custom server", "custom:stub-1")
+    composer.show_model("gpt-4.1")  # OpenAI's bare names are already words
+    assert composer.model.currentText() == composer.current_model() == "gpt-4.1"
+

@@ -122,7 +122,8 @@ def test_default_model_applies_to_new_sessions(qtbot, qloop, make_desktop) -> No
     qtbot.keyClick(page.model.lineEdit(), Qt.Key.Key_Return)
     assert load_config().get("general.default_model") == "anthropic:claude-haiku-4-5"
     assert desktop.manager.default_model == "anthropic:claude-haiku-4-5"
-    assert desktop.window.composer.model.currentText() == "anthropic:claude-haiku-4-5"
+    assert desktop.window.composer.current_model() == "anthropic:claude-haiku-4-5"
+    assert desktop.window.composer.model.currentText() == "claude-haiku-4-5 · Anthropic"
 
 
 def test_permission_mode_is_live(qtbot, qloop, make_desktop) -> None:

@@ -325,3 +325,32 @@ def test_main_window_alone_asks_for_a_folder_grant_and_applies_it(qtbot, qloop, 
     window.close()
     inbox.detach()
     bridge.detach()
+
+
+def test_mode_names_match_everywhere_and_each_choice_says_what_it_means(qtbot, runtime) -> None:
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from openworker_qt.qt.wording import MODES, mode_description, mode_name
+    from openworker_qt.ui.composer import Composer
+    from openworker_qt.ui.picker_popup import DESCRIPTION_ROLE
+
+    composer = Composer()
+    qtbot.addWidget(composer)
+    from openworker_qt.ui.settings_pages import PermissionsPage
+
+    permissions = PermissionsPage(SettingsStore(runtime))
+    qtbot.addWidget(permissions)
+    chip, page = composer.mode, permissions.mode
+    assert [chip.itemText(i) for i in range(chip.count())] == \
+        [page.itemText(i) for i in range(page.count())] == [mode_name(m) for m in MODES]
+    for combo in (chip, page):
+        for i, mode in enumerate(MODES):
+            assert combo.itemData(i, DESCRIPTION_ROLE) == mode_description(mode) != ""
+    persona = composer.persona
+    assert all(persona.itemData(i, DESCRIPTION_ROLE) for i in range(persona.count()))
+    # the popup shows the description under the name: each row is two lines tall
+    delegate = chip.view().itemDelegate()
+    option = QStyleOptionViewItem()
+    option.initFrom(chip.view())
+    one_line = chip.view().fontMetrics().height()
+    assert delegate.sizeHint(option, chip.model().index(2, 0)).height() > 1.6 * one_line
