@@ -10,7 +10,9 @@ call so ``pyside6-lupdate`` extracts it).
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -199,12 +201,14 @@ def tool_title(
     seconds: float | None = None,
 ) -> str:
     """A tool call in a few human words: "Read notes-q1.md", "Wrote brief.md (+12
-    lines)", "Ran `pytest -q` · exit 0 · 3.2 s". Before it ran (waiting for the
+    lines)", "Ran “pytest -q” · exit 0 · 3.2 s". Before it ran (waiting for the
     user, pending) it reads as what it *will* do: "Write brief.md"."""
     done = status in ("ok", "error")
     running = status == "running"
     args = arguments or {}
     path = _short_path(args.get("path"))
+    if status == "error" and (failed := _failed_title(name, args, path)):
+        return failed
     if name == "read_file":
         if running:
             return QCoreApplication.translate("Wording", "Reading {file}…").format(file=path)
@@ -238,10 +242,10 @@ def tool_title(
     if name == "run_shell":
         command = _clip(args.get("command"), 50)
         if running:
-            return QCoreApplication.translate("Wording", "Running `{command}`…").format(command=command)
+            return QCoreApplication.translate("Wording", "Running “{command}”…").format(command=command)
         if not done:
-            return QCoreApplication.translate("Wording", "Run `{command}`").format(command=command)
-        parts = [QCoreApplication.translate("Wording", "Ran `{command}`").format(command=command)]
+            return QCoreApplication.translate("Wording", "Run “{command}”").format(command=command)
+        parts = [QCoreApplication.translate("Wording", "Ran “{command}”").format(command=command)]
         code = _shell_outcome(result)
         if code is not None:
             parts.append(QCoreApplication.translate("Wording", "exit {code}").format(code=code))
@@ -279,6 +283,31 @@ def tool_title(
     return humanise_tool(name)
 
 
+def _failed_title(name: str, args: dict[str, Any], path: str) -> str:
+    """A call that failed is not titled as if it had done its work ("Opened example.com")."""
+    if name == "web_fetch":
+        url = str(args.get("url") or "")
+        host = url.split("://", 1)[-1].split("/", 1)[0]
+        return QCoreApplication.translate("Wording", "Couldn't open {site}").format(
+            site=host or _clip(url))
+    if name == "read_file":
+        return QCoreApplication.translate("Wording", "Couldn't read {file}").format(file=path)
+    if name == "write_file":
+        return QCoreApplication.translate("Wording", "Couldn't write {file}").format(file=path)
+    if name == "replace_in_file":
+        return QCoreApplication.translate("Wording", "Couldn't edit {file}").format(file=path)
+    if name == "apply_patch":
+        return QCoreApplication.translate("Wording", "Couldn't apply the patch")
+    if name == "create_deliverable":
+        return QCoreApplication.translate("Wording", "Couldn't create {file}").format(file=path)
+    if name == "list_files":
+        return QCoreApplication.translate("Wording", "Couldn't list {folder}").format(folder=path)
+    if name == "web_search":
+        return QCoreApplication.translate("Wording", "Couldn't search the web for “{query}”").format(
+            query=_clip(args.get("query"), 50))
+    return ""
+
+
 def humanise_tool(name: str) -> str:
     """``mcp__github__create_issue`` → "GitHub: create issue", ``send_message`` → "Send message"."""
     parts = name.split("__")
@@ -292,15 +321,22 @@ def humanise_tool(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def approval_question(tool: str, arguments: dict[str, Any], target: str | None = None) -> str:
+def approval_question(tool: str, arguments: dict[str, Any], target: str | None = None, *,
+                      new_file: bool = False) -> str:
     """What an approval asks, as a question: "Write brief.md in ACME/?",
-    "Run `pytest -q`?", "Send a message to #sales?"."""
+    "Run “pytest -q”?", "Send a message to #sales?"; ``new_file``: the call creates
+    the file ("Create report.md?")."""
     args = arguments or {}
     raw = str(args.get("path") or "").replace("\\", "/").rstrip("/")
     file = _short_path(raw)
     folder = raw.rsplit("/", 1)[0] if "/" in raw else ""
     folder = folder.rsplit("/", 1)[-1] if folder else ""
     if tool in ("write_file", "create_deliverable"):
+        if new_file or tool == "create_deliverable":
+            if folder:
+                return QCoreApplication.translate("Wording", "Create {file} in {folder}/?").format(
+                    file=file, folder=folder)
+            return QCoreApplication.translate("Wording", "Create {file}?").format(file=file)
         if folder:
             return QCoreApplication.translate("Wording", "Write {file} in {folder}/?").format(file=file, folder=folder)
         return QCoreApplication.translate("Wording", "Write {file}?").format(file=file)
@@ -309,7 +345,7 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
     if tool == "apply_patch":
         return QCoreApplication.translate("Wording", "Apply these changes to your files?")
     if tool == "run_shell":
-        return QCoreApplication.translate("Wording", "Run `{command}`?").format(command=_clip(args.get("command"), 70))
+        return QCoreApplication.translate("Wording", "Run “{command}”?").format(command=_clip(args.get("command"), 70))
     if tool == "git_commit":
         return QCoreApplication.translate("Wording", "Commit these changes?")
     if tool.startswith("git_"):
@@ -337,8 +373,12 @@ def approval_question(tool: str, arguments: dict[str, Any], target: str | None =
     return QCoreApplication.translate("Wording", "{action}?").format(action=humanise_tool(tool))
 
 
-def risk_sentence(risk: str) -> str:
-    """The risk of a call, explained in one sentence (it starts with :func:`risk_text`)."""
+def risk_sentence(risk: str, *, new_file: bool = False) -> str:
+    """The risk of a call, explained in one sentence (it starts with :func:`risk_text`);
+    ``new_file``: the call creates a file (nothing that is there now is replaced)."""
+    if risk == "write_local" and new_file:
+        return QCoreApplication.translate("Wording", "{risk}: a new file is created.").format(
+            risk=risk_text(risk))
     why = {
         "read": QCoreApplication.translate("Wording", "nothing changes."),
         "write_local": QCoreApplication.translate(
@@ -475,3 +515,32 @@ def mode_description(mode: str) -> str:
             "Wording", "Follows your standing rules; asks for the rest"),
     }
     return words.get(mode, "")
+
+
+#: How much of a call's arguments :func:`arguments_text` shows.
+MAX_FIELDS = 20_000
+
+
+def arguments_text(arguments: Mapping[str, Any]) -> str:
+    """A call's arguments as readable fields, one per line ("Command: ls -la"): text
+    with its real line breaks (never ``\\n`` escapes), lists and tables indented."""
+    lines: list[str] = []
+    for key, value in dict(arguments).items():
+        label = str(key).replace("_", " ").strip()
+        label = label[:1].upper() + label[1:]
+        if isinstance(value, str):
+            text = value
+        elif isinstance(value, bool) or value is None:
+            text = {True: QCoreApplication.translate("Wording", "yes"),
+                    False: QCoreApplication.translate("Wording", "no"), None: "—"}[value]
+        elif isinstance(value, int | float):
+            text = str(value)
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False)
+        if "\n" in text:
+            lines.append(f"{label}:")
+            lines.extend("    " + line for line in text.splitlines())
+        else:
+            lines.append(f"{label}: {text}")
+    text = "\n".join(lines)
+    return text[:MAX_FIELDS] + ("\n…" if len(text) > MAX_FIELDS else "")

@@ -14,7 +14,6 @@ Question asks (``ask_user``, plans, folders) get a :class:`QuestionCard`.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -51,7 +50,7 @@ from openworker_qt.core.approvals import (
     QuestionRequest,
     parse_tool_key,
 )
-from openworker_qt.qt.wording import approval_question, reason_text, risk_sentence
+from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
 from openworker_qt.ui.icons import icon
@@ -102,8 +101,9 @@ def approval_preview(tool: str, arguments: Mapping[str, Any], workspace: Path | 
     return None
 
 
-def arguments_text(arguments: Mapping[str, Any]) -> str:
-    return json.dumps(dict(arguments), indent=2, ensure_ascii=False)[:MAX_PREVIEW]
+def creates_file(preview: str | None) -> bool:
+    """Whether an approval's diff creates its file (there is none yet)."""
+    return bool(preview) and str(preview).startswith("--- /dev/null")
 
 
 def is_unified_diff(text: str) -> bool:
@@ -222,14 +222,16 @@ class ApprovalPanel(QWidget):
         badge.setPixmap(icon("approval", "warning").pixmap(QSize(20, 20), self.devicePixelRatioF()))
         badge.setAccessibleName(self.tr("Approval needed"))
         head.addWidget(badge, 0, Qt.AlignmentFlag.AlignTop)
-        question = approval_question(request.tool, dict(request.arguments), request.target)
+        new_file = creates_file(preview)
+        question = approval_question(request.tool, dict(request.arguments), request.target,
+                                     new_file=new_file)
         self.title = QLabel(question)
         self.title.setObjectName("approvalQuestion")
         self.title.setFont(design.font("heading", self.font()))
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
         lay.addLayout(head)
-        meta = QLabel(risk_sentence(request.risk.value), self)
+        meta = QLabel(risk_sentence(request.risk.value, new_file=new_file), self)
         meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
         # (Parented at once: a parentless label made visible would flash up as a window
@@ -237,8 +239,11 @@ class ApprovalPanel(QWidget):
         where = QLabel(self.tr("Target: {target}").format(target=request.target) if request.target else "", self)
         where.setObjectName("approvalTarget")
         where.setWordWrap(True)
-        where.setVisible(bool(request.target) and (request.target or "") not in question)
         why = reason_text(request.tool, request.reason)
+        # "Target:" and "It writes …" say one thing once: the target only when neither
+        # the question nor the reason already names it.
+        where.setVisible(bool(request.target) and (request.target or "") not in question
+                         and (request.target or "") not in why)
         reason = QLabel(why, self)
         reason.setWordWrap(True)
         reason.setVisible(bool(why))

@@ -23,7 +23,6 @@ Signals:
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
@@ -48,6 +47,7 @@ from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from openworker_qt.qt.wording import (
     approval_question,
+    arguments_text,
     kind_text,
     reason_text,
     risk_sentence,
@@ -290,7 +290,7 @@ class InboxWindow(QWidget):
         if approval:
             self.question.hide()
             self.arguments.show()
-            self.arguments.show_text(json.dumps(item.arguments, indent=2, ensure_ascii=False))
+            self.arguments.show_text(arguments_text(item.arguments))
             self._preview(item)
         else:  # the question in words, not the call's JSON
             if options:

@@ -6608,18 +6608,18 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="231" />
-            <source>Running `{command}`…</source>
-            <translation>正在运行 `{command}`…</translation>
+            <source>Running “{command}”…</source>
+            <translation>正在运行“{command}”…</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="233" />
-            <source>Run `{command}`</source>
-            <translation>运行 `{command}`</translation>
+            <source>Run “{command}”</source>
+            <translation>运行“{command}”</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="234" />
-            <source>Ran `{command}`</source>
-            <translation>运行了 `{command}`</translation>
+            <source>Ran “{command}”</source>
+            <translation>运行了“{command}”</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="237" />
@@ -6698,8 +6698,8 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="290" />
-            <source>Run `{command}`?</source>
-            <translation>运行 `{command}`？</translation>
+            <source>Run “{command}”?</source>
+            <translation>运行“{command}”？</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="292" />
@@ -6951,6 +6951,58 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Follows your standing rules; asks for the rest</source>
             <translation>按你的长期规则办事；其他操作先问你</translation>
+        </message>
+        <message>
+            <source>Couldn't open {site}</source>
+            <translation>无法打开 {site}</translation>
+        </message>
+        <message>
+            <source>Couldn't read {file}</source>
+            <translation>无法读取 {file}</translation>
+        </message>
+        <message>
+            <source>Couldn't write {file}</source>
+            <translation>无法写入 {file}</translation>
+        </message>
+        <message>
+            <source>Couldn't edit {file}</source>
+            <translation>无法编辑 {file}</translation>
+        </message>
+        <message>
+            <source>Couldn't apply the patch</source>
+            <translation>无法应用补丁</translation>
+        </message>
+        <message>
+            <source>Couldn't create {file}</source>
+            <translation>无法创建 {file}</translation>
+        </message>
+        <message>
+            <source>Couldn't list {folder}</source>
+            <translation>无法列出 {folder}</translation>
+        </message>
+        <message>
+            <source>Couldn't search the web for “{query}”</source>
+            <translation>无法在网上搜索“{query}”</translation>
+        </message>
+        <message>
+            <source>Create {file} in {folder}/?</source>
+            <translation>在 {folder}/ 中创建 {file}？</translation>
+        </message>
+        <message>
+            <source>Create {file}?</source>
+            <translation>创建 {file}？</translation>
+        </message>
+        <message>
+            <source>{risk}: a new file is created.</source>
+            <translation>{risk}：将新建一个文件。</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
         </message>
 </context>
     <context>

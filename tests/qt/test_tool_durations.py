@@ -1,5 +1,5 @@
 """How long a tool call ran is stored with its result, so a card reopened after a
-restart still says "Ran `…` · exit 0 · 0.3 s"; results stored before durations
+restart still says "Ran “…” · exit 0 · 0.3 s"; results stored before durations
 were kept still load, without one.
 
 A real turn: the scripted model asks for ``run_shell``, the inbox approves it,
@@ -72,7 +72,7 @@ def test_a_reopened_session_says_how_long_a_command_ran(qloop, qtbot, tmp_path: 
     assert finished.duration == duration
     # reopened from the database (the app restarted), it still does
     (card,) = _reopened_cards(qtbot, tmp_path / "state.sqlite3", sid)
-    assert re.fullmatch(r"Ran `sleep 0\.3` · exit 0 · \d+\.\d s", card), card
+    assert re.fullmatch(r"Ran “sleep 0\.3” · exit 0 · \d+\.\d s", card), card
     assert card.endswith(f" · {duration:.1f} s")
 
 
@@ -92,4 +92,4 @@ def test_a_result_stored_without_a_duration_still_opens(qtbot, tmp_path: Path) -
     store.append(sid, {**tool_result("c2", "run_shell", '{"exit_code": 1}'), "duration": "long"})
     db.close()
     cards = _reopened_cards(qtbot, db_path, sid)
-    assert cards == ["Ran `ls` · exit 0", "Ran `ls` · exit 1"]
+    assert cards == ["Ran “ls” · exit 0", "Ran “ls” · exit 1"]

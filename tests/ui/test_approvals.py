@@ -98,7 +98,7 @@ def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, t
         dialog = _dialog(window)
         card = window.view.card_for(dialog.request.call_id)
         assert isinstance(card, ApprovalCard) and card.isVisible()
-        assert card.accessibleName() == "Approval request: Write out.txt?"
+        assert card.accessibleName() == "Approval request: Create out.txt?"
         qtbot.mouseClick(card.panel.once, Qt.MouseButton.LeftButton)
         seen["dialog_visible"] = dialog.isVisible()
         # a late answer from the other surface changes nothing (first wins)

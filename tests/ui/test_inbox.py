@@ -46,7 +46,7 @@ def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path:
 
     run(qloop, scenario)
     assert seen["dialogs"] == {}
-    assert '"path": "out.txt"' in str(seen["shown"])
+    assert "Path: out.txt" in str(seen["shown"])  # fields, not JSON
     assert seen["rows_after"] == 0 and seen["empty_visible"]
     assert (tmp_path / "ws" / "out.txt").read_text() == "hello\n"
     item = desktop.runtime.inbox.items()[0]

@@ -99,7 +99,7 @@ def test_tool_cards_speak_in_words(qtbot) -> None:
                           arguments={"path": "/home/u/notes-q1.md"})
     view = _view(qtbot, [write, shell, read], width=900)
     first = [view.delegate._plain_body(i).splitlines()[0] for i in (write, shell, read)]
-    assert first == ["Wrote brief.md (+12 lines)", "Ran `pytest -q` · exit 0 · 3.2 s", "Read notes-q1.md"]
+    assert first == ["Wrote brief.md (+12 lines)", "Ran “pytest -q” · exit 0 · 3.2 s", "Read notes-q1.md"]
     assert "You approved it once" in view.delegate._plain_body(write)
     for item in (write, shell, read):
         assert item.name not in view.delegate._plain_body(item).splitlines()[0] or item.name == "git"
