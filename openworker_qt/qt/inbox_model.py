@@ -40,7 +40,7 @@ def item_summary(item: InboxItem) -> str:
         return approval_question(item.tool, dict(item.arguments or {}), item.target)
     label = {"question": _tr("Question"), "plan": _tr("Plan"), "directory": _tr("Folder access"),
              "notice": _tr("Notice")}.get(item.kind, item.kind)
-    return f"{label}: {item.title}"
+    return _tr("{label}: {title}").format(label=label, title=item.title)
 
 
 class InboxListModel(QAbstractListModel):

@@ -196,7 +196,24 @@ def _line_delta(old: Any, new: Any) -> str:
     return f"+{b} −{a}" if a else f"+{b}"
 
 
+_CJK_GAP = re.compile(r"(?<=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]) (?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])")
+
+
+def tidy(text: str) -> str:
+    """No space between two Chinese (or Japanese) characters: a translated phrase
+    around a translated word ("列出了 {folder}" with "此文件夹") reads "列出了此文件夹"."""
+    return _CJK_GAP.sub("", text)
+
+
 def tool_title(
+    name: str, arguments: dict[str, Any], status: str, result: str = "",
+    seconds: float | None = None,
+) -> str:
+    """See :func:`_tool_title` (the words, tidied for the UI's language)."""
+    return tidy(_tool_title(name, arguments, status, result, seconds))
+
+
+def _tool_title(
     name: str, arguments: dict[str, Any], status: str, result: str = "",
     seconds: float | None = None,
 ) -> str:
@@ -323,6 +340,12 @@ def humanise_tool(name: str) -> str:
 
 def approval_question(tool: str, arguments: dict[str, Any], target: str | None = None, *,
                       new_file: bool = False) -> str:
+    """See :func:`_approval_question` (the words, tidied for the UI's language)."""
+    return tidy(_approval_question(tool, arguments, target, new_file=new_file))
+
+
+def _approval_question(tool: str, arguments: dict[str, Any], target: str | None = None, *,
+                       new_file: bool = False) -> str:
     """What an approval asks, as a question: "Write brief.md in ACME/?",
     "Run “pytest -q”?", "Send a message to #sales?"; ``new_file``: the call creates
     the file ("Create report.md?")."""
@@ -430,6 +453,11 @@ def answering_text(model: str) -> str:
 
 
 def activity_text(name: str, arguments: dict[str, Any] | None) -> str:
+    """See :func:`_activity_text` (the words, tidied for the UI's language)."""
+    return tidy(_activity_text(name, arguments))
+
+
+def _activity_text(name: str, arguments: dict[str, Any] | None) -> str:
     """What a running tool is doing, for the status bar: "Running pytest…"."""
     args = arguments or {}
     if name == "run_shell":

@@ -7799,4 +7799,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>每月1日 9:00</translation>
         </message>
 </context>
+<context>
+    <name>InboxListModel</name>
+        <message>
+            <source>{label}: {title}</source>
+            <translation>{label}：{title}</translation>
+        </message>
+</context>
 </TS>

@@ -289,3 +289,26 @@ def test_the_linux_setup_installs_a_chinese_font() -> None:
     done = subprocess.run(["bash", "-c", f'source "{dev}"; printf "%s\\n" "${{SYSTEM_PACKAGES[@]}}"'],
                           capture_output=True, text=True, check=True, timeout=30)
     assert "fonts-noto-cjk" in done.stdout.split()
+
+
+def test_chinese_words_have_no_stray_space_and_full_width_colons(qapp) -> None:
+    from openworker_qt.core.inbox import InboxItem
+    from openworker_qt.qt.inbox_model import item_summary
+    from openworker_qt.qt.wording import activity_text, tool_title
+    from openworker_qt.ui.theme import install_translator
+
+    try:
+        assert install_translator(qapp, "zh_CN") == "zh_CN"
+        listed = tool_title("list_files", {"path": "."}, "ok")
+        assert listed == "列出了此文件夹", listed  # not "列出了 此文件夹"
+        assert tool_title("list_files", {"path": "docs"}, "ok") == "列出了 docs"  # Latin keeps its space
+        assert " " not in activity_text("list_files", {"path": "."}).strip("…")
+        item = InboxItem(id=1, kind="question", session_id="s", tool_call_id=None, tool="ask_user",
+                         arguments={}, args_preview="", title="选哪个？", reason="", risk="read",
+                         target=None, standing_target=None, can_always=False, options=(),
+                         task_id=None, status="pending", resolution=None, resolved_by=None,
+                         created_at=0.0)
+        summary = item_summary(item)
+        assert "：" in summary and ": " not in summary, summary
+    finally:
+        install_translator(qapp, "en_US")
