@@ -62,16 +62,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QDesktopServices,
     QGuiApplication,
-    QImage,
     QKeyEvent,
     QMouseEvent,
-    QPainter,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
     QScrollBar,
-    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -82,22 +79,10 @@ from openworker_qt.qt.transcript_items import (
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
 from openworker_qt.ui.empty_state import EmptyState
-from openworker_qt.ui.markdown_style import (
-    anchor_at,
-    copy_button_at,
-    highlighter_loaded,
-    preload_highlighter,
-)
-from openworker_qt.ui.transcript_delegate import (
-    FETCH_MARGIN_PX,
-    WARM_UP_MARKDOWN,
-    TranscriptDelegate,
-    collapsible,
-)
+from openworker_qt.ui.markdown_style import anchor_at, copy_button_at
+from openworker_qt.ui.transcript_delegate import FETCH_MARGIN_PX, TranscriptDelegate, collapsible
+from openworker_qt.ui.transcript_warmup import DelegateWarmUp
 
-HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
-HIGHLIGHTER_POLL_MS = 100  # then: is it in? (the messages shown before it are rendered again)
-HIGHLIGHTER_POLLS = 600
 #: Session scrollbar steps per stored message.
 BAR_SCALE = 10
 
@@ -137,8 +122,7 @@ class TranscriptView(QListView):
         self._anchor_timer.setSingleShot(True)
         self._anchor_timer.setInterval(80)
         self._anchor_timer.timeout.connect(self._release_anchor)
-        self._warm_up = list(WARM_UP_MARKDOWN)
-        self._warming = False
+        self.warm_up = DelegateWarmUp(self)
         # A session with no rows yet: what OpenWorker can do, examples, the folder.
         self.empty_state = EmptyState(self.viewport())
         # The whole session's scrollbar (a long session; see module docstring).
@@ -162,6 +146,15 @@ class TranscriptView(QListView):
         self.jump_button.setAutoRaise(False)
         self.jump_button.clicked.connect(self.jump_to_start)
         self.jump_button.hide()
+        # Back to the newest message when scrolled up (Ctrl+End too).
+        self.latest_button = QToolButton(self.viewport())
+        self.latest_button.setObjectName("jumpToLatest")
+        self.latest_button.setText(self.tr("Jump to latest ↓"))
+        self.latest_button.setToolTip(self.tr("Show the newest message (Ctrl+End)"))
+        self.latest_button.setAccessibleName(self.tr("Jump to latest"))
+        self.latest_button.setAccessibleDescription(self.tr("Show the newest message"))
+        self.latest_button.clicked.connect(self.jump_to_latest)
+        self.latest_button.hide()
         self.clicked.connect(self._on_clicked)
         self.setMouseTracking(True)
         self.copied = ""  # what the last Copy put on the clipboard (also for tests)
@@ -308,6 +301,7 @@ class TranscriptView(QListView):
         self._stick_to_bottom = value >= bar.maximum() - 4 and at_end
         self._sync_session_bar()
         self._place_jump_button()
+        self._place_latest_button()
         self._maybe_shift()
 
     def _maybe_shift(self) -> None:
@@ -335,6 +329,32 @@ class TranscriptView(QListView):
             self.jump_button.setGeometry(
                 (self.viewport().width() - hint.width()) // 2, 8, hint.width(), hint.height())
         self.jump_button.setVisible(show)
+
+    def _place_latest_button(self) -> None:
+        """"Jump to latest" shows while the newest rows are out of sight."""
+        bar = self.verticalScrollBar()
+        model = self.model()
+        behind = isinstance(model, TranscriptModel) and not model.at_end()
+        show = (model is not None and model.rowCount() > 0 and not self._stick_to_bottom
+                and (behind or bar.value() < bar.maximum() - self.viewport().height() // 2))
+        if show:
+            hint = self.latest_button.sizeHint()
+            self.latest_button.setGeometry(
+                (self.viewport().width() - hint.width()) // 2,
+                self.viewport().height() - hint.height() - 12, hint.width(), hint.height())
+        self.latest_button.setVisible(show)
+
+    def jump_to_latest(self) -> None:
+        """Show the newest message and follow the end again."""
+        self._anchor = None
+        self._anchor_timer.stop()
+        self._stick_to_bottom = True
+        self.latest_button.hide()
+        model = self.model()
+        if isinstance(model, TranscriptModel) and model.paged():
+            self.seek(float("inf"))
+        else:
+            self.scrollToBottom()
 
     def jump_to_start(self) -> None:
         """Show the first message (the window moves to the first page)."""
@@ -465,9 +485,24 @@ class TranscriptView(QListView):
             self.verticalScrollBar().setValue(hi)
         self._sync_session_bar()
 
-    def _on_rows_inserted(self, *_args: Any) -> None:
+    def _on_rows_inserted(self, _parent: Any = None, first: int = 0, last: int = -1) -> None:
+        model = self.model()
+        if not self._stick_to_bottom and isinstance(model, TranscriptModel) \
+                and self._is_sent_message(model, first, last):
+            # The user sent a message while scrolled up: show it (and what answers it).
+            self.jump_to_latest()
+            return
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
+        self._place_latest_button()
+
+    @staticmethod
+    def _is_sent_message(model: TranscriptModel, first: int, last: int) -> bool:
+        """One user row appended at the end: a message just sent (a page of history
+        coming into the window is many rows)."""
+        if first != last or last != model.rowCount() - 1 or not model.at_end():
+            return False
+        return model.item(last).kind == "user"
 
     def paintEvent(self, event: Any) -> None:
         self.delegate.begin_frame()
@@ -475,57 +510,7 @@ class TranscriptView(QListView):
             super().paintEvent(event)
         finally:
             self.delegate.end_frame()
-        if self._warm_up and not self._warming:
-            # After the first paint, so the warm-up never delays the window itself.
-            self._warming = True
-            QTimer.singleShot(0, self, self._warm_up_step)
-
-    def _warm_up_step(self) -> None:
-        """Render one sample row through the delegate, off-screen (see WARM_UP_MARKDOWN).
-
-        Besides font loading, the first ``viewport()`` call from Python built 43
-        enum types lazily (18 ms, cProfile in bench/ui_stall.py); one sample per
-        event-loop turn keeps each step short.
-        """
-        if not self._warm_up:
-            return
-        text = self._warm_up.pop(0)
-        model = TranscriptModel()
-        # Alternate the streaming (incremental) and the finished (whole) Markdown paths.
-        streaming = len(self._warm_up) % 2 == 0
-        model.reset("", [TranscriptItem("assistant", text=text, streaming=streaming),
-                         TranscriptItem("user", text=text), TranscriptItem("notice", text=text)])
-        image = QImage(320, 240, QImage.Format.Format_ARGB32_Premultiplied)
-        painter = QPainter(image)
-        option = QStyleOptionViewItem()
-        option.initFrom(self.viewport())
-        for row in range(model.rowCount()):
-            index = model.index(row, 0)
-            option.rect = QRect(QPoint(0, 0), self.delegate.sizeHint(option, index))
-            self.delegate.paint(painter, option, index)
-            self.delegate.forget(model.item(row))
-        painter.end()
-        if self._warm_up:
-            QTimer.singleShot(0, self, self._warm_up_step)
-        else:  # Pygments, in a worker thread, once the window has settled
-            QTimer.singleShot(HIGHLIGHTER_DELAY_MS, self, self._start_highlighter)
-
-    def _start_highlighter(self) -> None:
-        preload_highlighter()
-        self._highlighter_polls = 0
-        self._await_highlighter()
-
-    def _await_highlighter(self) -> None:
-        """Once Pygments is in, messages rendered before it (an answer that came
-        within the first seconds, the offline demo's) are rendered again with
-        their code coloured."""
-        if highlighter_loaded():
-            if self.delegate.restyle():
-                self.viewport().update()
-            return
-        self._highlighter_polls += 1
-        if self._highlighter_polls < HIGHLIGHTER_POLLS:
-            QTimer.singleShot(HIGHLIGHTER_POLL_MS, self, self._await_highlighter)
+        self.warm_up.start()  # after the first paint: it never delays the window itself
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize:
@@ -542,6 +527,7 @@ class TranscriptView(QListView):
         self.empty_state.setGeometry(self.viewport().rect())
         self._place_session_bar()
         self._place_jump_button()
+        self._place_latest_button()
 
     def _update_empty_state(self, *_args: Any) -> None:
         model = self.model()
@@ -670,6 +656,10 @@ class TranscriptView(QListView):
         if (event.key() == Qt.Key.Key_Home
                 and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
             self.jump_to_start()
+            return
+        if (event.key() == Qt.Key.Key_End
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            self.jump_to_latest()
             return
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             index = self.currentIndex()

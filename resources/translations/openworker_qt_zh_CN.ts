@@ -6042,7 +6042,23 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Position in the session</source>
             <translation>在会话中的位置</translation>
         </message>
-    </context>
+            <message>
+            <source>Jump to latest ↓</source>
+            <translation>跳到最新 ↓</translation>
+        </message>
+        <message>
+            <source>Show the newest message (Ctrl+End)</source>
+            <translation>显示最新消息（Ctrl+End）</translation>
+        </message>
+        <message>
+            <source>Jump to latest</source>
+            <translation>跳到最新</translation>
+        </message>
+        <message>
+            <source>Show the newest message</source>
+            <translation>显示最新消息</translation>
+        </message>
+</context>
     <context>
         <name>Tray</name>
         <message>

@@ -42,14 +42,14 @@ def test_transcript_warm_up_starts_after_the_view_paints(qloop) -> None:
 
     view = TranscriptView()
     view.setModel(TranscriptModel())
-    pending = len(view._warm_up)
-    assert pending and not view._warming
+    pending = len(view.warm_up.pending)
+    assert pending and not view.warm_up.started
 
     async def scenario() -> None:
         await asyncio.sleep(0.05)
-        assert len(view._warm_up) == pending  # nothing before the view is on screen
+        assert len(view.warm_up.pending) == pending  # nothing before the view is on screen
         view.show()
-        await until(lambda: not view._warm_up, what="warm-up done")
+        await until(lambda: not view.warm_up.pending, what="warm-up done")
 
     run(qloop, scenario)
     # the samples left nothing behind in the delegate's caches
