@@ -274,7 +274,7 @@ def upgrade(n: int, per_session: int = 10) -> int:
     home = temp_home()
     from PySide6.QtWidgets import QApplication
 
-    from openworker_qt.storage.conversations import MIGRATIONS
+    from openworker_qt.storage.conversation_schema import MIGRATIONS
     from openworker_qt.storage.db import Database
     from openworker_qt.storage.paths import app_paths
     from openworker_qt.ui.upgrade_window import prepare_database

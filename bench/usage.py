@@ -38,7 +38,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from openworker_qt.domain.usage import KEYS
-from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore
+from openworker_qt.storage.conversation_schema import MIGRATIONS
+from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.upgrade import upgrade
 from openworker_qt.storage.usage import session_usage

@@ -43,9 +43,8 @@ from openworker_qt.automation.store import (
     AutomationStore,
     Run,
     RunStatus,
-    Wake,
-    WakeStore,
 )
+from openworker_qt.automation.wakes import Wake, WakeStore
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls

@@ -18,6 +18,8 @@ Claiming a due fire is one transaction (:meth:`AutomationStore.claim`): the
 run row is written and ``next_run`` moved forward together, so two processes
 sharing the database (the window and ``serve``) can never both start the same
 fire; a task whose previous run is still going gets a ``skipped`` run instead.
+
+The same migrations make the ``wakes`` table (automation/wakes.py).
 """
 
 from __future__ import annotations
@@ -48,8 +50,6 @@ __all__ = [
     "AutomationStore",
     "Run",
     "RunStatus",
-    "Wake",
-    "WakeStore",
 ]
 
 RunStatus = Literal["running", "waiting", "completed", "failed", "skipped"]
@@ -191,53 +191,6 @@ class Run:
     @property
     def status_words(self) -> str:
         return STATUS_WORDS.get(self.status, self.status)
-
-
-@dataclass(slots=True)
-class Wake:
-    """A session waiting to be woken: at a time (``timer``), when a background
-    job ends (``job``) or when an event is fired (``event``). ``due`` once its
-    condition is met; ``fired`` once the session was resumed."""
-
-    id: int
-    session_id: str
-    kind: Literal["timer", "job", "event"]
-    fire_at: float | None
-    job_id: str | None
-    event_key: str | None
-    note: str
-    status: Literal["pending", "due", "fired"]
-    created_at: float
-
-    @property
-    def described_when(self) -> str:
-        if self.kind == "timer":
-            import datetime as dt
-
-            when = dt.datetime.fromtimestamp(self.fire_at or 0).astimezone()
-            return f"{when:%Y-%m-%d %H:%M}"
-        if self.kind == "job":
-            return f"{self.job_id} finishes"
-        return f"“{self.event_key}” happens"
-
-    @property
-    def described(self) -> str:
-        if self.kind == "timer":
-            import datetime as dt
-
-            when = dt.datetime.fromtimestamp(self.fire_at or 0).astimezone()
-            return f"the timer set for {when:%Y-%m-%d %H:%M} went off"
-        if self.kind == "job":
-            return f"the background task {self.job_id} finished"
-        return f"the event “{self.event_key}” happened"
-
-
-def _wake(row: Any) -> Wake:
-    return Wake(
-        id=int(row["id"]), session_id=row["session_id"], kind=row["kind"],
-        fire_at=row["fire_at"], job_id=row["job_id"], event_key=row["event_key"],
-        note=row["note"], status=row["status"], created_at=float(row["created_at"]),
-    )
 
 
 def _automation(row: Any) -> Automation:
@@ -675,70 +628,6 @@ class AutomationStore:
         else:
             self.db.execute("UPDATE automation_runs SET seen = 1 WHERE automation_id = ?",
                             (automation_id,))
-
-
-class WakeStore:
-    """The ``wakes`` table (self-wake: ``sleep_for``, ``sleep_until``, ``wake_on``,
-    ``wake_on_event``). Rows survive a restart; a wake is fired once."""
-
-    def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
-        self.db = db
-        self.clock = clock
-        db.ensure("automations", MIGRATIONS)
-
-    def add(
-        self, session_id: str, kind: Literal["timer", "job", "event"], *,
-        fire_at: float | None = None, job_id: str | None = None,
-        event_key: str | None = None, note: str = "",
-    ) -> Wake:
-        cur = self.db.execute(
-            "INSERT INTO wakes (session_id, kind, fire_at, job_id, event_key, note, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (session_id, kind, fire_at, job_id, event_key, note, self.clock()))
-        found = self.get(int(cur.lastrowid or 0))
-        assert found is not None
-        return found
-
-    def get(self, wake_id: int) -> Wake | None:
-        rows = self.db.query("SELECT * FROM wakes WHERE id = ?", (wake_id,))
-        return _wake(rows[0]) if rows else None
-
-    def pending(self, session_id: str | None = None) -> list[Wake]:
-        sql = "SELECT * FROM wakes WHERE status != 'fired'"
-        params: list[object] = []
-        if session_id is not None:
-            sql += " AND session_id = ?"
-            params.append(session_id)
-        return [_wake(r) for r in self.db.query(sql + " ORDER BY id", params)]
-
-    def complete_job(self, session_id: str, job_id: str) -> int:
-        """The background job ended: its wakes are due."""
-        return self.db.execute(
-            "UPDATE wakes SET status = 'due' WHERE status = 'pending' AND kind = 'job'"
-            " AND session_id = ? AND job_id = ?", (session_id, job_id)).rowcount
-
-    def fire_event(self, key: str) -> int:
-        """The event ``key`` happened: every wake waiting on it is due."""
-        return self.db.execute(
-            "UPDATE wakes SET status = 'due' WHERE status = 'pending' AND kind = 'event'"
-            " AND event_key = ?", (key,)).rowcount
-
-    def due(self, now: float) -> list[Wake]:
-        """Wakes to fire now: timers past their time (strictly), jobs and events
-        marked due."""
-        return [_wake(r) for r in self.db.query(
-            "SELECT * FROM wakes WHERE status = 'due' OR (status = 'pending' AND kind = 'timer'"
-            " AND fire_at < ?) ORDER BY id", (now,))]
-
-    def mark_fired(self, wake_id: int) -> bool:
-        """Claim the wake (once, across processes)."""
-        return self.db.execute(
-            "UPDATE wakes SET status = 'fired', fired_at = ? WHERE id = ? AND status != 'fired'",
-            (self.clock(), wake_id)).rowcount == 1
-
-    def cancel(self, session_id: str) -> int:
-        return self.db.execute("DELETE FROM wakes WHERE session_id = ? AND status != 'fired'",
-                               (session_id,)).rowcount
 
 
 #: A fire claimed more than this many seconds after its time is a catch-up

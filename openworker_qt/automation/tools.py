@@ -32,9 +32,9 @@ from openworker_qt.automation.schedule import ScheduleError, describe, next_fire
 from openworker_qt.automation.store import (
     AutomationError,
     AutomationStore,
-    WakeStore,
     make_schedule,
 )
+from openworker_qt.automation.wakes import WakeStore
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.storage.db import Database

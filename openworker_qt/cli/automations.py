@@ -176,7 +176,7 @@ def _command(args: argparse.Namespace, store: AutomationStore, *, prices: Any = 
               + (f" Next run: {when(auto.next_run)}" if on else ""))
         return 0
     if cmd == "event":
-        from openworker_qt.automation.store import WakeStore
+        from openworker_qt.automation.wakes import WakeStore
 
         count = WakeStore(store.db).fire_event(args.name)
         print(f"{count} waiting session(s) will wake at the next tick.")

@@ -57,12 +57,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from openworker_qt.storage.conversations import (
-    ConversationStore,
-    SearchHit,
-    SessionGroups,
-    SessionInfo,
-)
+from openworker_qt.storage.conversation_search import SearchHit
+from openworker_qt.storage.conversations import ConversationStore, SessionGroups, SessionInfo
 from openworker_qt.storage.search_text import search_words
 
 log = logging.getLogger(__name__)

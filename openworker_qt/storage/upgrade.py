@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from openworker_qt.storage.conversations import MIGRATIONS
+from openworker_qt.storage.conversation_schema import MIGRATIONS
 from openworker_qt.storage.db import Database
 
 #: The components whose steps may touch many rows, and their steps.

@@ -4,7 +4,7 @@ The engine keeps each call's usage on the assistant message it produced (a
 compaction's on its notice, a sub-agent's on its tool result), in the shape of
 :mod:`openworker_qt.domain.usage`.
 The session's total per model is kept as a running sum by the database itself
-(the ``session_usage`` table, schema steps 5 and 6 of ``storage/conversations.py``:
+(the ``session_usage`` table, schema steps 5 and 6 of ``storage/conversation_schema.py``:
 triggers update it in the transaction that writes or deletes a message), so it
 is read in a few rows however long the session is. :func:`scan_session_usage`
 sums the messages themselves (a part of a session; the reference the running

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from openworker_qt.automation.service import AutomationService
-from openworker_qt.automation.store import AutomationStore, WakeStore
+from openworker_qt.automation.store import AutomationStore
+from openworker_qt.automation.wakes import WakeStore
 from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.runtime import Runtime, open_runtime
 from openworker_qt.storage.paths import app_paths

@@ -14,7 +14,8 @@ from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.usage import Usage
 from openworker_qt.providers.scripted import ScriptedProvider
-from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore
+from openworker_qt.storage.conversation_schema import MIGRATIONS
+from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import app_paths
 from openworker_qt.storage.upgrade import pending_upgrade, upgrade

@@ -8,7 +8,8 @@ import json
 import time
 from pathlib import Path
 
-from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore, day_bounds
+from openworker_qt.storage.conversation_schema import MIGRATIONS
+from openworker_qt.storage.conversations import ConversationStore, day_bounds
 from openworker_qt.storage.db import Database
 
 

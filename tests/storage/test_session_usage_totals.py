@@ -16,7 +16,8 @@ from typing import Any
 
 from openworker_qt.domain.usage import KEYS, Usage
 from openworker_qt.providers.scripted import ScriptedProvider
-from openworker_qt.storage.conversations import MIGRATIONS, ConversationStore
+from openworker_qt.storage.conversation_schema import MIGRATIONS
+from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.upgrade import pending_upgrade, upgrade
 from openworker_qt.storage.usage import scan_session_usage, session_usage

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from openworker_qt.storage.conversations import MIGRATIONS
+from openworker_qt.storage.conversation_schema import MIGRATIONS
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import app_paths
 from openworker_qt.storage.upgrade import pending_upgrade
