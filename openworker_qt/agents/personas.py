@@ -50,7 +50,7 @@ from typing import Any
 
 from openworker_qt.agents.families import FAMILIES, FAMILY_WORDS
 from openworker_qt.agents.frontmatter import FrontMatterError, split
-from openworker_qt.core.permissions import MODE_NAMES
+from openworker_qt.core.permission_settings import MODE_NAMES
 
 __all__ = [
     "BUILTIN_NAMES",

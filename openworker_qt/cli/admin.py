@@ -108,7 +108,7 @@ def tool_listing(rt: Any, *, mode: str, persona: str, workspace: Path,
     verdict is "depends on target" and ``by_target`` gives each answer.
     """
     from openworker_qt.core.approvals import ToolCallInfo
-    from openworker_qt.core.permissions import PATCH_TOOLS
+    from openworker_qt.core.decide import PATCH_TOOLS
     from openworker_qt.core.risk import RiskClass
 
     info, decider = listing_session(rt, mode=mode, persona=persona, workspace=workspace)

@@ -1,0 +1,99 @@
+"""What the user has granted beyond the settings: standing rules and exact commands.
+
+:class:`Grants` is the one mutable part of a permission decision: the standing
+rule store (rules for an EXTERNAL tool and exact target, per session or per
+scheduled task) and the exact shell commands allowed for the rest of a session.
+"""
+
+from __future__ import annotations
+
+from openworker_qt.core.approvals import ToolCallInfo
+from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.standing_rules import RuleScope, StandingRule, StandingRuleStore
+
+
+def standing_rule_candidate(call: ToolCallInfo) -> str | None:
+    """The target an "always" answer would bind to: EXTERNAL calls with a target only."""
+    return standing_rule_candidate_for(call.risk, call)
+
+
+def standing_rule_candidate_for(risk: RiskClass, call: ToolCallInfo) -> str | None:
+    if risk is RiskClass.EXTERNAL and (call.target or call.tool_key):
+        return call.target or call.tool_key  # (a tool without targets: the tool itself)
+    return None
+
+
+class Grants:
+    """The session grants. ``rules``: the standing rule store (an in-memory one if
+    omitted); ``task_id``: the scheduled task whose task-scoped rules apply
+    (automation runs)."""
+
+    def __init__(self, rules: StandingRuleStore | None = None, task_id: str | None = None) -> None:
+        self.rules = rules if rules is not None else StandingRuleStore.in_memory()
+        self.task_id = task_id
+        self._commands: dict[str, set[str]] = {}
+
+    # --------------------------------------------------------------- lookups
+
+    def scopes(self, session_id: str) -> list[tuple[RuleScope, str]]:
+        scopes: list[tuple[RuleScope, str]] = [("session", session_id)]
+        if self.task_id:
+            scopes.append(("task", self.task_id))
+        return scopes
+
+    def task_command_rule(self, call: ToolCallInfo, command: str) -> StandingRule | None:
+        """The rule of this engine's task allowing this exact command, if any."""
+        if not self.task_id:
+            return None
+        return self.rules.match(call.name, command, [("task", self.task_id)],
+                                call=(call.session_id, call.call_id))
+
+    def command_allowed(self, session_id: str, command: str) -> bool:
+        return command in self._commands.get(session_id, ())
+
+    def target_rule(self, call: ToolCallInfo, target: str) -> StandingRule | None:
+        """The standing rule (session or task) for the call's tool and ``target``."""
+        return self.rules.match(call.name, target, self.scopes(call.session_id),
+                                call=(call.session_id, call.call_id))
+
+    # -------------------------------------------------------------- granting
+
+    def grant(
+        self,
+        call: ToolCallInfo,
+        *,
+        scope: RuleScope = "session",
+        uses: int | None = None,
+        ttl_seconds: float | None = None,
+    ) -> StandingRule:
+        """A standing rule for the call's tool and exact target (the caller has
+        checked the call is EXTERNAL)."""
+        target = call.target or call.tool_key
+        if not target:
+            raise ValueError(f"this {call.name} call has no target to bind a standing rule to")
+        if scope == "task":
+            if not self.task_id:
+                raise ValueError("a task rule needs an engine with a task_id")
+            scope_id = self.task_id
+        else:
+            scope_id = call.session_id
+        return self.rules.add(
+            call.name, target, scope=scope, scope_id=scope_id, uses=uses,
+            ttl_seconds=ttl_seconds,
+        )
+
+    def allow_task_command(self, call: ToolCallInfo, command: str) -> None:
+        """"Always for this task: this exact command": kept with the task, for its
+        later runs."""
+        if self.task_id:
+            self.rules.add(call.name, command, scope="task", scope_id=self.task_id)
+
+    def allow_command(self, session_id: str, command: str) -> None:
+        """Let this exact command string run without asking for the rest of the session."""
+        self._commands.setdefault(session_id, set()).add(command)
+
+    def remembered_commands(self, session_id: str) -> set[str]:
+        return set(self._commands.get(session_id, set()))
+
+    def forget_session(self, session_id: str) -> None:
+        self._commands.pop(session_id, None)
