@@ -88,10 +88,9 @@ def error_templates(paths: Iterable[Path] | None = None) -> tuple[list[str], lis
     one, or such pieces joined with ``+`` (or chosen with ``… if … else …``)."""
     found: dict[str, None] = {}
     wrong: list[str] = []
-    for path in sorted(CONNECTORS.glob("*.py")) if paths is None else paths:
+    for path in sorted(CONNECTORS.rglob("*.py")) if paths is None else paths:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        constants = {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-                     for target in node.targets if isinstance(target, ast.Name)}
+        constants = {**_imported_constants(tree), **_constants(tree)}
         calls = [node for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and _name(node.func) == ERROR]
         for node in sorted(calls, key=lambda c: c.lineno):
@@ -103,6 +102,29 @@ def error_templates(paths: Iterable[Path] | None = None) -> tuple[list[str], lis
                 where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
                 wrong.append(f"{where}:{node.lineno}: the message is not a constant template")
     return list(found), wrong
+
+
+def _constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """A module's constants: its top-level ``NAME = …`` assignments."""
+    return {target.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def _imported_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """The constants a module imports from another connectors module by name
+    (``from openworker_qt.connectors.browser_host import INSTALL_HINT``)."""
+    found: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("openworker_qt.connectors.")):
+            continue
+        source = ROOT.joinpath(*node.module.split(".")).with_suffix(".py")
+        if not source.is_file():
+            continue
+        theirs = _constants(ast.parse(source.read_text(encoding="utf-8"), str(source)))
+        found.update({a.asname or a.name: theirs[a.name] for a in node.names
+                      if a.name in theirs})
+    return found
 
 
 def _texts(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> list[str] | None:

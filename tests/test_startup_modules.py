@@ -27,8 +27,7 @@ NOT_AT_START = (
     "mcp",  # the MCP SDK
     "openworker_qt.tools.web",
     "openworker_qt.tools.deliverables",
-    "openworker_qt.core.documents",
-    "openworker_qt.core.charts",
+    "openworker_qt.deliverables",
     "openworker_qt.core.pdf",
     "openworker_qt.providers.pricing",
     "pygments",

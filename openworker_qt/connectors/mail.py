@@ -26,7 +26,7 @@ from openworker_qt.connectors.base import (
     obj,
     s,
 )
-from openworker_qt.connectors.services import MAIL_SEND_PARAMS, mime
+from openworker_qt.connectors.services.common import MAIL_SEND_PARAMS, mime
 
 LOCAL = frozenset({"127.0.0.1", "localhost", "::1"})
 

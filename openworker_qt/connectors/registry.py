@@ -104,13 +104,63 @@ class ConnectorState:
 
 
 def catalogue() -> list[ConnectorSpec]:
-    """Every connector this build offers (light imports: SDKs load when used)."""
-    from openworker_qt.connectors import browser, mail, services, slack, workplace
-    from openworker_qt.connectors.catalog_a import SPECS as CATALOG_A  # work, files, sales
-    from openworker_qt.connectors.catalog_b import SPECS as CATALOG_B  # ops, analytics, money, …
+    """Every connector this build offers, in the order the settings page lists them
+    (light imports: SDKs load when used). A service's connector is the ``SPEC`` of its
+    module in :mod:`openworker_qt.connectors.services`."""
+    from openworker_qt.connectors import browser, mail, slack
+    from openworker_qt.connectors.services import (
+        airtable,
+        amplitude,
+        asana,
+        attio,
+        bitbucket,
+        box,
+        clickup,
+        close,
+        confluence,
+        datadog,
+        discord,
+        docusign,
+        dropbox,
+        figma,
+        github,
+        gitlab,
+        gmail,
+        google_calendar,
+        google_drive,
+        hubspot,
+        intercom,
+        jira,
+        linear,
+        mixpanel,
+        monday,
+        notion,
+        onedrive,
+        outlook,
+        pagerduty,
+        posthog,
+        quickbooks,
+        salesforce,
+        sentry,
+        stripe,
+        teams,
+        telegram,
+        todoist,
+        trello,
+        vercel,
+        whatsapp,
+        zendesk,
+        zoom,
+    )
 
-    return [slack.SPEC, *services.SPECS, *mail.SPECS, *workplace.SPECS, *CATALOG_A, *CATALOG_B,
-            *browser.SPECS]
+    before_mail = [github, gitlab, google_calendar, gmail, outlook, jira, confluence, linear,
+                   notion]
+    after_mail = [asana, monday, hubspot, pagerduty, datadog, zendesk, discord, telegram,
+                  clickup, trello, airtable, todoist, google_drive, dropbox, box, onedrive,
+                  salesforce, intercom, attio, close, sentry, bitbucket, vercel, posthog,
+                  mixpanel, amplitude, stripe, quickbooks, teams, whatsapp, zoom, docusign, figma]
+    return [slack.SPEC, *(m.SPEC for m in before_mail), *mail.SPECS,
+            *(m.SPEC for m in after_mail), *browser.SPECS]
 
 
 @contextlib.asynccontextmanager

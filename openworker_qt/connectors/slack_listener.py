@@ -43,10 +43,11 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPolicy
-from openworker_qt.connectors.slack import SlackApi, message_header, thread_target
+from openworker_qt.connectors.slack import SlackApi, thread_target
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import Action, Inbox, InboxItem
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.domain.slack_header import message_header
 from openworker_qt.storage.db import Database
 
 log = logging.getLogger(__name__)

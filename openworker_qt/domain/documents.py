@@ -1,6 +1,6 @@
 """What a deliverable may be made of: its formats, block types and chart kinds.
 
-The ``create_deliverable`` tool offers these in its schema; ``core.documents``
+The ``create_deliverable`` tool offers these in its schema; ``deliverables.documents``
 renders them (imported when a document is made, not when the tool is offered).
 """
 

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from openworker_qt.core import events as ev
 from openworker_qt.domain.messages import Message
+from openworker_qt.domain.slack_header import plain_header
 from openworker_qt.qt.transcript_items import TranscriptItem, content_text, parse_arguments
 
 # The engine stores this text on the notice of every stop (core/engine.py, tool_step.py);
@@ -120,9 +121,7 @@ class TranscriptReducer:
             self._end_streaming()
             text, names = content_text(msg.get("content"))
             # A Slack message's header for the model, in plain words ("From @ana in #sales").
-            if text.startswith("[Slack message"):  # (the connector loads for such a row only)
-                from openworker_qt.connectors.slack import plain_header
-
+            if text.startswith("[Slack message"):
                 text = plain_header(text) or text
             self.sink.append(TranscriptItem(
                 "user", text=text, attachments=names, source=str(msg.get("source") or "user"),

@@ -34,7 +34,7 @@ def _error(text: str) -> ToolResult:
 
 
 def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> ToolResult:
-    from openworker_qt.core import documents
+    from openworker_qt.deliverables import documents
 
     try:
         rendered = documents.render(fmt, title, blocks)
@@ -52,7 +52,7 @@ def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> To
 
 
 async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-    from openworker_qt.core import documents
+    from openworker_qt.deliverables import documents
 
     fmt = str(args.get("format", "")).lower().lstrip(".")
     if fmt not in kinds.FORMATS:
@@ -84,7 +84,7 @@ async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResu
 
 
 def _with_image(block: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
-    from openworker_qt.core import documents
+    from openworker_qt.deliverables import documents
 
     if block["type"] != "image":
         return block

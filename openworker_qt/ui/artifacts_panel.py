@@ -140,7 +140,7 @@ def read_preview(path_text: str) -> Preview:
                 wb.close()
             # Formulas shown by their values where they are simple arithmetic (the
             # file keeps the formulas; a formula shown as written is beyond the preview).
-            from openworker_qt.core.documents import formula_values
+            from openworker_qt.deliverables.formulas import formula_values
             shown = formula_values(raw)
             rows = [[_cell(v) for v in r] for r in shown]
             formulas = {(r, c): str(v) for r, row in enumerate(raw) for c, v in enumerate(row)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from openworker_qt.connectors import catalog_b
+from openworker_qt.connectors.services import zoom
 from tests.connectors.helpers import Sleeps, runtime
 from tests.providers.stubs import StubServer
 
@@ -39,6 +39,6 @@ def rt(sleeps: Sleeps) -> Any:
 
 @pytest.fixture(autouse=True)
 def no_kept_zoom_tokens() -> Any:
-    catalog_b._ZOOM_TOKENS.clear()
+    zoom._ZOOM_TOKENS.clear()
     yield
-    catalog_b._ZOOM_TOKENS.clear()
+    zoom._ZOOM_TOKENS.clear()

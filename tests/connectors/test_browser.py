@@ -16,14 +16,14 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 
-from openworker_qt.connectors import browser
+from openworker_qt.connectors import browser, browser_host
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.runtime import Runtime
 from tests.connectors.helpers import Sleeps, park_and_approve, runtime, script, wait_for
 
 
 def chromium() -> str:
-    found = browser.find_chromium()
+    found = browser_host.find_chromium()
     if found is None:
         pytest.fail("Chromium is not installed, and the browser tests drive a real one. "
                     "Install it with `sudo apt-get install chromium` (scripts/dev install "
@@ -322,15 +322,15 @@ async def test_each_session_has_its_own_profile(rt: Runtime, site: Site, tmp_pat
     assert "Not signed in" in await two.ok("browser_read")
     assert "Welcome back, ana" in await one.ok("browser_read")
     assert sorted(browser.HOST.sessions()) == ["s-one", "s-two"]
-    assert browser.profile_dir("s-one").is_dir()
+    assert browser_host.profile_dir("s-one").is_dir()
 
     await browser.forget_session("s-one")  # the session deleted: browser and profile go
     assert browser.HOST.sessions() == ["s-two"]
-    assert not browser.profile_dir("s-one").exists()
-    assert processes_using(browser.profile_dir("s-two"))
+    assert not browser_host.profile_dir("s-one").exists()
+    assert processes_using(browser_host.profile_dir("s-two"))
     await browser.close_all()
     assert not browser.HOST.running and browser.HOST.sessions() == []
-    assert processes_using(browser.profile_dir("s-two")) == []  # nothing left running
+    assert processes_using(browser_host.profile_dir("s-two")) == []  # nothing left running
 
 
 async def test_navigation_to_a_new_domain_asks_first(rt: Runtime, site: Site,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from openworker_qt.connectors.browser import BrowserHost
+from openworker_qt.connectors.browser_host import BrowserHost
 
 
 async def test_closing_the_browser_thread_closes_its_loop() -> None:

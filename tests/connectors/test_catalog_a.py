@@ -14,8 +14,21 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.connectors import catalog_a
 from openworker_qt.connectors.registry import catalogue
+from openworker_qt.connectors.services import (
+    airtable,
+    attio,
+    box,
+    clickup,
+    close,
+    dropbox,
+    google_drive,
+    intercom,
+    onedrive,
+    salesforce,
+    todoist,
+    trello,
+)
 from openworker_qt.runtime import Runtime
 from tests.connectors import helpers
 from tests.connectors.helpers import (
@@ -169,12 +182,16 @@ CASES = [
 IDS = [c.id for c in CASES]
 
 
-def test_every_connector_of_the_module_has_a_case_and_is_in_the_catalogue() -> None:
-    assert sorted(IDS) == sorted(spec.id for spec in catalog_a.SPECS)
+SPECS = [m.SPEC for m in (clickup, trello, airtable, todoist, google_drive, dropbox, box, onedrive,
+                          salesforce, intercom, attio, close)]
+
+
+def test_every_connector_of_the_set_has_a_case_and_is_in_the_catalogue() -> None:
+    assert sorted(IDS) == sorted(spec.id for spec in SPECS)
     ids = [spec.id for spec in catalogue()]
     assert set(IDS) <= set(ids)
     assert len(ids) == len(set(ids))  # no id taken twice
-    for spec in catalog_a.SPECS:
+    for spec in SPECS:
         assert spec.description and spec.tools
         assert any(t.action for t in spec.tools) and any(not t.action for t in spec.tools)
 

@@ -18,7 +18,7 @@ from aiohttp import web
 from openworker_qt.connectors.base import ConnectorError
 from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import secret_name
-from openworker_qt.connectors.services import GMAIL_OAUTH
+from openworker_qt.connectors.services.gmail import GMAIL_OAUTH
 from openworker_qt.storage import secrets
 from tests.connectors.helpers import Sleeps, runtime
 

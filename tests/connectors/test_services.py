@@ -1,4 +1,4 @@
-"""The connectors of services.py and workplace.py (GitHub, GitLab, Google Calendar,
+"""The morning-brief and everyday connectors (GitHub, GitLab, Google Calendar,
 Gmail, Outlook, Jira, Confluence, Linear, Notion, Asana, monday.com, HubSpot,
 PagerDuty, Datadog, Zendesk, Discord, Telegram), each a :class:`Case`: a table of
 the routes its tools use, put through the six checks every HTTP connector gets in
@@ -19,7 +19,7 @@ from tests.connectors.helpers import (
 )
 from tests.providers.stubs import Reply, StubServer
 
-#: The connectors of services.py and workplace.py (their six checks: test_every_connector.py).
+#: The morning-brief and everyday connectors (their six checks: test_every_connector.py).
 Case = partial(helpers.Case, expired=json_reply({"message": "Bad credentials"}, 401))
 
 CASES = [

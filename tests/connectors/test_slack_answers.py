@@ -9,7 +9,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.connectors.slack import message_header, plain_header
+from openworker_qt.domain.slack_header import message_header, plain_header
 from openworker_qt.qt.transcript_reducer import TranscriptReducer
 from tests.connectors.helpers import wait_for
 from tests.connectors.slack_stub import SlackStub

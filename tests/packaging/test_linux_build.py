@@ -144,14 +144,14 @@ def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
                  "desktop_notifier.backends.dbus", "dbus_fast.aio", "wakepy.methods.gnome",
                  "wakepy.methods.freedesktop", "wakepy.dbus_adapters.jeepney", "tomlkit",
                  # deliverables: documents and the charts inside them (Pillow)
-                 "openpyxl", "docx", "fpdf", "openworker_qt.core.charts", "PIL.ImageDraw",
+                 "openpyxl", "docx", "fpdf", "openworker_qt.deliverables.charts", "PIL.ImageDraw",
                  "PIL.ImageFont", "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "numpy"):
         assert name in modules, name
     # Charts are drawn with Pillow: no matplotlib; numpy without what voice never calls.
     assert not {m for m in modules if m.split(".")[0] in ("matplotlib", "contourpy")}
     assert not {"numpy.random", "numpy.fft", "PIL.AvifImagePlugin", "lxml.objectify"} & modules
     # The PDF and chart font, whatever fonts the user's system has.
-    fonts = build.internal / "openworker_qt" / "core" / "fonts"
+    fonts = build.internal / "openworker_qt" / "deliverables" / "fonts"
     assert (fonts / "DejaVuSans.ttf").is_file() and (fonts / "DejaVuSans-Bold.ttf").is_file()
 
 

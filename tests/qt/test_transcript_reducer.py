@@ -9,7 +9,10 @@ turns) and the rules of the inbox overlay.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from openworker_qt.core import events as ev
@@ -204,3 +207,20 @@ def test_a_running_call_shows_its_output_until_the_result_replaces_it() -> None:
     reducer.apply_event(ev.ToolProgress(session_id="s", call_id="c1", name="run_shell",
                                         text="late"))
     assert row.progress == ""
+
+
+def test_a_slack_message_reads_in_plain_words_without_loading_a_connector() -> None:
+    """The reducer ("no Qt here") shows the Slack header in plain words with the header's
+    own module: neither the Slack connector nor any other is imported for it."""
+    code = (
+        "import sys\n"
+        "from openworker_qt.domain.slack_header import message_header\n"
+        "from openworker_qt.qt.transcript_reducer import items_from_history\n"
+        "text = message_header('U7', 'slack:C1:1.5', user_name='ana', channel_name='sales')\n"
+        "rows = items_from_history([{'role': 'user', 'content': text + 'hi'}])\n"
+        "print(repr(rows[0].text))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('openworker_qt.connectors')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["'From @ana in #sales\\nhi'", "[]"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from openworker_qt.core import documents
 from openworker_qt.core.tool_api import ToolContext, ToolResult
+from openworker_qt.deliverables import documents
 from openworker_qt.runtime import default_tools
 from openworker_qt.tools.deliverables import CREATE_DELIVERABLE, create_deliverable
 
@@ -289,115 +288,3 @@ def test_the_permission_engine_checks_the_deliverable_path(tmp_path: Path) -> No
     assert decide("auto", "outputs/brief.md") == (True, False)
     assert decide("plan", "outputs/brief.md")[0] is False  # read-only modes never write
     assert decide("interactive", "outputs/brief.md") == (False, True)  # asked first
-
-
-def _pdf_fonts(data: bytes) -> set[str]:
-    from pypdf import PdfReader
-
-    page = PdfReader(io.BytesIO(data)).pages[0]
-    fonts = page["/Resources"]["/Font"]
-    return {str(fonts[name].get_object()["/BaseFont"]) for name in fonts}
-
-
-PDF_WORDS = [{"type": "heading", "text": "Zażółć gęślą jaźń", "level": 1},
-             {"type": "paragraph", "text": "Price: 30 € per seat"}]
-
-
-def test_pdf_without_any_font_found_falls_back_to_a_builtin_font(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pypdf import PdfReader
-
-    empty = tmp_path / "fonts"
-    empty.mkdir()
-    monkeypatch.setattr(documents, "font_dirs", lambda: [empty])
-    assert documents.unicode_font() is None
-    rendered = documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS))
-    assert any("Helvetica" in f for f in _pdf_fonts(rendered.data))
-    text = PdfReader(io.BytesIO(rendered.data)).pages[0].extract_text()
-    # Latin-1 survives; what the built-in font cannot hold is replaced, nothing fails.
-    assert "Brief" in text and "Price: 30" in text and "per seat" in text
-
-
-def test_pdf_finds_a_system_font_by_its_platform_name(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Windows font folder holding only arial.ttf/arialbd.ttf is used (here two
-    copies of DejaVu Sans under those names)."""
-    source = documents.unicode_font()
-    assert source is not None, "a TrueType font is needed for this test"
-    fonts = tmp_path / "Windows" / "Fonts"
-    fonts.mkdir(parents=True)
-    shutil.copy(source[0], fonts / "arial.ttf")
-    shutil.copy(source[1], fonts / "arialbd.ttf")
-    monkeypatch.setattr(documents, "font_dirs", lambda: [tmp_path / "empty", fonts])
-    assert documents.unicode_font() == (fonts / "arial.ttf", fonts / "arialbd.ttf")
-    rendered = documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS))
-    assert not any("Helvetica" in f for f in _pdf_fonts(rendered.data))
-    from pypdf import PdfReader
-
-    text = PdfReader(io.BytesIO(rendered.data)).pages[0].extract_text()
-    assert "Zażółć gęślą jaźń" in text and "30 €" in text
-
-
-def test_font_folders_per_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(documents.sys, "platform", "win32")
-    monkeypatch.setenv("WINDIR", str(tmp_path / "Win"))
-    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
-    dirs = documents.font_dirs()
-    assert tmp_path / "Win" / "Fonts" in dirs
-    assert tmp_path / "Local" / "Microsoft" / "Windows" / "Fonts" in dirs
-    monkeypatch.setattr(documents.sys, "platform", "darwin")
-    assert Path("/System/Library/Fonts/Supplemental") in documents.font_dirs()
-    # The package's own DejaVu Sans comes first everywhere (the frozen app ships it).
-    assert documents.font_dirs()[0] == documents.PACKAGE_FONTS
-    assert documents.unicode_font() == (documents.PACKAGE_FONTS / "DejaVuSans.ttf",
-                                        documents.PACKAGE_FONTS / "DejaVuSans-Bold.ttf")
-
-
-def test_formula_values_for_previews() -> None:
-    rows: list[list[Any]] = [
-        ["Item", "Qty", "Price", "Total"],
-        ["A", 2, 1.5, "=B2*C2"],
-        ["B", 3, None, "=B3*C3"],  # an empty cell counts as 0
-        ["Sum", "=SUM(B2:B3)", "=AVERAGE(C2:C3)", "=ROUND(D2+D3/3, 1)"],
-        ["Odd", "=-B2^2+10%", "=(B2+B3)*2", "=ABS(-B3)"],
-        ["Kept", "=B2/0", "=VLOOKUP(A2,A2:D3,2)", "=A2+1"],
-        ["Loop", "=B7", "=Other!A1", "=MAX(B2:B3)-MIN(B2:B3)+COUNT(B2:D3)"],
-    ]
-    out = documents.formula_values(rows)
-    assert out[1][3] == 3.0 and out[2][3] == 0.0
-    assert out[3][1:] == [5.0, 1.5, 3.0]
-    assert out[4][1:] == [4.1, 10.0, 3.0]  # as in Excel: -B2^2 is (-B2)^2
-    # What it does not work out stays as written: a division by zero, an unknown
-    # function, text in arithmetic, a circular reference, another sheet.
-    assert out[5][1:] == ["=B2/0", "=VLOOKUP(A2,A2:D3,2)", "=A2+1"]
-    assert out[6][1:3] == ["=B7", "=Other!A1"]
-    assert out[6][3] == 1.0 + 5.0
-    assert rows[1][3] == "=B2*C2"  # the input is left alone
-
-
-CHINESE_WORDS = [{"type": "heading", "text": "第三季度 sales", "level": 1},
-                 {"type": "paragraph", "text": "Sales rose in every month. 销售额逐月上升。"},
-                 {"type": "list", "items": ["北京", "Shanghai 上海"]},
-                 {"type": "table", "columns": ["城市", "Total"], "rows": [["广州", 3]]}]
-
-
-def test_pdf_keeps_chinese_words_with_a_system_font_that_has_them() -> None:
-    from pypdf import PdfReader
-
-    # scripts/dev installs fonts-noto-cjk (the UI's Chinese needs it too).
-    rendered = documents.render("pdf", "报告 Q3", documents.validate("pdf", CHINESE_WORDS))
-    text = PdfReader(io.BytesIO(rendered.data)).pages[0].extract_text()
-    text = "".join(text.replace("\x00", "").split())  # (pypdf puts NULs in a CID font's text)
-    for words in ("报告Q3", "第三季度sales", "销售额逐月上升。", "北京", "Shanghai上海", "城市", "广州"):
-        assert words in text
-
-
-def test_pdf_with_characters_no_font_has_is_refused_not_written_without_them(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from openworker_qt.core import charts
-
-    monkeypatch.setattr(charts, "CJK_FONTS", (str(tmp_path / "none.ttc"),))
-    with pytest.raises(documents.DocumentError, match="销售额"):
-        documents.render("pdf", "Q3", documents.validate("pdf", CHINESE_WORDS[1:2]))
-    # Words the shipped font has are written as before.
-    assert documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS)).data

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from openworker_qt.connectors.browser import profile_dir
+from openworker_qt.connectors.browser_host import profile_dir
 from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
 

@@ -11,7 +11,7 @@ A document is a title and a list of blocks, each a dict with a ``type``:
 - ``image``: ``path`` (a PNG or JPEG file, already resolved by the caller), ``width``
   (fraction of the page width, default 1);
 - ``chart``: ``kind`` (bar, line or pie), ``title``, ``labels`` and ``series``
-  (``[{"name": ..., "values": [...]}]``), rendered to PNG with Pillow (core/charts.py).
+  (``[{"name": ..., "values": [...]}]``), rendered to PNG with Pillow (deliverables/charts.py).
 
 Everything here is CPU and disk work: callers run it in a worker thread.
 :class:`DocumentError` carries a message meant for the model (what is wrong, how to
@@ -27,12 +27,13 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.core import charts
+from openworker_qt.deliverables import charts
+from openworker_qt.deliverables.formulas import CELL_REF
 from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 
 MAX_BLOCKS = 1_000
@@ -41,7 +42,6 @@ MAX_TEXT_CHARS = 2_000_000
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_CHART_POINTS = 10_000
 EXCEL_ERRORS = ("#DIV/0!", "#NAME?", "#REF!", "#VALUE!", "#N/A", "#NUM!", "#NULL!")
-_CELL_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
 
 
 class DocumentError(ValueError):
@@ -157,7 +157,7 @@ def _check_chart(block: Mapping[str, Any], where: str) -> None:
 
 
 def chart_png(block: Mapping[str, Any]) -> bytes:
-    """The chart as PNG bytes (Pillow, in :mod:`openworker_qt.core.charts`; called in
+    """The chart as PNG bytes (Pillow, in :mod:`openworker_qt.deliverables.charts`; called in
     the worker), drawn with the PDF's font."""
     try:
         return charts.chart_png(block, unicode_font())
@@ -366,7 +366,7 @@ def formula_problems(blocks: list[dict[str, Any]]) -> list[str]:
                     if nxt.type == "OPERAND" and nxt.subtype == "NUMBER":
                         zero = float(nxt.value) == 0
                     elif nxt.type == "OPERAND" and nxt.subtype == "RANGE":
-                        m = _CELL_REF.match(nxt.value)
+                        m = CELL_REF.match(nxt.value)
                         if m:
                             target = grid.get(f"{m.group(1).upper()}{m.group(2)}")
                             zero = target in (None, "", 0) or (
@@ -635,184 +635,3 @@ def _pdf_pages(pdf: Any, title: str, blocks: list[dict[str, Any]]) -> Rendered:
     data = bytes(pdf.output())
     pages = pdf.pages_count
     return Rendered(data, f"{pages} page{'s' * (pages != 1)}")
-
-
-# ----------------------------------------------------------- formula values
-
-
-class _Unknown(Exception):
-    """A formula this small evaluator does not work out (shown as written)."""
-
-
-def _fail() -> Any:
-    raise _Unknown
-
-
-def _average(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else float(_fail())
-
-
-_FUNCS: dict[str, Callable[[list[float]], float]] = {
-    "SUM": sum,
-    "AVERAGE": _average,
-    "MIN": lambda xs: min(xs) if xs else 0.0,
-    "MAX": lambda xs: max(xs) if xs else 0.0,
-    "COUNT": lambda xs: float(len(xs)),
-}
-
-
-def formula_values(rows: list[list[Any]]) -> list[list[Any]]:
-    """``rows`` (row 1 first, as a sheet holds them) with each formula replaced by its
-    value where it is plain arithmetic over numbers and cells (``+ - * / ^``, ``%``,
-    parentheses, ``SUM``/``AVERAGE``/``MIN``/``MAX``/``COUNT``/``ROUND``/``ABS`` over
-    cells and ranges); any other formula is left as written. For previews: the file
-    keeps its formulas, a spreadsheet application computes them itself."""
-    from openpyxl.formula import Tokenizer
-    from openpyxl.utils import column_index_from_string
-
-    done: dict[tuple[int, int], Any] = {}
-    busy: set[tuple[int, int]] = set()
-
-    def cell(r: int, c: int) -> Any:
-        if not (0 <= r < len(rows) and 0 <= c < len(rows[r])):
-            return None
-        if (r, c) in done:
-            return done[(r, c)]
-        value = rows[r][c]
-        if isinstance(value, str) and value.startswith("=") and len(value) > 1:
-            if (r, c) in busy:
-                raise _Unknown  # a circular reference
-            busy.add((r, c))
-            try:
-                value = _evaluate(Tokenizer(value).items)
-            finally:
-                busy.discard((r, c))
-            if value is None:  # a formula naming an empty cell shows 0
-                value = 0.0
-        done[(r, c)] = value
-        return value
-
-    def ref(text: str) -> tuple[int, int]:
-        m = _CELL_REF.match(text.replace("$", ""))
-        if m is None:
-            raise _Unknown
-        return int(m.group(2)) - 1, column_index_from_string(m.group(1).upper()) - 1
-
-    def number(value: Any) -> float:
-        if value is None or value == "":
-            return 0.0
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _Unknown
-        return float(value)
-
-    def values(text: str) -> list[float]:
-        if "!" in text:
-            raise _Unknown  # another sheet
-        first, _, last = text.partition(":")
-        (r1, c1), (r2, c2) = ref(first), ref(last or first)
-        out = [cell(r, c) for r in range(min(r1, r2), max(r1, r2) + 1)
-               for c in range(min(c1, c2), max(c1, c2) + 1)]
-        return [float(v) for v in out if isinstance(v, int | float) and not isinstance(v, bool)]
-
-    def _evaluate(items: list[Any]) -> Any:
-        tokens = [t for t in items if t.type != "WHITE-SPACE"]
-        pos = 0
-
-        def peek() -> Any:
-            return tokens[pos] if pos < len(tokens) else None
-
-        def take() -> Any:
-            nonlocal pos
-            pos += 1
-            return tokens[pos - 1]
-
-        def infix(ops: str, lower: Any) -> Any:
-            left = lower()
-            while (t := peek()) is not None and t.type == "OPERATOR-INFIX" and t.value in ops:
-                take()
-                right = lower()
-                a, b = number(left), number(right)
-                if t.value == "+":
-                    left = a + b
-                elif t.value == "-":
-                    left = a - b
-                elif t.value == "*":
-                    left = a * b
-                elif t.value == "/":
-                    left = a / b if b else _fail()
-                else:
-                    left = a ** b
-            return left
-
-        def add() -> Any:
-            return infix("+-", mul)
-
-        def mul() -> Any:
-            return infix("*/", power)
-
-        def power() -> Any:
-            return infix("^", unary)
-
-        def unary() -> Any:
-            t = peek()
-            if t is not None and t.type == "OPERATOR-PREFIX":
-                take()
-                value = number(unary())
-                return -value if t.value == "-" else value
-            value = primary()
-            while (t := peek()) is not None and t.type == "OPERATOR-POSTFIX" and t.value == "%":
-                take()
-                value = number(value) / 100
-            return value
-
-        def primary() -> Any:
-            t = take() if peek() is not None else _fail()
-            if t.type == "OPERAND" and t.subtype == "NUMBER":
-                return float(t.value)
-            if t.type == "OPERAND" and t.subtype == "RANGE" and ":" not in t.value:
-                return cell(*ref(t.value)) if "!" not in t.value else _fail()
-            if t.type == "PAREN" and t.subtype == "OPEN":
-                value = add()
-                end = take() if peek() is not None else _fail()
-                return value if end.type == "PAREN" and end.subtype == "CLOSE" else _fail()
-            if t.type == "FUNC" and t.subtype == "OPEN":
-                name = t.value[:-1].upper()
-                args: list[list[float]] = []
-                while True:
-                    nxt = peek()
-                    if nxt is None:
-                        raise _Unknown
-                    if nxt.type == "FUNC" and nxt.subtype == "CLOSE":
-                        take()
-                        break
-                    if nxt.type == "SEP" and nxt.subtype == "ARG":
-                        take()
-                        continue
-                    if nxt.type == "OPERAND" and nxt.subtype == "RANGE" and ":" in nxt.value:
-                        take()
-                        args.append(values(nxt.value))
-                    else:
-                        args.append([number(add())])
-                if name in _FUNCS:
-                    return float(_FUNCS[name]([x for a in args for x in a]))
-                if name == "ABS" and len(args) == 1 and len(args[0]) == 1:
-                    return abs(args[0][0])
-                if name == "ROUND" and len(args) in (1, 2) and all(len(a) == 1 for a in args):
-                    return round(args[0][0], int(args[1][0]) if len(args) == 2 else 0)
-            raise _Unknown
-
-        value = add()
-        if pos != len(tokens):
-            raise _Unknown
-        return value
-
-    out: list[list[Any]] = []
-    for r, row in enumerate(rows):
-        shown: list[Any] = []
-        for c, value in enumerate(row):
-            try:
-                shown.append(cell(r, c))
-            except (_Unknown, ArithmeticError, ValueError, RecursionError):
-                shown.append(value)
-        out.append(shown)
-    return out

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from openworker_qt.core import charts, documents
+from openworker_qt.deliverables import charts, documents
 
 BLUE, ORANGE = charts._rgb(charts.PALETTE[0]), charts._rgb(charts.PALETTE[1])
 
@@ -132,7 +132,7 @@ def test_charts_do_not_need_matplotlib() -> None:
     """The chart is drawn in a process where matplotlib cannot be imported (the
     desktop build does not carry it)."""
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from openworker_qt.core import documents\n"
+            "from openworker_qt.deliverables import documents\n"
             "data = documents.chart_png({'type': 'chart', 'kind': 'line', 'labels': ['a', 'b'],"
             " 'series': [{'name': 'x', 'values': [1, 2]}]})\n"
             "assert data.startswith(b'\\x89PNG')\n"

@@ -1,6 +1,6 @@
 """Bar, line and pie charts as PNG images, drawn with Pillow (no Qt, no matplotlib).
 
-A chart block (see :mod:`openworker_qt.core.documents`) has ``kind`` (bar, line or
+A chart block (see :mod:`openworker_qt.deliverables.documents`) has ``kind`` (bar, line or
 pie), ``title``, ``labels`` and ``series`` (``[{"name": ..., "values": [...]}]``).
 The picture is drawn at twice its size and scaled down, so lines, wedges and markers
 are smooth; text uses the same TrueType font as the PDFs (DejaVu Sans, shipped with
