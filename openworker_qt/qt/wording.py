@@ -281,6 +281,15 @@ def _tool_title(
         return QCoreApplication.translate("Wording", "Asked for access to {folder}").format(folder=path)
     if name == "todo_write" or name.startswith("todo"):
         return QCoreApplication.translate("Wording", "Updated the to-do list")
+    if name == "remember" or name.startswith("memory"):
+        return _memory_title(name, done)
+    if name in ("explore", "explorer", "spawn_explorer"):
+        return QCoreApplication.translate("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
+    return humanise_tool(name)
+
+
+def _memory_title(name: str, done: bool) -> str:
+    """A memory tool's call: "Saved to memory", "Forget a memory"…"""
     if name == "remember":
         if done:
             return QCoreApplication.translate("Wording", "Saved to memory")
@@ -293,11 +302,7 @@ def _tool_title(
         if done:
             return QCoreApplication.translate("Wording", "Forgot a memory")
         return QCoreApplication.translate("Wording", "Forget a memory")
-    if name.startswith("memory"):
-        return QCoreApplication.translate("Wording", "Looked at what it remembers")
-    if name in ("explore", "explorer", "spawn_explorer"):
-        return QCoreApplication.translate("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
-    return humanise_tool(name)
+    return QCoreApplication.translate("Wording", "Looked at what it remembers")
 
 
 def _failed_title(name: str, args: dict[str, Any], path: str) -> str:

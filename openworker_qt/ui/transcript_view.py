@@ -122,7 +122,7 @@ class TranscriptView(QListView):
         self._anchor_timer.setSingleShot(True)
         self._anchor_timer.setInterval(80)
         self._anchor_timer.timeout.connect(self._release_anchor)
-        self.warm_up = DelegateWarmUp(self)
+        self.warm_up = DelegateWarmUp(self, self.delegate)
         # A session with no rows yet: what OpenWorker can do, examples, the folder.
         self.empty_state = EmptyState(self.viewport())
         # The whole session's scrollbar (a long session; see module docstring).

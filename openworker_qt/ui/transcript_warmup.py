@@ -10,19 +10,14 @@ the messages shown before it (their code coloured).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QObject, QPoint, QRect, QTimer
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem
 
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui.markdown_style import highlighter_loaded, preload_highlighter
-from openworker_qt.ui.transcript_delegate import WARM_UP_MARKDOWN
-
-if TYPE_CHECKING:
-    from openworker_qt.ui.transcript_view import TranscriptView
+from openworker_qt.ui.transcript_delegate import WARM_UP_MARKDOWN, TranscriptDelegate
 
 __all__ = ["DelegateWarmUp"]
 
@@ -34,9 +29,10 @@ HIGHLIGHTER_POLLS = 600
 class DelegateWarmUp(QObject):
     """The warm-up of one view (see module docstring); :meth:`start` after its first paint."""
 
-    def __init__(self, view: TranscriptView) -> None:
+    def __init__(self, view: QAbstractItemView, delegate: TranscriptDelegate) -> None:
         super().__init__(view)
         self.view = view
+        self.delegate = delegate
         self.pending = list(WARM_UP_MARKDOWN)
         self.started = False
         self._polls = 0
@@ -52,7 +48,7 @@ class DelegateWarmUp(QObject):
         if not self.pending:
             return
         text = self.pending.pop(0)
-        delegate = self.view.delegate
+        delegate = self.delegate
         model = TranscriptModel()
         # Alternate the streaming (incremental) and the finished (whole) Markdown paths.
         streaming = len(self.pending) % 2 == 0
@@ -80,7 +76,7 @@ class DelegateWarmUp(QObject):
 
     def _await_highlighter(self) -> None:
         if highlighter_loaded():
-            if self.view.delegate.restyle():
+            if self.delegate.restyle():
                 self.view.viewport().update()
             return
         self._polls += 1
