@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,8 @@ from PySide6.QtGui import (
     QGuiApplication,
     QKeyEvent,
     QPainter,
+    QPainterPath,
+    QRegion,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -59,6 +62,7 @@ from openworker_qt.qt.wording import (
     waiting_for_model_text,
 )
 from openworker_qt.ui import design
+from openworker_qt.ui.answer_view import AnswerView
 from openworker_qt.ui.attachments import Attachment, AttachmentError, load_attachment
 from openworker_qt.ui.composer import PERSONA_ITEMS, ChipCombo
 from openworker_qt.ui.drop_highlight import accept_copy
@@ -66,9 +70,44 @@ from openworker_qt.ui.grant_dialog import grant_label, grant_part
 from openworker_qt.ui.ports import QuickAskSessions
 from openworker_qt.ui.window_state import keep_on_screen
 
-ANSWER_TAIL = 900
 SHADOW = 18  # px of soft shadow around the rounded panel
 STALE_AFTER_S = 120.0  # an answer older than this is cleared when the popup opens again
+
+
+@lru_cache(maxsize=1)
+def composited() -> bool:
+    """Whether translucent windows are composited (always, except on an X11 desktop
+    without a compositor: the ``_NET_WM_CM_S<screen>`` selection has no owner)."""
+    if QGuiApplication.platformName() != "xcb":
+        return True
+    import ctypes
+    import ctypes.util
+    import os
+
+    name = ctypes.util.find_library("X11")
+    if not name:
+        return True
+    try:
+        x11 = ctypes.CDLL(name)
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XInternAtom.restype = ctypes.c_ulong
+        x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        x11.XGetSelectionOwner.restype = ctypes.c_ulong
+        x11.XGetSelectionOwner.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
+        x11.XDefaultScreen.argtypes = [ctypes.c_void_p]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        display = x11.XOpenDisplay(os.environ.get("DISPLAY", "").encode() or None)
+        if not display:
+            return True
+        try:
+            screen = x11.XDefaultScreen(display)
+            atom = x11.XInternAtom(display, f"_NET_WM_CM_S{screen}".encode(), 0)
+            return bool(x11.XGetSelectionOwner(display, atom))
+        finally:
+            x11.XCloseDisplay(display)
+    except (OSError, AttributeError):
+        return True
 
 
 class QuickAsk(QFrame):
@@ -116,12 +155,9 @@ class QuickAsk(QFrame):
         self.chips.setAccessibleName(self.tr("Attachments"))
         self.chips.hide()
         lay.addWidget(self.chips)
-        self.answer = QLabel()
-        self.answer.setWordWrap(True)
-        self.answer.setTextFormat(Qt.TextFormat.MarkdownText)
-        self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answer = AnswerView(max_height=460)  # Markdown as in the main window
         self.answer.setAccessibleName(self.tr("Answer"))
-        self.answer.setMinimumHeight(0)
+        self.answer.height_changed.connect(self._fit_answer)
         self.answer.hide()
         lay.addWidget(self.answer, 1)
         row = QHBoxLayout()
@@ -184,15 +220,29 @@ class QuickAsk(QFrame):
         name = self.persona.currentData()
         return str(name) if name else "cowork"
 
+    def _panel(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(SHADOW, SHADOW - 4, -SHADOW, -SHADOW)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if not composited():
+            # No compositor (a bare X11 desktop): a translucent window's corners are
+            # painted black. Cut the window to the rounded panel instead (no shadow).
+            radius = design.RADIUS["large"]
+            path = QPainterPath()
+            path.addRoundedRect(self._panel(), radius, radius)
+            self.setMask(QRegion(path.toFillPolygon().toPolygon()))
+
     def paintEvent(self, event: Any) -> None:
         """A rounded panel on a soft shadow (the window itself is transparent)."""
         c = design.colors(self.palette())
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        panel = QRectF(self.rect()).adjusted(SHADOW, SHADOW - 4, -SHADOW, -SHADOW)
+        panel = self._panel()
         radius = design.RADIUS["large"]
         painter.setPen(Qt.PenStyle.NoPen)
-        for i in range(SHADOW, 0, -2):  # the shadow: rings fading outwards, offset down a little
+        for i in range(SHADOW, 0, -2) if composited() else ():
+            # the shadow: rings fading outwards, offset down a little
             alpha = int(26 * (1 - i / SHADOW) ** 2) + 1
             painter.setBrush(QColor(0, 0, 0, alpha))
             painter.drawRoundedRect(panel.adjusted(-i, -i + 4, i, i + 4), radius + i, radius + i)
@@ -226,7 +276,7 @@ class QuickAsk(QFrame):
         self._answer = ""
         self._finished_at = 0.0
         self.session_id = None
-        self.answer.setText("")
+        self.answer.set_markdown("", now=True)
         self.answer.hide()
         self.asked.clear()
         self.asked.hide()
@@ -265,7 +315,7 @@ class QuickAsk(QFrame):
         self.attachments.clear()
         self.chips.hide()
         self._answer = ""
-        self.answer.setText("")
+        self.answer.set_markdown("", now=True)
         self.answer.show()
         self.asked.setText(text)
         self.asked.show()
@@ -279,9 +329,13 @@ class QuickAsk(QFrame):
         if session_id != self.session_id:
             return
         self._answer += text
-        tail = self._answer[-ANSWER_TAIL:]
-        self.answer.setText(("…" if len(self._answer) > ANSWER_TAIL else "") + tail)
-        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        self.answer.set_markdown(self._answer)
+
+    def _fit_answer(self, _height: int) -> None:
+        """Grow with the answer (the panel is a window of its own: its layout does not)."""
+        if self.answer.isVisible():
+            self.resize(self.width(), max(self.minimumSizeHint().height(),
+                                          self.sizeHint().height()))
 
     def _on_bridge_event(self, event: ev.Event) -> None:
         if event.session_id != self.session_id:
@@ -298,6 +352,7 @@ class QuickAsk(QFrame):
             self.status.setText(self.tr("Failed: {message}").format(message=event.message))
         elif isinstance(event, ev.TurnEnded):
             self._finished_at = time.monotonic()
+            self.answer.set_markdown(self._answer, now=True)
             if event.status == "completed":
                 self.status.setText(self.tr("Done"))
             elif event.status != "error":

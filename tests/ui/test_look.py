@@ -437,3 +437,39 @@ def test_a_resize_measures_rows_again_only_for_a_new_width(qtbot) -> None:
     view.resize(520, 900)  # a new width: measured again
     settle()
     assert measured
+
+
+def test_quick_ask_renders_markdown_like_the_main_window(qtbot, qloop, make_desktop) -> None:
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QTextCursor
+
+    from openworker_qt.ui.markdown_style import code_groups, copy_button_rect
+    from tests.ui.conftest import run, until
+
+    answer = ("Here is the fix:\n\n```python\nprint('hi')\n```\n\n"
+              "| item | cost |\n|---|---:|\n| tea | 3.50 |\n\n> keep it short\n")
+    desktop = make_desktop([{"text": answer, "chunk_size": 7}])
+    popup = desktop.show_quick_ask()
+
+    async def scenario() -> None:
+        qtbot.keyClicks(popup.edit, "fix it")
+        qtbot.keyClick(popup.edit, Qt.Key.Key_Return)
+        await until(lambda: popup.status.text() == "Done", what="answer")
+
+    run(qloop, scenario)
+    view = popup.answer
+    doc = view.document()
+    assert "```" not in doc.toPlainText() and "|---" not in doc.toPlainText()  # rendered
+    [(box, code)] = code_groups(doc)  # a code box, as in the transcript
+    assert code == "print('hi')"
+    cursor = QTextCursor(doc)
+    assert cursor.movePosition(QTextCursor.MoveOperation.End)
+    tables = [f for f in doc.rootFrame().childFrames() if f.__class__.__name__ == "QTextTable"]
+    assert tables  # a real table, not pipes
+    assert view.height() >= int(doc.size().height()) > 0  # grown to its text
+    copied: list[str] = []
+    view.copied.connect(copied.append)
+    centre = copy_button_rect(box).center()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPointF(centre.x(), centre.y() - view.verticalScrollBar().value()).toPoint())
+    assert copied == ["print('hi')"]
