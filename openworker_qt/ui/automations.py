@@ -75,6 +75,7 @@ from openworker_qt.core.inbox import Inbox, InboxItem, task_command
 from openworker_qt.core.standing_rules import StandingRule
 from openworker_qt.ui import design
 from openworker_qt.ui.schedule_text import local_time, local_zone, schedule_words
+from openworker_qt.ui.window_state import open_fitted
 
 __all__ = ["AutomationEditor", "AutomationsWindow"]
 
@@ -95,6 +96,7 @@ class AutomationEditor(QDialog):
                  workspace: str = "", parent: QWidget | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         super().__init__(parent)
+        open_fitted(self, (560, 0))
         self.store = store
         self.automation = automation
         self.clock = clock
@@ -404,6 +406,7 @@ class AutomationsWindow(QWidget):
         self.timer = QTimer(self)  # next runs and statuses move on their own
         self.timer.setInterval(30_000)
         self.timer.timeout.connect(self.refresh)
+        open_fitted(self, (900, 560))
         self.refresh()
 
     # --------------------------------------------------------------- reading

@@ -42,7 +42,7 @@ from openworker_qt.ui.settings_personas import PersonasPage
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.settings_updates import UpdatesPage
 from openworker_qt.ui.settings_voice import VoicePage
-from openworker_qt.ui.window_state import remember_geometry
+from openworker_qt.ui.window_state import open_fitted, remember_geometry
 
 
 class SettingsWindow(QWidget):
@@ -111,7 +111,7 @@ class SettingsWindow(QWidget):
         lay.addLayout(body, 1)
         lay.addWidget(buttons)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
-        self.resize(760, 520)
+        open_fitted(self, (880, 600))  # what its pages need, whole on the screen
 
     def add_page(self, title: str, page: QWidget) -> None:
         """A page added by the app (e.g. the MCP servers, when the runtime has them)."""

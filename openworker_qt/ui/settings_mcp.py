@@ -42,6 +42,7 @@ from openworker_qt.mcp import config as mc
 from openworker_qt.mcp.client import McpServer, State
 from openworker_qt.mcp.manager import McpManager
 from openworker_qt.ui import design
+from openworker_qt.ui.window_state import open_fitted
 
 RISKS = [RiskClass.READ, RiskClass.WRITE_LOCAL, RiskClass.EXEC, RiskClass.EXTERNAL]
 
@@ -77,6 +78,7 @@ class AddServerDialog(QDialog):
         lay.addWidget(self.error)
         lay.addWidget(buttons)
         self.config: mc.ServerConfig | None = None
+        open_fitted(self, (560, 0))  # the command's example fits, the dialog is on screen
 
     def _check(self) -> None:
         try:

@@ -10,6 +10,12 @@ so nothing flickers.
 position on its first show and saves them whenever it is hidden or closed. The
 geometry lives in ``windows.ini`` beside the global config (``QSettings``, INI
 format), so every state dir (``OPENWORKER_HOME``, tests) has its own.
+
+:func:`open_fitted` sizes a secondary window (Settings, Automations, a dialog) on
+its first show to what its content needs — at least its size hint and a given
+minimum, at most nine tenths of the screen — and places it whole on the screen,
+centred over the window it belongs to (it opened at the screen's bottom-right
+corner with its bottom edge off-screen).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 STATE_FILE = "windows.ini"
 #: How much of a window's top strip (where the title bar is) must be on a screen
@@ -121,3 +127,61 @@ def remember_geometry(widget: QWidget, key: str, config_dir: Path) -> None:
     save them on hide and close, and keep the window on a screen."""
     settings = QSettings(str(state_file(config_dir)), QSettings.Format.IniFormat, widget)
     widget.installEventFilter(_OnScreen(widget, settings, key))
+
+
+#: The share of the screen a fitted window may take at most.
+FIT_SHARE = 0.9
+
+
+def fit_on_screen(widget: QWidget, minimum: tuple[int, int] = (0, 0)) -> None:
+    """Size ``widget`` to its content (see :func:`open_fitted`) and put it, whole,
+    on the screen of the window it belongs to, centred over that window."""
+    owner = widget.parentWidget().window() if widget.parentWidget() is not None else None
+    if owner is None or owner is widget or not owner.isVisible():
+        active = QApplication.activeWindow()
+        owner = active if active is not None and active is not widget else None
+    screen = (owner.screen() if owner is not None else None) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    hint = widget.sizeHint()
+    width = max(widget.width(), hint.width(), minimum[0], widget.minimumWidth())
+    height = max(widget.height(), hint.height(), minimum[1], widget.minimumHeight())
+    width = min(width, int(area.width() * FIT_SHARE))
+    height = min(height, int(area.height() * FIT_SHARE))
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()  # the minimum the content needs is known now
+    widget.resize(width, height)
+    width, height = widget.width(), widget.height()  # a minimum may have won
+    frame = widget.frameGeometry()
+    extra_w, extra_h = frame.width() - widget.width(), frame.height() - widget.height()
+    centre = owner.frameGeometry().center() if owner is not None else area.center()
+    x = centre.x() - (width + extra_w) // 2
+    y = centre.y() - (height + extra_h) // 2
+    x = max(area.left(), min(x, area.right() + 1 - (width + extra_w)))
+    y = max(area.top(), min(y, area.bottom() + 1 - (height + extra_h)))
+    widget.move(x, y)
+
+
+class _FitOnFirstShow(QObject):
+    def __init__(self, widget: QWidget, minimum: tuple[int, int]) -> None:
+        super().__init__(widget)
+        self._widget = widget
+        self._minimum = minimum
+        self._done = False
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is getattr(self, "_widget", None) and event.type() == QEvent.Type.Show \
+                and not self._done:
+            self._done = True
+            fit_on_screen(self._widget, self._minimum)
+        return False
+
+
+def open_fitted(widget: QWidget, minimum: tuple[int, int] = (0, 0)) -> None:
+    """On its first show, ``widget`` takes the size its content needs (at least
+    ``minimum``) and opens whole on the screen, centred over its owner; later shows
+    keep where the user put it (and :func:`keep_on_screen` keeps it reachable)."""
+    widget.installEventFilter(_FitOnFirstShow(widget, minimum))
+    keep_on_screen(widget)
