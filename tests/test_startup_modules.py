@@ -119,7 +119,7 @@ def test_the_warm_up_after_the_first_paint_imports_every_module_a_first_turn_s_t
     # nothing more of the package.
     body = """
 from openworker_qt import deferred
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 
 for step in deferred.STEPS:
