@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +162,10 @@ class DesktopApp(QObject):
         self.push_to_talk: Any = None  # the global voice hotkey (ui/push_to_talk.py)
         self._enable_tray = enable_tray
         self._closing = False
+        # The background work started here (the model list, the personas' read, the
+        # services' start, the notifier's set-up), kept until it ends: a quit cancels
+        # what is left before the runtime stops (:meth:`shutdown`).
+        self._tasks: dict[asyncio.Future[None], None] = {}
 
         self.window = MainWindow(self.manager, self.bridge, self.inbox, self.answers, self.settings,
                                  workspace=self._workspace, keeps_running=self.keeps_running_in_tray)
@@ -349,12 +353,17 @@ class DesktopApp(QObject):
             self.create_tray()
         self.install_hotkey()
         self.install_voice_hotkey()
-        self._models_task = asyncio.ensure_future(self.load_models())
-        # (kept: a quit right after the start cancels them before the runtime stops)
-        self._startup_tasks = [asyncio.ensure_future(self.load_personas()),
-                               asyncio.ensure_future(self._start_services())]
+        self._keep(self.load_models())
+        self._keep(self.load_personas())
+        self._keep(self._start_services())
         if self.notices.is_null:
-            self._startup_tasks.append(asyncio.ensure_future(self.notices.start_native()))
+            self._keep(self.notices.start_native())
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it ends (see ``_tasks``)."""
+        task = asyncio.ensure_future(work)
+        self._tasks[task] = None
+        task.add_done_callback(lambda done: self._tasks.pop(done, None))
 
     async def load_personas(self) -> None:
         """Offer the enabled personas in the composer's picker (read in a worker)."""
@@ -557,7 +566,7 @@ class DesktopApp(QObject):
     def _on_onboarding_completed(self, model: str) -> None:
         if model:  # '' when skipped, or for the demo
             self.set_default_model(model)
-            self._models_task = asyncio.ensure_future(self.load_models())
+            self._keep(self.load_models())  # (a load still running is kept too)
 
     def show_workspace_dialog(self, *, first_run: bool) -> WorkspaceDialog:
         """Which folder new sessions start in (first run; File → Default folder…)."""
@@ -615,8 +624,8 @@ class DesktopApp(QObject):
         # A quit right after the start: the model list, the personas' read, the
         # services still starting (one started after the runtime stopped would never
         # be stopped) and the notifier's set-up end first.
-        for task in [getattr(self, "_models_task", None), *getattr(self, "_startup_tasks", ())]:
-            if task is not None and not task.done():
+        for task in list(self._tasks):
+            if not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
