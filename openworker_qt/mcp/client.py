@@ -4,9 +4,10 @@
 the connection is made by a background task (so servers start in parallel and
 the window never waits for one), and again on demand by the next call after a
 crash or a hang. Every wait is bounded: connecting by ``connect_timeout``, a call
-by the server's ``timeout``; whatever goes wrong becomes a :class:`McpFailure`
-whose message says in plain words what happened, with the tail of the server's
-stderr.
+by the server's ``timeout``; whatever goes wrong becomes a
+:class:`~openworker_qt.mcp.status.McpFailure` whose message says in plain words
+what happened (``failures.py``), with the tail of the server's stderr
+(``server_output.py``).
 
 The SDK's session is entered and left inside one task (anyio's cancel scopes
 require it); calls from the engine's tasks only send requests on it.
