@@ -23,7 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from aiohttp import web
 
-from openworker_qt.tools.web import WebSettings, fetch, html_to_markdown
+from openworker_qt.tools.web.fetch import fetch
+from openworker_qt.tools.web.guard import WebSettings
+from openworker_qt.tools.web.readable import html_to_markdown
 
 BIG = 100 * 1024 * 1024
 

@@ -49,9 +49,10 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(NO_DISPLAY)
             return 2
         try:
-            from openworker_qt.app import main as app_main
+            from openworker_qt.launch import main as app_main
         except ImportError as exc:  # the desktop layer is optional for headless installs
-            if getattr(exc, "name", "") not in ("openworker_qt.app", "PySide6", "qasync"):
+            if getattr(exc, "name", "") not in ("openworker_qt.app", "openworker_qt.launch", "PySide6",
+                                                  "qasync"):
                 raise
             from openworker_qt.cli import main as cli_main
 

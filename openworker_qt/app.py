@@ -11,10 +11,12 @@ The windows never see the app: each is built here from the services it uses
 :class:`ModelCatalog`) and the narrow protocols of ``ui/ports.py``
 (:class:`InboxAnswers` answers inbox items, :class:`WindowSessions` starts
 sessions from quick ask and the demo), and what they ask of the app arrives
-as signals connected here. Tests and the screenshot script build a
-``DesktopApp`` directly; :func:`main` adds the process concerns:
-single instance, the shared redacting log (:func:`openworker_qt.logs.setup_logging`),
-an exception hook that shows a non-fatal banner, and graceful shutdown.
+as signals connected here (the notifications' too:
+:class:`~openworker_qt.desktop_notices.DesktopNotices`). Tests and the
+screenshot script build a ``DesktopApp`` directly;
+:func:`openworker_qt.launch.main` adds the process concerns: single instance,
+the shared redacting log, an exception hook that shows a non-fatal banner, and
+graceful shutdown.
 
 Heavy modules (SDKs, pypdf, whisper) are imported lazily by the core, so the
 window is up in well under half a second.
@@ -26,38 +28,32 @@ import asyncio
 import contextlib
 import logging
 import os
-import sys
-import time
-import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
-
-_T0 = time.perf_counter()
 
 os.environ.setdefault("QT_API", "pyside6")
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QWidget
 
-from openworker_qt.qt import feature_check  # noqa: E402
+from openworker_qt.qt import feature_check
 
 feature_check.install()  # before the ~270 imports below (PySide checks each one)
 
-from openworker_qt import deferred, quit_watchdog  # noqa: E402
+from openworker_qt import deferred  # noqa: E402
 from openworker_qt.automation.keepawake import KeepAwake, platform_inhibitor  # noqa: E402
 from openworker_qt.core.approvals import Approver, Questioner  # noqa: E402
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner  # noqa: E402
 from openworker_qt.core.inbox import Action, InboxError, resolution_for  # noqa: E402
 from openworker_qt.core.sessions import SessionManager  # noqa: E402
 from openworker_qt.core.tool_api import ToolRegistry  # noqa: E402
-from openworker_qt.logs import setup_logging  # noqa: E402
+from openworker_qt.desktop_notices import DesktopNotices  # noqa: E402
 from openworker_qt.qt.bridge import EngineBridge  # noqa: E402
 from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.model_catalog import ModelCatalog  # noqa: E402
-from openworker_qt.qt.notifications import Notifier, NullNotifier  # noqa: E402
+from openworker_qt.qt.notifications import Notifier  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
@@ -72,7 +68,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("openworker_qt.app")
 
-__all__ = ["RESOURCES", "DesktopApp", "InboxAnswers", "after_first_paint", "app_icon", "main", "resource"]
+__all__ = ["RESOURCES", "DesktopApp", "InboxAnswers", "after_first_paint", "app_icon", "resource"]
 
 
 class InboxAnswers:
@@ -104,11 +100,11 @@ class DesktopApp(QObject):
 
     Signals:
         error_reported(str): an unexpected error to show as a non-fatal banner.
-        quitting(): once, when quitting begins (:func:`main` arms the quit watchdog on it).
+        quitting(): once, when quitting begins (``launch.main`` arms the quit watchdog on it).
     """
 
     error_reported = Signal(str)
-    #: Emitted once, when quitting begins (:func:`main` arms the quit watchdog on it).
+    #: Emitted once, when quitting begins (``launch.main`` arms the quit watchdog on it).
     quitting = Signal()
 
     def __init__(
@@ -166,6 +162,10 @@ class DesktopApp(QObject):
         self.push_to_talk: Any = None  # the global voice hotkey (ui/push_to_talk.py)
         self._enable_tray = enable_tray
         self._closing = False
+        # The background work started here (the model list, the personas' read, the
+        # services' start, the notifier's set-up), kept until it ends: a quit cancels
+        # what is left before the runtime stops (:meth:`shutdown`).
+        self._tasks: dict[asyncio.Future[None], None] = {}
 
         self.window = MainWindow(self.manager, self.bridge, self.inbox, self.answers, self.settings,
                                  workspace=self._workspace, keeps_running=self.keeps_running_in_tray)
@@ -187,11 +187,16 @@ class DesktopApp(QObject):
         self.window.folder_grant_requested.connect(lambda folder: self.grant_folder(folder, self.window))
         self.models.changed.connect(self.window.set_known_models)
         self.error_reported.connect(lambda text: self.window.show_message(text))
-        self.notifier: Notifier = notifier or NullNotifier()
-        self.notifier.on_activated = self._on_notification_activated
-        self.inbox.item_added.connect(self._on_inbox_item_added)
-        self.inbox.item_resolved.connect(self._on_inbox_item_resolved)
-        self.bridge.event_received.connect(self._on_bridge_event)
+        self.notices = DesktopNotices(self.window, self.manager.store, notifier=notifier,
+                                      quick_ask=lambda: self.quick_ask, tray=lambda: self.tray,
+                                      parent=self)
+        self.notices.answer_requested.connect(
+            lambda item_id, action: self.respond_item(item_id, action, by="notification"))
+        self.notices.inbox_requested.connect(self.show_inbox)
+        self.notices.session_requested.connect(self.open_session)
+        self.inbox.item_added.connect(self.notices.inbox_item_added)
+        self.inbox.item_resolved.connect(self.notices.inbox_item_resolved)
+        self.bridge.event_received.connect(self.notices.turn_event)
         if runtime.mcp is not None:
             self._wire_mcp()
 
@@ -348,12 +353,17 @@ class DesktopApp(QObject):
             self.create_tray()
         self.install_hotkey()
         self.install_voice_hotkey()
-        self._models_task = asyncio.ensure_future(self.load_models())
-        # (kept: a quit right after the start cancels them before the runtime stops)
-        self._startup_tasks = [asyncio.ensure_future(self.load_personas()),
-                               asyncio.ensure_future(self._start_services())]
-        if isinstance(self.notifier, NullNotifier):
-            self._startup_tasks.append(asyncio.ensure_future(self._start_notifier()))
+        self._keep(self.load_models())
+        self._keep(self.load_personas())
+        self._keep(self._start_services())
+        if self.notices.is_null:
+            self._keep(self.notices.start_native())
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, kept until it ends (see ``_tasks``)."""
+        task = asyncio.ensure_future(work)
+        self._tasks[task] = None
+        task.add_done_callback(lambda done: self._tasks.pop(done, None))
 
     async def load_personas(self) -> None:
         """Offer the enabled personas in the composer's picker (read in a worker)."""
@@ -378,24 +388,6 @@ class DesktopApp(QObject):
         for failure in await self.runtime.start():
             self.error_reported.emit(self.tr("{name} could not start: {reason}").format(
                 name=failure.name, reason=failure.message))
-
-    async def _start_notifier(self) -> None:
-        """The platform's notifications (desktop-notifier on Linux, macOS and Windows);
-        where there are none (no notification daemon), tray balloons or nothing, quietly."""
-        from openworker_qt.qt.notifications import NativeNotifier
-
-        native = NativeNotifier(icon=str(resource("icons", "openworker.svg")))
-        if await native.start():
-            self.set_notifier(native)
-            return
-        if self.tray is not None and self.tray.icon is not None:
-            from openworker_qt.qt.notifications import TrayNotifier
-
-            self.set_notifier(TrayNotifier(self.tray.icon))
-
-    def set_notifier(self, notifier: Notifier) -> None:
-        self.notifier = notifier
-        notifier.on_activated = self._on_notification_activated
 
     # ---------------------------------------------------------- satellites
 
@@ -494,59 +486,13 @@ class DesktopApp(QObject):
 
     # ------------------------------------------------------- notifications
 
-    def _on_inbox_item_added(self, item: Any) -> None:
-        if item.kind == "notice" or self.window.watching(item.session_id):
-            return  # (one the user is looking at is answered on its card)
-        info = self.manager.store.get_session(item.session_id)
-        title = info.title if info and info.title else self.tr("a session")
-        if item.kind == "approval":
-            from openworker_qt.qt.wording import approval_question
-
-            question = approval_question(item.tool, dict(item.arguments or {}), item.target)
-            self.notifier.notify(
-                f"inbox:{item.id}",
-                self.tr("Approval needed: {tool}").format(tool=question),  # words, not tool ids
-                f"{title}\n{item.args_preview or item.reason}",
-                [("approve", self.tr("Approve")), ("deny", self.tr("Deny"))],
-            )
-        else:
-            self.notifier.notify(f"inbox:{item.id}", self.tr("OpenWorker has a question"),
-                                 f"{title}\n{item.title}")
-
-    def _on_inbox_item_resolved(self, item: Any) -> None:
-        self.notifier.withdraw(f"inbox:{item.id}")
-
-    def _on_bridge_event(self, event: Any) -> None:
-        from openworker_qt.core import events as ev
-
-        if not isinstance(event, ev.TurnEnded) or event.status not in ("completed", "error"):
-            return
-        if self.window.isActiveWindow() and self.window.session_id == event.session_id:
-            return  # the user is looking at it
-        popup = self.quick_ask
-        if popup is not None and popup.isVisible() and popup.session_id == event.session_id:
-            return  # the quick ask shows that very answer
-        info = self.manager.store.get_session(event.session_id)
-        title = (info.title if info else "") or event.session_id
-        heading = self.tr("Finished") if event.status == "completed" else self.tr("Failed")
-        self.notifier.notify(f"session:{event.session_id}", f"{heading}: {title}",
-                             event.detail or self.tr("Click to open the session."))
-
     def _on_automation_run(self, run: Any, automation: Any) -> None:
-        """A run finished or failed: say so (a run waiting for you already has its
-        approval's notification, titled with the automation's name)."""
+        """A run finished or failed: the tray's badge, and a notification (a run waiting
+        for you already has its approval's notification, titled with the automation's name)."""
         if run.status not in ("completed", "failed") or not run.session_id:
             return
         self._update_failure_badge()
-        name = automation.name if automation is not None else self.tr("An automation")
-        if run.status == "completed":
-            title = self.tr("Finished: {name}").format(name=name)
-            body = (self.tr("Deliverables: {files}").format(files=", ".join(run.deliverables))
-                    if run.deliverables else self.tr("Click to open the run."))
-        else:
-            title = self.tr("Failed: {name}").format(name=name)
-            body = run.note or self.tr("Click to see what happened.")
-        self.notifier.notify(f"session:{run.session_id}", title, body)
+        self.notices.automation_ended(run, automation)
 
     def _update_failure_badge(self) -> None:
         if self.tray is not None:
@@ -567,16 +513,6 @@ class DesktopApp(QObject):
         self.automations_window.raise_()
         self.automations_window.activateWindow()
         return self.automations_window
-
-    def _on_notification_activated(self, key: str, action: str) -> None:
-        kind, _, ident = key.partition(":")
-        if kind == "inbox" and ident.isdigit():
-            if action in ("approve", "deny"):
-                self.respond_item(int(ident), action, by="notification")  # type: ignore[arg-type]
-            else:
-                self.show_inbox()
-        elif kind == "session":
-            self.open_session(ident)
 
     def keeps_running_in_tray(self) -> bool:
         return self.tray is not None and bool(self.tray.visible) and not self._closing
@@ -630,7 +566,7 @@ class DesktopApp(QObject):
     def _on_onboarding_completed(self, model: str) -> None:
         if model:  # '' when skipped, or for the demo
             self.set_default_model(model)
-            self._models_task = asyncio.ensure_future(self.load_models())
+            self._keep(self.load_models())  # (a load still running is kept too)
 
     def show_workspace_dialog(self, *, first_run: bool) -> WorkspaceDialog:
         """Which folder new sessions start in (first run; File → Default folder…)."""
@@ -688,8 +624,8 @@ class DesktopApp(QObject):
         # A quit right after the start: the model list, the personas' read, the
         # services still starting (one started after the runtime stopped would never
         # be stopped) and the notifier's set-up end first.
-        for task in [getattr(self, "_models_task", None), *getattr(self, "_startup_tasks", ())]:
-            if task is not None and not task.done():
+        for task in list(self._tasks):
+            if not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
@@ -710,154 +646,7 @@ class DesktopApp(QObject):
             self.hotkey.unregister()
         if self.push_to_talk is not None:
             self.push_to_talk.close()
-        await self.notifier.close()
+        await self.notices.close()
         if self.keep_awake is not None:
             await asyncio.to_thread(self.keep_awake.close)
         self.window.close()
-
-
-# ---------------------------------------------------------------- process level
-
-
-def install_excepthook(report: Callable[[str], None]) -> None:
-    """Unhandled exceptions go to the log and to a banner; the app keeps running."""
-
-    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        log.error("unhandled exception:\n%s", "".join(traceback.format_exception(kind, exc, tb)))
-        try:
-            report(f"Something went wrong: {exc} (details in the log file)")
-        except Exception:  # the banner itself must never take the app down
-            pass
-
-    sys.excepthook = hook
-
-
-def main(argv: list[str]) -> int:
-    from openworker_qt.qt.event_loop import new_event_loop  # qasync, async generators closed
-    from openworker_qt.qt.single_instance import SingleInstance, send_to_running, server_name
-    from openworker_qt.runtime import open_runtime
-    from openworker_qt.storage.paths import app_paths
-
-    QApplication.setApplicationName("OpenWorker Qt")
-    QApplication.setOrganizationName("OpenWorker")
-    QApplication.setDesktopFileName("openworker-qt")
-    qapp = QApplication.instance() or QApplication([sys.argv[0], *argv])
-    assert isinstance(qapp, QApplication)
-    qapp.setWindowIcon(app_icon())
-    qapp.setQuitOnLastWindowClosed(False)
-    paths = app_paths().ensure()
-    name = server_name(str(paths.data))
-    if "--new-instance" not in argv and send_to_running(name, argv):
-        return 0
-    from openworker_qt.ui.theme import apply_theme, follow_system_scheme, install_translator
-
-    install_translator(qapp)
-    setup_logging(paths)  # the same redacting set-up as the CLI and headless modes
-    try:
-        # After an update: the schema steps run in a worker, a small window on screen.
-        from openworker_qt.ui.upgrade_window import prepare_database
-
-        prepare_database(paths.database)
-        runtime = open_runtime()
-    except Exception as exc:
-        QMessageBox.critical(None, "OpenWorker Qt", f"OpenWorker Qt cannot start:\n\n{exc}")
-        return 2
-    apply_theme(qapp, str(runtime.config.get("ui.theme", "system")))
-    follow_system_scheme(qapp, lambda: str(runtime.config.get("ui.theme", "system")))
-    if language := str(runtime.config.get("general.language") or ""):
-        install_translator(qapp, language)
-    loop = new_event_loop(qapp)
-    asyncio.set_event_loop(loop)
-    from openworker_qt.ui.workspace import startup_workspace
-
-    # Never the launch folder (under `scripts/dev app` that was the source checkout).
-    # (MCP servers: their settings are read after the first paint, then they connect)
-    desktop = DesktopApp(runtime, workspace=startup_workspace(runtime.config), load_mcp=True)
-    install_excepthook(desktop.error_reported.emit)
-
-    def on_loop_error(_loop: asyncio.AbstractEventLoop, ctx: dict[str, Any]) -> None:
-        log.error("asyncio: %s", ctx.get("message"), exc_info=ctx.get("exception"))
-        if not desktop._closing:  # (the window is going away: no banner)
-            desktop.error_reported.emit(str(ctx.get("exception") or ctx.get("message")))
-
-    loop.set_exception_handler(on_loop_error)
-    single = SingleInstance(name, desktop)
-    single.listen()
-    single.message_received.connect(desktop.handle_args)
-    desktop.start()
-
-    # After the window is on screen: the workspace question, then onboarding (building
-    # it probes the keyring: 25-120 ms here) would hold back the first paint.
-    after_first_paint(desktop.window, desktop.start_first_run)
-    if os.environ.get("OPENWORKER_BENCH_STARTUP"):
-        after_first_paint(desktop.window, lambda: print(
-            f"window-exposed {time.perf_counter() - _T0:.4f} cpu {time.process_time():.4f}",
-            flush=True))
-    if os.environ.get("OPENWORKER_SMOKE_TEST"):  # packaging: quit after the first paint
-        from openworker_qt import smoke
-
-        if smoke.enabled():
-            smoke.arm(desktop, _T0)
-    if argv:
-        desktop.handle_args(argv)
-    # Once quitting begins, the process ends within the watchdog's time, whatever
-    # hangs (see quit_watchdog.py: nothing the user stored can be lost by it).
-    watchdog = quit_watchdog.QuitWatchdog(exit_code=lambda: int(getattr(desktop, "smoke_status", 0)))
-    desktop.quitting.connect(watchdog.arm)
-    if os.environ.get(quit_watchdog.TEST_STUCK_THREAD_ENV):  # tests only (see quit_watchdog.py)
-        quit_watchdog.start_stuck_thread()
-    _quit_on_signals(desktop, watchdog)
-    with loop:
-        loop.run_forever()
-        watchdog.arm()  # (the loop may also end without desktop.quit(): a log-out)
-        _finish_leftover_tasks(loop)
-        # What is left now (nothing, normally) would be destroyed at interpreter
-        # exit, where the handler's logging could block: see _finish_leftover_tasks.
-        loop.set_exception_handler(lambda _loop, _ctx: None)
-    runtime.close()
-    quit_watchdog.arm_backstop(watchdog.timeout)
-    return int(getattr(desktop, "smoke_status", 0))
-
-
-def _finish_leftover_tasks(loop: asyncio.AbstractEventLoop, timeout: float = 5.0) -> None:
-    """Cancel the tasks still pending when the loop stops and let them end (bounded).
-
-    Left pending, a task is destroyed during the interpreter's finalization: its
-    "Task was destroyed but it is pending!" went to the loop's exception handler,
-    which logs (the log handler's lock, the import lock for the record's copy)
-    and emitted a Qt signal, at a moment when the daemon threads (SDK imports,
-    keyring reads, the log writer) have been stopped wherever they were, any lock
-    they held then held for ever. A SIGTERM at the first paint (the personas'
-    read, the notifier's set-up still pending) was seen to hang there for good.
-    """
-    deadline = time.monotonic() + timeout
-    while pending := [task for task in asyncio.all_tasks(loop) if not task.done()]:
-        left = deadline - time.monotonic()
-        if left <= 0:  # (a task that will not end: the quit watchdog is armed)
-            log.warning("tasks still pending at quit: %s", pending)
-            return
-        for task in pending:  # (an ending task may start another: cancelled next round)
-            task.cancel()
-        try:
-            loop.run_until_complete(asyncio.wait(pending, timeout=left))
-        except Exception:
-            log.exception("ending the tasks left at quit failed")
-            return
-
-
-def _quit_on_signals(desktop: DesktopApp,
-                     watchdog: quit_watchdog.QuitWatchdog | None = None) -> None:
-    """SIGINT/SIGTERM quit gracefully (a timer lets Python see the signal); the
-    watchdog is armed at once, should the loop itself be stuck."""
-    import signal
-
-    def on_signal(*_: object) -> None:
-        if watchdog is not None:
-            watchdog.arm()
-        desktop.quit()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, on_signal)
-    wake = QTimer(desktop)
-    wake.timeout.connect(lambda: None)
-    wake.start(300)

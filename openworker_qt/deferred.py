@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from openworker_qt.runtime import TOOL_MODULES
+from openworker_qt.runtime_tools import TOOL_MODULES
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ runtime's close, the interpreter's own exit) is bounded step by step, but it
 waits on threads and locks it does not own: an SDK import, a keyring read, a
 SQLite reader, an MCP server, a platform call. A thread stuck there used to
 keep the process alive for good (a quit, a SIGTERM, a log-out that never
-ended). :class:`QuitWatchdog` is armed by :func:`openworker_qt.app.main` the
+ended). :class:`QuitWatchdog` is armed by :func:`openworker_qt.launch.main` the
 moment quitting begins; if the process is still alive ``timeout`` seconds later
 (:data:`ENV`, default :data:`DEFAULT_TIMEOUT`), it writes which threads were
 still alive, with their stacks, to stderr and the log, and ends the process

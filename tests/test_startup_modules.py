@@ -76,7 +76,7 @@ def _offending(modules: set[str], names: tuple[str, ...]) -> list[str]:
 def test_importing_the_desktop_app_loads_nothing_the_first_paint_does_not_need(
     tmp_path: Path,
 ) -> None:
-    modules = _loaded("import openworker_qt.app", tmp_path)
+    modules = _loaded("import openworker_qt.launch", tmp_path)  # (and so the app)
     assert "openworker_qt.ui.main_window" in modules  # (the check sees the window's imports)
     assert _offending(modules, NOT_AT_START) == []
 
@@ -118,7 +118,7 @@ def test_the_warm_up_after_the_first_paint_imports_every_module_a_first_turn_s_t
     # nothing more of the package.
     body = """
 from openworker_qt import deferred
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 
 for step in deferred.STEPS:

@@ -40,9 +40,9 @@ def mcp_listing(rt: Any, workspace: Path,
     Blocking: it runs its own event loop (the CLI has no other)."""
     import asyncio
 
-    from openworker_qt.mcp.client import State
     from openworker_qt.mcp.doctor import login_path
     from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.mcp.status import State
     from openworker_qt.mcp.tools import server_prefix
 
     within = MCP_WAIT if within is None else within

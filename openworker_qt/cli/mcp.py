@@ -327,8 +327,9 @@ def _configured(name: str) -> mcp_config.ServerConfig:
 
 
 def _login(name: str) -> int:
-    from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.mcp.client import McpServer
     from openworker_qt.mcp.config import McpConfigError
+    from openworker_qt.mcp.status import McpFailure
     from openworker_qt.storage import secrets
 
     config = _configured(name)
@@ -382,9 +383,9 @@ async def connect(rt: Any, workspace: Path | None, *, wait: float | None = None)
     its tools join the session when it is ready. Problems go to stderr."""
     if not _any_file(rt.paths.config, workspace):
         return None  # (no server is set up anywhere: MCP is not even imported)
-    from openworker_qt.mcp.client import State
     from openworker_qt.mcp.doctor import login_path
     from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.mcp.status import State
     from openworker_qt.storage import secrets
 
     manager = await asyncio.to_thread(
@@ -446,8 +447,9 @@ async def disconnect(manager: Any) -> None:
 
 def _browse(args: argparse.Namespace) -> int:
     """What a server offers besides tools: resources (to attach) and prompts."""
-    from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.mcp.client import McpServer
     from openworker_qt.mcp.doctor import login_path
+    from openworker_qt.mcp.status import McpFailure
     from openworker_qt.storage import secrets
 
     config = _configured(args.name)

@@ -4,9 +4,10 @@
 the connection is made by a background task (so servers start in parallel and
 the window never waits for one), and again on demand by the next call after a
 crash or a hang. Every wait is bounded: connecting by ``connect_timeout``, a call
-by the server's ``timeout``; whatever goes wrong becomes a :class:`McpFailure`
-whose message says in plain words what happened, with the tail of the server's
-stderr.
+by the server's ``timeout``; whatever goes wrong becomes a
+:class:`~openworker_qt.mcp.status.McpFailure` whose message says in plain words
+what happened (``failures.py``), with the tail of the server's stderr
+(``server_output.py``).
 
 The SDK's session is entered and left inside one task (anyio's cancel scopes
 require it); calls from the engine's tasks only send requests on it.
@@ -18,156 +19,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
 import logging
 import os
 import shutil
-import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from openworker_qt.core.background import spawn
 from openworker_qt.mcp.config import ServerConfig, resolve
+from openworker_qt.mcp.failures import explain, is_transport_error, needs_sign_in, not_found
+from openworker_qt.mcp.server_output import StderrTail
+from openworker_qt.mcp.status import McpFailure, PromptInfo, ResourceInfo, State, Status, ToolInfo
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 30.0  # (the default ``startTimeout``: config.DEFAULT_START_TIMEOUT)
-STDERR_KEEP = 32 * 1024
 #: Seconds a server that failed to start is not tried again (doubling per failure, up to the last).
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 30.0, 60.0)
-
-
-class _Quieter(logging.Filter):
-    """The SDK logs every line a server prints on stdout that is not JSON-RPC, with a
-    traceback: a server flooding stdout would flood our log. Lets
-    :data:`GARBAGE_LOGS` such records through per minute, then one note."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.window = 0.0
-        self.count = 0
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if "Failed to parse JSONRPC message" not in str(record.msg):
-            return True
-        now = time.monotonic()
-        if now - self.window > 60:
-            self.window, self.count = now, 0
-        self.count += 1
-        if self.count == GARBAGE_LOGS + 1:
-            record.msg = "An MCP server keeps printing things that are not MCP; not logged for a minute"
-            record.exc_info = None
-            record.args = ()
-            return True
-        return self.count <= GARBAGE_LOGS
-
-
-    def reset(self) -> None:
-        self.window, self.count = 0.0, 0
-
-
-GARBAGE_LOGS = 5
-QUIETER = _Quieter()
-logging.getLogger("mcp.client.stdio").addFilter(QUIETER)
-
-
-class State(enum.StrEnum):
-    STOPPED = "stopped"
-    DISABLED = "disabled"
-    STARTING = "starting"
-    READY = "ready"
-    FAILED = "failed"
-
-
-class McpFailure(Exception):
-    """A server could not do what was asked; ``str()`` is for the user."""
-
-
-@dataclass(frozen=True, slots=True)
-class ToolInfo:
-    name: str  # the server's name for it
-    title: str
-    description: str
-    schema: dict[str, Any]
-    read_only_hint: bool | None
-    destructive_hint: bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class ResourceInfo:
-    uri: str
-    name: str
-    title: str
-    description: str
-    mime_type: str
-
-
-@dataclass(frozen=True, slots=True)
-class PromptInfo:
-    name: str
-    title: str
-    description: str
-    arguments: tuple[tuple[str, bool], ...]  # (name, required)
 
 
 @dataclass(frozen=True, slots=True)
 class _Content:
     content: list[Any]
-
-
-class StderrTail:
-    """The server's stderr through a pipe, drained by a thread (a flood never blocks
-    the server or the loop), keeping the last :data:`STDERR_KEEP` bytes."""
-
-    def __init__(self, keep: int = STDERR_KEEP) -> None:
-        self.keep = keep
-        self._buf = bytearray()
-        self._lock = threading.Lock()
-        self.total = 0
-
-    def open(self) -> IO[bytes]:
-        """A new pipe's write end for the next process (close it once spawned)."""
-        r, w = os.pipe()
-        threading.Thread(target=self._drain, args=(r,), name="mcp-stderr", daemon=True).start()
-        return os.fdopen(w, "wb", buffering=0)
-
-    def _drain(self, fd: int) -> None:
-        with os.fdopen(fd, "rb", buffering=0) as pipe:
-            while chunk := pipe.read(65536):
-                with self._lock:
-                    self.total += len(chunk)
-                    self._buf += chunk
-                    if len(self._buf) > 2 * self.keep:
-                        del self._buf[: len(self._buf) - self.keep]
-
-    def clear(self) -> None:
-        with self._lock:
-            self._buf.clear()
-            self.total = 0
-
-    def text(self, lines: int = 20) -> str:
-        with self._lock:
-            data = bytes(self._buf[-self.keep:])
-        out = data.decode("utf-8", "replace").rstrip().splitlines()[-lines:]
-        return "\n".join(line[:400] for line in out)
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    state: State
-    message: str = ""
-    tools: int = 0
-    stderr: str = ""
-
-    def describe(self) -> str:
-        text = {State.STOPPED: "not started", State.DISABLED: "turned off",
-                State.STARTING: "starting", State.READY: f"ready, {self.tools} tools",
-                State.FAILED: "not working"}[self.state]
-        return f"{text}: {self.message}" if self.message else text
 
 
 Listener = Callable[["McpServer"], None]
@@ -446,11 +322,11 @@ class McpServer:
                 ready.set_exception(exc)
             self._schedule_retry()
         except BaseException as exc:
-            failure = self._failure(self._explain(exc))
+            failure = self._failure(explain(exc, self.config, self.http_status, self._hint()))
             if not ready.done():
                 ready.set_exception(failure)
             log.info("MCP server %s: %s", self.config.name, failure, exc_info=exc)
-            if not _needs_sign_in(exc):
+            if not needs_sign_in(exc):
                 self._schedule_retry()
         finally:
             self._session = None
@@ -487,7 +363,7 @@ class McpServer:
         env.setdefault("PATH", path)
         program = await asyncio.to_thread(shutil.which, config.command, path=env["PATH"])
         if program is None:
-            raise self._failure(_not_found(config.command))
+            raise self._failure(not_found(config.command))
         errlog = self.stderr.open()
         try:
             if process.SUPPORTED:  # its own process group, ended however the connection ends
@@ -637,7 +513,8 @@ class McpServer:
                 raise self._failure(f"did not answer {what} within {limit:g} s; it is "
                                     "restarted for the next call.", in_call=True) from None
             if self.config.transport != "stdio" and self.http_status in (401, 403):
-                raise self._failure(self._explain(exc), in_call=True) from None
+                raise self._failure(explain(exc, self.config, self.http_status, self._hint()),
+                                    in_call=True) from None
             if exc.code == CONNECTION_CLOSED or not self._alive():
                 await self._why_closed()
                 raise self._failure(f"stopped while answering {what}; it is restarted "
@@ -648,7 +525,7 @@ class McpServer:
             raise self._failure(f"the connection broke while answering {what} ({exc}); "
                                 "it is restarted for the next call.", in_call=True) from None
         except Exception as exc:
-            if _is_transport_error(exc) or not self._alive():
+            if is_transport_error(exc) or not self._alive():
                 await self._why_closed()
                 raise self._failure(f"the connection broke while answering {what}; it is "
                                     "restarted for the next call.", in_call=True) from None
@@ -724,80 +601,3 @@ class McpServer:
     def _alive(self) -> bool:
         return self._task is not None and not self._task.done()
 
-    def _explain(self, exc: BaseException) -> str:
-        """Why connecting failed, in plain words."""
-        from openworker_qt.mcp.oauth import SignInRequired
-
-        for one in _leaves(exc):
-            if isinstance(one, SignInRequired):
-                return str(one)
-            if type(one).__name__ in ("OAuthFlowError", "OAuthTokenError", "OAuthRegistrationError"):
-                return (f"the sign-in did not work ({one}); sign in again (Settings → MCP "
-                        f"servers → Sign in, or `openworker-qt mcp login {self.config.name}`).")
-        leaf = _leaf(exc)
-        name = type(leaf).__name__
-        text = str(leaf)
-        if self.config.transport != "stdio" and self.http_status in (401, 403):
-            what = "unauthorized" if self.http_status == 401 else "forbidden"
-            return (f"{what}: check the token (or sign in again: "
-                    f"openworker-qt mcp login {self.config.name}).")
-        if self.config.transport != "stdio" and self.http_status >= 400:
-            return f"answered HTTP {self.http_status} ({text or name})."
-        if name in ("ConnectError", "ConnectTimeout") or isinstance(leaf, ConnectionRefusedError):
-            return f"could not be reached at {self.config.url} ({text or name})."
-        if name == "HTTPStatusError":
-            return f"refused the connection: {text}"
-        if "Connection closed" in text or isinstance(leaf, (EOFError, BrokenPipeError)):
-            return "stopped before it finished starting." + self._hint()
-        return f"could not start: {text or name}."
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    """Every exception in ``exc`` (groups opened, causes and contexts followed)."""
-    out: list[BaseException] = []
-    todo = [exc]
-    while todo and len(out) < 100:
-        one = todo.pop()
-        if isinstance(one, BaseExceptionGroup):
-            todo.extend(one.exceptions)
-            continue
-        out.append(one)
-        for linked in (one.__cause__, one.__context__):
-            if linked is not None and linked not in out:
-                todo.append(linked)
-    return out
-
-
-def _needs_sign_in(exc: BaseException) -> bool:
-    from openworker_qt.mcp.oauth import SignInRequired
-
-    return any(isinstance(one, SignInRequired) for one in _leaves(exc))
-
-
-def _is_transport_error(exc: BaseException) -> bool:
-    import anyio
-
-    leaf = _leaf(exc)
-    return isinstance(leaf, (anyio.ClosedResourceError, anyio.BrokenResourceError,
-                             anyio.EndOfStream))
-
-
-def _not_found(command: str) -> str:
-    tips = {
-        "npx": "npx comes with Node.js.", "node": "Install Node.js.",
-        "uvx": "uvx comes with uv (https://docs.astral.sh/uv/).", "uv": "Install uv.",
-        "docker": "Install Docker and start it.",
-        "python": "Install Python.", "python3": "Install Python.",
-    }
-    base = os.path.basename(command)
-    tip = tips.get(base.removesuffix(".exe").removesuffix(".cmd"), "")
-    where = "" if sys.platform.startswith("win") else (
-        " OpenWorker looked in your login shell's PATH too; if you installed it with nvm, "
-        "asdf, pyenv or Homebrew, run `openworker-qt mcp doctor` to see what it found.")
-    return f"the program {command!r} was not found. {tip}{where}".replace("  ", " ")

@@ -195,7 +195,8 @@ async def check_server(config: ServerConfig, *, within: float = 30.0,
     """Connect (initialize), list the tools, disconnect: what "Test server" shows.
     With ``set_secret`` an HTTP server's sign-in (its stored tokens, refreshed if
     needed) is used as in a session; the browser is never opened."""
-    from openworker_qt.mcp.client import McpFailure, McpServer
+    from openworker_qt.mcp.client import McpServer
+    from openworker_qt.mcp.status import McpFailure
 
     server = McpServer(config, get_secret=get_secret, set_secret=set_secret, path=login_path,
                        connect_timeout=within)
@@ -241,8 +242,8 @@ async def count_tools(servers: list[ServerConfig], *, within: float = 20.0,
     start are left out."""
     import asyncio
 
-    from openworker_qt.mcp.client import State
     from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.mcp.status import State
 
     manager = McpManager([s for s in servers if s.enabled], get_secret=get_secret,
                          set_secret=set_secret, path=login_path, connect_timeout=within)

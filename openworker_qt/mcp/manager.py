@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.mcp.client import McpServer, PromptInfo, ResourceInfo, State
+from openworker_qt.mcp.client import McpServer
 from openworker_qt.mcp.config import (
     ServerConfig,
     TrustStore,
@@ -32,6 +32,7 @@ from openworker_qt.mcp.config import (
     save_global,
     workspace_file,
 )
+from openworker_qt.mcp.status import PromptInfo, ResourceInfo, State
 from openworker_qt.mcp.tools import PREFIX, server_tools, tool_name
 
 log = logging.getLogger(__name__)

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 from openworker_qt.core.approvals import tool_key
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.domain.mcp_names import PREFIX, server_prefix, split_name, tool_name
-from openworker_qt.mcp.client import McpFailure
 from openworker_qt.mcp.content import RESULT_CAP, cap, result_text
+from openworker_qt.mcp.status import McpFailure
 
 if TYPE_CHECKING:
-    from openworker_qt.mcp.client import McpServer, ToolInfo
+    from openworker_qt.mcp.client import McpServer
+    from openworker_qt.mcp.status import ToolInfo
 
 __all__ = [
     "PREFIX", "RESULT_CAP", "make_tool", "server_prefix", "server_tools", "split_name", "tool_name",

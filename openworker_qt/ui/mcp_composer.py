@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.mcp.client import PromptInfo, ResourceInfo
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import PromptInfo, ResourceInfo
 from openworker_qt.ui.attachments import mcp_attachment
 from openworker_qt.ui.composer import Composer
 

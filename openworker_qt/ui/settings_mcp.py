@@ -39,8 +39,9 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.domain.risk import RiskClass
 from openworker_qt.mcp import config as mc
-from openworker_qt.mcp.client import McpServer, State
+from openworker_qt.mcp.client import McpServer
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import State
 from openworker_qt.ui import design
 from openworker_qt.ui.window_state import open_fitted
 
@@ -427,7 +428,7 @@ class McpPage(QWidget):
             return None
 
         async def go() -> None:
-            from openworker_qt.mcp.client import McpFailure
+            from openworker_qt.mcp.status import McpFailure
 
             self.log.setPlainText(self.tr("Finish signing in in your browser…"))
             try:

@@ -3,7 +3,7 @@ worker thread while a small window says so.
 
 A schema step over a year of sessions (a million messages counted and indexed)
 takes seconds; run on the GUI thread it froze the start with nothing on screen.
-:func:`prepare_database` — called by ``app.main`` before the stores open — asks
+:func:`prepare_database` — called by ``launch.main`` before the stores open — asks
 whether the database needs it (one small read) and, only then, runs
 :func:`~openworker_qt.storage.upgrade.upgrade` in a thread while Qt's event
 loop runs this window (it paints, moves, answers the system). The main window

@@ -136,7 +136,8 @@ FIT_SHARE = 0.9
 def fit_on_screen(widget: QWidget, minimum: tuple[int, int] = (0, 0)) -> None:
     """Size ``widget`` to its content (see :func:`open_fitted`) and put it, whole,
     on the screen of the window it belongs to, centred over that window."""
-    owner = widget.parentWidget().window() if widget.parentWidget() is not None else None
+    parent = widget.parentWidget()
+    owner = parent.window() if parent is not None else None
     if owner is None or owner is widget or not owner.isVisible():
         active = QApplication.activeWindow()
         owner = active if active is not None and active is not widget else None

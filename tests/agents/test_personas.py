@@ -16,7 +16,7 @@ from openworker_qt.agents.personas import (
     capabilities,
     parse_persona,
 )
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 
 HELPER = """---

@@ -18,7 +18,8 @@ from openworker_qt.automation.store import Run
 from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
-from openworker_qt.runtime import Runtime, default_tools, open_runtime
+from openworker_qt.runtime import Runtime, open_runtime
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.storage.paths import app_paths
 

@@ -140,7 +140,7 @@ def test_desktop_wiring_pause_all_notifications_and_menu(
         async def close(self) -> None:
             pass
 
-    desktop.set_notifier(Recorder())
+    desktop.notices.set_notifier(Recorder())
     tray = desktop.create_tray(available=False)
     tray.pause_action.trigger()
     assert desktop.automations.store.paused

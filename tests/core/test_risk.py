@@ -24,7 +24,7 @@ from openworker_qt.core.risk import (
 )
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
 from openworker_qt.core.tool_step import parse_call
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.storage.db import Database
 from tests.core.helpers import answering, call, collect, make_engine

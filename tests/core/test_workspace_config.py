@@ -19,7 +19,7 @@ from openworker_qt.runtime import Runtime, open_runtime
 
 @pytest.fixture
 def runtime() -> Iterator[Runtime]:
-    rt = open_runtime()  # as app.main does: no workspace
+    rt = open_runtime()  # as launch.main does: no workspace
     yield rt
     rt.close()
 

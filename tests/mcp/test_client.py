@@ -11,9 +11,10 @@ import pytest
 
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.risk import RiskClass
-from openworker_qt.mcp.client import QUIETER, McpFailure, State
 from openworker_qt.mcp.config import parse_server
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.server_output import QUIETER
+from openworker_qt.mcp.status import McpFailure, State
 from openworker_qt.mcp.tools import DESCRIPTION_CAP, RESULT_CAP, tool_name
 from tests.mcp.helpers import Card, call, context, script, server, until
 

@@ -13,8 +13,8 @@ import pytest
 
 from openworker_qt.mcp import config as mc
 from openworker_qt.mcp import doctor
-from openworker_qt.mcp.client import McpFailure
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import McpFailure
 from openworker_qt.storage import secrets
 from tests.mcp.helpers import call, script
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from openworker_qt.mcp import config as mc
-from openworker_qt.mcp.client import State
+from openworker_qt.mcp.status import State
 from openworker_qt.runtime import open_runtime
 from openworker_qt.storage.paths import app_paths
 from tests.mcp.helpers import SERVERS, until

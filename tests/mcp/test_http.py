@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from openworker_qt.mcp.client import McpFailure, State
 from openworker_qt.mcp.config import parse_server
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import McpFailure, State
 from openworker_qt.storage import secrets
 from tests.mcp.helpers import Card, HttpServer, call, context, free_port
 

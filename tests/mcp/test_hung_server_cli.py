@@ -88,8 +88,9 @@ async def test_stopping_a_server_still_starting_ends_its_whole_group(tmp_path: P
     """The app quitting (or a restart) while a server is still starting: the start is
     cancelled, and the server and its child (both ignoring SIGTERM) are killed."""
     from openworker_qt.mcp import process
-    from openworker_qt.mcp.client import McpServer, State
+    from openworker_qt.mcp.client import McpServer
     from openworker_qt.mcp.config import parse_server
+    from openworker_qt.mcp.status import State
     from tests.mcp.helpers import until
 
     pids = tmp_path / "pids"

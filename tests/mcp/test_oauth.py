@@ -14,8 +14,9 @@ import pytest_asyncio
 
 from openworker_qt.core.background import spawn
 from openworker_qt.mcp import oauth
-from openworker_qt.mcp.client import McpFailure, McpServer, State
+from openworker_qt.mcp.client import McpServer
 from openworker_qt.mcp.config import parse_server
+from openworker_qt.mcp.status import McpFailure, State
 from openworker_qt.storage import secrets
 from tests.mcp.helpers import HttpServer, free_port
 

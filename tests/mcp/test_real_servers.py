@@ -15,9 +15,9 @@ import pytest
 import pytest_asyncio
 
 from openworker_qt.domain.risk import RiskClass
-from openworker_qt.mcp.client import State
 from openworker_qt.mcp.config import parse_server
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import State
 from tests.mcp.helpers import EVERYTHING, VENV_BIN, Card, call, context, until
 
 

@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.risk import RiskClass
 from openworker_qt.mcp import config as mc
-from openworker_qt.mcp.client import State
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import State
 from openworker_qt.storage import secrets
 from openworker_qt.storage.paths import app_paths
 from openworker_qt.ui.settings_mcp import RISKS, McpPage

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.mcp.client import State
 from openworker_qt.mcp.manager import McpManager
+from openworker_qt.mcp.status import State
 from openworker_qt.runtime import open_runtime
 from openworker_qt.storage.paths import app_paths
 from tests.core.helpers import AllowAll, call, collect, make_engine

@@ -140,6 +140,7 @@ def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
                  "httpx2", "certifi", "keyring.backends.SecretService", "keyring.backends.null",
                  "secretstorage", "jeepney", "pypdf", "pypdfium2", "qasync",
                  "pywhispercpp", "openworker_qt.cli", "openworker_qt.app",
+                 "openworker_qt.launch",
                  # notifications, keep-awake and the settings writer load inside functions
                  "desktop_notifier.backends.dbus", "dbus_fast.aio", "wakepy.methods.gnome",
                  "wakepy.methods.freedesktop", "wakepy.dbus_adapters.jeepney", "tomlkit",

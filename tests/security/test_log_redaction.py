@@ -1,6 +1,6 @@
 """No key reaches the desktop app's log file: not in a provider error, not in a traceback.
 
-The log is set up by the very function ``app.main`` calls (``app.setup_logging``,
+The log is set up by the very function ``launch.main`` calls (``launch.setup_logging``,
 which is ``logs.setup_logging``, shared with the CLI and headless modes). A real
 turn through the real OpenAI SDK against the local stub fails with a 401 whose
 body echoes the key, as real APIs do; the runtime logs the turn's error. Then an
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from openworker_qt import app, logs
+from openworker_qt import launch, logs
 from openworker_qt.core import events as ev
 from openworker_qt.runtime import open_runtime
 from openworker_qt.storage import secrets
@@ -40,8 +40,8 @@ async def scenario(stub: StubServer, home: Path, *, redacting: bool) -> str:
         "message": f"Incorrect API key provided: {SECRET}.", "type": "invalid_request_error",
         "code": "invalid_api_key"}})))
     rt = open_runtime()
-    assert app.setup_logging is logs.setup_logging  # what app.main calls
-    handler = app.setup_logging(rt.paths)
+    assert launch.setup_logging is logs.setup_logging  # what launch.main calls
+    handler = launch.setup_logging(rt.paths)
     if not redacting:
         handler.file.setFormatter(logging.Formatter(logs.LOG_FORMAT))
     hook = sys.excepthook
@@ -59,7 +59,7 @@ async def scenario(stub: StubServer, home: Path, *, redacting: bool) -> str:
             raise_with_key()
         except PermissionError:
             logging.getLogger("openworker_qt.app").exception("listing models failed")
-        app.install_excepthook(reported.append)
+        launch.install_excepthook(reported.append)
         try:
             raise_with_key()
         except PermissionError:

@@ -12,7 +12,7 @@ import pytest
 
 from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.deliverables import documents
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.tools.deliverables import CREATE_DELIVERABLE, create_deliverable
 
 CHART = {"type": "chart", "kind": "bar", "title": "Revenue by quarter",

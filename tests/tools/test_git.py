@@ -20,7 +20,7 @@ from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import ToolContext, ToolResult
 from openworker_qt.domain.risk import BUILTIN_RISK
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.tools import git as g
 
 assert shutil.which("git"), "these tests run the real git"

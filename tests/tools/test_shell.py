@@ -19,7 +19,7 @@ from openworker_qt.core.approvals import ToolCallInfo
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext
-from openworker_qt.runtime import default_tools
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.tools.shell import (
     MAX_TIMEOUT,

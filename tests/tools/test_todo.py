@@ -14,7 +14,8 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.risk import RiskClass, classify
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolContext
-from openworker_qt.runtime import Runtime, default_tools, open_runtime
+from openworker_qt.runtime import Runtime, open_runtime
+from openworker_qt.runtime_tools import default_tools
 from openworker_qt.tools.todo import (
     MAX_ITEMS,
     MAX_TEXT,

@@ -23,19 +23,16 @@ from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolContext
 from openworker_qt.storage.config import load_config
-from openworker_qt.tools.web import (
+from openworker_qt.tools.web import make_fetch_handler, web_tools
+from openworker_qt.tools.web.fetch import fetch
+from openworker_qt.tools.web.guard import WebError, WebSettings, refused_reason
+from openworker_qt.tools.web.search import (
     Brave,
     DuckDuckGo,
     SearXNG,
     Tavily,
-    WebError,
-    WebSettings,
-    fetch,
-    make_fetch_handler,
     make_search_handler,
     provider_for,
-    refused_reason,
-    web_tools,
 )
 from tests.core.helpers import answering, call, collect, make_engine
 from tests.tools.test_read_caps import tiny_pdf

@@ -20,15 +20,9 @@ from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolContext
-from openworker_qt.tools.web import (
-    REDIRECTS_STATE,
-    WebError,
-    WebSettings,
-    fetch,
-    make_fetch_handler,
-    url_host,
-    web_tools,
-)
+from openworker_qt.tools.web import REDIRECTS_STATE, make_fetch_handler, web_tools
+from openworker_qt.tools.web.fetch import fetch
+from openworker_qt.tools.web.guard import WebError, WebSettings, url_host
 from tests.core.helpers import call, collect, make_engine
 
 STATUSES = (301, 302, 303, 307, 308)

@@ -193,14 +193,14 @@ def test_answers_that_do_not_fit_the_item_are_refused(qtbot, qloop, make_desktop
         type_and_enter(qtbot, window, "write the report")
         await until(lambda: inbox.pending(kind="question"), what="question")
         [question] = inbox.pending(kind="question")
-        desktop._on_notification_activated(f"inbox:{question.id}", "approve")
+        desktop.notices.activated(f"inbox:{question.id}", "approve")
         seen["question"] = inbox.get(question.id).status
         assert desktop.resolve_item(question.id, "Q4", by="card")
         await until(lambda: _dialog(window) is not None, what="approval dialog")
         [approval] = inbox.pending(kind="approval")
         seen["text answer won"] = desktop.resolve_item(approval.id, "Q4 please", by="card")
         seen["approval"] = inbox.get(approval.id).status
-        desktop._on_notification_activated(f"inbox:{approval.id}", "approve")
+        desktop.notices.activated(f"inbox:{approval.id}", "approve")
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 
     run(qloop, scenario)

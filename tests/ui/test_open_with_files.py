@@ -19,7 +19,7 @@ from tests.ui.conftest import run, until
 
 @pytest.fixture
 def app_names(qapp):
-    """app.main names the application: put the test process's names back."""
+    """launch.main names the application: put the test process's names back."""
     names = (QApplication.applicationName(), QApplication.organizationName(),
              QApplication.desktopFileName(), qapp.quitOnLastWindowClosed())
     yield

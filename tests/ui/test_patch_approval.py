@@ -1,5 +1,5 @@
 """apply_patch and replace_in_file through the window: the approval shows the
-diff, approving writes it (the tools come from runtime.default_tools)."""
+diff, approving writes it (the tools come from runtime_tools.default_tools)."""
 
 from __future__ import annotations
 

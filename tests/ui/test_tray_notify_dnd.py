@@ -183,11 +183,11 @@ def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_
         # the user clicks "Approve" on the bubble
         server = asyncio.ensure_future(serve_notifications(ready, calls, closed, press="Approve"))
         await asyncio.wait_for(ready, 5)
-        await desktop._start_notifier()  # the app's own choice: the platform notifier
-        assert type(desktop.notifier).__name__ == "NativeNotifier"
+        await desktop.notices.start_native()  # the app's own choice: the platform notifier
+        assert type(desktop.notices.notifier).__name__ == "NativeNotifier"
         type_and_enter(qtbot, window, "write")
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
-        await desktop.notifier.close()
+        await desktop.notices.notifier.close()
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
 
@@ -212,10 +212,10 @@ def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: 
     window.show_dialogs = False
     errors: list[object] = []
     desktop.error_reported.connect(errors.append)  # what the banner would show
-    qloop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))  # as app.main does
+    qloop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))  # as launch.main does
 
     async def scenario() -> None:
-        await desktop._start_notifier()
+        await desktop.notices.start_native()
         type_and_enter(qtbot, window, "write")
         await until(lambda: desktop.inbox.pending(kind="approval"), what="the ask")
         await asyncio.sleep(0.3)  # time for a notification attempt to fail, if one is made
@@ -226,7 +226,7 @@ def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: 
 
     run(qloop, scenario)
     assert errors == []
-    assert type(desktop.notifier).__name__ == "TrayNotifier"  # the tray's balloon instead
+    assert type(desktop.notices.notifier).__name__ == "TrayNotifier"  # the tray's balloon instead
     tray.hide()
     assert not window.banner.isVisibleTo(window)
     assert (tmp_path / "ws" / "out.txt").exists()
