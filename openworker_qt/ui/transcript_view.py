@@ -92,8 +92,8 @@ from openworker_qt.ui.transcript_delegate import (
     FETCH_MARGIN_PX,
     WARM_UP_MARKDOWN,
     TranscriptDelegate,
-    collapsible,
 )
+from openworker_qt.ui.transcript_text import collapsible
 
 HIGHLIGHTER_DELAY_MS = 1500  # after the warm-up: its import never competes with a first reply
 HIGHLIGHTER_POLL_MS = 100  # then: is it in? (the messages shown before it are rendered again)
