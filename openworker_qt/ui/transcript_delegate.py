@@ -208,18 +208,22 @@ class TranscriptDelegate(QStyledItemDelegate):
             mono.setStyleHint(QFont.StyleHint.Monospace)
             mono.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
             doc.setDefaultFont(mono)
-            doc.setPlainText(details_text(item))
+            doc.setPlainText(self._details_text(item))
         elif item.kind == "user" and item.attachments:
             doc.setDefaultFont(font)
             doc.setHtml(user_html(item, self._dark))
         else:
             doc.setDefaultFont(font)
-            doc.setPlainText(plain_body(item))
+            doc.setPlainText(self._plain_body(item))
         doc.setTextWidth(width)
         self._docs[key] = doc
         while len(self._docs) > 400:
             self._docs.popitem(last=False)
         return doc
+
+    # What a row says (transcript_text), as the delegate renders it.
+    _plain_body = staticmethod(plain_body)
+    _details_text = staticmethod(details_text)
 
     def _body_width(self, item: TranscriptItem, width: int) -> int:
         if item.kind == "user":
