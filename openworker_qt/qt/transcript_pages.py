@@ -196,3 +196,19 @@ class SessionPages:
     def _proposal_id(self, call_id: str, ordinal: int) -> int:
         found = self._id_at(ordinal)
         return found if found is not None else self.tail_id
+
+
+def session_head(store: Any, session_id: str,
+                 limit: int | None = None) -> tuple[list[TranscriptItem], SessionPages | None]:
+    """Rows of the newest page and, for a longer session, its page geometry (worker
+    thread; one indexed query besides the page: the session's message count)."""
+    if limit is None:
+        messages, before = store.newest_messages(session_id)
+    else:
+        messages, before = store.newest_messages(session_id, limit)
+    items = items_from_history(messages)
+    if before is None:
+        return items, None
+    older = int(store.count(session_id)) - len(messages)
+    return items, SessionPages(store, session_id, older=older, tail_id=before,
+                               tail_messages=len(messages))

@@ -19,8 +19,9 @@ engine is about to ask" change no row).
 No Qt here: stored history is reduced in a worker thread when a session opens
 (a 10,000-message session must not block the loop). The rows live in a
 :class:`RowSink`: a plain :class:`ListRows` here, the
-:class:`~openworker_qt.qt.transcript_model.TranscriptModel` on screen, which
-announces each change to its views.
+:class:`~openworker_qt.qt.transcript_window.TranscriptWindow` on screen, whose
+:class:`~openworker_qt.qt.transcript_model.TranscriptModel` announces each change
+to its views.
 """
 
 from __future__ import annotations

@@ -78,7 +78,8 @@ from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
-from openworker_qt.qt.transcript_model import TranscriptModel, session_head
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_pages import session_head
 from openworker_qt.qt.wording import (
     activity_text,
     answer_opened_text,

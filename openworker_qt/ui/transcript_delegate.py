@@ -1,26 +1,21 @@
-"""Painting transcript rows: the delegate, incremental Markdown while streaming.
+"""Painting transcript rows: the delegate, its document and height caches.
 
 :class:`TranscriptDelegate` renders a row with a cached ``QTextDocument``
 (Markdown for the assistant) and reports its height; rows never painted get a
-cheap font-metrics estimate, corrected when first painted.
-:class:`StreamingDocument` appends finished Markdown blocks once and re-renders
-only the unfinished tail of a streaming reply (see ``transcript_view.py`` for
-the measurements behind both).
+cheap font-metrics estimate, corrected when first painted. What each row says,
+and the :class:`~openworker_qt.ui.transcript_text.StreamingDocument` a streaming
+reply grows in, are in :mod:`~openworker_qt.ui.transcript_text` (see
+``transcript_view.py`` for the measurements behind both).
 """
 
 from __future__ import annotations
 
-import html
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 from PySide6.QtCore import (
     QCoreApplication,
-    QDate,
-    QDateTime,
-    QLocale,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -38,9 +33,6 @@ from PySide6.QtGui import (
     QIcon,
     QPainter,
     QPalette,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -51,21 +43,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.qt.transcript_items import (
-    TranscriptItem,
-    first_line,
-)
+from openworker_qt.qt.transcript_items import TranscriptItem, first_line
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_title
 from openworker_qt.ui import design
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
-from openworker_qt.ui.markdown_style import (  # noqa: F401 (CODE_PAD, HAS_CODE: re-exported)
-    CODE_PAD,
-    HAS_CODE,
-    highlighter_ready,
-    paint_decorations,
-    style_markdown,
+from openworker_qt.ui.markdown_style import highlighter_ready, paint_decorations
+from openworker_qt.ui.transcript_text import (
+    StreamingDocument,
+    collapsible,
+    details_text,
+    message_time,
+    plain_body,
+    style_code,
+    user_html,
 )
 
 PAD = design.SPACE["m"]
@@ -74,11 +65,6 @@ TOOL_GAP = design.SPACE["s"]  # tool cards of one step sit closer together
 CARD_RADIUS = design.RADIUS["medium"]
 TOOL_ICON = design.ICON_SIZE["small"]
 TOOL_INDENT = TOOL_ICON + design.SPACE["s"]  # a tool card's text starts after its icon
-# A long pasted message is shown folded: its first lines and "Show all".
-COLLAPSE_LINES = 14
-COLLAPSE_CHARS = 1_600
-FOLDED_LINES = 8
-FOLDED_CHARS = 700
 ACTION_H = 26  # the strip under a message where its hover actions and time show
 ACTION_BUTTON = 24
 
@@ -86,14 +72,14 @@ ACTION_BUTTON = 24
 def has_actions(item: TranscriptItem) -> bool:
     """Messages get hover actions (copy, ask again, edit) and their time."""
     return (item.kind == "user" or (item.kind == "assistant" and bool(item.text))) and not item.streaming
+
+
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 6  # in big sessions the last rows (shown first) are exact too (the rest: when painted)
 #: Seconds of text layout one paint may spend on rows never rendered; the rest
 #: paint as a faint skeleton and are rendered in the next frame (a jump into a long
 #: session shows at once, filled within a frame or two).
 PAINT_BUDGET = 0.006
-RESULT_LINES = 30
-PROGRESS_LINES = 6  # of a running call's output, under its card's status
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
 # The first layout of each font style costs 10-17 ms (font loading, measured); doing it
 # once, a style per event-loop turn, after the first paint keeps it off the first reply.
@@ -108,132 +94,6 @@ STATUS_GLYPH = {
 
 is_dark = design.is_dark
 mix = design.mix
-
-
-def collapsible(item: TranscriptItem) -> bool:
-    """A user message long enough to be folded (a paste, a log, a document)."""
-    return item.kind == "user" and (
-        len(item.text) > COLLAPSE_CHARS or item.text.count("\n") >= COLLAPSE_LINES)
-
-
-def folded_text(text: str) -> str:
-    head = "\n".join(text.splitlines()[:FOLDED_LINES])
-    if len(head) > FOLDED_CHARS:
-        head = head[:FOLDED_CHARS]
-    return head.rstrip() + " …"
-
-
-def stable_prefix(text: str, start: int = 0) -> int:
-    """End of the last blank line at or after ``start`` that is outside a code fence.
-
-    Markdown before that point can no longer change as more text arrives (a
-    paragraph, list or fence is closed), so it is rendered once. ``start`` must
-    itself be outside a fence (it is always a previous result).
-    """
-    fence = ""
-    last = start
-    i = start
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            return last
-        line = text[i:j].strip()
-        if fence:
-            if line.startswith(fence):
-                fence = ""
-        elif line.startswith(("```", "~~~")):
-            fence = line[:3]
-        elif not line:
-            last = j + 1
-        i = j + 1
-
-
-def style_code(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
-    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`)."""
-    style_markdown(doc, start, dark)
-
-
-def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
-    """The shaded boxes behind code (``painter`` at the document's origin)."""
-    paint_decorations(painter, doc, fill)
-
-
-def message_time(ts: float) -> str:
-    """A message's time as the hover shows it: 14:02 today, else the date too."""
-    if not ts:
-        return ""
-    when = QDateTime.fromSecsSinceEpoch(int(ts))
-    locale = QLocale()
-    if when.date() == QDate.currentDate():
-        return locale.toString(when.time(), QLocale.FormatType.ShortFormat)
-    return locale.toString(when, QLocale.FormatType.ShortFormat)
-
-
-class StreamingDocument:
-    """A Markdown document that grows with a streamed reply (see module docstring)."""
-
-    def __init__(self, font: QFont, width: int, dark: bool = False) -> None:
-        self.dark = dark
-        self.doc = QTextDocument()
-        self.doc.setDocumentMargin(0)
-        self.doc.setDefaultFont(font)
-        self.doc.setTextWidth(width)
-        self.text = ""
-        self._stable = 0  # chars of ``text`` rendered as finished blocks
-        self._tail_pos = 0  # document position where the tail's blocks begin
-
-    def set_width(self, width: int) -> None:
-        if self.doc.textWidth() != width:
-            self.doc.setTextWidth(width)
-
-    def update(self, text: str) -> None:
-        if text == self.text:
-            return
-        if not text.startswith(self.text[: self._stable]):  # not an append: start over
-            self.doc.clear()
-            self._stable = self._tail_pos = 0
-        cursor = QTextCursor(self.doc)
-        cursor.setPosition(self._tail_pos)
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        boundary = stable_prefix(text, self._stable)
-        if boundary > self._stable:
-            self._insert(cursor, text[self._stable:boundary])
-            self._stable = boundary
-            self._tail_pos = cursor.position()
-        if len(text) > boundary:
-            self._insert(cursor, text[boundary:])
-        self.text = text
-
-    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
-        if cursor.position() == 0:
-            cursor.insertMarkdown(markdown)
-            style_code(self.doc, 0, self.dark)
-            return
-        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
-        fresh = cursor.block()
-        if fresh.textList() is not None:  # a block inserted after a list item joins the list
-            fresh.textList().remove(fresh)
-            cursor.setBlockFormat(QTextBlockFormat())
-        start = cursor.position()
-        cursor.insertMarkdown(markdown)
-        # A fragment that opens with a list or a code block arrives as a block of its
-        # own after the one just inserted: drop the empty one so spacing matches a
-        # whole render.
-        block = self.doc.findBlock(start)
-        following = block.next()
-        if block.length() == 1 and following.isValid():
-            fix = QTextCursor(following)
-            fmt, chars, in_list = following.blockFormat(), following.charFormat(), following.textList()
-            fix.deletePreviousChar()
-            merged = fix.block()
-            if merged.textList() is not None and merged.textList() is not in_list:
-                merged.textList().remove(merged)
-            fix.setBlockFormat(fmt)
-            fix.setBlockCharFormat(chars)
-            if in_list is not None and merged.textList() is None:
-                in_list.add(merged)
-        style_code(self.doc, max(0, start - 1), self.dark)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -351,7 +211,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             doc.setPlainText(self._details_text(item))
         elif item.kind == "user" and item.attachments:
             doc.setDefaultFont(font)
-            doc.setHtml(self._user_html(item))
+            doc.setHtml(user_html(item, self._dark))
         else:
             doc.setDefaultFont(font)
             doc.setPlainText(self._plain_body(item))
@@ -361,73 +221,9 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._docs.popitem(last=False)
         return doc
 
-    def _user_html(self, item: TranscriptItem) -> str:
-        """A user message with attachments: what the user wrote, then one chip per
-        attachment (a file's name; a folder's with its access in words), never what
-        the model is told about them."""
-        c = design.dark() if self._dark else design.light()
-        text = item.text
-        if collapsible(item) and not item.expanded:
-            text = folded_text(text)
-        body = html.escape(text).replace("\n", "<br>")
-        chips = "&nbsp; ".join(
-            f'<span style="background-color:{c.raised}; color:{c.text};">&nbsp;{html.escape(name)}&nbsp;</span>'
-            for name in item.attachments)
-        out = f"<p>{body}</p>" if text else ""
-        out += f'<p style="margin-top:4px;">{chips}</p>'
-        if item.source == "queued":
-            queued = html.escape(QCoreApplication.translate(
-                "Transcript", "Queued: goes in after the current step"))
-            out += f"<p>{queued}</p>"
-        return out
-
-    def _plain_body(self, item: TranscriptItem) -> str:
-        if item.kind == "user":
-            text = item.text
-            if collapsible(item) and not item.expanded:
-                text = folded_text(text)
-            if item.attachments:
-                text += "\n" + QCoreApplication.translate("Transcript", "Attached: {names}").format(
-                    names=", ".join(item.attachments))
-            if item.source == "queued":
-                # (plain words: an hourglass is a missing-glyph box in many UI fonts)
-                text += "\n" + QCoreApplication.translate(
-                    "Transcript", "Queued: goes in after the current step")
-            return text
-        if item.kind == "tool":
-            seconds = item.duration if item.duration is not None else (
-                (item.finished - item.started) if item.finished and item.started else None)
-            head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
-            words = [status_text(item.status)]
-            if item.rule and item.status in ("ok", "error"):
-                words.append(rule_text(item.rule, item.name))
-            if item.result and item.status == "error" and not item.expanded:
-                words.append(first_line(item.result, 100))
-            head += "\n" + " · ".join(w for w in words if w)
-            if item.progress and item.status == "running":
-                head += "\n" + "\n".join(item.progress.splitlines()[-PROGRESS_LINES:])
-            return head
-        if item.kind == "notice":
-            return notice_text(item.notice_kind, item.text, item.display)
-        return item.text
-
-    def _details_text(self, item: TranscriptItem) -> str:
-        args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
-        result = item.result
-        try:  # a command's result: its output as the terminal showed it, not JSON
-            data = json.loads(result) if result.startswith("{") else None
-        except ValueError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("output"), str):
-            result = data["output"].rstrip("\n") or QCoreApplication.translate("Transcript", "(no output)")
-        lines = result.splitlines()
-        if len(lines) > RESULT_LINES:
-            more = QCoreApplication.translate("Transcript", "… {n} more lines").format(
-                n=len(lines) - RESULT_LINES)
-            lines = [*lines[:RESULT_LINES], more]
-        what = QCoreApplication.translate("Transcript", "What it was given:")
-        out = QCoreApplication.translate("Transcript", "What came back:")
-        return f"{what}\n{args}\n\n{out}\n" + "\n".join(lines)
+    # What a row says (transcript_text), as the delegate renders it.
+    _plain_body = staticmethod(plain_body)
+    _details_text = staticmethod(details_text)
 
     def _body_width(self, item: TranscriptItem, width: int) -> int:
         if item.kind == "user":

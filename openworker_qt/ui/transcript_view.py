@@ -80,7 +80,8 @@ from openworker_qt.qt.transcript_items import (
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
 from openworker_qt.ui.empty_state import EmptyState
 from openworker_qt.ui.markdown_style import anchor_at, copy_button_at
-from openworker_qt.ui.transcript_delegate import FETCH_MARGIN_PX, TranscriptDelegate, collapsible
+from openworker_qt.ui.transcript_delegate import FETCH_MARGIN_PX, TranscriptDelegate
+from openworker_qt.ui.transcript_text import collapsible
 from openworker_qt.ui.transcript_warmup import DelegateWarmUp
 
 #: Session scrollbar steps per stored message.

@@ -34,7 +34,8 @@ from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import TranscriptModel, session_head
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_pages import session_head
 from openworker_qt.qt.transcript_reducer import TranscriptReducer
 from openworker_qt.tools.todo import TODO_WRITE, stored_todos, todos_from_display
 from tests.core.helpers import fake_tool, forever

@@ -122,7 +122,7 @@ def test_a_result_ends_the_wait() -> None:
 
 
 def test_model_marks_an_older_row_and_shows_it(qtbot, qtmodeltester, tmp_path) -> None:
-    from openworker_qt.qt.transcript_model import session_head
+    from openworker_qt.qt.transcript_pages import session_head
     from openworker_qt.storage.conversations import ConversationStore
     from openworker_qt.storage.db import Database
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint
 
-from openworker_qt.qt import transcript_model
-from openworker_qt.qt.transcript_model import WINDOW_PAGES, TranscriptModel
+from openworker_qt.qt import transcript_paging
+from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_pages import CUT_MESSAGES, PAGE_MESSAGES
+from openworker_qt.qt.transcript_paging import WINDOW_PAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
 from openworker_qt.ui.transcript_view import BAR_SCALE
 from tests.ui.conftest import run, until
@@ -202,7 +203,7 @@ def test_live_rows_that_do_not_line_up_with_the_store_stay_in_the_tail(qtbot, ma
 @pytest.mark.parametrize("reading", ["near the end", "in the page cut first"])
 def test_rows_being_read_stay_still_when_live_rows_become_pages(qloop, make_desktop, monkeypatch,
                                                                reading) -> None:
-    monkeypatch.setattr(transcript_model, "WINDOW_PAGES", 1)  # full after two cuts
+    monkeypatch.setattr(transcript_paging, "WINDOW_PAGES", 1)  # full after two cuts
     desktop = make_desktop([{"text": "live answer", "repeat": True}])
     window = desktop.window
     view = window.view

@@ -12,15 +12,11 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 
+from openworker_qt.qt.heap_trim import trim_heap
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import (
-    CACHE_PAGES,
-    WINDOW_PAGES,
-    TranscriptModel,
-    session_head,
-    trim_heap,
-)
-from openworker_qt.qt.transcript_pages import PAGE_MESSAGES
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_pages import PAGE_MESSAGES, session_head
+from openworker_qt.qt.transcript_paging import CACHE_PAGES, WINDOW_PAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
 from openworker_qt.ui.transcript_view import BAR_SCALE
 from tests.ui.conftest import run, until

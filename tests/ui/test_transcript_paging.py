@@ -13,9 +13,10 @@ import time
 from typing import Any
 
 from openworker_qt.qt.transcript_items import TranscriptItem
-from openworker_qt.qt.transcript_model import TranscriptModel, session_head
+from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.transcript_pages import session_head
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
-from openworker_qt.ui.transcript_delegate import StreamingDocument, stable_prefix
+from openworker_qt.ui.transcript_text import StreamingDocument, stable_prefix
 from tests.ui.conftest import run, until
 
 

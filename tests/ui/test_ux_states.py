@@ -192,7 +192,8 @@ def test_a_search_with_no_match_says_so(qtbot, qloop, make_desktop) -> None:
 def test_code_blocks_get_a_shaded_box_and_the_fixed_font(qapp) -> None:
     from PySide6.QtGui import QColor, QFontDatabase, QImage, QPainter, QTextDocument
 
-    from openworker_qt.ui.transcript_delegate import CODE_PAD, paint_code_backgrounds, style_code
+    from openworker_qt.ui.markdown_style import CODE_PAD
+    from openworker_qt.ui.transcript_text import paint_code_backgrounds, style_code
 
     doc = QTextDocument()
     doc.setDocumentMargin(0)

@@ -1,0 +1,235 @@
+"""What transcript rows say, and the Markdown documents they are drawn from.
+
+The texts of each row kind (a user message folded when long, a tool card's title,
+status and details, a notice), and :class:`StreamingDocument`, which appends a
+streamed reply's finished Markdown blocks once and re-renders only its unfinished
+tail (see ``transcript_view.py`` for the measurements behind it). The delegate
+(``transcript_delegate.py``) lays these out and paints them.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QPainter,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+)
+
+from openworker_qt.qt.transcript_items import TranscriptItem, first_line
+from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_title
+from openworker_qt.ui import design
+from openworker_qt.ui.markdown_style import paint_decorations, style_markdown
+
+# A long pasted message is shown folded: its first lines and "Show all".
+COLLAPSE_LINES = 14
+COLLAPSE_CHARS = 1_600
+FOLDED_LINES = 8
+FOLDED_CHARS = 700
+RESULT_LINES = 30
+PROGRESS_LINES = 6  # of a running call's output, under its card's status
+
+
+def collapsible(item: TranscriptItem) -> bool:
+    """A user message long enough to be folded (a paste, a log, a document)."""
+    return item.kind == "user" and (
+        len(item.text) > COLLAPSE_CHARS or item.text.count("\n") >= COLLAPSE_LINES)
+
+
+def folded_text(text: str) -> str:
+    head = "\n".join(text.splitlines()[:FOLDED_LINES])
+    if len(head) > FOLDED_CHARS:
+        head = head[:FOLDED_CHARS]
+    return head.rstrip() + " …"
+
+
+def stable_prefix(text: str, start: int = 0) -> int:
+    """End of the last blank line at or after ``start`` that is outside a code fence.
+
+    Markdown before that point can no longer change as more text arrives (a
+    paragraph, list or fence is closed), so it is rendered once. ``start`` must
+    itself be outside a fence (it is always a previous result).
+    """
+    fence = ""
+    last = start
+    i = start
+    while True:
+        j = text.find("\n", i)
+        if j < 0:
+            return last
+        line = text[i:j].strip()
+        if fence:
+            if line.startswith(fence):
+                fence = ""
+        elif line.startswith(("```", "~~~")):
+            fence = line[:3]
+        elif not line:
+            last = j + 1
+        i = j + 1
+
+
+def style_code(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
+    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`)."""
+    style_markdown(doc, start, dark)
+
+
+def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
+    """The shaded boxes behind code (``painter`` at the document's origin)."""
+    paint_decorations(painter, doc, fill)
+
+
+def message_time(ts: float) -> str:
+    """A message's time as the hover shows it: 14:02 today, else the date too."""
+    if not ts:
+        return ""
+    when = QDateTime.fromSecsSinceEpoch(int(ts))
+    locale = QLocale()
+    if when.date() == QDate.currentDate():
+        return locale.toString(when.time(), QLocale.FormatType.ShortFormat)
+    return locale.toString(when, QLocale.FormatType.ShortFormat)
+
+
+class StreamingDocument:
+    """A Markdown document that grows with a streamed reply (see module docstring)."""
+
+    def __init__(self, font: QFont, width: int, dark: bool = False) -> None:
+        self.dark = dark
+        self.doc = QTextDocument()
+        self.doc.setDocumentMargin(0)
+        self.doc.setDefaultFont(font)
+        self.doc.setTextWidth(width)
+        self.text = ""
+        self._stable = 0  # chars of ``text`` rendered as finished blocks
+        self._tail_pos = 0  # document position where the tail's blocks begin
+
+    def set_width(self, width: int) -> None:
+        if self.doc.textWidth() != width:
+            self.doc.setTextWidth(width)
+
+    def update(self, text: str) -> None:
+        if text == self.text:
+            return
+        if not text.startswith(self.text[: self._stable]):  # not an append: start over
+            self.doc.clear()
+            self._stable = self._tail_pos = 0
+        cursor = QTextCursor(self.doc)
+        cursor.setPosition(self._tail_pos)
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        boundary = stable_prefix(text, self._stable)
+        if boundary > self._stable:
+            self._insert(cursor, text[self._stable:boundary])
+            self._stable = boundary
+            self._tail_pos = cursor.position()
+        if len(text) > boundary:
+            self._insert(cursor, text[boundary:])
+        self.text = text
+
+    def _insert(self, cursor: QTextCursor, markdown: str) -> None:
+        if cursor.position() == 0:
+            cursor.insertMarkdown(markdown)
+            style_code(self.doc, 0, self.dark)
+            return
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+        fresh = cursor.block()
+        if fresh.textList() is not None:  # a block inserted after a list item joins the list
+            fresh.textList().remove(fresh)
+            cursor.setBlockFormat(QTextBlockFormat())
+        start = cursor.position()
+        cursor.insertMarkdown(markdown)
+        # A fragment that opens with a list or a code block arrives as a block of its
+        # own after the one just inserted: drop the empty one so spacing matches a
+        # whole render.
+        block = self.doc.findBlock(start)
+        following = block.next()
+        if block.length() == 1 and following.isValid():
+            fix = QTextCursor(following)
+            fmt, chars, in_list = following.blockFormat(), following.charFormat(), following.textList()
+            fix.deletePreviousChar()
+            merged = fix.block()
+            if merged.textList() is not None and merged.textList() is not in_list:
+                merged.textList().remove(merged)
+            fix.setBlockFormat(fmt)
+            fix.setBlockCharFormat(chars)
+            if in_list is not None and merged.textList() is None:
+                in_list.add(merged)
+        style_code(self.doc, max(0, start - 1), self.dark)
+
+
+def user_html(item: TranscriptItem, dark: bool) -> str:
+    """A user message with attachments: what the user wrote, then one chip per
+    attachment (a file's name; a folder's with its access in words), never what
+    the model is told about them."""
+    c = design.dark() if dark else design.light()
+    text = item.text
+    if collapsible(item) and not item.expanded:
+        text = folded_text(text)
+    body = html.escape(text).replace("\n", "<br>")
+    chips = "&nbsp; ".join(
+        f'<span style="background-color:{c.raised}; color:{c.text};">&nbsp;{html.escape(name)}&nbsp;</span>'
+        for name in item.attachments)
+    out = f"<p>{body}</p>" if text else ""
+    out += f'<p style="margin-top:4px;">{chips}</p>'
+    if item.source == "queued":
+        queued = html.escape(QCoreApplication.translate(
+            "Transcript", "Queued: goes in after the current step"))
+        out += f"<p>{queued}</p>"
+    return out
+
+def plain_body(item: TranscriptItem) -> str:
+    """A row as plain text: a user message (folded when long), a tool card's title
+    and status lines, a notice."""
+    if item.kind == "user":
+        text = item.text
+        if collapsible(item) and not item.expanded:
+            text = folded_text(text)
+        if item.attachments:
+            text += "\n" + QCoreApplication.translate("Transcript", "Attached: {names}").format(
+                names=", ".join(item.attachments))
+        if item.source == "queued":
+            # (plain words: an hourglass is a missing-glyph box in many UI fonts)
+            text += "\n" + QCoreApplication.translate(
+                "Transcript", "Queued: goes in after the current step")
+        return text
+    if item.kind == "tool":
+        seconds = item.duration if item.duration is not None else (
+            (item.finished - item.started) if item.finished and item.started else None)
+        head = tool_title(item.name, item.arguments, item.status, item.result, seconds)
+        words = [status_text(item.status)]
+        if item.rule and item.status in ("ok", "error"):
+            words.append(rule_text(item.rule, item.name))
+        if item.result and item.status == "error" and not item.expanded:
+            words.append(first_line(item.result, 100))
+        head += "\n" + " · ".join(w for w in words if w)
+        if item.progress and item.status == "running":
+            head += "\n" + "\n".join(item.progress.splitlines()[-PROGRESS_LINES:])
+        return head
+    if item.kind == "notice":
+        return notice_text(item.notice_kind, item.text, item.display)
+    return item.text
+
+def details_text(item: TranscriptItem) -> str:
+    """An open tool card's details: what the call was given and what came back."""
+    args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
+    result = item.result
+    try:  # a command's result: its output as the terminal showed it, not JSON
+        data = json.loads(result) if result.startswith("{") else None
+    except ValueError:
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("output"), str):
+        result = data["output"].rstrip("\n") or QCoreApplication.translate("Transcript", "(no output)")
+    lines = result.splitlines()
+    if len(lines) > RESULT_LINES:
+        more = QCoreApplication.translate("Transcript", "… {n} more lines").format(
+            n=len(lines) - RESULT_LINES)
+        lines = [*lines[:RESULT_LINES], more]
+    what = QCoreApplication.translate("Transcript", "What it was given:")
+    out = QCoreApplication.translate("Transcript", "What came back:")
+    return f"{what}\n{args}\n\n{out}\n" + "\n".join(lines)
