@@ -24,9 +24,9 @@ from PySide6.QtGui import (
 )
 
 from openworker_qt.qt.transcript_items import TranscriptItem, first_line
-from openworker_qt.qt.wording import notice_text, rule_text, status_text, tool_title
+from openworker_qt.qt.wording import arguments_text, notice_text, rule_text, status_text, tool_title
 from openworker_qt.ui import design
-from openworker_qt.ui.markdown_style import paint_decorations, style_markdown
+from openworker_qt.ui.markdown_style import is_code, paint_decorations, style_markdown
 
 # A long pasted message is shown folded: its first lines and "Show all".
 COLLAPSE_LINES = 14
@@ -144,6 +144,7 @@ class StreamingDocument:
             cursor.setBlockFormat(QTextBlockFormat())
         start = cursor.position()
         cursor.insertMarkdown(markdown)
+        opens_code = markdown.lstrip("\n").startswith(("```", "~~~"))
         # A fragment that opens with a list or a code block arrives as a block of its
         # own after the one just inserted: drop the empty one so spacing matches a
         # whole render.
@@ -160,6 +161,15 @@ class StreamingDocument:
             fix.setBlockCharFormat(chars)
             if in_list is not None and merged.textList() is None:
                 in_list.add(merged)
+        if opens_code:
+            # The fragment's first block is merged into the block the cursor made, and
+            # takes its format: a code block's first line came out as a paragraph,
+            # above the grey box. Give it the format a whole render gives it.
+            whole = QTextDocument()
+            whole.setMarkdown(markdown)
+            first = whole.begin()
+            if is_code(first):
+                QTextCursor(self.doc.findBlock(start)).setBlockFormat(first.blockFormat())
         style_code(self.doc, max(0, start - 1), self.dark)
 
 
@@ -217,7 +227,7 @@ def plain_body(item: TranscriptItem) -> str:
 
 def details_text(item: TranscriptItem) -> str:
     """An open tool card's details: what the call was given and what came back."""
-    args = json.dumps(item.arguments, indent=2, ensure_ascii=False)
+    args = arguments_text(item.arguments)  # fields with real line breaks, not JSON
     result = item.result
     try:  # a command's result: its output as the terminal showed it, not JSON
         data = json.loads(result) if result.startswith("{") else None

@@ -374,6 +374,7 @@ def test_an_opened_command_card_shows_its_output_not_json(qtbot) -> None:
     view = _view(qtbot, [shell], width=900)
     details = view.delegate._details_text(shell)
     assert details.endswith("notes-q1.md\nnotes-q2.md") and "exit_code" not in details
+    assert "Command: ls -1" in details and '{"command"' not in details  # fields, not JSON
 
 
 def test_icons_follow_a_scheme_switch(qtbot) -> None:
