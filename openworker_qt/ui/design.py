@@ -34,6 +34,8 @@ TYPE_SCALE = {"small": 0.88, "body": 1.0, "heading": 1.25, "title": 1.7}
 READING_WIDTH = 760  # px: the transcript's column (≈ 80–90 characters of body text)
 ICON_SIZE = {"small": 16, "medium": 20, "large": 24}
 MIN_TEXT_CONTRAST = 4.5  # WCAG AA for body text
+READING_PX = 15  # the transcript's body text, at least (the best chat apps: 15–16 px)
+LINE_HEIGHT = 140  # % of the line spacing (≈ 1.6 × the font size), for paragraphs
 
 
 # ---------------------------------------------------------------------------- type
@@ -52,6 +54,18 @@ def font(role: str = "body", base: QFont | None = None) -> QFont:
         f.setPointSizeF(size * TYPE_SCALE.get(role, 1.0))
     if role in ("heading", "title"):
         f.setWeight(QFont.Weight.DemiBold)
+    return f
+
+
+def reading_font(base: QFont | None = None) -> QFont:
+    """The transcript's body font: the UI font, at least :data:`READING_PX` tall (a
+    larger system font is kept)."""
+    f = QFont(base or QGuiApplication.font())
+    dpi = QGuiApplication.primaryScreen().logicalDotsPerInchY() \
+        if QGuiApplication.primaryScreen() is not None else 96.0
+    px = f.pixelSize() if f.pixelSize() > 0 else f.pointSizeF() * dpi / 72.0
+    if px < READING_PX:
+        f.setPixelSize(READING_PX)
     return f
 
 

@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QPainter,
     QTextBlock,
+    QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -38,6 +39,8 @@ from PySide6.QtGui import (
     QTextFrameFormat,
     QTextTable,
 )
+
+from openworker_qt.ui.design import LINE_HEIGHT
 
 HAS_CODE = "hasCode"
 CODE_INLINE = int(QTextCharFormat.Property.UserProperty) + 1
@@ -120,6 +123,10 @@ def _fixed_families() -> list[str]:
     return [fixed.family(), "monospace"]
 
 
+PROPORTIONAL = QTextBlockFormat.LineHeightTypes.ProportionalHeight.value
+HEADING_TOP, HEADING_BOTTOM = 14, 4  # px around a heading (tight on its paragraph, apart above)
+
+
 def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
     """Style the blocks from ``start`` on (see module docstring)."""
     families = _fixed_families()
@@ -146,10 +153,23 @@ def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> No
                 group = []
         else:
             level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
+            changed = False
             if isinstance(level, int) and level > 0 and fmt.leftMargin() != QUOTE_INDENT * level:
                 fmt.setLeftMargin(QUOTE_INDENT * level)
                 fmt.setTopMargin(8)
                 fmt.setBottomMargin(8)
+                changed = True
+            if fmt.lineHeightType() != PROPORTIONAL and block.textList() is None \
+                    and not fmt.headingLevel() and cursor.currentTable() is None:
+                # Room to read: paragraphs at ~1.6 line height (lists and headings keep
+                # Qt's spacing, which already sets them apart).
+                fmt.setLineHeight(LINE_HEIGHT, PROPORTIONAL)
+                changed = True
+            if fmt.headingLevel() and fmt.topMargin() != HEADING_TOP and block.position() > 0:
+                fmt.setTopMargin(HEADING_TOP)  # a heading belongs to what follows it
+                fmt.setBottomMargin(HEADING_BOTTOM)
+                changed = True
+            if changed:
                 cursor.setBlockFormat(fmt)
             it = block.begin()
             while not it.atEnd():
@@ -211,8 +231,8 @@ def _style_tables(doc: QTextDocument, start: int, dark: bool) -> None:
         fmt.setBorderBrush(QBrush(border))
         fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
         fmt.setBorderCollapse(True)
-        fmt.setTopMargin(8)
-        fmt.setBottomMargin(8)
+        fmt.setTopMargin(12)
+        fmt.setBottomMargin(12)
         frame.setFormat(fmt)
         if frame.rows() < 1:
             continue
@@ -275,6 +295,19 @@ def code_groups(doc: QTextDocument) -> list[tuple[QRectF, str]]:
     return out
 
 
+def code_languages(doc: QTextDocument) -> list[str]:
+    """Each fenced code block's language ("python"; '' when the fence names none), in
+    the order of :func:`code_groups`."""
+    out: list[str] = []
+    block = doc.begin()
+    while block.isValid():
+        if is_code(block) and not is_code(block.previous()):
+            out.append(block.blockFormat().stringProperty(
+                QTextFormat.Property.BlockCodeLanguage).strip())
+        block = block.next()
+    return out
+
+
 def copy_button_rect(box: QRectF) -> QRectF:
     return QRectF(box.right() - COPY_W - 4, box.top() + 3, COPY_W, COPY_H - 4)
 
@@ -304,15 +337,25 @@ def paint_decorations(painter: QPainter, doc: QTextDocument, fill: QColor,
     painter.setBrush(fill)
     has_code = bool(doc.property(HAS_CODE))
     if has_code:
-        for box, _text in code_groups(doc):
+        for (box, _text), language in zip(code_groups(doc), code_languages(doc), strict=True):
             painter.drawRoundedRect(box, 6, 6)
             if label is not None:
                 painter.save()
-                painter.setPen(label)
                 font = painter.font()
                 font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
                 painter.setFont(font)
-                painter.drawText(copy_button_rect(box), Qt.AlignmentFlag.AlignCenter, copy_text)
+                button = copy_button_rect(box)
+                if bar is not None:  # a real button: a hairline round it
+                    painter.setPen(bar)
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.drawRoundedRect(button, 4, 4)
+                painter.setPen(label)
+                painter.drawText(button, Qt.AlignmentFlag.AlignCenter, copy_text)
+                if language:  # the language, at the top left of the box
+                    head = QRectF(box.left() + CODE_PAD, button.top(), button.left() - box.left()
+                                  - 2 * CODE_PAD, button.height())
+                    painter.drawText(head, int(Qt.AlignmentFlag.AlignLeft
+                                               | Qt.AlignmentFlag.AlignVCenter), language)
                 painter.restore()
     block = doc.begin()
     while block.isValid():

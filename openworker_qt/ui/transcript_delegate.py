@@ -174,6 +174,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._docs.move_to_end(key)
             return doc
         font = QFont(self.view.font())
+        if part == "body" and item.kind in ("assistant", "user"):
+            font = design.reading_font(font)  # 15 px text to read, as the best chat apps
         if part == "body" and item.kind == "assistant" and item.text:
             stream = self._streams.get(item.uid)
             if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
