@@ -44,38 +44,21 @@ from openworker_qt.core.messages import (
 )
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
-from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
+from openworker_qt.core.tool_calls import (
+    DENIED_RESULT,
+    RERUN_DENIED_RESULT,
+    RERUN_INTERRUPTED_RESULT,
+    RERUN_NOBODY_RESULT,
+    RERUN_REASON,
+    ParsedCall,
+    parse_call,
+    rerun_key,
+    truncate,
+)
 from openworker_qt.domain.messages import MessageT, ToolCall
 from openworker_qt.domain.text import storable, storable_text
 
 T = TypeVar("T")
-
-MAX_RESULT_CHARS = 60_000
-DENIED_RESULT = "The user denied this call; it was not executed."
-# A call that started before the app stopped and whose result was never stored:
-# it may have had its effect, so no result may claim it was "not executed".
-RERUN_REASON = (
-    "This call was started before the app stopped and may already have taken effect. "
-    "Run it again?"
-)
-RERUN_DENIED_RESULT = (
-    "Not run again: this call was started before the app stopped and may already have "
-    "taken effect; the user chose not to run it again."
-)
-RERUN_NOBODY_RESULT = (
-    "Not run again: this call was started before the app stopped and may already have "
-    "taken effect; nobody could be asked here whether to run it again."
-)
-RERUN_INTERRUPTED_RESULT = (
-    "interrupted by user; this call was started before the app stopped and may already "
-    "have taken effect. It was not run again."
-)
-
-
-def rerun_key(call_key: str) -> str:
-    """The key of the ask confirming that a call which started before the app stopped
-    may run again (its own call key is taken by the first approval)."""
-    return f"{call_key}:rerun"
 
 
 class StopRequested(Exception):
@@ -116,51 +99,6 @@ class StepEnd:
     ``suspended`` (parked on the inbox; the open calls wait for a resume)."""
 
     status: Literal["done", "interrupted", "suspended"]
-
-
-@dataclass(slots=True)
-class ParsedCall:
-    id: str
-    name: str
-    raw_arguments: str
-    arguments: dict[str, Any]
-    tool: Tool | None
-    risk: RiskClass
-    error: str | None = None
-    #: This call instance, stable across a restart: "<step id>/<vendor id>" (see
-    #: TurnEngine._current_step_id). Inbox items and audit checks use it, never the vendor id
-    #: alone — providers reuse ids like call_0 in every turn.
-    key: str = ""
-
-
-def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall:
-    """One raw call from the model, classified. A name the model made up is EXTERNAL
-    and carries an error (it is never run); otherwise the class follows the tool's
-    declaration and the built-in table (core/risk.py), the user's overrides first."""
-    fn = raw.get("function") or {}
-    name = str(fn.get("name", ""))
-    text = fn.get("arguments") or "{}"
-    tool = tools.get(name)
-    risk = tool.risk_class(overrides) if tool else RiskClass.EXTERNAL
-    error: str | None = None
-    args: dict[str, Any] = {}
-    try:  # also refuses nesting deep enough to crash what walks the arguments later
-        args = parse_arguments(text)
-    except ArgumentsError as exc:
-        error = str(exc)
-    if tool is None:
-        offered = ", ".join(tools.names()) or "none"
-        error = f"unknown tool '{name}' (available: {offered})"
-    return ParsedCall(str(raw.get("id")), name, str(text), args, tool, risk, error)
-
-
-def truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    if len(text) <= limit:
-        return text
-    head = limit // 3
-    tail = limit - head
-    cut = len(text) - limit
-    return f"{text[:head]}\n[… {cut} characters omitted …]\n{text[-tail:]}"
 
 
 class ToolStep:
