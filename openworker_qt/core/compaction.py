@@ -26,7 +26,7 @@ from openworker_qt.core.history import SessionHistory
 from openworker_qt.core.messages import Capabilities, notice
 from openworker_qt.core.provider_api import FinishChunk, ModelRequest, TextChunk
 from openworker_qt.core.request_builder import RequestBuilder
-from openworker_qt.core.tool_step import StopRequested
+from openworker_qt.core.stop import StopRequested
 from openworker_qt.domain.messages import Message
 from openworker_qt.domain.usage import Usage
 

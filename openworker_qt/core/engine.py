@@ -45,6 +45,7 @@ from openworker_qt.core.provider_api import (
 )
 from openworker_qt.core.request_builder import RequestBuilder
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.stop import StopRequested, StopSignal
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.core.tool_calls import (
     ParsedCall,
@@ -52,7 +53,7 @@ from openworker_qt.core.tool_calls import (
     storable_arguments,
     unique_ids,
 )
-from openworker_qt.core.tool_step import StepEnd, StopRequested, StopSignal, ToolStep
+from openworker_qt.core.tool_step import StepEnd, ToolStep
 from openworker_qt.domain.messages import (
     AssistantMessage,
     ContentPart,

@@ -43,6 +43,7 @@ from openworker_qt.core.messages import (
     tool_result,
 )
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.stop import StopRequested, StopSignal, until_stopped
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
 from openworker_qt.core.tool_calls import (
     DENIED_RESULT,
@@ -59,26 +60,6 @@ from openworker_qt.domain.messages import MessageT, ToolCall
 from openworker_qt.domain.text import storable, storable_text
 
 T = TypeVar("T")
-
-
-class StopRequested(Exception):
-    """Internal: the user pressed stop while we were waiting."""
-
-
-class StopSignal:
-    """One turn's stop button: a flag to check between steps, and a future that
-    waits (an approval, a running tool) race against."""
-
-    __slots__ = ("future", "requested")
-
-    def __init__(self) -> None:
-        self.requested = False
-        self.future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def set(self) -> None:
-        self.requested = True
-        if not self.future.done():
-            self.future.set_result(None)
 
 
 class SessionLog(Protocol):
@@ -154,7 +135,7 @@ class ToolStep:
         cancelled task (app quitting) leaves it parked, to be resumed next start."""
         self.waiting_for_user = True
         try:
-            return await self._until_interrupt(ask(request))
+            return await until_stopped(self.stop, ask(request))
         except StopRequested:
             cancel = getattr(ask, "cancel", None)
             if callable(cancel):
@@ -163,27 +144,6 @@ class ToolStep:
             raise
         finally:
             self.waiting_for_user = False
-
-    async def _until_interrupt(self, aw: Awaitable[T]) -> T:
-        """Await ``aw`` unless the user stops first (then cancel it, raise StopRequested)."""
-        task = asyncio.ensure_future(aw)
-        stop = self.stop.future
-        if stop.done() and not task.done():
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-            raise StopRequested
-        try:
-            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
-        except asyncio.CancelledError:
-            task.cancel()  # our own task was cancelled (app quitting): take the ask down too
-            raise
-        if task.done():
-            return task.result()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-        raise StopRequested
 
     def _audit(self, call: ParsedCall, stage: str, *, rule: str | None = None, **detail: Any) -> None:
         if self.audit is not None:
@@ -556,7 +516,7 @@ class ToolStep:
         if not (user_approved and self.stop.requested):
             # (When the user approved while the stop arrived, honour the decision they
             # made, then stop before anything else runs.)
-            work = self._until_interrupt(work)
+            work = until_stopped(self.stop, work)
         result: ToolResult | None = None
         async for out in _with_progress(work, pieces):
             if isinstance(out, ToolResult):
