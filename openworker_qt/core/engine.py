@@ -10,52 +10,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver as ApproverFn
 from openworker_qt.core.approvals import AskForConsequential, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.compaction import compact
-from openworker_qt.core.context import COMPACT_AT, Trim, budget_for
 from openworker_qt.core.healing import CallCloser
 from openworker_qt.core.history import HistoryStore, SessionHistory
 from openworker_qt.core.messages import (
     Capabilities,
     has_parts,
     notice,
-    now,
     pending_tool_calls,
     user_message,
 )
-from openworker_qt.core.provider_api import (
-    FinishChunk,
-    ModelRequest,
-    OpenedChunk,
-    ProviderError,
-    ProviderResolver,
-    ReasoningChunk,
-    RetryChunk,
-    TextChunk,
-    ToolCallChunk,
-)
+from openworker_qt.core.model_step import ModelReply, ModelStep
+from openworker_qt.core.provider_api import ModelRequest, ProviderResolver
 from openworker_qt.core.request_builder import RequestBuilder
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.stop import StopRequested, StopSignal
 from openworker_qt.core.tool_api import ToolRegistry
-from openworker_qt.core.tool_calls import (
-    ParsedCall,
-    refuse_cut_calls,
-    storable_arguments,
-    unique_ids,
-)
+from openworker_qt.core.tool_calls import ParsedCall
 from openworker_qt.core.tool_step import StepEnd, ToolStep
 from openworker_qt.domain.messages import (
-    AssistantMessage,
     ContentPart,
     Message,
     MessageT,
@@ -63,10 +44,9 @@ from openworker_qt.domain.messages import (
     ToolCall,
     UserMessage,
 )
-from openworker_qt.domain.text import storable, storable_text
-from openworker_qt.domain.usage import Usage
+from openworker_qt.domain.text import storable
 
-__all__ = ["AGENT_USAGE", "INTERNAL_ERROR_TEXT", "ModelReply", "TurnEngine"]
+__all__ = ["AGENT_USAGE", "INTERNAL_ERROR_TEXT", "TurnEngine"]
 
 log = logging.getLogger(__name__)
 
@@ -76,19 +56,6 @@ INTERNAL_ERROR_TEXT = (
     "Something went wrong inside OpenWorker, so this turn was stopped. "
     "The details are in the log. You can retry."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ModelReply:
-    """How one model call ended: ``ok`` (the reply is stored; ``tool_calls`` are
-    the calls it asked for), ``interrupted`` or ``error`` (``detail`` says what)."""
-
-    status: Literal["ok", "interrupted", "error"]
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    detail: str = ""
-    # The step that runs ``tool_calls``, their proposals stored with the reply.
-    step: ToolStep | None = None
-    proposed: list[ParsedCall] | None = None
 
 
 class TurnEngine:
@@ -152,8 +119,6 @@ class TurnEngine:
         self._provider_wait: asyncio.Task[Any] | None = None
         self._wait_cancelled = False
         self._usage: dict[str, int] = {}
-        #: The trim last announced to the user (a notice each time more drops out).
-        self._noticed_trim = Trim()
         #: Builds each call's request from the history (owns the outbound copies).
         self.requests = RequestBuilder(self.history)
 
@@ -336,7 +301,7 @@ class TurnEngine:
                     # Ask the model.
                     iteration += 1
                     reply = ModelReply("error", detail="the model call ended without a reply")
-                    async for out in self._call_model(stop):
+                    async for out in self._model_step(stop).run():
                         if isinstance(out, ModelReply):
                             reply = out
                         else:
@@ -484,146 +449,26 @@ class TurnEngine:
             self._provider_wait = None
             self._wait_cancelled = False
 
-    async def _call_model(self, stop: StopSignal) -> AsyncIterator[ev.Event | ModelReply]:
-        """Stream one model call; yield its events, then the :class:`ModelReply`."""
-        sid = self.session_id
-        text_parts: list[str] = []
-        reasoning_parts: list[str] = []
-        calls: list[ToolCall] = []
-        finish: FinishChunk | None = None
-        chunks: AsyncIterator[Any] | None = None
-        try:
-            provider, model_id = self.resolver.resolve(self.model)
-            caps = provider.capabilities(model_id)
-            request = await self._build_request(model_id, caps)
-            if (self.compaction
-                    and self.requests.estimate > COMPACT_AT * budget_for(caps.context_window)):
-                async for event in compact(
-                    session_log=self.log, history=self.history, requests=self.requests,
-                    model=self.model, provider=provider, model_id=model_id, caps=caps,
-                    next_chunk=self._next_chunk, usage=self._usage,
-                ):
-                    yield event
-                    request = await self._build_request(model_id, caps)
-            trim = self.requests.last_trim
-            # Say it the first time, and again only when more messages drop out:
-            # shortening one more old tool result each step is not news.
-            if trim and (
-                not self._noticed_trim
-                or trim.dropped_messages > self._noticed_trim.dropped_messages
-            ):
-                self._noticed_trim = trim
-                text = trim.describe()
-                async with self.log.writing():
-                    self._append(notice("context_trimmed", text))
-                yield ev.NoticeAdded(session_id=sid, kind="context_trimmed", text=text)
-            chunks = provider.stream(request).__aiter__()
-            while True:
-                if stop.requested:  # stopped while the consumer had the last event
-                    raise StopRequested
-                try:
-                    item = await self._next_chunk(chunks)
-                except StopAsyncIteration:
-                    break
-                # What the model writes is made storable where it enters (a lone
-                # surrogate cannot be encoded: domain/text.py).
-                if isinstance(item, TextChunk):
-                    if item.text:
-                        piece = storable_text(item.text)
-                        text_parts.append(piece)
-                        yield ev.AssistantDelta(session_id=sid, text=piece)
-                elif isinstance(item, ReasoningChunk):
-                    if item.text:
-                        piece = storable_text(item.text)
-                        reasoning_parts.append(piece)
-                        yield ev.ReasoningDelta(session_id=sid, text=piece)
-                elif isinstance(item, ToolCallChunk):
-                    calls.append(
-                        {
-                            "id": storable_text(str(item.id or "")),
-                            "type": "function",
-                            "function": {"name": storable_text(str(item.name or "")),
-                                         "arguments": storable_arguments(item.arguments)},
-                        }
-                    )
-                elif isinstance(item, FinishChunk):
-                    finish = item
-                elif isinstance(item, OpenedChunk):  # say at once what is waited for
-                    yield ev.AnswerOpened(session_id=sid, provider=item.provider)
-                elif isinstance(item, RetryChunk):  # nothing shown yet; another try follows
-                    yield ev.ProviderRetrying(
-                        session_id=sid, provider=item.provider, attempt=item.attempt,
-                        max_attempts=item.max_attempts, kind=item.kind, reason=item.reason,
-                        delay=item.delay,
-                    )
-        except StopRequested:
-            async with self.log.writing():
-                self._save_partial(text_parts, reasoning_parts, partial="interrupted")
-                self._append(notice("interrupted", "Stopped by user."))
-            yield ev.Interrupted(session_id=sid)
-            yield ModelReply("interrupted")
-            return
-        except Exception as exc:
-            kind = exc.kind if isinstance(exc, ProviderError) else "unknown"
-            message = storable_text(str(exc) or type(exc).__name__)
-            async with self.log.writing():
-                self._save_partial(text_parts, reasoning_parts, partial="error")
-                # Announce what was stored: a provider error may echo a key, redacted there.
-                message = str(self._append(notice("error", message, error_kind=kind))["text"])
-            yield ev.ErrorOccurred(session_id=sid, message=message, kind=kind, retryable=True)
-            yield ModelReply("error", detail=message)
-            return
-        finally:
-            if chunks is not None:
-                with contextlib.suppress(BaseException):
-                    await chunks.aclose()  # type: ignore[attr-defined]
-        text = "".join(text_parts)
-        if finish is not None:
-            for key, value in finish.usage.items():
-                self._usage[key] = self._usage.get(key, 0) + int(value)
-            if finish.replace_text is not None:
-                text = storable_text(finish.replace_text)
-        reply: AssistantMessage = {"role": "assistant", "content": text or None, "ts": now()}
-        if calls:
-            unique_ids(calls)
-            reply["tool_calls"] = calls
-        if reasoning_parts:
-            reply["reasoning"] = "".join(reasoning_parts)
-        if finish is not None and finish.provider_state:
-            reply["provider_state"] = storable(dict(finish.provider_state))
-        used = Usage.of(finish.usage if finish is not None else None)
-        if used:  # display only: what this call used
-            reply["usage"] = used.as_dict()
-        reply["model"] = self.model
-        if calls:  # names this step's calls for the inbox (vendors reuse call ids)
-            reply["step_id"] = uuid.uuid4().hex[:12]
-        step: ToolStep | None = None
-        proposed: list[ParsedCall] | None = None
-        cut = None
-        async with self.log.writing():
-            reply = self._append(reply)
-            if calls:  # its calls' proposals commit with it (one commit less per step)
-                step = self._tool_step(stop)
-                proposed = step.propose(calls)
-                if finish is not None and finish.reason == "length":
-                    cut = self._append(notice("output_limit", refuse_cut_calls(proposed)))
-        yield ev.AssistantMessage(session_id=sid, message=reply)
-        if cut is not None:
-            yield ev.NoticeAdded(session_id=sid, kind="output_limit", text=str(cut["text"]))
-        yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
+    def _model_step(self, stop: StopSignal) -> ModelStep:
+        return ModelStep(
+            session_id=self.session_id,
+            log=self.log,
+            resolver=self.resolver,
+            model=lambda: self.model,
+            requests=self.requests,
+            build=self._build_request,
+            compact=self._compact if self.compaction else None,
+            next_chunk=self._next_chunk,
+            usage=self._usage,
+            tool_step=self._tool_step,
+            stop=stop,
+        )
 
-    def _save_partial(
-        self, text: list[str], reasoning: list[str], *, partial: Literal["interrupted", "error"]
-    ) -> None:
-        if not text and not reasoning:
-            return
-        msg: AssistantMessage = {
-            "role": "assistant",
-            "content": "".join(text) or None,
-            "ts": now(),
-            "partial": partial,
-            "model": self.model,
-        }
-        if reasoning:
-            msg["reasoning"] = "".join(reasoning)
-        self._append(msg)
+    def _compact(
+        self, provider: Any, model_id: str, caps: Capabilities
+    ) -> AsyncIterator[ev.Event]:
+        return compact(
+            session_log=self.log, history=self.history, requests=self.requests,
+            model=self.model, provider=provider, model_id=model_id, caps=caps,
+            next_chunk=self._next_chunk, usage=self._usage,
+        )

@@ -122,7 +122,21 @@ class RequestBuilder:
         #: The last request's estimate before trimming, and how it was trimmed.
         self.estimate = 0
         self.last_trim = Trim()
+        self._noticed_trim = Trim()  # the trim last announced to the user
         self._schema_size: tuple[tuple[int, tuple[str, ...]], int] | None = None
+
+    def trim_news(self) -> Trim | None:
+        """The last request's trim, when the user is to be told of it: the first time,
+        and again only when more messages drop out (shortening one more old tool
+        result each step is not news)."""
+        trim = self.last_trim
+        if trim and (
+            not self._noticed_trim
+            or trim.dropped_messages > self._noticed_trim.dropped_messages
+        ):
+            self._noticed_trim = trim
+            return trim
+        return None
 
     def noted(self, note: NoticeMessage) -> None:
         """A compaction note was stored: the next requests start with it."""
