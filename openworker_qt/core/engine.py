@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -424,8 +424,9 @@ class TurnEngine:
 
     # ------------------------------------------------------------- model calls
 
-    async def _build_request(self, model_id: str, caps: Capabilities) -> ModelRequest:
-        return await self.requests.build(
+    def _build_request(self, model_id: str, caps: Capabilities) -> Awaitable[ModelRequest]:
+        """The next call's request, with the engine's settings as they are now."""
+        return self.requests.build(
             self.history, model_id, caps, system=self.system_prompt, tools=self.tools,
             pdf_mode=self.pdf_mode, reminder=self.reminder)
 
