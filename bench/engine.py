@@ -48,7 +48,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, ToolCallInfo
-from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import HistoryStore, MemoryHistory
 from openworker_qt.core.provider_api import ModelProvider
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry

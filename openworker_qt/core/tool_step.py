@@ -43,59 +43,23 @@ from openworker_qt.core.messages import (
     tool_result,
 )
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.stop import StopRequested, StopSignal, until_stopped
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
-from openworker_qt.domain.arguments import ArgumentsError, parse_arguments
+from openworker_qt.core.tool_calls import (
+    DENIED_RESULT,
+    RERUN_DENIED_RESULT,
+    RERUN_INTERRUPTED_RESULT,
+    RERUN_NOBODY_RESULT,
+    RERUN_REASON,
+    ParsedCall,
+    parse_call,
+    rerun_key,
+    truncate,
+)
 from openworker_qt.domain.messages import MessageT, ToolCall
 from openworker_qt.domain.text import storable, storable_text
 
 T = TypeVar("T")
-
-MAX_RESULT_CHARS = 60_000
-DENIED_RESULT = "The user denied this call; it was not executed."
-# A call that started before the app stopped and whose result was never stored:
-# it may have had its effect, so no result may claim it was "not executed".
-RERUN_REASON = (
-    "This call was started before the app stopped and may already have taken effect. "
-    "Run it again?"
-)
-RERUN_DENIED_RESULT = (
-    "Not run again: this call was started before the app stopped and may already have "
-    "taken effect; the user chose not to run it again."
-)
-RERUN_NOBODY_RESULT = (
-    "Not run again: this call was started before the app stopped and may already have "
-    "taken effect; nobody could be asked here whether to run it again."
-)
-RERUN_INTERRUPTED_RESULT = (
-    "interrupted by user; this call was started before the app stopped and may already "
-    "have taken effect. It was not run again."
-)
-
-
-def rerun_key(call_key: str) -> str:
-    """The key of the ask confirming that a call which started before the app stopped
-    may run again (its own call key is taken by the first approval)."""
-    return f"{call_key}:rerun"
-
-
-class StopRequested(Exception):
-    """Internal: the user pressed stop while we were waiting."""
-
-
-class StopSignal:
-    """One turn's stop button: a flag to check between steps, and a future that
-    waits (an approval, a running tool) race against."""
-
-    __slots__ = ("future", "requested")
-
-    def __init__(self) -> None:
-        self.requested = False
-        self.future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def set(self) -> None:
-        self.requested = True
-        if not self.future.done():
-            self.future.set_result(None)
 
 
 class SessionLog(Protocol):
@@ -116,51 +80,6 @@ class StepEnd:
     ``suspended`` (parked on the inbox; the open calls wait for a resume)."""
 
     status: Literal["done", "interrupted", "suspended"]
-
-
-@dataclass(slots=True)
-class ParsedCall:
-    id: str
-    name: str
-    raw_arguments: str
-    arguments: dict[str, Any]
-    tool: Tool | None
-    risk: RiskClass
-    error: str | None = None
-    #: This call instance, stable across a restart: "<step id>/<vendor id>" (see
-    #: TurnEngine._current_step_id). Inbox items and audit checks use it, never the vendor id
-    #: alone — providers reuse ids like call_0 in every turn.
-    key: str = ""
-
-
-def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall:
-    """One raw call from the model, classified. A name the model made up is EXTERNAL
-    and carries an error (it is never run); otherwise the class follows the tool's
-    declaration and the built-in table (core/risk.py), the user's overrides first."""
-    fn = raw.get("function") or {}
-    name = str(fn.get("name", ""))
-    text = fn.get("arguments") or "{}"
-    tool = tools.get(name)
-    risk = tool.risk_class(overrides) if tool else RiskClass.EXTERNAL
-    error: str | None = None
-    args: dict[str, Any] = {}
-    try:  # also refuses nesting deep enough to crash what walks the arguments later
-        args = parse_arguments(text)
-    except ArgumentsError as exc:
-        error = str(exc)
-    if tool is None:
-        offered = ", ".join(tools.names()) or "none"
-        error = f"unknown tool '{name}' (available: {offered})"
-    return ParsedCall(str(raw.get("id")), name, str(text), args, tool, risk, error)
-
-
-def truncate(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    if len(text) <= limit:
-        return text
-    head = limit // 3
-    tail = limit - head
-    cut = len(text) - limit
-    return f"{text[:head]}\n[… {cut} characters omitted …]\n{text[-tail:]}"
 
 
 class ToolStep:
@@ -216,7 +135,7 @@ class ToolStep:
         cancelled task (app quitting) leaves it parked, to be resumed next start."""
         self.waiting_for_user = True
         try:
-            return await self._until_interrupt(ask(request))
+            return await until_stopped(self.stop, ask(request))
         except StopRequested:
             cancel = getattr(ask, "cancel", None)
             if callable(cancel):
@@ -225,27 +144,6 @@ class ToolStep:
             raise
         finally:
             self.waiting_for_user = False
-
-    async def _until_interrupt(self, aw: Awaitable[T]) -> T:
-        """Await ``aw`` unless the user stops first (then cancel it, raise StopRequested)."""
-        task = asyncio.ensure_future(aw)
-        stop = self.stop.future
-        if stop.done() and not task.done():
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-            raise StopRequested
-        try:
-            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)  # type: ignore[type-var]
-        except asyncio.CancelledError:
-            task.cancel()  # our own task was cancelled (app quitting): take the ask down too
-            raise
-        if task.done():
-            return task.result()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-        raise StopRequested
 
     def _audit(self, call: ParsedCall, stage: str, *, rule: str | None = None, **detail: Any) -> None:
         if self.audit is not None:
@@ -618,7 +516,7 @@ class ToolStep:
         if not (user_approved and self.stop.requested):
             # (When the user approved while the stop arrived, honour the decision they
             # made, then stop before anything else runs.)
-            work = self._until_interrupt(work)
+            work = until_stopped(self.stop, work)
         result: ToolResult | None = None
         async for out in _with_progress(work, pieces):
             if isinstance(out, ToolResult):

@@ -28,12 +28,13 @@ from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Decider
-from openworker_qt.core.engine import AGENT_USAGE, MemoryHistory, TurnEngine
+from openworker_qt.core.engine import AGENT_USAGE, TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.messages import AGENT_MODEL
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
-from openworker_qt.core.tool_step import truncate
+from openworker_qt.core.tool_calls import truncate
 
 EXPLORE = "explore"
 DEFAULT_MAX_ITERATIONS = 8

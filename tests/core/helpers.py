@@ -14,7 +14,8 @@ from openworker_qt.core.approvals import (
     Decision,
     ToolCallInfo,
 )
-from openworker_qt.core.engine import HistoryStore, MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import HistoryStore, MemoryHistory
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.provider_api import ModelProvider
 from openworker_qt.core.risk import RiskClass

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.context import Trim, budget_for, estimate_tokens, fit
-from openworker_qt.core.engine import MemoryHistory
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.messages import Capabilities
 from tests.core.helpers import collect, make_engine
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.engine import MemoryHistory, SessionHistory
+from openworker_qt.core.history import MemoryHistory, SessionHistory
 from openworker_qt.core.messages import Capabilities, outbound_message
 from openworker_qt.domain.arguments import MAX_DEPTH, map_json, parse_arguments, too_deep
 from openworker_qt.providers._common import lenient_arguments

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core.approvers import InboxApprover
-from openworker_qt.core.tool_step import RERUN_REASON
+from openworker_qt.core.tool_calls import RERUN_REASON
 from openworker_qt.providers.anthropic import build_messages
 from openworker_qt.providers.openai_responses import build_input
 from openworker_qt.runtime import open_runtime
@@ -92,11 +92,11 @@ async def test_a_reused_id_in_auto_mode_runs_both_calls(tmp_path: Path) -> None:
 
 
 def test_ids_are_made_unique_within_one_message() -> None:
-    from openworker_qt.core.engine import _unique_ids
+    from openworker_qt.core.tool_calls import unique_ids
 
     calls: list[Any] = [{"id": i, "type": "function", "function": {"name": "x", "arguments": ""}}
                         for i in ("a", "a", "a_2", "", "", "b", "a")]
-    _unique_ids(calls)
+    unique_ids(calls)
     ids = [c["id"] for c in calls]
     assert ids[:3] == ["a", "a_3", "a_2"] and ids[5] == "b" and ids[6] == "a_4"
     assert all(ids) and len(set(ids)) == len(ids)

@@ -11,7 +11,7 @@ import pytest
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome
-from openworker_qt.core.engine import MemoryHistory
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.messages import Capabilities
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import ToolContext, ToolResult

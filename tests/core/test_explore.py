@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.provider_api import ModelRequest, StreamChunk
 from openworker_qt.core.risk import RiskClass

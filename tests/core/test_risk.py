@@ -23,7 +23,7 @@ from openworker_qt.core.risk import (
     raise_to,
 )
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry
-from openworker_qt.core.tool_step import parse_call
+from openworker_qt.core.tool_calls import parse_call
 from openworker_qt.runtime_tools import default_tools
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.storage.db import Database

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.engine import NOT_RUN_CUT_OFF, NOT_RUN_SUPERSEDED
+from openworker_qt.core.healing import NOT_RUN_CUT_OFF, NOT_RUN_SUPERSEDED
 from openworker_qt.core.inbox import SUPERSEDED, closed_by_app
 from openworker_qt.core.messages import dangling_tool_calls
 from tests.core.helpers import collect

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from openworker_qt.core.context import IMAGE_TOKENS, estimate_tokens
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.messages import TOOL_IMAGE_NOTE, Capabilities
 from openworker_qt.core.pdf import encode_png
 from openworker_qt.core.tool_api import ToolRegistry
@@ -47,7 +48,7 @@ async def test_a_model_without_vision_is_told_instead(tmp_path: Path) -> None:
 
 
 def test_redaction_leaves_an_images_bytes_alone_and_still_redacts_the_text() -> None:
-    from openworker_qt.core.engine import _scrub
+    from openworker_qt.core.history import scrub
     from openworker_qt.core.messages import tool_result
 
     seen: list[str] = []
@@ -59,11 +60,11 @@ def test_redaction_leaves_an_images_bytes_alone_and_still_redacts_the_text() -> 
     url = "data:image/png;base64," + "QUJD" * 1000
     msg = tool_result("c", "read_file", "key sk-secret", attachments=[
         {"type": "image_url", "image_url": {"url": url}, "name": "sk-secret.png"}])
-    clean = _scrub(msg, redact)
+    clean = scrub(msg, redact)
     assert clean["content"] == "key [REDACTED]"
     assert clean["attachments"][0]["name"] == "[REDACTED].png"
     assert clean["attachments"][0]["image_url"]["url"] == url
     assert url not in seen  # never scanned
     # A URL that is not an image's data stays subject to redaction.
-    other = _scrub({"url": "https://x.test/?k=sk-secret"}, redact)
+    other = scrub({"url": "https://x.test/?k=sk-secret"}, redact)
     assert other == {"url": "https://x.test/?k=[REDACTED]"}

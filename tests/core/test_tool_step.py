@@ -9,12 +9,13 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import AskForConsequential
 from openworker_qt.core.approvers import InboxApprover
 from openworker_qt.core.audit import MemoryAudit
-from openworker_qt.core.engine import MemoryHistory, SessionHistory
+from openworker_qt.core.history import MemoryHistory, SessionHistory
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.messages import INTERRUPTED_RESULT
 from openworker_qt.core.risk import RiskClass
+from openworker_qt.core.stop import StopSignal
 from openworker_qt.core.tool_api import ToolContext, ToolRegistry
-from openworker_qt.core.tool_step import StepEnd, StopSignal, ToolStep
+from openworker_qt.core.tool_step import StepEnd, ToolStep
 from openworker_qt.storage.db import Database
 from tests.core.helpers import AllowAll, fake_tool
 

@@ -27,7 +27,8 @@ from openworker_qt.core.context import (
     latest_compaction,
     summary_message,
 )
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.messages import (
     Capabilities,
     order_tool_results,

@@ -19,8 +19,8 @@ import pytest
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, Decision, QuestionRequest, ToolCallInfo
 from openworker_qt.core.audit import AuditLog
-from openworker_qt.core.engine import (
-    INTERNAL_ERROR_TEXT,
+from openworker_qt.core.engine import INTERNAL_ERROR_TEXT
+from openworker_qt.core.healing import (
     NOT_RUN_AFTER_FAILURE,
     NOT_RUN_CUT_OFF,
     STARTED_BEFORE_FAILURE,

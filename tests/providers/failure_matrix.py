@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.providers.anthropic import AnthropicProvider
 from openworker_qt.providers.compat import VENDORS
 from openworker_qt.providers.gemini import GeminiProvider

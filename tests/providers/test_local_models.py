@@ -78,7 +78,8 @@ async def test_parallel_calls_without_ids_split_on_a_new_name(stub: StubServer) 
 
 
 async def test_calls_nothing_tells_apart_are_an_error_for_the_model_not_run(stub: StubServer, tmp_path: Any) -> None:
-    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.engine import TurnEngine
+    from openworker_qt.core.history import MemoryHistory
     from openworker_qt.core.tool_api import ToolRegistry
     from tests.core.helpers import StaticResolver, fake_tool
 

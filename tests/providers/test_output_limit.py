@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.engine import MemoryHistory, TurnEngine
+from openworker_qt.core.engine import TurnEngine
+from openworker_qt.core.history import MemoryHistory
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.anthropic import AnthropicProvider
 from openworker_qt.providers.openai_chat import OpenAIChatProvider

@@ -341,7 +341,8 @@ async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
 ) -> None:
     from openworker_qt.cli.terminal import TerminalRenderer
     from openworker_qt.core import events as ev
-    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.engine import TurnEngine
+    from openworker_qt.core.history import MemoryHistory
     from tests.core.helpers import StaticResolver
 
     full = anthropic_body("partial answer")
@@ -381,7 +382,8 @@ async def test_engine_shows_the_wait_keeps_the_partial_answer_and_retries(
 
 async def test_stop_while_waiting_to_retry_ends_the_turn_at_once(stub: StubServer, tmp_path: Path) -> None:
     from openworker_qt.core import events as ev
-    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.engine import TurnEngine
+    from openworker_qt.core.history import MemoryHistory
     from tests.core.helpers import StaticResolver
 
     stub.add("POST", "/v1/messages", overloaded_529(**{"retry-after": "50"}))
@@ -478,7 +480,8 @@ async def test_an_answer_whose_first_chunk_has_words_says_nothing_of_opening(
 async def test_opened_then_silent_says_what_it_waits_for_before_the_limit_ends_it(
         stub: StubServer, sdk: str) -> None:
     from openworker_qt.core import events as ev
-    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.engine import TurnEngine
+    from openworker_qt.core.history import MemoryHistory
     from tests.core.helpers import StaticResolver
 
     path, model, body, opened_at = OPENED_FIRST[sdk]

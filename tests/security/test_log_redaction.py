@@ -52,7 +52,7 @@ async def scenario(stub: StubServer, home: Path, *, redacting: bool) -> str:
         events = [e async for e in manager.run(info.id, "hello")]
         error = next(e for e in events if isinstance(e, ev.ErrorOccurred))
         # The SDK echoed the key; the error event already carries the stored,
-        # redacted text (core/engine.py), so the log line built from it is clean too.
+        # redacted text (core/history.py), so the log line built from it is clean too.
         assert error.kind == "auth" and secrets.REDACTED in error.message
         assert SECRET not in error.message
         try:

@@ -138,7 +138,8 @@ async def test_the_sessions_own_sensitive_set_hides_results(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_rg: bool) -> None:
     """glob and grep hide what the session's permission engine holds sensitive (the
     runtime adds its own secrets to the defaults), not only the default set."""
-    from openworker_qt.core.engine import MemoryHistory, TurnEngine
+    from openworker_qt.core.engine import TurnEngine
+    from openworker_qt.core.history import MemoryHistory
     from openworker_qt.core.permissions import PermissionEngine
     from openworker_qt.core.tool_api import ToolRegistry
     from openworker_qt.providers.scripted import ScriptedProvider
