@@ -1,8 +1,9 @@
 """Fixtures for the desktop app tests: a real DesktopApp on the qasync loop.
 
 Scripts for the scripted provider are written to the test's tmp dir; tests
-drive the loop with :func:`wait_for` (sync, outside any coroutine — see
-SETUP-NOTES on why ``qtbot.wait_until`` inside a coroutine hangs).
+drive the loop with :func:`wait_for` (sync, outside any coroutine: ``qtbot.wait_until``
+called inside a coroutine spins a nested event loop that the running qasync loop
+never returns from, and the test hangs — CONTRIBUTING.md says the same).
 """
 
 from __future__ import annotations
