@@ -220,6 +220,13 @@ def _fit_pt(lines: list[tuple[int, str]], width_in: float, height_in: float,
     return smallest
 
 
+def _rgb(colour: str) -> Any:
+    """A theme colour as python-pptx's RGBColor."""
+    from pptx.dml.color import RGBColor
+
+    return RGBColor(*theme.rgb(colour))  # type: ignore[no-untyped-call]
+
+
 def _number(cell: Any) -> bool:
     return isinstance(cell, int | float) and not isinstance(cell, bool)
 
@@ -278,12 +285,11 @@ class _Deck:
     # text
     def style(self, run: Any, pt: float, colour: str = theme.INK, bold: bool = False,
               italic: bool = False) -> None:
-        from pptx.dml.color import RGBColor
         from pptx.util import Pt
 
         font = run.font
         font.name, font.size, font.bold, font.italic = theme.OFFICE_FONT, Pt(pt), bold, italic
-        font.color.rgb = RGBColor.from_string(colour[1:])
+        font.color.rgb = _rgb(colour)
         props = run._r.get_or_add_rPr()
         props.set("lang", self.language)
         props.set("cap", "none")  # the template's section titles are all capitals
@@ -321,14 +327,13 @@ class _Deck:
     def rule(self, slide: Any, top: float, left: float = _MARGIN, width: float = 1.1,
              colour: str = theme.ACCENT) -> None:
         """The theme's short accent bar under a title."""
-        from pptx.dml.color import RGBColor
         from pptx.enum.shapes import MSO_SHAPE
         from pptx.util import Inches
 
         bar = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Inches(left), Inches(top),
                                      Inches(width), Inches(0.06))
         bar.fill.solid()
-        bar.fill.fore_color.rgb = RGBColor.from_string(colour[1:])
+        bar.fill.fore_color.rgb = _rgb(colour)
         bar.line.fill.background()
         bar.name = "Accent"
 
@@ -350,7 +355,7 @@ class _Deck:
                 ppr = para._p.get_or_add_pPr()
                 ppr.set("marL", "0")
                 ppr.set("indent", "0")
-                ppr.insert(0, ppr.makeelement(qn("a:buNone"), {}))
+                ppr.append(ppr.makeelement(qn("a:buNone"), {}))  # after spcAft
             run = para.add_run()
             run.text = text
             size = pt if level <= 0 else max(pt - 2 * level, 12)
@@ -438,7 +443,6 @@ def _title_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
 
 
 def _section_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
-    from pptx.dml.color import RGBColor
     from pptx.enum.shapes import MSO_SHAPE
     from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
     from pptx.util import Inches
@@ -447,7 +451,7 @@ def _section_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
     band = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, 0, Inches(2.3), Inches(_W),
                                   Inches(2.9))
     band.fill.solid()
-    band.fill.fore_color.rgb = RGBColor.from_string(theme.ACCENT[1:])
+    band.fill.fore_color.rgb = _rgb(theme.ACCENT)
     band.line.fill.background()
     band.name = "Band"
     # behind the placeholders (the first shapes of the tree are drawn first)
@@ -504,7 +508,6 @@ def _two_column_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
 
 
 def _table_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
-    from pptx.dml.color import RGBColor
     from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
     from pptx.util import Inches, Pt
 
@@ -534,7 +537,7 @@ def _table_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
             fill = theme.HEADER_FILL if r == 0 else (
                 theme.HEADER_FILL_LIGHT if r % 2 == 0 else theme.PAPER)
             cell.fill.solid()
-            cell.fill.fore_color.rgb = RGBColor.from_string(fill[1:])
+            cell.fill.fore_color.rgb = _rgb(fill)
             cell.vertical_anchor = MSO_ANCHOR.MIDDLE
             cell.margin_left = cell.margin_right = Inches(0.08)
             cell.margin_top = cell.margin_bottom = Inches(0.03)
@@ -550,7 +553,6 @@ _CHART_TYPES = {"bar": "COLUMN_CLUSTERED", "line": "LINE_MARKERS", "pie": "PIE"}
 
 def _chart_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
     from pptx.chart.data import CategoryChartData
-    from pptx.dml.color import RGBColor
     from pptx.enum.chart import XL_CHART_TYPE, XL_LEGEND_POSITION
     from pptx.util import Inches, Pt
 
@@ -558,17 +560,18 @@ def _chart_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
     chart_spec = spec["chart"]
     kind = str(chart_spec.get("kind", "bar"))
     series = list(chart_spec["series"])[:1] if kind == "pie" else list(chart_spec["series"])
-    data = CategoryChartData()
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
     data.categories = [str(x) for x in chart_spec["labels"]]
     for k, s in enumerate(series, 1):
-        data.add_series(str(s.get("name") or f"Series {k}"), [float(v) for v in s["values"]])
+        data.add_series(str(s.get("name") or f"Series {k}"),  # type: ignore[no-untyped-call]
+                        [float(v) for v in s["values"]])
     top = _BODY_TOP if spec.get("title") else _TITLE_TOP
     frame = slide.shapes.add_chart(getattr(XL_CHART_TYPE, _CHART_TYPES[kind]),
                                    Inches(_MARGIN), Inches(top), Inches(_W - 2 * _MARGIN),
                                    Inches(_BODY_BOTTOM - top), data)
     chart = frame.chart
     chart.font.name, chart.font.size = theme.OFFICE_FONT, Pt(14)
-    chart.font.color.rgb = RGBColor.from_string(theme.INK[1:])
+    chart.font.color.rgb = _rgb(theme.INK)
     heading = str(chart_spec.get("title") or "")
     chart.has_title = bool(heading)
     if heading:
@@ -580,13 +583,13 @@ def _chart_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
             else XL_LEGEND_POSITION.TOP
         chart.legend.include_in_layout = False
     plot = chart.plots[0]
-    palette = [RGBColor.from_string(c[1:]) for c in theme.PALETTE]
+    palette = [_rgb(c) for c in theme.PALETTE]
     if kind == "pie":
         plot.has_data_labels = True
         labels = plot.data_labels
         labels.show_percentage, labels.show_value = True, False
         labels.number_format, labels.number_format_is_linked = "0%", False
-        labels.font.color.rgb = RGBColor.from_string(theme.PAPER[1:])
+        labels.font.color.rgb = _rgb(theme.PAPER)
         labels.font.bold = True
         for i, point in enumerate(plot.series[0].points):
             point.format.fill.solid()
@@ -608,12 +611,12 @@ def _chart_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
         if len(series) * len(chart_spec["labels"]) <= 24:
             plot.has_data_labels = True
             plot.data_labels.font.size = Pt(12)
-            plot.data_labels.font.color.rgb = RGBColor.from_string(theme.MUTED[1:])
+            plot.data_labels.font.color.rgb = _rgb(theme.MUTED)
     value_axis = chart.value_axis
     value_axis.has_major_gridlines = True
-    value_axis.major_gridlines.format.line.color.rgb = RGBColor.from_string(theme.GRID[1:])
+    value_axis.major_gridlines.format.line.color.rgb = _rgb(theme.GRID)
     value_axis.format.line.fill.background()
-    chart.category_axis.format.line.color.rgb = RGBColor.from_string(theme.AXIS[1:])
+    chart.category_axis.format.line.color.rgb = _rgb(theme.AXIS)
     return slide
 
 
