@@ -231,16 +231,21 @@ def _number(cell: Any) -> bool:
     return isinstance(cell, int | float) and not isinstance(cell, bool)
 
 
-def _cell_text(cell: Any) -> str:
+def _cell_text(cell: Any, decimals: int | None = None) -> str:
+    """A cell as shown: numbers with thousands separators, and ``decimals`` places (a
+    column's numbers share them), else as few as the value needs (at most 2)."""
     if cell is None:
         return ""
-    if isinstance(cell, float) and cell.is_integer() and abs(cell) < 1e15:
-        return f"{int(cell):,}"
-    if isinstance(cell, int):
-        return f"{cell:,}"
-    if isinstance(cell, float):
-        return f"{cell:,.2f}"
+    if _number(cell):
+        places = _decimals(cell) if decimals is None else decimals
+        return f"{cell:,.{places}f}"
     return str(cell)
+
+
+def _decimals(value: float) -> int:
+    if isinstance(value, int) or float(value).is_integer():
+        return 0
+    return 1 if round(value, 1) == round(value, 2) else 2
 
 
 def image_data(path_text: str) -> tuple[bytes, tuple[int, int]]:
@@ -322,6 +327,7 @@ class _Deck:
         pt = _fit_pt([(0, text)], _W - 2 * _MARGIN, _TITLE_H, theme.SLIDE_TITLE_PT, 22)
         self.write(shape.text_frame, text, pt, bold=True, align=PP_ALIGN.LEFT)
         shape.text_frame.vertical_anchor = MSO_ANCHOR.BOTTOM
+        shape.text_frame.margin_left = 0  # the title, its bar and the body share one edge
         self.rule(slide, _TITLE_TOP + _TITLE_H + 0.08)
 
     def rule(self, slide: Any, top: float, left: float = _MARGIN, width: float = 1.1,
@@ -343,6 +349,7 @@ class _Deck:
 
         frame.clear()
         frame.word_wrap = True
+        frame.margin_left = 0
         first = True
         for level, text in ([(-1, heading)] if heading else []) + points:
             para = frame.paragraphs[0] if first else frame.add_paragraph()
@@ -522,7 +529,10 @@ def _table_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
                                    Inches(row_h * (len(rows) + 1)))
     table = shape.table
     # Columns as wide as their longest text (within reason), filling the width.
-    longest = [max([len(columns[c])] + [len(_cell_text(r[c])) for r in rows]) for c in
+    places = [max([_decimals(r[c]) for r in rows if _number(r[c])], default=0)
+              for c in range(len(columns))]
+    shown = [[_cell_text(r[c], places[c]) for c in range(len(columns))] for r in rows]
+    longest = [max([len(columns[c])] + [len(r[c]) for r in shown]) for c in
                range(len(columns))]
     weights = [min(max(n, 4), 40) for n in longest]
     for c, weight in enumerate(weights):
@@ -533,7 +543,7 @@ def _table_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
         table.rows[r].height = Inches(row_h)
         for c in range(len(columns)):
             cell = table.cell(r, c)
-            text = columns[c] if r == 0 else _cell_text(rows[r - 1][c])
+            text = columns[c] if r == 0 else shown[r - 1][c]
             fill = theme.HEADER_FILL if r == 0 else (
                 theme.HEADER_FILL_LIGHT if r % 2 == 0 else theme.PAPER)
             cell.fill.solid()

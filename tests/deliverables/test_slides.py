@@ -42,7 +42,7 @@ def deck_spec(image: Path) -> list[dict[str, Any]]:
          "left": ["Budget freeze"], "right_heading": "Mitigations",
          "right": ["Quarterly billing", "Meet the VP"]},
         {"layout": "table", "title": "Seats by team", "columns": ["Team", "Seats", "Price"],
-         "rows": [["Sales", 1200, 30.5], ["Support", 80, None], ["Total", 1280]]},
+         "rows": [["Sales", 1200, 30.5], ["Support", 80, 19.99], ["Total", 1280]]},
         {"layout": "chart", "title": "Revenue by quarter", "chart": CHART},
         {"layout": "chart", "title": "Seat mix",
          "chart": {"kind": "pie", "labels": ["Sales", "Support"],
@@ -99,8 +99,8 @@ def test_a_deck_reads_back_slide_by_slide(tmp_path: Path) -> None:
     # the table: header, cells, numbers formatted and right-aligned, missing cells empty
     table = next(sh for sh in s[4].shapes if sh.has_table).table
     grid = [[table.cell(r, c).text for c in range(3)] for r in range(4)]
-    assert grid == [["Team", "Seats", "Price"], ["Sales", "1,200", "30.50"],
-                    ["Support", "80", ""], ["Total", "1,280", ""]]
+    assert grid == [["Team", "Seats", "Price"], ["Sales", "1,200", "30.50"],  # the column's
+                    ["Support", "80", "19.99"], ["Total", "1,280", ""]]  # decimals
     assert table.cell(1, 1).text_frame.paragraphs[0].alignment == 3  # PP_ALIGN.RIGHT
     assert str(table.cell(0, 0).fill.fore_color.rgb) == theme.HEADER_FILL[1:]
     # native charts: type, categories, series and their values
