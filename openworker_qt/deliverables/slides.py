@@ -59,6 +59,15 @@ class SlideError(ValueError):
 
 # --------------------------------------------------------------- validation
 
+#: Control characters XML cannot hold (tab and line feed aside): invisible, so dropped.
+_CONTROLS = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE,
+                           0xFFFF])
+
+
+def _clean(text: str) -> str:
+    return text.translate(_CONTROLS)
+
+
 
 def _line(slide: Mapping[str, Any], key: str, where: str, required: bool = False) -> str:
     value = slide.get(key)
@@ -68,7 +77,7 @@ def _line(slide: Mapping[str, Any], key: str, where: str, required: bool = False
             required and not str(value).strip()):
         raise SlideError(f"{where}: '{key}' must be a non-empty string." if required
                          else f"{where}: '{key}' must be a string.")
-    text = str(value)
+    text = _clean(str(value))
     if len(text) > MAX_LINE_CHARS:
         raise SlideError(f"{where}: '{key}' is {len(text)} characters long; a slide holds "
                          f"at most {MAX_LINE_CHARS}. Shorten it, or move the detail to the "
@@ -124,7 +133,7 @@ def validate(slides: Any) -> list[dict[str, Any]]:
             if len(notes) > MAX_NOTES_CHARS:
                 raise SlideError(f"{where}: the notes hold more than {MAX_NOTES_CHARS:,} "
                                  "characters.")
-            checked["notes"] = notes
+            checked["notes"] = _clean(notes)
         if layout == "quote":
             checked["quote"] = _line(slide, "quote", where, required=True)
             checked["attribution"] = _line(slide, "attribution", where)
@@ -150,7 +159,11 @@ def validate(slides: Any) -> list[dict[str, Any]]:
                 charts.check_chart(chart)
             except charts.ChartError as exc:
                 raise SlideError(f"{where}: {exc}") from None
-            checked["chart"] = dict(chart)
+            checked["chart"] = {
+                **chart, "title": _clean(str(chart.get("title") or "")),
+                "labels": [_clean(str(x)) for x in chart["labels"]],
+                "series": [{**x, "name": _clean(str(x.get("name") or ""))}
+                           for x in chart["series"]]}
         elif layout == "image":
             checked["path"] = _line(slide, "path", where, required=True)
             checked["caption"] = _line(slide, "caption", where)
@@ -184,7 +197,8 @@ def _table(slide: Mapping[str, Any], where: str) -> dict[str, Any]:
             if isinstance(cell, str) and len(cell) > MAX_LINE_CHARS:
                 raise SlideError(f"{where}: row {n} has a cell over {MAX_LINE_CHARS} "
                                  "characters.")
-        cells.append(list(row) + [None] * (len(columns) - len(row)))
+        cells.append([_clean(c) if isinstance(c, str) else c for c in row]
+                     + [None] * (len(columns) - len(row)))
     heads = [_line({"h": c}, "h", where) for c in columns]
     return {"columns": heads, "rows": cells}
 

@@ -15,6 +15,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 _Colour = tuple[int, int, int] | str | None
+#: Characters XML cannot hold (tab and line feed aside): invisible, so dropped.
+_CONTROLS = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE,
+                           0xFFFF])
 
 
 def _colour(value: _Colour) -> str:
@@ -71,7 +74,7 @@ class SvgCanvas:
         self._parts.append(
             f'<text x="{_n(x)}" y="{_n(baseline)}" font-family={quoteattr(family)} '
             f'font-size="{_n(size)}"{weight} text-anchor="{text_anchor}" '
-            f'fill="{_colour(fill)}">{escape(text)}</text>')
+            f'fill="{_colour(fill)}">{escape(text.translate(_CONTROLS))}</text>')
 
     def line(self, xy: Sequence[Any], fill: _Colour = None, width: int = 1,
              joint: str | None = None) -> None:
@@ -127,6 +130,6 @@ class SvgCanvas:
                 f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
                 f'viewBox="0 0 {w * self.scale} {h * self.scale}">\n')
         if title:
-            head += f"<title>{escape(title)}</title>\n"
+            head += f"<title>{escape(title.translate(_CONTROLS))}</title>\n"
         head += f'<rect width="{w * self.scale}" height="{h * self.scale}" fill="#FFFFFF"/>\n'
         return (head + "\n".join(self._parts) + "\n</svg>\n").encode("utf-8")

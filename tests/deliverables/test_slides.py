@@ -236,3 +236,22 @@ def test_libreoffice_opens_the_deck(tmp_path: Path) -> None:
     text = [page.extract_text() for page in reader.pages]
     assert "ACME renewal review" in text[0] and "Highlights" in text[2]
     assert "Berlin" in text[2] and "1,200" in text[4] and "Jane Doe" in text[9]
+
+
+def test_invisible_control_characters_are_dropped_not_fatal() -> None:
+    from pptx import Presentation
+
+    spec = [{"layout": "bullets", "title": "Bell\x07 title", "bullets": ["a\x00b"],
+             "notes": "n\x1bo"},
+            {"layout": "table", "title": "t", "columns": ["c\x01"], "rows": [["x\x02"]]},
+            {"layout": "chart", "title": "c", "chart": {"kind": "bar", "labels": ["l\x03"],
+                                                        "series": [{"name": "s\x04",
+                                                                    "values": [1]}]}}]
+    prs = Presentation(io.BytesIO(build(spec)))
+    first, table, chart = prs.slides
+    assert first.shapes.title.text == "Bell title" and "ab" in texts(first)
+    assert first.notes_slide.notes_text_frame.text == "no"
+    cells = next(sh for sh in table.shapes if sh.has_table).table
+    assert (cells.cell(0, 0).text, cells.cell(1, 0).text) == ("c", "x")
+    plotted = next(sh for sh in chart.shapes if sh.has_chart).chart
+    assert list(plotted.plots[0].categories) == ["l"] and plotted.series[0].name == "s"
