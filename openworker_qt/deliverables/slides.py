@@ -435,9 +435,36 @@ def render(slides: list[dict[str, Any]], title: str = "", author: str = "",
     props.language = deck.language
     props.comments = ""
     props.subject = ""
+    _own_package_parts(deck.prs, len(slides), sum(1 for s in slides if s.get("notes")))
     out = io.BytesIO()
     deck.prs.save(out)
     return out.getvalue(), f"{len(slides)} slide{'s' * (len(slides) != 1)}"
+
+
+_APP_XML = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'docPropsVTypes"><TotalTime>0</TotalTime><Application>OpenWorker Qt</Application>'
+    '<PresentationFormat>Widescreen</PresentationFormat><Slides>{slides}</Slides>'
+    '<Notes>{notes}</Notes><HiddenSlides>0</HiddenSlides><MMClips>0</MMClips>'
+    '<ScaleCrop>false</ScaleCrop><LinksUpToDate>false</LinksUpToDate>'
+    '<SharedDoc>false</SharedDoc><HyperlinksChanged>false</HyperlinksChanged></Properties>')
+
+
+def _own_package_parts(prs: Any, slides: int, notes: int) -> None:
+    """The template's leftovers replaced: its application properties (which say a
+    Macintosh PowerPoint made a 4:3 show of 0 slides) and its thumbnail (a blank 4:3
+    picture a file manager would show for the deck)."""
+    package = prs.part.package
+    for rid, rel in list(package._rels.items()):
+        if rel.is_external:
+            continue
+        name = str(rel.target_part.partname)
+        if name.startswith("/docProps/thumbnail"):
+            package.drop_rel(rid)
+        elif name == "/docProps/app.xml":
+            rel.target_part._blob = _APP_XML.format(slides=slides, notes=notes).encode()
 
 
 def _title_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:

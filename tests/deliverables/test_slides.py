@@ -144,6 +144,13 @@ def test_the_file_is_a_well_formed_package(tmp_path: Path) -> None:
                 assert "/" + name in declared
         assert sum(n.startswith("ppt/charts/chart") for n in names) == 3
         assert sum(n.startswith("ppt/embeddings/") for n in names) == 3  # the charts' data
+        # not the template's leftovers: a blank 4:3 thumbnail, "0 slides, 4:3, Macintosh"
+        assert not any("thumbnail" in n for n in names)
+        app = etree.fromstring(z.read("docProps/app.xml"))
+        ns = "{http://schemas.openxmlformats.org/officeDocument/2006/extended-properties}"
+        assert app.findtext(f"{ns}Slides") == "10" and app.findtext(f"{ns}Notes") == "2"
+        assert app.findtext(f"{ns}PresentationFormat") == "Widescreen"
+        assert app.findtext(f"{ns}Application") == "OpenWorker Qt"
 
 
 def test_no_author_and_a_chinese_deck_say_so(tmp_path: Path) -> None:
