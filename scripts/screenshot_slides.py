@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from openworker_qt.deliverables import charts, documents, slides  # noqa: E402
+from openworker_qt.deliverables import charts, documents, slide_spec, slides  # noqa: E402
 
 REVENUE = {"kind": "bar", "title": "Revenue by quarter (k€)", "labels": ["Q1", "Q2", "Q3", "Q4"],
            "series": [{"name": "2025", "values": [410, 455, 430, 520]},
@@ -111,7 +111,7 @@ def main() -> int:
         work = Path(tmp)
         image = args.out / "chart.png"
         for stem, spec in (("deck-en", english(image)), ("deck-zh", CHINESE)):
-            data, _summary = slides.render(slides.validate(spec), title=spec[0]["title"])
+            data, _summary = slides.render(slide_spec.validate(spec), title=spec[0]["title"])
             for path in pages(data, stem, args.out, work):
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     return 0

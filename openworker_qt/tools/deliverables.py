@@ -10,7 +10,7 @@ content must be PNG or JPEG files inside the workspace (the one read root that
 needs no grant): a deliverable never carries a file the model could not read.
 Building the file (openpyxl, python-docx, fpdf2, python-pptx, Pillow for charts:
 imported there) runs in a worker thread. A deck (pptx) is a list of slides
-(deliverables/slides.py); a chart on its own (png, svg) is one chart block
+(deliverables/slide_spec.py, slides.py); a chart on its own (png, svg) is one chart block
 (deliverables/charts.py, the same picture documents embed).
 """
 
@@ -63,11 +63,12 @@ def _written(path: Path, fmt: str, data: bytes, summary: str) -> ToolResult:
 def _build_deck(path: Path, slide_list: list[dict[str, Any]], title: str, author: str,
                 language: str) -> ToolResult:
     from openworker_qt.deliverables import slides
+    from openworker_qt.deliverables.slide_spec import SlideError
 
     try:
         data, summary = slides.render(slide_list, title=title, author=author,
                                       language=language)
-    except slides.SlideError as exc:
+    except SlideError as exc:
         return _error(str(exc))
     return _written(path, "pptx", data, summary)
 
@@ -86,21 +87,21 @@ def _build_chart(path: Path, fmt: str, block: dict[str, Any]) -> ToolResult:
 
 def _deck(args: dict[str, Any], ctx: ToolContext, path: Path, title: str) -> Any:
     """The deck's build job, or an error result (nothing is built for bad slides)."""
-    from openworker_qt.deliverables import documents, slides
+    from openworker_qt.deliverables import documents, slide_spec
 
     language = args.get("language", "")
     if not isinstance(language, str) or len(language) > 35:
         return _error("'language' must be a language tag such as 'en-US' or 'zh-CN'.")
     n = 0
     try:
-        slide_list = slides.validate(args.get("content"))
+        slide_list = slide_spec.validate(args.get("content"))
         for slide in slide_list:
             n += 1
             if slide["layout"] == "image":
                 found = _with_image({"type": "image", "path": slide["path"]}, ctx)
                 slide["path"] = found["path"]
-                slides.image_data(slide["path"])  # a file that is no picture: refused now
-    except (slides.SlideError, documents.DocumentError) as exc:
+                slide_spec.image_data(slide["path"])  # a file that is no picture: refused now
+    except (slide_spec.SlideError, documents.DocumentError) as exc:
         where = "" if str(exc).startswith("Slide ") or not n else f"Slide {n}: "
         return _error(where + str(exc))
     author = ctx.state.get(AUTHOR_STATE)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from openworker_qt.deliverables import charts, documents, slides, theme
+from openworker_qt.deliverables import charts, documents, slide_spec, slides, theme
 
 CHART = {"kind": "bar", "title": "", "labels": ["Q1", "Q2", "Q3", "Q4"],
          "series": [{"name": "2025", "values": [10, 12, 11, 14]},
@@ -58,7 +58,7 @@ def deck_spec(image: Path) -> list[dict[str, Any]]:
 
 
 def build(spec: list[dict[str, Any]], **kw: Any) -> bytes:
-    return slides.render(slides.validate(spec), **kw)[0]
+    return slides.render(slide_spec.validate(spec), **kw)[0]
 
 
 def texts(slide: Any) -> list[str]:
@@ -195,21 +195,21 @@ def test_no_author_and_a_chinese_deck_say_so(tmp_path: Path) -> None:
     ([], "non-empty list of slides"),
 ])
 def test_bad_slides_are_refused_with_a_reason(spec: list[Any], says: str) -> None:
-    with pytest.raises(slides.SlideError) as caught:
-        slides.validate(spec)
+    with pytest.raises(slide_spec.SlideError) as caught:
+        slide_spec.validate(spec)
     assert says in str(caught.value)
 
 
 def test_a_file_that_is_not_a_picture_is_refused(tmp_path: Path) -> None:
     fake = tmp_path / "chart.png"
     fake.write_text("this is text, not a picture")
-    spec = slides.validate([{"layout": "image", "title": "x", "path": str(fake)}])
-    with pytest.raises(slides.SlideError, match="is not a picture"):
+    spec = slide_spec.validate([{"layout": "image", "title": "x", "path": str(fake)}])
+    with pytest.raises(slide_spec.SlideError, match="is not a picture"):
         slides.render(spec)
     cut = tmp_path / "cut.png"
     cut.write_bytes(picture(tmp_path).read_bytes()[:200])  # a PNG cut short
-    with pytest.raises(slides.SlideError, match="damaged"):
-        slides.image_data(str(cut))
+    with pytest.raises(slide_spec.SlideError, match="damaged"):
+        slide_spec.image_data(str(cut))
 
 
 def test_a_long_title_and_many_points_get_smaller_type_not_lost() -> None:
