@@ -89,6 +89,18 @@ def _decimals(value: float) -> int:
 # --------------------------------------------------------------- building
 
 
+def _flat(shape: Any) -> None:
+    """No shadow or theme effects on a drawn shape: the template gives its shapes a
+    style whose effect (a soft shadow) LibreOffice draws even with the effects
+    switched off, so the style goes (the shape's own fill and line stay)."""
+    from pptx.oxml.ns import qn
+
+    shape.shadow.inherit = False
+    style = shape._element.find(qn("p:style"))
+    if style is not None:
+        shape._element.remove(style)
+
+
 class _Deck:
     """One presentation being built (python-pptx objects, imported in the worker)."""
 
@@ -155,6 +167,7 @@ class _Deck:
         bar.fill.solid()
         bar.fill.fore_color.rgb = _rgb(colour)
         bar.line.fill.background()
+        _flat(bar)
         bar.name = "Accent"
 
     def points(self, frame: Any, points: list[tuple[int, str]], pt: int,
@@ -302,6 +315,7 @@ def _section_slide(deck: _Deck, spec: Mapping[str, Any]) -> Any:
     band.fill.solid()
     band.fill.fore_color.rgb = _rgb(theme.ACCENT)
     band.line.fill.background()
+    _flat(band)
     band.name = "Band"
     # behind the placeholders (the first shapes of the tree are drawn first)
     tree = slide.shapes._spTree

@@ -69,6 +69,7 @@ def texts(slide: Any) -> list[str]:
 def test_a_deck_reads_back_slide_by_slide(tmp_path: Path) -> None:
     from pptx import Presentation
     from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.oxml.ns import qn
     from pptx.util import Inches
 
     before = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
@@ -118,6 +119,10 @@ def test_a_deck_reads_back_slide_by_slide(tmp_path: Path) -> None:
     assert "Source: billing" in texts(s[8])
     assert any("The smoothest rollout" in t for t in texts(s[9]))
     assert "— Jane Doe, CIO" in texts(s[9])
+    # the theme's shapes are flat (the template's would cast a shadow)
+    bars = [sh for sl in s for sh in sl.shapes if sh.name in ("Accent", "Band")]
+    assert len(bars) == 8 + 1 and not any(sh.shadow.inherit for sh in bars)
+    assert all(sh._element.find(qn("p:style")) is None for sh in bars)  # no theme effect
     # slide numbers on every slide but the title slide
     assert [any(sh.name == "Slide Number" for sh in sl.shapes) for sl in s] == [False] + [True] * 9
     # metadata: ours, of now, not the template's
