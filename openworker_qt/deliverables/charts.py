@@ -24,17 +24,19 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.deliverables import theme
+from openworker_qt.domain.documents import CHART_KINDS
+
 #: Output size in pixels (16:9; about 210 dpi at 6 inches wide in DOCX and PDF).
 WIDTH, HEIGHT = 1280, 720
 _SCALE = 2  # drawn at twice the size, then scaled down (anti-aliasing)
+MAX_POINTS = 10_000  # labels × series
 
-#: Series colours: distinct in hue and lightness, readable on white and in grey print.
-PALETTE = ("#3B6FB6", "#E8853D", "#4C9F70", "#D1495B", "#8A6BBE", "#9C7A56",
-           "#D77FB3", "#6B7B8C", "#B5B33E", "#3AA6B9")
-_INK = (34, 34, 34)
-_MUTED = (96, 96, 96)
-_GRID = (224, 226, 230)
-_AXIS = (150, 150, 150)
+PALETTE = theme.PALETTE  # the series' colours, the theme's
+_INK = theme.rgb(theme.INK)
+_MUTED = theme.rgb(theme.MUTED)
+_GRID = theme.rgb(theme.GRID)
+_AXIS = theme.rgb(theme.AXIS)
 
 
 class ChartError(ValueError):
@@ -162,11 +164,63 @@ def _fit(text: str, font: Any, width: float, measure: Callable[[str, Any], float
     return text.rstrip() + "…"
 
 
+def check_chart(block: Mapping[str, Any]) -> None:
+    """Raise :class:`ChartError` unless ``block`` is a chart that can be drawn: a known
+    kind, labels, and series of finite numbers, one per label."""
+    kind = block.get("kind", "bar")
+    if kind not in CHART_KINDS:
+        raise ChartError(f"'kind' must be one of: {', '.join(CHART_KINDS)} (got {kind!r}).")
+    labels, series = block.get("labels"), block.get("series")
+    if not isinstance(labels, list) or not labels:
+        raise ChartError("'labels' must be a non-empty list (one per bar, point or slice).")
+    if not isinstance(series, list) or not series:
+        raise ChartError("'series' must be a non-empty list of {name, values}.")
+    for n, s in enumerate(series, 1):
+        values = s.get("values") if isinstance(s, Mapping) else None
+        if not isinstance(values, list) or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise ChartError(f"Series {n} needs 'values', a list of numbers.")
+        if len(values) != len(labels):
+            raise ChartError(f"Series {n} has {len(values)} values but there are "
+                             f"{len(labels)} labels; give one value per label.")
+        if not all(math.isfinite(v) for v in values):
+            raise ChartError("The chart's values must be finite numbers (no NaN or infinity).")
+    if len(labels) * len(series) > MAX_POINTS:
+        raise ChartError(f"The chart has more than {MAX_POINTS:,} points; summarise the data.")
+    if kind == "pie":
+        row = series[0]["values"]
+        if any(v < 0 for v in row) or sum(row) <= 0:
+            raise ChartError("A pie chart needs values of zero or more with a total above zero.")
+
+
 def chart_png(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = None) -> bytes:
     """The chart as PNG bytes. ``font_pair``: (regular, bold) TrueType files, or None
     for Pillow's built-in font. Raises :class:`ChartError` for values it cannot draw."""
     from PIL import Image, ImageDraw
 
+    image = Image.new("RGB", (WIDTH * _SCALE, HEIGHT * _SCALE), "white")
+    _draw_chart(block, ImageDraw.Draw(image), font_pair)
+    out = io.BytesIO()
+    image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS).save(out, format="PNG",
+                                                                 optimize=True)
+    return out.getvalue()
+
+
+def chart_svg(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = None) -> bytes:
+    """The chart as an SVG document (UTF-8): the same layout as :func:`chart_png`
+    (measured with the same fonts), with real text, one element per bar, line, dot
+    or slice. Raises :class:`ChartError` for values it cannot draw."""
+    from openworker_qt.deliverables.svg_canvas import SvgCanvas
+
+    canvas = SvgCanvas(WIDTH, HEIGHT, _SCALE)
+    _draw_chart(block, canvas, font_pair)
+    return canvas.document(str(block.get("title") or ""))
+
+
+def _draw_chart(block: Mapping[str, Any], draw: Any,
+                font_pair: tuple[Path, Path] | None) -> None:
+    """Draw the chart on ``draw`` (Pillow's ImageDraw, or the SVG canvas that takes
+    the same calls)."""
     labels = [str(x) for x in block["labels"]]
     series = [s for s in block["series"] if isinstance(s, Mapping)]
     names = [str(s.get("name") or "") for s in series]
@@ -176,10 +230,7 @@ def chart_png(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = No
     kind = str(block.get("kind", "bar"))
     title = str(block.get("title") or "")
     fonts = _Fonts(pick_fonts(title + "".join(labels) + "".join(names), font_pair))
-
     s = _SCALE
-    image = Image.new("RGB", (WIDTH * s, HEIGHT * s), "white")
-    draw = ImageDraw.Draw(image)
 
     def measure(text: str, font: Any) -> float:
         return float(draw.textlength(text, font=font))
@@ -197,10 +248,6 @@ def chart_png(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = No
         if any(n for n, _ in named):
             top = _legend_row(draw, fonts, named, top, measure)
         _axes_chart(draw, fonts, kind, labels, values, top, measure)
-    out = io.BytesIO()
-    image.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS).save(out, format="PNG",
-                                                                 optimize=True)
-    return out.getvalue()
 
 
 def _legend_row(draw: Any, fonts: _Fonts, entries: Sequence[tuple[str, str]], top: float,

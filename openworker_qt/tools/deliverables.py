@@ -1,4 +1,4 @@
-"""``create_deliverable``: a finished file (md, html, csv, xlsx, docx, pdf) in the output folder.
+"""``create_deliverable``: a finished file (md, html, csv, xlsx, docx, pdf, pptx, png, svg) in the output folder.
 
 Deliverables go in ``<workspace>/outputs/`` (the app's data folder is protected
 state; the workspace is where the session may write). ``path`` names the file
@@ -8,8 +8,10 @@ so the permission engine checks (and asks about) the write like any other; the
 bytes go through the same atomic write as ``write_file``. Images named in the
 content must be PNG or JPEG files inside the workspace (the one read root that
 needs no grant): a deliverable never carries a file the model could not read.
-Building the file (openpyxl, python-docx, fpdf2, Pillow for charts: imported there)
-runs in a worker thread.
+Building the file (openpyxl, python-docx, fpdf2, python-pptx, Pillow for charts:
+imported there) runs in a worker thread. A deck (pptx) is a list of slides
+(deliverables/slide_spec.py, slides.py); a chart on its own (png, svg) is one chart block
+(deliverables/charts.py, the same picture documents embed).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from openworker_qt.tools.files import resolve_path, size_text, write_bytes
 
 OUTPUT_DIR = "outputs"
 SUFFIXES = {"md": ".md", "html": ".html", "csv": ".csv", "xlsx": ".xlsx", "docx": ".docx",
-            "pdf": ".pdf"}
+            "pdf": ".pdf", "pptx": ".pptx", "png": ".png", "svg": ".svg"}
+#: ``ctx.state`` key for the name written as a file's author (the user's name, when the
+#: app knows it); without it, files name no author.
+AUTHOR_STATE = "deliverable_author"
 
 
 def _error(text: str) -> ToolResult:
@@ -40,24 +45,96 @@ def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> To
         rendered = documents.render(fmt, title, blocks)
     except documents.DocumentError as exc:
         return _error(str(exc))
-    result = write_bytes(path, rendered.data)
+    return _written(path, fmt, rendered.data, rendered.summary)
+
+
+def _written(path: Path, fmt: str, data: bytes, summary: str) -> ToolResult:
+    """Write the built file (atomically: a temporary file beside it, then renamed)."""
+    result = write_bytes(path, data)
     if result.is_error:
         return result
-    size = len(rendered.data)
+    size = len(data)
     return ToolResult(
-        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, "
-        f"{rendered.summary}).",
-        display={"path": str(path), "bytes": size, "format": fmt, "summary": rendered.summary},
+        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, {summary}).",
+        display={"path": str(path), "bytes": size, "format": fmt, "summary": summary},
     )
+
+
+def _build_deck(path: Path, slide_list: list[dict[str, Any]], title: str, author: str,
+                language: str) -> ToolResult:
+    from openworker_qt.deliverables import slides
+    from openworker_qt.deliverables.slide_spec import SlideError
+
+    try:
+        data, summary = slides.render(slide_list, title=title, author=author,
+                                      language=language)
+    except SlideError as exc:
+        return _error(str(exc))
+    return _written(path, "pptx", data, summary)
+
+
+def _build_chart(path: Path, fmt: str, block: dict[str, Any]) -> ToolResult:
+    from openworker_qt.deliverables import charts, documents
+
+    try:
+        draw = charts.chart_svg if fmt == "svg" else charts.chart_png
+        data = draw(block, documents.unicode_font())
+    except charts.ChartError as exc:
+        return _error(f"the chart cannot be drawn: {exc}")
+    summary = f"{block.get('kind', 'bar')} chart, {len(block['labels'])} labels"
+    return _written(path, fmt, data, summary)
+
+
+def _deck(args: dict[str, Any], ctx: ToolContext, path: Path, title: str) -> Any:
+    """The deck's build job, or an error result (nothing is built for bad slides)."""
+    from openworker_qt.deliverables import documents, slide_spec
+
+    language = args.get("language", "")
+    if not isinstance(language, str) or len(language) > 35:
+        return _error("'language' must be a language tag such as 'en-US' or 'zh-CN'.")
+    n = 0
+    try:
+        slide_list = slide_spec.validate(args.get("content"))
+        for slide in slide_list:
+            n += 1
+            if slide["layout"] == "image":
+                found = _with_image({"type": "image", "path": slide["path"]}, ctx)
+                slide["path"] = found["path"]
+                slide_spec.image_data(slide["path"])  # a file that is no picture: refused now
+    except (slide_spec.SlideError, documents.DocumentError) as exc:
+        where = "" if str(exc).startswith("Slide ") or not n else f"Slide {n}: "
+        return _error(where + str(exc))
+    author = ctx.state.get(AUTHOR_STATE)
+    return asyncio.to_thread(_build_deck, path, slide_list, title,
+                             author if isinstance(author, str) else "", language)
+
+
+def _chart(args: dict[str, Any], path: Path, fmt: str) -> Any:
+    from openworker_qt.deliverables import charts
+
+    content = args.get("content")
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list) or len(content) != 1 or not isinstance(
+            content[0], dict) or content[0].get("type", "chart") != "chart":
+        return _error(f"a {fmt} deliverable holds exactly one block, of type 'chart'.")
+    block = dict(content[0])
+    if args.get("title") and not block.get("title"):
+        block["title"] = args["title"]
+    try:
+        charts.check_chart(block)
+    except charts.ChartError as exc:
+        return _error(f"the chart cannot be drawn: {exc}")
+    return asyncio.to_thread(_build_chart, path, fmt, block)
 
 
 async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     from openworker_qt.deliverables import documents
 
     fmt = str(args.get("format", "")).lower().lstrip(".")
-    if fmt not in kinds.FORMATS:
+    if fmt not in kinds.ALL_FORMATS:
         return _error(f"unknown format {args.get('format')!r}; use one of: "
-                      f"{', '.join(kinds.FORMATS)}.")
+                      f"{', '.join(kinds.ALL_FORMATS)}.")
     raw = args.get("path")
     if not isinstance(raw, str) or not raw.strip():
         return _error(f"'path' is required, e.g. '{OUTPUT_DIR}/report{SUFFIXES[fmt]}'.")
@@ -75,6 +152,9 @@ async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResu
     title = args.get("title", "")
     if not isinstance(title, str):
         return _error("'title' must be a string.")
+    if fmt in kinds.SLIDE_FORMATS or fmt in kinds.CHART_FORMATS:
+        job = _deck(args, ctx, path, title) if fmt == "pptx" else _chart(args, path, fmt)
+        return job if isinstance(job, ToolResult) else await job
     try:
         blocks = documents.validate(fmt, args.get("content"))
         blocks = [_with_image(b, ctx) for b in blocks]
@@ -114,6 +194,20 @@ _BLOCK_DOC = (
     "series:[{name, values:[number]}]} (rendered as a PNG picture)."
 )
 
+_SLIDE_DOC = (
+    " For 'pptx' (a 16:9 slide deck) content is instead a list of slides, each an object "
+    "with a 'layout' and optional 'notes' (speaker notes): "
+    "{layout:'title', title, subtitle?}; {layout:'section', title, subtitle?}; "
+    "{layout:'bullets', title, bullets:[str | {text, bullets:[...]}]} (sub-points nest up "
+    "to 4 levels, at most 14 points a slide); {layout:'two_column', title, left:[bullets], "
+    "right:[bullets], left_heading?, right_heading?}; {layout:'table', title, columns, "
+    "rows} (at most 15 rows and 8 columns: put big tables in an xlsx); "
+    "{layout:'chart', title, chart:{kind, labels, series, title?}} (a native chart); "
+    "{layout:'image', title?, path, caption?} (a PNG/JPEG/GIF in the workspace); "
+    "{layout:'quote', quote, attribution?}. At most 100 slides; 'language' (e.g. 'zh-CN') "
+    "is optional. For 'png' or 'svg' (a chart on its own) content is one chart block."
+)
+
 CREATE_DELIVERABLE = Tool(
     name="create_deliverable",
     description=(
@@ -122,19 +216,22 @@ CREATE_DELIVERABLE = Tool(
         "(exactly one table block), 'xlsx' (table blocks only, one sheet each; real "
         "formulas, styled header, column widths; formula errors such as division by zero "
         "are refused), 'docx' or 'pdf' (headings, paragraphs, lists, tables, images, "
-        "charts). path: e.g. 'outputs/q3-report.pdf' (must be inside outputs/, ending in "
-        "the format's extension). " + _BLOCK_DOC
+        "charts), 'pptx' (slides), 'png' or 'svg' (one chart as a picture). path: e.g. "
+        "'outputs/q3-report.pdf' (must be inside outputs/, ending in the format's "
+        "extension). " + _BLOCK_DOC + _SLIDE_DOC
     ),
     parameters={
         "type": "object",
         "properties": {
             "path": {"type": "string",
                      "description": "File path inside outputs/, e.g. outputs/report.docx."},
-            "format": {"type": "string", "enum": list(kinds.FORMATS)},
+            "format": {"type": "string", "enum": list(kinds.ALL_FORMATS)},
             "title": {"type": "string", "description": "Document title (optional)."},
+            "language": {"type": "string",
+                         "description": "pptx only: the deck's language, e.g. en-US."},
             "content": {
                 "type": "array",
-                "description": "The blocks, in order.",
+                "description": "The blocks (or, for pptx, the slides), in order.",
                 "items": {
                     "type": "object",
                     "properties": {
@@ -153,8 +250,19 @@ CREATE_DELIVERABLE = Tool(
                         "title": {"type": "string"},
                         "labels": {"type": "array", "items": {"type": "string"}},
                         "series": {"type": "array", "items": {"type": "object"}},
+                        "layout": {"type": "string", "enum": list(kinds.SLIDE_LAYOUTS)},
+                        "subtitle": {"type": "string"},
+                        "bullets": {"type": "array"},
+                        "left": {"type": "array"},
+                        "right": {"type": "array"},
+                        "left_heading": {"type": "string"},
+                        "right_heading": {"type": "string"},
+                        "chart": {"type": "object"},
+                        "caption": {"type": "string"},
+                        "quote": {"type": "string"},
+                        "attribution": {"type": "string"},
+                        "notes": {"type": "string"},
                     },
-                    "required": ["type"],
                 },
             },
         },

@@ -4,7 +4,7 @@ The list is the files written by the session's successful ``create_deliverable``
 calls: read back from the stored tool results when a session is opened, and
 extended live from ``ToolFinished``. Selecting one shows a preview: the first
 page of a PDF (QtPdf), Markdown and HTML rendered (no remote loads), CSV and
-XLSX as a table, the text of a DOCX, images. Files are read in a worker thread,
+XLSX as a table, the text of a DOCX, a deck's slides as an outline, images (SVG too). Files are read in a worker thread,
 never on the loop. "Open" hands the file to the desktop; "Reveal in folder"
 opens the folder holding it; a row dragged out of the window carries the file.
 """
@@ -42,7 +42,7 @@ from openworker_qt.tools.todo import ToolResultSource
 TOOL = "create_deliverable"
 MAX_ROWS = 200  # table rows shown
 MAX_TEXT = 200_000  # characters of a text preview
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp"}
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg"}
 
 
 def path_from_display(display: Any) -> str | None:
@@ -146,6 +146,8 @@ def read_preview(path_text: str) -> Preview:
             formulas = {(r, c): str(v) for r, row in enumerate(raw) for c, v in enumerate(row)
                         if isinstance(v, str) and v.startswith("=") and shown[r][c] != v}
             return Preview("table", rows=rows, formulas=formulas)
+        if suffix == ".pptx":
+            return Preview("text", _deck_outline(path)[:MAX_TEXT])
         if suffix == ".docx":
             import docx
             document = docx.Document(str(path))
@@ -161,6 +163,38 @@ def read_preview(path_text: str) -> Preview:
         return Preview("text", text)
     except Exception as exc:
         return Preview("error", _t("This file could not be read: {error}").format(error=exc))
+
+
+def _deck_outline(path: Path) -> str:
+    """A deck's slides as text: each slide's number and title, then its other text,
+    tables (cells joined by " | "), charts (kind and series) and notes."""
+    from pptx import Presentation
+
+    lines: list[str] = []
+    for n, slide in enumerate(Presentation(str(path)).slides, 1):
+        title = slide.shapes.title
+        heading = title.text_frame.text if title is not None else ""
+        lines.append(_t("Slide {n}").format(n=n) + (f" — {heading}" if heading else ""))
+        for shape in slide.shapes:
+            if shape == title or shape.name == "Slide Number":
+                continue
+            if shape.has_text_frame:
+                lines += ["    " * p.level + "  " + p.text for p in shape.text_frame.paragraphs
+                          if p.text]
+            elif shape.has_table:
+                lines += ["  " + " | ".join(c.text for c in row.cells)
+                          for row in shape.table.rows]
+            elif shape.has_chart:
+                names = ", ".join(str(s.name) for s in shape.chart.series)
+                lines.append("  " + _t("[Chart: {series}]").format(series=names))
+            elif shape.shape_type == 13:  # a picture
+                lines.append("  " + _t("[Picture]"))
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            notes = slide.notes_slide.notes_text_frame.text
+            if notes:
+                lines.append("  " + _t("Notes: {notes}").format(notes=notes))
+        lines.append("")
+    return "\n".join(lines)
 
 
 class _LocalBrowser(QTextBrowser):

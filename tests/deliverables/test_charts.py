@@ -141,3 +141,73 @@ def test_charts_do_not_need_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_an_svg_shows_the_same_chart_as_the_png() -> None:
+    from lxml import etree
+
+    block = {"kind": "bar", "title": "Seats", "labels": ["A", "B", "C"],
+             "series": [{"name": "2025", "values": [100, 50, 25]},
+                        {"name": "2026", "values": [80, 60, 30]}]}
+    root = etree.fromstring(charts.chart_svg(block, documents.unicode_font()))
+    assert root.tag == f"{SVG}svg" and root.get("width") == str(charts.WIDTH)
+    words = [t.text for t in root.iter(f"{SVG}text")]
+    assert {"Seats", "2025", "2026", "A", "B", "C"} <= set(words)
+    assert root.find(f"{SVG}title").text == "Seats"
+    bars = {colour: [float(r.get("height")) for r in root.iter(f"{SVG}rect")
+                     if r.get("fill") == colour and r.get("rx") is None]
+            for colour in charts.PALETTE[:2]}
+    # one bar per label and series, as tall as its value (the same scale for all)
+    assert len(bars[charts.PALETTE[0]]) == 3 and len(bars[charts.PALETTE[1]]) == 3
+    first = bars[charts.PALETTE[0]]
+    assert first[0] / first[1] == pytest.approx(2, rel=0.02)
+    assert bars[charts.PALETTE[1]][0] / first[0] == pytest.approx(0.8, rel=0.02)
+    bold = [t for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+    assert [t.text for t in bold] == ["Seats"]
+    assert "DejaVu Sans" in bold[0].get("font-family")
+
+
+def test_an_svg_pie_has_a_slice_per_label_and_a_line_a_polyline() -> None:
+    from lxml import etree
+
+    pie = etree.fromstring(charts.chart_svg({"kind": "pie", "labels": ["x", "y", "z"],
+                                             "series": [{"values": [1, 1, 2]}]}))
+    slices = [e for e in pie.iter() if e.get("class") == "slice"]
+    assert [e.get("fill") for e in slices] == list(charts.PALETTE[:3])
+    assert "50%" in [t.text for t in pie.iter(f"{SVG}text")]
+    whole = etree.fromstring(charts.chart_svg({"kind": "pie", "labels": ["only"],
+                                               "series": [{"values": [3]}]}))
+    assert [e.tag for e in whole.iter() if e.get("class") == "slice"] == [f"{SVG}circle"]
+    line = etree.fromstring(charts.chart_svg({"kind": "line", "labels": ["a", "b", "c"],
+                                              "series": [{"name": "n", "values": [1, 3, 2]}]}))
+    drawn = [p for p in line.iter(f"{SVG}polyline") if p.get("stroke") == charts.PALETTE[0]]
+    assert len(drawn) == 1 and len(drawn[0].get("points").split()) == 3
+
+
+def test_text_in_an_svg_is_escaped() -> None:
+    from lxml import etree
+
+    root = etree.fromstring(charts.chart_svg({"kind": "bar", "title": "R&D <costs>\x07",
+                                              "labels": ["a&b"], "series": [{"values": [1]}]}))
+    assert "R&D <costs>" in [t.text for t in root.iter(f"{SVG}text")]  # the bell dropped
+    assert root.find(f"{SVG}title").text == "R&D <costs>"
+
+
+@pytest.mark.parametrize(("block", "says"), [
+    ({"kind": "bar", "labels": ["a", "b"], "series": [{"values": [1]}]},
+     "Series 1 has 1 values but there are 2 labels"),
+    ({"kind": "area", "labels": ["a"], "series": [{"values": [1]}]}, "'kind' must be one of"),
+    ({"kind": "bar", "labels": [], "series": [{"values": []}]}, "'labels' must be"),
+    ({"kind": "bar", "labels": ["a"], "series": [{"values": ["1"]}]}, "a list of numbers"),
+    ({"kind": "bar", "labels": ["a"], "series": [{"values": [float("nan")]}]}, "finite"),
+    ({"kind": "pie", "labels": ["a", "b"], "series": [{"values": [1, -1]}]}, "zero or more"),
+    ({"kind": "bar", "labels": list(range(10_001)), "series": [{"values": [1] * 10_001}]},
+     "more than 10,000 points"),
+])
+def test_check_chart_names_what_is_wrong(block: dict[str, Any], says: str) -> None:
+    with pytest.raises(charts.ChartError) as caught:
+        charts.check_chart(block)
+    assert says in str(caught.value)

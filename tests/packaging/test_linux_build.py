@@ -146,6 +146,7 @@ def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
                  "wakepy.methods.freedesktop", "wakepy.dbus_adapters.jeepney", "tomlkit",
                  # deliverables: documents and the charts inside them (Pillow)
                  "openpyxl", "docx", "fpdf", "openworker_qt.deliverables.charts", "PIL.ImageDraw",
+                 "pptx", "pptx.chart.xlsx", "xlsxwriter", "openworker_qt.deliverables.slides",
                  "PIL.ImageFont", "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "numpy"):
         assert name in modules, name
     # Charts are drawn with Pillow: no matplotlib; numpy without what voice never calls.
@@ -154,6 +155,8 @@ def test_bundle_holds_the_lazily_imported_packages(build: Build) -> None:
     # The PDF and chart font, whatever fonts the user's system has.
     fonts = build.internal / "openworker_qt" / "deliverables" / "fonts"
     assert (fonts / "DejaVuSans.ttf").is_file() and (fonts / "DejaVuSans-Bold.ttf").is_file()
+    # A deck starts from python-pptx's template (its hook collects pptx/templates).
+    assert (build.internal / "pptx" / "templates" / "default.pptx").is_file()
 
 
 def test_frozen_app_smoke_starts_offscreen(build: Build, tmp_path: Path) -> None:

@@ -198,9 +198,9 @@ async def test_a_symlinked_output_folder_leading_out_is_refused(tmp_path: Path) 
 
 
 async def test_unknown_format_and_wrong_extension(tmp_path: Path) -> None:
-    unknown = await make(tmp_path, "pptx", DOC_BLOCKS, path="outputs/x.pptx")
-    assert unknown.is_error and "unknown format 'pptx'" in unknown.content
-    assert "md, html, csv, xlsx, docx, pdf" in unknown.content
+    unknown = await make(tmp_path, "odp", DOC_BLOCKS, path="outputs/x.odp")
+    assert unknown.is_error and "unknown format 'odp'" in unknown.content
+    assert "md, html, csv, xlsx, docx, pdf, pptx, png, svg" in unknown.content
     wrong = await make(tmp_path, "pdf", DOC_BLOCKS, path="outputs/x.docx")
     assert wrong.is_error and "ends in .pdf" in wrong.content
 

@@ -152,3 +152,32 @@ def test_the_panel_in_chinese(qapp, qtbot, tmp_path: Path) -> None:
         assert read_preview(str(tmp_path / "gone.pdf")).text == "此文件已不存在。"
     finally:
         install_translator(qapp, "en")
+
+
+async def test_a_deck_previews_as_an_outline_and_an_svg_chart_as_a_picture(
+        tmp_path: Path) -> None:
+    from openworker_qt.core.tool_api import ToolContext
+    from openworker_qt.tools.deliverables import create_deliverable
+
+    ctx = ToolContext(session_id="s", workspace=tmp_path)
+    chart = {"kind": "bar", "labels": ["Q1", "Q2"], "series": [{"name": "Seats",
+                                                                "values": [3, 4]}]}
+    slides = [{"layout": "title", "title": "Renewal", "subtitle": "Q3", "notes": "Hi all."},
+              {"layout": "bullets", "title": "Points", "bullets": [
+                  {"text": "Signed", "bullets": ["Three years"]}]},
+              {"layout": "table", "title": "Seats", "columns": ["Team", "Seats"],
+               "rows": [["Sales", 12]]},
+              {"layout": "chart", "title": "Growth", "chart": chart}]
+    for fmt, content in (("pptx", slides), ("svg", [{"type": "chart", **chart}])):
+        done = await create_deliverable({"format": fmt, "path": f"outputs/x.{fmt}",
+                                         "content": content}, ctx)
+        assert not done.is_error, done.content
+    outline = read_preview(str(tmp_path / "outputs" / "x.pptx"))
+    assert outline.kind == "text"
+    assert outline.text.splitlines()[:4] == ["Slide 1 — Renewal", "  Q3", "  Notes: Hi all.", ""]
+    assert "Slide 2 — Points\n  Signed\n      Three years" in outline.text
+    assert "  Team | Seats\n  Sales | 12" in outline.text and "[Chart: Seats]" in outline.text
+    picture = read_preview(str(tmp_path / "outputs" / "x.svg"))
+    assert picture.kind == "image" and picture.image is not None
+    assert (picture.image.width(), picture.image.height()) == (1280, 720)
+    assert non_white(picture.image) > 100
