@@ -360,6 +360,20 @@ class Sidebar(QWidget):
 
     # ------------------------------------------------------------------ selection
 
+    def tab_chain(self) -> list[QWidget]:
+        """The sidebar's controls in the order Tab visits them."""
+        return [self.new_button, self.search, self.list]
+
+    def focus_search(self) -> None:
+        """Put the keyboard focus in the search box, its text selected (Ctrl+K)."""
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def clear_selection(self) -> None:
+        """No session is current (a new one is being written)."""
+        self.list.clearSelection()
+        self.list.setCurrentIndex(self.model.index(-1, 0))
+
     def current_id(self) -> str | None:
         idx = self.list.currentIndex()
         sid = idx.data(ID_ROLE) if idx.isValid() else None

@@ -52,7 +52,7 @@ def test_dropped_folder_is_granted_to_this_session_only(
     folder.mkdir()
     desktop = make_desktop(_write_into(folder))
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     window.composer.mode.setCurrentText("auto")  # writes inside a root run without asking
 
     async def scenario() -> None:
