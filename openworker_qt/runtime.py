@@ -424,9 +424,9 @@ class Runtime:
             # Redaction on the loop never reads the keyring: a worker loads it first.
             ready=secrets.ensure_loaded,
             compaction=True,
+            peers=self.managers,  # (adds it): their turns are known to each other
         )
         manager.listeners.append(_log_event)
-        self.managers.append(manager)
         return manager
 
     def enable_mcp(self, manager: McpManager | None = None) -> McpManager:

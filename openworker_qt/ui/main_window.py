@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         self._deletions: set[asyncio.Future[None]] = set()  # sessions being deleted
         self._search = ""
 
-        self.sessions = SessionListModel(self.store, self)
+        self.sessions = SessionListModel(self.store, self, running=manager.running_sessions)
         self.transcript = TranscriptModel(self)
         self.transcript.store = self.store  # a session that grows live is paged from it
         self.sidebar = Sidebar(self.sessions)
@@ -171,7 +171,8 @@ class MainWindow(QMainWindow):
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         self.status_line = StatusLine(
-            current=lambda: self.session_id, pending=self.inbox.pending,
+            current=lambda: self.session_id, running=manager.running_sessions,
+            since=manager.running_since, pending=self.inbox.pending,
             model_of=self._model_of, arguments_of=self._arguments_of)
         self.statusBar().addWidget(self.status_line, 1)
         self.usage = UsageLabel(self.store.db, lambda: self.settings.config.get("prices"))
@@ -340,8 +341,6 @@ class MainWindow(QMainWindow):
     def refresh_sessions(self) -> None:
         self.sessions.reload()
         self.sessions.set_pending(self.inbox.counts())
-        for sid in self.bridge.running_sessions:
-            self.sessions.set_running(sid, True)
         if self.session_id:
             self.sidebar.select(self.session_id)
 
@@ -484,7 +483,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
         self.composer.set_session_fields(info.persona, info.mode, self._model_for(info))
         self.workspace_changed()
-        self.composer.set_running(self.manager.is_running(session_id))
+        self.composer.set_running(session_id in self.manager.running_sessions())
         self.banner.hide()
         self.loader.load(session_id)  # (its to-do list and deliverables follow from the store)
         self.outbox.opened(session_id)
@@ -507,8 +506,7 @@ class MainWindow(QMainWindow):
         self.refresh_sessions()
 
     def _on_sidebar_delete(self, session_id: str) -> None:
-        if self.manager.is_running(session_id):
-            self.manager.stop(session_id)
+        self.manager.stop(session_id)  # (its turn, if one runs)
         self.manager.forget(session_id)
         if session_id == self.session_id:
             self.new_session()
@@ -646,7 +644,8 @@ class MainWindow(QMainWindow):
                 self.loader.add_deliverable(made)
 
     def _on_bridge_running_changed(self, session_id: str, running: bool) -> None:
-        self.sessions.set_running(session_id, running)
+        """The manager says a session's turn began or is over (the one word on it)."""
+        self.sessions.running_changed(session_id)
         self.status_line.on_running(session_id, running)
         if session_id == self.session_id:
             self.composer.set_running(running)

@@ -111,7 +111,7 @@ class FolderButton(QToolButton):
         sid = self._current()
         if sid is None:
             self.new_folder = path
-        elif self.manager.is_running(sid):
+        elif sid in self.manager.running_sessions():
             self.banner.show_message(self.tr(
                 "The folder can change once the current turn has ended."), error=False)
             return False

@@ -4,7 +4,7 @@ for) and for how long; else how many other sessions are working."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
@@ -20,11 +20,15 @@ from openworker_qt.qt.wording import (
 
 
 class StatusLine(QLabel):
-    """See module docstring. ``current()``: the session shown; ``pending(session)``:
-    its asks waiting for the user; ``model_of(session)``: the model it uses ('' when
-    not known); ``arguments_of(session, call_id)``: a running tool's arguments."""
+    """See module docstring. ``current()``: the session shown; ``running()``: the
+    sessions whose turn runs and ``since(session)`` when it began (the session
+    manager's word; the line keeps no copy); ``pending(session)``: its asks waiting
+    for the user; ``model_of(session)``: the model it uses ('' when not known);
+    ``arguments_of(session, call_id)``: a running tool's arguments."""
 
     def __init__(self, *, current: Callable[[], str | None],
+                 running: Callable[[], Collection[str]],
+                 since: Callable[[str], float | None],
                  pending: Callable[[str], list[InboxItem]],
                  model_of: Callable[[str], str],
                  arguments_of: Callable[[str, str], dict[str, object]],
@@ -32,10 +36,11 @@ class StatusLine(QLabel):
         super().__init__(parent)
         self.setAccessibleName(self.tr("Status"))
         self._current = current
+        self._running = running
+        self._since = since
         self._pending = pending
         self._model_of = model_of
         self._arguments_of = arguments_of
-        self._started: dict[str, float] = {}  # running session -> when its turn began
         self._detail: dict[str, str] = {}
         self._answering: set[str] = set()  # sessions whose answer is streaming in
         self._tick = QTimer(self)
@@ -65,16 +70,16 @@ class StatusLine(QLabel):
             self._detail[sid] = waiting_for_model_text(self._model_of(sid))
 
     def on_running(self, session_id: str, running: bool) -> None:
-        """A session's turn started or ended."""
+        """A session's turn began or is over."""
         if running:
-            self._started[session_id] = time.monotonic()
             self._detail[session_id] = waiting_for_model_text(self._model_of(session_id))
+        else:
+            self._detail.pop(session_id, None)
+            self._answering.discard(session_id)
+        if self._running():
             self._tick.start()
         else:
-            self._started.pop(session_id, None)
-            self._detail.pop(session_id, None)
-            if not self._started:
-                self._tick.stop()
+            self._tick.stop()
         self.refresh()
 
     # ------------------------------------------------------------------ output
@@ -88,12 +93,12 @@ class StatusLine(QLabel):
                 self.setText(self.tr("Waiting for your approval"))
             else:
                 self.setText(self.tr("Waiting for your answer"))
-        elif sid is not None and sid in self._started:
-            secs = int(time.monotonic() - self._started[sid])
+        elif sid is not None and (began := self._since(sid)) is not None:
+            secs = int(time.monotonic() - began)
             detail = self._detail.get(sid, "") or self.tr("Working")
             self.setText(self.tr("{detail} · {secs} s").format(detail=detail, secs=secs))
         else:
-            others = len(self._started)
+            others = len(self._running())
             if others == 1:
                 self.setText(self.tr("Another session is working"))
             elif others:

@@ -289,15 +289,26 @@ def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_deskto
     window.hide()
 
 
-def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_desktop) -> None:
-    window = make_desktop().window
-    window.status_line.on_running("elsewhere", True)
-    assert window.status_line.text() == "Another session is working"
-    window.status_line.on_running("third", True)
-    assert window.status_line.text() == "2 other sessions are working"
-    window.status_line.on_running("elsewhere", False)
-    window.status_line.on_running("third", False)
-    assert window.status_line.text() == "Ready"
+def test_the_status_says_how_many_other_sessions_work_in_plain_words(qloop, make_desktop) -> None:
+    desktop = make_desktop([{"chunks": ["word "] * 2000, "delay": 0.01, "repeat": True}])
+    window, manager = desktop.window, desktop.manager
+    elsewhere, third = (manager.create_session(workspace=str(window.default_workspace)).id
+                        for _ in range(2))
+    seen: dict[str, str] = {}
+
+    async def scenario() -> None:
+        manager.send(elsewhere, "go")  # the window shows no session: both are "other"
+        seen["one"] = window.status_line.text()
+        manager.send(third, "go")
+        seen["two"] = window.status_line.text()
+        manager.stop(elsewhere)
+        manager.stop(third)
+        await until(lambda: not manager.running_sessions(), what="both stopped")
+        seen["none"] = window.status_line.text()
+
+    run(qloop, scenario)
+    assert seen == {"one": "Another session is working", "two": "2 other sessions are working",
+                    "none": "Ready"}
 
 
 def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:
