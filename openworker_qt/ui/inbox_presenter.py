@@ -33,13 +33,15 @@ from openworker_qt.ui.transcript_view import TranscriptView
 class InboxPresenter(QObject):
     """See module docstring. ``window``: the dialogs' parent, whose
     ``watching(session)`` says whether the user looks at a session;
+    ``shows(session)``: whether it is the window's current session, its rows painted;
     ``default_folder()``: where a session without its own folder works;
     ``say(text)``: a note for the user (an answer that changed nothing);
     ``answered()``: a card was answered and removed (the focus goes back)."""
 
     def __init__(self, window: QWidget, *, store: ConversationStore, inbox: InboxBridge,
                  answers: Answers, transcript: TranscriptModel, view: TranscriptView,
-                 watching: Callable[[str], bool], default_folder: Callable[[], Path],
+                 watching: Callable[[str], bool], shows: Callable[[str], bool],
+                 default_folder: Callable[[], Path],
                  say: Callable[[str], None], answered: Callable[[], None]) -> None:
         super().__init__(window)
         self.window = window
@@ -49,6 +51,7 @@ class InboxPresenter(QObject):
         self.transcript = transcript
         self.view = view
         self._watching = watching
+        self._shows = shows
         self._default_folder = default_folder
         self._say = say
         self._answered = answered
@@ -80,7 +83,7 @@ class InboxPresenter(QObject):
         if self.inbox.get(item.id) is None:
             return  # answered while we read the file
         self._previews[item.id] = preview
-        card = self.place_card(item) if item.session_id == self.transcript.session_id else None
+        card = self.place_card(item) if self._shows(item.session_id) else None
         if card is not None and self._watching(item.session_id):
             # The user is looking at the session: its card is the one place to
             # answer (no dialog over it); it takes the focus unless they are typing.

@@ -195,7 +195,8 @@ class MainWindow(QMainWindow):
         self.voice.intercept = self.voice_answers.offer
         self.cards = InboxPresenter(
             self, store=self.store, inbox=inbox, answers=answers, transcript=self.transcript,
-            view=self.view, watching=self.watching, default_folder=lambda: self.default_workspace,
+            view=self.view, watching=self.watching, shows=self.shows,
+            default_folder=lambda: self.default_workspace,
             say=lambda text: self.banner.show_message(text, error=False),
             answered=self.composer.focus_message)
         self.loader = SessionLoader(self.store, self.transcript, self.todo, self.artifacts,
@@ -204,7 +205,8 @@ class MainWindow(QMainWindow):
                                  parent=self)
         self.intake.folder_offered.connect(self.folder_grant_requested)
         self.outbox = Outbox(manager, self.composer, self.transcript,
-                             current=lambda: self.session_id, warn=self.banner.show_message,
+                             current=lambda: self.session_id, shows=self.shows,
+                             warn=self.banner.show_message,
                              note=lambda text: self.statusBar().showMessage(text, 8000),
                              parent=self)
         self._build_menus()
@@ -474,7 +476,7 @@ class MainWindow(QMainWindow):
         return self.session_id
 
     def open_session(self, session_id: str) -> None:
-        if session_id == self.session_id and self.transcript.session_id == session_id:
+        if self.shows(session_id):
             return
         self.session_id = session_id
         info = self.store.get_session(session_id)
@@ -584,12 +586,12 @@ class MainWindow(QMainWindow):
     def _on_bridge_text(self, session_id: str, text: str) -> None:
         self.loader.arrived(session_id)
         self.status_line.on_text(session_id)
-        if session_id == self.transcript.session_id:
+        if self.shows(session_id):
             self.transcript.append_text(text)
 
     def _on_bridge_reasoning(self, session_id: str, text: str) -> None:
         self.loader.arrived(session_id)
-        if session_id == self.transcript.session_id:
+        if self.shows(session_id):
             self.transcript.append_reasoning(text)
 
     def _on_bridge_event(self, event: ev.Event) -> None:
@@ -611,7 +613,7 @@ class MainWindow(QMainWindow):
             self.outbox.steering_taken(sid)
         if sid == self.session_id:
             self._show_live(event)
-        if sid == self.transcript.session_id:
+        if self.shows(sid):  # (a session the user just left paints nothing here)
             if not (steering and isinstance(event, ev.UserMessageAdded) and self.transcript.settle_queued(
                     content_text(event.message.get("content"))[0])):
                 self.transcript.apply(event)
@@ -655,7 +657,7 @@ class MainWindow(QMainWindow):
 
     def _arguments_of(self, session_id: str, call_id: str) -> dict[str, object]:
         """A tool call's arguments, when its row is on screen (else none)."""
-        if session_id == self.transcript.session_id:
+        if self.shows(session_id):
             row = self.transcript.tool_row(call_id)
             if row is not None:
                 return self.transcript.item(row).arguments
@@ -668,7 +670,15 @@ class MainWindow(QMainWindow):
         not minimised, the active window, and shows that session's transcript. An ask
         of a session watched gets its inline card only; any other gets a dialog."""
         return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
-                and session_id == self.transcript.session_id)
+                and self.shows(session_id))
+
+    def shows(self, session_id: str) -> bool:
+        """Whether ``session_id`` is the current session and its rows are on screen.
+        :attr:`session_id` is the one word on which session is current; the
+        transcript model's own only says whose rows it holds (it lags behind while
+        the next session's rows are read). Events of any other session, e.g. one
+        just left while the next loads, paint nothing here."""
+        return bool(session_id) and session_id == self.session_id == self.transcript.session_id
 
     def _on_inbox_pending_changed(self) -> None:
         self.sessions.set_pending(self.inbox.counts())

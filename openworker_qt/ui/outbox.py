@@ -22,17 +22,20 @@ Message = tuple[str, list[Attachment]]
 
 
 class Outbox(QObject):
-    """See module docstring. ``current()``: the session on screen; ``warn(text)``:
-    the banner; ``note(text)``: a passing note in the status bar."""
+    """See module docstring. ``current()``: the window's current session;
+    ``shows(session)``: whether it is the current one with its rows painted;
+    ``warn(text)``: the banner; ``note(text)``: a passing note in the status bar."""
 
     def __init__(self, manager: SessionManager, composer: Composer, transcript: TranscriptModel,
-                 *, current: Callable[[], str | None], warn: Callable[[str], None],
+                 *, current: Callable[[], str | None], shows: Callable[[str], bool],
+                 warn: Callable[[str], None],
                  note: Callable[[str], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.manager = manager
         self.composer = composer
         self.transcript = transcript
         self._current = current
+        self._shows = shows
         self._warn = warn
         self._note = note
         # session id -> a message handed to the manager for a new turn, until the turn
@@ -61,7 +64,7 @@ class Outbox(QObject):
         if self.manager.is_running(session_id):
             self.manager.send(session_id, content)
             self._queued.setdefault(session_id, []).append((text, sent))
-            if session_id == self.transcript.session_id and text:
+            if self._shows(session_id) and text:
                 self.transcript.add_queued(text)
             return False
         self._unsent[session_id] = (text, sent)
@@ -114,7 +117,7 @@ class Outbox(QObject):
             return
         back = queued[-len(taken):] if len(queued) >= len(taken) else [
             (content_text(c)[0], []) for c in taken]
-        if session_id == self.transcript.session_id:
+        if self._shows(session_id):
             self.transcript.drop_queued()
         if session_id != self._current():
             self._offered.setdefault(session_id, []).extend(back)
