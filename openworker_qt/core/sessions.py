@@ -236,6 +236,51 @@ class SessionManager:
             self._engines.move_to_end(session_id)
         return engine
 
+    # session fields: every surface writes them here ------------------------------
+
+    def rename(self, session_id: str, title: str) -> None:
+        """Give the session a new title."""
+        self.store.update_session(session_id, title=title)
+
+    def set_persona(self, session_id: str, persona: str) -> None:
+        """Work as ``persona`` from the next turn (its engine is rebuilt then, with that
+        persona's tools; a running turn keeps its own)."""
+        self.store.update_session(session_id, persona=persona)
+        if not self.is_running(session_id):
+            self.forget(session_id)
+
+    def set_mode(self, session_id: str, mode: str) -> None:
+        """Switch the permission mode (read by the permission checks as they happen); an
+        unknown mode raises ValueError naming the valid ones."""
+        SessionControl(self.store, session_id).set_mode(mode)
+
+    def set_pinned(self, session_id: str, pinned: bool) -> None:
+        """Pin the session to the top of the lists, or unpin it."""
+        self.store.set_pinned(session_id, pinned)
+
+    def grant_folder(self, session_id: str, folder: str, *, writable: bool) -> None:
+        """Let the session read (and with ``writable``, change) ``folder`` (its
+        permission checks read the granted folders as they happen)."""
+        SessionControl(self.store, session_id).grant_directory(folder, writable)
+
+    def move_to_folder(self, session_id: str, folder: str) -> bool:
+        """Work in ``folder`` from the next turn (its engine is rebuilt with that folder
+        and its permissions). False, and nothing changed, while a turn of the session
+        runs in this process."""
+        if session_id in self.running_sessions():
+            return False
+        self.store.update_session(session_id, workspace=folder)
+        self.forget(session_id)
+        return True
+
+    async def delete_session(self, session_id: str) -> None:
+        """Stop the session's turn, release its engine and delete everything stored of it
+        (in a worker: a session of a million messages, and its search index, takes
+        seconds). Raises what the store raised; the session is then still there."""
+        self.stop(session_id)
+        self.forget(session_id)
+        await asyncio.to_thread(self.store.delete_session, session_id)
+
     def forget(self, session_id: str) -> None:
         """Drop the cached engine (it is rebuilt from the store on next use)."""
         engine = self._engines.pop(session_id, None)

@@ -57,7 +57,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.sessions import SessionControl, SessionManager
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge
@@ -317,6 +317,7 @@ class MainWindow(QMainWindow):
         self.sidebar.new_requested.connect(self.new_session)
         self.sidebar.rename_requested.connect(self._on_sidebar_rename)
         self.sidebar.delete_requested.connect(self._on_sidebar_delete)
+        self.sidebar.pin_requested.connect(self.manager.set_pinned)
         self.sidebar.search_changed.connect(self._on_sidebar_search)
         self.sidebar.exported.connect(lambda path: self.statusBar().showMessage(
             self.tr("Exported to {path}").format(path=path), 6000))
@@ -504,12 +505,10 @@ class MainWindow(QMainWindow):
         return self.loader.loaded()
 
     def _on_sidebar_rename(self, session_id: str, title: str) -> None:
-        self.store.update_session(session_id, title=title)
+        self.manager.rename(session_id, title)
         self.refresh_sessions()
 
     def _on_sidebar_delete(self, session_id: str) -> None:
-        self.manager.stop(session_id)  # (its turn, if one runs)
-        self.manager.forget(session_id)
         if session_id == self.session_id:
             self.new_session()
         self.statusBar().showMessage(self.tr("Deleting the session…"))
@@ -521,7 +520,7 @@ class MainWindow(QMainWindow):
         """The rows go in a worker thread: a session of a million messages (and its
         search index) takes seconds to delete, which the window must not wait for."""
         try:
-            await asyncio.to_thread(self.store.delete_session, session_id)
+            await self.manager.delete_session(session_id)  # (its turn stopped first)
         except Exception:
             log.exception("could not delete session %s", session_id)
             self.show_message(self.tr("The session could not be deleted; it is still there."))
@@ -534,11 +533,10 @@ class MainWindow(QMainWindow):
             self.refresh_sessions()
 
     def _set_session_field(self, field: str, value: str) -> None:
-        if self.session_id is None:
-            return
-        self.store.update_session(self.session_id, **{field: value})
-        if not self.manager.is_running(self.session_id):
-            self.manager.forget(self.session_id)  # rebuilt with the new persona / mode
+        """The composer's persona or mode picker changed: the session works so now."""
+        if self.session_id is not None:
+            write = self.manager.set_persona if field == "persona" else self.manager.set_mode
+            write(self.session_id, value)
 
     def _on_composer_model(self, model: str) -> None:
         model = model.strip()
@@ -708,7 +706,7 @@ class MainWindow(QMainWindow):
         message. Returns the session id.
         """
         session_id = self.ensure_session()
-        SessionControl(self.store, session_id).grant_directory(folder, writable)
+        self.manager.grant_folder(session_id, folder, writable=writable)
         part = grant_part(folder, writable=writable)
         self.composer.add_attachment(Attachment(str(part["name"]), folder, "folder", part))
         return session_id

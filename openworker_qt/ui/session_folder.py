@@ -116,8 +116,7 @@ class FolderButton(QToolButton):
                 "The folder can change once the current turn has ended."), error=False)
             return False
         elif path != self.folder():
-            self.manager.store.update_session(sid, workspace=str(path))
-            self.manager.forget(sid)  # rebuilt with the new folder and its permissions
+            self.manager.move_to_folder(sid, str(path))  # (the next turn works there)
             note = (f"[The working folder of this session is now {path}; relative paths refer "
                     "to it.]")
             self.composer.add_attachment(Attachment(

@@ -12,6 +12,7 @@ Signals:
     new_requested(): New session.
     rename_requested(str, str): session id, new title.
     delete_requested(str): session id (already confirmed by the user).
+    pin_requested(str, bool): session id, pinned (Pin / Unpin); the list is read again after.
     search_changed(str): the search text (at every key).
     exported(str): a session was exported to this Markdown file.
     export_failed(str): the export failed (the message says why).
@@ -228,6 +229,7 @@ class Sidebar(QWidget):
     search_changed = Signal(str)
     exported = Signal(str)
     export_failed = Signal(str)
+    pin_requested = Signal(str, bool)
     _export_done = Signal(str, str)  # (path, error) from the worker
 
     def changeEvent(self, event: QEvent) -> None:
@@ -477,7 +479,7 @@ class Sidebar(QWidget):
         info = store.get_session(sid)
         if info is None:
             return
-        store.set_pinned(sid, not info.pinned)
+        self.pin_requested.emit(sid, not info.pinned)
         self.model.reload()
         self.select(sid)
 

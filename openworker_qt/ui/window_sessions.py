@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from openworker_qt.core.sessions import SessionControl, SessionManager
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.ui.main_window import MainWindow
 
 
@@ -36,7 +36,7 @@ class WindowSessions:
         return self.manager.create_session(model=model, workspace=workspace, meta=meta, **fields).id
 
     def grant_folder(self, session_id: str, folder: str, *, writable: bool) -> None:
-        SessionControl(self.manager.store, session_id).grant_directory(folder, writable)
+        self.manager.grant_folder(session_id, folder, writable=writable)
 
     def send(self, session_id: str, content: Any) -> None:
         self.manager.send(session_id, content)

@@ -46,6 +46,7 @@ def _many(store: ConversationStore, n: int, title: str = "session {i}") -> list[
 def _sidebar(qtbot: Any, store: ConversationStore, running: frozenset[str] = frozenset()) -> Sidebar:
     model = SessionListModel(store, running=lambda: running)
     sidebar = Sidebar(model)
+    sidebar.pin_requested.connect(store.set_pinned)  # (the window does it through its manager)
     qtbot.addWidget(sidebar)
     sidebar.resize(300, 600)
     sidebar.show()
