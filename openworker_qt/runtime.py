@@ -43,7 +43,8 @@ from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.provider_api import ProviderError
-from openworker_qt.core.sessions import SessionManager, granted_roots
+from openworker_qt.core.session_fields import granted_roots
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging

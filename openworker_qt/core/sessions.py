@@ -42,8 +42,8 @@ from openworker_qt.core.approvals import Approver, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
-from openworker_qt.core.permissions import parse_mode
 from openworker_qt.core.provider_api import ProviderResolver
+from openworker_qt.core.session_fields import SessionControl, SessionFields
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.messages import Message, NoticeMessage
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
@@ -57,55 +57,10 @@ MAX_LIVE = 8
 
 Listener = Callable[[ev.Event], None]
 
-__all__ = ["SessionBusy", "SessionControl", "SessionManager", "granted_roots"]
+__all__ = ["SessionBusy", "SessionManager"]
 
 
-class SessionControl:
-    """What tools may change about their own session (mode, granted folders)."""
-
-    def __init__(self, store: ConversationStore, session_id: str) -> None:
-        self.store = store
-        self.session_id = session_id
-
-    def set_mode(self, mode: str) -> None:
-        """Switch the session's mode; an unknown mode raises ValueError naming the valid ones."""
-        self.store.update_session(self.session_id, mode=parse_mode(mode).value)
-
-    def grant_directory(self, path: str, writable: bool) -> None:
-        info = self.store.get_session(self.session_id)
-        if info is None:
-            return
-        meta = dict(info.meta)
-        roots = [r for r in meta.get("granted_roots", []) if r.get("path") != path]
-        roots.append({"path": path, "writable": bool(writable)})
-        meta["granted_roots"] = roots
-        self.store.update_session(self.session_id, meta=meta)
-
-
-    def revoke_directory(self, path: str) -> bool:
-        """Take a granted folder back; True if it was granted."""
-        info = self.store.get_session(self.session_id)
-        if info is None:
-            return False
-        meta = dict(info.meta)
-        roots = meta.get("granted_roots", [])
-        kept = [r for r in roots if r.get("path") != path]
-        if len(kept) == len(roots):
-            return False
-        meta["granted_roots"] = kept
-        self.store.update_session(self.session_id, meta=meta)
-        return True
-
-
-def granted_roots(info: SessionInfo, *, writable_only: bool = True) -> list[str]:
-    roots = info.meta.get("granted_roots", []) if isinstance(info.meta, dict) else []
-    return [
-        str(r["path"]) for r in roots
-        if isinstance(r, dict) and r.get("path") and (r.get("writable") or not writable_only)
-    ]
-
-
-class SessionManager:
+class SessionManager(SessionFields):
     def __init__(
         self,
         store: ConversationStore,
@@ -235,51 +190,6 @@ class SessionManager:
         else:
             self._engines.move_to_end(session_id)
         return engine
-
-    # session fields: every surface writes them here ------------------------------
-
-    def rename(self, session_id: str, title: str) -> None:
-        """Give the session a new title."""
-        self.store.update_session(session_id, title=title)
-
-    def set_persona(self, session_id: str, persona: str) -> None:
-        """Work as ``persona`` from the next turn (its engine is rebuilt then, with that
-        persona's tools; a running turn keeps its own)."""
-        self.store.update_session(session_id, persona=persona)
-        if not self.is_running(session_id):
-            self.forget(session_id)
-
-    def set_mode(self, session_id: str, mode: str) -> None:
-        """Switch the permission mode (read by the permission checks as they happen); an
-        unknown mode raises ValueError naming the valid ones."""
-        SessionControl(self.store, session_id).set_mode(mode)
-
-    def set_pinned(self, session_id: str, pinned: bool) -> None:
-        """Pin the session to the top of the lists, or unpin it."""
-        self.store.set_pinned(session_id, pinned)
-
-    def grant_folder(self, session_id: str, folder: str, *, writable: bool) -> None:
-        """Let the session read (and with ``writable``, change) ``folder`` (its
-        permission checks read the granted folders as they happen)."""
-        SessionControl(self.store, session_id).grant_directory(folder, writable)
-
-    def move_to_folder(self, session_id: str, folder: str) -> bool:
-        """Work in ``folder`` from the next turn (its engine is rebuilt with that folder
-        and its permissions). False, and nothing changed, while a turn of the session
-        runs in this process."""
-        if session_id in self.running_sessions():
-            return False
-        self.store.update_session(session_id, workspace=folder)
-        self.forget(session_id)
-        return True
-
-    async def delete_session(self, session_id: str) -> None:
-        """Stop the session's turn, release its engine and delete everything stored of it
-        (in a worker: a session of a million messages, and its search index, takes
-        seconds). Raises what the store raised; the session is then still there."""
-        self.stop(session_id)
-        self.forget(session_id)
-        await asyncio.to_thread(self.store.delete_session, session_id)
 
     def forget(self, session_id: str) -> None:
         """Drop the cached engine (it is rebuilt from the store on next use)."""

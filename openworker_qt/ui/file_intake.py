@@ -1,7 +1,8 @@
 """Files and folders the user brings to the main window (Attach files…, a drop,
 opening the app with files): files are read in a worker into the composer's
 attachments, with a warning when the chosen model cannot see an image; folders
-are handed on to be granted (:attr:`FileIntake.folder_offered`).
+are handed on to be granted (:attr:`FileIntake.folder_offered`). While files are
+dragged over the window it is lit (:meth:`FileIntake.watch_drops`).
 
 Signals:
     folder_offered(str): a folder was brought; ask how to grant it.
@@ -14,12 +15,15 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QWidget
 
 from openworker_qt.core.background import spawn
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.ui.attachments import AttachmentError, load_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.drop_highlight import DropHighlight, accept_copy
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +39,46 @@ class FileIntake(QObject):
         self.composer = composer
         self.resolver = resolver
         self._warn = warn
+        self._drop_target: QWidget | None = None
+        self._highlight: DropHighlight | None = None
+
+    def watch_drops(self, window: QWidget, lit: QWidget) -> None:
+        """Take what is dropped on ``window``; ``lit`` is lit while files are dragged over."""
+        self._drop_target = lit
+        window.setAcceptDrops(True)
+        window.installEventFilter(self)
+
+    def drop_highlight(self) -> DropHighlight:
+        """The overlay shown while files are dragged over the window (made on first use)."""
+        if self._highlight is None:
+            assert self._drop_target is not None, "watch_drops() first"
+            self._highlight = DropHighlight(self._drop_target)
+        return self._highlight
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.DragEnter and isinstance(event, QDragEnterEvent):
+            if event.mimeData().hasUrls():
+                accept_copy(event)  # never Move: the source could delete the original
+                self.drop_highlight().begin()
+            return True
+        if kind == QEvent.Type.DragMove and isinstance(event, QDragMoveEvent):
+            if event.mimeData().hasUrls():
+                accept_copy(event)
+            return True
+        if kind == QEvent.Type.DragLeave:
+            self.drop_highlight().end()
+            return False  # (the window's own handling too)
+        if kind == QEvent.Type.Drop and isinstance(event, QDropEvent):
+            self.drop_highlight().end()
+            paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+            if not paths:
+                self._warn(self.tr("Only local files and folders can be dropped here."))
+            else:
+                accept_copy(event)
+                self.add_paths(paths)
+            return True
+        return super().eventFilter(watched, event)
 
     def add_paths(self, paths: list[str]) -> None:
         """Files → attachments (read in a worker); folders → :attr:`folder_offered`."""

@@ -40,10 +40,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
-    QDragEnterEvent,
-    QDragLeaveEvent,
-    QDragMoveEvent,
-    QDropEvent,
     QKeySequence,
 )
 from PySide6.QtWidgets import (
@@ -56,35 +52,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.core import events as ev
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.session_model import SessionListModel
-from openworker_qt.qt.transcript_items import TranscriptItem, content_text
+from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.storage.conversations import SessionInfo
-from openworker_qt.tools.todo import NAME as TODO_TOOL
-from openworker_qt.tools.todo import todos_from_display
 from openworker_qt.ui import banner as actions
 from openworker_qt.ui import tab_ring
-from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
-from openworker_qt.ui.artifacts_panel import ArtifactsPanel, path_from_display
+from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
 from openworker_qt.ui.composer import Composer
-from openworker_qt.ui.drop_highlight import DropHighlight, accept_copy
 from openworker_qt.ui.file_intake import FileIntake
 from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
     prepare_folder,
 )
 from openworker_qt.ui.grant_dialog import grant_part
 from openworker_qt.ui.inbox_presenter import InboxPresenter
+from openworker_qt.ui.live_events import LiveEvents
 from openworker_qt.ui.outbox import Outbox
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.session_folder import FolderButton
 from openworker_qt.ui.session_loader import SessionLoader
+from openworker_qt.ui.session_pickers import SessionPickers
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.status_line import StatusLine
@@ -126,12 +118,9 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.default_workspace = workspace
         self._keeps_running = keeps_running
-        self._models: list[str] = []  # what the configured providers offer
         self.setObjectName("mainWindow")
         self.setWindowTitle(self.tr("OpenWorker Qt"))
         self.setAccessibleName(self.tr("OpenWorker Qt main window"))
-        self.setAcceptDrops(True)
-        self._drop_highlight: DropHighlight | None = None
         self.session_id: str | None = None
         self._deletions: set[asyncio.Future[None]] = set()  # sessions being deleted
         self._search = ""
@@ -170,10 +159,13 @@ class MainWindow(QMainWindow):
         # squeezed to a few letters): the panel, then the window, make room instead.
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
+        self.pickers = SessionPickers(self.composer, manager, settings,
+                                      current=lambda: self.session_id,
+                                      warn=self.banner.show_message, parent=self)
         self.status_line = StatusLine(
             current=lambda: self.session_id, running=manager.running_sessions,
             since=manager.running_since, pending=self.inbox.pending,
-            model_of=self._model_of, arguments_of=self._arguments_of)
+            model_of=self.pickers.model_of, arguments_of=self._arguments_of)
         self.statusBar().addWidget(self.status_line, 1)
         self.usage = UsageLabel(self.store.db, lambda: self.settings.config.get("prices"))
         self.statusBar().addPermanentWidget(self.usage)
@@ -204,6 +196,7 @@ class MainWindow(QMainWindow):
         self.intake = FileIntake(self.composer, manager.resolver, warn=self.banner.show_message,
                                  parent=self)
         self.intake.folder_offered.connect(self.folder_grant_requested)
+        self.intake.watch_drops(self, split)
         self.outbox = Outbox(manager, self.composer, self.transcript,
                              current=lambda: self.session_id, shows=self.shows,
                              warn=self.banner.show_message,
@@ -221,8 +214,8 @@ class MainWindow(QMainWindow):
         self.resize(1040, 720)
         remember_geometry(self, "main", settings.config_dir)
         self.refresh_sessions()
-        self.composer.set_models(list(self._models), self._model_for(None))
-        self._default_mode_to_picker()
+        self.composer.set_models([], self.pickers.model_for(None))
+        self.pickers.show_default_mode()
 
     # ------------------------------------------------------------------ keyboard
 
@@ -304,11 +297,12 @@ class MainWindow(QMainWindow):
         self._update_task = asyncio.ensure_future(self.update_prompt.run())
 
     def _connect(self) -> None:
-        b = self.bridge
-        b.event_received.connect(self._on_bridge_event)
-        b.text_appended.connect(self._on_bridge_text)
-        b.reasoning_appended.connect(self._on_bridge_reasoning)
-        b.running_changed.connect(self._on_bridge_running_changed)
+        self.live = LiveEvents(
+            self.bridge, store=self.store, transcript=self.transcript, sessions=self.sessions,
+            composer=self.composer, banner=self.banner, status=self.status_line,
+            loader=self.loader, outbox=self.outbox, usage=self.usage,
+            current=lambda: self.session_id, shows=self.shows, listed=self.refresh_sessions,
+            parent=self)
         inbox = self.inbox
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
         # Sessions created or renamed by another process (the CLI) appear in the list.
@@ -324,10 +318,6 @@ class MainWindow(QMainWindow):
         self.sidebar.export_failed.connect(self.show_message)
         self.composer.submitted.connect(self.send)
         self.composer.stop_requested.connect(self.stop)
-        self.composer.model_chosen.connect(self._on_composer_model)
-        self.composer.model_missing.connect(self._on_model_missing)
-        self.composer.persona_chosen.connect(lambda p: self._set_session_field("persona", p))
-        self.composer.mode_chosen.connect(lambda m: self._set_session_field("mode", m))
         self.composer.attach_requested.connect(self.pick_attachments)
         self.view.retry_requested.connect(self.retry)
         self.view.resend_requested.connect(self.submit_message)
@@ -367,43 +357,17 @@ class MainWindow(QMainWindow):
     def _on_sidebar_search(self, text: str) -> None:
         self._search = text.strip()  # (the sidebar runs the search itself, debounced)
 
-    def _default_mode_to_picker(self) -> None:
-        """A new session starts in the configured permission mode."""
-        self.composer.show_mode(str(self.settings.get("permissions.mode", "interactive")))
-
-    def _model_for(self, info: SessionInfo | None) -> str:
-        """The model a session uses (a new one: the default), as the picker shows it.
-
-        No model at all (none configured, none stored): the first model a configured
-        provider offers, or '' (the picker shows its placeholder and Send asks for one).
-        """
-        model = (info.model if info is not None else "") or self.manager.default_model
-        if not model.strip():
-            model = next((m for m in self._models if m.strip()), "")
-        return model.strip()
-
     def set_known_models(self, models: list[str]) -> None:
         """The providers' models arrived: list them; keep showing the session's model."""
-        self._models = list(models)
-        info = self.store.get_session(self.session_id) if self.session_id else None
-        current = self.composer.current_model() or self._model_for(info)
-        self.composer.set_models(models, current)
+        self.pickers.set_known_models(models)
 
     def set_default_model(self, model: str) -> None:
         """A new default model: a new session shows it (an open one keeps its own)."""
-        if self.session_id is None:
-            self.composer.set_models(list(self._models), model)
+        self.pickers.set_default_model(model)
 
     def set_default_mode(self, mode: str) -> None:
         """A new default permission mode: a new session starts in it."""
-        if self.session_id is None:
-            self.composer.show_mode(mode)
-
-    def _on_model_missing(self) -> None:
-        self.banner.show_message(self.tr(
-            "Choose a model first: type or pick one in the model box next to Send, or "
-            "connect a provider in Settings. Your message is still there."))
-        self.composer.focus_model()
+        self.pickers.set_default_mode(mode)
 
     # -------------------------------------------------------------- workspace
 
@@ -434,8 +398,7 @@ class MainWindow(QMainWindow):
     def new_session(self) -> None:
         self.session_id = None
         self.folder_button.new_folder = None
-        self._default_mode_to_picker()
-        self.composer.show_model(self._model_for(None))
+        self.pickers.show_new()
         self.workspace_changed()
         self.transcript.reset("", [])
         self.loader.show_todos([])
@@ -464,7 +427,7 @@ class MainWindow(QMainWindow):
             except ValueError as exc:
                 self.banner.show_message(str(exc))
             info = self.manager.create_session(
-                model=self.composer.current_model() or self._model_for(None),
+                model=self.composer.current_model() or self.pickers.model_for(None),
                 persona=self.composer.current_persona(),
                 mode=self.composer.current_mode(),
                 workspace=str(folder),
@@ -484,7 +447,7 @@ class MainWindow(QMainWindow):
         if info is None:
             return
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
-        self.composer.set_session_fields(info.persona, info.mode, self._model_for(info))
+        self.pickers.show_session(info)
         self.workspace_changed()
         self.composer.set_running(session_id in self.manager.running_sessions())
         self.banner.hide()
@@ -532,26 +495,12 @@ class MainWindow(QMainWindow):
         finally:
             self.refresh_sessions()
 
-    def _set_session_field(self, field: str, value: str) -> None:
-        """The composer's persona or mode picker changed: the session works so now."""
-        if self.session_id is not None:
-            write = self.manager.set_persona if field == "persona" else self.manager.set_mode
-            write(self.session_id, value)
-
-    def _on_composer_model(self, model: str) -> None:
-        model = model.strip()
-        if not model or self.session_id is None:
-            return
-        info = self.store.get_session(self.session_id)
-        if info is not None and info.model != model:
-            self.manager.switch_model(self.session_id, model)
-
     # ------------------------------------------------------------------ turns
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
         model = self.composer.current_model()
         if not model:
-            self._on_model_missing()
+            self.pickers.model_missing()
             return
         if self.outbox.send(self.ensure_session(), model, text, parts):
             self.banner.hide()  # a new turn
@@ -580,78 +529,6 @@ class MainWindow(QMainWindow):
             self.voice.choose_model_file(self)
 
     # ---------------------------------------------------------------- events
-
-    def _on_bridge_text(self, session_id: str, text: str) -> None:
-        self.loader.arrived(session_id)
-        self.status_line.on_text(session_id)
-        if self.shows(session_id):
-            self.transcript.append_text(text)
-
-    def _on_bridge_reasoning(self, session_id: str, text: str) -> None:
-        self.loader.arrived(session_id)
-        if self.shows(session_id):
-            self.transcript.append_reasoning(text)
-
-    def _on_bridge_event(self, event: ev.Event) -> None:
-        sid = event.session_id
-        self.loader.arrived(sid)
-        self.status_line.on_event(event)
-        if isinstance(event, ev.TurnStarted):
-            self.outbox.started(sid)  # past the lease: the message will be stored
-        elif isinstance(event, ev.ErrorOccurred) and event.kind == "busy":
-            # Refused before anything was stored: no transcript row, no Retry.
-            if not self.outbox.refused(sid) and sid == self.session_id:
-                self.banner.show_message(self.tr(
-                    "Not started: another OpenWorker window or process is working on this "
-                    "session. Try again when that turn has ended, or stop it there."))
-            return
-        steering = (isinstance(event, ev.UserMessageAdded)
-                    and event.message.get("source") == "steering")
-        if steering:
-            self.outbox.steering_taken(sid)
-        if sid == self.session_id:
-            self._show_live(event)
-        if self.shows(sid):  # (a session the user just left paints nothing here)
-            if not (steering and isinstance(event, ev.UserMessageAdded) and self.transcript.settle_queued(
-                    content_text(event.message.get("content"))[0])):
-                self.transcript.apply(event)
-            if isinstance(event, ev.ErrorOccurred):
-                self.banner.show_message(
-                    self.tr("The turn failed: {message}").format(message=event.message),
-                    self.tr("Retry"), action_id=actions.RETRY)
-            elif isinstance(event, ev.TurnEnded) and event.status == "max_iterations":
-                self.banner.show_message(event.detail, error=False)
-        if isinstance(event, ev.TurnEnded):
-            self.outbox.offer_back(sid)
-        self.usage.on_event(event)
-        if isinstance(event, ev.TurnStarted | ev.TurnEnded | ev.UserMessageAdded):
-            self.refresh_sessions()  # (the first message names a new session)
-        self.status_line.refresh()
-
-    def _show_live(self, event: ev.Event) -> None:
-        """What an event of the session on screen changes beside its transcript: the
-        model picker (switched elsewhere: the CLI, a tool), the to-do list, the
-        deliverables."""
-        if isinstance(event, ev.NoticeAdded) and event.kind == "model_switch":
-            info = self.store.get_session(event.session_id)
-            if info is not None and info.model:
-                self.composer.show_model(info.model)
-        elif isinstance(event, ev.ToolFinished) and event.status == "ok":
-            if event.name == TODO_TOOL and (todos := todos_from_display(event.display)) is not None:
-                self.loader.show_todos(todos)
-            elif (event.name == DELIVERABLE_TOOL
-                  and (made := path_from_display(event.display)) is not None):
-                self.loader.add_deliverable(made)
-
-    def _on_bridge_running_changed(self, session_id: str, running: bool) -> None:
-        """The manager says a session's turn began or is over (the one word on it)."""
-        self.sessions.running_changed(session_id)
-        self.status_line.on_running(session_id, running)
-        if session_id == self.session_id:
-            self.composer.set_running(running)
-
-    def _model_of(self, session_id: str) -> str:
-        return self.composer.current_model() if session_id == self.session_id else ""
 
     def _arguments_of(self, session_id: str, call_id: str) -> dict[str, object]:
         """A tool call's arguments, when its row is on screen (else none)."""
@@ -710,34 +587,6 @@ class MainWindow(QMainWindow):
         part = grant_part(folder, writable=writable)
         self.composer.add_attachment(Attachment(str(part["name"]), folder, "folder", part))
         return session_id
-
-    def drop_highlight(self) -> DropHighlight:
-        """The overlay shown while files are dragged over the window (made on first use)."""
-        if self._drop_highlight is None:
-            self._drop_highlight = DropHighlight(self.centralWidget() or self)
-        return self._drop_highlight
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasUrls():
-            accept_copy(event)  # never Move: the source could delete the original
-            self.drop_highlight().begin()
-
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        if event.mimeData().hasUrls():
-            accept_copy(event)
-
-    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self.drop_highlight().end()
-        super().dragLeaveEvent(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        self.drop_highlight().end()
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
-        if not paths:
-            self.banner.show_message(self.tr("Only local files and folders can be dropped here."))
-            return
-        accept_copy(event)
-        self.add_paths(paths)
 
     # ------------------------------------------------------------------ close
 

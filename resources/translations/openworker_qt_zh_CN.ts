@@ -3780,34 +3780,14 @@ The grant applies to this session only.</source>
             <translation>重试</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="720" />
-            <source>The turn failed: {message}</source>
-            <translation>本轮失败：{message}</translation>
-        </message>
-        <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="872" />
             <source>Attach files</source>
             <translation>添加附件</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="918" />
-            <source>Only local files and folders can be dropped here.</source>
-            <translation>这里只能拖放本地文件和文件夹。</translation>
-        </message>
-        <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="269" />
             <source>Default &amp;folder for new sessions…</source>
             <translation>新会话的默认文件夹(&amp;F)…</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="415" />
-            <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
-            <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="700" />
-            <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
-            <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="209" />
@@ -7496,6 +7476,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>This model</source>
             <translation>此模型</translation>
         </message>
+        <message>
+            <source>Only local files and folders can be dropped here.</source>
+            <translation>这里只能拖放本地文件和文件夹。</translation>
+        </message>
     </context>
     <context>
         <name>FolderButton</name>
@@ -7592,6 +7576,28 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Ready</source>
             <translation>就绪</translation>
+        </message>
+    </context>
+    <context>
+        <name>LiveEvents</name>
+        <message>
+            <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
+            <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
+        </message>
+        <message>
+            <source>The turn failed: {message}</source>
+            <translation>本轮失败：{message}</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionPickers</name>
+        <message>
+            <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
+            <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
         </message>
     </context>
 </TS>

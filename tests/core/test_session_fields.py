@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.sessions import SessionManager, granted_roots
+from openworker_qt.core.session_fields import granted_roots
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.storage.conversations import ConversationStore

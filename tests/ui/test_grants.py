@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from openworker_qt.core.sessions import granted_roots
+from openworker_qt.core.session_fields import granted_roots
 from openworker_qt.ui.grant_dialog import GrantDialog
 from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter

@@ -108,7 +108,7 @@ def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_des
         ("Outbox", "Your message was not sent: another OpenWorker window or process is working "
          "on this session. It is back in the message box; send it again when that turn has "
          "ended, or stop it there."),
-        ("MainWindow", "Not started: another OpenWorker window or process is working on this "
+        ("LiveEvents", "Not started: another OpenWorker window or process is working on this "
          "session. Try again when that turn has ended, or stop it there."),
     ):
         assert "另一个 OpenWorker 窗口或进程正在处理此会话" in QCoreApplication.translate(context, source)
