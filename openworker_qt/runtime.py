@@ -42,7 +42,8 @@ from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.provider_api import ProviderError
-from openworker_qt.core.sessions import SessionManager, granted_roots
+from openworker_qt.core.session_fields import granted_roots
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.standing_rules import StandingRuleStore
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.logs import setup_logging
@@ -358,9 +359,9 @@ class Runtime:
             # Redaction on the loop never reads the keyring: a worker loads it first.
             ready=secrets.ensure_loaded,
             compaction=True,
+            peers=self.managers,  # (adds it): their turns are known to each other
         )
         manager.listeners.append(_log_event)
-        self.managers.append(manager)
         return manager
 
     def enable_mcp(self, manager: McpManager | None = None) -> McpManager:

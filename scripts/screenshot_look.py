@@ -186,8 +186,8 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         await settle(0.8)
         save(window, "approval")  # the window in front: the card alone, Approve focused
         # The dialog the same ask gets when the window is not in front.
-        window._open_dialog(desktop.inbox.pending(kind="approval")[0])
-        dialog = next(iter(window.dialogs.values()))
+        window.cards.open_dialog(desktop.inbox.pending(kind="approval")[0])
+        dialog = next(iter(window.cards.dialogs.values()))
         dialog.move(window.x() + 600, window.y() + 260)
         await settle(0.8)
         save(dialog, "approval-dialog")

@@ -278,8 +278,8 @@ def asyncio_main(out: Path, home: Path) -> int:
         await settle(0.6)
         save(window, "main-window.png")  # the window in front: the card alone
         # The dialog the same ask gets when the window is not in front.
-        window._open_dialog(desktop.inbox.pending(kind="approval")[0])
-        dialog = next(iter(window.dialogs.values()))
+        window.cards.open_dialog(desktop.inbox.pending(kind="approval")[0])
+        dialog = next(iter(window.cards.dialogs.values()))
         dialog.move(window.x() + 520, window.y() + 200)
         await settle(0.6)
         save(dialog, "approval-dialog.png")

@@ -263,6 +263,17 @@ class TurnEnded:
     type: Literal["turn_end"] = "turn_end"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunningChanged:
+    """A session's turn began or is over, as its :class:`SessionManager` says (the one
+    word on "a turn is running": from the moment it is asked for until the session
+    is free again, whichever manager of the process drives it). Not an engine event."""
+
+    session_id: str
+    running: bool
+    type: Literal["running_changed"] = "running_changed"
+
+
 Event = (
     TurnStarted
     | UserMessageAdded
@@ -284,4 +295,5 @@ Event = (
     | Interrupted
     | NoticeAdded
     | TurnEnded
+    | RunningChanged
 )

@@ -15,6 +15,16 @@ One driver per session across processes: a turn holds the session's lease
 (:mod:`~openworker_qt.storage.leases`) from its start to its end, refreshed by a
 heartbeat timer; a turn another live process or window is driving is refused
 with :class:`SessionBusy`.
+
+"A turn is running" has one owner: the manager driving it, from the moment the
+turn is asked for (:meth:`SessionManager.send`, or a surface iterating
+:meth:`~SessionManager.run` itself, as the CLI does) until the session is free
+again. The managers of one process (``peers``: the runtime's list) know each
+other's turns: a change is published as a
+:class:`~openworker_qt.core.events.RunningChanged` to the listeners of every one
+of them, :meth:`~SessionManager.running_sessions` answers for all of them and
+:meth:`~SessionManager.stop` stops the turn whichever drives it. Surfaces keep
+no running state of their own.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
@@ -31,8 +42,8 @@ from openworker_qt.core.approvals import Approver, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
-from openworker_qt.core.permissions import parse_mode
 from openworker_qt.core.provider_api import ProviderResolver
+from openworker_qt.core.session_fields import SessionControl, SessionFields
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.messages import Message, NoticeMessage
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
@@ -46,55 +57,10 @@ MAX_LIVE = 8
 
 Listener = Callable[[ev.Event], None]
 
-__all__ = ["SessionBusy", "SessionControl", "SessionManager", "granted_roots"]
+__all__ = ["SessionBusy", "SessionManager"]
 
 
-class SessionControl:
-    """What tools may change about their own session (mode, granted folders)."""
-
-    def __init__(self, store: ConversationStore, session_id: str) -> None:
-        self.store = store
-        self.session_id = session_id
-
-    def set_mode(self, mode: str) -> None:
-        """Switch the session's mode; an unknown mode raises ValueError naming the valid ones."""
-        self.store.update_session(self.session_id, mode=parse_mode(mode).value)
-
-    def grant_directory(self, path: str, writable: bool) -> None:
-        info = self.store.get_session(self.session_id)
-        if info is None:
-            return
-        meta = dict(info.meta)
-        roots = [r for r in meta.get("granted_roots", []) if r.get("path") != path]
-        roots.append({"path": path, "writable": bool(writable)})
-        meta["granted_roots"] = roots
-        self.store.update_session(self.session_id, meta=meta)
-
-
-    def revoke_directory(self, path: str) -> bool:
-        """Take a granted folder back; True if it was granted."""
-        info = self.store.get_session(self.session_id)
-        if info is None:
-            return False
-        meta = dict(info.meta)
-        roots = meta.get("granted_roots", [])
-        kept = [r for r in roots if r.get("path") != path]
-        if len(kept) == len(roots):
-            return False
-        meta["granted_roots"] = kept
-        self.store.update_session(self.session_id, meta=meta)
-        return True
-
-
-def granted_roots(info: SessionInfo, *, writable_only: bool = True) -> list[str]:
-    roots = info.meta.get("granted_roots", []) if isinstance(info.meta, dict) else []
-    return [
-        str(r["path"]) for r in roots
-        if isinstance(r, dict) and r.get("path") and (r.get("writable") or not writable_only)
-    ]
-
-
-class SessionManager:
+class SessionManager(SessionFields):
     def __init__(
         self,
         store: ConversationStore,
@@ -118,6 +84,7 @@ class SessionManager:
         ready: Callable[[], Awaitable[object]] | None = None,
         compaction: bool = False,
         max_live: int = MAX_LIVE,
+        peers: list[SessionManager] | None = None,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
@@ -130,7 +97,9 @@ class SessionManager:
         ``prepare``), so it must be stable while nothing changes (providers cache it);
         ``reminder_for(info)``: the engine's per-call reminder (outbound only);
         ``max_live``: how many idle sessions keep their engine (least recently
-        used released first); a running or parked turn's engine is never released."""
+        used released first); a running or parked turn's engine is never released.
+        ``peers``: the managers of this process, shared (this one is added to it),
+        whose turns count as running here too (see module docstring)."""
         self.store = store
         self.resolver = resolver
         self.tools_for = tools_for
@@ -159,6 +128,12 @@ class SessionManager:
         self._closing: set[asyncio.Task[None]] = set()
         self._persona_of: dict[str, str] = {}  # the persona each cached engine was built for
         self._tasks: dict[str, asyncio.Task[ev.TurnStatus | None]] = {}
+        #: sessions whose turn this manager drives -> when it was asked for (monotonic)
+        self._running: dict[str, float] = {}
+        self._stop_asked: set[str] = set()  # stopped before the turn began
+        self.peers: list[SessionManager] = peers if peers is not None else []
+        if self not in self.peers:
+            self.peers.append(self)
         self.leases = leases if leases is not None else SessionLeases(store.db)
         self.heartbeat_every = heartbeat_every
         self._held: set[str] = set()
@@ -278,8 +253,35 @@ class SessionManager:
         task.add_done_callback(self._closing.discard)
 
     def is_running(self, session_id: str) -> bool:
-        task = self._tasks.get(session_id)
-        return task is not None and not task.done()
+        """Whether this manager drives a turn of the session (asked for, running or
+        finishing); a message sent now steers it."""
+        return session_id in self._running
+
+    def running_sessions(self) -> frozenset[str]:
+        """Every session with a turn going in this process (any of the peers')."""
+        return frozenset(sid for manager in self.peers for sid in manager._running)
+
+    def running_since(self, session_id: str) -> float | None:
+        """When the session's running turn was asked for (``time.monotonic()``), by
+        whichever peer drives it; None when none does."""
+        times = [m._running[session_id] for m in self.peers if session_id in m._running]
+        return min(times) if times else None
+
+    def _set_running(self, session_id: str, running: bool) -> None:
+        """This manager's turn of the session began or is over; a change of what the
+        process says (:meth:`running_sessions`) is told to every peer's listeners."""
+        if running == (session_id in self._running):
+            return
+        before = session_id in self.running_sessions()
+        if running:
+            self._running[session_id] = time.monotonic()
+        else:
+            del self._running[session_id]
+        now = session_id in self.running_sessions()
+        if now != before:
+            event = ev.RunningChanged(session_id=session_id, running=now)
+            for manager in list(self.peers):
+                manager._publish(event)
 
     def holder(self, session_id: str) -> Lease | None:
         """The other live process or window driving this session now, if any."""
@@ -336,7 +338,7 @@ class SessionManager:
             # driver took over: stop here rather than drive the session twice.
             log.warning("session %s was taken over by another process; stopping", session_id)
             self._held.discard(session_id)
-            self.stop(session_id)
+            self._interrupt(session_id)
         if self._held and self._beat_loop is not None and self._beat_handle is None:
             self._beat_handle = self._beat_loop.call_later(self.heartbeat_every, self._beat)
 
@@ -373,8 +375,15 @@ class SessionManager:
     async def _drive(
         self, session_id: str, start: Callable[[TurnEngine], AsyncIterator[ev.Event]]
     ) -> AsyncIterator[ev.Event]:
-        async with self._writing():
-            self._take_lease(session_id)
+        direct = session_id not in self._running  # a surface iterates run() itself (the CLI)
+        self._set_running(session_id, True)
+        try:
+            async with self._writing():
+                self._take_lease(session_id)
+        except BaseException:
+            if direct:
+                self._set_running(session_id, False)
+            raise
         try:
             self._close_if_cut_off(session_id)
             info = self.store.get_session(session_id)
@@ -387,6 +396,9 @@ class SessionManager:
             try:
                 async for event in stream:
                     if isinstance(event, ev.TurnStarted):
+                        if session_id in self._stop_asked:  # stopped before it began
+                            self._stop_asked.discard(session_id)
+                            engine.request_interrupt()
                         async with self._writing():
                             self.store.update_session(session_id, status="running")
                     elif isinstance(event, ev.TurnEnded):
@@ -409,8 +421,13 @@ class SessionManager:
                 self._mark_failed(session_id)
                 raise
         finally:
-            await self._release(session_id)
-            self._evict(keep=session_id)
+            self._stop_asked.discard(session_id)
+            try:
+                await self._release(session_id)
+            finally:
+                if direct:
+                    self._set_running(session_id, False)
+                self._evict(keep=session_id)
 
     async def _release(self, session_id: str) -> None:
         """Give the lease back when the database can be written (the loop never waits);
@@ -510,6 +527,7 @@ class SessionManager:
 
         task = asyncio.create_task(consume(), name=f"turn:{session_id}")
         self._tasks[session_id] = task
+        self._set_running(session_id, True)
         task.add_done_callback(lambda t: self._turn_done(session_id, t))
         return task
 
@@ -517,22 +535,27 @@ class SessionManager:
         """Every spawned turn's last word: a task that died is logged, its session
         marked stopped, and surfaces told the turn is over (nothing else would).
         The finished task is dropped and idle engines beyond :attr:`max_live` released."""
-        if self._tasks.get(session_id) is task:
+        current = self._tasks.get(session_id) is task
+        if current:
             del self._tasks[session_id]
-        self._evict()
-        if task.cancelled():
-            return  # quitting: a parked turn stays "running" for recover()
-        exc = task.exception()
-        if exc is None:
-            return
-        log.error("the turn of session %s died", session_id, exc_info=exc)
-        self._mark_failed(session_id)
-        self._publish(ev.ErrorOccurred(
-            session_id=session_id, kind="internal", retryable=True,
-            message="Something went wrong inside OpenWorker, so this turn was stopped. "
-            "The details are in the log.",
-        ))
-        self._publish(ev.TurnEnded(session_id=session_id, status="error", iterations=0))
+        try:
+            if task.cancelled():
+                return  # quitting: a parked turn stays "running" in the store for recover()
+            exc = task.exception()
+            if exc is None:
+                return
+            log.error("the turn of session %s died", session_id, exc_info=exc)
+            self._mark_failed(session_id)
+            self._publish(ev.ErrorOccurred(
+                session_id=session_id, kind="internal", retryable=True,
+                message="Something went wrong inside OpenWorker, so this turn was stopped. "
+                "The details are in the log.",
+            ))
+            self._publish(ev.TurnEnded(session_id=session_id, status="error", iterations=0))
+        finally:
+            if current:
+                self._set_running(session_id, False)
+            self._evict()
 
     def resumable(self) -> list[SessionInfo]:
         """Sessions a previous process left mid-turn (crashed, killed or parked)."""
@@ -594,9 +617,17 @@ class SessionManager:
         self.forget(session_id)
 
     def stop(self, session_id: str) -> None:
+        """Stop the session's turn, whichever manager of the process drives it."""
+        drivers = [m for m in self.peers if m is not self and m.is_running(session_id)]
+        for manager in [self, *drivers]:
+            manager._interrupt(session_id)
+
+    def _interrupt(self, session_id: str) -> None:
         engine = self._engines.get(session_id)
         if engine is not None:
             engine.request_interrupt()
+        if self.is_running(session_id) and (engine is None or not engine.running):
+            self._stop_asked.add(session_id)  # asked for, not begun: it stops as it begins
 
     def take_steering(self, session_id: str) -> list[str | list[dict[str, object]]]:
         """Steering queued for the session's turn and not taken in yet, removed
@@ -649,7 +680,7 @@ class SessionManager:
             if (engine is not None and engine.running_tools) or self._unattended(sid):
                 task.cancel()
             else:
-                self.stop(sid)
+                self._interrupt(sid)
         tasks = [t for t in self._tasks.values() if not t.done()]
         if tasks:
             with contextlib.suppress(asyncio.TimeoutError):

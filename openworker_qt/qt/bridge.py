@@ -17,7 +17,9 @@ Signals:
         tool's progress pieces of one frame arrive joined, as one ToolProgress).
     text_appended(str, str): session id, coalesced assistant text.
     reasoning_appended(str, str): session id, coalesced reasoning text.
-    running_changed(str, bool): a session started or finished a turn.
+    running_changed(str, bool): a session's turn began or is over, as the manager's
+        :class:`~openworker_qt.core.events.RunningChanged` says (the bridge keeps no
+        running state: :attr:`EngineBridge.running_sessions` asks the manager).
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ class EngineBridge(QObject):
         # session id -> (kind, pieces); kind is "text", "reasoning" or, for a tool's
         # progress, its (call id, tool name)
         self._pending: dict[str, list[tuple[str | tuple[str, str], list[str]]]] = {}
-        self._running: set[str] = set()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(FRAME_MS)
@@ -61,11 +62,12 @@ class EngineBridge(QObject):
         self._timer.stop()
 
     def is_running(self, session_id: str) -> bool:
-        return session_id in self._running
+        return session_id in self.manager.running_sessions()
 
     @property
     def running_sessions(self) -> frozenset[str]:
-        return frozenset(self._running)
+        """Every session with a turn going in this process (the manager's word)."""
+        return self.manager.running_sessions()
 
     # ----------------------------------------------------------------- intake
 
@@ -88,13 +90,10 @@ class EngineBridge(QObject):
                 self._timer.start()
             return
         self._flush_session(event.session_id)
-        if isinstance(event, ev.TurnStarted) and event.session_id not in self._running:
-            self._running.add(event.session_id)
-            self.running_changed.emit(event.session_id, True)
+        if isinstance(event, ev.RunningChanged):
+            self.running_changed.emit(event.session_id, event.running)
+            return
         self.event_received.emit(event)
-        if isinstance(event, ev.TurnEnded) and event.session_id in self._running:
-            self._running.discard(event.session_id)
-            self.running_changed.emit(event.session_id, False)
 
     # ------------------------------------------------------------------ output
 

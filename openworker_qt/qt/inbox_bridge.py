@@ -104,6 +104,10 @@ class InboxBridge(QObject):
     def get(self, item_id: int) -> InboxItem | None:
         return self._pending.get(item_id)
 
+    def lookup(self, item_id: int) -> InboxItem | None:
+        """The item as stored now, answered or not (``get`` knows the pending only)."""
+        return self.inbox.get(item_id)
+
     def find(self, session_id: str, call_id: str) -> InboxItem | None:
         for item in self._pending.values():
             if item.session_id == session_id and item.tool_call_id == call_id:

@@ -24,8 +24,10 @@ there are more than a page, the first page is shown as soon as it is read
 and scroll position: rows are re-laid out (``layoutChanged``) and the
 persistent indexes follow their sessions — never a reset.
 
-Two live badges the store does not know come from the window: *running* (from
-the bridge) and the number of *pending approvals* (from the inbox).
+Two live badges the store does not know: *running* is read from ``running()``
+(the session manager's :meth:`~openworker_qt.core.sessions.SessionManager.running_sessions`;
+the model keeps no copy, :meth:`running_changed` repaints a row), the number of
+*pending approvals* is set by the window (from the inbox).
 
 Roles:
     Qt.DisplayRole: the title (or "New session"), or a group's name for a header.
@@ -44,7 +46,7 @@ import re
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,10 +144,11 @@ class SessionListModel(QAbstractListModel):
     #: rows may still be on their way (:attr:`search_done` says when all are).
     results_shown = Signal(str)
 
-    def __init__(self, store: ConversationStore | None = None, parent: Any = None) -> None:
+    def __init__(self, store: ConversationStore | None = None, parent: Any = None, *,
+                 running: Callable[[], Collection[str]] = frozenset) -> None:
         super().__init__(parent)
         self.store = store
-        self._running: set[str] = set()
+        self._running = running
         self._pending: dict[str, int] = {}
         self._sections: list[_Section] = []
         self._rows = 0
@@ -237,7 +240,7 @@ class SessionListModel(QAbstractListModel):
             parts = [title]
             if info.pinned:
                 parts.append(_tr("pinned"))
-            if info.id in self._running:
+            if info.id in self._running():
                 parts.append(_tr("running"))
             n = self._pending.get(info.id, 0)
             if n:
@@ -251,7 +254,7 @@ class SessionListModel(QAbstractListModel):
         if role == ID_ROLE:
             return info.id
         if role == RUNNING_ROLE:
-            return info.id in self._running
+            return info.id in self._running()
         if role == PENDING_ROLE:
             return self._pending.get(info.id, 0)
         if role == MODEL_ROLE:
@@ -556,11 +559,8 @@ class SessionListModel(QAbstractListModel):
 
     # ------------------------------------------------------------------ badges
 
-    def set_running(self, session_id: str, running: bool) -> None:
-        if running:
-            self._running.add(session_id)
-        else:
-            self._running.discard(session_id)
+    def running_changed(self, session_id: str) -> None:
+        """The session's turn began or is over (``running()`` says which): repaint it."""
         self._changed(session_id)
 
     def set_pending(self, counts: dict[str, int]) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QIcon, QKeyEvent, QPainter
+from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -442,6 +442,28 @@ class Composer(QWidget):
             self.persona.addItem(name, name)
             index = self.persona.count() - 1
         self.persona.setCurrentIndex(index)
+
+    def current_mode(self) -> str:
+        """The permission mode the picker shows, by its id ("interactive")."""
+        return self.mode.currentText()
+
+    def show_mode(self, mode: str) -> None:
+        """Show the permission mode ``mode`` (an id no picker item has is ignored)."""
+        self.mode.setCurrentText(mode)
+
+    def set_draft(self, text: str) -> None:
+        """Replace the message being written with ``text``, the cursor at its end, focused."""
+        self.edit.setPlainText(text)
+        self.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.edit.setFocus()
+
+    def focus_message(self, reason: Qt.FocusReason = Qt.FocusReason.OtherFocusReason) -> None:
+        """Put the keyboard focus in the message box."""
+        self.edit.setFocus(reason)
+
+    def focus_model(self) -> None:
+        """Put the keyboard focus in the model picker."""
+        self.model.setFocus()
 
     def set_session_fields(self, persona: str, mode: str, model: str) -> None:
         self.show_persona(persona)

@@ -4,7 +4,7 @@
 dropped (on the window, the composer or the quick-ask popup). It is window-modal
 and opened with ``open()``, never ``exec()``: a nested event loop inside a qasync
 callback would re-enter the asyncio loop. The answer arrives as a signal and the
-caller applies it (``SessionControl.grant_directory`` on the current session);
+caller applies it (``SessionManager.grant_folder`` on the current session);
 nothing is written to the global config.
 
 Signals:

@@ -12,6 +12,7 @@ Signals:
     new_requested(): New session.
     rename_requested(str, str): session id, new title.
     delete_requested(str): session id (already confirmed by the user).
+    pin_requested(str, bool): session id, pinned (Pin / Unpin); the list is read again after.
     search_changed(str): the search text (at every key).
     exported(str): a session was exported to this Markdown file.
     export_failed(str): the export failed (the message says why).
@@ -228,6 +229,7 @@ class Sidebar(QWidget):
     search_changed = Signal(str)
     exported = Signal(str)
     export_failed = Signal(str)
+    pin_requested = Signal(str, bool)
     _export_done = Signal(str, str)  # (path, error) from the worker
 
     def changeEvent(self, event: QEvent) -> None:
@@ -360,6 +362,20 @@ class Sidebar(QWidget):
 
     # ------------------------------------------------------------------ selection
 
+    def tab_chain(self) -> list[QWidget]:
+        """The sidebar's controls in the order Tab visits them."""
+        return [self.new_button, self.search, self.list]
+
+    def focus_search(self) -> None:
+        """Put the keyboard focus in the search box, its text selected (Ctrl+K)."""
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def clear_selection(self) -> None:
+        """No session is current (a new one is being written)."""
+        self.list.clearSelection()
+        self.list.setCurrentIndex(self.model.index(-1, 0))
+
     def current_id(self) -> str | None:
         idx = self.list.currentIndex()
         sid = idx.data(ID_ROLE) if idx.isValid() else None
@@ -463,7 +479,7 @@ class Sidebar(QWidget):
         info = store.get_session(sid)
         if info is None:
             return
-        store.set_pinned(sid, not info.pinned)
+        self.pin_requested.emit(sid, not info.pinned)
         self.model.reload()
         self.select(sid)
 

@@ -3672,18 +3672,6 @@ The grant applies to this session only.</source>
     <context>
         <name>MainWindow</name>
         <message>
-            <source>Your message was not sent: the turn ended first. It is back in the message box.</source>
-            <translation>你的消息未发送：本轮任务已先结束。消息已放回输入框。</translation>
-        </message>
-        <message>
-            <source>{model} cannot see images: it will be told only that {name} is attached. Choose a model that can see images to have it looked at.</source>
-            <translation>{model} 无法查看图片：它只会知道附加了 {name}。如需查看图片，请选择能识别图片的模型。</translation>
-        </message>
-        <message>
-            <source>This model</source>
-            <translation>此模型</translation>
-        </message>
-        <message>
             <source>Deleting the session…</source>
             <translation>正在删除会话…</translation>
         </message>
@@ -3705,11 +3693,6 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/main_window.py" line="168" />
             <source>OpenWorker Qt main window</source>
             <translation>OpenWorker Qt 主窗口</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="216" />
-            <source>Status</source>
-            <translation>状态</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="265" />
@@ -3809,129 +3792,14 @@ The grant applies to this session only.</source>
             <translation>重试</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="720" />
-            <source>The turn failed: {message}</source>
-            <translation>本轮失败：{message}</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="771" />
-            <source>{n} session(s) working</source>
-            <translation>{n} 个会话正在工作</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="771" />
-            <source>Ready</source>
-            <translation>就绪</translation>
-        </message>
-        <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="872" />
             <source>Attach files</source>
             <translation>添加附件</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="918" />
-            <source>Only local files and folders can be dropped here.</source>
-            <translation>这里只能拖放本地文件和文件夹。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="224" />
-            <source>Session folder</source>
-            <translation>会话文件夹</translation>
-        </message>
-        <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="269" />
             <source>Default &amp;folder for new sessions…</source>
             <translation>新会话的默认文件夹(&amp;F)…</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="281" />
-            <source>Change &amp;folder…</source>
-            <translation>更改文件夹(&amp;F)…</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="305" />
-            <source>&amp;Open in file manager</source>
-            <translation>在文件管理器中打开(&amp;O)</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="415" />
-            <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
-            <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="443" />
-            <source>Folder: {name}</source>
-            <translation>文件夹：{name}</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="444" />
-            <source>This session works in {folder}</source>
-            <translation>此会话在 {folder} 中工作</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="452" />
-            <source>Folder for this session</source>
-            <translation>此会话的文件夹</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="461" />
-            <source>{folder} is not a folder.</source>
-            <translation>{folder} 不是文件夹。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="468" />
-            <source>The folder can change once the current turn has ended.</source>
-            <translation>当前轮次结束后才能更改文件夹。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="476" />
-            <source>now in {name}/</source>
-            <translation>现在位于 {name}/</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="479" />
-            <source>This session now works in {folder}</source>
-            <translation>此会话现在在 {folder} 中工作</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="649" />
-            <source>Your message was not sent: another OpenWorker window or process is working on this session. It is back in the message box; send it again when that turn has ended, or stop it there.</source>
-            <translation>你的消息未发送：另一个 OpenWorker 窗口或进程正在处理此会话。消息已放回输入框；请在那一轮结束后重新发送，或在那里停止它。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="683" />
-            <source>Waiting for {provider} · retrying</source>
-            <translation>正在等待 {provider} · 重试中</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="700" />
-            <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
-            <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="766" />
-            <source>Working</source>
-            <translation>工作中</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="767" />
-            <source>{detail} · {secs} s</source>
-            <translation>{detail} · {secs} 秒</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="895" />
-            <source> (read only)</source>
-            <translation>（只读）</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="761" />
-            <source>Waiting for your approval</source>
-            <translation>等待你的批准</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="763" />
-            <source>Waiting for your answer</source>
-            <translation>等待你的回答</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/ui/main_window.py" line="209" />
@@ -3942,30 +3810,6 @@ The grant applies to this session only.</source>
             <location filename="../../openworker_qt/ui/main_window.py" line="297" />
             <source>&amp;Deliverables</source>
             <translation>成果文件(&amp;D)</translation>
-        </message>
-        <message>
-            <source>Re&amp;name…</source>
-            <translation>重命名(&amp;N)…</translation>
-        </message>
-        <message>
-            <source>Steering: your message goes in after the current step.</source>
-            <translation>引导：你的消息会在当前步骤之后加入。</translation>
-        </message>
-        <message>
-            <source>running {tool}</source>
-            <translation>正在运行 {tool}</translation>
-        </message>
-        <message>
-            <source>step {n} done</source>
-            <translation>第 {n} 步完成</translation>
-        </message>
-        <message>
-            <source>thinking</source>
-            <translation>思考中</translation>
-        </message>
-        <message>
-            <source>Working · {detail} · {secs} s</source>
-            <translation>工作中 · {detail} · {secs} 秒</translation>
         </message>
         <message>
             <source>&amp;Automations</source>
@@ -3983,16 +3827,6 @@ The grant applies to this session only.</source>
         <message>
             <source>Check for &amp;updates…</source>
             <translation>检查更新(&amp;U)…</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
-            <source>{n} other sessions are working</source>
-            <translation>另有 {n} 个会话正在工作</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/main_window.py" line="1" />
-            <source>Another session is working</source>
-            <translation>另一个会话正在工作</translation>
         </message>
     </context>
     <context>
@@ -7822,4 +7656,138 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>{label}：{title}</translation>
         </message>
 </context>
+    <context>
+        <name>FileIntake</name>
+        <message>
+            <source>{model} cannot see images: it will be told only that {name} is attached. Choose a model that can see images to have it looked at.</source>
+            <translation>{model} 无法查看图片：它只会知道附加了 {name}。如需查看图片，请选择能识别图片的模型。</translation>
+        </message>
+        <message>
+            <source>This model</source>
+            <translation>此模型</translation>
+        </message>
+        <message>
+            <source>Only local files and folders can be dropped here.</source>
+            <translation>这里只能拖放本地文件和文件夹。</translation>
+        </message>
+    </context>
+    <context>
+        <name>FolderButton</name>
+        <message>
+            <source>Session folder</source>
+            <translation>会话文件夹</translation>
+        </message>
+        <message>
+            <source>Change &amp;folder…</source>
+            <translation>更改文件夹(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>&amp;Open in file manager</source>
+            <translation>在文件管理器中打开(&amp;O)</translation>
+        </message>
+        <message>
+            <source>Folder: {name}</source>
+            <translation>文件夹：{name}</translation>
+        </message>
+        <message>
+            <source>This session works in {folder}</source>
+            <translation>此会话在 {folder} 中工作</translation>
+        </message>
+        <message>
+            <source>Folder for this session</source>
+            <translation>此会话的文件夹</translation>
+        </message>
+        <message>
+            <source>{folder} is not a folder.</source>
+            <translation>{folder} 不是文件夹。</translation>
+        </message>
+        <message>
+            <source>The folder can change once the current turn has ended.</source>
+            <translation>当前轮次结束后才能更改文件夹。</translation>
+        </message>
+        <message>
+            <source>now in {name}/</source>
+            <translation>现在位于 {name}/</translation>
+        </message>
+        <message>
+            <source>This session now works in {folder}</source>
+            <translation>此会话现在在 {folder} 中工作</translation>
+        </message>
+        <message>
+            <source>Use it anyway</source>
+            <translation>仍然使用</translation>
+        </message>
+    </context>
+    <context>
+        <name>Outbox</name>
+        <message>
+            <source>Your message was not sent: another OpenWorker window or process is working on this session. It is back in the message box; send it again when that turn has ended, or stop it there.</source>
+            <translation>你的消息未发送：另一个 OpenWorker 窗口或进程正在处理此会话。消息已放回输入框；请在那一轮结束后重新发送，或在那里停止它。</translation>
+        </message>
+        <message>
+            <source>Your message was not sent: the turn ended first. It is back in the message box.</source>
+            <translation>你的消息未发送：本轮任务已先结束。消息已放回输入框。</translation>
+        </message>
+    </context>
+    <context>
+        <name>StatusLine</name>
+        <message>
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Waiting for {provider} · retrying</source>
+            <translation>正在等待 {provider} · 重试中</translation>
+        </message>
+        <message>
+            <source>Waiting for your approval</source>
+            <translation>等待你的批准</translation>
+        </message>
+        <message>
+            <source>Waiting for your answer</source>
+            <translation>等待你的回答</translation>
+        </message>
+        <message>
+            <source>Working</source>
+            <translation>工作中</translation>
+        </message>
+        <message>
+            <source>{detail} · {secs} s</source>
+            <translation>{detail} · {secs} 秒</translation>
+        </message>
+        <message>
+            <source>Another session is working</source>
+            <translation>另一个会话正在工作</translation>
+        </message>
+        <message>
+            <source>{n} other sessions are working</source>
+            <translation>另有 {n} 个会话正在工作</translation>
+        </message>
+        <message>
+            <source>Ready</source>
+            <translation>就绪</translation>
+        </message>
+    </context>
+    <context>
+        <name>LiveEvents</name>
+        <message>
+            <source>Not started: another OpenWorker window or process is working on this session. Try again when that turn has ended, or stop it there.</source>
+            <translation>未开始：另一个 OpenWorker 窗口或进程正在处理此会话。请在那一轮结束后重试，或在那里停止它。</translation>
+        </message>
+        <message>
+            <source>The turn failed: {message}</source>
+            <translation>本轮失败：{message}</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionPickers</name>
+        <message>
+            <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
+            <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
+        </message>
+    </context>
 </TS>

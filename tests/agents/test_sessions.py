@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from openworker_qt.core import events as ev
-from openworker_qt.core.sessions import SessionControl
+from openworker_qt.core.session_fields import SessionControl
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.runtime import Runtime, open_runtime
 

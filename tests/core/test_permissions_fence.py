@@ -22,7 +22,8 @@ import pytest
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
-from openworker_qt.core.sessions import SessionControl, SessionManager
+from openworker_qt.core.session_fields import SessionControl
+from openworker_qt.core.sessions import SessionManager
 from openworker_qt.runtime import Runtime, open_runtime
 from openworker_qt.runtime_tools import default_tools
 

@@ -276,5 +276,7 @@ async def test_a_spawned_turn_that_dies_leaves_running(tmp_path: Path) -> None:
     assert task.exception() is not None
     assert world.status() == "error"
     assert not world.manager.is_running(world.session.id)
-    assert isinstance(world.events[-1], ev.TurnEnded) and world.events[-1].status == "error"
+    *_, ended, free = world.events  # the turn is over, then the session is free
+    assert isinstance(ended, ev.TurnEnded) and ended.status == "error"
+    assert free == ev.RunningChanged(session_id=world.session.id, running=False)
     assert any(isinstance(e, ev.ErrorOccurred) and e.kind == "internal" for e in world.events)

@@ -159,7 +159,7 @@ async def test_ask_user_answer_reaches_the_model(rt: Runtime, tmp_path: Path) ->
 def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> None:
     from openworker_qt.core.approvals import ToolCallInfo
     from openworker_qt.core.risk import RiskClass
-    from openworker_qt.core.sessions import SessionControl
+    from openworker_qt.core.session_fields import SessionControl
 
     folder = tmp_path / "team-folder"
     folder.mkdir()

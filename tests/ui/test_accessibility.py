@@ -117,8 +117,8 @@ def test_every_window_is_named_and_keyboard_complete(qtbot, qloop, make_desktop)
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
-        await until(lambda: window.dialogs, what="approval dialog")
-        opened["approval"] = next(iter(window.dialogs.values()))
+        await until(lambda: window.cards.dialogs, what="approval dialog")
+        opened["approval"] = next(iter(window.cards.dialogs.values()))
         opened["inbox"] = desktop.show_inbox()
         opened["quick ask"] = desktop.show_quick_ask()
         opened["settings"] = desktop.show_settings()

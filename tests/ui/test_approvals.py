@@ -19,7 +19,7 @@ WRITE = [
 
 
 def _dialog(window) -> ApprovalDialog | None:
-    return next(iter(window.dialogs.values()), None)
+    return next(iter(window.cards.dialogs.values()), None)
 
 
 def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
@@ -47,7 +47,7 @@ def test_approve_in_dialog_runs_the_write(qtbot, qloop, make_desktop, tmp_path: 
     assert tool.status == "ok" and tool.rule == "user:once"
     item = desktop.runtime.inbox.items()[0]
     assert (item.status, item.resolution, item.resolved_by) == ("resolved", "once", "dialog")
-    assert window.dialogs == {} and window.view.card_for(tool.call_id) is None
+    assert window.cards.dialogs == {} and window.view.card_for(tool.call_id) is None
     assert window.transcript.items[-1].text == "Done."
 
 
@@ -114,7 +114,7 @@ def test_inline_card_answers_and_closes_the_dialog(qtbot, qloop, make_desktop, t
 def test_keyboard_shortcut_approves_focused_request(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
@@ -142,7 +142,7 @@ def test_stop_while_waiting_for_approval(qtbot, qloop, make_desktop, tmp_path: P
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 
     run(qloop, scenario)
-    assert window.dialogs == {}
+    assert window.cards.dialogs == {}
     assert desktop.inbox.pending() == []
     tool = next(r for r in window.transcript.items if r.kind == "tool")
     assert tool.status == "interrupted"
@@ -256,7 +256,7 @@ def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, m
         await until(lambda: window.view.cards(), what="card")
         [card] = window.view.cards()
         await asyncio.sleep(0.1)  # time for a dialog to open, if one were going to
-        seen["dialogs"] = dict(window.dialogs)
+        seen["dialogs"] = dict(window.cards.dialogs)
         seen["focus on approve"] = QApplication.focusWidget() is card.panel.once
         seen["notified"] = list(notes.shown)
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)
@@ -285,7 +285,7 @@ def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_deskto
         qtbot.keyClicks(window.composer.edit, "and then")  # before the ask arrives
         await until(lambda: window.view.cards(), what="card")
         await asyncio.sleep(0.1)
-        seen["dialogs"] = dict(window.dialogs)
+        seen["dialogs"] = dict(window.cards.dialogs)
         seen["focus"] = QApplication.focusWidget() is window.composer.edit
         qtbot.keyClicks(window.composer.edit, " a summary")  # a space: still the draft's
         seen["pending"] = len(desktop.inbox.pending())
@@ -326,7 +326,7 @@ def test_an_ask_of_another_session_gets_a_dialog(qtbot, qloop, make_desktop, tmp
     run(qloop, scenario)
     assert window.session_id == other.id != shown
     assert seen == {"cards": [], "from": "write_file wants to run in Quarterly brief", "notified": 1}
-    assert window.dialogs == {} and window.view.cards() == [] and desktop.inbox.pending() == []
+    assert window.cards.dialogs == {} and window.view.cards() == [] and desktop.inbox.pending() == []
     assert (tmp_path / "ws" / "out.txt").exists()
 
 

@@ -182,7 +182,7 @@ def test_every_window_in_chinese(chinese: str, qtbot, qloop, make_desktop, tmp_p
     assert chinese == "zh_CN"
     desktop = make_desktop(WRITE + [{"text": "好的。"}])
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     seen: dict[str, list[str]] = {}
     seen["empty window"] = untranslated(window)
     menus = [a.menu() for a in window.menuBar().actions() if a.menu() is not None]

@@ -27,7 +27,7 @@ def sh(repo: Path, *args: str) -> str:
 
 
 def _dialog(window) -> ApprovalDialog | None:
-    return next(iter(window.dialogs.values()), None)
+    return next(iter(window.cards.dialogs.values()), None)
 
 
 def test_commit_approval_shows_the_staged_diff(qtbot, qloop, make_desktop, tmp_path: Path) -> None:

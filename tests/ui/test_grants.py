@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from openworker_qt.core.sessions import granted_roots
+from openworker_qt.core.session_fields import granted_roots
 from openworker_qt.ui.grant_dialog import GrantDialog
 from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
@@ -52,7 +52,7 @@ def test_dropped_folder_is_granted_to_this_session_only(
     folder.mkdir()
     desktop = make_desktop(_write_into(folder))
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     window.composer.mode.setCurrentText("auto")  # writes inside a root run without asking
 
     async def scenario() -> None:

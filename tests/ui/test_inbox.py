@@ -33,7 +33,7 @@ def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path:
         await until(window.loaded)
         type_and_enter(qtbot, window, "write it while I'm away")
         await until(lambda: desktop.inbox.pending(sid), what="parked item")
-        seen["dialogs"] = dict(window.dialogs)  # unattended: no dialog pops up
+        seen["dialogs"] = dict(window.cards.dialogs)  # unattended: no dialog pops up
         inbox = desktop.show_inbox()
         await until(lambda: inbox.model.rowCount() == 1, what="inbox row")
         assert inbox.current_item() is not None
@@ -56,7 +56,7 @@ def test_inbox_window_resolves_parked_item(qtbot, qloop, make_desktop, tmp_path:
 def test_inbox_window_deny_and_jump_to_session(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write it")
@@ -85,7 +85,7 @@ def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tm
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write the file")
-        await until(lambda: window.dialogs, what="dialog")
+        await until(lambda: window.cards.dialogs, what="dialog")
         item = desktop.inbox.pending()[0]
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "openworker_qt", "approve", str(item.id),
@@ -97,7 +97,7 @@ def test_cli_in_another_process_unblocks_the_turn(qtbot, qloop, make_desktop, tm
         t0 = time.monotonic()
         await until(lambda: not desktop.manager.is_running(window.session_id), timeout=2.0,
                     what="turn unblocked within 2 s")
-        await until(lambda: not window.dialogs, timeout=2.0, what="dialog closed")
+        await until(lambda: not window.cards.dialogs, timeout=2.0, what="dialog closed")
         seen["elapsed"] = time.monotonic() - t0
 
     run(qloop, scenario)
@@ -233,7 +233,7 @@ def test_a_late_answer_on_the_transcript_card_says_the_ask_was_closed(qtbot, qlo
 def test_inbox_model_passes_modeltester(qtmodeltester, qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
 
     async def scenario() -> None:
         type_and_enter(qtbot, window, "write")

@@ -41,7 +41,7 @@ async def _settled(window: Any) -> None:
 def test_live_rows_become_pages_and_the_window_stays_bounded(qloop, make_desktop) -> None:
     desktop = make_desktop(_script())
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     view = window.view
     manager = desktop.manager
     store = desktop.runtime.conversations

@@ -230,7 +230,7 @@ def test_a_message_that_arrives_while_scrolled_away_shows_at_the_end(qloop, make
 def test_an_approval_waiting_in_an_old_page_shows_its_card(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     view = window.view
     sid = _fill(desktop.runtime, TURNS, unanswered=10)  # question 10's call never ran
     desktop.runtime.inbox.add("approval", sid, tool_call_id="c10", tool="read_file",
@@ -253,7 +253,7 @@ def test_an_approval_waiting_in_an_old_page_shows_its_card(qloop, make_desktop) 
 def test_a_card_outlives_its_row_leaving_the_window(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     view = window.view
     sid = _fill(desktop.runtime, TURNS, unanswered=TURNS - 1)  # the last call waits
     desktop.runtime.inbox.add("approval", sid, tool_call_id=f"c{TURNS - 1}", tool="read_file",

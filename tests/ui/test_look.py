@@ -346,7 +346,7 @@ def test_the_inbox_shows_what_a_write_changes_as_a_diff(qtbot, qloop, make_deskt
 
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     seen: dict[str, object] = {}
 
     async def scenario() -> None:

@@ -100,13 +100,13 @@ def test_a_drop_proposed_as_move_is_taken_as_a_copy(
         QApplication.sendEvent(widget, enter)
         seen["enter"] = (enter.isAccepted(), enter.dropAction())
         if target == "window":
-            seen["lit"] = desktop.window.drop_highlight().isVisible()
+            seen["lit"] = desktop.window.intake.drop_highlight().isVisible()
         drop = QDropEvent(pos, both, mime, Qt.MouseButton.LeftButton, shift)
         assert drop.proposedAction() == move
         QApplication.sendEvent(widget, drop)
         seen["drop"] = (drop.isAccepted(), drop.dropAction())
         if target == "window":
-            seen["lit_after"] = desktop.window.drop_highlight().isVisible()
+            seen["lit_after"] = desktop.window.intake.drop_highlight().isVisible()
         await until(lambda: note.exists(), what="file kept")
 
     run(qloop, scenario)
@@ -124,7 +124,7 @@ def test_the_drop_highlight_goes_when_the_drag_leaves(qtbot, make_desktop, tmp_p
     enter = QDragEnterEvent(QPoint(20, 20), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, enter)
-    highlight = window.drop_highlight()
+    highlight = window.intake.drop_highlight()
     assert highlight.isVisible() and "Drop" in highlight.text()
     assert highlight.geometry().width() > window.centralWidget().width() / 2
     QApplication.sendEvent(window, QDragLeaveEvent())

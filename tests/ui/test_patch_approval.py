@@ -15,7 +15,7 @@ PATCH = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamm
 
 
 def _dialog(window) -> ApprovalDialog | None:
-    return next(iter(window.dialogs.values()), None)
+    return next(iter(window.cards.dialogs.values()), None)
 
 
 def _approve_first(qtbot, qloop, desktop, seen: list[str]) -> None:

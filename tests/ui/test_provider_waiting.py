@@ -83,8 +83,8 @@ def test_the_status_line_says_what_the_turn_waits_for_then_that_it_answers(
         window.send("go", [])
         await until(lambda: window.transcript.session_id and window.transcript.items, what="user row")
         while desktop.manager.is_running(window.session_id):
-            window._update_status()
-            text = window.status_label.text()
+            window.status_line.refresh()
+            text = window.status_line.text()
             if not seen or seen[-1] != text:
                 seen.append(text)
             await asyncio.sleep(0.01)

@@ -17,6 +17,7 @@ from openworker_qt.qt.session_model import (
     ID_ROLE,
     MATCH_ROLE,
     PENDING_ROLE,
+    RUNNING_ROLE,
     SNIPPET_ROLE,
     SessionListModel,
 )
@@ -42,9 +43,10 @@ def _many(store: ConversationStore, n: int, title: str = "session {i}") -> list[
     return ids
 
 
-def _sidebar(qtbot: Any, store: ConversationStore) -> Sidebar:
-    model = SessionListModel(store)
+def _sidebar(qtbot: Any, store: ConversationStore, running: frozenset[str] = frozenset()) -> Sidebar:
+    model = SessionListModel(store, running=lambda: running)
     sidebar = Sidebar(model)
+    sidebar.pin_requested.connect(store.set_pinned)  # (the window does it through its manager)
     qtbot.addWidget(sidebar)
     sidebar.resize(300, 600)
     sidebar.show()
@@ -270,10 +272,11 @@ def test_pin_export_and_delete_from_the_menu(qtbot, tmp_path) -> None:
 def test_badges_and_hover_paint(qtbot, tmp_path) -> None:
     store = _store(tmp_path)
     ids = _many(store, 10)
-    sidebar = _sidebar(qtbot, store)
+    sidebar = _sidebar(qtbot, store, running=frozenset({ids[9]}))
     model = sidebar.model
-    model.set_running(ids[9], True)
     model.set_pending({ids[8]: 3})
+    row9 = model.row_of(ids[9])
+    assert row9 is not None and model.index(row9, 0).data(RUNNING_ROLE) is True
     row = model.row_of(ids[8])
     assert row is not None and model.index(row, 0).data(PENDING_ROLE) == 3
     assert "3 waiting for you" in model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)

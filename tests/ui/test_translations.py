@@ -104,14 +104,14 @@ def test_lease_and_late_answer_messages_in_chinese(chinese: str, qloop, make_des
     assert closed_text(late_moved).startswith(f"#{moved.id} 已关闭，因为对话已经继续")
     assert closed_text(late_stopped) == f"#{stopped.id} 已撤回，因为本轮任务已停止；没有执行任何操作。"
     desktop = make_desktop()
-    for source in (
-        "Your message was not sent: another OpenWorker window or process is working on this "
-        "session. It is back in the message box; send it again when that turn has ended, or "
-        "stop it there.",
-        "Not started: another OpenWorker window or process is working on this session. Try "
-        "again when that turn has ended, or stop it there.",
+    for context, source in (
+        ("Outbox", "Your message was not sent: another OpenWorker window or process is working "
+         "on this session. It is back in the message box; send it again when that turn has "
+         "ended, or stop it there."),
+        ("LiveEvents", "Not started: another OpenWorker window or process is working on this "
+         "session. Try again when that turn has ended, or stop it there."),
     ):
-        assert "另一个 OpenWorker 窗口或进程正在处理此会话" in QCoreApplication.translate("MainWindow", source)
+        assert "另一个 OpenWorker 窗口或进程正在处理此会话" in QCoreApplication.translate(context, source)
     assert QCoreApplication.translate("InboxWindow", "Answer not taken") == "回答未被采用"
     folder = tmp_path / "docs"
     folder.mkdir()

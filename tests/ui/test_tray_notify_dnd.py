@@ -39,7 +39,7 @@ class RecordingNotifier:
 def test_tray_menu_approves_from_the_menu(qtbot, qloop, make_desktop, tmp_path: Path) -> None:
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     tray = desktop.create_tray(available=False)
     assert tray.state == "idle" and tray.status_action.text() == "Idle"
     assert "No system tray" in window.banner.label.text()  # said once…
@@ -102,7 +102,7 @@ def test_notification_actions_resolve_the_item(qtbot, qloop, make_desktop, tmp_p
     notifier = RecordingNotifier()
     desktop = make_desktop(WRITE + [{"text": "again"}], notifier=notifier)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
 
     look_away(qtbot)  # the user is in another window: the ask gets its dialog
 
@@ -172,7 +172,7 @@ def test_real_dbus_notification_action_approves(qtbot, qloop, make_desktop, tmp_
 
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     calls: list[tuple] = []
     closed: list[int] = []
 
@@ -209,7 +209,7 @@ def test_no_notification_daemon_is_silent(qtbot, qloop, make_desktop, tmp_path: 
     desktop = make_desktop(WRITE)
     tray = desktop.create_tray(available=True)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     errors: list[object] = []
     desktop.error_reported.connect(errors.append)  # what the banner would show
     qloop.set_exception_handler(lambda _loop, ctx: errors.append(ctx))  # as launch.main does
@@ -326,7 +326,7 @@ def test_tray_needs_you_for_unattended_and_other_process_asks(qtbot, qloop, make
         desktop.manager.send(info.id, "write it")
         await until(lambda: tray.state == "attention", what="needs you")
         seen["one"] = tray.tooltip
-        seen["dialogs"] = len(desktop.window.dialogs)
+        seen["dialogs"] = len(desktop.window.cards.dialogs)
         question = other.add("question", "elsewhere", title="Which folder?",
                              arguments={"question": "Which folder?"})
         await until(lambda: "2 waiting for you" in tray.tooltip, timeout=5, what="the other process's ask")

@@ -21,7 +21,7 @@ def test_folder_grant_is_a_chip_not_typed_text_live_and_reloaded(
     folder.mkdir()
     desktop = make_desktop([{"text": "Looked."}, {"text": "x"}])
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     seen: dict[str, object] = {}
 
     async def scenario() -> None:
@@ -111,7 +111,7 @@ def test_no_warning_when_the_model_sees_images(
     window = desktop.window
 
     async def scenario() -> None:
-        await window._attach([str(image)])
+        await window.intake.attach([str(image)])
 
     run(qloop, scenario)
     assert window.composer.attachments

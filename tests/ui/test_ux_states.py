@@ -101,7 +101,7 @@ def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop)
 
     desktop = make_desktop(ASK_THEN_WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     inbox = desktop.runtime.inbox
     seen: dict[str, object] = {}
 
@@ -109,7 +109,7 @@ def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop)
         window.send("write the report", [])
         await until(lambda: inbox.pending(kind="question"), what="question")
         await until(lambda: any(isinstance(c, QuestionCard) for c in window.view.cards()), what="card")
-        seen["status asking"] = window.status_label.text()
+        seen["status asking"] = window.status_line.text()
         box = desktop.show_inbox()
         await until(lambda: box.model.rowCount() == 1, what="inbox row")
         seen["inbox session"] = box.session_label.text()
@@ -119,7 +119,7 @@ def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop)
         [question] = inbox.pending(kind="question")
         assert desktop.resolve_item(question.id, "Q4", by="card")
         await until(lambda: any(isinstance(c, ApprovalCard) for c in window.view.cards()), what="approval")
-        seen["status approving"] = window.status_label.text()
+        seen["status approving"] = window.status_line.text()
         card = next(c for c in window.view.cards() if isinstance(c, ApprovalCard))
         seen["risk"] = card.findChild(QLabel, "approvalRisk").text()
         seen["inbox risk"] = box.risk_label.text()
@@ -243,7 +243,7 @@ def test_the_new_words_in_chinese(qapp, make_desktop) -> None:
             "正在等待 Anthropic · 3 秒后第 2/4 次重试（服务繁忙）")
         assert create_hotkey(platform="wayland").status.startswith("Wayland 下无法使用全局快捷键")
         assert create_hotkey(platform="eglfs").status == "此显示环境（eglfs）不支持全局快捷键。"
-        assert QCoreApplication.translate("MainWindow", "Waiting for your approval") == "等待你的批准"
+        assert QCoreApplication.translate("StatusLine", "Waiting for your approval") == "等待你的批准"
         desktop = make_desktop()
         assert desktop.window.view.empty_state.heading.text() == "今天要完成什么？"
     finally:
@@ -255,7 +255,7 @@ def test_the_sidebar_shows_the_new_title_while_the_first_turn_runs(qtbot, qloop,
 
     desktop = make_desktop(WRITE)
     window = desktop.window
-    window.show_dialogs = False
+    window.cards.show_dialogs = False
     seen: dict[str, object] = {}
 
     async def scenario() -> None:
@@ -290,17 +290,26 @@ def test_example_cards_show_all_their_words_in_a_narrow_window(qapp, make_deskto
     window.hide()
 
 
-def test_the_status_says_how_many_other_sessions_work_in_plain_words(qapp, make_desktop) -> None:
-    window = make_desktop().window
-    window._turn_started["elsewhere"] = 0.0
-    window._update_status()
-    assert window.status_label.text() == "Another session is working"
-    window._turn_started["third"] = 0.0
-    window._update_status()
-    assert window.status_label.text() == "2 other sessions are working"
-    window._turn_started.clear()
-    window._update_status()
-    assert window.status_label.text() == "Ready"
+def test_the_status_says_how_many_other_sessions_work_in_plain_words(qloop, make_desktop) -> None:
+    desktop = make_desktop([{"chunks": ["word "] * 2000, "delay": 0.01, "repeat": True}])
+    window, manager = desktop.window, desktop.manager
+    elsewhere, third = (manager.create_session(workspace=str(window.default_workspace)).id
+                        for _ in range(2))
+    seen: dict[str, str] = {}
+
+    async def scenario() -> None:
+        manager.send(elsewhere, "go")  # the window shows no session: both are "other"
+        seen["one"] = window.status_line.text()
+        manager.send(third, "go")
+        seen["two"] = window.status_line.text()
+        manager.stop(elsewhere)
+        manager.stop(third)
+        await until(lambda: not manager.running_sessions(), what="both stopped")
+        seen["none"] = window.status_line.text()
+
+    run(qloop, scenario)
+    assert seen == {"one": "Another session is working", "two": "2 other sessions are working",
+                    "none": "Ready"}
 
 
 def test_opening_the_deliverables_panel_keeps_the_session_list_readable(qapp, make_desktop) -> None:

@@ -24,7 +24,7 @@ from openworker_qt.core.inbox import (
     InboxItem,
     closed_by_app,
 )
-from openworker_qt.core.sessions import SessionControl
+from openworker_qt.core.session_fields import SessionControl
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.model_catalog import ModelCatalog

@@ -1,0 +1,86 @@
+""""A turn is running" is the session manager's word: from the moment a turn is asked
+for (``send``, or a surface iterating ``run`` itself) until the session is free again,
+told as one RunningChanged to the listeners of every manager of the process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openworker_qt.core import events as ev
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.tool_api import ToolRegistry
+from openworker_qt.providers.scripted import ScriptedProvider
+from openworker_qt.storage.conversations import ConversationStore
+from openworker_qt.storage.db import Database
+from tests.core.helpers import StaticResolver
+
+
+def _pair(tmp: Path) -> tuple[SessionManager, SessionManager, ConversationStore]:
+    store = ConversationStore(Database(tmp / "state.sqlite3"))
+    peers: list[SessionManager] = []
+
+    def make() -> SessionManager:
+        return SessionManager(store, StaticResolver(ScriptedProvider([{"text": "done"}] * 4)),
+                              tools_for=lambda info: ToolRegistry([]), default_model="scripted",
+                              peers=peers)
+
+    return make(), make(), store
+
+
+async def test_a_turn_run_directly_is_running_from_before_it_starts_until_after_it_ends(
+        tmp_path: Path) -> None:
+    cli, window, store = _pair(tmp_path)
+    sid = cli.create_session(workspace=str(tmp_path)).id
+    heard: list[tuple[str, object]] = []
+    window.listeners.append(lambda e: heard.append(
+        ("running", e.running) if isinstance(e, ev.RunningChanged) else (e.type, None)))
+    during: list[tuple[bool, bool, frozenset[str]]] = []
+    async for event in cli.run(sid, "go"):
+        if isinstance(event, ev.TurnStarted):
+            during.append((cli.is_running(sid), window.is_running(sid), window.running_sessions()))
+    assert during == [(True, False, frozenset({sid}))]  # the peer knows; it does not drive it
+    assert not cli.is_running(sid) and cli.running_sessions() == window.running_sessions() == set()
+    assert window.running_since(sid) is None
+    # the peer's listeners heard only when it began and when it was over (the engine's
+    # events are the driving manager's)
+    assert heard == [("running", True), ("running", False)]
+    info = store.get_session(sid)
+    assert info is not None and info.status == "idle"
+
+
+async def test_a_sent_turn_is_running_at_once_and_its_order_is_kept(tmp_path: Path) -> None:
+    mgr, _peer, _store = _pair(tmp_path)
+    sid = mgr.create_session(workspace=str(tmp_path)).id
+    seen: list[str] = []
+    mgr.listeners.append(lambda e: seen.append(
+        f"running={e.running}" if isinstance(e, ev.RunningChanged) else e.type))
+    task = mgr.send(sid, "go")
+    assert task is not None and mgr.is_running(sid)  # before the task ran at all
+    assert mgr.running_since(sid) is not None
+    assert await task == "completed"
+    assert [s for s in seen if s.startswith("running")] == ["running=True", "running=False"]
+    assert seen.index("running=True") < seen.index("turn_start")
+    assert seen.index("turn_end") < seen.index("running=False")
+    assert not mgr.is_running(sid)
+
+
+async def test_stop_reaches_the_manager_driving_the_turn(tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "state.sqlite3"))
+    peers: list[SessionManager] = []
+    slow = ScriptedProvider([{"chunks": ["word "] * 2000, "delay": 0.01}])
+    driver = SessionManager(store, StaticResolver(slow), tools_for=lambda info: ToolRegistry([]),
+                            default_model="scripted", peers=peers)
+    other = SessionManager(store, StaticResolver(slow), tools_for=lambda info: ToolRegistry([]),
+                           default_model="scripted", peers=peers)
+    sid = driver.create_session(workspace=str(tmp_path)).id
+    ended: list[str] = []
+    async for event in driver.run(sid, "go"):
+        if isinstance(event, ev.AssistantDelta) and not ended:
+            ended.append("asked")
+            other.stop(sid)  # e.g. the window's Stop on a turn the CLI drives
+        if isinstance(event, ev.TurnEnded):
+            ended.append(event.status)
+    assert ended == ["asked", "interrupted"]
+    assert other.running_sessions() == set()
+    info = store.get_session(sid)
+    assert info is not None and info.status != "running"
