@@ -504,6 +504,7 @@ class MainWindow(QMainWindow):
             return
         if self.outbox.send(self.ensure_session(), model, text, parts):
             self.banner.hide()  # a new turn
+            self.view.jump_to_latest()  # sent while scrolled up: show it, and its answer
 
     def submit_message(self, text: str) -> None:
         """Type ``text`` into the composer and send it, as the user would."""

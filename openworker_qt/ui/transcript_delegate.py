@@ -110,6 +110,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         # (uid, rev, width) -> size; QSize objects are kept because building one per
         # call was ~7 us, a third of a cached sizeHint.
         self._heights: dict[tuple[int, int, int], QSize] = {}
+        self._measured_rev: dict[int, int] = {}  # uid -> the rev its cached heights are of
         self._estimated: set[tuple[int, int, int]] = set()
         self._relayout = QTimer(self)
         self._relayout.setSingleShot(True)
@@ -298,7 +299,19 @@ class TranscriptDelegate(QStyledItemDelegate):
                 h = self.estimate_height(item, width)
                 self._estimated.add(key)
             size = self._heights[key] = QSize(width, h)
+            self._forget_older_rev(item.uid, item.rev)
         return size
+
+    def _forget_older_rev(self, uid: int, rev: int) -> None:
+        """A row measured again at a new revision drops its older heights (a live row
+        revised turn after turn grew the cache past its bound)."""
+        old = self._measured_rev.get(uid)
+        self._measured_rev[uid] = rev
+        if old is None or old == rev:
+            return
+        for key in [k for k in self._heights if k[0] == uid and k[1] != rev]:
+            del self._heights[key]
+            self._estimated.discard(key)
 
     def column_changed(self) -> None:
         """The viewport was resized: the reading column is measured again."""
@@ -308,6 +321,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._metrics = None
         self._column = None
         self._heights.clear()
+        self._measured_rev.clear()
         self._estimated.clear()
 
     def forget_rows(self) -> None:
@@ -365,6 +379,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         moved): the caches stay as small as the window."""
         for key in [k for k in self._heights if k[0] not in uids]:
             del self._heights[key]
+        for uid in [u for u in self._measured_rev if u not in uids]:
+            del self._measured_rev[uid]
         for dkey in [k for k in self._docs if k[0] not in uids]:
             del self._docs[dkey]
         self._estimated = {k for k in self._estimated if k[0] in uids}

@@ -486,24 +486,10 @@ class TranscriptView(QListView):
             self.verticalScrollBar().setValue(hi)
         self._sync_session_bar()
 
-    def _on_rows_inserted(self, _parent: Any = None, first: int = 0, last: int = -1) -> None:
-        model = self.model()
-        if not self._stick_to_bottom and isinstance(model, TranscriptModel) \
-                and self._is_sent_message(model, first, last):
-            # The user sent a message while scrolled up: show it (and what answers it).
-            self.jump_to_latest()
-            return
+    def _on_rows_inserted(self, *_args: Any) -> None:
         if self._stick_to_bottom:
             QTimer.singleShot(0, self.scrollToBottom)
         self._place_latest_button()
-
-    @staticmethod
-    def _is_sent_message(model: TranscriptModel, first: int, last: int) -> bool:
-        """One user row appended at the end: a message just sent (a page of history
-        coming into the window is many rows)."""
-        if first != last or last != model.rowCount() - 1 or not model.at_end():
-            return False
-        return model.item(last).kind == "user"
 
     def paintEvent(self, event: Any) -> None:
         self.delegate.begin_frame()
