@@ -399,3 +399,15 @@ async def test_the_app_router_builds_both_from_config(stub: StubServer) -> None:
     assert isinstance(vx._for(model), VertexAnthropicProvider)
     assert isinstance(vx._for("gemini-2.5-pro"), VertexGeminiProvider)
     assert vx.capabilities(model).pdf and vx.capabilities("gemini-2.5-pro").vision
+
+
+def test_prices_follow_the_served_model() -> None:
+    from openworker_qt.providers.pricing import PriceTable
+
+    table = PriceTable()
+    assert table.price("vertex:gemini-2.5-pro") == table.price("gemini:gemini-2.5-pro") is not None
+    assert table.price("vertex:claude-sonnet-4-5@20250929") == table.price("anthropic:claude-sonnet-4-5")
+    assert table.price("azure:gpt-4o") == table.price("gpt-4o") is not None
+    assert table.price("azure:my-team-deployment") is None  # no price known, not a guess
+    own, _ = PriceTable.from_config({"azure:my-team-deployment": {"input": 1.0, "output": 2.0}})
+    assert own.price("azure:my-team-deployment") is not None
