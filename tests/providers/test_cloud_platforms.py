@@ -411,3 +411,50 @@ def test_prices_follow_the_served_model() -> None:
     assert table.price("azure:my-team-deployment") is None  # no price known, not a guess
     own, _ = PriceTable.from_config({"azure:my-team-deployment": {"input": 1.0, "output": 2.0}})
     assert own.price("azure:my-team-deployment") is not None
+
+
+# ------------------------------------------------------------------ the "Test" button
+
+
+async def test_the_vertex_test_counts_tokens(stub: StubServer) -> None:
+    from openworker_qt.ui.settings_cloud import validate_cloud
+
+    path = f"/v1/projects/{PROJECT}/locations/global/publishers/google/models/gemini-2.5-flash:countTokens"
+    stub.add("POST", path, _json(200, {"totalTokens": 1}))
+    await validate_cloud("vertex", {"project": PROJECT, "location": "global"}, base_url=stub.url,
+                         credentials=_google_credentials())
+    assert [s.path for s in stub.seen] == [path]
+    assert stub.seen[0].headers["authorization"] == f"Bearer {TOKEN}"
+    stub.routes.clear()
+    stub.add("POST", path, _json(403, {"error": {"code": 403, "status": "PERMISSION_DENIED",
+                                                 "message": "Vertex AI API has not been used in project"}}))
+    with pytest.raises(ProviderError) as info:
+        await validate_cloud("vertex", {"project": PROJECT, "location": "global"}, base_url=stub.url,
+                             credentials=_google_credentials())
+    assert info.value.kind == "permission" and "enable the Vertex AI API" in info.value.message
+    assert len(stub.seen) == 2  # not retried
+
+
+async def test_the_azure_test_asks_for_one_token(stub: StubServer) -> None:
+    from openworker_qt.ui.settings_cloud import cloud_settings, validate_cloud
+
+    values = {"endpoint": "https://x.openai.azure.com/", "deployment": "my-gpt", "model": "gpt-4o"}
+    assert cloud_settings("azure", values) == {"endpoint": "https://x.openai.azure.com",
+                                               "deployments": {"my-gpt": "gpt-4o"}}
+    stub.add("POST", CHAT, _azure_ok())
+    await validate_cloud("azure", values, "the-key", base_url=stub.url)
+    assert stub.seen[0].body["max_completion_tokens"] == 1
+    assert stub.seen[0].headers["api-key"] == "the-key"
+    stub.routes.clear()
+    stub.add("POST", CHAT, AZURE_ERRORS["no-deployment"][0])
+    with pytest.raises(ProviderError, match="no deployment named 'my-gpt'"):
+        await validate_cloud("azure", values, "the-key", base_url=stub.url)
+
+
+async def test_the_test_names_a_missing_setting() -> None:
+    from openworker_qt.ui.settings_cloud import validate_cloud
+
+    with pytest.raises(ProviderError, match=r"project id \(providers.vertex.project\)"):
+        await validate_cloud("vertex", {"location": "global"})
+    with pytest.raises(ProviderError, match=r"deployment \(providers.azure.deployment\)"):
+        await validate_cloud("azure", {"endpoint": "https://x.openai.azure.com"}, "k")
