@@ -16,6 +16,11 @@ Config: the app's ``[providers]`` table (all optional)::
     thinking_budget = 4096         # anthropic only; 0 disables extended thinking
     include_thoughts = true        # gemini only
 
+    [providers.azure]              # Azure OpenAI: endpoint, api_version, api,
+                                   # deployments, token_command (see azure.py)
+    [providers.vertex]             # Vertex AI: project, location, credentials_file
+                                   # (see vertex.py)
+
     [providers.<other name>]       # any other name with a base_url: a custom
     base_url = "https://…/v1"      # OpenAI-compatible endpoint (key_name, models,
                                    # vendor quirks from compat.Vendor)

@@ -247,7 +247,9 @@ def key_sources(config: Any) -> dict[str, KeySource]:
     internal = internal_config(config)
     out: dict[str, KeySource] = {}
     for c in provider_choices():
-        if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+        if c.kind == "cloud" and c.key_name and get_secret(c.key_name):  # else as configured
+            out[c.name] = KeySource("keyring", c.key_name)
+        elif c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             if not entry:
                 continue

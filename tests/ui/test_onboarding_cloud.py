@@ -78,3 +78,15 @@ def test_vertex_bad_settings_are_named_and_nothing_is_stored(qtbot, qloop, make_
     assert run(qloop, scenario) is False
     assert "does not exist" in dialog.status.text() and dialog.page() == 0
     assert load_config().get("providers.vertex") is None
+
+
+def test_settings_lists_where_each_platform_gets_its_credentials(qtbot, make_desktop) -> None:
+    from openworker_qt.ui import settings_providers as sp
+
+    assert {c.name: c.kind for c in sp.cloud_choices()} == {"azure": "cloud", "vertex": "cloud"}
+    config = {"providers": {"vertex": {"project": "p"}, "azure": {"endpoint": "https://x"}}}
+    assert sp.key_sources(config)["azure"] == sp.KeySource("config", "azure")  # Entra ID
+    secrets.set_secret("AZURE_OPENAI_API_KEY", "k")
+    sources = sp.key_sources(config)
+    assert sources["azure"] == sp.KeySource("keyring", "AZURE_OPENAI_API_KEY")
+    assert sources["vertex"] == sp.KeySource("config", "vertex")
