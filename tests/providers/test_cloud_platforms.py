@@ -458,3 +458,18 @@ async def test_the_test_names_a_missing_setting() -> None:
         await validate_cloud("vertex", {"location": "global"})
     with pytest.raises(ProviderError, match=r"deployment \(providers.azure.deployment\)"):
         await validate_cloud("azure", {"endpoint": "https://x.openai.azure.com"}, "k")
+
+
+async def test_azure_filtering_an_answer_midway_ends_it_as_filtered(stub: StubServer) -> None:
+    """Azure's output filter stops a stream with ``finish_reason: content_filter``: the
+    words so far stay, and the turn ends as filtered (like Gemini's SAFETY)."""
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish,
+                             "content_filter_results": {"violence": {"filtered": finish is not None,
+                                                                     "severity": "medium"}}}]}
+    stub.add("POST", CHAT, Reply(body=sse(chunk({"role": "assistant", "content": "Once upon"}),
+                                          chunk({}, "content_filter"), "[DONE]"),
+                                 content_type="text/event-stream"))
+    got = await collect(azure(stub.url), ModelRequest("my-gpt", [user("a story")]))
+    assert got.text == "Once upon" and got.finish.reason == "content_filter"
