@@ -10,7 +10,9 @@ Config (``[providers.azure]``)::
 
     endpoint = "https://my-resource.openai.azure.com"   # required
     api_version = "2024-10-21"                           # default shown
-    api = "chat"                                         # or "responses"
+    api = "chat"                                         # or "responses" (API
+                                                         # version 2025-03-01-preview on)
+    reasoning_effort = "medium"                          # Responses, reasoning models
     deployments = { my-gpt = "gpt-4o" }                  # deployment → OpenAI model
                                                          # (capabilities and price)
     token_command = "az account get-access-token --resource https://cognitiveservices.azure.com -o tsv --query accessToken"
@@ -243,6 +245,7 @@ class AzureProvider:
         api: str = "chat",
         deployments: Mapping[str, str] | None = None,
         token_provider: Callable[[], Any] | None = None,
+        reasoning_effort: str | None = None,
         caps_overrides: Mapping[str, Mapping[str, Any]] | None = None,
         retry: RetryPolicy = DEFAULT_RETRY,
         timeouts: StreamTimeouts = DEFAULT_TIMEOUTS,
@@ -259,7 +262,7 @@ class AzureProvider:
                   "sleep": sleep}
         self._api = api
         self.chat = AzureChatProvider(azure, stream=stream, **common)
-        self.responses = AzureResponsesProvider(azure, **common)
+        self.responses = AzureResponsesProvider(azure, reasoning_effort=reasoning_effort, **common)
 
     @property
     def client(self) -> Any:
@@ -295,4 +298,5 @@ def build(settings: Mapping[str, Any], key: str | None, options: Mapping[str, An
         api=str(settings.get("api") or "chat"),
         deployments={str(k): str(v) for k, v in deployments.items()},
         token_provider=EntraToken(str(settings.get("token_command") or "")),
+        reasoning_effort=settings.get("reasoning_effort"),
         caps_overrides=overrides, stream=bool(settings.get("stream", True)), **options)

@@ -473,3 +473,14 @@ async def test_azure_filtering_an_answer_midway_ends_it_as_filtered(stub: StubSe
                                  content_type="text/event-stream"))
     got = await collect(azure(stub.url), ModelRequest("my-gpt", [user("a story")]))
     assert got.text == "Once upon" and got.finish.reason == "content_filter"
+
+
+async def test_azure_responses_sends_the_reasoning_effort(stub: StubServer) -> None:
+    rec = load_recording("openai/responses-stream-reasoning-text-function-call.json")
+    stub.add("POST", "/openai/responses", Reply(body=rec["response"]["body"],
+                                                content_type="text/event-stream"))
+    provider = azure(stub.url, api="responses", reasoning_effort="high",
+                     deployments={"my-o4": "o4-mini"})
+    got = await collect(provider, ModelRequest("my-o4", [user("think")]))
+    assert got.text and stub.seen[0].body["reasoning"]["effort"] == "high"
+    assert stub.seen[0].body["model"] == "my-o4"
