@@ -16,6 +16,11 @@ Config: the app's ``[providers]`` table (all optional)::
     thinking_budget = 4096         # anthropic only; 0 disables extended thinking
     include_thoughts = true        # gemini only
 
+    [providers.azure]              # Azure OpenAI: endpoint, api_version, api,
+                                   # deployments, token_command (see azure.py)
+    [providers.vertex]             # Vertex AI: project, location, credentials_file
+                                   # (see vertex.py)
+
     [providers.<other name>]       # any other name with a base_url: a custom
     base_url = "https://…/v1"      # OpenAI-compatible endpoint (key_name, models,
                                    # vendor quirks from compat.Vendor)
@@ -81,6 +86,14 @@ KEY_NAMES: dict[str, str] = {
 LABELS: dict[str, str] = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Google Gemini"}
 NATIVE = tuple(KEY_NAMES)
 
+# --- cloud platforms: Azure OpenAI, Vertex AI (azure.py, vertex.py) ----------
+#: Keyring entries of the cloud platforms (None: credentials from the platform's
+#: own chain, never a key in the keyring). A key is never required up front.
+CLOUD_KEY_NAMES: dict[str, str | None] = {"azure": "AZURE_OPENAI_API_KEY", "vertex": None}
+LABELS.update({"azure": "Azure OpenAI", "vertex": "Google Vertex AI"})
+CLOUD = tuple(CLOUD_KEY_NAMES)
+# --- end cloud platforms -----------------------------------------------------
+
 
 def internal_config(config: Any) -> dict[str, Any]:
     """App config (a ``Config`` with ``.data``, its data, or an internal mapping) →
@@ -98,7 +111,7 @@ def internal_config(config: Any) -> dict[str, Any]:
             "timeouts": data.get("timeouts") or {},
         }
     table = data.get("providers") or {}
-    known = {*NATIVE, *VENDORS}
+    known = {*NATIVE, *VENDORS, *CLOUD}
     providers: dict[str, Any] = {}
     custom: dict[str, Any] = {}
     capabilities: dict[str, Any] = {}
@@ -141,6 +154,8 @@ def key_name(config: Mapping[str, Any], name: str) -> str | None:
         return str(explicit)
     if name in KEY_NAMES:
         return KEY_NAMES[name]
+    if name in CLOUD_KEY_NAMES:
+        return CLOUD_KEY_NAMES[name]
     if name in VENDORS:
         return VENDORS[name].key_name
     custom = _custom(config, name)
@@ -152,7 +167,7 @@ def key_name(config: Mapping[str, Any], name: str) -> str | None:
 def key_required(config: Mapping[str, Any], name: str) -> bool:
     """Whether calls fail early without a key: only for a provider's own hosted API
     (not a custom endpoint, not a known provider given another ``base_url``)."""
-    if key_name(config, name) is None or _custom(config, name) is not None:
+    if key_name(config, name) is None or _custom(config, name) is not None or name in CLOUD:
         return False
     return not _settings(config, name).get("base_url")
 
@@ -371,6 +386,14 @@ def _build(
             stream=stream,
             **options,
         )
+    if name == "azure":
+        from openworker_qt.providers import azure
+
+        return azure.build(settings, key, options, overrides)
+    if name == "vertex":
+        from openworker_qt.providers import vertex
+
+        return vertex.build(settings, options, overrides)
     from openworker_qt.providers.openai_chat import OpenAIChatProvider
 
     return OpenAIChatProvider(
@@ -380,7 +403,7 @@ def _build(
 
 def all_provider_names(config: Mapping[str, Any]) -> list[str]:
     custom = config.get("custom") or {}
-    return [*NATIVE, *VENDORS, *(str(n) for n in custom if isinstance(custom, Mapping))]
+    return [*NATIVE, *VENDORS, *CLOUD, *(str(n) for n in custom if isinstance(custom, Mapping))]
 
 
 class ProviderTable(Protocol):

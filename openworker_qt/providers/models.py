@@ -32,6 +32,9 @@ CURATED: dict[str, tuple[str, ...]] = {
     "openai": ("gpt-5", "gpt-5-mini", "gpt-4.1", "gpt-4o", "o4-mini"),
     "anthropic": ("claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"),
     "gemini": ("gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-pro-preview"),
+    # cloud platforms: Vertex AI serves both families; Azure's are the user's deployments
+    "vertex": ("gemini-2.5-pro", "gemini-2.5-flash", "claude-sonnet-4-5@20250929",
+               "claude-haiku-4-5@20251001"),
 }
 
 
@@ -61,6 +64,8 @@ def curated_models(provider: str, config: Mapping[str, Any] | None = None) -> tu
     if isinstance(custom, Mapping):
         base = tuple(str(m) for m in custom.get("models") or ())
     settings = (config.get("providers") or {}).get(provider) or {}
+    if provider == "azure" and isinstance(settings.get("deployments"), Mapping):
+        base = tuple(str(d) for d in settings["deployments"])
     extra = tuple(str(m) for m in settings.get("models", ()) if str(m) not in base)
     return base + extra
 
@@ -104,6 +109,19 @@ def _served(config: Mapping[str, Any], provider: str, model: str, entry: ModelEn
                    context_source=source)
 
 
+def _capabilities(config: Mapping[str, Any], provider: str, model: str,
+                  overrides: Any) -> Capabilities:
+    """A model's capabilities; a cloud platform's are those of the model it serves."""
+    if provider == "vertex":
+        family = "anthropic" if model.startswith("claude") else "gemini"
+        return capabilities_for(family, model.split("@")[0], overrides)
+    if provider == "azure":
+        deployments = ((config.get("providers") or {}).get("azure") or {}).get("deployments")
+        served = deployments.get(model, model) if isinstance(deployments, Mapping) else model
+        return capabilities_for("openai", str(served), overrides)
+    return capabilities_for(provider, model, overrides)
+
+
 def list_models(config: Any, get_secret: Callable[[str], str | None], *,
                 ask_servers: bool = False) -> list[ProviderModels]:
     """Providers with a configured key, each with its curated models.
@@ -123,7 +141,7 @@ def list_models(config: Any, get_secret: Callable[[str], str | None], *,
         served = serves_own_models(config, provider)
         entries = []
         for m in curated_models(provider, config):
-            entry = ModelEntry(model_string(provider, m), capabilities_for(provider, m, overrides))
+            entry = ModelEntry(model_string(provider, m), _capabilities(config, provider, m, overrides))
             entries.append(_served(config, provider, m, entry, ask_servers) if served else entry)
         out.append(ProviderModels(provider, label, key_name(config, provider), tuple(entries)))
     return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -98,7 +99,27 @@ def _candidates(model: str) -> list[str]:
     out = [model]
     if not sep or any(c in head for c in "./") or head[:1].isdigit():
         out.append(f"openai:{model}")  # a bare name (or a version tag) is OpenAI's
+    out += _cloud_candidates(head, model.partition(":")[2]) if sep else []
     return out
+
+
+# --- cloud platforms: the vendor's list price for the model they serve --------
+_OPENAI_ID = re.compile(r"^(gpt-|chatgpt-|o[1-9])")
+
+
+def _cloud_candidates(head: str, rest: str) -> list[str]:
+    """Vertex AI serves Gemini and Claude at Google's and Anthropic's list prices
+    (``claude-…@20250929`` without its date); an Azure deployment named after an
+    OpenAI model costs that model's price. Another deployment name has no known
+    price unless ``[prices."azure:<deployment>"]`` gives one."""
+    if head == "vertex":
+        if rest.startswith("claude"):
+            return [f"anthropic:{rest.split('@')[0]}"]
+        return [f"gemini:{rest}"]
+    if head == "azure" and _OPENAI_ID.match(rest):
+        return [f"openai:{rest}"]
+    return []
+# --- end cloud platforms ---
 
 
 def _specificity(pattern: str) -> tuple[int, int]:

@@ -63,6 +63,7 @@ from openworker_qt.providers import local_servers
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
+from openworker_qt.ui.onboarding_cloud import CloudFields
 from openworker_qt.ui.ports import DemoSessions
 from openworker_qt.ui.resources import resource
 from openworker_qt.ui.settings_store import SettingsStore
@@ -216,6 +217,8 @@ class OnboardingDialog(QDialog):
         form.addRow(self.key_label, self.key_edit)
         form.addRow(self.url_label, self.url_edit)
         lay.addLayout(form)
+        self.cloud_fields = CloudFields()  # Azure's, Vertex's settings (onboarding_cloud)
+        lay.addWidget(self.cloud_fields)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -348,8 +351,11 @@ class OnboardingDialog(QDialog):
 
     def _on_provider_changed(self) -> None:
         c = self.choice()
-        self.key_label.setVisible(c.kind != "ollama")
-        self.key_edit.setVisible(c.kind != "ollama")
+        self.key_label.setVisible(c.kind != "ollama" and (c.kind != "cloud" or bool(c.key_name)))
+        self.key_edit.setVisible(self.key_label.isVisibleTo(self))
+        self.url_label.setVisible(c.kind != "cloud")
+        self.url_edit.setVisible(c.kind != "cloud")
+        self.cloud_fields.show_for(c.name if c.kind == "cloud" else None)
         if c.kind == "key":
             self.url_label.setText(self.tr("Base URL (optional)"))
             self.url_edit.setPlaceholderText(c.default_url or self.tr("Leave empty for the official endpoint"))
@@ -430,7 +436,7 @@ class OnboardingDialog(QDialog):
         c = self.choice()
         key = self.key_edit.text().strip()
         url = self.url_edit.text().strip()
-        needs_keyring = c.kind == "key" or (c.kind == "custom" and bool(key))
+        needs_keyring = c.kind == "key" or (c.kind in ("custom", "cloud") and bool(key))
         if needs_keyring and not self._keyring_ok():
             self.keyring_warning.show()
             self._say(self.tr("No secure keyring is available, so the key was not stored."), error=True)
@@ -465,6 +471,8 @@ class OnboardingDialog(QDialog):
         return True
 
     async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
+        if c.kind == "cloud":  # checked and stored together (onboarding_cloud)
+            return await self.cloud_fields.check_and_store(self.settings, c, key)
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
             return sp.models_for(c.name, self.settings.config)
@@ -474,6 +482,8 @@ class OnboardingDialog(QDialog):
 
     async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
         key_name: str | None = None
+        if c.kind == "cloud":
+            return self.settings.key_changed(c.name)
         if c.kind == "key":
             entry = sp.entry_for(self.settings.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)

@@ -41,7 +41,8 @@ class ProviderChoice:
     """One entry of the provider picker.
 
     ``kind``: ``"key"`` (an API key, optional base URL), ``"ollama"`` (a URL, no
-    key) or ``"custom"`` (a base URL, optional key, a model typed by the user).
+    key), ``"custom"`` (a base URL, optional key, a model typed by the user) or
+    ``"cloud"`` (a cloud platform's own settings, see ``settings_cloud``).
     """
 
     name: str
@@ -59,8 +60,17 @@ def provider_choices() -> list[ProviderChoice]:
         if v.name != "ollama"
     ]
     out.append(ProviderChoice("ollama", VENDORS["ollama"].label, "ollama", None, OLLAMA_DEFAULT_URL))
+    out += cloud_choices()
     out.append(ProviderChoice(CUSTOM, "Custom (OpenAI-compatible)", "custom", CUSTOM_KEY_NAME))
     return out
+
+
+def cloud_choices() -> list[ProviderChoice]:
+    """Azure OpenAI and Vertex AI (kind ``"cloud"``: their settings are
+    ``settings_cloud.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
+    from openworker_qt.providers.factories import CLOUD_KEY_NAMES
+
+    return [ProviderChoice(n, LABELS[n], "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
 
 
 #: The local servers' presets (``local_servers.PRESETS``) offered as providers of
@@ -237,7 +247,9 @@ def key_sources(config: Any) -> dict[str, KeySource]:
     internal = internal_config(config)
     out: dict[str, KeySource] = {}
     for c in provider_choices():
-        if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+        if c.kind == "cloud" and c.key_name and get_secret(c.key_name):  # else as configured
+            out[c.name] = KeySource("keyring", c.key_name)
+        elif c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             if not entry:
                 continue

@@ -29,11 +29,13 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.history import MemoryHistory
 from openworker_qt.providers.anthropic import AnthropicProvider
+from openworker_qt.providers.azure import AzureProvider
 from openworker_qt.providers.compat import VENDORS
 from openworker_qt.providers.gemini import GeminiProvider
 from openworker_qt.providers.openai_chat import OPENAI, OpenAIChatProvider
 from openworker_qt.providers.openai_responses import OpenAIResponsesProvider
 from openworker_qt.providers.retry import RetryPolicy, StreamTimeouts
+from openworker_qt.providers.vertex import VertexProvider
 from tests.core.helpers import StaticResolver
 from tests.providers.stubs import Reply, StubServer, sse
 
@@ -111,6 +113,15 @@ def _responses(stub: StubServer, *, stream: bool = True, **kw: Any) -> Any:
     return OpenAIResponsesProvider(api_key="k", base_url=stub.url + "/v1", **kw)
 
 
+_VERTEX = "/v1/projects/p/locations/global/publishers"
+
+
+def _static_google_token() -> Any:
+    from google.oauth2.credentials import Credentials
+
+    return Credentials(token="t")  # type: ignore[no-untyped-call]
+
+
 VENDOR_CASES: dict[str, Vendor] = {
     v.name: v
     for v in (
@@ -128,6 +139,26 @@ VENDOR_CASES: dict[str, Vendor] = {
                "/v1beta/models/gemini-2.5-flash:generateContent", _gemini_events,
                {"candidates": [{"content": {"role": "model", "parts": []}, "index": 0}]},
                sep="\r\n\r\n"),
+        # --- cloud platforms (Azure OpenAI, Vertex AI) at their REST paths ---
+        Vendor("azure", lambda stub, **kw: AzureProvider(endpoint=stub.url, api_key="k", **kw),
+               "my-gpt", "/openai/deployments/my-gpt/chat/completions",
+               "/openai/deployments/my-gpt/chat/completions", _chat_events,
+               _chat_chunk({"role": "assistant"})),
+        Vendor("vertex-gemini", lambda stub, **kw: VertexProvider(
+                   project="p", location="global", base_url=stub.url, include_thoughts=False,
+                   credentials=_static_google_token(), **kw),
+               "gemini-2.5-flash",
+               f"{_VERTEX}/google/models/gemini-2.5-flash:streamGenerateContent",
+               f"{_VERTEX}/google/models/gemini-2.5-flash:generateContent", _gemini_events,
+               {"candidates": [{"content": {"role": "model", "parts": []}, "index": 0}]},
+               sep="\r\n\r\n"),
+        Vendor("vertex-claude", lambda stub, **kw: VertexProvider(
+                   project="p", location="global", base_url=stub.url, thinking_budget=None,
+                   access_token="t", **kw),
+               "claude-haiku-4-5", f"{_VERTEX}/anthropic/models/claude-haiku-4-5:streamRawPredict",
+               f"{_VERTEX}/anthropic/models/claude-haiku-4-5:rawPredict", _anthropic_events,
+               _A_START, event_names=True),
+        # --- end cloud platforms ---
         Vendor("deepseek", _chat("deepseek"), "deepseek-chat", "/v1/chat/completions",
                "/v1/chat/completions", _chat_events, _chat_chunk({"role": "assistant"})),
         Vendor("ollama", _chat("ollama"), "llama3.2", "/v1/chat/completions",
