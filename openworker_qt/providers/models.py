@@ -32,6 +32,10 @@ CURATED: dict[str, tuple[str, ...]] = {
     "openai": ("gpt-5", "gpt-5-mini", "gpt-4.1", "gpt-4o", "o4-mini"),
     "anthropic": ("claude-sonnet-4-6", "claude-opus-4-6", "claude-haiku-4-5"),
     "gemini": ("gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-pro-preview"),
+    # AWS Bedrock (issue 30): cross-region inference profiles ("us.") where the model needs one
+    "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "us.amazon.nova-pro-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0",
+                "mistral.mistral-large-2407-v1:0"),
 }
 
 
