@@ -268,3 +268,23 @@ async def test_no_credentials_is_a_clear_auth_error(stub: StubServer) -> None:
         await collect(provider(stub, credentials={}), ModelRequest(model=MODEL, messages=[user("hi")]))
     assert info.value.kind == "auth" and "no usable AWS credentials" in info.value.message
     assert stub.requests_to("converse-stream") == []
+
+
+async def test_stopping_the_turn_closes_the_stream_and_ends_the_worker(stub: StubServer) -> None:
+    import threading
+
+    body = stream(START, text(0, "First words"), text(0, " never sent"), stop(0), *end())
+    stub.add("POST", PATH, Reply(body=body, content_type=EVENTSTREAM,
+                                 stall_after=len(stream(START, text(0, "First words")))))
+    # botocore's own read timeout is far away: only our close can end the read
+    turn = provider(stub, stall=3600).stream(ModelRequest(model=MODEL, messages=[user("hi")]))
+    first = None
+    async for chunk in turn:
+        if hasattr(chunk, "text"):
+            first = chunk
+            break
+    assert first is not None and first.text == "First words"  # type: ignore[attr-defined]
+    await turn.aclose()  # type: ignore[attr-defined]
+    for worker in [t for t in threading.enumerate() if t.name == "bedrock-stream"]:
+        worker.join()  # returns once the read was cut (before the fix: never, in time)
+    assert not any(t.name == "bedrock-stream" for t in threading.enumerate())
