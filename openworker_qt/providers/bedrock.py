@@ -462,7 +462,7 @@ class BedrockProvider(GuardedProvider):
         except Exception as exc:
             raise bedrock_error(exc, model=request.model, region=self.region) from exc
         finally:
-            await events.aclose()
+            await events.aclose()  # type: ignore[attr-defined]
         if stop_reason is None:
             raise incomplete_answer(self.label, provider=self.name, model=request.model,
                                     empty=not shown)

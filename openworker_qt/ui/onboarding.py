@@ -215,6 +215,14 @@ class OnboardingDialog(QDialog):
         form.addRow(provider_label_widget, self.provider_box)
         form.addRow(self.key_label, self.key_edit)
         form.addRow(self.url_label, self.url_edit)
+        # AWS Bedrock (issue 30): a profile of ~/.aws/config (SSO too), shown for it only
+        self.profile_edit = QLineEdit()
+        self.profile_edit.setPlaceholderText(self.tr("default"))
+        self.profile_edit.setAccessibleName(self.tr("AWS profile"))
+        self.profile_label = QLabel(self.tr("AWS &profile (optional)"))
+        self.profile_label.setBuddy(self.profile_edit)
+        form.addRow(self.profile_label, self.profile_edit)
+        self._bedrock_notice = self._bedrock_region = ""
         lay.addLayout(form)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -350,7 +358,14 @@ class OnboardingDialog(QDialog):
         c = self.choice()
         self.key_label.setVisible(c.kind != "ollama")
         self.key_edit.setVisible(c.kind != "ollama")
-        if c.kind == "key":
+        self.profile_label.setVisible(c.kind == "bedrock")
+        self.profile_edit.setVisible(c.kind == "bedrock")
+        if c.kind == "bedrock":
+            self.url_label.setText(self.tr("AWS &region"))
+            self.url_edit.setPlaceholderText("us-east-1")
+            self.url_edit.setAccessibleDescription(self.tr("Where your account uses Bedrock; empty: the profile's region"))
+            self.key_edit.setPlaceholderText(self.tr("Bedrock API key, or empty to use your AWS sign-in"))
+        elif c.kind == "key":
             self.url_label.setText(self.tr("Base URL (optional)"))
             self.url_edit.setPlaceholderText(c.default_url or self.tr("Leave empty for the official endpoint"))
             self.url_edit.setAccessibleDescription(self.tr("Only for a proxy or gateway; usually empty"))
@@ -430,7 +445,7 @@ class OnboardingDialog(QDialog):
         c = self.choice()
         key = self.key_edit.text().strip()
         url = self.url_edit.text().strip()
-        needs_keyring = c.kind == "key" or (c.kind == "custom" and bool(key))
+        needs_keyring = c.kind == "key" or (c.kind in ("custom", "bedrock") and bool(key))
         if needs_keyring and not self._keyring_ok():
             self.keyring_warning.show()
             self._say(self.tr("No secure keyring is available, so the key was not stored."), error=True)
@@ -465,6 +480,10 @@ class OnboardingDialog(QDialog):
         return True
 
     async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
+        if c.kind == "bedrock":
+            self._bedrock_notice, self._bedrock_region = await sp.check_bedrock(
+                region=url, profile=self.profile_edit.text(), key=key)
+            return sp.models_for(c.name, self.settings.config)
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
             return sp.models_for(c.name, self.settings.config)
@@ -474,6 +493,13 @@ class OnboardingDialog(QDialog):
 
     async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
         key_name: str | None = None
+        if c.kind == "bedrock":  # region and profile in config; a key only in the keyring
+            if key:
+                await asyncio.to_thread(sp.store_key, c.key_name or "AWS_BEARER_TOKEN_BEDROCK", key)
+            self.settings.apply({"providers": {c.name: sp.bedrock_settings(
+                region=self._bedrock_region or url, profile=self.profile_edit.text())}})
+            self.settings.key_changed(c.name)
+            return
         if c.kind == "key":
             entry = sp.entry_for(self.settings.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)
@@ -499,6 +525,9 @@ class OnboardingDialog(QDialog):
             self.model_intro.setText(self.tr(
                 "{provider} is connected. New sessions start with this model; you can "
                 "switch per session.").format(provider=provider_label(c)))
+        if c.kind == "bedrock" and self._bedrock_notice:
+            self.model_intro.setText(self._bedrock_notice + " " + self.tr(
+                "New sessions start with this model; you can switch per session."))
         self.model_box.addItems(models)
         self.show_page(1)
         self.model_box.setFocus()

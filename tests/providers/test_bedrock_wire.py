@@ -288,3 +288,68 @@ async def test_stopping_the_turn_closes_the_stream_and_ends_the_worker(stub: Stu
     for worker in [t for t in threading.enumerate() if t.name == "bedrock-stream"]:
         worker.join()  # returns once the read was cut (before the fix: never, in time)
     assert not any(t.name == "bedrock-stream" for t in threading.enumerate())
+
+
+# --- the "Test" of onboarding and Settings (ui/settings_providers.py) -------------
+
+PROBE_PATH = "/model/us.anthropic.claude-haiku-4-5-20251001-v1:0/converse-stream"
+
+
+async def test_setup_check_with_a_bedrock_api_key(stub: StubServer) -> None:
+    from openworker_qt.ui import settings_providers as sp
+
+    stub.add("POST", PROBE_PATH, reply(START, text(0, "O"), stop(0), *end("max_tokens")))
+    notice, region = await sp.check_bedrock(region="eu-central-1", key="ABSKkey", base_url=stub.url)
+    assert region == "eu-central-1" and "answered in eu-central-1" in notice
+    (seen,) = stub.requests_to("converse-stream")
+    assert seen.headers["authorization"] == "Bearer ABSKkey"
+    assert seen.body["inferenceConfig"] == {"maxTokens": 1}
+    assert sp.bedrock_settings(region="eu-central-1", profile="") == {"region": "eu-central-1"}
+
+
+async def test_setup_check_uses_the_profile_and_its_region(stub: StubServer, tmp_path: Any) -> None:
+    from openworker_qt.ui import settings_providers as sp
+
+    (tmp_path / "aws-config").write_text("[profile work]\nregion = ap-southeast-2\n")
+    (tmp_path / "aws-credentials").write_text(
+        "[work]\naws_access_key_id = AKIDWORK\naws_secret_access_key = worksecret\n")
+    stub.add("POST", PROBE_PATH, reply(START, text(0, "O"), stop(0), *end("max_tokens")))
+    notice, region = await sp.check_bedrock(profile="work", base_url=stub.url)
+    assert region == "ap-southeast-2"
+    auth = stub.requests_to("converse-stream")[0].headers["authorization"]
+    assert "Credential=AKIDWORK/" in auth and "/ap-southeast-2/bedrock/" in auth
+    table = sp.bedrock_settings(region=region, profile="work")
+    assert table == {"region": "ap-southeast-2", "profile": "work"}  # no credentials in config
+
+
+async def test_setup_check_signed_in_but_model_not_enabled_is_a_notice(stub: StubServer) -> None:
+    from openworker_qt.ui import settings_providers as sp
+
+    stub.add("POST", PROBE_PATH, error(403, "AccessDeniedException", "You don't have access to the model"))
+    notice, region = await sp.check_bedrock(region="us-west-2", key="ABSKkey", base_url=stub.url)
+    assert "Signed in to AWS Bedrock in us-west-2" in notice and "not available" in notice
+
+
+async def test_setup_check_bad_key_and_bad_region_are_errors(stub: StubServer) -> None:
+    from openworker_qt.ui import settings_providers as sp
+
+    stub.add("POST", PROBE_PATH, error(403, "UnrecognizedClientException", "The security token is invalid"))
+    with pytest.raises(ProviderError) as info:
+        await sp.check_bedrock(region="us-east-1", key="bad", base_url=stub.url)
+    assert info.value.kind == "auth"
+    with pytest.raises(ValueError, match="not an AWS region"):
+        await sp.check_bedrock(region="Frankfurt", key="k", base_url=stub.url)
+
+
+async def test_bedrock_is_a_provider_choice_and_registered() -> None:
+    from openworker_qt.providers.factories import internal_config, make_factory
+    from openworker_qt.providers.pricing import PriceTable
+    from openworker_qt.ui import settings_providers as sp
+
+    assert sp.choice("bedrock").kind == "bedrock"
+    config = internal_config({"providers": {"bedrock": {"region": "eu-west-3", "profile": "p"}}})
+    built = make_factory("bedrock", config, lambda _name: None)()
+    assert isinstance(built, BedrockProvider) and built.region == "eu-west-3"
+    prices = PriceTable()
+    assert prices.price(f"bedrock:us.{MODEL}") is not None
+    assert prices.price("bedrock:cohere.command-r-plus-v1:0") is None  # no price known, not a wrong one
