@@ -224,6 +224,12 @@ def bedrock_settings(*, region: str = "", profile: str = "") -> dict[str, Any]:
     return table
 
 
+def bedrock_region(config: Any) -> str:
+    """The region set for Bedrock in ``config`` ("" for the profile's own)."""
+    table = (internal_config(config).get("providers") or {}).get(BEDROCK)
+    return str(table.get("region") or "") if isinstance(table, Mapping) else ""
+
+
 async def check_bedrock(*, region: str = "", profile: str = "", key: str = "", base_url: str = "",
                        model: str = BEDROCK_PROBE) -> tuple[str, str]:
     """The smallest real call: a one-token Converse with these credentials (the
@@ -315,7 +321,7 @@ def key_sources(config: Any) -> dict[str, KeySource]:
     internal = internal_config(config)
     out: dict[str, KeySource] = {}
     for c in provider_choices():
-        if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+        if c.kind in ("key", "bedrock") or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             if not entry:
                 continue
@@ -342,6 +348,9 @@ def configured_names(config: Any) -> dict[str, bool]:
         if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             out[c.name] = bool(entry and get_secret(entry))
+        elif c.kind == "bedrock":  # the AWS sign-in, or a Bedrock API key
+            entry = key_name(internal, c.name) or c.key_name
+            out[c.name] = BEDROCK in (internal.get("providers") or {}) or bool(entry and get_secret(entry))
         else:
             section: Mapping[str, Any] = internal.get("providers") or {}
             out[c.name] = c.name in section or c.name in (internal.get("custom") or {})
