@@ -50,7 +50,7 @@ from openworker_qt.providers._common import (
     provider_state,
     tool_specs,
 )
-from openworker_qt.providers.errors import classify, incomplete_answer
+from openworker_qt.providers.errors import classify, incomplete_answer, not_the_api
 from openworker_qt.providers.guarded import GuardedProvider
 from openworker_qt.providers.retry import (
     DEFAULT_RETRY,
@@ -401,6 +401,14 @@ class BedrockProvider(GuardedProvider):
                 holder["stream"] = response["stream"]
                 if stop.is_set():
                     return
+                headers = (response.get("ResponseMetadata") or {}).get("HTTPHeaders") or {}
+                ctype = str(headers.get("content-type") or "")
+                if ctype and "eventstream" not in ctype:  # a proxy's page, a sign-in portal
+                    raw = getattr(response["stream"], "_raw_stream", None)
+                    body = raw.read(65536) if raw is not None else b""
+                    put(("error", not_the_api(_host(client), body, ctype, provider=NAMESPACE,
+                                              model=str(params.get("modelId") or ""))))
+                    return
                 put(("open", None))
                 for event in response["stream"]:
                     if stop.is_set():
@@ -545,6 +553,12 @@ def _b64(value: Any) -> Any:
 
         return {"__bytes__": base64.b64encode(bytes(value)).decode()}
     raise TypeError(type(value).__name__)
+
+
+def _host(client: Any) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(str(client.meta.endpoint_url)).netloc or "the server"
 
 
 def _abort(stream: Any) -> None:

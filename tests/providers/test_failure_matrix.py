@@ -21,7 +21,7 @@ from tests.providers.failure_matrix import (
 from tests.providers.stubs import Reply, StubServer
 
 LABELS = {"openai-chat": "OpenAI", "openai-responses": "OpenAI", "anthropic": "Anthropic",
-          "gemini": "Google Gemini", "deepseek": "DeepSeek", "ollama": "Ollama (local)"}
+          "gemini": "Google Gemini", "deepseek": "DeepSeek", "bedrock": "AWS Bedrock", "ollama": "Ollama (local)"}
 CASES = [(v, f) for v in VENDOR_CASES for f in FAILURES if applies(v, f)]
 
 
