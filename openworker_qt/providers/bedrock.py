@@ -65,6 +65,11 @@ DEFAULT_REGION = "us-east-1"
 DEFAULT_MAX_TOKENS = 8192
 #: Models whose extended thinking is asked through ``additionalModelRequestFields``.
 CLAUDE_THINKING = ("*anthropic.claude-3-7*", "*anthropic.claude-*-4*", "*anthropic.claude-*-5*")
+#: Models that take ``cachePoint`` blocks (prompt caching): system and messages;
+#: tools only for Claude. Others would reject the block.
+CACHE_MODELS = ("*anthropic.claude-3-7*", "*anthropic.claude-3-5-haiku*", "*anthropic.claude-*-4*",
+                "*anthropic.claude-*-5*", "*amazon.nova-*")
+_CACHE_POINT = {"cachePoint": {"type": "default"}}
 _STOP_REASONS = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -310,6 +315,7 @@ class BedrockProvider(GuardedProvider):
         sleep: Any = None,
         stream: bool = True,
         credentials: Mapping[str, str] | None = None,
+        cache: bool = True,
     ) -> None:
         super().__init__(api_key=api_key, base_url=base_url, caps_overrides=caps_overrides,
                          retry=retry, timeouts=timeouts, sleep=sleep, stream=stream)
@@ -317,6 +323,7 @@ class BedrockProvider(GuardedProvider):
         self._profile = profile or None
         self._thinking_budget = thinking_budget
         self._credentials = dict(credentials or {})  # tests: static keys
+        self._cache = cache
 
     @property
     def region(self) -> str:
@@ -360,15 +367,21 @@ class BedrockProvider(GuardedProvider):
             "messages": build_messages(request.messages),
             "inferenceConfig": {"maxTokens": request.max_tokens or DEFAULT_MAX_TOKENS},
         }
+        cache = self._cache and any(fnmatchcase(request.model, g) for g in CACHE_MODELS)
         if request.system:
-            params["system"] = [{"text": request.system}]
+            params["system"] = [{"text": request.system}, *([_CACHE_POINT] if cache else [])]
         specs = tool_specs(request.tools)
         if specs and caps.tools:
-            params["toolConfig"] = {"tools": [
+            tools: list[dict[str, Any]] = [
                 {"toolSpec": {"name": s.name, "description": s.description or s.name,
                               "inputSchema": {"json": object_schema(s.parameters)}}}
                 for s in specs
-            ]}
+            ]
+            if cache and "anthropic." in request.model:
+                tools.append(dict(_CACHE_POINT))
+            params["toolConfig"] = {"tools": tools}
+        if cache and params["messages"]:  # the stable prefix grows turn by turn
+            params["messages"][-1]["content"].append(dict(_CACHE_POINT))
         thinking = (caps.reasoning and self._thinking_budget
                     and any(fnmatchcase(request.model, g) for g in CLAUDE_THINKING))
         if thinking:

@@ -50,6 +50,7 @@ def error(status: int, code: str, text: str) -> Reply:
 
 
 START = ("messageStart", {"role": "assistant"})
+CACHE_POINT = {"cachePoint": {"type": "default"}}
 
 
 def text(i: int, piece: str) -> tuple[str, dict[str, Any]]:
@@ -79,8 +80,9 @@ async def test_text_streams_with_system_prompt_and_signed_request(stub: StubServ
     assert got.finish.reason == "stop"
     assert got.finish.usage == {"input_tokens": 10, "output_tokens": 5}
     seen = stub.requests_to("converse-stream")[0]
-    assert seen.body["system"] == [{"text": "Be brief."}]
-    assert seen.body["messages"] == [{"role": "user", "content": [{"text": "hi"}]}]
+    # prompt caching: a cache point after the system prompt and the conversation so far
+    assert seen.body["system"] == [{"text": "Be brief."}, CACHE_POINT]
+    assert seen.body["messages"] == [{"role": "user", "content": [{"text": "hi"}, CACHE_POINT]}]
     assert seen.headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
     assert "/eu-west-1/bedrock/aws4_request" in seen.headers["authorization"]
 
@@ -106,7 +108,8 @@ async def test_reasoning_and_parallel_tool_calls_round_trip(stub: StubServer) ->
     assert got.parsed_calls == [("get_weather", {"city": "Lima"}), ("get_time", {"city": "Quito"})]
     assert got.finish.reason == "tool_calls"
     sent = stub.requests_to("converse-stream")[0].body
-    assert [t["toolSpec"]["name"] for t in sent["toolConfig"]["tools"]] == ["get_weather", "get_time"]
+    assert [t["toolSpec"]["name"] for t in sent["toolConfig"]["tools"][:2]] == ["get_weather", "get_time"]
+    assert sent["toolConfig"]["tools"][2] == CACHE_POINT
     assert sent["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"]["json"]["required"] == ["city"]
     assert sent["additionalModelRequestFields"] == {"thinking": {"type": "enabled", "budget_tokens": 4096}}
 
@@ -126,7 +129,9 @@ async def test_reasoning_and_parallel_tool_calls_round_trip(stub: StubServer) ->
     assert back[2] == {"role": "user", "content": [
         {"toolResult": {"toolUseId": "tooluse_a", "content": [{"text": "sunny"}]}},
         {"toolResult": {"toolUseId": "tooluse_b", "content": [{"text": "noon"}]}},
+        CACHE_POINT,
     ]}
+    assert CACHE_POINT not in back[0]["content"]  # one moving point, not one per turn
 
 
 async def test_image_and_pdf_go_as_bytes_and_usage_counts_cache(stub: StubServer) -> None:
@@ -150,7 +155,19 @@ async def test_image_and_pdf_go_as_bytes_and_usage_counts_cache(stub: StubServer
     assert blocks[1] == {"image": {"format": "png", "source": {"bytes": base64.b64encode(png).decode()}}}
     assert blocks[2] == {"document": {"format": "pdf", "name": "q3 report",
                                       "source": {"bytes": base64.b64encode(pdf).decode()}}}
+    assert blocks[3] == CACHE_POINT  # Nova caches too (not its tools)
     assert "additionalModelRequestFields" not in stub.requests_to("converse-stream")[0].body
+
+
+async def test_models_without_prompt_caching_get_no_cache_points(stub: StubServer) -> None:
+    llama = "meta.llama3-3-70b-instruct-v1:0"
+    stub.add("POST", f"/model/{llama}/converse-stream", reply(START, text(0, "ok"), stop(0), *end()))
+    got = await collect(provider(stub), ModelRequest(model=llama, messages=[user("hi")], system="S",
+                                                     tools=[TOOL], temperature=0.2))
+    assert got.text == "ok"
+    sent = stub.requests_to("converse-stream")[0].body
+    assert "cachePoint" not in json.dumps(sent)
+    assert sent["inferenceConfig"] == {"maxTokens": 8192, "temperature": 0.2}
 
 
 @pytest.mark.parametrize(("status", "code", "kind", "words"), [
