@@ -63,6 +63,7 @@ from openworker_qt.providers import local_servers
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
+from openworker_qt.ui.onboarding_bedrock import BedrockFields
 from openworker_qt.ui.ports import DemoSessions
 from openworker_qt.ui.resources import resource
 from openworker_qt.ui.settings_store import SettingsStore
@@ -215,14 +216,7 @@ class OnboardingDialog(QDialog):
         form.addRow(provider_label_widget, self.provider_box)
         form.addRow(self.key_label, self.key_edit)
         form.addRow(self.url_label, self.url_edit)
-        # AWS Bedrock (issue 30): a profile of ~/.aws/config (SSO too), shown for it only
-        self.profile_edit = QLineEdit()
-        self.profile_edit.setPlaceholderText(self.tr("default"))
-        self.profile_edit.setAccessibleName(self.tr("AWS profile"))
-        self.profile_label = QLabel(self.tr("AWS &profile (optional)"))
-        self.profile_label.setBuddy(self.profile_edit)
-        form.addRow(self.profile_label, self.profile_edit)
-        self._bedrock_notice = self._bedrock_region = ""
+        self.bedrock = BedrockFields(self, form)  # AWS Bedrock's profile row (issue 30)
         lay.addLayout(form)
         self.status = QLabel()
         self.status.setWordWrap(True)
@@ -358,13 +352,8 @@ class OnboardingDialog(QDialog):
         c = self.choice()
         self.key_label.setVisible(c.kind != "ollama")
         self.key_edit.setVisible(c.kind != "ollama")
-        self.profile_label.setVisible(c.kind == "bedrock")
-        self.profile_edit.setVisible(c.kind == "bedrock")
-        if c.kind == "bedrock":
-            self.url_label.setText(self.tr("AWS &region"))
-            self.url_edit.setPlaceholderText("us-east-1")
-            self.url_edit.setAccessibleDescription(self.tr("Where your account uses Bedrock; empty: the profile's region"))
-            self.key_edit.setPlaceholderText(self.tr("Bedrock API key, or empty to use your AWS sign-in"))
+        if self.bedrock.show(c.kind == "bedrock"):
+            pass  # (the region and key fields are labelled for Bedrock)
         elif c.kind == "key":
             self.url_label.setText(self.tr("Base URL (optional)"))
             self.url_edit.setPlaceholderText(c.default_url or self.tr("Leave empty for the official endpoint"))
@@ -481,9 +470,7 @@ class OnboardingDialog(QDialog):
 
     async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
         if c.kind == "bedrock":
-            self._bedrock_notice, self._bedrock_region = await sp.check_bedrock(
-                region=url, profile=self.profile_edit.text(), key=key)
-            return sp.models_for(c.name, self.settings.config)
+            return await self.bedrock.check(key, url)
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
             return sp.models_for(c.name, self.settings.config)
@@ -493,13 +480,8 @@ class OnboardingDialog(QDialog):
 
     async def _store(self, c: sp.ProviderChoice, key: str, url: str, models: list[str]) -> None:
         key_name: str | None = None
-        if c.kind == "bedrock":  # region and profile in config; a key only in the keyring
-            if key:
-                await asyncio.to_thread(sp.store_key, c.key_name or "AWS_BEARER_TOKEN_BEDROCK", key)
-            self.settings.apply({"providers": {c.name: sp.bedrock_settings(
-                region=self._bedrock_region or url, profile=self.profile_edit.text())}})
-            self.settings.key_changed(c.name)
-            return
+        if c.kind == "bedrock":
+            return await self.bedrock.store(key, url)
         if c.kind == "key":
             entry = sp.entry_for(self.settings.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)
@@ -525,9 +507,8 @@ class OnboardingDialog(QDialog):
             self.model_intro.setText(self.tr(
                 "{provider} is connected. New sessions start with this model; you can "
                 "switch per session.").format(provider=provider_label(c)))
-        if c.kind == "bedrock" and self._bedrock_notice:
-            self.model_intro.setText(self._bedrock_notice + " " + self.tr(
-                "New sessions start with this model; you can switch per session."))
+        if c.kind == "bedrock" and self.bedrock.intro():
+            self.model_intro.setText(self.bedrock.intro())
         self.model_box.addItems(models)
         self.show_page(1)
         self.model_box.setFocus()

@@ -44,7 +44,7 @@ def test_bedrock_key_region_and_profile_are_checked_and_stored(qtbot, qloop, mak
     dialog = desktop.show_onboarding()
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
     dialog.select_provider("bedrock")
-    assert dialog.profile_edit.isVisibleTo(dialog) and dialog.url_label.text().replace("&", "") == "AWS region"
+    assert dialog.bedrock.profile_edit.isVisibleTo(dialog) and dialog.url_label.text().replace("&", "") == "AWS region"
     dialog.key_edit.setText("ABSKtest-bedrock-key")
     dialog.url_edit.setText("eu-west-1")
 
