@@ -38,6 +38,8 @@ NOT_AT_START = (
     "openai",
     "anthropic",
     "google.genai",
+    "boto3",
+    "botocore",
     "slack_sdk",
     "aiohttp",
     "croniter",

@@ -40,6 +40,7 @@ PROVIDER_DEFAULTS: dict[str, Capabilities] = {
     "inkling": Capabilities(True, False, False, True, True, 128_000),
     "openrouter": Capabilities(True, False, False, True, False, 128_000),
     "ollama": Capabilities(True, False, False, False, False, 32_000),
+    "bedrock": Capabilities(True, False, False, False, False, 32_000),  # AWS Bedrock: per family below
 }
 
 # (provider, model glob, field overrides). First match per provider wins.
@@ -67,6 +68,23 @@ MODEL_RULES: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
     ("ollama", "qwen3*", {"reasoning": True}),
     ("ollama", "deepseek-r1*", {"reasoning": True}),
     ("ollama", "gpt-oss*", {"reasoning": True, "context_window": 128_000}),
+    # AWS Bedrock (issue 30): ids may carry a region prefix (us., eu., apac., global.)
+    ("bedrock", "*anthropic.claude-3-7*", {"vision": True, "pdf": True, "parallel_tools": True,
+                                           "reasoning": True, "context_window": 200_000}),
+    ("bedrock", "*anthropic.claude-3*", {"vision": True, "pdf": True, "parallel_tools": True,
+                                         "context_window": 200_000}),
+    ("bedrock", "*anthropic.claude*", {"vision": True, "pdf": True, "parallel_tools": True,
+                                       "reasoning": True, "context_window": 200_000}),
+    ("bedrock", "*amazon.nova-micro*", {"pdf": True, "context_window": 128_000}),
+    ("bedrock", "*amazon.nova-*", {"vision": True, "pdf": True, "parallel_tools": True,
+                                   "context_window": 300_000}),
+    ("bedrock", "*meta.llama4*", {"vision": True, "context_window": 1_000_000}),
+    ("bedrock", "*meta.llama3-2-*90b*", {"vision": True, "context_window": 128_000}),
+    ("bedrock", "*meta.llama3-2-*11b*", {"vision": True, "context_window": 128_000}),
+    ("bedrock", "*meta.llama3*", {"context_window": 128_000}),
+    ("bedrock", "*mistral.pixtral*", {"vision": True, "pdf": True, "context_window": 128_000}),
+    ("bedrock", "*mistral.mistral-large*", {"pdf": True, "context_window": 128_000}),
+    ("bedrock", "*deepseek.r1*", {"reasoning": True, "context_window": 128_000}),
 )
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Capabilities))

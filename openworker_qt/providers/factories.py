@@ -13,7 +13,9 @@ Config: the app's ``[providers]`` table (all optional)::
                                    # not say — see local_servers.py)
     api = "auto"                   # openai only: "auto" | "chat" | "responses"
     reasoning_effort = "medium"    # openai only
-    thinking_budget = 4096         # anthropic only; 0 disables extended thinking
+    thinking_budget = 4096         # anthropic and bedrock (Claude); 0 disables extended thinking
+    region = "us-east-1"           # bedrock only (else the AWS profile's region)
+    profile = "work"               # bedrock only: a profile of ~/.aws/config (SSO too)
     include_thoughts = true        # gemini only
 
     [providers.azure]              # Azure OpenAI: endpoint, api_version, api,
@@ -93,6 +95,12 @@ CLOUD_KEY_NAMES: dict[str, str | None] = {"azure": "AZURE_OPENAI_API_KEY", "vert
 LABELS.update({"azure": "Azure OpenAI", "vertex": "Google Vertex AI"})
 CLOUD = tuple(CLOUD_KEY_NAMES)
 # --- end cloud platforms -----------------------------------------------------
+# --- AWS Bedrock (issue 30): credentials from the AWS chain; the optional key is a
+# Bedrock API key (bearer token), under the name botocore itself reads.
+BEDROCK = "bedrock"
+BEDROCK_KEY = "AWS_BEARER_TOKEN_BEDROCK"
+LABELS[BEDROCK] = "AWS Bedrock"
+# --- end AWS Bedrock
 
 
 def internal_config(config: Any) -> dict[str, Any]:
@@ -111,7 +119,7 @@ def internal_config(config: Any) -> dict[str, Any]:
             "timeouts": data.get("timeouts") or {},
         }
     table = data.get("providers") or {}
-    known = {*NATIVE, *VENDORS, *CLOUD}
+    known = {*NATIVE, *VENDORS, *CLOUD, BEDROCK}
     providers: dict[str, Any] = {}
     custom: dict[str, Any] = {}
     capabilities: dict[str, Any] = {}
@@ -156,6 +164,8 @@ def key_name(config: Mapping[str, Any], name: str) -> str | None:
         return KEY_NAMES[name]
     if name in CLOUD_KEY_NAMES:
         return CLOUD_KEY_NAMES[name]
+    if name == BEDROCK:
+        return BEDROCK_KEY
     if name in VENDORS:
         return VENDORS[name].key_name
     custom = _custom(config, name)
@@ -167,6 +177,8 @@ def key_name(config: Mapping[str, Any], name: str) -> str | None:
 def key_required(config: Mapping[str, Any], name: str) -> bool:
     """Whether calls fail early without a key: only for a provider's own hosted API
     (not a custom endpoint, not a known provider given another ``base_url``)."""
+    if name == BEDROCK:  # the AWS credential chain answers without a key
+        return False
     if key_name(config, name) is None or _custom(config, name) is not None or name in CLOUD:
         return False
     return not _settings(config, name).get("base_url")
@@ -394,6 +406,19 @@ def _build(
         from openworker_qt.providers import vertex
 
         return vertex.build(settings, options, overrides)
+    if name == BEDROCK:
+        from openworker_qt.providers.bedrock import BedrockProvider
+
+        budget = settings.get("thinking_budget", 4096)
+        return BedrockProvider(
+            api_key=key,
+            base_url=base_url,
+            region=str(settings["region"]) if settings.get("region") else None,
+            profile=str(settings["profile"]) if settings.get("profile") else None,
+            thinking_budget=int(budget) if budget else None,
+            caps_overrides=overrides,
+            **options,
+        )
     from openworker_qt.providers.openai_chat import OpenAIChatProvider
 
     return OpenAIChatProvider(
@@ -403,7 +428,7 @@ def _build(
 
 def all_provider_names(config: Mapping[str, Any]) -> list[str]:
     custom = config.get("custom") or {}
-    return [*NATIVE, *VENDORS, *CLOUD, *(str(n) for n in custom if isinstance(custom, Mapping))]
+    return [*NATIVE, BEDROCK, *VENDORS, *CLOUD, *(str(n) for n in custom if isinstance(custom, Mapping))]
 
 
 class ProviderTable(Protocol):

@@ -35,6 +35,10 @@ CURATED: dict[str, tuple[str, ...]] = {
     # cloud platforms: Vertex AI serves both families; Azure's are the user's deployments
     "vertex": ("gemini-2.5-pro", "gemini-2.5-flash", "claude-sonnet-4-5@20250929",
                "claude-haiku-4-5@20251001"),
+    # AWS Bedrock (issue 30): cross-region inference profiles ("us.") where the model needs one
+    "bedrock": ("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "us.amazon.nova-pro-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0",
+                "mistral.mistral-large-2407-v1:0"),
 }
 
 

@@ -38,7 +38,6 @@ Signals (OnboardingDialog):
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import shiboken6
@@ -63,14 +62,14 @@ from openworker_qt.providers import local_servers
 from openworker_qt.providers.compat import normalize_ollama_url
 from openworker_qt.ui import design
 from openworker_qt.ui import settings_providers as sp
+from openworker_qt.ui.demo_script import demo_script
+from openworker_qt.ui.onboarding_bedrock import BedrockFields
 from openworker_qt.ui.onboarding_cloud import CloudFields
 from openworker_qt.ui.ports import DemoSessions
-from openworker_qt.ui.resources import resource
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
 
 SKIPPED_MARKER = ".onboarding-skipped"
-DEMO_SCRIPT = ("demo", "demo-session.json")  # under resources/
 
 
 def provider_label(c: sp.ProviderChoice) -> str:
@@ -216,6 +215,7 @@ class OnboardingDialog(QDialog):
         form.addRow(provider_label_widget, self.provider_box)
         form.addRow(self.key_label, self.key_edit)
         form.addRow(self.url_label, self.url_edit)
+        self.bedrock = BedrockFields(self, form)  # AWS Bedrock's profile row (issue 30)
         lay.addLayout(form)
         self.cloud_fields = CloudFields()  # Azure's, Vertex's settings (onboarding_cloud)
         lay.addWidget(self.cloud_fields)
@@ -356,7 +356,9 @@ class OnboardingDialog(QDialog):
         self.url_label.setVisible(c.kind != "cloud")
         self.url_edit.setVisible(c.kind != "cloud")
         self.cloud_fields.show_for(c.name if c.kind == "cloud" else None)
-        if c.kind == "key":
+        if self.bedrock.show(c.kind == "bedrock"):
+            pass  # (the region and key fields are labelled for Bedrock)
+        elif c.kind == "key":
             self.url_label.setText(self.tr("Base URL (optional)"))
             self.url_edit.setPlaceholderText(c.default_url or self.tr("Leave empty for the official endpoint"))
             self.url_edit.setAccessibleDescription(self.tr("Only for a proxy or gateway; usually empty"))
@@ -436,7 +438,7 @@ class OnboardingDialog(QDialog):
         c = self.choice()
         key = self.key_edit.text().strip()
         url = self.url_edit.text().strip()
-        needs_keyring = c.kind == "key" or (c.kind in ("custom", "cloud") and bool(key))
+        needs_keyring = c.kind == "key" or (c.kind in ("custom", "cloud", "bedrock") and bool(key))
         if needs_keyring and not self._keyring_ok():
             self.keyring_warning.show()
             self._say(self.tr("No secure keyring is available, so the key was not stored."), error=True)
@@ -473,6 +475,8 @@ class OnboardingDialog(QDialog):
     async def _validate(self, c: sp.ProviderChoice, key: str, url: str) -> list[str]:
         if c.kind == "cloud":  # checked and stored together (onboarding_cloud)
             return await self.cloud_fields.check_and_store(self.settings, c, key)
+        if c.kind == "bedrock":
+            return await self.bedrock.check(key, url)
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
             return sp.models_for(c.name, self.settings.config)
@@ -484,6 +488,8 @@ class OnboardingDialog(QDialog):
         key_name: str | None = None
         if c.kind == "cloud":
             return self.settings.key_changed(c.name)
+        if c.kind == "bedrock":
+            return await self.bedrock.store(key, url)
         if c.kind == "key":
             entry = sp.entry_for(self.settings.config, c.name) or c.key_name or ""
             await asyncio.to_thread(sp.store_key, entry, key)
@@ -509,6 +515,8 @@ class OnboardingDialog(QDialog):
             self.model_intro.setText(self.tr(
                 "{provider} is connected. New sessions start with this model; you can "
                 "switch per session.").format(provider=provider_label(c)))
+        if c.kind == "bedrock" and self.bedrock.intro():
+            self.model_intro.setText(self.bedrock.intro())
         self.model_box.addItems(models)
         self.show_page(1)
         self.model_box.setFocus()
@@ -676,21 +684,6 @@ class OnboardingDialog(QDialog):
         self._remember_skipped()
         self.completed.emit("")
         self.reject()
-
-
-def demo_script() -> Path:
-    """The offline demo's script in the UI's language (English when there is none)."""
-    from openworker_qt.ui.theme import ui_language
-
-    folder, name = DEMO_SCRIPT
-    stem, dot, ext = name.rpartition(".")
-    language = ui_language()
-    for candidate in (language, language.split("_")[0]):
-        if candidate:
-            found = resource(folder, f"{stem}.{candidate}{dot}{ext}")
-            if found.is_file():
-                return found
-    return resource(*DEMO_SCRIPT)
 
 
 def needs_onboarding(settings: SettingsStore) -> bool:

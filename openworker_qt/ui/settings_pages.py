@@ -173,6 +173,10 @@ class ProvidersPage(QWidget):
         self.address.setPlaceholderText(
             (c.default_url or "http://localhost:1234/v1") if editable and c is not None
             else self.tr("This provider is reached at its own address"))
+        if c is not None and c.kind == "bedrock":  # AWS Bedrock: the field edits the region
+            self.address.setEnabled(True)
+            self.address.setText(sp.bedrock_region(self.settings.config))
+            self.address.setPlaceholderText(self.tr("AWS region, e.g. us-east-1 (empty: the profile's)"))
         takes_key = c is not None and c.key_name is not None and c.kind != "ollama"
         for b in (self.save_key, self.remove_key, self.key_edit):
             b.setEnabled(self._keyring_ok and takes_key)
@@ -208,11 +212,14 @@ class ProvidersPage(QWidget):
             name = str(item.data(0, Qt.ItemDataRole.UserRole))
             c = next(c for c in self.choices if c.name == name)
             item.setText(1, self._key_state(state.get(name), c))
-            item.setText(2, sp.address_of(config, name) if sp.has_address(c) else "")
+            item.setText(2, sp.address_of(config, name) if sp.has_address(c)
+                         else sp.bedrock_region(config) if c.kind == "bedrock" else "")
 
     def _key_state(self, source: sp.KeySource | None, c: sp.ProviderChoice) -> str:
         if source is None:
             # A server set up without a key (Ollama, a local server) needs none.
+            if c.kind == "bedrock":
+                return self.tr("Your AWS sign-in (no key)")
             return self.tr("No key needed") if c.kind == "ollama" or c.key_name is None \
                 else self.tr("Not set")
         if source.where == "environment":
@@ -263,6 +270,17 @@ class ProvidersPage(QWidget):
         """Store the selected server's address (Enter in the field) and use it at once."""
         provider = self.selected()
         c = next((c for c in self.choices if c.name == provider), None)
+        if c is not None and c.kind == "bedrock":
+            try:
+                region = sp.checked_region(self.address.text())
+            except ValueError as exc:
+                self._say(str(exc))
+                return
+            self.settings.apply({"providers": {provider: {"region": region}}})
+            self.settings.key_changed(provider)
+            self._say(self.tr("Region saved for {provider}.").format(provider=provider_label(c)))
+            self._start(self.refresh())
+            return
         if c is None or not sp.has_address(c):
             return
         try:

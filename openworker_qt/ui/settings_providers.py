@@ -20,7 +20,14 @@ from typing import Any
 
 from openworker_qt.core.provider_api import ModelRequest, ProviderError
 from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
-from openworker_qt.providers.factories import KEY_NAMES, LABELS, internal_config, key_name
+from openworker_qt.providers.factories import (
+    BEDROCK,
+    BEDROCK_KEY,
+    KEY_NAMES,
+    LABELS,
+    internal_config,
+    key_name,
+)
 from openworker_qt.providers.local_servers import PRESETS, Preset
 from openworker_qt.providers.models import curated_models, model_string
 
@@ -59,6 +66,7 @@ def provider_choices() -> list[ProviderChoice]:
         for v in VENDORS.values()
         if v.name != "ollama"
     ]
+    out.append(ProviderChoice(BEDROCK, LABELS[BEDROCK], "bedrock", BEDROCK_KEY))  # AWS Bedrock (issue 30)
     out.append(ProviderChoice("ollama", VENDORS["ollama"].label, "ollama", None, OLLAMA_DEFAULT_URL))
     out += cloud_choices()
     out.append(ProviderChoice(CUSTOM, "Custom (OpenAI-compatible)", "custom", CUSTOM_KEY_NAME))
@@ -197,6 +205,82 @@ async def validate_key(provider: str, key: str, *, base_url: str = "") -> None:
             await close_client()
 
 
+# --- AWS Bedrock (issue 30) --------------------------------------------------------
+
+#: The model the Bedrock "Test" asks for one token (cheap, in most accounts' regions).
+BEDROCK_PROBE = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+_AWS_REGION_RE = r"^[a-z]{2}(-[a-z]+)+-\d$"
+
+
+def checked_region(text: str) -> str:
+    """``text`` as an AWS region (``us-east-1``); "" keeps the profile's own region.
+    A :class:`ValueError` fit for the user otherwise."""
+    import re
+
+    text = text.strip().lower()
+    if text and not re.match(_AWS_REGION_RE, text):
+        raise ValueError(f"“{text}” is not an AWS region: type one like us-east-1 or eu-central-1")
+    return text
+
+
+def bedrock_settings(*, region: str = "", profile: str = "") -> dict[str, Any]:
+    """The ``[providers.bedrock]`` table: region and profile name only (credentials
+    stay in the AWS files, SSO cache or keyring, never in config)."""
+    table: dict[str, Any] = {}
+    if region.strip():
+        table["region"] = checked_region(region)
+    if profile.strip():
+        table["profile"] = profile.strip()
+    return table
+
+
+def bedrock_region(config: Any) -> str:
+    """The region set for Bedrock in ``config`` ("" for the profile's own)."""
+    table = (internal_config(config).get("providers") or {}).get(BEDROCK)
+    return str(table.get("region") or "") if isinstance(table, Mapping) else ""
+
+
+async def check_bedrock(*, region: str = "", profile: str = "", key: str = "", base_url: str = "",
+                       model: str = BEDROCK_PROBE) -> tuple[str, str]:
+    """The smallest real call: a one-token Converse with these credentials (the
+    Bedrock API key if given, else the AWS chain: environment, profile, SSO).
+
+    Returns what to tell the user (signed in, and whether ``model`` answered: an
+    account may not have enabled it, which still proves the credentials) and the
+    region used (the profile's own when ``region`` is empty), to store.
+    Raises ProviderError (bad credentials, no region, unreachable …).
+    """
+    from openworker_qt.providers.bedrock import BedrockProvider
+    from openworker_qt.providers.retry import NO_RETRY, StreamTimeouts
+
+    client = BedrockProvider(
+        api_key=key.strip() or None, base_url=base_url.strip() or None,
+        region=checked_region(region) or None, profile=profile.strip() or None,
+        thinking_budget=None, retry=NO_RETRY,
+        timeouts=StreamTimeouts(first_event=VALIDATION_TIMEOUT, stall=VALIDATION_TIMEOUT))
+    request = ModelRequest(model, [{"role": "user", "content": "Say OK."}], max_tokens=1)
+    stream = client.stream(request)
+    try:
+        async with asyncio.timeout(VALIDATION_TIMEOUT):
+            async for _chunk in stream:
+                break
+    except TimeoutError as exc:
+        raise ProviderError("timeout", "AWS Bedrock did not answer in time.", provider=BEDROCK) from exc
+    except ProviderError as exc:
+        if exc.kind not in ("permission", "not_found") or exc.status is None:
+            raise
+        return (f"Signed in to AWS Bedrock in {client.region}, but the test model "
+                f"{model} is not available to this account: {exc.message}", client.region)
+    finally:
+        await stream.aclose()  # type: ignore[attr-defined]
+        region_used = client.region
+        await client.aclose()
+    return f"AWS Bedrock answered in {region_used}.", region_used
+
+
+# --- end AWS Bedrock
+
+
 async def list_endpoint_models(base_url: str, key: str = "") -> list[str]:
     """``GET <base_url>/models`` on an OpenAI-compatible server (Ollama, custom).
 
@@ -249,7 +333,7 @@ def key_sources(config: Any) -> dict[str, KeySource]:
     for c in provider_choices():
         if c.kind == "cloud" and c.key_name and get_secret(c.key_name):  # else as configured
             out[c.name] = KeySource("keyring", c.key_name)
-        elif c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
+        elif c.kind in ("key", "bedrock") or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             if not entry:
                 continue
@@ -276,6 +360,9 @@ def configured_names(config: Any) -> dict[str, bool]:
         if c.kind == "key" or c.name == CUSTOM and (internal.get("custom") or {}).get(CUSTOM, {}).get("key_name"):
             entry = key_name(internal, c.name) or c.key_name
             out[c.name] = bool(entry and get_secret(entry))
+        elif c.kind == "bedrock":  # the AWS sign-in, or a Bedrock API key
+            entry = key_name(internal, c.name) or c.key_name
+            out[c.name] = BEDROCK in (internal.get("providers") or {}) or bool(entry and get_secret(entry))
         else:
             section: Mapping[str, Any] = internal.get("providers") or {}
             out[c.name] = c.name in section or c.name in (internal.get("custom") or {})

@@ -89,6 +89,28 @@ def _gemini_events(text: str) -> list[dict[str, Any]]:
     return [{"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}]}]
 
 
+BEDROCK_MODEL = "anthropic.claude-haiku-4-5-20251001-v1:0"
+
+
+def _bedrock_events(text: str) -> list[dict[str, Any]]:
+    return [{"messageStart": {"role": "assistant"}},
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text}}}]
+
+
+def _bedrock_frames(events: list[dict[str, Any]]) -> bytes:
+    from tests.providers.eventstream import stream
+
+    return stream(*(next(iter(e.items())) for e in events))
+
+
+def _bedrock(stub: StubServer, *, stream: bool = True, **kw: Any) -> Any:
+    from openworker_qt.providers.bedrock import BedrockProvider
+
+    return BedrockProvider(base_url=stub.url, region="us-east-1", thinking_budget=None,
+                           credentials={"aws_access_key_id": "AKIDEXAMPLE",
+                                        "aws_secret_access_key": "secret"}, **kw)
+
+
 @dataclass(frozen=True)
 class Vendor:
     name: str
@@ -100,6 +122,9 @@ class Vendor:
     empty_event: dict[str, Any]
     event_names: bool = False
     sep: str = "\n\n"
+    #: Bodies framed otherwise than SSE (Bedrock's event stream): events → bytes.
+    encode: Callable[[list[dict[str, Any]]], bytes] | None = None
+    content_type: str = "text/event-stream"
 
 
 def _chat(vendor: str) -> Callable[..., Any]:
@@ -159,6 +184,9 @@ VENDOR_CASES: dict[str, Vendor] = {
                f"{_VERTEX}/anthropic/models/claude-haiku-4-5:rawPredict", _anthropic_events,
                _A_START, event_names=True),
         # --- end cloud platforms ---
+        Vendor("bedrock", _bedrock, BEDROCK_MODEL, f"/model/{BEDROCK_MODEL}/converse-stream", None,
+               _bedrock_events, {"messageStart": {"role": "assistant"}},
+               encode=_bedrock_frames, content_type="application/vnd.amazon.eventstream"),
         Vendor("deepseek", _chat("deepseek"), "deepseek-chat", "/v1/chat/completions",
                "/v1/chat/completions", _chat_events, _chat_chunk({"role": "assistant"})),
         Vendor("ollama", _chat("ollama"), "llama3.2", "/v1/chat/completions",
@@ -192,7 +220,12 @@ def applies(vendor: str, failure: str) -> bool:
 
 def _replies(v: Vendor, failure: str) -> tuple[str, Reply, bool]:
     """The route to answer, its reply, and whether the provider streams."""
-    stream_reply = lambda body, **kw: Reply(body=body, content_type="text/event-stream", **kw)  # noqa: E731
+    stream_reply = lambda body, **kw: Reply(body=body, content_type=v.content_type, **kw)  # noqa: E731
+    if v.encode is not None and failure in ("cut", "silent"):
+        body = v.encode(v.events("Hel") if failure == "cut" else [v.empty_event])
+        if failure == "cut":
+            return v.stream_path, stream_reply(body), True
+        return v.stream_path, stream_reply(body + body, stall_after=len(body)), True
     if failure == "cut":
         return v.stream_path, stream_reply(sse(*v.events("Hel"), event_names=v.event_names,
                                                  sep=v.sep)), True

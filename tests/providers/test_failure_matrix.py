@@ -22,7 +22,8 @@ from tests.providers.stubs import Reply, StubServer
 
 LABELS = {"openai-chat": "OpenAI", "openai-responses": "OpenAI", "anthropic": "Anthropic",
           "gemini": "Google Gemini", "azure": "Azure OpenAI", "vertex-gemini": "Google Vertex AI",
-          "vertex-claude": "Google Vertex AI", "deepseek": "DeepSeek", "ollama": "Ollama (local)"}
+          "vertex-claude": "Google Vertex AI", "deepseek": "DeepSeek", "bedrock": "AWS Bedrock",
+          "ollama": "Ollama (local)"}
 CASES = [(v, f) for v in VENDOR_CASES for f in FAILURES if applies(v, f)]
 
 

@@ -289,7 +289,7 @@ def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_deskt
 def test_the_demo_speaks_the_language_of_the_window(qapp) -> None:
     import json
 
-    from openworker_qt.ui.onboarding import demo_script
+    from openworker_qt.ui.demo_script import demo_script
     from openworker_qt.ui.theme import install_translator
 
     try:
