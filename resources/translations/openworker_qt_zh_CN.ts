@@ -514,7 +514,7 @@ Next runs (your time): {when}</source>
             <translation>{words}
 接下来的运行（你的时间）：{when}</translation>
         </message>
-            <message>
+        <message>
             <source>Custom</source>
             <translation>自定义</translation>
         </message>
@@ -522,7 +522,7 @@ Next runs (your time): {when}</source>
             <source>Schedule</source>
             <translation>计划</translation>
         </message>
-</context>
+    </context>
     <context>
         <name>AutomationsWindow</name>
         <message>
@@ -961,11 +961,11 @@ Next runs (your time): {when}</source>
             <source>Offline demo</source>
             <translation>离线演示</translation>
         </message>
-            <message>
+        <message>
             <source>Custom server</source>
             <translation>自定义服务器</translation>
         </message>
-</context>
+    </context>
     <context>
         <name>ConnectorCard</name>
         <message>
@@ -5076,7 +5076,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>From the environment ({variable})</source>
             <translation>来自环境变量（{variable}）</translation>
         </message>
-            <message>
+        <message>
             <source>Address</source>
             <translation>地址</translation>
         </message>
@@ -5108,7 +5108,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Address saved for {provider}.</source>
             <translation>已保存 {provider} 的地址。</translation>
         </message>
-</context>
+        <message>
+            <source>Your AWS sign-in (no key)</source>
+            <translation>你的 AWS 登录（无需密钥）</translation>
+        </message>
+    </context>
     <context>
         <name>Personas</name>
         <message>
@@ -5876,7 +5880,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Position in the session</source>
             <translation>在会话中的位置</translation>
         </message>
-            <message>
+        <message>
             <source>Jump to latest ↓</source>
             <translation>跳到最新 ↓</translation>
         </message>
@@ -5892,7 +5896,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Show the newest message</source>
             <translation>显示最新消息</translation>
         </message>
-</context>
+    </context>
     <context>
         <name>Tray</name>
         <message>
@@ -6762,7 +6766,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Reading its notes…</source>
             <translation>正在查看它的笔记…</translation>
         </message>
-            <message>
+        <message>
             <source>Just talk</source>
             <translation>只聊天</translation>
         </message>
@@ -6854,7 +6858,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>no</source>
             <translation>否</translation>
         </message>
-</context>
+    </context>
     <context>
         <name>UpdatePrompt</name>
         <message>
@@ -7618,8 +7622,8 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>所有连接器及其读取和执行的内容，可搜索</translation>
         </message>
     </context>
-<context>
-    <name>SchedulePreset</name>
+    <context>
+        <name>SchedulePreset</name>
         <message>
             <source>Every weekday at 9:00</source>
             <translation>每个工作日 9:00</translation>
@@ -7648,14 +7652,14 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>On the 1st of every month at 9:00</source>
             <translation>每月1日 9:00</translation>
         </message>
-</context>
-<context>
-    <name>InboxListModel</name>
+    </context>
+    <context>
+        <name>InboxListModel</name>
         <message>
             <source>{label}: {title}</source>
             <translation>{label}：{title}</translation>
         </message>
-</context>
+    </context>
     <context>
         <name>FileIntake</name>
         <message>

@@ -37,7 +37,7 @@ CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 # Names and notations that stay as they are in Chinese.
 ALLOWED = re.compile(
     r"OpenWorker|Qt|OpenAI|Anthropic|Google|Gemini|Ollama|DeepSeek|GLM|Z\.ai|Kimi|Moonshot|Qwen|MiniMax|"
-    r"Mistral|Grok|xAI|Together|Fireworks|Inkling|Thinking Machines, via Baseten|OpenRouter|LM Studio|"
+    r"Mistral|AWS|Bedrock|Azure|Vertex AI|Vertex|Grok|xAI|Together|Fireworks|Inkling|Thinking Machines, via Baseten|OpenRouter|LM Studio|"
     r"llama\.cpp|vLLM|English|Slack|GitHub|MCP|API|URL|JSON|Markdown|PDF|CSV|"
     r"XLSX|DOCX|HTML|Enter|Shift|Ctrl|Alt|Esc|Tab|Meta|Cmd|Space|Wayland|X11|macOS|Windows|Linux|"
     r"whisper(?:\.cpp)?|ggml|pytest|git|Claude|Cursor|npx|uvx|node|cowork|code|chat|ops|myhelper|"
