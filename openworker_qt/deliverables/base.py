@@ -4,6 +4,7 @@ cells, pictures (images and charts) and the fonts found for PDFs and charts."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -140,3 +141,101 @@ def unicode_font(dirs: list[Path] | None = None) -> tuple[Path, Path] | None:
                 heavy = folder / bold
                 return path, heavy if heavy.is_file() else path
     return None
+
+
+# ------------------------------------------------------------------ look and locale
+
+
+#: The colours every format shares (hex RGB): the header fill and its text, the rule
+#: lines between rows and the zebra stripe.
+THEME = {"accent": "305496", "on_accent": "FFFFFF", "rule": "B7C3D6", "zebra": "F2F5FA",
+         "link": "1F5FBF", "muted": "666666"}
+
+_LETTER_COUNTRIES = ("US", "CA")
+
+
+def paper_size(locale_name: str | None = None) -> str:
+    """``"Letter"`` for a United States or Canadian locale, else ``"A4"``: from
+    ``locale_name``, else LC_ALL / LC_PAPER / LANG, else the process locale."""
+    import locale
+
+    names = [locale_name] if locale_name else [
+        os.environ.get(k, "") for k in ("LC_ALL", "LC_PAPER", "LANG")]
+    if not any(names):
+        try:
+            names = [locale.getlocale()[0] or ""]
+        except ValueError:
+            names = [""]
+    name = next((n for n in names if n and n not in ("C", "POSIX")), "")
+    region = name.split(".")[0].replace("-", "_").split("_")[1:2]
+    if region and region[0].upper() in _LETTER_COUNTRIES:
+        return "Letter"
+    if "United States" in name or "Canada" in name:  # Windows names: English_United States
+        return "Letter"
+    return "A4"
+
+
+def language(text: str) -> str:
+    """The document's language tag, guessed from its characters: zh-CN when it holds
+    Chinese characters, ja-JP for kana, ko-KR for Hangul, else en-US."""
+    if any("\u3040" <= c <= "\u30ff" for c in text):
+        return "ja-JP"
+    if any("\uac00" <= c <= "\ud7af" for c in text):
+        return "ko-KR"
+    if any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in text):
+        return "zh-CN"
+    return "en-US"
+
+
+_NUMERIC = re.compile(
+    r"^[(\-−+]?\s*(?:[$€£¥₹]|USD|EUR|GBP|CNY|RMB)?\s*[(\-−+]?\d[\d,\s]*(?:\.\d+)?\s*"
+    r"(?:%|[kKmMbB]n?|[$€£¥₹]|USD|EUR|GBP|CNY|RMB|元|万|亿)?\)?$")
+
+
+def is_number(cell: Any) -> bool:
+    """Whether a cell reads as a number: an int or float, or text such as ``$1,200``,
+    ``12.5%``, ``(300)`` or ``€ 30`` (right-aligned in tables)."""
+    if isinstance(cell, bool):
+        return False
+    if isinstance(cell, int | float):
+        return True
+    return isinstance(cell, str) and bool(_NUMERIC.match(cell.strip()))
+
+
+def column_decimals(values: list[Any]) -> int:
+    """The decimals a column of numbers is shown with: the most any of its float cells
+    has (up to 4), so the column's numbers line up."""
+    most = 0
+    for v in values:
+        if isinstance(v, float) and not v.is_integer():
+            most = max(most, min(4, len(repr(v).split(".")[1].rstrip("0")) if "." in repr(v)
+                                 and "e" not in repr(v) else 2))
+    return most
+
+
+def number_text(value: Any, decimals: int) -> str:
+    """A cell as shown in a document table: numbers with thousands separators and the
+    column's decimals; text (``$1,200``, ``12%``) as typed."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return show(value)
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return show(value)
+    return f"{value:,.{decimals}f}"
+
+
+def column_shares(columns: list[str], rows: list[list[Any]], plain: Any) -> list[float]:
+    """Each column's share of the table's width, from the length of its content
+    (header and the first 200 rows; long text capped so one column cannot take all)."""
+    lengths = column_lengths(columns, rows, plain)
+    total = float(sum(lengths))
+    return [n / total for n in lengths]
+
+
+def column_lengths(columns: list[str], rows: list[list[Any]], plain: Any) -> list[int]:
+    """Each column's widest content in characters (4 to 40)."""
+    lengths = []
+    for c, header in enumerate(columns):
+        cells_ = [len(plain(header))] + [
+            len(plain(number_text(r[c], 2))) for r in rows[:200]]
+        lengths.append(min(max(max(cells_), 4), 40))
+    return lengths
