@@ -47,6 +47,8 @@ from openworker_qt.deliverables.base import (
 from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 
 formula_problems = workbook.formula_problems
+#: The most rows a table in a document (not a workbook) may have: a reader's pages.
+MAX_PAGE_TABLE_ROWS = 2_000
 __all__ = ["PACKAGE_FONTS", "DocumentError", "Rendered", "chart_png", "font_dirs", "formula_problems",
            "render", "unicode_font", "validate"]
 
@@ -109,6 +111,11 @@ def validate(fmt: str, blocks: Any) -> list[dict[str, Any]]:
                             "or null.")
                     chars += len(str(cell)) if isinstance(cell, str) else 0
             cells += len(columns) * (len(rows) + 1)
+            if fmt not in ("csv", "xlsx") and len(rows) > MAX_PAGE_TABLE_ROWS:
+                raise DocumentError(
+                    f"{where}: {len(rows):,} rows are too many for a document to read "
+                    f"(the limit is {MAX_PAGE_TABLE_ROWS:,}). Summarise them in the "
+                    "document and put the full table in an xlsx or csv deliverable.")
         elif kind == "image":
             _text(block, "path", where)
         else:
