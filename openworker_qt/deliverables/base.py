@@ -231,11 +231,18 @@ def column_shares(columns: list[str], rows: list[list[Any]], plain: Any) -> list
     return [n / total for n in lengths]
 
 
+def _wide(text: str) -> int:
+    """The text's width in Latin characters (a Chinese character counts two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def column_lengths(columns: list[str], rows: list[list[Any]], plain: Any) -> list[int]:
     """Each column's widest content in characters (4 to 40)."""
     lengths = []
     for c, header in enumerate(columns):
-        cells_ = [len(plain(header))] + [
-            len(plain(number_text(r[c], 2))) for r in rows[:200]]
+        cells_ = [_wide(plain(header)) + 1] + [
+            _wide(plain(number_text(r[c], 2))) for r in rows[:200]]
         lengths.append(min(max(max(cells_), 4), 40))
     return lengths

@@ -283,10 +283,18 @@ def _table(doc: Any, b: dict[str, Any], family: str, clean: Any) -> None:
                for col in ([r[c] for r in rows] for c in range(len(columns)))]
     decimals = [column_decimals([r[c] for r in rows]) for c in range(len(columns))]
     lengths = column_lengths(columns, rows, plain)
-    shares = [n / sum(lengths) for n in lengths]
-    # A narrow table is as wide as its content (about 2.1 mm a character at body size).
-    natural = sum(lengths) * 2.1 + 6 * len(columns)
-    width = min(doc.epw, max(natural, doc.epw * 0.4))
+    # About 2.1 mm a character at body size, plus the cell's padding. Numbers and short
+    # columns get their whole width (they never wrap); long text shares what is left.
+    natural = [n * 2.1 + 4 for n in lengths]
+    width = min(doc.epw, max(sum(natural), doc.epw * 0.4))
+    fixed = [numeric[c] or lengths[c] <= 14 for c in range(len(columns))]
+    rest = width - sum(w for w, f in zip(natural, fixed, strict=True) if f)
+    flexible = sum(w for w, f in zip(natural, fixed, strict=True) if not f)
+    if rest <= 0 or not flexible:
+        shares = [w / sum(natural) for w in natural]
+    else:
+        shares = [(w if f else w * rest / flexible) / width
+                  for w, f in zip(natural, fixed, strict=True)]
     align = tuple("RIGHT" if num else "LEFT" for num in numeric)
     doc.set_font(family, "", BODY_PT)
     head = FontFace(emphasis="BOLD", color=_rgb(THEME["on_accent"]),

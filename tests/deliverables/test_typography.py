@@ -214,3 +214,26 @@ def test_page_furniture_paper_and_metadata_in_docx_and_pdf(tmp_path: Path) -> No
     assert "ACME renewal" in pages[1] and today in pages[1] and f"Page 2 of {len(pages)}" in pages[1]
     a4_pdf = PdfReader(io.BytesIO(_pdf(blocks, locale_name="de_DE")))
     assert [round(float(x)) for x in a4_pdf.pages[0].mediabox[2:]] == [595, 842]
+
+
+def test_pdf_table_numbers_never_wrap_and_sit_right(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    data = _pdf([{"type": "table", "columns": ["城市", "Revenue", "Share"],
+                  "rows": [["Long text cell that goes on and on for a while to see wrapping",
+                            1234567.5, "12.5%"], ["广州", 98000, "$1,200"]]}])
+    (text,) = _page_texts(data, tmp_path)
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    assert any(line.endswith("Revenue Share") for line in lines), lines
+    assert any(line.endswith("1,234,567.5 12.5%") for line in lines), lines
+    assert any(line.endswith("广州 98,000.0 $1,200") for line in lines), lines
+    # Right-aligned: the two numbers of a column end at the same x.
+    ends: dict[str, float] = {}
+
+    def visit(text: str, _cm: object, tm: list[float], _font: object, size: float) -> None:
+        if text.strip() in ("1,234,567.5", "98,000.0"):
+            ends[text.strip()] = tm[4]  # where the number starts
+
+    PdfReader(io.BytesIO(data)).pages[0].extract_text(visitor_text=visit)
+    assert set(ends) == {"1,234,567.5", "98,000.0"}
+    assert ends["98,000.0"] > ends["1,234,567.5"]  # the shorter number starts further right
