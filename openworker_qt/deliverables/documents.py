@@ -44,6 +44,7 @@ from openworker_qt.deliverables.base import (
     show,
     unicode_font,
 )
+from openworker_qt.deliverables.inline import runs
 from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 
 formula_problems = workbook.formula_problems
@@ -200,6 +201,23 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;pa
         "th{background:#e8eef7}img{max-width:100%}")
 
 
+def _inline_html(text: str) -> str:
+    """Inline Markdown as HTML: strong, em, code and links (web and mail links only)."""
+    out = []
+    for run in runs(text):
+        piece = html.escape(run.text)
+        if run.code:
+            piece = f"<code>{piece}</code>"
+        if run.italic:
+            piece = f"<em>{piece}</em>"
+        if run.bold:
+            piece = f"<strong>{piece}</strong>"
+        if run.link and run.link.lower().startswith(("http://", "https://", "mailto:")):
+            piece = f'<a href="{html.escape(run.link, quote=True)}">{piece}</a>'
+        out.append(piece)
+    return "".join(out)
+
+
 def _html(title: str, blocks: list[dict[str, Any]]) -> Rendered:
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -210,18 +228,18 @@ def _html(title: str, blocks: list[dict[str, Any]]) -> Rendered:
         t = b["type"]
         if t == "heading":
             level = int(b.get("level", 1)) + (1 if title else 0)
-            out.append(f"<h{level}>{e(str(b['text']))}</h{level}>")
+            out.append(f"<h{level}>{_inline_html(str(b['text']))}</h{level}>")
         elif t == "paragraph":
-            out.append(f"<p>{e(str(b['text']))}</p>")
+            out.append(f"<p>{_inline_html(str(b['text']))}</p>")
         elif t == "list":
             tag = "ol" if b.get("ordered") else "ul"
-            out.append(f"<{tag}>" + "".join(f"<li>{e(str(i))}</li>" for i in b["items"])
+            out.append(f"<{tag}>" + "".join(f"<li>{_inline_html(str(i))}</li>" for i in b["items"])
                        + f"</{tag}>")
         elif t == "table":
             columns, rows = cells(b)
-            out.append("<table><thead><tr>" + "".join(f"<th>{e(c)}</th>" for c in columns)
+            out.append("<table><thead><tr>" + "".join(f"<th>{_inline_html(c)}</th>" for c in columns)
                        + "</tr></thead><tbody>")
-            out += ["<tr>" + "".join(f"<td>{e(show(c))}</td>" for c in row) + "</tr>"
+            out += ["<tr>" + "".join(f"<td>{_inline_html(show(c))}</td>" for c in row) + "</tr>"
                     for row in rows]
             out.append("</tbody></table>")
         else:

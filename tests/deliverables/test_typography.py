@@ -237,3 +237,13 @@ def test_pdf_table_numbers_never_wrap_and_sit_right(tmp_path: Path) -> None:
     PdfReader(io.BytesIO(data)).pages[0].extract_text(visitor_text=visit)
     assert set(ends) == {"1,234,567.5", "98,000.0"}
     assert ends["98,000.0"] > ends["1,234,567.5"]  # the shorter number starts further right
+
+
+def test_html_inline_markdown_is_real_markup_and_only_web_links() -> None:
+    page = documents.render("html", "T", documents.validate("html", [
+        {"type": "paragraph", "text": INLINE + " [x](javascript:void) <b>raw</b>"},
+        {"type": "table", "columns": ["**H**"], "rows": [["`c`"]]}])).data.decode()
+    assert "<strong>Bold</strong>" in page and "<em>italic</em>" in page
+    assert "<code>code()</code>" in page and '<a href="https://example.com/x">site</a>' in page
+    assert 'href="javascript' not in page and "&lt;b&gt;raw&lt;/b&gt;" in page
+    assert "<th><strong>H</strong></th>" in page and "<td><code>c</code></td>" in page
