@@ -222,3 +222,77 @@ class _Parser:
                 args.append(self._sheet.values(nxt.value))
             else:
                 args.append([_number(self._add())])
+
+
+def circular_cells(rows: list[list[Any]]) -> list[str]:
+    """The cells (``A1`` style, row 1 first as in ``rows``) whose formulas refer back to
+    themselves, directly or through other cells (a circular reference), in sheet order."""
+    from openpyxl.formula import Tokenizer
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    def refs(formula: str) -> set[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
+        try:
+            tokens = Tokenizer(formula).items
+        except Exception:  # an unparsable formula is reported elsewhere
+            return out
+        for tok in tokens:
+            if tok.type != "OPERAND" or tok.subtype != "RANGE" or "!" in tok.value:
+                continue
+            first, _, last = tok.value.replace("$", "").partition(":")
+            a, b = CELL_REF.match(first), CELL_REF.match(last or first)
+            if a is None or b is None:
+                continue
+            r1, r2 = sorted((int(a.group(2)) - 1, int(b.group(2)) - 1))
+            c1, c2 = sorted((column_index_from_string(a.group(1).upper()) - 1,
+                             column_index_from_string(b.group(1).upper()) - 1))
+            for r in range(r1, min(r2, len(rows) - 1) + 1):
+                for c in range(c1, min(c2, len(rows[r]) - 1) + 1):
+                    if _is_formula(rows[r][c]):
+                        out.add((r, c))
+        return out
+
+    graph = {(r, c): refs(v) for r, row in enumerate(rows) for c, v in enumerate(row)
+             if _is_formula(v)}
+    # A cell is circular when it can reach itself: Tarjan's strongly connected parts.
+    index: dict[tuple[int, int], int] = {}
+    low: dict[tuple[int, int], int] = {}
+    stack: list[tuple[int, int]] = []
+    on_stack: set[tuple[int, int]] = set()
+    circular: set[tuple[int, int]] = set()
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    part.append(top)
+                    if top == node:
+                        break
+                if len(part) > 1 or node in graph.get(node, ()):
+                    circular.update(part)
+    return [f"{get_column_letter(c + 1)}{r + 1}" for r, c in sorted(circular)]

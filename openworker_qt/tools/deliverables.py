@@ -191,7 +191,9 @@ _BLOCK_DOC = (
     "e.g. '=B2*C2', rows start at 2 because row 1 is the header); "
     "{type:'image', path, width?:0.1-1 (fraction of page width)} (a PNG/JPEG in the "
     "workspace); {type:'chart', kind:'bar'|'line'|'pie', title, labels:[str], "
-    "series:[{name, values:[number]}]} (rendered as a PNG picture)."
+    "series:[{name, values:[number]}]} (rendered as a PNG picture). "
+    "In text, list items and cells, **bold**, *italic*, `code` and [link](url) are drawn "
+    "as such; in xlsx, '$1,200' and '12.5%' become formatted numbers."
 )
 
 _SLIDE_DOC = (

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openworker_qt.deliverables import documents
+from openworker_qt.deliverables import base, documents
 from openworker_qt.deliverables.documents import DocumentError, render, unicode_font
 
 
@@ -64,8 +64,8 @@ def test_pdf_without_any_font_found_falls_back_to_a_builtin_font(
 
     empty = tmp_path / "fonts"
     empty.mkdir()
-    monkeypatch.setattr(documents, "font_dirs", lambda: [empty])
-    assert documents.unicode_font() is None
+    monkeypatch.setattr(base, "font_dirs", lambda: [empty])
+    assert base.unicode_font() is None
     rendered = documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS))
     assert any("Helvetica" in f for f in _pdf_fonts(rendered.data))
     text = PdfReader(io.BytesIO(rendered.data)).pages[0].extract_text()
@@ -77,14 +77,14 @@ def test_pdf_finds_a_system_font_by_its_platform_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A Windows font folder holding only arial.ttf/arialbd.ttf is used (here two
     copies of DejaVu Sans under those names)."""
-    source = documents.unicode_font()
+    source = base.unicode_font()
     assert source is not None, "a TrueType font is needed for this test"
     fonts = tmp_path / "Windows" / "Fonts"
     fonts.mkdir(parents=True)
     shutil.copy(source[0], fonts / "arial.ttf")
     shutil.copy(source[1], fonts / "arialbd.ttf")
-    monkeypatch.setattr(documents, "font_dirs", lambda: [tmp_path / "empty", fonts])
-    assert documents.unicode_font() == (fonts / "arial.ttf", fonts / "arialbd.ttf")
+    monkeypatch.setattr(base, "font_dirs", lambda: [tmp_path / "empty", fonts])
+    assert base.unicode_font() == (fonts / "arial.ttf", fonts / "arialbd.ttf")
     rendered = documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS))
     assert not any("Helvetica" in f for f in _pdf_fonts(rendered.data))
     from pypdf import PdfReader
@@ -94,18 +94,18 @@ def test_pdf_finds_a_system_font_by_its_platform_name(
 
 
 def test_font_folders_per_platform(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(documents.sys, "platform", "win32")
+    monkeypatch.setattr(base.sys, "platform", "win32")
     monkeypatch.setenv("WINDIR", str(tmp_path / "Win"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
-    dirs = documents.font_dirs()
+    dirs = base.font_dirs()
     assert tmp_path / "Win" / "Fonts" in dirs
     assert tmp_path / "Local" / "Microsoft" / "Windows" / "Fonts" in dirs
-    monkeypatch.setattr(documents.sys, "platform", "darwin")
-    assert Path("/System/Library/Fonts/Supplemental") in documents.font_dirs()
+    monkeypatch.setattr(base.sys, "platform", "darwin")
+    assert Path("/System/Library/Fonts/Supplemental") in base.font_dirs()
     # The package's own DejaVu Sans comes first everywhere (the frozen app ships it).
-    assert documents.font_dirs()[0] == documents.PACKAGE_FONTS
-    assert documents.unicode_font() == (documents.PACKAGE_FONTS / "DejaVuSans.ttf",
-                                        documents.PACKAGE_FONTS / "DejaVuSans-Bold.ttf")
+    assert base.font_dirs()[0] == base.PACKAGE_FONTS
+    assert base.unicode_font() == (base.PACKAGE_FONTS / "DejaVuSans.ttf",
+                                        base.PACKAGE_FONTS / "DejaVuSans-Bold.ttf")
 
 
 CHINESE_WORDS = [{"type": "heading", "text": "第三季度 sales", "level": 1},
@@ -130,7 +130,7 @@ def test_pdf_with_characters_no_font_has_is_refused_not_written_without_them(
     from openworker_qt.deliverables import charts
 
     monkeypatch.setattr(charts, "CJK_FONTS", (str(tmp_path / "none.ttc"),))
-    with pytest.raises(documents.DocumentError, match="销售额"):
+    with pytest.raises(documents.DocumentError, match="销 \\(U\\+9500\\) 售"):
         documents.render("pdf", "Q3", documents.validate("pdf", CHINESE_WORDS[1:2]))
     # Words the shipped font has are written as before.
     assert documents.render("pdf", "Brief", documents.validate("pdf", PDF_WORDS)).data

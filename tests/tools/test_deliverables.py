@@ -120,7 +120,7 @@ async def test_docx_has_headings_lists_tables_and_pictures(tmp_path: Path) -> No
     assert any("één naïve café" in t for _s, t in styled)
     (table,) = doc.tables
     assert [c.text for c in table.rows[0].cells] == ["Client", "Seats", "Price"]
-    assert [c.text for c in table.rows[3].cells] == ["Initech", "", "19"]
+    assert [c.text for c in table.rows[3].cells] == ["Initech", "", "19.0"]  # the column's decimals
     assert len(doc.inline_shapes) == 2  # the chart and the image
     assert logo.exists()
 
