@@ -17,7 +17,11 @@ whatever answered:
 ``output_tokens``
     every token the model produced, its thinking included;
 ``reasoning_tokens``
-    the part of ``output_tokens`` spent thinking.
+    the part of ``output_tokens`` spent thinking;
+``estimated_tokens``
+    the part of ``input_tokens + output_tokens`` that is an estimate, not a count
+    the server gave (a local server that reports no usage: :func:`estimate_tokens`);
+    shown with a "~" and the word "estimated".
 
 Pure data and arithmetic: no I/O, nothing else of the package.
 """
@@ -37,7 +41,12 @@ KEYS: tuple[str, ...] = (
     "cache_read_tokens",
     "cache_write_tokens",
     "reasoning_tokens",
+    "estimated_tokens",
 )
+
+#: Characters per token of :func:`estimate_tokens` (OpenAI's rule of thumb for
+#: English text; code and JSON run a little denser, other scripts sparser).
+CHARS_PER_TOKEN = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +58,7 @@ class Usage:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     reasoning_tokens: int = 0
+    estimated_tokens: int = 0
 
     @classmethod
     def of(cls, raw: Mapping[str, object] | None) -> Usage:
@@ -81,9 +91,29 @@ class Usage:
         """Input tokens billed at the full input price."""
         return max(self.input_tokens - self.cache_read_tokens - self.cache_write_tokens, 0)
 
+    @property
+    def estimated(self) -> bool:
+        """Every figure is an estimate (see ``estimated_tokens``)."""
+        return bool(self.estimated_tokens) and (
+            self.estimated_tokens >= self.input_tokens + self.output_tokens)
+
     def as_dict(self) -> dict[str, int]:
         """The non-zero counts (what is stored on a message)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+
+
+def estimate_tokens(text: str) -> int:
+    """A token count for ``text`` when the server gives none: one token per
+    :data:`CHARS_PER_TOKEN` characters, rounded up (no tokenizer: the model's own is
+    not known here). Recorded with ``estimated_tokens`` so it is shown as an estimate."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def estimated_usage(prompt: str, answer: str) -> dict[str, int]:
+    """Usage in our shape estimated from the prompt's and the answer's text."""
+    tokens_in, tokens_out = estimate_tokens(prompt), estimate_tokens(answer)
+    return {"input_tokens": tokens_in, "output_tokens": tokens_out,
+            "estimated_tokens": tokens_in + tokens_out}
 
 
 def compact_count(n: int) -> str:

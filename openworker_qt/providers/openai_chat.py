@@ -32,6 +32,7 @@ from openworker_qt.core.provider_api import (
     ToolCallChunk,
 )
 from openworker_qt.domain.messages import Message
+from openworker_qt.domain.usage import estimated_usage
 from openworker_qt.providers import local_servers
 from openworker_qt.providers._assembly import (
     MarkupHold,
@@ -117,6 +118,16 @@ def _chunk_usage(chunk: Any) -> dict[str, int]:
         return _usage({"prompt_tokens": timings.get("prompt_n"),
                        "completion_tokens": timings.get("predicted_n")})
     return {}
+
+
+def _estimate(params: Mapping[str, Any], answer: str) -> dict[str, int]:
+    """Usage for a server that reported none (neither ``usage`` nor ``timings``): the
+    prompt (its messages and tools as sent) and the answer (text, thinking, calls'
+    names and arguments) estimated from their length, and marked as estimated."""
+    import json
+
+    prompt = json.dumps([params.get("messages"), params.get("tools")], ensure_ascii=False)
+    return estimated_usage(prompt, answer)
 
 
 class OpenAIChatProvider(GuardedProvider):
@@ -350,6 +361,7 @@ class OpenAIChatProvider(GuardedProvider):
         finish_reason = "stop"
         finished = False  # the wire's finish reason arrived: the answer is complete
         usage: dict[str, int] = {}
+        call_text: list[str] = []  # (for an estimate of the usage, if the server sends none)
         field = self.vendor.reasoning_field
         try:
             async for chunk in stream:
@@ -387,6 +399,7 @@ class OpenAIChatProvider(GuardedProvider):
                                 yield piece
                         for tc in delta.tool_calls or []:
                             fn = tc.function
+                            call_text.append(((fn.name or "") + (fn.arguments or "")) if fn else "")
                             calls.add(
                                 tc.index if tc.index is not None else 0,
                                 id=tc.id,
@@ -422,6 +435,8 @@ class OpenAIChatProvider(GuardedProvider):
             raise incomplete_answer(self.label or self.name, provider=self.name,
                                     model=request.model, empty=empty, hint=hint)
         held = hold.release() if hold is not None else ""
+        if not usage:
+            usage = _estimate(params, "".join(text + reasoning + call_text))
         for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason,
                                  usage, offered, held=held):
             yield item
@@ -463,8 +478,14 @@ class OpenAIChatProvider(GuardedProvider):
             fn = getattr(tc, "function", None)
             calls.add(i, id=tc.id, name=getattr(fn, "name", None), arguments=getattr(fn, "arguments", None))
         request = ModelRequest(model=str(params["model"]), messages=[])
+        usage = _usage(resp.usage) or _chunk_usage(resp)  # (llama.cpp: ``timings``)
+        if not usage:
+            said = "".join(f"{getattr(getattr(tc, 'function', None), 'name', '') or ''}"
+                           f"{getattr(getattr(tc, 'function', None), 'arguments', '') or ''}"
+                           for tc in msg.tool_calls or [])
+            usage = _estimate(params, (msg.content or "") + reasoning + said)
         for item in self._finish(
-            request, calls, text, reasoning, choice.finish_reason or "stop", _usage(resp.usage),
+            request, calls, text, reasoning, choice.finish_reason or "stop", usage,
             offered, held=held,
         ):
             yield item

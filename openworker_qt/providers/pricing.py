@@ -178,7 +178,9 @@ def format_cost(dollars: float | None) -> str:
 
 
 def describe(usage: Usage, cost: float | None = None) -> str:
-    """``12.3k in (8k cached) · 540 out (120 thinking) · ≈ $0.042`` (for a status line)."""
+    """``12.3k in (8k cached) · 540 out (120 thinking) · ≈ $0.042`` (for a status line);
+    ``~1.2k in · 40 out (estimated)`` when the server reported no usage (an estimate,
+    ``domain.usage.estimate_tokens``), ``… (300 estimated)`` when part of it is."""
     n = compact_count
     cached = usage.cache_read_tokens + usage.cache_write_tokens
     text = f"{n(usage.input_tokens)} in"
@@ -189,6 +191,10 @@ def describe(usage: Usage, cost: float | None = None) -> str:
     text += f" · {n(usage.output_tokens)} out"
     if usage.reasoning_tokens:
         text += f" ({n(usage.reasoning_tokens)} thinking)"
+    if usage.estimated:  # the server counted nothing: all of it is an estimate
+        text = f"~{text} (estimated)"
+    elif usage.estimated_tokens:
+        text += f" ({n(usage.estimated_tokens)} estimated)"
     if cost is not None:
         text += f" · ≈ {format_cost(cost)}"
     return text

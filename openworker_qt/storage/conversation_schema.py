@@ -95,6 +95,26 @@ def _usage_triggers(roles: str) -> str:
 """
 
 
+def _usage_triggers_7(roles: str) -> str:
+    """Step 7's triggers: step 6's, with ``estimated_tokens`` added and taken away."""
+    add = _USAGE_ADD.replace(
+        "COALESCE(json_extract(new.data, '$.usage.reasoning_tokens'), 0))",
+        "COALESCE(json_extract(new.data, '$.usage.reasoning_tokens'), 0),\n"
+        "            COALESCE(json_extract(new.data, '$.usage.estimated_tokens'), 0))",
+    ).replace(
+        "reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens;",
+        "reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens,\n"
+        "            estimated_tokens = estimated_tokens + excluded.estimated_tokens;",
+    )
+    remove = _USAGE_REMOVE.replace(
+        "reasoning_tokens - COALESCE(json_extract(old.data, '$.usage.reasoning_tokens'), 0)\n",
+        "reasoning_tokens - COALESCE(json_extract(old.data, '$.usage.reasoning_tokens'), 0),\n"
+        "            estimated_tokens =\n"
+        "                estimated_tokens - COALESCE(json_extract(old.data, '$.usage.estimated_tokens'), 0)\n",
+    )
+    return _usage_triggers(roles).replace(_USAGE_ADD, add).replace(_USAGE_REMOVE, remove)
+
+
 MIGRATIONS = [
     """
     CREATE TABLE sessions (
@@ -273,6 +293,17 @@ MIGRATIONS = [
             AND json_extract(data, '$.usage') IS NULL;
     DELETE FROM session_usage;
 """ + _usage_sum(_USAGE_ROLES_6) + _usage_triggers(_USAGE_ROLES_6) + """    """,
+    # 7: the part of a call's tokens that is an estimate (a local server that reports
+    # no usage: domain/usage.py, estimated_tokens) is kept in the session's totals too,
+    # so the status bar can say the figure is estimated. Rows stored before this step
+    # have no estimate: the column starts at 0 and the totals need no new sum.
+    """
+    DROP TRIGGER messages_usage_ai;
+    DROP TRIGGER messages_usage_ad;
+    DROP TRIGGER messages_usage_au_old;
+    DROP TRIGGER messages_usage_au_new;
+    ALTER TABLE session_usage ADD COLUMN estimated_tokens INTEGER NOT NULL DEFAULT 0;
+""" + _usage_triggers_7(_USAGE_ROLES_6) + """    """,
 ]
 
 #: The sidebar's order (pinned first, then most recently active): the

@@ -122,7 +122,13 @@ class UsageLabel(QLabel):
         from openworker_qt.providers.pricing import describe, format_cost
 
         tokens = compact_count(total.input_tokens + total.output_tokens)
-        text = self.tr("{tokens} tokens").format(tokens=tokens)
+        if total.estimated:  # a local server that counts nothing: an estimate
+            text = self.tr("~{tokens} tokens (estimated)").format(tokens=tokens)
+        elif total.estimated_tokens:
+            text = self.tr("{tokens} tokens ({estimated} estimated)").format(
+                tokens=tokens, estimated=compact_count(total.estimated_tokens))
+        else:
+            text = self.tr("{tokens} tokens").format(tokens=tokens)
         if cost is not None:
             text += f" · ≈ {format_cost(cost)}"
         self.setText(text)

@@ -22,13 +22,17 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # Vendored with the tests (provenance and licences: recordings/PROVENANCE.md), so a
 # clone runs the suite with nothing beside it.
 RECORDINGS_DIR = Path(__file__).resolve().parent / "recordings"
+#: Exchanges recorded here from a real local server by ``scripts/local-model record``
+#: (their provenance is in each file and in the folder's README.md), replayed by
+#: tests/providers/test_llamacpp_replay.py; the other folders hold public recordings.
+LOCAL_RECORDINGS = "llamacpp"
 
 
 def recording_files() -> list[Path]:
-    """Every recording; a missing directory is an error, never a skip."""
+    """Every public recording; a missing directory is an error, never a skip."""
     if not RECORDINGS_DIR.is_dir():
         raise RuntimeError(f"provider recordings not found at {RECORDINGS_DIR}")
-    files = sorted(RECORDINGS_DIR.glob("*/*.json"))
+    files = sorted(p for p in RECORDINGS_DIR.glob("*/*.json") if p.parent.name != LOCAL_RECORDINGS)
     if not files:
         raise RuntimeError(f"no recordings in {RECORDINGS_DIR}")
     return files

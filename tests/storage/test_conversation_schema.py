@@ -28,6 +28,7 @@ FROZEN = (
     "3b9f61dce96bd853",
     "7dfd53a4cf8d15a2",
     "a222c4b86b3de007",
+    "3940dd91469e5fa5",
 )
 
 MODEL = "anthropic:claude-sonnet-4-5"
@@ -65,6 +66,9 @@ def old_database(path: Path, version: int) -> None:
                   "_display": {"agent_usage": {"input_tokens": 70, "output_tokens": 7}}}),
         ("tool", {"role": "tool", "tool_call_id": "r1", "name": "read_file", "content": "x"}),
     ]
+    if version >= 6:  # from step 6 on, the app stores a sub-agent's tokens as its usage
+        explorer = rows[2][1]
+        explorer["usage"], explorer["model"] = explorer.pop("_display")["agent_usage"], MODEL
     for role, data in rows:
         old.execute("INSERT INTO messages(session_id, role, data, created_at) VALUES ('s', ?, ?, 1)",
                     (role, json.dumps(data)))

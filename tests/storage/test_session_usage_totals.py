@@ -273,5 +273,7 @@ def test_reading_a_sessions_usage_costs_the_same_however_long_it_is(tmp_path: Pa
         return steps
 
     assert session_usage(db, long)[0].calls == 3_000
-    assert cost(long) == cost(short)
+    # (counted per 10 steps: whether its row is the table's last one moves the count by
+    # one step, which can cross a tenth; summing 3,000 messages would cost hundreds)
+    assert abs(cost(long) - cost(short)) <= 1
     db.close()
