@@ -46,6 +46,11 @@ from openworker_qt.domain.usage import Usage
 __all__ = ["ModelReply", "ModelStep"]
 
 
+#: Said when a model ends its answer with no text, no thinking and no tool call.
+EMPTY_ANSWER_TEXT = ("The model ended its answer without saying anything. Send the message "
+                     "again, or pick another model.")
+
+
 @dataclass(frozen=True, slots=True)
 class ModelReply:
     """How one model call ended: ``ok`` (the reply is stored; ``tool_calls`` are
@@ -203,17 +208,21 @@ class ModelStep:
             reply["step_id"] = uuid.uuid4().hex[:12]
         step: ToolStep | None = None
         proposed: list[ParsedCall] | None = None
-        cut = None
+        said = None
         async with self.log.writing():
             reply = self.log.append(reply)
             if calls:  # its calls' proposals commit with it (one commit less per step)
                 step = self.tool_step(stop)
                 proposed = step.propose(calls)
                 if finish is not None and finish.reason == "length":
-                    cut = self.log.append(notice("output_limit", refuse_cut_calls(proposed)))
+                    said = self.log.append(notice("output_limit", refuse_cut_calls(proposed)))
+            elif not text and not reasoning_parts:
+                # The model ended its answer without a word (a small local model picking
+                # nothing to say): not shown as if it had answered.
+                said = self.log.append(notice("empty_answer", EMPTY_ANSWER_TEXT))
         yield ev.AssistantMessage(session_id=sid, message=reply)
-        if cut is not None:
-            yield ev.NoticeAdded(session_id=sid, kind="output_limit", text=str(cut["text"]))
+        if said is not None:
+            yield ev.NoticeAdded(session_id=sid, kind=str(said["kind"]), text=str(said["text"]))
         yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
 
 

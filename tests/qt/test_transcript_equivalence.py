@@ -293,7 +293,7 @@ SCENARIOS: dict[str, Scenario] = {
         turns=[{"reasoning": ["Weighing ", "options."], "chunks": ["Hello ", "**world**."]}],
         script=_stream,
         types={"turn_start", "user_message", "reasoning_delta", "assistant_delta",
-               "assistant_message", "turn_end"},
+               "assistant_message", "turn_end", "running_changed"},
     ),
     "progress": Scenario(
         turns=[{"tool_calls": [{"id": "c1", "name": "chatty", "arguments": {}}]},
