@@ -124,8 +124,16 @@ async def test_stop_during_concurrent_reads(tmp_path: Path) -> None:
         tmp_path,
         tools=[fake_tool("hang", hang), fake_tool("quick", quick)],
     )
-    asyncio.get_running_loop().call_later(0.05, engine.request_interrupt)
-    events = await asyncio.wait_for(_collect(engine), timeout=5)
+
+    async def collect() -> list[ev.Event]:
+        seen = []
+        async for event in engine.run("go"):
+            seen.append(event)
+            if isinstance(event, ev.ToolFinished) and event.name == "quick":
+                engine.request_interrupt()  # the two hangs still running
+        return seen
+
+    events = await asyncio.wait_for(collect(), timeout=30)
     ends_interrupted(events)
     statuses = sorted(e.status for e in events if isinstance(e, ev.ToolFinished))
     assert statuses == ["interrupted", "interrupted", "ok"]

@@ -20,7 +20,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_for(loop: asyncio.AbstractEventLoop, predicate: Callable[[], object],
-             timeout: float = 5.0, what: str = "condition") -> None:
+             timeout: float = 30.0, what: str = "condition") -> None:
     async def poll() -> None:
         deadline = time.monotonic() + timeout
         while not predicate():
@@ -31,7 +31,7 @@ def wait_for(loop: asyncio.AbstractEventLoop, predicate: Callable[[], object],
     loop.run_until_complete(poll())
 
 
-async def until(predicate: Callable[[], object], timeout: float = 5.0,  # noqa: ASYNC109
+async def until(predicate: Callable[[], object], timeout: float = 30.0,  # noqa: ASYNC109
                 what: str = "condition") -> None:
     """Inside a scenario coroutine: poll until ``predicate()`` is true."""
     deadline = time.monotonic() + timeout
