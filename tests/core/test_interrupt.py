@@ -275,13 +275,15 @@ async def test_a_foreign_cancellation_is_not_mistaken_for_stop(tmp_path: Path) -
     # cancellation (the turn stays resumable), not become an "interrupted" turn.
     engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
     seen: list[ev.Event] = []
+    started = asyncio.Event()
 
     async def consume() -> None:
         async for event in engine.run("go"):
             seen.append(event)
+            started.set()
 
     task = asyncio.ensure_future(consume())
-    await asyncio.sleep(0.05)
+    await started.wait()  # the turn is under way, waiting on the model
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -292,12 +294,14 @@ async def test_a_foreign_cancellation_is_not_mistaken_for_stop(tmp_path: Path) -
 async def test_stop_and_quit_together_still_propagate_the_quit(tmp_path: Path) -> None:
     engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
 
+    started = asyncio.Event()
+
     async def consume() -> None:
         async for _ in engine.run("go"):
-            pass
+            started.set()
 
     task = asyncio.ensure_future(consume())
-    await asyncio.sleep(0.05)
+    await started.wait()  # the turn is under way, waiting on the model
     engine.request_interrupt()
     engine.request_interrupt()  # a second press changes nothing
     task.cancel()
