@@ -75,6 +75,7 @@ def qloop(qapp):
         yield loop
     finally:
         try:
+            _cancel_left_tasks(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
@@ -83,3 +84,15 @@ def qloop(qapp):
             # The closed loop's Qt objects (timers, notifiers) freed now: left to a later
             # collection they were freed inside another test's processEvents and Qt crashed.
             gc.collect()
+
+
+def _cancel_left_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what the test left running and let it unwind, as ``asyncio.run`` does: a
+    task spawned at the last moment (a service's start after the first paint) that never
+    ran would otherwise be collected later as a coroutine "never awaited", reported in
+    whichever test the garbage collector happens to run."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.wait(left, timeout=10))
