@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import pytestqt.plugin as pytestqt_plugin
 
 SUPPORT = Path(__file__).parent / "support"
 REPO = Path(__file__).resolve().parents[1]
@@ -71,15 +72,58 @@ def qloop(qapp):
     hooks = sys.get_asyncgen_hooks()
     loop = new_event_loop(qapp)
     asyncio.set_event_loop(loop)
+    _QLOOP[:] = [loop]
     try:
         yield loop
     finally:
         try:
+            _cancel_left_tasks(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+            _QLOOP.clear()
             asyncio.set_event_loop(None)
             sys.set_asyncgen_hooks(*hooks)
             # The closed loop's Qt objects (timers, notifiers) freed now: left to a later
             # collection they were freed inside another test's processEvents and Qt crashed.
             gc.collect()
+
+
+def _cancel_left_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what the test left running and let it unwind, as ``asyncio.run`` does: a
+    task spawned at the last moment (a service's start after the first paint) that never
+    ran would otherwise be collected later as a coroutine "never awaited", reported in
+    whichever test the garbage collector happens to run."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.wait(left, timeout=10))
+
+
+# pytest-qt processes Qt events after each test and around its teardown. With a qasync
+# loop on the app, that runs the loop's pending callbacks too, but outside a running loop:
+# a callback that then makes a task (a service starting after the first paint) failed with
+# "no running event loop" and left its coroutine never awaited. They run as the loop runs
+# them: with it set as the running loop.
+_QLOOP: list[asyncio.AbstractEventLoop] = []
+
+
+def _process_events_on_the_loop() -> None:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    loop = _QLOOP[0] if _QLOOP else None
+    if loop is None or loop.is_closed() or loop.is_running():
+        app.processEvents()
+        return
+    asyncio.events._set_running_loop(loop)
+    try:
+        app.processEvents()
+    finally:
+        asyncio.events._set_running_loop(None)
+
+
+pytestqt_plugin._process_events = _process_events_on_the_loop

@@ -135,11 +135,13 @@ class WakepyInhibitor:
         try:
             mode.__enter__()
         except Exception as exc:  # a library bug must not take the worker down
+            _close_bus_connections(mode)
             raise InhibitError(f"wakepy failed: {exc}") from exc
         if not mode.active:
             result = mode.result
             with contextlib.suppress(Exception):
                 mode.__exit__(None, None, None)
+            _close_bus_connections(mode)
             log.debug("%s", result.get_failure_text(style="inline"))
             raise InhibitError(wakepy_failure(result))
         self._mode = mode
@@ -154,6 +156,22 @@ class WakepyInhibitor:
             mode.__exit__(None, None, None)
         except Exception:
             log.warning("wakepy could not release its hold", exc_info=True)
+
+
+def _close_bus_connections(mode: Any) -> None:
+    """Close the D-Bus connections a mode that never became active opened.
+
+    wakepy closes its adapter's connections only when an active method is
+    deactivated; after a refused or failed activation they stayed open until the
+    garbage collector found them, one socket to the session bus per failed turn.
+    """
+    adapter = getattr(mode, "_dbus_adapter_instance", None)  # wakepy 1.x: created on first use
+    if adapter is None:
+        return
+    try:
+        adapter.close_connections()
+    except Exception:
+        log.debug("closing wakepy's D-Bus connections failed", exc_info=True)
 
 
 def wakepy_failure(result: Any) -> str:

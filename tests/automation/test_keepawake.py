@@ -287,9 +287,12 @@ def test_a_refusing_desktop_service_is_an_inhibit_error(session_bus: str) -> Non
 
         conn.send(new_error(msg, "org.freedesktop.DBus.Error.AccessDenied", "s", ("not you",)))
 
-    with FakeService(session_bus, PM, refuse):
+    with FakeService(session_bus, PM, refuse) as service:
         with pytest.raises(InhibitError) as caught:
             WakepyInhibitor().acquire("why")
+        # the refused attempt's bus connection is closed, not left to the garbage collector
+        asker = service.senders[0]
+        _wait(lambda: not _has_owner(session_bus, asker))
     message = str(caught.value)
     assert message.startswith(f"{PM}: ") and "AccessDenied" in message
     assert message.endswith(f"; {GNOME}: not running")

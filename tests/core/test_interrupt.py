@@ -124,8 +124,16 @@ async def test_stop_during_concurrent_reads(tmp_path: Path) -> None:
         tmp_path,
         tools=[fake_tool("hang", hang), fake_tool("quick", quick)],
     )
-    asyncio.get_running_loop().call_later(0.05, engine.request_interrupt)
-    events = await asyncio.wait_for(_collect(engine), timeout=5)
+
+    async def collect() -> list[ev.Event]:
+        seen = []
+        async for event in engine.run("go"):
+            seen.append(event)
+            if isinstance(event, ev.ToolFinished) and event.name == "quick":
+                engine.request_interrupt()  # the two hangs still running
+        return seen
+
+    events = await asyncio.wait_for(collect(), timeout=30)
     ends_interrupted(events)
     statuses = sorted(e.status for e in events if isinstance(e, ev.ToolFinished))
     assert statuses == ["interrupted", "interrupted", "ok"]
@@ -267,13 +275,15 @@ async def test_a_foreign_cancellation_is_not_mistaken_for_stop(tmp_path: Path) -
     # cancellation (the turn stays resumable), not become an "interrupted" turn.
     engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
     seen: list[ev.Event] = []
+    started = asyncio.Event()
 
     async def consume() -> None:
         async for event in engine.run("go"):
             seen.append(event)
+            started.set()
 
     task = asyncio.ensure_future(consume())
-    await asyncio.sleep(0.05)
+    await started.wait()  # the turn is under way, waiting on the model
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -284,12 +294,14 @@ async def test_a_foreign_cancellation_is_not_mistaken_for_stop(tmp_path: Path) -
 async def test_stop_and_quit_together_still_propagate_the_quit(tmp_path: Path) -> None:
     engine, _ = make_engine([{"text": "late", "delay": 30}], tmp_path)
 
+    started = asyncio.Event()
+
     async def consume() -> None:
         async for _ in engine.run("go"):
-            pass
+            started.set()
 
     task = asyncio.ensure_future(consume())
-    await asyncio.sleep(0.05)
+    await started.wait()  # the turn is under way, waiting on the model
     engine.request_interrupt()
     engine.request_interrupt()  # a second press changes nothing
     task.cancel()

@@ -333,7 +333,10 @@ def test_ci_and_readme_run_the_same_two_commands() -> None:
     readme = (REPO / "README.md").read_text()
     assert "scripts/dev app  " in readme and "scripts/dev test  " in readme
     dev = DEV.read_text()
-    assert 'timeout --kill-after=30 1800 "$VENV/bin/python" -m pytest' in dev
+    assert 'timeout --kill-after=30 1800 "$VENV/bin/python" -m pytest ${parallel[@]+' in dev
+    assert 'parallel=(-n "$OPENWORKER_TEST_WORKERS" --dist loadfile)' in dev
+    dev_extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert any(r.startswith("pytest-xdist") for r in dev_extra)  # what -n needs, on a fresh machine
     assert os.access(DEV, os.X_OK)
 
 

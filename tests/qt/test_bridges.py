@@ -198,6 +198,7 @@ def test_a_detached_bridge_hears_nothing(qloop, tmp_path: Path) -> None:
     world = World(tmp_path, [{"chunks": WORDS, "delay": 0.002}, {"text": "again"}])
     bridge = EngineBridge(world.manager)
     seen = Recorder(bridge)
+    control = Recorder(EngineBridge(world.manager))  # stays attached: its frames pace the test
     sid = world.session()
 
     async def scenario() -> None:
@@ -207,9 +208,12 @@ def test_a_detached_bridge_hears_nothing(qloop, tmp_path: Path) -> None:
         bridge.detach()  # the window closes mid-stream
         before = len(seen.log)
         await task
-        await asyncio.sleep(0.05)  # several frames: a live timer would have flushed by now
+        # The attached bridge has flushed the whole turn, a frame after the detached
+        # one's timer would have fired too.
+        await until(lambda: "".join(control.texts(sid)) == "".join(WORDS), what="flushed")
         assert len(seen.log) == before
         await _turn(world, sid, "more")
+        await until(lambda: control.texts(sid)[-1:] == ["again"], what="second turn flushed")
         assert len(seen.log) == before
 
     qloop.run_until_complete(scenario())
@@ -306,6 +310,8 @@ def test_a_detached_inbox_bridge_stops_listening_and_polling(qloop, tmp_path: Pa
     inbox = Inbox(db)
     bridge = InboxBridge(inbox, poll_ms=10)
     seen = InboxRecorder(bridge)
+    control_bridge = InboxBridge(inbox, poll_ms=10)  # stays attached: its polls pace the test
+    control = InboxRecorder(control_bridge)
     bridge.detach()
     assert bridge._on_inbox_item not in inbox.listeners
     other_db = Database(path)
@@ -313,9 +319,13 @@ def test_a_detached_inbox_bridge_stops_listening_and_polling(qloop, tmp_path: Pa
     async def scenario() -> None:
         _ask(inbox, "s1", "c1")
         _ask(Inbox(other_db), "s1", "c2")
-        await asyncio.sleep(0.1)  # ten poll intervals
+        await until(lambda: len(control.added) == 2, what="the other process's ask polled")
+        # one more poll of the same interval after it: a live poll would have seen c2
+        _ask(Inbox(other_db), "s1", "c3")
+        await until(lambda: len(control.added) == 3, what="a later poll")
 
     qloop.run_until_complete(scenario())
+    control_bridge.detach()
     other_db.close()
     db.close()
     assert (seen.added, seen.resolved, seen.changes) == ([], [], 0)

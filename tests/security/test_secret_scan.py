@@ -77,6 +77,7 @@ async def test_secrets_never_leave_the_keyring(stub: StubServer, isolated_state:
     finally:
         logging.getLogger().removeHandler(handler)
         handler.close()
+        await rt.stop()  # closes the SDK's connection to the stub, on this test's loop
         rt.close()
 
     assert events[-1].status == "error"

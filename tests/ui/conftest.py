@@ -21,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_for(loop: asyncio.AbstractEventLoop, predicate: Callable[[], object],
-             timeout: float = 5.0, what: str = "condition") -> None:
+             timeout: float = 30.0, what: str = "condition") -> None:
     async def poll() -> None:
         deadline = time.monotonic() + timeout
         while not predicate():
@@ -32,7 +32,7 @@ def wait_for(loop: asyncio.AbstractEventLoop, predicate: Callable[[], object],
     loop.run_until_complete(poll())
 
 
-async def until(predicate: Callable[[], object], timeout: float = 5.0,  # noqa: ASYNC109
+async def until(predicate: Callable[[], object], timeout: float = 30.0,  # noqa: ASYNC109
                 what: str = "condition") -> None:
     """Inside a scenario coroutine: poll until ``predicate()`` is true."""
     deadline = time.monotonic() + timeout
@@ -40,6 +40,34 @@ async def until(predicate: Callable[[], object], timeout: float = 5.0,  # noqa: 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+def posted_marker() -> Callable[[], bool]:
+    """Post a marker event to Qt's queue and start a zero timer now; the returned
+    check is true once both have arrived. Qt delivers posted events in order, and
+    timers by when they are due, so by then every event posted and every zero timer
+    started before (a queued signal from a worker thread, a deferred layout, a
+    ``singleShot(0)``) has been handled: wait on it before asserting that one of
+    them did nothing."""
+    from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+
+    class Marker(QObject):
+        delivered = False
+
+        def event(self, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.User:
+                self.delivered = True
+                return True
+            return super().event(event)
+
+    marker = Marker()
+    QCoreApplication.postEvent(marker, QEvent(QEvent.Type.User))
+    timer = QTimer(marker)
+    timer.setSingleShot(True)
+    fired: list[bool] = []
+    timer.timeout.connect(lambda: fired.append(True))
+    timer.start(0)
+    return lambda: marker.delivered and bool(fired)
 
 
 def run(loop: asyncio.AbstractEventLoop, scenario: Callable[[], Any]) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -161,7 +160,9 @@ def test_closing_the_dialog_is_not_an_answer(qtbot, qloop, make_desktop, tmp_pat
         await until(lambda: _dialog(window) is not None, what="dialog")
         dialog = _dialog(window)
         dialog.close()  # the window's close button, or the app closing its windows
-        await asyncio.sleep(0.2)
+        # deleted on close: once it is gone, its close has been handled (an answer
+        # would have been given on the way)
+        await until(lambda: not window.cards.dialogs, what="the dialog gone")
         item = desktop.runtime.inbox.find(dialog.request.session_id, dialog.request.call_id)
         seen["status"] = item.status
         seen["running"] = desktop.manager.is_running(window.session_id)
@@ -255,7 +256,8 @@ def test_an_ask_of_the_session_on_screen_is_answered_on_its_card(qtbot, qloop, m
         type_and_enter(qtbot, window, "write the file")
         await until(lambda: window.view.cards(), what="card")
         [card] = window.view.cards()
-        await asyncio.sleep(0.1)  # time for a dialog to open, if one were going to
+        # (no wait: the presenter places the card and decides on a dialog in one step,
+        # InboxPresenter._present, so a dialog would be open already)
         seen["dialogs"] = dict(window.cards.dialogs)
         seen["focus on approve"] = QApplication.focusWidget() is card.panel.once
         seen["notified"] = list(notes.shown)
@@ -284,8 +286,7 @@ def test_the_card_does_not_take_the_focus_from_a_draft(qtbot, qloop, make_deskto
         type_and_enter(qtbot, window, "write the file")
         qtbot.keyClicks(window.composer.edit, "and then")  # before the ask arrives
         await until(lambda: window.view.cards(), what="card")
-        await asyncio.sleep(0.1)
-        seen["dialogs"] = dict(window.cards.dialogs)
+        seen["dialogs"] = dict(window.cards.dialogs)  # decided with the card (InboxPresenter._present)
         seen["focus"] = QApplication.focusWidget() is window.composer.edit
         qtbot.keyClicks(window.composer.edit, " a summary")  # a space: still the draft's
         seen["pending"] = len(desktop.inbox.pending())

@@ -9,6 +9,7 @@ from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import markdown_style
 from openworker_qt.ui.transcript_view import TranscriptView
+from tests.ui.conftest import posted_marker
 
 ANSWER = "To recompute it:\n\n```python\ndef growth(before: int, after: int) -> float:\n" \
          "    return (after - before) / before\n```\n"
@@ -37,7 +38,7 @@ def test_code_shown_before_pygments_is_coloured_once_it_loads(qtbot, monkeypatch
     view.resize(900, 500)
     view.show()
     qtbot.waitExposed(view)
-    qtbot.wait(300)
+    qtbot.waitUntil(posted_marker())  # laid out and painted (the highlighter waits 1.5 s)
     assert not markdown_style.highlighter_ready()
     plain = _coloured_pixels(view)  # painted before the highlighter: no syntax colours
     qtbot.waitUntil(markdown_style.highlighter_ready, timeout=20_000)  # loads after a pause

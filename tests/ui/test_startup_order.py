@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from PySide6.QtWidgets import QMainWindow
 
 from openworker_qt.ui.first_paint import after_first_paint
 from openworker_qt.ui.transcript_view import TranscriptView
-from tests.ui.conftest import run, until
+from tests.ui.conftest import posted_marker, run, until
 
 
 def test_callback_runs_once_after_the_first_paint(qloop) -> None:
@@ -25,12 +23,14 @@ def test_callback_runs_once_after_the_first_paint(qloop) -> None:
     after_first_paint(window, lambda: calls.append(bool(painted)))
 
     async def scenario() -> None:
-        await asyncio.sleep(0.05)
+        await until(posted_marker(), what="queued events and zero timers handled")
         assert calls == []  # not shown, not painted: nothing yet
         window.show()
         await until(lambda: calls, what="callback")
+        repaints = len(painted)
         window.update()
-        await asyncio.sleep(0.05)
+        await until(lambda: len(painted) > repaints, what="the repaint")
+        await until(posted_marker(), what="what the repaint queued")
 
     run(qloop, scenario)
     assert calls == [True]
@@ -46,7 +46,7 @@ def test_transcript_warm_up_starts_after_the_view_paints(qloop) -> None:
     assert pending and not view.warm_up.started
 
     async def scenario() -> None:
-        await asyncio.sleep(0.05)
+        await until(posted_marker(), what="queued events and zero timers handled")
         assert len(view.warm_up.pending) == pending  # nothing before the view is on screen
         view.show()
         await until(lambda: not view.warm_up.pending, what="warm-up done")

@@ -17,7 +17,7 @@ from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_pages import session_head
 from openworker_qt.qt.transcript_reducer import newest_page, older_items
 from openworker_qt.ui.transcript_text import StreamingDocument, stable_prefix
-from tests.ui.conftest import run, until
+from tests.ui.conftest import posted_marker, run, until
 
 
 def _history(turns: int) -> list[dict[str, Any]]:
@@ -92,8 +92,8 @@ def test_a_page_read_for_a_session_no_longer_shown_is_dropped(qtbot, make_deskto
     model.reset(sid, items, pages=pages)
     model.request_units(0)
     model.reset("b", [TranscriptItem("user", text="hi")])
-    model.wait_pages()
-    qtbot.wait(20)
+    model.wait_pages()  # read: its result is queued to the model …
+    qtbot.waitUntil(posted_marker())  # … and delivered
     assert model.rowCount() == 1 and model.item(0).text == "hi"
     assert model.cached_pages() == 0 and not model.paged()
 
