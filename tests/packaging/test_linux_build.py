@@ -100,6 +100,11 @@ def test_bundle_layout_and_size(build: Build) -> None:
     for unwanted in ("libQt6WebEngineCore.so.6", "libQt6Quick.so.6", "libQt6Qml.so.6",
                      "libQt63DCore.so.6", "tkinter", "mypy", "_pytest", "pytestqt"):
         assert unwanted not in names, unwanted
+    # AWS Bedrock's models are in (and the credential services'), the other services' not
+    models = internal / "botocore" / "data"
+    if models.is_dir():
+        assert (models / "bedrock-runtime").is_dir() and (models / "endpoints.json").is_file()
+        assert not (models / "s3").exists() and not (models / "ec2").exists()
     assert build.size_mb() < MAX_BUNDLE_MB
 
 

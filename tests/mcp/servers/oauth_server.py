@@ -32,6 +32,8 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 PORT = int(sys.argv[1])
 BASE = f"http://127.0.0.1:{PORT}"
 TOKEN_SECONDS = int(os.environ.get("TOKEN_SECONDS", "3600"))
+#: How long a token got by a refresh lives (default: as long as the first one).
+REFRESHED_TOKEN_SECONDS = int(os.environ.get("REFRESHED_TOKEN_SECONDS", str(TOKEN_SECONDS)))
 
 
 class Provider:
@@ -63,14 +65,15 @@ class Provider:
     async def load_authorization_code(self, client, authorization_code):
         return self.codes.get(authorization_code)
 
-    def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
+    def _issue(self, client_id: str, scopes: list[str], resource: str | None,
+               seconds: int = TOKEN_SECONDS) -> OAuthToken:
         access, refresh = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         self.access[access] = AccessToken(token=access, client_id=client_id, scopes=scopes,
-                                          expires_at=int(time.time()) + TOKEN_SECONDS,
+                                          expires_at=int(time.time()) + seconds,
                                           resource=resource)
         self.refresh[refresh] = RefreshToken(token=refresh, client_id=client_id, scopes=scopes,
                                              resource=resource)
-        return OAuthToken(access_token=access, token_type="Bearer", expires_in=TOKEN_SECONDS,
+        return OAuthToken(access_token=access, token_type="Bearer", expires_in=seconds,
                           refresh_token=refresh, scope=" ".join(scopes))
 
     async def exchange_authorization_code(self, client, authorization_code):
@@ -84,7 +87,8 @@ class Provider:
     async def exchange_refresh_token(self, client, refresh_token, scopes):
         self.refresh.pop(refresh_token.token, None)
         self.counts["refreshes"] += 1
-        return self._issue(client.client_id, scopes or refresh_token.scopes, refresh_token.resource)
+        return self._issue(client.client_id, scopes or refresh_token.scopes, refresh_token.resource,
+                           REFRESHED_TOKEN_SECONDS)
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         found = self.access.get(token)
