@@ -249,6 +249,11 @@ class LiveSettings:
                 out.append(extra)
         return tuple(out)
 
+    def sensitive(self) -> tuple[str, ...]:
+        """The sensitive paths alone, read now (what a tool's context needs for each
+        call: a whole :meth:`read` resolved the workspace and every root for it)."""
+        return _strings(_live(self._sensitive))
+
     def read(self) -> PermissionSettings:
         """A new reading of every setting (the attached files: when first needed)."""
         ws = self.workspace()

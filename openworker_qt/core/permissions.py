@@ -254,7 +254,8 @@ class PermissionEngine:
         return self.settings().protected
 
     def sensitive_paths(self) -> tuple[str, ...]:
-        return self.settings().sensitive
+        held = self._block()
+        return held.sensitive if held is not None else self.live.sensitive()
 
     def shell_allowlist(self) -> list[str]:
         return list(self.settings().shell_allowlist)
