@@ -66,7 +66,10 @@ class StatusLine(QLabel):
                 provider=event.provider)
         elif isinstance(event, ev.AnswerOpened):
             self._detail[sid] = answer_opened_text(self._model_of(sid))
-        elif isinstance(event, ev.IterationEnded | ev.ToolFinished | ev.AssistantMessage):
+        elif isinstance(event, ev.IterationEnded | ev.ToolFinished):
+            # (not on an answer's AssistantMessage: the model is called again only after
+            # tools ran; the status said "Waiting for…" between a finished answer and its
+            # turn's end)
             self._detail[sid] = waiting_for_model_text(self._model_of(sid))
 
     def on_running(self, session_id: str, running: bool) -> None:
