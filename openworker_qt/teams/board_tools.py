@@ -39,7 +39,7 @@ from openworker_qt.teams.model import WORKER_TARGETS, Actor, BoardError, Item, I
 from openworker_qt.teams.store import TeamStore
 
 __all__ = ["LEAD_TOOLS", "WORKER_TOOLS", "board_tools", "item_ref", "render_board",
-           "team_outputs"]
+           "session_board_tools", "team_outputs"]
 
 LEAD_TOOLS = ("board_list", "board_create", "board_assign", "board_transition",
               "board_comment", "board_link")
@@ -280,3 +280,14 @@ def board_tools(store: TeamStore, team_id: str, actor: Actor, *,
         tools.append(board.tool("board_claim", "Take an open, unassigned item for yourself.",
                                 _schema({"item": _ITEM}, ("item",)), board.claim))
     return tools
+
+
+def session_board_tools(store: TeamStore, session_id: str, *,
+                        outputs: Path | None = None) -> list[Tool]:
+    """The board tools of the session ``session_id``, its actor bound from its role in
+    its team (the lead, or ``worker:<name>``); none for a session outside any team."""
+    found = store.team_for_session(session_id)
+    if found is None:
+        return []
+    team, role = found
+    return board_tools(store, team.id, Actor.parse(role), outputs=outputs)
