@@ -270,6 +270,8 @@ def test_runner_facts_are_checked(running: Running) -> None:
         ("check_in", "", {"at": "soon"}, "moment"),
         ("worker_staffed", "", {"worker": {"name": "x"}}, "needs a worker"),
         ("plan_proposed", "", {"plan": {"outcome": "x", "items": []}}, "can no longer"),
+        ("chat", "", {"to": "lead", "text": "hi", "sender": "x"}, "chat takes to, text; not sender"),
+        ("spend", "", {"usd": 1.0, "model": "x"}, "spend takes usd, tokens; not model"),
     ]
     for kind, item_id, data, message in cases:
         with pytest.raises(BoardError, match=message):
