@@ -232,3 +232,23 @@ def test_the_board_tools_come_with_the_role_whatever_the_persona(running: Runnin
     assert kept == {"board_list", "board_create", "board_transition", "board_comment",
                     "board_result"}
     assert {family_of(t) for t in registry if t.name.startswith("board_")} == {BOARD}
+
+
+async def test_a_create_run_again_finds_its_item(running: Running, tmp_path: Path) -> None:
+    """A resumed turn re-runs a board call that had no result: no second item."""
+    lead = tools_of(running.store, running.id, LEAD)
+    args = {"title": "Appendix", "criteria": "the tables", "worker": "writer"}
+    first = await run(lead["board_create"], args, tmp_path)
+    again = await run(lead["board_create"], args, tmp_path)
+    assert first.content == "Created item #4 and assigned it to writer."
+    assert again.content == ("Item #4 already exists with this title and criteria (open); "
+                             "nothing was added.")
+    other = await run(lead["board_create"], {**args, "criteria": "the tables and sources"},
+                      tmp_path)
+    assert other.content == "Created item #5 and assigned it to writer."
+    # Another actor's identical follow-up is its own item.
+    writer = tools_of(running.store, running.id, WRITER)
+    out = await run(writer["board_create"], {"title": "Appendix", "criteria": "the tables"},
+                    tmp_path)
+    assert out.content.startswith("Created item #6")
+    assert len(running.store.items(running.id)) == 6
