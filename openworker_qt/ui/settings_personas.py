@@ -57,6 +57,34 @@ def _built_in_words() -> dict[str, str]:
         "A long-lived personal assistant that keeps notes and remembers":
             QCoreApplication.translate(
                 "Personas", "A long-lived personal assistant that keeps notes and remembers"),
+        "Team": QCoreApplication.translate("Personas", "Team"),
+        "A lead who plans a big outcome, staffs coworkers to do the parts and assembles the result":
+            QCoreApplication.translate(
+                "Personas", "A lead who plans a big outcome, staffs coworkers to do the parts and assembles the result"),
+        "Software team": QCoreApplication.translate("Personas", "Software team"),
+        "A tech lead who splits a change across coders and a reviewer, then merges the work":
+            QCoreApplication.translate(
+                "Personas", "A tech lead who splits a change across coders and a reviewer, then merges the work"),
+        "DevOps team": QCoreApplication.translate("Personas", "DevOps team"),
+        "An operations lead who investigates, plans reversible changes and has them done and checked":
+            QCoreApplication.translate(
+                "Personas", "An operations lead who investigates, plans reversible changes and has them done and checked"),
+        "Researcher": QCoreApplication.translate("Personas", "Researcher"),
+        "Finds and reads the sources for one question and reports what they say":
+            QCoreApplication.translate(
+                "Personas", "Finds and reads the sources for one question and reports what they say"),
+        "Analyst": QCoreApplication.translate("Personas", "Analyst"),
+        "Works through figures and tables and shows how each result was reached":
+            QCoreApplication.translate(
+                "Personas", "Works through figures and tables and shows how each result was reached"),
+        "Writer": QCoreApplication.translate("Personas", "Writer"),
+        "Turns notes and findings into a clear, finished document":
+            QCoreApplication.translate(
+                "Personas", "Turns notes and findings into a clear, finished document"),
+        "Reviewer": QCoreApplication.translate("Personas", "Reviewer"),
+        "Checks work against its acceptance criteria and says exactly what falls short":
+            QCoreApplication.translate(
+                "Personas", "Checks work against its acceptance criteria and says exactly what falls short"),
     }
 
 
