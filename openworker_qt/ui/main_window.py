@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
             persona=self.composer.current_persona, model=self.composer.current_model,
             workspace=lambda: str(self.folder_button.new_folder or self.default_workspace),
             refresh=self.refresh_sessions, say=self.show_message)
+        self.sidebar.add_section(self.teams.tree)
         self.pickers = SessionPickers(self.composer, manager, settings,
                                       current=lambda: self.session_id,
                                       warn=self.banner.show_message, parent=self)

@@ -66,7 +66,7 @@ def tokens_text(n: int) -> str:
     return str(n)
 
 
-class CardDelegate(QStyledItemDelegate):
+class TeamCardDelegate(QStyledItemDelegate):
     """Group headers ("IN PROGRESS 2") and item cards (title; worker · cost · mark;
     last comment)."""
 
@@ -204,7 +204,7 @@ class TeamBoard(QFrame):
         self.list = QListView()
         self.list.setObjectName("teamItems")
         self.list.setModel(self.model)
-        self.list.setItemDelegate(CardDelegate(self.list))
+        self.list.setItemDelegate(TeamCardDelegate(self.list))
         self.list.setFrameShape(QFrame.Shape.NoFrame)
         self.list.setMouseTracking(True)
         self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)

@@ -25,6 +25,7 @@ from openworker_qt.core.background import spawn
 from openworker_qt.qt.team_board_model import BoardFeed, BoardSource
 from openworker_qt.teams.model import USER, Actor, BoardError, BoardEvent, Team
 from openworker_qt.ui.team_board import TeamBoard
+from openworker_qt.ui.team_sidebar import TeamSessions, TeamsSource
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 TEAM_PERSONAS = frozenset({"team", "software-team", "devops-team"})
 
 
-class TeamStore(BoardSource, Protocol):
+class TeamStore(BoardSource, TeamsSource, Protocol):
     """What the window uses of the team store."""
 
     listeners: list[Callable[[BoardEvent], None]]
@@ -92,6 +93,9 @@ class TeamPart(QObject):
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         window.resizeDocks([self.dock], [340], Qt.Orientation.Horizontal)
         self.dock.hide()
+        #: the sidebar's Teams section (the window places it above the session list)
+        self.tree = TeamSessions()
+        self.tree.open_session.connect(open_session)
 
     def attach(self, store: TeamStore, runner: TeamRunner | None = None, *,
                is_team_persona: Callable[[str], bool] | None = None) -> None:
@@ -102,7 +106,9 @@ class TeamPart(QObject):
             self.is_team_persona = is_team_persona
         self.feed = BoardFeed(self.board.model, store, self)
         store.listeners.append(self.feed.listener)
+        self.feed.arrived.connect(lambda _event: self.tree.changed())
         self.board.act = self._act
+        self.tree.attach(store)
 
     def detach(self) -> None:
         if self.store is not None and self.feed is not None:

@@ -7794,4 +7794,482 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
         </message>
     </context>
+    <context>
+        <name>PlanCard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="77" />
+            <source>Keep at least one work item: a team needs something to do.</source>
+            <translation>请至少保留一项工作：团队需要有事可做。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="79" />
+            <source>A work item names a worker who is not on the team.</source>
+            <translation>有一项工作指定的成员不在团队中。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="81" />
+            <source>Two workers have the same name; the lead has to rename one.</source>
+            <translation>有两名成员同名；需要负责人为其中一名改名。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="83" />
+            <source>Two work items are the same; decline and ask the lead for a new plan.</source>
+            <translation>有两项工作重复；请拒绝并让负责人重新制定计划。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
+            <source>Choose between 1 and 8 workers at once.</source>
+            <translation>同时工作的成员请选择 1 到 8 名。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="86" />
+            <source>This plan cannot run as it is. Decline it and tell the lead what to fix.</source>
+            <translation>这份计划无法按原样执行。请拒绝它，并告诉负责人需要修改什么。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="107" />
+            <source>Done when: {criteria}</source>
+            <translation>完成标准：{criteria}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="111" />
+            <source>Worker: {name}</source>
+            <translation>成员：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="112" />
+            <source>Not assigned yet</source>
+            <translation>尚未分配</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="117" />
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
+            <source>Remove “{title}” from the plan</source>
+            <translation>从计划中移除“{title}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="158" />
+            <source>Team plan for your approval</source>
+            <translation>待你批准的团队计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="162" />
+            <source>Outcome</source>
+            <translation>目标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="164" />
+            <source>Work items</source>
+            <translation>工作项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="168" />
+            <source>Workers</source>
+            <translation>成员</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
+            <source>Limits</source>
+            <translation>限额</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="175" />
+            <source>Problem with the plan</source>
+            <translation>计划有问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="207" />
+            <source>Persona of {name}</source>
+            <translation>{name} 的角色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="215" />
+            <source>Read-only</source>
+            <translation>只读</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="216" />
+            <source>This worker may read and search but not change files</source>
+            <translation>该成员可以读取和搜索，但不能修改文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="217" />
+            <source>{name} is read-only</source>
+            <translation>{name} 为只读</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="233" />
+            <source>No limit</source>
+            <translation>不限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="235" />
+            <source>Team budget in dollars</source>
+            <translation>团队预算（美元）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="236" />
+            <source>Cost budget</source>
+            <translation>费用预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="243" />
+            <source>Team budget in tokens</source>
+            <translation>团队预算（令牌）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="244" />
+            <source>Token budget</source>
+            <translation>令牌预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="248" />
+            <source>Workers in parallel</source>
+            <translation>同时工作的成员数</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="249" />
+            <source>Workers at once</source>
+            <translation>同时工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="256" />
+            <source>Reason for declining (optional)</source>
+            <translation>拒绝理由（可选）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="257" />
+            <source>Reason for declining</source>
+            <translation>拒绝理由</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="260" />
+            <source>Decline</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="263" />
+            <source>Accept plan</source>
+            <translation>接受计划</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamBoardModel</name>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="58" />
+            <source>Open</source>
+            <translation>待办</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="58" />
+            <source>In progress</source>
+            <translation>进行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="59" />
+            <source>Review</source>
+            <translation>待审核</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="59" />
+            <source>Done</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="60" />
+            <source>Blocked</source>
+            <translation>受阻</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="60" />
+            <source>Canceled</source>
+            <translation>已取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="71" />
+            <source>with {worker}</source>
+            <translation>由 {worker} 负责</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="72" />
+            <source>not assigned</source>
+            <translation>未分配</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="73" />
+            <source>{cost} so far</source>
+            <translation>目前花费 {cost}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="75" />
+            <source>no progress for a while</source>
+            <translation>一段时间没有进展</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="77" />
+            <source>last comment: {text}</source>
+            <translation>最新评论：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="153" />
+            <source>{state}: {n} items</source>
+            <translation>{state}：{n} 项</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamCardDelegate</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="133" />
+            <source>No progress</source>
+            <translation>没有进展</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="140" />
+            <source>Unassigned</source>
+            <translation>未分配</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamBoard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="180" />
+            <source>Team outcome</source>
+            <translation>团队目标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="184" />
+            <source>Team status</source>
+            <translation>团队状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="189" />
+            <source>Team spend</source>
+            <translation>团队花费</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="196" />
+            <source>Budget used</source>
+            <translation>已用预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="213" />
+            <source>Work items</source>
+            <translation>工作项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="222" />
+            <source>Team board</source>
+            <translation>团队看板</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="237" />
+            <source>{state} · {done} of {total} done</source>
+            <translation>{state} · 已完成 {done}/{total}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="248" />
+            <source>The lead is planning</source>
+            <translation>负责人正在制定计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="249" />
+            <source>Waiting for you to approve the plan</source>
+            <translation>等待你批准计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="250" />
+            <source>Working</source>
+            <translation>工作中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="251" />
+            <source>The lead is putting the result together</source>
+            <translation>负责人正在汇总成果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="252" />
+            <source>Finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="253" />
+            <source>Stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="254" />
+            <source>Paused: the budget is used up</source>
+            <translation>已暂停：预算已用完</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="255" />
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="259" />
+            <source>{spent} of {budget}</source>
+            <translation>{spent}（预算 {budget}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="263" />
+            <source>{used} of {budget} tokens</source>
+            <translation>{used} 令牌（预算 {budget}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
+            <source>{used} tokens</source>
+            <translation>{used} 令牌</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="267" />
+            <source>Spent {cost} · {tokens}</source>
+            <translation>已花费 {cost} · {tokens}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="298" />
+            <source>Open the worker's session</source>
+            <translation>打开该成员的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
+            <source>Accept</source>
+            <translation>接受</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
+            <source>Send back…</source>
+            <translation>退回…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
+            <source>Reopen</source>
+            <translation>重新打开</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="309" />
+            <source>Assign to</source>
+            <translation>分配给</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
+            <source>Comment…</source>
+            <translation>评论…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="316" />
+            <source>Cancel this item</source>
+            <translation>取消此项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="328" />
+            <source>Send back</source>
+            <translation>退回</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="328" />
+            <source>Comment</source>
+            <translation>评论</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="329" />
+            <source>What should change in “{title}”?</source>
+            <translation>“{title}”需要改什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="330" />
+            <source>Your comment on “{title}”</source>
+            <translation>你对“{title}”的评论</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="332" />
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
+            <source>That did not work: {reason}</source>
+            <translation>操作未成功：{reason}</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamPart</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="90" />
+            <source>Team</source>
+            <translation>团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="122" />
+            <source>the team is not available</source>
+            <translation>团队不可用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="141" />
+            <source>Team · {worker}</source>
+            <translation>团队 · {worker}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="178" />
+            <source>The team could not start.</source>
+            <translation>团队未能启动。</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamSessions</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="53" />
+            <source>Teams</source>
+            <translation>团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="54" />
+            <source>Each team under its lead, its workers below</source>
+            <translation>每个团队位于其负责人之下，成员列在下方</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="79" />
+            <source>{done} of {total} done</source>
+            <translation>已完成 {done}/{total}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="81" />
+            <source>Planning</source>
+            <translation>制定计划中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
+            <source>Plan waiting for you</source>
+            <translation>计划等待你批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="83" />
+            <source>Putting it together</source>
+            <translation>汇总中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
+            <source>Finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
+            <source>Stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
+            <source>Budget used up</source>
+            <translation>预算已用完</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+    </context>
 </TS>
