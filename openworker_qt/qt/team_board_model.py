@@ -78,6 +78,12 @@ def item_sentence(item: Item) -> str:
     return " · ".join(parts)
 
 
+def board_order(item: Item) -> tuple[float, int, str]:
+    """An item's place in its group: oldest first; items made together (a plan's) in
+    the order of their ids (``<team>-2`` before ``<team>-10``)."""
+    return item.created_at, len(item.id), item.id
+
+
 class BoardSource(Protocol):
     """What the board reads (the team store)."""
 
@@ -170,7 +176,7 @@ class TeamBoardModel(QAbstractListModel):
         self.beginResetModel()
         self.team = team
         self._groups = {s: [] for s in STATES}
-        for item in sorted(items, key=lambda i: (i.created_at, i.id)):
+        for item in sorted(items, key=board_order):
             self._groups[item.state].append(item)
         self.endResetModel()
         self.team_changed.emit(team)
@@ -200,7 +206,7 @@ class TeamBoardModel(QAbstractListModel):
         group = self._groups[item.state]
         at = len(group)
         for n, other in enumerate(group):
-            if (item.created_at, item.id) < (other.created_at, other.id):
+            if board_order(item) < board_order(other):
                 at = n
                 break
         row = self.header_row(item.state) + 1 + at

@@ -278,7 +278,7 @@ class PlanCard(QWidget):
             if check.isChecked():
                 mode = READ_ONLY_MODE
             elif spec.mode == READ_ONLY_MODE:
-                mode = "ask"
+                mode = "interactive"  # asks before anything consequential
             workers.append(replace(spec, persona=str(box.currentData() or spec.persona), mode=mode))
         usd = self.budget_usd.value()
         tokens = self.budget_tokens.value()

@@ -17,6 +17,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTreeView, QWidget
 
+from openworker_qt.qt.team_board_model import board_order
 from openworker_qt.teams.model import Item, ItemState, Team, TeamState
 from openworker_qt.ui import design
 
@@ -128,7 +129,7 @@ class TeamSessions(QTreeView):
     def _workers(items: list[Item]) -> list[tuple[str, str]]:
         """(session, "worker · item title") for each worker's session, first item first."""
         seen: dict[str, str] = {}
-        for item in sorted(items, key=lambda i: (i.created_at, i.id)):
+        for item in sorted(items, key=board_order):
             if item.session_id and item.session_id not in seen:
                 seen[item.session_id] = f"{item.assignee or '—'} · {item.title}"
         return list(seen.items())

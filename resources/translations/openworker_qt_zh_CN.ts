@@ -8015,7 +8015,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>最新评论：{text}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/qt/team_board_model.py" line="153" />
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="159" />
             <source>{state}: {n} items</source>
             <translation>{state}：{n} 项</translation>
         </message>
@@ -8222,52 +8222,52 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamSessions</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="53" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="54" />
             <source>Teams</source>
             <translation>团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="54" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="55" />
             <source>Each team under its lead, its workers below</source>
             <translation>每个团队位于其负责人之下，成员列在下方</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="79" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="80" />
             <source>{done} of {total} done</source>
             <translation>已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="81" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
             <source>Planning</source>
             <translation>制定计划中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="83" />
             <source>Plan waiting for you</source>
             <translation>计划等待你批准</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="83" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
             <source>Putting it together</source>
             <translation>汇总中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
             <source>Budget used up</source>
             <translation>预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="88" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>

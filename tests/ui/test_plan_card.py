@@ -61,7 +61,8 @@ def test_edits_are_sent_as_the_edited_plan(qtbot) -> None:
     edited = Plan.from_json(json.loads(answers[0][len("approve: "):]))
     assert [i.key for i in edited.items] == ["a", "c"]
     assert [(w.name, w.persona, w.mode) for w in edited.workers] == [
-        ("res", "researcher", "ask"), ("ana", "analyst", "ask"), ("wri", "analyst", "plan")]
+        ("res", "researcher", "interactive"), ("ana", "analyst", "interactive"),
+        ("wri", "analyst", "plan")]
     assert (edited.budget_usd, edited.budget_tokens, edited.max_parallel) == (2.5, 400_000, 2)
     assert edited.outcome == plan().outcome
 

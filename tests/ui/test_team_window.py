@@ -1,0 +1,179 @@
+"""The window's team side on a real store: the board beside a team's sessions, live
+from the store's listeners, the user's moves, the sidebar's Teams section, and the
+composer starting and talking to a team."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from openworker_qt.qt.team_board_model import ITEM_ROLE, BoardFeed, TeamBoardModel
+from openworker_qt.storage.db import Database
+from openworker_qt.teams.model import Actor, ItemState, Team
+from openworker_qt.teams.store import TeamStore
+from tests.ui.conftest import run, until
+from tests.ui.team_board_fill import fill
+
+WORKERS = ("researcher", "analyst", "writer")
+
+
+def test_events_from_another_thread_update_only_the_items_they_name(qtbot, tmp_path) -> None:
+    db = Database(tmp_path / "state.sqlite3")
+    try:
+        store = TeamStore(db)
+        filled = fill(store, "lead", {w: f"s-{w}" for w in WORKERS})
+        model = TeamBoardModel()
+        feed = BoardFeed(model, store)
+        store.listeners.append(feed.listener)
+        feed.open(filled.team.id)
+        assert feed.reads == 1
+        resets: list[int] = []
+        model.modelReset.connect(lambda: resets.append(1))
+        brief = next(i for i in filled.items if i.state is ItemState.IN_PROGRESS)
+        flushes: list[int] = []
+        feed.flushed.append(lambda: flushes.append(feed.reads))
+
+        def worker() -> None:  # the runner's thread: a burst of facts about one item
+            for n in range(20):
+                store.record(filled.team.id, "spend", brief.id, usd=0.01, tokens=100 + n)
+            store.act(Actor("worker", "writer"), "comment", filled.team.id, brief.id,
+                      text="Draft half done")
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+        qtbot.waitUntil(lambda: bool(flushes))
+        qtbot.waitUntil(lambda: model.team is not None and model.team.spent_usd > 2.07)
+        row = model.row_of(brief.id)
+        assert row is not None
+        shown = model.index(row, 0).data(ITEM_ROLE)
+        assert shown.last_comment == "Draft half done" and round(shown.cost_usd, 2) == 0.55
+        assert resets == []  # never rebuilt for an event
+        # 21 events: far fewer reads (one per item named and one of the team per flush)
+        assert feed.reads - 1 <= 2 * len(flushes)
+        assert feed.last_flush_ms >= 0.0
+    finally:
+        db.close()
+
+
+def _team_world(desktop: Any) -> tuple[TeamStore, Any, dict[str, str]]:
+    store = TeamStore(desktop.runtime.db)
+    lead = desktop.manager.create_session(title="Competitor pricing", workspace=str(desktop.workspace))
+    sessions = {w: desktop.manager.create_session(title=f"{w}: pricing",
+                                                  workspace=str(desktop.workspace)).id
+                for w in WORKERS}
+    filled = fill(store, lead.id, sessions)
+    desktop.window.teams.attach(store)
+    desktop.window.refresh_sessions()
+    return store, filled, sessions
+
+
+def test_the_board_beside_a_teams_sessions(qtbot, qloop, make_desktop) -> None:
+    desktop = make_desktop()
+    window = desktop.window
+    part = window.teams
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        store, filled, sessions = _team_world(desktop)
+        assert not part.dock.isVisible()
+        window.open_session(filled.team.lead_session_id)
+        await until(lambda: part.dock.isVisible(), what="the board")
+        board = part.board
+        seen["lead_title"] = part.dock.windowTitle()
+        seen["status"] = board.status.text()
+        seen["spend"] = board.spend.text()
+        # the sidebar's Teams section: the team, collapsed, its three workers below
+        tree = part.tree
+        seen["tree_rows"] = tree.tree.rowCount()
+        seen["expanded"] = tree.isExpanded(tree.tree.index(0, 0))
+        seen["children"] = sorted(tree.tree.item(0).child(r).text()
+                                  for r in range(tree.tree.item(0).rowCount()))
+        # a card clicked: the worker's session
+        table = next(i for i in filled.items if i.state is ItemState.REVIEW)
+        rect = board.list.visualRect(board.model.index(board.model.row_of(table.id), 0))
+        qtbot.mouseClick(board.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        await until(lambda: window.session_id == sessions["analyst"], what="the worker's session")
+        seen["worker_title"] = part.dock.windowTitle()
+        # the user accepts the item under review from its menu: through the real store
+        menu = board.item_menu(board.model.index(board.model.row_of(table.id), 0).data(ITEM_ROLE))
+        next(a for a in menu.actions() if a.text() == "Accept").trigger()
+        await until(lambda: board.model.row_of(table.id) is not None and board.model.index(
+            board.model.row_of(table.id), 0).data(ITEM_ROLE).state is ItemState.DONE)
+        seen["stored"] = store.item(table.id).state
+        seen["status_after"] = board.status.text()
+        # a refused move says why and changes nothing
+        done = board.model.index(board.model.row_of(table.id), 0).data(ITEM_ROLE)
+        seen["refused"] = board.do("transition", done, to="review")
+        seen["problem"] = board.problem.text()
+        window.new_session()
+        seen["dock_after_new"] = part.dock.isVisible()
+
+    run(qloop, scenario)
+    assert seen["lead_title"] == "Team"
+    assert seen["status"] == "Working · 1 of 4 done"
+    assert seen["spend"] == "Spent $1.88 of $6.00 · 510k of 3.0M tokens"
+    assert seen["tree_rows"] == 1 and seen["expanded"] is False
+    assert seen["children"] == ["analyst · Build the comparison table",
+                                "researcher · Collect the five pricing pages",
+                                "writer · Write the one-page brief"]
+    assert seen["worker_title"] == "Team · analyst"
+    assert seen["stored"] is ItemState.DONE
+    assert seen["status_after"] == "Working · 2 of 4 done"
+    assert seen["refused"] is False and "cannot move to review" in seen["problem"]
+    assert seen["dock_after_new"] is False
+
+
+class LocalRunner:
+    """Starts a team the way the runtime's runner does as far as the window sees it (a
+    lead session and a team on the store) and keeps what is sent to it."""
+
+    def __init__(self, desktop: Any, store: TeamStore) -> None:
+        self.desktop = desktop
+        self.store = store
+        self.sent: list[tuple[str, str]] = []
+        self.started: list[dict[str, str]] = []
+
+    def start(self, outcome: str, *, persona: str = "team", workspace: str, model: str) -> Team:
+        self.started.append({"outcome": outcome, "persona": persona, "workspace": workspace})
+        lead = self.desktop.manager.create_session(title=outcome, persona=persona,
+                                                   workspace=workspace, model=model)
+        return self.store.create_team(outcome, lead.id)
+
+    def send(self, team_id: str, text: str) -> None:
+        self.sent.append((team_id, text))
+
+
+def test_a_team_persona_starts_a_team_and_messages_go_to_it(qtbot, qloop, make_desktop) -> None:
+    desktop = make_desktop([{"text": "plain answer"}])
+    window = desktop.window
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        store, filled, sessions = _team_world(desktop)
+        runner = LocalRunner(desktop, store)
+        window.teams.attach(store, runner)
+        window.new_session()
+        window.composer.show_persona("software-team")
+        window.submit_message("Ship the settings page redesign")
+        team = store.teams()[0]
+        await until(lambda: window.session_id == team.lead_session_id, what="the new team's lead")
+        seen["started"] = runner.started
+        seen["team"] = team.outcome
+        window.submit_message("Keep it under $3")
+        window.open_session(sessions["writer"])
+        await until(lambda: window.teams.role == "worker:writer")
+        window.submit_message("Use the short intro")
+        window.submit_message("@analyst check the totals")
+        seen["sent"] = [(t == filled.team.id or t == team.id, text) for t, text in runner.sent]
+        seen["running"] = desktop.manager.is_running(window.session_id or "")
+
+    run(qloop, scenario)
+    assert seen["team"] == "Ship the settings page redesign"
+    assert seen["started"][0]["persona"] == "software-team"
+    assert seen["started"][0]["outcome"] == "Ship the settings page redesign"
+    assert seen["sent"] == [(True, "Keep it under $3"), (True, "@writer Use the short intro"),
+                            (True, "@analyst check the totals")]
+    assert seen["running"] is False  # the team took the messages: no plain turn ran
