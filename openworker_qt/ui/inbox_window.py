@@ -307,7 +307,8 @@ class InboxWindow(QWidget):
         self.options.setVisible(bool(options) and not approval)
         self._offer_task_command(item if approval else None)
         if self.plan_slot.show(item, self._answer_plan):
-            for hidden in (self.question, self.options, self.answer, self.send_answer):
+            for hidden in (self.question, self.options, self.answer, self.send_answer,
+                           self.reason_label):  # (a plan's reason is its outcome: on the card)
                 hidden.hide()
 
     def _offer_task_command(self, item: InboxItem | None) -> None:

@@ -46,6 +46,7 @@ from openworker_qt.ui.composer import PERSONA_ITEMS
 PLAN_TOOL = "team_plan"
 MAX_PARALLEL_SHOWN = 8
 READ_ONLY_MODE = "plan"
+FIELD_WIDTH = 220  # px: a persona picker, a budget (not the card's whole width)
 
 
 def is_plan_item(tool: str, arguments: Mapping[str, Any]) -> bool:
@@ -197,7 +198,7 @@ class PlanCard(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(design.SPACE["m"])
         grid.setVerticalSpacing(design.SPACE["xs"])
-        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)  # (the pickers keep their width, flush left)
         self.worker_specs = list(workers)
         self.persona_boxes: list[QComboBox] = []
         self.read_only_boxes: list[QCheckBox] = []
@@ -211,6 +212,8 @@ class PlanCard(QWidget):
             for name, title in offered:
                 box.addItem(title, name)
             box.setCurrentIndex(max(0, box.findData(worker.persona)))
+            box.setMinimumWidth(FIELD_WIDTH * 3 // 4)
+            box.setMaximumWidth(FIELD_WIDTH)
             grid.addWidget(box, row, 1)
             check = QCheckBox(self.tr("Read-only"))
             check.setToolTip(self.tr("This worker may read and search but not change files"))
@@ -247,6 +250,8 @@ class PlanCard(QWidget):
         self.parallel.setValue(min(max(plan.max_parallel, 1), MAX_PARALLEL_SHOWN))
         self.parallel.setAccessibleName(self.tr("Workers in parallel"))
         form.addRow(self.tr("Workers at once"), self.parallel)
+        for field in (self.budget_usd, self.budget_tokens, self.parallel):
+            field.setMaximumWidth(FIELD_WIDTH)
         return form
 
     def _buttons(self) -> QHBoxLayout:

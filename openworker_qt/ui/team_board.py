@@ -142,10 +142,17 @@ class TeamCardDelegate(QStyledItemDelegate):
         self._text(painter, small, QRect(meta_rect.left(), meta_rect.top(),
                                          max(0, right - meta_rect.left()), line), meta, c.q("muted"))
         if item.last_comment:
-            by = f"{item.last_comment_by}: " if item.last_comment_by else ""
+            author = self.author(item.last_comment_by)
+            by = f"{author}: " if author else ""
             self._text(painter, small, QRect(inner.left(), inner.top() + 2 * (line + 2),
                                              inner.width(), line),
                        by + " ".join(item.last_comment.split()), c.q("muted"))
+
+    def author(self, actor: str) -> str:
+        """Who wrote a comment, in words: a worker by its name."""
+        if actor.startswith("worker:"):
+            return actor[len("worker:"):]
+        return {"lead": self.tr("Lead"), "user": self.tr("You")}.get(actor, "")
 
     @staticmethod
     def _text(painter: QPainter, font: QFont, rect: QRect, text: str, color: QColor) -> None:
@@ -271,6 +278,19 @@ class TeamBoard(QFrame):
             row = self.model.header_row(state)
             self.list.setRowHidden(row, not self.model.items(state))
         self._show_team(self.model.team)
+
+    def mark_session(self, session_id: str) -> None:
+        """Select the card of the item ``session_id`` works on (a worker's session
+        shown), or none (the lead's)."""
+        self.list.clearSelection()
+        for item in self.model.items():
+            if session_id and item.session_id == session_id:
+                row = self.model.row_of(item.id)
+                if row is not None:
+                    index = self.model.index(row, 0)
+                    self.list.setCurrentIndex(index)
+                    self.list.scrollTo(index)
+                return
 
     # ---------------------------------------------------------------- actions
 

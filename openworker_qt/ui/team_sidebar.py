@@ -48,6 +48,8 @@ class TeamSessions(QTreeView):
         self.setRootIsDecorated(True)
         self.setIndentation(design.SPACE["l"])
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.viewport().setAutoFillBackground(False)  # on the sidebar's own colour
+        design.style_sheet(self, lambda: "QTreeView#teamSessions { background: transparent; }")
         self.setUniformRowHeights(True)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

@@ -141,6 +141,7 @@ class TeamPart(QObject):
                                  else self.tr("Team · {worker}").format(
                                      worker=self.role.removeprefix("worker:")))
         self.dock.show()
+        self.board.mark_session(session_id if session_id and self.role != "lead" else "")
 
     # ---------------------------------------------------------------- sending
 

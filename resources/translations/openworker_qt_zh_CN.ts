@@ -7659,6 +7659,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>{label}: {title}</source>
             <translation>{label}：{title}</translation>
         </message>
+        <message>
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Plan</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <source>Folder access</source>
+            <translation>文件夹访问</translation>
+        </message>
+        <message>
+            <source>Notice</source>
+            <translation>通知</translation>
+        </message>
     </context>
     <context>
         <name>FileIntake</name>
@@ -7797,162 +7813,162 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>PlanCard</name>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="77" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="78" />
             <source>Keep at least one work item: a team needs something to do.</source>
             <translation>请至少保留一项工作：团队需要有事可做。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="79" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="80" />
             <source>A work item names a worker who is not on the team.</source>
             <translation>有一项工作指定的成员不在团队中。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="81" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="82" />
             <source>Two workers have the same name; the lead has to rename one.</source>
             <translation>有两名成员同名；需要负责人为其中一名改名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="83" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="84" />
             <source>Two work items are the same; decline and ask the lead for a new plan.</source>
             <translation>有两项工作重复；请拒绝并让负责人重新制定计划。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="86" />
             <source>Choose between 1 and 8 workers at once.</source>
             <translation>同时工作的成员请选择 1 到 8 名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="86" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
             <source>This plan cannot run as it is. Decline it and tell the lead what to fix.</source>
             <translation>这份计划无法按原样执行。请拒绝它，并告诉负责人需要修改什么。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="107" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="108" />
             <source>Done when: {criteria}</source>
             <translation>完成标准：{criteria}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="111" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="112" />
             <source>Worker: {name}</source>
             <translation>成员：{name}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="112" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="113" />
             <source>Not assigned yet</source>
             <translation>尚未分配</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="117" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="118" />
             <source>Remove</source>
             <translation>移除</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="120" />
             <source>Remove “{title}” from the plan</source>
             <translation>从计划中移除“{title}”</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="158" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="159" />
             <source>Team plan for your approval</source>
             <translation>待你批准的团队计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="162" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="163" />
             <source>Outcome</source>
             <translation>目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="164" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="165" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="168" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="169" />
             <source>Workers</source>
             <translation>成员</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="171" />
             <source>Limits</source>
             <translation>限额</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="175" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="176" />
             <source>Problem with the plan</source>
             <translation>计划有问题</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="207" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="208" />
             <source>Persona of {name}</source>
             <translation>{name} 的角色</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="215" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="218" />
             <source>Read-only</source>
             <translation>只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="216" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="219" />
             <source>This worker may read and search but not change files</source>
             <translation>该成员可以读取和搜索，但不能修改文件</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="217" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="220" />
             <source>{name} is read-only</source>
             <translation>{name} 为只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="233" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="236" />
             <source>No limit</source>
             <translation>不限</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="235" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="238" />
             <source>Team budget in dollars</source>
             <translation>团队预算（美元）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="236" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="239" />
             <source>Cost budget</source>
             <translation>费用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="243" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="246" />
             <source>Team budget in tokens</source>
             <translation>团队预算（令牌）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="244" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="247" />
             <source>Token budget</source>
             <translation>令牌预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="248" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="251" />
             <source>Workers in parallel</source>
             <translation>同时工作的成员数</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="249" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="252" />
             <source>Workers at once</source>
             <translation>同时工作</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="256" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="261" />
             <source>Reason for declining (optional)</source>
             <translation>拒绝理由（可选）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="257" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="262" />
             <source>Reason for declining</source>
             <translation>拒绝理由</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="260" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="265" />
             <source>Decline</source>
             <translation>拒绝</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="263" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="268" />
             <source>Accept plan</source>
             <translation>接受计划</translation>
         </message>
@@ -8032,166 +8048,176 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Unassigned</source>
             <translation>未分配</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="155" />
+            <source>Lead</source>
+            <translation>负责人</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="155" />
+            <source>You</source>
+            <translation>你</translation>
+        </message>
     </context>
     <context>
         <name>TeamBoard</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="180" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="187" />
             <source>Team outcome</source>
             <translation>团队目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="184" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="191" />
             <source>Team status</source>
             <translation>团队状态</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="189" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="196" />
             <source>Team spend</source>
             <translation>团队花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="196" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
             <source>Budget used</source>
             <translation>已用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="213" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="220" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="222" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="229" />
             <source>Team board</source>
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="237" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="244" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="248" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="255" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="249" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="256" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="250" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="257" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="251" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="258" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="252" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="259" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="253" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="260" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="254" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="261" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="255" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="259" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="263" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="270" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="273" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="267" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="298" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="318" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="323" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="326" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="309" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="329" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="333" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="316" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="336" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="328" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
             <source>Send back</source>
             <translation>退回</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="328" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
             <source>Comment</source>
             <translation>评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="329" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="349" />
             <source>What should change in “{title}”?</source>
             <translation>“{title}”需要改什么？</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="330" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="350" />
             <source>Your comment on “{title}”</source>
             <translation>你对“{title}”的评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="332" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="352" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
         </message>
@@ -8214,7 +8240,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>团队 · {worker}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="178" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="179" />
             <source>The team could not start.</source>
             <translation>团队未能启动。</translation>
         </message>
@@ -8222,52 +8248,52 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamSessions</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="54" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="56" />
             <source>Teams</source>
             <translation>团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="55" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="57" />
             <source>Each team under its lead, its workers below</source>
             <translation>每个团队位于其负责人之下，成员列在下方</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="80" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
             <source>{done} of {total} done</source>
             <translation>已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
             <source>Planning</source>
             <translation>制定计划中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="83" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
             <source>Plan waiting for you</source>
             <translation>计划等待你批准</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
             <source>Putting it together</source>
             <translation>汇总中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="88" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="89" />
             <source>Budget used up</source>
             <translation>预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_sidebar.py" line="88" />
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="90" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>

@@ -97,6 +97,7 @@ def test_the_board_beside_a_teams_sessions(qtbot, qloop, make_desktop) -> None:
         qtbot.mouseClick(board.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         await until(lambda: window.session_id == sessions["analyst"], what="the worker's session")
         seen["worker_title"] = part.dock.windowTitle()
+        seen["marked"] = board.list.currentIndex().data(ITEM_ROLE).id == table.id
         # the user accepts the item under review from its menu: through the real store
         menu = board.item_menu(board.model.index(board.model.row_of(table.id), 0).data(ITEM_ROLE))
         next(a for a in menu.actions() if a.text() == "Accept").trigger()
@@ -120,6 +121,7 @@ def test_the_board_beside_a_teams_sessions(qtbot, qloop, make_desktop) -> None:
                                 "researcher · Collect the five pricing pages",
                                 "writer · Write the one-page brief"]
     assert seen["worker_title"] == "Team · analyst"
+    assert seen["marked"]  # the worker's own card is the one selected
     assert seen["stored"] is ItemState.DONE
     assert seen["status_after"] == "Working · 2 of 4 done"
     assert seen["refused"] is False and "cannot move to review" in seen["problem"]
