@@ -58,6 +58,7 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow  # noqa: E402
+from openworker_qt.ui.plan_card import offer_personas  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 from openworker_qt.ui.window_sessions import WindowSessions  # noqa: E402
@@ -381,6 +382,7 @@ class DesktopApp(QObject):
         """Offer these personas in the composer's picker and the quick ask's chip."""
         self.persona_items = items
         self.window.composer.set_personas(items)
+        offer_personas(items)  # a team plan's persona pickers
         if self.quick_ask is not None:
             self.quick_ask.set_personas(items)
 

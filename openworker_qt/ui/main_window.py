@@ -507,11 +507,11 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ turns
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
+        if self.teams.send(text):  # a team persona starts a team; a team's session talks to it
+            return
         model = self.composer.current_model()
         if not model:
             self.pickers.model_missing()
-            return
-        if self.teams.send(text):  # a team persona starts a team; a team's session talks to it
             return
         if self.outbox.send(self.ensure_session(), model, text, parts):
             self.banner.hide()  # a new turn

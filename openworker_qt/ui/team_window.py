@@ -157,14 +157,21 @@ class TeamPart(QObject):
             return self._start(text, persona)
         if self.team_id is None:
             return False
-        self._call(self.runner.send, self.team_id, worker_message(self.role, text))
+        try:
+            self._call(self.runner.send, self.team_id, worker_message(self.role, text))
+        except BoardError as exc:  # e.g. "@someone" who is not on the team
+            self._say(self.tr("The team did not take the message: {reason}").format(
+                reason=str(exc)))
         return True
 
     def _start(self, outcome: str, persona: str) -> bool:
         assert self.runner is not None
-        model = self._model()
-        result = self.runner.start(outcome, persona=persona, workspace=self._workspace(),
-                                   model=model)
+        try:
+            result = self.runner.start(outcome, persona=persona, workspace=self._workspace(),
+                                       model=self._model())
+        except BoardError as exc:
+            self._say(self.tr("The team could not start: {reason}").format(reason=str(exc)))
+            return True
         if inspect.isawaitable(result):
             async def started() -> None:
                 self._started(await result)

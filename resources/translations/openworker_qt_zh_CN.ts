@@ -8240,7 +8240,17 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>团队 · {worker}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="179" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="163" />
+            <source>The team did not take the message: {reason}</source>
+            <translation>团队没有收到这条消息：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="173" />
+            <source>The team could not start: {reason}</source>
+            <translation>团队未能启动：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="186" />
             <source>The team could not start.</source>
             <translation>团队未能启动。</translation>
         </message>

@@ -128,6 +128,10 @@ def test_the_board_beside_a_teams_sessions(qtbot, qloop, make_desktop) -> None:
     assert seen["dock_after_new"] is False
 
 
+def filled_lead(desktop: Any) -> str:
+    return TeamStore(desktop.runtime.db).teams()[0].lead_session_id
+
+
 class LocalRunner:
     """Starts a team the way the runtime's runner does as far as the window sees it (a
     lead session and a team on the store) and keeps what is sent to it."""
@@ -179,3 +183,30 @@ def test_a_team_persona_starts_a_team_and_messages_go_to_it(qtbot, qloop, make_d
     assert seen["sent"] == [(True, "Keep it under $3"), (True, "@writer Use the short intro"),
                             (True, "@analyst check the totals")]
     assert seen["running"] is False  # the team took the messages: no plain turn ran
+
+
+def test_a_message_to_someone_not_on_the_team_says_so(qtbot, qloop, make_desktop) -> None:
+    desktop = make_desktop([{"text": "a plain turn, never asked for"}])
+    window = desktop.window
+    notes: list[str] = []
+
+    class Strict(LocalRunner):
+        def send(self, team_id: str, text: str) -> None:
+            from openworker_qt.teams.model import BoardError
+
+            if text.startswith("@nobody"):
+                raise BoardError(f"team {team_id} has no worker 'nobody'")
+            super().send(team_id, text)
+
+    async def scenario() -> None:
+        store, filled, _sessions = _team_world(desktop)
+        window.teams.attach(store, Strict(desktop, store))
+        window.teams._say = notes.append
+        window.open_session(filled.team.lead_session_id)
+        await until(lambda: window.teams.role == "lead")
+        window.submit_message("@nobody are you there?")
+
+    run(qloop, scenario)
+    assert not desktop.manager.is_running(filled_lead(desktop))
+    assert len(notes) == 1 and notes[0].startswith("The team did not take the message: ")
+    assert "no worker 'nobody'" in notes[0]
