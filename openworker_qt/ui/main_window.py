@@ -161,7 +161,7 @@ class MainWindow(QMainWindow):
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         self.teams = TeamPart(  # the team board dock; team personas start a team
-            self, current=lambda: self.session_id, open_session=self.open_session,
+            self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
             persona=self.composer.current_persona, model=self.composer.current_model,
             workspace=lambda: str(self.folder_button.new_folder or self.default_workspace),
             refresh=self.refresh_sessions, say=self.show_message)

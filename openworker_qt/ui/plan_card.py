@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QBoxLayout,
     QCheckBox,
     QComboBox,
+    QDialog,
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
@@ -361,3 +362,29 @@ class PlanSlot:
         self.card = None
         self.item_id = None
         self.scroll.hide()
+
+
+class PlanDialog(QDialog):
+    """A team's plan card in a window of its own (from the board: the dock is narrow).
+    Closing it is not an answer: the plan keeps waiting in the inbox."""
+
+    answered = Signal(str)
+
+    def __init__(self, item: InboxItem, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.item = item
+        self.setWindowTitle(self.tr("Team plan"))
+        lay = QVBoxLayout(self)
+        design.arrange(lay, "flush", "tight")
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.card = PlanCard(item.arguments, persona_choices())
+        scroll.setWidget(self.card)
+        lay.addWidget(scroll)
+        self.card.answered.connect(self._on_answered)
+        self.resize(720, 760)
+
+    def _on_answered(self, text: str) -> None:
+        self.answered.emit(text)
+        self.close()

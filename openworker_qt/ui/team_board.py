@@ -30,11 +30,13 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QHBoxLayout,
     QInputDialog,
     QLabel,
     QListView,
     QMenu,
     QProgressBar,
+    QPushButton,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -170,6 +172,7 @@ class TeamBoard(QFrame):
     """
 
     open_session = Signal(str)
+    review_plan = Signal()
 
     def __init__(self, model: TeamBoardModel | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -202,6 +205,21 @@ class TeamBoard(QFrame):
         self.budget_bar.setRange(0, 1000)
         self.budget_bar.setAccessibleName(self.tr("Budget used"))
         lay.addWidget(self.budget_bar)
+        plan_row = QHBoxLayout()
+        self.plan_note = QLabel(self.tr("The lead's plan is waiting for you."))
+        self.plan_note.setObjectName("teamPlanNote")
+        self.plan_note.setWordWrap(True)
+        design.tint(self.plan_note, "warning")
+        self.plan_button = QPushButton(self.tr("Review the plan…"))
+        self.plan_button.setObjectName("teamReviewPlan")
+        self.plan_button.clicked.connect(self.review_plan)
+        plan_row.addWidget(self.plan_note, 1)
+        plan_row.addWidget(self.plan_button)
+        self.plan_box = QWidget()
+        self.plan_box.setLayout(plan_row)
+        plan_row.setContentsMargins(0, 0, 0, 0)
+        self.plan_box.hide()
+        lay.addWidget(self.plan_box)
         self.problem = QLabel()
         self.problem.setObjectName("teamProblem")
         self.problem.setWordWrap(True)

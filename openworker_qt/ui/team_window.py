@@ -22,8 +22,12 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from openworker_qt.core.background import spawn
+from openworker_qt.core.inbox import InboxItem
+from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.team_board_model import BoardFeed, BoardSource
 from openworker_qt.teams.model import USER, Actor, BoardError, BoardEvent, Team
+from openworker_qt.ui.plan_card import PlanDialog, is_plan_item
+from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.team_board import TeamBoard
 from openworker_qt.ui.team_sidebar import TeamSessions, TeamsSource
 
@@ -67,7 +71,8 @@ class TeamPart(QObject):
     what the composer would start a session with; ``refresh()``: re-read the list of
     sessions; ``say(text)``: a note for the user."""
 
-    def __init__(self, window: QMainWindow, *, current: Callable[[], str | None],
+    def __init__(self, window: QMainWindow, *, inbox: InboxBridge | None = None,
+                 answers: Answers | None = None, current: Callable[[], str | None],
                  open_session: Callable[[str], None], persona: Callable[[], str],
                  model: Callable[[], str], workspace: Callable[[], str],
                  refresh: Callable[[], None], say: Callable[[str], None]) -> None:
@@ -85,8 +90,17 @@ class TeamPart(QObject):
         self.feed: BoardFeed | None = None
         self.team_id: str | None = None
         self.role = ""
+        self.window = window
+        self.inbox = inbox
+        self.answers = answers
+        self.plan_dialog: PlanDialog | None = None
         self.board = TeamBoard()
         self.board.open_session.connect(open_session)
+        self.board.review_plan.connect(self.review_plan)
+        self.board.model.team_changed.connect(lambda _team: self._show_plan_waiting())
+        if inbox is not None:
+            inbox.item_added.connect(lambda _item: self._show_plan_waiting())
+            inbox.item_resolved.connect(lambda _item: self._show_plan_waiting())
         self.dock = QDockWidget(self.tr("Team"), window)
         self.dock.setObjectName("teamDock")
         self.dock.setWidget(self.board)
@@ -142,6 +156,46 @@ class TeamPart(QObject):
                                      worker=self.role.removeprefix("worker:")))
         self.dock.show()
         self.board.mark_session(session_id if session_id and self.role != "lead" else "")
+        self._show_plan_waiting()
+
+    # ------------------------------------------------------------------- plan
+
+    def waiting_plan(self) -> InboxItem | None:
+        """The team's plan item waiting for the user, if any."""
+        team = self.board.model.team
+        if self.inbox is None or team is None or self.team_id is None:
+            return None
+        for item in self.inbox.pending(team.lead_session_id, kind="plan"):
+            if is_plan_item(item.tool, item.arguments):
+                return item
+        return None
+
+    def _show_plan_waiting(self) -> None:
+        waiting = self.waiting_plan()
+        self.board.plan_box.setVisible(waiting is not None)
+        dialog = self.plan_dialog
+        if dialog is not None and (waiting is None or waiting.id != dialog.item.id):
+            dialog.close()  # answered somewhere else
+
+    def _plan_dialog_closed(self, _result: int = 0) -> None:
+        self.plan_dialog = None
+
+    def review_plan(self) -> PlanDialog | None:
+        """The waiting plan's card, in a dialog over the window."""
+        item = self.waiting_plan()
+        if item is None or self.answers is None:
+            return None
+        if self.plan_dialog is not None and self.plan_dialog.item.id == item.id:
+            self.plan_dialog.raise_()
+            return self.plan_dialog
+        dialog = PlanDialog(item, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        answers = self.answers
+        dialog.answered.connect(lambda text, i=item.id: answers.resolve(i, text, by="board"))
+        dialog.finished.connect(self._plan_dialog_closed)
+        self.plan_dialog = dialog
+        dialog.show()
+        return dialog
 
     # ---------------------------------------------------------------- sending
 

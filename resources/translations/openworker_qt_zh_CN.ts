@@ -7813,164 +7813,172 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>PlanCard</name>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="78" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="79" />
             <source>Keep at least one work item: a team needs something to do.</source>
             <translation>请至少保留一项工作：团队需要有事可做。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="80" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="81" />
             <source>A work item names a worker who is not on the team.</source>
             <translation>有一项工作指定的成员不在团队中。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="82" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="83" />
             <source>Two workers have the same name; the lead has to rename one.</source>
             <translation>有两名成员同名；需要负责人为其中一名改名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="84" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
             <source>Two work items are the same; decline and ask the lead for a new plan.</source>
             <translation>有两项工作重复；请拒绝并让负责人重新制定计划。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="86" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
             <source>Choose between 1 and 8 workers at once.</source>
             <translation>同时工作的成员请选择 1 到 8 名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="88" />
             <source>This plan cannot run as it is. Decline it and tell the lead what to fix.</source>
             <translation>这份计划无法按原样执行。请拒绝它，并告诉负责人需要修改什么。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="108" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="109" />
             <source>Done when: {criteria}</source>
             <translation>完成标准：{criteria}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="112" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="113" />
             <source>Worker: {name}</source>
             <translation>成员：{name}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="113" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="114" />
             <source>Not assigned yet</source>
             <translation>尚未分配</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="118" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
             <source>Remove</source>
             <translation>移除</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="120" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="121" />
             <source>Remove “{title}” from the plan</source>
             <translation>从计划中移除“{title}”</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="159" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="160" />
             <source>Team plan for your approval</source>
             <translation>待你批准的团队计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="163" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="164" />
             <source>Outcome</source>
             <translation>目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="165" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="166" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="169" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
             <source>Workers</source>
             <translation>成员</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="171" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="172" />
             <source>Limits</source>
             <translation>限额</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="176" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="177" />
             <source>Problem with the plan</source>
             <translation>计划有问题</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="208" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="209" />
             <source>Persona of {name}</source>
             <translation>{name} 的角色</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="218" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="219" />
             <source>Read-only</source>
             <translation>只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="219" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="220" />
             <source>This worker may read and search but not change files</source>
             <translation>该成员可以读取和搜索，但不能修改文件</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="220" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="221" />
             <source>{name} is read-only</source>
             <translation>{name} 为只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="236" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="237" />
             <source>No limit</source>
             <translation>不限</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="238" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="239" />
             <source>Team budget in dollars</source>
             <translation>团队预算（美元）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="239" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="240" />
             <source>Cost budget</source>
             <translation>费用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="246" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="247" />
             <source>Team budget in tokens</source>
             <translation>团队预算（令牌）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="247" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="248" />
             <source>Token budget</source>
             <translation>令牌预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="251" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="252" />
             <source>Workers in parallel</source>
             <translation>同时工作的成员数</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="252" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="253" />
             <source>Workers at once</source>
             <translation>同时工作</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="261" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="262" />
             <source>Reason for declining (optional)</source>
             <translation>拒绝理由（可选）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="262" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="263" />
             <source>Reason for declining</source>
             <translation>拒绝理由</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="265" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="266" />
             <source>Decline</source>
             <translation>拒绝</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="268" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="269" />
             <source>Accept plan</source>
             <translation>接受计划</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="376" />
+            <source>Team plan</source>
+            <translation>团队计划</translation>
         </message>
     </context>
     <context>
@@ -8039,22 +8047,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamCardDelegate</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="133" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="135" />
             <source>No progress</source>
             <translation>没有进展</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="140" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="142" />
             <source>Unassigned</source>
             <translation>未分配</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="155" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="157" />
             <source>Lead</source>
             <translation>负责人</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="155" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="157" />
             <source>You</source>
             <translation>你</translation>
         </message>
@@ -8062,162 +8070,172 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamBoard</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="187" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="190" />
             <source>Team outcome</source>
             <translation>团队目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="191" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="194" />
             <source>Team status</source>
             <translation>团队状态</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="196" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="199" />
             <source>Team spend</source>
             <translation>团队花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="206" />
             <source>Budget used</source>
             <translation>已用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="220" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="209" />
+            <source>The lead's plan is waiting for you.</source>
+            <translation>负责人的计划正在等你审批。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="213" />
+            <source>Review the plan…</source>
+            <translation>审阅计划…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="238" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="229" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="247" />
             <source>Team board</source>
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="244" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="255" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="273" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="256" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="257" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="275" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="258" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="276" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="259" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="260" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="261" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="284" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="270" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="288" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="273" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="291" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="292" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="318" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="336" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="340" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="323" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="341" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="326" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="344" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="329" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="347" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="333" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="336" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
             <source>Send back</source>
             <translation>退回</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
             <source>Comment</source>
             <translation>评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="349" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="367" />
             <source>What should change in “{title}”?</source>
             <translation>“{title}”需要改什么？</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="350" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="368" />
             <source>Your comment on “{title}”</source>
             <translation>你对“{title}”的评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="352" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="392" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
         </message>
@@ -8225,32 +8243,32 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamPart</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="90" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="104" />
             <source>Team</source>
             <translation>团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="122" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="136" />
             <source>the team is not available</source>
             <translation>团队不可用</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="141" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="155" />
             <source>Team · {worker}</source>
             <translation>团队 · {worker}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="163" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="217" />
             <source>The team did not take the message: {reason}</source>
             <translation>团队没有收到这条消息：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="173" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="227" />
             <source>The team could not start: {reason}</source>
             <translation>团队未能启动：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="186" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="240" />
             <source>The team could not start.</source>
             <translation>团队未能启动。</translation>
         </message>

@@ -210,3 +210,48 @@ def test_a_message_to_someone_not_on_the_team_says_so(qtbot, qloop, make_desktop
     assert not desktop.manager.is_running(filled_lead(desktop))
     assert len(notes) == 1 and notes[0].startswith("The team did not take the message: ")
     assert "no worker 'nobody'" in notes[0]
+
+
+def test_the_board_offers_the_plan_waiting_and_answers_it_once(qtbot, qloop, make_desktop) -> None:
+    from tests.ui.team_board_fill import pricing_plan
+
+    desktop = make_desktop()
+    window = desktop.window
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        store = TeamStore(desktop.runtime.db)
+        lead = desktop.manager.create_session(title="Pricing", workspace=str(desktop.workspace))
+        team = store.create_team(pricing_plan().outcome, lead.id)
+        store.record(team.id, "plan_proposed", plan=pricing_plan())
+        window.teams.attach(store)
+        window.open_session(lead.id)
+        await until(lambda: window.teams.dock.isVisible())
+        seen["before"] = window.teams.board.plan_box.isVisible()
+        item = desktop.runtime.inbox.add("plan", lead.id, tool="team_plan", title="Team plan",
+                                         arguments={"team_id": team.id,
+                                                    "plan": pricing_plan().to_json()})
+        await until(lambda: window.teams.board.plan_box.isVisible(), what="the plan offered")
+        seen["status"] = window.teams.board.status.text()
+        qtbot.mouseClick(window.teams.board.plan_button, Qt.MouseButton.LeftButton)
+        dialog = window.teams.plan_dialog
+        assert dialog is not None and dialog.isVisible()
+        dialog.card.rows[3].remove.click()
+        dialog.card.accept_button.click()
+        await until(lambda: not window.teams.board.plan_box.isVisible(), what="the plan answered")
+        seen["resolution"] = desktop.runtime.inbox.get(item.id).resolution
+        seen["dialog"] = window.teams.plan_dialog
+        # a second proposal answered elsewhere (the CLI, the inbox) closes its dialog
+        second = desktop.runtime.inbox.add("plan", lead.id, tool="team_plan", title="Again",
+                                           call_key="again", arguments={
+                                               "team_id": team.id, "plan": pricing_plan().to_json()})
+        await until(lambda: window.teams.board.plan_box.isVisible())
+        assert window.teams.review_plan() is not None
+        desktop.inbox.resolve(second.id, "deny: later", by="cli")
+        await until(lambda: window.teams.plan_dialog is None, what="the dialog closed")
+
+    run(qloop, scenario)
+    assert seen["before"] is False
+    assert seen["status"].startswith("Waiting for you to approve the plan")
+    assert seen["resolution"].startswith("approve: ") and '"check"' not in seen["resolution"]
+    assert seen["dialog"] is None
