@@ -55,13 +55,19 @@ def is_plan_item(tool: str, arguments: Mapping[str, Any]) -> bool:
     return tool == PLAN_TOOL and isinstance(arguments.get("plan"), dict)
 
 
+#: The built-in team personas (persona files with a ``team:`` section): they start a
+#: team from the composer; a worker never runs as one.
+TEAM_PERSONAS = frozenset({"team", "software-team", "devops-team"})
+
 #: The personas a worker may run as: (name, title); the app offers the registry's.
 _personas: list[tuple[str, str]] = [(name, title) for name, title, _ in PERSONA_ITEMS]
 
 
-def offer_personas(items: Sequence[tuple[str, str, str]]) -> None:
-    """The enabled personas (name, title, description), as the composer's picker has them."""
-    _personas[:] = [(name, title) for name, title, _ in items]
+def offer_personas(items: Sequence[tuple[str, str, str]],
+                   is_team: Callable[[str], bool] = TEAM_PERSONAS.__contains__) -> None:
+    """The enabled personas (name, title, description), as the composer's picker has
+    them, less the team personas."""
+    _personas[:] = [(name, title) for name, title, _ in items if not is_team(name)]
 
 
 def persona_choices() -> list[tuple[str, str]]:

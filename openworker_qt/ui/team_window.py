@@ -26,15 +26,13 @@ from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.team_board_model import BoardFeed, BoardSource
 from openworker_qt.teams.model import USER, Actor, BoardError, BoardEvent, Team
-from openworker_qt.ui.plan_card import PlanDialog, is_plan_item
+from openworker_qt.ui.plan_card import TEAM_PERSONAS, PlanDialog, is_plan_item
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.team_board import TeamBoard
 from openworker_qt.ui.team_sidebar import TeamSessions, TeamsSource
 
 log = logging.getLogger(__name__)
 
-#: The built-in team personas (persona files with a ``team:`` section).
-TEAM_PERSONAS = frozenset({"team", "software-team", "devops-team"})
 
 
 class TeamStore(BoardSource, TeamsSource, Protocol):

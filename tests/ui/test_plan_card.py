@@ -146,3 +146,19 @@ def test_the_inbox_window_answers_a_team_plan_with_the_edited_plan(qtbot, tmp_pa
     finally:
         bridge.detach()
         db.close()
+
+
+def test_the_pickers_offer_the_enabled_personas_but_no_team_persona(qtbot) -> None:
+    from openworker_qt.ui import plan_card
+
+    before = plan_card.persona_choices()
+    try:
+        plan_card.offer_personas([("cowork", "Cowork", ""), ("software-team", "Software team", ""),
+                                  ("researcher", "Researcher", "")])
+        assert plan_card.persona_choices() == [("cowork", "Cowork"), ("researcher", "Researcher")]
+        widget = PlanCard({"team_id": "t1", "plan": plan().to_json()}, plan_card.persona_choices())
+        qtbot.addWidget(widget)
+        box = widget.persona_boxes[0]
+        assert [box.itemData(n) for n in range(box.count())] == ["cowork", "researcher"]
+    finally:
+        plan_card._personas[:] = before
