@@ -6,9 +6,9 @@ language per run:
     .venv/bin/python scripts/team_screens.py --variant dark
     .venv/bin/python scripts/team_screens.py --variant zh_CN     (light, Simplified Chinese)
 
-Shots (``<name>-<variant>.png``): the plan card waiting in the inbox, the lead's
-session with the team board beside it and the team in the sidebar, and a worker's
-session. The real app on a scripted model in a temp state dir on a virtual X
+Shots (``<name>-<variant>.png``): the plan card on the lead's ``team_plan`` call
+(the board beside it saying the plan waits) and in the inbox, the lead's session with
+the team board beside it and the team in the sidebar, and a worker's session. The real app on a scripted model in a temp state dir on a virtual X
 screen, with a real team store filled through the store's own verbs
 (``tests/ui/team_board_fill.py``). For zh_CN the translation is compiled from the
 ``.ts`` into the temp dir (the shipped ``.qm`` is built at release).
@@ -47,15 +47,17 @@ ZH = {
     "All five sources are there": "五个来源都在",
     "Two vendors hide enterprise prices; marked as 'on request'": "两家未公开企业版价格；标为“需询价”",
     "Table in outputs/comparison.md": "表格见 outputs/comparison.md",
+    "The plan is approved: three workers are on it. I review each piece as it comes in.":
+        "计划已批准：三名成员已开工。每项完成后我会逐一审核。",
 }
 
 LEAD_TURN = {
     "en": {"chunks": ["I split the outcome into four pieces of work for three workers: ",
                       "a researcher collects the pricing pages, an analyst builds and checks ",
-                      "the table, a writer drafts the brief. You approved the plan; ",
-                      "I review each piece against its criteria as it comes in."]},
+                      "the table, a writer drafts the brief. Here is the plan for your ",
+                      "approval; change what you like before you accept it."]},
     "zh": {"chunks": ["我把目标拆成四项工作，交给三名成员：", "研究员收集定价页面，分析师制作并核对对比表，",
-                      "撰稿人起草简报。你已批准计划；", "每项完成后我会按标准逐一审核。"]},
+                      "撰稿人起草简报。以下计划请你审批；", "接受前可以随意修改。"]},
 }
 
 WORKER_TURN = {
@@ -111,7 +113,7 @@ def shoot(variant: str, out: Path, home: Path) -> int:
     from openworker_qt.runtime import open_runtime
     from openworker_qt.teams.store import TeamStore
     from openworker_qt.ui.theme import apply_theme, install_translator
-    from tests.ui.team_board_fill import fill, pricing_plan
+    from tests.ui.team_board_fill import fill, pricing_plan, propose
 
     zh = variant == "zh_CN"
     app = QApplication.instance() or QApplication(["openworker-qt"])
@@ -163,22 +165,42 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         window.submit_message("写简报的提纲" if zh else "Draft the outline of the brief")
         await until(lambda: not manager.is_running(sessions["writer"]), timeout=20)
         store = TeamStore(rt.db)
-        filled = fill(store, lead.id, sessions, words)
         window.teams.attach(store)
+        team = propose(store, lead.id, words)
+        plan = pricing_plan(words).to_json()
+        # 1. the plan card: on the lead's team_plan call in its transcript, and in the inbox
+        rt.conversations.append(lead.id, {
+            "role": "assistant", "content": "",
+            "tool_calls": [{"id": "plan-1", "type": "function", "function": {
+                "name": "team_plan", "arguments": json.dumps({"plan": plan})}}]})
+        rt.inbox.add("plan", lead.id, tool_call_id="plan-1", tool="team_plan", title=outcome,
+                     arguments={"team_id": team.id, "plan": plan})
+        await until(lambda: desktop.inbox.pending(lead.id))
         window.refresh_sessions()
-        # 1. the plan card: the next plan, waiting in the inbox
-        rt.inbox.add("plan", lead.id, tool="team_plan", title=outcome,
-                     arguments={"team_id": filled.team.id, "plan": pricing_plan(words).to_json()})
+        window.open_session(lead.id)
+        window.sidebar.select(lead.id)
+        await until(lambda: window.view.card_for("plan-1") is not None)
+        window.view.scrollToBottom()
+        await settle(0.8)
+        save(window, "plan-card")
         inbox = desktop.show_inbox()
         inbox.resize(1040, 820)
         await until(lambda: inbox.plan_slot.card is not None)
         await settle(0.8)
-        save(inbox, "plan-card")
+        save(inbox, "plan-card-inbox")
         card = inbox.plan_slot.card
         assert card is not None
         card.accept_button.click()  # answered: the team runs (its board below)
         inbox.close()
+        rt.conversations.append(lead.id, {"role": "tool", "tool_call_id": "plan-1",
+                                          "name": "team_plan", "content": "approved",
+                                          "status": "ok"})
+        rt.conversations.append(lead.id, {"role": "assistant", "content": words(
+            "The plan is approved: three workers are on it. I review each piece as it comes in.")})
+        fill(store, lead.id, sessions, words, team)
+        window.refresh_sessions()
         # 2. the lead's session: the board beside it, the team open in the sidebar
+        window.new_session()  # (read again: the plan call answered)
         window.open_session(lead.id)
         window.sidebar.select(lead.id)
         await until(lambda: window.teams.dock.isVisible())

@@ -259,8 +259,9 @@ class TeamBoard(QFrame):
         self.outcome.setText(team.outcome)
         done = len(self.model.items(ItemState.DONE))
         total = len([i for i in self.model.items() if i.state is not ItemState.CANCELED])
+        state = self.team_state_text(team.state)
         self.status.setText(self.tr("{state} · {done} of {total} done").format(
-            state=self.team_state_text(team.state), done=done, total=total))
+            state=state, done=done, total=total) if total else state)
         self.spend.setText(self.spend_text(team))
         if team.budget_usd:
             self.budget_bar.setValue(min(1000, int(1000 * team.spent_usd / team.budget_usd)))
@@ -281,6 +282,9 @@ class TeamBoard(QFrame):
         }[state]
 
     def spend_text(self, team: Team) -> str:
+        if not team.spent_usd and not team.tokens:
+            return (self.tr("Nothing spent yet · budget {budget}").format(
+                budget=money(team.budget_usd)) if team.budget_usd else self.tr("Nothing spent yet"))
         cost = (self.tr("{spent} of {budget}").format(spent=money(team.spent_usd),
                                                      budget=money(team.budget_usd))
                 if team.budget_usd else money(team.spent_usd))

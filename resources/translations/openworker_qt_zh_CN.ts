@@ -6256,6 +6256,42 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Wording</name>
         <message>
+            <source>Proposed the team's plan</source>
+            <translation>提出了团队计划</translation>
+        </message>
+        <message>
+            <source>Looked at the team board</source>
+            <translation>查看了团队看板</translation>
+        </message>
+        <message>
+            <source>Added “{item}” to the board</source>
+            <translation>把“{item}”加到了看板</translation>
+        </message>
+        <message>
+            <source>Assigned {item}</source>
+            <translation>分配了 {item}</translation>
+        </message>
+        <message>
+            <source>Moved {item} on the board</source>
+            <translation>在看板上移动了 {item}</translation>
+        </message>
+        <message>
+            <source>Commented on {item}</source>
+            <translation>评论了 {item}</translation>
+        </message>
+        <message>
+            <source>Handed in the result of {item}</source>
+            <translation>提交了 {item} 的成果</translation>
+        </message>
+        <message>
+            <source>Linked {item}</source>
+            <translation>关联了 {item}</translation>
+        </message>
+        <message>
+            <source>Took {item}</source>
+            <translation>领取了 {item}</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/qt/wording.py" line="380" />
             <source>{provider} started answering · waiting for the first words</source>
             <translation>{provider} 已开始回答 · 正在等待第一段文字</translation>
@@ -7869,162 +7905,162 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>PlanCard</name>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="79" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
             <source>Keep at least one work item: a team needs something to do.</source>
             <translation>请至少保留一项工作：团队需要有事可做。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="81" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
             <source>A work item names a worker who is not on the team.</source>
             <translation>有一项工作指定的成员不在团队中。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="83" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="89" />
             <source>Two workers have the same name; the lead has to rename one.</source>
             <translation>有两名成员同名；需要负责人为其中一名改名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="91" />
             <source>Two work items are the same; decline and ask the lead for a new plan.</source>
             <translation>有两项工作重复；请拒绝并让负责人重新制定计划。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="93" />
             <source>Choose between 1 and 8 workers at once.</source>
             <translation>同时工作的成员请选择 1 到 8 名。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="88" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="94" />
             <source>This plan cannot run as it is. Decline it and tell the lead what to fix.</source>
             <translation>这份计划无法按原样执行。请拒绝它，并告诉负责人需要修改什么。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="109" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="115" />
             <source>Done when: {criteria}</source>
             <translation>完成标准：{criteria}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="113" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
             <source>Worker: {name}</source>
             <translation>成员：{name}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="114" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="120" />
             <source>Not assigned yet</source>
             <translation>尚未分配</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="125" />
             <source>Remove</source>
             <translation>移除</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="121" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="127" />
             <source>Remove “{title}” from the plan</source>
             <translation>从计划中移除“{title}”</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="160" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="166" />
             <source>Team plan for your approval</source>
             <translation>待你批准的团队计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="164" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
             <source>Outcome</source>
             <translation>目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="166" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="172" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="176" />
             <source>Workers</source>
             <translation>成员</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="172" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="178" />
             <source>Limits</source>
             <translation>限额</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="177" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="183" />
             <source>Problem with the plan</source>
             <translation>计划有问题</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="209" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="215" />
             <source>Persona of {name}</source>
             <translation>{name} 的角色</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="219" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="225" />
             <source>Read-only</source>
             <translation>只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="220" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="226" />
             <source>This worker may read and search but not change files</source>
             <translation>该成员可以读取和搜索，但不能修改文件</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="221" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="227" />
             <source>{name} is read-only</source>
             <translation>{name} 为只读</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="237" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="243" />
             <source>No limit</source>
             <translation>不限</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="239" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="245" />
             <source>Team budget in dollars</source>
             <translation>团队预算（美元）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="240" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="246" />
             <source>Cost budget</source>
             <translation>费用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="247" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="253" />
             <source>Team budget in tokens</source>
             <translation>团队预算（令牌）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="248" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="254" />
             <source>Token budget</source>
             <translation>令牌预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="252" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="258" />
             <source>Workers in parallel</source>
             <translation>同时工作的成员数</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="253" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="259" />
             <source>Workers at once</source>
             <translation>同时工作</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="262" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="268" />
             <source>Reason for declining (optional)</source>
             <translation>拒绝理由（可选）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="263" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="269" />
             <source>Reason for declining</source>
             <translation>拒绝理由</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="266" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="272" />
             <source>Decline</source>
             <translation>拒绝</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="269" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="275" />
             <source>Accept plan</source>
             <translation>接受计划</translation>
         </message>
@@ -8032,7 +8068,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>PlanDialog</name>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="376" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="382" />
             <source>Team plan</source>
             <translation>团队计划</translation>
         </message>
@@ -8166,132 +8202,142 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="263" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="273" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="275" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="275" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="276" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="276" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="281" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="284" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="286" />
+            <source>Nothing spent yet · budget {budget}</source>
+            <translation>尚未花费 · 预算 {budget}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="287" />
+            <source>Nothing spent yet</source>
+            <translation>尚未花费</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="288" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="288" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="292" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="291" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="295" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="292" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="296" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="336" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="340" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="340" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="344" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="341" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="345" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="344" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="347" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="355" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="358" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
             <source>Send back</source>
             <translation>退回</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
             <source>Comment</source>
             <translation>评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="367" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
             <source>What should change in “{title}”?</source>
             <translation>“{title}”需要改什么？</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="368" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="372" />
             <source>Your comment on “{title}”</source>
             <translation>你对“{title}”的评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="392" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="396" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
         </message>
@@ -8299,32 +8345,32 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamPart</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="104" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="102" />
             <source>Team</source>
             <translation>团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="136" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="134" />
             <source>the team is not available</source>
             <translation>团队不可用</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="155" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="153" />
             <source>Team · {worker}</source>
             <translation>团队 · {worker}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="217" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="215" />
             <source>The team did not take the message: {reason}</source>
             <translation>团队没有收到这条消息：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="227" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="225" />
             <source>The team could not start: {reason}</source>
             <translation>团队未能启动：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="240" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="238" />
             <source>The team could not start.</source>
             <translation>团队未能启动。</translation>
         </message>

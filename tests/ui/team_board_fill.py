@@ -36,12 +36,20 @@ class Filled:
     sessions: dict[str, str]
 
 
-def fill(store: TeamStore, lead_session: str, worker_sessions: dict[str, str],
-         words: Callable[[str], str] = str) -> Filled:
-    """A running team led by ``lead_session`` whose workers work in ``worker_sessions``."""
+def propose(store: TeamStore, lead_session: str, words: Callable[[str], str] = str) -> Team:
+    """A team led by ``lead_session`` whose plan waits for the user."""
     plan = pricing_plan(words)
     team = store.create_team(plan.outcome, lead_session)
     store.record(team.id, "plan_proposed", plan=plan)
+    return team
+
+
+def fill(store: TeamStore, lead_session: str, worker_sessions: dict[str, str],
+         words: Callable[[str], str] = str, team: Team | None = None) -> Filled:
+    """A running team led by ``lead_session`` whose workers work in ``worker_sessions``
+    (``team``: one :func:`propose` made, its plan now accepted)."""
+    plan = pricing_plan(words)
+    team = team or propose(store, lead_session, words)
     store.record(team.id, "plan_accepted", plan=plan.to_json())
     pages, table, brief, _check = store.items(team.id)
     for item, worker in ((pages, "researcher"), (table, "analyst"), (brief, "writer")):

@@ -162,3 +162,14 @@ def test_the_pickers_offer_the_enabled_personas_but_no_team_persona(qtbot) -> No
         assert [box.itemData(n) for n in range(box.count())] == ["cowork", "researcher"]
     finally:
         plan_card._personas[:] = before
+
+
+def test_the_leads_plan_and_board_calls_read_as_words() -> None:
+    from openworker_qt.qt.wording import tool_title
+
+    assert tool_title("team_plan", {"plan": {}}, "ok") == "Proposed the team's plan"
+    assert tool_title("board_transition", {"item": "t1-3", "to": "review"}, "ok") == (
+        "Moved t1-3 on the board")
+    assert tool_title("board_create", {"title": "Check the totals"}, "ok") == (
+        "Added “Check the totals” to the board")
+    assert tool_title("board_list", {}, "ok") == "Looked at the team board"

@@ -98,3 +98,14 @@ def test_the_menu_offers_what_the_state_allows_and_acts_as_the_user(qtbot) -> No
     dialog.setTextValue("  Start with Q3  ")
     dialog.accept()
     assert moves[-1] == ("comment", "i0", {"text": "Start with Q3"})
+
+
+def test_a_team_with_no_items_yet_says_so_plainly(qtbot) -> None:
+    widget = TeamBoard()
+    qtbot.addWidget(widget)
+    widget.model.reset(Team("t2", "Audit five repositories", "lead", TeamState.AWAITING_PLAN,
+                            budget_usd=3.0), [])
+    assert widget.status.text() == "Waiting for you to approve the plan"
+    assert widget.spend.text() == "Nothing spent yet · budget $3.00"
+    widget.model.set_team(Team("t2", "Audit five repositories", "lead", TeamState.PLANNING))
+    assert (widget.status.text(), widget.spend.text()) == ("The lead is planning", "Nothing spent yet")

@@ -255,3 +255,39 @@ def test_the_board_offers_the_plan_waiting_and_answers_it_once(qtbot, qloop, mak
     assert seen["status"].startswith("Waiting for you to approve the plan")
     assert seen["resolution"].startswith("approve: ") and '"check"' not in seen["resolution"]
     assert seen["dialog"] is None
+
+
+def test_the_leads_plan_call_in_its_transcript_carries_the_plan_card(qtbot, qloop, make_desktop) -> None:
+    """The lead proposes with its ``team_plan`` call: opening the lead's session puts the
+    plan card on that call's row, and Accept there answers the item."""
+    import json as _json
+
+    from openworker_qt.ui.plan_card import PlanCard
+    from tests.ui.team_board_fill import pricing_plan
+
+    desktop = make_desktop()
+    window = desktop.window
+    window.cards.show_dialogs = False
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        lead = desktop.manager.create_session(title="Pricing", workspace=str(desktop.workspace))
+        plan = pricing_plan().to_json()
+        desktop.runtime.conversations.append(lead.id, {"role": "user", "content": "Compare pricing"})
+        desktop.runtime.conversations.append(lead.id, {
+            "role": "assistant", "content": "Here is my plan.",
+            "tool_calls": [{"id": "plan-1", "type": "function", "function": {
+                "name": "team_plan", "arguments": _json.dumps({"plan": plan})}}]})
+        item = desktop.runtime.inbox.add("plan", lead.id, tool_call_id="plan-1", tool="team_plan",
+                                         title="Team plan", arguments={"team_id": "t", "plan": plan})
+        await until(lambda: desktop.inbox.pending(lead.id), what="the item noticed")
+        window.refresh_sessions()
+        window.open_session(lead.id)
+        await until(lambda: isinstance(window.view.card_for("plan-1"), PlanCard), what="the card")
+        card = window.view.card_for("plan-1")
+        card.accept_button.click()
+        await until(lambda: window.view.card_for("plan-1") is None, what="the card answered")
+        seen["resolution"] = desktop.runtime.inbox.get(item.id).resolution
+
+    run(qloop, scenario)
+    assert seen["resolution"] == "approve"
