@@ -270,9 +270,15 @@ class PlanCard(QWidget):
         self.reason.returnPressed.connect(self.decline)
         row.addWidget(self.reason, 1)
         self.decline_button = QPushButton(self.tr("Decline"))
+        self.decline_button.setAccessibleName(self.tr("Decline the plan"))
+        self.decline_button.setAccessibleDescription(
+            self.tr("Turn the plan down; the reason, if any, goes to the lead"))
         self.decline_button.clicked.connect(self.decline)
         row.addWidget(self.decline_button)
         self.accept_button = QPushButton(self.tr("Accept plan"))
+        self.accept_button.setAccessibleName(self.tr("Accept the plan"))
+        self.accept_button.setAccessibleDescription(
+            self.tr("Start the team with the plan as it is shown here"))
         self.accept_button.setDefault(True)
         self.accept_button.clicked.connect(self.accept)
         row.addWidget(self.accept_button)

@@ -212,6 +212,9 @@ class TeamBoard(QFrame):
         design.tint(self.plan_note, "warning")
         self.plan_button = QPushButton(self.tr("Review the plan…"))
         self.plan_button.setObjectName("teamReviewPlan")
+        self.plan_button.setAccessibleName(self.tr("Review the plan"))
+        self.plan_button.setAccessibleDescription(
+            self.tr("Open the lead's plan to change it, accept it or decline it"))
         self.plan_button.clicked.connect(self.review_plan)
         plan_row.addWidget(self.plan_note, 1)
         plan_row.addWidget(self.plan_button)

@@ -8060,15 +8060,35 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>拒绝</translation>
         </message>
         <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="273" />
+            <source>Decline the plan</source>
+            <translation>拒绝计划</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/plan_card.py" line="275" />
+            <source>Turn the plan down; the reason, if any, goes to the lead</source>
+            <translation>拒绝这份计划；如填写理由，会转告负责人</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="278" />
             <source>Accept plan</source>
             <translation>接受计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="279" />
+            <source>Accept the plan</source>
+            <translation>接受计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="281" />
+            <source>Start the team with the plan as it is shown here</source>
+            <translation>按这里显示的计划启动团队</translation>
         </message>
     </context>
     <context>
         <name>PlanDialog</name>
         <message>
-            <location filename="../../openworker_qt/ui/plan_card.py" line="382" />
+            <location filename="../../openworker_qt/ui/plan_card.py" line="388" />
             <source>Team plan</source>
             <translation>团队计划</translation>
         </message>
@@ -8192,152 +8212,162 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>审阅计划…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="238" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="215" />
+            <source>Review the plan</source>
+            <translation>审阅计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="217" />
+            <source>Open the lead's plan to change it, accept it or decline it</source>
+            <translation>打开负责人的计划，修改、接受或拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="241" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="247" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="250" />
             <source>Team board</source>
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="263" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="274" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="275" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="276" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="281" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="282" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="283" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="281" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="284" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="286" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="289" />
             <source>Nothing spent yet · budget {budget}</source>
             <translation>尚未花费 · 预算 {budget}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="287" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="290" />
             <source>Nothing spent yet</source>
             <translation>尚未花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="288" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="291" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="292" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="295" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="295" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="298" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="296" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="299" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="340" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="343" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="344" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="347" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="345" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="355" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="358" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="358" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="361" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="373" />
             <source>Send back</source>
             <translation>退回</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="373" />
             <source>Comment</source>
             <translation>评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
             <source>What should change in “{title}”?</source>
             <translation>“{title}”需要改什么？</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="372" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="375" />
             <source>Your comment on “{title}”</source>
             <translation>你对“{title}”的评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="377" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="396" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="399" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
         </message>

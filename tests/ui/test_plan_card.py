@@ -173,3 +173,10 @@ def test_the_leads_plan_and_board_calls_read_as_words() -> None:
     assert tool_title("board_create", {"title": "Check the totals"}, "ok") == (
         "Added “Check the totals” to the board")
     assert tool_title("board_list", {}, "ok") == "Looked at the team board"
+
+
+def test_every_control_of_the_card_is_named(qtbot) -> None:
+    from tests.ui.test_accessibility import assert_accessible
+
+    widget, _answers = card(qtbot)
+    assert assert_accessible(widget) >= 15

@@ -109,3 +109,11 @@ def test_a_team_with_no_items_yet_says_so_plainly(qtbot) -> None:
     assert widget.spend.text() == "Nothing spent yet · budget $3.00"
     widget.model.set_team(Team("t2", "Audit five repositories", "lead", TeamState.PLANNING))
     assert (widget.status.text(), widget.spend.text()) == ("The lead is planning", "Nothing spent yet")
+
+
+def test_every_control_of_the_board_is_named(qtbot) -> None:
+    from tests.ui.test_accessibility import assert_accessible
+
+    widget = board(qtbot)
+    widget.plan_box.show()
+    assert assert_accessible(widget) >= 2
