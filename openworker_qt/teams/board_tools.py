@@ -14,7 +14,10 @@ item, to in progress, review or blocked), ``board_comment`` (its own items),
 ``board_result`` (a text and files under the team's outputs folder only),
 ``board_create`` (follow-ups: they land open and unassigned) and ``board_claim`` when
 the team lets workers claim items. Refusals come back as tool errors carrying the
-store's :class:`~openworker_qt.teams.model.BoardError` message.
+store's :class:`~openworker_qt.teams.model.BoardError` message. A call run twice (a turn
+resumed after a crash re-runs a board call that had no result) does not act twice:
+``board_create`` finds the item the same actor made with the same words, and a repeated
+move, assignment or link is refused as already done.
 
 Risk: READ, built-in, like ``todo_write`` and ``propose_plan``. These tools change the
 team's board and nothing else: no file is written (``board_result`` records paths the
@@ -27,8 +30,10 @@ are not ``persists`` either: a read-only (plan mode) worker still reports on its
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +44,7 @@ from openworker_qt.teams.model import WORKER_TARGETS, Actor, BoardError, Item, I
 from openworker_qt.teams.store import TeamStore
 
 __all__ = ["LEAD_TOOLS", "WORKER_TOOLS", "board_tools", "item_ref", "render_board",
-           "team_outputs"]
+           "session_board_tools", "team_outputs"]
 
 LEAD_TOOLS = ("board_list", "board_create", "board_assign", "board_transition",
               "board_comment", "board_link")
@@ -135,16 +140,20 @@ class _Board:
     def __init__(self, store: TeamStore, team_id: str, actor: Actor, outputs: Path) -> None:
         self.store, self.team_id, self.actor, self.outputs = store, team_id, actor, outputs
 
-    def _do(self, verb: str, ref: Any = "", **args: Any) -> Item | None:
-        event = self.store.act(self.actor, verb, self.team_id,
-                               item_ref(self.team_id, ref) if ref else "", **args)
-        return self.store.item(event.item_id) if event.item_id else None
+    async def _do(self, verb: str, ref: Any = "", **args: Any) -> Item:
+        """Do ``verb`` as the bound actor (the write lock awaited, the loop never held);
+        the item it touched."""
+        event = await self.store.act_async(self.actor, verb, self.team_id,
+                                           item_ref(self.team_id, ref) if ref else "", **args)
+        item = self.store.item(event.item_id)
+        assert item is not None  # every verb a tool offers is about an item
+        return item
 
     def tool(self, name: str, description: str, parameters: dict[str, Any],
-             run: Callable[[dict[str, Any]], str], *, safe: bool = False) -> Tool:
+             run: Callable[[dict[str, Any]], Awaitable[str]], *, safe: bool = False) -> Tool:
         async def handler(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
             try:
-                return ToolResult(run(args))
+                return ToolResult(await run(args))
             except BoardError as exc:
                 return _error(str(exc))
 
@@ -154,59 +163,61 @@ class _Board:
 
     # ---------------------------------------------------------------- verbs
 
-    def show(self, args: dict[str, Any]) -> str:
+    async def show(self, args: dict[str, Any]) -> str:
         return render_board(self.store, self.team_id, for_actor=self.actor)
 
-    def create(self, args: dict[str, Any]) -> str:
-        worker = str(args.get("worker") or "") if self.actor.kind == "lead" else ""
-        team = self.store.team(self.team_id)
-        if worker and team is not None and worker not in {w.name for w in team.workers}:
-            raise BoardError(f"{worker} is not a worker of this team")
-        item = self._do("create", title=args.get("title"), criteria=args.get("criteria", ""))
+    async def create(self, args: dict[str, Any]) -> str:
+        """Idempotent per actor and content: a call run again (a turn resumed after a
+        crash re-runs a board call that had no result yet) finds the item it made."""
+        worker = {"worker": str(args.get("worker") or "")} if self.actor.kind == "lead" else {}
+        title, criteria = args.get("title"), args.get("criteria", "")
+        digest = hashlib.sha256(json.dumps([title, criteria, worker], sort_keys=True,
+                                           default=str).encode()).hexdigest()[:24]
+        asked = time.time()
+        event = await self.store.act_async(self.actor, "create", self.team_id, title=title,
+                                           criteria=criteria, key=f"create:{self.actor}:"
+                                           f"{digest}", **worker)
+        item = self.store.item(event.item_id)
         assert item is not None
-        if worker:
-            self._do("assign", item.id, worker=worker)
-            return f"Created item #{_number(item)} and assigned it to {worker}."
+        if event.at < asked:
+            return (f"Item #{_number(item)} already exists with this title and criteria "
+                    f"({item.state.value}); nothing was added.")
+        if item.assignee:
+            return f"Created item #{_number(item)} and assigned it to {item.assignee}."
         where = " (open and unassigned: the lead assigns it)" if self.actor.kind == "worker" \
             else ""
         return f"Created item #{_number(item)}{where}."
 
-    def assign(self, args: dict[str, Any]) -> str:
-        item = self._do("assign", args.get("item"), worker=str(args.get("worker") or ""))
-        assert item is not None
+    async def assign(self, args: dict[str, Any]) -> str:
+        item = await self._do("assign", args.get("item"), worker=str(args.get("worker") or ""))
         who = item.assignee or "nobody"
         return f"Item #{_number(item)} is now assigned to {who}."
 
-    def transition(self, args: dict[str, Any]) -> str:
-        item = self._do("transition", args.get("item"), to=args.get("to"),
-                        comment=str(args.get("comment") or ""))
-        assert item is not None
+    async def transition(self, args: dict[str, Any]) -> str:
+        item = await self._do("transition", args.get("item"), to=args.get("to"),
+                              comment=str(args.get("comment") or ""))
         return f"Item #{_number(item)} is now {item.state.value}."
 
-    def comment(self, args: dict[str, Any]) -> str:
-        item = self._do("comment", args.get("item"), text=args.get("text"))
-        assert item is not None
+    async def comment(self, args: dict[str, Any]) -> str:
+        item = await self._do("comment", args.get("item"), text=args.get("text"))
         return f"Comment added to item #{_number(item)}."
 
-    def link(self, args: dict[str, Any]) -> str:
-        item = self._do("link", args.get("item"),
-                        other=item_ref(self.team_id, args.get("after")))
-        assert item is not None
+    async def link(self, args: dict[str, Any]) -> str:
+        item = await self._do("link", args.get("item"),
+                              other=item_ref(self.team_id, args.get("after")))
         return f"Item #{_number(item)} now comes after #{args.get('after')}."
 
-    def claim(self, args: dict[str, Any]) -> str:
-        item = self._do("claim", args.get("item"))
-        assert item is not None
+    async def claim(self, args: dict[str, Any]) -> str:
+        item = await self._do("claim", args.get("item"))
         return f"Item #{_number(item)} is yours."
 
-    def result(self, args: dict[str, Any]) -> str:
+    async def result(self, args: dict[str, Any]) -> str:
         raw = args.get("files") or []
         if not isinstance(raw, list):
             raise BoardError("files must be a list of paths")
         files = [self._output(str(path)) for path in raw]
-        item = self._do("result", args.get("item"), text=str(args.get("text") or ""),
-                        files=files)
-        assert item is not None
+        item = await self._do("result", args.get("item"), text=str(args.get("text") or ""),
+                              files=files)
         return (f"Result recorded on item #{_number(item)}. Move it to review when it meets "
                 "the criteria.")
 
@@ -286,3 +297,14 @@ def board_tools(store: TeamStore, team_id: str, actor: Actor, *,
         tools.append(board.tool("board_claim", "Take an open, unassigned item for yourself.",
                                 _schema({"item": _ITEM}, ("item",)), board.claim))
     return tools
+
+
+def session_board_tools(store: TeamStore, session_id: str, *,
+                        outputs: Path | None = None) -> list[Tool]:
+    """The board tools of the session ``session_id``, its actor bound from its role in
+    its team (the lead, or ``worker:<name>``); none for a session outside any team."""
+    found = store.team_for_session(session_id)
+    if found is None:
+        return []
+    team, role = found
+    return board_tools(store, team.id, Actor.parse(role), outputs=outputs)

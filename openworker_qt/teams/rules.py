@@ -105,15 +105,23 @@ def _no_item(verb: str, item_id: str) -> None:
 
 
 def _create(board: Board, actor: Actor, item_id: str, args: dict[str, Any]) -> Appended:
-    _args("create", args, ("title", "criteria", "budget_usd"))
+    _args("create", args, ("title", "criteria", "budget_usd", "worker"))
     _no_item("create", item_id)
     title = _text("the title", args.get("title"), limit=TITLE_MAX)
     criteria = _text("the criteria", args.get("criteria", ""), required=False)
     budget = _money("budget_usd", args.get("budget_usd"))
+    worker = _text("the worker", args.get("worker") or "", required=False, limit=64)
     if actor.kind == "worker" and budget is not None:
         raise BoardError("a worker's follow-up has no budget: the lead or the user sets one")
+    if actor.kind == "worker" and worker:
+        raise BoardError("a worker's follow-up lands unassigned: the lead assigns it")
+    if worker and worker not in {w.name for w in board.require_team().workers}:
+        raise BoardError(f"{worker} is not a worker of this team")
     new_id = item_id_for(board.require_team().id, len(board.items) + 1)
-    return "item_created", new_id, {"title": title, "criteria": criteria, "budget_usd": budget}
+    data: dict[str, Any] = {"title": title, "criteria": criteria, "budget_usd": budget}
+    if worker:
+        data["assignee"] = worker
+    return "item_created", new_id, data
 
 
 def _assign(board: Board, actor: Actor, item_id: str, args: dict[str, Any]) -> Appended:
@@ -371,6 +379,13 @@ _FACTS: dict[str, FactCheck] = {
     "item_stuck": _f_item_stuck, "team_state": _f_team_state, "check_in": _f_check_in,
     "chat": _f_chat, "summary": _f_summary, "worker_staffed": _f_worker_staffed,
 }
+_FACT_KEYS: dict[str, tuple[str, ...]] = {
+    "plan_proposed": ("plan",), "plan_accepted": ("plan",),
+    "plan_declined": ("reason", "replan"), "item_session": ("session_id", "worker"),
+    "spend": ("usd", "tokens"), "item_stuck": ("stuck",), "team_state": ("to", "reason"),
+    "check_in": ("at",), "chat": ("to", "text"), "summary": ("text",),
+    "worker_staffed": ("worker", "session_id"),
+}
 _ITEM_FACTS = frozenset({"item_session", "item_stuck"})
 _TEAM_FACTS = RECORD_KINDS - _ITEM_FACTS - {"spend"}
 
@@ -383,6 +398,7 @@ def record_event(board: Board, kind: str, item_id: str, data: dict[str, Any]) ->
                 else "not a fact the runner records")
         raise BoardError(f"{kind!r} is {hint}")
     board.require_team()
+    _args(kind, data, _FACT_KEYS[kind])
     if kind in _TEAM_FACTS:
         _no_item(kind, item_id)
     return check(board, item_id, data)
