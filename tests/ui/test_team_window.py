@@ -291,3 +291,20 @@ def test_the_leads_plan_call_in_its_transcript_carries_the_plan_card(qtbot, qloo
 
     run(qloop, scenario)
     assert seen["resolution"] == "approve"
+
+
+def test_team_leads_start_teams_and_workers_personas_staff_them(qtbot, qloop, make_desktop) -> None:
+    from openworker_qt.ui import plan_card
+
+    desktop = make_desktop()
+    before = plan_card.persona_choices()
+    try:
+        run(qloop, desktop.load_personas)
+        is_team = desktop.window.teams.is_team_persona
+        assert is_team("team") and is_team("software-team") and is_team("devops-team")
+        assert not is_team("researcher") and not is_team("cowork")
+        names = [name for name, _title in plan_card.persona_choices()]
+        assert "researcher" in names and "writer" in names and "cowork" in names
+        assert not {"team", "software-team", "devops-team"} & set(names)
+    finally:
+        plan_card._personas[:] = before
