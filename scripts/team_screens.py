@@ -145,6 +145,7 @@ def shoot(variant: str, out: Path, home: Path) -> int:
 
     async def scene() -> None:
         manager = desktop.manager
+        await desktop.load_personas()  # (the plan's pickers offer the workers' personas)
         for title in (("整理本周日程", "发布进展如何？") if zh
                       else ("Untangle my calendar this week", "Where does the release stand?")):
             rt.conversations.create_session(title=title, model="anthropic:claude-sonnet-4-6")

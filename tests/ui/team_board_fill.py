@@ -23,8 +23,8 @@ def pricing_plan(words: Callable[[str], str] = str) -> Plan:
                   "writer"),
          PlanItem("check", w("Check every figure against its source"), w("No figure without a link"),
                   "analyst")),
-        (WorkerSpec("researcher", "cowork", "plan"), WorkerSpec("analyst", "cowork"),
-         WorkerSpec("writer", "cowork")),
+        (WorkerSpec("researcher", "researcher", "plan"), WorkerSpec("analyst", "analyst"),
+         WorkerSpec("writer", "writer")),
         budget_usd=6.0, budget_tokens=3_000_000, max_parallel=3)
 
 
