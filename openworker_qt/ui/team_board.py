@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -173,6 +174,7 @@ class TeamBoard(QFrame):
 
     open_session = Signal(str)
     review_plan = Signal()
+    stop_requested = Signal()
 
     def __init__(self, model: TeamBoardModel | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -188,7 +190,25 @@ class TeamBoard(QFrame):
         self.outcome.setWordWrap(True)
         self.outcome.setFont(design.font("heading", self.outcome.font()))
         self.outcome.setAccessibleName(self.tr("Team outcome"))
-        lay.addWidget(self.outcome)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.outcome, 1)
+        self.team_button = QToolButton()
+        self.team_button.setObjectName("teamMenu")
+        self.team_button.setText("⋯")
+        self.team_button.setAutoRaise(True)
+        self.team_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.team_button.setToolTip(self.tr("Budget, stop"))
+        self.team_button.setAccessibleName(self.tr("Team actions"))
+        self.team_button.setAccessibleDescription(self.tr("Change the team's budget or stop it"))
+        self.team_menu = QMenu(self)
+        self.budget_action = self.team_menu.addAction(self.tr("Change the budget…"),
+                                                      self.ask_budget)
+        self.stop_action = self.team_menu.addAction(self.tr("Stop the team"))
+        self.stop_action.triggered.connect(self.stop_requested)
+        self.team_button.setMenu(self.team_menu)
+        head.addWidget(self.team_button, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(head)
         self.status = QLabel()
         self.status.setObjectName("teamStatus")
         self.status.setAccessibleName(self.tr("Team status"))
@@ -260,6 +280,9 @@ class TeamBoard(QFrame):
             self.budget_bar.hide()
             return
         self.outcome.setText(team.outcome)
+        live = team.state not in (TeamState.DONE, TeamState.STOPPED, TeamState.FAILED)
+        self.stop_action.setEnabled(live)
+        self.budget_action.setEnabled(live)
         done = len(self.model.items(ItemState.DONE))
         total = len([i for i in self.model.items() if i.state is not ItemState.CANCELED])
         state = self.team_state_text(team.state)
@@ -363,6 +386,39 @@ class TeamBoard(QFrame):
 
     def assign(self, item: Item, worker: str) -> None:
         self.do("assign", item, worker=worker)
+
+    def ask_budget(self) -> QInputDialog | None:
+        """The team's cost budget, raised or lowered (0: no limit) through ``act``."""
+        team = self.model.team
+        if team is None:
+            return None
+        dialog = QInputDialog(self)
+        dialog.setInputMode(QInputDialog.InputMode.DoubleInput)
+        dialog.setWindowTitle(self.tr("Team budget"))
+        dialog.setLabelText(self.tr("Cost budget in dollars (0 for no limit); spent so far: {spent}")
+                            .format(spent=money(team.spent_usd)))
+        dialog.setDoubleRange(0.0, 10_000.0)
+        dialog.setDoubleDecimals(2)
+        dialog.setDoubleValue(team.budget_usd or 0.0)
+        dialog.setOkButtonText(self.tr("Set budget"))
+        dialog.setCancelButtonText(self.tr("Cancel"))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.doubleValueSelected.connect(self.set_budget)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def set_budget(self, usd: float) -> bool:
+        if self.act is None:
+            return False
+        try:
+            self.act("budget", "", budget_usd=usd if usd > 0 else None)
+        except BoardError as exc:
+            self.problem.setText(self.tr("That did not work: {reason}").format(reason=str(exc)))
+            self.problem.show()
+            return False
+        self.problem.hide()
+        return True
 
     def move_item(self, item: Item, to: ItemState, comment: str = "") -> None:
         self.do("transition", item, to=to.value, comment=comment)

@@ -54,6 +54,8 @@ class TeamRunner(Protocol):
 
     def send(self, team_id: str, text: str) -> Any: ...
 
+    def stop(self, team_id: str) -> Any: ...
+
 
 def worker_message(role: str, text: str) -> str:
     """What a message typed in a session of ``role`` says to the team: a worker's
@@ -95,6 +97,7 @@ class TeamPart(QObject):
         self.board = TeamBoard()
         self.board.open_session.connect(open_session)
         self.board.review_plan.connect(self.review_plan)
+        self.board.stop_requested.connect(self.stop_team)
         self.board.model.team_changed.connect(lambda _team: self._show_plan_waiting())
         if inbox is not None:
             inbox.item_added.connect(lambda _item: self._show_plan_waiting())
@@ -194,6 +197,16 @@ class TeamPart(QObject):
         self.plan_dialog = dialog
         dialog.show()
         return dialog
+
+    def stop_team(self) -> None:
+        """The board's "Stop the team": every turn of its sessions stopped."""
+        if self.runner is None or self.team_id is None:
+            self._say(self.tr("The team cannot be stopped from here."))
+            return
+        try:
+            self._call(self.runner.stop, self.team_id)
+        except BoardError as exc:
+            self._say(self.tr("The team could not be stopped: {reason}").format(reason=str(exc)))
 
     # ---------------------------------------------------------------- sending
 

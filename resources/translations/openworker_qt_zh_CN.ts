@@ -8159,22 +8159,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamCardDelegate</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="135" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="136" />
             <source>No progress</source>
             <translation>没有进展</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="142" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="143" />
             <source>Unassigned</source>
             <translation>未分配</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="157" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="158" />
             <source>Lead</source>
             <translation>负责人</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="157" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="158" />
             <source>You</source>
             <translation>你</translation>
         </message>
@@ -8182,225 +8182,275 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>TeamBoard</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="190" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="192" />
             <source>Team outcome</source>
             <translation>团队目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="194" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="201" />
+            <source>Budget, stop</source>
+            <translation>预算、停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="202" />
+            <source>Team actions</source>
+            <translation>团队操作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
+            <source>Change the team's budget or stop it</source>
+            <translation>修改团队预算或停止团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="205" />
+            <source>Change the budget…</source>
+            <translation>修改预算…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="207" />
+            <source>Stop the team</source>
+            <translation>停止团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="214" />
             <source>Team status</source>
             <translation>团队状态</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="199" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="219" />
             <source>Team spend</source>
             <translation>团队花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="206" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="226" />
             <source>Budget used</source>
             <translation>已用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="209" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="229" />
             <source>The lead's plan is waiting for you.</source>
             <translation>负责人的计划正在等你审批。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="213" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="233" />
             <source>Review the plan…</source>
             <translation>审阅计划…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="215" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="235" />
             <source>Review the plan</source>
             <translation>审阅计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="217" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="237" />
             <source>Open the lead's plan to change it, accept it or decline it</source>
             <translation>打开负责人的计划，修改、接受或拒绝</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="241" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="261" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="250" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="270" />
             <source>Team board</source>
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="266" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="289" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="277" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="300" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="278" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="301" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="279" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="280" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="281" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="304" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="282" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="305" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="283" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="284" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="307" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="289" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="312" />
             <source>Nothing spent yet · budget {budget}</source>
             <translation>尚未花费 · 预算 {budget}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="290" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
             <source>Nothing spent yet</source>
             <translation>尚未花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="291" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="314" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="295" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="318" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="298" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="321" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="299" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="343" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="347" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="348" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="351" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="354" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="377" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="358" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="381" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="361" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="384" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="373" />
-            <source>Send back</source>
-            <translation>退回</translation>
+            <location filename="../../openworker_qt/ui/team_board.py" line="397" />
+            <source>Team budget</source>
+            <translation>团队预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="373" />
-            <source>Comment</source>
-            <translation>评论</translation>
+            <location filename="../../openworker_qt/ui/team_board.py" line="398" />
+            <source>Cost budget in dollars (0 for no limit); spent so far: {spent}</source>
+            <translation>费用预算（美元，0 表示不限）；目前已花费：{spent}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
-            <source>What should change in “{title}”?</source>
-            <translation>“{title}”需要改什么？</translation>
+            <location filename="../../openworker_qt/ui/team_board.py" line="403" />
+            <source>Set budget</source>
+            <translation>设定预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="375" />
-            <source>Your comment on “{title}”</source>
-            <translation>你对“{title}”的评论</translation>
-        </message>
-        <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="377" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="404" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="399" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="417" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="429" />
+            <source>Send back</source>
+            <translation>退回</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="429" />
+            <source>Comment</source>
+            <translation>评论</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
+            <source>What should change in “{title}”?</source>
+            <translation>“{title}”需要改什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="431" />
+            <source>Your comment on “{title}”</source>
+            <translation>你对“{title}”的评论</translation>
         </message>
     </context>
     <context>
         <name>TeamPart</name>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="102" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="105" />
             <source>Team</source>
             <translation>团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="134" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="137" />
             <source>the team is not available</source>
             <translation>团队不可用</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="153" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="156" />
             <source>Team · {worker}</source>
             <translation>团队 · {worker}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="215" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="204" />
+            <source>The team cannot be stopped from here.</source>
+            <translation>无法在这里停止团队。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="209" />
+            <source>The team could not be stopped: {reason}</source>
+            <translation>团队未能停止：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="228" />
             <source>The team did not take the message: {reason}</source>
             <translation>团队没有收到这条消息：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="225" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="238" />
             <source>The team could not start: {reason}</source>
             <translation>团队未能启动：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_window.py" line="238" />
+            <location filename="../../openworker_qt/ui/team_window.py" line="251" />
             <source>The team could not start.</source>
             <translation>团队未能启动。</translation>
         </message>

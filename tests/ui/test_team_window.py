@@ -151,6 +151,11 @@ class LocalRunner:
     def send(self, team_id: str, text: str) -> None:
         self.sent.append((team_id, text))
 
+    def stop(self, team_id: str) -> None:
+        from openworker_qt.teams.model import USER
+
+        self.store.record(team_id, "team_state", actor=USER, to="stopped", reason="stopped by the user")
+
 
 def test_a_team_persona_starts_a_team_and_messages_go_to_it(qtbot, qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "plain answer"}])
@@ -308,3 +313,30 @@ def test_team_leads_start_teams_and_workers_personas_staff_them(qtbot, qloop, ma
         assert not {"team", "software-team", "devops-team"} & set(names)
     finally:
         plan_card._personas[:] = before
+
+
+def test_the_user_raises_the_budget_and_stops_the_team_from_the_board(qtbot, qloop, make_desktop) -> None:
+    desktop = make_desktop()
+    window = desktop.window
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        store, filled, _sessions = _team_world(desktop)
+        window.teams.attach(store, LocalRunner(desktop, store))
+        window.open_session(filled.team.lead_session_id)
+        await until(lambda: window.teams.dock.isVisible())
+        board = window.teams.board
+        dialog = board.ask_budget()
+        assert dialog is not None and dialog.doubleValue() == 6.0
+        dialog.setDoubleValue(10.0)
+        dialog.accept()
+        await until(lambda: "of $10.00" in board.spend.text(), what="the new budget shown")
+        seen["budget"] = store.team(filled.team.id).budget_usd
+        board.stop_action.trigger()
+        await until(lambda: board.status.text().startswith("Stopped"), what="the team stopped")
+        seen["state"] = store.team(filled.team.id).state.value
+        seen["stop_enabled"] = board.stop_action.isEnabled()
+
+    run(qloop, scenario)
+    assert seen["budget"] == 10.0
+    assert seen["state"] == "stopped" and seen["stop_enabled"] is False
