@@ -155,7 +155,7 @@ def shoot(variant: str, out: Path, home: Path) -> int:
                  "writer": "撰稿人" if zh else "Writer"}
         sessions = {w: manager.create_session(
             title=f"{label} · {words('Write the one-page brief') if w == 'writer' else outcome}",
-            workspace=str(workspace)).id for w, label in names.items()}
+            persona=w, workspace=str(workspace)).id for w, label in names.items()}
         # the lead and the writer have a turn each (plain ones: before teams are on)
         window.open_session(lead.id)
         await until(window.loaded)

@@ -198,6 +198,7 @@ class TeamBoard(QFrame):
         self.team_button.setText("⋯")
         self.team_button.setAutoRaise(True)
         self.team_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.team_button.setStyleSheet("QToolButton#teamMenu::menu-indicator { image: none; }")
         self.team_button.setToolTip(self.tr("Budget, stop"))
         self.team_button.setAccessibleName(self.tr("Team actions"))
         self.team_button.setAccessibleDescription(self.tr("Change the team's budget or stop it"))
