@@ -78,6 +78,16 @@ def item_sentence(item: Item) -> str:
     return " · ".join(parts)
 
 
+def item_tooltip(item: Item) -> str:
+    """The card in words, then what "done" means for it and what its worker handed in."""
+    lines = [item_sentence(item)]
+    if item.criteria:
+        lines.append(_tr("Done when: {criteria}").format(criteria=item.criteria))
+    if item.result_files:
+        lines.append(_tr("Handed in: {files}").format(files=", ".join(item.result_files)))
+    return "\n".join(lines)
+
+
 def board_order(item: Item) -> tuple[float, int, str]:
     """An item's place in its group: oldest first; items made together (a plan's) in
     the order of their ids (``<team>-2`` before ``<team>-10``)."""
@@ -160,8 +170,10 @@ class TeamBoardModel(QAbstractListModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return item.title
-        if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.AccessibleTextRole:
             return item_sentence(item)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return item_tooltip(item)
         return None
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:

@@ -8151,7 +8151,17 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>最新评论：{text}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/qt/team_board_model.py" line="159" />
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="85" />
+            <source>Done when: {criteria}</source>
+            <translation>完成标准：{criteria}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="87" />
+            <source>Handed in: {files}</source>
+            <translation>已提交：{files}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="169" />
             <source>{state}: {n} items</source>
             <translation>{state}：{n} 项</translation>
         </message>
@@ -8187,227 +8197,227 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>团队目标</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="201" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="202" />
             <source>Budget, stop</source>
             <translation>预算、停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="202" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
             <source>Team actions</source>
             <translation>团队操作</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="204" />
             <source>Change the team's budget or stop it</source>
             <translation>修改团队预算或停止团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="205" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="206" />
             <source>Change the budget…</source>
             <translation>修改预算…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="207" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="208" />
             <source>Stop the team</source>
             <translation>停止团队</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="214" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="215" />
             <source>Team status</source>
             <translation>团队状态</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="219" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="220" />
             <source>Team spend</source>
             <translation>团队花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="226" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="227" />
             <source>Budget used</source>
             <translation>已用预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="229" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="230" />
             <source>The lead's plan is waiting for you.</source>
             <translation>负责人的计划正在等你审批。</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="233" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="234" />
             <source>Review the plan…</source>
             <translation>审阅计划…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="235" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="236" />
             <source>Review the plan</source>
             <translation>审阅计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="237" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="238" />
             <source>Open the lead's plan to change it, accept it or decline it</source>
             <translation>打开负责人的计划，修改、接受或拒绝</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="261" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
             <source>Work items</source>
             <translation>工作项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="270" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="271" />
             <source>Team board</source>
             <translation>团队看板</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="289" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="290" />
             <source>{state} · {done} of {total} done</source>
             <translation>{state} · 已完成 {done}/{total}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="300" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="301" />
             <source>The lead is planning</source>
             <translation>负责人正在制定计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="301" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
             <source>Waiting for you to approve the plan</source>
             <translation>等待你批准计划</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
             <source>Working</source>
             <translation>工作中</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="304" />
             <source>The lead is putting the result together</source>
             <translation>负责人正在汇总成果</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="304" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="305" />
             <source>Finished</source>
             <translation>已完成</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="305" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
             <source>Stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="307" />
             <source>Paused: the budget is used up</source>
             <translation>已暂停：预算已用完</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="307" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="308" />
             <source>Failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="312" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
             <source>Nothing spent yet · budget {budget}</source>
             <translation>尚未花费 · 预算 {budget}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="314" />
             <source>Nothing spent yet</source>
             <translation>尚未花费</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="314" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="315" />
             <source>{spent} of {budget}</source>
             <translation>{spent}（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="318" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="319" />
             <source>{used} of {budget} tokens</source>
             <translation>{used} 令牌（预算 {budget}）</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="321" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
             <source>{used} tokens</source>
             <translation>{used} 令牌</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="323" />
             <source>Spent {cost} · {tokens}</source>
             <translation>已花费 {cost} · {tokens}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="366" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="367" />
             <source>Open the worker's session</source>
             <translation>打开该成员的会话</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="370" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
             <source>Accept</source>
             <translation>接受</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="372" />
             <source>Send back…</source>
             <translation>退回…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="374" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="375" />
             <source>Reopen</source>
             <translation>重新打开</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="377" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="378" />
             <source>Assign to</source>
             <translation>分配给</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="381" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="382" />
             <source>Comment…</source>
             <translation>评论…</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="384" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="385" />
             <source>Cancel this item</source>
             <translation>取消此项</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="397" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="398" />
             <source>Team budget</source>
             <translation>团队预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="398" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="399" />
             <source>Cost budget in dollars (0 for no limit); spent so far: {spent}</source>
             <translation>费用预算（美元，0 表示不限）；目前已花费：{spent}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="403" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="404" />
             <source>Set budget</source>
             <translation>设定预算</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="404" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="405" />
             <source>Cancel</source>
             <translation>取消</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="417" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="418" />
             <source>That did not work: {reason}</source>
             <translation>操作未成功：{reason}</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="429" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
             <source>Send back</source>
             <translation>退回</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="429" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
             <source>Comment</source>
             <translation>评论</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="431" />
             <source>What should change in “{title}”?</source>
             <translation>“{title}”需要改什么？</translation>
         </message>
         <message>
-            <location filename="../../openworker_qt/ui/team_board.py" line="431" />
+            <location filename="../../openworker_qt/ui/team_board.py" line="432" />
             <source>Your comment on “{title}”</source>
             <translation>你对“{title}”的评论</translation>
         </message>

@@ -73,3 +73,12 @@ def test_an_item_in_words() -> None:
                                last_comment="Draft is up"))
     assert words == ("Item 1 · Review · with writer · $1.50 so far · no progress for a while"
                      " · last comment: Draft is up")
+
+
+def test_a_cards_tooltip_says_what_done_means_and_what_was_handed_in() -> None:
+    model = TeamBoardModel()
+    model.reset(TEAM, [item(1, ItemState.REVIEW, assignee="writer",
+                            result_files=("outputs/brief.md",))])
+    tip = model.index(model.row_of("i1"), 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.splitlines() == ["Item 1 · Review · with writer · $0.00 so far",
+                                "Done when: criteria", "Handed in: outputs/brief.md"]
