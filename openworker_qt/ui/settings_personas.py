@@ -57,39 +57,6 @@ def _built_in_words() -> dict[str, str]:
         "A long-lived personal assistant that keeps notes and remembers":
             QCoreApplication.translate(
                 "Personas", "A long-lived personal assistant that keeps notes and remembers"),
-        **_team_words(),
-    }
-
-
-def _team_words() -> dict[str, str]:
-    """The shipped team personas' titles and descriptions (leads, then workers), translated."""
-    t = QCoreApplication.translate
-    return {
-        "Team": t("Personas", "Team"),
-        "A lead who plans a big outcome, staffs coworkers to do the parts and assembles the result":
-            t("Personas", "A lead who plans a big outcome, staffs coworkers to do the parts and "
-                          "assembles the result"),
-        "Software team": t("Personas", "Software team"),
-        "A tech lead who splits a change across coders and a reviewer, then merges the work":
-            t("Personas", "A tech lead who splits a change across coders and a reviewer, then "
-                          "merges the work"),
-        "DevOps team": t("Personas", "DevOps team"),
-        "An operations lead who investigates, plans reversible changes and has them done and "
-        "checked": t("Personas", "An operations lead who investigates, plans reversible changes "
-                                 "and has them done and checked"),
-        "Researcher": t("Personas", "Researcher"),
-        "Finds and reads the sources for one question and reports what they say":
-            t("Personas", "Finds and reads the sources for one question and reports what they say"),
-        "Analyst": t("Personas", "Analyst"),
-        "Works through figures and tables and shows how each result was reached":
-            t("Personas", "Works through figures and tables and shows how each result was reached"),
-        "Writer": t("Personas", "Writer"),
-        "Turns notes and findings into a clear, finished document":
-            t("Personas", "Turns notes and findings into a clear, finished document"),
-        "Reviewer": t("Personas", "Reviewer"),
-        "Checks work against its acceptance criteria and says exactly what falls short":
-            t("Personas", "Checks work against its acceptance criteria and says exactly what "
-                          "falls short"),
     }
 
 

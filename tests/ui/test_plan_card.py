@@ -181,12 +181,3 @@ def test_every_control_of_the_card_is_named(qtbot) -> None:
     widget, _answers = card(qtbot)
     assert assert_accessible(widget) >= 15
 
-
-def test_every_shipped_persona_has_its_words_for_translation() -> None:
-    from openworker_qt.agents.personas import builtin_personas
-    from openworker_qt.ui.settings_personas import _built_in_words
-
-    words = _built_in_words()
-    for persona in builtin_personas().values():
-        assert persona.title in words, persona.name
-        assert persona.description in words, persona.name
