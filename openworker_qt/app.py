@@ -58,6 +58,7 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow  # noqa: E402
+from openworker_qt.ui.plan_card import TEAM_PERSONAS, offer_personas  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 from openworker_qt.ui.window_sessions import WindowSessions  # noqa: E402
@@ -158,6 +159,7 @@ class DesktopApp(QObject):
         self.tray: Any = None
         self.quick_ask: Any = None
         self.persona_items: list[tuple[str, str, str]] | None = None  # once read
+        self.team_leads: frozenset[str] = TEAM_PERSONAS  # personas that start a team
         self.grant_dialog: Any = None
         self.hotkey: Any = None
         self.push_to_talk: Any = None  # the global voice hotkey (ui/push_to_talk.py)
@@ -375,12 +377,17 @@ class DesktopApp(QObject):
         except Exception:
             log.exception("reading the personas failed")
             return
+        # personas leading a team start one from the composer (issue 29)
+        leads = frozenset(p.name for p in found.values() if p.team is not None and p.team.role == "lead")
+        self.team_leads = leads | TEAM_PERSONAS
+        self.window.teams.is_team_persona = self.team_leads.__contains__
         self.set_personas(picker_items(list(found.values())))
 
     def set_personas(self, items: list[tuple[str, str, str]]) -> None:
         """Offer these personas in the composer's picker and the quick ask's chip."""
         self.persona_items = items
         self.window.composer.set_personas(items)
+        offer_personas(items, self.team_leads.__contains__)  # a team plan's persona pickers
         if self.quick_ask is not None:
             self.quick_ask.set_personas(items)
 

@@ -277,6 +277,8 @@ def _tool_title(
         return QCoreApplication.translate("Wording", "Asked you: {question}").format(question=_clip(args.get("question"), 60))
     if name == "propose_plan":
         return QCoreApplication.translate("Wording", "Proposed a plan")
+    if name == "team_plan" or name.startswith("board_"):
+        return _team_title(name, args)
     if name == "request_directory":
         return QCoreApplication.translate("Wording", "Asked for access to {folder}").format(folder=path)
     if name == "todo_write" or name.startswith("todo"):
@@ -286,6 +288,25 @@ def _tool_title(
     if name in ("explore", "explorer", "spawn_explorer"):
         return QCoreApplication.translate("Wording", "Explored: {task}").format(task=_clip(args.get("task"), 60))
     return humanise_tool(name)
+
+
+def _team_title(name: str, args: Mapping[str, Any]) -> str:
+    """A team's call: the lead's plan, a move on the board (issue 29)."""
+    item = _clip(args.get("item") or args.get("item_id") or args.get("title"), 50)
+    words = {
+        "team_plan": "Proposed the team's plan",
+        "board_list": "Looked at the team board",
+        "board_create": "Added “{item}” to the board",
+        "board_assign": "Assigned {item}",
+        "board_transition": "Moved {item} on the board",
+        "board_comment": "Commented on {item}",
+        "board_result": "Handed in the result of {item}",
+        "board_link": "Linked {item}",
+        "board_claim": "Took {item}",
+    }.get(name)
+    if words is None:
+        return humanise_tool(name)
+    return QCoreApplication.translate("Wording", words).format(item=item or "…")
 
 
 def _memory_title(name: str, done: bool) -> str:

@@ -26,6 +26,7 @@ from openworker_qt.ui.approval import (
     approval_preview,
 )
 from openworker_qt.ui.late_answers import closed_text
+from openworker_qt.ui.plan_card import PlanCard, is_plan_item, persona_choices
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.transcript_view import TranscriptView
 
@@ -114,8 +115,10 @@ class InboxPresenter(QObject):
                                             target=item.target or "")
         if row is None:
             return None
-        card: ApprovalCard | QuestionCard
-        if item.kind == "approval":
+        card: ApprovalCard | QuestionCard | PlanCard
+        if is_plan_item(item.tool, item.arguments):
+            card = PlanCard(item.arguments, persona_choices())
+        elif item.kind == "approval":
             card = ApprovalCard(approval_request(item), self._previews.get(item.id))
         else:
             card = QuestionCard(question_request(item))

@@ -56,6 +56,7 @@ from openworker_qt.qt.wording import (
 from openworker_qt.ui import design
 from openworker_qt.ui.approval import DiffView
 from openworker_qt.ui.late_answers import closed_text
+from openworker_qt.ui.plan_card import PlanSlot
 from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.window_state import remember_geometry
 
@@ -133,6 +134,7 @@ class InboxWindow(QWidget):
         self.question.setFont(design.font("body", self.font()))
         self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         dl.addWidget(self.question, 1)
+        self.plan_slot = PlanSlot(dl, dl.indexOf(self.question) + 1)  # a team's plan
         self.arguments = DiffView("")
         self.arguments.setAccessibleName(self.tr("Arguments"))
         self.arguments.setAccessibleDescription(self.tr("Exactly what the call would do"))
@@ -267,6 +269,7 @@ class InboxWindow(QWidget):
                           self.target_label, self.reason_label, self.question):
                 label.clear()
             self.arguments.clear()
+            self.plan_slot.show(None, self._answer_plan)
             return
         self.kind_label.setText(kind_text(item.kind))
         self.session_label.setText(self.model.titles.get(item.session_id)
@@ -303,6 +306,10 @@ class InboxWindow(QWidget):
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
         self._offer_task_command(item if approval else None)
+        if self.plan_slot.show(item, self._answer_plan):
+            for hidden in (self.question, self.options, self.answer, self.send_answer,
+                           self.reason_label):  # (a plan's reason is its outcome: on the card)
+                hidden.hide()
 
     def _offer_task_command(self, item: InboxItem | None) -> None:
         """A scheduled task's shell command: "always" binds that exact command to the
@@ -355,6 +362,9 @@ class InboxWindow(QWidget):
         elif resolution == "always" and not item.can_always:
             return
         self._answered(item, self.answers.resolve(item.id, resolution, by="inbox"))
+
+    def _answer_plan(self, item: InboxItem, text: str) -> None:
+        self._answered(item, self.answers.resolve(item.id, text, by="inbox"))
 
     def _answer(self) -> None:
         item = self.current_item()

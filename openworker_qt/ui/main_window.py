@@ -80,6 +80,7 @@ from openworker_qt.ui.session_pickers import SessionPickers
 from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.status_line import StatusLine
+from openworker_qt.ui.team_window import TeamPart
 from openworker_qt.ui.todo_panel import TodoPanel
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.update_notice import AutoUpdateCheck, UpdateNotice
@@ -159,6 +160,12 @@ class MainWindow(QMainWindow):
         # squeezed to a few letters): the panel, then the window, make room instead.
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
+        self.teams = TeamPart(  # the team board dock; team personas start a team
+            self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
+            persona=self.composer.current_persona, model=self.composer.current_model,
+            workspace=lambda: str(self.folder_button.new_folder or self.default_workspace),
+            refresh=self.refresh_sessions, say=self.show_message)
+        self.sidebar.add_section(self.teams.tree)
         self.pickers = SessionPickers(self.composer, manager, settings,
                                       current=lambda: self.session_id,
                                       warn=self.banner.show_message, parent=self)
@@ -403,6 +410,7 @@ class MainWindow(QMainWindow):
         self.transcript.reset("", [])
         self.loader.show_todos([])
         self.loader.show_deliverables([])
+        self.teams.session_shown(None)
         self.sidebar.clear_selection()
         self.usage.show_session(None)
         self.composer.set_running(False)
@@ -452,6 +460,7 @@ class MainWindow(QMainWindow):
         self.composer.set_running(session_id in self.manager.running_sessions())
         self.banner.hide()
         self.loader.load(session_id)  # (its to-do list and deliverables follow from the store)
+        self.teams.session_shown(session_id)
         self.outbox.opened(session_id)
         self.usage.show_session(session_id)
         self.status_line.refresh()
@@ -498,6 +507,8 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ turns
 
     def send(self, text: str, parts: list[dict[str, Any]]) -> None:
+        if self.teams.send(text):  # a team persona starts a team; a team's session talks to it
+            return
         model = self.composer.current_model()
         if not model:
             self.pickers.model_missing()

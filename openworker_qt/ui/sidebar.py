@@ -338,6 +338,12 @@ class Sidebar(QWidget):
         self.list.addAction(self.delete_action)
         model.start_backfill()  # older messages become searchable in the background
 
+    def add_section(self, widget: QWidget) -> None:
+        """A section above the session list (the teams, their workers nested)."""
+        lay = self.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.indexOf(self.list), widget)
+
     # ------------------------------------------------------------------ search
 
     def _on_search_typed(self, text: str) -> None:

@@ -6256,6 +6256,42 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Wording</name>
         <message>
+            <source>Proposed the team's plan</source>
+            <translation>提出了团队计划</translation>
+        </message>
+        <message>
+            <source>Looked at the team board</source>
+            <translation>查看了团队看板</translation>
+        </message>
+        <message>
+            <source>Added “{item}” to the board</source>
+            <translation>把“{item}”加到了看板</translation>
+        </message>
+        <message>
+            <source>Assigned {item}</source>
+            <translation>分配了 {item}</translation>
+        </message>
+        <message>
+            <source>Moved {item} on the board</source>
+            <translation>在看板上移动了 {item}</translation>
+        </message>
+        <message>
+            <source>Commented on {item}</source>
+            <translation>评论了 {item}</translation>
+        </message>
+        <message>
+            <source>Handed in the result of {item}</source>
+            <translation>提交了 {item} 的成果</translation>
+        </message>
+        <message>
+            <source>Linked {item}</source>
+            <translation>关联了 {item}</translation>
+        </message>
+        <message>
+            <source>Took {item}</source>
+            <translation>领取了 {item}</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/qt/wording.py" line="380" />
             <source>{provider} started answering · waiting for the first words</source>
             <translation>{provider} 已开始回答 · 正在等待第一段文字</translation>
@@ -7715,6 +7751,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>{label}: {title}</source>
             <translation>{label}：{title}</translation>
         </message>
+        <message>
+            <source>Question</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>Plan</source>
+            <translation>计划</translation>
+        </message>
+        <message>
+            <source>Folder access</source>
+            <translation>文件夹访问</translation>
+        </message>
+        <message>
+            <source>Notice</source>
+            <translation>通知</translation>
+        </message>
     </context>
     <context>
         <name>FileIntake</name>
@@ -7848,6 +7900,622 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
             <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanCard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="85" />
+            <source>Keep at least one work item: a team needs something to do.</source>
+            <translation>请至少保留一项工作：团队需要有事可做。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="87" />
+            <source>A work item names a worker who is not on the team.</source>
+            <translation>有一项工作指定的成员不在团队中。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="89" />
+            <source>Two workers have the same name; the lead has to rename one.</source>
+            <translation>有两名成员同名；需要负责人为其中一名改名。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="91" />
+            <source>Two work items are the same; decline and ask the lead for a new plan.</source>
+            <translation>有两项工作重复；请拒绝并让负责人重新制定计划。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="93" />
+            <source>Choose between 1 and 8 workers at once.</source>
+            <translation>同时工作的成员请选择 1 到 8 名。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="94" />
+            <source>This plan cannot run as it is. Decline it and tell the lead what to fix.</source>
+            <translation>这份计划无法按原样执行。请拒绝它，并告诉负责人需要修改什么。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="115" />
+            <source>Done when: {criteria}</source>
+            <translation>完成标准：{criteria}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="119" />
+            <source>Worker: {name}</source>
+            <translation>成员：{name}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="120" />
+            <source>Not assigned yet</source>
+            <translation>尚未分配</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="125" />
+            <source>Remove</source>
+            <translation>移除</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="127" />
+            <source>Remove “{title}” from the plan</source>
+            <translation>从计划中移除“{title}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="166" />
+            <source>Team plan for your approval</source>
+            <translation>待你批准的团队计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="170" />
+            <source>Outcome</source>
+            <translation>目标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="172" />
+            <source>Work items</source>
+            <translation>工作项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="176" />
+            <source>Workers</source>
+            <translation>成员</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="178" />
+            <source>Limits</source>
+            <translation>限额</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="183" />
+            <source>Problem with the plan</source>
+            <translation>计划有问题</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="215" />
+            <source>Persona of {name}</source>
+            <translation>{name} 的角色</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="225" />
+            <source>Read-only</source>
+            <translation>只读</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="226" />
+            <source>This worker may read and search but not change files</source>
+            <translation>该成员可以读取和搜索，但不能修改文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="227" />
+            <source>{name} is read-only</source>
+            <translation>{name} 为只读</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="243" />
+            <source>No limit</source>
+            <translation>不限</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="245" />
+            <source>Team budget in dollars</source>
+            <translation>团队预算（美元）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="246" />
+            <source>Cost budget</source>
+            <translation>费用预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="253" />
+            <source>Team budget in tokens</source>
+            <translation>团队预算（令牌）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="254" />
+            <source>Token budget</source>
+            <translation>令牌预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="258" />
+            <source>Workers in parallel</source>
+            <translation>同时工作的成员数</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="259" />
+            <source>Workers at once</source>
+            <translation>同时工作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="268" />
+            <source>Reason for declining (optional)</source>
+            <translation>拒绝理由（可选）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="269" />
+            <source>Reason for declining</source>
+            <translation>拒绝理由</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="272" />
+            <source>Decline</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="273" />
+            <source>Decline the plan</source>
+            <translation>拒绝计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="275" />
+            <source>Turn the plan down; the reason, if any, goes to the lead</source>
+            <translation>拒绝这份计划；如填写理由，会转告负责人</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="278" />
+            <source>Accept plan</source>
+            <translation>接受计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="279" />
+            <source>Accept the plan</source>
+            <translation>接受计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="281" />
+            <source>Start the team with the plan as it is shown here</source>
+            <translation>按这里显示的计划启动团队</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanDialog</name>
+        <message>
+            <location filename="../../openworker_qt/ui/plan_card.py" line="388" />
+            <source>Team plan</source>
+            <translation>团队计划</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamBoardModel</name>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="58" />
+            <source>Open</source>
+            <translation>待办</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="58" />
+            <source>In progress</source>
+            <translation>进行中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="59" />
+            <source>Review</source>
+            <translation>待审核</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="59" />
+            <source>Done</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="60" />
+            <source>Blocked</source>
+            <translation>受阻</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="60" />
+            <source>Canceled</source>
+            <translation>已取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="71" />
+            <source>with {worker}</source>
+            <translation>由 {worker} 负责</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="72" />
+            <source>not assigned</source>
+            <translation>未分配</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="73" />
+            <source>{cost} so far</source>
+            <translation>目前花费 {cost}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="75" />
+            <source>no progress for a while</source>
+            <translation>一段时间没有进展</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="77" />
+            <source>last comment: {text}</source>
+            <translation>最新评论：{text}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="85" />
+            <source>Done when: {criteria}</source>
+            <translation>完成标准：{criteria}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="87" />
+            <source>Handed in: {files}</source>
+            <translation>已提交：{files}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/team_board_model.py" line="169" />
+            <source>{state}: {n} items</source>
+            <translation>{state}：{n} 项</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamCardDelegate</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="136" />
+            <source>No progress</source>
+            <translation>没有进展</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="143" />
+            <source>Unassigned</source>
+            <translation>未分配</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="158" />
+            <source>Lead</source>
+            <translation>负责人</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="158" />
+            <source>You</source>
+            <translation>你</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamBoard</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="192" />
+            <source>Team outcome</source>
+            <translation>团队目标</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="202" />
+            <source>Budget, stop</source>
+            <translation>预算、停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="203" />
+            <source>Team actions</source>
+            <translation>团队操作</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="204" />
+            <source>Change the team's budget or stop it</source>
+            <translation>修改团队预算或停止团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="206" />
+            <source>Change the budget…</source>
+            <translation>修改预算…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="208" />
+            <source>Stop the team</source>
+            <translation>停止团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="215" />
+            <source>Team status</source>
+            <translation>团队状态</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="220" />
+            <source>Team spend</source>
+            <translation>团队花费</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="227" />
+            <source>Budget used</source>
+            <translation>已用预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="230" />
+            <source>The lead's plan is waiting for you.</source>
+            <translation>负责人的计划正在等你审批。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="234" />
+            <source>Review the plan…</source>
+            <translation>审阅计划…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="236" />
+            <source>Review the plan</source>
+            <translation>审阅计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="238" />
+            <source>Open the lead's plan to change it, accept it or decline it</source>
+            <translation>打开负责人的计划，修改、接受或拒绝</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="262" />
+            <source>Work items</source>
+            <translation>工作项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="271" />
+            <source>Team board</source>
+            <translation>团队看板</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="290" />
+            <source>{state} · {done} of {total} done</source>
+            <translation>{state} · 已完成 {done}/{total}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="301" />
+            <source>The lead is planning</source>
+            <translation>负责人正在制定计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="302" />
+            <source>Waiting for you to approve the plan</source>
+            <translation>等待你批准计划</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="303" />
+            <source>Working</source>
+            <translation>工作中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="304" />
+            <source>The lead is putting the result together</source>
+            <translation>负责人正在汇总成果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="305" />
+            <source>Finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="306" />
+            <source>Stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="307" />
+            <source>Paused: the budget is used up</source>
+            <translation>已暂停：预算已用完</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="308" />
+            <source>Failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="313" />
+            <source>Nothing spent yet · budget {budget}</source>
+            <translation>尚未花费 · 预算 {budget}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="314" />
+            <source>Nothing spent yet</source>
+            <translation>尚未花费</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="315" />
+            <source>{spent} of {budget}</source>
+            <translation>{spent}（预算 {budget}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="319" />
+            <source>{used} of {budget} tokens</source>
+            <translation>{used} 令牌（预算 {budget}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="322" />
+            <source>{used} tokens</source>
+            <translation>{used} 令牌</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="323" />
+            <source>Spent {cost} · {tokens}</source>
+            <translation>已花费 {cost} · {tokens}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="367" />
+            <source>Open the worker's session</source>
+            <translation>打开该成员的会话</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="371" />
+            <source>Accept</source>
+            <translation>接受</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="372" />
+            <source>Send back…</source>
+            <translation>退回…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="375" />
+            <source>Reopen</source>
+            <translation>重新打开</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="378" />
+            <source>Assign to</source>
+            <translation>分配给</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="382" />
+            <source>Comment…</source>
+            <translation>评论…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="385" />
+            <source>Cancel this item</source>
+            <translation>取消此项</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="398" />
+            <source>Team budget</source>
+            <translation>团队预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="399" />
+            <source>Cost budget in dollars (0 for no limit); spent so far: {spent}</source>
+            <translation>费用预算（美元，0 表示不限）；目前已花费：{spent}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="404" />
+            <source>Set budget</source>
+            <translation>设定预算</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="405" />
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="418" />
+            <source>That did not work: {reason}</source>
+            <translation>操作未成功：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
+            <source>Send back</source>
+            <translation>退回</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="430" />
+            <source>Comment</source>
+            <translation>评论</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="431" />
+            <source>What should change in “{title}”?</source>
+            <translation>“{title}”需要改什么？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_board.py" line="432" />
+            <source>Your comment on “{title}”</source>
+            <translation>你对“{title}”的评论</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamPart</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="105" />
+            <source>Team</source>
+            <translation>团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="137" />
+            <source>the team is not available</source>
+            <translation>团队不可用</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="156" />
+            <source>Team · {worker}</source>
+            <translation>团队 · {worker}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="204" />
+            <source>The team cannot be stopped from here.</source>
+            <translation>无法在这里停止团队。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="209" />
+            <source>The team could not be stopped: {reason}</source>
+            <translation>团队未能停止：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="228" />
+            <source>The team did not take the message: {reason}</source>
+            <translation>团队没有收到这条消息：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="238" />
+            <source>The team could not start: {reason}</source>
+            <translation>团队未能启动：{reason}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_window.py" line="251" />
+            <source>The team could not start.</source>
+            <translation>团队未能启动。</translation>
+        </message>
+    </context>
+    <context>
+        <name>TeamSessions</name>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="56" />
+            <source>Teams</source>
+            <translation>团队</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="57" />
+            <source>Each team under its lead, its workers below</source>
+            <translation>每个团队位于其负责人之下，成员列在下方</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="82" />
+            <source>{done} of {total} done</source>
+            <translation>已完成 {done}/{total}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="84" />
+            <source>Planning</source>
+            <translation>制定计划中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="85" />
+            <source>Plan waiting for you</source>
+            <translation>计划等待你批准</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="86" />
+            <source>Putting it together</source>
+            <translation>汇总中</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="87" />
+            <source>Finished</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="88" />
+            <source>Stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="89" />
+            <source>Budget used up</source>
+            <translation>预算已用完</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/team_sidebar.py" line="90" />
+            <source>Failed</source>
+            <translation>失败</translation>
         </message>
     </context>
 </TS>
