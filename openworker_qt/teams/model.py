@@ -15,9 +15,12 @@ do, and only the user changes budgets or a worker's permissions.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, Literal
+
+from openworker_qt.core.permission_settings import MODE_NAMES
 
 
 class ItemState(StrEnum):
@@ -92,6 +95,10 @@ class BoardError(Exception):
     """A board verb refused: the message is for the agent or the user that asked."""
 
 
+#: A worker's name on the board (``researcher``, ``writer-2``).
+WORKER_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+
+
 def check_transition(actor: Actor, item: Item, to: ItemState) -> None:
     """Raise :class:`BoardError` unless ``actor`` may move ``item`` to ``to``."""
     if to not in TRANSITIONS[item.state]:
@@ -138,8 +145,24 @@ class WorkerSpec:
 
     name: str
     persona: str
-    mode: str = "ask"
+    mode: str = "interactive"
     model: str = ""
+
+    def __post_init__(self) -> None:
+        # "ask" is what people call the interactive mode (ask before anything consequential).
+        if self.mode == "ask":
+            object.__setattr__(self, "mode", "interactive")
+
+    def check(self) -> None:
+        """Raise :class:`BoardError` on a name the board cannot use or an unknown mode."""
+        if not WORKER_NAME.fullmatch(self.name):
+            raise BoardError(f"a worker's name is 1-32 letters, digits, '-' or '_' "
+                             f"(not {self.name!r})")
+        if not self.persona.strip():
+            raise BoardError(f"worker {self.name} has no persona")
+        if self.mode not in MODE_NAMES:
+            raise BoardError(f"worker {self.name}: unknown permission mode {self.mode!r} "
+                             f"(one of {', '.join(MODE_NAMES)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +207,8 @@ class Plan:
         (the lead's proposal is model output: checked, never trusted)."""
         try:
             workers = tuple(WorkerSpec(str(w["name"]), str(w["persona"]),
-                                       str(w.get("mode") or "ask"), str(w.get("model") or ""))
+                                       str(w.get("mode") or "interactive"),
+                                       str(w.get("model") or ""))
                             for w in data.get("workers") or [])
             items = tuple(PlanItem(str(i["key"]), str(i["title"]), str(i.get("criteria") or ""),
                                    str(i.get("worker") or ""),
@@ -200,6 +224,8 @@ class Plan:
         return plan
 
     def check(self) -> None:
+        for worker in self.workers:
+            worker.check()
         names = [w.name for w in self.workers]
         if len(set(names)) != len(names):
             raise BoardError("two workers share a name")
@@ -209,6 +235,8 @@ class Plan:
         if not self.items:
             raise BoardError("the plan has no work items")
         for item in self.items:
+            if not item.title.strip():
+                raise BoardError(f"item {item.key} has no title")
             if item.worker and item.worker not in names:
                 raise BoardError(f"item {item.key} names an unknown worker {item.worker!r}")
         if not 1 <= self.max_parallel <= 16:
@@ -255,6 +283,8 @@ class Team:
     budget_usd: float | None = None
     budget_tokens: int | None = None
     max_parallel: int = 3
+    #: Workers may take open, unassigned items themselves (``claim``).
+    allow_claim: bool = False
     spent_usd: float = 0.0
     tokens: int = 0
     #: The lead's next self-wake (check-in), epoch seconds; 0: none set.
@@ -265,12 +295,15 @@ class Team:
 
 
 #: What a :class:`BoardEvent` records. Its ``data`` per kind:
-#: team_created {outcome, lead_session_id} · plan_proposed {plan} · plan_accepted {plan}
-#: · plan_declined {reason} · item_created {title, criteria, budget_usd, key?}
-#: · item_assigned {worker} · item_transitioned {from, to, comment} · item_commented {text}
-#: · item_result {text, files} · item_linked {other, relation} · item_session {session_id}
-#: · spend {usd, tokens} (item_id optional) · item_stuck {stuck} · team_state {to, reason}
-#: · budget_set {budget_usd, budget_tokens, item budget_usd} · worker_staffed {worker}
+#: team_created {outcome, lead_session_id, max_parallel, budget_usd, budget_tokens,
+#: allow_claim} · plan_proposed {plan} · plan_accepted {plan, item_ids: {key: id}}
+#: · plan_declined {reason, replan} (replan: the lead plans again, else the team stops)
+#: · item_created {title, criteria, budget_usd} · item_assigned {worker, claimed?}
+#: · item_transitioned {from, to, comment} · item_commented {text}
+#: · item_result {text, files} · item_linked {other, relation} · item_session {session_id,
+#: worker} · spend {usd, tokens} (item_id optional) · item_stuck {stuck}
+#: · team_state {to, reason} · budget_set {budget_usd, budget_tokens} (an item's:
+#: {budget_usd}) · worker_staffed {worker: {name, persona, mode, model}, session_id?}
 #: · check_in {at} · chat {to, text} · summary {text}
 EVENT_KINDS: Final = frozenset({
     "team_created", "plan_proposed", "plan_accepted", "plan_declined", "item_created",
