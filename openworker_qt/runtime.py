@@ -71,6 +71,8 @@ from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_fi
 if TYPE_CHECKING:
     from openworker_qt.connectors.registry import ConnectorRegistry
     from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.teams.runner import TeamRunner
+    from openworker_qt.teams.store import TeamStore
 
 __all__ = [
     "LifecycleService",
@@ -404,10 +406,55 @@ class Runtime:
             for name in SCHEDULING_TOOLS:
                 registry.remove(name)
         narrowed = self.minds.tools(info, registry)
+        if isinstance(info.meta, dict) and info.meta.get("team_id"):
+            narrowed = self._team_tools(info, narrowed)
         if self.mcp is not None and self.minds.uses_services(info):
             # (a session's own folder brings its trusted workspace servers)
             self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
         return narrowed
+
+    # ------------------------------------------------------------------ teams
+
+    @property
+    def teams(self) -> TeamStore:
+        """The teams' boards (issue 29), opened on first use."""
+        store: TeamStore | None = self.__dict__.get("_teams")
+        if store is None:
+            from openworker_qt.teams import plan_answer  # noqa: F401  (checks edited plans)
+            from openworker_qt.teams.store import TeamStore
+
+            store = self.__dict__["_teams"] = TeamStore(self.db)
+        return store
+
+    def _team_tools(self, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:
+        from openworker_qt.teams.session_tools import team_tools
+
+        return team_tools(self.teams, self.inbox, info, registry)
+
+    def team_runner(self) -> TeamRunner:
+        """The one team runner of this runtime: its own session manager, whose team
+        sessions ask through the inbox, labelled with the team and the worker."""
+        runner: TeamRunner | None = self.__dict__.get("_team_runner")
+        if runner is None:
+            from openworker_qt.providers.pricing import PriceTable
+            from openworker_qt.teams.asks import TeamApprover, TeamQuestioner, team_label
+            from openworker_qt.teams.runner import TeamRunner
+
+            def asks(kind: type[TeamApprover] | type[TeamQuestioner]) -> Callable[[SessionInfo], Any]:
+                return lambda info: kind(self.inbox, lambda: team_label(info))
+
+            manager = self.session_manager(approver_for=asks(TeamApprover),
+                                           questioner_for=asks(TeamQuestioner))
+            cfg = self.config
+
+            def prices() -> PriceTable:
+                return PriceTable.from_config(self.config.get("prices"))[0]
+
+            runner = self.__dict__["_team_runner"] = TeamRunner(
+                self.teams, manager, self.inbox, prices=prices,
+                stuck_after=60.0 * float(cfg.get("teams.stuck_minutes", 10) or 10),
+                check_in_every=60.0 * float(cfg.get("teams.check_in_minutes", 0) or 0))
+        return runner
 
     def _default_tools(self, info: SessionInfo, default_model: str) -> ToolRegistry:
         from openworker_qt.tools.explore import Explorer

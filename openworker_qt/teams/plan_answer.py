@@ -22,6 +22,7 @@ from openworker_qt.core.inbox import APPROVE_WITH_TEXT, Inbox
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.teams.model import USER, BoardError, Plan
+from openworker_qt.teams.store import TeamStore
 
 __all__ = ["PLAN_TOOL", "check_edited_plan", "parse_answer", "plan_tool"]
 
@@ -60,7 +61,7 @@ def plan_key(team_id: str, plan: Plan) -> str:
     return f"team_plan:{team_id}:{digest[:16]}"
 
 
-def plan_tool(store: Any, inbox: Inbox, team_id: str, label: str) -> Tool:
+def plan_tool(store: TeamStore, inbox: Inbox, team_id: str, label: str) -> Tool:
     """The lead's ``team_plan``: propose the plan and the staffing, wait for the one
     answer. The proposal is checked before anyone is asked (model output: never
     trusted); the board records ``plan_proposed`` and then the answer."""
@@ -98,7 +99,7 @@ def plan_tool(store: Any, inbox: Inbox, team_id: str, label: str) -> Tool:
                              actor=USER, plan=chosen.to_json())
             else:
                 store.record(team_id, "plan_declined", key=f"plan_declined:{key}",
-                             actor=USER, reason=reason)
+                             actor=USER, reason=reason, replan=bool(reason))
         if chosen is None:
             text = "The user turned the plan down."
             if reason:
