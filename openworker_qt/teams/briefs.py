@@ -52,6 +52,9 @@ def brief_worker(team: Team, item: Item, worker: str, others: Iterable[Item]) ->
 
 def review(item: Item) -> str:
     files = f"\nFiles: {', '.join(item.result_files)}" if item.result_files else ""
+    if item.last_comment:
+        files += "\n" + quoted(item.last_comment_by or "someone", item.last_comment,
+                               what="last comment")
     return (
         f"Item {item.id} is in review (worker {item.assignee or '?'}).\n"
         f"{quoted('the lead', item.criteria, what='acceptance criteria')}\n"

@@ -78,8 +78,9 @@ MODE_WORDS = {"ask": "interactive", "read-only": "plan", "readonly": "plan"}
 
 
 def worker_session_id(team_id: str, item_id: str) -> str:
-    """The one session that ever works ``item_id`` (so a resumed team never makes two)."""
-    return f"tw-{team_id}-{item_id}"
+    """The one session that ever works ``item_id`` (so a resumed team never makes two;
+    an item's id already names its team)."""
+    return f"tw-{item_id}" if item_id.startswith(f"{team_id}-") else f"tw-{team_id}-{item_id}"
 
 
 def _last_answer(messages: list[Any]) -> tuple[int, str]:
@@ -122,8 +123,8 @@ class TeamRunner:
         self.clock = clock
         #: Messages for a team's lead, sent when it is free (a steer would be lost
         #: if its turn ended before taking it in).
-        self._for_lead: dict[str, list[str]] = {}
-        self._told: set[tuple[str, str, float]] = set()  # (team, item, updated_at) told
+        self._for_lead: dict[str, list[str | tuple[str, int]]] = {}
+        self._told: set[tuple[str, str, int]] = set()  # (team, item, review seq) told
         self._assembling_told: set[str] = set()
         self._activity: dict[str, float] = {}  # worker session -> last event (monotonic)
         self._stuck: set[str] = set()
@@ -266,11 +267,13 @@ class TeamRunner:
         info = self.conversations.get_session(sid)
         if info is None or self._running(sid) or info.status not in ("running", "suspended"):
             return False
-        if pending_tool_calls(self.conversations.load(sid)):
+        messages = self.conversations.load(sid)
+        if pending_tool_calls(messages):
             return self.manager.start_resume(sid) is not None
         with contextlib.suppress(SessionBusy):
             self.manager.close_cut_off_turn(sid)
-            return self.manager.start_retry(sid) is not None
+            if any(m.get("role") == "user" for m in messages):  # (else: briefed by the pass)
+                return self.manager.start_retry(sid) is not None
         return False
 
     def _resume_team(self, team: Team) -> None:
@@ -367,13 +370,15 @@ class TeamRunner:
         """The worker's final answer becomes its item's result, and the item goes to
         review (once per answer: keyed by the answer's place in the session)."""
         index, text = _last_answer(self.conversations.load(sid))
-        key = f"result:{sid}:{index}"
-        if index < 0 or not text.strip() or self._has_key(team_id, key):
+        result, review = f"result:{sid}:{index}", f"review:{sid}:{index}"
+        if index < 0 or not text.strip() or self._has_key(team_id, review):
             return False
         actor = Actor("worker", worker)
-        self.store.act(actor, "result", team_id, item.id, text=text[:8000], files=[], key=key)
+        if not self._has_key(team_id, result):  # (else: stopped between the two)
+            self.store.act(actor, "result", team_id, item.id, text=text[:8000], files=[],
+                           key=result)
         self.store.act(actor, "transition", team_id, item.id, to=ItemState.REVIEW.value,
-                       key=f"review:{sid}:{index}")
+                       key=review)
         return True
 
     def _has_key(self, team_id: str, key: str) -> bool:
@@ -514,7 +519,7 @@ class TeamRunner:
                           session_id=sid)
         self.store.act(SYSTEM, "transition", team.id, item.id, to=ItemState.IN_PROGRESS.value,
                        key=f"started:{item.id}")
-        if self.conversations.count(sid) == 0:
+        if not any(m.get("role") == "user" for m in self.conversations.load(sid)):
             others = self.store.items(team.id)
             fresh = self.store.item(item.id) or item
             self._activity[sid] = time.monotonic()
@@ -534,19 +539,32 @@ class TeamRunner:
         if self._submit(team.id, item, item.assignee, sid):
             return False
         messages = self.conversations.load(sid)
-        if messages and messages[-1].get("role") == "user":
+        self._activity[sid] = time.monotonic()
+        if not any(m.get("role") == "user" for m in messages):  # stopped before its brief
+            spec = next((w for w in team.workers if w.name == item.assignee), None)
+            self.manager.send(sid, briefs.brief_worker(team, item, spec.name if spec else
+                                                       item.assignee, self.store.items(team.id)))
+            return True
+        if messages[-1].get("role") == "user":
             return False  # a turn was asked for: the manager runs it
         sent_back = bool(item.result_text) and bool(item.last_comment)
-        self._activity[sid] = time.monotonic()
+        log.info("team %s: waking the worker of item %s (%s; last: %s)", team.id, item.id,
+                 "sent back" if sent_back else "resumed", messages[-1].get("role"))
         self.manager.send(sid, briefs.sent_back(item) if sent_back else briefs.resume_worker(item))
         return True
 
+    def _review_seq(self, team_id: str, item_id: str) -> int:
+        """The event that put the item in review this time (its review's identity)."""
+        return max((e.seq for e in self.store.events(team_id) if e.item_id == item_id
+                    and e.kind == "item_transitioned" and e.data.get("to") == "review"),
+                   default=0)
+
     def _tell_review(self, team: Team, item: Item) -> None:
-        mark = (team.id, item.id, item.updated_at)
+        mark = (team.id, item.id, self._review_seq(team.id, item.id))
         if mark in self._told:
             return
         self._told.add(mark)
-        self._tell_lead(team, briefs.review(item))
+        self._tell_lead(team, (item.id, mark[2]))
 
     def _assemble(self, team: Team) -> None:
         lead = team.lead_session_id
@@ -556,8 +574,10 @@ class TeamRunner:
             self._assembling_told.add(team.id)
             self._tell_lead(team, briefs.assemble(team, self.store.items(team.id)))
 
-    def _tell_lead(self, team: Team, text: str) -> None:
-        self._for_lead.setdefault(team.id, []).append(text)
+    def _tell_lead(self, team: Team, note: str | tuple[str, int]) -> None:
+        """Tell the lead ``note`` when it is free: a text, or an item in review (its id
+        and when it got there: written when sent, from the board as it is then)."""
+        self._for_lead.setdefault(team.id, []).append(note)
         self._flush_lead(team)
 
     def _flush_lead(self, team: Team) -> None:
@@ -565,7 +585,17 @@ class TeamRunner:
         if not queued or self._running(team.lead_session_id):
             return
         self._for_lead.pop(team.id, None)
-        self.manager.send(team.lead_session_id, "\n\n".join(queued))
+        texts = []
+        for note in queued:
+            if isinstance(note, str):
+                texts.append(note)
+                continue
+            item = self.store.item(note[0])  # still in the same review (not acted on)?
+            if (item is not None and item.state is ItemState.REVIEW
+                    and self._review_seq(team.id, item.id) == note[1]):
+                texts.append(briefs.review(item))
+        if texts:
+            self.manager.send(team.lead_session_id, "\n\n".join(texts))
 
     # ------------------------------------------------------------ the watch
 

@@ -10,14 +10,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from openworker_qt.core.inbox import Inbox
-from openworker_qt.core.risk import RiskClass
-from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.core.tool_api import Tool, ToolRegistry
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.teams.asks import team_label
-from openworker_qt.teams.model import LEAD, Actor, BoardError
+from openworker_qt.teams.model import LEAD, Actor
 from openworker_qt.teams.plan_answer import plan_tool
 from openworker_qt.teams.store import TeamStore
 
@@ -35,29 +32,9 @@ def team_meta(info: SessionInfo) -> tuple[str, str, str, str]:
 
 
 def _board_tools(store: TeamStore, team_id: str, actor: Actor) -> list[Tool]:
-    try:
-        from openworker_qt.teams.board_tools import board_tools  # type: ignore[import-not-found]
-    except ImportError:  # (until the board's tools are in: moving an item only)
-        return [_transition_tool(store, team_id, actor)]
+    from openworker_qt.teams.board_tools import board_tools
+
     return list(board_tools(store, team_id, actor))
-
-
-def _transition_tool(store: TeamStore, team_id: str, actor: Actor) -> Tool:
-    async def handler(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        try:
-            await store.act_async(actor, "transition", team_id, str(args.get("item_id") or ""),
-                                  to=str(args.get("to") or ""),
-                                  comment=str(args.get("comment") or ""))
-        except BoardError as exc:
-            return ToolResult(f"Refused: {exc}", is_error=True)
-        return ToolResult(f"Item {args.get('item_id')} is now {args.get('to')}.")
-
-    return Tool(
-        name="board_transition", description="Move an item of the team's board to a state.",
-        parameters={"type": "object", "properties": {
-            "item_id": {"type": "string"}, "to": {"type": "string"},
-            "comment": {"type": "string"}}, "required": ["item_id", "to"]},
-        handler=handler, risk=RiskClass.READ)
 
 
 def team_tools(store: TeamStore, inbox: Inbox, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:

@@ -101,7 +101,7 @@ class TeamTestProvider:
     def _move(self, item_id: str, to: str, comment: str) -> dict[str, Any]:
         spec = self.script.get("review_tool") or {}
         name = spec.get("name", "board_transition")
-        args = {spec.get("item", "item_id"): item_id, spec.get("to", "to"): to,
+        args = {spec.get("item", "item"): item_id, spec.get("to", "to"): to,
                 spec.get("comment", "comment"): comment}
         return {"name": name, "arguments": args}
 
