@@ -11,6 +11,7 @@ A persona is a Markdown file with YAML front matter::
     model: anthropic:claude-opus-4-6   # recommended model (a suggestion)
     mode: interactive              # recommended permission mode (a suggestion)
     connectors: [github, slack]    # connectors it would like to use
+    team: {role: lead, workers: [{name: writer, persona: writer}]}  # agents/team_section.py
     ---
     The persona's own instructions (the first part of the system prompt).
 
@@ -50,6 +51,12 @@ from typing import Any
 
 from openworker_qt.agents.families import FAMILIES, FAMILY_WORDS
 from openworker_qt.agents.frontmatter import FrontMatterError, split
+from openworker_qt.agents.team_section import (
+    TeamSection,
+    TeamSectionError,
+    parse_team,
+    team_capabilities,
+)
 from openworker_qt.core.permission_settings import MODE_NAMES
 
 __all__ = [
@@ -58,6 +65,7 @@ __all__ = [
     "Persona",
     "PersonaError",
     "PersonaRegistry",
+    "TEAM_BUILTINS",
     "builtin_personas",
     "capabilities",
     "parse_persona",
@@ -66,10 +74,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_PERSONA = "cowork"
-BUILTIN_NAMES: tuple[str, ...] = ("cowork", "code", "chat", "ops", "myhelper")
+#: The built-in team personas: leads, then the workers they staff (issue 29).
+TEAM_BUILTINS: tuple[str, ...] = ("team", "software-team", "devops-team", "researcher",
+                                  "analyst", "writer", "reviewer")
+BUILTIN_NAMES: tuple[str, ...] = ("cowork", "code", "chat", "ops", "myhelper", *TEAM_BUILTINS)
 FAMILY_KINDS = ("code", "knowledge")
 _ALLOWED = frozenset({"name", "title", "description", "family", "tools", "model", "mode",
-                      "connectors"})
+                      "connectors", "team"})
 #: Front-matter keys that would touch permissions: refused with a message saying why.
 _PERMISSION_WORDS = ("risk", "root", "folder", "permission", "allow", "rule", "approv",
                      "sandbox", "trust", "grant", "secret", "key")
@@ -102,6 +113,8 @@ class Persona:
     consented: bool = True
     fingerprint: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Leads a team or works in one (the ``team:`` section), or None.
+    team: TeamSection | None = None
 
 
 def _strings(value: Any, key: str, source: str) -> tuple[str, ...]:
@@ -155,12 +168,16 @@ def parse_persona(text: str, *, source: str = "the persona", builtin: bool = Fal
         raise PersonaError(f"{source}: 'title' must be text")
     if not body.strip():
         raise PersonaError(f"{source}: the persona has no instructions below its front matter")
+    try:
+        team = parse_team(meta.get("team"), source=source)
+    except TeamSectionError as exc:
+        raise PersonaError(str(exc)) from exc
     return Persona(
         name=name, title=title.strip(), description=" ".join(description.split()),
         family=str(family), tools=tuple(dict.fromkeys(tools)), body=body.strip() + "\n",
         model=model.strip(), mode=str(mode), connectors=_strings(meta.get("connectors"),
                                                                  "connectors", source),
-        builtin=builtin, fingerprint=_fingerprint(text.encode("utf-8")),
+        builtin=builtin, fingerprint=_fingerprint(text.encode("utf-8")), team=team,
     )
 
 
@@ -180,6 +197,8 @@ def capabilities(persona: Persona) -> list[str]:
                      "your choice stays in force)")
     if persona.model:
         lines.append(f"Suggests the model {persona.model}")
+    if persona.team is not None:
+        lines.extend(team_capabilities(persona.team))
     return lines
 
 

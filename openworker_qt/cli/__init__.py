@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from openworker_qt import __version__
-from openworker_qt.cli import admin, automations, connectors, personas, serve, turns
+from openworker_qt.cli import admin, automations, connectors, personas, serve, teams, turns
 from openworker_qt.cli import mcp as mcp_cli
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
@@ -142,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
     personas.add_parser(sub)
+    teams.add_parser(sub)
     return p
 
 
@@ -202,6 +203,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return asyncio.run(serve.serve(args))
         if args.command == "mcp":
             return mcp_cli.run(args)
+        if args.command == "team":
+            return teams.main(args)
     except (ConfigError, StorageError, ScriptError) as exc:
         sys.stderr.write(f"openworker-qt: {exc}\n")
         return 2

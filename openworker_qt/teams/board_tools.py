@@ -28,7 +28,7 @@ are not ``persists`` either: a read-only (plan mode) worker still reports on its
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -135,16 +135,20 @@ class _Board:
     def __init__(self, store: TeamStore, team_id: str, actor: Actor, outputs: Path) -> None:
         self.store, self.team_id, self.actor, self.outputs = store, team_id, actor, outputs
 
-    def _do(self, verb: str, ref: Any = "", **args: Any) -> Item | None:
-        event = self.store.act(self.actor, verb, self.team_id,
-                               item_ref(self.team_id, ref) if ref else "", **args)
-        return self.store.item(event.item_id) if event.item_id else None
+    async def _do(self, verb: str, ref: Any = "", **args: Any) -> Item:
+        """Do ``verb`` as the bound actor (the write lock awaited, the loop never held);
+        the item it touched."""
+        event = await self.store.act_async(self.actor, verb, self.team_id,
+                                           item_ref(self.team_id, ref) if ref else "", **args)
+        item = self.store.item(event.item_id)
+        assert item is not None  # every verb a tool offers is about an item
+        return item
 
     def tool(self, name: str, description: str, parameters: dict[str, Any],
-             run: Callable[[dict[str, Any]], str], *, safe: bool = False) -> Tool:
+             run: Callable[[dict[str, Any]], Awaitable[str]], *, safe: bool = False) -> Tool:
         async def handler(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
             try:
-                return ToolResult(run(args))
+                return ToolResult(await run(args))
             except BoardError as exc:
                 return _error(str(exc))
 
@@ -154,59 +158,49 @@ class _Board:
 
     # ---------------------------------------------------------------- verbs
 
-    def show(self, args: dict[str, Any]) -> str:
+    async def show(self, args: dict[str, Any]) -> str:
         return render_board(self.store, self.team_id, for_actor=self.actor)
 
-    def create(self, args: dict[str, Any]) -> str:
-        worker = str(args.get("worker") or "") if self.actor.kind == "lead" else ""
-        team = self.store.team(self.team_id)
-        if worker and team is not None and worker not in {w.name for w in team.workers}:
-            raise BoardError(f"{worker} is not a worker of this team")
-        item = self._do("create", title=args.get("title"), criteria=args.get("criteria", ""))
-        assert item is not None
-        if worker:
-            self._do("assign", item.id, worker=worker)
-            return f"Created item #{_number(item)} and assigned it to {worker}."
+    async def create(self, args: dict[str, Any]) -> str:
+        worker = {"worker": str(args.get("worker") or "")} if self.actor.kind == "lead" else {}
+        item = await self._do("create", title=args.get("title"),
+                              criteria=args.get("criteria", ""), **worker)
+        if item.assignee:
+            return f"Created item #{_number(item)} and assigned it to {item.assignee}."
         where = " (open and unassigned: the lead assigns it)" if self.actor.kind == "worker" \
             else ""
         return f"Created item #{_number(item)}{where}."
 
-    def assign(self, args: dict[str, Any]) -> str:
-        item = self._do("assign", args.get("item"), worker=str(args.get("worker") or ""))
-        assert item is not None
+    async def assign(self, args: dict[str, Any]) -> str:
+        item = await self._do("assign", args.get("item"), worker=str(args.get("worker") or ""))
         who = item.assignee or "nobody"
         return f"Item #{_number(item)} is now assigned to {who}."
 
-    def transition(self, args: dict[str, Any]) -> str:
-        item = self._do("transition", args.get("item"), to=args.get("to"),
-                        comment=str(args.get("comment") or ""))
-        assert item is not None
+    async def transition(self, args: dict[str, Any]) -> str:
+        item = await self._do("transition", args.get("item"), to=args.get("to"),
+                              comment=str(args.get("comment") or ""))
         return f"Item #{_number(item)} is now {item.state.value}."
 
-    def comment(self, args: dict[str, Any]) -> str:
-        item = self._do("comment", args.get("item"), text=args.get("text"))
-        assert item is not None
+    async def comment(self, args: dict[str, Any]) -> str:
+        item = await self._do("comment", args.get("item"), text=args.get("text"))
         return f"Comment added to item #{_number(item)}."
 
-    def link(self, args: dict[str, Any]) -> str:
-        item = self._do("link", args.get("item"),
-                        other=item_ref(self.team_id, args.get("after")))
-        assert item is not None
+    async def link(self, args: dict[str, Any]) -> str:
+        item = await self._do("link", args.get("item"),
+                              other=item_ref(self.team_id, args.get("after")))
         return f"Item #{_number(item)} now comes after #{args.get('after')}."
 
-    def claim(self, args: dict[str, Any]) -> str:
-        item = self._do("claim", args.get("item"))
-        assert item is not None
+    async def claim(self, args: dict[str, Any]) -> str:
+        item = await self._do("claim", args.get("item"))
         return f"Item #{_number(item)} is yours."
 
-    def result(self, args: dict[str, Any]) -> str:
+    async def result(self, args: dict[str, Any]) -> str:
         raw = args.get("files") or []
         if not isinstance(raw, list):
             raise BoardError("files must be a list of paths")
         files = [self._output(str(path)) for path in raw]
-        item = self._do("result", args.get("item"), text=str(args.get("text") or ""),
-                        files=files)
-        assert item is not None
+        item = await self._do("result", args.get("item"), text=str(args.get("text") or ""),
+                              files=files)
         return (f"Result recorded on item #{_number(item)}. Move it to review when it meets "
                 "the criteria.")
 

@@ -130,7 +130,8 @@ def _item_created(board: Board, event: BoardEvent, d: dict[str, Any]) -> None:
         raise ValueError(f"item {event.item_id} created twice")
     board.items[event.item_id] = Item(
         id=event.item_id, team_id=event.team_id, title=str(d["title"]),
-        criteria=str(d.get("criteria") or ""), state=ItemState.OPEN, created_by=event.actor,
+        criteria=str(d.get("criteria") or ""), state=ItemState.OPEN,
+        assignee=str(d.get("assignee") or ""), created_by=event.actor,
         budget_usd=_float(d.get("budget_usd")), created_at=event.at, updated_at=event.at)
 
 

@@ -298,7 +298,7 @@ class Team:
 #: team_created {outcome, lead_session_id, max_parallel, budget_usd, budget_tokens,
 #: allow_claim} · plan_proposed {plan} · plan_accepted {plan, item_ids: {key: id}}
 #: · plan_declined {reason, replan} (replan: the lead plans again, else the team stops)
-#: · item_created {title, criteria, budget_usd} · item_assigned {worker, claimed?}
+#: · item_created {title, criteria, budget_usd, assignee?} · item_assigned {worker, claimed?}
 #: · item_transitioned {from, to, comment} · item_commented {text}
 #: · item_result {text, files} · item_linked {other, relation} · item_session {session_id,
 #: worker} · spend {usd, tokens} (item_id optional) · item_stuck {stuck}

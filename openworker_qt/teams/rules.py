@@ -105,15 +105,23 @@ def _no_item(verb: str, item_id: str) -> None:
 
 
 def _create(board: Board, actor: Actor, item_id: str, args: dict[str, Any]) -> Appended:
-    _args("create", args, ("title", "criteria", "budget_usd"))
+    _args("create", args, ("title", "criteria", "budget_usd", "worker"))
     _no_item("create", item_id)
     title = _text("the title", args.get("title"), limit=TITLE_MAX)
     criteria = _text("the criteria", args.get("criteria", ""), required=False)
     budget = _money("budget_usd", args.get("budget_usd"))
+    worker = _text("the worker", args.get("worker") or "", required=False, limit=64)
     if actor.kind == "worker" and budget is not None:
         raise BoardError("a worker's follow-up has no budget: the lead or the user sets one")
+    if actor.kind == "worker" and worker:
+        raise BoardError("a worker's follow-up lands unassigned: the lead assigns it")
+    if worker and worker not in {w.name for w in board.require_team().workers}:
+        raise BoardError(f"{worker} is not a worker of this team")
     new_id = item_id_for(board.require_team().id, len(board.items) + 1)
-    return "item_created", new_id, {"title": title, "criteria": criteria, "budget_usd": budget}
+    data: dict[str, Any] = {"title": title, "criteria": criteria, "budget_usd": budget}
+    if worker:
+        data["assignee"] = worker
+    return "item_created", new_id, data
 
 
 def _assign(board: Board, actor: Actor, item_id: str, args: dict[str, Any]) -> Appended:

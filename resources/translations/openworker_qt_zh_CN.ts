@@ -5165,6 +5165,62 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>A long-lived personal assistant that keeps notes and remembers</source>
             <translation>长期陪伴的个人助理，会做笔记，也会记住事情</translation>
         </message>
+        <message>
+            <source>Team</source>
+            <translation>团队</translation>
+        </message>
+        <message>
+            <source>A lead who plans a big outcome, staffs coworkers to do the parts and assembles the result</source>
+            <translation>规划一项大型成果、安排同事分头完成各部分并汇总结果的负责人</translation>
+        </message>
+        <message>
+            <source>Software team</source>
+            <translation>软件团队</translation>
+        </message>
+        <message>
+            <source>A tech lead who splits a change across coders and a reviewer, then merges the work</source>
+            <translation>把一项改动拆分给程序员和审阅者、再合并成果的技术负责人</translation>
+        </message>
+        <message>
+            <source>DevOps team</source>
+            <translation>DevOps 团队</translation>
+        </message>
+        <message>
+            <source>An operations lead who investigates, plans reversible changes and has them done and checked</source>
+            <translation>先调查、再规划可回滚的改动，并安排执行和检查的运维负责人</translation>
+        </message>
+        <message>
+            <source>Researcher</source>
+            <translation>研究员</translation>
+        </message>
+        <message>
+            <source>Finds and reads the sources for one question and reports what they say</source>
+            <translation>为一个问题查找并阅读资料，报告资料中的内容</translation>
+        </message>
+        <message>
+            <source>Analyst</source>
+            <translation>分析师</translation>
+        </message>
+        <message>
+            <source>Works through figures and tables and shows how each result was reached</source>
+            <translation>处理数字和表格，并说明每个结果是如何得出的</translation>
+        </message>
+        <message>
+            <source>Writer</source>
+            <translation>撰稿人</translation>
+        </message>
+        <message>
+            <source>Turns notes and findings into a clear, finished document</source>
+            <translation>把笔记和发现整理成清晰、完整的文档</translation>
+        </message>
+        <message>
+            <source>Reviewer</source>
+            <translation>审阅者</translation>
+        </message>
+        <message>
+            <source>Checks work against its acceptance criteria and says exactly what falls short</source>
+            <translation>对照验收标准检查工作，并准确指出不足之处</translation>
+        </message>
     </context>
     <context>
         <name>QuestionCard</name>

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from openworker_qt.agents.personas import BUILTIN_NAMES
 from openworker_qt.cli import main
 from tests.agents.test_personas import HELPER, git_repo
 
@@ -54,4 +55,4 @@ def test_errors_are_clear_and_change_nothing(
     assert "built in" in capsys.readouterr().err
     assert main(["personas", "enable", "nobody"]) == 2
     assert "no persona named 'nobody'" in capsys.readouterr().err
-    assert set(listed(capsys)) == {"cowork", "code", "chat", "ops", "myhelper"}
+    assert set(listed(capsys)) == set(BUILTIN_NAMES)

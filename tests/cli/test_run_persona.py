@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.agents.personas import BUILTIN_NAMES
 from openworker_qt.cli import main
 from openworker_qt.runtime import open_runtime
 
@@ -75,16 +76,17 @@ def test_run_as_a_persona_offers_its_tools_only(
 def test_an_unknown_or_disabled_persona_is_refused_and_nothing_is_made(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["run", "--persona", "researcher", "--model", script(tmp_path), "x"]) == 2
+    assert main(["run", "--persona", "nobody", "--model", script(tmp_path), "x"]) == 2
     err = capsys.readouterr().err
-    assert "unknown persona 'researcher'" in err
-    assert "enabled personas: cowork, code, chat, ops, myhelper" in err
+    assert "unknown persona 'nobody'" in err
+    assert f"enabled personas: {', '.join(BUILTIN_NAMES)})" in err
     assert main(["personas", "disable", "myhelper"]) == 0
     capsys.readouterr()
     assert main(["run", "--persona", "myhelper", "--model", script(tmp_path), "x"]) == 2
     err = capsys.readouterr().err
     assert "persona 'myhelper' cannot be used: it is disabled" in err
-    assert "enabled personas: cowork, code, chat, ops)" in err
+    others = [n for n in BUILTIN_NAMES if n != "myhelper"]
+    assert f"enabled personas: {', '.join(others)})" in err
     assert sessions() == []
 
 

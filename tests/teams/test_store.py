@@ -113,6 +113,8 @@ def test_the_review_cycle(running: Running) -> None:
     (ANALYST, "link", 0, {"other": "2"}, "may not link"),
     (ANALYST, "claim", 2, {}, "do not claim"),
     (ANALYST, "create", -1, {"title": "x", "budget_usd": 9.0}, "no budget"),
+    (ANALYST, "create", -1, {"title": "x", "worker": "analyst"}, "lands unassigned"),
+    (LEAD, "create", -1, {"title": "x", "worker": "ghost"}, "ghost is not a worker"),
     (Actor("worker", "stranger"), "comment", 0, {"text": "hi"}, "not a worker of this team"),
     (LEAD, "transition", 0, {"to": "done"}, "cannot move to done"),
     (LEAD, "transition", 0, {"to": "finished"}, "not a state"),
@@ -160,6 +162,15 @@ def test_a_worker_follow_up_lands_open_and_unassigned(running: Running) -> None:
     item = running.store.item(event.item_id)
     assert item is not None
     assert (item.state, item.assignee, item.created_by) == (ItemState.OPEN, "", "worker:writer")
+
+
+def test_the_lead_creates_an_item_assigned_in_one_event(running: Running) -> None:
+    event = running.store.act(LEAD, "create", running.id, title="Appendix", criteria="tables",
+                              worker="writer", budget_usd=0.5)
+    item = running.store.item(event.item_id)
+    assert item is not None
+    assert (item.assignee, item.budget_usd, item.created_by) == ("writer", 0.5, "lead")
+    assert running.store.events(running.id)[-1] == event
 
 
 def test_claiming_when_the_team_allows_it(store: TeamStore) -> None:
