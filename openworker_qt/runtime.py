@@ -423,7 +423,8 @@ class Runtime:
             from openworker_qt.teams import plan_answer  # noqa: F401  (checks edited plans)
             from openworker_qt.teams.store import TeamStore
 
-            store = self.__dict__["_teams"] = TeamStore(self.db)
+            store = self.__dict__["_teams"] = TeamStore(self.db, audit=self.audit,
+                                                        redact=self._redact)
         return store
 
     def _team_tools(self, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:
@@ -455,6 +456,29 @@ class Runtime:
                 stuck_after=60.0 * float(cfg.get("teams.stuck_minutes", 10) or 10),
                 check_in_every=60.0 * float(cfg.get("teams.check_in_minutes", 0) or 0))
         return runner
+
+    def leads_team(self, persona: str) -> bool:
+        """Whether ``persona`` leads a team (its ``team:`` section says ``role: lead``):
+        an automation with it starts a team run (automation/service.py)."""
+        try:
+            section = self.personas.get(persona).team
+        except Exception:
+            return False
+        return section is not None and section.role == "lead"
+
+    async def run_team(self, outcome: str, *, persona: str, workspace: str, model: str,
+                       started: Callable[[str, str], None] | None = None) -> str:
+        """Start a team on ``outcome`` and wait for its end; its state at the end.
+        ``started(team id, lead session id)`` is called once it exists."""
+        runner = self.team_runner()
+        team = runner.start(outcome, persona=persona, workspace=workspace, model=model)
+        if started is not None:
+            started(team.id, team.lead_session_id)
+        return (await runner.wait(team.id)).state.value
+
+    async def wait_team(self, team_id: str) -> str:
+        """Wait for the end of a team this runtime's runner drives; its state then."""
+        return (await self.team_runner().wait(team_id)).state.value
 
     def _default_tools(self, info: SessionInfo, default_model: str) -> ToolRegistry:
         from openworker_qt.tools.explore import Explorer

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from openworker_qt.cli.teams import find_team
 from openworker_qt.cli.turns import turn_runtime
 
 if TYPE_CHECKING:
@@ -26,36 +27,29 @@ if TYPE_CHECKING:
     from openworker_qt.teams.model import BoardEvent
     from openworker_qt.teams.runner import TeamRunner
 
-__all__ = ["COMMANDS", "add_commands", "main"]
-
-COMMANDS = frozenset({"run", "resume", "send", "stop"})
+__all__ = ["add_commands"]
 
 
 def add_commands(cmds: Any) -> None:
-    """Add ``run``, ``resume``, ``send`` and ``stop`` to the ``team`` subparsers."""
+    """Add ``run``, ``resume``, ``send`` and ``stop`` to the ``team`` subparsers
+    (``cli/teams.py``'s :func:`~openworker_qt.cli.teams.main` runs their handlers)."""
     run = cmds.add_parser("run", help="start a team on an outcome and run it here until it ends")
     run.add_argument("outcome", help="what the team should achieve")
     run.add_argument("--folder", "-w", type=Path, help="the team's folder (default: here)")
     run.add_argument("--model", "-m", help="the lead's model (default: general.default_model)")
     run.add_argument("--persona", default="team", help="the lead's persona (default: team)")
     run.add_argument("--budget", type=float, metavar="USD", help="the team's budget in dollars")
+    run.set_defaults(team_handler=_run)
     resume = cmds.add_parser("resume", help="go on with the teams a stopped process left active")
     resume.add_argument("team", nargs="?", help="only this team")
+    resume.set_defaults(team_handler=_resume)
     send = cmds.add_parser("send", help="a message to a team's lead, or '@worker text' to a worker")
     send.add_argument("team")
     send.add_argument("text")
+    send.set_defaults(team_handler=_send)
     stop = cmds.add_parser("stop", help="stop a team: its turns stop, its board stays")
     stop.add_argument("team")
-
-
-def main(args: argparse.Namespace, command: str) -> int:
-    if command == "run":
-        return asyncio.run(_run(args))
-    if command == "resume":
-        return asyncio.run(_resume(args))
-    if command == "send":
-        return asyncio.run(_send(args))
-    return asyncio.run(_stop(args))
+    stop.set_defaults(team_handler=_stop)
 
 
 def _print_event(event: BoardEvent) -> None:
@@ -168,7 +162,8 @@ async def _resume(args: argparse.Namespace) -> int:
         runner = rt.team_runner()
         resumed = runner.resume()
         if args.team:
-            resumed = [t for t in resumed if t == args.team]
+            wanted = find_team(rt.teams, args.team).id
+            resumed = [t for t in resumed if t == wanted]
         if not resumed:
             sys.stdout.write("no active team to resume\n")
             return 0
@@ -179,12 +174,10 @@ async def _resume(args: argparse.Namespace) -> int:
 async def _send(args: argparse.Namespace) -> int:
     async with turn_runtime() as rt:
         runner = rt.team_runner()
-        try:
-            to = runner.send(args.team, args.text)
-        except (KeyError, ValueError) as exc:
-            sys.stderr.write(f"team: {exc}\n")
-            return 2
-        sys.stdout.write(f"sent to {to} of team {args.team}\n")
+        team = find_team(rt.teams, args.team)
+        to = runner.send(team.id, args.text)
+        sys.stdout.write(f"sent to {to} of team {team.id} (the process running the team "
+                         "delivers it)\n")
         await runner.close()
     return 0
 
@@ -192,11 +185,8 @@ async def _send(args: argparse.Namespace) -> int:
 async def _stop(args: argparse.Namespace) -> int:
     async with turn_runtime() as rt:
         runner = rt.team_runner()
-        try:
-            runner.stop(args.team)
-        except KeyError as exc:
-            sys.stderr.write(f"team: {exc}\n")
-            return 2
-        sys.stdout.write(f"team {args.team} stopped\n")
+        team = find_team(rt.teams, args.team)
+        runner.stop(team.id)
+        sys.stdout.write(f"team {team.id} stopped\n")
         await runner.close()
     return 0

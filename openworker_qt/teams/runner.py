@@ -472,6 +472,7 @@ class TeamRunner:
             for sid in self._sessions_of(team):  # stopped elsewhere (team stop): here too
                 if self.manager.is_running(sid):
                     self.manager.stop(sid)
+            self._ended.setdefault(team.id, asyncio.Event()).set()
             return
         self._deliver_chats(team)
         if team.state is TeamState.RUNNING:
@@ -620,8 +621,9 @@ class TeamRunner:
         now = time.monotonic()
         for team in self.store.teams():
             if team.state is not TeamState.RUNNING:
-                if team.state in ACTIVE or any(self.manager.is_running(s)
-                                               for s in self._sessions_of(team)):
+                waited = team.id in self._ended and not self._ended[team.id].is_set()
+                if waited or team.state in ACTIVE or any(
+                        self.manager.is_running(s) for s in self._sessions_of(team)):
                     self._kick(team.id)
                 continue
             for item in self.store.items(team.id):

@@ -75,10 +75,11 @@ class TeamTestProvider:
     # ------------------------------------------------------------ the lead
 
     def _lead(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        last = messages[-1]
-        if last.get("role") == "tool":
+        talk = [m for m in messages if m.get("role") in ("user", "assistant", "tool")
+                and not _text(m).startswith("<system-reminder>")]
+        if talk[-1].get("role") == "tool":
             return {"text": "Noted."}
-        text = _text(last)
+        text = _text(next(m for m in reversed(talk) if m.get("role") == "user"))
         start = LEAD_START.search(text)
         if start:
             return {"text": "Here is my plan.",
@@ -108,11 +109,14 @@ class TeamTestProvider:
     # ------------------------------------------------------------ a worker
 
     def _worker(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        users = [m for m in messages if m.get("role") == "user"]
+        users = [m for m in messages if m.get("role") == "user"
+                 and not _text(m).startswith("<system-reminder>")]
         brief = WORKER.search(_text(users[0])) if users else None
         name, title = (brief.group(1), brief.group(4).strip()) if brief else ("?", "?")
         tool = (self.script.get("tools") or {}).get(name)
-        last = messages[-1]
+        talk = [m for m in messages if m.get("role") in ("user", "assistant", "tool")
+                and not _text(m).startswith("<system-reminder>")]
+        last = talk[-1]
         asked_tool = any(m.get("role") == "assistant" and m.get("tool_calls") for m in messages)
         if tool and not asked_tool and last.get("role") == "user":
             return {"text": "Working.", "tool_calls": [tool]}
