@@ -468,13 +468,17 @@ class TeamRunner:
         team = self.store.team(team_id)
         if team is None:
             return
+        if team.state not in (TeamState.STOPPED, TeamState.FAILED):
+            self._deliver_chats(team)  # (a done team's lead and workers may still talk)
         if team.state not in ACTIVE:
+            self._ended.setdefault(team.id, asyncio.Event()).set()
+            if team.state is TeamState.DONE:
+                self._flush_lead(team)
+                return
             for sid in self._sessions_of(team):  # stopped elsewhere (team stop): here too
                 if self.manager.is_running(sid):
                     self.manager.stop(sid)
-            self._ended.setdefault(team.id, asyncio.Event()).set()
             return
-        self._deliver_chats(team)
         if team.state is TeamState.RUNNING:
             self._run_items(team)
         elif team.state is TeamState.ASSEMBLING:
