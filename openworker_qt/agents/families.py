@@ -8,6 +8,11 @@ the permission engine decides about every call as before).
 Tools this table does not know yet fall in ``other`` (a built-in tool) or
 ``connectors`` (an MCP server's or a connector's tool), so a new tool is only
 offered by personas that ask for those families.
+
+A team's board tools (``teams/board_tools.py``) are the one exception: they are
+built only for a session that is a team's lead or worker, and come with that role
+whatever the persona (a worker must be able to report on its item), so
+:func:`filter_tools` keeps them; no persona lists them.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from collections.abc import Iterable
 
 from openworker_qt.core.tool_api import Tool, ToolRegistry
 
-__all__ = ["FAMILIES", "FAMILY_WORDS", "family_of", "filter_tools"]
+__all__ = ["BOARD", "FAMILIES", "FAMILY_WORDS", "family_of", "filter_tools"]
 
+#: The family of a team's board tools: offered by the session's role, not its persona.
+BOARD = "board"
 #: Family of each built-in tool by name.
 _BY_NAME: dict[str, str] = {
     "read_file": "files", "list_files": "files", "write_file": "files",
@@ -38,6 +45,9 @@ _BY_NAME: dict[str, str] = {
     "delete_automation": "automation", "list_automations": "automation",
     "sleep_for": "automation", "sleep_until": "automation", "wake_on": "automation",
     "wake_on_event": "automation",
+    "board_list": BOARD, "board_create": BOARD, "board_assign": BOARD,
+    "board_transition": BOARD, "board_comment": BOARD, "board_link": BOARD,
+    "board_result": BOARD, "board_claim": BOARD,
 }
 
 #: Every family, with what it lets a persona do, in plain words (the consent dialog).
@@ -76,5 +86,5 @@ def family_of(tool: Tool) -> str:
 
 def filter_tools(registry: ToolRegistry, families: Iterable[str]) -> ToolRegistry:
     """The tools of ``registry`` in ``families``, the same objects in the same order."""
-    wanted = set(families)
+    wanted = {*families, BOARD}
     return ToolRegistry([tool for tool in registry if family_of(tool) in wanted])

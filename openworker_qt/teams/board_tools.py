@@ -14,7 +14,10 @@ item, to in progress, review or blocked), ``board_comment`` (its own items),
 ``board_result`` (a text and files under the team's outputs folder only),
 ``board_create`` (follow-ups: they land open and unassigned) and ``board_claim`` when
 the team lets workers claim items. Refusals come back as tool errors carrying the
-store's :class:`~openworker_qt.teams.model.BoardError` message.
+store's :class:`~openworker_qt.teams.model.BoardError` message. A call run twice (a turn
+resumed after a crash re-runs a board call that had no result) does not act twice:
+``board_create`` finds the item the same actor made with the same words, and a repeated
+move, assignment or link is refused as already done.
 
 Risk: READ, built-in, like ``todo_write`` and ``propose_plan``. These tools change the
 team's board and nothing else: no file is written (``board_result`` records paths the
@@ -27,7 +30,9 @@ are not ``persists`` either: a read-only (plan mode) worker still reports on its
 
 from __future__ import annotations
 
+import hashlib
 import json
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,7 +44,7 @@ from openworker_qt.teams.model import WORKER_TARGETS, Actor, BoardError, Item, I
 from openworker_qt.teams.store import TeamStore
 
 __all__ = ["LEAD_TOOLS", "WORKER_TOOLS", "board_tools", "item_ref", "render_board",
-           "team_outputs"]
+           "session_board_tools", "team_outputs"]
 
 LEAD_TOOLS = ("board_list", "board_create", "board_assign", "board_transition",
               "board_comment", "board_link")
@@ -162,9 +167,21 @@ class _Board:
         return render_board(self.store, self.team_id, for_actor=self.actor)
 
     async def create(self, args: dict[str, Any]) -> str:
+        """Idempotent per actor and content: a call run again (a turn resumed after a
+        crash re-runs a board call that had no result yet) finds the item it made."""
         worker = {"worker": str(args.get("worker") or "")} if self.actor.kind == "lead" else {}
-        item = await self._do("create", title=args.get("title"),
-                              criteria=args.get("criteria", ""), **worker)
+        title, criteria = args.get("title"), args.get("criteria", "")
+        digest = hashlib.sha256(json.dumps([title, criteria, worker], sort_keys=True,
+                                           default=str).encode()).hexdigest()[:24]
+        asked = time.time()
+        event = await self.store.act_async(self.actor, "create", self.team_id, title=title,
+                                           criteria=criteria, key=f"create:{self.actor}:"
+                                           f"{digest}", **worker)
+        item = self.store.item(event.item_id)
+        assert item is not None
+        if event.at < asked:
+            return (f"Item #{_number(item)} already exists with this title and criteria "
+                    f"({item.state.value}); nothing was added.")
         if item.assignee:
             return f"Created item #{_number(item)} and assigned it to {item.assignee}."
         where = " (open and unassigned: the lead assigns it)" if self.actor.kind == "worker" \
@@ -280,3 +297,14 @@ def board_tools(store: TeamStore, team_id: str, actor: Actor, *,
         tools.append(board.tool("board_claim", "Take an open, unassigned item for yourself.",
                                 _schema({"item": _ITEM}, ("item",)), board.claim))
     return tools
+
+
+def session_board_tools(store: TeamStore, session_id: str, *,
+                        outputs: Path | None = None) -> list[Tool]:
+    """The board tools of the session ``session_id``, its actor bound from its role in
+    its team (the lead, or ``worker:<name>``); none for a session outside any team."""
+    found = store.team_for_session(session_id)
+    if found is None:
+        return []
+    team, role = found
+    return board_tools(store, team.id, Actor.parse(role), outputs=outputs)

@@ -379,6 +379,13 @@ _FACTS: dict[str, FactCheck] = {
     "item_stuck": _f_item_stuck, "team_state": _f_team_state, "check_in": _f_check_in,
     "chat": _f_chat, "summary": _f_summary, "worker_staffed": _f_worker_staffed,
 }
+_FACT_KEYS: dict[str, tuple[str, ...]] = {
+    "plan_proposed": ("plan",), "plan_accepted": ("plan",),
+    "plan_declined": ("reason", "replan"), "item_session": ("session_id", "worker"),
+    "spend": ("usd", "tokens"), "item_stuck": ("stuck",), "team_state": ("to", "reason"),
+    "check_in": ("at",), "chat": ("to", "text"), "summary": ("text",),
+    "worker_staffed": ("worker", "session_id"),
+}
 _ITEM_FACTS = frozenset({"item_session", "item_stuck"})
 _TEAM_FACTS = RECORD_KINDS - _ITEM_FACTS - {"spend"}
 
@@ -391,6 +398,7 @@ def record_event(board: Board, kind: str, item_id: str, data: dict[str, Any]) ->
                 else "not a fact the runner records")
         raise BoardError(f"{kind!r} is {hint}")
     board.require_team()
+    _args(kind, data, _FACT_KEYS[kind])
     if kind in _TEAM_FACTS:
         _no_item(kind, item_id)
     return check(board, item_id, data)

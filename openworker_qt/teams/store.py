@@ -403,6 +403,15 @@ class TeamStore:
             return f"The team has used {team.tokens:,} of its {team.budget_tokens:,} tokens."
         return None
 
+    def quiet_items(self, team_id: str, *, quiet_for: float,
+                    now: float | None = None) -> list[Item]:
+        """The team's items in progress with no event for ``quiet_for`` seconds and not
+        flagged yet: the ones to flag stuck (issue 29, item 10). Any event on an item
+        (a comment, a spend, a result) is a sign of life."""
+        moment = time.time() if now is None else now
+        return [i for i in self.items(team_id) if i.state is ItemState.IN_PROGRESS
+                and not i.stuck and moment - i.updated_at >= quiet_for]
+
     @staticmethod
     def _keyed(conn: sqlite3.Connection, team_id: str, key: str | None) -> BoardEvent | None:
         if key is None:

@@ -8,14 +8,19 @@ from typing import Any
 
 import pytest
 
+from openworker_qt.agents.families import BOARD, family_of, filter_tools
+from openworker_qt.agents.personas import builtin_personas
 from openworker_qt.core import events as ev
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.runtime_tools import default_tools
+from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.teams.board_tools import (
     LEAD_TOOLS,
     board_tools,
     item_ref,
+    session_board_tools,
     team_outputs,
 )
 from openworker_qt.teams.model import LEAD, SYSTEM, USER, Actor, BoardError, ItemState
@@ -202,3 +207,48 @@ async def test_a_read_only_worker_uses_the_board_through_the_engine(
     item = running.store.item(running.items[0].id)
     assert item is not None and item.state is ItemState.IN_PROGRESS
     assert item.last_comment == "starting"
+
+
+def test_a_session_gets_the_tools_of_its_role(running: Running) -> None:
+    store = running.store
+    store.record(running.id, "item_session", running.items[0].id, session_id="s-analyst")
+    lead = {t.name for t in session_board_tools(store, "lead-s")}
+    analyst = {t.name for t in session_board_tools(store, "s-analyst")}
+    assert lead == set(LEAD_TOOLS)
+    assert "board_result" in analyst and "board_assign" not in analyst
+    assert session_board_tools(store, "someone-else") == []
+
+
+def test_the_board_tools_come_with_the_role_whatever_the_persona(running: Running) -> None:
+    """A persona narrows a session's tools by family; the board tools are the role's."""
+    registry = default_tools(SessionInfo(
+        id="s", title="", model="", persona="chat", mode="interactive", workspace="/tmp",
+        unattended=False, status="idle", created_at=0, updated_at=0))
+    for tool in board_tools(running.store, running.id, ANALYST):
+        registry.add(tool)
+    chat = builtin_personas()["chat"]
+    assert chat.tools == ()
+    kept = set(filter_tools(registry, chat.tools).names())
+    assert kept == {"board_list", "board_create", "board_transition", "board_comment",
+                    "board_result"}
+    assert {family_of(t) for t in registry if t.name.startswith("board_")} == {BOARD}
+
+
+async def test_a_create_run_again_finds_its_item(running: Running, tmp_path: Path) -> None:
+    """A resumed turn re-runs a board call that had no result: no second item."""
+    lead = tools_of(running.store, running.id, LEAD)
+    args = {"title": "Appendix", "criteria": "the tables", "worker": "writer"}
+    first = await run(lead["board_create"], args, tmp_path)
+    again = await run(lead["board_create"], args, tmp_path)
+    assert first.content == "Created item #4 and assigned it to writer."
+    assert again.content == ("Item #4 already exists with this title and criteria (open); "
+                             "nothing was added.")
+    other = await run(lead["board_create"], {**args, "criteria": "the tables and sources"},
+                      tmp_path)
+    assert other.content == "Created item #5 and assigned it to writer."
+    # Another actor's identical follow-up is its own item.
+    writer = tools_of(running.store, running.id, WRITER)
+    out = await run(writer["board_create"], {"title": "Appendix", "criteria": "the tables"},
+                    tmp_path)
+    assert out.content.startswith("Created item #6")
+    assert len(running.store.items(running.id)) == 6

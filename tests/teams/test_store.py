@@ -270,6 +270,8 @@ def test_runner_facts_are_checked(running: Running) -> None:
         ("check_in", "", {"at": "soon"}, "moment"),
         ("worker_staffed", "", {"worker": {"name": "x"}}, "needs a worker"),
         ("plan_proposed", "", {"plan": {"outcome": "x", "items": []}}, "can no longer"),
+        ("chat", "", {"to": "lead", "text": "hi", "sender": "x"}, "chat takes to, text; not sender"),
+        ("spend", "", {"usd": 1.0, "model": "x"}, "spend takes usd, tokens; not model"),
     ]
     for kind, item_id, data, message in cases:
         with pytest.raises(BoardError, match=message):
@@ -417,3 +419,20 @@ def test_the_fold_of_the_log_is_the_projection(running: Running) -> None:
     board = fold(store.events(running.id))
     assert board.team == store.team(running.id)
     assert list(board.items.values()) == store.items(running.id)
+
+
+def test_quiet_items_are_the_ones_to_flag_stuck(running: Running) -> None:
+    store, first, second = running.store, running.items[0], running.items[1]
+    store.act(ANALYST, "transition", running.id, first.id, to="in_progress")
+    store.act(WRITER, "transition", running.id, second.id, to="in_progress")
+    spend = store.record(running.id, "spend", second.id, usd=0.01)  # a sign of life
+    assert spend is not None and store.item(second.id).updated_at == spend.at  # type: ignore[union-attr]
+    working = [i for i in store.items(running.id) if i.state is ItemState.IN_PROGRESS]
+    newest = max(i.updated_at for i in working)
+    oldest = min(i.updated_at for i in working)
+    assert store.quiet_items(running.id, quiet_for=600, now=oldest + 599) == []
+    quiet = store.quiet_items(running.id, quiet_for=600, now=newest + 600)
+    assert [i.id for i in quiet] == [first.id, second.id]  # the open item #3 is not working
+    store.record(running.id, "item_stuck", first.id, stuck=True)
+    quiet = store.quiet_items(running.id, quiet_for=600, now=newest + 600)
+    assert [i.id for i in quiet] == [second.id]  # flagged once
