@@ -630,9 +630,11 @@ class TeamRunner:
                         self.manager.is_running(s) for s in self._sessions_of(team)):
                     self._kick(team.id)
                 continue
-            for item in self.store.items(team.id):
+            # Quiet on the board and silent in its session (no event) for the threshold.
+            for item in self.store.quiet_items(team.id, quiet_for=self.stuck_after,
+                                               now=self.clock()):
                 sid = item.session_id
-                if (item.state is ItemState.IN_PROGRESS and sid and sid not in self._stuck
+                if (sid and sid not in self._stuck
                         and now - self._activity.setdefault(sid, now) >= self.stuck_after):
                     self._stuck.add(sid)
                     self.store.record(team.id, "item_stuck", item.id, stuck=True)

@@ -67,7 +67,7 @@ async def test_the_user_acting_on_the_board_is_told_to_the_lead(
 
 async def test_a_silent_worker_is_flagged_stuck_and_the_lead_checks_in(
         runtime: Runtime, workspace) -> None:
-    team_id = await started(runtime, workspace, plan=plan(n_items=1), delay=0.0)
+    team_id = await started(runtime, workspace, plan=plan(n_items=1), delay=0.3)
     runner = runtime.team_runner()
     runner.stuck_after = 0.0
     runner.check_in_every = 3600.0
