@@ -433,48 +433,25 @@ class Runtime:
         return team_tools(self.teams, self.inbox, info, registry)
 
     def team_runner(self) -> TeamRunner:
-        """The one team runner of this runtime: its own session manager, whose team
-        sessions ask through the inbox, labelled with the team and the worker."""
+        """The one team runner of this runtime (``teams/wiring.py``), built on first use."""
         runner: TeamRunner | None = self.__dict__.get("_team_runner")
         if runner is None:
-            from openworker_qt.providers.pricing import PriceTable
-            from openworker_qt.teams.asks import TeamApprover, TeamQuestioner, team_label
-            from openworker_qt.teams.runner import TeamRunner
+            from openworker_qt.teams.wiring import build_runner
 
-            def asks(kind: type[TeamApprover] | type[TeamQuestioner]) -> Callable[[SessionInfo], Any]:
-                return lambda info: kind(self.inbox, lambda: team_label(info))
-
-            manager = self.session_manager(approver_for=asks(TeamApprover),
-                                           questioner_for=asks(TeamQuestioner))
-            cfg = self.config
-
-            def prices() -> PriceTable:
-                return PriceTable.from_config(self.config.get("prices"))[0]
-
-            runner = self.__dict__["_team_runner"] = TeamRunner(
-                self.teams, manager, self.inbox, prices=prices,
-                stuck_after=60.0 * float(cfg.get("teams.stuck_minutes", 10) or 10),
-                check_in_every=60.0 * float(cfg.get("teams.check_in_minutes", 0) or 0))
+            runner = self.__dict__["_team_runner"] = build_runner(self)
         return runner
 
     def leads_team(self, persona: str) -> bool:
-        """Whether ``persona`` leads a team (its ``team:`` section says ``role: lead``):
-        an automation with it starts a team run (automation/service.py)."""
-        try:
-            section = self.personas.get(persona).team
-        except Exception:
-            return False
-        return section is not None and section.role == "lead"
+        """Whether ``persona`` leads a team: an automation with it runs a team."""
+        from openworker_qt.teams.wiring import leads_team
 
-    async def run_team(self, outcome: str, *, persona: str, workspace: str, model: str,
-                       started: Callable[[str, str], None] | None = None) -> str:
-        """Start a team on ``outcome`` and wait for its end; its state at the end.
-        ``started(team id, lead session id)`` is called once it exists."""
-        runner = self.team_runner()
-        team = runner.start(outcome, persona=persona, workspace=workspace, model=model)
-        if started is not None:
-            started(team.id, team.lead_session_id)
-        return (await runner.wait(team.id)).state.value
+        return leads_team(self.personas, persona)
+
+    async def run_team(self, outcome: str, **how: Any) -> str:
+        """A team on ``outcome`` (``teams/wiring.py``: ``run_team``), until it ends."""
+        from openworker_qt.teams.wiring import run_team
+
+        return await run_team(self.team_runner(), outcome, **how)
 
     async def wait_team(self, team_id: str) -> str:
         """Wait for the end of a team this runtime's runner drives; its state then."""
