@@ -55,10 +55,12 @@ def parse_answer(resolution: str, proposed: Plan) -> tuple[Plan | None, str]:
     return None, rest.strip() if verdict.strip().lower() == "deny" else resolution.strip()
 
 
-def plan_key(team_id: str, plan: Plan) -> str:
-    """The plan item's call key: the same proposal asks once (a resumed call finds it)."""
+def plan_key(team_id: str, plan: Plan, round_: int = 0) -> str:
+    """The plan item's call key: the same proposal in the same round (plans turned down
+    before it) asks once, so a resumed call finds its item; a proposal made again
+    after one was turned down asks again."""
     digest = hashlib.sha256(json.dumps(plan.to_json(), sort_keys=True).encode()).hexdigest()
-    return f"team_plan:{team_id}:{digest[:16]}"
+    return f"team_plan:{team_id}:{round_}:{digest[:16]}"
 
 
 def plan_tool(store: TeamStore, inbox: Inbox, team_id: str, label: str) -> Tool:
@@ -79,7 +81,8 @@ def plan_tool(store: TeamStore, inbox: Inbox, team_id: str, label: str) -> Tool:
         except BoardError as exc:
             return ToolResult(f"The plan was not proposed: {exc}. Fix it and call team_plan "
                               "again.", is_error=True)
-        key = plan_key(team_id, plan)
+        declined = sum(1 for e in store.events(team_id) if e.kind == "plan_declined")
+        key = plan_key(team_id, plan, declined)
         async with inbox.db.writing():
             store.record(team_id, "plan_proposed", key=key, plan=plan.to_json())
             item = inbox.add(

@@ -81,7 +81,7 @@ class TeamTestProvider:
             return {"text": "Noted."}
         text = _text(next(m for m in reversed(talk) if m.get("role") == "user"))
         start = LEAD_START.search(text)
-        if start:
+        if start or "propose it again" in text:
             return {"text": "Here is my plan.",
                     "tool_calls": [{"name": "team_plan", "arguments": {"plan": self.script["plan"]}}]}
         if "Assemble the final deliverable" in text:

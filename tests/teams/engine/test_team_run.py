@@ -4,6 +4,7 @@ sent back from review, the final deliverable assembled."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from openworker_qt.core import events as ev
@@ -66,3 +67,51 @@ async def test_a_team_plans_works_in_parallel_reviews_and_assembles(
     assert final.spent_usd > 0 and final.tokens > 0
     summaries = [e for e in runtime.teams.events(team.id) if e.kind == "summary"]
     assert len(summaries) == 1
+
+
+async def test_the_plan_approved_as_the_user_edited_it(runtime: Runtime, workspace: Path) -> None:
+    script(runtime, plan=plan(n_items=3, max_parallel=3))
+    runner = runtime.team_runner()
+    team = runner.start("The weekly report", persona="team", workspace=str(workspace),
+                        model="teamtest:lead")
+    (item,) = await until(lambda: runtime.inbox.pending(kind="plan"))
+    edited = dict(item.arguments["plan"])
+    edited["items"] = [dict(i) for i in edited["items"][:2]]  # Part 3 dropped
+    edited["items"][0]["budget_usd"] = 1.5
+    edited["workers"] = [dict(w) for w in edited["workers"]]
+    for worker in edited["workers"]:
+        if worker["name"] == "analyst":
+            worker["persona"] = "researcher"  # another persona for a worker
+    edited["budget_usd"] = 3.0
+    assert runtime.inbox.respond(item.id, "approve", json.dumps(edited))
+    await until(lambda: runtime.teams.team(team.id).state is TeamState.DONE, 30)
+    final = runtime.teams.team(team.id)
+    items = runtime.teams.items(team.id)
+    assert [i.title for i in items] == ["Part 1", "Part 2"]
+    assert items[0].budget_usd == 1.5 and final.budget_usd == 3.0
+    analyst = next(i for i in items if i.assignee == "analyst")
+    assert runtime.conversations.get_session(analyst.session_id).persona == "researcher"
+    await runner.close()
+
+
+async def test_a_plan_turned_down_with_a_reason_is_planned_again_and_without_one_stops(
+        runtime: Runtime, workspace: Path) -> None:
+    script(runtime, plan=plan(n_items=1))
+    runner = runtime.team_runner()
+    team = runner.start("The weekly report", persona="team", workspace=str(workspace),
+                        model="teamtest:lead")
+    (first,) = await until(lambda: runtime.inbox.pending(kind="plan"))
+    assert runtime.inbox.respond(first.id, "answer", "fewer workers")
+    tool_results = await until(lambda: [
+        m for m in runtime.conversations.load(team.lead_session_id)
+        if m.get("role") == "tool" and "turned the plan down" in str(m.get("content"))])
+    assert "> fewer workers" in str(tool_results[0]["content"])
+    assert runtime.teams.team(team.id).state is TeamState.PLANNING
+    # The user asks for the plan again; this time it is turned down flat.
+    runner.send(team.id, "Please propose it again.")
+    second = await until(lambda: runtime.inbox.pending(kind="plan"))
+    assert second[0].id != first.id
+    assert runtime.inbox.respond(second[0].id, "deny")
+    ended = await runner.wait(team.id)
+    assert ended.state is TeamState.STOPPED
+    await runner.close()
