@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from openworker_qt.teams.model import Item, Plan, Team
+from openworker_qt.teams.model import Item, ItemState, Plan, Team
 
 __all__ = ["assemble", "brief_worker", "lead_start", "quoted", "review", "sent_back"]
 
@@ -70,6 +70,13 @@ def sent_back(item: Item) -> str:
             "Work on it again; your final answer is the new result.")
 
 
+def reopened(item: Item) -> str:
+    why = ("\n" + quoted(item.last_comment_by or "the lead", item.last_comment, what="comment")
+           if item.last_comment else "")
+    return (f"Your item {item.id} was reopened and is yours again.{why}\n\n"
+            "Work on it again; your final answer is the new result.")
+
+
 def resume_worker(item: Item) -> str:
     return (f"(The team resumed.) Your item {item.id} is still in progress: carry on and "
             "give your result as your final answer.")
@@ -95,3 +102,30 @@ def chat(author: str, text: str) -> str:
 
 def plan_summary(plan: Plan) -> str:
     return f"{len(plan.items)} item(s), {len(plan.workers)} worker(s)"
+
+
+def board_words(team: Team, items: list[Item]) -> str:
+    lines = [f"Check-in (team {team.id}): the board now."]
+    for item in items:
+        stuck = " · stuck" if item.stuck else ""
+        lines.append(f"- {item.id} [{item.state.value}] {item.assignee or 'unassigned'}"
+                     f" · ${item.cost_usd:.3f}{stuck}")
+    return "\n".join(lines)
+
+
+def summary(team: Team, items: list[Item], deliverable: str) -> str:
+    done = [i for i in items if i.state is ItemState.DONE]
+    left = [i for i in items if i.state not in (ItemState.DONE, ItemState.CANCELED)]
+    canceled = [i for i in items if i.state is ItemState.CANCELED]
+    cost = sum(i.cost_usd for i in items)
+    lines = [f"Team {team.id}: {team.outcome}",
+             f"Done ({len(done)}): " + "; ".join(f"{i.id} by {i.assignee or '?'}" for i in done),
+             f"Cost: ${max(cost, team.spent_usd):.4f} · {team.tokens} tokens"]
+    if canceled:
+        lines.append("Canceled: " + ", ".join(i.id for i in canceled))
+    lines.append("Left: " + (", ".join(i.id for i in left) if left else "nothing"))
+    lines.append("")
+    lines.append(deliverable.strip())
+    return "\n".join(lines)
+
+

@@ -401,7 +401,7 @@ class TeamRunner:
             return False
         items = self.store.items(team.id)
         self.store.record(team.id, "summary", key=f"summary:{team.id}", actor=LEAD,
-                          text=_summary(team, items, deliverable))
+                          text=briefs.summary(team, items, deliverable))
         self.store.record(team.id, "team_state", key=f"done:{team.id}",
                           to=TeamState.DONE.value, reason="assembled")
         return True
@@ -507,10 +507,16 @@ class TeamRunner:
                     free -= 1
 
     def _start_worker(self, team: Team, item: Item) -> bool:
+        """An assigned open item goes to its worker: the worker's one session for the
+        item (made the first time), the item in progress, the brief — or, for an item
+        reopened or given back to the same worker, a word of why."""
         spec = next((w for w in team.workers if w.name == item.assignee), None)
         if spec is None or self.store.over_budget(team.id, item.id):
             return False
         sid = worker_session_id(team.id, item.id)
+        first = self.conversations.get_session(sid)
+        if first is not None and first.meta.get("worker") != spec.name:
+            sid = f"{sid}-{spec.name}"  # reassigned: the new worker's own session
         if self.conversations.get_session(sid) is None:
             lead = self.conversations.get_session(team.lead_session_id)
             self.manager.create_session(
@@ -520,15 +526,20 @@ class TeamRunner:
                 model=spec.model or (lead.model if lead else "") or self.manager.default_model,
                 meta={"team_id": team.id, "team_role": "worker", "worker": spec.name,
                       "item_id": item.id})
-        self.store.record(team.id, "item_session", item.id, key=f"item_session:{item.id}",
-                          session_id=sid)
+        if item.session_id != sid:
+            self.store.record(team.id, "item_session", item.id, key=f"item_session:{sid}",
+                              session_id=sid)
+        round_ = sum(1 for e in self.store.events(team.id) if e.item_id == item.id
+                     and e.kind == "item_transitioned" and e.data.get("to") == "open")
         self.store.act(SYSTEM, "transition", team.id, item.id, to=ItemState.IN_PROGRESS.value,
-                       key=f"started:{item.id}")
+                       key=f"started:{item.id}" + (f":{round_}" if round_ else ""))
+        fresh = self.store.item(item.id) or item
+        self._activity[sid] = time.monotonic()
         if not any(m.get("role") == "user" for m in self.conversations.load(sid)):
-            others = self.store.items(team.id)
-            fresh = self.store.item(item.id) or item
-            self._activity[sid] = time.monotonic()
-            self.manager.send(sid, briefs.brief_worker(team, fresh, spec.name, others))
+            self.manager.send(sid, briefs.brief_worker(team, fresh, spec.name,
+                                                       self.store.items(team.id)))
+        else:
+            self.manager.send(sid, briefs.reopened(fresh))
         return True
 
     def _continue(self, team: Team, item: Item) -> bool:
@@ -651,31 +662,4 @@ class TeamRunner:
         elif now >= team.next_check_in and not self._running(team.lead_session_id):
             self.store.record(team.id, "check_in", key=f"check_in:{team.id}:{team.next_check_in}",
                               at=now + self.check_in_every)
-            self._tell_lead(team, _board_words(team, self.store.items(team.id)))
-
-
-def _board_words(team: Team, items: list[Item]) -> str:
-    lines = [f"Check-in (team {team.id}): the board now."]
-    for item in items:
-        stuck = " · stuck" if item.stuck else ""
-        lines.append(f"- {item.id} [{item.state.value}] {item.assignee or 'unassigned'}"
-                     f" · ${item.cost_usd:.3f}{stuck}")
-    return "\n".join(lines)
-
-
-def _summary(team: Team, items: list[Item], deliverable: str) -> str:
-    done = [i for i in items if i.state is ItemState.DONE]
-    left = [i for i in items if i.state not in FINISHED_ITEMS]
-    canceled = [i for i in items if i.state is ItemState.CANCELED]
-    cost = sum(i.cost_usd for i in items)
-    lines = [f"Team {team.id}: {team.outcome}",
-             f"Done ({len(done)}): " + "; ".join(f"{i.id} by {i.assignee or '?'}" for i in done),
-             f"Cost: ${max(cost, team.spent_usd):.4f} · {team.tokens} tokens"]
-    if canceled:
-        lines.append("Canceled: " + ", ".join(i.id for i in canceled))
-    lines.append("Left: " + (", ".join(i.id for i in left) if left else "nothing"))
-    lines.append("")
-    lines.append(deliverable.strip())
-    return "\n".join(lines)
-
-
+            self._tell_lead(team, briefs.board_words(team, self.store.items(team.id)))

@@ -10,7 +10,7 @@ tool the script names for it (``tools``: worker name → a tool call), once.
 
 The script (a dict, or the JSON file named by ``OPENWORKER_TEAMTEST``): ``plan``,
 ``send_back`` (item titles), ``tools``, ``delay`` (seconds per call), ``usage``
-(tokens per call), ``review_tool`` (the board tool the lead moves items with:
+(tokens per call), ``delays`` (per model: ``lead``, ``worker``), ``review_tool`` (the board tool the lead moves items with:
 name and how its arguments are spelled).
 """
 
@@ -60,7 +60,8 @@ class TeamTestProvider:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         self.calls += 1
-        await asyncio.sleep(float(self.script.get("delay", 0.0)))
+        delays = self.script.get("delays") or {}
+        await asyncio.sleep(float(delays.get(request.model, self.script.get("delay", 0.0))))
         reply = (self._lead(request.messages) if request.model == "lead"
                  else self._worker(request.messages))
         if reply.get("text"):

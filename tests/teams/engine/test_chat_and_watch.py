@@ -67,7 +67,8 @@ async def test_the_user_acting_on_the_board_is_told_to_the_lead(
 
 async def test_a_silent_worker_is_flagged_stuck_and_the_lead_checks_in(
         runtime: Runtime, workspace) -> None:
-    team_id = await started(runtime, workspace, plan=plan(n_items=1), delay=0.3)
+    team_id = await started(runtime, workspace, plan=plan(n_items=1),
+                            delays={"worker": 1.0, "lead": 0.0})
     runner = runtime.team_runner()
     runner.stuck_after = 0.0
     runner.check_in_every = 3600.0
@@ -80,10 +81,45 @@ async def test_a_silent_worker_is_flagged_stuck_and_the_lead_checks_in(
     assert check_in > 0
     # The check-in comes due: the lead gets the board, a new one is set.
     runner.clock = lambda: check_in + 1
-    await until(lambda: not runner._running(runtime.teams.team(team_id).lead_session_id))
-    runner.watch_once()
+
+    def checked_in() -> bool:
+        runner.watch_once()  # (due, it waits for the lead to be free)
+        return runtime.teams.team(team_id).next_check_in != check_in
+
+    await until(checked_in)
     team = runtime.teams.team(team_id)
     assert team.next_check_in == pytest.approx(check_in + 1 + 3600.0)
     await until(lambda: any(t.startswith(f"Check-in (team {team_id})")
                             for t in user_texts(runtime, team.lead_session_id)))
+    await runner.close()
+
+
+async def test_the_user_reopens_and_reassigns_items(runtime: Runtime, workspace) -> None:
+    data = plan(n_items=2, workers=("researcher", "writer"), max_parallel=2)
+    data["items"][1]["worker"] = ""  # Part 2: nobody's yet
+    team_id = await started(runtime, workspace, plan=data)
+    runner = runtime.team_runner()
+    first, second = f"{team_id}-1", f"{team_id}-2"
+    await until(lambda: getattr(runtime.teams.item(first), "state", None) is ItemState.DONE, 30)
+    # Reopened: the same worker, in its same session, told why.
+    runtime.teams.act(USER, "transition", team_id, first, to="open", comment="One more figure.")
+    await until(lambda: runtime.teams.item(first).state is ItemState.DONE
+                and runtime.teams.item(first).result_text.endswith("v2"), 30)
+    item = runtime.teams.item(first)
+    texts = user_texts(runtime, item.session_id)
+    assert any(t.startswith(f"Your item {first} was reopened") and "> One more figure." in t
+               for t in texts)
+    # Part 1 (the writer's) reopened again and given to the researcher: it works it
+    # in a session of its own. Then Part 2 (nobody's) to the researcher too.
+    assert item.assignee == "writer"
+    runtime.teams.act(USER, "transition", team_id, first, to="open", comment="Yours now.")
+    runtime.teams.act(USER, "assign", team_id, first, worker="researcher")
+    await until(lambda: runtime.teams.item(first).state is ItemState.DONE, 30)
+    runtime.teams.act(USER, "assign", team_id, second, worker="researcher")
+    await until(lambda: runtime.teams.team(team_id).state is TeamState.DONE, 30)
+    done = runtime.teams.item(first)
+    assert done.assignee == "researcher" and done.session_id != item.session_id
+    info = runtime.conversations.get_session(done.session_id)
+    assert info.meta["worker"] == "researcher" and info.meta["item_id"] == first
+    assert runtime.conversations.get_session(item.session_id).meta["worker"] == "writer"
     await runner.close()
