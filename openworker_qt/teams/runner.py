@@ -193,9 +193,11 @@ class TeamRunner:
 
     async def wait(self, team_id: str) -> Team:
         """Until the team ends (done, stopped, failed) or runs out of budget."""
-        event = self._ended.setdefault(team_id, asyncio.Event())
         if self._team(team_id).state in ENDED | {TeamState.OVER_BUDGET}:
-            event.set()
+            return self._team(team_id)
+        event = self._ended.get(team_id)
+        if event is None or event.is_set():  # (set by an earlier end: the team went on)
+            event = self._ended[team_id] = asyncio.Event()
         await event.wait()
         return self._team(team_id)
 
@@ -419,7 +421,9 @@ class TeamRunner:
         if team is None:
             return
         if self.store.over_budget(team_id) and team.state is not TeamState.OVER_BUDGET:
-            self.store.record(team_id, "team_state", key=f"over_budget:{team_id}",
+            times = sum(1 for e in self.store.events(team_id) if e.kind == "team_state"
+                        and e.data.get("to") == TeamState.OVER_BUDGET.value)
+            self.store.record(team_id, "team_state", key=f"over_budget:{team_id}:{times}",
                               to=TeamState.OVER_BUDGET.value, reason="the team's budget is spent")
             for session in self._sessions_of(team):
                 self.manager.stop(session)
@@ -470,6 +474,15 @@ class TeamRunner:
             return
         if team.state not in (TeamState.STOPPED, TeamState.FAILED):
             self._deliver_chats(team)  # (a done team's lead and workers may still talk)
+        if team.state is TeamState.OVER_BUDGET and not self.store.over_budget(team.id):
+            # The user raised the budget: the team goes on.
+            times = sum(1 for e in self.store.events(team.id) if e.kind == "team_state"
+                        and e.data.get("to") == TeamState.OVER_BUDGET.value)
+            self.store.record(team.id, "team_state", key=f"budget_raised:{team.id}:{times}",
+                              to=TeamState.RUNNING.value, reason="the budget was raised")
+            # Its turns were stopped: what the lead was told may not have been read.
+            self._told = {mark for mark in self._told if mark[0] != team.id}
+            return
         if team.state not in ACTIVE:
             self._ended.setdefault(team.id, asyncio.Event()).set()
             if team.state is TeamState.DONE:

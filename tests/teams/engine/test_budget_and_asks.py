@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from openworker_qt.runtime import Runtime
-from openworker_qt.teams.model import ItemState, TeamState
+from openworker_qt.teams.model import USER, ItemState, TeamState
 from tests.teams.engine.conftest import plan, script, until
 
 REPO = Path(__file__).resolve().parents[3]
@@ -69,6 +69,10 @@ async def test_the_team_past_its_budget_stops(runtime: Runtime, workspace: Path)
     spent = runtime.teams.team(team_id).spent_usd
     await asyncio.sleep(0.2)
     assert runtime.teams.team(team_id).spent_usd == spent
+    # The user raises the team's budget: it goes on to the end.
+    runtime.teams.act(USER, "budget", team_id, budget_usd=1.0)
+    await until(lambda: runtime.teams.team(team_id).state is TeamState.DONE, 30)
+    assert [i.state for i in runtime.teams.items(team_id)] == [ItemState.DONE] * 4
     await runner.close()
 
 
