@@ -132,7 +132,6 @@ class TeamRunner:
         self._pass: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._ended: dict[str, asyncio.Event] = {}
-        self._starting: set[str] = set()
         #: Told about every board change (the CLI prints them).
         self.listeners: list[Callable[[BoardEvent], None]] = []
         store.listeners.append(self._on_board)
@@ -174,13 +173,11 @@ class TeamRunner:
             if self._has_key(team.id, key):
                 continue
             to, text = str(event.data.get("to") or "lead"), str(event.data.get("text") or "")
-            if to == "lead":
-                self._tell_lead(team, f"The user says: {text}")
-            else:
-                sid = self._worker_session(team.id, to)
-                if sid is None or (self._running(sid) and not self.manager.is_running(sid)):
-                    continue  # not at work yet, or driven elsewhere: later
-                self.manager.send(sid, f"The user says: {text.partition(' ')[2].strip()}")
+            sid = team.lead_session_id if to == "lead" else self._worker_session(team.id, to)
+            if sid is None or self._running(sid):
+                continue  # not at work yet, or busy: when its turn ends (a steer could be lost)
+            said = text if to == "lead" else text.partition(" ")[2].strip()
+            self.manager.send(sid, f"The user says: {said}")
             self.store.record(team.id, "chat", key=key, to=to, text=f"(delivered to {to})")
 
     def stop(self, team_id: str) -> None:
