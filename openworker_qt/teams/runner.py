@@ -361,7 +361,8 @@ class TeamRunner:
     def _worker_ended(self, team_id: str, item_id: str, worker: str, sid: str,
                       status: str) -> None:
         item = self.store.item(item_id)
-        if item is None or item.state is not ItemState.IN_PROGRESS or status != "completed":
+        if (item is None or item.state is not ItemState.IN_PROGRESS or status != "completed"
+                or item.session_id != sid):  # (handed over to another worker meanwhile)
             return
         self._submit(team_id, item, worker, sid)
 
@@ -508,7 +509,11 @@ class TeamRunner:
             if item.state is ItemState.REVIEW:
                 self._tell_review(team, item)
             elif item.state is ItemState.IN_PROGRESS and item.session_id:
-                if item.session_id not in busy and free and self._continue(team, item):
+                if self._handed_over(item):
+                    self.manager.stop(item.session_id)  # the user gave it to another
+                    if item.assignee and free and self._start_worker(team, item):
+                        free -= 1
+                elif item.session_id not in busy and free and self._continue(team, item):
                     free -= 1
             elif item.state is ItemState.OPEN and item.assignee and free and all(
                     by_id.get(a) is None or by_id[a].state is ItemState.DONE
@@ -541,8 +546,10 @@ class TeamRunner:
                               session_id=sid)
         round_ = sum(1 for e in self.store.events(team.id) if e.item_id == item.id
                      and e.kind == "item_transitioned" and e.data.get("to") == "open")
-        self.store.act(SYSTEM, "transition", team.id, item.id, to=ItemState.IN_PROGRESS.value,
-                       key=f"started:{item.id}" + (f":{round_}" if round_ else ""))
+        if item.state is ItemState.OPEN:
+            self.store.act(SYSTEM, "transition", team.id, item.id,
+                           to=ItemState.IN_PROGRESS.value,
+                           key=f"started:{item.id}" + (f":{round_}" if round_ else ""))
         fresh = self.store.item(item.id) or item
         self._activity[sid] = time.monotonic()
         if not any(m.get("role") == "user" for m in self.conversations.load(sid)):
@@ -551,6 +558,11 @@ class TeamRunner:
         else:
             self.manager.send(sid, briefs.reopened(fresh))
         return True
+
+    def _handed_over(self, item: Item) -> bool:
+        """The item in progress was given to another worker than its session's."""
+        info = self.conversations.get_session(item.session_id)
+        return info is not None and info.meta.get("worker") != item.assignee
 
     def _continue(self, team: Team, item: Item) -> bool:
         """An idle worker session with its item in progress: its answer not yet

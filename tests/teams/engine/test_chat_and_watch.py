@@ -123,3 +123,22 @@ async def test_the_user_reopens_and_reassigns_items(runtime: Runtime, workspace)
     assert info.meta["worker"] == "researcher" and info.meta["item_id"] == first
     assert runtime.conversations.get_session(item.session_id).meta["worker"] == "writer"
     await runner.close()
+
+
+async def test_an_item_in_progress_given_to_another_worker_changes_hands(
+        runtime: Runtime, workspace) -> None:
+    data = plan(n_items=1, workers=("researcher", "writer"))
+    team_id = await started(runtime, workspace, plan=data, delays={"worker": 0.5, "lead": 0.0})
+    runner = runtime.team_runner()
+    first = f"{team_id}-1"
+    item = await until(lambda: (i := runtime.teams.item(first)) is not None
+                       and i.state is ItemState.IN_PROGRESS and i)
+    assert item.assignee == "writer"
+    runtime.teams.act(USER, "assign", team_id, first, worker="researcher")
+    await until(lambda: runtime.teams.team(team_id).state is TeamState.DONE, 30)
+    done = runtime.teams.item(first)
+    assert done.session_id != item.session_id
+    assert runtime.conversations.get_session(done.session_id).meta["worker"] == "researcher"
+    results = [e.actor for e in runtime.teams.events(team_id) if e.kind == "item_result"]
+    assert results == ["worker:researcher"]  # the writer's stopped turn gave nothing
+    await runner.close()
