@@ -71,6 +71,8 @@ from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_fi
 if TYPE_CHECKING:
     from openworker_qt.connectors.registry import ConnectorRegistry
     from openworker_qt.mcp.manager import McpManager
+    from openworker_qt.teams.runner import TeamRunner
+    from openworker_qt.teams.store import TeamStore
 
 __all__ = [
     "LifecycleService",
@@ -404,10 +406,56 @@ class Runtime:
             for name in SCHEDULING_TOOLS:
                 registry.remove(name)
         narrowed = self.minds.tools(info, registry)
+        if isinstance(info.meta, dict) and info.meta.get("team_id"):
+            narrowed = self._team_tools(info, narrowed)
         if self.mcp is not None and self.minds.uses_services(info):
             # (a session's own folder brings its trusted workspace servers)
             self.mcp.attach(narrowed, Path(info.workspace) if info.workspace else self.workspace)
         return narrowed
+
+    # ------------------------------------------------------------------ teams
+
+    @property
+    def teams(self) -> TeamStore:
+        """The teams' boards (issue 29), opened on first use."""
+        store: TeamStore | None = self.__dict__.get("_teams")
+        if store is None:
+            from openworker_qt.teams import plan_answer  # noqa: F401  (checks edited plans)
+            from openworker_qt.teams.store import TeamStore
+
+            store = self.__dict__["_teams"] = TeamStore(self.db, audit=self.audit,
+                                                        redact=self._redact)
+        return store
+
+    def _team_tools(self, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:
+        from openworker_qt.teams.session_tools import team_tools
+
+        return team_tools(self.teams, self.inbox, info, registry)
+
+    def team_runner(self) -> TeamRunner:
+        """The one team runner of this runtime (``teams/wiring.py``), built on first use."""
+        runner: TeamRunner | None = self.__dict__.get("_team_runner")
+        if runner is None:
+            from openworker_qt.teams.wiring import build_runner
+
+            runner = self.__dict__["_team_runner"] = build_runner(self)
+        return runner
+
+    def leads_team(self, persona: str) -> bool:
+        """Whether ``persona`` leads a team: an automation with it runs a team."""
+        from openworker_qt.teams.wiring import leads_team
+
+        return leads_team(self.personas, persona)
+
+    async def run_team(self, outcome: str, **how: Any) -> str:
+        """A team on ``outcome`` (``teams/wiring.py``: ``run_team``), until it ends."""
+        from openworker_qt.teams.wiring import run_team
+
+        return await run_team(self.team_runner(), outcome, **how)
+
+    async def wait_team(self, team_id: str) -> str:
+        """Wait for the end of a team this runtime's runner drives; its state then."""
+        return (await self.team_runner().wait(team_id)).state.value
 
     def _default_tools(self, info: SessionInfo, default_model: str) -> ToolRegistry:
         from openworker_qt.tools.explore import Explorer

@@ -242,8 +242,12 @@ class AutomationService:
             self._finish(run.id, "failed", "no model chosen: set one on the automation or a "
                          "default model in Settings")
             return
+        workspace = auto.workspace or str(self.runtime.workspace or Path.home())
+        leads_team = getattr(self.runtime, "leads_team", None)
+        if leads_team is not None and leads_team(auto.persona):
+            await self._team_run(run, auto, model, workspace)
+            return
         try:
-            workspace = auto.workspace or str(self.runtime.workspace or Path.home())
             info = self.manager.create_session(
                 title=f"{auto.name} · run {run.id}", model=model, persona=auto.persona,
                 workspace=workspace, unattended=True, session_id=run_session_id(run.id),
@@ -256,6 +260,24 @@ class AutomationService:
             self._finish(run.id, "failed", f"the run could not start: {exc}")
             return
         await self._await_turn(run.id, info.id, self.manager.send(info.id, run_prompt(auto)))
+
+    async def _team_run(self, run: Run, auto: Automation, model: str, workspace: str) -> None:
+        """An automation whose persona leads a team: each run is a team run (the
+        runtime's team runner drives it; the run's session is the lead's)."""
+
+        def started(_team_id: str, lead_session_id: str) -> None:
+            self.store.set_session(run.id, lead_session_id)
+
+        try:
+            state = await self.runtime.run_team(  # type: ignore[attr-defined]
+                run_prompt(auto), persona=auto.persona, workspace=workspace, model=model,
+                started=started)
+        except Exception as exc:
+            log.exception("automation %s: the team run failed", auto.name)
+            self._finish(run.id, "failed", f"the team could not run: {exc}")
+            return
+        self._finish(run.id, "completed" if state == "done" else "failed",
+                     None if state == "done" else f"the team ended {state}")
 
     async def _await_turn(
         self, run_id: int | None, session_id: str, task: asyncio.Task[Any] | None
@@ -304,6 +326,11 @@ class AutomationService:
             if info is None:
                 self._finish(run.id, "failed", "its session was deleted")
                 continue
+            team_id = info.meta.get("team_id") if isinstance(info.meta, dict) else None
+            wait_team = getattr(self.runtime, "wait_team", None)
+            if team_id and wait_team is not None:  # a team run: its runner resumes the team
+                tasks.append(asyncio.ensure_future(self._team_ended(run.id, str(team_id))))
+                continue
             if self.manager.holder(sid) is not None or self.manager.is_running(sid):
                 continue  # another live process or window drives it
             asleep = self.wakes.pending(sid)
@@ -340,6 +367,11 @@ class AutomationService:
         self._recovery = tasks
         self.scheduler.drain()
         return tasks
+
+    async def _team_ended(self, run_id: int, team_id: str) -> None:
+        state = await self.runtime.wait_team(team_id)  # type: ignore[attr-defined]
+        self._finish(run_id, "completed" if state == "done" else "failed",
+                     None if state == "done" else f"the team ended {state}")
 
     # ----------------------------------------------------------------- wakes
 

@@ -27,7 +27,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from openworker_qt import __version__
-from openworker_qt.cli import admin, automations, connectors, personas, serve, teams, turns
+from openworker_qt.cli import (
+    admin,
+    automations,
+    connectors,
+    personas,
+    serve,
+    team_run,
+    teams,
+    turns,
+)
 from openworker_qt.cli import mcp as mcp_cli
 from openworker_qt.cli.turns import EXIT
 from openworker_qt.providers.scripted import ScriptError
@@ -142,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("session", help="session id or prefix")
     show.add_argument("--json", action="store_true", help="print stored messages as JSON lines")
     personas.add_parser(sub)
-    teams.add_parser(sub)
+    team_run.add_commands(teams.add_parser(sub))
     return p
 
 

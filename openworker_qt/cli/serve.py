@@ -6,7 +6,8 @@ launchd agent). It opens the runtime, adds the
 :class:`~openworker_qt.automation.service.AutomationService` (the scheduler and
 the runs), starts the services, resumes the turns a previous process left
 parked on the inbox (so an answer given with ``openworker-qt approve`` is acted
-on), and runs until SIGTERM or SIGINT, then stops cleanly and exits 0.
+on) and the teams a previous process left active (their team runner drives them),
+and runs until SIGTERM or SIGINT, then stops cleanly and exits 0.
 
 The window and ``serve`` may run at once on the same database: a due fire is
 claimed by one of them only, and a session is driven by one process at a time
@@ -67,7 +68,11 @@ async def serve(args: argparse.Namespace) -> int:
         failures = await rt.start()
         for failure in failures:
             sys.stderr.write(f"warning: {failure.name} did not start: {failure.message}\n")
-        resumed = service.manager.recover()  # other turns parked on the inbox
+        # Teams first (their sessions are their runner's to drive), then the other
+        # turns parked on the inbox.
+        runner = rt.team_runner()
+        teams = runner.resume()
+        resumed = service.manager.recover()
         autos = service.store.all()
         nxt = service.store.next_due()
         sys.stderr.write(
@@ -75,11 +80,13 @@ async def serve(args: argparse.Namespace) -> int:
             + (", all paused" if service.store.paused else "")
             + (f"; next run {when(nxt)}" if nxt else "")
             + (f"; resumed {len(resumed)} waiting turn(s)" if resumed else "")
+            + (f"; resumed {len(teams)} team(s)" if teams else "")
             + ". Stop with Ctrl-C or SIGTERM.\n")
         sys.stderr.flush()
         service.listeners.append(_report)
         await stop.wait()
         sys.stderr.write("openworker-qt serve: stopping\n")
+        await runner.close()
         await rt.stop()
         if keep_awake is not None:
             await asyncio.to_thread(keep_awake.close)

@@ -39,6 +39,13 @@ class InboxError(ValueError):
     """An answer that does not fit the item (approving a question, a text answer to
     an approval, …). The message says what to do instead."""
 
+
+#: Tools whose plan items may be approved *with a text* (an edited version of what
+#: was proposed): tool name → a check of that text that raises ``ValueError`` saying
+#: what is wrong. A team's plan (``team_plan``, teams/plan_answer.py) registers its
+#: own; the plugin that owns the tool registers it when imported (the runtime does).
+APPROVE_WITH_TEXT: dict[str, Callable[[str], None]] = {}
+
 MIGRATIONS = [
     """
     CREATE TABLE inbox (
@@ -432,6 +439,12 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
             )
         return "always"
     if action == "approve":
+        if text and item.kind == "plan" and item.tool in APPROVE_WITH_TEXT:
+            try:
+                APPROVE_WITH_TEXT[item.tool](text)
+            except ValueError as exc:
+                raise InboxError(f"{ref}: the edited plan cannot be used: {exc}") from exc
+            return f"approve: {text}"
         return "once" if item.kind == "approval" else "approve"
     raise InboxError(f"unknown action {action!r} (expected approve, always, deny or answer)")
 
