@@ -24,12 +24,12 @@ from openworker_qt.providers.factories import (
     BEDROCK,
     BEDROCK_KEY,
     KEY_NAMES,
-    LABELS,
     internal_config,
     key_name,
 )
 from openworker_qt.providers.local_servers import PRESETS, Preset
 from openworker_qt.providers.models import curated_models, model_string
+from openworker_qt.qt.wording import provider_title
 
 CUSTOM = "custom"
 CUSTOM_KEY_NAME = "CUSTOM_API_KEY"
@@ -60,14 +60,14 @@ class ProviderChoice:
 
 
 def provider_choices() -> list[ProviderChoice]:
-    out = [ProviderChoice(n, LABELS[n], "key", KEY_NAMES[n]) for n in KEY_NAMES]
+    out = [ProviderChoice(n, provider_title(n), "key", KEY_NAMES[n]) for n in KEY_NAMES]
     out += [
-        ProviderChoice(v.name, v.label, "key", v.key_name, v.base_url)
+        ProviderChoice(v.name, provider_title(v.name), "key", v.key_name, v.base_url)
         for v in VENDORS.values()
         if v.name != "ollama"
     ]
-    out.append(ProviderChoice(BEDROCK, LABELS[BEDROCK], "bedrock", BEDROCK_KEY))  # AWS Bedrock (issue 30)
-    out.append(ProviderChoice("ollama", VENDORS["ollama"].label, "ollama", None, OLLAMA_DEFAULT_URL))
+    out.append(ProviderChoice(BEDROCK, provider_title(BEDROCK), "bedrock", BEDROCK_KEY))  # AWS Bedrock (issue 30)
+    out.append(ProviderChoice("ollama", provider_title("ollama"), "ollama", None, OLLAMA_DEFAULT_URL))
     out += cloud_choices()
     out.append(ProviderChoice(CUSTOM, "Custom (OpenAI-compatible)", "custom", CUSTOM_KEY_NAME))
     return out
@@ -78,7 +78,7 @@ def cloud_choices() -> list[ProviderChoice]:
     ``settings_cloud.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
     from openworker_qt.providers.factories import CLOUD_KEY_NAMES
 
-    return [ProviderChoice(n, LABELS[n], "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
+    return [ProviderChoice(n, provider_title(n), "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
 
 
 #: The local servers' presets (``local_servers.PRESETS``) offered as providers of
@@ -89,7 +89,7 @@ LOCAL_PRESETS = {p.kind: p for p in PRESETS if p.kind != "ollama"}
 
 def local_server_choices() -> list[ProviderChoice]:
     """LM Studio, llama.cpp and vLLM, each at its standard address (no key)."""
-    return [ProviderChoice(p.kind, p.label, "custom", None, p.base_url) for p in LOCAL_PRESETS.values()]
+    return [ProviderChoice(p.kind, provider_title(p.kind), "custom", None, p.base_url) for p in LOCAL_PRESETS.values()]
 
 
 def preset_choice(preset: Preset) -> ProviderChoice:

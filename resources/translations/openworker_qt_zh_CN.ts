@@ -961,10 +961,6 @@ Next runs (your time): {when}</source>
             <source>Offline demo</source>
             <translation>离线演示</translation>
         </message>
-        <message>
-            <source>Custom server</source>
-            <translation>自定义服务器</translation>
-        </message>
     </context>
     <context>
         <name>ConnectorCard</name>
@@ -6199,6 +6195,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>Wording</name>
+        <message>
+            <source>Custom server</source>
+            <translation>自定义服务器</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/qt/wording.py" line="380" />
             <source>{provider} started answering · waiting for the first words</source>
