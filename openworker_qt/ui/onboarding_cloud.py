@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.qt import provider_setup as sp
 from openworker_qt.ui import settings_cloud as sc
-from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.settings_store import SettingsStore
 
 

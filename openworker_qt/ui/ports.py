@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.domain.sessions import SessionInfo
 
 
 class Answers(Protocol):

@@ -23,7 +23,7 @@ def test_the_status_line_names_the_provider_a_model_string_goes_to(qapp) -> None
 
 
 def test_the_provider_settings_use_the_same_titles(qapp) -> None:
-    from openworker_qt.ui.settings_providers import choice, provider_choices
+    from openworker_qt.qt.provider_setup import choice, provider_choices
 
     assert choice("lmstudio").label == "LM Studio"
     for c in provider_choices():

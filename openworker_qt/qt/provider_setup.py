@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from openworker_qt.core.provider_api import ModelRequest, ProviderError
-from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
+from openworker_qt.providers import local_servers as local_servers  # (for the widgets)
+from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS
+from openworker_qt.providers.compat import normalize_ollama_url as normalize_ollama_url
+from openworker_qt.providers.factories import BEDROCK as BEDROCK
+from openworker_qt.providers.factories import BEDROCK_KEY as BEDROCK_KEY
 from openworker_qt.providers.factories import (
-    BEDROCK,
-    BEDROCK_KEY,
     KEY_NAMES,
     internal_config,
     key_name,
@@ -30,6 +32,7 @@ from openworker_qt.providers.factories import (
 from openworker_qt.providers.local_servers import PRESETS, Preset
 from openworker_qt.providers.models import curated_models, model_string
 from openworker_qt.qt.wording import provider_title
+from openworker_qt.storage.secrets import SecretsUnavailable as SecretsUnavailable
 
 CUSTOM = "custom"
 CUSTOM_KEY_NAME = "CUSTOM_API_KEY"
@@ -306,6 +309,21 @@ def store_key(entry: str, value: str) -> None:
     from openworker_qt.storage import secrets
 
     secrets.set_secret(entry, value)
+
+
+def delete_key(entry: str) -> bool:
+    """Remove a stored key (blocking: call from a worker); whether there was one.
+    Raises SecretsUnavailable."""
+    from openworker_qt.storage import secrets
+
+    return secrets.delete_secret(entry)
+
+
+def keyring_available() -> bool:
+    """Whether keys can be stored on this computer (blocking, quick)."""
+    from openworker_qt.storage import secrets
+
+    return secrets.available()
 
 
 @dataclass(frozen=True, slots=True)
