@@ -52,7 +52,7 @@ class ProviderChoice:
 
     ``kind``: ``"key"`` (an API key, optional base URL), ``"ollama"`` (a URL, no
     key), ``"custom"`` (a base URL, optional key, a model typed by the user) or
-    ``"cloud"`` (a cloud platform's own settings, see ``settings_cloud``).
+    ``"cloud"`` (a cloud platform's own settings, see ``cloud_setup``).
     """
 
     name: str
@@ -78,7 +78,7 @@ def provider_choices() -> list[ProviderChoice]:
 
 def cloud_choices() -> list[ProviderChoice]:
     """Azure OpenAI and Vertex AI (kind ``"cloud"``: their settings are
-    ``settings_cloud.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
+    ``cloud_setup.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
     from openworker_qt.providers.factories import CLOUD_KEY_NAMES
 
     return [ProviderChoice(n, provider_title(n), "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
