@@ -351,6 +351,8 @@ class DesktopApp(QObject):
         return dialog
 
     def _start_satellites(self) -> None:
+        if self._closing:  # the first paint came after a quit began: nothing to start
+            return
         self._add_services()  # (before a turn resumes and before the runtime starts)
         if self._enable_tray and self.tray is None:
             self.create_tray()

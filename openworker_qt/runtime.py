@@ -170,6 +170,8 @@ class Runtime:
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
         self._started = False
+        self._starting: asyncio.Task[None] | None = None  # start() at work
+        self._stopping = False
         #: Personas (built in and installed) and the user's skills folder.
         self.personas = PersonaRegistry(paths.data / "personas")
         self.skills_dir = paths.data / "skills"
@@ -563,29 +565,72 @@ class Runtime:
 
     async def start(self, *, service_timeout: float = START_TIMEOUT) -> list[ServiceFailure]:
         """Start every service in order; returns (and keeps in :attr:`failures`) those
-        that raised or took longer than ``service_timeout``. The others run regardless."""
-        if self._started:
+        that raised or took longer than ``service_timeout``. The others run regardless.
+
+        A :meth:`stop` while this runs ends it (it returns what failed so far); a
+        cancelled start re-raises. Either way the service caught mid-start is stopped
+        at once (it may have made tasks already) and the started ones by :meth:`stop`."""
+        if self._started or self._stopping:
             return []
         self._started = True
         failures: list[ServiceFailure] = []
+        starting = asyncio.ensure_future(self._start_each(failures, service_timeout))
+        self._starting = starting
+        try:
+            await starting
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not starting.cancelled() or (current is not None and current.cancelling()):
+                raise  # our caller was cancelled, not overtaken by stop()
+        finally:
+            self._starting = None
+        return failures
+
+    async def _start_each(self, failures: list[ServiceFailure], each: float) -> None:
+        current = asyncio.current_task()
         for service in self.services:
+            if self._stopping or (current is not None and current.cancelling()):
+                # (a cancel that came as a service's start ended is not raised by
+                # wait_for: the next service does not start either)
+                raise asyncio.CancelledError
             try:
-                await asyncio.wait_for(service.start(), service_timeout)
+                await asyncio.wait_for(service.start(), each)
             except TimeoutError:
                 failures.append(self._failed(
-                    service, "start", f"did not start within {service_timeout:g} s"))
+                    service, "start", f"did not start within {each:g} s"))
+            except asyncio.CancelledError:
+                await self._stop_cut_off(service)
+                raise
             except Exception as exc:
                 failures.append(self._failed(service, "start", str(exc) or type(exc).__name__, exc))
             else:
                 self._running.append(service)
-        return failures
+
+    async def _stop_cut_off(self, service: LifecycleService) -> None:
+        """Stop a service whose start was cancelled: what it made so far is closed."""
+        try:
+            await asyncio.wait_for(service.stop(), STOP_TIMEOUT)
+        except Exception:
+            log.warning("stopping %s after its start was cut off failed", service.name,
+                        exc_info=True)
 
     async def stop(
         self, *, grace: float = 3.0, service_timeout: float = STOP_TIMEOUT
     ) -> list[ServiceFailure]:
         """Wind down running turns (``grace`` seconds), stop the started services in
         reverse order, each within ``service_timeout``, and close the provider
-        clients' connections. Safe to call twice."""
+        clients' connections. Safe to call twice. A :meth:`start` still at work is
+        ended first (see there)."""
+        self._stopping = True
+        try:
+            return await self._stop(grace, service_timeout)
+        finally:
+            self._stopping = False
+
+    async def _stop(self, grace: float, service_timeout: float) -> list[ServiceFailure]:
+        if self._starting is not None:
+            self._starting.cancel()
+            await asyncio.wait([self._starting])
         for manager in self.managers:
             try:
                 await manager.shutdown(grace=grace)

@@ -232,7 +232,7 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         onboarding = desktop.show_onboarding()
         await settle(0.8)
         save(onboarding, "onboarding")
-        from openworker_qt.ui import settings_providers
+        from openworker_qt.qt import provider_setup as settings_providers
 
         openai = next(c for c in settings_providers.provider_choices() if c.name == "openai")
         onboarding._show_models(openai, ["gpt-4.1", "gpt-4.1-mini", "gpt-5"])  # as after a good key

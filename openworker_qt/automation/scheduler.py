@@ -113,6 +113,9 @@ class Scheduler:
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        """Start the loop (once: a second start while it runs changes nothing)."""
+        if self._task is not None and not self._task.done():
+            return
         self._stopped = False
         self._last_wall, self._last_mono = self.clock(), self.monotonic()
         self._task = asyncio.create_task(self._loop(), name="scheduler")

@@ -7,6 +7,7 @@ on loopback, which tests use), each call in a worker thread: they block.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email
 import email.header
 import imaplib
@@ -37,6 +38,13 @@ def _decode(value: str | None) -> str:
     return str(email.header.make_header(email.header.decode_header(value)))
 
 
+def _close(conn: imaplib.IMAP4 | None) -> None:
+    """Close a connection whose login failed (its socket, at once)."""
+    if conn is not None:
+        with contextlib.suppress(OSError):
+            conn.shutdown()
+
+
 class MailClient:
     def __init__(self, values: Credentials) -> None:
         self.values = values
@@ -52,14 +60,17 @@ class MailClient:
     def _imap(self) -> imaplib.IMAP4:
         host = self.values.get("imap_host", "")
         port = self._port("imap_port", 993)
+        conn: imaplib.IMAP4 | None = None
         try:
-            conn: imaplib.IMAP4 = (imaplib.IMAP4(host, port) if host in LOCAL
-                                   else imaplib.IMAP4_SSL(host, port, ssl_context=ssl.create_default_context()))
+            conn = (imaplib.IMAP4(host, port) if host in LOCAL
+                    else imaplib.IMAP4_SSL(host, port, ssl_context=ssl.create_default_context()))
             conn.login(self.user, self.password)
         except imaplib.IMAP4.error as exc:
+            _close(conn)  # a refused login leaves no connection open
             raise ConnectorError("auth", "The mail server refused the login: {detail}. Check the "
                                  "user name and (app) password.", detail=exc) from exc
         except OSError as exc:
+            _close(conn)
             raise ConnectorError("network", "Cannot reach {host}:{port} ({problem}).",
                                  host=host, port=port, problem=exc) from exc
         return conn

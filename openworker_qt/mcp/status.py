@@ -7,6 +7,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from openworker_qt.domain.mcp_offers import PromptInfo as PromptInfo  # (their home: domain)
+from openworker_qt.domain.mcp_offers import ResourceInfo as ResourceInfo
+
 __all__ = ["McpFailure", "PromptInfo", "ResourceInfo", "State", "Status", "ToolInfo"]
 
 
@@ -30,23 +33,6 @@ class ToolInfo:
     schema: dict[str, Any]
     read_only_hint: bool | None
     destructive_hint: bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class ResourceInfo:
-    uri: str
-    name: str
-    title: str
-    description: str
-    mime_type: str
-
-
-@dataclass(frozen=True, slots=True)
-class PromptInfo:
-    name: str
-    title: str
-    description: str
-    arguments: tuple[tuple[str, bool], ...]  # (name, required)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ start-up (it loads FFmpeg and probes PulseAudio/PipeWire: ~100 ms).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtCore import QBuffer, QIODevice, QObject
@@ -30,6 +31,19 @@ class Recorder(Protocol):
     def stop(self) -> Recording:
         """Stop and return what was captured."""
         ...
+
+
+class _Checked(Protocol):
+    def check(self) -> object: ...
+
+
+def open_recorder(transcriber: _Checked, factory: Callable[[], Recorder]) -> Recorder:
+    """A recorder capturing, once there is a speech model to hear it: raises the
+    transcriber's NoModelError first, then NoMicrophoneError."""
+    transcriber.check()
+    recorder = factory()
+    recorder.start()
+    return recorder
 
 
 def has_audio_input() -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -118,8 +118,9 @@ def parse_arguments(raw: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"(value)": value}
 
 
-def describe(item: TranscriptItem) -> str:
-    """A plain-text rendering for screen readers and copy."""
+def describe(item: TranscriptItem, status_words: Callable[[str], str]) -> str:
+    """A plain-text rendering for screen readers and copy; ``status_words`` says a
+    tool call's state (the Qt side passes ``wording.status_text``: one table)."""
     if item.kind == "user":
         who = "You (steering)" if item.source == "steering" else "You"
         extra = f" Attachments: {', '.join(item.attachments)}." if item.attachments else ""
@@ -128,26 +129,13 @@ def describe(item: TranscriptItem) -> str:
         think = f" (thinking: {item.reasoning})" if item.reasoning and not item.text else ""
         return f"Assistant: {item.text}{think}"
     if item.kind == "tool":
-        base = f"Tool {item.name}, {status_label(item.status)}."
+        base = f"Tool {item.name}, {status_words(item.status)}."
         if item.target:
             base += f" Target: {item.target}."
         if item.result:
             base += f" Result: {first_line(item.result)}"
         return base
     return f"Notice: {item.text}"
-
-
-def status_label(status: str) -> str:
-    return {
-        "pending": "not run yet",
-        "awaiting": "waiting for your approval",
-        "asking": "waiting for your answer",
-        "running": "running",
-        "ok": "done",
-        "error": "failed",
-        "denied": "denied",
-        "interrupted": "interrupted",
-    }.get(status, status)
 
 
 def first_line(text: str, limit: int = 160) -> str:

@@ -44,10 +44,11 @@ from PySide6.QtCore import (
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.heap_trim import trim_heap_later
-from openworker_qt.qt.transcript_items import TranscriptItem, describe, status_label
+from openworker_qt.qt.transcript_items import TranscriptItem, describe
 from openworker_qt.qt.transcript_pages import SessionPages
 from openworker_qt.qt.transcript_paging import WindowListener
 from openworker_qt.qt.transcript_window import TranscriptWindow
+from openworker_qt.qt.wording import status_text
 
 ITEM_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_ROLE = int(Qt.ItemDataRole.UserRole) + 2
@@ -141,10 +142,10 @@ class TranscriptModel(QAbstractListModel):
             return None
         item = self.paging.item(index.row())
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return describe(item)
+            return describe(item, status_text)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             if item.kind == "tool":
-                return f"Tool card, {status_label(item.status)}"
+                return f"Tool card, {status_text(item.status)}"
             return {"user": "Your message", "assistant": "Assistant message"}.get(
                 item.kind, "Notice"
             )

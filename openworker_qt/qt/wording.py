@@ -441,19 +441,27 @@ def risk_sentence(risk: str, *, new_file: bool = False) -> str:
         risk=risk_text(risk), why=why.get(risk, why["external"]))
 
 
-_PROVIDERS = {
-    "openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Google Gemini", "ollama": "Ollama",
-    "deepseek": "DeepSeek", "glm": "GLM", "kimi": "Kimi", "qwen": "Qwen", "minimax": "MiniMax",
-    "mistral": "Mistral", "grok": "Grok", "together": "Together", "fireworks": "Fireworks",
-    "inkling": "Inkling",
-}
+def provider_title(provider: str) -> str:
+    """A provider's name for people ("Anthropic", "GLM (Z.ai)", "Custom server"), as
+    the providers' own registries give it; '' if ``provider`` is none of them."""
+    if provider == "custom":
+        return QCoreApplication.translate("Wording", "Custom server")
+    from openworker_qt.providers.compat import VENDORS
+    from openworker_qt.providers.factories import LABELS
+    from openworker_qt.providers.local_servers import PRESETS
+
+    vendor = VENDORS.get(provider)
+    return (LABELS.get(provider) or (vendor.label if vendor else "")
+            or next((p.label for p in PRESETS if p.kind == provider), ""))
 
 
 def provider_label(model: str) -> str:
-    """Who a model string's calls go to, as users know it ("Anthropic")."""
+    """Who a model string's calls go to, as users know it ("Anthropic"); "the model"
+    when the string does not say (a custom server's, a bare name)."""
     prefix, sep, _ = model.partition(":")
-    if sep and prefix.lower() in _PROVIDERS:
-        return _PROVIDERS[prefix.lower()]
+    title = provider_title(prefix.lower()) if sep and prefix.lower() != "custom" else ""
+    if title:
+        return title
     if not sep and model.startswith(("gpt-", "o1", "o3", "o4")):
         return "OpenAI"
     return QCoreApplication.translate("Wording", "the model")

@@ -19,10 +19,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from openworker_qt.domain.messages import Message
+from openworker_qt.domain.sessions import SessionInfo as SessionInfo  # (its home: domain)
 from openworker_qt.storage import conversation_search
 from openworker_qt.storage.conversation_schema import MIGRATIONS, RECENT_ORDER, decode_message
 from openworker_qt.storage.conversation_search import (
@@ -33,23 +34,6 @@ from openworker_qt.storage.conversation_search import (
 )
 from openworker_qt.storage.db import Database
 from openworker_qt.storage.search_text import index_text
-
-
-@dataclass(slots=True)
-class SessionInfo:
-    id: str
-    title: str
-    model: str
-    persona: str
-    mode: str
-    workspace: str
-    unattended: bool
-    status: str
-    created_at: float
-    updated_at: float
-    message_count: int = 0
-    meta: dict[str, Any] = field(default_factory=dict)
-    pinned: bool = False
 
 
 @dataclass(slots=True, frozen=True)

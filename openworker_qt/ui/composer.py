@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QKeyEvent, QPainter, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.qt.wording import MODES, mode_description, mode_name
+from openworker_qt.qt.wording import MODES, mode_description, mode_name, provider_title
 from openworker_qt.ui import design
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.design import ICON_SIZE, RADIUS, SPACE
@@ -57,19 +57,6 @@ PERSONA_ITEMS: tuple[tuple[str, str, str], ...] = (
     ("myhelper", "My helper", "A long-lived personal assistant that keeps notes and remembers"),
 )
 MAX_SHARE = 0.4  # of the window's height: the message box grows up to this
-
-
-def provider_title(provider: str) -> str:
-    """A provider's name for people ("Anthropic", "Custom server"); '' if unknown."""
-    if provider == "custom":
-        return QCoreApplication.translate("Composer", "Custom server")
-    from openworker_qt.providers.compat import VENDORS
-    from openworker_qt.providers.factories import LABELS
-    from openworker_qt.providers.local_servers import PRESETS
-
-    vendor = VENDORS.get(provider)
-    return (LABELS.get(provider) or (vendor.label if vendor else "")
-            or next((p.label for p in PRESETS if p.kind == provider), ""))
 
 
 class ComposerEdit(QPlainTextEdit):

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorSpec
 from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
 from openworker_qt.connectors.summary import does, haystack, reads
-from openworker_qt.ui.connector_words import identity_text, shown, state_error
+from openworker_qt.qt.connector_words import identity_text, shown, state_error
 
 ICON_SIZE = 40
 #: Colours of the categories the catalogue knows; another category gets one of

@@ -21,9 +21,12 @@ of rhythm or colour is one edit, and light and dark stay consistent.
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
+import shiboken6
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
@@ -289,15 +292,22 @@ class _FollowScheme(QObject):
     def __init__(self, widget: QWidget, apply: Callable[[], None]) -> None:
         super().__init__(widget)
         self.apply = apply
+        _followers[next(_numbers)] = self
+
+
+#: Every live follower, in the order they were made (a parent's before its children's):
+#: a switch touches these, not every widget. Gone with their widget (Qt deletes the
+#: follower, Python then drops it; one not yet dropped is skipped as invalid).
+_followers: weakref.WeakValueDictionary[int, _FollowScheme] = weakref.WeakValueDictionary()
+_numbers = itertools.count()
 
 
 def rescheme() -> None:
     """Re-apply every scheme-dependent look (call after the application's palette changed)."""
-    app = QGuiApplication.instance()
-    if not isinstance(app, QApplication):
+    if not isinstance(QGuiApplication.instance(), QApplication):
         return
-    for top in app.topLevelWidgets():
-        for follower in top.findChildren(_FollowScheme):
+    for follower in list(_followers.values()):
+        if shiboken6.isValid(follower):
             follower.apply()
 
 

@@ -17,7 +17,6 @@ from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge, approval_request, question_request
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.ui.approval import (
     PREVIEWED_TOOLS,
     ApprovalCard,
@@ -27,7 +26,7 @@ from openworker_qt.ui.approval import (
 )
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.plan_card import PlanCard, is_plan_item, persona_choices
-from openworker_qt.ui.ports import Answers
+from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.transcript_view import TranscriptView
 
 
@@ -39,7 +38,7 @@ class InboxPresenter(QObject):
     ``say(text)``: a note for the user (an answer that changed nothing);
     ``answered()``: a card was answered and removed (the focus goes back)."""
 
-    def __init__(self, window: QWidget, *, store: ConversationStore, inbox: InboxBridge,
+    def __init__(self, window: QWidget, *, store: SessionLookup, inbox: InboxBridge,
                  answers: Answers, transcript: TranscriptModel, view: TranscriptView,
                  watching: Callable[[str], bool], shows: Callable[[str], bool],
                  default_folder: Callable[[], Path],

@@ -15,7 +15,6 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.tools.todo import NAME as TODO_TOOL
 from openworker_qt.tools.todo import todos_from_display
 from openworker_qt.ui import banner as actions
@@ -24,6 +23,7 @@ from openworker_qt.ui.artifacts_panel import path_from_display
 from openworker_qt.ui.banner import Banner
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.outbox import Outbox
+from openworker_qt.ui.ports import SessionLookup
 from openworker_qt.ui.session_loader import SessionLoader
 from openworker_qt.ui.status_line import StatusLine
 from openworker_qt.ui.usage_label import UsageLabel
@@ -35,7 +35,7 @@ class LiveEvents(QObject):
     ``listed()``: the sessions' list changed (a turn began or ended, a first
     message named a session)."""
 
-    def __init__(self, bridge: EngineBridge, *, store: ConversationStore,
+    def __init__(self, bridge: EngineBridge, *, store: SessionLookup,
                  transcript: TranscriptModel, sessions: SessionListModel, composer: Composer,
                  banner: Banner, status: StatusLine, loader: SessionLoader, outbox: Outbox,
                  usage: UsageLabel, current: Callable[[], str | None],

@@ -2,7 +2,7 @@
 start one.
 
 :class:`McpComposer` connects a :class:`~openworker_qt.ui.composer.Composer` to the
-:class:`~openworker_qt.mcp.manager.McpManager`: the attach menu's "From an MCP
+:class:`~openworker_qt.ui.ports.McpOffers` (the runtime's MCP manager): the attach menu's "From an MCP
 server…" lists what the ready servers offer and attaches the chosen resource as
 text; "/" in an empty message box (or the menu's "Prompt from an MCP server…")
 lists their prompts, asks for the chosen prompt's arguments in a small dialog and
@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.mcp.manager import McpManager
-from openworker_qt.mcp.status import PromptInfo, ResourceInfo
+from openworker_qt.domain.mcp_offers import PromptInfo, ResourceInfo
 from openworker_qt.ui.attachments import mcp_attachment
 from openworker_qt.ui.composer import Composer
+from openworker_qt.ui.ports import McpOffers
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class PromptArgumentsDialog(QDialog):
 class McpComposer(QObject):
     """See module docstring. ``notify`` shows a problem to the user (a banner)."""
 
-    def __init__(self, composer: Composer, manager: McpManager,
+    def __init__(self, composer: Composer, manager: McpOffers,
                  notify: Callable[[str], None]) -> None:
         super().__init__(composer)
         self.composer = composer

@@ -5,7 +5,7 @@ Two calm pages in one dialog:
 1. *Connect*: pick a provider (OpenAI, Anthropic, Gemini, the OpenAI-compatible
    vendors, Ollama, a custom base URL), paste a key or give the server URL,
    then **Check and continue**: the key is tried with one real request
-   (:func:`settings_providers.validate_key`; Ollama and custom endpoints answer
+   (:func:`provider_setup.validate_key`; Ollama and custom endpoints answer
    ``GET /models``). Only a key that worked is stored, and only in the OS
    keyring; without a secure keyring the dialog says so and stores nothing.
    A local or custom server (LM Studio, vLLM, llama.cpp) needs no key: without
@@ -58,10 +58,8 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.core.provider_api import ProviderError
-from openworker_qt.providers import local_servers
-from openworker_qt.providers.compat import normalize_ollama_url
+from openworker_qt.qt import provider_setup as sp
 from openworker_qt.ui import design
-from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.demo_script import demo_script
 from openworker_qt.ui.onboarding_bedrock import BedrockFields
 from openworker_qt.ui.onboarding_cloud import CloudFields
@@ -339,9 +337,7 @@ class OnboardingDialog(QDialog):
     # ------------------------------------------------------------------ state
 
     def _keyring_ok(self) -> bool:
-        from openworker_qt.storage import secrets
-
-        return secrets.available()
+        return sp.keyring_available()
 
     def choice(self) -> sp.ProviderChoice:
         return sp.choice(str(self.provider_box.currentData()))
@@ -480,7 +476,7 @@ class OnboardingDialog(QDialog):
         if c.kind == "key":
             await sp.validate_key(c.name, key, base_url=url)
             return sp.models_for(c.name, self.settings.config)
-        base = normalize_ollama_url(url or None) if c.kind == "ollama" else url.rstrip("/")
+        base = sp.normalize_ollama_url(url or None) if c.kind == "ollama" else url.rstrip("/")
         listed = await sp.list_endpoint_models(base, key)
         return [f"{c.name}:{m}" for m in listed]
 
@@ -557,24 +553,24 @@ class OnboardingDialog(QDialog):
     # ------------------------------------------------------- local servers
 
     #: Where Detect looks (tests point it at stub servers).
-    detect_candidates: tuple[local_servers.Preset, ...] = local_servers.PRESETS
+    detect_candidates: tuple[sp.local_servers.Preset, ...] = sp.local_servers.PRESETS
     DETECT_TIMEOUT = 0.5
 
     def _preset_urls(self) -> set[str]:
-        return {"", *(p.base_url for p in local_servers.PRESETS),
+        return {"", *(p.base_url for p in sp.local_servers.PRESETS),
                 *(p.base_url for p in self.detect_candidates)}
 
     def _on_detect_clicked(self) -> None:
         if self.detecting is None or self.detecting.done():
             self.detecting = asyncio.ensure_future(self.detect())
 
-    async def detect(self) -> list[local_servers.Found]:
+    async def detect(self) -> list[sp.local_servers.Found]:
         """Ask the presets' addresses (a worker thread, short timeouts) and list what
         answers: the server, its address, its models and their context windows."""
         self.detect_button.setEnabled(False)
         self.local_label.setText(self.tr("Looking for model servers on this computer…"))
         try:
-            found = await asyncio.to_thread(local_servers.detect, self.detect_candidates,
+            found = await asyncio.to_thread(sp.local_servers.detect, self.detect_candidates,
                                             timeout=self.DETECT_TIMEOUT)
         finally:
             if shiboken6.isValid(self):
@@ -603,7 +599,7 @@ class OnboardingDialog(QDialog):
         QTimer.singleShot(0, self._grow_to_fit)
         return found
 
-    def _found_text(self, server: local_servers.Found) -> str:
+    def _found_text(self, server: sp.local_servers.Found) -> str:
         if not server.models:
             models = self.tr("no models yet")
         else:
@@ -622,7 +618,7 @@ class OnboardingDialog(QDialog):
         """Set up the picked server: its provider and its address, ready to check."""
         item = item or self.found_list.currentItem()
         server = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if not isinstance(server, local_servers.Found):
+        if not isinstance(server, sp.local_servers.Found):
             return
         self.select_provider(sp.preset_choice(server.preset).name)
         self.url_edit.setText(server.base_url)

@@ -9,8 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit
 
-from openworker_qt.providers.factories import BEDROCK, BEDROCK_KEY
-from openworker_qt.ui import settings_providers as sp
+from openworker_qt.qt import provider_setup as sp
 
 
 class BedrockFields:
@@ -42,15 +41,15 @@ class BedrockFields:
         """The one-token call (raises ProviderError or ValueError); the models to offer."""
         self.notice, self.region = await sp.check_bedrock(
             region=region, profile=self.profile_edit.text(), key=key)
-        return sp.models_for(BEDROCK, self.dialog.settings.config)
+        return sp.models_for(sp.BEDROCK, self.dialog.settings.config)
 
     async def store(self, key: str, region: str) -> None:
         if key:
-            await asyncio.to_thread(sp.store_key, BEDROCK_KEY, key)
+            await asyncio.to_thread(sp.store_key, sp.BEDROCK_KEY, key)
         settings = self.dialog.settings
-        settings.apply({"providers": {BEDROCK: sp.bedrock_settings(
+        settings.apply({"providers": {sp.BEDROCK: sp.bedrock_settings(
             region=self.region or region, profile=self.profile_edit.text())}})
-        settings.key_changed(BEDROCK)
+        settings.key_changed(sp.BEDROCK)
 
     def intro(self) -> str:
         """What the model page says after the check ("" for the usual words)."""

@@ -1,5 +1,5 @@
 """The guided set-up's fields for a cloud platform (Azure OpenAI, Google Vertex AI):
-one row per setting of :data:`settings_cloud.CLOUD_FIELDS`, a Browse button for a
+one row per setting of :data:`cloud_setup.CLOUD_FIELDS`, a Browse button for a
 file, and the check-then-store step (:meth:`CloudFields.check_and_store`)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.ui import settings_cloud as sc
-from openworker_qt.ui import settings_providers as sp
+from openworker_qt.qt import cloud_setup as sc
+from openworker_qt.qt import provider_setup as sp
 from openworker_qt.ui.settings_store import SettingsStore
 
 

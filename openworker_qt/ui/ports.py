@@ -15,6 +15,7 @@ connects their signals; no ui module imports the app.
 - :class:`SessionLookup`: a session's stored row, for titles (inbox window).
 - :class:`SessionActions` and its two extensions: start a session and show it
   in the main window (quick ask; onboarding's offline demo).
+- :class:`McpOffers`: the MCP servers' resources and prompts (the composer's menus).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.domain.mcp_offers import PromptInfo, ResourceInfo
+from openworker_qt.domain.sessions import SessionInfo
 
 
 class Answers(Protocol):
@@ -89,4 +91,24 @@ class DemoSessions(SessionActions, Protocol):
 
     def show_problem(self, text: str) -> None:
         """Tell the user, in the main window, what went wrong."""
+        ...
+
+
+class McpOffers(Protocol):
+    """What the ready MCP servers offer the composer (the runtime's MCP manager is one)."""
+
+    async def resources(self) -> list[tuple[str, ResourceInfo]]:
+        """(server, resource) of every ready server."""
+        ...
+
+    async def attachment(self, server: str, uri: str) -> str:
+        """A resource's text, to attach to a message."""
+        ...
+
+    async def prompts(self) -> list[tuple[str, PromptInfo]]:
+        """(server, prompt) of every ready server."""
+        ...
+
+    async def prompt(self, server: str, name: str, arguments: dict[str, str] | None = None) -> str:
+        """A prompt's rendered messages, to put in the message box."""
         ...

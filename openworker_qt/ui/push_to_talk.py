@@ -20,19 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QWidget
 
-from openworker_qt.qt.audio_capture import NoMicrophoneError, Recorder
+from openworker_qt.qt.audio_capture import NoMicrophoneError, Recorder, open_recorder
 from openworker_qt.qt.hotkey import GlobalHotkey
 from openworker_qt.voice.models import NoModelError
-from openworker_qt.voice.transcribe import SpeechToText, TranscriptionError
+from openworker_qt.voice.transcribe import SpeechToText, TranscriptionError, transcribe_recording
 
 MIN_SECONDS = 0.3
 
@@ -142,13 +140,10 @@ class PushToTalk(QObject):
         if self.state != "idle":
             return
         try:
-            self.transcriber.check()
+            recorder = open_recorder(self.transcriber, self.recorder_factory)
         except NoModelError as exc:
             self.problem.emit(str(exc))
             return
-        recorder = self.recorder_factory()
-        try:
-            recorder.start()
         except NoMicrophoneError:
             self.problem.emit(self.tr(
                 "No microphone found. Connect one (or allow this app to use it in the "
@@ -181,9 +176,7 @@ class PushToTalk(QObject):
     async def _transcribe(self, recording: Any) -> None:
         text, failure = "", ""
         try:
-            with tempfile.TemporaryDirectory(prefix="openworker-voice-") as folder:
-                wav = await asyncio.to_thread(recording.save_wav, Path(folder) / "speech.wav")
-                text = await self.transcriber.transcribe(wav)
+            text = await transcribe_recording(self.transcriber, recording)
         except NoModelError as exc:
             failure = str(exc)
         except (TranscriptionError, OSError) as exc:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +53,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.core import events as ev
 from openworker_qt.core.background import spawn
 from openworker_qt.qt.bridge import EngineBridge
+from openworker_qt.qt.compositing import composited
 from openworker_qt.qt.wording import (
     activity_text,
     answer_opened_text,
@@ -72,42 +72,6 @@ from openworker_qt.ui.window_state import keep_on_screen
 
 SHADOW = 18  # px of soft shadow around the rounded panel
 STALE_AFTER_S = 120.0  # an answer older than this is cleared when the popup opens again
-
-
-@lru_cache(maxsize=1)
-def composited() -> bool:
-    """Whether translucent windows are composited (always, except on an X11 desktop
-    without a compositor: the ``_NET_WM_CM_S<screen>`` selection has no owner)."""
-    if QGuiApplication.platformName() != "xcb":
-        return True
-    import ctypes
-    import ctypes.util
-    import os
-
-    name = ctypes.util.find_library("X11")
-    if not name:
-        return True
-    try:
-        x11 = ctypes.CDLL(name)
-        x11.XOpenDisplay.restype = ctypes.c_void_p
-        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
-        x11.XInternAtom.restype = ctypes.c_ulong
-        x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-        x11.XGetSelectionOwner.restype = ctypes.c_ulong
-        x11.XGetSelectionOwner.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-        x11.XDefaultScreen.argtypes = [ctypes.c_void_p]
-        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
-        display = x11.XOpenDisplay(os.environ.get("DISPLAY", "").encode() or None)
-        if not display:
-            return True
-        try:
-            screen = x11.XDefaultScreen(display)
-            atom = x11.XInternAtom(display, f"_NET_WM_CM_S{screen}".encode(), 0)
-            return bool(x11.XGetSelectionOwner(display, atom))
-        finally:
-            x11.XCloseDisplay(display)
-    except (OSError, AttributeError):
-        return True
 
 
 class QuickAsk(QFrame):

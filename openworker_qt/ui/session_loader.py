@@ -7,14 +7,27 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from openworker_qt.domain.messages import Message
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.qt.transcript_pages import session_head
-from openworker_qt.storage.conversations import ConversationStore
-from openworker_qt.tools.todo import TodoItem, stored_todos
+from openworker_qt.qt.transcript_pages import PagedStore, session_head
+from openworker_qt.tools.todo import TodoItem, ToolResultSource, stored_todos
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel, stored_deliverables
 from openworker_qt.ui.todo_panel import TodoPanel
+
+
+class StoredSessions(PagedStore, ToolResultSource, Protocol):
+    """What opening a session reads of the conversation store (the runtime's is one):
+    its newest page and message count, the paging reads, its tools' last results."""
+
+    def newest_messages(
+        self, session_id: str, limit: int = ..., *, before: int | None = None
+    ) -> tuple[list[Message], int | None]: ...
+
+    def count(self, session_id: str) -> int: ...
+
 
 #: Reads of the newest page at most, while events keep arriving during each.
 READS = 5
@@ -24,7 +37,7 @@ class SessionLoader:
     """See module docstring. ``current()``: the session the window shows (a load
     for another one stops); ``painted(session, items)``: its rows are on screen."""
 
-    def __init__(self, store: ConversationStore, transcript: TranscriptModel,
+    def __init__(self, store: StoredSessions, transcript: TranscriptModel,
                  todo: TodoPanel, artifacts: ArtifactsPanel, *,
                  current: Callable[[], str | None],
                  painted: Callable[[str, Sequence[TranscriptItem]], None]) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from openworker_qt.core.sessions import SessionManager
-from openworker_qt.storage.conversations import SessionInfo
+from openworker_qt.domain.sessions import SessionInfo
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.settings_store import SettingsStore
 

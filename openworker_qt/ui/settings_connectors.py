@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.connectors.base import ConnectorError, ConnectorSpec, is_on
 from openworker_qt.connectors.oauth import OAuth, sign_in
 from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
-from openworker_qt.ui.connector_words import failure_text, identity_text, shown, state_error
+from openworker_qt.qt.connector_words import failure_text, identity_text, shown, state_error
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
 

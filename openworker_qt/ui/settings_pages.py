@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.qt import provider_setup as sp
 from openworker_qt.qt.wording import MODES, mode_description, mode_name
 from openworker_qt.ui import design
-from openworker_qt.ui import settings_providers as sp
 from openworker_qt.ui.onboarding import provider_label
 from openworker_qt.ui.picker_popup import describe_items, set_description
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
@@ -196,9 +196,7 @@ class ProvidersPage(QWidget):
         self.status.setAccessibleDescription(text)
 
     async def refresh(self) -> None:
-        from openworker_qt.storage import secrets
-
-        ok = await asyncio.to_thread(secrets.available)
+        ok = await asyncio.to_thread(sp.keyring_available)
         self.keyring_warning.setVisible(not ok)
         self._keyring_ok = ok
         self._show_address()
@@ -232,15 +230,13 @@ class ProvidersPage(QWidget):
         return sp.entry_for(self.settings.config, provider) or sp.choice(provider).key_name or ""
 
     async def store_key(self) -> None:
-        from openworker_qt.storage import secrets
-
         provider, value = self.selected(), self.key_edit.text().strip()
         if not provider or not value:
             self._say(self.tr("Type a key first."))
             return
         try:
-            await asyncio.to_thread(secrets.set_secret, self._entry(provider), value)
-        except secrets.SecretsUnavailable as exc:
+            await asyncio.to_thread(sp.store_key, self._entry(provider), value)
+        except sp.SecretsUnavailable as exc:
             self._say(str(exc))
             return
         self.key_edit.clear()
@@ -250,14 +246,12 @@ class ProvidersPage(QWidget):
         await self.models.load_models()
 
     async def delete_key(self) -> None:
-        from openworker_qt.storage import secrets
-
         provider = self.selected()
         if not provider:
             return
         try:
-            removed = await asyncio.to_thread(secrets.delete_secret, self._entry(provider))
-        except secrets.SecretsUnavailable as exc:
+            removed = await asyncio.to_thread(sp.delete_key, self._entry(provider))
+        except sp.SecretsUnavailable as exc:
             self._say(str(exc))
             return
         self.settings.key_changed(provider)

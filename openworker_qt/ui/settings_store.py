@@ -79,5 +79,12 @@ class SettingsStore:
         if providers_changed or "providers" in updates:
             self.owner.providers_changed()
 
+    def write(self, updates: Mapping[str, Any]) -> None:
+        """Persist ``updates`` in the global config file, no reload: for a value the
+        caller also sets in the live config itself (a toggle that must not wait)."""
+        from openworker_qt.storage.config import update_global
+
+        update_global(updates)
+
     def key_changed(self, provider: str) -> None:
         self.owner.key_changed(provider)

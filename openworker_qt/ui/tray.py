@@ -113,10 +113,8 @@ class Tray(QObject):
             else self.tr("Automations…"))
 
     def _on_pause_toggled(self) -> None:
-        from openworker_qt.storage.config import update_global
-
         paused = self.pause_action.isChecked()
-        update_global({"automation": {"paused": paused}})
+        self.settings.write({"automation": {"paused": paused}})
         self.settings.config.data.setdefault("automation", {})["paused"] = paused
         self.pause_changed.emit(paused)
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,9 +29,14 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QFileDialog, QPlainTextEdit, QToolButton, QWidget
 
-from openworker_qt.qt.audio_capture import NoMicrophoneError, QtRecorder, Recorder
+from openworker_qt.qt.audio_capture import NoMicrophoneError, QtRecorder, Recorder, open_recorder
 from openworker_qt.voice.models import ModelImportError, NoModelError, import_model, models_dir
-from openworker_qt.voice.transcribe import SpeechToText, Transcriber, TranscriptionError
+from openworker_qt.voice.transcribe import (
+    SpeechToText,
+    Transcriber,
+    TranscriptionError,
+    transcribe_recording,
+)
 
 if TYPE_CHECKING:
     from openworker_qt.ui.settings_store import SettingsStore
@@ -139,13 +143,10 @@ class VoiceController(QObject):
         if self.state != "idle":
             return
         try:
-            self.transcriber.check()
+            recorder = open_recorder(self.transcriber, self.recorder_factory)
         except NoModelError as exc:
             self.problem.emit(str(exc), True)
             return
-        recorder = self.recorder_factory()
-        try:
-            recorder.start()
         except NoMicrophoneError:
             text = self.tr("No microphone found. Connect one (or allow this app to use it in "
                            "the system's privacy settings), then hold the button again.")
@@ -170,9 +171,7 @@ class VoiceController(QObject):
 
     async def _transcribe(self, recording: Any) -> None:
         try:
-            with tempfile.TemporaryDirectory(prefix="openworker-voice-") as folder:
-                wav = await asyncio.to_thread(recording.save_wav, Path(folder) / "speech.wav")
-                text = await self.transcriber.transcribe(wav)
+            text = await transcribe_recording(self.transcriber, recording)
         except NoModelError as exc:
             self.problem.emit(str(exc), True)
         except (TranscriptionError, OSError) as exc:

@@ -10,11 +10,12 @@ a laptop CPU, far too long for the loop thread. Surfaces depend on the
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-from openworker_qt.voice.audio import AudioError, load_for_whisper
+from openworker_qt.voice.audio import AudioError, Recording, load_for_whisper
 from openworker_qt.voice.models import find_model
 
 
@@ -30,6 +31,15 @@ class SpeechToText(Protocol):
     async def transcribe(self, wav: Path) -> str:
         """The text spoken in ``wav`` (any PCM WAV)."""
         ...
+
+
+async def transcribe_recording(transcriber: SpeechToText, recording: Recording) -> str:
+    """The words of ``recording``: saved as a WAV file (in a worker, in a folder
+    removed afterwards) and transcribed. Raises what :meth:`~SpeechToText.transcribe`
+    raises, or OSError when the file cannot be written."""
+    with tempfile.TemporaryDirectory(prefix="openworker-voice-") as folder:
+        wav = await asyncio.to_thread(recording.save_wav, Path(folder) / "speech.wav")
+        return await transcriber.transcribe(wav)
 
 
 class Transcriber:

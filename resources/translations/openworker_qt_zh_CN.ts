@@ -6950,6 +6950,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>no</source>
             <translation>否</translation>
         </message>
+        <message>
+            <source>Custom server</source>
+            <translation>自定义服务器</translation>
+        </message>
     </context>
     <context>
         <name>UpdatePrompt</name>

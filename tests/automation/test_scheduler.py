@@ -441,6 +441,19 @@ async def test_pause_all_stops_scheduled_runs(db: Database) -> None:
     assert len(await sched.tick()) == 1
 
 
+async def test_a_second_start_keeps_the_one_loop_and_stop_ends_it(db: Database) -> None:
+    sched = make(db, Clock(at(PARIS, 2026, 12, 1, 7, 0)), Recorder())
+    await sched.start()
+    loop = sched._task
+    await sched.start()  # (a second start must not leave the first loop unowned)
+    assert sched._task is loop and loop is not None
+    await sched.stop()
+    assert loop.done() and sched._task is None
+    await sched.start()  # started again after a stop: a new loop
+    assert sched._task is not None and sched._task is not loop
+    await sched.stop()
+
+
 async def test_ticks_every_interval_and_at_once_on_wake(db: Database) -> None:
     clock = Clock(at(PARIS, 2026, 12, 1, 7, 0))
     rec = Recorder()

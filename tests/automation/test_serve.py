@@ -86,6 +86,26 @@ def store() -> AutomationStore:
     return AutomationStore(Database(db_path()))
 
 
+def ticked_since(tmp_path: Path, processes: int) -> list[str]:
+    """Wait until each of ``processes`` serve processes has claimed a due run made
+    after this call (so each ticked at least once since): a quick probe automation,
+    made due again after every run until as many owners ran it. Returns the probe
+    runs' session ids."""
+    script = tmp_path / "probe.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [{"text": "ok"}]}),
+                      encoding="utf-8")
+    probe = store().create(name="Probe", prompt="p", tz="UTC", cron="0 8 * * *",
+                           model=f"scripted:{script}", workspace=str(tmp_path))
+    owners: set[str | None] = set()
+    while len(owners) < processes:
+        before = len(store().runs(probe.id))
+        make_due(probe.id, time.time())
+        wait_for(lambda before=before: len(
+            [r for r in store().runs(probe.id) if r.status == "completed"]) > before)
+        owners = {r.owner for r in store().runs(probe.id)}
+    return [r.session_id or "" for r in store().runs(probe.id)]
+
+
 # --------------------------------------------------------------------- the CLI
 
 
@@ -155,13 +175,14 @@ def test_two_processes_never_run_the_same_automation_twice(tmp_path: Path) -> No
         ready(server)
         make_due(auto.id, time.time())
         wait_for(lambda: [r for r in store().runs(auto.id) if r.status == "completed"])
-        time.sleep(1.0)  # both keep ticking: nothing more may start
+        probes = ticked_since(tmp_path, 2)  # both ticked again: nothing more started
         runs = store().runs(auto.id)
     finally:
         results = [stop(window), stop(server)]
     assert [code for code, _ in results] == [0, 0]
     assert [(r.trigger, r.status) for r in runs] == [("schedule", "completed")]
-    sessions = [s.id for s in ConversationStore(Database(db_path())).list_sessions()]
+    sessions = [s.id for s in ConversationStore(Database(db_path())).list_sessions()
+                if s.id not in probes]
     assert sessions == [runs[0].session_id]
     reported = [err.count("Once only · run") for _, err in results]
     assert sorted(reported) == [0, 1]  # one process ran it and told its end
@@ -226,7 +247,7 @@ def test_morning_brief_end_to_end_with_serve_killed_while_waiting(
         approved = cli("approve", str(item.id), cwd=ws)
         assert approved.returncode == 0, approved.stderr
         done = wait_for(lambda: (r := store().run(run.id)) and r.status == "completed" and r)
-        time.sleep(0.5)  # anything extra would show now
+        ticked_since(ws, 1)  # it ticked again since: anything extra would show now
     finally:
         code, err = stop(second)
     assert code == 0, err

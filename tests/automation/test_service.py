@@ -203,10 +203,13 @@ async def test_after_a_restart_a_run_resumed_by_the_window_is_not_failed(
     window = rt.session_manager(approver_for=lambda _i: InboxApprover(rt.inbox, wait=True))
     service = AutomationService(rt)
     rt.add_service(service)
-    window.recover()  # the window's recovery spawns its resume first ...
-    service.recover()  # ... and the service's tries too: one of them drives it
-    await rt.start()
-    await asyncio.sleep(0.2)
+    attempts = window.recover()  # the window's recovery spawns its resume first ...
+    attempts += service.recover()  # ... and the service's tries too: one of them drives it
+    assert attempts
+    await rt.start()  # (its start looks again)
+    # The driver is parked on the ask again, every other attempt has ended.
+    await until(lambda: rt.inbox.pending(run.session_id)
+                and sum(not task.done() for task in attempts) <= 1)
     assert service.store.run(run.id).status == "waiting"
     [item] = rt.inbox.pending(run.session_id)
     rt.inbox.resolve(item.id, "once", by="window")

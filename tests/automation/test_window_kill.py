@@ -94,7 +94,11 @@ def test_morning_brief_with_the_window_killed_while_waiting(tmp_path: Path, slac
             assert approved.returncode == 0, approved.stderr
             done = wait_for(lambda: (r := store().run(run.id))
                             and r.status == "completed" and r, "the run's end", second, second_log)
-            time.sleep(1.0)  # a second send would show now
+            # Nothing drives the session any more (a turn holds its lease): a
+            # second send would have been made by now.
+            wait_for(lambda: not db.query(
+                "SELECT 1 FROM session_leases WHERE session_id = ?", (run.session_id,)),
+                "the session's lease given back", second, second_log)
         finally:
             kill(second)
     assert Hits.sent == ["/send?text=report-ready"]  # exactly once, across the kill

@@ -230,7 +230,10 @@ async def test_an_envelope_left_unacknowledged_by_a_drop_is_handled_once(
         await slack.drop()
         await slack.acked(envelope["envelope_id"])
         await wait_for(lambda: app.session_of(TARGET))
-        await asyncio.sleep(0.2)
+        # Its turn has ended and been told in the thread (the redelivery was acked,
+        # so dropped, before that): nothing more can come of it.
+        await wait_for(lambda: not app.manager.running_sessions()
+                       and all(task.done() for task in app.listener._tasks))
         assert len(app.sessions()) == 1
         assert user_messages(app, TARGET) == 1
     finally:

@@ -4,7 +4,6 @@ database) starts it; disconnecting stops it. slack-sdk against the local Slack."
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -130,6 +129,11 @@ class Serve:
         await self.rt.stop()
         self.rt.close()
 
+    def listener(self) -> Any:
+        [listener] = [s.listener for s in self.rt.services if isinstance(s, SlackService)]
+        assert listener is not None
+        return listener
+
     def tools(self) -> list[Any]:
         sid = SlackThreads(self.rt.db).session_for(TARGET)
         return [m for m in self.rt.conversations.load(str(sid)) if m.get("role") == "tool"]
@@ -166,10 +170,14 @@ async def test_a_failed_turn_is_told_in_the_thread_not_posted_as_the_answer(
     await connect(slack)
     turns = [{"chunks": ["Posted it", " — all"], "error": "the model's server refused",
               "error_kind": "bad_request"}]
-    async with Serve(tmp_path, turns):
+    async with Serve(tmp_path, turns) as app:
         await slack.acked(await slack.mention(CHANNEL, ROOT, "post the summary"))
         told = await wait_for(lambda: [p for p in slack.posted if p.thread_ts == ROOT])
-        await asyncio.sleep(0.2)  # (a second post would be here by now)
+        listener = app.listener()
+        # The turn is over and nothing the listener spawned is still at work: a
+        # second post would have been made by now.
+        await wait_for(lambda: not app.automations.manager.running_sessions()
+                       and all(task.done() for task in listener._tasks))
     [post] = [p for p in slack.posted if p.thread_ts == ROOT]
     assert post is told[0]
     assert post.text.startswith("I could not finish this: the work stopped with an error")

@@ -270,8 +270,12 @@ async def test_quitting_keeps_a_parked_approval_for_the_next_start(tmp_path: Pat
         await asyncio.sleep(0.01)
     slow = ScriptedProvider([{"chunks": ["x"] * 500, "delay": 0.01}])
     first.manager.engine(streaming.id).resolver = StaticResolver(slow)
+    talking = asyncio.Event()
+    first.manager.listeners.append(
+        lambda e: talking.set() if isinstance(e, ev.AssistantDelta)
+        and e.session_id == streaming.id else None)
     first.manager.send(streaming.id, "talk")
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(talking.wait(), 10)  # it streams
     await first.manager.shutdown(grace=5)
     # The parked ask survives a graceful quit …
     [item] = first.inbox.pending()
@@ -280,8 +284,11 @@ async def test_quitting_keeps_a_parked_approval_for_the_next_start(tmp_path: Pat
     assert first.store.get_session(streaming.id).status == "interrupted"
     second = World(tmp_path, WRITE[1:])
     assert [s.id for s in second.manager.resumable()] == [info.id]
+    asked = asyncio.Event()
+    second.manager.listeners.append(
+        lambda e: asked.set() if isinstance(e, ev.PermissionRequired) else None)
     tasks = second.manager.recover()
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(asked.wait(), 10)  # the resumed turn waits on the same ask
     second.inbox.resolve(item.id, "once")
     assert await asyncio.wait_for(asyncio.gather(*tasks), timeout=10) == ["completed"]
     assert (tmp_path / "g.txt").read_text() == "buy milk"

@@ -119,6 +119,84 @@ async def test_start_order_failures_and_reverse_stop(runtime: Runtime) -> None:
     assert await runtime.stop() == [] and journal[-1] == "stop a"  # idempotent
 
 
+class Spawner:
+    """A service whose start makes a task, then waits (as the scheduler's does
+    before its first tick): cut off mid-start, its stop must still end that task."""
+
+    def __init__(self, journal: list[str]) -> None:
+        self.name = "spawner"
+        self.journal = journal
+        self.task: asyncio.Task[None] | None = None
+        self.waiting = asyncio.Event()
+
+    async def start(self) -> None:
+        self.journal.append("start spawner")
+        self.task = asyncio.ensure_future(asyncio.Event().wait())
+        self.waiting.set()
+        await asyncio.Event().wait()
+
+    async def stop(self) -> None:
+        self.journal.append("stop spawner")
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.wait([self.task])
+
+
+async def test_a_stop_during_the_start_ends_it_and_stops_what_it_made(runtime: Runtime) -> None:
+    journal: list[str] = []
+    spawner = Spawner(journal)
+    for service in (Recorder("a", journal), spawner, Recorder("never", journal)):
+        runtime.add_service(service)
+    starting = asyncio.ensure_future(runtime.start())
+    await spawner.waiting.wait()
+    assert await runtime.stop() == []
+    assert await starting == []  # ended by the stop, not cancelled
+    assert journal == ["start a", "start spawner", "stop spawner", "stop a"]
+    assert spawner.task is not None and spawner.task.cancelled()
+    assert runtime.running_services == []
+
+
+async def test_a_cancelled_start_stops_the_service_it_was_starting(runtime: Runtime) -> None:
+    journal: list[str] = []
+    spawner = Spawner(journal)
+    for service in (Recorder("a", journal), spawner, Recorder("never", journal)):
+        runtime.add_service(service)
+    starting = asyncio.ensure_future(runtime.start())
+    await spawner.waiting.wait()
+    starting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await starting
+    assert journal == ["start a", "start spawner", "stop spawner"]
+    assert spawner.task is not None and spawner.task.cancelled()
+    assert runtime.running_services == ["a"]  # started: the runtime's stop stops it
+    await runtime.stop()
+    assert journal[-1] == "stop a" and runtime.running_services == []
+
+
+async def test_a_cancel_as_a_service_started_starts_no_further_service(
+    runtime: Runtime,
+) -> None:
+    journal: list[str] = []
+    started = asyncio.Event()
+
+    class Quick(Recorder):
+        async def start(self) -> None:
+            await super().start()
+            started.set()
+
+    runtime.add_service(Quick("quick", journal))
+    runtime.add_service(Recorder("next", journal))
+    starting = asyncio.ensure_future(runtime.start())
+    await started.wait()  # its start has returned; the runtime has not looked yet
+    starting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await starting
+    assert "start next" not in journal
+    await runtime.stop()
+    assert journal[-1] == "stop quick"  # started (or stopped as cut off): stopped once
+    assert journal.count("stop quick") == 1
+
+
 async def test_stop_winds_down_turns_before_services_stop(
     runtime: Runtime, tmp_path: Path
 ) -> None:

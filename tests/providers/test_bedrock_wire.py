@@ -307,13 +307,13 @@ async def test_stopping_the_turn_closes_the_stream_and_ends_the_worker(stub: Stu
     assert not any(t.name == "bedrock-stream" for t in threading.enumerate())
 
 
-# --- the "Test" of onboarding and Settings (ui/settings_providers.py) -------------
+# --- the "Test" of onboarding and Settings (qt/provider_setup.py) -------------
 
 PROBE_PATH = "/model/us.anthropic.claude-haiku-4-5-20251001-v1:0/converse-stream"
 
 
 async def test_setup_check_with_a_bedrock_api_key(stub: StubServer) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     stub.add("POST", PROBE_PATH, reply(START, text(0, "O"), stop(0), *end("max_tokens")))
     notice, region = await sp.check_bedrock(region="eu-central-1", key="ABSKkey", base_url=stub.url)
@@ -325,7 +325,7 @@ async def test_setup_check_with_a_bedrock_api_key(stub: StubServer) -> None:
 
 
 async def test_setup_check_uses_the_profile_and_its_region(stub: StubServer, tmp_path: Any) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     (tmp_path / "aws-config").write_text("[profile work]\nregion = ap-southeast-2\n")
     (tmp_path / "aws-credentials").write_text(
@@ -340,7 +340,7 @@ async def test_setup_check_uses_the_profile_and_its_region(stub: StubServer, tmp
 
 
 async def test_setup_check_signed_in_but_model_not_enabled_is_a_notice(stub: StubServer) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     stub.add("POST", PROBE_PATH, error(403, "AccessDeniedException", "You don't have access to the model"))
     notice, region = await sp.check_bedrock(region="us-west-2", key="ABSKkey", base_url=stub.url)
@@ -348,7 +348,7 @@ async def test_setup_check_signed_in_but_model_not_enabled_is_a_notice(stub: Stu
 
 
 async def test_setup_check_bad_key_and_bad_region_are_errors(stub: StubServer) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     stub.add("POST", PROBE_PATH, error(403, "UnrecognizedClientException", "The security token is invalid"))
     with pytest.raises(ProviderError) as info:
@@ -361,7 +361,7 @@ async def test_setup_check_bad_key_and_bad_region_are_errors(stub: StubServer) -
 async def test_bedrock_is_a_provider_choice_and_registered() -> None:
     from openworker_qt.providers.factories import internal_config, make_factory
     from openworker_qt.providers.pricing import PriceTable
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     assert sp.choice("bedrock").kind == "bedrock"
     config = internal_config({"providers": {"bedrock": {"region": "eu-west-3", "profile": "p"}}})

@@ -417,7 +417,7 @@ def test_prices_follow_the_served_model() -> None:
 
 
 async def test_the_vertex_test_counts_tokens(stub: StubServer) -> None:
-    from openworker_qt.ui.settings_cloud import validate_cloud
+    from openworker_qt.qt.cloud_setup import validate_cloud
 
     path = f"/v1/projects/{PROJECT}/locations/global/publishers/google/models/gemini-2.5-flash:countTokens"
     stub.add("POST", path, _json(200, {"totalTokens": 1}))
@@ -436,7 +436,7 @@ async def test_the_vertex_test_counts_tokens(stub: StubServer) -> None:
 
 
 async def test_the_azure_test_asks_for_one_token(stub: StubServer) -> None:
-    from openworker_qt.ui.settings_cloud import cloud_settings, validate_cloud
+    from openworker_qt.qt.cloud_setup import cloud_settings, validate_cloud
 
     values = {"endpoint": "https://x.openai.azure.com/", "deployment": "my-gpt", "model": "gpt-4o"}
     assert cloud_settings("azure", values) == {"endpoint": "https://x.openai.azure.com",
@@ -452,7 +452,7 @@ async def test_the_azure_test_asks_for_one_token(stub: StubServer) -> None:
 
 
 async def test_the_test_names_a_missing_setting() -> None:
-    from openworker_qt.ui.settings_cloud import validate_cloud
+    from openworker_qt.qt.cloud_setup import validate_cloud
 
     with pytest.raises(ProviderError, match=r"project id \(providers.vertex.project\)"):
         await validate_cloud("vertex", {"location": "global"})

@@ -21,6 +21,7 @@ from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_reducer import newest_page
 from openworker_qt.storage.conversations import ConversationStore
 from openworker_qt.storage.db import Database
+from openworker_qt.tools import shell
 from openworker_qt.tools.shell import shell_tools
 from openworker_qt.ui.transcript_view import TranscriptView
 from tests.qt.helpers import World
@@ -52,7 +53,8 @@ async def _nap(world: World, sid: str) -> None:
     task = world.manager.send(sid, "nap")
     assert task is not None
     assert await task == "completed"
-    await world.manager.shutdown(grace=1.0)  # the session's shell goes with it
+    await world.manager.shutdown(grace=1.0)
+    await shell.close_all()  # the session's shell goes (as the runtime's stop does)
 
 
 def test_a_reopened_session_says_how_long_a_command_ran(qloop, qtbot, tmp_path: Path) -> None:

@@ -257,7 +257,7 @@ async def test_a_token_slack_refuses_is_said_in_chinese(chinese: str, qtbot) -> 
 
 def test_an_errors_values_are_filled_after_translation(chinese: str) -> None:
     from openworker_qt.connectors.base import ConnectorError, Words
-    from openworker_qt.ui.connector_words import error_text, failure_text
+    from openworker_qt.qt.connector_words import error_text, failure_text
 
     exc = ConnectorError("config", "{service} needs: {fields}.", service="Slack",
                          fields=Words(("Bot token", "Allowed members")))

@@ -4,6 +4,7 @@ also when the system's accent is used, and the palettes Fusion paints from."""
 from __future__ import annotations
 
 import pytest
+import shiboken6
 from PySide6.QtGui import QColor, QPalette
 
 from openworker_qt.ui import design
@@ -58,3 +59,22 @@ def test_contrast_is_wcag() -> None:
     assert design.contrast(QColor("#777"), QColor("#777")) == 1.0
     fixed = design.readable(QColor("#aaaaaa"), QColor("#ffffff"))
     assert design.contrast(fixed, QColor("#ffffff")) >= 4.5
+
+
+def test_a_scheme_switch_reapplies_each_follower_once_and_skips_deleted_ones(qtbot) -> None:
+    from PySide6.QtWidgets import QLabel, QWidget
+
+    top = QWidget()
+    qtbot.addWidget(top)
+    inner = QWidget(top)
+    applied: list[str] = []
+    design.follow_scheme(top, lambda: applied.append("top"))
+    design.follow_scheme(inner, lambda: applied.append("inner"))
+    gone = QLabel(top)
+    design.follow_scheme(gone, lambda: applied.append("gone"))
+    assert applied == ["top", "inner", "gone"]  # applied at once
+    applied.clear()
+    shiboken6.delete(gone)  # its follower goes with it
+    design.rescheme()
+    assert applied == ["top", "inner"]  # in the order they were made, once each
+    assert all(shiboken6.isValid(f) for f in design._followers.values())

@@ -17,7 +17,7 @@ from openworker_qt.ui import design
 UI = Path(design.__file__).parent
 MODULES = (
     "settings", "settings_pages", "settings_mcp", "settings_personas", "settings_memory",
-    "settings_providers", "onboarding", "workspace", "grant_dialog", "inbox_window",
+    "onboarding", "workspace", "grant_dialog", "inbox_window",
     "automations", "sidebar", "persona_consent", "main_window", "approval", "todo_panel",
     "empty_state", "composer",
 )

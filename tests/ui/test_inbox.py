@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
-from tests.ui.conftest import REPO_ROOT, look_away, run, until
+from tests.ui.conftest import REPO_ROOT, look_away, posted_marker, run, until
 from tests.ui.test_approvals import WRITE
 from tests.ui.test_main_window import type_and_enter
 
@@ -193,7 +193,7 @@ def test_a_late_answer_in_the_inbox_window_says_the_ask_was_closed(qtbot, qloop,
         qtbot.mouseClick(inbox.once, Qt.MouseButton.LeftButton)
         seen["late"] = inbox.late.text() if inbox.late.isVisible() else ""
         await until(lambda: inbox.model.rowCount() == 0, what="the closed item leaves")
-        await asyncio.sleep(0.1)
+        await until(posted_marker(), what="what the click queued")  # (a resume, if any)
         seen["running"] = desktop.manager.is_running(item.session_id)
 
     run(qloop, scenario)

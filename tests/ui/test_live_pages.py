@@ -5,7 +5,6 @@ SQLite, real window, offscreen."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import Any
@@ -19,7 +18,7 @@ from openworker_qt.qt.transcript_pages import CUT_MESSAGES, PAGE_MESSAGES
 from openworker_qt.qt.transcript_paging import WINDOW_PAGES
 from openworker_qt.qt.transcript_reducer import items_from_history
 from openworker_qt.ui.transcript_view import BAR_SCALE
-from tests.ui.conftest import run, until
+from tests.ui.conftest import posted_marker, run, until
 
 TURNS = 450  # 900 messages, 900 rows: more than the window holds
 BOUND = (WINDOW_PAGES + 2) * PAGE_MESSAGES  # the window's pages and a tail of two
@@ -240,7 +239,7 @@ def test_rows_being_read_stay_still_when_live_rows_become_pages(qloop, make_desk
             assert task is not None
             await task
         await until(lambda: not window.transcript._cutting and moved, what="the window fitted")
-        await asyncio.sleep(0.2)
+        await until(posted_marker(), what="the layout and scroll the cut queued")
         now = view.indexAt(QPoint(1, 1))
         seen["now"] = window.transcript.item(now.row())
         seen["now y"] = view.visualRect(now).top()

@@ -217,7 +217,7 @@ def test_local_server_without_a_key_works(qtbot, qloop, make_desktop, stub, earl
 
 
 def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkeypatch) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", stub.url)  # stands in for localhost:11434
     stub.add("GET", "/api/tags", Reply(body=json.dumps({"models": [
@@ -241,7 +241,7 @@ def test_ollama_running_here_is_offered(qtbot, qloop, make_desktop, stub, monkey
 
 
 def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeypatch) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")  # nothing listens
     _desktop, dialog = open_dialog(make_desktop)
@@ -256,7 +256,7 @@ def test_no_ollama_here_offers_only_the_demo(qtbot, qloop, make_desktop, monkeyp
 
 
 def test_offline_demo_plays_a_labelled_scripted_session(qtbot, qloop, make_desktop, monkeypatch) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     monkeypatch.setattr(sp, "OLLAMA_PROBE_URL", "http://127.0.0.1:9")
     desktop, dialog = open_dialog(make_desktop)

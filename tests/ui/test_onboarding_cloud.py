@@ -81,7 +81,7 @@ def test_vertex_bad_settings_are_named_and_nothing_is_stored(qtbot, qloop, make_
 
 
 def test_settings_lists_where_each_platform_gets_its_credentials(qtbot, make_desktop) -> None:
-    from openworker_qt.ui import settings_providers as sp
+    from openworker_qt.qt import provider_setup as sp
 
     assert {c.name: c.kind for c in sp.cloud_choices()} == {"azure": "cloud", "vertex": "cloud"}
     config = {"providers": {"vertex": {"project": "p"}, "azure": {"endpoint": "https://x"}}}

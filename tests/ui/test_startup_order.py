@@ -93,3 +93,25 @@ def test_turns_cut_off_by_the_last_run_are_closed_after_the_first_paint(
     run(qloop, scenario)
     last = store.load(cut.id)[-1]
     assert last["role"] == "notice" and last["kind"] == "error"  # Retry is offered
+
+
+def test_a_quit_before_the_first_paint_starts_no_service_after_it(
+    qloop, make_desktop
+) -> None:
+    from openworker_qt.automation.keepawake import FirstAvailable, KeepAwake
+
+    desktop = make_desktop([], keep_awake=KeepAwake(FirstAvailable([]), enabled=False),
+                           notifier=_QuietNotifier())
+    desktop.window.hide()  # not painted yet
+    desktop.start()  # shows it: the services would start after its first paint
+    qloop.run_until_complete(desktop.shutdown())
+
+    async def scenario() -> None:
+        desktop.window.show()
+        desktop.window.repaint()
+        await until(posted_marker(), what="the paint and what it queued")
+
+    run(qloop, scenario)
+    assert desktop.runtime.running_services == []
+    assert desktop._automations is None  # the scheduler was never made, nor started
+    assert not desktop._tasks

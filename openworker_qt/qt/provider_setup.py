@@ -19,17 +19,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from openworker_qt.core.provider_api import ModelRequest, ProviderError
-from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS, normalize_ollama_url
+from openworker_qt.providers import local_servers as local_servers  # (for the widgets)
+from openworker_qt.providers.compat import OLLAMA_DEFAULT_URL, VENDORS
+from openworker_qt.providers.compat import normalize_ollama_url as normalize_ollama_url
+from openworker_qt.providers.factories import BEDROCK as BEDROCK
+from openworker_qt.providers.factories import BEDROCK_KEY as BEDROCK_KEY
 from openworker_qt.providers.factories import (
-    BEDROCK,
-    BEDROCK_KEY,
     KEY_NAMES,
-    LABELS,
     internal_config,
     key_name,
 )
 from openworker_qt.providers.local_servers import PRESETS, Preset
 from openworker_qt.providers.models import curated_models, model_string
+from openworker_qt.qt.wording import provider_title
+from openworker_qt.storage.secrets import SecretsUnavailable as SecretsUnavailable
 
 CUSTOM = "custom"
 CUSTOM_KEY_NAME = "CUSTOM_API_KEY"
@@ -49,7 +52,7 @@ class ProviderChoice:
 
     ``kind``: ``"key"`` (an API key, optional base URL), ``"ollama"`` (a URL, no
     key), ``"custom"`` (a base URL, optional key, a model typed by the user) or
-    ``"cloud"`` (a cloud platform's own settings, see ``settings_cloud``).
+    ``"cloud"`` (a cloud platform's own settings, see ``cloud_setup``).
     """
 
     name: str
@@ -60,14 +63,14 @@ class ProviderChoice:
 
 
 def provider_choices() -> list[ProviderChoice]:
-    out = [ProviderChoice(n, LABELS[n], "key", KEY_NAMES[n]) for n in KEY_NAMES]
+    out = [ProviderChoice(n, provider_title(n), "key", KEY_NAMES[n]) for n in KEY_NAMES]
     out += [
-        ProviderChoice(v.name, v.label, "key", v.key_name, v.base_url)
+        ProviderChoice(v.name, provider_title(v.name), "key", v.key_name, v.base_url)
         for v in VENDORS.values()
         if v.name != "ollama"
     ]
-    out.append(ProviderChoice(BEDROCK, LABELS[BEDROCK], "bedrock", BEDROCK_KEY))  # AWS Bedrock (issue 30)
-    out.append(ProviderChoice("ollama", VENDORS["ollama"].label, "ollama", None, OLLAMA_DEFAULT_URL))
+    out.append(ProviderChoice(BEDROCK, provider_title(BEDROCK), "bedrock", BEDROCK_KEY))  # AWS Bedrock (issue 30)
+    out.append(ProviderChoice("ollama", provider_title("ollama"), "ollama", None, OLLAMA_DEFAULT_URL))
     out += cloud_choices()
     out.append(ProviderChoice(CUSTOM, "Custom (OpenAI-compatible)", "custom", CUSTOM_KEY_NAME))
     return out
@@ -75,10 +78,10 @@ def provider_choices() -> list[ProviderChoice]:
 
 def cloud_choices() -> list[ProviderChoice]:
     """Azure OpenAI and Vertex AI (kind ``"cloud"``: their settings are
-    ``settings_cloud.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
+    ``cloud_setup.CLOUD_FIELDS``; Azure's key is optional, Vertex takes none)."""
     from openworker_qt.providers.factories import CLOUD_KEY_NAMES
 
-    return [ProviderChoice(n, LABELS[n], "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
+    return [ProviderChoice(n, provider_title(n), "cloud", CLOUD_KEY_NAMES[n]) for n in CLOUD_KEY_NAMES]
 
 
 #: The local servers' presets (``local_servers.PRESETS``) offered as providers of
@@ -89,7 +92,7 @@ LOCAL_PRESETS = {p.kind: p for p in PRESETS if p.kind != "ollama"}
 
 def local_server_choices() -> list[ProviderChoice]:
     """LM Studio, llama.cpp and vLLM, each at its standard address (no key)."""
-    return [ProviderChoice(p.kind, p.label, "custom", None, p.base_url) for p in LOCAL_PRESETS.values()]
+    return [ProviderChoice(p.kind, provider_title(p.kind), "custom", None, p.base_url) for p in LOCAL_PRESETS.values()]
 
 
 def preset_choice(preset: Preset) -> ProviderChoice:
@@ -306,6 +309,21 @@ def store_key(entry: str, value: str) -> None:
     from openworker_qt.storage import secrets
 
     secrets.set_secret(entry, value)
+
+
+def delete_key(entry: str) -> bool:
+    """Remove a stored key (blocking: call from a worker); whether there was one.
+    Raises SecretsUnavailable."""
+    from openworker_qt.storage import secrets
+
+    return secrets.delete_secret(entry)
+
+
+def keyring_available() -> bool:
+    """Whether keys can be stored on this computer (blocking, quick)."""
+    from openworker_qt.storage import secrets
+
+    return secrets.available()
 
 
 @dataclass(frozen=True, slots=True)
