@@ -128,7 +128,12 @@ class Gaps:
         i = max(range(len(self.gaps)), key=self.gaps.__getitem__)
         self.sampler.explain(self.ends[i] - self.gaps[i], self.ends[i])
         ms = sorted(g * 1000 for g in self.gaps)
+        t0 = self.ends[0] - self.gaps[0] if self.ends else 0.0
+        top = sorted(range(len(self.cpu_gaps)), key=self.cpu_gaps.__getitem__)[-3:]
+        where = [(round((self.ends[j] - t0) * 1000), round(self.cpu_gaps[j] * 1000, 1)) for j in top]
         return {"worst": ms[-1], "p99": ms[max(0, int(len(ms) * 0.99) - 1)], "ticks": len(ms),
+                "cpu_top": where,  # (ms after the send, loop-thread CPU ms) of the 3 largest
+
                 "worst_cpu": max(self.cpu_gaps) * 1000,
                 "loop_cpu": (self.last_cpu - self.cpu0) * 1000}
 
@@ -330,6 +335,9 @@ def main() -> int:
               f"(worst of {args.runs} fresh processes; budget 16 ms); loop-thread CPU: longest "
               f"between two ticks {cpu:5.1f} ms, whole case {loop:6.0f} ms (median) "
               f"— {results[0]['detail']}")
+        heavy = max(results, key=lambda r: r["worst_cpu"])["cpu_top"]
+        print(f"ui_stall [{case:13}]   the three largest loop-CPU gaps of that process "
+              f"(ms after Enter, CPU ms): {heavy}")
     return 0
 
 
