@@ -159,10 +159,7 @@ class SessionManager(SessionFields):
         the stored messages already read, else read here)."""
         engine = self._engines.get(session_id)
         if engine is None:
-            # (imported at a session's first turn, not at start-up: the window's first
-            # paint does not need the engine; deferred.py imports it after the paint)
-            from openworker_qt.core.engine import TurnEngine
-
+            from openworker_qt.core.engine import TurnEngine  # (not before the first paint)
             info = self.store.get_session(session_id)
             if info is None:
                 raise KeyError(f"no session {session_id!r}")
