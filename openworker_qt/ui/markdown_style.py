@@ -211,8 +211,18 @@ def highlight_code(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> 
         tokens = list(lexer.get_tokens("\n".join(lines)))
     except Exception:  # a lexer bug must never cost the reply
         return
-    row, col = 0, 0
     cursor = QTextCursor(doc)
+    cursor.beginEditBlock()  # (one change for the layout, not one per token)
+    try:
+        _colour_tokens(cursor, blocks, tokens, dark)
+    finally:
+        cursor.endEditBlock()
+
+
+def _colour_tokens(cursor: QTextCursor, blocks: list[QTextBlock], tokens: list[Any],
+                   dark: bool) -> None:
+    formats: dict[str, QTextCharFormat] = {}
+    row, col = 0, 0
     for token, value in tokens:
         colour = _token_colour(token, dark)
         for i, piece in enumerate(value.split("\n")):
@@ -224,8 +234,10 @@ def highlight_code(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> 
                 pos = blocks[row].position() + col
                 cursor.setPosition(pos)
                 cursor.setPosition(pos + len(piece), QTextCursor.MoveMode.KeepAnchor)
-                chars = QTextCharFormat()
-                chars.setForeground(QColor(colour))
+                chars = formats.get(colour)
+                if chars is None:
+                    chars = formats[colour] = QTextCharFormat()
+                    chars.setForeground(QColor(colour))
                 cursor.mergeCharFormat(chars)
             col += len(piece)
 
