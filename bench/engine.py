@@ -20,7 +20,8 @@ Each figure is taken
 
 Figures: first-delta latency (``run()`` called → first ``AssistantDelta``),
 per tool iteration (turn time / 11: 10 iterations of 5 concurrent no-op reads
-+ 1 reply), streaming events/s (2,000 deltas). Targets (issue 8): first delta
++ 1 reply; beside it the process's CPU time for the same, which moves less with
+the machine's load), streaming events/s (2,000 deltas). Targets (issue 8): first delta
 ≤ 2 ms, ≤ 0.25 ms per iteration cold and warm, ≥ 200k events/s.
 
 Also: the longest loop-thread stall during a cold first turn (a 1 ms heartbeat),
@@ -236,7 +237,10 @@ async def wired_child(kind: str, turns: int, profile: int | None, variant: str
     if profile is not None:
         import cProfile
 
-        profiler = cProfile.Profile()
+        # (OW_BENCH_CPU_PROFILE=1: the loop thread's CPU clock, not wall time: on a
+        # loaded machine wall time charges other processes' slices to whatever ran)
+        profiler = (cProfile.Profile(time.thread_time) if os.environ.get("OW_BENCH_CPU_PROFILE")
+                    else cProfile.Profile())
     for n in range(turns):
         if profiler is not None and n == profile:
             profiler.enable()
@@ -244,6 +248,7 @@ async def wired_child(kind: str, turns: int, profile: int | None, variant: str
         first: float | None = None
         denied = 0
         t0 = time.perf_counter()
+        c0 = time.process_time()
         async for event in manager.run(info.id, "go"):
             events += 1
             if first is None and event.type == "assistant_delta":
@@ -251,9 +256,10 @@ async def wired_child(kind: str, turns: int, profile: int | None, variant: str
             if event.type == "tool_finished" and event.status != "ok":  # type: ignore[attr-defined]
                 denied += 1
         secs = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         if profiler is not None and n == profile:
             profiler.disable()
-        out.append({"secs": secs, "events": events, "first_delta": first, "not_ok": denied,
+        out.append({"secs": secs, "cpu": cpu, "events": events, "first_delta": first, "not_ok": denied,
                     "stall": lag[0]})
     if beat is not None:
         beat.cancel()
@@ -262,6 +268,8 @@ async def wired_child(kind: str, turns: int, profile: int | None, variant: str
     if profiler is not None:
         import pstats
 
+        if os.environ.get("OW_BENCH_PROFILE_OUT"):  # (for pstats: callers, call counts)
+            profiler.dump_stats(os.environ["OW_BENCH_PROFILE_OUT"])
         order = os.environ.get("OW_BENCH_SORT", "cumulative")
         pstats.Stats(profiler, stream=sys.stderr).sort_stats(order).print_stats(int(os.environ.get("OW_BENCH_LINES", "45")))
     return {"turns": out}
@@ -290,7 +298,9 @@ def _figures(stream: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
     first = statistics.median(t["first_delta"] for t in stream) * 1000
     rate = statistics.median(t["events"] / t["secs"] for t in stream)
     per = statistics.median(t["secs"] / 11 for t in tools) * 1000
-    return (f"first delta {first:6.2f} ms · per tool iteration {per:.3f} ms · "
+    cpu = statistics.median(t["cpu"] / 11 for t in tools) * 1000
+    return (f"first delta {first:6.2f} ms · per tool iteration {per:.3f} ms "
+            f"({cpu:.3f} ms CPU) · "
             f"streaming {rate:>9,.0f} events/s")
 
 

@@ -21,7 +21,13 @@ any Qt app pays) and the command line: ``--help``, ``sessions`` and a one-shot
 scripted ``run`` (process start -> exit; issue 26: window <= 250 ms and <= 1.8x
 the bare window, the one-shot <= 200 ms).
 
+With ``--instructions`` (needs valgrind): the instructions each of the two executes
+up to its first paint (callgrind's ``Ir``, one process each, with the bytecode
+cache): on a shared machine wall and CPU times move with the load, this count
+barely does, so it is the figure to compare before and after a change.
+
     .venv/bin/python bench/startup.py [--runs 5] [--first-runs 3] [--idle 10] [--cli-runs 5]
+    .venv/bin/python bench/startup.py --instructions
 """
 
 from __future__ import annotations
@@ -183,13 +189,73 @@ def import_cpu(pycache: str, runs: int) -> list[float]:
             for _ in range(runs)]
 
 
+#: The app up to its window's first paint, then out (for callgrind: no idle to count).
+PAINTED_EXIT = """
+import os, sys
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+qapp = QApplication([sys.argv[0]])
+
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
+            os._exit(0)
+        return False
+
+watch = FirstPaint()
+qapp.installEventFilter(watch)
+from openworker_qt.__main__ import main
+sys.exit(main(["app", "--new-instance"]))
+"""
+
+
+def instructions(code: str, pycache: str, home: Path | None = None) -> int:
+    """Instructions executed by ``python -c code`` (callgrind's total ``Ir``)."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=pycache, QT_QPA_PLATFORM="offscreen")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if home is not None:
+        env["OPENWORKER_HOME"] = str(home)
+    with tempfile.TemporaryDirectory(prefix="ow-cg-") as out:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.out",
+             sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+            check=False, timeout=1800)
+    found = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    if not found:
+        raise RuntimeError("callgrind gave no count: " + done.stderr[-2000:])
+    return int(found[-1].split()[-1])
+
+
+def instruction_figures() -> None:
+    home = temp_home()
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "config.toml").write_text(
+        '[general]\ndefault_model = "scripted:hello"\n', encoding="utf-8")
+    bare = BARE.replace("            QTimer.singleShot(0, lambda: print(", "            os._exit(0)\n"
+                        "            QTimer.singleShot(0, lambda: print(").replace(
+        "import sys\n", "import os, sys\n", 1)
+    with tempfile.TemporaryDirectory(prefix="ow-pyc-") as pycache:
+        one_run(0, pycache=pycache)  # writes the cache
+        bare_run(pycache)
+        ours = instructions(PAINTED_EXIT, pycache, home)
+        floor = instructions(bare, pycache)
+    print(f"startup: instructions to the first paint (callgrind Ir): ours {ours / 1e6:,.0f} M, "
+          f"a bare PySide6 window {floor / 1e6:,.0f} M: {ours / floor:.2f}x (target <= 1.8x)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--first-runs", type=int, default=3)
     parser.add_argument("--idle", type=float, default=10.0)
     parser.add_argument("--cli-runs", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true",
+                        help="only the instruction counts to the first paint (valgrind)")
     args = parser.parse_args()
+    if args.instructions:
+        instruction_figures()
+        return 0
     print(f"startup: load average at the start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     times = []
     rss = None

@@ -7,6 +7,8 @@ of the reply; the longest gap is the worst stall the user could have felt
 
 * ``synthetic`` — 2,000 text deltas from a scripted model, as fast as the
   engine takes them, into the real window, bridge and transcript (offscreen);
+* ``synthetic-code`` — the same with a fenced Python block of 40 lines after every
+  short paragraph (a reply that writes code: its fences are re-read as they grow);
 * ``real-*`` — a fresh app's FIRST message through the real OpenAI SDK against a
   local OpenAI-compatible server (``_openai_stub.py``, its own process) that
   streams 300 deltas: the key read, the SDK import and client build, pydantic's
@@ -29,6 +31,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -41,7 +44,7 @@ sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 from _common import temp_home  # noqa: E402
 
-CASES = ("synthetic", "real-warmed", "real-idle", "real-racing", "real-unwarmed")
+CASES = ("synthetic", "synthetic-code", "real-warmed", "real-idle", "real-racing", "real-unwarmed")
 
 
 class Sampler:
@@ -93,21 +96,29 @@ class Gaps:
         self.sampler = Sampler()
         self.ends: list[float] = []
         self.gaps: list[float] = []
+        self.cpu_gaps: list[float] = []  # the loop thread's CPU time between ticks
         self.last = time.perf_counter()
+        self.last_cpu = time.thread_time()
+        self.cpu0 = self.last_cpu
         self.timer = QTimer()
         self.timer.setInterval(1)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
         now = time.perf_counter()
+        cpu = time.thread_time()
         self.gaps.append(now - self.last)
+        self.cpu_gaps.append(cpu - self.last_cpu)
         self.ends.append(now)
         self.last = now
+        self.last_cpu = cpu
 
     def start(self) -> None:
         self.gaps.clear()
+        self.cpu_gaps.clear()
         self.ends.clear()
         self.last = time.perf_counter()
+        self.last_cpu = self.cpu0 = time.thread_time()
         self.timer.start()
         self.sampler.start()
 
@@ -117,10 +128,30 @@ class Gaps:
         i = max(range(len(self.gaps)), key=self.gaps.__getitem__)
         self.sampler.explain(self.ends[i] - self.gaps[i], self.ends[i])
         ms = sorted(g * 1000 for g in self.gaps)
-        return {"worst": ms[-1], "p99": ms[max(0, int(len(ms) * 0.99) - 1)], "ticks": len(ms)}
+        t0 = self.ends[0] - self.gaps[0] if self.ends else 0.0
+        top = sorted(range(len(self.cpu_gaps)), key=self.cpu_gaps.__getitem__)[-3:]
+        where = [(round((self.ends[j] - t0) * 1000), round(self.cpu_gaps[j] * 1000, 1)) for j in top]
+        return {"worst": ms[-1], "p99": ms[max(0, int(len(ms) * 0.99) - 1)], "ticks": len(ms),
+                "cpu_top": where,  # (ms after the send, loop-thread CPU ms) of the 3 largest
+
+                "worst_cpu": max(self.cpu_gaps) * 1000,
+                "loop_cpu": (self.last_cpu - self.cpu0) * 1000}
 
 
-def synthetic(deltas: int) -> dict[str, Any]:
+def _code_chunks(deltas: int) -> list[str]:
+    """Deltas of a reply alternating a paragraph and a 40-line fenced Python block."""
+    out: list[str] = []
+    n = 0
+    while len(out) < deltas:
+        out += ["Here ", "is ", "the ", "`next` ", "part:\n\n", "```python\n"]
+        for i in range(40):
+            out += [f"value_{n}_{i} ", f"= compute({i}, ", '"text")', "\n"]
+        out += ["```\n\n"]
+        n += 1
+    return out[:deltas]
+
+
+def synthetic(deltas: int, code: bool = False) -> dict[str, Any]:
     home = temp_home()
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -132,7 +163,7 @@ def synthetic(deltas: int) -> dict[str, Any]:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "**bold** ", "`code` ", "\n\n"]
-    chunks = [words[i % len(words)] for i in range(deltas)]
+    chunks = _code_chunks(deltas) if code else [words[i % len(words)] for i in range(deltas)]
     script = home / "stream.json"
     script.write_text(json.dumps([{"chunks": chunks}]))
     rt = open_runtime()
@@ -267,7 +298,8 @@ def _real_window(variant: str, home: Path) -> dict[str, Any]:
 
 
 def child(case: str, deltas: int) -> int:
-    result = synthetic(deltas) if case == "synthetic" else real(case)
+    result = (synthetic(deltas, code=case == "synthetic-code") if case.startswith("synthetic")
+              else real(case))
     sys.stdout.flush()
     print("RESULT " + json.dumps(result), flush=True)
     return 0
@@ -297,8 +329,15 @@ def main() -> int:
             results.append(json.loads(line[len("RESULT "):]))
         worst = max(r["worst"] for r in results)
         p99 = max(r["p99"] for r in results)
+        cpu = max(r["worst_cpu"] for r in results)
+        loop = statistics.median(r["loop_cpu"] for r in results)
         print(f"ui_stall [{case:13}] longest stall {worst:5.1f} ms, p99 tick gap {p99:4.1f} ms "
-              f"(worst of {args.runs} fresh processes; budget 16 ms) — {results[0]['detail']}")
+              f"(worst of {args.runs} fresh processes; budget 16 ms); loop-thread CPU: longest "
+              f"between two ticks {cpu:5.1f} ms, whole case {loop:6.0f} ms (median) "
+              f"— {results[0]['detail']}")
+        heavy = max(results, key=lambda r: r["worst_cpu"])["cpu_top"]
+        print(f"ui_stall [{case:13}]   the three largest loop-CPU gaps of that process "
+              f"(ms after Enter, CPU ms): {heavy}")
     return 0
 
 

@@ -9,6 +9,10 @@ finds them imported when it first uses them, instead of waiting on the import.
   settings surface (``storage.config``);
 * the search index's patterns (``storage.search_text``, ~9 ms to compile): the
   first message stored is indexed with them;
+* the price list (``providers.pricing`` and its ``prices.toml``, ~5 ms): the usage
+  label prices a turn when it ends, on the loop thread;
+* the turn engine (``core.engine``, ~17 ms: the session manager builds one at a
+  session's first turn);
 * a session's tools (:data:`TOOL_MODULES`): the runtime imports them when a
   session's first turn builds its tools, on the loop thread, between Enter and
   the first delta (issue 26: that delta within 300 ms of Enter).
@@ -24,6 +28,7 @@ import it on the loop thread — tests/providers/test_first_turn_off_loop.py.)
 from __future__ import annotations
 
 import importlib
+import linecache
 import logging
 import threading
 import time
@@ -45,6 +50,19 @@ def _search_patterns() -> None:
     search_text.has_cjk("")
 
 
+def _prices() -> None:
+    # the usage label prices the first turn when it ends, on the loop thread
+    from openworker_qt.providers import pricing
+
+    pricing.default_prices()
+
+
+def _forget_sources() -> None:
+    # Source lines read at start-up (PySide's per-import check before ours is installed,
+    # a traceback logged): ~1.5 MiB kept for nothing; a later traceback reads its files again.
+    linecache.clearcache()
+
+
 def _importer(name: str) -> Callable[[], None]:
     def step() -> None:
         importlib.import_module(name)
@@ -54,7 +72,8 @@ def _importer(name: str) -> Callable[[], None]:
 
 
 STEPS: tuple[Callable[[], None], ...] = (
-    _search_patterns, *(_importer(name) for name in TOOL_MODULES), _writer)
+    _search_patterns, _importer("openworker_qt.core.engine"),
+    *(_importer(name) for name in TOOL_MODULES), _writer, _prices, _forget_sources)
 
 
 def _run(steps: tuple[Callable[[], None], ...]) -> None:

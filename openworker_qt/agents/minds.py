@@ -157,7 +157,7 @@ class SessionMinds:
     def system_prompt(self, info: SessionInfo) -> str:
         persona = self.persona(info)
         decider = self._decider(info)
-        mode = str(getattr(decider.mode, "value", decider.mode))
+        mode = _mode_name(decider)
         writes = tuple(str(p) for p in decider.writable_roots())
         reads = tuple(str(p) for p in decider.read_roots())
         with self._lock:
@@ -192,7 +192,7 @@ class SessionMinds:
             mode: str | None = None
             granted: list[tuple[str, bool]] = []
             if base is not None:
-                now_mode = str(getattr(decider.mode, "value", decider.mode))
+                now_mode = _mode_name(decider)
                 mode = now_mode if now_mode != base.mode else None
                 writes = {str(p) for p in decider.writable_roots()}
                 granted = [(r, r in writes) for r in (str(p) for p in decider.read_roots())
@@ -202,6 +202,13 @@ class SessionMinds:
                                     notices=(notice,) if notice else ())
 
         return remind
+
+
+def _mode_name(decider: Any) -> str:
+    """The decider's mode as its name (read once: for a session, each reading looks up
+    the session's row and its folder's config; the reminder runs before every call)."""
+    mode = decider.mode
+    return str(getattr(mode, "value", mode))
 
 
 def _todos_of(msg: Message) -> list[tuple[str, str]] | None:

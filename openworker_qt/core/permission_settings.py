@@ -69,13 +69,24 @@ def _live(source: Any) -> Any:
     return source() if callable(source) else source
 
 
+#: The last tuples found to hold strings only, kept (so compared by identity): the
+#: sensitive paths are one tuple of ~170 while the environment stays, and each tool
+#: call's context asked again whether all of them were strings.
+_ALL_STRINGS: list[tuple[Any, ...]] = []
+
+
 def _strings(paths: Iterable[PathLike] | None) -> tuple[str, ...]:
     """``paths`` as a tuple of strings; a tuple of strings is kept as it is (the
     fence finds its compiled form of a set by the tuple's identity first)."""
     if paths is None:
         return ()
-    if isinstance(paths, tuple) and all(type(p) is str for p in paths):
-        return paths
+    if isinstance(paths, tuple):
+        if any(seen is paths for seen in _ALL_STRINGS):
+            return paths
+        if all(type(p) is str for p in paths):
+            _ALL_STRINGS.append(paths)
+            del _ALL_STRINGS[:-4]
+            return paths
     return tuple(str(p) for p in paths)
 
 

@@ -36,11 +36,11 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
-from openworker_qt.core.engine import TurnEngine
 from openworker_qt.core.messages import notice, pending_tool_calls
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.session_fields import SessionControl, SessionFields
@@ -48,6 +48,9 @@ from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.domain.messages import Message, NoticeMessage
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.leases import HEARTBEAT_EVERY, Lease, SessionBusy, SessionLeases
+
+if TYPE_CHECKING:
+    from openworker_qt.core.engine import TurnEngine
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +159,7 @@ class SessionManager(SessionFields):
         the stored messages already read, else read here)."""
         engine = self._engines.get(session_id)
         if engine is None:
+            from openworker_qt.core.engine import TurnEngine  # (not before the first paint)
             info = self.store.get_session(session_id)
             if info is None:
                 raise KeyError(f"no session {session_id!r}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QMouseEvent, QPainter
 from PySide6.QtWidgets import QFrame, QTextBrowser, QWidget
 
@@ -92,8 +92,11 @@ class AnswerView(QTextBrowser):
         c = design.colors(self.palette())
         painter = QPainter(self.viewport())
         painter.translate(-self.horizontalScrollBar().value(), -self.verticalScrollBar().value())
+        view = self.viewport().rect()
+        shown = QRectF(self.horizontalScrollBar().value(), self.verticalScrollBar().value(),
+                       view.width(), view.height())
         paint_decorations(painter, self.document(), c.q("sunken"), c.q("border"), c.q("muted"),
-                          copy_text=self.tr("Copy"))
+                          copy_text=self.tr("Copy"), clip=shown)
         painter.end()
         super().paintEvent(event)
 

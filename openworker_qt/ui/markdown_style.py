@@ -22,6 +22,7 @@ without colours, never with a stall.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -123,6 +124,14 @@ def _fixed_families() -> list[str]:
     return [fixed.family(), "monospace"]
 
 
+def code_chars(block: QTextBlock) -> QTextCharFormat:
+    """The characters' format of a code block's line, without syntax colours."""
+    chars = block.begin().fragment().charFormat() if block.length() > 1 else block.charFormat()
+    chars.setFontFamilies(_fixed_families())
+    chars.clearForeground()
+    return chars
+
+
 PROPORTIONAL = QTextBlockFormat.LineHeightTypes.ProportionalHeight.value
 HEADING_TOP, HEADING_BOTTOM = 14, 4  # px around a heading (tight on its paragraph, apart above)
 
@@ -149,7 +158,7 @@ def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> No
             chars.setFontFamilies(families)
             cursor.mergeCharFormat(chars)
             if not is_code(block.next()):
-                _highlight(doc, group, dark)
+                highlight_code(doc, group, dark)
                 group = []
         else:
             level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
@@ -190,7 +199,9 @@ def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> No
         doc.setProperty(HAS_CODE, True)  # painting looks for boxes only then
 
 
-def _highlight(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None:
+def highlight_code(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None:
+    """Syntax colours on the lines ``blocks`` of a code block (its language is the
+    first one's)."""
     language = blocks[0].blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
     lexer = _LEXERS.get(language.strip().lower()) if language else None
     if lexer is None:
@@ -200,8 +211,18 @@ def _highlight(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None
         tokens = list(lexer.get_tokens("\n".join(lines)))
     except Exception:  # a lexer bug must never cost the reply
         return
-    row, col = 0, 0
     cursor = QTextCursor(doc)
+    cursor.beginEditBlock()  # (one change for the layout, not one per token)
+    try:
+        _colour_tokens(cursor, blocks, tokens, dark)
+    finally:
+        cursor.endEditBlock()
+
+
+def _colour_tokens(cursor: QTextCursor, blocks: list[QTextBlock], tokens: list[Any],
+                   dark: bool) -> None:
+    formats: dict[str, QTextCharFormat] = {}
+    row, col = 0, 0
     for token, value in tokens:
         colour = _token_colour(token, dark)
         for i, piece in enumerate(value.split("\n")):
@@ -213,8 +234,10 @@ def _highlight(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None
                 pos = blocks[row].position() + col
                 cursor.setPosition(pos)
                 cursor.setPosition(pos + len(piece), QTextCursor.MoveMode.KeepAnchor)
-                chars = QTextCharFormat()
-                chars.setForeground(QColor(colour))
+                chars = formats.get(colour)
+                if chars is None:
+                    chars = formats[colour] = QTextCharFormat()
+                    chars.setForeground(QColor(colour))
                 cursor.mergeCharFormat(chars)
             col += len(piece)
 
@@ -272,40 +295,76 @@ def _style_tables(doc: QTextDocument, start: int, dark: bool) -> None:
                     cursor.setBlockFormat(block_fmt)
 
 
-def code_groups(doc: QTextDocument) -> list[tuple[QRectF, str]]:
-    """Each fenced code block's box (document coordinates) and its text."""
+def _blocks_near(doc: QTextDocument, clip: QRectF | None) -> Iterator[QTextBlock]:
+    """The blocks whose boxes may meet ``clip`` (document coordinates; every block
+    when None), in order: from the start of the code group or table the first one
+    belongs to, up to the first block below ``clip`` outside a table (a table row's
+    cells sit side by side, so their tops do not grow block after block). A long
+    reply is one row: painting it walked all its blocks on every frame."""
+    if clip is None:
+        block = doc.begin()
+        while block.isValid():
+            yield block
+            block = block.next()
+        return
     layout = doc.documentLayout()
-    out: list[tuple[QRectF, str]] = []
-    block = doc.begin()
-    first: QTextBlock | None = None
-    lines: list[str] = []
+    tables = [(f.firstPosition(), f.lastPosition()) for f in doc.rootFrame().childFrames()]
+    # (a code box reaches CODE_PAD below its last line and COPY_H above its first)
+    pos = layout.hitTest(QPointF(0, max(0.0, clip.top() - CODE_PAD - 1)), Qt.HitTestAccuracy.FuzzyHit)
+    block = doc.findBlock(max(0, pos))
+    for first, last in tables:
+        if first <= block.position() <= last:
+            block = doc.findBlock(first)
+    while is_code(block.previous()):
+        block = block.previous()
+    bottom = clip.bottom() + COPY_H + 1
     while block.isValid():
-        if is_code(block):
-            if first is None:
-                first, lines = block, []
-            lines.append(block.text())
-            if not is_code(block.next()):
-                top = layout.blockBoundingRect(first)
-                bottom = layout.blockBoundingRect(block)
-                y0 = top.top() - CODE_PAD - (COPY_H - CODE_PAD)
-                y1 = bottom.bottom() + CODE_PAD
-                out.append((QRectF(0, y0, doc.textWidth(), y1 - y0), "\n".join(lines)))
-                first = None
+        if layout.blockBoundingRect(block).top() > bottom and not is_code(block.previous()) \
+                and not any(a <= block.position() <= b for a, b in tables):
+            return
+        yield block
         block = block.next()
-    return out
+
+
+def _code_runs(doc: QTextDocument, clip: QRectF | None = None) -> Iterator[list[QTextBlock]]:
+    """The blocks of each fenced code block near ``clip`` (see :func:`_blocks_near`)."""
+    run: list[QTextBlock] = []
+    for block in _blocks_near(doc, clip):
+        if is_code(block):
+            run.append(block)
+            if not is_code(block.next()):
+                yield run
+                run = []
+        elif run:  # (the walk stopped inside a run: it never does, kept safe)
+            yield run
+            run = []
+    if run:
+        yield run
+
+
+def _code_box(doc: QTextDocument, run: list[QTextBlock]) -> QRectF:
+    layout = doc.documentLayout()
+    top = layout.blockBoundingRect(run[0])
+    bottom = layout.blockBoundingRect(run[-1])
+    y0 = top.top() - CODE_PAD - (COPY_H - CODE_PAD)
+    y1 = bottom.bottom() + CODE_PAD
+    return QRectF(0, y0, doc.textWidth(), y1 - y0)
+
+
+def code_groups(doc: QTextDocument, clip: QRectF | None = None) -> list[tuple[QRectF, str]]:
+    """Each fenced code block's box (document coordinates) and its text (near ``clip``
+    when given)."""
+    return [(_code_box(doc, run), "\n".join(b.text() for b in run)) for run in _code_runs(doc, clip)]
 
 
 def code_languages(doc: QTextDocument) -> list[str]:
     """Each fenced code block's language ("python"; '' when the fence names none), in
     the order of :func:`code_groups`."""
-    out: list[str] = []
-    block = doc.begin()
-    while block.isValid():
-        if is_code(block) and not is_code(block.previous()):
-            out.append(block.blockFormat().stringProperty(
-                QTextFormat.Property.BlockCodeLanguage).strip())
-        block = block.next()
-    return out
+    return [_language(run[0]) for run in _code_runs(doc)]
+
+
+def _language(block: QTextBlock) -> str:
+    return block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage).strip()
 
 
 def copy_button_rect(box: QRectF) -> QRectF:
@@ -316,7 +375,7 @@ def copy_button_at(doc: QTextDocument, point: QPointF) -> str | None:
     """The code under a code block's Copy button at ``point`` (document coordinates)."""
     if not doc.property(HAS_CODE):
         return None
-    for box, text in code_groups(doc):
+    for box, text in code_groups(doc, QRectF(point.x(), point.y() - COPY_H, 1, 2 * COPY_H)):
         if copy_button_rect(box).adjusted(-4, -4, 4, 4).contains(point):
             return text
     return None
@@ -328,56 +387,62 @@ def anchor_at(doc: QTextDocument, point: QPointF) -> str:
 
 def paint_decorations(painter: QPainter, doc: QTextDocument, fill: QColor,
                       bar: QColor | None = None, label: QColor | None = None,
-                      copy_text: str = "Copy") -> None:
+                      copy_text: str = "Copy", clip: QRectF | None = None) -> None:
     """Code boxes (with their Copy button), inline code boxes and quote bars
-    (``painter`` is translated to the document's origin)."""
-    layout = doc.documentLayout()
+    (``painter`` is translated to the document's origin); only those near ``clip``
+    (document coordinates) when given."""
     painter.save()
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(fill)
     has_code = bool(doc.property(HAS_CODE))
     if has_code:
-        for (box, _text), language in zip(code_groups(doc), code_languages(doc), strict=True):
+        for run in _code_runs(doc, clip):
+            box = _code_box(doc, run)
             painter.drawRoundedRect(box, 6, 6)
             if label is not None:
-                painter.save()
-                font = painter.font()
-                font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
-                painter.setFont(font)
-                button = copy_button_rect(box)
-                if bar is not None:  # a real button: a hairline round it
-                    painter.setPen(bar)
-                    painter.setBrush(Qt.BrushStyle.NoBrush)
-                    painter.drawRoundedRect(button, 4, 4)
-                painter.setPen(label)
-                painter.drawText(button, Qt.AlignmentFlag.AlignCenter, copy_text)
-                if language:  # the language, at the top left of the box
-                    head = QRectF(box.left() + CODE_PAD, button.top(), button.left() - box.left()
-                                  - 2 * CODE_PAD, button.height())
-                    painter.drawText(head, int(Qt.AlignmentFlag.AlignLeft
-                                               | Qt.AlignmentFlag.AlignVCenter), language)
-                painter.restore()
-    block = doc.begin()
-    while block.isValid():
-        if not is_code(block):
-            fmt = block.blockFormat()
-            level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
-            if bar is not None and isinstance(level, int) and level > 0:
-                rect = layout.blockBoundingRect(block)
-                painter.save()
-                painter.setBrush(bar)
-                for n in range(level):
-                    x = QUOTE_INDENT * n + 2
-                    painter.drawRoundedRect(QRectF(x, rect.top(), 3, rect.height()), 1.5, 1.5)
-                painter.restore()
-            if has_code:
-                it = block.begin()
-                while not it.atEnd():
-                    frag = it.fragment()
-                    if frag.charFormat().hasProperty(CODE_INLINE):
-                        _inline_box(painter, block, frag.position(), frag.length(), layout)
-                    it += 1
-        block = block.next()
+                _copy_button(painter, box, _language(run[0]), bar, label, copy_text)
+    layout = doc.documentLayout()
+    for block in _blocks_near(doc, clip):
+        if is_code(block):
+            continue
+        fmt = block.blockFormat()
+        level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
+        if bar is not None and isinstance(level, int) and level > 0:
+            rect = layout.blockBoundingRect(block)
+            painter.save()
+            painter.setBrush(bar)
+            for n in range(level):
+                x = QUOTE_INDENT * n + 2
+                painter.drawRoundedRect(QRectF(x, rect.top(), 3, rect.height()), 1.5, 1.5)
+            painter.restore()
+        if has_code:
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                if frag.charFormat().hasProperty(CODE_INLINE):
+                    _inline_box(painter, block, frag.position(), frag.length(), layout)
+                it += 1
+    painter.restore()
+
+
+def _copy_button(painter: QPainter, box: QRectF, language: str, bar: QColor | None,
+                 label: QColor, copy_text: str) -> None:
+    """A code box's Copy button, and its language at the top left."""
+    painter.save()
+    font = painter.font()
+    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+    painter.setFont(font)
+    button = copy_button_rect(box)
+    if bar is not None:  # a real button: a hairline round it
+        painter.setPen(bar)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(button, 4, 4)
+    painter.setPen(label)
+    painter.drawText(button, Qt.AlignmentFlag.AlignCenter, copy_text)
+    if language:
+        head = QRectF(box.left() + CODE_PAD, button.top(), button.left() - box.left()
+                      - 2 * CODE_PAD, button.height())
+        painter.drawText(head, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), language)
     painter.restore()
 
 

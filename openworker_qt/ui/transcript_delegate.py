@@ -601,15 +601,16 @@ class TranscriptDelegate(QStyledItemDelegate):
                   color: QColor, colours: design.Colors | None = None) -> None:
         painter.save()
         painter.translate(x, y)
+        # Only the blocks inside the viewport are drawn: a long reply is one tall row.
+        visible = self.view.viewport().rect()
+        clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())
         if colours is not None:
             paint_decorations(painter, doc, colours.q("sunken"), colours.q("border"), colours.q("muted"),
-                              QCoreApplication.translate("Transcript", "Copy"))
+                              QCoreApplication.translate("Transcript", "Copy"), clip)
         ctx = QAbstractTextDocumentLayout.PaintContext()
         ctx.palette.setColor(QPalette.ColorRole.Text, color)
         if colours is not None:
             ctx.palette.setColor(QPalette.ColorRole.Link, colours.q("link"))
-        # Only the blocks inside the viewport are drawn: a long reply is one tall row.
-        visible = self.view.viewport().rect()
-        ctx.clip = QRectF(0, visible.top() - y, doc.size().width() + 1, visible.height())
+        ctx.clip = clip
         doc.documentLayout().draw(painter, ctx)
         painter.restore()

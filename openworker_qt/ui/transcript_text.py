@@ -26,7 +26,14 @@ from PySide6.QtGui import (
 from openworker_qt.qt.transcript_items import TranscriptItem, first_line
 from openworker_qt.qt.wording import arguments_text, notice_text, rule_text, status_text, tool_title
 from openworker_qt.ui import design
-from openworker_qt.ui.markdown_style import is_code, paint_decorations, style_markdown
+from openworker_qt.ui.markdown_style import (
+    CODE_PAD,
+    code_chars,
+    highlight_code,
+    is_code,
+    paint_decorations,
+    style_markdown,
+)
 
 # A long pasted message is shown folded: its first lines and "Show all".
 COLLAPSE_LINES = 14
@@ -108,6 +115,11 @@ class StreamingDocument:
         self.text = ""
         self._stable = 0  # chars of ``text`` rendered as finished blocks
         self._tail_pos = 0  # document position where the tail's blocks begin
+        # The tail is a code block still open: where its body starts in ``text``, its
+        # fence, and how many of its lines are highlighted (see _grow_code).
+        self._body_at = -1
+        self._fence = ""
+        self._lit = 0
 
     def set_width(self, width: int) -> None:
         if self.doc.textWidth() != width:
@@ -116,6 +128,10 @@ class StreamingDocument:
     def update(self, text: str) -> None:
         if text == self.text:
             return
+        if self._body_at >= 0 and text.startswith(self.text) and self._grow_code(text):
+            self.text = text
+            return
+        self._body_at = -1
         if not text.startswith(self.text[: self._stable]):  # not an append: start over
             self.doc.clear()
             self._stable = self._tail_pos = 0
@@ -130,7 +146,69 @@ class StreamingDocument:
             self._tail_pos = cursor.position()
         if len(text) > boundary:
             self._insert(cursor, text[boundary:])
+            self._open_code(text, boundary)
         self.text = text
+
+    def _open_code(self, text: str, boundary: int) -> None:
+        """The tail just rendered is a fenced code block still open: later deltas
+        grow it line by line (:meth:`_grow_code`) instead of rendering it again."""
+        tail = text[boundary:]
+        lead = len(tail) - len(tail.lstrip("\n"))
+        head, sep, body = tail[lead:].partition("\n")
+        fence = head.strip()[:3]
+        lines = _code_lines(body)
+        if not sep or fence not in ("```", "~~~") or not head.lstrip().startswith(fence) \
+                or not lines or any(line.strip().startswith(fence) for line in lines):
+            return
+        block = self.doc.lastBlock()
+        for line in reversed(lines):  # the document's last blocks are the body's lines
+            if not is_code(block) or block.text() != line:
+                return
+            block = block.previous()
+        self._body_at = boundary + lead + len(head) + 1
+        self._fence = fence
+        self._lit = len(lines) if body.endswith("\n") else len(lines) - 1
+
+    def _grow_code(self, text: str) -> bool:
+        """Append to the open code block what ``text`` adds to it: the last line's
+        new characters, then a block per new line, each highlighted once complete
+        (the whole block is rendered and highlighted again once its fence closes).
+        False, with nothing changed, when the new text might close the block."""
+        old = _code_lines(self.text[self._body_at:])
+        body = text[self._body_at:]
+        new = _code_lines(body)
+        k = len(old) - 1
+        if any(line.strip().startswith(self._fence) for line in new[k:]):
+            return False
+        last = self.doc.lastBlock()
+        cursor = QTextCursor(last)
+        cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+        chars = code_chars(last)
+        cursor.insertText(new[k][len(old[k]):], chars)
+        if len(new) > len(old):
+            fmt = last.blockFormat()
+            fmt.setBottomMargin(0)  # (the box's room below moves to the new last line)
+            cursor.setBlockFormat(fmt)
+            fmt.setTopMargin(0)
+            for i, line in enumerate(new[k + 1:]):
+                if i == len(new) - k - 2:
+                    fmt.setBottomMargin(2 * CODE_PAD)
+                cursor.insertBlock(fmt, chars)
+                cursor.insertText(line, chars)
+        done = len(new) if body.endswith("\n") else len(new) - 1
+        if done > self._lit:
+            block = self.doc.lastBlock()
+            for _ in range(len(new) - 1 - self._lit):
+                block = block.previous()
+            for _ in range(done - self._lit):
+                whole_line = QTextCursor(block)
+                whole_line.movePosition(QTextCursor.MoveOperation.EndOfBlock,
+                                        QTextCursor.MoveMode.KeepAnchor)
+                whole_line.setCharFormat(chars)  # (colours of the line's unfinished words go)
+                highlight_code(self.doc, [block], self.dark)
+                block = block.next()
+            self._lit = done
+        return True
 
     def _insert(self, cursor: QTextCursor, markdown: str) -> None:
         if cursor.position() == 0:
@@ -165,12 +243,21 @@ class StreamingDocument:
             # The fragment's first block is merged into the block the cursor made, and
             # takes its format: a code block's first line came out as a paragraph,
             # above the grey box. Give it the format a whole render gives it.
-            whole = QTextDocument()
-            whole.setMarkdown(markdown)
+            whole = QTextDocument()  # (the fence and its first line are enough)
+            whole.setMarkdown("\n".join(markdown.lstrip("\n").split("\n", 2)[:2]))
             first = whole.begin()
             if is_code(first):
                 QTextCursor(self.doc.findBlock(start)).setBlockFormat(first.blockFormat())
         style_code(self.doc, max(0, start - 1), self.dark)
+
+
+def _code_lines(body: str) -> list[str]:
+    """The blocks an open fenced code block's ``body`` is rendered as (a line each;
+    the importer makes no block of the empty text after a last newline)."""
+    lines = body.split("\n")
+    if body.endswith("\n"):
+        lines.pop()
+    return lines
 
 
 def user_html(item: TranscriptItem, dark: bool) -> str:

@@ -241,3 +241,32 @@ async def test_deepseek_cache_hits_count_as_cached_input(stub: StubServer) -> No
     assert used == Usage(input_tokens=1_000, output_tokens=20, cache_read_tokens=900)
     cost = PriceTable().cost("deepseek:deepseek-chat", used)
     assert cost == pytest.approx((100 * 0.28 + 900 * 0.028 + 20 * 0.42) / 1e6)
+
+
+@pytest.mark.parametrize("pattern", [
+    "openai:gpt-4o*", "bedrock:*anthropic.claude-opus-4*", "ollama:*", "*", "**", "a*b*c",
+    "openai:gpt-4o", "gemini:gemini-2.?-pro*", "x[ab]*", "*mini", "a*a", "",
+])
+@pytest.mark.parametrize("name", [
+    "openai:gpt-4o", "openai:gpt-4o-mini", "bedrock:us.anthropic.claude-opus-4-5-v1",
+    "ollama:llama3", "abc", "abbc", "ac", "a", "aa", "gemini:gemini-2.5-pro", "xb1", "",
+    "openai:o4-mini",
+])
+def test_a_price_pattern_matches_exactly_what_a_shell_glob_would(name: str, pattern: str) -> None:
+    from fnmatch import fnmatchcase
+
+    from openworker_qt.providers.pricing import glob_match
+
+    assert glob_match(name, pattern) == fnmatchcase(name, pattern)
+
+
+def test_the_shipped_prices_are_found_without_compiling_a_pattern() -> None:
+    import fnmatch
+
+    fnmatch._compile_pattern.cache_clear()
+    table = PriceTable()
+    for model in ("openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5", "bedrock:eu.anthropic.claude-haiku-4-5",
+                  "gemini:gemini-2.5-flash-lite", "somewhere:unknown"):
+        table.price(model)
+    assert fnmatch._compile_pattern.cache_info().currsize == 0
+    assert table.price("openai:gpt-4o-mini") == default_prices()["openai:gpt-4o-mini*"]

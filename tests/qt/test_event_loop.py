@@ -54,3 +54,26 @@ def test_generators_still_open_at_the_end_are_closed_by_shutdown(qloop: Any) -> 
     qloop.run_until_complete(start())
     qloop.run_until_complete(qloop.shutdown_asyncgens())
     assert closed == ["closed"]
+
+
+def test_the_loop_starts_worker_threads_only_as_work_needs_them(qloop: Any) -> None:
+    import threading
+
+    from openworker_qt.qt.event_loop import WORKERS
+
+    def workers() -> list[str]:
+        return [t.name for t in threading.enumerate() if t.name.startswith("openworker-worker")]
+
+    async def one_at_a_time() -> None:
+        for _ in range(5):
+            await asyncio.to_thread(lambda: None)
+
+    qloop.run_until_complete(one_at_a_time())
+    assert len(workers()) == 1  # (qasync's own executor started ten at the first call)
+    gate = threading.Barrier(4)
+
+    async def together() -> list[int]:
+        return await asyncio.gather(*(asyncio.to_thread(lambda: gate.wait(10)) for _ in range(4)))
+
+    assert sorted(qloop.run_until_complete(together())) == [0, 1, 2, 3]  # four ran at once
+    assert 4 <= len(workers()) <= WORKERS

@@ -16,7 +16,8 @@ from openworker_qt.qt import feature_check
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: Imported after the main window's first paint, on a worker thread (openworker_qt/deferred.py).
-DEFERRED = ("tomlkit", "openworker_qt.tools.web", "openworker_qt.tools.deliverables")
+DEFERRED = ("tomlkit", "openworker_qt.tools.web", "openworker_qt.tools.deliverables",
+            "openworker_qt.providers.pricing", "openworker_qt.core.engine")
 
 # The real app, started as `openworker-qt app` is; a finder reports each first import
 # of a watched module with its thread and whether the main window has painted yet
