@@ -75,6 +75,7 @@ from openworker_qt.ui.live_events import LiveEvents
 from openworker_qt.ui.outbox import Outbox
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.session_folder import FolderButton
+from openworker_qt.ui.session_header import SessionHeader, SidebarCollapse
 from openworker_qt.ui.session_loader import SessionLoader
 from openworker_qt.ui.session_pickers import SessionPickers
 from openworker_qt.ui.settings_store import SettingsStore
@@ -138,6 +139,7 @@ class MainWindow(QMainWindow):
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
+        self.header_slot = rl  # (the header goes on top once the deliverables panel exists)
         rl.addWidget(self.view, 1)
         rl.addWidget(self.banner)
         rl.addWidget(self.todo)
@@ -159,6 +161,10 @@ class MainWindow(QMainWindow):
         # squeezed to a few letters): the panel, then the window, make room instead.
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
+        self.collapse = SidebarCollapse(self.sidebar, settings.config_dir, self)
+        self.header = SessionHeader(self.composer, self.collapse,
+                                    self.artifacts_dock.toggleViewAction(), title=self._current_title)
+        self.header_slot.insertWidget(0, self.header)
         self.pickers = SessionPickers(self.composer, manager, settings,
                                       current=lambda: self.session_id,
                                       warn=self.banner.show_message, parent=self)
@@ -285,6 +291,7 @@ class MainWindow(QMainWindow):
         deliverables.setShortcut(QKeySequence("Ctrl+Shift+E"))
         deliverables.setObjectName("deliverables")
         w.addAction(deliverables)
+        w.addAction(self.collapse.action)
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("Check for &updates…"), None, self.check_for_updates, "checkUpdates")
 
@@ -336,6 +343,11 @@ class MainWindow(QMainWindow):
         self.sessions.set_pending(self.inbox.counts())
         if self.session_id:
             self.sidebar.select(self.session_id)
+        self.header.refresh()
+
+    def _current_title(self) -> str:
+        info = self.store.get_session(self.session_id) if self.session_id else None
+        return info.title if info is not None else ""
 
     def show_session(self, session_id: str) -> None:
         """Bring the window up showing ``session_id`` (selected in the sidebar)."""
@@ -408,6 +420,7 @@ class MainWindow(QMainWindow):
         self.composer.set_running(False)
         self.banner.hide()
         self.setWindowTitle(self.tr("OpenWorker Qt"))
+        self.header.refresh()
         self.composer.focus_message()
         self.status_line.refresh()
 
@@ -448,6 +461,7 @@ class MainWindow(QMainWindow):
             return
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
         self.pickers.show_session(info)
+        self.header.refresh()
         self.workspace_changed()
         self.composer.set_running(session_id in self.manager.running_sessions())
         self.banner.hide()

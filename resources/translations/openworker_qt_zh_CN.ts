@@ -7420,7 +7420,7 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <location filename="../../openworker_qt/qt/session_model.py" line="1" />
             <source>New session</source>
-            <translation>新会话</translation>
+            <translation>新建会话</translation>
         </message>
         <message>
             <location filename="../../openworker_qt/qt/session_model.py" line="1" />
@@ -7792,6 +7792,40 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Choose a model first: type or pick one in the model box next to Send, or connect a provider in Settings. Your message is still there.</source>
             <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SidebarCollapse</name>
+        <message>
+            <source>Session &amp;list</source>
+            <translation>会话列表(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Show or hide the session list ({key})</source>
+            <translation>显示或隐藏会话列表（{key}）</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionHeader</name>
+        <message>
+            <source>Session</source>
+            <translation>会话</translation>
+        </message>
+        <message>
+            <source>Session list</source>
+            <translation>会话列表</translation>
+        </message>
+        <message>
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <source>Show or hide the deliverables ({key})</source>
+            <translation>显示或隐藏成果文件（{key}）</translation>
+        </message>
+        <message>
+            <source>New session</source>
+            <translation>新建会话</translation>
         </message>
     </context>
 </TS>
