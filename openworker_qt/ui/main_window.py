@@ -60,7 +60,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui import tab_ring
+from openworker_qt.ui import file_chip, tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
@@ -329,6 +329,8 @@ class MainWindow(QMainWindow):
         self.view.retry_requested.connect(self.retry)
         self.view.resend_requested.connect(self.submit_message)
         self.view.edit_requested.connect(self.composer.set_draft)
+        self.view.file_open_requested.connect(
+            lambda path: file_chip.open_file(path, self.artifacts, self.artifacts_dock))
         self.view.empty_state.example_chosen.connect(self.composer.set_draft)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))

@@ -96,10 +96,12 @@ class _Elided(QLabel):
 
 def _flat_button(action: QAction, icon_name: str, parent: QWidget) -> QToolButton:
     button = QToolButton(parent)
-    # (the icon is the action's: a button takes its action's icon on every change)
-    design.follow_scheme(button, lambda: action.setIcon(
+    # (not the action's own button: a checked action would draw it pressed in)
+    design.follow_scheme(button, lambda: button.setIcon(
         icons.icon(icon_name, "muted", (design.ICON_SIZE["medium"],))))
-    button.setDefaultAction(action)
+    button.clicked.connect(action.trigger)
+    button.setToolTip(action.toolTip())
+    action.changed.connect(lambda: button.setToolTip(action.toolTip()))
     button.setAutoRaise(True)
     button.setIconSize(QSize(design.ICON_SIZE["medium"], design.ICON_SIZE["medium"]))
     button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -128,8 +130,16 @@ class SessionHeader(QWidget):
         self.sidebar_button.setAccessibleName(self.tr("Session list"))
         self.deliverables_button = _flat_button(deliverables, "file", self)
         self.deliverables_button.setAccessibleName(self.tr("Deliverables"))
-        deliverables.setToolTip(self.tr("Show or hide the deliverables ({key})").format(
-            key=deliverables.shortcut().toString(QKeySequence.SequenceFormat.NativeText)))
+
+        def tip() -> None:  # (the window gives the action its shortcut after this)
+            key = deliverables.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            text = (self.tr("Show or hide the deliverables ({key})").format(key=key) if key
+                    else self.tr("Show or hide the deliverables"))
+            if deliverables.toolTip() != text:
+                deliverables.setToolTip(text)
+
+        deliverables.changed.connect(tip)
+        tip()
         middle = QWidget(self)
         column = QVBoxLayout(middle)
         column.setContentsMargins(0, 0, 0, 0)

@@ -7827,5 +7827,92 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>New session</source>
             <translation>新建会话</translation>
         </message>
+        <message>
+            <source>Show or hide the deliverables</source>
+            <translation>显示或隐藏成果文件</translation>
+        </message>
+    </context>
+    <context>
+        <name>FileChip</name>
+        <message>
+            <source>Markdown document</source>
+            <translation>Markdown 文档</translation>
+        </message>
+        <message>
+            <source>PDF document</source>
+            <translation>PDF 文档</translation>
+        </message>
+        <message>
+            <source>Word document</source>
+            <translation>Word 文档</translation>
+        </message>
+        <message>
+            <source>Spreadsheet</source>
+            <translation>电子表格</translation>
+        </message>
+        <message>
+            <source>Table (CSV)</source>
+            <translation>表格（CSV）</translation>
+        </message>
+        <message>
+            <source>Slide deck</source>
+            <translation>幻灯片</translation>
+        </message>
+        <message>
+            <source>Web page</source>
+            <translation>网页</translation>
+        </message>
+        <message>
+            <source>Text file</source>
+            <translation>文本文件</translation>
+        </message>
+        <message>
+            <source>Data (JSON)</source>
+            <translation>数据（JSON）</translation>
+        </message>
+        <message>
+            <source>Python script</source>
+            <translation>Python 脚本</translation>
+        </message>
+        <message>
+            <source>Image</source>
+            <translation>图片</translation>
+        </message>
+        <message>
+            <source>{kind} file</source>
+            <translation>{kind} 文件</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>{n} bytes</source>
+            <translation>{n} 字节</translation>
+        </message>
+        <message>
+            <source>{n} KB</source>
+            <translation>{n} KB</translation>
+        </message>
+        <message>
+            <source>{n} MB</source>
+            <translation>{n} MB</translation>
+        </message>
+        <message>
+            <source>Open ›</source>
+            <translation>打开 ›</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>在文件夹中显示</translation>
+        </message>
+        <message>
+            <source>Copy path</source>
+            <translation>复制路径</translation>
+        </message>
     </context>
 </TS>

@@ -96,3 +96,10 @@ def test_header_buttons_are_named_for_screen_readers(qloop, make_desktop) -> Non
     assert window.header.deliverables_button.accessibleName() == "Deliverables"
     act(qloop, window.header.deliverables_button.click)
     assert window.artifacts_dock.isVisible()
+
+
+def test_header_buttons_say_their_shortcuts(qloop, make_desktop) -> None:
+    window = make_desktop().window
+    assert window.header.sidebar_button.toolTip() == "Show or hide the session list (Ctrl+B)"
+    assert window.header.deliverables_button.toolTip() == "Show or hide the deliverables (Ctrl+Shift+E)"
+    assert not window.header.sidebar_button.isCheckable()
