@@ -6858,6 +6858,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>no</source>
             <translation>否</translation>
         </message>
+        <message>
+            <source>Allowed: you allowed “{prefix}” commands for this session</source>
+            <translation>已允许：你在此会话中允许了“{prefix}”命令</translation>
+        </message>
+        <message>
+            <source>Allowed: you allowed changes in {folder} for this session</source>
+            <translation>已允许：你在此会话中允许修改 {folder}</translation>
+        </message>
+        <message>
+            <source>You approved it, and allowed commands like it for this session</source>
+            <translation>你批准了它，并在此会话中允许同类命令</translation>
+        </message>
+        <message>
+            <source>You approved it, and allowed changes in its folder for this session</source>
+            <translation>你批准了它，并在此会话中允许修改它所在的文件夹</translation>
+        </message>
     </context>
     <context>
         <name>UpdatePrompt</name>
@@ -7913,6 +7929,29 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Copy path</source>
             <translation>复制路径</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalAlways</name>
+        <message>
+            <source>A&amp;lways allow “{prefix}” commands</source>
+            <translation>始终允许“{prefix}”命令(&amp;L)</translation>
+        </message>
+        <message>
+            <source>For the rest of this session, run commands starting with “{prefix}” without asking, as long as the rest of each command only reads inside your folders</source>
+            <translation>在此会话余下的时间里，以“{prefix}”开头的命令无需询问即可运行，前提是每条命令的其余部分只读取你的文件夹中的内容</translation>
+        </message>
+        <message>
+            <source>A&amp;lways allow changes in {folder}</source>
+            <translation>始终允许修改 {folder}(&amp;L)</translation>
+        </message>
+        <message>
+            <source>For the rest of this session, change files in {folder} without asking</source>
+            <translation>在此会话余下的时间里，无需询问即可修改 {folder} 中的文件</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>始终允许</translation>
         </message>
     </context>
 </TS>
