@@ -72,6 +72,7 @@ from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
 from openworker_qt.ui.grant_dialog import grant_part
 from openworker_qt.ui.inbox_presenter import InboxPresenter
 from openworker_qt.ui.live_events import LiveEvents
+from openworker_qt.ui.motion import ToolProgress
 from openworker_qt.ui.outbox import Outbox
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.session_folder import FolderButton
@@ -132,6 +133,8 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()
         self.view.setModel(self.transcript)
+        self.tool_progress = ToolProgress(self.view, self.view.delegate.tool_card_rect)
+        self.tool_progress.watch(self.transcript)
         self.banner = Banner()
         self.composer = Composer()
         self.todo = TodoPanel()

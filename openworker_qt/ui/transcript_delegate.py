@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt.transcript_items import TranscriptItem, first_line
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.ui import design, file_chip
+from openworker_qt.ui import design, file_chip, motion
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
 from openworker_qt.ui.markdown_style import highlighter_ready, paint_decorations
@@ -483,8 +483,10 @@ class TranscriptDelegate(QStyledItemDelegate):
                 y += int(doc.size().height()) + 4
             if item.text or not item.reasoning:
                 colours = design.colors(pal)
-                self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
-                               colours)
+                body = self._doc(item, "body", width)
+                self._draw_doc(painter, body, rect.left(), y, text_color, colours)
+                if item.streaming and item.text:  # the words still coming: a caret after them
+                    motion.paint_caret(painter, body, rect.left(), y, colours.q("accent"))
         elif item.kind == "tool":
             colours = design.colors(pal)
             role = {"awaiting": "warning", "asking": "warning", "error": "danger",
@@ -494,6 +496,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setBrush(colours.q("raised") if not dark else mix(base, text_color, 0.05))
             card = rect.adjusted(0, 0, 0, -file_chip.extra_height(item, self.view.font()))
             painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), CARD_RADIUS, CARD_RADIUS)
+            if item.status == "running":
+                motion.paint_progress(painter, card, colours.q("accent"))
             if chip := self.chip_at(item, option.rect):
                 file_chip.paint(painter, chip[0], chip[1], self.view.font(), colours,
                                 self._icon("file", "accent"),
@@ -551,6 +555,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             x0 = left - 4
         return [(name, QRect(x0 + i * step, top, ACTION_BUTTON, ACTION_BUTTON)) for i, name in enumerate(names)]
+
+    def tool_card_rect(self, item: TranscriptItem, row_rect: QRect) -> QRect:
+        """Where a tool row's card is drawn (view coordinates; its file chip below it)."""
+        rect = QRect(self.column_left(row_rect), row_rect.top(), self._width(),
+                     row_rect.height() - self._gap(item))
+        return rect.adjusted(0, 0, 0, -file_chip.extra_height(item, self.view.font()))
 
     def chip_at(self, item: TranscriptItem,
                 row_rect: QRect) -> tuple[file_chip.ProducedFile, QRect] | None:
