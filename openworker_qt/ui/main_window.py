@@ -76,7 +76,7 @@ from openworker_qt.ui.motion import ToolProgress
 from openworker_qt.ui.outbox import Outbox
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.session_folder import FolderButton
-from openworker_qt.ui.session_header import SessionHeader, SidebarCollapse
+from openworker_qt.ui.session_header import IconWhenNarrow, SessionHeader, SidebarCollapse
 from openworker_qt.ui.session_loader import SessionLoader
 from openworker_qt.ui.session_pickers import SessionPickers
 from openworker_qt.ui.settings_store import SettingsStore
@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         self.collapse = SidebarCollapse(self.sidebar, settings.config_dir, self)
+        IconWhenNarrow(self.sidebar.new_button)  # a squeezed list: no "New sessio"
         self.header = SessionHeader(self.composer, self.collapse,
                                     self.artifacts_dock.toggleViewAction(), title=self._current_title)
         self.header_slot.insertWidget(0, self.header)

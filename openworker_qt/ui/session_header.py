@@ -15,9 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
-from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QGridLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from openworker_qt.ui import design, icons
 from openworker_qt.ui.composer import Composer
@@ -65,6 +73,30 @@ class SidebarCollapse(QObject):
             # the focus does not stay on a hidden widget: the window moves it on
             window = self.sidebar.window()
             window.focusNextChild()
+
+
+class IconWhenNarrow(QObject):
+    """A button with an icon and words shows the icon alone when it is too narrow
+    for its words ("New sessio" was cut off in a squeezed session list); its
+    tooltip and accessible name keep the words."""
+
+    def __init__(self, button: QAbstractButton) -> None:
+        super().__init__(button)
+        self.button = button
+        self.words = button.text()
+        button.installEventFilter(self)
+
+    def needed(self) -> int:
+        fm = self.button.fontMetrics()
+        icon = self.button.iconSize().width() if not self.button.icon().isNull() else 0
+        return fm.horizontalAdvance(self.words.replace("&", "")) + icon + 4 * design.SPACE["s"]
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.button and event.type() == QEvent.Type.Resize:
+            text = self.words if self.button.width() >= self.needed() else ""
+            if self.button.text() != text:
+                self.button.setText(text)
+        return False
 
 
 class _Elided(QLabel):

@@ -103,3 +103,18 @@ def test_header_buttons_say_their_shortcuts(qloop, make_desktop) -> None:
     assert window.header.sidebar_button.toolTip() == "Show or hide the session list (Ctrl+B)"
     assert window.header.deliverables_button.toolTip() == "Show or hide the deliverables (Ctrl+Shift+E)"
     assert not window.header.sidebar_button.isCheckable()
+
+
+def test_a_squeezed_list_shows_new_session_as_its_icon(qloop, make_desktop) -> None:
+    window = make_desktop().window
+    button = window.sidebar.new_button
+    split = window.centralWidget()
+    split.setSizes([100, 700])  # the list squeezed, as at 800 px
+    wait_for(qloop, lambda: button.width() < 100, what="the squeeze")
+    assert button.text() == ""  # the icon alone, not "New sessio"
+    assert button.accessibleName() == "New session" and "new session" in button.toolTip()
+    window.resize(1200, 700)
+    wait_for(qloop, lambda: window.width() == 1200, what="a wider window", timeout=5)
+    split.setSizes([300, 900])
+    wait_for(qloop, lambda: button.width() > 200, what="room again", timeout=5)
+    assert button.text() == "New session"
