@@ -31,37 +31,40 @@ def _short(text: str) -> str:
 
 def wider_outcome(request: ApprovalRequest) -> ApprovalOutcome | None:
     """The answer the button gives, or None when the card offers none."""
-    if not request.always_scope:
+    words = scope_words(request.risk.value, request.always_scope)
+    return ApprovalOutcome(words[2]) if words is not None else None
+
+
+def scope_words(risk: str, scope: str | None) -> tuple[str, str, str] | None:
+    """(button text, description, answer) for the bound ``scope`` of a call of
+    ``risk`` ("exec", "write_local"), or None when there is none to offer."""
+    if not scope:
         return None
-    if request.risk is RiskClass.EXEC:
-        return ApprovalOutcome.ALWAYS_PREFIX
-    if request.risk is RiskClass.WRITE_LOCAL:
-        return ApprovalOutcome.ALWAYS_FOLDER
+    if risk == RiskClass.EXEC.value:
+        return (_t("A&lways allow “{prefix}” commands").format(prefix=_short(scope)),
+                _t("For the rest of this session, run commands starting with “{prefix}” "
+                   "without asking, as long as the rest of each command only reads inside "
+                   "your folders").format(prefix=scope),
+                ApprovalOutcome.ALWAYS_PREFIX.value)
+    if risk == RiskClass.WRITE_LOCAL.value:
+        name = Path(scope).name or scope
+        return (_t("A&lways allow changes in {folder}").format(folder=_short(name)),
+                _t("For the rest of this session, change files in {folder} without asking"
+                   ).format(folder=scope),
+                ApprovalOutcome.ALWAYS_FOLDER.value)
     return None
 
 
 def scope_button(request: ApprovalRequest, parent: QWidget) -> QPushButton | None:
     """The button for ``request``'s offered bound, or None."""
-    outcome = wider_outcome(request)
-    scope = request.always_scope or ""
-    if outcome is ApprovalOutcome.ALWAYS_PREFIX:
-        button = QPushButton(_t("A&lways allow “{prefix}” commands").format(prefix=_short(scope)),
-                             parent)
-        button.setAccessibleDescription(_t(
-            "For the rest of this session, run commands starting with “{prefix}” without "
-            "asking, as long as the rest of each command only reads inside your folders"
-        ).format(prefix=scope))
-    elif outcome is ApprovalOutcome.ALWAYS_FOLDER:
-        name = Path(scope).name or scope
-        button = QPushButton(_t("A&lways allow changes in {folder}").format(folder=_short(name)),
-                             parent)
-        button.setAccessibleDescription(_t(
-            "For the rest of this session, change files in {folder} without asking"
-        ).format(folder=scope))
-    else:
+    words = scope_words(request.risk.value, request.always_scope)
+    if words is None:
         return None
+    text, description, outcome = words
+    button = QPushButton(text, parent)
     button.setObjectName("alwaysScope")
     button.setAccessibleName(_t("Always allow"))
-    button.setToolTip(button.accessibleDescription())
-    button.setProperty("outcome", outcome.value)
+    button.setAccessibleDescription(description)
+    button.setToolTip(description)
+    button.setProperty("outcome", outcome)
     return button

@@ -88,3 +88,29 @@ def test_always_for_a_folders_writes(qtbot, qloop, make_desktop, tmp_path: Path)
     assert rows["w2"].rule.startswith("session:always_folder:")
     assert rule_text(rows["w2"].rule) == "Allowed: you allowed changes in outputs for this session"
     assert len([i for i in desktop.runtime.inbox.items()]) == 1  # one ask for both writes
+
+
+def test_the_inbox_window_offers_the_same_wider_always(qtbot, qloop, make_desktop,
+                                                       tmp_path: Path) -> None:
+    (tmp_path / "ws" / "outputs").mkdir(parents=True)
+    desktop = make_desktop(WRITES)
+    window = desktop.window
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "write the brief")
+        await until(lambda: _card(window) is not None, what="the card")
+        inbox = desktop.show_inbox()
+        await until(lambda: inbox.model.rowCount() == 1 and inbox.current_item() is not None,
+                    what="the inbox row")
+        seen["label"] = inbox.always.text().replace("&", "")
+        seen["visible"] = inbox.always.isVisible()
+        qtbot.mouseClick(inbox.always, Qt.MouseButton.LeftButton)
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+
+    run(qloop, scenario)
+    assert seen == {"label": "Always allow changes in outputs", "visible": True}
+    item = desktop.runtime.inbox.items()[0]
+    assert (item.resolution, item.resolved_by) == ("always_folder", "inbox")
+    rows = {r.call_id: r for r in window.transcript.items if r.kind == "tool"}
+    assert rows["w2"].rule.startswith("session:always_folder:")
