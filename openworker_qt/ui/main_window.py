@@ -41,6 +41,7 @@ from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QKeySequence,
+    QPalette,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -169,6 +170,8 @@ class MainWindow(QMainWindow):
         self.header = SessionHeader(self.composer, self.collapse,
                                     self.artifacts_dock.toggleViewAction(), title=self._current_title)
         self.header_slot.insertWidget(0, self.header)
+        self.composer.setAutoFillBackground(True)  # the page runs on under the message box
+        self.composer.setBackgroundRole(QPalette.ColorRole.Base)
         self.pickers = SessionPickers(self.composer, manager, settings,
                                       current=lambda: self.session_id,
                                       warn=self.banner.show_message, parent=self)

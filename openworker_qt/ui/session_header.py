@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt
-from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
+from PySide6.QtGui import QAction, QKeySequence, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QGridLayout,
@@ -151,6 +151,9 @@ class SessionHeader(QWidget):
         super().__init__(parent)
         self.setObjectName("sessionHeader")
         self.setAccessibleName(self.tr("Session"))
+        # on the transcript's own surface: one calm page, no band across its top
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
         self.composer = composer
         self._title = title
         grid = QGridLayout(self)

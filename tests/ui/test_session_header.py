@@ -118,3 +118,12 @@ def test_a_squeezed_list_shows_new_session_as_its_icon(qloop, make_desktop) -> N
     split.setSizes([300, 900])
     wait_for(qloop, lambda: button.width() > 200, what="room again", timeout=5)
     assert button.text() == "New session"
+
+
+def test_header_and_message_box_sit_on_the_transcripts_page(qloop, make_desktop) -> None:
+    window = make_desktop().window
+    wait_for(qloop, lambda: window.header.height() > 0, what="laid out")
+    page = window.view.viewport().palette().color(window.view.viewport().backgroundRole())
+    for strip in (window.header, window.composer):
+        corner = strip.grab().toImage().pixelColor(2, 2)
+        assert corner.name() == page.name(), (strip.objectName(), corner.name(), page.name())
