@@ -103,6 +103,15 @@ def test_a_written_file_gets_a_chip_that_opens_it(qtbot, qloop, make_desktop, tm
         menu.actions()[1].trigger()
         assert opened.urls[-1] == str(Path(made.path).parent)
         menu.close()
+        # from the keyboard: the menu key on the card's row opens the same menu
+        window.view.setCurrentIndex(window.transcript.index(window.transcript.tool_row("w1"), 0))
+        act(qloop, lambda: QApplication.sendEvent(window.view.viewport(), QContextMenuEvent(
+            QContextMenuEvent.Reason.Keyboard, QPoint(1, 1),
+            window.view.viewport().mapToGlobal(QPoint(1, 1)))))
+        assert window.view.file_menu is not menu and window.view.file_menu.isVisible()
+        window.view.file_menu.actions()[0].trigger()  # Open
+        assert window.artifacts.selected_path() == made.path
+        window.view.file_menu.close()
     finally:
         QDesktopServices.unsetUrlHandler("file")
 
