@@ -18,10 +18,19 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QMimeData, QPoint, QRect, QRectF, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QFont, QFontMetrics, QGuiApplication, QIcon, QPainter
-from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QDesktopServices,
+    QFont,
+    QFontMetrics,
+    QGuiApplication,
+    QIcon,
+    QPainter,
+)
+from PySide6.QtWidgets import QDockWidget, QListView, QMenu, QWidget
 
 from openworker_qt.qt.transcript_items import TranscriptItem
+from openworker_qt.qt.transcript_model import ITEM_ROLE
 from openworker_qt.ui import design
 
 #: The tools whose successful result is a file the user may want to open.
@@ -164,6 +173,10 @@ def paint(painter: QPainter, f: ProducedFile, box: QRect, base: QFont, colours: 
                      Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, open_label())
 
 
+class ChipPainter(Protocol):
+    def chip_at(self, item: TranscriptItem, row_rect: QRect) -> tuple[ProducedFile, QRect] | None: ...
+
+
 class Lister(Protocol):
     def add_path(self, path: str) -> None: ...
 
@@ -203,3 +216,18 @@ def menu(parent: QWidget, path: str, opened: Callable[[str], None], at: QPoint) 
     m.addAction(_t("Copy path"), lambda: copy_path(path))
     m.popup(at)
     return m
+
+
+def chip_menu(view: QListView, delegate: ChipPainter, event: QContextMenuEvent,
+              opened: Callable[[str], None]) -> QMenu | None:
+    """The menu of the chip under the pointer (or, from the menu key, of the current
+    row), shown; None when there is no chip there."""
+    keyboard = event.reason() == QContextMenuEvent.Reason.Keyboard
+    index = view.currentIndex() if keyboard else view.indexAt(event.pos())
+    if not index.isValid():
+        return None
+    chip = delegate.chip_at(index.data(ITEM_ROLE), view.visualRect(index))
+    if chip is None or (not keyboard and not chip[1].contains(event.pos())):
+        return None
+    at = chip[1].center() if keyboard else event.pos()
+    return menu(view, chip[0].path, opened, view.viewport().mapToGlobal(at))

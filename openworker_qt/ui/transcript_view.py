@@ -644,19 +644,10 @@ class TranscriptView(QListView):
         return False
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        """A file chip's menu: open, show in its folder, copy the path (from the
-        keyboard's menu key too, for the current row's chip)."""
-        pos = event.pos()
-        current = self.currentIndex()
-        if event.reason() == QContextMenuEvent.Reason.Keyboard and current.isValid():
-            chip = self.delegate.chip_at(current.data(ITEM_ROLE), self.visualRect(current))
-            pos = chip[1].center() if chip is not None else pos
-        kind, payload = self._target_at(pos)
-        if kind == "open-file":
-            self.file_menu = file_chip.menu(self, payload, self.file_open_requested.emit,
-                                            self.viewport().mapToGlobal(pos))
-            return
-        super().contextMenuEvent(event)
+        """A file chip's menu, from the mouse or the menu key (see file_chip)."""
+        self.file_menu = file_chip.chip_menu(self, self.delegate, event, self.file_open_requested.emit)
+        if self.file_menu is None:
+            super().contextMenuEvent(event)
 
     def _copy(self, text: str) -> None:
         self.copied = text
