@@ -89,7 +89,7 @@ from openworker_qt.ui.update_notice import AutoUpdateCheck, UpdateNotice
 from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.voice_answers import VoiceAnswers
-from openworker_qt.ui.window_state import remember_geometry
+from openworker_qt.ui.window_state import give_back_width, remember_geometry
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         # squeezed to a few letters): the panel, then the window, make room instead.
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
+        give_back_width(self, self.artifacts_dock)  # (it widened the window for good)
         self.collapse = SidebarCollapse(self.sidebar, settings.config_dir, self)
         IconWhenNarrow(self.sidebar.new_button)  # a squeezed list: no "New sessio"
         self.header = SessionHeader(self.composer, self.collapse,
