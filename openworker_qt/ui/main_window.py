@@ -318,6 +318,7 @@ class MainWindow(QMainWindow):
             loader=self.loader, outbox=self.outbox, usage=self.usage,
             current=lambda: self.session_id, shows=self.shows, listed=self.refresh_sessions,
             parent=self)
+        self.live.first_deliverable.connect(self.artifacts_dock.show)  # its panel comes up
         inbox = self.inbox
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
         # Sessions created or renamed by another process (the CLI) appear in the list.

@@ -128,3 +128,37 @@ def test_only_a_call_that_produced_a_file_gets_a_chip() -> None:
     assert file_chip.produced_file(TranscriptItem(kind="tool", name="write_file", status="denied",
                                                   arguments={"path": "a.md"})) is None
     assert file_chip.produced_file(TranscriptItem(kind="tool", name="write_file", status="ok")) is None
+
+
+def test_the_first_deliverable_of_a_session_brings_its_panel_up(qloop, make_desktop) -> None:
+    content = [{"type": "heading", "text": "Brief", "level": 1},
+               {"type": "paragraph", "text": "Twelve seats."}]
+    turns = [
+        {"tool_calls": [{"id": "d1", "name": "create_deliverable",
+                         "arguments": {"path": "outputs/brief.md", "format": "md",
+                                       "title": "Renewal brief", "content": content}}]},
+        {"text": "The brief is in outputs/."},
+        {"tool_calls": [{"id": "d2", "name": "create_deliverable",
+                         "arguments": {"path": "outputs/notes.md", "format": "md",
+                                       "title": "Notes", "content": content}}]},
+        {"text": "And the notes."},
+    ]
+    desktop = make_desktop(turns)
+    window = desktop.window
+    window.composer.mode.setCurrentText("auto")
+
+    async def turn(text: str) -> None:
+        window.submit_message(text)
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id),
+                    what="turn end")
+
+    assert not window.artifacts_dock.isVisible()
+    run(qloop, lambda: turn("Write the brief"))
+    assert window.artifacts_dock.isVisible()  # the first deliverable: the panel came up
+    row = window.transcript.item(window.transcript.tool_row("d1"))
+    made = file_chip.produced_file(row)
+    assert made is not None and made.title == "Renewal brief"  # the deliverable's own title
+    act(qloop, window.artifacts_dock.hide)  # closed by the user: a second one leaves it closed
+    run(qloop, lambda: turn("And the notes"))
+    assert not window.artifacts_dock.isVisible()
+    assert [Path(p).name for p in window.artifacts.paths()] == ["brief.md", "notes.md"]
