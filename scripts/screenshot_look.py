@@ -5,11 +5,14 @@ and language per run (a translation applies to the widgets built after it):
     .venv/bin/python scripts/screenshot_look.py --variant light
     .venv/bin/python scripts/screenshot_look.py --variant dark
     .venv/bin/python scripts/screenshot_look.py --variant zh_CN     (light, Simplified Chinese)
+    .venv/bin/python scripts/screenshot_look.py --variant narrow    (light, 800 × 480)
+    .venv/bin/python scripts/screenshot_look.py --variant hidpi     (light, QT_SCALE_FACTOR=2, 1280 × 720)
 
 Shots (``<name>-<variant>.png``): the empty session, a conversation with
 Markdown (code, a table, a quote) and tool cards, an approval with its
-coloured diff (inline card and dialog), the inbox full and empty, quick ask
-and settings. The real app on a scripted model, in a temp state dir, on a
+coloured diff (inline card and dialog), the file chip of the written brief, the
+inbox full and empty, quick ask and settings; ``narrow`` and ``hidpi`` take the
+main window's states and settings only, at their sizes. The real app on a scripted model, in a temp state dir, on a
 virtual X screen (``screenshots.virtual_display``).
 """
 
@@ -100,12 +103,16 @@ def conversation(zh: bool) -> list[dict[str, Any]]:
     ]
 
 
+#: Size variants: the window at this logical size, these shots only.
+SIZES = {"narrow": (800, 480), "hidpi": (1280, 720)}
+SIZE_SHOTS = {"empty-session", "conversation", "approval", "deliverable", "settings"}
+
 QUICK = [{"chunks": ["Your next meeting is **ACME renewal** at 14:00 ", "in Room 3 (45 min)."]}]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--variant", choices=("light", "dark", "zh_CN"), default="light")
+    parser.add_argument("--variant", choices=("light", "dark", "zh_CN", *SIZES), default="light")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots" / "look")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -113,6 +120,9 @@ def main() -> int:
     os.environ["OPENWORKER_HOME"] = str(home)
     os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     os.environ["QT_API"] = "pyside6"
+    if args.variant == "hidpi":
+        os.environ["QT_SCALE_FACTOR"] = "2"  # before the application exists
+        os.environ.setdefault("OPENWORKER_SHOT_SCREEN", "2880x1800x24")
     with virtual_display():
         return shoot(args.variant, args.out, home)
 
@@ -147,12 +157,14 @@ def shoot(variant: str, out: Path, home: Path) -> int:
     rt.config.data["permissions"]["shell_allowlist"] = ["ls"]
     desktop = DesktopApp(rt, workspace=workspace, enable_tray=False)
     window = desktop.window
-    window.resize(1280, 860)
+    window.resize(*SIZES.get(variant, (1280, 860)))
     window.show()
     suffix = f"-{variant}"
     shots: list[Path] = []
 
     def save(widget: Any, name: str) -> None:
+        if variant in SIZES and name not in SIZE_SHOTS:
+            return
         path = out / f"{name}{suffix}.png"
         widget.grab().save(str(path))
         shots.append(path)
@@ -200,6 +212,9 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         await settle()
         save(inbox, "inbox-empty")
         inbox.hide()
+        window.view.scrollToBottom()
+        await settle(0.5)
+        save(window, "deliverable")  # the written brief's file chip under its card
         rt.config.data["general"]["default_model"] = f"scripted:{quick}"
         desktop.manager.default_model = f"scripted:{quick}"
         popup = desktop.show_quick_ask()

@@ -67,7 +67,8 @@ def virtual_display() -> Iterator[None]:
         raise SystemExit("Xvfb is not installed (scripts/dev install adds it)")
     display = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
                    and not Path(f"/tmp/.X{n}-lock").exists())
-    proc = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", "1400x1000x24", "-nolisten", "tcp"],
+    screen = os.environ.get("OPENWORKER_SHOT_SCREEN", "1400x1000x24")  # e.g. 2880x1800x24 for 2×
+    proc = subprocess.Popen(["Xvfb", f":{display}", "-screen", "0", screen, "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

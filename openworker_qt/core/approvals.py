@@ -20,6 +20,11 @@ class ApprovalOutcome(enum.StrEnum):
     ONCE = "once"
     ALWAYS = "always"  # this tool + this exact target (EXTERNAL only)
     ALWAYS_COMMAND = "always_command"  # this exact shell command, this session
+    #: Commands starting with the offered prefix, this session; each one's arguments
+    #: are still checked as an allowlisted command's are (``Decision.always_scope``).
+    ALWAYS_PREFIX = "always_prefix"
+    #: Writes inside the offered folder, this session (``Decision.always_scope``).
+    ALWAYS_FOLDER = "always_folder"
     DENY = "deny"
 
     @property
@@ -60,6 +65,11 @@ class Decision:
     rule: str | None = None
     can_always: bool = False
     standing_target: str | None = None
+    #: What a wider "always" answer would allow for the rest of the session, when
+    #: the engine can bound it: a shell command's prefix (EXEC) or the folder a write
+    #: is in (WRITE_LOCAL); None when it offers none. The engine works it out again
+    #: when the answer comes, so what is stored with the ask never widens anything.
+    always_scope: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +92,8 @@ class ApprovalRequest:
     #: A scheduled task's shell command: "always" would let the task run this exact
     #: command from now on (answered ``always_command``); None otherwise.
     always_command: str | None = None
+    #: See ``Decision.always_scope`` (answered ``always_prefix`` / ``always_folder``).
+    always_scope: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,8 @@ RESOLUTIONS: dict[str, ApprovalOutcome] = {
     "always": ApprovalOutcome.ALWAYS,
     "always_task": ApprovalOutcome.ALWAYS,
     "always_command": ApprovalOutcome.ALWAYS_COMMAND,
+    "always_prefix": ApprovalOutcome.ALWAYS_PREFIX,
+    "always_folder": ApprovalOutcome.ALWAYS_FOLDER,
     "deny": ApprovalOutcome.DENY,
 }
 
@@ -91,6 +93,7 @@ class InboxApprover:
                 task_id=self.task_id,
                 call_key=request.call_key,
                 about=request.about,
+                always_scope=None if self.task_id else request.always_scope,
             )
         item = await _settle(self.inbox, item, wait=self.wait, poll=self.poll, on_item=self.on_item)
         return outcome_of(item.resolution)

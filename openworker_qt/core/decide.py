@@ -23,7 +23,7 @@ from openworker_qt.core.grants import Grants
 from openworker_qt.core.patch import touched_paths
 from openworker_qt.core.permission_settings import PermissionMode, PermissionSettings
 from openworker_qt.core.risk import RiskClass
-from openworker_qt.core.shell_policy import check_command
+from openworker_qt.core.shell_policy import check_command, command_prefix
 
 # Tools whose target is a file they replace: a target that is a folder (or a
 # writable root itself) is refused.
@@ -143,6 +143,7 @@ def stricter(a: Decision, b: Decision) -> Decision:
             allowed=False, needs_user=True, reason=reason,
             can_always=a.can_always and b.can_always,
             standing_target=a.standing_target or b.standing_target,
+            always_scope=a.always_scope if a.always_scope == b.always_scope else None,
         )
     return a
 
@@ -215,7 +216,7 @@ def _decide(s: PermissionSettings, grants: Grants, call: ToolCallInfo, risk: Ris
             standing_target=target,
         )
     if risk is RiskClass.WRITE_LOCAL:
-        decision = _write(s, call)
+        decision = _write(s, grants, call)
     elif risk is RiskClass.EXEC:
         decision = _exec(s, grants, call, folder)
     else:
@@ -323,7 +324,7 @@ def _refuse_state(
     return None
 
 
-def _write(s: PermissionSettings, call: ToolCallInfo) -> Decision:
+def _write(s: PermissionSettings, grants: Grants, call: ToolCallInfo) -> Decision:
     raws = write_targets(s, call)
     if not raws:
         return Decision(
@@ -400,7 +401,18 @@ def _write(s: PermissionSettings, call: ToolCallInfo) -> Decision:
             allowed=True, reason=f"auto_allow, inside {inside[0][1]}",
             rule=f"auto_allow:{call.name}",
         )
-    return Decision(allowed=False, needs_user=True, reason=f"{call.name} writes {paths}")
+    written = [p for p, _ in inside]
+    held = grants.write_folder_for(call.session_id, written)
+    if held is not None:
+        return Decision(allowed=True, reason=f"you allowed writes in {held} for this session",
+                        rule=f"session:always_folder:{held}")
+    # "always for this folder": the one folder every written file is in (inside the
+    # writable roots, never the app's own state or git's data: those were refused
+    # or asked about above); not in a scheduled task's run, whose session ends with it
+    folders = {p.parent for p in written}
+    offer = str(folders.pop()) if len(folders) == 1 and not grants.task_id else None
+    return Decision(allowed=False, needs_user=True, reason=f"{call.name} writes {paths}",
+                    always_scope=offer)
 
 
 # ---------------------------------------------------------------------- shell
@@ -428,19 +440,33 @@ def _exec(s: PermissionSettings, grants: Grants, call: ToolCallInfo,
     # The session shell may be elsewhere (an approved ``cd``): relative paths, and
     # the folder a command reads by default (``ls``, ``grep -r``), are judged there.
     path_check = shell_path_check(s, folder)
+    git_check = _shell_git_check(s, folder)
+    prefixes = grants.command_prefixes(call.session_id)
     verdict = check_command(
-        command, s.shell_allowlist, path_check=path_check,
-        git_check=_shell_git_check(s, folder),
+        command, [*s.shell_allowlist, *prefixes], path_check=path_check, git_check=git_check,
     )
     if verdict.auto and folder and (away := path_check(folder)):
         return Decision(
             allowed=False, needs_user=True,
             reason=f"{call.name} `{command}`: the shell is in {folder}: {away}",
         )
+    if verdict.auto and verdict.entry in prefixes:
+        return Decision(allowed=True,
+                        reason=f"you allowed commands starting with `{verdict.entry}` for this session",
+                        rule=f"session:always_prefix:{verdict.entry}")
     if verdict.auto:
         return Decision(allowed=True, reason=verdict.reason, rule=f"allowlist:{verdict.entry}")
+    # "always for commands starting with …": only when the prefix alone would let this
+    # very command run (the rest of it is harmless), the shell is where it may read,
+    # and not in a scheduled task's run (its session ends with it)
+    prefix = command_prefix(command)
+    if prefix is not None and (grants.task_id or (folder and path_check(folder))
+                               or not check_command(command, [prefix], path_check=path_check,
+                                                    git_check=git_check).auto):
+        prefix = None
     return Decision(
-        allowed=False, needs_user=True, reason=f"{call.name} `{command}`: {verdict.reason}"
+        allowed=False, needs_user=True, reason=f"{call.name} `{command}`: {verdict.reason}",
+        always_scope=prefix,
     )
 
 

@@ -2,10 +2,14 @@
 
 :class:`Grants` is the one mutable part of a permission decision: the standing
 rule store (rules for an EXTERNAL tool and exact target, per session or per
-scheduled task) and the exact shell commands allowed for the rest of a session.
+scheduled task), the exact shell commands allowed for the rest of a session, and
+the session's wider answers: command prefixes (each command still checked as an
+allowlisted one) and folders its writes may go to (see ``Decision.always_scope``).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from openworker_qt.core.approvals import ToolCallInfo
 from openworker_qt.core.risk import RiskClass
@@ -32,6 +36,8 @@ class Grants:
         self.rules = rules if rules is not None else StandingRuleStore.in_memory()
         self.task_id = task_id
         self._commands: dict[str, set[str]] = {}
+        self._prefixes: dict[str, set[str]] = {}
+        self._folders: dict[str, set[Path]] = {}
 
     # --------------------------------------------------------------- lookups
 
@@ -95,5 +101,27 @@ class Grants:
     def remembered_commands(self, session_id: str) -> set[str]:
         return set(self._commands.get(session_id, set()))
 
+    def allow_prefix(self, session_id: str, prefix: str) -> None:
+        """Commands starting with ``prefix`` pass the allowlist for the rest of the
+        session (their arguments are still checked)."""
+        self._prefixes.setdefault(session_id, set()).add(prefix)
+
+    def command_prefixes(self, session_id: str) -> tuple[str, ...]:
+        return tuple(sorted(self._prefixes.get(session_id, ())))
+
+    def allow_write_folder(self, session_id: str, folder: str) -> None:
+        """Writes inside ``folder`` (a folder within the writable roots) run without
+        asking for the rest of the session."""
+        self._folders.setdefault(session_id, set()).add(Path(folder))
+
+    def write_folder_for(self, session_id: str, paths: list[Path]) -> Path | None:
+        """The session's write folder holding every one of ``paths``, if any."""
+        for folder in sorted(self._folders.get(session_id, ())):
+            if all(p.is_relative_to(folder) for p in paths):
+                return folder
+        return None
+
     def forget_session(self, session_id: str) -> None:
         self._commands.pop(session_id, None)
+        self._prefixes.pop(session_id, None)
+        self._folders.pop(session_id, None)

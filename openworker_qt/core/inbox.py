@@ -25,8 +25,11 @@ Action = Literal["approve", "always", "deny", "answer"]
 
 #: What an approval item may be resolved with (see ``core/approvers.py``).
 APPROVAL_RESOLUTIONS = frozenset(
-    {"once", "allow", "approve", "always", "always_task", "always_command", "deny"}
+    {"once", "allow", "approve", "always", "always_task", "always_command", "always_prefix",
+     "always_folder", "deny"}
 )
+#: Answers that allow more than the call asked: a command prefix, a folder's writes.
+WIDER = frozenset({"always_prefix", "always_folder"})
 #: The resolution of an ask withdrawn because the user stopped the turn.
 WITHDRAWN = "cancelled"
 #: The resolution of an ask whose call was closed, not run, because a new user
@@ -114,6 +117,8 @@ MIGRATIONS = [
     """,
     # What an MCP server says its tool does, shown with the approval.
     "ALTER TABLE inbox ADD COLUMN about TEXT NOT NULL DEFAULT '';",
+    # The command prefix or folder a wider "always" would allow (ApprovalRequest.always_scope).
+    "ALTER TABLE inbox ADD COLUMN always_scope TEXT;",
 ]
 
 
@@ -155,6 +160,7 @@ class InboxItem:
     resolved_at: float | None = None
     call_key: str | None = None
     about: str = ""  # what the tool's MCP server says it does (approvals)
+    always_scope: str | None = None  # a command prefix or a folder (approvals)
 
     @property
     def pending(self) -> bool:
@@ -206,6 +212,7 @@ class Inbox:
         task_id: str | None = None,
         call_key: str | None = None,
         about: str = "",
+        always_scope: str | None = None,
     ) -> InboxItem:
         """Add an item, or return the one that already exists for this call
         instance (``call_key``; the ``tool_call_id`` when no key is given)."""
@@ -227,14 +234,14 @@ class Inbox:
             cur = conn.execute(
                 "INSERT INTO inbox(kind, session_id, tool_call_id, call_key, tool, arguments,"
                 " args_preview, title, reason, risk, target, standing_target, can_always,"
-                " options, task_id, created_at, about)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, task_id, created_at, about, always_scope)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     kind, session_id, tool_call_id, key, r(tool),
                     json.dumps(args, ensure_ascii=False, default=lambda o: r(str(o))),
                     args_preview(args), r(title), r(reason), risk, target, standing_target,
                     int(can_always), json.dumps([r(str(o)) for o in options]), task_id,
-                    time.time(), r(about),
+                    time.time(), r(about), self._opt(always_scope),
                 ),
             )
             row = conn.execute("SELECT * FROM inbox WHERE id = ?", (cur.lastrowid,)).fetchone()
@@ -264,13 +271,15 @@ class Inbox:
         :class:`InboxError` and changes nothing."""
         if not resolution:
             raise ValueError("a resolution is required")
-        kind = self.db.query("SELECT kind FROM inbox WHERE id = ?", (item_id,))
+        kind = self.db.query("SELECT kind, always_scope FROM inbox WHERE id = ?", (item_id,))
         if kind and kind[0][0] == "approval" and resolution.strip().lower() not in (
             APPROVAL_RESOLUTIONS | {WITHDRAWN, SUPERSEDED}
         ):
             raise InboxError(
                 f"#{item_id} is an approval: approve or deny it; it takes no text answer"
             )
+        if kind and not kind[0][1] and resolution.strip().lower() in WIDER:
+            raise InboxError(f"#{item_id} offers no command prefix or folder to allow always")
         cur = self.db.execute(
             "UPDATE inbox SET status = 'resolved', resolution = ?, resolved_by = ?,"
             " resolved_at = ? WHERE id = ? AND status = 'pending'",
@@ -506,4 +515,5 @@ def _item(row: Any) -> InboxItem:
         resolved_at=row["resolved_at"],
         call_key=row["call_key"],
         about=row["about"],
+        always_scope=row["always_scope"],
     )

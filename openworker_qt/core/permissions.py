@@ -355,6 +355,19 @@ class PermissionEngine:
                 self.grants.allow_task_command(call, command)
             elif command:
                 self.allow_command(call.session_id, command)
+        elif outcome in (ApprovalOutcome.ALWAYS_PREFIX, ApprovalOutcome.ALWAYS_FOLDER):
+            self._widen(call, outcome, risk)
+
+    def _widen(self, call: ToolCallInfo, outcome: ApprovalOutcome, risk: RiskClass) -> None:
+        """A wider "always": what the engine offers for this call *now* (worked out
+        again, so nothing stored with the ask, nor the model, chooses it)."""
+        scope = self.evaluate(call).always_scope
+        if not scope or self.task_id:
+            return
+        if outcome is ApprovalOutcome.ALWAYS_PREFIX and risk is RiskClass.EXEC:
+            self.grants.allow_prefix(call.session_id, scope)
+        elif outcome is ApprovalOutcome.ALWAYS_FOLDER and risk is RiskClass.WRITE_LOCAL:
+            self.grants.allow_write_folder(call.session_id, scope)
 
     # --------------------------------------------------------------- Decider
 

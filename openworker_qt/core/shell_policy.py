@@ -55,7 +55,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from openworker_qt.core.shell_programs import GitCheck, PathCheck, check_arguments
+from openworker_qt.core.shell_programs import (
+    ALWAYS_ASK,
+    PROGRAMS,
+    GitCheck,
+    PathCheck,
+    check_arguments,
+)
 from openworker_qt.domain.shell import (
     DEFAULT_ALLOWED_COMMANDS,
     EXTRA_REFUSED,
@@ -73,6 +79,7 @@ __all__ = [
     "STATE_BUILTINS",
     "ShellVerdict",
     "check_command",
+    "command_prefix",
     "find_operator",
     "matching_entry",
     "note_shell_folder",
@@ -325,3 +332,33 @@ def check_command(
     if problem is not None:
         return ShellVerdict(False, f"'{entry}' is allowlisted, but {problem}", argv=argv)
     return ShellVerdict(True, f"matches the shell allowlist entry '{entry}'", entry, argv)
+
+
+#: Programs whose first word after the name is a subcommand: a prefix keeps it
+#: ("git log", "npm test"), never the program alone.
+SUBCOMMANDS = frozenset({"git", "npm", "docker", "kubectl"})
+
+
+def command_prefix(command: str) -> str | None:
+    """The prefix an "always for commands starting with …" answer could name: the
+    program (with its subcommand, for :data:`SUBCOMMANDS`), and only for a program
+    whose arguments this check knows how to judge; None otherwise (operators, a
+    path to a program, an interpreter, a program it asks about whatever it is
+    given). Whether the rest of *this* command is harmless is for
+    :func:`check_command` with the prefix as the allowlist."""
+    if find_operator(command) is not None:
+        return None
+    try:
+        written = shell_words(command).written
+    except Unclear:
+        return None
+    if not written:
+        return None
+    program = written[0]
+    if program not in PROGRAMS or program in ALWAYS_ASK or program in STATE_BUILTINS:
+        return None
+    if program not in SUBCOMMANDS:
+        return program
+    if len(written) < 2 or written[1].startswith("-"):
+        return None
+    return f"{program} {written[1]}"

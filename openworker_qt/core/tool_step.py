@@ -474,6 +474,7 @@ class ToolStep:
                 target=info.target,
                 can_always=decision.can_always,
                 standing_target=decision.standing_target,
+                always_scope=None if rerun else decision.always_scope,
                 call_key=rerun_key(call.key) if rerun else call.key,
                 about=tool.description if tool.origin.startswith("mcp:") else "",
             )

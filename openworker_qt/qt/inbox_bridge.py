@@ -53,6 +53,7 @@ def approval_request(item: InboxItem) -> ApprovalRequest:
         standing_target=item.standing_target,
         about=item.about,
         always_command=task_command(item),
+        always_scope=item.always_scope,
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -47,8 +48,9 @@ def rule_text(rule: str, tool: str = "") -> str:
 
     The values the permission engine and the tool step produce: ``risk:read``,
     ``mode:auto``, ``auto_allow:<tool>``, ``allowlist:<entry>``,
-    ``session:always_command``, a standing rule's label ``<tool> → <target>``,
-    and ``user:<answer>`` (once, always, always_command).
+    ``session:always_command``, ``session:always_prefix:<prefix>``,
+    ``session:always_folder:<folder>``, a standing rule's label ``<tool> → <target>``,
+    and ``user:<answer>`` (once, always, always_command, always_prefix, always_folder).
     """
     rule = rule.strip()
     kind, _, rest = rule.partition(":")
@@ -62,6 +64,15 @@ def rule_text(rule: str, tool: str = "") -> str:
         return QCoreApplication.translate(
             "Wording", "Allowed: you approved this exact command for this session"
         )
+    if kind == "session" and rest.startswith(("always_prefix:", "always_folder:")):
+        which, _, bound = rest.partition(":")
+        if which == "always_prefix":
+            return QCoreApplication.translate(
+                "Wording", "Allowed: you allowed “{prefix}” commands for this session"
+            ).format(prefix=bound)
+        return QCoreApplication.translate(
+            "Wording", "Allowed: you allowed changes in {folder} for this session"
+        ).format(folder=Path(bound).name or bound)
     if kind == "auto_allow" and rest:
         return QCoreApplication.translate(
             "Wording", "Allowed: {tool} is on your list of tools that run without asking"
@@ -80,6 +91,14 @@ def rule_text(rule: str, tool: str = "") -> str:
         if rest == "always_command":
             return QCoreApplication.translate(
                 "Wording", "You approved this command for this session"
+            )
+        if rest == "always_prefix":
+            return QCoreApplication.translate(
+                "Wording", "You approved it, and allowed commands like it for this session"
+            )
+        if rest == "always_folder":
+            return QCoreApplication.translate(
+                "Wording", "You approved it, and allowed changes in its folder for this session"
             )
         return QCoreApplication.translate("Wording", "You approved it")
     if ARROW in rule:

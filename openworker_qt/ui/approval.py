@@ -53,6 +53,7 @@ from openworker_qt.core.approvals import (
 from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
+from openworker_qt.ui.approval_always import scope_button
 from openworker_qt.ui.icons import icon
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -302,6 +303,12 @@ class ApprovalPanel(QWidget):
             self.buttons.addButton(self.always, QDialogButtonBox.ButtonRole.ActionRole)
         if request.always_command:
             self.buttons.addButton(self.always_command, QDialogButtonBox.ButtonRole.ActionRole)
+        # a command prefix or a folder's writes, when the engine offers a bound it keeps
+        self.always_scope = scope_button(request, self)
+        if self.always_scope is not None:
+            self.buttons.addButton(self.always_scope, QDialogButtonBox.ButtonRole.ActionRole)
+            self.always_scope.clicked.connect(
+                lambda: self.answered.emit(str(self.always_scope.property("outcome"))))
         self.buttons.addButton(self.deny, QDialogButtonBox.ButtonRole.RejectRole)
         lay.addWidget(self.buttons)
         self.once.clicked.connect(lambda: self.answered.emit(ApprovalOutcome.ONCE.value))

@@ -198,7 +198,32 @@ class EmptyState(QWidget):
         lay.addStretch(2)
         self._current = ""
         self._recent_found.connect(self._show_recent)
+        self._squeezed: list[QWidget] = []  # hidden for want of room (a short window)
         self._style()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        """In a short window (800 × 480) the examples keep their room: the greeting,
+        the folder line, the recent deliverables and then the blurb give way (they
+        were squeezed under the cards, which overlapped)."""
+        for widget in self._squeezed:
+            widget.show()
+        self._squeezed = []
+        layout = self.layout()
+        assert layout is not None
+        optional: list[list[QWidget]] = [[self.hello], [self.folder],
+                                         [self.recent_title, *self.recent], [self.blurb]]
+        for group in optional:
+            layout.activate()
+            if layout.minimumSize().height() <= self.height():
+                return
+            shown = [w for w in group if not w.isHidden()]
+            for widget in shown:
+                widget.hide()
+            self._squeezed.extend(shown)
 
     def _style(self) -> None:
         c = design.colors(self.palette())
@@ -236,6 +261,7 @@ class EmptyState(QWidget):
     def _show_recent(self, folder: str, paths: list[str]) -> None:
         if folder != self._current:
             return  # a folder the session no longer works in
+        self._squeezed = [w for w in self._squeezed if w not in self.recent]
         for button in self.recent:
             self.recent_row.removeWidget(button)
             button.deleteLater()
@@ -252,3 +278,4 @@ class EmptyState(QWidget):
             self.recent_row.insertWidget(self.recent_row.count() - 1, button)
             self.recent.append(button)
         self.recent_title.setVisible(bool(paths))
+        self._fit()

@@ -23,6 +23,7 @@ NAMES = (
     "copy", "retry", "edit", "check", "chevron-down", "chevron-right", "folder", "question",
     "sparkle", "plan", "tool-read", "tool-write", "tool-shell", "tool-search", "tool-web",
     "tool-message", "tool-git", "tool-memory", "tool-todo", "tool-agent", "tool-generic",
+    "sidebar", "file",
 )
 
 

@@ -204,6 +204,7 @@ class InboxWindow(QWidget):
         QShortcut(QKeySequence("Ctrl+O"), self, self._open)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
         self._task_command_shown = False  # the Always button answers a task's command
+        self._wider = ""  # the answer of a wider "always" (a prefix, a folder), if offered
         self.resize(820, 520)
         self.refresh_filter()
         self._after_rows_changed()
@@ -306,10 +307,22 @@ class InboxWindow(QWidget):
         self.options.addItems(options)
         self.options.setVisible(bool(options) and not approval)
         self._offer_task_command(item if approval else None)
+        self._offer_wider(item if approval else None)
         if self.plan_slot.show(item, self._answer_plan):
             for hidden in (self.question, self.options, self.answer, self.send_answer,
                            self.reason_label):  # (a plan's reason is its outcome: on the card)
                 hidden.hide()
+
+    def _offer_wider(self, item: InboxItem | None) -> None:
+        """A command prefix or a folder's writes, when the engine offered a bound."""
+        from openworker_qt.ui.approval_always import scope_words
+
+        words = scope_words(item.risk, item.always_scope) if item is not None else None
+        self._wider = words[2] if words is not None else ""
+        if words is not None:
+            self.always.setVisible(True)
+            self.always.setText(words[0])
+            self.always.setAccessibleDescription(words[1])
 
     def _offer_task_command(self, item: InboxItem | None) -> None:
         """A scheduled task's shell command: "always" binds that exact command to the
@@ -359,6 +372,8 @@ class InboxWindow(QWidget):
             return
         if resolution == "always" and self._task_command_shown:
             resolution = "always_command"  # the run binds it to its task and the command
+        elif resolution == "always" and self._wider:
+            resolution = self._wider  # a command prefix or a folder, this session
         elif resolution == "always" and not item.can_always:
             return
         self._answered(item, self.answers.resolve(item.id, resolution, by="inbox"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from openworker_qt.core import events as ev
 from openworker_qt.qt.bridge import EngineBridge
@@ -33,7 +33,13 @@ class LiveEvents(QObject):
     """See module docstring. ``current()``: the window's current session;
     ``shows(session)``: whether it is the current one with its rows painted;
     ``listed()``: the sessions' list changed (a turn began or ended, a first
-    message named a session)."""
+    message named a session).
+
+    Signals:
+        first_deliverable(): the session on screen made its first deliverable.
+    """
+
+    first_deliverable = Signal()
 
     def __init__(self, bridge: EngineBridge, *, store: SessionLookup,
                  transcript: TranscriptModel, sessions: SessionListModel, composer: Composer,
@@ -130,4 +136,7 @@ class LiveEvents(QObject):
                 self.loader.show_todos(todos)
             elif (event.name == DELIVERABLE_TOOL
                   and (made := path_from_display(event.display)) is not None):
+                first = not self.loader.artifacts.paths()
                 self.loader.add_deliverable(made)
+                if first:
+                    self.first_deliverable.emit()

@@ -41,6 +41,7 @@ from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QKeySequence,
+    QPalette,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -60,7 +61,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui import tab_ring
+from openworker_qt.ui import file_chip, tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
@@ -72,9 +73,11 @@ from openworker_qt.ui.folders import (  # (tiny: a first send imports nothing)
 from openworker_qt.ui.grant_dialog import grant_part
 from openworker_qt.ui.inbox_presenter import InboxPresenter
 from openworker_qt.ui.live_events import LiveEvents
+from openworker_qt.ui.motion import ToolProgress
 from openworker_qt.ui.outbox import Outbox
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.session_folder import FolderButton
+from openworker_qt.ui.session_header import IconWhenNarrow, SessionHeader, SidebarCollapse
 from openworker_qt.ui.session_loader import SessionLoader
 from openworker_qt.ui.session_pickers import SessionPickers
 from openworker_qt.ui.settings_store import SettingsStore
@@ -87,7 +90,7 @@ from openworker_qt.ui.update_notice import AutoUpdateCheck, UpdateNotice
 from openworker_qt.ui.usage_label import UsageLabel
 from openworker_qt.ui.voice import VoiceController
 from openworker_qt.ui.voice_answers import VoiceAnswers
-from openworker_qt.ui.window_state import remember_geometry
+from openworker_qt.ui.window_state import give_back_width, remember_geometry
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +135,8 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.sessions)
         self.view = TranscriptView()
         self.view.setModel(self.transcript)
+        self.tool_progress = ToolProgress(self.view, self.view.delegate.tool_card_rect)
+        self.tool_progress.watch(self.transcript)
         self.banner = Banner()
         self.composer = Composer()
         self.todo = TodoPanel()
@@ -139,6 +144,7 @@ class MainWindow(QMainWindow):
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
+        self.header_slot = rl  # (the header goes on top once the deliverables panel exists)
         rl.addWidget(self.view, 1)
         rl.addWidget(self.banner)
         rl.addWidget(self.todo)
@@ -160,6 +166,14 @@ class MainWindow(QMainWindow):
         # squeezed to a few letters): the panel, then the window, make room instead.
         self.artifacts_dock.visibilityChanged.connect(
             lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
+        give_back_width(self, self.artifacts_dock)  # (it widened the window for good)
+        self.collapse = SidebarCollapse(self.sidebar, settings.config_dir, self)
+        IconWhenNarrow(self.sidebar.new_button)  # a squeezed list: no "New sessio"
+        self.header = SessionHeader(self.composer, self.collapse,
+                                    self.artifacts_dock.toggleViewAction(), title=self._current_title)
+        self.header_slot.insertWidget(0, self.header)
+        self.composer.setAutoFillBackground(True)  # the page runs on under the message box
+        self.composer.setBackgroundRole(QPalette.ColorRole.Base)
         self.teams = TeamPart(  # the team board dock; team personas start a team
             self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
             persona=self.composer.current_persona, model=self.composer.current_model,
@@ -292,6 +306,7 @@ class MainWindow(QMainWindow):
         deliverables.setShortcut(QKeySequence("Ctrl+Shift+E"))
         deliverables.setObjectName("deliverables")
         w.addAction(deliverables)
+        w.addAction(self.collapse.action)
         h = self.menuBar().addMenu(self.tr("&Help"))
         self._action(h, self.tr("Check for &updates…"), None, self.check_for_updates, "checkUpdates")
 
@@ -310,6 +325,7 @@ class MainWindow(QMainWindow):
             loader=self.loader, outbox=self.outbox, usage=self.usage,
             current=lambda: self.session_id, shows=self.shows, listed=self.refresh_sessions,
             parent=self)
+        self.live.first_deliverable.connect(self.artifacts_dock.show)  # its panel comes up
         inbox = self.inbox
         inbox.pending_changed.connect(self._on_inbox_pending_changed)
         # Sessions created or renamed by another process (the CLI) appear in the list.
@@ -329,6 +345,8 @@ class MainWindow(QMainWindow):
         self.view.retry_requested.connect(self.retry)
         self.view.resend_requested.connect(self.submit_message)
         self.view.edit_requested.connect(self.composer.set_draft)
+        self.view.file_open_requested.connect(
+            lambda path: file_chip.open_file(path, self.artifacts, self.artifacts_dock))
         self.view.empty_state.example_chosen.connect(self.composer.set_draft)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
@@ -343,6 +361,11 @@ class MainWindow(QMainWindow):
         self.sessions.set_pending(self.inbox.counts())
         if self.session_id:
             self.sidebar.select(self.session_id)
+        self.header.refresh()
+
+    def _current_title(self) -> str:
+        info = self.store.get_session(self.session_id) if self.session_id else None
+        return info.title if info is not None else ""
 
     def show_session(self, session_id: str) -> None:
         """Bring the window up showing ``session_id`` (selected in the sidebar)."""
@@ -416,6 +439,7 @@ class MainWindow(QMainWindow):
         self.composer.set_running(False)
         self.banner.hide()
         self.setWindowTitle(self.tr("OpenWorker Qt"))
+        self.header.refresh()
         self.composer.focus_message()
         self.status_line.refresh()
 
@@ -456,6 +480,7 @@ class MainWindow(QMainWindow):
             return
         self.setWindowTitle(self.tr("{title} — OpenWorker Qt").format(title=info.title or self.tr("New session")))
         self.pickers.show_session(info)
+        self.header.refresh()
         self.workspace_changed()
         self.composer.set_running(session_id in self.manager.running_sessions())
         self.banner.hide()

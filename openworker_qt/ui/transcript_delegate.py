@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt.transcript_items import TranscriptItem, first_line
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.ui import design
+from openworker_qt.ui import design, file_chip, motion
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
 from openworker_qt.ui.markdown_style import highlighter_ready, paint_decorations
@@ -250,6 +250,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             h += int(self._doc(item, "body", bw).size().height())
         if item.kind == "tool" and item.expanded:
             h += int(self._doc(item, "details", bw).size().height()) + 6
+        if item.kind == "tool":
+            h += file_chip.extra_height(item, self.view.font())
         if collapsible(item):
             h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
         if item.kind in ("user", "tool", "notice"):
@@ -264,7 +266,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         char_w, line_h = self._metrics
         per_line = max(10, self._body_width(item, width) // char_w)
         if item.kind == "tool":
-            lines = 2
+            lines = 2 + (file_chip.produced_file(item) is not None) * 2
         else:
             lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
         extra = 2 * PAD if item.kind in ("user", "tool") else 0
@@ -481,8 +483,10 @@ class TranscriptDelegate(QStyledItemDelegate):
                 y += int(doc.size().height()) + 4
             if item.text or not item.reasoning:
                 colours = design.colors(pal)
-                self._draw_doc(painter, self._doc(item, "body", width), rect.left(), y, text_color,
-                               colours)
+                body = self._doc(item, "body", width)
+                self._draw_doc(painter, body, rect.left(), y, text_color, colours)
+                if item.streaming and item.text:  # the words still coming: a caret after them
+                    motion.paint_caret(painter, body, rect.left(), y, colours.q("accent"))
         elif item.kind == "tool":
             colours = design.colors(pal)
             role = {"awaiting": "warning", "asking": "warning", "error": "danger",
@@ -490,7 +494,14 @@ class TranscriptDelegate(QStyledItemDelegate):
             border = colours.q(role) if role else colours.q("border")
             painter.setPen(border)
             painter.setBrush(colours.q("raised") if not dark else mix(base, text_color, 0.05))
-            painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), CARD_RADIUS, CARD_RADIUS)
+            card = rect.adjusted(0, 0, 0, -file_chip.extra_height(item, self.view.font()))
+            painter.drawRoundedRect(QRectF(card).adjusted(0.5, 0.5, -0.5, -0.5), CARD_RADIUS, CARD_RADIUS)
+            if item.status == "running":
+                motion.paint_progress(painter, card, colours.q("accent"))
+            if chip := self.chip_at(item, option.rect):
+                file_chip.paint(painter, chip[0], chip[1], self.view.font(), colours,
+                                self._icon("file", "accent"),
+                                index.row() == self.hover_row and self.hover_action == "open-file")
             bw = self._body_width(item, width)
             doc = self._doc(item, "body", bw)
             x = rect.left() + PAD + TOOL_INDENT
@@ -544,6 +555,22 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             x0 = left - 4
         return [(name, QRect(x0 + i * step, top, ACTION_BUTTON, ACTION_BUTTON)) for i, name in enumerate(names)]
+
+    def tool_card_rect(self, item: TranscriptItem, row_rect: QRect) -> QRect:
+        """Where a tool row's card is drawn (view coordinates; its file chip below it)."""
+        rect = QRect(self.column_left(row_rect), row_rect.top(), self._width(),
+                     row_rect.height() - self._gap(item))
+        return rect.adjusted(0, 0, 0, -file_chip.extra_height(item, self.view.font()))
+
+    def chip_at(self, item: TranscriptItem,
+                row_rect: QRect) -> tuple[file_chip.ProducedFile, QRect] | None:
+        """The file a tool row's call produced and where its chip is (view coordinates)."""
+        made = file_chip.produced_file(item)
+        if made is None:
+            return None
+        rect = QRect(self.column_left(row_rect), row_rect.top(), self._width(),
+                     row_rect.height() - self._gap(item))
+        return made, file_chip.chip_rect(made, rect, self.view.font())
 
     def action_at(self, item: TranscriptItem, row_rect: QRect, pos: QPoint) -> str:
         if not has_actions(item):

@@ -41,6 +41,7 @@ Signals:
     retry_requested(): the user activated an error notice's Retry.
     resend_requested(str): "ask again": send the last user message once more.
     edit_requested(str): "edit": put the last user message into the message box.
+    file_open_requested(str): a file chip (:mod:`~openworker_qt.ui.file_chip`) was clicked.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import (
+    QContextMenuEvent,
     QDesktopServices,
     QGuiApplication,
     QKeyEvent,
@@ -78,6 +80,7 @@ from openworker_qt.qt.transcript_items import (
     TranscriptItem,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
+from openworker_qt.ui import file_chip
 from openworker_qt.ui.empty_state import EmptyState
 from openworker_qt.ui.markdown_style import anchor_at, copy_button_at
 from openworker_qt.ui.transcript_delegate import FETCH_MARGIN_PX, TranscriptDelegate
@@ -94,6 +97,7 @@ class TranscriptView(QListView):
     retry_requested = Signal()
     resend_requested = Signal(str)
     edit_requested = Signal(str)
+    file_open_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -559,6 +563,9 @@ class TranscriptView(QListView):
         item: TranscriptItem = index.data(ITEM_ROLE)
         rect = self.visualRect(index)
         self._note_last_messages()
+        chip = self.delegate.chip_at(item, rect)
+        if chip is not None and chip[1].contains(pos):
+            return "open-file", chip[0].path
         action = self.delegate.action_at(item, rect, pos)
         if action:
             return action, str(index.row())
@@ -579,7 +586,7 @@ class TranscriptView(QListView):
         index = self.indexAt(pos)
         row = index.row() if index.isValid() else -1
         kind, _ = self._target_at(pos) if row >= 0 else ("", "")
-        action = kind if kind in ("copy", "edit", "retry") else ""
+        action = kind if kind in ("copy", "edit", "retry", "open-file") else ""
         if row != self.delegate.hover_row or action != self.delegate.hover_action:
             old = self.delegate.hover_row
             self.delegate.hover_row, self.delegate.hover_action = row, action
@@ -614,6 +621,9 @@ class TranscriptView(QListView):
         if kind == "copy-code":
             self._copy(payload)
             return True
+        if kind == "open-file":
+            self.file_open_requested.emit(payload)
+            return True
         if kind == "link":
             url = QUrl(payload)
             if url.scheme().lower() in ("http", "https", "mailto"):
@@ -632,6 +642,12 @@ class TranscriptView(QListView):
                     self.resend_requested.emit(user.text)
             return True
         return False
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """A file chip's menu, from the mouse or the menu key (see file_chip)."""
+        self.file_menu = file_chip.chip_menu(self, self.delegate, event, self.file_open_requested.emit)
+        if self.file_menu is None:
+            super().contextMenuEvent(event)
 
     def _copy(self, text: str) -> None:
         self.copied = text

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -186,3 +186,49 @@ def open_fitted(widget: QWidget, minimum: tuple[int, int] = (0, 0)) -> None:
     keep where the user put it (and :func:`keep_on_screen` keeps it reachable)."""
     widget.installEventFilter(_FitOnFirstShow(widget, minimum))
     keep_on_screen(widget)
+
+
+class _GiveBackWidth(QObject):
+    """See :func:`give_back_width`."""
+
+    def __init__(self, window: QWidget, panel: QWidget) -> None:
+        super().__init__(panel)
+        self._window = window
+        self._panel = panel
+        self._before = 0  # the window's width when the panel came
+        self._grown = 0  # the width the window was pushed to, to make room for it
+        panel.installEventFilter(self)
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if obj is self._panel and kind == QEvent.Type.Show:
+            self._before, self._grown = self._window.width(), 0
+        elif obj is self._panel and kind == QEvent.Type.Hide:
+            QTimer.singleShot(0, self._give_back)  # once the panel's room is released
+        elif obj is self._window and kind == QEvent.Type.Resize and self._panel.isVisible():
+            window = self._window
+            # pushed, not dragged: wider than before, and no wider than it has to be
+            least = max(window.minimumWidth(), window.minimumSizeHint().width())
+            if self._before and window.width() > self._before and window.width() <= least:
+                self._grown = window.width()
+            elif self._grown:
+                self._grown = -1  # resized by hand since: that width is the user's
+        return False
+
+    def _give_back(self) -> None:
+        window = self._window
+        if (self._grown > 0 and window.width() == self._grown
+                and not window.isMaximized() and not window.isFullScreen()):
+            layout = window.layout()
+            if layout is not None:
+                layout.activate()  # the minimum without the panel
+            window.resize(self._before, window.height())
+        self._before = self._grown = 0
+
+
+def give_back_width(window: QWidget, panel: QWidget) -> None:
+    """When showing ``panel`` (a dock) made ``window`` wider to fit it, hiding the
+    panel gives the width back (the window stayed wider for good) — unless the user
+    resized the window meanwhile, or it is maximised."""
+    _GiveBackWidth(window, panel)

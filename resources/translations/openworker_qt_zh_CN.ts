@@ -6954,6 +6954,22 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Custom server</source>
             <translation>自定义服务器</translation>
         </message>
+        <message>
+            <source>Allowed: you allowed “{prefix}” commands for this session</source>
+            <translation>已允许：你在此会话中允许了“{prefix}”命令</translation>
+        </message>
+        <message>
+            <source>Allowed: you allowed changes in {folder} for this session</source>
+            <translation>已允许：你在此会话中允许修改 {folder}</translation>
+        </message>
+        <message>
+            <source>You approved it, and allowed commands like it for this session</source>
+            <translation>你批准了它，并在此会话中允许同类命令</translation>
+        </message>
+        <message>
+            <source>You approved it, and allowed changes in its folder for this session</source>
+            <translation>你批准了它，并在此会话中允许修改它所在的文件夹</translation>
+        </message>
     </context>
     <context>
         <name>UpdatePrompt</name>
@@ -8520,6 +8536,150 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/team_sidebar.py" line="90" />
             <source>Failed</source>
             <translation>失败</translation>
+        </message>
+    </context>
+    <context>
+        <name>SidebarCollapse</name>
+        <message>
+            <source>Session &amp;list</source>
+            <translation>会话列表(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Show or hide the session list ({key})</source>
+            <translation>显示或隐藏会话列表（{key}）</translation>
+        </message>
+    </context>
+    <context>
+        <name>SessionHeader</name>
+        <message>
+            <source>Session</source>
+            <translation>会话</translation>
+        </message>
+        <message>
+            <source>Session list</source>
+            <translation>会话列表</translation>
+        </message>
+        <message>
+            <source>Deliverables</source>
+            <translation>成果文件</translation>
+        </message>
+        <message>
+            <source>Show or hide the deliverables ({key})</source>
+            <translation>显示或隐藏成果文件（{key}）</translation>
+        </message>
+        <message>
+            <source>New session</source>
+            <translation>新建会话</translation>
+        </message>
+        <message>
+            <source>Show or hide the deliverables</source>
+            <translation>显示或隐藏成果文件</translation>
+        </message>
+    </context>
+    <context>
+        <name>FileChip</name>
+        <message>
+            <source>Markdown document</source>
+            <translation>Markdown 文档</translation>
+        </message>
+        <message>
+            <source>PDF document</source>
+            <translation>PDF 文档</translation>
+        </message>
+        <message>
+            <source>Word document</source>
+            <translation>Word 文档</translation>
+        </message>
+        <message>
+            <source>Spreadsheet</source>
+            <translation>电子表格</translation>
+        </message>
+        <message>
+            <source>Table (CSV)</source>
+            <translation>表格（CSV）</translation>
+        </message>
+        <message>
+            <source>Slide deck</source>
+            <translation>幻灯片</translation>
+        </message>
+        <message>
+            <source>Web page</source>
+            <translation>网页</translation>
+        </message>
+        <message>
+            <source>Text file</source>
+            <translation>文本文件</translation>
+        </message>
+        <message>
+            <source>Data (JSON)</source>
+            <translation>数据（JSON）</translation>
+        </message>
+        <message>
+            <source>Python script</source>
+            <translation>Python 脚本</translation>
+        </message>
+        <message>
+            <source>Image</source>
+            <translation>图片</translation>
+        </message>
+        <message>
+            <source>{kind} file</source>
+            <translation>{kind} 文件</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>{n} bytes</source>
+            <translation>{n} 字节</translation>
+        </message>
+        <message>
+            <source>{n} KB</source>
+            <translation>{n} KB</translation>
+        </message>
+        <message>
+            <source>{n} MB</source>
+            <translation>{n} MB</translation>
+        </message>
+        <message>
+            <source>Open ›</source>
+            <translation>打开 ›</translation>
+        </message>
+        <message>
+            <source>Open</source>
+            <translation>打开</translation>
+        </message>
+        <message>
+            <source>Show in folder</source>
+            <translation>在文件夹中显示</translation>
+        </message>
+        <message>
+            <source>Copy path</source>
+            <translation>复制路径</translation>
+        </message>
+    </context>
+    <context>
+        <name>ApprovalAlways</name>
+        <message>
+            <source>A&amp;lways allow “{prefix}” commands</source>
+            <translation>始终允许“{prefix}”命令(&amp;L)</translation>
+        </message>
+        <message>
+            <source>For the rest of this session, run commands starting with “{prefix}” without asking, as long as the rest of each command only reads inside your folders</source>
+            <translation>在此会话余下的时间里，以“{prefix}”开头的命令无需询问即可运行，前提是每条命令的其余部分只读取你的文件夹中的内容</translation>
+        </message>
+        <message>
+            <source>A&amp;lways allow changes in {folder}</source>
+            <translation>始终允许修改 {folder}(&amp;L)</translation>
+        </message>
+        <message>
+            <source>For the rest of this session, change files in {folder} without asking</source>
+            <translation>在此会话余下的时间里，无需询问即可修改 {folder} 中的文件</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>始终允许</translation>
         </message>
     </context>
 </TS>

@@ -161,6 +161,7 @@ def test_jump_to_start_shows_the_first_message(qtbot, qloop, make_desktop) -> No
 def test_memory_stays_bounded_scrolling_through_everything(qloop, make_desktop) -> None:
     desktop = make_desktop([{"text": "x"}])
     window = desktop.window
+    window.resize(1040, 760)  # twelve screens read down reach past question 40
     view = window.view
     sid = _fill(desktop.runtime, TURNS)
     most: dict[str, int] = {"rows": 0, "pages": 0, "heights": 0}
