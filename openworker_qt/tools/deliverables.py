@@ -5,7 +5,10 @@ state; the workspace is where the session may write). ``path`` names the file
 relative to the workspace and must lie inside that folder: anything else is
 refused before anything is built. The tool is WRITE_LOCAL with ``target=path``,
 so the permission engine checks (and asks about) the write like any other; the
-bytes go through the same atomic write as ``write_file``. Images named in the
+bytes go through the same atomic write as ``write_file``, and every version is kept
+(deliverables/versions.py: ``outputs/.versions/<name>/v1…``; a revision never loses the
+file it replaces, and the result's display names the version and its kept copy; the
+model cannot write into ``outputs/.versions/`` itself). Images named in the
 content must be PNG or JPEG files inside the workspace (the one read root that
 needs no grant): a deliverable never carries a file the model could not read.
 Building the file (openpyxl, python-docx, fpdf2, python-pptx, Pillow for charts:
@@ -27,6 +30,7 @@ from openworker_qt.domain import documents as kinds
 from openworker_qt.tools.files import resolve_path, size_text, write_bytes
 
 OUTPUT_DIR = "outputs"
+VERSIONS_DIR = ".versions"  # deliverables/versions.py keeps each version there
 SUFFIXES = {"md": ".md", "html": ".html", "csv": ".csv", "xlsx": ".xlsx", "docx": ".docx",
             "pdf": ".pdf", "pptx": ".pptx", "png": ".png", "svg": ".svg"}
 #: ``ctx.state`` key for the name written as a file's author (the user's name, when the
@@ -49,14 +53,35 @@ def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> To
 
 
 def _written(path: Path, fmt: str, data: bytes, summary: str) -> ToolResult:
-    """Write the built file (atomically: a temporary file beside it, then renamed)."""
+    """Write the built file (atomically: a temporary file beside it, then renamed), each
+    version kept (deliverables/versions.py): what the file held is kept first, unless
+    it is kept already, then the new bytes as the next version."""
+    from openworker_qt.deliverables import versions
+
+    try:
+        before = versions.keep_current(path)
+    except OSError as exc:
+        return _error(f"the version {path.name} holds now could not be kept, so it was not "
+                      f"replaced: {exc.strerror or exc}.")
     result = write_bytes(path, data)
     if result.is_error:
         return result
     size = len(data)
+    display: dict[str, Any] = {"path": str(path), "bytes": size, "format": fmt,
+                               "summary": summary}
+    note = ""
+    try:
+        version = versions.record(path, data)
+    except OSError:
+        version = None
+    if version is not None:
+        display |= {"version": version.number, "version_path": str(version.path)}
+        if before is not None:
+            note = (f"; version {version.number}, the earlier ones kept in "
+                    f"{versions.archive_dir(path)}")
     return ToolResult(
-        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, {summary}).",
-        display={"path": str(path), "bytes": size, "format": fmt, "summary": summary},
+        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, {summary}{note}).",
+        display=display,
     )
 
 
@@ -147,6 +172,10 @@ async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResu
         return _error(f"deliverables are written inside the output folder {out_dir}; "
                       f"{path} is outside it. Use a path like "
                       f"'{OUTPUT_DIR}/{Path(raw).stem or 'report'}{SUFFIXES[fmt]}'.")
+    if VERSIONS_DIR in path.relative_to(out_dir).parts:
+        return _error(f"{VERSIONS_DIR}/ holds the kept versions of deliverables and is not "
+                      "written to; write the deliverable under its own name (the version "
+                      "it replaces is kept).")
     if path.suffix.lower() != SUFFIXES[fmt]:
         return _error(f"a {fmt} deliverable's name ends in {SUFFIXES[fmt]}; got {path.name!r}.")
     title = args.get("title", "")

@@ -255,7 +255,10 @@ async def test_overwrite_is_atomic_and_reported(tmp_path: Path) -> None:
     first = await make(tmp_path, "md", DOC_BLOCKS[:1])
     second = await make(tmp_path, "md", DOC_BLOCKS[:2])
     assert first.content.startswith("Created") and second.content.startswith("Overwrote")
-    assert [p.name for p in (tmp_path / "outputs").iterdir()] == ["brief.md"]
+    # the file and its kept versions, no temporary file
+    assert sorted(p.name for p in (tmp_path / "outputs").iterdir()) == [".versions", "brief.md"]
+    assert sorted(p.name for p in (tmp_path / "outputs" / ".versions" / "brief.md").iterdir()
+                  ) == ["v1.md", "v2.md"]
     assert "Three clients" in (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
 
 
