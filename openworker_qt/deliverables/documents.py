@@ -38,8 +38,11 @@ from openworker_qt.deliverables.base import (
     Rendered,
     cells,
     chart_png,
+    column_decimals,
     count_blocks,
     font_dirs,
+    is_number,
+    number_text,
     picture,
     show,
     unicode_font,
@@ -184,9 +187,11 @@ def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:
             def esc(c: Any) -> str:
                 return show(c).replace("|", "\\|").replace("\n", " ")
 
+            numeric, decimals = numeric_columns(columns, rows)
             out.append("| " + " | ".join(esc(c) for c in columns) + " |")
-            out.append("|" + "---|" * len(columns))
-            out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+            out.append("|" + "".join("---:|" if n else "---|" for n in numeric))
+            out += ["| " + " | ".join(esc(number_text(c, decimals[i]) if numeric[i] else c)
+                                      for i, c in enumerate(row)) + " |" for row in rows]
             out.append("")
         else:
             data, mime = picture(b)
@@ -198,7 +203,21 @@ def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:
 _CSS = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;"
         "line-height:1.5;color:#222}table{border-collapse:collapse;margin:1em 0}"
         "th,td{border:1px solid #bbb;padding:.3em .6em;text-align:left}"
-        "th{background:#e8eef7}img{max-width:100%}")
+        "th{background:#e8eef7}.num{text-align:right}img{max-width:100%}")
+
+
+_NUM = ' class="num"'
+
+
+def numeric_columns(columns: list[str], rows: list[list[Any]]) -> tuple[list[bool], list[int]]:
+    """Which columns hold numbers only (right-aligned, thousands separated) and the
+    decimals each is shown with."""
+    numeric, decimals = [], []
+    for c in range(len(columns)):
+        values = [r[c] for r in rows if r[c] is not None and r[c] != ""]
+        numeric.append(bool(values) and all(is_number(v) for v in values))
+        decimals.append(column_decimals(values))
+    return numeric, decimals
 
 
 def _inline_html(text: str) -> str:
@@ -237,10 +256,14 @@ def _html(title: str, blocks: list[dict[str, Any]]) -> Rendered:
                        + f"</{tag}>")
         elif t == "table":
             columns, rows = cells(b)
-            out.append("<table><thead><tr>" + "".join(f"<th>{_inline_html(c)}</th>" for c in columns)
-                       + "</tr></thead><tbody>")
-            out += ["<tr>" + "".join(f"<td>{_inline_html(show(c))}</td>" for c in row) + "</tr>"
-                    for row in rows]
+            numeric, decimals = numeric_columns(columns, rows)
+            out.append("<table><thead><tr>" + "".join(
+                f"<th{_NUM * numeric[i]}>{_inline_html(c)}</th>" for i, c in enumerate(columns))
+                + "</tr></thead><tbody>")
+            out += ["<tr>" + "".join(
+                f'<td{_NUM}>{e(number_text(c, decimals[i]))}</td>' if numeric[i]
+                else f"<td>{_inline_html(show(c))}</td>" for i, c in enumerate(row)) + "</tr>"
+                for row in rows]
             out.append("</tbody></table>")
         else:
             data, mime = picture(b)

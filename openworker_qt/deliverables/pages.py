@@ -153,7 +153,8 @@ def _text(draw: Any, kinds: _Type, frame: Any, box: tuple[float, float, float, f
     from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 
     left, top, width, height = box
-    pad = 0.1 * 72 * kinds.scale
+    k = kinds.scale / _EMU_PER_PT
+    pad, pad_top = frame.margin_left * k, frame.margin_top * k  # the frame's insets
     laid: list[tuple[str, Any, tuple[int, int, int], float, float, Any]] = []
     for para in frame.paragraphs:
         text = "".join(r.text for r in para.runs) or para.text
@@ -167,11 +168,11 @@ def _text(draw: Any, kinds: _Type, frame: Any, box: tuple[float, float, float, f
         if laid:
             laid[-1] = (*laid[-1][:4], laid[-1][4] + pt * 0.3 * kinds.scale, laid[-1][5])
     used = sum(item[4] for item in laid)
-    y = top + pad
+    y = top + pad_top
     if frame.vertical_anchor == MSO_ANCHOR.MIDDLE:
         y = top + max((height - used) / 2, 0)
     elif frame.vertical_anchor == MSO_ANCHOR.BOTTOM:
-        y = top + max(height - used - pad, 0)
+        y = top + max(height - used - pad_top, 0)
     for line, font, ink, indent, step, align in laid:
         x = left + pad + indent
         if align in (PP_ALIGN.CENTER, PP_ALIGN.RIGHT):

@@ -245,9 +245,20 @@ def _write_runs(doc: Any, text: str, family: str, code: str, size: float, line: 
             doc.set_text_color(*_rgb(THEME["link"]))
             style += "U"
         doc.set_font(fam, style, size * (0.92 if piece.code else 1))
+        _wrap_whole_word(doc, clean(piece.text), line)
         doc.write(line, clean(piece.text), link=piece.link)
         doc.set_text_color(0, 0, 0)
     doc.set_font(family, "", size)
+
+
+def _wrap_whole_word(doc: Any, text: str, line: float) -> None:
+    """Start a new line when a run's first word (a link, a bold word) does not fit what
+    is left of this one: ``write`` would break the word between two letters."""
+    word = text.split(" ")[0]
+    if not word or any(ord(c) > 0x2E7F for c in word) or doc.get_x() <= doc.l_margin + 0.5:
+        return
+    if doc.get_x() + doc.get_string_width(word) > doc.w - doc.r_margin:
+        doc.ln(line)
 
 
 def _escape(text: str) -> str:

@@ -29,10 +29,15 @@ from typing import Any
 from PySide6.QtCore import QMimeData, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QCloseEvent,
+    QColor,
     QDesktopServices,
     QGuiApplication,
+    QImage,
+    QPalette,
     QPixmap,
     QResizeEvent,
+    QTextCursor,
+    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QComboBox,
@@ -53,6 +58,10 @@ from openworker_qt.deliverables import versions as kept
 from openworker_qt.ui.viewer_content import Content, Sheet, load
 
 _open: dict[str, DeliverableViewer] = {}
+#: Spacing for reading (the model's HTML brings its own style, which wins).
+_READING = ("h1{margin-top:6px;margin-bottom:10px} h2{margin-top:18px;margin-bottom:8px}"
+            "h3{margin-top:14px;margin-bottom:6px} p{margin-bottom:10px} li{margin-bottom:4px}"
+            "td,th{padding:4px 8px} table{margin-top:6px;margin-bottom:12px}")
 _TEXT_KINDS = {".md", ".markdown", ".html", ".htm", ".csv", ".svg", ".docx", ".xlsx",
                ".pptx", ".pdf", ".txt"}
 
@@ -155,12 +164,17 @@ class DeliverableViewer(QWidget):
         self.placeholder.setWordWrap(True)
         self.browser = _SandboxedBrowser()
         self.browser.setAccessibleName(self.tr("Document"))
+        self.browser.document().setDocumentMargin(28)
+        self.browser.document().setDefaultStyleSheet(_READING)
         self.sheets = QTabWidget()
         self.sheets.setAccessibleName(self.tr("Sheets"))
         self.page_area = QScrollArea()
         self.page_area.setWidgetResizable(True)
         self.page_area.setAccessibleName(self.tr("Pages"))
         self.page_column = QWidget()
+        # pages lie on a darker ground, as paper on a desk (white on white has no edge)
+        self.page_column.setBackgroundRole(QPalette.ColorRole.Mid)
+        self.page_column.setAutoFillBackground(True)
         self.page_layout = QVBoxLayout(self.page_column)
         self.page_layout.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.page_layout.setSpacing(12)
@@ -309,10 +323,12 @@ class DeliverableViewer(QWidget):
         self.state = "shown"
 
     def _show(self, content: Content) -> None:
+        self._paper(content.kind in {"html", "document"})
         if content.kind == "error":
             self.placeholder.setText(content.text)
         elif content.kind == "markdown":
             self.browser.setMarkdown(content.text)
+            space_blocks(self.browser.document())
             self.stack.setCurrentWidget(self.browser)
         elif content.kind in {"html", "document"}:
             document = self.browser.document()
@@ -329,6 +345,18 @@ class DeliverableViewer(QWidget):
         elif content.kind == "pages":
             self._show_pages(content)
         self.copy_button.setEnabled(content.kind != "error")
+        if content.kind in {"markdown", "html", "document"}:
+            fit_images(self.browser)
+
+    def _paper(self, on: bool) -> None:
+        """A web page or a DOCX on white, as a browser or a word processor shows it (they
+        set dark text, fills and no background: on the dark scheme's base they could
+        not be read). Markdown follows the scheme."""
+        palette = self.palette()
+        if on:
+            palette.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+            palette.setColor(QPalette.ColorRole.Text, QColor("#222222"))
+        self.browser.setPalette(palette)
 
     def _show_sheets(self, sheets: list[Sheet]) -> None:
         self.sheets.clear()
@@ -384,6 +412,8 @@ class DeliverableViewer(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_pages()
+        if self.content is not None and self.content.kind in {"markdown", "html", "document"}:
+            fit_images(self.browser)
 
     # ------------------------------------------------------------ actions
 
@@ -417,6 +447,55 @@ class DeliverableViewer(QWidget):
 
     def open_default(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.shown))
+
+
+def space_blocks(document: QTextDocument) -> None:
+    """Room around headings and between paragraphs of a Markdown document (Qt's
+    Markdown reader sets its own tight margins, which a style sheet does not reach)."""
+    cursor = QTextCursor(document)
+    block = document.begin()
+    while block.isValid():
+        fmt = block.blockFormat()
+        level = fmt.headingLevel()
+        if level:
+            fmt.setTopMargin(6 if block == document.begin() else 20 - 2 * level)
+            fmt.setBottomMargin(8)
+        elif block.textList() is None:
+            fmt.setBottomMargin(10)
+        cursor.setPosition(block.position())
+        cursor.setBlockFormat(fmt)
+        block = block.next()
+
+
+def fit_images(browser: QTextBrowser) -> None:
+    """Pictures wider than the browser shown at its width (a chart drawn at 1,600 pixels
+    in a Markdown file, say), keeping their proportions."""
+    document = browser.document()
+    page = browser.viewport().width() - 2 * document.documentMargin() - 8
+    block = document.begin()
+    while block.isValid():
+        margins = block.blockFormat().leftMargin() + block.blockFormat().rightMargin()
+        room = max(page - margins, 240)
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isImageFormat():
+                image_fmt = fmt.toImageFormat()
+                picture = document.resource(document.ResourceType.ImageResource.value,
+                                            QUrl(image_fmt.name()))
+                natural = picture.width() if isinstance(picture, QImage | QPixmap) else 0
+                width = image_fmt.width() or natural
+                if width > room and natural:
+                    image_fmt.setWidth(room)
+                    image_fmt.setHeight(room * picture.height() / natural)
+                    cursor = QTextCursor(document)
+                    cursor.setPosition(fragment.position())
+                    cursor.setPosition(fragment.position() + fragment.length(),
+                                       QTextCursor.MoveMode.KeepAnchor)
+                    cursor.setCharFormat(image_fmt)
+            it += 1
+        block = block.next()
 
 
 def _load_with_text(path: str) -> Content:

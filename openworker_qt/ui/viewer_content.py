@@ -65,6 +65,27 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def formatted(value: Any, fmt: str) -> str:
+    """A number as the cell's number format shows it, for the common formats a workbook
+    uses (``#,##0.00``, ``0.0%``, ``"€"#,##0``, ``[$$-409]#,##0``); anything else as
+    :func:`_cell` writes it."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not fmt \
+            or fmt == "General" or any(ch in fmt for ch in "dmyhs@"):
+        return _cell(value)
+    section = fmt.split(";")[0]
+    if section.startswith("[$"):  # [$€-407]#,##0.00: the symbol
+        symbol, _, section = section[2:].partition("]")
+        section = symbol.split("-")[0] + section
+    digits = section.replace('"', "").replace("\\", "")
+    start = next((i for i, ch in enumerate(digits) if ch in "#0"), len(digits))
+    end = max((i for i, ch in enumerate(digits) if ch in "#0%"), default=start - 1) + 1
+    prefix, body, suffix = digits[:start], digits[start:end], digits[end:]
+    decimals = len(body.split(".")[1].rstrip("%")) if "." in body else 0
+    number = value * 100 if "%" in body else value
+    text = f"{number:,.{decimals}f}" if "," in body else f"{number:.{decimals}f}"
+    return f"{prefix}{text}{'%' if '%' in body else ''}{suffix}"
+
+
 def load(path_text: str) -> Content:
     """Everything the viewer shows of the file (worker thread)."""
     path = Path(path_text)
@@ -127,19 +148,20 @@ def _xlsx(path: Path) -> Content:
         for sheet, values in zip(written.worksheets, cached.worksheets, strict=True):
             raw = [list(r)[:MAX_COLUMNS] for r in sheet.iter_rows(max_row=MAX_ROWS + 1,
                                                                   values_only=True)]
-            stored = [list(r)[:MAX_COLUMNS] for r in values.iter_rows(max_row=MAX_ROWS + 1,
-                                                                      values_only=True)]
+            stored = [[(c.value, getattr(c, "number_format", "General")) for c in r][:MAX_COLUMNS]
+                      for r in values.iter_rows(max_row=MAX_ROWS + 1)]
             worked = formula_values(raw)  # for files written without cached values
             rows: list[list[str]] = []
             formulas: dict[tuple[int, int], str] = {}
             for r, row in enumerate(raw):
                 shown: list[str] = []
                 for c, value in enumerate(row):
-                    cache = stored[r][c] if r < len(stored) and c < len(stored[r]) else None
+                    cache, fmt = stored[r][c] if r < len(stored) and c < len(stored[r]) else (
+                        None, "General")
                     if isinstance(value, str) and value.startswith("="):
                         formulas[(r, c)] = value
                         value = cache if cache is not None else worked[r][c]
-                    shown.append(_cell(value))
+                    shown.append(formatted(value, fmt))
                 rows.append(shown)
             sheets.append(Sheet(sheet.title, rows, formulas))
         charts = [c.title for c in getattr(written, "chartsheets", [])]
@@ -245,13 +267,38 @@ def _paragraph_html(paragraph: Any, document: Any, images: dict[str, QImage],
 
 
 def _table_html(table: Any) -> str:
+    """The table as HTML with each cell's fill, text colour, weight and alignment."""
     rows = []
     for n, row in enumerate(table.rows):
         tag = "th" if n == 0 else "td"
-        cells = "".join(f"<{tag}>{html.escape(c.text)}</{tag}>" for c in row.cells)
-        rows.append(f"<tr>{cells}</tr>")
-    return ('<table border="1" cellspacing="0" cellpadding="4" width="100%">'
-            + "".join(rows) + "</table>")
+        rows.append("<tr>" + "".join(_cell_html(tag, c) for c in row.cells) + "</tr>")
+    return '<table border="1" cellspacing="0" cellpadding="4">' + "".join(rows) + "</table>"
+
+
+def _cell_html(tag: str, cell: Any) -> str:
+    from docx.enum.text import WD_ALIGN_PARAGRAPH
+
+    attrs = ""
+    shading = cell._tc.xpath("./w:tcPr/w:shd/@w:fill")
+    if shading and shading[0] not in ("auto", ""):
+        attrs += f' bgcolor="#{shading[0]}"'
+    paragraph = cell.paragraphs[0] if cell.paragraphs else None
+    align = paragraph.alignment if paragraph is not None else None
+    if align == WD_ALIGN_PARAGRAPH.RIGHT:
+        attrs += ' align="right"'
+    elif align == WD_ALIGN_PARAGRAPH.CENTER:
+        attrs += ' align="center"'
+    else:
+        attrs += ' align="left"'
+
+    text = html.escape(cell.text)
+    runs = paragraph.runs if paragraph is not None else []
+    colour = runs[0].font.color.rgb if runs and runs[0].font.color.type is not None else None
+    if colour is not None:
+        text = f'<span style="color:#{colour}">{text}</span>'
+    if runs and runs[0].bold:
+        text = f"<b>{text}</b>"
+    return f"<{tag}{attrs}>{text}</{tag}>"
 
 
 _READERS = {".pdf": _pdf, ".pptx": _pptx, ".csv": _csv, ".xlsx": _xlsx, ".docx": _docx,

@@ -164,7 +164,7 @@ async def test_markdown_and_html_are_self_contained(tmp_path: Path) -> None:
     assert not md.is_error, md.content
     text = (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
     assert text.startswith("# Renewal brief\n") and "## Renewal summary" in text
-    assert "| Client | Seats | Price |" in text and "| Initech |  | 19 |" in text
+    assert "| Client | Seats | Price |" in text and "| Initech |  | 19.0 |" in text  # the column's decimals
     assert "- Acme renews" in text and "2. Send quote" in text
     assert "](data:image/png;base64," in text
     page = await make(tmp_path, "html", [*DOC_BLOCKS,

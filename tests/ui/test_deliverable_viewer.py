@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QPalette
 
 from openworker_qt.core.tool_api import ToolContext
 from openworker_qt.deliverables import pages
@@ -51,6 +51,12 @@ async def shown(path: Path | str) -> DeliverableViewer:
     return viewer
 
 
+def dark_base() -> str:
+    from openworker_qt.ui.theme import dark_palette
+
+    return dark_palette().color(QPalette.ColorRole.Base).name()
+
+
 def close_all() -> None:
     for viewer in open_viewers():
         viewer.close()
@@ -78,13 +84,18 @@ def test_every_kind_is_shown_in_the_viewer(qtbot, qloop, tmp_path: Path) -> None
         viewer = await shown(xlsx)
         grid = viewer.sheets.widget(0)
         seen["xlsx"] = ([grid.horizontalHeaderItem(c).text() for c in range(4)],
-                        grid.item(0, 3).text(), grid.item(0, 3).toolTip())
+                        grid.item(0, 3).text(), grid.item(0, 3).toolTip(),
+                        [grid.item(r, 2).text() for r in range(2)])
         csv = await make(tmp_path, "s.csv", "csv", [TABLE])
         viewer = await shown(csv)
         seen["csv"] = (viewer.content.kind, viewer.sheets.widget(0).item(1, 0).text())
         md = await make(tmp_path, "b.md", "md", DOC[:3])
         viewer = await shown(md)
         seen["md"] = (viewer.content.kind, viewer.browser.toPlainText())
+        chart_md = await make(tmp_path, "c.md", "md", [{"type": "chart", **CHART}])
+        viewer = await shown(chart_md)
+        document = viewer.browser.document()
+        seen["md_fits"] = (document.size().width(), viewer.browser.viewport().width())
         svg = await make(tmp_path, "c.svg", "svg", [{"type": "chart", **CHART}])
         viewer = await shown(svg)
         seen["svg"] = non_white(viewer.page_labels()[0].pixmap().toImage())
@@ -99,12 +110,15 @@ def test_every_kind_is_shown_in_the_viewer(qtbot, qloop, tmp_path: Path) -> None
     assert kind == "document" and "Renewal brief" in text and "Offer two years" in text
     assert "Acme renews for twelve seats." in text and images == 1  # the chart's picture
     assert "font-weight:700" in markup and 'href="https://example.com"' in markup
-    header, total, formula = seen["xlsx"]
+    header, total, formula, prices = seen["xlsx"]
     assert header == ["Client", "Seats", "Price", "Total"]
+    assert prices == ["30.50", "25.00"]  # the cells' number format
     assert (total, formula) == ("366", "=B2*C2")  # the cached value, the formula on hover
     assert seen["csv"] == ("sheets", "Globex")
     assert seen["md"][0] == "markdown" and "Acme renews for twelve seats." in seen["md"][1]
     assert seen["svg"] > 100
+    wide, room = seen["md_fits"]
+    assert wide <= room  # the chart picture (1,600 pixels) shown at the window's width
 
 
 def test_heavy_pages_are_drawn_in_a_worker_behind_a_placeholder(
@@ -147,12 +161,17 @@ def test_html_is_sandboxed_and_actions_copy(qtbot, qloop, tmp_path: Path) -> Non
     seen: dict[str, Any] = {}
 
     async def scenario() -> None:
-        viewer = await shown(page)
+        from openworker_qt.ui.theme import dark_palette
+
+        viewer = open_viewer(page)
+        viewer.setPalette(dark_palette())  # the dark scheme
+        await until(viewer.loaded, what="the page")
         seen["text"] = viewer.browser.toPlainText()
         image = QTextDocument.ResourceType.ImageResource.value
         seen["loads"] = [viewer.browser.loadResource(image, QUrl(u)) for u in
                          ("http://example.com/x.png", "file:///etc/passwd")]
         seen["browser_button"] = not viewer.browser_button.isHidden()
+        seen["paper"] = viewer.browser.palette().color(QPalette.ColorRole.Base).name()
         viewer.copy_path()
         seen["path"] = QGuiApplication.clipboard().text()
         viewer.copy_contents()
@@ -164,11 +183,20 @@ def test_html_is_sandboxed_and_actions_copy(qtbot, qloop, tmp_path: Path) -> Non
         seen["tsv"] = QGuiApplication.clipboard().text()
         seen["csv_browser_button"] = not viewer.browser_button.isHidden()
         close_all()
+        notes = tmp_path / "outputs" / "n.md"
+        notes.write_text("# Notes", encoding="utf-8")
+        viewer = open_viewer(notes)
+        viewer.setPalette(dark_palette())
+        await until(viewer.loaded, what="the notes")
+        seen["markdown_base"] = viewer.browser.palette().color(QPalette.ColorRole.Base).name()
+        close_all()
 
     run(qloop, scenario)
     assert "Hi" in seen["text"] and "ran" not in seen["text"]
     assert seen["loads"] == [None, None]
     assert seen["browser_button"] and not seen["csv_browser_button"]
+    assert seen["paper"] == "#ffffff"  # a web page on white, in the dark scheme too
+    assert seen["markdown_base"] == dark_base()  # Markdown follows the scheme
     assert seen["path"] == str(page)
     assert seen["contents"].startswith("<h1>Hi</h1>")
     assert seen["tsv"].splitlines()[:2] == ["Client\tSeats\tPrice\tTotal", "Acme\t12\t30.5\t=B2*C2"]
