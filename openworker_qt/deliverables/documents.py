@@ -35,6 +35,7 @@ from openworker_qt.deliverables.base import (
     MAX_TEXT_CHARS,
     PACKAGE_FONTS,
     DocumentError,
+    Options,
     Rendered,
     cells,
     chart_png,
@@ -53,7 +54,7 @@ from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 formula_problems = workbook.formula_problems
 #: The most rows a table in a document (not a workbook) may have: a reader's pages.
 MAX_PAGE_TABLE_ROWS = 2_000
-__all__ = ["PACKAGE_FONTS", "DocumentError", "Rendered", "chart_png", "font_dirs", "formula_problems",
+__all__ = ["PACKAGE_FONTS", "DocumentError", "Options", "Rendered", "chart_png", "font_dirs", "formula_problems",
            "render", "unicode_font", "validate"]
 
 
@@ -134,10 +135,11 @@ def validate(fmt: str, blocks: Any) -> list[dict[str, Any]]:
         strays = [b["type"] for b in out if b["type"] != "table"]
         if fmt == "csv" and (strays or len(out) != 1):
             raise DocumentError("A CSV holds exactly one block, of type 'table'.")
-        if fmt == "xlsx" and strays:
+        if fmt == "xlsx" and set(strays) - {"chart"}:
             raise DocumentError(
-                "An XLSX holds only 'table' blocks (one sheet each); put headings, text, "
-                "images and charts in a docx, pdf, html or md deliverable.")
+                "An XLSX holds only 'table' blocks (one sheet each) and 'chart' blocks (a "
+                "chart sheet each, its data beside it); put headings, text and images in a "
+                "docx, pdf, html or md deliverable.")
     return out
 
 
@@ -163,11 +165,18 @@ def _check_chart(block: Mapping[str, Any], where: str) -> None:
 # --------------------------------------------------------------- formats
 
 
-def render(fmt: str, title: str, blocks: list[dict[str, Any]]) -> Rendered:
-    """The finished file's bytes. Blocks must have passed :func:`validate`."""
-    renderer = {"md": _markdown, "html": _html, "csv": _csv, "xlsx": workbook.xlsx,
-                "docx": docx_file.docx, "pdf": pdf_file.pdf}[fmt]
-    return renderer(title, blocks)
+def render(fmt: str, title: str, blocks: list[dict[str, Any]],
+           options: Options | None = None) -> Rendered:
+    """The finished file's bytes. Blocks must have passed :func:`validate`; ``options``
+    (the author, a cover page, contents) apply to the formats that have them."""
+    asked = options or Options()
+    if fmt == "xlsx":
+        return workbook.xlsx(title, blocks, author=asked.author)
+    if fmt == "docx":
+        return docx_file.docx(title, blocks, options=asked)
+    if fmt == "pdf":
+        return pdf_file.pdf(title, blocks, options=asked)
+    return {"md": _markdown, "html": _html, "csv": _csv}[fmt](title, blocks)
 
 
 def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:

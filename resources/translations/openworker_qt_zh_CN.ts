@@ -58,6 +58,22 @@
     <context>
         <name>AppearancePage</name>
         <message>
+            <source>Leave empty to name no author</source>
+            <translation>留空则不署名</translation>
+        </message>
+        <message>
+            <source>Your name</source>
+            <translation>您的姓名</translation>
+        </message>
+        <message>
+            <source>Written as the author of the documents OpenWorker makes for you</source>
+            <translation>作为 OpenWorker 为您制作的文档的作者</translation>
+        </message>
+        <message>
+            <source>Your &amp;name (author of documents)</source>
+            <translation>您的姓名（文档作者）(&amp;N)</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="436" />
             <source>Appearance</source>
             <translation>外观</translation>

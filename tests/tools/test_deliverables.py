@@ -218,11 +218,14 @@ async def test_malformed_content_is_explained(tmp_path: Path, content: Any, says
     assert not (tmp_path / "outputs").exists()
 
 
-async def test_csv_and_xlsx_take_tables_only(tmp_path: Path) -> None:
+async def test_csv_takes_one_table_and_xlsx_tables_and_charts(tmp_path: Path) -> None:
     both = await make(tmp_path, "csv", [TABLE, TABLE])
     assert both.is_error and "exactly one block" in both.content
-    xlsx = await make(tmp_path, "xlsx", [TABLE, CHART])
-    assert xlsx.is_error and "only 'table' blocks" in xlsx.content
+    text = await make(tmp_path, "xlsx", [TABLE, {"type": "paragraph", "text": "x"}])
+    assert text.is_error and "only 'table' blocks" in text.content
+    assert not (tmp_path / "outputs" / "brief.xlsx").exists()
+    charted = await make(tmp_path, "xlsx", [TABLE, CHART])  # a chart sheet
+    assert not charted.is_error and "1 chart sheet" in charted.content
 
 
 async def test_image_missing_or_outside_the_workspace(tmp_path: Path) -> None:
