@@ -6,9 +6,9 @@ DOCX, PDF, PPTX, PNG and SVG charts), in English and in Chinese, with the real t
 into a temporary workspace; opens each in the deliverable viewer (the app's own window,
 offscreen) in the light and the dark scheme, with the window's words in the document's
 language; and saves the window as
-``docs/screenshots/deliverables/viewer-<kind>-<en|zh>-<light|dark>.png``. A PDF also
-gets its pages on their own (``report-<en|zh>-<n>.png``, drawn by PDFium), to look at
-the typography at full size. The Chinese window words come from the .ts source
+``docs/screenshots/deliverables/viewer-<kind>-<en|zh>-<light|dark>.png``. The report
+is also written as a PDF with a cover page and contents, its pages drawn on their own
+(``report-<en|zh>-<n>.png``, by PDFium), to look at the typography at full size. The Chinese window words come from the .ts source
 (compiled to a temporary .qm with ``pyside6-lrelease``, else the shipped .qm).
 
     .venv/bin/python scripts/screenshot_gallery.py [--out docs/screenshots/deliverables]
@@ -57,7 +57,7 @@ def english() -> dict[str, Any]:
                 "Renewal signed for three years", {"text": "Seats grew 18%", "bullets": [
                     "Sales +30 seats", "Support +12 seats"]}]},
             {"layout": "chart", "title": "Seats by client", "chart": chart}]
-    return {"title": "ACME renewal brief", "doc": doc, "table": table, "plain": plain,
+    return {"title": "ACME renewal brief", "subtitle": "Q3 2026 · Account team", "doc": doc, "table": table, "plain": plain,
             "chart": chart, "deck": deck}
 
 
@@ -83,7 +83,7 @@ def chinese() -> dict[str, Any]:
                 "三年续约已签署", {"text": "席位增长 18%", "bullets": ["销售 +30 个席位",
                                                               "支持 +12 个席位"]}]},
             {"layout": "chart", "title": "各客户席位", "chart": chart}]
-    return {"title": "ACME 续约简报", "doc": doc, "table": table, "plain": plain,
+    return {"title": "ACME 续约简报", "subtitle": "2026 年第三季度 · 客户团队", "doc": doc, "table": table, "plain": plain,
             "chart": chart, "deck": deck}
 
 
@@ -93,7 +93,7 @@ def content(kind: str, sample: dict[str, Any]) -> list[dict[str, Any]]:
     if kind == "csv":
         return [sample["plain"]]
     if kind == "xlsx":
-        return [sample["table"]]
+        return [sample["table"], sample["chart"]]  # a sheet and a chart sheet
     if kind == "pptx":
         return sample["deck"]
     return [sample["chart"]]
@@ -115,6 +115,13 @@ async def write_samples(workspace: Path) -> dict[tuple[str, str], Path]:
             if done.is_error:
                 raise SystemExit(f"{kind} ({lang}): {done.content}")
             made[(kind, lang)] = workspace / path
+        # the report with its front matter, for its pages on their own
+        done = await create_deliverable({"path": f"outputs/{lang}/report.pdf", "format": "pdf",
+                                         "title": sample["title"], "cover": True,
+                                         "contents": True, "subtitle": sample["subtitle"],
+                                         "content": sample["doc"]}, ctx)
+        if done.is_error:
+            raise SystemExit(f"report ({lang}): {done.content}")
     return made
 
 
@@ -159,7 +166,8 @@ def pdf_pages(made: dict[tuple[str, str], Path], out: Path) -> None:
     from openworker_qt.deliverables import pages
 
     for lang in ("en", "zh"):
-        for n, page in enumerate(pages.pdf_pages(made[("pdf", lang)], width=1240), 1):
+        report = made[("pdf", lang)].with_name("report.pdf")
+        for n, page in enumerate(pages.pdf_pages(report, width=1240), 1):
             page.save(out / f"report-{lang}-{n}.png")
 
 

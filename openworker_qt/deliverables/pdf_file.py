@@ -253,7 +253,7 @@ def _keep_with_next(doc: Any, height: float, nxt: dict[str, Any] | None) -> None
 
 def _write_runs(doc: Any, text: str, family: str, code: str, size: float, line: float,
                 clean: Any, *, bold: bool = False) -> None:
-    for piece in runs(text):
+    for piece in _opening_marks_forward(runs(text)):
         style = ("B" if bold or piece.bold else "") + ("I" if piece.italic else "")
         fam = code if piece.code else family
         if fam == "DocMono":
@@ -268,13 +268,27 @@ def _write_runs(doc: Any, text: str, family: str, code: str, size: float, line: 
     doc.set_font(family, "", size)
 
 
+def _opening_marks_forward(pieces: list[Any]) -> list[Any]:
+    """An opening bracket or quote at the end of a run moved to the start of the next
+    (``open (`` + ``tracker``): it then goes to the next line with its word."""
+    from dataclasses import replace
+
+    out = list(pieces)
+    for n in range(len(out) - 1):
+        text = out[n].text
+        if text and text[-1] in "([{“‘\"'" and out[n + 1].text[:1].strip():
+            out[n] = replace(out[n], text=text[:-1])
+            out[n + 1] = replace(out[n + 1], text=text[-1] + out[n + 1].text)
+    return [p for p in out if p.text]
+
+
 def _wrap_whole_word(doc: Any, text: str, line: float) -> None:
     """Start a new line when a run's first word (a link, a bold word) does not fit what
     is left of this one: ``write`` would break the word between two letters."""
     word = text.split(" ")[0]
     if not word or any(ord(c) > 0x2E7F for c in word) or doc.get_x() <= doc.l_margin + 0.5:
         return
-    if doc.get_x() + doc.get_string_width(word) > doc.w - doc.r_margin:
+    if doc.get_x() + doc.get_string_width(word) + 2 * doc.c_margin + 0.5 > doc.w - doc.r_margin:
         doc.ln(line)
 
 
