@@ -19,7 +19,6 @@ before, which with numpy's helpers made ~16 MiB of the desktop build.
 from __future__ import annotations
 
 import functools
-
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
