@@ -30,7 +30,8 @@ def add_chart_sheets(wb: Any, charts: list[dict[str, Any]], taken: list[str]) ->
     for n, block in enumerate(charts, 1):
         name = _name(str(block.get("sheet") or block.get("title") or ""), taken + made,
                      f"Chart{n}")
-        data_name = _name(f"{name} data", taken + made + [name], f"Chart{n} data")
+        suffix = " 数据" if any("\u4e00" <= c <= "\u9fff" for c in name) else " data"
+        data_name = _name(f"{name}{suffix}", taken + made + [name], f"Chart{n} data")
         data = wb.create_sheet(data_name)
         series = block["series"]
         data.append(["", *[str(s.get("name") or f"Series {k}") for k, s in
@@ -56,3 +57,67 @@ def add_chart_sheets(wb: Any, charts: list[dict[str, Any]], taken: list[str]) ->
         made.append(name)
         taken = [*taken, data_name]
     return made
+
+
+def _title(chart: Any) -> str:
+    try:
+        paragraphs = chart.title.tx.rich.paragraphs
+    except AttributeError:
+        return ""
+    return "".join(str(r.t) for p in paragraphs for r in (p.r or []))
+
+
+def _values(wb: Any, ref: str) -> list[Any]:
+    from openpyxl.utils.cell import range_boundaries
+
+    sheet, _, cells = ref.rpartition("!")
+    ws = wb[sheet.strip("'").replace("''", "'")]
+    min_col, min_row, max_col, max_row = range_boundaries(cells.replace("$", ""))
+    return [ws.cell(row=r, column=c).value for r in range(min_row, max_row + 1)
+            for c in range(min_col, max_col + 1)]
+
+
+def chart_block(wb: Any, chart: Any) -> dict[str, Any]:
+    """A chart sheet's chart as a chart block of :mod:`charts`, its numbers read from the
+    cells its series name."""
+    kind = {"LineChart": "line", "PieChart": "pie"}.get(type(chart).__name__, "bar")
+    labels: list[str] = []
+    series = []
+    for k, plotted in enumerate(chart.series, 1):
+        values = [float(v) if isinstance(v, int | float) else 0.0
+                  for v in _values(wb, plotted.val.numRef.f)]
+        if not labels and plotted.cat is not None:
+            ref = plotted.cat.strRef or plotted.cat.numRef
+            labels = [str(v) for v in _values(wb, ref.f)] if ref is not None else []
+        name = f"Series {k}"
+        if plotted.tx is not None and plotted.tx.strRef is not None:
+            name = str(_values(wb, plotted.tx.strRef.f)[0] or name)
+        series.append({"name": name, "values": values})
+    count = max((len(s["values"]) for s in series), default=0)
+    labels = (labels + [str(n) for n in range(len(labels) + 1, count + 1)])[:count]
+    return {"type": "chart", "kind": kind, "title": _title(chart), "labels": labels,
+            "series": series}
+
+
+def chart_sheet_pictures(path: Any) -> dict[str, Any]:
+    """Each chart sheet of the workbook drawn (a Pillow image, by its name); a chart that
+    cannot be read is left out."""
+    import io
+
+    from openpyxl import load_workbook
+    from PIL import Image
+
+    from openworker_qt.deliverables import base, charts
+
+    wb = load_workbook(path)
+    drawn: dict[str, Any] = {}
+    for sheet in wb.chartsheets:
+        try:
+            block = chart_block(wb, sheet._charts[0])
+            charts.check_chart(block)
+            font = charts.pick_fonts(block["title"] + "".join(block["labels"]),
+                                     base.unicode_font())
+            drawn[sheet.title] = Image.open(io.BytesIO(charts.chart_png(block, font)))
+        except (IndexError, KeyError, ValueError, AttributeError, TypeError):
+            continue
+    return drawn

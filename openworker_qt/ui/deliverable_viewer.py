@@ -361,7 +361,8 @@ class DeliverableViewer(QWidget):
     def _show_sheets(self, sheets: list[Sheet]) -> None:
         self.sheets.clear()
         for sheet in sheets:
-            self.sheets.addTab(_grid(sheet), sheet.name)
+            self.sheets.addTab(_grid(sheet) if sheet.picture is None else
+                               _chart_page(sheet.picture), sheet.name)
         self.sheets.tabBar().setVisible(len(sheets) > 1)
         self.stack.setCurrentWidget(self.sheets)
         rows = sum(max(len(s.rows) - 1, 0) for s in sheets)
@@ -509,6 +510,18 @@ def _load_with_text(path: str) -> Content:
         except Exception:
             content.text = ""
     return content
+
+
+def _chart_page(picture: QImage) -> QScrollArea:
+    """A chart sheet: its chart, drawn, at most the window's width."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    label = QLabel()
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setPixmap(QPixmap.fromImage(picture).scaledToWidth(
+        min(picture.width(), 900), Qt.TransformationMode.SmoothTransformation))
+    area.setWidget(label)
+    return area
 
 
 def _grid(sheet: Sheet) -> QTableWidget:

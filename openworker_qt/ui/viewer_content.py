@@ -35,6 +35,8 @@ class Sheet:
     rows: list[list[str]]
     #: (row, column) → the formula the cell's value comes from.
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: a chart sheet's chart, drawn (its ``rows`` are then empty)
+    picture: QImage | None = None
 
 
 @dataclass
@@ -165,11 +167,21 @@ def _xlsx(path: Path) -> Content:
                 rows.append(shown)
             sheets.append(Sheet(sheet.title, rows, formulas))
         charts = [c.title for c in getattr(written, "chartsheets", [])]
+        order = list(written.sheetnames)
     finally:
         written.close()
         cached.close()
-    for title in charts:
-        sheets.append(Sheet(title, [[_t("This sheet is a chart; open the workbook to see it.")]]))
+    if charts:
+        from openworker_qt.deliverables.chart_sheets import chart_sheet_pictures
+
+        drawn = chart_sheet_pictures(path)
+        for title in charts:
+            if title in drawn:
+                sheets.append(Sheet(title, [], picture=qimage(drawn[title])))
+            else:
+                sheets.append(Sheet(title, [[_t(
+                    "This sheet is a chart; open the workbook to see it.")]]))
+        sheets.sort(key=lambda sheet: order.index(sheet.name))  # as the workbook has them
     return Content("sheets", sheets=sheets)
 
 

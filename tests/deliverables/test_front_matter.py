@@ -126,3 +126,28 @@ def test_a_workbook_with_a_chart_sheet() -> None:
         [None, "2026"], ["Q1", 3], ["Q2", 5]]
     charts = [s._charts[0] for s in wb.chartsheets]
     assert isinstance(charts[0], BarChart) and isinstance(charts[1], LineChart)
+
+
+def test_a_chart_sheet_reads_back_as_the_chart_it_was(tmp_path) -> None:
+    from openpyxl import load_workbook
+
+    from openworker_qt.deliverables.chart_sheets import chart_block, chart_sheet_pictures
+
+    pie = {"type": "chart", "kind": "pie", "title": "Where the seats are",
+           "labels": ["Sales", "Support"], "series": [{"name": "Seats", "values": [120, 80]}]}
+    path = tmp_path / "w.xlsx"
+    path.write_bytes(documents.render("xlsx", "", documents.validate("xlsx", [pie])).data)
+    wb = load_workbook(path)
+    block = chart_block(wb, wb.chartsheets[0]._charts[0])
+    assert block == {**pie, "series": [{"name": "Seats", "values": [120.0, 80.0]}]}
+    drawn = chart_sheet_pictures(path)
+    assert list(drawn) == ["Where the seats are"] and drawn["Where the seats are"].width == 1280
+
+
+def test_a_chinese_chart_sheet_names_its_data_sheet_in_chinese() -> None:
+    from openpyxl import load_workbook
+
+    chart = {"type": "chart", "kind": "bar", "title": "各客户席位", "labels": ["环球"],
+             "series": [{"name": "席位", "values": [3]}]}
+    data = documents.render("xlsx", "", documents.validate("xlsx", [chart])).data
+    assert load_workbook(io.BytesIO(data)).sheetnames == ["各客户席位", "各客户席位 数据"]

@@ -80,9 +80,13 @@ def test_every_kind_is_shown_in_the_viewer(qtbot, qloop, tmp_path: Path) -> None
         viewer = await shown(docx)
         seen["docx"] = (viewer.content.kind, viewer.browser.toPlainText(),
                         viewer.browser.toHtml(), len(viewer.content.images))
-        xlsx = await make(tmp_path, "s.xlsx", "xlsx", [TABLE])
+        xlsx = await make(tmp_path, "s.xlsx", "xlsx", [TABLE, {"type": "chart", **CHART,
+                                                              "title": "Seats"}])
         viewer = await shown(xlsx)
         grid = viewer.sheets.widget(0)
+        seen["tabs"] = [viewer.sheets.tabText(n) for n in range(viewer.sheets.count())]
+        chart_label = viewer.sheets.widget(1).widget()
+        seen["chart_sheet"] = non_white(chart_label.pixmap().toImage())
         seen["xlsx"] = ([grid.horizontalHeaderItem(c).text() for c in range(4)],
                         grid.item(0, 3).text(), grid.item(0, 3).toolTip(),
                         [grid.item(r, 2).text() for r in range(2)])
@@ -113,6 +117,8 @@ def test_every_kind_is_shown_in_the_viewer(qtbot, qloop, tmp_path: Path) -> None
     header, total, formula, prices = seen["xlsx"]
     assert header == ["Client", "Seats", "Price", "Total"]
     assert prices == ["30.50", "25.00"]  # the cells' number format
+    assert seen["tabs"] == ["Sheet1", "Seats", "Seats data"]
+    assert seen["chart_sheet"] > 100  # the chart sheet drawn from its data sheet
     assert (total, formula) == ("366", "=B2*C2")  # the cached value, the formula on hover
     assert seen["csv"] == ("sheets", "Globex")
     assert seen["md"][0] == "markdown" and "Acme renews for twelve seats." in seen["md"][1]
