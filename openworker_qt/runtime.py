@@ -473,7 +473,12 @@ class Runtime:
             decider=lambda: self.decider_for(info, force_mode="plan"),
         )
         connectors = self.connectors if self._connectors is not None or self._any_connected() else None
-        return default_tools(info, explorer, self.memory, connectors)
+        return default_tools(info, explorer, self.memory, connectors, author=self.user_name)
+
+    def user_name(self) -> str:
+        """The user's name from settings (``general.user_name``): the author written
+        into documents; '' (no author) when it is not set."""
+        return str(self.config.get("general.user_name") or "").strip()
 
     def _any_connected(self) -> bool:
         """Whether a connector is connected, without importing the connectors (a

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from openworker_qt.core.tool_api import ToolRegistry
@@ -55,7 +56,7 @@ def import_tool_modules() -> None:
 
 def default_tools(
     _info: SessionInfo, explorer: Explorer | None = None, memory: MemoryStore | None = None,
-    connectors: ConnectorRegistry | None = None,
+    connectors: ConnectorRegistry | None = None, *, author: Callable[[], str] | None = None,
 ) -> ToolRegistry:
     from openworker_qt.agents.skills import load_skill_tool
     from openworker_qt.automation.tools import automation_tools, wake_tools
@@ -72,7 +73,7 @@ def default_tools(
 
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
-        *interaction_tools(), *deliverable_tools(), *todo_tools(), *web_tools(),
+        *interaction_tools(), *deliverable_tools(author), *todo_tools(), *web_tools(),
         load_skill_tool(lambda: app_paths().data / "skills"), *automation_tools(),
     ])
     if connectors is not None:  # the tools of the connectors the user connected

@@ -26,6 +26,19 @@ class DocumentError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class Options:
+    """What a document is asked for besides its blocks."""
+
+    #: the name written as the file's author (the user's, from settings; "" for none)
+    author: str = ""
+    #: a cover page (title, subtitle, author, date) before the text (DOCX, PDF)
+    cover: bool = False
+    #: a table of contents from the headings, after the cover (DOCX, PDF)
+    contents: bool = False
+    subtitle: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered:
     data: bytes
     #: A short account for the result: "3 pages", "2 sheets (Sales, Costs)".

@@ -18,6 +18,7 @@ before, which with numpy's helpers made ~16 MiB of the desktop build.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -87,8 +88,28 @@ def pick_fonts(text: str, pair: tuple[Path, Path] | None) -> tuple[Path, Path] |
     for name in CJK_FONTS:
         path = Path(name)
         if path.is_file() and _covers(path, text):
-            return path, path
+            heavy = path.with_name(path.name.replace("Regular", "Bold"))
+            return path, heavy if heavy != path and heavy.is_file() and _covers(
+                heavy, text) else path
     return pair
+
+
+@functools.lru_cache(maxsize=16)
+def face_index(path: Path) -> int:
+    """The face of a font collection charts draw Chinese with: the Simplified Chinese
+    one (``Noto Sans CJK SC``; the collection's first face is the Japanese style), not
+    a monospace one; 0 for a single font or a collection without it."""
+    if path.suffix.lower() not in (".ttc", ".otc"):
+        return 0
+    try:
+        from fontTools.ttLib import TTCollection
+
+        with TTCollection(str(path), lazy=True) as coll:
+            families = [str(f["name"].getDebugName(1) or "") for f in coll.fonts]
+    except Exception:  # not a readable collection: its first face
+        return 0
+    return next((n for n, family in enumerate(families)
+                 if family.endswith(" SC") and "Mono" not in family), 0)
 
 
 class _Fonts:
@@ -105,7 +126,8 @@ class _Fonts:
             if self._pair is None:
                 self._cache[key] = ImageFont.load_default(px)
             else:
-                self._cache[key] = ImageFont.truetype(str(self._pair[1 if bold else 0]), px)
+                chosen = self._pair[1 if bold else 0]
+                self._cache[key] = ImageFont.truetype(str(chosen), px, index=face_index(chosen))
         return self._cache[key]
 
 

@@ -35,11 +35,15 @@ from openworker_qt.deliverables.base import (
     MAX_TEXT_CHARS,
     PACKAGE_FONTS,
     DocumentError,
+    Options,
     Rendered,
     cells,
     chart_png,
+    column_decimals,
     count_blocks,
     font_dirs,
+    is_number,
+    number_text,
     picture,
     show,
     unicode_font,
@@ -50,7 +54,7 @@ from openworker_qt.domain.documents import BLOCK_TYPES, CHART_KINDS, FORMATS
 formula_problems = workbook.formula_problems
 #: The most rows a table in a document (not a workbook) may have: a reader's pages.
 MAX_PAGE_TABLE_ROWS = 2_000
-__all__ = ["PACKAGE_FONTS", "DocumentError", "Rendered", "chart_png", "font_dirs", "formula_problems",
+__all__ = ["PACKAGE_FONTS", "DocumentError", "Options", "Rendered", "chart_png", "font_dirs", "formula_problems",
            "render", "unicode_font", "validate"]
 
 
@@ -131,10 +135,11 @@ def validate(fmt: str, blocks: Any) -> list[dict[str, Any]]:
         strays = [b["type"] for b in out if b["type"] != "table"]
         if fmt == "csv" and (strays or len(out) != 1):
             raise DocumentError("A CSV holds exactly one block, of type 'table'.")
-        if fmt == "xlsx" and strays:
+        if fmt == "xlsx" and set(strays) - {"chart"}:
             raise DocumentError(
-                "An XLSX holds only 'table' blocks (one sheet each); put headings, text, "
-                "images and charts in a docx, pdf, html or md deliverable.")
+                "An XLSX holds only 'table' blocks (one sheet each) and 'chart' blocks (a "
+                "chart sheet each, its data beside it); put headings, text and images in a "
+                "docx, pdf, html or md deliverable.")
     return out
 
 
@@ -160,11 +165,18 @@ def _check_chart(block: Mapping[str, Any], where: str) -> None:
 # --------------------------------------------------------------- formats
 
 
-def render(fmt: str, title: str, blocks: list[dict[str, Any]]) -> Rendered:
-    """The finished file's bytes. Blocks must have passed :func:`validate`."""
-    renderer = {"md": _markdown, "html": _html, "csv": _csv, "xlsx": workbook.xlsx,
-                "docx": docx_file.docx, "pdf": pdf_file.pdf}[fmt]
-    return renderer(title, blocks)
+def render(fmt: str, title: str, blocks: list[dict[str, Any]],
+           options: Options | None = None) -> Rendered:
+    """The finished file's bytes. Blocks must have passed :func:`validate`; ``options``
+    (the author, a cover page, contents) apply to the formats that have them."""
+    asked = options or Options()
+    if fmt == "xlsx":
+        return workbook.xlsx(title, blocks, author=asked.author)
+    if fmt == "docx":
+        return docx_file.docx(title, blocks, options=asked)
+    if fmt == "pdf":
+        return pdf_file.pdf(title, blocks, options=asked)
+    return {"md": _markdown, "html": _html, "csv": _csv}[fmt](title, blocks)
 
 
 def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:
@@ -184,9 +196,11 @@ def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:
             def esc(c: Any) -> str:
                 return show(c).replace("|", "\\|").replace("\n", " ")
 
+            numeric, decimals = numeric_columns(columns, rows)
             out.append("| " + " | ".join(esc(c) for c in columns) + " |")
-            out.append("|" + "---|" * len(columns))
-            out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+            out.append("|" + "".join("---:|" if n else "---|" for n in numeric))
+            out += ["| " + " | ".join(esc(number_text(c, decimals[i]) if numeric[i] else c)
+                                      for i, c in enumerate(row)) + " |" for row in rows]
             out.append("")
         else:
             data, mime = picture(b)
@@ -198,7 +212,21 @@ def _markdown(title: str, blocks: list[dict[str, Any]]) -> Rendered:
 _CSS = ("body{font-family:system-ui,sans-serif;max-width:50em;margin:2em auto;padding:0 1em;"
         "line-height:1.5;color:#222}table{border-collapse:collapse;margin:1em 0}"
         "th,td{border:1px solid #bbb;padding:.3em .6em;text-align:left}"
-        "th{background:#e8eef7}img{max-width:100%}")
+        "th{background:#e8eef7}.num{text-align:right}img{max-width:100%}")
+
+
+_NUM = ' class="num"'
+
+
+def numeric_columns(columns: list[str], rows: list[list[Any]]) -> tuple[list[bool], list[int]]:
+    """Which columns hold numbers only (right-aligned, thousands separated) and the
+    decimals each is shown with."""
+    numeric, decimals = [], []
+    for c in range(len(columns)):
+        values = [r[c] for r in rows if r[c] is not None and r[c] != ""]
+        numeric.append(bool(values) and all(is_number(v) for v in values))
+        decimals.append(column_decimals(values))
+    return numeric, decimals
 
 
 def _inline_html(text: str) -> str:
@@ -237,10 +265,14 @@ def _html(title: str, blocks: list[dict[str, Any]]) -> Rendered:
                        + f"</{tag}>")
         elif t == "table":
             columns, rows = cells(b)
-            out.append("<table><thead><tr>" + "".join(f"<th>{_inline_html(c)}</th>" for c in columns)
-                       + "</tr></thead><tbody>")
-            out += ["<tr>" + "".join(f"<td>{_inline_html(show(c))}</td>" for c in row) + "</tr>"
-                    for row in rows]
+            numeric, decimals = numeric_columns(columns, rows)
+            out.append("<table><thead><tr>" + "".join(
+                f"<th{_NUM * numeric[i]}>{_inline_html(c)}</th>" for i, c in enumerate(columns))
+                + "</tr></thead><tbody>")
+            out += ["<tr>" + "".join(
+                f'<td{_NUM}>{e(number_text(c, decimals[i]))}</td>' if numeric[i]
+                else f"<td>{_inline_html(show(c))}</td>" for i, c in enumerate(row)) + "</tr>"
+                for row in rows]
             out.append("</tbody></table>")
         else:
             data, mime = picture(b)

@@ -9,8 +9,10 @@ import io
 from datetime import UTC, datetime
 from typing import Any
 
+from openworker_qt.deliverables import front_matter
 from openworker_qt.deliverables.base import (
     THEME,
+    Options,
     Rendered,
     cells,
     column_decimals,
@@ -29,7 +31,7 @@ _MONO = "Consolas"
 
 
 def docx(title: str, blocks: list[dict[str, Any]], *, author: str = "",
-         locale_name: str | None = None) -> Rendered:
+         locale_name: str | None = None, options: Options | None = None) -> Rendered:
     from docx import Document
     from docx.shared import Mm
 
@@ -41,16 +43,26 @@ def docx(title: str, blocks: list[dict[str, Any]], *, author: str = "",
         section.page_width, section.page_height = Mm(210), Mm(297)
     section.left_margin = section.right_margin = Mm(25)
     text_width = section.page_width - section.left_margin - section.right_margin
-    _properties(doc, title, author, blocks)
-    _furniture(doc, title)
-    if title:
+    asked = options or Options(author=author)
+    _properties(doc, title, asked.author, blocks)
+    said = front_matter.words(doc.core_properties.language or "")
+    _furniture(doc, title, said)
+    if asked.cover:
+        front_matter.docx_cover(doc, title, asked)
+    if asked.contents:
+        front_matter.docx_contents(doc, blocks, said)
+    if title and not asked.cover:
         doc.add_heading(plain(title), level=0).paragraph_format.keep_with_next = True
+    marks = 0
     for b in blocks:
         t = b["type"]
         if t == "heading":
             heading = doc.add_heading("", level=int(b.get("level", 1)))
             _add_runs(heading, str(b["text"]))
             heading.paragraph_format.keep_with_next = True
+            if asked.contents:
+                marks += 1
+                front_matter.bookmark(heading, marks)
         elif t == "paragraph":
             _add_runs(doc.add_paragraph(), str(b["text"]))
         elif t == "list":
@@ -81,7 +93,7 @@ def _properties(doc: Any, title: str, author: str, blocks: list[dict[str, Any]])
     props.language = language("\n".join(words))
 
 
-def _furniture(doc: Any, title: str) -> None:
+def _furniture(doc: Any, title: str, said: dict[str, str]) -> None:
     """The title and today's date at the top of each page, "Page n of m" at the foot."""
     from docx.enum.text import WD_ALIGN_PARAGRAPH
     from docx.shared import Pt, RGBColor
@@ -93,7 +105,11 @@ def _furniture(doc: Any, title: str) -> None:
     run.font.size, run.font.color.rgb = Pt(8), RGBColor.from_string(THEME["muted"])
     foot = section.footer.paragraphs[0]
     foot.alignment = WD_ALIGN_PARAGRAPH.CENTER
-    for piece in ("Page ", "PAGE", " of ", "NUMPAGES"):
+    before, rest = said["page"].split("{n}")
+    middle, after = rest.split("{total}")
+    for piece in (before, "PAGE", middle, "NUMPAGES", after):
+        if not piece:
+            continue
         if piece.isupper():
             _field(foot, piece)
         else:

@@ -11,9 +11,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.deliverables import front_matter
 from openworker_qt.deliverables.base import (
     THEME,
     DocumentError,
+    Options,
     Rendered,
     cells,
     column_decimals,
@@ -48,7 +50,7 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
 
 def _pdf_words(title: str, blocks: list[dict[str, Any]]) -> str:
     """Every piece of text the PDF prints, markers taken out (to choose its fonts)."""
-    parts = [plain(title), _BULLET, "Page 0123456789 of", datetime.now().strftime("%Y-%m-%d")]
+    parts = [plain(title), _BULLET, "0123456789…", datetime.now().strftime("%Y-%m-%d")]
     for b in blocks:
         if b["type"] in ("heading", "paragraph"):
             parts.append(plain(str(b.get("text", ""))))
@@ -58,17 +60,20 @@ def _pdf_words(title: str, blocks: list[dict[str, Any]]) -> str:
             columns, rows = cells(b)
             parts += [plain(c) for c in columns] + [
                 plain(number_text(v, 2)) for r in rows for v in r]
-    return "\n".join(parts)
+    said = front_matter.words(language("\n".join(parts)))
+    return "\n".join([*parts, said["page"], said["contents"]])
 
 
 def pdf(title: str, blocks: list[dict[str, Any]], *, author: str = "",
-        locale_name: str | None = None) -> Rendered:
+        locale_name: str | None = None, options: Options | None = None) -> Rendered:
     from fpdf import FPDF
 
     date = datetime.now().strftime("%Y-%m-%d")
+    asked = options or Options(author=author)
 
     class _Paged(FPDF):
         family = "Helvetica"
+        said = front_matter.words("en")
 
         def header(self) -> None:
             if self.page_no() == 1:
@@ -87,15 +92,18 @@ def pdf(title: str, blocks: list[dict[str, Any]], *, author: str = "",
             self.ln(3)
 
         def footer(self) -> None:
+            if asked.cover and self.page_no() == 1:
+                return
             self.set_y(-12)
             self.set_font(self.family, "", 8)
             self.set_text_color(*_rgb(THEME["muted"]))
-            self.cell(0, 5, f"Page {self.page_no()} of {{nb}}", align="C")
+            self.cell(0, 5, self.said["page"].format(n=self.page_no(), total="{nb}"),
+                      align="C")
             self.set_text_color(0, 0, 0)
 
     doc = _Paged(format=paper_size(locale_name).lower())
     try:
-        return _pages(doc, title, blocks, author, date)
+        return _pages(doc, title, blocks, asked, date)
     finally:  # fpdf2 reads each TrueType font lazily and keeps its file open until closed
         for entry in doc.fonts.values():
             ttfont = getattr(entry, "ttfont", None)  # core (built-in) fonts have none
@@ -160,11 +168,13 @@ def _obliques(font: tuple[Path, Path]) -> tuple[Path, Path]:
     return found[0], found[1]
 
 
-def _pages(doc: Any, title: str, blocks: list[dict[str, Any]], author: str,
+def _pages(doc: Any, title: str, blocks: list[dict[str, Any]], asked: Options,
            date: str) -> Rendered:
     words = _pdf_words(title, blocks)
     family, code, lang = _fonts(doc, words)
     doc.family = family
+    doc.said = front_matter.words(lang)
+    author = asked.author
     clean = (lambda s: s) if family != "Helvetica" else _latin
     doc.set_title(plain(title) or "Document")
     doc.set_author(author)
@@ -176,7 +186,12 @@ def _pages(doc: Any, title: str, blocks: list[dict[str, Any]], author: str,
     doc.set_margins(20, 18, 20)
     doc.add_page()
     width = doc.epw
-    if title:
+    if asked.cover:
+        front_matter.pdf_cover(doc, title, asked, family, clean)
+    if asked.contents:
+        front_matter.pdf_contents(doc, blocks, doc.said, family, clean)
+    sections = front_matter.Sections() if asked.contents else None
+    if title and not asked.cover:
         doc.set_font(family, "B", 20)
         doc.multi_cell(width, 10, clean(plain(title)), new_x="LMARGIN", new_y="NEXT", align="L")
         doc.ln(4)
@@ -188,6 +203,8 @@ def _pages(doc: Any, title: str, blocks: list[dict[str, Any]], author: str,
             _keep_with_next(doc, size * 0.5 + 3, nxt)
             doc.set_font(family, "B", size)
             doc.ln(2)
+            if sections is not None:
+                sections.start(doc, int(b.get("level", 1)), clean(plain(str(b["text"]))))
             _write_runs(doc, str(b["text"]), family, code, size, size * 0.5, clean, bold=True)
             doc.ln(size * 0.5 + 1.5)
         elif t == "paragraph":
@@ -236,7 +253,7 @@ def _keep_with_next(doc: Any, height: float, nxt: dict[str, Any] | None) -> None
 
 def _write_runs(doc: Any, text: str, family: str, code: str, size: float, line: float,
                 clean: Any, *, bold: bool = False) -> None:
-    for piece in runs(text):
+    for piece in _opening_marks_forward(runs(text)):
         style = ("B" if bold or piece.bold else "") + ("I" if piece.italic else "")
         fam = code if piece.code else family
         if fam == "DocMono":
@@ -245,9 +262,34 @@ def _write_runs(doc: Any, text: str, family: str, code: str, size: float, line: 
             doc.set_text_color(*_rgb(THEME["link"]))
             style += "U"
         doc.set_font(fam, style, size * (0.92 if piece.code else 1))
+        _wrap_whole_word(doc, clean(piece.text), line)
         doc.write(line, clean(piece.text), link=piece.link)
         doc.set_text_color(0, 0, 0)
     doc.set_font(family, "", size)
+
+
+def _opening_marks_forward(pieces: list[Any]) -> list[Any]:
+    """An opening bracket or quote at the end of a run moved to the start of the next
+    (``open (`` + ``tracker``): it then goes to the next line with its word."""
+    from dataclasses import replace
+
+    out = list(pieces)
+    for n in range(len(out) - 1):
+        text = out[n].text
+        if text and text[-1] in "([{“‘\"'" and out[n + 1].text[:1].strip():
+            out[n] = replace(out[n], text=text[:-1])
+            out[n + 1] = replace(out[n + 1], text=text[-1] + out[n + 1].text)
+    return [p for p in out if p.text]
+
+
+def _wrap_whole_word(doc: Any, text: str, line: float) -> None:
+    """Start a new line when a run's first word (a link, a bold word) does not fit what
+    is left of this one: ``write`` would break the word between two letters."""
+    word = text.split(" ")[0]
+    if not word or any(ord(c) > 0x2E7F for c in word) or doc.get_x() <= doc.l_margin + 0.5:
+        return
+    if doc.get_x() + doc.get_string_width(word) + 2 * doc.c_margin + 0.5 > doc.w - doc.r_margin:
+        doc.ln(line)
 
 
 def _escape(text: str) -> str:

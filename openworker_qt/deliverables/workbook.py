@@ -107,11 +107,17 @@ def formula_problems(blocks: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
-def xlsx(title: str, blocks: list[dict[str, Any]]) -> Rendered:
+def xlsx(title: str, everything: list[dict[str, Any]], *, author: str = "") -> Rendered:
+    """The workbook: a sheet per table block, a chart sheet per chart block (and the
+    chart's numbers on a data sheet after the tables; chart_sheets.py)."""
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
+    from openworker_qt.deliverables.chart_sheets import add_chart_sheets
+
+    blocks = [b for b in everything if b["type"] == "table"]
+    charts = [b for b in everything if b["type"] == "chart"]
     problems = formula_problems(blocks)
     if problems:
         shown = problems[:20]
@@ -145,14 +151,17 @@ def xlsx(title: str, blocks: list[dict[str, Any]]) -> Rendered:
                     if not (isinstance(r[c - 1], str) and r[c - 1].startswith("="))])
                 width = min(max(longest + 2, 8), 60)
             ws.column_dimensions[get_column_letter(c)].width = width
-    _properties(wb, title)
+    chart_names = add_chart_sheets(wb, charts, names)
+    _properties(wb, title, author)
     buf = io.BytesIO()
     wb.save(buf)
     data = _with_cached_values(buf.getvalue(), names, blocks)
     formulas = sum(1 for b in blocks for r in cells(b)[1]
                    for c in r if isinstance(c, str) and c.startswith("="))
+    charted = (f", {len(chart_names)} chart sheet{'s' * (len(chart_names) != 1)} "
+               f"({', '.join(chart_names)})") if chart_names else ""
     return Rendered(data, f"{len(names)} sheet{'s' * (len(names) != 1)} "
-                    f"({', '.join(names)}), {formulas} formulas")
+                    f"({', '.join(names)}){charted}, {formulas} formulas")
 
 
 _PERCENT = re.compile(r"^(-?\d+(?:\.\d+)?)\s*%$")
@@ -228,7 +237,7 @@ def _number_formats(ws: Any, rows: list[list[Any]], columns: list[str]) -> None:
                                           else "#,##0.00")
 
 
-def _properties(wb: Any, title: str) -> None:
+def _properties(wb: Any, title: str, author: str = "") -> None:
     from datetime import UTC, datetime
 
     from openworker_qt.deliverables.inline import plain
@@ -236,8 +245,8 @@ def _properties(wb: Any, title: str) -> None:
     now = datetime.now(UTC).replace(microsecond=0, tzinfo=None)
     props = wb.properties
     props.title = plain(title) or None
-    props.creator = ""
-    props.lastModifiedBy = ""
+    props.creator = author
+    props.lastModifiedBy = author
     props.created = props.modified = now
     props.language = language(title)
 

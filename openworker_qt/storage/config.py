@@ -90,6 +90,7 @@ DEFAULTS: dict[str, Any] = {
         "max_iterations": 25,
         "language": "",
         "workspace": "",  # the folder new sessions work in (asked at first start)
+        "user_name": "",  # written as the author of documents (none when empty)
     },
     "permissions": {
         "mode": "interactive",

@@ -5,7 +5,10 @@ state; the workspace is where the session may write). ``path`` names the file
 relative to the workspace and must lie inside that folder: anything else is
 refused before anything is built. The tool is WRITE_LOCAL with ``target=path``,
 so the permission engine checks (and asks about) the write like any other; the
-bytes go through the same atomic write as ``write_file``. Images named in the
+bytes go through the same atomic write as ``write_file``, and every version is kept
+(deliverables/versions.py: ``outputs/.versions/<name>/v1…``; a revision never loses the
+file it replaces, and the result's display names the version and its kept copy; the
+model cannot write into ``outputs/.versions/`` itself). Images named in the
 content must be PNG or JPEG files inside the workspace (the one read root that
 needs no grant): a deliverable never carries a file the model could not read.
 Building the file (openpyxl, python-docx, fpdf2, python-pptx, Pillow for charts:
@@ -17,6 +20,8 @@ imported there) runs in a worker thread. A deck (pptx) is a list of slides
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +32,7 @@ from openworker_qt.domain import documents as kinds
 from openworker_qt.tools.files import resolve_path, size_text, write_bytes
 
 OUTPUT_DIR = "outputs"
+VERSIONS_DIR = ".versions"  # deliverables/versions.py keeps each version there
 SUFFIXES = {"md": ".md", "html": ".html", "csv": ".csv", "xlsx": ".xlsx", "docx": ".docx",
             "pdf": ".pdf", "pptx": ".pptx", "png": ".png", "svg": ".svg"}
 #: ``ctx.state`` key for the name written as a file's author (the user's name, when the
@@ -38,25 +44,47 @@ def _error(text: str) -> ToolResult:
     return ToolResult(f"Error: {text}", is_error=True)
 
 
-def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]]) -> ToolResult:
+def _build(path: Path, fmt: str, title: str, blocks: list[dict[str, Any]],
+           options: Any = None) -> ToolResult:
     from openworker_qt.deliverables import documents
 
     try:
-        rendered = documents.render(fmt, title, blocks)
+        rendered = documents.render(fmt, title, blocks, options)
     except documents.DocumentError as exc:
         return _error(str(exc))
     return _written(path, fmt, rendered.data, rendered.summary)
 
 
 def _written(path: Path, fmt: str, data: bytes, summary: str) -> ToolResult:
-    """Write the built file (atomically: a temporary file beside it, then renamed)."""
+    """Write the built file (atomically: a temporary file beside it, then renamed), each
+    version kept (deliverables/versions.py): what the file held is kept first, unless
+    it is kept already, then the new bytes as the next version."""
+    from openworker_qt.deliverables import versions
+
+    try:
+        before = versions.keep_current(path)
+    except OSError as exc:
+        return _error(f"the version {path.name} holds now could not be kept, so it was not "
+                      f"replaced: {exc.strerror or exc}.")
     result = write_bytes(path, data)
     if result.is_error:
         return result
     size = len(data)
+    display: dict[str, Any] = {"path": str(path), "bytes": size, "format": fmt,
+                               "summary": summary}
+    note = ""
+    try:
+        version = versions.record(path, data)
+    except OSError:
+        version = None
+    if version is not None:
+        display |= {"version": version.number, "version_path": str(version.path)}
+        if before is not None:
+            note = (f"; version {version.number}, the earlier ones kept in "
+                    f"{versions.archive_dir(path)}")
     return ToolResult(
-        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, {summary}).",
-        display={"path": str(path), "bytes": size, "format": fmt, "summary": summary},
+        f"{result.content.split(' (')[0]} ({fmt.upper()}, {size_text(size)}, {summary}{note}).",
+        display=display,
     )
 
 
@@ -85,7 +113,7 @@ def _build_chart(path: Path, fmt: str, block: dict[str, Any]) -> ToolResult:
     return _written(path, fmt, data, summary)
 
 
-def _deck(args: dict[str, Any], ctx: ToolContext, path: Path, title: str) -> Any:
+def _deck(args: dict[str, Any], ctx: ToolContext, path: Path, title: str, author: str) -> Any:
     """The deck's build job, or an error result (nothing is built for bad slides)."""
     from openworker_qt.deliverables import documents, slide_spec
 
@@ -104,9 +132,33 @@ def _deck(args: dict[str, Any], ctx: ToolContext, path: Path, title: str) -> Any
     except (slide_spec.SlideError, documents.DocumentError) as exc:
         where = "" if str(exc).startswith("Slide ") or not n else f"Slide {n}: "
         return _error(where + str(exc))
+    return asyncio.to_thread(_build_deck, path, slide_list, title, author, language)
+
+
+def _author(ctx: ToolContext, source: Callable[[], str] | None) -> str:
+    """The name written as the file's author: the session's (``AUTHOR_STATE``), else the
+    user's name from settings (``general.user_name``, through the tool's ``author``), else
+    none. Never the computer's login name: a file leaves the machine, a login is not a
+    person's name, and the user decides what their documents say about them."""
     author = ctx.state.get(AUTHOR_STATE)
-    return asyncio.to_thread(_build_deck, path, slide_list, title,
-                             author if isinstance(author, str) else "", language)
+    if not isinstance(author, str):
+        author = source() if source is not None else ""
+    return author.strip()[:200] if isinstance(author, str) else ""
+
+
+def _options(args: dict[str, Any], author: str) -> Any:
+    """The document's options from the call (a cover page, contents, a subtitle) and the
+    author; an error result for a bad value."""
+    from openworker_qt.deliverables.base import Options
+
+    for key in ("cover", "contents"):
+        if not isinstance(args.get(key, False), bool):
+            return _error(f"'{key}' must be true or false.")
+    subtitle = args.get("subtitle", "")
+    if not isinstance(subtitle, str):
+        return _error("'subtitle' must be a string.")
+    return Options(author=author, cover=bool(args.get("cover")),
+                   contents=bool(args.get("contents")), subtitle=subtitle)
 
 
 def _chart(args: dict[str, Any], path: Path, fmt: str) -> Any:
@@ -128,9 +180,11 @@ def _chart(args: dict[str, Any], path: Path, fmt: str) -> Any:
     return asyncio.to_thread(_build_chart, path, fmt, block)
 
 
-async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+async def create_deliverable(args: dict[str, Any], ctx: ToolContext, *,
+                             author_source: Callable[[], str] | None = None) -> ToolResult:
     from openworker_qt.deliverables import documents
 
+    author = _author(ctx, author_source)
     fmt = str(args.get("format", "")).lower().lstrip(".")
     if fmt not in kinds.ALL_FORMATS:
         return _error(f"unknown format {args.get('format')!r}; use one of: "
@@ -147,20 +201,28 @@ async def create_deliverable(args: dict[str, Any], ctx: ToolContext) -> ToolResu
         return _error(f"deliverables are written inside the output folder {out_dir}; "
                       f"{path} is outside it. Use a path like "
                       f"'{OUTPUT_DIR}/{Path(raw).stem or 'report'}{SUFFIXES[fmt]}'.")
+    if VERSIONS_DIR in path.relative_to(out_dir).parts:
+        return _error(f"{VERSIONS_DIR}/ holds the kept versions of deliverables and is not "
+                      "written to; write the deliverable under its own name (the version "
+                      "it replaces is kept).")
     if path.suffix.lower() != SUFFIXES[fmt]:
         return _error(f"a {fmt} deliverable's name ends in {SUFFIXES[fmt]}; got {path.name!r}.")
     title = args.get("title", "")
     if not isinstance(title, str):
         return _error("'title' must be a string.")
     if fmt in kinds.SLIDE_FORMATS or fmt in kinds.CHART_FORMATS:
-        job = _deck(args, ctx, path, title) if fmt == "pptx" else _chart(args, path, fmt)
+        job = _deck(args, ctx, path, title, author) if fmt == "pptx" else _chart(
+            args, path, fmt)
         return job if isinstance(job, ToolResult) else await job
+    options = _options(args, author)
+    if isinstance(options, ToolResult):
+        return options
     try:
         blocks = documents.validate(fmt, args.get("content"))
         blocks = [_with_image(b, ctx) for b in blocks]
     except documents.DocumentError as exc:
         return _error(str(exc))
-    return await asyncio.to_thread(_build, path, fmt, title, blocks)
+    return await asyncio.to_thread(_build, path, fmt, title, blocks, options)
 
 
 def _with_image(block: dict[str, Any], ctx: ToolContext) -> dict[str, Any]:
@@ -215,10 +277,11 @@ CREATE_DELIVERABLE = Tool(
     description=(
         "Write a finished file for the user into the output folder 'outputs/' of the "
         "workspace: format 'md' (Markdown), 'html' (one self-contained page), 'csv' "
-        "(exactly one table block), 'xlsx' (table blocks only, one sheet each; real "
+        "(exactly one table block), 'xlsx' (table blocks, one sheet each; real "
         "formulas, styled header, column widths; formula errors such as division by zero "
-        "are refused), 'docx' or 'pdf' (headings, paragraphs, lists, tables, images, "
-        "charts), 'pptx' (slides), 'png' or 'svg' (one chart as a picture). path: e.g. "
+        "are refused; a chart block becomes a chart sheet), 'docx' or 'pdf' (headings, "
+        "paragraphs, lists, tables, images, charts; cover:true adds a cover page, "
+        "contents:true a table of contents, for longer reports), 'pptx' (slides), 'png' or 'svg' (one chart as a picture). path: e.g. "
         "'outputs/q3-report.pdf' (must be inside outputs/, ending in the format's "
         "extension). " + _BLOCK_DOC + _SLIDE_DOC
     ),
@@ -231,6 +294,12 @@ CREATE_DELIVERABLE = Tool(
             "title": {"type": "string", "description": "Document title (optional)."},
             "language": {"type": "string",
                          "description": "pptx only: the deck's language, e.g. en-US."},
+            "cover": {"type": "boolean",
+                      "description": "docx/pdf: a cover page (title, subtitle, author, date)."},
+            "contents": {"type": "boolean",
+                         "description": "docx/pdf: a table of contents from the headings "
+                                        "(for longer reports)."},
+            "subtitle": {"type": "string", "description": "docx/pdf: the cover's subtitle."},
             "content": {
                 "type": "array",
                 "description": "The blocks (or, for pptx, the slides), in order.",
@@ -276,5 +345,13 @@ CREATE_DELIVERABLE = Tool(
 )
 
 
-def deliverable_tools() -> list[Tool]:
-    return [CREATE_DELIVERABLE]
+def deliverable_tools(author: Callable[[], str] | None = None) -> list[Tool]:
+    """The deliverables tool; ``author`` gives the user's name from settings (read at
+    each call, so a name changed in Settings is used from the next file on)."""
+    if author is None:
+        return [CREATE_DELIVERABLE]
+
+    async def with_author(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        return await create_deliverable(args, ctx, author_source=author)
+
+    return [dataclasses.replace(CREATE_DELIVERABLE, handler=with_author)]

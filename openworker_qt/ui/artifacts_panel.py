@@ -5,8 +5,11 @@ calls: read back from the stored tool results when a session is opened, and
 extended live from ``ToolFinished``. Selecting one shows a preview: the first
 page of a PDF (QtPdf), Markdown and HTML rendered (no remote loads), CSV and
 XLSX as a table, the text of a DOCX, a deck's slides as an outline, images (SVG too). Files are read in a worker thread,
-never on the loop. "Open" hands the file to the desktop; "Reveal in folder"
-opens the folder holding it; a row dragged out of the window carries the file.
+never on the loop. "View" (or a double click) opens the deliverable whole in its viewer
+(ui/deliverable_viewer.py: every page, every sheet, its versions); "Open" hands the file to
+the desktop; "Reveal in folder" opens the folder holding it; a row dragged out of the
+window carries the file. A row names how many versions of the file are kept once the
+model has revised it ("report.docx · 3 versions").
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ class Preview:
     image: QImage | None = None
     #: (row, column) of ``rows`` → the formula whose value the cell shows.
     formulas: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: how many versions of the file are kept (deliverables/versions.py)
+    versions: int = 0
 
 
 def _t(text: str) -> str:
@@ -115,6 +120,14 @@ def _pdf_image(path: Path) -> Preview:
 
 def read_preview(path_text: str) -> Preview:
     """Everything a preview shows, read from disk (worker thread)."""
+    from openworker_qt.deliverables.versions import versions
+
+    preview = _read_preview(path_text)
+    preview.versions = len(versions(Path(path_text)))
+    return preview
+
+
+def _read_preview(path_text: str) -> Preview:
     path = Path(path_text)
     if not path.is_file():
         return Preview("error", _t("This file is no longer there."))
@@ -258,6 +271,11 @@ class ArtifactsPanel(QWidget):
         split.setSizes([110, 600])
         lay.addWidget(split, 1)
         buttons = QHBoxLayout()
+        self.view_button = QPushButton(self.tr("View"))
+        self.view_button.setAccessibleName(self.tr("View the deliverable and its versions"))
+        buttons.addWidget(self.view_button)
+        self.view_button.clicked.connect(self.view_selected)
+        self.list.itemDoubleClicked.connect(lambda _item: self.view_selected())
         self.open_button = QPushButton(self.tr("Open"))
         self.reveal_button = QPushButton(self.tr("Reveal in folder"))
         self.open_button.setAccessibleName(self.tr("Open the deliverable"))
@@ -300,6 +318,22 @@ class ArtifactsPanel(QWidget):
     def loaded(self) -> bool:
         return self._task is None or self._task.done()
 
+    def view_selected(self) -> QWidget | None:
+        """The selected deliverable in its viewer window (returned)."""
+        if (path := self.selected_path()) is None:
+            return None
+        from openworker_qt.ui.deliverable_viewer import open_viewer
+
+        viewer = open_viewer(path, self.window())
+        if not viewer.property("followedByPanel"):
+            viewer.restored.connect(self._on_restored)
+            viewer.setProperty("followedByPanel", True)
+        return viewer
+
+    def _on_restored(self, path: str) -> None:
+        if self.selected_path() == path:
+            self._on_current(self.list.currentItem())
+
     def open_selected(self) -> None:
         if (path := self.selected_path()) is not None:
             QDesktopServices.openUrl(QUrl.fromLocalFile(path))
@@ -319,6 +353,7 @@ class ArtifactsPanel(QWidget):
 
     def _update_buttons(self) -> None:
         has = self.list.currentItem() is not None
+        self.view_button.setEnabled(has)
         self.open_button.setEnabled(has)
         self.reveal_button.setEnabled(has)
 
@@ -342,6 +377,11 @@ class ArtifactsPanel(QWidget):
         preview = await asyncio.to_thread(read_preview, path)
         if generation != self._generation:
             return
+        item = self.list.currentItem()
+        if item is not None and item.data(Qt.ItemDataRole.UserRole) == path:
+            name = Path(path).name
+            item.setText(self.tr("{name} · {n} versions").format(name=name, n=preview.versions)
+                         if preview.versions > 1 else name)
         self._show(preview)
 
     def _fit_image(self) -> None:

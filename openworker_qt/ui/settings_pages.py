@@ -509,6 +509,16 @@ class AppearancePage(QWidget):
         language_label.setBuddy(self.language)
         form.addRow(theme_label, self.theme)
         form.addRow(language_label, self.language)
+        self.user_name = QLineEdit(str(settings.get("general.user_name") or ""))
+        self.user_name.setPlaceholderText(self.tr("Leave empty to name no author"))
+        self.user_name.setAccessibleName(self.tr("Your name"))
+        self.user_name.setAccessibleDescription(self.tr(
+            "Written as the author of the documents OpenWorker makes for you"))
+        self.user_name.editingFinished.connect(
+            lambda: self.set_user_name(self.user_name.text()))
+        name_label = QLabel(self.tr("Your &name (author of documents)"))
+        name_label.setBuddy(self.user_name)
+        form.addRow(name_label, self.user_name)
         lay.addLayout(form)
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -525,6 +535,11 @@ class AppearancePage(QWidget):
         qapp = QApplication.instance()
         if isinstance(qapp, QApplication):
             apply_theme(qapp, theme)
+
+    def set_user_name(self, name: str) -> None:
+        """The name documents give as their author (``general.user_name``; '' for none)."""
+        if name.strip() != str(self.settings.get("general.user_name") or ""):
+            self.settings.apply({"general": {"user_name": name.strip()}})
 
     def set_language(self, language: str) -> None:
         self.settings.apply({"general": {"language": language}})

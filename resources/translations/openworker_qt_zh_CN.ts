@@ -122,6 +122,22 @@
             <source>Restart OpenWorker to see every window in the new language.</source>
             <translation>重启 OpenWorker 后，所有窗口都会使用新语言。</translation>
         </message>
+        <message>
+            <source>Leave empty to name no author</source>
+            <translation>留空则不署名</translation>
+        </message>
+        <message>
+            <source>Your name</source>
+            <translation>您的姓名</translation>
+        </message>
+        <message>
+            <source>Written as the author of the documents OpenWorker makes for you</source>
+            <translation>作为 OpenWorker 为您制作的文档的作者</translation>
+        </message>
+        <message>
+            <source>Your &amp;name (author of documents)</source>
+            <translation>您的姓名（文档作者）(&amp;N)</translation>
+        </message>
     </context>
     <context>
         <name>ApprovalDialog</name>
@@ -378,6 +394,18 @@
         <message>
             <source>This file could not be read: {error}</source>
             <translation>无法读取此文件：{error}</translation>
+        </message>
+        <message>
+            <source>View</source>
+            <translation>查看</translation>
+        </message>
+        <message>
+            <source>View the deliverable and its versions</source>
+            <translation>查看成果文件及其各版本</translation>
+        </message>
+        <message>
+            <source>{name} · {n} versions</source>
+            <translation>{name} · {n} 个版本</translation>
         </message>
     </context>
     <context>
@@ -8680,6 +8708,137 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Always allow</source>
             <translation>始终允许</translation>
+        </message>
+    </context>
+    <context>
+        <name>DeliverableViewer</name>
+        <message>
+            <source>This PDF could not be read.</source>
+            <translation>无法读取此 PDF。</translation>
+        </message>
+        <message>
+            <source>This file could not be read: {error}</source>
+            <translation>无法读取此文件：{error}</translation>
+        </message>
+        <message>
+            <source>This file is no longer there.</source>
+            <translation>此文件已不存在。</translation>
+        </message>
+        <message>
+            <source>This image could not be read.</source>
+            <translation>无法读取此图片。</translation>
+        </message>
+        <message>
+            <source>This sheet is a chart; open the workbook to see it.</source>
+            <translation>此工作表是一张图表；请打开工作簿查看。</translation>
+        </message>
+        <message>
+            <source>Changes from the previous version</source>
+            <translation>与上一版本相比的改动</translation>
+        </message>
+        <message>
+            <source>Compare with previous</source>
+            <translation>与上一版本比较</translation>
+        </message>
+        <message>
+            <source>Copied.</source>
+            <translation>已复制。</translation>
+        </message>
+        <message>
+            <source>Copy contents</source>
+            <translation>复制内容</translation>
+        </message>
+        <message>
+            <source>Copy path</source>
+            <translation>复制路径</translation>
+        </message>
+        <message>
+            <source>Current file</source>
+            <translation>当前文件</translation>
+        </message>
+        <message>
+            <source>Document</source>
+            <translation>文档</translation>
+        </message>
+        <message>
+            <source>Open in browser</source>
+            <translation>在浏览器中打开</translation>
+        </message>
+        <message>
+            <source>Open with default app</source>
+            <translation>用默认应用打开</translation>
+        </message>
+        <message>
+            <source>Page {n}</source>
+            <translation>第 {n} 页</translation>
+        </message>
+        <message>
+            <source>Pages</source>
+            <translation>页面</translation>
+        </message>
+        <message>
+            <source>Path copied.</source>
+            <translation>路径已复制。</translation>
+        </message>
+        <message>
+            <source>Preparing the preview…</source>
+            <translation>正在准备预览…</translation>
+        </message>
+        <message>
+            <source>Restore this version</source>
+            <translation>恢复此版本</translation>
+        </message>
+        <message>
+            <source>Reveal in folder</source>
+            <translation>在文件夹中显示</translation>
+        </message>
+        <message>
+            <source>Sheets</source>
+            <translation>工作表</translation>
+        </message>
+        <message>
+            <source>Showing the first {shown} of {total} pages</source>
+            <translation>显示前 {shown} 页，共 {total} 页</translation>
+        </message>
+        <message>
+            <source>Showing the first {shown} of {total} slides</source>
+            <translation>显示前 {shown} 张幻灯片，共 {total} 张</translation>
+        </message>
+        <message>
+            <source>The two versions hold the same text.</source>
+            <translation>两个版本的文字相同。</translation>
+        </message>
+        <message>
+            <source>The version could not be restored: {error}</source>
+            <translation>无法恢复此版本：{error}</translation>
+        </message>
+        <message>
+            <source>Version {n} (current) · {when}</source>
+            <translation>版本 {n}（当前）· {when}</translation>
+        </message>
+        <message>
+            <source>Version {n} is the current file again.</source>
+            <translation>版本 {n} 已重新成为当前文件。</translation>
+        </message>
+        <message>
+            <source>Version {n} · {when}</source>
+            <translation>版本 {n} · {when}</translation>
+        </message>
+        <message>
+            <source>Version</source>
+            <translation>版本</translation>
+        </message>
+        <message>
+            <source>{n} pages</source>
+            <translation>{n} 页</translation>
+        </message>
+        <message>
+            <source>{n} rows</source>
+            <translation>{n} 行</translation>
+        </message>
+        <message>
+            <source>{n} slides</source>
+            <translation>{n} 张幻灯片</translation>
         </message>
     </context>
 </TS>

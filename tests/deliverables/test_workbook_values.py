@@ -78,7 +78,8 @@ async def test_bad_input_is_refused_and_nothing_is_left_in_outputs(tmp_path: Pat
     result = await _tool(tmp_path, "xlsx", [loop])
     assert result.is_error and "Sheet1!A2" in result.content
     outputs = tmp_path / "outputs"
-    assert not outputs.exists() or list(outputs.iterdir()) == []
+    # (the DOCX written and deleted is still kept as a version, in .versions/)
+    assert not outputs.exists() or [p.name for p in outputs.iterdir()] == [".versions"]
     # The same 10,000 rows are fine in a workbook: every value is there.
     result = await _tool(tmp_path, "xlsx", [big])
     assert not result.is_error, result.content
@@ -86,4 +87,6 @@ async def test_bad_input_is_refused_and_nothing_is_left_in_outputs(tmp_path: Pat
 
     ws = load_workbook(outputs / "big.xlsx", read_only=True).active
     assert ws.max_row == 10_001
-    assert [p.name for p in outputs.iterdir()] == ["big.xlsx"]  # no temporary file left
+    assert sorted(p.name for p in outputs.iterdir()) == [".versions", "big.xlsx"]
+    assert sorted(p.name for p in (outputs / ".versions").rglob("*") if p.is_file()) == [
+        "v1.docx", "v1.xlsx"]  # no temporary file left

@@ -164,7 +164,7 @@ async def test_markdown_and_html_are_self_contained(tmp_path: Path) -> None:
     assert not md.is_error, md.content
     text = (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
     assert text.startswith("# Renewal brief\n") and "## Renewal summary" in text
-    assert "| Client | Seats | Price |" in text and "| Initech |  | 19 |" in text
+    assert "| Client | Seats | Price |" in text and "| Initech |  | 19.0 |" in text  # the column's decimals
     assert "- Acme renews" in text and "2. Send quote" in text
     assert "](data:image/png;base64," in text
     page = await make(tmp_path, "html", [*DOC_BLOCKS,
@@ -218,11 +218,14 @@ async def test_malformed_content_is_explained(tmp_path: Path, content: Any, says
     assert not (tmp_path / "outputs").exists()
 
 
-async def test_csv_and_xlsx_take_tables_only(tmp_path: Path) -> None:
+async def test_csv_takes_one_table_and_xlsx_tables_and_charts(tmp_path: Path) -> None:
     both = await make(tmp_path, "csv", [TABLE, TABLE])
     assert both.is_error and "exactly one block" in both.content
-    xlsx = await make(tmp_path, "xlsx", [TABLE, CHART])
-    assert xlsx.is_error and "only 'table' blocks" in xlsx.content
+    text = await make(tmp_path, "xlsx", [TABLE, {"type": "paragraph", "text": "x"}])
+    assert text.is_error and "only 'table' blocks" in text.content
+    assert not (tmp_path / "outputs" / "brief.xlsx").exists()
+    charted = await make(tmp_path, "xlsx", [TABLE, CHART])  # a chart sheet
+    assert not charted.is_error and "1 chart sheet" in charted.content
 
 
 async def test_image_missing_or_outside_the_workspace(tmp_path: Path) -> None:
@@ -255,7 +258,10 @@ async def test_overwrite_is_atomic_and_reported(tmp_path: Path) -> None:
     first = await make(tmp_path, "md", DOC_BLOCKS[:1])
     second = await make(tmp_path, "md", DOC_BLOCKS[:2])
     assert first.content.startswith("Created") and second.content.startswith("Overwrote")
-    assert [p.name for p in (tmp_path / "outputs").iterdir()] == ["brief.md"]
+    # the file and its kept versions, no temporary file
+    assert sorted(p.name for p in (tmp_path / "outputs").iterdir()) == [".versions", "brief.md"]
+    assert sorted(p.name for p in (tmp_path / "outputs" / ".versions" / "brief.md").iterdir()
+                  ) == ["v1.md", "v2.md"]
     assert "Three clients" in (tmp_path / "outputs" / "brief.md").read_text(encoding="utf-8")
 
 

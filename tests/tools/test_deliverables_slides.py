@@ -39,9 +39,10 @@ async def make(ws: Path, fmt: str, content: Any, path: str | None = None,
 
 
 def outputs(ws: Path) -> list[str]:
-    """Everything in outputs/, hidden temporary files included."""
+    """Every file in outputs/, hidden temporary files and kept versions included."""
     folder = ws / "outputs"
-    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file()) if folder.is_dir() else []
 
 
 def logo(ws: Path) -> None:
@@ -69,7 +70,9 @@ async def test_a_deck_is_written_and_reads_back(tmp_path: Path) -> None:
     assert str(out) in result.content and "PPTX" in result.content
     assert "4 slides" in result.content
     assert result.display == {"path": str(out), "bytes": out.stat().st_size, "format": "pptx",
-                              "summary": "4 slides"}
+                              "summary": "4 slides", "version": 1,
+                              "version_path": str(out.parent / ".versions" / out.name
+                                                  / "v1.pptx")}
     prs = Presentation(str(out))
     assert [s.shapes.title.text for s in prs.slides] == ["Renewal review", "Highlights",
                                                         "Revenue", "Logo"]
@@ -77,7 +80,7 @@ async def test_a_deck_is_written_and_reads_back(tmp_path: Path) -> None:
     assert any(sh.shape_type == 13 for sh in prs.slides[3].shapes)  # the picture
     assert prs.core_properties.author == "Grace Hopper"
     assert prs.core_properties.title == "Renewal review"
-    assert outputs(tmp_path) == ["deck.pptx"]  # no temporary file left beside it
+    assert outputs(tmp_path) == [".versions/deck.pptx/v1.pptx", "deck.pptx"]  # no temporary file
 
 
 async def test_no_author_is_known_so_none_is_written(tmp_path: Path) -> None:

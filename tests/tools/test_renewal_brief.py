@@ -74,7 +74,9 @@ async def test_the_renewal_brief_from_notes_to_three_deliverables(
         rt.close()
 
     out = ws / "outputs"
-    assert sorted(p.name for p in out.iterdir()) == sorted(renewal.DELIVERABLES)
+    # the three files, and their first versions kept beside them (outputs/.versions/)
+    assert sorted(p.name for p in out.iterdir()) == sorted([*renewal.DELIVERABLES, ".versions"])
+    assert sorted(p.name for p in (out / ".versions").iterdir()) == sorted(renewal.DELIVERABLES)
 
     # DOCX: headings, the numbered list and the table, through python-docx.
     import docx
