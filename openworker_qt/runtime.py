@@ -26,7 +26,6 @@ import concurrent.futures.thread  # noqa: F401  (asyncio.to_thread's pool: not i
 import logging
 import sys
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,11 +57,11 @@ from openworker_qt.storage.config import (
     load_config,
     mode_with_floor,
     new_session_mode,
-    with_workspace,
 )
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 from openworker_qt.storage.db import Database
-from openworker_qt.storage.paths import AppPaths, app_paths, workspace_config_file
+from openworker_qt.storage.paths import AppPaths, app_paths
+from openworker_qt.storage.workspace_configs import WorkspaceConfigs
 
 # Start-up imports only what opening a runtime needs (tests/test_startup_modules.py):
 # the tools, the connectors and MCP are imported where they are first used (a
@@ -112,26 +111,6 @@ class ServiceFailure:
     message: str
 
 
-#: Seconds between two looks at a folder's config file (a stat) from :meth:`Runtime.config_for`.
-RECHECK_EVERY = 1.0
-
-
-@dataclass(slots=True)
-class _WorkspaceConfig:
-    base: Config  # the global config it narrows
-    signature: tuple[int, int] | None  # the file's (mtime_ns, size); None: no file
-    config: Config
-    checked: float  # time.monotonic() of the last look at the file
-
-
-def _file_signature(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
 class Runtime:
     """The core services (see module docstring). Build it with :func:`open_runtime`."""
 
@@ -165,7 +144,7 @@ class Runtime:
         self.router = router if router is not None else build_router(config, get_key)
         self.tools_for = tools_for
         self.managers: list[SessionManager] = []
-        self._workspace_configs: dict[str, _WorkspaceConfig] = {}
+        self._workspace_configs = WorkspaceConfigs(lambda: self.config.base or self.config)
         self.services: list[LifecycleService] = []
         self.failures: list[ServiceFailure] = []
         self._running: list[LifecycleService] = []
@@ -215,29 +194,10 @@ class Runtime:
         narrowed by that folder's ``.openworker/config.toml`` (``storage/config.py``
         says what a workspace may set). ``None``: the global config.
 
-        Cached per folder: the file is stat'ed at most every :data:`RECHECK_EVERY`
-        seconds and parsed again only when its modification time or size changed, or
-        the global config was reloaded; so the permission engine may call this on
-        every check. A file that cannot be used lets that folder's sessions only read
-        (``Config.error`` says why; the warning is logged once per change).
+        Cached per folder (``storage/workspace_configs.py``): the permission engine
+        may call this on every check.
         """
-        base = self.config.base or self.config
-        if not workspace:
-            return base
-        key = str(workspace)
-        entry = self._workspace_configs.get(key)
-        now = time.monotonic()
-        if entry is not None and entry.base is base and now - entry.checked < RECHECK_EVERY:
-            return entry.config
-        signature = _file_signature(workspace_config_file(Path(key)))
-        if entry is not None and entry.base is base and entry.signature == signature:
-            entry.checked = now
-            return entry.config
-        config = with_workspace(base, Path(key), strict=False)
-        for warning in config.warnings[len(base.warnings):]:
-            log.warning("%s", warning)
-        self._workspace_configs[key] = _WorkspaceConfig(base, signature, config, now)
-        return config
+        return self._workspace_configs.get(workspace)
 
     async def config_for_async(self, workspace: str | Path | None) -> Config:
         """:meth:`config_for` in a worker thread (the first read of a folder's file)."""

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import openworker_qt.runtime as runtime_module
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import ApprovalOutcome, ApprovalRequest
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.runtime import Runtime, open_runtime
+from openworker_qt.storage import workspace_configs
 
 
 @pytest.fixture
@@ -101,7 +101,7 @@ def test_config_for_is_cached_and_follows_edits(
     settings.write_text('[permissions]\nmode = "discuss"\n')
     os.utime(settings, ns=(1, 1))  # another modification time, whatever the clock says
     assert runtime.config_for(ws) is first  # not looked at again within RECHECK_EVERY
-    monkeypatch.setattr(runtime_module, "RECHECK_EVERY", 0.0)
+    monkeypatch.setattr(workspace_configs, "RECHECK_EVERY", 0.0)
     second = runtime.config_for(ws)
     assert second.get("permissions.mode") == "discuss"
     assert runtime.config_for(ws) is second  # unchanged file: stat'ed, not parsed again
