@@ -7794,4 +7794,32 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>请先选择模型：在“发送”旁边的模型框中输入或选择一个，或在设置中连接提供商。你的消息仍然保留。</translation>
         </message>
     </context>
+    <context>
+        <name>ChoicePicker</name>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Other: type your own answer</source>
+            <translation>其他：输入你自己的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Your own answer</source>
+            <translation>你自己的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Send the answer</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Choice: {option}</source>
+            <translation>选项：{option}</translation>
+        </message>
+    </context>
 </TS>
