@@ -25,7 +25,7 @@ _BY_NAME: dict[str, str] = {
     "git_status": "git", "git_diff": "git", "git_log": "git", "git_show": "git",
     "git_branch": "git", "git_commit": "git",
     "run_shell": "shell", "shell_task_output": "shell", "shell_task_kill": "shell",
-    "shell_tasks": "shell",
+    "shell_tasks": "shell", "install_tool": "shell",
     "ask_user": "ask", "propose_plan": "ask", "request_directory": "ask",
     "create_deliverable": "deliverables",
     "todo_write": "todo",
