@@ -4617,6 +4617,36 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <name>PersonaConsentDialog</name>
         <message>
             <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>It brings:</source>
+            <translation>它还会带来：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Version {version}</source>
+            <translation>版本 {version}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the skill {name} ({count} files)</source>
+            <translation>添加技能 {name}（{count} 个文件）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the MCP server {name}, which runs “{command}” on this computer</source>
+            <translation>添加 MCP 服务器 {name}，它会在这台电脑上运行“{command}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the MCP server {name}, which connects to {address}</source>
+            <translation>添加 MCP 服务器 {name}，它会连接到 {address}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>(you set its secrets: {names})</source>
+            <translation>（它的密钥由你设置：{names}）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
             <source>Read files in the folders you give it, and change them (each change follows your permission mode)</source>
             <translation>读取你提供的文件夹中的文件并修改它们（每次修改都遵循你的权限模式）</translation>
         </message>
@@ -4743,6 +4773,46 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>PersonasPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Import a file…</source>
+            <translation>导入文件(&amp;I)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Import a persona shared as one file</source>
+            <translation>导入以单个文件分享的人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>E&amp;xport…</source>
+            <translation>导出(&amp;X)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Save the selected persona as one file to share</source>
+            <translation>将所选人设保存为一个文件以便分享</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Choose the persona file</source>
+            <translation>选择人设文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Personas (*.owpersona)</source>
+            <translation>人设 (*.owpersona)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Save the persona as</source>
+            <translation>人设另存为</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} was saved to {path} (without any secrets).</source>
+            <translation>{name} 已保存到 {path}（不含任何密钥）。</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
             <source>Personas</source>
