@@ -4987,6 +4987,36 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>ProvidersPage</name>
         <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>&amp;Test</source>
+            <translation>测试(&amp;T)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Test the selected platform</source>
+            <translation>测试所选平台</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Make the smallest real request with the stored settings</source>
+            <translation>用已保存的设置发出一个最小的真实请求</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Testing {provider}…</source>
+            <translation>正在测试 {provider}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>{provider} did not work: {why}</source>
+            <translation>{provider} 不可用：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>{provider} answered: the settings work.</source>
+            <translation>{provider} 已回应：设置可用。</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/settings_pages.py" line="84" />
             <source>Providers and keys</source>
             <translation>提供商与密钥</translation>
