@@ -5459,6 +5459,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>SettingsWindow</name>
         <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="1" />
+            <source>Installed tools</source>
+            <translation>已安装的工具</translation>
+        </message>
+        <message>
             <source>Memory</source>
             <translation>记忆</translation>
         </message>
@@ -7920,6 +7925,74 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/choices.py" line="1" />
             <source>Choice: {option}</source>
             <translation>选项：{option}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Installed tools</source>
+            <translation>已安装的工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Programs and packages a coworker installed after you agreed, in OpenWorker's own folder (never system-wide). Commands that use them still ask as usual.</source>
+            <translation>在你同意后由同事安装的程序和软件包，位于 OpenWorker 自己的文件夹中（绝不安装到整个系统）。使用它们的命令仍会像往常一样征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Package</source>
+            <translation>软件包</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Version</source>
+            <translation>版本</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>From</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>What it is for</source>
+            <translation>用途</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Nothing installed yet.</source>
+            <translation>尚未安装任何工具。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>&amp;Remove</source>
+            <translation>移除(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Remove the selected tool</source>
+            <translation>移除所选工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Removing {package}…</source>
+            <translation>正在移除 {package}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>{package} was not removed: {why}</source>
+            <translation>{package} 未能移除：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>{package} was removed.</source>
+            <translation>{package} 已移除。</translation>
         </message>
     </context>
 </TS>
