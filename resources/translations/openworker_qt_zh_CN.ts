@@ -3407,6 +3407,11 @@ The grant applies to this session only.</source>
     <context>
         <name>InboxWindow</name>
         <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="1" />
+            <source>That answer does not fit the question: {why}.</source>
+            <translation>这个回答不符合问题：{why}。</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/inbox_window.py" line="73" />
             <source>Inbox — OpenWorker Qt</source>
             <translation>收件箱 — OpenWorker Qt</translation>

@@ -112,3 +112,37 @@ def test_the_window_card_answers_and_the_model_is_told_the_choices(
     messages = desktop.runtime.conversations.load(window.session_id)
     tool = next(m for m in messages if m.get("role") == "tool")
     assert tool["content"] == "The user chose: PDF; Slides."
+
+
+def test_the_inbox_window_numbers_the_options_and_checks_the_answer(
+    qtbot, qloop, make_desktop, tmp_path: Path
+) -> None:
+    desktop = make_desktop(ASK)
+    window = desktop.window
+    window.cards.show_dialogs = False
+    inbox = desktop.runtime.inbox
+    seen: dict[str, object] = {}
+
+    async def scenario() -> None:
+        type_and_enter(qtbot, window, "make the report")
+        await until(lambda: inbox.pending(kind="question"), what="question")
+        box = desktop.show_inbox()
+        await until(lambda: box.model.rowCount() == 1, what="inbox row")
+        seen["question"] = box.question.text()
+        box.answer.setText("4")
+        box.send_answer.click()
+        seen["refused"] = box.late.text()
+        seen["still pending"] = bool(inbox.pending(kind="question"))
+        box.answer.setText("3, 1")
+        box.send_answer.click()
+        await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
+        box.close()
+
+    run(qloop, scenario)
+    assert "1. PDF — For printing and email\n2. Slides — For the Monday meeting\n3. Spreadsheet" \
+        in str(seen["question"])
+    assert seen["refused"] == ("That answer does not fit the question: there is no choice 4: "
+                               "choose 1 to 3.")
+    assert seen["still pending"] is True
+    [item] = desktop.runtime.inbox.items()
+    assert (item.resolution, item.resolved_by) == ("Spreadsheet\nPDF", "inbox")
