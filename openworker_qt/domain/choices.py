@@ -1,7 +1,8 @@
 """A question with choices (``ask_user``'s ``options``): what may be chosen, and
 what an answer means.
 
-The model offers options as plain strings or as ``{"label", "description"}``;
+The model offers options as plain strings or as ``{"label", "description",
+"preview"}`` (a preview: a short snippet, a diff, shown under the option);
 ``multiple`` lets the user pick several, ``other`` (on unless ``false``) lets them
 answer in their own words instead. An answer arrives from a card (the labels it
 picked), the CLI (``--choice 2``), Slack or the inbox (a number, ``1,3``, a label,
@@ -21,12 +22,14 @@ _NUMBERS = re.compile(r"^\d+(?:\s*[,\s]\s*\d+)*$")
 MAX_CHOICES = 20
 MAX_LABEL = 200
 MAX_DESCRIPTION = 500
+MAX_PREVIEW = 2000
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     label: str
     description: str = ""
+    preview: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +49,15 @@ class ChoiceSpec:
 
 
 def _choice(raw: Any) -> Choice | None:
+    preview = ""
     if isinstance(raw, Mapping):
         label = str(raw.get("label") or raw.get("value") or "").strip()
         description = str(raw.get("description") or "").strip()
+        preview = str(raw.get("preview") or "").rstrip()[:MAX_PREVIEW]
     else:
         label, description = str(raw if raw is not None else "").strip(), ""
     label = " ".join(label.split())[:MAX_LABEL]
-    return Choice(label, description[:MAX_DESCRIPTION]) if label else None
+    return Choice(label, description[:MAX_DESCRIPTION], preview) if label else None
 
 
 def spec_from(arguments: Mapping[str, Any]) -> ChoiceSpec | None:

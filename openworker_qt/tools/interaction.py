@@ -121,6 +121,8 @@ ASK_USER = Tool(
                     "properties": {
                         "label": {"type": "string", "description": "a few words"},
                         "description": {"type": "string", "description": "one short line"},
+                        "preview": {"type": "string",
+                                    "description": "optional: a short snippet or diff of it"},
                     },
                     "required": ["label"],
                 },

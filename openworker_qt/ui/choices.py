@@ -1,7 +1,7 @@
 """The options of a question with choices, on its card (``ask_user``'s ``options``).
 
 One radio button (single choice) or check box (several) an option, its short
-description under it, then — unless the question is closed — "Other" with a line
+description under it (and its preview, a snippet or diff in a fixed-width font), then — unless the question is closed — "Other" with a line
 for the user's own words, and an Answer button. Keyboard: the options are in the
 tab order, Space picks, Enter in the "Other" line answers.
 What it emits is the stored form of ``domain/choices.py`` (the chosen labels one a
@@ -10,7 +10,8 @@ line, then the own words), so every surface stores the same answer.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractButton,
     QButtonGroup,
@@ -26,6 +27,9 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.domain.choices import ChoiceSpec
 from openworker_qt.ui import design
+
+#: A preview shows this many lines (all of it in its tooltip).
+PREVIEW_LINES = 8
 
 
 class ChoicePicker(QWidget):
@@ -46,6 +50,7 @@ class ChoicePicker(QWidget):
         self.group = QButtonGroup(self)
         self.group.setExclusive(not spec.multiple)
         self.buttons: list[QAbstractButton] = []
+        self.previews: list[QLabel] = []
         for n, choice in enumerate(spec.choices, 1):
             button = self._button(choice.label)
             self.buttons.append(button)
@@ -58,6 +63,8 @@ class ChoicePicker(QWidget):
                 note.setIndent(design.SPACE["l"])
                 button.setAccessibleDescription(choice.description)
                 lay.addWidget(note)
+            if choice.preview:
+                lay.addWidget(self._preview(choice.preview))
         self.other: QLineEdit | None = None
         row = QHBoxLayout()
         if spec.other:
@@ -76,6 +83,19 @@ class ChoicePicker(QWidget):
         lay.addLayout(row)
         self.group.buttonToggled.connect(self._toggled)
         self._refresh()
+
+    def _preview(self, text: str) -> QLabel:
+        lines = text.splitlines()
+        shown = "\n".join(lines[:PREVIEW_LINES]) + ("\n…" if len(lines) > PREVIEW_LINES else "")
+        preview = QLabel(shown)
+        preview.setObjectName("choicePreview")
+        preview.setTextFormat(Qt.TextFormat.PlainText)
+        preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        preview.setIndent(design.SPACE["l"])
+        preview.setToolTip(text)
+        self.previews.append(preview)
+        return preview
 
     def _button(self, label: str) -> QAbstractButton:
         button: QAbstractButton = QCheckBox(label) if self.spec.multiple else QRadioButton(label)

@@ -70,6 +70,20 @@ def test_several_may_be_checked_with_own_words_added(qtbot) -> None:
     assert got == ["PDF\nSpreadsheet\nand the raw data"]
 
 
+def test_an_option_shows_its_preview_cut_to_a_few_lines(qtbot) -> None:
+    diff = "\n".join(f"+ line {n}" for n in range(12))
+    widget, _ = card(qtbot)
+    assert widget.picker.previews == []
+    request = QuestionRequest(session_id="s", call_id="q2", kind="question", prompt="Which fix?",
+                              extra={"question": "Which fix?", "options": [
+                                  {"label": "Small", "preview": diff}, {"label": "None"}]})
+    with_preview = QuestionCard(request)
+    qtbot.addWidget(with_preview)
+    [preview] = with_preview.picker.previews
+    assert preview.text().splitlines()[:2] == ["+ line 0", "+ line 1"]
+    assert preview.text().endswith("+ line 7\n…") and preview.toolTip() == diff
+
+
 def test_a_closed_question_has_no_other_line(qtbot) -> None:
     widget, got = card(qtbot, other=False)
     assert widget.picker.other is None
