@@ -100,6 +100,8 @@ class Installed:
     purpose: str = ""
     hashes: Mapping[str, str] = field(default_factory=dict)
     installed_at: float = 0.0
+    size: int = 0  # bytes downloaded (the package and what it needed)
+    licence: str = ""
 
 
 def request_from(args: Mapping[str, Any]) -> Request:
@@ -199,9 +201,10 @@ class ManagedTools:
                 steps = steps[1:]  # the environment exists
             for argv in steps:
                 await _run(argv)
-            hashes = await asyncio.to_thread(_hashes, Path(staging))
+            hashes, size = await asyncio.to_thread(_hashes, Path(staging))
         version = req.version or await self._version(req)
-        item = Installed(req.source, req.package, version, purpose, hashes, time.time())
+        item = Installed(req.source, req.package, version, purpose, hashes, time.time(), size,
+                         await self._licence(req))
         self._save([*(i for i in self.installed() if (i.source, i.package) !=
                       (req.source, req.package)), item])
         return item
@@ -218,6 +221,20 @@ class ManagedTools:
             except (OSError, ValueError):
                 return ""
         return ""
+
+    async def _licence(self, req: Request) -> str:
+        """The licence the package declares (PyPI: its metadata; "" when unknown)."""
+        if req.source != "pypi":
+            return ""
+        code = ("import importlib.metadata as m, sys; d = m.metadata(sys.argv[1]); "
+                "c = [x.split('::')[-1].strip() for x in d.get_all('Classifier') or [] "
+                "if x.startswith('License ::')]; "
+                "print(d.get('License-Expression') or d.get('License') or (c[0] if c else ''))")
+        try:
+            out = await _run([str(_venv_bin(self.root) / "python"), "-c", code, req.package])
+        except InstallError:
+            return ""
+        return out.strip().splitlines()[0][:80] if out.strip() else ""
 
     async def remove(self, source: str, package: str) -> bool:
         item = next((i for i in self.installed() if (i.source, i.package) == (source, package)),
@@ -240,9 +257,17 @@ def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def _hashes(folder: Path) -> dict[str, str]:
-    """The sha256 of each file downloaded (what was installed, pinned)."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+def _hashes(folder: Path) -> tuple[dict[str, str], int]:
+    """The sha256 of each file downloaded (what was installed, pinned), and their size."""
+    files = sorted(p for p in folder.iterdir() if p.is_file())
+    return ({p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in files},
+            sum(p.stat().st_size for p in files))
+
+
+def size_text(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    return f"{max(1, round(size / 1024))} KB" if size else ""
 
 
 def _program(argv: Sequence[str]) -> str:
@@ -281,8 +306,11 @@ async def install_tool(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         return ToolResult(f"Not installed: {exc}", is_error=True,
                           display={"installed": False})
     where = ", ".join(str(d) for d in bin_dirs() if d.exists())
+    facts = ", ".join(x for x in (size_text(item.size), item.licence and f"licence {item.licence}")
+                      if x)
     return ToolResult(
-        f"Installed {item.package} {item.version} from {SOURCE_NAMES[item.source]}. Its "
+        f"Installed {item.package} {item.version} from {SOURCE_NAMES[item.source]}"
+        f"{f' ({facts})' if facts else ''}. Its "
         f"programs are on the shell's PATH ({where}); run them with run_shell as usual.",
         display={"installed": True, "package": item.package, "version": item.version})
 

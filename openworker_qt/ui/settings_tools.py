@@ -23,7 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.tools.installs import SOURCE_NAMES, Installed, InstallError, ManagedTools
+from openworker_qt.tools.installs import (
+    SOURCE_NAMES,
+    Installed,
+    InstallError,
+    ManagedTools,
+    size_text,
+)
 from openworker_qt.ui import design
 
 
@@ -44,9 +50,10 @@ class ToolsPage(QWidget):
         intro.setWordWrap(True)
         lay.addWidget(intro)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(4)
+        self.tree.setColumnCount(6)
         self.tree.setHeaderLabels([self.tr("Package"), self.tr("Version"), self.tr("From"),
-                                   self.tr("What it is for")])
+                                   self.tr("What it is for"), self.tr("Size"),
+                                   self.tr("Licence")])
         self.tree.setRootIsDecorated(False)
         self.tree.setAccessibleName(self.tr("Installed tools"))
         lay.addWidget(self.tree, 1)
@@ -78,9 +85,9 @@ class ToolsPage(QWidget):
         self.items = list(items)
         self.tree.clear()
         for item in self.items:
-            row = QTreeWidgetItem([item.package, item.version, SOURCE_NAMES.get(item.source,
-                                                                               item.source),
-                                   item.purpose])
+            row = QTreeWidgetItem([item.package, item.version,
+                                   SOURCE_NAMES.get(item.source, item.source), item.purpose,
+                                   size_text(item.size), item.licence])
             row.setToolTip(0, "\n".join(f"{name}  sha256 {digest}"
                                         for name, digest in item.hashes.items()))
             self.tree.addTopLevelItem(row)

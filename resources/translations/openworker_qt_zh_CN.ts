@@ -7936,6 +7936,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <name>ToolsPage</name>
         <message>
             <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Size</source>
+            <translation>大小</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Licence</source>
+            <translation>许可证</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
             <source>Installed tools</source>
             <translation>已安装的工具</translation>
         </message>

@@ -144,7 +144,7 @@ async def test_approved_install_is_used_from_the_shell_and_removed(
     events = await run(m, info.id)
     results = {e.call_id: e for e in events if isinstance(e, ev.ToolFinished)}
     assert results["i1"].status == "ok", results["i1"].result
-    assert "Installed ow-hello 0.1.0" in results["i1"].result
+    assert "Installed ow-hello 0.1.0 from PyPI (pip) (1 KB, licence MIT)." in results["i1"].result
     # Installed is not allowed: the new program goes through the shell's own checks.
     [run_ask] = rt.inbox.pending()
     assert "r1" not in results and run_ask.tool == "run_shell" and run_ask.risk == "exec"
@@ -157,6 +157,7 @@ async def test_approved_install_is_used_from_the_shell_and_removed(
     assert (item.package, item.version, item.purpose) == ("ow-hello", "0.1.0", "greet the team")
     whl = local_index / "ow_hello-0.1.0-py3-none-any.whl"
     assert item.hashes == {whl.name: hashlib.sha256(whl.read_bytes()).hexdigest()}
+    assert (item.size, item.licence) == (whl.stat().st_size, "MIT")
     assert (installs.bin_dirs(root)[0] / "ow-hello").exists()
     assert await managed.remove("pypi", "ow-hello")
     assert managed.installed() == [] and not (installs.bin_dirs(root)[0] / "ow-hello").exists()

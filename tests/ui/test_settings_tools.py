@@ -32,7 +32,8 @@ def test_the_page_lists_what_was_installed_and_removes_it(
     page = settings.tools
     run(qloop, lambda: until(lambda: not page.busy() and page.items, what="the list"))
     row = page.tree.topLevelItem(0)
-    assert [row.text(i) for i in range(4)] == ["ow-hello", "0.1.0", "PyPI (pip)", "greet the team"]
+    assert [row.text(i) for i in range(6)] == ["ow-hello", "0.1.0", "PyPI (pip)", "greet the team",
+                                               "1 KB", "MIT"]
     assert "sha256" in row.toolTip(0) and not page.empty.isVisibleTo(page)
     act(qloop, page.remove.click)
     run(qloop, lambda: until(lambda: not page.busy(), what="the removal"))
