@@ -52,6 +52,8 @@ _NAME = {
 }
 _VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+!_-]{0,40}")
 INSTALL_TIMEOUT = 900.0
+#: pip options that only silence it (left out of what the card shows).
+_QUIET = ("--disable-pip-version-check", "--no-input")
 
 
 class InstallError(ValueError):
@@ -159,10 +161,12 @@ def explain(args: Mapping[str, Any], ctx: ToolContext | None = None) -> str:
     what = f"{req.package} {req.version}".strip() if req.version else f"{req.package} (latest)"
     purpose = str(args.get("purpose") or "").strip() or "(no reason given)"
     steps = commands(req, root)
-    runs = " then ".join(" ".join(c) for c in (steps[1:] if req.source == "pypi" else steps))
+    if req.source == "pypi":  # the tools' own Python runs pip: shown as pip, its options kept
+        steps = [["pip", *(a for a in c[3:] if a not in _QUIET)] for c in steps[1:]]
+    runs = " then ".join(f"`{' '.join(c)}`" for c in steps)
     return (f"Install {what} from {SOURCE_NAMES[req.source]} into OpenWorker's own tools "
             f"folder {root} (not system-wide, no administrator rights), for: {purpose}. "
-            f"It runs: {runs}")
+            f"It runs {runs}")
 
 
 class ManagedTools:

@@ -137,7 +137,8 @@ async def test_approved_install_is_used_from_the_shell_and_removed(
     assert ask.kind == "approval" and ask.tool == "install_tool" and ask.risk == "external"
     assert "Install ow-hello (latest) from PyPI (pip)" in ask.reason
     assert "not system-wide" in ask.reason and "for: greet the team" in ask.reason
-    assert "pip --disable-pip-version-check --no-input download" in ask.reason
+    assert ("It runs `pip download --dest <download folder> ow-hello` then `pip install "
+            "--no-index --find-links <download folder> ow-hello`") in ask.reason
     root = tmp_path / "owhome" / "data" / "tools"
     assert not root.exists()  # nothing happens before the answer
     rt.inbox.respond(ask.id, "approve")
