@@ -37,6 +37,7 @@ TOOL_MODULES = (
     "openworker_qt.tools.git",
     "openworker_qt.tools.shell",
     "openworker_qt.tools.interaction",
+    "openworker_qt.tools.installs",
     "openworker_qt.tools.deliverables",
     "openworker_qt.tools.todo",
     "openworker_qt.tools.web",
@@ -65,6 +66,7 @@ def default_tools(
     from openworker_qt.tools.explore import explore_tool
     from openworker_qt.tools.files import file_tools
     from openworker_qt.tools.git import git_tools
+    from openworker_qt.tools.installs import install_tools
     from openworker_qt.tools.interaction import interaction_tools
     from openworker_qt.tools.search import search_tools
     from openworker_qt.tools.shell import shell_tools
@@ -73,7 +75,7 @@ def default_tools(
 
     registry = ToolRegistry([
         *file_tools(), *edit_tools(), *search_tools(), *git_tools(), *shell_tools(),
-        *interaction_tools(), *deliverable_tools(author), *todo_tools(), *web_tools(),
+        *interaction_tools(), *install_tools(), *deliverable_tools(author), *todo_tools(), *web_tools(),
         load_skill_tool(lambda: app_paths().data / "skills"), *automation_tools(),
     ])
     if connectors is not None:  # the tools of the connectors the user connected

@@ -32,7 +32,7 @@ _BY_NAME: dict[str, str] = {
     "git_status": "git", "git_diff": "git", "git_log": "git", "git_show": "git",
     "git_branch": "git", "git_commit": "git",
     "run_shell": "shell", "shell_task_output": "shell", "shell_task_kill": "shell",
-    "shell_tasks": "shell",
+    "shell_tasks": "shell", "install_tool": "shell",
     "ask_user": "ask", "propose_plan": "ask", "request_directory": "ask",
     "create_deliverable": "deliverables",
     "todo_write": "todo",
@@ -84,7 +84,17 @@ def family_of(tool: Tool) -> str:
     return "other"
 
 
-def filter_tools(registry: ToolRegistry, families: Iterable[str]) -> ToolRegistry:
-    """The tools of ``registry`` in ``families``, the same objects in the same order."""
+def filter_tools(registry: ToolRegistry, families: Iterable[str],
+                 services: Iterable[str] | None = None) -> ToolRegistry:
+    """The tools of ``registry`` in ``families``, the same objects in the same order.
+    ``services``: the only connectors and MCP servers (by name) whose tools may be
+    offered — an installed persona's own allowlist, its ``connectors:``; None: any."""
     wanted = {*families, BOARD}
-    return ToolRegistry([tool for tool in registry if family_of(tool) in wanted])
+    allowed = None if services is None else set(services)
+
+    def offered(tool: Tool) -> bool:
+        if family_of(tool) not in wanted:
+            return False
+        return allowed is None or tool.builtin or tool.origin.partition(":")[2] in allowed
+
+    return ToolRegistry([tool for tool in registry if offered(tool)])

@@ -151,8 +151,11 @@ class SessionMinds:
         return "connectors" in self.persona(info).tools
 
     def tools(self, info: SessionInfo, registry: ToolRegistry) -> ToolRegistry:
-        """The tools of ``registry`` the session's persona offers."""
-        return filter_tools(registry, self.persona(info).tools)
+        """The tools of ``registry`` the session's persona offers (an installed persona
+        that names its connectors gets only theirs: its own allowlist)."""
+        persona = self.persona(info)
+        services = persona.connectors if persona.connectors and not persona.builtin else None
+        return filter_tools(registry, persona.tools, services)
 
     def system_prompt(self, info: SessionInfo) -> str:
         persona = self.persona(info)

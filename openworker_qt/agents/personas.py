@@ -311,7 +311,7 @@ class PersonaRegistry:
                 except PersonaError as exc:
                     log.warning("installed persona %s cannot be read: %s", name, exc)
                     continue
-                fingerprint = _fingerprint(data)
+                fingerprint = _fingerprint(data + _bundle_bytes(self.root / name))
                 consented = entry.get("consented") == fingerprint
                 out[name] = replace(
                     persona, source=str(entry.get("source", "")), fingerprint=fingerprint,
@@ -379,6 +379,7 @@ class PersonaRegistry:
             try:
                 shutil.copytree(folder, staging / "copy", symlinks=True, ignore=_not_copied)
                 copied, data = _read_persona(_persona_file(staging / "copy"))
+                data += _bundle_bytes(staging / "copy")  # consent covers what it brings
                 target = self.root / copied.name
                 if target.exists():
                     shutil.rmtree(target)
@@ -496,6 +497,15 @@ class PersonaRegistry:
                 raise PersonaError(f"{name!r} is built in: it cannot be updated or removed")
             raise PersonaError(f"no installed persona named {name!r}")
         return entry
+
+
+def _bundle_bytes(folder: Path) -> bytes:
+    """The ``bundle.json`` a persona imported from a bundle holds (``agents/bundles.py``):
+    part of what the user's consent is bound to."""
+    try:
+        return b"\0" + (folder / "bundle.json").read_bytes()
+    except OSError:
+        return b""
 
 
 def _not_copied(folder: str, names: list[str]) -> set[str]:

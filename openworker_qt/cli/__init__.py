@@ -110,7 +110,11 @@ def _parser() -> argparse.ArgumentParser:
         "answer", help="answer a question in the inbox (on a plan: feedback, not approval)"
     )
     answer.add_argument("item", type=int, help="inbox item id")
-    answer.add_argument("text", help="your answer")
+    answer.add_argument("text", nargs="?", default="",
+                        help="your answer (on a question with choices: a number, or your own words)")
+    answer.add_argument("--choice", action="append", default=[], metavar="N",
+                        help="pick option N of a question with choices (repeat, or 1,3, "
+                             "where several may be picked)")
     keys = sub.add_parser("keys", help="manage API keys in the OS keyring")
     keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     key_set = keys_sub.add_parser("set", help="store a provider's key (read from stdin or a prompt)")

@@ -255,7 +255,27 @@ def inbox(args: argparse.Namespace) -> int:
                   f"{item.args_preview or item.title}  [{state}]")
             if item.reason:
                 print(f"       reason: {item.reason}")
+            _print_choices(item)
         return 0
+
+
+def _print_choices(item: Any) -> None:
+    """A pending question's options, numbered as ``answer --choice N`` takes them."""
+    from openworker_qt.domain import choices
+
+    spec = choices.spec_from(item.arguments) if item.kind == "question" else None
+    if spec is None or not item.pending:
+        return
+    for line in choices.numbered(spec):
+        print(f"       {line}")
+    print(f"       {choices.how_to_answer(spec)} `openworker-qt answer {item.id} --choice N`")
+
+
+def _answer_text(args: argparse.Namespace) -> str:
+    """The answer the command line gives: ``--choice`` numbers first, then the text."""
+    picked = ",".join(str(c).strip() for c in getattr(args, "choice", None) or [])
+    text = str(getattr(args, "text", "") or "").strip()
+    return "\n".join(p for p in (picked, text) if p)
 
 
 def resolve(args: argparse.Namespace) -> int:
@@ -279,7 +299,7 @@ def resolve(args: argparse.Namespace) -> int:
         else:
             action = "deny"
         try:
-            won = rt.inbox.respond(item.id, action, getattr(args, "text", ""), by="cli")
+            won = rt.inbox.respond(item.id, action, _answer_text(args), by="cli")
         except InboxError as exc:
             sys.stderr.write(f"openworker-qt: {exc}\n")
             return 2

@@ -45,8 +45,9 @@ from typing import Any
 from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPolicy
 from openworker_qt.connectors.slack import SlackApi, thread_target
 from openworker_qt.core import events as ev
-from openworker_qt.core.inbox import Action, Inbox, InboxItem
+from openworker_qt.core.inbox import Action, Inbox, InboxError, InboxItem
 from openworker_qt.core.sessions import SessionManager
+from openworker_qt.domain import choices
 from openworker_qt.domain.slack_header import message_header
 from openworker_qt.storage.db import Database
 
@@ -84,6 +85,9 @@ ASKED_IN_SLACK = frozenset({"approval", "question"})
 SEEN_FOR = 7 * 24 * 3600.0
 APPROVE = "openworker_approve"
 DENY = "openworker_deny"
+CHOOSE = "openworker_choose"
+#: A single-choice question with at most this many options gets a button each.
+CHOICE_BUTTONS = 5
 MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
 
 
@@ -259,13 +263,23 @@ def card_blocks(item: InboxItem) -> list[dict[str, Any]]:
 
 
 def question_blocks(item: InboxItem) -> list[dict[str, Any]]:
-    """A question the session asks in its thread; the next mention answers it."""
+    """A question the session asks in its thread; the next mention answers it (a
+    number picks an option), and a single choice among a few also gets buttons."""
     text = f"*Question:* {item.title}"
-    if item.options:
-        text += "\n" + " · ".join(f"`{o}`" for o in item.options)
+    spec = choices.spec_from(item.arguments)
     note = "Answer by mentioning me in this thread (or in OpenWorker)."
-    return [{"type": "section", "text": {"type": "mrkdwn", "text": text[:2900]}},
-            {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]}]
+    if spec is not None:
+        text += "\n" + "\n".join(choices.numbered(spec))
+        note = f"{choices.how_to_answer(spec)} Mention me in this thread (or answer in OpenWorker)."
+    blocks: list[dict[str, Any]] = [
+        {"type": "section", "text": {"type": "mrkdwn", "text": text[:2900]}}]
+    if spec is not None and not spec.multiple and len(spec.choices) <= CHOICE_BUTTONS:
+        blocks.append({"type": "actions", "block_id": f"openworker_item_{item.id}", "elements": [
+            {"type": "button", "action_id": f"{CHOOSE}_{n}", "value": f"{item.id}:{n}",
+             "text": {"type": "plain_text", "text": c.label[:75]}}
+            for n, c in enumerate(spec.choices, 1)]})
+    blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": note}]})
+    return blocks
 
 
 def answered_blocks(item: InboxItem, verdict: str) -> list[dict[str, Any]]:
@@ -414,8 +428,7 @@ class SlackListener:
             assert session_id is not None
         question = next(iter(self.inbox.pending(session_id, "question")), None)
         if question is not None:  # the session asked in the thread: this is the answer
-            async with self.db.writing():
-                self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
+            await self._answer(question, text, user, channel, root)
             return
         user_name, channel_name = await self._names(user, channel)
         header = message_header(user, target, user_name=user_name, channel_name=channel_name)
@@ -444,6 +457,16 @@ class SlackListener:
             return str(profile.get("display_name") or found.get("real_name")
                        or found.get("name") or "")
         return "" if found.get("is_im") else str(found.get("name") or "")
+
+    async def _answer(self, question: InboxItem, text: str, user: str, channel: str,
+                      thread: str) -> None:
+        """Answer ``question``; an answer that does not fit its choices is refused
+        to the member who gave it, saying what would."""
+        try:
+            async with self.db.writing():
+                self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
+        except InboxError as exc:
+            await self._ephemeral(channel, user, thread, f"That answer was not taken: {exc}.")
 
     async def _ephemeral(self, channel: str, user: str, thread: str, text: str) -> None:
         assert self.api is not None
@@ -560,6 +583,9 @@ class SlackListener:
         user = str((payload.get("user") or {}).get("id", ""))
         channel = str((payload.get("channel") or {}).get("id", ""))
         for action in payload.get("actions") or []:
+            if str(action.get("action_id", "")).startswith(CHOOSE):
+                await self._on_choice(action, user, channel)
+                continue
             if action.get("action_id") not in (APPROVE, DENY):
                 continue
             try:
@@ -582,3 +608,18 @@ class SlackListener:
                 won = self.inbox.respond(item_id, verb, by=f"slack:{user}")
             if not won:  # answered elsewhere first: the card says so
                 await self._close_card(item_id)
+
+    async def _on_choice(self, action: dict[str, Any], user: str, channel: str) -> None:
+        """A click on a question's option: its number answers the question, for an
+        allowed member in the session's own channel."""
+        item_id, _, number = str(action.get("value", "")).partition(":")
+        item = self.inbox.get(int(item_id)) if item_id.isdigit() else None
+        target = self.threads.target_of(item.session_id) if item else None
+        if item is None or item.kind != "question" or target is None \
+                or target.split(":")[1] != channel or not number.isdigit():
+            return
+        if user not in allowed_members(self.values):
+            await self._ephemeral(channel, user, target.split(":")[2],
+                                  "Only the members this app's owner allowed can answer.")
+            return
+        await self._answer(item, number, user, channel, target.split(":")[2])

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from openworker_qt.core.audit import Redact, scrub
+from openworker_qt.domain import choices
 from openworker_qt.storage.db import Database
 
 InboxKind = Literal["approval", "question", "plan", "directory", "notice"]
@@ -429,7 +430,7 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
             )
         if not text:
             raise InboxError(f"{ref}: an answer needs some text")
-        return text
+        return _question_answer(item, text)
     if action == "answer":
         if item.kind == "plan":
             if not text:
@@ -456,6 +457,18 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
             return f"approve: {text}"
         return "once" if item.kind == "approval" else "approve"
     raise InboxError(f"unknown action {action!r} (expected approve, always, deny or answer)")
+
+
+def _question_answer(item: InboxItem, text: str) -> str:
+    """A question's stored answer; one with choices takes a number (``2``, ``1,3``),
+    a label or, where allowed, the user's own words (``domain/choices.py``)."""
+    spec = choices.spec_from(item.arguments)
+    if spec is None:
+        return text
+    try:
+        return choices.normalize(spec, text)
+    except ValueError as exc:
+        raise InboxError(f"#{item.id}: {exc}") from None
 
 
 def closed_by_app(item: InboxItem) -> str | None:

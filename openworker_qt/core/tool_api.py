@@ -17,6 +17,8 @@ it); nothing lets it run on its own — not auto mode, ``auto_allow``, a standin
 rule or a risk override. For calls whose effect comes later, unattended (a
 scheduled task). ``explain`` says in plain words what a call would do, for the
 approval card of such a tool (e.g. the schedule and the next run).
+``check`` refuses a call's arguments before anything is decided or asked (a
+hostile package name): its message is the call's error, and the tool never runs.
 ``persists``: the call changes what later sessions see without touching a file
 (a saved memory). The read-only modes (discuss, plan) refuse it; the other modes
 decide it by its risk class.
@@ -84,6 +86,8 @@ class ToolContext:
 Handler = Callable[[dict[str, Any], ToolContext], Awaitable["ToolResult | str"]]
 #: What a call would do, in plain words (for the approval card).
 Explainer = Callable[[Mapping[str, Any], ToolContext], str]
+#: Why a call's arguments are refused before anyone is asked, or None.
+Checker = Callable[[Mapping[str, Any]], "str | None"]
 Interaction = Literal["question", "plan", "directory"]
 
 
@@ -105,6 +109,7 @@ class Tool:
     #: A tool whose calls name no target: what an "always" answer binds to instead
     #: (``core.approvals.tool_key``: an MCP server's tool). EXTERNAL calls only.
     tool_key: str | None = None
+    check: Checker | None = None
 
     def __post_init__(self) -> None:
         check_origin(self.origin)

@@ -88,6 +88,8 @@ def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall
     if tool is None:
         offered = ", ".join(tools.names()) or "none"
         error = f"unknown tool '{name}' (available: {offered})"
+    elif error is None and tool.check is not None:
+        error = tool.check(args)
     return ParsedCall(str(raw.get("id")), name, str(text), args, tool, risk, error)
 
 

@@ -323,6 +323,32 @@ def save_global(config_dir: Path, servers: Iterable[ServerConfig]) -> Path:
     return path
 
 
+def add_servers(
+    config_dir: Path, entries: Mapping[str, Any]
+) -> tuple[list[str], list[str], list[str]]:
+    """Add ``mcpServers`` entries to the global file (a persona bundle's, agreed to):
+    the names added, those kept because a server of that name is set up already,
+    and what could not be added (each with why)."""
+    servers, _ = load_global(config_dir)
+    have = {s.name for s in servers}
+    added: list[str] = []
+    kept: list[str] = []
+    refused: list[str] = []
+    for name, raw in sorted(entries.items()):
+        if name in have:
+            kept.append(name)
+            continue
+        try:
+            servers.append(parse_server(name, raw))
+        except McpConfigError as exc:
+            refused.append(f"{name}: {exc}")
+            continue
+        added.append(name)
+    if added:
+        save_global(config_dir, servers)
+    return added, kept, refused
+
+
 def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

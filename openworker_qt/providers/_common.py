@@ -7,7 +7,10 @@ tool schemas the engine sends; nothing here performs I/O.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+import inspect
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,3 +140,69 @@ def group_tool_results(messages: Sequence[Message]) -> list[Message | list[Messa
         else:
             out.append(msg)
     return out
+
+
+_TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
+
+
+def safe_tool_id(call_id: str) -> str:
+    """A call id as Anthropic and Bedrock accept it (``^[a-zA-Z0-9_-]+$``). Ids another
+    vendor made (Kimi's ``functions.get_weather:0``) are rewritten the same way every
+    time, so a tool call and its result still match; a short hash of the original
+    keeps two ids that differ only in rewritten characters apart. The history keeps
+    the original id (each vendor gets its own mapping)."""
+    if _TOOL_ID_RE.match(call_id):
+        return call_id
+    safe = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:40] or "call"
+    return f"{safe}_{hashlib.sha1(call_id.encode()).hexdigest()[:8]}"
+
+
+Blocks = list[dict[str, Any]]
+
+
+def alternating_turns(
+    messages: Sequence[Message], *,
+    user: Callable[[Any], Blocks],
+    assistant: Callable[[Any], Blocks],
+    tool_result: Callable[[Message], dict[str, Any]],
+    is_result: Callable[[dict[str, Any]], bool],
+) -> list[dict[str, Any]]:
+    """Canonical history → ``{"role", "content": blocks}`` turns that alternate, as the
+    block-based APIs (Anthropic, Bedrock Converse) want them: each message's blocks
+    come from the vendor's own mapping (``user`` takes the content, ``assistant`` the
+    message, ``tool_result`` a tool message); turns of the same role merge, and tool
+    results (``is_result``) stay ahead of new text in the user turn they join."""
+    out: list[dict[str, Any]] = []
+
+    def push(role: str, blocks: Blocks) -> None:
+        if not blocks:
+            return
+        if not out or out[-1]["role"] != role:
+            out.append({"role": role, "content": blocks})
+            return
+        prev = out[-1]["content"]
+        if role == "user" and any(is_result(b) for b in blocks):
+            out[-1]["content"] = ([b for b in prev if is_result(b)] + blocks
+                                  + [b for b in prev if not is_result(b)])
+        else:
+            prev.extend(blocks)
+
+    for msg in messages:
+        if msg["role"] == "assistant":
+            push("assistant", assistant(msg))
+        elif msg["role"] == "tool":
+            push("user", [tool_result(msg)])
+        elif msg["role"] == "user":
+            push("user", user(msg.get("content")))
+    return out
+
+
+async def close_stream(stream: Any) -> None:
+    """Close an SDK's stream however it closes (``aclose``, ``close``; awaited when
+    it is a coroutine): the end of every adapter's attempt, answered or not."""
+    closer = getattr(stream, "aclose", None) or getattr(stream, "close", None)
+    if closer is None:
+        return
+    result = closer()
+    if inspect.isawaitable(result):
+        await result

@@ -17,9 +17,7 @@ Contract:
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-import re
 from collections.abc import AsyncIterator, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
@@ -34,11 +32,14 @@ from openworker_qt.core.provider_api import (
 )
 from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._common import (
+    alternating_turns,
+    close_stream,
     content_parts,
     content_text,
     lenient_arguments,
     object_schema,
     provider_state,
+    safe_tool_id,
     split_data_url,
     tool_specs,
 )
@@ -59,19 +60,8 @@ _CACHEABLE = frozenset({"text", "image", "document", "tool_use", "tool_result"})
 _STOP_REASONS = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length", "stop_sequence": "stop"}
 
 
-_TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
-
-
-def tool_id(call_id: str) -> str:
-    """A call id as Anthropic accepts it (``^[a-zA-Z0-9_-]+$``). Ids another vendor
-    made (Kimi's ``functions.get_weather:0``) are rewritten the same way every time,
-    so a ``tool_use`` and its ``tool_result`` still match; a short hash of the
-    original keeps two ids that differ only in rewritten characters apart. The
-    history keeps the original id (each vendor gets its own mapping)."""
-    if _TOOL_ID_RE.match(call_id):
-        return call_id
-    safe = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:40] or "call"
-    return f"{safe}_{hashlib.sha1(call_id.encode()).hexdigest()[:8]}"
+#: Anthropic's call ids (``_common.safe_tool_id``, shared with Bedrock).
+tool_id = safe_tool_id
 
 
 def _user_blocks(content: Any) -> list[dict[str, Any]]:
@@ -146,31 +136,9 @@ def _tool_result_block(msg: Message) -> dict[str, Any]:
 
 def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
     """Canonical history → Anthropic ``messages`` (alternating roles)."""
-    out: list[dict[str, Any]] = []
-
-    def push(role: str, blocks: list[dict[str, Any]]) -> None:
-        if not blocks:
-            return
-        if out and out[-1]["role"] == role:
-            prev = out[-1]["content"]
-            # tool results must open a user turn: keep them ahead of new text
-            if role == "user" and any(b.get("type") == "tool_result" for b in blocks):
-                out[-1]["content"] = [b for b in prev if b.get("type") == "tool_result"] + blocks + [
-                    b for b in prev if b.get("type") != "tool_result"
-                ]
-            else:
-                prev.extend(blocks)
-        else:
-            out.append({"role": role, "content": blocks})
-
-    for msg in messages:
-        if msg["role"] == "assistant":
-            push("assistant", _assistant_blocks(msg))
-        elif msg["role"] == "tool":
-            push("user", [_tool_result_block(msg)])
-        elif msg["role"] == "user":
-            push("user", _user_blocks(msg.get("content")))
-    return out
+    return alternating_turns(messages, user=_user_blocks, assistant=_assistant_blocks,
+                             tool_result=_tool_result_block,
+                             is_result=lambda b: b.get("type") == "tool_result")
 
 
 def _mark_cache(blocks: list[dict[str, Any]]) -> None:
@@ -394,7 +362,7 @@ class AnthropicProvider(GuardedProvider):
                 else:
                     yield None
         finally:
-            await stream.close()
+            await close_stream(stream)
         if not stopped and stop_reason is None:
             raise incomplete_answer(self.label, provider=self.name, model=request.model,
                                     empty=not shown)

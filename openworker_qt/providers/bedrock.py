@@ -42,12 +42,15 @@ from openworker_qt.core.provider_api import (
 )
 from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._common import (
+    alternating_turns,
+    close_stream,
     content_parts,
     content_text,
     lenient_arguments,
     object_schema,
     parse_data_url,
     provider_state,
+    safe_tool_id,
     tool_specs,
 )
 from openworker_qt.providers.errors import classify, incomplete_answer, not_the_api
@@ -86,18 +89,10 @@ _DOC_FORMATS = {"application/pdf": "pdf", "text/csv": "csv", "text/html": "html"
                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
                 "application/vnd.ms-excel": "xls",
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx"}
-_TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 
-def _tool_id(call_id: str) -> str:
-    """A call id Bedrock accepts (``[a-zA-Z0-9_-]+``); others are rewritten the same
-    way every time, so a ``toolUse`` and its ``toolResult`` still match."""
-    if _TOOL_ID_RE.match(call_id):
-        return call_id
-    import hashlib
-
-    safe = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:40] or "call"
-    return f"{safe}_{hashlib.sha1(call_id.encode()).hexdigest()[:8]}"
+#: Bedrock's call ids: the same rule as Anthropic's (``_common.safe_tool_id``).
+_tool_id = safe_tool_id
 
 
 def _doc_name(name: str, index: int) -> str:
@@ -163,29 +158,8 @@ def _tool_result_block(msg: Message) -> dict[str, Any]:
 
 def build_messages(messages: list[Message]) -> list[dict[str, Any]]:
     """Canonical history → Converse ``messages`` (alternating roles)."""
-    out: list[dict[str, Any]] = []
-
-    def push(role: str, blocks: list[dict[str, Any]]) -> None:
-        if not blocks:
-            return
-        if out and out[-1]["role"] == role:
-            prev = out[-1]["content"]
-            if role == "user" and any("toolResult" in b for b in blocks):
-                out[-1]["content"] = ([b for b in prev if "toolResult" in b] + blocks
-                                      + [b for b in prev if "toolResult" not in b])
-            else:
-                prev.extend(blocks)
-        else:
-            out.append({"role": role, "content": blocks})
-
-    for msg in messages:
-        if msg["role"] == "assistant":
-            push("assistant", _assistant_blocks(msg))
-        elif msg["role"] == "tool":
-            push("user", [_tool_result_block(msg)])
-        elif msg["role"] == "user":
-            push("user", _user_blocks(msg.get("content")))
-    return out
+    return alternating_turns(messages, user=_user_blocks, assistant=_assistant_blocks,
+                             tool_result=_tool_result_block, is_result=lambda b: "toolResult" in b)
 
 
 # --- errors -----------------------------------------------------------------------
@@ -483,7 +457,7 @@ class BedrockProvider(GuardedProvider):
         except Exception as exc:
             raise bedrock_error(exc, model=request.model, region=self.region) from exc
         finally:
-            await events.aclose()  # type: ignore[attr-defined]
+            await close_stream(events)
         if stop_reason is None:
             raise incomplete_answer(self.label, provider=self.name, model=request.model,
                                     empty=not shown)

@@ -35,6 +35,7 @@ from openworker_qt.domain.arguments import TOO_DEEP_ARGUMENTS, too_deep
 from openworker_qt.domain.messages import AssistantMessage, Message
 from openworker_qt.providers._assembly import new_call_id
 from openworker_qt.providers._common import (
+    close_stream,
     content_parts,
     content_text,
     lenient_arguments,
@@ -368,9 +369,7 @@ class GeminiProvider(GuardedProvider):
                 if not produced:
                     yield None
         finally:
-            closer = getattr(responses, "aclose", None)
-            if closer is not None:
-                await closer()
+            await close_stream(responses)
         if not finished:
             raise incomplete_answer(self.label, provider=self.name, model=request.model,
                                     empty=not (stored or calls))

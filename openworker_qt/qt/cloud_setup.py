@@ -137,3 +137,14 @@ async def _azure_one_token(table: Mapping[str, Any], key: str, values: Mapping[s
         if closer is not None:
             await closer()
         await provider.aclose()
+
+
+def stored_values(provider: str, table: Mapping[str, Any]) -> dict[str, str]:
+    """The values :func:`validate_cloud` takes, read back from a stored
+    ``[providers.<provider>]`` table (Settings' "Test" of what is set up)."""
+    values = {f.key: str(table.get(f.key) or "") for f in CLOUD_FIELDS[provider]}
+    deployments = table.get("deployments")
+    if provider == "azure" and isinstance(deployments, Mapping) and deployments:
+        deployment, model = next(iter(deployments.items()))
+        values.update(deployment=str(deployment), model=str(model or ""))
+    return values

@@ -284,6 +284,33 @@ async def check_bedrock(*, region: str = "", profile: str = "", key: str = "", b
 # --- end AWS Bedrock
 
 
+async def check_stored(provider: str, config: Any, *, credentials: Any = None,
+                       access_token: str | None = None) -> str:
+    """Settings' "Test" of a cloud platform as it is set up: the guided set-up's own
+    one-call check (:func:`check_bedrock`, ``settings_cloud.validate_cloud``) with
+    the stored settings and key. What to tell the user (Bedrock's own notice, else
+    ""); raises ProviderError, or ValueError for a stored setting that is wrong.
+    ``credentials``/``access_token``: fixed Google credentials (a test's stub)."""
+    from openworker_qt.storage.secrets import get_secret
+    from openworker_qt.ui import settings_cloud as sc
+
+    table = (internal_config(config).get("providers") or {}).get(provider)
+    table = dict(table) if isinstance(table, Mapping) else {}
+    entry = entry_for(config, provider) or choice(provider).key_name
+    stored: str | None = await asyncio.to_thread(get_secret, entry) if entry else None
+    key = stored or ""
+    base_url = str(table.get("base_url") or "")
+    if provider == BEDROCK:
+        notice, _ = await check_bedrock(region=str(table.get("region") or ""),
+                                        profile=str(table.get("profile") or ""), key=key,
+                                        base_url=base_url)
+        return notice
+    await sc.validate_cloud(provider, sc.stored_values(provider, table), key,
+                            base_url=base_url if provider == "vertex" else "",
+                            credentials=credentials, access_token=access_token)
+    return ""
+
+
 async def list_endpoint_models(base_url: str, key: str = "") -> list[str]:
     """``GET <base_url>/models`` on an OpenAI-compatible server (Ollama, custom).
 

@@ -8,7 +8,9 @@ granted folder becomes a root for this session.
 
 Answers (as stored on the inbox item; which verb fits which item is checked by
 the inbox, see ``core/inbox.py``):
-  * question: free text (``answer``; approve/deny are refused);
+  * question: free text (``answer``; approve/deny are refused); a question with
+    choices stores the chosen labels one a line, then the user's own words (see
+    ``domain/choices.py``, which also checks answers against the choices);
   * plan: ``approve`` (or ``approve:<mode>``), ``deny``, or ``deny: <feedback>``
     (what ``answer`` stores); text typed on the card approves when it is an approval
     word (approve, yes) and is feedback otherwise;
@@ -24,6 +26,7 @@ from typing import Any, Protocol
 
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
+from openworker_qt.domain import choices
 
 EXECUTE_MODES = ("interactive", "auto", "custom")
 
@@ -43,7 +46,23 @@ async def ask_user(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     answer = str(args.get("_answer", "")).strip()
     if not answer:
         return ToolResult("The user gave no answer.", display={"answer": ""})
-    return ToolResult(f"The user answered: {answer}", display={"answer": answer})
+    spec = choices.spec_from(args)
+    if spec is None:
+        return ToolResult(f"The user answered: {answer}", display={"answer": answer})
+    try:
+        answer = choices.normalize(spec, answer)
+    except ValueError:
+        pass  # e.g. a surface that let more through: the words are still the user's
+    picked, own = choices.interpret(spec, answer)
+    parts = []
+    if picked:
+        parts.append("The user chose: " + "; ".join(picked) + ".")
+    if own:
+        parts.append(("They added in their own words: " if picked else
+                      "The user chose none of the options and answered in their own words: ")
+                     + own)
+    return ToolResult(" ".join(parts),
+                      display={"answer": answer, "chosen": picked, "other": own})
 
 
 async def propose_plan(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -87,13 +106,30 @@ ASK_USER = Tool(
     name="ask_user",
     description=(
         "Ask the user a question when you cannot proceed without their decision or a fact "
-        "only they know. Offer options when the choice is among a few."
+        "only they know. Offer options when the choice is among a few: each with a short "
+        "label and a one-line description; set multiple for a pick-several question. The "
+        "user may also answer in their own words unless other is false."
     ),
     parameters={
         "type": "object",
         "properties": {
             "question": {"type": "string"},
-            "options": {"type": "array", "items": {"type": "string"}},
+            "options": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "label": {"type": "string", "description": "a few words"},
+                        "description": {"type": "string", "description": "one short line"},
+                        "preview": {"type": "string",
+                                    "description": "optional: a short snippet or diff of it"},
+                    },
+                    "required": ["label"],
+                },
+            },
+            "multiple": {"type": "boolean", "description": "true: the user may pick several"},
+            "other": {"type": "boolean",
+                      "description": "false: only the options (default: own words allowed)"},
         },
         "required": ["question"],
     },

@@ -64,6 +64,7 @@ from openworker_qt.core.shell_policy import note_shell_folder
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.tools import powershell
 from openworker_qt.tools.git import shell_git_env
+from openworker_qt.tools.installs import path_with_tools
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -196,7 +197,9 @@ def scrubbed_environ(environ: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def _tag_env(tag: str) -> dict[str, str]:
-    return {**scrubbed_environ(), **shell_git_env(), TAG_VAR: tag}
+    env = {**scrubbed_environ(), **shell_git_env(), TAG_VAR: tag}
+    env["PATH"] = path_with_tools(env.get("PATH", os.defpath))  # tools installed on request
+    return env
 
 
 @atexit.register

@@ -50,10 +50,12 @@ from openworker_qt.core.approvals import (
     QuestionRequest,
     parse_tool_key,
 )
+from openworker_qt.domain.choices import spec_from
 from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
 from openworker_qt.ui.approval_always import scope_button
+from openworker_qt.ui.choices import ChoicePicker
 from openworker_qt.ui.icons import icon
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -486,6 +488,15 @@ class QuestionCard(QWidget):
         prompt.setWordWrap(True)
         prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(prompt)
+        spec = spec_from(request.extra) if request.kind == "question" else None
+        if spec is not None:  # a question with choices: its own picker
+            self.picker = ChoicePicker(spec)
+            self.picker.answered.connect(self.answered)
+            lay.addWidget(self.picker)
+            self.setAccessibleName(self.tr("Question from the assistant"))
+            self.setAccessibleDescription(request.prompt)
+            self.setFocusProxy(self.picker.buttons[0])
+            return
         options = list(request.options)
         if request.kind in ("plan", "directory") and not options:
             options = ["approve", "deny"]

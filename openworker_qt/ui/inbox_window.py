@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from openworker_qt.core.approvals import parse_tool_key
 from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
+from openworker_qt.domain import choices
 from openworker_qt.qt.inbox_bridge import InboxBridge, question_request
 from openworker_qt.qt.inbox_model import ITEM_ROLE, InboxListModel
 from openworker_qt.qt.wording import (
@@ -297,7 +298,10 @@ class InboxWindow(QWidget):
             self.arguments.show_text(arguments_text(item.arguments))
             self._preview(item)
         else:  # the question in words, not the call's JSON
-            if options:
+            spec = choices.spec_from(item.arguments) if item.kind == "question" else None
+            if spec is not None:  # numbered, as the answer may name them ("2", "1,3")
+                prompt += "\n\n" + "\n".join(choices.numbered(spec))
+            elif options:
                 prompt += "\n\n" + self.tr("Options: {options}").format(options=", ".join(options))
             self.question.setText(prompt)
             self.question.show()
@@ -386,6 +390,16 @@ class InboxWindow(QWidget):
         text = self.answer.text().strip()
         if item is None or item.kind == "approval" or not text:
             return
+        spec = choices.spec_from(item.arguments) if item.kind == "question" else None
+        if spec is not None:
+            try:
+                text = choices.normalize(spec, text)
+            except ValueError as exc:  # e.g. a number that is no option: nothing is sent
+                self.late.setText(self.tr("That answer does not fit the question: {why}.")
+                                  .format(why=exc))
+                self.late.setAccessibleDescription(self.late.text())
+                self.late.show()
+                return
         if self._answered(item, self.answers.resolve(item.id, text, by="inbox")):
             self.answer.clear()
 

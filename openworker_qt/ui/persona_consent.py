@@ -6,7 +6,9 @@ declares (the words of ``agents.personas.capabilities``, translated here), says
 what it can never do (change
 permissions), and offers "Enable" or "Keep disabled". It carries the
 fingerprint of the version shown, so a persona changed meanwhile is not enabled
-(the registry refuses it).
+(the registry refuses it). A persona imported from a bundle also lists what the
+bundle brings — its version, skills and MCP servers, with the command each runs
+and the secrets the user sets (``agents/bundles.py``): consent covers those too.
 
 Signals:
     decided(str, str, bool): persona name, fingerprint shown, and whether the user
@@ -14,6 +16,9 @@ Signals:
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
@@ -25,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.agents.bundles import secret_names
 from openworker_qt.agents.personas import Persona
 from openworker_qt.ui import design
 
@@ -34,7 +40,8 @@ class PersonaConsentDialog(QDialog):
 
     decided = Signal(str, str, bool)
 
-    def __init__(self, persona: Persona, parent: QWidget | None = None) -> None:
+    def __init__(self, persona: Persona, parent: QWidget | None = None,
+                 brings: Mapping[str, Any] | None = None) -> None:
         super().__init__(parent)
         self.persona = persona
         self.setObjectName("personaConsent")
@@ -62,6 +69,16 @@ class PersonaConsentDialog(QDialog):
             label.setContentsMargins(*design.MARGINS["indent"])
             lay.addWidget(label)
             self.capability_labels.append(label)
+        self.bring_labels: list[QLabel] = []
+        if bring := self.bring_lines(brings or {}):
+            lay.addWidget(QLabel(self.tr("It brings:")))
+        for line in bring:
+            label = QLabel("•  " + line)
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setContentsMargins(*design.MARGINS["indent"])
+            lay.addWidget(label)
+            self.bring_labels.append(label)
         limits = QLabel(self.tr(
             "It can never change your permissions: your permission mode, your folders and "
             "your rules stay as you set them, and anything risky still asks you first."))
@@ -123,6 +140,30 @@ class PersonaConsentDialog(QDialog):
         if persona.model:
             lines.append(self.tr("Suggests the model {model}").format(model=persona.model))
         return lines
+
+    def bring_lines(self, manifest: Mapping[str, Any]) -> list[str]:
+        """What a bundle brings (``agents.bundles.brings``), in the user's language."""
+        lines = ([self.tr("Version {version}").format(version=manifest["version"])]
+                 if manifest.get("version") else [])
+        for name, files in sorted((manifest.get("skills") or {}).items()):
+            lines.append(self.tr("Adds the skill {name} ({count} files)")
+                         .format(name=name, count=len(files)))
+        for name, entry in sorted((manifest.get("servers") or {}).items()):
+            if isinstance(entry.get("command"), str):
+                runs = " ".join([str(entry["command"]), *(str(a) for a in entry.get("args") or [])])
+                line = self.tr("Adds the MCP server {name}, which runs “{command}” on this "
+                               "computer").format(name=name, command=runs)
+            else:
+                line = self.tr("Adds the MCP server {name}, which connects to {address}").format(
+                    name=name, address=entry.get("url", ""))
+            if needs := secret_names(entry):
+                line += " " + self.tr("(you set its secrets: {names})").format(
+                    names=", ".join(needs))
+            lines.append(line)
+        return lines
+
+    def bring_texts(self) -> list[str]:
+        return [label.text().removeprefix("•  ") for label in self.bring_labels]
 
     def capability_texts(self) -> list[str]:
         return [label.text().removeprefix("•  ") for label in self.capability_labels]

@@ -40,6 +40,7 @@ from openworker_qt.ui.settings_pages import (
 )
 from openworker_qt.ui.settings_personas import PersonasPage
 from openworker_qt.ui.settings_store import SettingsStore
+from openworker_qt.ui.settings_tools import ToolsPage
 from openworker_qt.ui.settings_updates import UpdatesPage
 from openworker_qt.ui.settings_voice import VoicePage
 from openworker_qt.ui.window_state import open_fitted, remember_geometry
@@ -65,6 +66,7 @@ class SettingsWindow(QWidget):
         self.memory = MemoryPage(settings, memory) if memory is not None else None
         self.personas = PersonasPage(personas or PersonaRegistry(settings.paths.data / "personas"))
         self.connectors = ConnectorsPage(connectors) if connectors is not None else None
+        self.tools = ToolsPage()
         self.voice = VoicePage(settings)
         self.updates = UpdatesPage(settings)
         self.nav = QListWidget()
@@ -90,6 +92,7 @@ class SettingsWindow(QWidget):
             (self.tr("Appearance"), self.appearance),
             *([(self.tr("Memory"), self.memory)] if self.memory is not None else []),
             (self.tr("Personas"), self.personas),
+            (self.tr("Installed tools"), self.tools),
             *([(self.tr("Connectors"), self.connectors)] if self.connectors else []),
             (self.tr("Voice"), self.voice),
             (self.tr("Updates"), self.updates),

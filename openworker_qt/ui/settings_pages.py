@@ -131,7 +131,10 @@ class ProvidersPage(QWidget):
         self.status.setAccessibleName(self.tr("Result"))
         self.guided = _button(self.tr("&Guided set-up…"), self.tr("Guided set-up"),
                               self.tr("Check a key with a real request and choose a default model"))
+        self.test = _button(self.tr("&Test"), self.tr("Test the selected platform"),
+                            self.tr("Make the smallest real request with the stored settings"))
         bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.test)
         bottom.addWidget(self.guided)
         lay.addLayout(bottom)
         self.save_key.clicked.connect(lambda: self._start(self.store_key()))
@@ -139,6 +142,7 @@ class ProvidersPage(QWidget):
         self.key_edit.returnPressed.connect(self.save_key.click)
         self.address.returnPressed.connect(self.save_address)
         self.guided.clicked.connect(self._on_guided_clicked)
+        self.test.clicked.connect(lambda: None if self.busy() else self._start(self.run_test()))
         self.tree.currentItemChanged.connect(lambda *_: self.status.clear())
         self.tree.currentItemChanged.connect(lambda *_: self._show_address())
         self._show_address()
@@ -177,6 +181,7 @@ class ProvidersPage(QWidget):
             self.address.setEnabled(True)
             self.address.setText(sp.bedrock_region(self.settings.config))
             self.address.setPlaceholderText(self.tr("AWS region, e.g. us-east-1 (empty: the profile's)"))
+        self.test.setVisible(c is not None and c.kind in ("bedrock", "cloud"))
         takes_key = c is not None and c.key_name is not None and c.kind != "ollama"
         for b in (self.save_key, self.remove_key, self.key_edit):
             b.setEnabled(self._keyring_ok and takes_key)
@@ -287,6 +292,23 @@ class ProvidersPage(QWidget):
         self.address.setText(url)
         self._say(self.tr("Address saved for {provider}.").format(provider=provider_label(c)))
         self._start(self.refresh())
+
+    async def run_test(self, **probe: Any) -> None:
+        """The selected cloud platform's "Test": one tiny real request with what is
+        stored (the guided set-up's check); says whether it works, and why not."""
+        from openworker_qt.core.provider_api import ProviderError
+
+        provider = self.selected()
+        label = provider_label(sp.choice(provider))
+        self._say(self.tr("Testing {provider}…").format(provider=label))
+        try:
+            notice = await sp.check_stored(provider, self.settings.config, **probe)
+        except (ProviderError, ValueError) as exc:
+            why = exc.message if isinstance(exc, ProviderError) else str(exc)
+            self._say(self.tr("{provider} did not work: {why}").format(provider=label, why=why))
+            return
+        self._say(notice or self.tr("{provider} answered: the settings work.").format(
+            provider=label))
 
     def _on_guided_clicked(self) -> None:
         self.guided_setup_requested.emit()

@@ -3,7 +3,9 @@
 Lists the built-in and installed personas with their state (enabled, disabled,
 needs your consent). Install one from a folder or a git address; it arrives
 disabled and the consent dialog (``ui/persona_consent.py``) shows what it may do
-before it can be enabled. Enable, disable, update and remove act on the selected
+before it can be enabled. A persona bundle (one ``.owpersona`` file,
+``agents/bundles.py``) is imported the same way, and what it brings (skills, MCP
+servers) is added once the user agrees; "Export…" writes the selected persona to one. Enable, disable, update and remove act on the selected
 persona. Every registry call (disk, ``git``) runs in a worker thread.
 
 Signals:
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.agents import bundles
 from openworker_qt.agents.personas import Persona, PersonaError, PersonaRegistry
 from openworker_qt.ui import design
 from openworker_qt.ui.persona_consent import PersonaConsentDialog
@@ -140,13 +143,17 @@ class PersonasPage(QWidget):
         self.update_button = self._button(self.tr("&Update"),
                                           self.tr("Fetch the selected persona again"))
         self.remove = self._button(self.tr("&Remove"), self.tr("Remove the selected persona"))
+        self.import_bundle = self._button(self.tr("&Import a file…"),
+                                          self.tr("Import a persona shared as one file"))
+        self.export_bundle = self._button(self.tr("E&xport…"),
+                                          self.tr("Save the selected persona as one file to share"))
         # Two rows: the settings window must fit an 800-pixel-wide screen.
-        for b in (self.enable, self.disable, self.update_button, self.remove):
+        for b in (self.enable, self.disable, self.update_button, self.remove, self.export_bundle):
             row.addWidget(b)
         row.addStretch(1)
         lay.addLayout(row)
         installs = QHBoxLayout()
-        for b in (self.install_folder, self.install_git):
+        for b in (self.install_folder, self.install_git, self.import_bundle):
             installs.addWidget(b)
         installs.addStretch(1)
         lay.addLayout(installs)
@@ -156,6 +163,8 @@ class PersonasPage(QWidget):
         lay.addWidget(self.status)
         self.install_folder.clicked.connect(self._on_install_folder)
         self.install_git.clicked.connect(self._on_install_git)
+        self.import_bundle.clicked.connect(self._on_import_bundle)
+        self.export_bundle.clicked.connect(lambda: self._on_selected(self._on_export))
         self.enable.clicked.connect(lambda: self._on_selected(self._enable))
         self.disable.clicked.connect(lambda: self._on_selected(
             lambda p: self._run(self.registry.disable, p.name, done=self.tr("{name} is disabled."))))
@@ -226,6 +235,7 @@ class PersonasPage(QWidget):
         self.disable.setEnabled(p is not None and p.enabled and p.name != "cowork")
         self.update_button.setEnabled(p is not None and not p.builtin)
         self.remove.setEnabled(p is not None and not p.builtin)
+        self.export_bundle.setEnabled(p is not None)
 
     # ---------------------------------------------------------------- actions
 
@@ -280,6 +290,33 @@ class PersonasPage(QWidget):
         else:
             self._run(self.registry.install_folder, Path(source), then=self.ask_consent)
 
+    def _on_import_bundle(self) -> None:
+        if self.busy():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the persona file"), "",
+                                              self.tr("Personas (*.owpersona)"))
+        if path:
+            self.import_from(path)
+
+    def import_from(self, path: str) -> None:
+        """Import a bundle file, then ask for consent to what it may do and brings."""
+        def imported(file: str) -> Persona:
+            return bundles.import_bundle(self.registry, Path(file))[0]
+
+        self._run(imported, path, then=lambda p: None if p.enabled else self.ask_consent(p))
+
+    def _on_export(self, p: Persona) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save the persona as"),
+                                              f"{p.name}{bundles.SUFFIX}",
+                                              self.tr("Personas (*.owpersona)"))
+        if path:
+            self.export_to(p.name, path)
+
+    def export_to(self, name: str, path: str) -> None:
+        self._run(lambda n: bundles.export_bundle(self.registry, n, Path(path)), name,
+                  done=self.tr("{name} was saved to {path} (without any secrets).")
+                  .replace("{path}", path.replace("{", "{{").replace("}", "}}")))
+
     def _enable(self, p: Persona) -> None:
         if p.builtin or p.consented:
             self._run(self.registry.enable, p.name, done=self.tr("{name} is enabled."))
@@ -300,7 +337,8 @@ class PersonasPage(QWidget):
     def ask_consent(self, persona: Persona) -> PersonaConsentDialog:
         """Show what ``persona`` may do; enable it if the user agrees (window-modal)."""
         self.select(persona.name)
-        dialog = PersonaConsentDialog(persona, self)
+        brings = bundles.manifest_of(self.registry, persona.name) if not persona.builtin else {}
+        dialog = PersonaConsentDialog(persona, self, brings=brings)
         dialog.decided.connect(self._on_decided)
         self.dialog = dialog
         dialog.open()
@@ -308,6 +346,17 @@ class PersonasPage(QWidget):
 
     def _on_decided(self, name: str, fingerprint: str, agreed: bool) -> None:
         if agreed:
-            self._run(self.registry.consent, name, fingerprint, done=self.tr("{name} is enabled."))
+            self._run(self._consent, name, fingerprint, done=self.tr("{name} is enabled."))
         else:
             self._say(self.tr("{name} stays disabled.").format(name=name))
+
+    def _consent(self, name: str, fingerprint: str) -> Persona:
+        """Enable ``name`` as agreed, then add what its bundle brings (worker thread)."""
+        from openworker_qt.mcp.config import add_servers
+        from openworker_qt.storage.paths import app_paths
+
+        persona = self.registry.consent(name, fingerprint)
+        paths = app_paths()
+        bundles.activate(self.registry, name, paths.data / "skills")
+        add_servers(paths.config, bundles.manifest_of(self.registry, name).get("servers") or {})
+        return persona

@@ -3657,6 +3657,11 @@ The grant applies to this session only.</source>
             <source>Let this scheduled task run `{command}` from now on without asking; the task's settings list it, and it can be removed there</source>
             <translation>从现在起，此计划任务运行 `{command}` 时不再询问；任务设置中会列出此项，也可以在那里移除</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/inbox_window.py" line="1" />
+            <source>That answer does not fit the question: {why}.</source>
+            <translation>这个回答不符合问题：{why}。</translation>
+        </message>
     </context>
     <context>
         <name>LateAnswer</name>
@@ -4768,6 +4773,36 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Keep disabled</source>
             <translation>保持禁用</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>It brings:</source>
+            <translation>它还会带来：</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Version {version}</source>
+            <translation>版本 {version}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the skill {name} ({count} files)</source>
+            <translation>添加技能 {name}（{count} 个文件）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the MCP server {name}, which runs “{command}” on this computer</source>
+            <translation>添加 MCP 服务器 {name}，它会在这台电脑上运行“{command}”</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>Adds the MCP server {name}, which connects to {address}</source>
+            <translation>添加 MCP 服务器 {name}，它会连接到 {address}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/persona_consent.py" line="1" />
+            <source>(you set its secrets: {names})</source>
+            <translation>（它的密钥由你设置：{names}）</translation>
+        </message>
     </context>
     <context>
         <name>PersonasPage</name>
@@ -4940,6 +4975,46 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
             <source>{name} stays disabled.</source>
             <translation>{name} 保持禁用。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>&amp;Import a file…</source>
+            <translation>导入文件(&amp;I)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Import a persona shared as one file</source>
+            <translation>导入以单个文件分享的人设</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>E&amp;xport…</source>
+            <translation>导出(&amp;X)…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Save the selected persona as one file to share</source>
+            <translation>将所选人设保存为一个文件以便分享</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Choose the persona file</source>
+            <translation>选择人设文件</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Personas (*.owpersona)</source>
+            <translation>人设 (*.owpersona)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>Save the persona as</source>
+            <translation>人设另存为</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_personas.py" line="1" />
+            <source>{name} was saved to {path} (without any secrets).</source>
+            <translation>{name} 已保存到 {path}（不含任何密钥）。</translation>
         </message>
     </context>
     <context>
@@ -5139,6 +5214,36 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Your AWS sign-in (no key)</source>
             <translation>你的 AWS 登录（无需密钥）</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>&amp;Test</source>
+            <translation>测试(&amp;T)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Test the selected platform</source>
+            <translation>测试所选平台</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Make the smallest real request with the stored settings</source>
+            <translation>用已保存的设置发出一个最小的真实请求</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>Testing {provider}…</source>
+            <translation>正在测试 {provider}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>{provider} did not work: {why}</source>
+            <translation>{provider} 不可用：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_pages.py" line="1" />
+            <source>{provider} answered: the settings work.</source>
+            <translation>{provider} 已回应：设置可用。</translation>
         </message>
     </context>
     <context>
@@ -5512,6 +5617,11 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>Updates</source>
             <translation>更新</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings.py" line="1" />
+            <source>Installed tools</source>
+            <translation>已安装的工具</translation>
         </message>
     </context>
     <context>
@@ -8839,6 +8949,112 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>{n} slides</source>
             <translation>{n} 张幻灯片</translation>
+        </message>
+    </context>
+    <context>
+        <name>ChoicePicker</name>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Other: type your own answer</source>
+            <translation>其他：输入你自己的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Your own answer</source>
+            <translation>你自己的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Send the answer</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Choice: {option}</source>
+            <translation>选项：{option}</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Size</source>
+            <translation>大小</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Licence</source>
+            <translation>许可证</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Installed tools</source>
+            <translation>已安装的工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Programs and packages a coworker installed after you agreed, in OpenWorker's own folder (never system-wide). Commands that use them still ask as usual.</source>
+            <translation>在你同意后由同事安装的程序和软件包，位于 OpenWorker 自己的文件夹中（绝不安装到整个系统）。使用它们的命令仍会像往常一样征求你的同意。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Package</source>
+            <translation>软件包</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Version</source>
+            <translation>版本</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>From</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>What it is for</source>
+            <translation>用途</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Nothing installed yet.</source>
+            <translation>尚未安装任何工具。</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>&amp;Remove</source>
+            <translation>移除(&amp;R)</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Remove the selected tool</source>
+            <translation>移除所选工具</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>Removing {package}…</source>
+            <translation>正在移除 {package}…</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>{package} was not removed: {why}</source>
+            <translation>{package} 未能移除：{why}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
+            <source>{package} was removed.</source>
+            <translation>{package} 已移除。</translation>
         </message>
     </context>
 </TS>

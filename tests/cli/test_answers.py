@@ -85,3 +85,35 @@ def test_a_new_message_closes_the_parked_approval(tmp_path: Path) -> None:
     assert not (tmp_path / "q.txt").exists()
     listing = cli("inbox", "--all", cwd=tmp_path).stdout
     assert "[superseded by engine]" in listing
+
+
+def test_a_question_with_choices_is_answered_by_number_and_a_wrong_pick_is_refused(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": {
+            "question": "Which sections?", "multiple": True, "options": [
+                {"label": "Revenue", "description": "by region"},
+                {"label": "Costs"}, {"label": "Hiring", "description": "open roles"}]}}]},
+        {"text": "Done."},
+    ]}))
+    res = cli("run", "--unattended", "--model", f"scripted:{script}", "report", cwd=tmp_path)
+    assert res.returncode == 4, res.stderr
+    [question] = inbox().pending()
+    listed = cli("inbox", cwd=tmp_path).stdout
+    assert "1. Revenue — by region" in listed and "3. Hiring — open roles" in listed
+    assert f"answer {question.id} --choice N" in listed
+
+    wrong = cli("answer", str(question.id), "--choice", "4", cwd=tmp_path)
+    assert wrong.returncode == 2 and "there is no choice 4: choose 1 to 3" in wrong.stderr
+    assert inbox().get(question.id).pending
+    assert cli("answer", str(question.id), "and the summary", "--choice", "1,3",
+               cwd=tmp_path).returncode == 0
+    assert inbox().get(question.id).resolution == "Revenue\nHiring\nand the summary"
+    assert cli("resume", cwd=tmp_path).returncode == 0
+    shown = cli("show", "--json", question.session_id, cwd=tmp_path)
+    results = [json.loads(line) for line in shown.stdout.splitlines()]
+    answer = next(m for m in results if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
+    assert answer["content"] == ("The user chose: Revenue; Hiring. "
+                                 "They added in their own words: and the summary")

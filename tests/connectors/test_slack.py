@@ -418,7 +418,7 @@ async def test_a_question_is_asked_in_the_thread_and_the_next_mention_answers_it
     try:
         await slack.mention(CHANNEL, ROOT, "plan the retro")
         asked = await card_in_thread(slack)
-        assert "Which day suits the team?" in str(asked.blocks) and "`Friday`" in str(asked.blocks)
+        assert "Which day suits the team?" in str(asked.blocks) and "2. Friday" in str(asked.blocks)
         await slack.acked(await slack.mention(CHANNEL, "1700000000.000500", "Friday",
                                               thread_ts=ROOT))
         sid = str(app.session_of(TARGET))
@@ -428,5 +428,41 @@ async def test_a_question_is_asked_in_the_thread_and_the_next_mention_answers_it
         assert user_messages(app, TARGET) == 1  # the answer went to the question, not the chat
         update = await wait_for(lambda: slack.updated)
         assert "answered by <@U1>" in update[-1]["text"]
+    finally:
+        await app.stop()
+
+
+
+async def test_a_choice_is_picked_with_its_button_and_a_wrong_number_is_refused(
+    slack: SlackStub, connected: None, tmp_path: Path
+) -> None:
+    turns = [{"tool_calls": [{"name": "ask_user", "id": "q1", "arguments": {
+        "question": "Which format?", "other": False, "options": [
+            {"label": "PDF", "description": "for printing"},
+            {"label": "Slides", "description": "for the meeting"}]}}]},
+        {"text": "Slides then."}]
+    app = App(slack, tmp_path, turns)
+    await app.start()
+    try:
+        await slack.mention(CHANNEL, ROOT, "make the report")
+        asked = await card_in_thread(slack)
+        assert "1. PDF — for printing" in str(asked.blocks)
+        sid = str(app.session_of(TARGET))
+        [question] = app.rt.inbox.pending(sid, "question")
+        # A number that is no option, by mention: refused to its author, still pending.
+        await slack.acked(await slack.mention(CHANNEL, "1700000000.000500", "7", thread_ts=ROOT))
+        await wait_for(lambda: slack.ephemeral)
+        assert "there is no choice 7" in slack.ephemeral[-1]["text"]
+        assert app.rt.inbox.get(question.id).pending
+        await slack.acked(await slack.click("U9", CHANNEL, "openworker_choose_2",
+                                            button(asked, "openworker_choose_2")))
+        assert app.rt.inbox.get(question.id).pending  # not an allowed member
+        await slack.acked(await slack.click("U1", CHANNEL, "openworker_choose_2",
+                                            button(asked, "openworker_choose_2")))
+        await wait_for(lambda: not app.manager.is_running(sid))
+        done = app.rt.inbox.get(question.id)
+        assert done.resolution == "Slides" and done.resolved_by == "slack:U1"
+        tool = next(m for m in app.rt.conversations.load(sid) if m.get("role") == "tool")
+        assert "The user chose: Slides." in str(tool.get("content"))
     finally:
         await app.stop()

@@ -153,7 +153,30 @@ async def test_ask_user_answer_reaches_the_model(rt: Runtime, tmp_path: Path) ->
     events = await run(m, info.id)
     provider, _ = rt.router.resolve(f"scripted:{s}")
     last_request = provider.requests[-1].messages
-    assert last_request[-1]["content"] == "The user answered: Q4"
+    assert last_request[-1]["content"] == "The user chose: Q4."
+
+
+async def test_ask_user_with_choices_tells_the_model_what_was_typed_instead(
+    rt: Runtime, tmp_path: Path
+) -> None:
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": {
+            "question": "Which quarter?",
+            "options": [{"label": "Q3", "description": "July to September"}, {"label": "Q4"}]}}]},
+        {"text": "Both then."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path), unattended=True)
+    await run(m, info.id, "report")
+    [item] = rt.inbox.pending()
+    assert item.options == ("Q3", "Q4")  # the labels, not the objects
+    rt.inbox.respond(item.id, "answer", "the whole second half")
+    await asyncio.sleep(0)
+    await run(m, info.id)
+    provider, _ = rt.router.resolve(f"scripted:{s}")
+    assert provider.requests[-1].messages[-1]["content"] == (
+        "The user chose none of the options and answered in their own words: "
+        "the whole second half")
 
 
 def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_waits_say_what_they_wait_for_in_plain_words(qtbot, qloop, make_desktop)
     assert seen["status approving"] == "Waiting for your approval"
     sid = window.session_id
     assert seen["inbox session"] and sid not in str(seen["inbox session"])
-    assert str(seen["inbox question"]).startswith("Which quarter?") and "Q3, Q4" in str(seen["inbox question"])
+    assert str(seen["inbox question"]).startswith("Which quarter?") and "1. Q3\n2. Q4" in str(seen["inbox question"])
     assert seen["inbox json shown"] is False and seen["inbox kind"] == "Question"
     assert str(seen["risk"]).startswith("Changes files on this computer")
     assert seen["inbox risk"] == "Changes files on this computer"
