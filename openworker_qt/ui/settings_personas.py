@@ -352,11 +352,6 @@ class PersonasPage(QWidget):
 
     def _consent(self, name: str, fingerprint: str) -> Persona:
         """Enable ``name`` as agreed, then add what its bundle brings (worker thread)."""
-        from openworker_qt.mcp.config import add_servers
-        from openworker_qt.storage.paths import app_paths
+        from openworker_qt.qt.persona_bundles import consent_with_bundle
 
-        persona = self.registry.consent(name, fingerprint)
-        paths = app_paths()
-        bundles.activate(self.registry, name, paths.data / "skills")
-        add_servers(paths.config, bundles.manifest_of(self.registry, name).get("servers") or {})
-        return persona
+        return consent_with_bundle(self.registry, name, fingerprint)
