@@ -330,7 +330,9 @@ class DesktopApp(QObject):
         # The rest waits for the window's first paint: the hotkey, the model list and
         # the D-Bus notifier imported and ran ~90 ms of work ahead of it (bench/startup.py).
         after_first_paint(self.window, self._start_satellites)
-        # Turns a previous run left parked or cut off: resume them, or close them.
+        # Teams first (their sessions are their runner's to drive), then the turns a
+        # previous run left parked or cut off: resume them, or close them.
+        after_first_paint(self.window, self.start_teams)
         after_first_paint(self.window, self.manager.recover)
 
     def start_first_run(self) -> WorkspaceDialog | None:
@@ -363,6 +365,17 @@ class DesktopApp(QObject):
         self._keep(self._start_services())
         if self.notices.is_null:
             self._keep(self.notices.start_native())
+
+    def start_teams(self) -> None:
+        """The window's team parts on the runtime's board and runner; the teams a
+        previous run left going resume (their sessions stream live in the window)."""
+        if self._closing:
+            return
+        runner = self.runtime.team_runner()
+        self.bridge.also_watch(runner.manager)
+        runner.manager.listeners.append(self._on_manager_event)  # keep-awake
+        self.window.teams.attach(self.runtime.teams, runner)
+        runner.resume()
 
     def _keep(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` in the background, kept until it ends (see ``_tasks``)."""

@@ -596,6 +596,8 @@ class Runtime:
         if self._starting is not None:
             self._starting.cancel()
             await asyncio.wait([self._starting])
+        if (runner := self.__dict__.get("_team_runner")) is not None:
+            await runner.close()  # its watch first: it would start workers' turns
         for manager in self.managers:
             try:
                 await manager.shutdown(grace=grace)

@@ -223,6 +223,10 @@ class ModelStep:
         yield ev.AssistantMessage(session_id=sid, message=reply)
         if said is not None:
             yield ev.NoticeAdded(session_id=sid, kind=str(said["kind"]), text=str(said["text"]))
+        if said is not None and said["kind"] == "empty_answer":
+            # Nothing came back: an error with the truth, not a completed turn (Retry).
+            yield ModelReply("error", detail=EMPTY_ANSWER_TEXT)
+            return
         yield ModelReply("ok", tool_calls=calls, step=step, proposed=proposed)
 
 

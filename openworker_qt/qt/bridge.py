@@ -54,11 +54,22 @@ class EngineBridge(QObject):
         self._timer.timeout.connect(self.flush)
         self.flushes = 0  # for tests and the stall benchmark
         manager.listeners.append(self._on_manager_event)
+        #: Other managers whose sessions' events this bridge carries too (a team
+        #: runner drives its sessions through a manager of its own).
+        self._also: list[SessionManager] = []
+
+    def also_watch(self, manager: SessionManager) -> None:
+        """Carry ``manager``'s events too: its sessions stream live in the window."""
+        if manager is not self.manager and manager not in self._also:
+            manager.listeners.append(self._on_manager_event)
+            self._also.append(manager)
 
     def detach(self) -> None:
         """Stop listening (the manager outlives windows in tests)."""
-        if self._on_manager_event in self.manager.listeners:
-            self.manager.listeners.remove(self._on_manager_event)
+        for manager in (self.manager, *self._also):
+            if self._on_manager_event in manager.listeners:
+                manager.listeners.remove(self._on_manager_event)
+        self._also.clear()
         self._timer.stop()
 
     def is_running(self, session_id: str) -> bool:

@@ -88,6 +88,16 @@ def test_exit_status_reflects_error_and_cap(tmp_path: Path) -> None:
     assert "iteration limit" in res.stdout
 
 
+def test_an_empty_answer_is_an_error_not_a_completed_turn(tmp_path: Path) -> None:
+    # A local server that answered HTTP 200 and then nothing (issue 31): the user is told,
+    # and a script running the command sees it failed.
+    s = script(tmp_path, [{"text": ""}])
+    res = owq("run", "--model", f"scripted:{s}", "x", cwd=tmp_path)
+    assert res.returncode == 1, (res.stdout, res.stderr)
+    assert "without saying anything" in res.stdout + res.stderr
+    assert "completed" not in res.stderr
+
+
 def test_an_iteration_limit_out_of_range_is_refused(tmp_path: Path) -> None:
     ok = script(tmp_path, [{"text": "hi"}])
     for bad in ("0", "-5"):

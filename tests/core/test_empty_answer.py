@@ -1,6 +1,7 @@
 """A model that ends its answer without a word (no text, no thinking, no tool call —
 a small local model did so after every prompt with tools) is not shown as if it had
-answered: the turn says so in a notice, stored and announced."""
+answered: the turn says so in a notice, stored and announced, and ends as an error
+(Retry is offered; the command line exits non-zero), never as completed."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def test_an_empty_answer_says_so(tmp_path: Path) -> None:
     assert [(n.kind, n.text) for n in notices] == [("empty_answer", EMPTY_ANSWER_TEXT)]
     stored = [m for m in engine.history if m.get("role") == "notice"]
     assert [m["kind"] for m in stored] == ["empty_answer"]
-    assert isinstance(events[-1], ev.TurnEnded)
+    end = events[-1]
+    assert isinstance(end, ev.TurnEnded)
+    assert (end.status, end.detail) == ("error", EMPTY_ANSWER_TEXT)
 
 
 def test_a_real_answer_or_a_tool_call_adds_no_notice(tmp_path: Path) -> None:
@@ -30,3 +33,4 @@ def test_a_real_answer_or_a_tool_call_adds_no_notice(tmp_path: Path) -> None:
         engine, _provider = make_engine(turns, tmp_path)
         events = asyncio.run(collect(engine.run("hello")))
         assert not [e for e in events if isinstance(e, ev.NoticeAdded)], turns
+        assert events[-1].status == "completed", turns
