@@ -291,8 +291,8 @@ async def check_stored(provider: str, config: Any, *, credentials: Any = None,
     the stored settings and key. What to tell the user (Bedrock's own notice, else
     ""); raises ProviderError, or ValueError for a stored setting that is wrong.
     ``credentials``/``access_token``: fixed Google credentials (a test's stub)."""
-    from openworker_qt.storage.secrets import get_secret
     from openworker_qt.qt import cloud_setup as sc
+    from openworker_qt.storage.secrets import get_secret
 
     table = (internal_config(config).get("providers") or {}).get(provider)
     table = dict(table) if isinstance(table, Mapping) else {}
