@@ -368,7 +368,13 @@ class DesktopApp(QObject):
 
     def start_teams(self) -> None:
         """The window's team parts on the runtime's board and runner; the teams a
-        previous run left going resume (their sessions stream live in the window)."""
+        previous run left going resume (their sessions stream live in the window).
+        The teams' modules and their tables are opened in a worker first."""
+        if not self._closing:
+            self._keep(self._start_teams())
+
+    async def _start_teams(self) -> None:
+        await asyncio.to_thread(_open_teams, self.runtime)
         if self._closing:
             return
         runner = self.runtime.team_runner()
@@ -673,3 +679,10 @@ class DesktopApp(QObject):
         if self.keep_awake is not None:
             await asyncio.to_thread(self.keep_awake.close)
         self.window.close()
+
+
+def _open_teams(runtime: Runtime) -> None:
+    """In a worker: import what the team runner needs and open the teams' tables."""
+    import openworker_qt.teams.wiring  # noqa: F401  (and the runner, the prices)
+
+    _ = runtime.teams

@@ -105,7 +105,11 @@ class BoardSource(Protocol):
 
 
 class TeamBoardModel(QAbstractListModel):
-    """See module docstring."""
+    """See module docstring.
+
+    Signals:
+        team_changed(Team): the team's spend, budget or state changed.
+    """
 
     team_changed = Signal(object)  # the Team, after its spend, budget or state changed
 
@@ -235,7 +239,11 @@ class TeamBoardModel(QAbstractListModel):
 class BoardFeed(QObject):
     """Carries the store's events (from any thread) to ``model`` on the GUI thread,
     reading only what they name. ``reads`` counts the store reads (tests, benchmarks);
-    ``last_flush_ms`` is how long the last batch of reads took on the GUI thread."""
+    ``last_flush_ms`` is how long the last batch of reads took on the GUI thread.
+
+    Signals:
+        arrived(BoardEvent): an event reached the GUI thread (after the model took it).
+    """
 
     arrived = Signal(object)
 

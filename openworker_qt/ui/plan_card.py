@@ -378,7 +378,11 @@ class PlanSlot:
 
 class PlanDialog(QDialog):
     """A team's plan card in a window of its own (from the board: the dock is narrow).
-    Closing it is not an answer: the plan keeps waiting in the inbox."""
+    Closing it is not an answer: the plan keeps waiting in the inbox.
+
+    Signals:
+        answered(str): the user accepted or declined; the resolution text sent.
+    """
 
     answered = Signal(str)
 

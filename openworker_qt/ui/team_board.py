@@ -170,6 +170,8 @@ class TeamBoard(QFrame):
 
     Signals:
         open_session(str): the user clicked a card whose worker has a session.
+        review_plan(): the user asked to see the team's plan waiting for approval.
+        stop_requested(): the user chose to stop the team (from the team menu).
     """
 
     open_session = Signal(str)

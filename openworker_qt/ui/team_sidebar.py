@@ -34,7 +34,11 @@ class TeamsSource(Protocol):
 
 
 class TeamSessions(QTreeView):
-    """See module docstring."""
+    """See module docstring.
+
+    Signals:
+        open_session(str): the user chose a team's lead or worker session.
+    """
 
     open_session = Signal(str)
 

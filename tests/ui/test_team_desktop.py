@@ -29,8 +29,9 @@ def test_the_window_drives_a_team_from_plan_to_summary(make_desktop, qloop, tmp_
 
     desktop.bridge.event_received.connect(seen)
     desktop.start_teams()
-    runner = rt.team_runner()
     part = desktop.window.teams
+    run(qloop, lambda: until(lambda: part.store is not None, what="the teams attached"))
+    runner = rt.team_runner()
     assert part.store is rt.teams and part.runner is runner
 
     async def scenario() -> None:

@@ -51,7 +51,8 @@ def test_settings_and_onboarding_in_chinese(chinese: str, qloop, make_desktop) -
     run(qloop, lambda: until(lambda: not settings.providers.busy()))
     assert settings.windowTitle() == "设置 — OpenWorker Qt"
     assert [settings.nav.item(i).text() for i in range(settings.nav.count())] == [
-        "提供商与密钥", "默认模型", "权限", "可写文件夹", "外观", "记忆", "人设", "连接器", "语音", "更新"]
+        "提供商与密钥", "默认模型", "权限", "可写文件夹", "外观", "记忆", "人设", "已安装的工具", "连接器",
+        "语音", "更新"]
     assert settings.personas.install_git.text() == "从 git 安装(&G)…"
     assert settings.providers.tree.topLevelItem(0).text(1) == "未设置"
     # Qt's own strings (standard buttons) come from qtbase_zh_CN
