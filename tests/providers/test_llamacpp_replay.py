@@ -39,7 +39,8 @@ FOLDER = RECORDINGS_DIR / "llamacpp"
 PATH = "/v1/chat/completions"
 NAMES = ("props", "models", "chat-stream-usage", "chat-stream-no-usage-option",
          "chat-stream-tools-auto", "chat-tools-no-choice", "chat-nonstream-tool-call",
-         "chat-tool-result-content-null", "chat-tool-result-content-empty")
+         "chat-tool-result-content-null", "chat-tool-result-content-empty",
+         "chat-auto-empty-message", "chat-choice-none-message")
 
 
 def rec(name: str) -> dict[str, Any]:
@@ -219,3 +220,41 @@ async def test_5_a_streamed_turn_records_usage_or_an_estimate(stub: StubServer, 
             counted[-1]["prompt_tokens"], counted[-1]["completion_tokens"], 0)
     else:  # none: estimated from the text, and marked as an estimate
         assert used.estimated and used.output_tokens == -(-len(text) // 4)
+
+
+# ------------------------------------------------ the automatic choice's empty message
+
+
+def app_ask() -> ModelRequest:
+    """The recorded first call of the app's turn (its system prompt, tools, question)."""
+    body = rec("chat-auto-empty-message")["request"]["body"]
+    return ModelRequest("gemma-3-270m", body["messages"][1:], system=body["messages"][0]["content"],
+                        tools=body["tools"])
+
+
+async def test_an_empty_automatic_answer_is_asked_again_with_tool_choice_none(stub: StubServer) -> None:
+    empty = json.loads(rec("chat-auto-empty-message")["response"]["body"])["choices"][0]["message"]
+    assert empty["content"] == "" and not empty.get("tool_calls")  # what the server said
+    said = json.loads(rec("chat-choice-none-message")["response"]["body"])
+    stub.add("POST", PATH, reply("chat-auto-empty-message"), reply("chat-choice-none-message"))
+    out = await collect(provider(stub, stream=False), app_ask())
+    assert [s.body.get("tool_choice") for s in stub.seen] == ["auto", "none"]
+    assert all(s.body["tools"] for s in stub.seen)  # (still listed: the server hides them)
+    assert out.text == said["choices"][0]["message"]["content"] and out.text
+    assert Usage.of(out.finish.usage).output_tokens == said["usage"]["completion_tokens"]
+
+
+async def test_a_streamed_empty_automatic_answer_is_asked_again_unstreamed(stub: StubServer) -> None:
+    # The same server streaming its automatic choice's message: a role, "" and stop.
+    empty = ('data: {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m", '
+             '"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, '
+             '"finish_reason": null}]}\n\n'
+             'data: {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m", '
+             '"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n')
+    stub.add("POST", PATH, Reply(status=200, body=empty, content_type="text/event-stream"),
+             reply("chat-choice-none-message"))
+    out = await collect(provider(stub), app_ask())
+    assert [(s.body.get("stream"), s.body.get("tool_choice")) for s in stub.seen] == [
+        (True, "auto"), (None, "none")]
+    assert out.text == json.loads(rec("chat-choice-none-message")["response"]["body"])[
+        "choices"][0]["message"]["content"]
