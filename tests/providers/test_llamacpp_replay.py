@@ -40,7 +40,7 @@ PATH = "/v1/chat/completions"
 NAMES = ("props", "models", "chat-stream-usage", "chat-stream-no-usage-option",
          "chat-stream-tools-auto", "chat-tools-no-choice", "chat-nonstream-tool-call",
          "chat-tool-result-content-null", "chat-tool-result-content-empty",
-         "chat-auto-empty-message", "chat-choice-none-message")
+         "chat-auto-empty-message", "chat-choice-none-message", "chat-tool-result-dropped")
 
 
 def rec(name: str) -> dict[str, Any]:
@@ -258,3 +258,25 @@ async def test_a_streamed_empty_automatic_answer_is_asked_again_unstreamed(stub:
         (True, "auto"), (None, "none")]
     assert out.text == json.loads(rec("chat-choice-none-message")["response"]["body"])[
         "choices"][0]["message"]["content"]
+
+
+async def test_the_recorded_follow_up_sends_the_result_and_records_usage(stub: StubServer) -> None:
+    # The app's own follow-up after a read_file result (recorded through the proxy): the
+    # call goes back with content "", the result as a tool message; the server (whose
+    # template drops tool messages) answered with another call, with usage.
+    recorded = rec("chat-tool-result-dropped")
+    body = recorded["request"]["body"]
+    history = [dict(m) for m in body["messages"][1:]]
+    history[1]["content"] = None  # (as the engine stores a reply that only calls)
+    history[2]["name"] = "read_file"
+    stub.add("POST", PATH, reply("chat-tool-result-dropped"))
+    out = await collect(provider(stub, stream=False),
+                        ModelRequest("gemma-3-270m", history, system=body["messages"][0]["content"],
+                                     tools=body["tools"]))
+    sent = stub.seen[0].body["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]
+    assert sent[2]["content"] == "" and sent[2]["tool_calls"][0]["function"]["name"] == "read_file"
+    assert sent[3]["content"] == body["messages"][3]["content"] and "okapi census: 14" in sent[3]["content"]
+    answer = json.loads(recorded["response"]["body"])
+    assert [c.name for c in out.calls] == ["read_file"]
+    assert Usage.of(out.finish.usage).input_tokens == answer["usage"]["prompt_tokens"]
