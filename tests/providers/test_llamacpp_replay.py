@@ -40,7 +40,8 @@ PATH = "/v1/chat/completions"
 NAMES = ("props", "models", "chat-stream-usage", "chat-stream-no-usage-option",
          "chat-stream-tools-auto", "chat-tools-no-choice", "chat-nonstream-tool-call",
          "chat-tool-result-content-null", "chat-tool-result-content-empty",
-         "chat-auto-empty-message", "chat-choice-none-message", "chat-tool-result-dropped")
+         "chat-auto-empty-message", "chat-choice-none-message", "chat-tool-result-dropped",
+         "chat-stream-auto-empty-message")
 
 
 def rec(name: str) -> dict[str, Any]:
@@ -245,14 +246,11 @@ async def test_an_empty_automatic_answer_is_asked_again_with_tool_choice_none(st
 
 
 async def test_a_streamed_empty_automatic_answer_is_asked_again_unstreamed(stub: StubServer) -> None:
-    # The same server streaming its automatic choice's message: a role, "" and stop.
-    empty = ('data: {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m", '
-             '"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, '
-             '"finish_reason": null}]}\n\n'
-             'data: {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "gemma-3-270m", '
-             '"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n')
-    stub.add("POST", PATH, Reply(status=200, body=empty, content_type="text/event-stream"),
-             reply("chat-choice-none-message"))
+    # The same request streamed: the recorded server sent a role, "" and stop.
+    streamed = rec("chat-stream-auto-empty-message")
+    assert [e["choices"][0]["delta"].get("content") for e in events(streamed["response"]["body"])] == [
+        None, "", None]
+    stub.add("POST", PATH, reply("chat-stream-auto-empty-message"), reply("chat-choice-none-message"))
     out = await collect(provider(stub), app_ask())
     assert [(s.body.get("stream"), s.body.get("tool_choice")) for s in stub.seen] == [
         (True, "auto"), (None, "none")]
