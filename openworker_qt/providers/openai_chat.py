@@ -435,15 +435,25 @@ class OpenAIChatProvider(GuardedProvider):
             raise incomplete_answer(self.label or self.name, provider=self.name,
                                     model=request.model, empty=empty, hint=hint)
         held = hold.release() if hold is not None else ""
-        if not usage:
-            usage = _estimate(params, "".join(text + reasoning + call_text))
+        if self._auto_choice(params, offered, text, reasoning, calls, held):
+            async for item in self._complete(_choice_none(params), offered):
+                yield item
+            return
+        usage = usage or _estimate(params, "".join(text + reasoning + call_text))
         for item in self._finish(request, calls, "".join(text), "".join(reasoning), finish_reason,
                                  usage, offered, held=held):
             yield item
 
     async def _complete(self, params: dict[str, Any], offered: dict[str, Any]) -> AsyncIterator[StreamChunk | None]:
         params.pop("stream_options", None)
+        params.pop("stream", None)
         resp = await self.client.chat.completions.create(**params)
+        if self._auto_choice(params, offered) and _said_nothing(resp):
+            # llama-cpp-python's automatic tool choice: when its model picks "a message"
+            # it can only end it (its grammar), so the answer is empty; asked again with
+            # ``tool_choice: "none"``, the same server writes the message.
+            params = _choice_none(params)
+            resp = await self.client.chat.completions.create(**params)
         if isinstance(resp, str):  # the SDK hands back a body that is not JSON as is
             raise not_the_api(self._server(), resp.encode(), "",
                               provider=self.name, model=str(params["model"]))
@@ -490,6 +500,13 @@ class OpenAIChatProvider(GuardedProvider):
         ):
             yield item
 
+    def _auto_choice(self, params: dict[str, Any], offered: dict[str, Any], *said: Any) -> bool:
+        """Whether an answer that said nothing (none of ``said``) to ``params`` is worth
+        asking once more without the automatic tool choice (a compatible server, tools
+        offered, "auto")."""
+        return (not any(said) and bool(offered) and self.compatible_server
+                and params.get("tool_choice") == "auto")
+
     def _finish(
         self,
         request: ModelRequest,
@@ -523,3 +540,20 @@ class OpenAIChatProvider(GuardedProvider):
             state = {self.name: {"reasoning": reasoning}}
         out.append(FinishChunk(reason=finish_reason, usage=usage, provider_state=state, replace_text=replace_text))
         return out
+
+
+def _choice_none(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` asking for a message (``tool_choice: "none"``, the tools still
+    listed), not streamed."""
+    out = {k: v for k, v in params.items() if k not in ("stream", "stream_options")}
+    out["tool_choice"] = "none"
+    return out
+
+
+def _said_nothing(resp: Any) -> bool:
+    """A chat completion whose first choice has no text and no tool call."""
+    choice = resp.choices[0] if getattr(resp, "choices", None) else None
+    if choice is None:
+        return False
+    msg = choice.message
+    return not (msg.content or msg.tool_calls or getattr(msg, "reasoning_content", None))

@@ -39,7 +39,9 @@ FOLDER = RECORDINGS_DIR / "llamacpp"
 PATH = "/v1/chat/completions"
 NAMES = ("props", "models", "chat-stream-usage", "chat-stream-no-usage-option",
          "chat-stream-tools-auto", "chat-tools-no-choice", "chat-nonstream-tool-call",
-         "chat-tool-result-content-null", "chat-tool-result-content-empty")
+         "chat-tool-result-content-null", "chat-tool-result-content-empty",
+         "chat-auto-empty-message", "chat-choice-none-message", "chat-tool-result-dropped",
+         "chat-stream-auto-empty-message")
 
 
 def rec(name: str) -> dict[str, Any]:
@@ -219,3 +221,60 @@ async def test_5_a_streamed_turn_records_usage_or_an_estimate(stub: StubServer, 
             counted[-1]["prompt_tokens"], counted[-1]["completion_tokens"], 0)
     else:  # none: estimated from the text, and marked as an estimate
         assert used.estimated and used.output_tokens == -(-len(text) // 4)
+
+
+# ------------------------------------------------ the automatic choice's empty message
+
+
+def app_ask() -> ModelRequest:
+    """The recorded first call of the app's turn (its system prompt, tools, question)."""
+    body = rec("chat-auto-empty-message")["request"]["body"]
+    return ModelRequest("gemma-3-270m", body["messages"][1:], system=body["messages"][0]["content"],
+                        tools=body["tools"])
+
+
+async def test_an_empty_automatic_answer_is_asked_again_with_tool_choice_none(stub: StubServer) -> None:
+    empty = json.loads(rec("chat-auto-empty-message")["response"]["body"])["choices"][0]["message"]
+    assert empty["content"] == "" and not empty.get("tool_calls")  # what the server said
+    said = json.loads(rec("chat-choice-none-message")["response"]["body"])
+    stub.add("POST", PATH, reply("chat-auto-empty-message"), reply("chat-choice-none-message"))
+    out = await collect(provider(stub, stream=False), app_ask())
+    assert [s.body.get("tool_choice") for s in stub.seen] == ["auto", "none"]
+    assert all(s.body["tools"] for s in stub.seen)  # (still listed: the server hides them)
+    assert out.text == said["choices"][0]["message"]["content"] and out.text
+    assert Usage.of(out.finish.usage).output_tokens == said["usage"]["completion_tokens"]
+
+
+async def test_a_streamed_empty_automatic_answer_is_asked_again_unstreamed(stub: StubServer) -> None:
+    # The same request streamed: the recorded server sent a role, "" and stop.
+    streamed = rec("chat-stream-auto-empty-message")
+    assert [e["choices"][0]["delta"].get("content") for e in events(streamed["response"]["body"])] == [
+        None, "", None]
+    stub.add("POST", PATH, reply("chat-stream-auto-empty-message"), reply("chat-choice-none-message"))
+    out = await collect(provider(stub), app_ask())
+    assert [(s.body.get("stream"), s.body.get("tool_choice")) for s in stub.seen] == [
+        (True, "auto"), (None, "none")]
+    assert out.text == json.loads(rec("chat-choice-none-message")["response"]["body"])[
+        "choices"][0]["message"]["content"]
+
+
+async def test_the_recorded_follow_up_sends_the_result_and_records_usage(stub: StubServer) -> None:
+    # The app's own follow-up after a read_file result (recorded through the proxy): the
+    # call goes back with content "", the result as a tool message; the server (whose
+    # template drops tool messages) answered with another call, with usage.
+    recorded = rec("chat-tool-result-dropped")
+    body = recorded["request"]["body"]
+    history = [dict(m) for m in body["messages"][1:]]
+    history[1]["content"] = None  # (as the engine stores a reply that only calls)
+    history[2]["name"] = "read_file"
+    stub.add("POST", PATH, reply("chat-tool-result-dropped"))
+    out = await collect(provider(stub, stream=False),
+                        ModelRequest("gemma-3-270m", history, system=body["messages"][0]["content"],
+                                     tools=body["tools"]))
+    sent = stub.seen[0].body["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]
+    assert sent[2]["content"] == "" and sent[2]["tool_calls"][0]["function"]["name"] == "read_file"
+    assert sent[3]["content"] == body["messages"][3]["content"] and "okapi census: 14" in sent[3]["content"]
+    answer = json.loads(recorded["response"]["body"])
+    assert [c.name for c in out.calls] == ["read_file"]
+    assert Usage.of(out.finish.usage).input_tokens == answer["usage"]["prompt_tokens"]
