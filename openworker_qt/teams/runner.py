@@ -78,8 +78,7 @@ MODE_WORDS = {"ask": "interactive", "read-only": "plan", "readonly": "plan"}
 
 
 def worker_session_id(team_id: str, item_id: str) -> str:
-    """The one session that ever works ``item_id`` (so a resumed team never makes two;
-    an item's id already names its team)."""
+    """The one session that ever works ``item_id`` (a resumed team never makes two)."""
     return f"tw-{item_id}" if item_id.startswith(f"{team_id}-") else f"tw-{team_id}-{item_id}"
 
 
@@ -129,6 +128,7 @@ class TeamRunner:
         self._activity: dict[str, float] = {}  # worker session -> last event (monotonic)
         self._stuck: set[str] = set()
         self._dirty: set[str] = set()
+        self._replaying: set[str] = set()  # teams whose lead re-runs its cut-off calls
         self._pass: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._ended: dict[str, asyncio.Event] = {}
@@ -219,18 +219,16 @@ class TeamRunner:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        with contextlib.suppress(ValueError):
-            self.store.listeners.remove(self._on_board)
-        with contextlib.suppress(ValueError):
-            self.manager.listeners.remove(self._on_session)
-        with contextlib.suppress(ValueError):
-            self.inbox.listeners.remove(self._on_inbox)
+        for listeners, listener in ((self.store.listeners, self._on_board),
+                                    (self.manager.listeners, self._on_session),
+                                    (self.inbox.listeners, self._on_inbox)):
+            with contextlib.suppress(ValueError):
+                listeners.remove(listener)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ sessions
 
     def _team(self, team_id: str) -> Team:
-        team = self.store.team(team_id)
-        if team is None:
+        if (team := self.store.team(team_id)) is None:
             raise KeyError(f"no team {team_id!r}")
         return team
 
@@ -261,30 +259,43 @@ class TeamRunner:
         return (session_id in self.manager.running_sessions()
                 or self.manager.holder(session_id) is not None)
 
-    def _resume_session(self, sid: str) -> bool:
-        """Continue a turn a previous process left going; True if one goes on."""
+    def _resume_session(self, sid: str) -> asyncio.Task[Any] | None:
+        """Continue a turn a previous process left going; its task if one goes on."""
         info = self.conversations.get_session(sid)
         if info is None or self._running(sid) or info.status not in ("running", "suspended"):
-            return False
+            return None
         messages = self.conversations.load(sid)
         if pending_tool_calls(messages):
-            return self.manager.start_resume(sid) is not None
+            return self.manager.start_resume(sid)
         with contextlib.suppress(SessionBusy):
             self.manager.close_cut_off_turn(sid)
-            if any(m.get("role") == "user" for m in messages):  # (else: briefed by the pass)
-                return self.manager.start_retry(sid) is not None
-        return False
+            # (a turn cut off after its final answer is over: the pass submits the answer)
+            if _last_answer(messages)[0] < 0 and any(m.get("role") == "user" for m in messages):
+                return self.manager.start_retry(sid)  # (no user message: briefed by the pass)
+        return None
 
     def _resume_team(self, team: Team) -> None:
         lead = self._lead_session(team)
-        self._resume_session(lead.id)
-        for item in self.store.items(team.id):
-            if item.session_id:
-                self._resume_session(item.session_id)
+        replaying = pending_tool_calls(self.conversations.load(lead.id))
+        task = self._resume_session(lead.id)
+        if task is not None and replaying:  # its cut-off board calls run again first: a
+            self._replaying.add(team.id)  # send-back replayed after a new answer repeats work
+            task.add_done_callback(lambda _t: self._replayed(team.id))
+        else:
+            self._resume_workers(team)
         if team.state is TeamState.PLANNING and not self._running(lead.id) \
                 and self.conversations.count(lead.id) == 0:
             self.manager.send(lead.id, briefs.lead_start(team, lead.workspace))
         self._kick(team.id)
+
+    def _resume_workers(self, team: Team) -> None:
+        for sid in self._sessions_of(team)[1:]:
+            self._resume_session(sid)
+
+    def _replayed(self, team_id: str) -> None:
+        self._replaying.discard(team_id)
+        self._resume_workers(self._team(team_id))
+        self._kick(team_id)
 
     # ------------------------------------------------------------ listeners
 
@@ -330,12 +341,8 @@ class TeamRunner:
             self._kick(team_id)
 
     def _team_session(self, sid: str) -> SessionInfo | None:
-        if not sid:
-            return None
-        info = self.conversations.get_session(sid)
-        if info is None or not team_meta(info)[0]:
-            return None
-        return info
+        info = self.conversations.get_session(sid) if sid else None
+        return info if info is not None and team_meta(info)[0] else None
 
     def _on_inbox(self, item: InboxItem) -> None:
         if item.tool != BUDGET_TOOL or item.pending:
@@ -387,6 +394,8 @@ class TeamRunner:
             "SELECT 1 FROM team_events WHERE team_id = ? AND key = ?", (team_id, key)))
 
     def _lead_ended(self, team_id: str, status: str) -> None:
+        if status != "completed":  # stopped (even as it began): what it was told, again
+            self._forget_told(team_id)
         team = self.store.team(team_id)
         if team is None or team.state is not TeamState.ASSEMBLING or status != "completed":
             return
@@ -415,8 +424,7 @@ class TeamRunner:
         except Exception:
             log.exception("recording the spend of %s failed", sid)
             return
-        team = self.store.team(team_id)
-        if team is None:
+        if (team := self.store.team(team_id)) is None:
             return
         if self.store.over_budget(team_id) and team.state is not TeamState.OVER_BUDGET:
             times = sum(1 for e in self.store.events(team_id) if e.kind == "team_state"
@@ -478,8 +486,7 @@ class TeamRunner:
                         and e.data.get("to") == TeamState.OVER_BUDGET.value)
             self.store.record(team.id, "team_state", key=f"budget_raised:{team.id}:{times}",
                               to=TeamState.RUNNING.value, reason="the budget was raised")
-            # Its turns were stopped: what the lead was told may not have been read.
-            self._told = {mark for mark in self._told if mark[0] != team.id}
+            self._forget_told(team.id)  # (its turns were stopped: perhaps unread)
             return
         if team.state not in ACTIVE:
             self._ended.setdefault(team.id, asyncio.Event()).set()
@@ -489,6 +496,8 @@ class TeamRunner:
             for sid in self._sessions_of(team):  # stopped elsewhere (team stop): here too
                 if self.manager.is_running(sid):
                     self.manager.stop(sid)
+            return
+        if team.id in self._replaying:  # (the workers go on once the lead's calls have run)
             return
         if team.state is TeamState.RUNNING:
             self._run_items(team)
@@ -611,6 +620,10 @@ class TeamRunner:
         if team.id not in self._assembling_told:
             self._assembling_told.add(team.id)
             self._tell_lead(team, briefs.assemble(team, self.store.items(team.id)))
+
+    def _forget_told(self, team_id: str) -> None:
+        self._told = {mark for mark in self._told if mark[0] != team_id}
+        self._assembling_told.discard(team_id)
 
     def _tell_lead(self, team: Team, note: str | tuple[str, int]) -> None:
         """Tell the lead ``note`` when it is free: a text, or an item in review (its id

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from openworker_qt.core import events as ev
 from openworker_qt.runtime import Runtime
 from openworker_qt.teams.model import USER, ItemState, TeamState
 from tests.teams.engine.conftest import plan, script, until
@@ -72,6 +73,37 @@ async def test_the_team_past_its_budget_stops(runtime: Runtime, workspace: Path)
     # The user raises the team's budget: it goes on to the end.
     runtime.teams.act(USER, "budget", team_id, budget_usd=1.0)
     await until(lambda: runtime.teams.team(team_id).state is TeamState.DONE, 30)
+    assert [i.state for i in runtime.teams.items(team_id)] == [ItemState.DONE] * 4
+    await runner.close()
+
+
+async def test_a_lead_turn_stopped_after_the_budget_was_raised_is_told_again(
+        runtime: Runtime, workspace: Path) -> None:
+    # A stop meant for the over-budget team can land on the lead's next turn (one it
+    # was finishing when the team stopped): that turn, carrying what the lead was told
+    # (an item in review), ends unread. The team must still get to the end.
+    data = plan(n_items=4, max_parallel=2)
+    data["budget_usd"] = 0.0005
+    script(runtime, plan=data)
+    team_id = await started(runtime, workspace)
+    runner = runtime.team_runner()
+    team = await asyncio.wait_for(runner.wait(team_id), 30)
+    assert team.state is TeamState.OVER_BUDGET
+    await until(lambda: not any(runner.manager.is_running(s) for s in
+                                [team.lead_session_id, *(i.session_id for i in
+                                                         runtime.teams.items(team_id))]))
+    stopped: list[str] = []
+
+    def stop_the_leads_next_turn(event: ev.Event) -> None:
+        if isinstance(event, ev.UserMessageAdded) and event.session_id == team.lead_session_id \
+                and not stopped:
+            stopped.append(str(event.message.get("content")))
+            runner.manager.stop(team.lead_session_id)
+
+    runner.manager.listeners.append(stop_the_leads_next_turn)
+    runtime.teams.act(USER, "budget", team_id, budget_usd=1.0)
+    await until(lambda: runtime.teams.team(team_id).state is TeamState.DONE, 30)
+    assert stopped and "is in review" in stopped[0]
     assert [i.state for i in runtime.teams.items(team_id)] == [ItemState.DONE] * 4
     await runner.close()
 
