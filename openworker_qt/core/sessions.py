@@ -279,8 +279,9 @@ class SessionManager(SessionFields):
         before = session_id in self.running_sessions()
         if running:
             self._running[session_id] = time.monotonic()
-        else:
+        else:  # (a stop asked as the turn ended was for it, not for the next one)
             del self._running[session_id]
+            self._stop_asked.discard(session_id)
         now = session_id in self.running_sessions()
         if now != before:
             event = ev.RunningChanged(session_id=session_id, running=now)
@@ -425,7 +426,6 @@ class SessionManager(SessionFields):
                 self._mark_failed(session_id)
                 raise
         finally:
-            self._stop_asked.discard(session_id)
             try:
                 await self._release(session_id)
             finally:

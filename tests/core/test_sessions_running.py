@@ -84,3 +84,25 @@ async def test_stop_reaches_the_manager_driving_the_turn(tmp_path: Path) -> None
     assert other.running_sessions() == set()
     info = store.get_session(sid)
     assert info is not None and info.status != "running"
+
+
+async def test_a_stop_asked_as_a_turn_ends_does_not_stop_the_next_turn(tmp_path: Path) -> None:
+    # The stop lands after the engine's turn is over but while the manager still holds
+    # the session (giving the lease back): it was for that turn, not for the next one.
+    manager, _peer, _store = _pair(tmp_path)
+    sid = manager.create_session(workspace=str(tmp_path)).id
+    give_back = manager._release
+    stopped: list[bool] = []
+
+    async def stop_then_give_back(session_id: str) -> None:
+        if not stopped:
+            stopped.append(manager.is_running(session_id))
+            manager.stop(session_id)
+        await give_back(session_id)
+
+    manager._release = stop_then_give_back  # type: ignore[method-assign]
+    first = manager.send(sid, "one")
+    assert first is not None and await first == "completed"
+    assert stopped == [True]
+    second = manager.send(sid, "two")
+    assert second is not None and await second == "completed"
