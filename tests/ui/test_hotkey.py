@@ -240,7 +240,7 @@ def test_x11_hotkey_opens_quick_ask(xvfb: str, configured: str, pressed: str) ->
         subprocess.run(["xdotool", "key", pressed], env=env, check=True, timeout=10)
         shown = _read_stdout_line(child, timeout=10)
         assert shown == "QUICK_ASK_SHOWN"
-        assert child.wait(20) == 0
+        assert child.wait(20) == 0, child.stderr.read() if child.stderr else ""
     finally:
         if child.poll() is None:
             child.kill()
