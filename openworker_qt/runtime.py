@@ -652,10 +652,12 @@ def _joined(own: list[str], defaults: Callable[[], tuple[str, ...]]) -> Callable
 
 
 async def _close_all(module: str) -> None:
-    """``module.close_all()``, when it was imported (nothing of it runs otherwise)."""
+    """``module.close_all()``, when it was imported (nothing of it runs otherwise;
+    a worker thread importing it right now has not opened anything with it yet)."""
     imported = sys.modules.get(module)
-    if imported is not None:
-        await imported.close_all()
+    close_all = getattr(imported, "close_all", None)  # None: still being imported
+    if close_all is not None:
+        await close_all()
 
 
 def _warm(router: ProviderRouter, model: str) -> None:

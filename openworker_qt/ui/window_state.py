@@ -195,36 +195,43 @@ class _GiveBackWidth(QObject):
         super().__init__(panel)
         self._window = window
         self._panel = panel
-        self._before = 0  # the window's width when the panel came
+        self._before = window.width()  # the window's width while the panel is away
         self._grown = 0  # the width the window was pushed to, to make room for it
         panel.installEventFilter(self)
         window.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if obj is self._panel and kind == QEvent.Type.Show:
-            self._before, self._grown = self._window.width(), 0
-        elif obj is self._panel and kind == QEvent.Type.Hide:
+        if obj is self._panel and kind == QEvent.Type.Hide:
             QTimer.singleShot(0, self._give_back)  # once the panel's room is released
-        elif obj is self._window and kind == QEvent.Type.Resize and self._panel.isVisible():
-            window = self._window
-            # pushed, not dragged: wider than before, and no wider than it has to be
-            least = max(window.minimumWidth(), window.minimumSizeHint().width())
-            if self._before and window.width() > self._before and window.width() <= least:
-                self._grown = window.width()
-            elif self._grown:
-                self._grown = -1  # resized by hand since: that width is the user's
+        elif obj is self._window and kind == QEvent.Type.Resize:
+            self._window_resized()
         return False
+
+    def _window_resized(self) -> None:
+        window = self._window
+        # Showing the panel lays the window out (and widens it) before the panel is
+        # visible or has had its Show event: "not hidden" is what is set by then. A
+        # window opening with the panel already shown was not pushed.
+        if self._panel.isHidden() or not window.isVisible():
+            self._before, self._grown = window.width(), 0
+            return
+        # pushed, not dragged: wider than before, and no wider than it has to be
+        least = max(window.minimumWidth(), window.minimumSizeHint().width())
+        if self._grown >= 0 and self._before < window.width() <= least:
+            self._grown = window.width()
+        elif self._grown:
+            self._grown = -1  # resized by hand since: that width is the user's
 
     def _give_back(self) -> None:
         window = self._window
-        if (self._grown > 0 and window.width() == self._grown
+        if (self._grown > 0 and self._panel.isHidden() and window.width() == self._grown
                 and not window.isMaximized() and not window.isFullScreen()):
             layout = window.layout()
             if layout is not None:
                 layout.activate()  # the minimum without the panel
             window.resize(self._before, window.height())
-        self._before = self._grown = 0
+        self._grown = 0
 
 
 def give_back_width(window: QWidget, panel: QWidget) -> None:

@@ -252,3 +252,15 @@ async def test_the_session_manager_carries_the_surface_policy_and_the_core_servi
     assert asked == ["write_file"] and not (tmp_path / "x.txt").exists()
     # The runtime's permission engine asked, its audit log recorded the answer.
     assert runtime.audit.stages(info.id, finished[0].call_id)
+
+
+async def test_stop_while_the_shell_tools_are_still_being_imported(
+        runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker thread imports the tools after the first paint: a quit meanwhile finds
+    # the module in sys.modules without its functions yet (and nothing of it open).
+    import types
+
+    monkeypatch.setitem(sys.modules, "openworker_qt.tools.shell",
+                        types.ModuleType("openworker_qt.tools.shell"))
+    await runtime.start()
+    assert await runtime.stop(grace=1.0) == []  # nothing failed to stop

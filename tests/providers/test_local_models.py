@@ -14,7 +14,7 @@ import pytest
 from openworker_qt.core.provider_api import ModelRequest, TextChunk
 from openworker_qt.providers.compat import VENDORS, custom_vendor
 from openworker_qt.providers.openai_chat import OpenAIChatProvider
-from tests.providers.helpers import TOOL, TOOL2, collect, fast, user
+from tests.providers.helpers import OPEN_PROVIDERS, TOOL, TOOL2, collect, fast, user
 from tests.providers.stubs import Reply, StubServer, sse
 
 PATH = "/v1/chat/completions"
@@ -31,7 +31,9 @@ def stream_reply(*events: Any, **kw: Any) -> Reply:
 
 
 def ollama(stub: StubServer, vendor: str = "ollama", **kw: Any) -> OpenAIChatProvider:
-    return OpenAIChatProvider(VENDORS[vendor], base_url=stub.url + "/v1", **{**fast(), **kw})
+    provider = OpenAIChatProvider(VENDORS[vendor], base_url=stub.url + "/v1", **{**fast(), **kw})
+    OPEN_PROVIDERS.append(provider)  # closed with the stub (an engine's too, not only collect's)
+    return provider
 
 
 def small_pieces(text: str, seed: int = 7) -> list[str]:

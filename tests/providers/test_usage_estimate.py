@@ -26,8 +26,8 @@ from openworker_qt.storage.paths import app_paths
 from openworker_qt.storage.usage import ModelUsage, scan_session_usage, session_usage
 from tests.cli.test_cli import owq
 from tests.core.helpers import StaticResolver, collect
+from tests.providers.helpers import OPEN_PROVIDERS, fast, user
 from tests.providers.helpers import collect as collect_stream
-from tests.providers.helpers import fast, user
 from tests.providers.stubs import Reply, StubServer, sse
 
 PATH = "/v1/chat/completions"
@@ -47,8 +47,10 @@ def no_usage_stream(text: str = ANSWER) -> Reply:
 
 
 def local(stub: StubServer) -> OpenAIChatProvider:
-    return OpenAIChatProvider(custom_vendor("llamacpp", {"base_url": stub.url + "/v1"}),
-                              base_url=stub.url + "/v1", **fast())
+    provider = OpenAIChatProvider(custom_vendor("llamacpp", {"base_url": stub.url + "/v1"}),
+                                  base_url=stub.url + "/v1", **fast())
+    OPEN_PROVIDERS.append(provider)  # closed with the stub (an engine's too, not only collect's)
+    return provider
 
 
 def test_the_estimate_is_four_characters_a_token_rounded_up() -> None:
