@@ -149,7 +149,7 @@ class DesktopApp(QObject):
         # Keep-awake follows every session's turns (attended or not); the platform
         # inhibitor is installed by start(), so tests stay off the real OS.
         self.keep_awake: KeepAwake | None = keep_awake
-        self.manager.listeners.append(self._on_manager_event)
+        self.manager.peers.watch(self._on_manager_event)  # every manager's turns (keep-awake)
         # Scheduled automations (:attr:`automations`): built on first use or after the
         # first paint, whichever comes first.
         self._automations: AutomationService | None = None
@@ -212,7 +212,6 @@ class DesktopApp(QObject):
             from openworker_qt.automation.service import AutomationService
 
             service = AutomationService(self.runtime)
-            service.manager.listeners.append(self._on_manager_event)
             service.listeners.append(self._on_automation_run)
             self.runtime.add_service(service)
             self._automations = service
@@ -378,8 +377,6 @@ class DesktopApp(QObject):
         if self._closing:
             return
         runner = self.runtime.team_runner()
-        self.bridge.also_watch(runner.manager)
-        runner.manager.listeners.append(self._on_manager_event)  # keep-awake
         self.window.teams.attach(self.runtime.teams, runner)
         runner.resume()
 

@@ -136,6 +136,9 @@ class DesktopNotices(QObject):
         if popup is not None and popup.isVisible() and popup.session_id == event.session_id:
             return  # the quick ask shows that very answer
         info = self.store.get_session(event.session_id)
+        meta = info.meta if info is not None and isinstance(info.meta, dict) else {}
+        if meta.get("automation_id") or meta.get("worker"):
+            return  # a scheduled run says how it ended itself; a team's worker is its lead's
         title = (info.title if info else "") or event.session_id
         heading = (QCoreApplication.translate("DesktopApp", "Finished")
                    if event.status == "completed"

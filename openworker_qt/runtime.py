@@ -39,6 +39,7 @@ from openworker_qt.core.approvals import Approver, Questioner
 from openworker_qt.core.approvers import InboxAsks
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
+from openworker_qt.core.peers import Peers
 from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.session_fields import granted_roots
@@ -143,7 +144,7 @@ class Runtime:
         self.get_key = get_key
         self.router = router if router is not None else build_router(config, get_key)
         self.tools_for = tools_for
-        self.managers: list[SessionManager] = []
+        self.managers = Peers()  # every session manager built here (core/peers.py)
         self._workspace_configs = WorkspaceConfigs(lambda: self.config.base or self.config)
         self.services: list[LifecycleService] = []
         self.failures: list[ServiceFailure] = []
@@ -290,8 +291,7 @@ class Runtime:
                 await self.config_for_async(info.workspace)
             except Exception:  # config_for on the loop will say what is wrong
                 log.exception("reading the settings of %s failed", info.workspace)
-            # The session's tool modules (loaded on first use since issue 26): imported
-            # here, in a worker, so building the tools imports nothing on the loop.
+            # The session's tool modules, in a worker: building the tools imports nothing.
             await asyncio.to_thread(import_tool_modules)
             try:  # the persona, AGENTS.md, skills and memory of the system prompt
                 await self.minds.prepare(info)

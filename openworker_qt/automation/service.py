@@ -48,6 +48,7 @@ from openworker_qt.automation.wakes import Wake, WakeStore
 from openworker_qt.core import events as ev
 from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.messages import pending_tool_calls
+from openworker_qt.core.peers import Peers
 from openworker_qt.core.sessions import SessionBusy, SessionManager
 from openworker_qt.storage.conversations import SessionInfo
 from openworker_qt.storage.leases import pid_alive
@@ -69,7 +70,7 @@ class Runtime(Protocol):
     inbox: Inbox
     conversations: ConversationStore
     workspace: Path | None
-    managers: list[SessionManager]
+    managers: Peers
 
     @property
     def session_manager(self) -> Callable[..., SessionManager]: ...
@@ -151,10 +152,12 @@ class AutomationService:
             approver_for=approver_for, questioner_for=lambda _info: questioner,
             default_model=default_model,
         )
-        self.manager.listeners.append(self.on_event)
+        # Whoever drives a run's session (this manager, the window's recovery, the
+        # CLI's resume), its events reach us once: the process's managers, watched.
+        runtime.managers.watch(self.on_event)
         self.keep_awake = keep_awake
         if keep_awake is not None:
-            self.manager.listeners.append(keep_awake.on_event)
+            runtime.managers.watch(keep_awake.on_event)
         kw: dict[str, Any] = {}
         if interval is not None:
             kw["interval"] = interval
@@ -172,7 +175,6 @@ class AutomationService:
         #: session id → run id of the runs followed by this process.
         self._sessions: dict[str, int] = {}
         self._calls: dict[str, str] = {}  # call id → path, for the writing tools
-        self._hooked: list[SessionManager] = []
         self._recovery: list[asyncio.Task[Any]] = []
         self._wake_tasks: set[asyncio.Task[None]] = set()
 
@@ -184,10 +186,6 @@ class AutomationService:
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
-        for manager in self.runtime.managers:  # whoever drives a run, we follow it
-            if manager is not self.manager and self.on_event not in manager.listeners:
-                manager.listeners.append(self.on_event)
-                self._hooked.append(manager)
         for run in await asyncio.to_thread(self.store.active_runs):
             if run.session_id:
                 self._sessions[run.session_id] = run.id
@@ -196,17 +194,13 @@ class AutomationService:
 
     async def stop(self) -> None:
         await self.scheduler.stop()
-        for manager in self._hooked:
-            with contextlib.suppress(ValueError):
-                manager.listeners.remove(self.on_event)
-        self._hooked.clear()
 
     def follow(self, manager: SessionManager) -> None:
         """Keep the runs' statuses as ``manager`` drives their sessions, without the
         scheduler (the CLI's ``resume``, ``retry`` and ``run --session``): a run
         finished there is finished here, not left waiting until the next start."""
-        if self.on_event not in manager.listeners:
-            manager.listeners.append(self.on_event)
+        if manager.peers is not self.runtime.managers and self.on_event not in manager.listeners:
+            manager.listeners.append(self.on_event)  # (the runtime's managers are watched)
         for run in self.store.active_runs():
             if run.session_id:
                 self._sessions[run.session_id] = run.id

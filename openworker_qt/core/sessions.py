@@ -17,14 +17,12 @@ heartbeat timer; a turn another live process or window is driving is refused
 with :class:`SessionBusy`.
 
 "A turn is running" has one owner: the manager driving it, from the moment the
-turn is asked for (:meth:`SessionManager.send`, or a surface iterating
-:meth:`~SessionManager.run` itself, as the CLI does) until the session is free
-again. The managers of one process (``peers``: the runtime's list) know each
-other's turns: a change is published as a
-:class:`~openworker_qt.core.events.RunningChanged` to the listeners of every one
-of them, :meth:`~SessionManager.running_sessions` answers for all of them and
-:meth:`~SessionManager.stop` stops the turn whichever drives it. Surfaces keep
-no running state of their own.
+turn is asked for (:meth:`SessionManager.send`, or the CLI iterating
+:meth:`~SessionManager.run`) until the session is free again. The managers of one
+process (``peers``: :class:`~openworker_qt.core.peers.Peers`) know each other's turns
+(:meth:`~SessionManager.running_sessions` and :meth:`~SessionManager.stop` answer for
+all of them); a surface follows all of them with ``peers.watch``. Surfaces keep no
+running state of their own.
 """
 
 from __future__ import annotations
@@ -42,6 +40,7 @@ from openworker_qt.core import events as ev
 from openworker_qt.core.approvals import Approver, Decider, OpenAsks, Questioner
 from openworker_qt.core.audit import AuditSink
 from openworker_qt.core.messages import notice, pending_tool_calls
+from openworker_qt.core.peers import Listener, Peers
 from openworker_qt.core.provider_api import ProviderResolver
 from openworker_qt.core.session_fields import SessionControl, SessionFields
 from openworker_qt.core.tool_api import ToolRegistry
@@ -57,8 +56,6 @@ log = logging.getLogger(__name__)
 #: Engines (and the histories they hold) kept for idle sessions, most recent first;
 #: an older idle one is released and rebuilt from the store when next used.
 MAX_LIVE = 8
-
-Listener = Callable[[ev.Event], None]
 
 __all__ = ["SessionBusy", "SessionManager"]
 
@@ -87,7 +84,7 @@ class SessionManager(SessionFields):
         ready: Callable[[], Awaitable[object]] | None = None,
         compaction: bool = False,
         max_live: int = MAX_LIVE,
-        peers: list[SessionManager] | None = None,
+        peers: Peers | None = None,
     ) -> None:
         """``max_iterations``: a number, or the session's own (from its folder's
         settings). ``new_session_mode(workspace, mode)``: the mode a new session in
@@ -134,7 +131,7 @@ class SessionManager(SessionFields):
         #: sessions whose turn this manager drives -> when it was asked for (monotonic)
         self._running: dict[str, float] = {}
         self._stop_asked: set[str] = set()  # stopped before the turn began
-        self.peers: list[SessionManager] = peers if peers is not None else []
+        self.peers: Peers = peers if peers is not None else Peers()
         if self not in self.peers:
             self.peers.append(self)
         self.leases = leases if leases is not None else SessionLeases(store.db)
@@ -286,7 +283,8 @@ class SessionManager(SessionFields):
         if now != before:
             event = ev.RunningChanged(session_id=session_id, running=now)
             for manager in list(self.peers):
-                manager._publish(event)
+                manager._publish(event, watchers=False)
+            self.peers.publish(event)
 
     def holder(self, session_id: str) -> Lease | None:
         """The other live process or window driving this session now, if any."""
@@ -370,12 +368,14 @@ class SessionManager(SessionFields):
 
     # turns ----------------------------------------------------------------------
 
-    def _publish(self, event: ev.Event) -> None:
+    def _publish(self, event: ev.Event, *, watchers: bool = True) -> None:
         for listener in list(self.listeners):
             try:
                 listener(event)
             except Exception:  # a broken surface must not break the turn
                 log.exception("session listener failed on %s", event.type)
+        if watchers:
+            self.peers.publish(event)
 
     async def _drive(
         self, session_id: str, start: Callable[[TurnEngine], AsyncIterator[ev.Event]]

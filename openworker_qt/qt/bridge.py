@@ -53,23 +53,13 @@ class EngineBridge(QObject):
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self.flush)
         self.flushes = 0  # for tests and the stall benchmark
-        manager.listeners.append(self._on_manager_event)
-        #: Other managers whose sessions' events this bridge carries too (a team
-        #: runner drives its sessions through a manager of its own).
-        self._also: list[SessionManager] = []
-
-    def also_watch(self, manager: SessionManager) -> None:
-        """Carry ``manager``'s events too: its sessions stream live in the window."""
-        if manager is not self.manager and manager not in self._also:
-            manager.listeners.append(self._on_manager_event)
-            self._also.append(manager)
+        # Every manager of the process: a team worker's or a scheduled run's session
+        # streams live in the window like one this window's manager drives.
+        manager.peers.watch(self._on_manager_event)
 
     def detach(self) -> None:
         """Stop listening (the manager outlives windows in tests)."""
-        for manager in (self.manager, *self._also):
-            if self._on_manager_event in manager.listeners:
-                manager.listeners.remove(self._on_manager_event)
-        self._also.clear()
+        self.manager.peers.unwatch(self._on_manager_event)
         self._timer.stop()
 
     def is_running(self, session_id: str) -> bool:

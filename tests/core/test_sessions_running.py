@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openworker_qt.core import events as ev
+from openworker_qt.core.peers import Peers
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolRegistry
 from openworker_qt.providers.scripted import ScriptedProvider
@@ -17,7 +18,7 @@ from tests.core.helpers import StaticResolver
 
 def _pair(tmp: Path) -> tuple[SessionManager, SessionManager, ConversationStore]:
     store = ConversationStore(Database(tmp / "state.sqlite3"))
-    peers: list[SessionManager] = []
+    peers = Peers()
 
     def make() -> SessionManager:
         return SessionManager(store, StaticResolver(ScriptedProvider([{"text": "done"}] * 4)),
@@ -66,7 +67,7 @@ async def test_a_sent_turn_is_running_at_once_and_its_order_is_kept(tmp_path: Pa
 
 async def test_stop_reaches_the_manager_driving_the_turn(tmp_path: Path) -> None:
     store = ConversationStore(Database(tmp_path / "state.sqlite3"))
-    peers: list[SessionManager] = []
+    peers = Peers()
     slow = ScriptedProvider([{"chunks": ["word "] * 2000, "delay": 0.01}])
     driver = SessionManager(store, StaticResolver(slow), tools_for=lambda info: ToolRegistry([]),
                             default_model="scripted", peers=peers)
@@ -106,3 +107,55 @@ async def test_a_stop_asked_as_a_turn_ends_does_not_stop_the_next_turn(tmp_path:
     assert stopped == [True]
     second = manager.send(sid, "two")
     assert second is not None and await second == "completed"
+
+
+async def test_a_watcher_hears_every_managers_events_once_even_a_manager_built_later(
+        tmp_path: Path) -> None:
+    store = ConversationStore(Database(tmp_path / "state.sqlite3"))
+    peers = Peers()
+    heard: list[tuple[str, str]] = []
+    peers.watch(lambda e: heard.append((e.session_id, e.type if not isinstance(
+        e, ev.RunningChanged) else f"running={e.running}")))
+
+    def make() -> SessionManager:
+        return SessionManager(store, StaticResolver(ScriptedProvider([{"text": "done"}] * 2)),
+                              tools_for=lambda info: ToolRegistry([]), default_model="scripted",
+                              peers=peers)
+
+    first = make()
+    one = first.create_session(workspace=str(tmp_path)).id
+    assert await (first.send(one, "go") or _never()) == "completed"
+    second = make()  # e.g. the team runner's, built after the window's bridge watched
+    two = second.create_session(workspace=str(tmp_path)).id
+    async for _event in second.run(two, "go"):
+        pass
+    for sid in (one, two):
+        mine = [kind for s, kind in heard if s == sid]
+        # once each, though both managers' own listeners hear every RunningChanged
+        assert mine.count("running=True") == mine.count("running=False") == 1
+        assert mine.count("turn_start") == mine.count("turn_end") == 1
+        assert "assistant_delta" in mine or "assistant_message" in mine
+
+
+async def test_a_failing_watcher_does_not_break_a_turn_and_unwatch_stops_it(
+        tmp_path: Path) -> None:
+    manager, _peer, _store = _pair(tmp_path)
+    calls: list[str] = []
+
+    def broken(event: ev.Event) -> None:
+        calls.append(event.type)
+        raise RuntimeError("a broken surface")
+
+    manager.peers.watch(broken)
+    manager.peers.watch(broken)  # once only
+    sid = manager.create_session(workspace=str(tmp_path)).id
+    assert await (manager.send(sid, "go") or _never()) == "completed"
+    assert calls.count("turn_end") == 1
+    manager.peers.unwatch(broken)
+    calls.clear()
+    assert await (manager.send(sid, "again") or _never()) == "completed"
+    assert calls == []
+
+
+async def _never() -> str:
+    raise AssertionError("no turn was started")

@@ -15,12 +15,13 @@ from typing import Any
 
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import Inbox, InboxItem
-from openworker_qt.core.tool_api import ToolContext, ToolResult
+from openworker_qt.core.sessions import SessionManager
+from openworker_qt.core.tool_api import ToolContext, ToolRegistry, ToolResult
 from openworker_qt.providers.scripted import ScriptedProvider
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.storage.db import Database
-from tests.core.helpers import fake_tool
+from tests.core.helpers import StaticResolver, fake_tool
 from tests.qt.helpers import World, until
 
 WORDS = [f"word{i} " for i in range(60)]
@@ -55,6 +56,35 @@ def _turn(world: World, sid: str, text: str) -> asyncio.Task[Any]:
 
 
 # --------------------------------------------------------------- EngineBridge
+
+
+def test_a_peer_managers_session_streams_through_the_window_bridge_once(
+        qloop, tmp_path: Path) -> None:
+    # The team runner (or the scheduler) drives its sessions through a manager of its
+    # own, built after the window's bridge: they stream live like the window's own.
+    world = World(tmp_path, [{"chunks": WORDS}])
+    bridge = EngineBridge(world.manager)
+    seen = Recorder(bridge)
+    peer = SessionManager(world.store,
+                          StaticResolver(ScriptedProvider([{"chunks": WORDS}, {"text": "more"}])),
+                          tools_for=lambda info: ToolRegistry([]), default_model="scripted",
+                          peers=world.manager.peers)
+    sid = peer.create_session(workspace=str(world.workspace)).id
+
+    async def turn(text: str) -> None:
+        task = peer.send(sid, text)
+        assert task is not None
+        await task
+
+    qloop.run_until_complete(turn("work"))
+    assert "".join(seen.texts(sid)) == "".join(WORDS)
+    assert [x for k, x in seen.log if k == "running"] == [(sid, True), (sid, False)]
+    assert [e.type for e in seen.events(sid)].count("turn_end") == 1
+    bridge.detach()  # and then it hears nothing more
+    seen.log.clear()
+    qloop.run_until_complete(turn("again"))
+    assert seen.log == []
+    world.close()
 
 
 def test_deltas_arriving_within_a_frame_are_coalesced(qloop, tmp_path: Path) -> None:

@@ -28,6 +28,21 @@ def test_the_window_drives_a_team_from_plan_to_summary(make_desktop, qloop, tmp_
             streamed.add(event.session_id)
 
     desktop.bridge.event_received.connect(seen)
+    sent: list[str] = []
+
+    class Notifier:
+        on_activated = None
+
+        def notify(self, key: str, title: str, body: str, actions: Any = ()) -> None:
+            sent.append(key)
+
+        def withdraw(self, key: str) -> None:
+            pass
+
+        async def close(self) -> None:
+            pass
+
+    desktop.notices.set_notifier(Notifier())
     desktop.start_teams()
     part = desktop.window.teams
     run(qloop, lambda: until(lambda: part.store is not None, what="the teams attached"))
@@ -53,6 +68,8 @@ def test_the_window_drives_a_team_from_plan_to_summary(make_desktop, qloop, tmp_
         # The workers' turns went through the window's bridge (they stream live).
         assert workers <= streamed, (workers, streamed)
         assert team.lead_session_id in streamed
+        # A worker's turn ending is its lead's business, not a desktop notification each.
+        assert not {f"session:{w}" for w in workers} & set(sent), sent
 
     run(qloop, scenario)
 
