@@ -8717,6 +8717,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>FileChip</name>
         <message>
+            <source>v{n}</source>
+            <translation>第 {n} 版</translation>
+        </message>
+        <message>
             <source>Markdown document</source>
             <translation>Markdown 文档</translation>
         </message>
