@@ -230,12 +230,16 @@ def chart_png(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = No
 
 def chart_svg(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = None) -> bytes:
     """The chart as an SVG document (UTF-8): the same layout as :func:`chart_png`
-    (measured with the same fonts), with real text, one element per bar, line, dot
+    (measured with the same fonts), its text as the glyphs' outlines (labelled with
+    the words), one element per bar, line, dot
     or slice. Raises :class:`ChartError` for values it cannot draw."""
     from openworker_qt.deliverables.svg_canvas import SvgCanvas
 
     canvas = SvgCanvas(WIDTH, HEIGHT, _SCALE)
-    _draw_chart(block, canvas, font_pair)
+    try:
+        _draw_chart(block, canvas, font_pair)
+    finally:
+        canvas.close()
     return canvas.document(str(block.get("title") or ""))
 
 
