@@ -74,13 +74,17 @@ def test_libreoffice_turns_a_docx_and_a_deck_into_their_pages(tmp_path: Path) ->
     converter = office_pdf.Converter(cache=tmp_path / "cache")
     brief_pdf, deck_pdf = converter.pdf_for(brief), converter.pdf_for(deck)
     brief_pages = [page.extract_text() for page in PdfReader(brief_pdf).pages]
-    assert len(brief_pages) == 2  # the text and the table's start, then the rest of it
+    assert len(brief_pages) == 3  # the text and the table's start, the rest of it over two
     assert all(page.startswith("Brief") for page in brief_pages)  # the running header
-    assert "Client Seats" in brief_pages[1]  # the header row repeated on the next page
+    assert all("Client Seats" in page for page in brief_pages)  # the header row repeated
+    assert brief_pages[-1].rstrip().endswith("Page 3 of 3")  # the footer's fields updated
     assert sum(page.count("Acme 12") for page in brief_pages) == 60
     text = pdftotext(brief_pdf)
     assert "Renewal brief" in text and "Next steps" in text and "Close the tickets" in text
     assert "**" not in text  # the bold is a run, not asterisks
+    fonts = subprocess.run(["pdffonts", str(brief_pdf)], check=True, capture_output=True,
+                           text=True, timeout=60).stdout
+    assert "Serif" not in fonts  # body and headings in one sans face, as the PDF has
     slides = PdfReader(deck_pdf).pages
     assert len(slides) == 3
     words = [page.extract_text() for page in slides]

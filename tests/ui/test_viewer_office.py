@@ -44,8 +44,8 @@ def test_a_docx_and_a_deck_are_shown_as_libreoffice_prints_them(
 
     run(qloop, scenario)
     kind, count, status, ink = seen["docx"]
-    assert (kind, count, status) == ("pages", 2, "2 pages") and ink > 1000
-    assert seen["pdf_pages"] == [2]  # the pages shown are the converted PDF's
+    assert (kind, count, status) == ("pages", 3, "3 pages") and ink > 1000
+    assert seen["pdf_pages"] == [3]  # the pages shown are the converted PDF's
     assert "Renewal brief" in seen["copied"] and "Close the tickets" in seen["copied"]
     assert seen["pptx"] == ("pages", 3, "3 slides")
 
