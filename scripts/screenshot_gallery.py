@@ -8,7 +8,9 @@ offscreen) in the light and the dark scheme, with the window's words in the docu
 language; and saves the window as
 ``docs/screenshots/deliverables/viewer-<kind>-<en|zh>-<light|dark>.png``. The report
 is also written as a PDF with a cover page and contents, its pages drawn on their own
-(``report-<en|zh>-<n>.png``, by PDFium), to look at the typography at full size. The Chinese window words come from the .ts source
+(``report-<en|zh>-<n>.png``, by PDFium), to look at the typography at full size; with
+LibreOffice installed, the DOCX's pages too (``docx-<en|zh>-<n>.png``), and the viewer
+shows DOCX and PPTX as LibreOffice's pages. The Chinese window words come from the .ts source
 (compiled to a temporary .qm with ``pyside6-lrelease``, else the shipped .qm).
 
     .venv/bin/python scripts/screenshot_gallery.py [--out docs/screenshots/deliverables]
@@ -162,13 +164,20 @@ async def shoot(app: Any, made: dict[tuple[str, str], Path], out: Path, work: Pa
             await asyncio.sleep(0)
 
 
-def pdf_pages(made: dict[tuple[str, str], Path], out: Path) -> None:
-    from openworker_qt.deliverables import pages
+def pdf_pages(made: dict[tuple[str, str], Path], out: Path, work: Path) -> None:
+    from openworker_qt.deliverables import office_pdf, pages
 
+    office = office_pdf.Converter(cache=work / "office-pages")
     for lang in ("en", "zh"):
         report = made[("pdf", lang)].with_name("report.pdf")
         for n, page in enumerate(pages.pdf_pages(report, width=1240), 1):
             page.save(out / f"report-{lang}-{n}.png")
+        if not office.available:
+            continue
+        # the DOCX's pages as LibreOffice prints them (what the viewer shows)
+        for n, page in enumerate(pages.pdf_pages(office.pdf_for(made[("docx", lang)]),
+                                                 width=1240), 1):
+            page.save(out / f"docx-{lang}-{n}.png")
 
 
 def main() -> None:
@@ -189,7 +198,7 @@ def main() -> None:
         work = Path(tmp)
         made = loop.run_until_complete(write_samples(work))
         loop.run_until_complete(shoot(app, made, args.out, work))
-        pdf_pages(made, args.out)
+        pdf_pages(made, args.out, work)
         loop.run_until_complete(loop.shutdown_default_executor())
     print(f"wrote {len(made) * 2} viewer shots and the PDF pages to {args.out}")
 

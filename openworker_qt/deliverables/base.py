@@ -3,6 +3,7 @@ cells, pictures (images and charts) and the fonts found for PDFs and charts."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -71,10 +72,45 @@ def image_bytes(block: Mapping[str, Any]) -> tuple[bytes, str]:
     except OSError as exc:
         raise DocumentError(f"The image {path} cannot be read: {exc.strerror or exc}.") from None
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return data, "image/png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return data, "image/jpeg"
-    raise DocumentError(f"The image {path} is not a PNG or JPEG file.")
+        mime = "image/png"
+    elif data.startswith(b"\xff\xd8\xff"):
+        mime = "image/jpeg"
+    else:
+        raise DocumentError(f"The image {path} is not a PNG or JPEG file.")
+    _decodes(path, data)
+    return data, mime
+
+
+#: Pixels an embedded picture may have (a 20 MB file can claim billions).
+MAX_IMAGE_PIXELS = 50_000_000
+
+
+def _decodes(path: Path, data: bytes) -> None:
+    """Raise :class:`DocumentError` unless ``data`` is a whole picture of a sane size
+    (a file that only starts like a PNG would break the document's reader, or its
+    writer). Without Pillow, the header check above is all there is."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:
+        return
+    try:
+        with Image.open(io.BytesIO(data)) as probe:
+            width, height = probe.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise DocumentError(f"The image {path} is {width:,} × {height:,} pixels, "
+                                    f"more than a document can hold "
+                                    f"({MAX_IMAGE_PIXELS:,} pixels). Make it smaller.")
+            probe.load()  # a cut-off or damaged file fails here, not in the reader
+    except DocumentError:
+        raise
+    except Image.DecompressionBombError:
+        raise DocumentError(f"The image {path} claims more pixels than a document can hold "
+                            f"({MAX_IMAGE_PIXELS:,}). Make it smaller.") from None
+    except UnidentifiedImageError:
+        raise DocumentError(f"The image {path} is damaged and cannot be shown.") from None
+    except Exception as exc:  # Pillow raises many kinds for a broken picture
+        raise DocumentError(f"The image {path} is damaged and cannot be shown "
+                            f"({exc}).") from None
 
 
 def picture(block: Mapping[str, Any]) -> tuple[bytes, str]:

@@ -61,6 +61,18 @@ def missing_glyphs(path: Path, text: str) -> str:
     return "".join(c for c in wanted if ord(c) not in cmap)
 
 
+def _refuse_missing(path: Path, text: str) -> None:
+    """Raise :class:`ChartError` naming the characters of ``text`` the chosen font has
+    no glyph for (the picture would show empty boxes)."""
+    missing = "".join(c for c in missing_glyphs(path, text) if c.isprintable())
+    if missing:
+        shown = " ".join(f"{c} (U+{ord(c):04X})" for c in missing[:12])
+        more = f" and {len(missing) - 12} more" if len(missing) > 12 else ""
+        raise ChartError(f"The chart cannot show some of its characters: {shown}{more}. No "
+                         "font on this computer has them, and the picture would show empty "
+                         "boxes. Leave them out of the title, labels and series names.")
+
+
 def _covers(path: Path, text: str) -> bool:
     """Whether the font file has a glyph for every character of ``text``."""
     return not missing_glyphs(path, text)
@@ -230,12 +242,16 @@ def chart_png(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = No
 
 def chart_svg(block: Mapping[str, Any], font_pair: tuple[Path, Path] | None = None) -> bytes:
     """The chart as an SVG document (UTF-8): the same layout as :func:`chart_png`
-    (measured with the same fonts), with real text, one element per bar, line, dot
+    (measured with the same fonts), its text as the glyphs' outlines (labelled with
+    the words), one element per bar, line, dot
     or slice. Raises :class:`ChartError` for values it cannot draw."""
     from openworker_qt.deliverables.svg_canvas import SvgCanvas
 
     canvas = SvgCanvas(WIDTH, HEIGHT, _SCALE)
-    _draw_chart(block, canvas, font_pair)
+    try:
+        _draw_chart(block, canvas, font_pair)
+    finally:
+        canvas.close()
     return canvas.document(str(block.get("title") or ""))
 
 
@@ -251,7 +267,11 @@ def _draw_chart(block: Mapping[str, Any], draw: Any,
         raise ChartError("The chart's values must be finite numbers (no NaN or infinity).")
     kind = str(block.get("kind", "bar"))
     title = str(block.get("title") or "")
-    fonts = _Fonts(pick_fonts(title + "".join(labels) + "".join(names), font_pair))
+    words = title + "".join(labels) + "".join(names)
+    chosen = pick_fonts(words, font_pair)
+    if chosen is not None:
+        _refuse_missing(chosen[0], words)
+    fonts = _Fonts(chosen)
     s = _SCALE
 
     def measure(text: str, font: Any) -> float:

@@ -26,8 +26,10 @@ from openworker_qt.deliverables.base import (
     picture,
 )
 from openworker_qt.deliverables.inline import plain, runs
+from openworker_qt.deliverables.theme import OFFICE_FONT
 
 _MONO = "Consolas"
+_CELL_PAD = 40  # twentieths of a point above and below a table cell's text (2 pt)
 
 
 def docx(title: str, blocks: list[dict[str, Any]], *, author: str = "",
@@ -45,6 +47,7 @@ def docx(title: str, blocks: list[dict[str, Any]], *, author: str = "",
     text_width = section.page_width - section.left_margin - section.right_margin
     asked = options or Options(author=author)
     _properties(doc, title, asked.author, blocks)
+    _typeface(doc)
     said = front_matter.words(doc.core_properties.language or "")
     _furniture(doc, title, said)
     if asked.cover:
@@ -91,6 +94,41 @@ def _properties(doc: Any, title: str, author: str, blocks: list[dict[str, Any]])
     words = [title] + [str(b.get("text", "")) for b in blocks] + [
         str(i) for b in blocks for i in b.get("items") or []]
     props.language = language("\n".join(words))
+
+
+def _typeface(doc: Any) -> None:
+    """Every style's Latin text in the theme's office typeface (theme.OFFICE_FONT, as the
+    deck names it), not the template's theme fonts: its body face is a serif (Cambria)
+    beside sans headings (Calibri), and on a machine without either both are
+    substituted. East Asian text keeps the reader's own CJK face."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    root = doc.styles.element
+    defaults = root.find(qn("w:docDefaults"))
+    if defaults is None:
+        defaults = OxmlElement("w:docDefaults")
+        root.insert(0, defaults)
+    holder = defaults.find(qn("w:rPrDefault"))
+    if holder is None:
+        holder = OxmlElement("w:rPrDefault")
+        defaults.insert(0, holder)
+    rpr = holder.find(qn("w:rPr"))
+    if rpr is None:
+        rpr = OxmlElement("w:rPr")
+        holder.append(rpr)
+    default = rpr.find(qn("w:rFonts"))
+    if default is None:
+        default = OxmlElement("w:rFonts")
+        rpr.insert(0, default)
+    themed = ("w:asciiTheme", "w:hAnsiTheme", "w:cstheme")
+    for fonts in root.iter(qn("w:rFonts")):  # the defaults, every style's, table parts'
+        if fonts is not default and not any(fonts.get(qn(a)) for a in themed):
+            continue  # a style naming its own face (a monospace one) keeps it
+        for attr in themed:
+            fonts.attrib.pop(qn(attr), None)
+        for attr in ("w:ascii", "w:hAnsi", "w:cs"):
+            fonts.set(qn(attr), OFFICE_FONT)
 
 
 def _furniture(doc: Any, title: str, said: dict[str, str]) -> None:
@@ -205,6 +243,18 @@ def _table(doc: Any, b: dict[str, Any], text_width: int) -> None:
     table = doc.add_table(rows=1, cols=len(columns))
     table.style = "Table Grid"
     table.autofit = False
+    margins = OxmlElement("w:tblCellMar")  # room above and below the text of each row
+    for side in ("top", "bottom"):
+        margin = OxmlElement(f"w:{side}")
+        margin.set(qn("w:w"), str(_CELL_PAD))
+        margin.set(qn("w:type"), "dxa")
+        margins.append(margin)
+    properties = table._tbl.tblPr
+    look = properties.find(qn("w:tblLook"))  # the schema's order: the margins before it
+    if look is not None:
+        look.addprevious(margins)
+    else:
+        properties.append(margins)
     header = table.rows[0]
     trpr = header._tr.get_or_add_trPr()
     repeat = OxmlElement("w:tblHeader")  # repeated at the top of each page

@@ -1,6 +1,7 @@
 """The text of a deliverable, read back for copying and for comparing two versions (no Qt).
 
-Markdown, HTML, CSV and SVG are their own text; a DOCX its paragraphs and table rows
+Markdown, HTML and CSV are their own text; an SVG chart the words it shows (its title and
+each label, one a line: its text is drawn as outlines), another SVG its source; a DOCX its paragraphs and table rows
 (cells joined by a tab), in document order; a workbook each sheet's rows (tab-separated,
 formulas as written); a deck each slide's text; a PDF its extracted text. Pictures have
 none (None). Bounded: at most :data:`MAX_CHARS` characters.
@@ -18,10 +19,33 @@ TEXT_SUFFIXES = {".md", ".markdown", ".html", ".htm", ".csv", ".svg", ".txt", ".
 def text_of(path: Path) -> str | None:
     """The file's text (see module docstring); None for a kind without text."""
     suffix = path.suffix.lower()
+    if suffix == ".svg":
+        source = path.read_text(encoding="utf-8", errors="replace")
+        return (_svg_words(source) or source)[:MAX_CHARS]
     if suffix in TEXT_SUFFIXES:
         return path.read_text(encoding="utf-8", errors="replace")[:MAX_CHARS]
     reader = {".docx": _docx, ".xlsx": _xlsx, ".pptx": _pptx, ".pdf": _pdf}.get(suffix)
     return None if reader is None else reader(path)[:MAX_CHARS]
+
+
+def _svg_words(source: str) -> str:
+    """The words an SVG shows: its title, each text's label or text ("" for none, or
+    for a file that is not XML)."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        root = etree.fromstring(source.encode("utf-8"), parser)
+    except etree.XMLSyntaxError:
+        return ""
+    words: list[str] = []
+    for element in root.iter():
+        tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+        if tag in ("title", "text") and element.text:
+            words.append(element.text)
+        elif tag == "path" and element.get("aria-label"):
+            words.append(str(element.get("aria-label")))
+    return "\n".join(words)
 
 
 def docx_blocks(document: Any) -> list[Any]:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from openworker_qt.deliverables import charts
+from openworker_qt.deliverables.base import MAX_IMAGE_PIXELS
 from openworker_qt.domain.documents import SLIDE_LAYOUTS
 
 MAX_SLIDES = 100
@@ -210,7 +211,13 @@ def image_data(path_text: str) -> tuple[bytes, tuple[int, int]]:
     try:
         with Image.open(io.BytesIO(data)) as probe:
             size = probe.size
+            if size[0] * size[1] > MAX_IMAGE_PIXELS:
+                raise SlideError(f"The image {path} is {size[0]:,} × {size[1]:,} pixels, "
+                                 f"more than a slide can hold ({MAX_IMAGE_PIXELS:,} "
+                                 "pixels). Make it smaller.")
             probe.load()  # a cut-off or damaged file fails here, not in the reader
+    except SlideError:
+        raise
     except Exception as exc:  # Pillow raises many kinds for a broken picture
         raise SlideError(f"The image {path} is damaged and cannot be shown ({exc}).") from None
     return data, size

@@ -3,8 +3,11 @@
 Every kind the deliverables tool writes is shown inside the app: Markdown and HTML
 rendered (the model's HTML sandboxed: a text browser runs no scripts and loads nothing,
 from the network or from disk; "Open in browser" hands the page to the system), PDF
-pages, a deck's slides as pictures, a DOCX as an outline of its text, tables and
-pictures, workbooks and CSV as grids (a formula shown as its value, the formula on
+pages, a DOCX's pages and a deck's slides as LibreOffice prints them when it is
+installed (deliverables/office_pdf.py: converted headless in the worker, killed when the
+window closes, kept in the cache), else a DOCX as an outline of its text, tables and
+pictures and a deck's slides drawn from their shapes, the status line saying which and
+why; workbooks and CSV as grids (a formula shown as its value, the formula on
 hover), images. Copy the contents, copy the path, reveal the file in its folder, open it
 with the default app. The file is read and drawn in a worker (viewer_content.py); until
 then the window shows a placeholder, so a long PDF never stalls the loop.
@@ -54,6 +57,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.deliverables import office_pdf
 from openworker_qt.deliverables import versions as kept
 from openworker_qt.ui.viewer_content import Content, Sheet, load
 
@@ -131,6 +135,8 @@ class DeliverableViewer(QWidget):
         self._generation = 0
         self._task: asyncio.Future[None] | None = None
         self._pixmaps: list[QPixmap] = []
+        #: LibreOffice's conversions for this window (killed when it closes)
+        self.office = office_pdf.Converter()
         self.setWindowTitle(self.main.name)
         self.resize(980, 760)
         self._build()
@@ -315,7 +321,7 @@ class DeliverableViewer(QWidget):
         return self.state != "loading" and (self._task is None or self._task.done())
 
     async def _load(self, path: str, generation: int) -> None:
-        content = await asyncio.to_thread(_load_with_text, path)
+        content = await asyncio.to_thread(_load_with_text, path, self.office)
         if generation != self._generation:
             return
         self.content = content
@@ -345,6 +351,8 @@ class DeliverableViewer(QWidget):
         elif content.kind == "pages":
             self._show_pages(content)
         self.copy_button.setEnabled(content.kind != "error")
+        if content.note:
+            self.status.setText(" · ".join(t for t in (self.status.text(), content.note) if t))
         if content.kind in {"markdown", "html", "document"}:
             fit_images(self.browser)
 
@@ -408,6 +416,7 @@ class DeliverableViewer(QWidget):
         if _open.get(str(self.main)) is self:
             del _open[str(self.main)]
         self._generation += 1  # a load still running is dropped
+        self.office.cancel()  # and a conversion running is killed
         super().closeEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -499,10 +508,11 @@ def fit_images(browser: QTextBrowser) -> None:
         block = block.next()
 
 
-def _load_with_text(path: str) -> Content:
-    """:func:`load`, and for pages of a PDF or deck their text too (for copying)."""
-    content = load(path)
-    if content.kind == "pages" and Path(path).suffix.lower() in {".pdf", ".pptx"}:
+def _load_with_text(path: str, office: office_pdf.Converter | None = None) -> Content:
+    """:func:`load`, and for pages of a PDF, deck or document their text too (for
+    copying)."""
+    content = load(path, office)
+    if content.kind == "pages" and Path(path).suffix.lower() in {".pdf", ".pptx", ".docx"}:
         from openworker_qt.deliverables.plain_text import text_of
 
         try:

@@ -2,7 +2,10 @@
 its kind and size, and "Open ›".
 
 A successful ``write_file`` or ``create_deliverable`` call's card gets one (the
-result's display names the path and the bytes written). The transcript's delegate
+result's display names the path and the bytes written). A deliverable the model revised
+names the version that call wrote ("v2"; a first version has no badge), and the chip
+opens that version — the file as the call left it, in the deliverable viewer — unless it
+is still the current file (deliverables/versions.py keeps every version). The transcript's delegate
 paints it in the card's row (:func:`paint`, at :func:`chip_rect`), so a session of
 many files costs no widgets; the view turns a click on it into
 :func:`open_file` — the deliverables panel's preview for what it can show, the
@@ -55,10 +58,23 @@ class ProducedFile:
     title: str
     kind: str
     size: str
+    #: the version the call wrote (0: not versioned) and the kept copy of it
+    version: int = 0
+    version_path: str = ""
 
     @property
     def name(self) -> str:
         return Path(self.path).name
+
+    @property
+    def opens(self) -> str:
+        """What a click opens: the version the call wrote, when it is kept."""
+        return self.version_path or self.path
+
+    @property
+    def badge(self) -> str:
+        """"v2" for a revision; nothing for a first version or an unversioned file."""
+        return _t("v{n}").format(n=self.version) if self.version > 1 else ""
 
 
 def kind_of(path: str) -> str:
@@ -99,8 +115,12 @@ def produced_file(item: TranscriptItem) -> ProducedFile | None:
     size = item.display.get("bytes")
     title = item.arguments.get("title") if item.name == "create_deliverable" else None
     name = Path(path).name
+    version = item.display.get("version")
+    kept = item.display.get("version_path")
     return ProducedFile(path, str(title).strip() if title and str(title).strip() else name,
-                        kind_of(path), size_text(size) if isinstance(size, int) else "")
+                        kind_of(path), size_text(size) if isinstance(size, int) else "",
+                        version if isinstance(version, int) else 0,
+                        kept if isinstance(kept, str) else "")
 
 
 def _fonts(base: QFont) -> tuple[QFont, QFont]:
@@ -120,8 +140,11 @@ def extra_height(item: TranscriptItem, base: QFont) -> int:
     return height(base) + design.SPACE["s"] if produced_file(item) is not None else 0
 
 
-def _second_line(f: ProducedFile) -> str:
-    parts = [f.name] if f.name != f.title else []
+def second_line(f: ProducedFile) -> str:
+    """The chip's second line: the version badge, the file's name (when the title is
+    not it), its kind and size."""
+    parts = [f.badge] if f.badge else []
+    parts += [f.name] if f.name != f.title else []
     parts += [p for p in (f.kind, f.size) if p]
     return " · ".join(parts)
 
@@ -130,7 +153,7 @@ def chip_rect(f: ProducedFile, rect: QRect, base: QFont) -> QRect:
     """Where the chip sits in a row whose content is ``rect``: at its bottom left."""
     title, small = _fonts(base)
     text = max(QFontMetrics(title).horizontalAdvance(f.title),
-               QFontMetrics(small).horizontalAdvance(_second_line(f)))
+               QFontMetrics(small).horizontalAdvance(second_line(f)))
     open_w = QFontMetrics(small).horizontalAdvance(open_label()) + 2 * PAD
     width = min(rect.width(), MAX_WIDTH, PAD + ICON_BOX + PAD + text + open_w + PAD)
     h = height(base)
@@ -167,7 +190,7 @@ def paint(painter: QPainter, f: ProducedFile, box: QRect, base: QFont, colours: 
     painter.setPen(colours.q("muted"))
     second = QRect(x, box.top() + PAD + line, text_w, QFontMetrics(small).lineSpacing())
     painter.drawText(second, flags, QFontMetrics(small).elidedText(
-        _second_line(f), Qt.TextElideMode.ElideMiddle, text_w))
+        second_line(f), Qt.TextElideMode.ElideMiddle, text_w))
     painter.setPen(colours.q("link"))
     painter.drawText(QRect(box.right() - PAD - open_w, box.top(), open_w, box.height()),
                      Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, open_label())
@@ -183,7 +206,22 @@ class Lister(Protocol):
 
 def open_file(path: str, panel: Lister, dock: QDockWidget) -> None:
     """Open ``path``: in the deliverables panel (which lists and selects it) when it
-    previews the kind, else with the desktop's application."""
+    previews the kind, else with the desktop's application. A kept version of a
+    deliverable (``outputs/.versions/report.docx/v1.docx``) opens in the deliverable
+    viewer on that version; the version the file holds now, as the file itself."""
+    from openworker_qt.deliverables import versions
+
+    shown = Path(path)
+    main = versions.main_file(shown)
+    if main != shown:
+        current = versions.version_of(main)
+        if not shown.is_file() or (current is not None and current.path == shown):
+            path = str(main)  # the current one (or one no longer kept): the file itself
+        else:
+            from openworker_qt.ui.deliverable_viewer import open_viewer
+
+            open_viewer(shown, dock.window())
+            return
     if Path(path).suffix.lower() in PREVIEWED:
         panel.add_path(path)
         dock.show()
@@ -206,12 +244,14 @@ def copy_path(path: str) -> None:
         clipboard.setMimeData(data)
 
 
-def menu(parent: QWidget, path: str, opened: Callable[[str], None], at: QPoint) -> QMenu:
-    """The chip's right-click menu, shown at ``at`` (global); ``opened(path)`` opens it."""
+def menu(parent: QWidget, path: str, opened: Callable[[str], None], at: QPoint,
+         opens: str = "") -> QMenu:
+    """The chip's right-click menu, shown at ``at`` (global); Open calls
+    ``opened(opens or path)`` (``opens``: the version the call wrote)."""
     m = QMenu(parent)
     m.setObjectName("fileChipMenu")
     m.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    m.addAction(_t("Open"), lambda: opened(path))
+    m.addAction(_t("Open"), lambda: opened(opens or path))
     m.addAction(_t("Show in folder"), lambda: reveal(path))
     m.addAction(_t("Copy path"), lambda: copy_path(path))
     m.popup(at)
@@ -230,4 +270,4 @@ def chip_menu(view: QListView, delegate: ChipPainter, event: QContextMenuEvent,
     if chip is None or (not keyboard and not chip[1].contains(event.pos())):
         return None
     at = chip[1].center() if keyboard else event.pos()
-    return menu(view, chip[0].path, opened, view.viewport().mapToGlobal(at))
+    return menu(view, chip[0].path, opened, view.viewport().mapToGlobal(at), chip[0].opens)

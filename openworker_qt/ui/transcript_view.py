@@ -565,7 +565,7 @@ class TranscriptView(QListView):
         self._note_last_messages()
         chip = self.delegate.chip_at(item, rect)
         if chip is not None and chip[1].contains(pos):
-            return "open-file", chip[0].path
+            return "open-file", chip[0].opens
         action = self.delegate.action_at(item, rect, pos)
         if action:
             return action, str(index.row())

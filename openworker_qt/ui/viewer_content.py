@@ -3,7 +3,9 @@
 :func:`load` returns a :class:`Content`: Markdown, HTML or text to render; a DOCX as a
 faithful outline (headings, paragraphs with their bold, italic, code and links, lists,
 tables and pictures, in document order); workbook sheets (cached values shown, formulas
-kept for tooltips); PDF pages and deck slides as pictures (deliverables/pages.py); an
+kept for tooltips); PDF pages and deck slides as pictures (deliverables/pages.py); a
+DOCX or deck as the pages LibreOffice makes of it, when a converter is given and can
+(deliverables/office_pdf.py; else the outline or the drawn slides, with a note); an
 image; or an error sentence. Only QImage is made here (QPixmap belongs to the GUI thread).
 """
 
@@ -18,6 +20,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QImage
+
+from openworker_qt.deliverables import office_pdf
 
 MAX_ROWS = 500  # rows of a sheet shown
 MAX_COLUMNS = 60
@@ -49,6 +53,9 @@ class Content:
     total: int = 0
     #: resources a ``document``'s HTML names: ``docx-image:N`` → the picture
     images: dict[str, QImage] = field(default_factory=dict)
+    #: a sentence for the status line: how the pages were made (an outline instead of
+    #: LibreOffice's pages, and why)
+    note: str = ""
 
 
 def qimage(picture: Any) -> QImage:
@@ -88,16 +95,50 @@ def formatted(value: Any, fmt: str) -> str:
     return f"{prefix}{text}{'%' if '%' in body else ''}{suffix}"
 
 
-def load(path_text: str) -> Content:
-    """Everything the viewer shows of the file (worker thread)."""
+def load(path_text: str, office: office_pdf.Converter | None = None) -> Content:
+    """Everything the viewer shows of the file (worker thread). With ``office``, a DOCX
+    or PPTX is shown as the pages LibreOffice makes of it when it can."""
     path = Path(path_text)
     if not path.is_file():
         return Content("error", _t("This file is no longer there."))
     suffix = path.suffix.lower()
     try:
+        if office is not None and suffix in office_pdf.SUFFIXES:
+            return _office(path, office)
         return _READERS.get(suffix, _text)(path)
     except Exception as exc:
         return Content("error", _t("This file could not be read: {error}").format(error=exc))
+
+
+def _office(path: Path, office: office_pdf.Converter) -> Content:
+    """The file's true pages from LibreOffice; else the outline (a DOCX) or the slides
+    drawn from their shapes (a deck), with a note saying so and why."""
+    from openworker_qt.deliverables import pages
+
+    deck = path.suffix.lower() == ".pptx"
+    if not office.available:
+        shown = (_t("Slides drawn from their shapes (line breaks may differ). Install "
+                    "LibreOffice to see the real slides.") if deck else
+                 _t("An outline of the text and pictures. Install LibreOffice to see the "
+                    "real pages."))
+        return _with_note(_READERS[path.suffix.lower()](path), shown)
+    try:
+        pdf = office.pdf_for(path)
+        drawn = pages.pdf_pages(pdf)
+    except (office_pdf.ConversionError, ValueError) as exc:
+        timed_out = getattr(exc, "timed_out", False)
+        why = (_t("LibreOffice did not finish in time") if timed_out else
+               _t("LibreOffice could not convert the file"))
+        shown = (_t("{why}, so the slides are drawn from their shapes (line breaks may "
+                    "differ).") if deck else
+                 _t("{why}, so this is an outline of the text and pictures."))
+        return _with_note(_READERS[path.suffix.lower()](path), shown.format(why=why))
+    return Content("pages", pages=[qimage(p) for p in drawn], total=pages.page_count(pdf))
+
+
+def _with_note(content: Content, note: str) -> Content:
+    content.note = note
+    return content
 
 
 def _text(path: Path) -> Content:

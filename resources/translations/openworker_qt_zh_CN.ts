@@ -8717,6 +8717,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>FileChip</name>
         <message>
+            <source>v{n}</source>
+            <translation>第 {n} 版</translation>
+        </message>
+        <message>
             <source>Markdown document</source>
             <translation>Markdown 文档</translation>
         </message>
@@ -8822,6 +8826,30 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>DeliverableViewer</name>
+        <message>
+            <source>Slides drawn from their shapes (line breaks may differ). Install LibreOffice to see the real slides.</source>
+            <translation>幻灯片按其中的形状绘制（换行可能不同）。安装 LibreOffice 即可看到真实的幻灯片。</translation>
+        </message>
+        <message>
+            <source>An outline of the text and pictures. Install LibreOffice to see the real pages.</source>
+            <translation>这是文字和图片的概要。安装 LibreOffice 即可看到真实的页面。</translation>
+        </message>
+        <message>
+            <source>LibreOffice did not finish in time</source>
+            <translation>LibreOffice 未能及时完成</translation>
+        </message>
+        <message>
+            <source>LibreOffice could not convert the file</source>
+            <translation>LibreOffice 无法转换此文件</translation>
+        </message>
+        <message>
+            <source>{why}, so the slides are drawn from their shapes (line breaks may differ).</source>
+            <translation>{why}，因此幻灯片按其中的形状绘制（换行可能不同）。</translation>
+        </message>
+        <message>
+            <source>{why}, so this is an outline of the text and pictures.</source>
+            <translation>{why}，因此这里显示的是文字和图片的概要。</translation>
+        </message>
         <message>
             <source>This PDF could not be read.</source>
             <translation>无法读取此 PDF。</translation>

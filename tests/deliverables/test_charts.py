@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from openworker_qt.deliverables import charts, documents
+from openworker_qt.deliverables import charts, documents, svg_canvas
 
 BLUE, ORANGE = charts._rgb(charts.PALETTE[0]), charts._rgb(charts.PALETTE[1])
 
@@ -154,7 +154,7 @@ def test_an_svg_shows_the_same_chart_as_the_png() -> None:
                         {"name": "2026", "values": [80, 60, 30]}]}
     root = etree.fromstring(charts.chart_svg(block, documents.unicode_font()))
     assert root.tag == f"{SVG}svg" and root.get("width") == str(charts.WIDTH)
-    words = [t.text for t in root.iter(f"{SVG}text")]
+    words = words_of(root)
     assert {"Seats", "2025", "2026", "A", "B", "C"} <= set(words)
     assert root.find(f"{SVG}title").text == "Seats"
     bars = {colour: [float(r.get("height")) for r in root.iter(f"{SVG}rect")
@@ -165,9 +165,61 @@ def test_an_svg_shows_the_same_chart_as_the_png() -> None:
     first = bars[charts.PALETTE[0]]
     assert first[0] / first[1] == pytest.approx(2, rel=0.02)
     assert bars[charts.PALETTE[1]][0] / first[0] == pytest.approx(0.8, rel=0.02)
-    bold = [t for t in root.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
-    assert [t.text for t in bold] == ["Seats"]
-    assert "DejaVu Sans" in bold[0].get("font-family")
+    # the text is the glyphs' outlines: no font is named, none is needed to show it
+    assert not list(root.iter(f"{SVG}text"))
+    assert not [e for e in root.iter() if e.get("font-family")]
+    title = [p for p in root.iter(f"{SVG}path") if p.get("aria-label") == "Seats"]
+    assert len(title) == 1 and title[0].get("d").startswith("M")
+
+
+def words_of(root: Any) -> list[str]:
+    """The words an SVG chart shows (each text's outlines carry them as a label)."""
+    return ([p.get("aria-label") for p in root.iter(f"{SVG}path") if p.get("class") == "text"]
+            + [t.text for t in root.iter(f"{SVG}text")])  # Pillow's built-in font: text
+
+
+def ink(image: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(image.convert("L")) < 128
+
+
+def test_an_svg_draws_the_same_pixels_as_the_png_without_its_fonts(qapp) -> None:
+    """Rasterised by Qt's SVG renderer (which, with no text elements, uses no font of
+    the machine), the SVG covers what Pillow drew in the PNG: Latin and Chinese."""
+    from PySide6.QtCore import QByteArray
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    block = {"kind": "bar", "title": "Seats 席位 by quarter", "labels": ["Q1", "第二季度", "Q3"],
+             "series": [{"name": "2025", "values": [1200, 2400.5, 3000]}]}
+    svg = charts.chart_svg(block, documents.unicode_font())
+    assert b"<text" not in svg and b"font-family" not in svg
+    image = QImage(charts.WIDTH, charts.HEIGHT, QImage.Format.Format_RGB888)
+    image.fill(0xFFFFFF)
+    painter = QPainter(image)
+    QSvgRenderer(QByteArray(svg)).render(painter)
+    painter.end()
+    drawn = Image.frombytes("RGB", (image.width(), image.height()),
+                            bytes(image.constBits())[:image.sizeInBytes()], "raw", "RGB",
+                            image.bytesPerLine())
+    png = Image.open(io.BytesIO(charts.chart_png(block, documents.unicode_font())))
+    a, b = ink(png), ink(drawn)
+    assert a.shape == b.shape
+    assert (a & b).sum() / (a | b).sum() > 0.97  # the same marks and words, in place
+    top = slice(0, 80)  # the title's band: the words themselves agree
+    assert (a[top] & b[top]).sum() / (a[top] | b[top]).sum() > 0.8
+
+
+def test_an_svg_drawn_with_the_built_in_font_names_generic_families() -> None:
+    from lxml import etree
+
+    root = etree.fromstring(charts.chart_svg({"kind": "bar", "title": "Seats",
+                                              "labels": ["a"], "series": [{"values": [1]}]}))
+    texts = list(root.iter(f"{SVG}text"))
+    assert "Seats" in [t.text for t in texts]
+    assert {t.get("font-family") for t in texts} == {svg_canvas.GENERIC_FAMILIES}
+    assert svg_canvas.GENERIC_FAMILIES.endswith(", sans-serif")
 
 
 def test_an_svg_pie_has_a_slice_per_label_and_a_line_a_polyline() -> None:
@@ -177,7 +229,7 @@ def test_an_svg_pie_has_a_slice_per_label_and_a_line_a_polyline() -> None:
                                              "series": [{"values": [1, 1, 2]}]}))
     slices = [e for e in pie.iter() if e.get("class") == "slice"]
     assert [e.get("fill") for e in slices] == list(charts.PALETTE[:3])
-    assert "50%" in [t.text for t in pie.iter(f"{SVG}text")]
+    assert "50%" in words_of(pie)
     whole = etree.fromstring(charts.chart_svg({"kind": "pie", "labels": ["only"],
                                                "series": [{"values": [3]}]}))
     assert [e.tag for e in whole.iter() if e.get("class") == "slice"] == [f"{SVG}circle"]
@@ -191,8 +243,9 @@ def test_text_in_an_svg_is_escaped() -> None:
     from lxml import etree
 
     root = etree.fromstring(charts.chart_svg({"kind": "bar", "title": "R&D <costs>\x07",
-                                              "labels": ["a&b"], "series": [{"values": [1]}]}))
-    assert "R&D <costs>" in [t.text for t in root.iter(f"{SVG}text")]  # the bell dropped
+                                              "labels": ["a&b"], "series": [{"values": [1]}]},
+                                             documents.unicode_font()))
+    assert "R&D <costs>" in words_of(root)  # the bell dropped
     assert root.find(f"{SVG}title").text == "R&D <costs>"
 
 

@@ -247,3 +247,32 @@ def test_html_inline_markdown_is_real_markup_and_only_web_links() -> None:
     assert "<code>code()</code>" in page and '<a href="https://example.com/x">site</a>' in page
     assert 'href="javascript' not in page and "&lt;b&gt;raw&lt;/b&gt;" in page
     assert "<th><strong>H</strong></th>" in page and "<td><code>c</code></td>" in page
+
+
+def test_a_docx_sets_its_text_and_headings_in_one_office_typeface() -> None:
+    """Not the template's theme fonts (a Cambria body under Calibri headings, both
+    substituted where they are missing): the typeface the deck names, everywhere."""
+    import zipfile
+
+    from lxml import etree
+
+    from openworker_qt.deliverables import theme
+
+    data = documents.render("docx", "Brief", documents.validate("docx", [
+        {"type": "heading", "text": "Revenue", "level": 1},
+        {"type": "paragraph", "text": "Body text."},
+        {"type": "table", "columns": ["Client", "Seats"], "rows": [["Acme", 12]]}])).data
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        styles = etree.fromstring(z.read("word/styles.xml"))
+        body = etree.fromstring(z.read("word/document.xml"))
+    w = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+    default = styles.find(f"{w}docDefaults/{w}rPrDefault/{w}rPr/{w}rFonts")
+    assert default is not None and default.get(f"{w}ascii") == theme.OFFICE_FONT
+    for fonts in styles.iter(f"{w}rFonts"):
+        assert fonts.get(f"{w}asciiTheme") is None and fonts.get(f"{w}hAnsiTheme") is None
+        assert fonts.get(f"{w}ascii") in (theme.OFFICE_FONT, "Consolas", "Courier", None)
+    table = body.find(f".//{w}tbl/{w}tblPr")
+    tags = [child.tag.removeprefix(w) for child in table]
+    assert tags.index("tblCellMar") < tags.index("tblLook")  # the schema's order
+    pad = table.find(f"{w}tblCellMar/{w}top")
+    assert pad.get(f"{w}w") == "40" and pad.get(f"{w}type") == "dxa"

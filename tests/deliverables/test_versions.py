@@ -120,3 +120,12 @@ async def test_the_text_of_every_kind_for_comparing(tmp_path: Path) -> None:
     assert text_of(out / "b.xlsx").splitlines()[:3] == ["# Sheet1", "Team\tSeats", "Sales\t12"]
     assert text_of(out / "b.pptx").splitlines() == ["# 1", "Points", "Signed", "Say hi"]
     assert text_of(tmp_path / "x.png") is None
+    chart = {"type": "chart", "kind": "bar", "title": "Seats", "labels": ["Q1", "Q2"],
+             "series": [{"name": "2026", "values": [3, 4]}]}
+    await write(ctx, "outputs/c.svg", "svg", [chart])
+    words = text_of(out / "c.svg").splitlines()  # the words shown, not the outlines
+    assert words[0] == "Seats" and {"Q1", "Q2", "2026"} <= set(words)
+    assert not any(w.startswith("<") or "M" in w for w in words)
+    (out / "hand.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><circle r="2"/></svg>',
+                                  encoding="utf-8")
+    assert text_of(out / "hand.svg").startswith("<svg")  # no words: its source

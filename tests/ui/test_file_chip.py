@@ -162,3 +162,52 @@ def test_the_first_deliverable_of_a_session_brings_its_panel_up(qloop, make_desk
     run(qloop, lambda: turn("And the notes"))
     assert not window.artifacts_dock.isVisible()
     assert [Path(p).name for p in window.artifacts.paths()] == ["brief.md", "notes.md"]
+
+
+def test_a_revised_deliverable_names_and_opens_the_version_each_call_wrote(
+        qloop, make_desktop) -> None:
+    from openworker_qt.ui.deliverable_viewer import open_viewers
+
+    def brief(text: str) -> dict[str, Any]:
+        return {"path": "outputs/brief.md", "format": "md", "title": "Renewal brief",
+                "content": [{"type": "paragraph", "text": text}]}
+
+    turns = [{"tool_calls": [{"id": "d1", "name": "create_deliverable",
+                              "arguments": brief("Twelve seats.")}]},
+             {"text": "Written."},
+             {"tool_calls": [{"id": "d2", "name": "create_deliverable",
+                              "arguments": brief("Fifteen seats.")}]},
+             {"text": "Revised."}]
+    desktop = make_desktop(turns)
+    window = desktop.window
+    window.resize(1100, 800)
+    window.composer.mode.setCurrentText("auto")
+
+    async def turn(text: str) -> None:
+        window.submit_message(text)
+        await until(lambda: window.session_id and not desktop.manager.is_running(window.session_id),
+                    what="turn end")
+
+    run(qloop, lambda: turn("Write the brief"))
+    run(qloop, lambda: turn("Make it fifteen"))
+    first, second = (file_chip.produced_file(window.transcript.item(window.transcript.tool_row(c)))
+                     for c in ("d1", "d2"))
+    assert first is not None and second is not None
+    assert (first.version, first.badge, second.version, second.badge) == (1, "", 2, "v2")
+    assert file_chip.second_line(second).startswith("v2 · ")
+    assert not file_chip.second_line(first).startswith("v")
+    assert Path(first.opens).name == "v1.md" and Path(first.opens).parent.name == "brief.md"
+    assert Path(first.opens).read_text(encoding="utf-8").endswith("Twelve seats.\n")
+    # the first call's chip opens what it wrote, in the viewer, not the current file
+    at = _chip_centre(window, "d1")
+    act(qloop, lambda: QTest.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=at))
+    viewers = open_viewers()
+    assert [v.shown for v in viewers] == [first.opens]
+    wait_for(qloop, viewers[0].loaded, what="the first version")
+    assert viewers[0].browser.toPlainText().endswith("Twelve seats.")
+    assert viewers[0].version_box.currentText().startswith("Version 1 ·")
+    act(qloop, viewers[0].close)
+    # the second call's is the current file: the panel shows the file itself
+    at = _chip_centre(window, "d2")
+    act(qloop, lambda: QTest.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=at))
+    assert window.artifacts.selected_path() == second.path and not open_viewers()
