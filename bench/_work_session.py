@@ -31,7 +31,10 @@ def answer_chunks(turn: int) -> list[str]:
     return [text[i:i + 12] for i in range(0, len(text), 12)]
 
 
-def script(turns: int, delay: float) -> list[dict[str, Any]]:
+def script(turns: int, delay: float) -> dict[str, Any]:
+    """Each turn: a call that reads and writes, then the answer; the working notes the
+    engine asks for when the session outgrows the model's window come from their own
+    turns (a long session compacts, as a real one does)."""
     out: list[dict[str, Any]] = []
     for t in range(turns):
         out.append({"tool_calls": [
@@ -40,7 +43,9 @@ def script(turns: int, delay: float) -> list[dict[str, Any]]:
                                                  "content": f"# Brief {t}\n\nFigures and next steps.\n"}},
         ]})
         out.append({"chunks": answer_chunks(t), "delay": delay})
-    return out
+    notes = [{"text": "Notes: the user works on a brief from notes/*.txt; written to out/.",
+              "repeat": True}]
+    return {"turns": out, "by_system": {"You write the working notes": notes}}
 
 
 def work_child(args: argparse.Namespace) -> int:

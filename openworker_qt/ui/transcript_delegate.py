@@ -454,7 +454,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def forget(self, item: TranscriptItem) -> None:
         """Drop what is cached for ``item`` (the view's warm-up samples)."""
-        self.rendering.forget(item.uid)
+        self.rendering.drop(item.uid)
         for key in [k for k in self._docs if k[0] == item.uid]:
             del self._docs[key]
         for hkey in [k for k in self._heights if k[0] == item.uid]:

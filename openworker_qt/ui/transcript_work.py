@@ -127,13 +127,13 @@ class RowRendering:
         self.streams.clear()
         self._finals.clear()
 
-    def forget(self, uid: int) -> None:
+    def drop(self, uid: int) -> None:
         self.streams.pop(uid, None)
         self._finals.pop(uid, None)
 
     def keep_only(self, uids: set[int]) -> None:
         for uid in [u for u in self.streams if u not in uids]:
-            self.forget(uid)
+            self.drop(uid)
 
     def colour_later(self, doc: QTextDocument, runs: CodeRuns, dark: bool) -> None:
         """Colour ``runs`` of ``doc`` in the next slices."""
