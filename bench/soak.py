@@ -17,8 +17,20 @@ transcript view holds, the rows' cached sizes and text documents in its
 delegate, and the session's stored messages. Target: rows and documents stay
 bounded (the window's pages and the tail) however many turns run.
 
+``--work`` is a working session (issue 26, target 6): one session open in the
+window, each turn a model call that reads a file and writes one (two tool cards,
+a file chip) and then an answer of ~1,500 characters streamed in ~120 deltas,
+as a model sends them (``--delay`` between deltas); the window at each of
+``--widths`` (a fresh process each). Every block prints the session's rows, the
+view's rows, the longest stall and the gaps over 16 ms of its turns, the loop
+thread's most CPU between two ticks and RSS; at the end the rows at which stalls
+over 16 ms came, and RSS per 100 turns after the first block. With ``--sample``
+the top three causes of the gaps over 16 ms (``_stacks``). Target: no stall over
+16 ms at 50, 200 and 1,000 rows; RSS <= 1 MiB per 100 turns.
+
     .venv/bin/python bench/soak.py [--turns 1000] [--sessions 100] [--block 100]
     .venv/bin/python bench/soak.py --one-session [--turns 1000] [--block 100]
+    .venv/bin/python bench/soak.py --work [--turns 250] [--block 10] [--widths 800 1440]
 """
 
 from __future__ import annotations
@@ -32,8 +44,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("OW_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 from _common import LoopGaps, rss_mib, temp_home
+from _work_session import work_main
 
 
 def fds() -> int:
@@ -47,7 +60,16 @@ def main() -> int:
     parser.add_argument("--block", type=int, default=100)
     parser.add_argument("--one-session", action="store_true",
                         help="every turn in one session kept open (the view's rows per block)")
+    parser.add_argument("--work", action="store_true",
+                        help="a working session: tool cards and streamed answers, per width")
+    parser.add_argument("--widths", type=int, nargs="+", default=[800, 1440])
+    parser.add_argument("--width", type=int, help=argparse.SUPPRESS)  # (one width, this process)
+    parser.add_argument("--delay", type=float, default=0.002, help="seconds between deltas (--work)")
+    parser.add_argument("--sample", action="store_true", help="the causes of gaps over 16 ms (--work)")
+    parser.add_argument("--against", metavar="DIR", help="--work on the checkout DIR too, interleaved")
     args = parser.parse_args()
+    if args.work:
+        return work_main(args, __file__)
     if args.one_session:
         args.sessions = 1
     home = temp_home()

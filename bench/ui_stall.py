@@ -41,114 +41,25 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-sys.path.insert(0, str(BENCH.parent))
-from _common import temp_home  # noqa: E402
+# (``--against`` runs the same cases on another checkout's code: OW_BENCH_TREE)
+sys.path.insert(0, os.environ.get("OW_BENCH_TREE") or str(BENCH.parent))
+from _common import LoopGaps, code_chunks, run_fresh, temp_home  # noqa: E402
+from _stacks import Cause, top_causes  # noqa: E402
 
 CASES = ("synthetic", "synthetic-code", "real-warmed", "real-idle", "real-racing", "real-unwarmed")
 
 
-class Sampler:
-    """With ``OW_BENCH_SAMPLE=1``: the loop thread's stack every 0.5 ms (a thread), so
-    the longest gap can be explained (printed to stderr)."""
-
-    def __init__(self) -> None:
-        self.on = bool(os.environ.get("OW_BENCH_SAMPLE"))
-        self.samples: list[tuple[float, str]] = []
-        self.main = threading.get_ident()
-        self.running = False
-
-    def start(self) -> None:
-        if not self.on:
-            return
-        self.running = True
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self) -> None:
-        import traceback
-
-        while self.running:
-            frame = sys._current_frames().get(self.main)
-            if frame is not None:
-                stack = traceback.extract_stack(frame)[-14:]
-                text = " <- ".join(f"{Path(f.filename).name}:{f.lineno}:{f.name}"
-                                   for f in reversed(stack))
-                self.samples.append((time.perf_counter(), text))
-            time.sleep(0.0005)
-
-    def explain(self, start: float, end: float) -> None:
-        self.running = False
-        if not self.on:
-            return
-        from collections import Counter
-
-        seen = Counter(t for when, t in self.samples if start <= when <= end)
-        sys.stderr.write(f"--- loop thread during the longest gap ({(end - start) * 1000:.1f} ms)\n")
-        for text, n in seen.most_common(8):
-            sys.stderr.write(f"{n:4} × {text}\n")
+SAMPLE = bool(os.environ.get("OW_BENCH_SAMPLE"))
 
 
-class Gaps:
-    """The 1 ms timer and the gaps between its ticks."""
-
-    def __init__(self) -> None:
-        from PySide6.QtCore import QTimer
-
-        self.sampler = Sampler()
-        self.ends: list[float] = []
-        self.gaps: list[float] = []
-        self.cpu_gaps: list[float] = []  # the loop thread's CPU time between ticks
-        self.last = time.perf_counter()
-        self.last_cpu = time.thread_time()
-        self.cpu0 = self.last_cpu
-        self.timer = QTimer()
-        self.timer.setInterval(1)
-        self.timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        cpu = time.thread_time()
-        self.gaps.append(now - self.last)
-        self.cpu_gaps.append(cpu - self.last_cpu)
-        self.ends.append(now)
-        self.last = now
-        self.last_cpu = cpu
-
-    def start(self) -> None:
-        self.gaps.clear()
-        self.cpu_gaps.clear()
-        self.ends.clear()
-        self.last = time.perf_counter()
-        self.last_cpu = self.cpu0 = time.thread_time()
-        self.timer.start()
-        self.sampler.start()
-
-    def stop(self) -> dict[str, float]:
-        self.timer.stop()
-        self._tick()  # the gap up to now counts too
-        i = max(range(len(self.gaps)), key=self.gaps.__getitem__)
-        self.sampler.explain(self.ends[i] - self.gaps[i], self.ends[i])
-        ms = sorted(g * 1000 for g in self.gaps)
-        t0 = self.ends[0] - self.gaps[0] if self.ends else 0.0
-        top = sorted(range(len(self.cpu_gaps)), key=self.cpu_gaps.__getitem__)[-3:]
-        where = [(round((self.ends[j] - t0) * 1000), round(self.cpu_gaps[j] * 1000, 1)) for j in top]
-        return {"worst": ms[-1], "p99": ms[max(0, int(len(ms) * 0.99) - 1)], "ticks": len(ms),
-                "cpu_top": where,  # (ms after the send, loop-thread CPU ms) of the 3 largest
-
-                "worst_cpu": max(self.cpu_gaps) * 1000,
-                "loop_cpu": (self.last_cpu - self.cpu0) * 1000}
-
-
-def _code_chunks(deltas: int) -> list[str]:
-    """Deltas of a reply alternating a paragraph and a 40-line fenced Python block."""
-    out: list[str] = []
-    n = 0
-    while len(out) < deltas:
-        out += ["Here ", "is ", "the ", "`next` ", "part:\n\n", "```python\n"]
-        for i in range(40):
-            out += [f"value_{n}_{i} ", f"= compute({i}, ", '"text")', "\n"]
-        out += ["```\n\n"]
-        n += 1
-    return out[:deltas]
+def measured(gaps: LoopGaps) -> dict[str, Any]:
+    """The case's figures, and who had each gap over 16 ms (with the sampler)."""
+    gaps.stop()
+    out = gaps.summary()
+    out["causes"] = [vars(c) for c in gaps.causes()]
+    if gaps.sampler is not None:
+        gaps.sampler.stop()
+    return out
 
 
 def synthetic(deltas: int, code: bool = False) -> dict[str, Any]:
@@ -163,7 +74,7 @@ def synthetic(deltas: int, code: bool = False) -> dict[str, Any]:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "**bold** ", "`code` ", "\n\n"]
-    chunks = _code_chunks(deltas) if code else [words[i % len(words)] for i in range(deltas)]
+    chunks = code_chunks(deltas) if code else [words[i % len(words)] for i in range(deltas)]
     script = home / "stream.json"
     script.write_text(json.dumps([{"chunks": chunks}]))
     rt = open_runtime()
@@ -171,7 +82,7 @@ def synthetic(deltas: int, code: bool = False) -> dict[str, Any]:
     desktop = DesktopApp(rt, workspace=home, enable_tray=False)
     desktop.window.resize(1100, 760)
     desktop.window.show()
-    gaps = Gaps()
+    gaps = LoopGaps(sample=SAMPLE)
 
     async def scenario() -> dict[str, Any]:
         await asyncio.sleep(0.3)  # let the window settle
@@ -182,7 +93,7 @@ def synthetic(deltas: int, code: bool = False) -> dict[str, Any]:
         while desktop.manager.is_running(sid) or not desktop.bridge.flushes:  # noqa: ASYNC110
             await asyncio.sleep(0.005)
         await asyncio.sleep(0.05)
-        out = gaps.stop()
+        out = measured(gaps)
         out["elapsed"] = (time.perf_counter() - t0) * 1000
         return out
 
@@ -250,7 +161,7 @@ def _real_window(variant: str, home: Path) -> dict[str, Any]:
     painted = asyncio.Event()
     after_first_paint(desktop.window, painted.set)
     desktop.window.show()
-    gaps = Gaps()
+    gaps = LoopGaps(sample=SAMPLE)
     first_delta: list[float] = []
     errors: list[str] = []
 
@@ -277,10 +188,10 @@ def _real_window(variant: str, home: Path) -> dict[str, Any]:
         while desktop.manager.is_running(sid):  # noqa: ASYNC110
             await asyncio.sleep(0.005)
         await asyncio.sleep(0.05)  # the last repaint
-        out = gaps.stop()
+        out = measured(gaps)
         out["elapsed"] = (time.perf_counter() - t0) * 1000
         out["first"] = (first_delta[0] - t0) * 1000 if first_delta else float("nan")
-        if os.environ.get("OW_BENCH_SAMPLE"):
+        if SAMPLE:
             fresh = sorted(set(sys.modules) - before)
             sys.stderr.write(f"--- {len(fresh)} modules imported during the turn: {fresh}\n")
         return out
@@ -305,39 +216,64 @@ def child(case: str, deltas: int) -> int:
     return 0
 
 
+def run_case(case: str, deltas: int, tree: str | None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if tree:
+        env["OW_BENCH_TREE"] = tree
+    cmd = [sys.executable, __file__, "--case", case, "--deltas", str(deltas)]
+    result, err = run_fresh(cmd, env)
+    if result is None:
+        raise SystemExit(f"ui_stall: {case} failed on {tree or 'this tree'}:\n{err[-3000:]}")
+    result["load"] = os.getloadavg()[0]
+    return result
+
+
+def report(case: str, label: str, results: list[dict[str, Any]]) -> None:
+    worst = max(r["worst"] for r in results)
+    p99 = max(r["p99"] for r in results)
+    cpu = max(r["worst_cpu"] for r in results)
+    loop = statistics.median(r["loop_cpu"] for r in results)
+    over = max(r["over"] for r in results)
+    loads = ", ".join(f"{r['load']:.1f}" for r in results)
+    print(f"ui_stall [{case:14}]{label} longest stall {worst:5.1f} ms, {over} gaps over 16 ms, "
+          f"p99 {p99:4.1f} ms (worst of {len(results)}); loop CPU: longest between two ticks "
+          f"{cpu:5.1f} ms, whole case {loop:5.0f} ms (median); load {loads} "
+          f"— {results[0]['detail']}")
+    causes = [Cause(**c) for r in results for c in r.get("causes", [])]
+    if causes:
+        for what, n, total, longest in top_causes(causes):
+            print(f"ui_stall [{case:14}]{label}   {n:3} gaps, {total:6.0f} ms in all, longest "
+                  f"{longest:5.1f} ms: {what}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deltas", type=int, default=2000)
     parser.add_argument("--case", choices=CASES, help="run one case in this process")
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per case")
+    parser.add_argument("--sample", action="store_true",
+                        help="a stack sampler during each case: the top three causes of gaps over 16 ms")
+    parser.add_argument("--against", metavar="DIR",
+                        help="also run every case on the code of the checkout DIR, interleaved")
     args = parser.parse_args()
     if args.case:
         return child(args.case, args.deltas)
+    if args.sample:
+        os.environ["OW_BENCH_SAMPLE"] = "1"
+    trees: list[tuple[str, str | None]] = [("", None)]
+    if args.against:
+        trees = [(" base", args.against), (" this", None)]
     print(f"ui_stall: load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-          "(other processes inflate every figure; compare runs at a similar load)")
-    for case in CASES:
-        results = []
+          "(other processes inflate every figure; compare runs at a similar load)"
+          + (f"; base = {args.against}, run interleaved" if args.against else ""))
+    for case in args.cases:
+        results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in trees}
         for _ in range(args.runs):
-            proc = subprocess.run(
-                [sys.executable, __file__, "--case", case, "--deltas", str(args.deltas)],
-                capture_output=True, text=True, check=False,
-            )
-            line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
-            if proc.returncode != 0 or line is None:
-                print(f"ui_stall: {case} failed:\n{proc.stderr[-3000:]}")
-                return 1
-            results.append(json.loads(line[len("RESULT "):]))
-        worst = max(r["worst"] for r in results)
-        p99 = max(r["p99"] for r in results)
-        cpu = max(r["worst_cpu"] for r in results)
-        loop = statistics.median(r["loop_cpu"] for r in results)
-        print(f"ui_stall [{case:13}] longest stall {worst:5.1f} ms, p99 tick gap {p99:4.1f} ms "
-              f"(worst of {args.runs} fresh processes; budget 16 ms); loop-thread CPU: longest "
-              f"between two ticks {cpu:5.1f} ms, whole case {loop:6.0f} ms (median) "
-              f"— {results[0]['detail']}")
-        heavy = max(results, key=lambda r: r["worst_cpu"])["cpu_top"]
-        print(f"ui_stall [{case:13}]   the three largest loop-CPU gaps of that process "
-              f"(ms after Enter, CPU ms): {heavy}")
+            for label, tree in trees:
+                results[label].append(run_case(case, args.deltas, tree))
+        for label, _ in trees:
+            report(case, label, results[label])
     return 0
 
 

@@ -22,7 +22,7 @@ without colours, never with a stall.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -72,18 +72,24 @@ _TOKEN_COLOURS: dict[str, tuple[str, str]] = {
 }
 
 
-def preload_highlighter() -> None:
-    """Import Pygments and the common lexers in a worker thread (once)."""
+def preload_highlighter(wait: Callable[[], None] | None = None) -> None:
+    """Import Pygments and the common lexers in a worker thread (once). ``wait``
+    (called in the worker before the import and before each lexer, ~1-60 ms of
+    Python each: the GIL they hold slows the event loop) may hold it back while
+    the window is busy."""
     if _loading:
         return
+    pause = wait or (lambda: None)
 
     def load() -> None:
+        pause()
         try:
             from pygments.lexers import get_lexer_by_name
             from pygments.util import ClassNotFound
         except ImportError:  # highlighting is a nicety: without Pygments code stays plain
             return
         for name in _PRELOAD:
+            pause()
             try:
                 lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False)
             except ClassNotFound:
@@ -136,110 +142,215 @@ PROPORTIONAL = QTextBlockFormat.LineHeightTypes.ProportionalHeight.value
 HEADING_TOP, HEADING_BOTTOM = 14, 4  # px around a heading (tight on its paragraph, apart above)
 
 
-def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
-    """Style the blocks from ``start`` on (see module docstring)."""
+#: Code blocks waiting for their colours: (position of the first line, its lines).
+CodeRuns = list[tuple[int, list[str]]]
+
+
+def style_markdown(doc: QTextDocument, start: int = 0, dark: bool = False,
+                   later: CodeRuns | None = None) -> None:
+    """Style the blocks from ``start`` on (see module docstring). With ``later`` the
+    code blocks' colours are not applied but listed there, for :func:`colour_steps`
+    to apply a few at a time (the lexer is most of a code block's cost)."""
     families = _fixed_families()
     block = doc.findBlock(start)
     found = False
     group: list[QTextBlock] = []
     while block.isValid():
-        cursor = QTextCursor(block)
-        fmt = block.blockFormat()
         if is_code(block):
             found = True
             group.append(block)
-            fmt.setLeftMargin(CODE_PAD)
-            fmt.setRightMargin(CODE_PAD)
-            fmt.setTopMargin(0 if is_code(block.previous()) else 2 * CODE_PAD + (COPY_H - CODE_PAD))
-            fmt.setBottomMargin(0 if is_code(block.next()) else 2 * CODE_PAD)
-            cursor.setBlockFormat(fmt)
-            cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
-            chars = QTextCharFormat()
-            chars.setFontFamilies(families)
-            cursor.mergeCharFormat(chars)
             if not is_code(block.next()):
-                highlight_code(doc, group, dark)
+                _style_code_group(doc, group, families)
+                if later is None:
+                    highlight_code(doc, group, dark)
+                else:
+                    later.append((group[0].position(), [b.text() for b in group]))
                 group = []
         else:
-            level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
-            changed = False
-            if isinstance(level, int) and level > 0 and fmt.leftMargin() != QUOTE_INDENT * level:
-                fmt.setLeftMargin(QUOTE_INDENT * level)
-                fmt.setTopMargin(8)
-                fmt.setBottomMargin(8)
-                changed = True
-            if fmt.lineHeightType() != PROPORTIONAL and block.textList() is None \
-                    and not fmt.headingLevel() and cursor.currentTable() is None:
-                # Room to read: paragraphs at ~1.6 line height (lists and headings keep
-                # Qt's spacing, which already sets them apart).
-                fmt.setLineHeight(LINE_HEIGHT, PROPORTIONAL)
-                changed = True
-            if fmt.headingLevel() and fmt.topMargin() != HEADING_TOP and block.position() > 0:
-                fmt.setTopMargin(HEADING_TOP)  # a heading belongs to what follows it
-                fmt.setBottomMargin(HEADING_BOTTOM)
-                changed = True
-            if changed:
-                cursor.setBlockFormat(fmt)
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                if frag.charFormat().fontFixedPitch() and not frag.charFormat().hasProperty(CODE_INLINE):
-                    sel = QTextCursor(doc)
-                    sel.setPosition(frag.position())
-                    sel.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
-                    chars = QTextCharFormat()
-                    chars.setFontFamilies(families)
-                    chars.setProperty(CODE_INLINE, True)
-                    sel.mergeCharFormat(chars)
-                    found = True
-                it += 1
+            found = _style_text_block(doc, block, families) or found
         block = block.next()
     _style_tables(doc, start, dark)
     if found:
         doc.setProperty(HAS_CODE, True)  # painting looks for boxes only then
 
 
+def _style_code_group(doc: QTextDocument, group: list[QTextBlock], families: list[str]) -> None:
+    """A fenced code block's lines: room around the box, the fixed-width font. Lines
+    of one format (the usual case) are styled with one call for the middle, one for
+    each end and one for the characters (a call per line was most of the cost)."""
+    first, last = group[0], group[-1]
+    base = first.blockFormat()
+
+    def framed(fmt: QTextBlockFormat, top: bool, bottom: bool) -> QTextBlockFormat:
+        fmt.setLeftMargin(CODE_PAD)
+        fmt.setRightMargin(CODE_PAD)
+        fmt.setTopMargin(2 * CODE_PAD + (COPY_H - CODE_PAD) if top else 0)
+        fmt.setBottomMargin(2 * CODE_PAD if bottom else 0)
+        return fmt
+
+    plain = framed(QTextBlockFormat(base), False, False)
+    if all(framed(b.blockFormat(), False, False) == plain for b in group[1:-1]):
+        if len(group) > 2:
+            middle = QTextCursor(group[1])
+            middle.setPosition(group[-2].position(), QTextCursor.MoveMode.KeepAnchor)
+            middle.setBlockFormat(plain)
+        ends = [first, last] if len(group) > 1 else [first]
+    else:
+        ends = group
+    top = not is_code(first.previous())  # (a walk may begin inside a code block)
+    for b in ends:
+        QTextCursor(b).setBlockFormat(framed(b.blockFormat(), b == first and top,
+                                             b == last and not is_code(last.next())))
+    chars = QTextCharFormat()
+    chars.setFontFamilies(families)
+    span = QTextCursor(doc)
+    span.setPosition(first.position())
+    span.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+    span.mergeCharFormat(chars)
+
+
+def _style_text_block(doc: QTextDocument, block: QTextBlock, families: list[str]) -> bool:
+    """A block that is not code: quotes, line height, headings, inline code (True
+    when it has inline code)."""
+    cursor = QTextCursor(block)
+    fmt = block.blockFormat()
+    level = fmt.property(QTextFormat.Property.BlockQuoteLevel)
+    changed = False
+    if isinstance(level, int) and level > 0 and fmt.leftMargin() != QUOTE_INDENT * level:
+        fmt.setLeftMargin(QUOTE_INDENT * level)
+        fmt.setTopMargin(8)
+        fmt.setBottomMargin(8)
+        changed = True
+    if fmt.lineHeightType() != PROPORTIONAL and block.textList() is None \
+            and not fmt.headingLevel() and cursor.currentTable() is None:
+        # Room to read: paragraphs at ~1.6 line height (lists and headings keep
+        # Qt's spacing, which already sets them apart).
+        fmt.setLineHeight(LINE_HEIGHT, PROPORTIONAL)
+        changed = True
+    if fmt.headingLevel() and fmt.topMargin() != HEADING_TOP and block.position() > 0:
+        fmt.setTopMargin(HEADING_TOP)  # a heading belongs to what follows it
+        fmt.setBottomMargin(HEADING_BOTTOM)
+        changed = True
+    if changed:
+        cursor.setBlockFormat(fmt)
+    found = False
+    it = block.begin()
+    while not it.atEnd():
+        frag = it.fragment()
+        if frag.charFormat().fontFixedPitch() and not frag.charFormat().hasProperty(CODE_INLINE):
+            sel = QTextCursor(doc)
+            sel.setPosition(frag.position())
+            sel.setPosition(frag.position() + frag.length(), QTextCursor.MoveMode.KeepAnchor)
+            chars = QTextCharFormat()
+            chars.setFontFamilies(families)
+            chars.setProperty(CODE_INLINE, True)
+            sel.mergeCharFormat(chars)
+            found = True
+        it += 1
+    return found
+
+
 def highlight_code(doc: QTextDocument, blocks: list[QTextBlock], dark: bool) -> None:
     """Syntax colours on the lines ``blocks`` of a code block (its language is the
-    first one's)."""
-    language = blocks[0].blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
-    lexer = _LEXERS.get(language.strip().lower()) if language else None
+    first one's), all at once."""
+    for _ in colour_steps(doc, blocks[0].position(), [b.text() for b in blocks], dark):
+        pass
+
+
+TOKENS_PER_STEP = 48  # a step of colour_steps: ~0.2-0.5 ms
+
+
+def colour_steps(doc: QTextDocument, position: int, lines: list[str], dark: bool) -> Iterator[None]:
+    """Syntax colours on the code block whose ``lines`` start at ``position``, a
+    few tokens per step (a generator: the caller runs it a step at a time, so a
+    long block never holds the event loop). Colours a line had are replaced. It
+    stops when the document no longer holds those lines there (rendered again,
+    cleared): whoever changed them asked for their colours anew."""
+    first = doc.findBlock(position)
+    if first.position() != position or not lines:
+        return
+    lexer = _LEXERS.get(_language(first).lower())
     if lexer is None:
         return
-    lines = [b.text() for b in blocks]
+    starts = [position]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
     try:
-        tokens = list(lexer.get_tokens("\n".join(lines)))
+        tokens = lexer.get_tokens("\n".join(lines))
+        step = _ColourStep(doc, starts, lines, dark)
+        while step.run(tokens):
+            yield
     except Exception:  # a lexer bug must never cost the reply
         return
-    cursor = QTextCursor(doc)
-    cursor.beginEditBlock()  # (one change for the layout, not one per token)
-    try:
-        _colour_tokens(cursor, blocks, tokens, dark)
-    finally:
-        cursor.endEditBlock()
 
 
-def _colour_tokens(cursor: QTextCursor, blocks: list[QTextBlock], tokens: list[Any],
-                   dark: bool) -> None:
-    formats: dict[str, QTextCharFormat] = {}
-    row, col = 0, 0
-    for token, value in tokens:
-        colour = _token_colour(token, dark)
+class _ColourStep:
+    """The state of one :func:`colour_steps` between its steps."""
+
+    def __init__(self, doc: QTextDocument, starts: list[int], lines: list[str], dark: bool) -> None:
+        self.doc, self.starts, self.lines, self.dark = doc, starts, lines, dark
+        self.row, self.col = 0, 0
+        self.cleared = -1  # the last row whose old colours were cleared
+        self.formats: dict[str, QTextCharFormat] = {}
+
+    def _line(self, row: int) -> QTextBlock | None:
+        block = self.doc.findBlock(self.starts[row])
+        ok = block.position() == self.starts[row] and block.text() == self.lines[row] and is_code(block)
+        return block if ok else None
+
+    def run(self, tokens: Iterator[tuple[Any, str]]) -> bool:
+        """Colour the next tokens; False when done (or the lines are gone)."""
+        block = self._line(self.row)
+        if block is None:
+            return False
+        cursor = QTextCursor(self.doc)
+        cursor.beginEditBlock()  # (one change for the layout, not one per token)
+        try:
+            for n, (token, value) in enumerate(tokens):
+                if not self._colour(cursor, token, value):
+                    return False
+                if n + 1 >= TOKENS_PER_STEP:
+                    return True
+            return False
+        finally:
+            cursor.endEditBlock()
+
+    def _colour(self, cursor: QTextCursor, token: Any, value: str) -> bool:
+        colour = _token_colour(token, self.dark)
         for i, piece in enumerate(value.split("\n")):
             if i:
-                row, col = row + 1, 0
-            if row >= len(blocks):
-                return
+                self.row, self.col = self.row + 1, 0
+            if self.row >= len(self.lines):
+                return False
+            if self.cleared < self.row:
+                block = self._line(self.row)
+                if block is None:
+                    return False
+                _clear_colours(cursor, block)
+                self.cleared = self.row
             if piece and colour:
-                pos = blocks[row].position() + col
+                pos = self.starts[self.row] + self.col
                 cursor.setPosition(pos)
                 cursor.setPosition(pos + len(piece), QTextCursor.MoveMode.KeepAnchor)
-                chars = formats.get(colour)
+                chars = self.formats.get(colour)
                 if chars is None:
-                    chars = formats[colour] = QTextCharFormat()
+                    chars = self.formats[colour] = QTextCharFormat()
                     chars.setForeground(QColor(colour))
                 cursor.mergeCharFormat(chars)
-            col += len(piece)
+            self.col += len(piece)
+        return True
+
+
+def _clear_colours(cursor: QTextCursor, block: QTextBlock) -> None:
+    """A code line's syntax colours go (a line coloured before, as it streamed)."""
+    it = block.begin()
+    while not it.atEnd():
+        if it.fragment().charFormat().hasProperty(QTextFormat.Property.ForegroundBrush):
+            cursor.setPosition(block.position())
+            cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(code_chars(block))
+            return
+        it += 1
 
 
 def _style_tables(doc: QTextDocument, start: int, dark: bool) -> None:

@@ -48,7 +48,12 @@ from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
 from openworker_qt.ui import design, file_chip, motion
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
-from openworker_qt.ui.markdown_style import highlighter_ready, paint_decorations
+from openworker_qt.ui.markdown_style import (
+    HAS_CODE,
+    CodeRuns,
+    highlighter_loaded,
+    paint_decorations,
+)
 from openworker_qt.ui.transcript_text import (
     StreamingDocument,
     collapsible,
@@ -58,6 +63,7 @@ from openworker_qt.ui.transcript_text import (
     style_code,
     user_html,
 )
+from openworker_qt.ui.transcript_work import RowRendering
 
 PAD = design.SPACE["m"]
 GAP = design.SPACE["m"]
@@ -120,7 +126,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._metrics: tuple[int, int] | None = None
         self._column: int | None = None
         self._plain_code: set[int] = set()  # answers with code rendered before Pygments
-        self._streams: dict[int, StreamingDocument] = {}  # item uid -> growing document
+        #: Code colours, the rest of a large arrival, a finished reply's whole render:
+        #: done a slice at a time (transcript_work); the growing documents of streamed
+        #: replies (item uid -> document) are its own.
+        self.rendering = RowRendering(self, lambda: self.view.viewport().update(),
+                                      self._regrown, self._install)
+        self._streams = self.rendering.streams
         self._icons: dict[tuple[str, str, bool], QIcon] = {}
         self._dark = is_dark(view.palette())  # code colours depend on it
         self._frame_start = 0.0  # when the view's current paint began
@@ -179,20 +190,38 @@ class TranscriptDelegate(QStyledItemDelegate):
             font = design.reading_font(font)  # 15 px text to read, as the best chat apps
         if part == "body" and item.kind == "assistant" and item.text:
             stream = self._streams.get(item.uid)
-            if item.streaming or (stream is not None and len(item.text) > FULL_RENDER_LIMIT):
+            if item.streaming or stream is not None:
                 if stream is None:
                     stream = self._streams[item.uid] = StreamingDocument(font, width, self._dark)
                 stream.set_width(width)
-                stream.update(item.text)
+                self.rendering.grow(item, stream)
+                if not item.streaming and len(item.text) <= FULL_RENDER_LIMIT:
+                    self.rendering.render_later(item, key, font, self._dark)  # shown when ready
                 return stream.doc  # not cached by rev: the same document grows
-            self._streams.pop(item.uid, None)
+        # A row seen before at another width (the window was resized) gets its code
+        # colours at once: shown without them for a frame, code would flicker.
+        seen = any(k[0] == item.uid and k[1] == item.rev and k[3] == part for k in self._docs)
+        doc = self._render(item, part, font, seen)
+        doc.setTextWidth(width)
+        self._docs[key] = doc
+        while len(self._docs) > 400:
+            self._docs.popitem(last=False)
+        return doc
+
+    def _render(self, item: TranscriptItem, part: str, font: QFont, colour_now: bool = False
+                ) -> QTextDocument:
+        """A fresh document of one part of a row (code colours follow a slice later,
+        unless ``colour_now``)."""
         doc = QTextDocument()
         doc.setDocumentMargin(0)
         if part == "body" and item.kind == "assistant":
             doc.setDefaultFont(font)
             doc.setMarkdown(item.text or ("…" if item.streaming else ""))
-            style_code(doc, 0, self._dark)
-            if not highlighter_ready() and ("```" in item.text or "~~~" in item.text):
+            runs: CodeRuns | None = None if colour_now else []
+            style_code(doc, 0, self._dark, runs)
+            if runs:
+                self.rendering.colour_later(doc, runs, self._dark)
+            if not highlighter_loaded() and ("```" in item.text or "~~~" in item.text):
                 self._plain_code.add(item.uid)  # rendered again once the highlighter is in
         elif part == "reasoning":
             font.setItalic(True)
@@ -218,11 +247,33 @@ class TranscriptDelegate(QStyledItemDelegate):
         else:
             doc.setDefaultFont(font)
             doc.setPlainText(self._plain_body(item))
-        doc.setTextWidth(width)
-        self._docs[key] = doc
-        while len(self._docs) > 400:
-            self._docs.popitem(last=False)
         return doc
+
+    def _regrown(self, uid: int) -> None:
+        """A row's document changed without a new revision: measured and painted again."""
+        for key in [k for k in self._heights if k[0] == uid]:
+            del self._heights[key]
+            self._estimated.discard(key)
+        model = self.view.model()
+        if isinstance(model, TranscriptModel):
+            row = next((r for r in range(model.rowCount() - 1, -1, -1) if model.item(r).uid == uid), None)
+            if row is not None:
+                self._dirty_rows.add(row)
+                self._relayout.start()
+        self.view.viewport().update()
+
+    def _install(self, key: tuple[int, int, int, str], doc: QTextDocument) -> None:
+        """A finished reply's whole render takes the place of its growing document."""
+        if self._streams.pop(key[0], None) is None:
+            return  # (the rows were let go meanwhile)
+        if not highlighter_loaded() and doc.property(HAS_CODE):
+            self._plain_code.add(key[0])
+        self._docs[key] = doc
+        self._regrown(key[0])
+
+    def finish_work(self) -> None:
+        """Every document as it will end up, now (tests)."""
+        self.rendering.work.finish()
 
     # What a row says (transcript_text), as the delegate renders it.
     _plain_body = staticmethod(plain_body)
@@ -330,7 +381,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         """Another session is shown: nothing cached for the rows before is needed."""
         self.invalidate()
         self._docs.clear()
-        self._streams.clear()
+        self.rendering.clear()
         self._plain_code.clear()
 
     def begin_frame(self) -> None:
@@ -387,8 +438,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             del self._docs[dkey]
         self._estimated = {k for k in self._estimated if k[0] in uids}
         self._plain_code &= uids
-        for uid in [u for u in self._streams if u not in uids]:
-            del self._streams[uid]
+        self.rendering.keep_only(uids)
 
     def restyle(self) -> bool:
         """Render again the finished answers whose code was shown before the
@@ -400,11 +450,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         return bool(plain)
 
     def forget_streams(self) -> None:
-        self._streams.clear()
+        self.rendering.clear()
 
     def forget(self, item: TranscriptItem) -> None:
         """Drop what is cached for ``item`` (the view's warm-up samples)."""
-        self._streams.pop(item.uid, None)
+        self.rendering.drop(item.uid)
         for key in [k for k in self._docs if k[0] == item.uid]:
             del self._docs[key]
         for hkey in [k for k in self._heights if k[0] == item.uid]:
@@ -445,7 +495,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if is_dark(pal) != self._dark:  # the scheme switched: re-render with its colours
             self._dark = not self._dark
             self._docs.clear()
-            self._streams.clear()
+            self.rendering.clear()
         col = self.column_left(option.rect)
         bottom_gap = self._gap(item)
         rect = QRect(col, option.rect.top(), width, option.rect.height() - bottom_gap)

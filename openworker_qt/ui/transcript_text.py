@@ -28,8 +28,9 @@ from openworker_qt.qt.wording import arguments_text, notice_text, rule_text, sta
 from openworker_qt.ui import design
 from openworker_qt.ui.markdown_style import (
     CODE_PAD,
+    CodeRuns,
     code_chars,
-    highlight_code,
+    colour_steps,
     is_code,
     paint_decorations,
     style_markdown,
@@ -57,12 +58,19 @@ def folded_text(text: str) -> str:
     return head.rstrip() + " …"
 
 
-def stable_prefix(text: str, start: int = 0) -> int:
+#: Characters of finished Markdown one :meth:`StreamingDocument.update` renders at
+#: most (~2-4 ms with code): a frame that brings more (the window was busy, a fast
+#: model) renders the rest in the next ones.
+UPDATE_BUDGET = 2_500
+
+
+def stable_prefix(text: str, start: int = 0, limit: int | None = None) -> int:
     """End of the last blank line at or after ``start`` that is outside a code fence.
 
     Markdown before that point can no longer change as more text arrives (a
     paragraph, list or fence is closed), so it is rendered once. ``start`` must
-    itself be outside a fence (it is always a previous result).
+    itself be outside a fence (it is always a previous result). With ``limit``:
+    the last such end at or before ``limit``, or else the first one after it.
     """
     fence = ""
     last = start
@@ -78,13 +86,24 @@ def stable_prefix(text: str, start: int = 0) -> int:
         elif line.startswith(("```", "~~~")):
             fence = line[:3]
         elif not line:
+            if limit is not None and j + 1 > limit and last > start:
+                return last
             last = j + 1
         i = j + 1
 
 
-def style_code(doc: QTextDocument, start: int = 0, dark: bool = False) -> None:
-    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`)."""
-    style_markdown(doc, start, dark)
+def style_code(doc: QTextDocument, start: int = 0, dark: bool = False,
+               later: CodeRuns | None = None) -> None:
+    """Code, tables and quotes in a Markdown document (see :mod:`markdown_style`;
+    with ``later`` the code's colours are listed there, not applied)."""
+    style_markdown(doc, start, dark, later)
+
+
+def apply_colours(doc: QTextDocument, runs: CodeRuns, dark: bool) -> None:
+    """The colours :func:`style_code` listed in ``runs``, all at once (tests)."""
+    for position, lines in runs:
+        for _ in colour_steps(doc, position, lines, dark):
+            pass
 
 
 def paint_code_backgrounds(painter: QPainter, doc: QTextDocument, fill: QColor) -> None:
@@ -104,10 +123,19 @@ def message_time(ts: float) -> str:
 
 
 class StreamingDocument:
-    """A Markdown document that grows with a streamed reply (see module docstring)."""
+    """A Markdown document that grows with a streamed reply (see module docstring).
+
+    :attr:`text` is what the document shows: the reply's text, or a prefix of it
+    while a large arrival is rendered :data:`UPDATE_BUDGET` characters per
+    :meth:`update` (call it again, :attr:`behind` until it is all in). Code colours
+    are not applied here: :meth:`take_colours` hands the code lines to colour (see
+    :func:`~openworker_qt.ui.markdown_style.colour_steps`)."""
 
     def __init__(self, font: QFont, width: int, dark: bool = False) -> None:
         self.dark = dark
+        self.target = ""  # the text last asked for
+        self.rev = -1  # the row revision last rendered (the delegate's)
+        self._colours: CodeRuns = []
         self.doc = QTextDocument()
         self.doc.setDocumentMargin(0)
         self.doc.setDefaultFont(font)
@@ -125,7 +153,20 @@ class StreamingDocument:
         if self.doc.textWidth() != width:
             self.doc.setTextWidth(width)
 
-    def update(self, text: str) -> None:
+    @property
+    def behind(self) -> bool:
+        """Part of the text asked for is not rendered yet (call :meth:`update` again)."""
+        return self.text != self.target
+
+    def take_colours(self) -> CodeRuns:
+        """The code lines rendered since the last call, to be coloured."""
+        runs, self._colours = self._colours, []
+        return runs
+
+    def update(self, text: str, budget: int = UPDATE_BUDGET) -> None:
+        """Show ``text`` (at most ``budget`` more characters of it finished: see the
+        class docstring)."""
+        self.target = text
         if text == self.text:
             return
         if self._body_at >= 0 and text.startswith(self.text) and self._grow_code(text):
@@ -135,15 +176,19 @@ class StreamingDocument:
         if not text.startswith(self.text[: self._stable]):  # not an append: start over
             self.doc.clear()
             self._stable = self._tail_pos = 0
+            self._colours.clear()
         cursor = QTextCursor(self.doc)
         cursor.setPosition(self._tail_pos)
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
-        boundary = stable_prefix(text, self._stable)
+        boundary = stable_prefix(text, self._stable, self._stable + budget)
         if boundary > self._stable:
             self._insert(cursor, text[self._stable:boundary])
             self._stable = boundary
             self._tail_pos = cursor.position()
+        if stable_prefix(text, boundary) > boundary:  # more finished text: the next update
+            self.text = text[:boundary]
+            return
         if len(text) > boundary:
             self._insert(cursor, text[boundary:])
             self._open_code(text, boundary)
@@ -205,7 +250,7 @@ class StreamingDocument:
                 whole_line.movePosition(QTextCursor.MoveOperation.EndOfBlock,
                                         QTextCursor.MoveMode.KeepAnchor)
                 whole_line.setCharFormat(chars)  # (colours of the line's unfinished words go)
-                highlight_code(self.doc, [block], self.dark)
+                self._colours.append((block.position(), [block.text()]))
                 block = block.next()
             self._lit = done
         return True
@@ -213,7 +258,7 @@ class StreamingDocument:
     def _insert(self, cursor: QTextCursor, markdown: str) -> None:
         if cursor.position() == 0:
             cursor.insertMarkdown(markdown)
-            style_code(self.doc, 0, self.dark)
+            style_code(self.doc, 0, self.dark, self._colours)
             return
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
         fresh = cursor.block()
@@ -248,7 +293,7 @@ class StreamingDocument:
             first = whole.begin()
             if is_code(first):
                 QTextCursor(self.doc.findBlock(start)).setBlockFormat(first.blockFormat())
-        style_code(self.doc, max(0, start - 1), self.dark)
+        style_code(self.doc, max(0, start - 1), self.dark, self._colours)
 
 
 def _code_lines(body: str) -> list[str]:

@@ -102,9 +102,13 @@ def test_a_growing_code_block_is_appended_to_not_rendered_again(qapp) -> None:
     assert block.text() == "first = 1" and is_code(stream.doc.lastBlock())
 
 
-def test_each_finished_line_of_a_growing_code_block_has_its_colours(qapp) -> None:
+@pytest.mark.parametrize("when", ["after each update", "at the end"])
+def test_each_finished_line_of_a_growing_code_block_has_its_colours(qapp, when: str) -> None:
+    """The lines a stream hands over for colouring (the delegate colours them a slice
+    later, when the document may have grown on) get the whole render's colours."""
     from openworker_qt.ui import markdown_style
     from openworker_qt.ui.markdown_style import style_markdown
+    from openworker_qt.ui.transcript_text import apply_colours
 
     markdown_style.preload_highlighter()
     markdown_style._loading[0].join()
@@ -127,11 +131,26 @@ def test_each_finished_line_of_a_growing_code_block_has_its_colours(qapp) -> Non
     text = "Code:\n\n```python\n" + "".join(f"def f_{i}(x):  # note\n    return len('s') + {i}\n"
                                               for i in range(6))
     stream = StreamingDocument(QFont(), 480)
-    for n in range(len("Code:\n\n```python\nd"), len(text) + 1, 5):
+    runs = []
+    for n in [*range(len("Code:\n\n```python\nd"), len(text) + 1, 5), len(text)]:
         stream.update(text[:n])
-    stream.update(text)
+        runs += stream.take_colours()
+        if when == "after each update":
+            apply_colours(stream.doc, runs, False)
+            runs = []
+    assert colours(stream.doc) != colours(_whole(text)) or when == "after each update"
+    apply_colours(stream.doc, runs, False)
     whole = QTextDocument()
     whole.setMarkdown(text)
     style_markdown(whole)
     assert colours(stream.doc) == colours(whole)
     assert len({c for line in colours(whole) for _t, c in line}) > 2  # (colours there are)
+
+
+def _whole(text: str) -> QTextDocument:
+    from openworker_qt.ui.markdown_style import style_markdown
+
+    whole = QTextDocument()
+    whole.setMarkdown(text)
+    style_markdown(whole)
+    return whole

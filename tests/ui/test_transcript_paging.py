@@ -182,6 +182,8 @@ def test_streamed_reply_is_markdown_when_it_ends(qtbot, qloop, make_desktop) -> 
                 seen_streaming.append(delegate._doc(row, "body", 500).toPlainText())
             await asyncio.sleep(0.005)
         await until(lambda: not row.streaming, what="stream end")
+        # the whole render is made a slice at a time and takes the growing one's place
+        await until(lambda: row.uid not in delegate._streams, what="the whole render")
 
     run(qloop, scenario)
     row = window.transcript.items[1]
