@@ -46,6 +46,7 @@ from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPoli
 from openworker_qt.connectors.slack import SlackApi, thread_target
 from openworker_qt.core import events as ev
 from openworker_qt.core.inbox import Action, Inbox, InboxError, InboxItem
+from openworker_qt.core.repeats import repeated_call
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.domain import choices
 from openworker_qt.domain.slack_header import message_header
@@ -173,6 +174,9 @@ OUTCOME_WORDS = {
                 "unless you ask again once it is running.",
     "max_iterations": "I stopped before finishing: I reached the limit of steps for one "
                       "request{detail}. Mention me again to let me continue.",
+    "repeated": "I stopped before finishing: the model behind me kept asking for the same "
+                "thing ({tool}) right after getting it; it may not be able to read tool "
+                "results. A different model may do better; mention me again once it is changed.",
 }
 
 
@@ -191,7 +195,10 @@ def unfinished_turn(
     detail = " ".join(detail.split())[:300]
     if status == "max_iterations":
         detail = ""  # (its notice speaks of the app's "Send a message")
-    text = words.format(detail=f" ({detail.rstrip('.')})" if detail else "")
+    tool = repeated_call(turn) if status == "max_iterations" else None
+    if tool is not None:  # (a server that drops tool results from the prompt)
+        words = OUTCOME_WORDS["repeated"]
+    text = words.format(detail=f" ({detail.rstrip('.')})" if detail else "", tool=tool)
     key = f"outcome:{status}:{history[start].get('ts') or start}:{len(turn)}"
     return key, text
 

@@ -30,6 +30,7 @@ from openworker_qt.core.messages import (
 )
 from openworker_qt.core.model_step import ModelReply, ModelStep
 from openworker_qt.core.provider_api import ModelRequest, ProviderResolver
+from openworker_qt.core.repeats import limit_words
 from openworker_qt.core.request_builder import RequestBuilder
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.stop import StopRequested, StopSignal
@@ -289,10 +290,7 @@ class TurnEngine:
                         yield self._end("interrupted", iteration)
                         return
                     if iteration >= self.max_iterations:
-                        text = (
-                            f"Stopped after {iteration} steps: the iteration limit "
-                            f"({self.max_iterations}) was reached. Send a message to continue."
-                        )
+                        text = limit_words(self.history, iteration, self.max_iterations)
                         async with self.log.writing():
                             self._append(notice("max_iterations", text))
                         yield ev.NoticeAdded(session_id=sid, kind="max_iterations", text=text)

@@ -85,7 +85,15 @@ def test_exit_status_reflects_error_and_cap(tmp_path: Path) -> None:
     loop.write_text(json.dumps([{"tool_calls": [{"name": "list_files", "arguments": {}}], "repeat": True}]))
     res = owq("run", "--max-iterations", "2", "--model", f"scripted:{loop}", "x", cwd=tmp_path)
     assert res.returncode == 3
-    assert "iteration limit" in res.stdout
+    # (the same call after its result: the model may not see tool results, issue 31)
+    assert "the model kept asking for the same thing (list_files" in res.stdout
+    steps = tmp_path / "steps.json"
+    steps.write_text(json.dumps([{"tool_calls": [{"name": "list_files", "arguments": {"path": p}}]}
+                                 for p in (".", "sub")]))
+    (tmp_path / "sub").mkdir()
+    res = owq("run", "--max-iterations", "2", "--model", f"scripted:{steps}", "x", cwd=tmp_path)
+    assert res.returncode == 3
+    assert "iteration limit (2)" in res.stdout
 
 
 def test_an_empty_answer_is_an_error_not_a_completed_turn(tmp_path: Path) -> None:
