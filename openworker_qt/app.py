@@ -58,7 +58,7 @@ from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow  # noqa: E402
-from openworker_qt.ui.plan_card import TEAM_PERSONAS, offer_personas  # noqa: E402
+from openworker_qt.ui.plan_items import TEAM_PERSONAS, offer_personas  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
 from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 from openworker_qt.ui.window_sessions import WindowSessions  # noqa: E402

@@ -12,7 +12,8 @@ finds them imported when it first uses them, instead of waiting on the import.
 * the price list (``providers.pricing`` and its ``prices.toml``, ~5 ms): the usage
   label prices a turn when it ends, on the loop thread;
 * the turn engine (``core.engine``, ~17 ms: the session manager builds one at a
-  session's first turn);
+  session's first turn) and the permission engine (``core.permissions`` with the
+  shell checker, ~10 ms: the runtime builds one per session at its first turn);
 * a session's tools (:data:`TOOL_MODULES`): the runtime imports them when a
   session's first turn builds its tools, on the loop thread, between Enter and
   the first delta (issue 26: that delta within 300 ms of Enter).
@@ -73,6 +74,7 @@ def _importer(name: str) -> Callable[[], None]:
 
 STEPS: tuple[Callable[[], None], ...] = (
     _search_patterns, _importer("openworker_qt.core.engine"),
+    _importer("openworker_qt.core.permissions"),
     *(_importer(name) for name in TOOL_MODULES), _writer, _prices, _forget_sources)
 
 

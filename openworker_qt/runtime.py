@@ -40,7 +40,6 @@ from openworker_qt.core.approvers import InboxAsks
 from openworker_qt.core.audit import AuditLog
 from openworker_qt.core.inbox import Inbox
 from openworker_qt.core.peers import Peers
-from openworker_qt.core.permissions import PermissionEngine
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.core.session_fields import granted_roots
 from openworker_qt.core.sessions import SessionManager
@@ -64,12 +63,12 @@ from openworker_qt.storage.db import Database
 from openworker_qt.storage.paths import AppPaths, app_paths
 from openworker_qt.storage.workspace_configs import WorkspaceConfigs
 
-# Start-up imports only what opening a runtime needs (tests/test_startup_modules.py):
-# the tools, the connectors and MCP are imported where they are first used (a
-# session's first turn, the settings, enable_mcp). The packaged builds list them as
-# hidden imports (installer/*.spec).
+# Start-up imports only what opening a runtime needs (tests/test_startup_modules.py): the
+# tools, permissions, connectors and MCP where first used (a session's first turn, the
+# settings, enable_mcp). The packaged builds list them as hidden imports (installer/*.spec).
 if TYPE_CHECKING:
     from openworker_qt.connectors.registry import ConnectorRegistry
+    from openworker_qt.core.permissions import PermissionEngine
     from openworker_qt.mcp.manager import McpManager
     from openworker_qt.teams.runner import TeamRunner
     from openworker_qt.teams.store import TeamStore
@@ -240,6 +239,7 @@ class Runtime:
         task = info.meta.get("automation_id") if isinstance(info.meta, dict) else None
         own_state = fence.app_state_paths(self.paths, databases)
         own_secrets = fence.sensitive_paths(self.paths, databases)
+        from openworker_qt.core.permissions import PermissionEngine  # (at a first turn)
         return PermissionEngine.from_config(
             config,
             workspace=workspace,

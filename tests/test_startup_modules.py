@@ -52,10 +52,36 @@ NOT_BEFORE_PAINT = (
     "openworker_qt.core.engine",  # the session manager builds an engine at a first turn
     "openworker_qt.core.compaction",
     "openworker_qt.core.request_builder",
+    "openworker_qt.core.permissions",  # the runtime builds one per session at its first turn
+    "openworker_qt.core.shell_policy",
+    "openworker_qt.providers.local_servers",  # (and urllib.request, http.client, email)
+    "urllib.request",
+    "http.client",
+)
+
+#: The window's parts built on first use: the team board and its dock (a team's
+#: session shown), the sidebar's Teams section (the teams attached, after the paint),
+#: the plan card (a team's plan shown), a file chip (a tool row that wrote a file),
+#: a question's choices and the wider "Always" (the first such card).
+NOT_IN_FIRST_PAINT = (
+    "openworker_qt.teams",  # (the team model under all of these)
+    "openworker_qt.ui.team_board",
+    "openworker_qt.ui.team_sidebar",
+    "openworker_qt.qt.team_board_model",
+    "openworker_qt.ui.plan_card",
+    "openworker_qt.ui.file_chip",
+    "openworker_qt.ui.choices",
+    "openworker_qt.ui.approval_always",
 )
 
 #: The command line never imports Qt.
 NO_QT = ("PySide6", "shiboken6", "qasync")
+
+#: The command line builds its whole parser for every command: the team and the
+#: automation commands' modules load their stores only when one of them runs, and a
+#: turn in a new session never follows a scheduled run's status (it is none).
+NOT_IN_CLI = ("openworker_qt.teams", "openworker_qt.automation.service",
+              "openworker_qt.automation.scheduler")
 
 # (atexit: after a command returned, whatever it imported on the way)
 CHILD = """
@@ -88,12 +114,42 @@ def test_importing_the_desktop_app_loads_nothing_the_first_paint_does_not_need(
 ) -> None:
     modules = _loaded("import openworker_qt.launch", tmp_path)  # (and so the app)
     assert "openworker_qt.ui.main_window" in modules  # (the check sees the window's imports)
-    assert _offending(modules, NOT_AT_START + NOT_BEFORE_PAINT) == []
+    assert _offending(modules, NOT_AT_START + NOT_BEFORE_PAINT + NOT_IN_FIRST_PAINT) == []
+
+
+#: The desktop app started as a user starts it, out at its window's first paint.
+FIRST_PAINT = """
+import os
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+qapp = QApplication([sys.argv[0]])
+
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QMainWindow):
+            sys.__stdout__.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+            sys.__stdout__.flush()
+            os._exit(0)
+        return False
+
+watch = FirstPaint()
+qapp.installEventFilter(watch)
+from openworker_qt.__main__ import main
+main(["app", "--new-instance"])
+"""
+
+
+def test_the_first_paint_loads_only_what_it_draws(tmp_path: Path) -> None:
+    modules = _loaded(FIRST_PAINT, tmp_path)
+    assert "openworker_qt.ui.team_window" in modules  # (the window was built)
+    assert _offending(modules, NOT_AT_START + NOT_BEFORE_PAINT + NOT_IN_FIRST_PAINT) == []
 
 
 def test_importing_the_command_line_loads_no_qt_and_nothing_heavy(tmp_path: Path) -> None:
     modules = _loaded("import openworker_qt.cli", tmp_path)
-    assert _offending(modules, NOT_AT_START + NO_QT) == []
+    assert _offending(modules, NOT_AT_START + NO_QT + NOT_IN_CLI
+                      + ("openworker_qt.automation.store",)) == []
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["sessions"]], ids=["help", "sessions"])
@@ -103,7 +159,7 @@ def test_a_cheap_command_loads_no_qt_and_nothing_heavy(tmp_path: Path, argv: lis
             "assert not code, code\n")
     modules = _loaded(body, tmp_path)
     assert "openworker_qt.cli" in modules
-    assert _offending(modules, NOT_AT_START + NOT_BEFORE_PAINT + NO_QT) == []
+    assert _offending(modules, NOT_AT_START + NOT_BEFORE_PAINT + NO_QT + NOT_IN_CLI) == []
 
 
 def test_a_scripted_one_shot_run_loads_no_qt_connectors_mcp_or_sdks(tmp_path: Path) -> None:
@@ -117,7 +173,8 @@ def test_a_scripted_one_shot_run_loads_no_qt_connectors_mcp_or_sdks(tmp_path: Pa
     # The turn is offered every tool: the web and deliverable tools' definitions load
     # (what they run on loads when they are called: aiohttp, the document writers).
     offered = ("openworker_qt.tools.web", "openworker_qt.tools.deliverables")
-    assert _offending(modules, tuple(n for n in NOT_AT_START if n not in offered) + NO_QT) == []
+    assert _offending(modules, tuple(n for n in NOT_AT_START if n not in offered) + NO_QT
+                      + NOT_IN_CLI) == []
 
 
 def test_the_warm_up_after_the_first_paint_imports_every_module_a_first_turn_s_tools_need(

@@ -27,8 +27,9 @@ def split(text: str, *, source: str = "the file") -> tuple[dict[str, Any], str]:
     end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
     if end is None:
         raise FrontMatterError(f"{source}: the front matter block is not closed by a '---' line")
+    block = "".join(lines[1:end])
     try:
-        data = yaml.safe_load("".join(lines[1:end]))
+        data = _load(yaml, block)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
@@ -39,3 +40,16 @@ def split(text: str, *, source: str = "the file") -> tuple[dict[str, Any], str]:
     if not isinstance(data, dict):
         raise FrontMatterError(f"{source}: the front matter must be a set of 'key: value' lines")
     return {str(k): v for k, v in data.items()}, "".join(lines[end + 1:]).strip("\n") + "\n"
+
+
+def _load(yaml: Any, block: str) -> Any:
+    """The YAML ``block`` read by libyaml's safe loader when the wheel has it (the same
+    documents, ~6x faster: a first turn reads every built-in persona); a block it
+    refuses is read again by the Python one, whose words (and line) the error gives."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            return yaml.load(block, Loader=fast)
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(block)

@@ -7,12 +7,15 @@ import asyncio
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from openworker_qt.automation.schedule import ScheduleError
-from openworker_qt.automation.store import ACTIVE, Automation, AutomationError, AutomationStore
 from openworker_qt.cli.turns import EXIT, cli_runtime, print_pending
-from openworker_qt.core.standing_rules import StandingRule
+
+# The automations' store and schedules load with an automations command (the parser
+# is built for every command: tests/test_startup_modules.py).
+if TYPE_CHECKING:
+    from openworker_qt.automation.store import Automation, AutomationStore
+    from openworker_qt.core.standing_rules import StandingRule
 
 #: The tools whose task rules are exact shell commands.
 SHELL_TOOLS = frozenset({"run_shell"})
@@ -94,6 +97,8 @@ def when(ts: float | None) -> str:
 def _instant(text: str, tz: str) -> float:
     from zoneinfo import ZoneInfo
 
+    from openworker_qt.automation.schedule import ScheduleError
+
     try:
         value = dt.datetime.fromisoformat(text)
     except ValueError:
@@ -104,6 +109,8 @@ def _instant(text: str, tz: str) -> float:
 
 
 def _find(store: AutomationStore, key: str) -> Automation:
+    from openworker_qt.automation.store import AutomationError
+
     found = store.find(key)
     if found is None:
         raise AutomationError(f"no automation matches {key!r} (see `openworker-qt automations list`)")
@@ -111,6 +118,9 @@ def _find(store: AutomationStore, key: str) -> Automation:
 
 
 def main(args: argparse.Namespace) -> int:
+    from openworker_qt.automation.schedule import ScheduleError
+    from openworker_qt.automation.store import AutomationError, AutomationStore
+
     try:
         if args.auto_command == "run":
             return asyncio.run(_run(args))
@@ -268,6 +278,7 @@ async def _run(args: argparse.Namespace) -> int:
     """Run now, in this process: until the run finishes, or parks on the inbox
     (then exit 4; the app or `serve` continues it once answered)."""
     from openworker_qt.automation.service import AutomationService
+    from openworker_qt.automation.store import ACTIVE
 
     with cli_runtime() as rt:
         service = AutomationService(rt)

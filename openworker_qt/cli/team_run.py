@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from openworker_qt.cli.teams import find_team
+from openworker_qt.cli.teams import find_team  # (light: the team model loads with a command)
 from openworker_qt.cli.turns import turn_runtime
 
 if TYPE_CHECKING:

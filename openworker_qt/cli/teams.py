@@ -18,20 +18,23 @@ import inspect
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openworker_qt.cli.turns import cli_runtime
-from openworker_qt.teams.model import BoardError, Item, ItemState, Team
-from openworker_qt.teams.store import TeamStore
+
+# The team model and store load with a team command (not with every command: the
+# parser is built for each; tests/test_startup_modules.py).
+if TYPE_CHECKING:
+    from openworker_qt.teams.model import Item, Team
+    from openworker_qt.teams.store import TeamStore
 
 __all__ = ["add_parser", "board_lines", "find_team", "main", "open_store"]
 
-#: The board's columns in order: the states as the board shows them.
-STATE_ORDER = (ItemState.OPEN, ItemState.IN_PROGRESS, ItemState.REVIEW, ItemState.BLOCKED,
-               ItemState.DONE, ItemState.CANCELED)
+#: The board's columns in order (``ItemState`` values): the states as the board shows them.
+STATE_ORDER = ("open", "in_progress", "review", "blocked", "done", "canceled")
 STATE_WORDS = {
-    ItemState.OPEN: "Open", ItemState.IN_PROGRESS: "In progress", ItemState.REVIEW: "Review",
-    ItemState.BLOCKED: "Blocked", ItemState.DONE: "Done", ItemState.CANCELED: "Canceled",
+    "open": "Open", "in_progress": "In progress", "review": "Review",
+    "blocked": "Blocked", "done": "Done", "canceled": "Canceled",
 }
 TITLE_WIDTH = 34
 WHO_WIDTH = 12
@@ -57,6 +60,8 @@ def add_parser(sub: Any) -> Any:
 
 def main(args: argparse.Namespace) -> int:
     """Run the team command ``args`` names (its parser's ``team_handler``)."""
+    from openworker_qt.teams.model import BoardError
+
     handler: Callable[[argparse.Namespace], Any] = args.team_handler
     try:
         result = handler(args)
@@ -70,11 +75,15 @@ def main(args: argparse.Namespace) -> int:
 
 def open_store(rt: Any) -> TeamStore:
     """The team store on a command's runtime (its database, audit log and redaction)."""
+    from openworker_qt.teams.store import TeamStore
+
     return TeamStore(rt.db, audit=rt.audit, redact=rt.redact)
 
 
 def find_team(store: TeamStore, ref: str) -> Team:
     """The team whose id is ``ref`` or starts with it; :class:`BoardError` otherwise."""
+    from openworker_qt.teams.model import BoardError
+
     exact = store.team(ref)
     if exact is not None:
         return exact
@@ -107,6 +116,8 @@ def board_command(args: argparse.Namespace) -> int:
 
 def _board_or_problem(store: TeamStore, team: Team) -> list[str]:
     """The team's board, or what keeps it from being read (the others still show)."""
+    from openworker_qt.teams.model import BoardError
+
     try:
         return board_lines(store, team)
     except BoardError as exc:
@@ -117,6 +128,8 @@ def list_command(args: argparse.Namespace) -> int:
     with cli_runtime() as rt:
         store = open_store(rt)
         teams = store.teams(active_only=args.active)
+        from openworker_qt.teams.model import BoardError
+
         if not teams:
             print("No teams yet." if not args.active else "No team is working now.")
             return 0
@@ -125,7 +138,7 @@ def list_command(args: argparse.Namespace) -> int:
                 items = store.items(team.id)
             except BoardError:
                 items = []
-            done = sum(i.state is ItemState.DONE for i in items)
+            done = sum(i.state == "done" for i in items)
             print(f"{team.id}  {team.state.value:<13} {done}/{len(items)} done  "
                   f"{_spend(team)}  {_when(team.created_at)}  {_clip(team.outcome, 60)}")
     return 0
@@ -185,7 +198,7 @@ def board_lines(store: TeamStore, team: Team) -> list[str]:
         lines.append("No work items yet" + (": the lead is planning." if team.state.value in
                                             ("planning", "awaiting_plan") else "."))
     for state in STATE_ORDER:
-        group = [i for i in items if i.state is state]
+        group = [i for i in items if i.state == state]
         if group:
             lines.append(f"{STATE_WORDS[state]} ({len(group)})")
             lines.extend(_item_line(i) for i in group)

@@ -122,7 +122,7 @@ async def run(args: argparse.Namespace) -> int:
         if args.unattended and not info.unattended:
             store.update_session(info.id, unattended=True)
             info.unattended = True
-        manager = build_manager(rt, args, model)
+        manager = build_manager(rt, args, model, follow_runs=found is not None)
         if args.model and info.model and info.model != args.model:
             manager.switch_model(info.id, args.model)
         from openworker_qt.cli import mcp as mcp_cli  # MCP servers' tools (none set up: nothing)
@@ -167,9 +167,11 @@ async def run(args: argparse.Namespace) -> int:
         return EXIT.get(status, 1)
 
 
-def build_manager(rt: Runtime, args: argparse.Namespace, model: str) -> SessionManager:
+def build_manager(rt: Runtime, args: argparse.Namespace, model: str, *,
+                  follow_runs: bool = True) -> SessionManager:
     """The terminal's policy on the runtime's session manager: sessions ask on the
-    terminal, or through the inbox when they are unattended."""
+    terminal, or through the inbox when they are unattended. ``follow_runs``: an
+    existing session is driven (it may be a scheduled run's); a new one never is."""
     wait = bool(getattr(args, "wait", False))
     terminal = TerminalApprover(
         assume_yes=bool(getattr(args, "yes", False)), interactive=sys.stdin.isatty()
@@ -191,11 +193,12 @@ def build_manager(rt: Runtime, args: argparse.Namespace, model: str) -> SessionM
         default_model=model,
         max_iterations=getattr(args, "max_iterations", None),
     )
-    from openworker_qt.automation.service import AutomationService
+    if follow_runs:
+        from openworker_qt.automation.service import AutomationService
 
-    # A scheduled run's session driven from here (resume, retry): its run's status
-    # follows, as under the app or `serve`.
-    AutomationService(rt).follow(manager)
+        # A scheduled run's session driven from here (resume, retry, run --session): its
+        # run's status follows, as under the app or `serve`.
+        AutomationService(rt).follow(manager)
     return manager
 
 

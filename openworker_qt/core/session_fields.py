@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from openworker_qt.core.permissions import parse_mode
+from openworker_qt.core.permission_settings import parse_mode
 from openworker_qt.storage.conversations import ConversationStore, SessionInfo
 
 

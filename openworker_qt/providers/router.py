@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -113,9 +114,11 @@ class ProviderRouter:
         # Swapped whole: a worker preparing a model meanwhile sees the old or the new table.
         self._factories, self._aliases = fresh._factories, fresh._aliases
         self.invalidate()
-        from openworker_qt.providers.local_servers import forget_contexts
-
-        forget_contexts()  # a server's context window is asked again (it may have changed)
+        # A server's context window is asked again (it may have changed). Nothing was
+        # asked before the module's first use (it brings urllib.request: not at start).
+        local = sys.modules.get("openworker_qt.providers.local_servers")
+        if local is not None:
+            local.forget_contexts()
 
     def canonical(self, name: str) -> str:
         return self._aliases.get(name.lower(), name.lower())

@@ -54,8 +54,6 @@ from openworker_qt.domain.choices import spec_from
 from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
-from openworker_qt.ui.approval_always import scope_button
-from openworker_qt.ui.choices import ChoicePicker
 from openworker_qt.ui.icons import icon
 from openworker_qt.ui.window_state import keep_on_screen
 
@@ -306,6 +304,8 @@ class ApprovalPanel(QWidget):
         if request.always_command:
             self.buttons.addButton(self.always_command, QDialogButtonBox.ButtonRole.ActionRole)
         # a command prefix or a folder's writes, when the engine offers a bound it keeps
+        from openworker_qt.ui.approval_always import scope_button  # (with the first card)
+
         self.always_scope = scope_button(request, self)
         if self.always_scope is not None:
             self.buttons.addButton(self.always_scope, QDialogButtonBox.ButtonRole.ActionRole)
@@ -490,6 +490,8 @@ class QuestionCard(QWidget):
         lay.addWidget(prompt)
         spec = spec_from(request.extra) if request.kind == "question" else None
         if spec is not None:  # a question with choices: its own picker
+            from openworker_qt.ui.choices import ChoicePicker  # (with the first such question)
+
             self.picker = ChoicePicker(spec)
             self.picker.answered.connect(self.answered)
             lay.addWidget(self.picker)

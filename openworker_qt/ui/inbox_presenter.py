@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
@@ -25,9 +26,12 @@ from openworker_qt.ui.approval import (
     approval_preview,
 )
 from openworker_qt.ui.late_answers import closed_text
-from openworker_qt.ui.plan_card import PlanCard, is_plan_item, persona_choices
+from openworker_qt.ui.plan_items import is_plan_item, persona_choices
 from openworker_qt.ui.ports import Answers, SessionLookup
 from openworker_qt.ui.transcript_view import TranscriptView
+
+if TYPE_CHECKING:
+    from openworker_qt.ui.plan_card import PlanCard
 
 
 class InboxPresenter(QObject):
@@ -116,6 +120,8 @@ class InboxPresenter(QObject):
             return None
         card: ApprovalCard | QuestionCard | PlanCard
         if is_plan_item(item.tool, item.arguments):
+            from openworker_qt.ui.plan_card import PlanCard  # (the team model with it)
+
             card = PlanCard(item.arguments, persona_choices())
         elif item.kind == "approval":
             card = ApprovalCard(approval_request(item), self._previews.get(item.id))

@@ -61,7 +61,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui import file_chip, tab_ring
+from openworker_qt.ui import tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
@@ -178,8 +178,7 @@ class MainWindow(QMainWindow):
             self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
             persona=self.composer.current_persona, model=self.composer.current_model,
             workspace=lambda: str(self.folder_button.new_folder or self.default_workspace),
-            refresh=self.refresh_sessions, say=self.show_message)
-        self.sidebar.add_section(self.teams.tree)
+            refresh=self.refresh_sessions, say=self.show_message, place=self.sidebar.add_section)
         self.pickers = SessionPickers(self.composer, manager, settings,
                                       current=lambda: self.session_id,
                                       warn=self.banner.show_message, parent=self)
@@ -345,8 +344,7 @@ class MainWindow(QMainWindow):
         self.view.retry_requested.connect(self.retry)
         self.view.resend_requested.connect(self.submit_message)
         self.view.edit_requested.connect(self.composer.set_draft)
-        self.view.file_open_requested.connect(
-            lambda path: file_chip.open_file(path, self.artifacts, self.artifacts_dock))
+        self.view.file_open_requested.connect(self._open_file)
         self.view.empty_state.example_chosen.connect(self.composer.set_draft)
         self.banner.action_triggered.connect(self._on_banner_action)
         self.voice.message.connect(lambda text: self.statusBar().showMessage(text, 6000))
@@ -379,6 +377,12 @@ class MainWindow(QMainWindow):
         self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
         self.raise_()
         self.activateWindow()
+
+    def _open_file(self, path: str) -> None:
+        """A file chip's "Open": its preview in the deliverables panel."""
+        from openworker_qt.ui import file_chip  # (with the first chip: not at start)
+
+        file_chip.open_file(path, self.artifacts, self.artifacts_dock)
 
     def show_message(self, text: str, *, error: bool = True) -> None:
         """A non-fatal message in the banner above the composer."""

@@ -42,36 +42,14 @@ from openworker_qt.core.inbox import InboxItem
 from openworker_qt.teams.model import BoardError, Plan, PlanItem, WorkerSpec
 from openworker_qt.ui import design
 from openworker_qt.ui.approval import card_frame
-from openworker_qt.ui.composer import PERSONA_ITEMS
+from openworker_qt.ui.plan_items import PLAN_TOOL as PLAN_TOOL  # (re-exported)
+from openworker_qt.ui.plan_items import TEAM_PERSONAS as TEAM_PERSONAS  # (re-exported)
+from openworker_qt.ui.plan_items import is_plan_item, persona_choices
+from openworker_qt.ui.plan_items import offer_personas as offer_personas  # (re-exported)
 
-PLAN_TOOL = "team_plan"
 MAX_PARALLEL_SHOWN = 8
 READ_ONLY_MODE = "plan"
 FIELD_WIDTH = 220  # px: a persona picker, a budget (not the card's whole width)
-
-
-def is_plan_item(tool: str, arguments: Mapping[str, Any]) -> bool:
-    """Whether an inbox item is a team's plan (shown as a :class:`PlanCard`)."""
-    return tool == PLAN_TOOL and isinstance(arguments.get("plan"), dict)
-
-
-#: The built-in team personas (persona files with a ``team:`` section): they start a
-#: team from the composer; a worker never runs as one.
-TEAM_PERSONAS = frozenset({"team", "software-team", "devops-team"})
-
-#: The personas a worker may run as: (name, title); the app offers the registry's.
-_personas: list[tuple[str, str]] = [(name, title) for name, title, _ in PERSONA_ITEMS]
-
-
-def offer_personas(items: Sequence[tuple[str, str, str]],
-                   is_team: Callable[[str], bool] = TEAM_PERSONAS.__contains__) -> None:
-    """The enabled personas (name, title, description), as the composer's picker has
-    them, less the team personas."""
-    _personas[:] = [(name, title) for name, title, _ in items if not is_team(name)]
-
-
-def persona_choices() -> list[tuple[str, str]]:
-    return list(_personas)
 
 
 def _tr(text: str) -> str:

@@ -8,7 +8,10 @@ plain session, and a message in a team's session goes to the team
 (``runner.send``: to the lead, or ``@worker …`` from a worker's session).
 
 The app hands it the team store and runner with :meth:`TeamPart.attach`; until
-then (or without teams) the window behaves as before.
+then (or without teams) the window behaves as before. The sidebar's Teams section is
+built at :meth:`TeamPart.attach` (after the window's first paint), the board and its
+dock when a team's session is first shown: a start without teams imports neither
+(tests/test_startup_modules.py).
 """
 
 from __future__ import annotations
@@ -16,29 +19,41 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from openworker_qt.core.background import spawn
 from openworker_qt.core.inbox import InboxItem
 from openworker_qt.qt.inbox_bridge import InboxBridge
-from openworker_qt.qt.team_board_model import BoardFeed, BoardSource
-from openworker_qt.teams.model import USER, Actor, BoardError, BoardEvent, Team
-from openworker_qt.ui.plan_card import TEAM_PERSONAS, PlanDialog, is_plan_item
+from openworker_qt.ui.plan_items import TEAM_PERSONAS, is_plan_item
 from openworker_qt.ui.ports import Answers
-from openworker_qt.ui.team_board import TeamBoard
-from openworker_qt.ui.team_sidebar import TeamSessions, TeamsSource
+
+if TYPE_CHECKING:
+    from openworker_qt.qt.team_board_model import BoardFeed
+    from openworker_qt.teams.model import Actor, BoardEvent, Item, Team
+    from openworker_qt.ui.plan_card import PlanDialog
+    from openworker_qt.ui.team_board import TeamBoard
+    from openworker_qt.ui.team_sidebar import TeamSessions
 
 log = logging.getLogger(__name__)
 
 
 
-class TeamStore(BoardSource, TeamsSource, Protocol):
-    """What the window uses of the team store."""
+class TeamStore(Protocol):
+    """What the window uses of the team store (and the board's ``BoardSource``, the
+    sidebar's ``TeamsSource``)."""
 
     listeners: list[Callable[[BoardEvent], None]]
+
+    def team(self, team_id: str) -> Team | None: ...
+
+    def item(self, item_id: str) -> Item | None: ...
+
+    def items(self, team_id: str) -> list[Item]: ...
+
+    def teams(self, *, active_only: bool = False) -> list[Team]: ...
 
     def team_for_session(self, session_id: str) -> tuple[Team, str] | None: ...
 
@@ -69,13 +84,18 @@ class TeamPart(QObject):
     """See module docstring. ``current()``: the session on screen (None: a new one);
     ``open_session(id)``: show a session; ``persona()``, ``model()``, ``workspace()``:
     what the composer would start a session with; ``refresh()``: re-read the list of
-    sessions; ``say(text)``: a note for the user."""
+    sessions; ``say(text)``: a note for the user; ``place(widget)``: put the Teams
+    section in the sidebar (it is built when the teams are attached)."""
+
+    #: a board event from the store (any thread), carried to the GUI thread
+    _board_event = Signal(object)
 
     def __init__(self, window: QMainWindow, *, inbox: InboxBridge | None = None,
                  answers: Answers | None = None, current: Callable[[], str | None],
                  open_session: Callable[[str], None], persona: Callable[[], str],
                  model: Callable[[], str], workspace: Callable[[], str],
-                 refresh: Callable[[], None], say: Callable[[str], None]) -> None:
+                 refresh: Callable[[], None], say: Callable[[str], None],
+                 place: Callable[[QWidget], None] = lambda _widget: None) -> None:
         super().__init__(window)
         self._current = current
         self._open_session = open_session
@@ -84,6 +104,7 @@ class TeamPart(QObject):
         self._workspace = workspace
         self._refresh = refresh
         self._say = say
+        self._place = place
         self.store: TeamStore | None = None
         self.runner: TeamRunner | None = None
         self.is_team_persona: Callable[[str], bool] = TEAM_PERSONAS.__contains__
@@ -94,23 +115,58 @@ class TeamPart(QObject):
         self.inbox = inbox
         self.answers = answers
         self.plan_dialog: PlanDialog | None = None
-        self.board = TeamBoard()
-        self.board.open_session.connect(open_session)
-        self.board.review_plan.connect(self.review_plan)
-        self.board.stop_requested.connect(self.stop_team)
-        self.board.model.team_changed.connect(lambda _team: self._show_plan_waiting())
+        self._board: TeamBoard | None = None
+        self._dock: QDockWidget | None = None
+        self._tree: TeamSessions | None = None
+        self._board_event.connect(self._on_board_event, Qt.ConnectionType.QueuedConnection)
         if inbox is not None:
             inbox.item_added.connect(lambda _item: self._show_plan_waiting())
             inbox.item_resolved.connect(lambda _item: self._show_plan_waiting())
-        self.dock = QDockWidget(self.tr("Team"), window)
-        self.dock.setObjectName("teamDock")
-        self.dock.setWidget(self.board)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        window.resizeDocks([self.dock], [340], Qt.Orientation.Horizontal)
-        self.dock.hide()
-        #: the sidebar's Teams section (the window places it above the session list)
-        self.tree = TeamSessions()
-        self.tree.open_session.connect(open_session)
+
+    @property
+    def board(self) -> TeamBoard:
+        """The team board (built on first use, in its dock beside the transcript)."""
+        if self._board is None:
+            self._build_board()
+        assert self._board is not None
+        return self._board
+
+    @property
+    def dock(self) -> QDockWidget:
+        """The board's dock (hidden until a team's session is shown)."""
+        if self._dock is None:
+            self._build_board()
+        assert self._dock is not None
+        return self._dock
+
+    def _build_board(self) -> None:
+        from openworker_qt.ui.team_board import TeamBoard
+
+        board = TeamBoard()
+        board.open_session.connect(self._open_session)
+        board.review_plan.connect(self.review_plan)
+        board.stop_requested.connect(self.stop_team)
+        board.model.team_changed.connect(lambda _team: self._show_plan_waiting())
+        board.act = self._act
+        self._board = board
+        dock = QDockWidget(self.tr("Team"), self.window)
+        dock.setObjectName("teamDock")
+        dock.setWidget(board)
+        self.window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.window.resizeDocks([dock], [340], Qt.Orientation.Horizontal)
+        dock.hide()
+        self._dock = dock
+
+    @property
+    def tree(self) -> TeamSessions:
+        """The sidebar's Teams section (built on first use, placed by ``place``)."""
+        if self._tree is None:
+            from openworker_qt.ui.team_sidebar import TeamSessions
+
+            self._tree = TeamSessions()
+            self._tree.open_session.connect(self._open_session)
+            self._place(self._tree)
+        return self._tree
 
     def attach(self, store: TeamStore, runner: TeamRunner | None = None, *,
                is_team_persona: Callable[[str], bool] | None = None) -> None:
@@ -119,22 +175,37 @@ class TeamPart(QObject):
         self.runner = runner
         if is_team_persona is not None:
             self.is_team_persona = is_team_persona
-        self.feed = BoardFeed(self.board.model, store, self)
-        store.listeners.append(self.feed.listener)
-        self.feed.arrived.connect(lambda _event: self.tree.changed())
-        self.board.act = self._act
+        self.feed = None  # (a board shown reads the new store)
+        store.listeners.append(self._board_event.emit)
         self.tree.attach(store)
 
     def detach(self) -> None:
-        if self.store is not None and self.feed is not None:
-            if self.feed.listener in self.store.listeners:
-                self.store.listeners.remove(self.feed.listener)
+        if self.store is not None and self._board_event.emit in self.store.listeners:
+            self.store.listeners.remove(self._board_event.emit)
         self.store = None
         self.feed = None
 
+    def _on_board_event(self, event: object) -> None:
+        if self._tree is not None:
+            self._tree.changed()
+        if self.feed is not None:
+            self.feed.listener(event)  # type: ignore[arg-type]  # (a BoardEvent)
+
+    def _open_feed(self) -> BoardFeed:
+        if self.feed is None:
+            from openworker_qt.qt.team_board_model import BoardFeed
+
+            assert self.store is not None
+            self.feed = BoardFeed(self.board.model, self.store, self)
+        return self.feed
+
     def _act(self, verb: str, item_id: str, **args: Any) -> Any:
         if self.store is None or self.team_id is None:
+            from openworker_qt.teams.model import BoardError
+
             raise BoardError(self.tr("the team is not available"))
+        from openworker_qt.teams.model import USER
+
         return self.store.act(USER, verb, self.team_id, item_id, **args)
 
     # ---------------------------------------------------------------- showing
@@ -143,15 +214,17 @@ class TeamPart(QObject):
         """The window shows ``session_id`` (None: a new session): its team's board, if any."""
         found = (self.store.team_for_session(session_id)
                  if self.store is not None and session_id else None)
-        if found is None or self.feed is None:
+        if found is None:
             self.team_id = None
             self.role = ""
-            self.dock.hide()
+            if self._dock is not None:
+                self._dock.hide()
             return
         team, self.role = found
-        if team.id != self.team_id:
+        feed = self._open_feed()
+        if team.id != self.team_id or feed.model.team is None:
             self.team_id = team.id
-            self.feed.open(team.id)
+            feed.open(team.id)
         self.dock.setWindowTitle(self.tr("Team") if self.role == "lead"
                                  else self.tr("Team · {worker}").format(
                                      worker=self.role.removeprefix("worker:")))
@@ -163,7 +236,9 @@ class TeamPart(QObject):
 
     def waiting_plan(self) -> InboxItem | None:
         """The team's plan item waiting for the user, if any."""
-        team = self.board.model.team
+        if self._board is None:  # no team shown yet
+            return None
+        team = self._board.model.team
         if self.inbox is None or team is None or self.team_id is None:
             return None
         for item in self.inbox.pending(team.lead_session_id, kind="plan"):
@@ -172,8 +247,10 @@ class TeamPart(QObject):
         return None
 
     def _show_plan_waiting(self) -> None:
+        if self._board is None:
+            return
         waiting = self.waiting_plan()
-        self.board.plan_box.setVisible(waiting is not None)
+        self._board.plan_box.setVisible(waiting is not None)
         dialog = self.plan_dialog
         if dialog is not None and (waiting is None or waiting.id != dialog.item.id):
             dialog.close()  # answered somewhere else
@@ -189,6 +266,8 @@ class TeamPart(QObject):
         if self.plan_dialog is not None and self.plan_dialog.item.id == item.id:
             self.plan_dialog.raise_()
             return self.plan_dialog
+        from openworker_qt.ui.plan_card import PlanDialog
+
         dialog = PlanDialog(item, self.window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         answers = self.answers
@@ -203,6 +282,8 @@ class TeamPart(QObject):
         if self.runner is None or self.team_id is None:
             self._say(self.tr("The team cannot be stopped from here."))
             return
+        from openworker_qt.teams.model import BoardError  # (imported with the runner)
+
         try:
             self._call(self.runner.stop, self.team_id)
         except BoardError as exc:
@@ -222,6 +303,8 @@ class TeamPart(QObject):
             return self._start(text, persona)
         if self.team_id is None:
             return False
+        from openworker_qt.teams.model import BoardError  # (imported with the runner)
+
         try:
             self._call(self.runner.send, self.team_id, worker_message(self.role, text))
         except BoardError as exc:  # e.g. "@someone" who is not on the team
@@ -231,6 +314,8 @@ class TeamPart(QObject):
 
     def _start(self, outcome: str, persona: str) -> bool:
         assert self.runner is not None
+        from openworker_qt.teams.model import BoardError  # (imported with the runner)
+
         try:
             result = self.runner.start(outcome, persona=persona, workspace=self._workspace(),
                                        model=self._model())
@@ -247,6 +332,8 @@ class TeamPart(QObject):
         return True
 
     def _started(self, team: object) -> None:
+        from openworker_qt.teams.model import Team
+
         if not isinstance(team, Team):
             self._say(self.tr("The team could not start."))
             return

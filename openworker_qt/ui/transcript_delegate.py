@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -45,7 +46,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt.transcript_items import TranscriptItem, first_line
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.ui import design, file_chip, motion
+from openworker_qt.ui import design, motion
 from openworker_qt.ui.design import READING_WIDTH
 from openworker_qt.ui.icons import icon, tool_icon_name
 from openworker_qt.ui.markdown_style import (
@@ -64,6 +65,9 @@ from openworker_qt.ui.transcript_text import (
     user_html,
 )
 from openworker_qt.ui.transcript_work import RowRendering
+
+if TYPE_CHECKING:
+    from openworker_qt.ui import file_chip
 
 PAD = design.SPACE["m"]
 GAP = design.SPACE["m"]
@@ -302,6 +306,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         if item.kind == "tool" and item.expanded:
             h += int(self._doc(item, "details", bw).size().height()) + 6
         if item.kind == "tool":
+            from openworker_qt.ui import file_chip  # (with the first tool row: not at start)
+
             h += file_chip.extra_height(item, self.view.font())
         if collapsible(item):
             h += int(self._doc(item, "more", bw).size().height()) + design.SPACE["xs"]
@@ -317,6 +323,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         char_w, line_h = self._metrics
         per_line = max(10, self._body_width(item, width) // char_w)
         if item.kind == "tool":
+            from openworker_qt.ui import file_chip  # (with the first tool row: not at start)
+
             lines = 2 + (file_chip.produced_file(item) is not None) * 2
         else:
             lines = sum(1 + len(p) // per_line for p in (item.text or " ").split("\n")[:200])
@@ -538,6 +546,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                 if item.streaming and item.text:  # the words still coming: a caret after them
                     motion.paint_caret(painter, body, rect.left(), y, colours.q("accent"))
         elif item.kind == "tool":
+            from openworker_qt.ui import file_chip  # (with the first tool row: not at start)
+
             colours = design.colors(pal)
             role = {"awaiting": "warning", "asking": "warning", "error": "danger",
                     "denied": "warning", "running": "accent"}.get(item.status, "")
@@ -610,11 +620,15 @@ class TranscriptDelegate(QStyledItemDelegate):
         """Where a tool row's card is drawn (view coordinates; its file chip below it)."""
         rect = QRect(self.column_left(row_rect), row_rect.top(), self._width(),
                      row_rect.height() - self._gap(item))
+        from openworker_qt.ui import file_chip  # (with the first tool row: not at start)
+
         return rect.adjusted(0, 0, 0, -file_chip.extra_height(item, self.view.font()))
 
     def chip_at(self, item: TranscriptItem,
                 row_rect: QRect) -> tuple[file_chip.ProducedFile, QRect] | None:
         """The file a tool row's call produced and where its chip is (view coordinates)."""
+        from openworker_qt.ui import file_chip  # (with the first tool row: not at start)
+
         made = file_chip.produced_file(item)
         if made is None:
             return None

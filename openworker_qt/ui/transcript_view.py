@@ -80,7 +80,6 @@ from openworker_qt.qt.transcript_items import (
     TranscriptItem,
 )
 from openworker_qt.qt.transcript_model import ITEM_ROLE, TranscriptModel
-from openworker_qt.ui import file_chip
 from openworker_qt.ui.empty_state import EmptyState
 from openworker_qt.ui.markdown_style import anchor_at, copy_button_at
 from openworker_qt.ui.transcript_delegate import FETCH_MARGIN_PX, TranscriptDelegate
@@ -645,6 +644,8 @@ class TranscriptView(QListView):
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         """A file chip's menu, from the mouse or the menu key (see file_chip)."""
+        from openworker_qt.ui import file_chip  # (with the first menu: not at start)
+
         self.file_menu = file_chip.chip_menu(self, self.delegate, event, self.file_open_requested.emit)
         if self.file_menu is None:
             super().contextMenuEvent(event)

@@ -149,7 +149,7 @@ def test_the_inbox_window_answers_a_team_plan_with_the_edited_plan(qtbot, tmp_pa
 
 
 def test_the_pickers_offer_the_enabled_personas_but_no_team_persona(qtbot) -> None:
-    from openworker_qt.ui import plan_card
+    from openworker_qt.ui import plan_items as plan_card  # (the personas it offers)
 
     before = plan_card.persona_choices()
     try:

@@ -299,7 +299,7 @@ def test_the_leads_plan_call_in_its_transcript_carries_the_plan_card(qtbot, qloo
 
 
 def test_team_leads_start_teams_and_workers_personas_staff_them(qtbot, qloop, make_desktop) -> None:
-    from openworker_qt.ui import plan_card
+    from openworker_qt.ui import plan_items as plan_card  # (the personas it offers)
 
     desktop = make_desktop()
     before = plan_card.persona_choices()
