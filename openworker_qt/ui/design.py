@@ -27,9 +27,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 import shiboken6
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QLayout,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 SPACE = {"xxs": 2, "xs": 4, "s": 8, "m": 12, "l": 16, "xl": 24, "xxl": 32, "xxxl": 48}
 RADIUS = {"small": 4, "medium": 8, "chip": 11, "large": 14, "pill": 999}
@@ -347,3 +362,58 @@ def tint(widget: QWidget, role: str = "muted") -> QWidget:
     else:
         apply()
     return widget
+
+
+# ---------------------------------------------------------------- painted lists
+
+
+def section_font(base: QFont) -> QFont:
+    """A group's label in a list ("TODAY", "IN PROGRESS"): small, semibold, in
+    capitals with a little room between the letters (scripts without case are
+    left as they are)."""
+    label = font("small", base)
+    label.setWeight(QFont.Weight.DemiBold)
+    label.setCapitalization(QFont.Capitalization.AllUppercase)
+    label.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 106)
+    return label
+
+
+class SectionedDelegate(QStyledItemDelegate):
+    """A painted list of rows under group labels (the session list, the team
+    board): a row whose ``header_role`` is true is a label, drawn at the bottom
+    left of its rect in :func:`section_font` and the muted colour; every other row
+    is :meth:`paint_row`'s. Subclasses set ``header_role`` and the label's insets
+    and may change :meth:`header_text`."""
+
+    header_role: int = int(Qt.ItemDataRole.UserRole)
+    #: (left, right, bottom) room around a label, in px.
+    header_insets: tuple[int, int, int] = (SPACE["s"], SPACE["s"], SPACE["xxs"])
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        painter.save()
+        try:
+            if index.data(self.header_role):
+                self.paint_header(painter, option, index)
+            else:
+                self.paint_row(painter, option, index)
+        finally:
+            painter.restore()
+
+    def header_text(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        return str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+
+    def paint_header(self, painter: QPainter, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> None:
+        left, right, bottom = self.header_insets
+        rect: QRect = option.rect.adjusted(left, 0, -right, -bottom)
+        label = section_font(option.font)
+        painter.setFont(label)
+        painter.setPen(colors(option.palette).q("muted"))
+        text = QFontMetrics(label).elidedText(self.header_text(index), Qt.TextElideMode.ElideRight,
+                                              max(0, rect.width()))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom), text)
+
+    def paint_row(self, painter: QPainter, option: QStyleOptionViewItem,
+                  index: QModelIndex | QPersistentModelIndex) -> None:
+        raise NotImplementedError

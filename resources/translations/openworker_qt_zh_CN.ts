@@ -5627,6 +5627,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Sidebar</name>
         <message>
+            <source>No sessions yet. What you start with New session, and what your automations run, shows here.</source>
+            <translation>还没有会话。用“新建会话”开始的工作，以及自动化任务的运行，都会显示在这里。</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/sidebar.py" line="71" />
             <location filename="../../openworker_qt/ui/sidebar.py" line="72" />
             <source>New session</source>
@@ -7667,6 +7671,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     </context>
     <context>
         <name>SessionListModel</name>
+        <message>
+            <source>new result</source>
+            <translation>有新结果</translation>
+        </message>
         <message>
             <location filename="../../openworker_qt/qt/session_model.py" line="1" />
             <source>New session</source>
