@@ -557,7 +557,8 @@ class DesktopApp(QObject):
             window = SettingsWindow(self.settings, self.models, self.manager,
                                     memory=self.runtime.memory,
                                     personas=self.runtime.personas,
-                                    connectors=self.runtime.connectors)
+                                    connectors=self.runtime.connectors,
+                                    grants=self.runtime.rules.wider, sessions=self.manager.store)
             window.personas.personas_changed.connect(self.set_personas)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)

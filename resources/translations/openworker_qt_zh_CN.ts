@@ -9065,4 +9065,43 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>{package} 已移除。</translation>
         </message>
     </context>
+    <context>
+        <name>GrantsBox</name>
+        <message>
+            <source>Allowed for the rest of a session</source>
+            <translation>在会话剩余时间内允许</translation>
+        </message>
+        <message>
+            <source>What you allowed with “Always allow” on a command or a folder. It lasts until the session is deleted or the app quits; revoke it to be asked again.</source>
+            <translation>你对某个命令或文件夹选择“始终允许”后放行的内容。它会持续到会话被删除或应用退出；撤销后会再次询问你。</translation>
+        </message>
+        <message>
+            <source>Nothing is allowed beyond your settings right now.</source>
+            <translation>目前没有超出设置范围的额外许可。</translation>
+        </message>
+        <message>
+            <source>New session</source>
+            <translation>新建会话</translation>
+        </message>
+        <message>
+            <source>Run commands starting with “{prefix}” without asking (the rest of each command is still checked)</source>
+            <translation>运行以“{prefix}”开头的命令时不再询问（每条命令的其余部分仍会检查）</translation>
+        </message>
+        <message>
+            <source>Change files in {folder} without asking</source>
+            <translation>修改 {folder} 中的文件时不再询问</translation>
+        </message>
+        <message>
+            <source>{what} — in “{session}”</source>
+            <translation>{what}——在“{session}”中</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Ask again next time</source>
+            <translation>下次再询问</translation>
+        </message>
+    </context>
 </TS>
