@@ -216,6 +216,7 @@ class DesktopApp(QObject):
             service.listeners.append(self._on_automation_run)
             self.runtime.add_service(service)
             self._automations = service
+            self.window.sidebar.scheduled.attach(service.store)  # the sidebar's Scheduled
         return self._automations
 
     def _wire_mcp(self) -> None:

@@ -75,6 +75,7 @@ from openworker_qt.qt.session_model import (
     SessionListModel,
 )
 from openworker_qt.ui import design, icons
+from openworker_qt.ui.scheduled_section import ScheduledSessions
 from openworker_qt.ui.window_state import keep_on_screen
 
 #: Rows laid out per loop turn (bench/sessions.py: ~6 ms a batch).
@@ -231,6 +232,8 @@ class Sidebar(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and hasattr(self, "scheduled"):
+            self.scheduled.changed()  # (back from the Automations window, say)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "new_button"):
             self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
 
@@ -289,8 +292,11 @@ class Sidebar(QWidget):
         self.no_match.setMargin(design.SPACE["m"])
         design.tint(self.no_match)
         self.no_match.hide()
+        self.scheduled = ScheduledSessions()  # shown once there is an automation
+        self.scheduled.open_session.connect(self.session_selected)
         lay.addWidget(self.new_button)
         lay.addWidget(self.search)
+        lay.addWidget(self.scheduled)
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
         self.search.textChanged.connect(self._on_search_typed)
@@ -303,6 +309,7 @@ class Sidebar(QWidget):
         model.search_done.connect(self._restore_current)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._update_no_match)
+            signal.connect(self.scheduled.changed)  # (a run starting or ending is a session changing)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
         self._menu_target = ""

@@ -9104,4 +9104,47 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <translation>下次再询问</translation>
         </message>
     </context>
+    <context>
+        <name>ScheduledSessions</name>
+        <message>
+            <source>Scheduled</source>
+            <translation>定时</translation>
+        </message>
+        <message>
+            <source>Your automations; choose one to open its latest run</source>
+            <translation>你的自动化任务；选择一个以打开它最近一次运行</translation>
+        </message>
+        <message>
+            <source>{schedule} · paused</source>
+            <translation>{schedule} · 已暂停</translation>
+        </message>
+        <message>
+            <source>not run yet</source>
+            <translation>尚未运行</translation>
+        </message>
+        <message>
+            <source>last run: {status}</source>
+            <translation>上次运行：{status}</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <source>waiting for you</source>
+            <translation>等你处理</translation>
+        </message>
+        <message>
+            <source>completed</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>skipped</source>
+            <translation>已跳过</translation>
+        </message>
+    </context>
 </TS>

@@ -18,6 +18,7 @@ from openworker_qt.storage.db import Database
 from openworker_qt.ui import design
 from openworker_qt.ui.sidebar import SessionDelegate, Sidebar
 from openworker_qt.ui.team_board import TeamCardDelegate
+from tests.ui.conftest import wait_for
 
 
 def _sidebar(qtbot: Any, store: ConversationStore, running: set[str]) -> Sidebar:
@@ -141,3 +142,50 @@ def test_group_labels_are_painted_by_one_painter_in_capitals(qtbot) -> None:
     team.header_role = TEAM_HEADER_ROLE
     assert paint(TeamCardDelegate(), TEAM_HEADER_ROLE, "Review", 2) == paint(
         team, TEAM_HEADER_ROLE, "Review  2", 2)
+
+
+def test_a_scheduled_section_names_each_automation_its_schedule_and_opens_its_newest_run(
+        qtbot, tmp_path: Path) -> None:
+    from openworker_qt.automation.store import AutomationStore
+    from openworker_qt.ui.scheduled_section import ATTENTION_ROLE as WAITING
+    from openworker_qt.ui.scheduled_section import HEADER_ROLE as LABEL
+    from openworker_qt.ui.scheduled_section import SCHEDULE_ROLE
+
+    db = Database(tmp_path / "s.sqlite3")
+    store = ConversationStore(db)
+    automations = AutomationStore(db)
+    sidebar = _sidebar(qtbot, store, set())
+    sidebar.scheduled.attach(automations)
+    assert sidebar.scheduled.isHidden()  # no automation: no section
+    digest = automations.create(name="Morning digest", prompt="Sum up my inbox", tz="UTC",
+                                cron="0 9 * * *")
+    run = automations.start_manual(digest.id, owner="test")
+    session = store.create_session(title="Morning digest · run 1").id
+    automations.set_session(run.id, session)
+    automations.set_status(run.id, "waiting")
+    sidebar.model.reload()  # a run's session appeared: the section reads again
+    qtbot.waitUntil(lambda: not sidebar.scheduled.isHidden(), timeout=3000)
+    rows = sidebar.scheduled.rows
+    assert rows.index(0, 0).data(LABEL) is True and rows.index(0, 0).data() == "Scheduled"
+    row = rows.index(1, 0)
+    assert row.data() == "Morning digest"
+    assert "9" in row.data(SCHEDULE_ROLE) and row.data(WAITING) is True
+    assert "waiting for you" in row.data(Qt.ItemDataRole.ToolTipRole)
+    opened: list[str] = []
+    sidebar.session_selected.connect(opened.append)
+    rect = sidebar.scheduled.visualRect(sidebar.scheduled.model().index(1, 0))
+    qtbot.mouseClick(sidebar.scheduled.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert opened == [session]
+
+
+def test_the_desktop_fills_the_scheduled_section_from_its_automations(qloop, make_desktop) -> None:
+    desktop = make_desktop()
+    service = desktop.automations
+    assert desktop.window.sidebar.scheduled.source is service.store
+    service.store.create(name="Weekly report", prompt="Write it", tz="UTC", cron="0 9 * * 1")
+    # back in the main window from the Automations one: Qt tells its widgets so
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.sendEvent(desktop.window.sidebar, QEvent(QEvent.Type.ActivationChange))
+    wait_for(qloop, lambda: not desktop.window.sidebar.scheduled.isHidden(), what="the section")
