@@ -149,10 +149,15 @@ class Colors:
     diff_del: str        # background of a removed line
     diff_add_text: str
     diff_del_text: str
+    #: The main area behind the conversation: a quiet grey page under white cards
+    #: and the white message box (the session list stays on the surface colour).
+    page: str = ""
     badge: str = "#d9a400"     # the pill of approvals waiting ("waiting for you")
     on_badge: str = "#1b1b1b"  # its number
 
     def q(self, name: str) -> QColor:
+        if name == "page" and not self.page:
+            name = "surface"
         return QColor(getattr(self, name))
 
 
@@ -169,6 +174,8 @@ TEXT_ROLES: tuple[tuple[str, str], ...] = (
     ("diff_add_text", "diff_add"), ("diff_del_text", "diff_del"),
     ("text", "diff_add"), ("text", "diff_del"),
     ("on_badge", "badge"),
+    ("text", "page"), ("muted", "page"), ("link", "page"), ("success", "page"),
+    ("warning", "page"), ("danger", "page"),
 )
 
 _LIGHT = Colors(
@@ -176,14 +183,14 @@ _LIGHT = Colors(
     border="#dcdcd8", text="#1d1d1f", muted="#62625f", accent="#2b63d9", on_accent="#ffffff",
     link="#1f56c6", user_bubble="#eef1f7", steer_bubble="#fbf1d6", success="#1f7a3a",
     warning="#8a5a00", danger="#b42318", diff_add="#e6f4ea", diff_del="#fce8e6",
-    diff_add_text="#155f2c", diff_del_text="#a1160e",
+    diff_add_text="#155f2c", diff_del_text="#a1160e", page="#f5f6f7",
 )
 _DARK = Colors(
     dark=True, window="#1f2023", surface="#26272b", raised="#2e3034", sunken="#1b1c1f",
     border="#3d3f45", text="#ececec", muted="#a3a5ab", accent="#5b8def", on_accent="#0c1220",
     link="#8ab4ff", user_bubble="#33363d", steer_bubble="#403721", success="#6cd48a",
     warning="#f0c060", danger="#ff8a80", diff_add="#1d3525", diff_del="#42211f",
-    diff_add_text="#8fe0a6", diff_del_text="#ffaaa3",
+    diff_add_text="#8fe0a6", diff_del_text="#ffaaa3", page="#26272b",
 )
 
 
@@ -203,6 +210,7 @@ def derive(system: QPalette | None, dark: bool) -> Colors:
         fill = readable(fill, on_accent)
     link = readable(accent if not dark else mix(accent, QColor("#ffffff"), 0.35), bg)
     link = readable(link, QColor(base.raised))
+    link = readable(link, base.q("page"))
     bubble = mix(bg, accent, 0.16 if dark else 0.08)
     return replace(base, accent=fill.name(), link=link.name(), user_bubble=bubble.name())
 
@@ -342,6 +350,19 @@ def style_sheet(widget: QWidget, build: Callable[[], str]) -> None:
         widget.setStyleSheet(build())
 
     follow_scheme(widget, apply)
+
+
+def on_page(widget: QWidget) -> QWidget:
+    """Paint ``widget`` (and what it holds, unless it paints its own) on the main
+    area's page colour (:attr:`Colors.page`), again after every change of the scheme."""
+
+    def apply() -> None:
+        pal = widget.palette()
+        pal.setColor(QPalette.ColorRole.Base, colors(pal).q("page"))
+        widget.setPalette(pal)
+
+    follow_scheme(widget, apply)
+    return widget
 
 
 def tint(widget: QWidget, role: str = "muted") -> QWidget:

@@ -61,7 +61,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui import file_chip, tab_ring
+from openworker_qt.ui import design, file_chip, tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
         self.header_slot.insertWidget(0, self.header)
         self.composer.setAutoFillBackground(True)  # the page runs on under the message box
         self.composer.setBackgroundRole(QPalette.ColorRole.Base)
+        for strip in (self.header, self.view, self.composer):  # one quiet grey page
+            design.on_page(strip)
         self.teams = TeamPart(  # the team board dock; team personas start a team
             self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
             persona=self.composer.current_persona, model=self.composer.current_model,

@@ -116,8 +116,9 @@ class ScheduledSessions(QListView):
         self.setModel(self.rows)
         self.setItemDelegate(ScheduledDelegate(self))
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.viewport().setAutoFillBackground(False)  # on the sidebar's own colour
-        design.style_sheet(self, lambda: "QListView#scheduledSessions { background: transparent; }")
+        # On the sidebar's own colour (no "transparent" style sheet: the delegate reads
+        # the scheme from the palette, and a transparent window colour reads as dark).
+        self.viewport().setAutoFillBackground(False)
         self.setMouseTracking(True)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

@@ -40,7 +40,11 @@ class GrantsBox(QWidget):
         self.sessions = sessions
         lay = QVBoxLayout(self)
         design.arrange(lay, "flush", "row")
-        lay.addWidget(design.heading(self.tr("Allowed for the rest of a session"), "body"))
+        heading = design.heading(self.tr("Allowed for the rest of a session"), "body")
+        bold = heading.font()
+        bold.setWeight(bold.Weight.DemiBold)
+        heading.setFont(bold)
+        lay.addWidget(heading)
         intro = QLabel(self.tr(
             "What you allowed with “Always allow” on a command or a folder. It lasts "
             "until the session is deleted or the app quits; revoke it to be asked again."))

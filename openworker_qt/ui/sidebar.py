@@ -242,6 +242,8 @@ class Sidebar(QWidget):
         self.model = model
         lay = QVBoxLayout(self)
         design.arrange(lay, "sidebar", "row")
+        self.setAutoFillBackground(True)  # white, beside the main area's grey page
+        self.setBackgroundRole(QPalette.ColorRole.Base)
         self.new_button = QPushButton(self.tr("New session"))
         self.new_button.setObjectName("newSession")
         self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))

@@ -152,3 +152,21 @@ def test_header_and_message_box_sit_on_the_transcripts_page(qloop, make_desktop)
     for strip in (window.header, window.composer):
         corner = strip.grab().toImage().pixelColor(2, 2)
         assert corner.name() == page.name(), (strip.objectName(), corner.name(), page.name())
+
+
+def test_the_main_area_is_a_quiet_grey_page_beside_a_white_session_list(qloop, make_desktop) -> None:
+    from openworker_qt.ui import design
+
+    window = make_desktop().window
+    wait_for(qloop, lambda: window.header.height() > 0, what="laid out")
+    scheme = design.colors(window.palette())
+    viewport = window.view.viewport()
+    page = viewport.grab().toImage().pixelColor(viewport.width() // 2, 4)
+    assert page.name() == scheme.q("page").name() != scheme.q("surface").name()
+    sidebar = window.sidebar.grab().toImage().pixelColor(window.sidebar.width() // 2,
+                                                          window.sidebar.height() - 4)
+    assert sidebar.name() == scheme.q("surface").name()
+    # the message box stays white on it
+    box = window.composer.box
+    inside = box.grab().toImage().pixelColor(box.width() // 2, box.height() // 2)
+    assert inside.name() == scheme.q("raised").name()

@@ -174,6 +174,10 @@ def test_a_scheduled_section_names_each_automation_its_schedule_and_opens_its_ne
     opened: list[str] = []
     sidebar.session_selected.connect(opened.append)
     rect = sidebar.scheduled.visualRect(sidebar.scheduled.model().index(1, 0))
+    # the name in the text colour of the scheme (it once read the list's see-through
+    # background as a dark scheme and came out nearly white)
+    shot = sidebar.scheduled.viewport().grab(rect).toImage()
+    assert _has(shot, design.colors(sidebar.palette()).q("text"))
     qtbot.mouseClick(sidebar.scheduled.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert opened == [session]
 
