@@ -215,6 +215,7 @@ class DesktopApp(QObject):
             service.listeners.append(self._on_automation_run)
             self.runtime.add_service(service)
             self._automations = service
+            self.window.sidebar.scheduled.attach(service.store)  # the sidebar's Scheduled
         return self._automations
 
     def _wire_mcp(self) -> None:
@@ -554,7 +555,8 @@ class DesktopApp(QObject):
             window = SettingsWindow(self.settings, self.models, self.manager,
                                     memory=self.runtime.memory,
                                     personas=self.runtime.personas,
-                                    connectors=self.runtime.connectors)
+                                    connectors=self.runtime.connectors,
+                                    grants=self.runtime.rules.wider, sessions=self.manager.store)
             window.personas.personas_changed.connect(self.set_personas)
             window.setWindowIcon(app_icon())
             window.providers.guided_setup_requested.connect(self._guided_setup)

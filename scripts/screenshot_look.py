@@ -6,6 +6,7 @@ and language per run (a translation applies to the widgets built after it):
     .venv/bin/python scripts/screenshot_look.py --variant dark
     .venv/bin/python scripts/screenshot_look.py --variant zh_CN     (light, Simplified Chinese)
     .venv/bin/python scripts/screenshot_look.py --variant narrow    (light, 800 × 480)
+    .venv/bin/python scripts/screenshot_look.py --variant wide      (light, 1440 × 900, the reference's size)
     .venv/bin/python scripts/screenshot_look.py --variant hidpi     (light, QT_SCALE_FACTOR=2, 1280 × 720)
 
 Shots (``<name>-<variant>.png``): the empty session, a conversation with
@@ -104,7 +105,7 @@ def conversation(zh: bool) -> list[dict[str, Any]]:
 
 
 #: Size variants: the window at this logical size, these shots only.
-SIZES = {"narrow": (800, 480), "hidpi": (1280, 720)}
+SIZES = {"narrow": (800, 480), "wide": (1440, 900), "hidpi": (1280, 720)}
 SIZE_SHOTS = {"empty-session", "conversation", "approval", "deliverable", "settings"}
 
 QUICK = [{"chunks": ["Your next meeting is **ACME renewal** at 14:00 ", "in Room 3 (45 min)."]}]
@@ -172,6 +173,9 @@ def shoot(variant: str, out: Path, home: Path) -> int:
     async def scene() -> None:
         for title in ("Untangle my calendar this week", "Where does the release stand?"):
             rt.conversations.create_session(title=title, model="anthropic:claude-sonnet-4-6")
+        digest = desktop.automations.store.create(  # the sidebar's Scheduled section
+            name="晨间摘要" if variant == "zh_CN" else "Morning digest",
+            prompt="Sum up what came in overnight", tz="UTC", cron="0 9 * * 1-5")
         window.refresh_sessions()
         window.new_session()
         await settle(0.8)
@@ -224,6 +228,8 @@ def shoot(variant: str, out: Path, home: Path) -> int:
         await settle()
         save(popup, "quick-ask")
         popup.hide()
+        # a wider "always" in force: listed under Settings › Permissions with Revoke
+        rt.rules.wider.add(window.session_id or "", "prefix", "grep")
         settings = desktop.show_settings()
         await until(lambda: not settings.providers.busy())
         await settle()
@@ -235,6 +241,7 @@ def shoot(variant: str, out: Path, home: Path) -> int:
             kind = type(page).__name__.removesuffix("Page").lower() or str(row)
             save(settings, f"settings-{kind}")
         settings.close()
+        desktop.automations.store.delete(digest.id)  # (the Automations window shown empty)
         automations = desktop.show_automations()
         automations.resize(900, 560)
         await settle()

@@ -4,7 +4,8 @@
 rule store (rules for an EXTERNAL tool and exact target, per session or per
 scheduled task), the exact shell commands allowed for the rest of a session, and
 the session's wider answers: command prefixes (each command still checked as an
-allowlisted one) and folders its writes may go to (see ``Decision.always_scope``).
+allowlisted one) and folders its writes may go to (see ``Decision.always_scope``),
+kept in the rule store's :class:`~openworker_qt.core.wider_grants.WiderGrants`.
 """
 
 from __future__ import annotations
@@ -36,8 +37,7 @@ class Grants:
         self.rules = rules if rules is not None else StandingRuleStore.in_memory()
         self.task_id = task_id
         self._commands: dict[str, set[str]] = {}
-        self._prefixes: dict[str, set[str]] = {}
-        self._folders: dict[str, set[Path]] = {}
+        self.wider = self.rules.wider  # (shared by every session: Settings lists them)
 
     # --------------------------------------------------------------- lookups
 
@@ -104,24 +104,23 @@ class Grants:
     def allow_prefix(self, session_id: str, prefix: str) -> None:
         """Commands starting with ``prefix`` pass the allowlist for the rest of the
         session (their arguments are still checked)."""
-        self._prefixes.setdefault(session_id, set()).add(prefix)
+        self.wider.add(session_id, "prefix", prefix)
 
     def command_prefixes(self, session_id: str) -> tuple[str, ...]:
-        return tuple(sorted(self._prefixes.get(session_id, ())))
+        return self.wider.prefixes(session_id)
 
     def allow_write_folder(self, session_id: str, folder: str) -> None:
         """Writes inside ``folder`` (a folder within the writable roots) run without
         asking for the rest of the session."""
-        self._folders.setdefault(session_id, set()).add(Path(folder))
+        self.wider.add(session_id, "folder", str(Path(folder)))
 
     def write_folder_for(self, session_id: str, paths: list[Path]) -> Path | None:
         """The session's write folder holding every one of ``paths``, if any."""
-        for folder in sorted(self._folders.get(session_id, ())):
+        for folder in self.wider.folders(session_id):
             if all(p.is_relative_to(folder) for p in paths):
                 return folder
         return None
 
     def forget_session(self, session_id: str) -> None:
         self._commands.pop(session_id, None)
-        self._prefixes.pop(session_id, None)
-        self._folders.pop(session_id, None)
+        self.wider.forget(session_id)

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from openworker_qt.core.wider_grants import WiderGrants
 from openworker_qt.storage.db import Database
 
 RuleScope = Literal["task", "session"]
@@ -144,6 +145,9 @@ class StandingRuleStore:
     def __init__(self, db: Database, *, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
+        #: The sessions' wider answers (command prefixes, folders), kept beside the
+        #: rules in memory only: they end with their session or the process.
+        self.wider = WiderGrants()
         db.ensure("standing_rules", MIGRATIONS)
 
     @classmethod

@@ -27,7 +27,9 @@ persistent indexes follow their sessions — never a reset.
 Two live badges the store does not know: *running* is read from ``running()``
 (the session manager's :meth:`~openworker_qt.core.sessions.SessionManager.running_sessions`;
 the model keeps no copy, :meth:`running_changed` repaints a row), the number of
-*pending approvals* is set by the window (from the inbox).
+*pending approvals* is set by the window (from the inbox). A session whose turn
+ended while another one was on screen (:attr:`viewing`) has a *new result*
+until it is opened.
 
 Roles:
     Qt.DisplayRole: the title (or "New session"), or a group's name for a header.
@@ -36,6 +38,7 @@ Roles:
     HEADER_ROLE: True for a group header. PINNED_ROLE: bool. UPDATED_ROLE: epoch s.
     MATCH_ROLE: the words searched for (to mark in the title).
     SNIPPET_ROLE: a piece of the matching message, or "".
+    ATTENTION_ROLE: True when something waits for the user (asks, a new result).
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ PINNED_ROLE = int(Qt.ItemDataRole.UserRole) + 6
 UPDATED_ROLE = int(Qt.ItemDataRole.UserRole) + 7
 MATCH_ROLE = int(Qt.ItemDataRole.UserRole) + 8
 SNIPPET_ROLE = int(Qt.ItemDataRole.UserRole) + 9
+ATTENTION_ROLE = int(Qt.ItemDataRole.UserRole) + 10
 
 #: Rows read per query, and pages kept (the rest is read again when scrolled to).
 PAGE = 50
@@ -150,6 +154,10 @@ class SessionListModel(QAbstractListModel):
         self.store = store
         self._running = running
         self._pending: dict[str, int] = {}
+        self._was_running: set[str] = set()
+        self._unseen: set[str] = set()  # a turn ended while not on screen
+        #: The session on screen (the sidebar sets it): its results are seen.
+        self.viewing: str | None = None
         self._sections: list[_Section] = []
         self._rows = 0
         self._pages: OrderedDict[int, list[SessionInfo]] = OrderedDict()
@@ -245,6 +253,8 @@ class SessionListModel(QAbstractListModel):
             n = self._pending.get(info.id, 0)
             if n:
                 parts.append(_tr("{n} waiting for you").format(n=n))
+            elif info.id in self._unseen:
+                parts.append(_tr("new result"))
             if info.unattended:
                 parts.append(_tr("unattended"))
             text = self._snippet_of(offset)
@@ -257,6 +267,8 @@ class SessionListModel(QAbstractListModel):
             return info.id in self._running()
         if role == PENDING_ROLE:
             return self._pending.get(info.id, 0)
+        if role == ATTENTION_ROLE:
+            return bool(self._pending.get(info.id)) or info.id in self._unseen
         if role == MODEL_ROLE:
             return info.model
         if role == HEADER_ROLE:
@@ -560,8 +572,22 @@ class SessionListModel(QAbstractListModel):
     # ------------------------------------------------------------------ badges
 
     def running_changed(self, session_id: str) -> None:
-        """The session's turn began or is over (``running()`` says which): repaint it."""
+        """The session's turn began or is over (``running()`` says which): repaint it;
+        a turn that ended off screen leaves a new result to look at."""
+        if session_id in self._running():
+            self._was_running.add(session_id)
+        elif session_id in self._was_running:
+            self._was_running.discard(session_id)
+            if session_id != self.viewing:
+                self._unseen.add(session_id)
         self._changed(session_id)
+
+    def set_viewing(self, session_id: str | None) -> None:
+        """``session_id`` is on screen: its new result is seen."""
+        self.viewing = session_id
+        if session_id is not None and session_id in self._unseen:
+            self._unseen.discard(session_id)
+            self._changed(session_id)
 
     def set_pending(self, counts: dict[str, int]) -> None:
         touched = set(counts) | set(self._pending)

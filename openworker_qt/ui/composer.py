@@ -34,6 +34,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QMenu,
     QPlainTextEdit,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -89,7 +92,19 @@ class ComposerEdit(QPlainTextEdit):
 
 
 class ChipCombo(QComboBox):
-    """A compact rounded picker (persona, mode, model) with a small chevron."""
+    """A compact rounded picker (persona, mode, model) with a small chevron. It
+    takes the width its words need when there is room and, in a narrow window,
+    gives way down to a few letters, its words ending in "…" (the whole name stays
+    in the list it opens and for screen readers)."""
+
+    #: Letters a squeezed chip still shows.
+    SQUEEZED_LETTERS = 7
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        # (the style sheet's padding: 10 px before the words, 24 px for the chevron)
+        squeezed = self.fontMetrics().horizontalAdvance("x" * self.SQUEEZED_LETTERS) + 34
+        return QSize(min(hint.width(), squeezed), hint.height())
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -102,7 +117,10 @@ class ChipCombo(QComboBox):
             self._chevron = None
 
     def paintEvent(self, event: Any) -> None:
-        super().paintEvent(event)
+        if self.isEditable():
+            super().paintEvent(event)
+        else:
+            self._paint_elided()
         side = 12
         rect = self.rect()
         target = QRect(rect.right() - side - 8, rect.center().y() - side // 2 + 1, side, side)
@@ -110,6 +128,19 @@ class ChipCombo(QComboBox):
         if self._chevron is None:
             self._chevron = icon("chevron-down", "muted", sizes=(12,))
         self._chevron.paint(painter, target)
+        painter.end()
+
+    def _paint_elided(self) -> None:
+        """QComboBox's own painting, with the current words elided to the room left."""
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                           QStyle.SubControl.SC_ComboBoxEditField, self)
+        option.currentText = self.fontMetrics().elidedText(
+            option.currentText, Qt.TextElideMode.ElideRight, max(0, room.width()))
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
         painter.end()
 
 

@@ -27,9 +27,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 import shiboken6
-from PySide6.QtCore import QObject
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QLayout, QWidget
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QGuiApplication,
+    QPainter,
+    QPalette,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QLayout,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 SPACE = {"xxs": 2, "xs": 4, "s": 8, "m": 12, "l": 16, "xl": 24, "xxl": 32, "xxxl": 48}
 RADIUS = {"small": 4, "medium": 8, "chip": 11, "large": 14, "pill": 999}
@@ -134,10 +149,15 @@ class Colors:
     diff_del: str        # background of a removed line
     diff_add_text: str
     diff_del_text: str
+    #: The main area behind the conversation: a quiet grey page under white cards
+    #: and the white message box (the session list stays on the surface colour).
+    page: str = ""
     badge: str = "#d9a400"     # the pill of approvals waiting ("waiting for you")
     on_badge: str = "#1b1b1b"  # its number
 
     def q(self, name: str) -> QColor:
+        if name == "page" and not self.page:
+            name = "surface"
         return QColor(getattr(self, name))
 
 
@@ -154,6 +174,8 @@ TEXT_ROLES: tuple[tuple[str, str], ...] = (
     ("diff_add_text", "diff_add"), ("diff_del_text", "diff_del"),
     ("text", "diff_add"), ("text", "diff_del"),
     ("on_badge", "badge"),
+    ("text", "page"), ("muted", "page"), ("link", "page"), ("success", "page"),
+    ("warning", "page"), ("danger", "page"),
 )
 
 _LIGHT = Colors(
@@ -161,14 +183,14 @@ _LIGHT = Colors(
     border="#dcdcd8", text="#1d1d1f", muted="#62625f", accent="#2b63d9", on_accent="#ffffff",
     link="#1f56c6", user_bubble="#eef1f7", steer_bubble="#fbf1d6", success="#1f7a3a",
     warning="#8a5a00", danger="#b42318", diff_add="#e6f4ea", diff_del="#fce8e6",
-    diff_add_text="#155f2c", diff_del_text="#a1160e",
+    diff_add_text="#155f2c", diff_del_text="#a1160e", page="#f5f6f7",
 )
 _DARK = Colors(
     dark=True, window="#1f2023", surface="#26272b", raised="#2e3034", sunken="#1b1c1f",
     border="#3d3f45", text="#ececec", muted="#a3a5ab", accent="#5b8def", on_accent="#0c1220",
     link="#8ab4ff", user_bubble="#33363d", steer_bubble="#403721", success="#6cd48a",
     warning="#f0c060", danger="#ff8a80", diff_add="#1d3525", diff_del="#42211f",
-    diff_add_text="#8fe0a6", diff_del_text="#ffaaa3",
+    diff_add_text="#8fe0a6", diff_del_text="#ffaaa3", page="#26272b",
 )
 
 
@@ -188,6 +210,7 @@ def derive(system: QPalette | None, dark: bool) -> Colors:
         fill = readable(fill, on_accent)
     link = readable(accent if not dark else mix(accent, QColor("#ffffff"), 0.35), bg)
     link = readable(link, QColor(base.raised))
+    link = readable(link, base.q("page"))
     bubble = mix(bg, accent, 0.16 if dark else 0.08)
     return replace(base, accent=fill.name(), link=link.name(), user_bubble=bubble.name())
 
@@ -329,6 +352,19 @@ def style_sheet(widget: QWidget, build: Callable[[], str]) -> None:
     follow_scheme(widget, apply)
 
 
+def on_page(widget: QWidget) -> QWidget:
+    """Paint ``widget`` (and what it holds, unless it paints its own) on the main
+    area's page colour (:attr:`Colors.page`), again after every change of the scheme."""
+
+    def apply() -> None:
+        pal = widget.palette()
+        pal.setColor(QPalette.ColorRole.Base, colors(pal).q("page"))
+        widget.setPalette(pal)
+
+    follow_scheme(widget, apply)
+    return widget
+
+
 def tint(widget: QWidget, role: str = "muted") -> QWidget:
     """Paint ``widget``'s text in the scheme's ``role`` colour (through its palette),
     again after every change of the scheme."""
@@ -347,3 +383,58 @@ def tint(widget: QWidget, role: str = "muted") -> QWidget:
     else:
         apply()
     return widget
+
+
+# ---------------------------------------------------------------- painted lists
+
+
+def section_font(base: QFont) -> QFont:
+    """A group's label in a list ("TODAY", "IN PROGRESS"): small, semibold, in
+    capitals with a little room between the letters (scripts without case are
+    left as they are)."""
+    label = font("small", base)
+    label.setWeight(QFont.Weight.DemiBold)
+    label.setCapitalization(QFont.Capitalization.AllUppercase)
+    label.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 106)
+    return label
+
+
+class SectionedDelegate(QStyledItemDelegate):
+    """A painted list of rows under group labels (the session list, the team
+    board): a row whose ``header_role`` is true is a label, drawn at the bottom
+    left of its rect in :func:`section_font` and the muted colour; every other row
+    is :meth:`paint_row`'s. Subclasses set ``header_role`` and the label's insets
+    and may change :meth:`header_text`."""
+
+    header_role: int = int(Qt.ItemDataRole.UserRole)
+    #: (left, right, bottom) room around a label, in px.
+    header_insets: tuple[int, int, int] = (SPACE["s"], SPACE["s"], SPACE["xxs"])
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        painter.save()
+        try:
+            if index.data(self.header_role):
+                self.paint_header(painter, option, index)
+            else:
+                self.paint_row(painter, option, index)
+        finally:
+            painter.restore()
+
+    def header_text(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        return str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+
+    def paint_header(self, painter: QPainter, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> None:
+        left, right, bottom = self.header_insets
+        rect: QRect = option.rect.adjusted(left, 0, -right, -bottom)
+        label = section_font(option.font)
+        painter.setFont(label)
+        painter.setPen(colors(option.palette).q("muted"))
+        text = QFontMetrics(label).elidedText(self.header_text(index), Qt.TextElideMode.ElideRight,
+                                              max(0, rect.width()))
+        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom), text)
+
+    def paint_row(self, painter: QPainter, option: QStyleOptionViewItem,
+                  index: QModelIndex | QPersistentModelIndex) -> None:
+        raise NotImplementedError

@@ -61,7 +61,7 @@ from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui import tab_ring
+from openworker_qt.ui import design, tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.attachments import Attachment
 from openworker_qt.ui.banner import Banner
@@ -95,7 +95,7 @@ from openworker_qt.ui.window_state import give_back_width, remember_geometry
 log = logging.getLogger(__name__)
 
 #: The session list's narrowest width (its titles stay readable).
-SIDEBAR_MIN_WIDTH = 180
+SIDEBAR_MIN_WIDTH = 200
 
 
 class MainWindow(QMainWindow):
@@ -153,6 +153,10 @@ class MainWindow(QMainWindow):
         split.addWidget(self.sidebar)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
+        # The session list keeps a readable width (at 800 px it was squeezed to a few
+        # letters): the composer's chips give way instead; Ctrl+B hides the list.
+        self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH)
+        split.setCollapsible(0, False)
         split.setSizes([240, 760])
         self.setCentralWidget(split)
         self.artifacts = ArtifactsPanel()
@@ -162,10 +166,6 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.artifacts_dock)
         self.resizeDocks([self.artifacts_dock], [380], Qt.Orientation.Horizontal)
         self.artifacts_dock.hide()
-        # While the panel is open the session list keeps a readable width (it was
-        # squeezed to a few letters): the panel, then the window, make room instead.
-        self.artifacts_dock.visibilityChanged.connect(
-            lambda shown: self.sidebar.setMinimumWidth(SIDEBAR_MIN_WIDTH if shown else 0))
         give_back_width(self, self.artifacts_dock)  # (it widened the window for good)
         self.collapse = SidebarCollapse(self.sidebar, settings.config_dir, self)
         IconWhenNarrow(self.sidebar.new_button)  # a squeezed list: no "New sessio"
@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
         self.header_slot.insertWidget(0, self.header)
         self.composer.setAutoFillBackground(True)  # the page runs on under the message box
         self.composer.setBackgroundRole(QPalette.ColorRole.Base)
+        for strip in (self.header, self.view, self.composer):  # one quiet grey page
+            design.on_page(strip)
         self.teams = TeamPart(  # the team board dock; team personas start a team
             self, inbox=inbox, answers=answers, current=lambda: self.session_id, open_session=self.open_session,
             persona=self.composer.current_persona, model=self.composer.current_model,

@@ -26,10 +26,12 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.agents.personas import PersonaRegistry
 from openworker_qt.connectors.registry import ConnectorRegistry
+from openworker_qt.core.wider_grants import WiderGrants
 from openworker_qt.memory.store import MemoryStore
 from openworker_qt.ui import design
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_connectors import ConnectorsPage
+from openworker_qt.ui.settings_grants import GrantsBox, SessionTitles
 from openworker_qt.ui.settings_memory import MemoryPage
 from openworker_qt.ui.settings_pages import (
     AppearancePage,
@@ -52,7 +54,8 @@ class SettingsWindow(QWidget):
     def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
                  parent: QWidget | None = None, *, memory: MemoryStore | None = None,
                  personas: PersonaRegistry | None = None,
-                 connectors: ConnectorRegistry | None = None) -> None:
+                 connectors: ConnectorRegistry | None = None,
+                 grants: WiderGrants | None = None, sessions: SessionTitles | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("settingsWindow")
         remember_geometry(self, "settings", settings.config_dir)
@@ -61,6 +64,9 @@ class SettingsWindow(QWidget):
         self.providers = ProvidersPage(settings, models)
         self.model = ModelPage(settings, models, defaults)
         self.permissions = PermissionsPage(settings)
+        self.grants = GrantsBox(grants, sessions) if grants is not None else None
+        if self.grants is not None:
+            self.permissions.add_section(self.grants)
         self.folders = FoldersPage(settings)
         self.appearance = AppearancePage(settings)
         self.memory = MemoryPage(settings, memory) if memory is not None else None

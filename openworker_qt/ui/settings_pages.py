@@ -459,6 +459,11 @@ class PermissionsPage(QWidget):
         self.add_command.clicked.connect(self._on_add_command)
         self.command.returnPressed.connect(self._on_add_command)
         lay.addWidget(self.allowlist, 1)
+        self._lay = lay
+
+    def add_section(self, widget: QWidget) -> None:
+        """A part of the page under the allowlist (what "always" answers allow)."""
+        self._lay.addWidget(widget)
 
     def set_mode(self, mode: str) -> None:
         self.settings.apply({"permissions": {"mode": mode}})

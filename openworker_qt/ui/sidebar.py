@@ -43,6 +43,8 @@ from PySide6.QtGui import (
     QKeySequence,
     QPainter,
     QPalette,
+    QPen,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,7 +57,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QStyle,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
@@ -63,6 +64,7 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.qt.session_model import (
+    ATTENTION_ROLE,
     HEADER_ROLE,
     ID_ROLE,
     MATCH_ROLE,
@@ -73,6 +75,7 @@ from openworker_qt.qt.session_model import (
     SessionListModel,
 )
 from openworker_qt.ui import design, icons
+from openworker_qt.ui.scheduled_section import ScheduledSessions
 from openworker_qt.ui.window_state import keep_on_screen
 
 #: Rows laid out per loop turn (bench/sessions.py: ~6 ms a batch).
@@ -99,12 +102,15 @@ def _marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
     return runs
 
 
-class SessionDelegate(QStyledItemDelegate):
-    """Group headers, rows with a hover and a selected state, the title (search
+class SessionDelegate(design.SectionedDelegate):
+    """Group labels, rows with a hover and a selected state, the title (search
     words in bold), a snippet of the matching message while searching, a running
-    dot and a pill with the number of approvals waiting."""
+    dot, and the attention dot: with the number of approvals and questions waiting,
+    or alone for a result not looked at yet."""
 
     PAD = 8
+    header_role = HEADER_ROLE
+    header_insets = (PAD + 2, PAD, 2)
 
     def _line(self, option: QStyleOptionViewItem) -> int:
         return QFontMetrics(option.font).height()
@@ -114,27 +120,7 @@ class SessionDelegate(QStyledItemDelegate):
         lines = 2 if isinstance(model, SessionListModel) and model.searching else 1
         return QSize(120, self._line(option) * lines + 2 * self.PAD + (lines - 1) * 2)
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        painter.save()
-        try:
-            if index.data(HEADER_ROLE):
-                self._paint_header(painter, option, index)
-            else:
-                self._paint_row(painter, option, index)
-        finally:
-            painter.restore()
-
-    def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        font = design.font("small", option.font)
-        font.setWeight(QFont.Weight.DemiBold)
-        painter.setFont(font)
-        color = option.palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
-        painter.setPen(color)
-        rect = option.rect.adjusted(self.PAD + 2, 0, -self.PAD, -2)
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom),
-                         str(index.data(Qt.ItemDataRole.DisplayRole) or ""))
-
-    def _paint_row(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+    def paint_row(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         pal = option.palette
         state = option.state
@@ -153,32 +139,8 @@ class SessionDelegate(QStyledItemDelegate):
         muted = QColor(text_color)
         muted.setAlpha(170)
         inner = option.rect.adjusted(self.PAD + 4, self.PAD, -self.PAD - 4, -self.PAD)
-        # Badges on the right: the pill of approvals waiting, else the running dot.
-        pending = int(index.data(PENDING_ROLE) or 0)
-        running = bool(index.data(RUNNING_ROLE))
         line = self._line(option)
-        right = inner.right()
-        if pending:
-            font = design.font("small", option.font)
-            font.setWeight(QFont.Weight.Bold)
-            scheme = design.colors(pal)
-            label = str(pending)
-            width = max(QFontMetrics(font).horizontalAdvance(label) + 12, line)
-            pill = QRectF(right - width + 1, inner.top() + (line - (line - 2)) / 2, width, line - 2)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(scheme.q("badge"))
-            painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
-            painter.setFont(font)
-            painter.setPen(scheme.q("on_badge"))
-            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), label)
-            right -= int(width) + 6
-        elif running:
-            d = max(6, line // 3)
-            dot = QRectF(right - d, inner.top() + (line - d) / 2, d, d)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(text_color if selected else pal.color(QPalette.ColorRole.Highlight))
-            painter.drawEllipse(dot)
-            right -= d + 8
+        right = self._paint_badges(painter, option, index, inner, text_color if selected else None)
         title_rect = QRect(inner.left(), inner.top(), max(0, right - inner.left()), line)
         words = list(index.data(MATCH_ROLE) or [])
         title = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
@@ -189,6 +151,42 @@ class SessionDelegate(QStyledItemDelegate):
             snippet_rect = QRect(inner.left(), inner.top() + line + 2,
                                  max(0, inner.right() - inner.left()), line)
             self._draw_runs(painter, small, snippet_rect, found, words, muted)
+
+    def _paint_badges(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex,
+                      inner: QRect, on_selection: QColor | None) -> int:
+        """The badges at the right of a row, right to left: the pill with the number
+        of asks waiting, the attention dot (asks waiting, or a result not seen yet),
+        the running ring; returns where the title must end."""
+        pending = int(index.data(PENDING_ROLE) or 0)
+        line = self._line(option)
+        right = inner.right()
+        scheme = design.colors(option.palette)
+        accent = on_selection or scheme.q("accent")
+        painter.setPen(Qt.PenStyle.NoPen)
+        if pending:
+            font = design.font("small", option.font)
+            font.setWeight(QFont.Weight.Bold)
+            label = str(pending)
+            width = max(QFontMetrics(font).horizontalAdvance(label) + 12, line)
+            pill = QRectF(right - width + 1, inner.top() + 1, width, line - 2)
+            painter.setBrush(scheme.q("badge"))
+            painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+            painter.setFont(font)
+            painter.setPen(scheme.q("on_badge"))
+            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), label)
+            painter.setPen(Qt.PenStyle.NoPen)
+            right -= int(width) + 6
+        d = max(6, line // 3)
+        if pending or index.data(ATTENTION_ROLE):
+            painter.setBrush(accent)
+            painter.drawEllipse(QRectF(right - d, inner.top() + (line - d) / 2, d, d))
+            right -= d + 6
+        if index.data(RUNNING_ROLE):  # a ring: working, not (yet) asking for anything
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(accent, 1.5))
+            painter.drawEllipse(QRectF(right - d, inner.top() + (line - d) / 2, d, d))
+            right -= d + 8
+        return right
 
     @staticmethod
     def _draw_runs(painter: QPainter, font: QFont, rect: QRect, text: str,
@@ -234,6 +232,8 @@ class Sidebar(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and hasattr(self, "scheduled"):
+            self.scheduled.changed()  # (back from the Automations window, say)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "new_button"):
             self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
 
@@ -242,6 +242,8 @@ class Sidebar(QWidget):
         self.model = model
         lay = QVBoxLayout(self)
         design.arrange(lay, "sidebar", "row")
+        self.setAutoFillBackground(True)  # white, beside the main area's grey page
+        self.setBackgroundRole(QPalette.ColorRole.Base)
         self.new_button = QPushButton(self.tr("New session"))
         self.new_button.setObjectName("newSession")
         self.new_button.setIcon(icons.icon("new-session", "text", (design.ICON_SIZE["small"],)))
@@ -290,9 +292,13 @@ class Sidebar(QWidget):
         self.no_match.setWordWrap(True)
         self.no_match.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.no_match.setMargin(design.SPACE["m"])
+        design.tint(self.no_match)
         self.no_match.hide()
+        self.scheduled = ScheduledSessions()  # shown once there is an automation
+        self.scheduled.open_session.connect(self.session_selected)
         lay.addWidget(self.new_button)
         lay.addWidget(self.search)
+        lay.addWidget(self.scheduled)
         lay.addWidget(self.list, 1)
         self.new_button.clicked.connect(self.new_requested)
         self.search.textChanged.connect(self._on_search_typed)
@@ -305,6 +311,7 @@ class Sidebar(QWidget):
         model.search_done.connect(self._restore_current)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._update_no_match)
+            signal.connect(self.scheduled.changed)  # (a run starting or ending is a session changing)
         self.list.selectionModel().currentChanged.connect(self._on_list_current_changed)
         self.list.customContextMenuRequested.connect(self._on_list_menu)
         self._menu_target = ""
@@ -358,13 +365,27 @@ class Sidebar(QWidget):
         self.list.doItemsLayout()
 
     def _update_no_match(self, *_args: object) -> None:
+        """Over an empty list, a line that says why: no search hit, or no session yet."""
         text = self.search.text().strip()
-        show = bool(text) and self.model.searching and self.model.rowCount() == 0
+        if text and self.model.searching:
+            words = self.tr("No sessions match “{text}”").format(text=text)
+        elif not text and self.model.store is not None:
+            words = self.tr("No sessions yet. What you start with New session, "
+                            "and what your automations run, shows here.")
+        else:
+            words = ""
+        show = bool(words) and self.model.rowCount() == 0
+        self.no_match.setProperty("empty", not text)
         if show:
-            self.no_match.setText(self.tr("No sessions match “{text}”").format(text=text))
-            self.no_match.setAccessibleName(self.no_match.text())
+            self.no_match.setText(words)
+            self.no_match.setAccessibleName(words)
             self.no_match.setGeometry(self.list.viewport().rect())
         self.no_match.setVisible(show)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.no_match.isVisible():
+            self.no_match.setGeometry(self.list.viewport().rect())
 
     # ------------------------------------------------------------------ selection
 
@@ -379,6 +400,7 @@ class Sidebar(QWidget):
 
     def clear_selection(self) -> None:
         """No session is current (a new one is being written)."""
+        self.model.set_viewing(None)
         self.list.clearSelection()
         self.list.setCurrentIndex(self.model.index(-1, 0))
 
@@ -388,6 +410,8 @@ class Sidebar(QWidget):
         return str(sid) if sid else None
 
     def select(self, session_id: str) -> None:
+        """``session_id`` is on screen: current in the list (its new result seen)."""
+        self.model.set_viewing(session_id)
         row = self.model.row_of(session_id)
         if row is None:
             return
@@ -398,6 +422,7 @@ class Sidebar(QWidget):
     def _on_list_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         sid = current.data(ID_ROLE) if current.isValid() else None
         if sid and not self._restoring:
+            self.model.set_viewing(str(sid))
             self.session_selected.emit(str(sid))
 
     def _keep_current(self) -> None:

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStyle,
-    QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
@@ -69,12 +68,14 @@ def tokens_text(n: int) -> str:
     return str(n)
 
 
-class TeamCardDelegate(QStyledItemDelegate):
-    """Group headers ("IN PROGRESS 2") and item cards (title; worker · cost · mark;
+class TeamCardDelegate(design.SectionedDelegate):
+    """Group labels ("IN PROGRESS  2") and item cards (title; worker · cost · mark;
     last comment)."""
 
     PAD = design.SPACE["s"]
     GAP = design.SPACE["xs"]
+    header_role = HEADER_ROLE
+    header_insets = (PAD // 2, PAD // 2, design.SPACE["xxs"])
 
     def _lines(self, index: AnyIndex) -> int:
         item = index.data(ITEM_ROLE)
@@ -86,25 +87,11 @@ class TeamCardDelegate(QStyledItemDelegate):
             return QSize(120, line + design.SPACE["m"])
         return QSize(120, self._lines(index) * (line + 2) + 2 * self.PAD + self.GAP)
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        painter.save()
-        try:
-            if index.data(HEADER_ROLE):
-                self._paint_header(painter, option, index)
-            else:
-                self._paint_card(painter, option, index)
-        finally:
-            painter.restore()
+    def header_text(self, index: AnyIndex) -> str:
+        return f"{index.data(Qt.ItemDataRole.DisplayRole)}  {index.data(COUNT_ROLE)}"
 
-    def _paint_header(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        font = design.font("small", option.font)
-        font.setWeight(QFont.Weight.DemiBold)
-        painter.setFont(font)
-        c = design.colors(option.palette)
-        painter.setPen(c.q("muted"))
-        rect = option.rect.adjusted(self.PAD // 2, 0, -self.PAD // 2, -design.SPACE["xxs"])
-        text = f"{index.data(Qt.ItemDataRole.DisplayRole)}  {index.data(COUNT_ROLE)}"
-        painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom), text)
+    def paint_row(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        self._paint_card(painter, option, index)
 
     def _paint_card(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         item = index.data(ITEM_ROLE)

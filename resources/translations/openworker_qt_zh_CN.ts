@@ -5627,6 +5627,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Sidebar</name>
         <message>
+            <source>No sessions yet. What you start with New session, and what your automations run, shows here.</source>
+            <translation>还没有会话。用“新建会话”开始的工作，以及自动化任务的运行，都会显示在这里。</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/sidebar.py" line="71" />
             <location filename="../../openworker_qt/ui/sidebar.py" line="72" />
             <source>New session</source>
@@ -7668,6 +7672,10 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>SessionListModel</name>
         <message>
+            <source>new result</source>
+            <translation>有新结果</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/qt/session_model.py" line="1" />
             <source>New session</source>
             <translation>新会话</translation>
@@ -9083,6 +9091,88 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
             <source>{package} was removed.</source>
             <translation>{package} 已移除。</translation>
+        </message>
+    </context>
+    <context>
+        <name>GrantsBox</name>
+        <message>
+            <source>Allowed for the rest of a session</source>
+            <translation>在会话剩余时间内允许</translation>
+        </message>
+        <message>
+            <source>What you allowed with “Always allow” on a command or a folder. It lasts until the session is deleted or the app quits; revoke it to be asked again.</source>
+            <translation>你对某个命令或文件夹选择“始终允许”后放行的内容。它会持续到会话被删除或应用退出；撤销后会再次询问你。</translation>
+        </message>
+        <message>
+            <source>Nothing is allowed beyond your settings right now.</source>
+            <translation>目前没有超出设置范围的额外许可。</translation>
+        </message>
+        <message>
+            <source>New session</source>
+            <translation>新建会话</translation>
+        </message>
+        <message>
+            <source>Run commands starting with “{prefix}” without asking (the rest of each command is still checked)</source>
+            <translation>运行以“{prefix}”开头的命令时不再询问（每条命令的其余部分仍会检查）</translation>
+        </message>
+        <message>
+            <source>Change files in {folder} without asking</source>
+            <translation>修改 {folder} 中的文件时不再询问</translation>
+        </message>
+        <message>
+            <source>{what} — in “{session}”</source>
+            <translation>{what}——在“{session}”中</translation>
+        </message>
+        <message>
+            <source>Revoke</source>
+            <translation>撤销</translation>
+        </message>
+        <message>
+            <source>Ask again next time</source>
+            <translation>下次再询问</translation>
+        </message>
+    </context>
+    <context>
+        <name>ScheduledSessions</name>
+        <message>
+            <source>Scheduled</source>
+            <translation>定时</translation>
+        </message>
+        <message>
+            <source>Your automations; choose one to open its latest run</source>
+            <translation>你的自动化任务；选择一个以打开它最近一次运行</translation>
+        </message>
+        <message>
+            <source>{schedule} · paused</source>
+            <translation>{schedule} · 已暂停</translation>
+        </message>
+        <message>
+            <source>not run yet</source>
+            <translation>尚未运行</translation>
+        </message>
+        <message>
+            <source>last run: {status}</source>
+            <translation>上次运行：{status}</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <source>waiting for you</source>
+            <translation>等你处理</translation>
+        </message>
+        <message>
+            <source>completed</source>
+            <translation>已完成</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>skipped</source>
+            <translation>已跳过</translation>
         </message>
     </context>
 </TS>

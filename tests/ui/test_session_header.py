@@ -105,19 +105,44 @@ def test_header_buttons_say_their_shortcuts(qloop, make_desktop) -> None:
     assert not window.header.sidebar_button.isCheckable()
 
 
-def test_a_squeezed_list_shows_new_session_as_its_icon(qloop, make_desktop) -> None:
+def test_at_800_px_the_list_keeps_a_readable_width_and_the_chips_give_way(qloop, make_desktop) -> None:
     window = make_desktop().window
-    button = window.sidebar.new_button
+    window.show()
+    window.resize(800, 480)
+    wait_for(qloop, lambda: window.width() <= 800 and window.header.height() > 0, what="800 px")
+    assert window.sidebar.width() >= 200, window.sidebar.width()  # (it was ~70 px)
+    assert window.sidebar.new_button.text() == "New session"  # its words, not the icon alone
+    composer = window.composer
+    send = composer.send.mapTo(window, composer.send.rect().bottomRight())
+    assert send.x() < window.width()  # Send stays on screen
+    chips = [composer.persona, composer.mode, composer.model]
+    for left, right in zip(chips, chips[1:], strict=False):  # side by side, never over
+        assert left.geometry().right() < right.geometry().left()
+    # the window still fits a 1280 × 720 screen at 2× (720 logical px wide)
+    assert window.minimumSizeHint().width() <= 720
+    # the list is not dragged away to nothing (Ctrl+B hides it)
     split = window.centralWidget()
-    split.setSizes([100, 700])  # the list squeezed, as at 800 px
-    wait_for(qloop, lambda: button.width() < 100, what="the squeeze")
-    assert button.text() == ""  # the icon alone, not "New sessio"
-    assert button.accessibleName() == "New session" and "new session" in button.toolTip()
-    window.resize(1200, 700)
-    wait_for(qloop, lambda: window.width() == 1200, what="a wider window", timeout=5)
-    split.setSizes([300, 900])
-    wait_for(qloop, lambda: button.width() > 200, what="room again", timeout=5)
-    assert button.text() == "New session"
+    split.setSizes([0, 800])
+    assert window.sidebar.width() >= 200 and window.sidebar.isVisible()
+
+
+def test_a_squeezed_button_shows_its_icon_alone(qtbot) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    from openworker_qt.ui import icons
+    from openworker_qt.ui.session_header import IconWhenNarrow
+
+    button = QPushButton("New session")
+    button.setIcon(icons.icon("new-session", "text", (16,)))
+    button.setToolTip("Start a new session")
+    qtbot.addWidget(button)
+    IconWhenNarrow(button)
+    button.setMinimumWidth(10)
+    button.resize(40, 30)
+    button.show()
+    qtbot.waitUntil(lambda: button.text() == "", timeout=3000)  # not "New sessio"
+    button.resize(300, 30)
+    qtbot.waitUntil(lambda: button.text() == "New session", timeout=3000)
 
 
 def test_header_and_message_box_sit_on_the_transcripts_page(qloop, make_desktop) -> None:
@@ -127,3 +152,21 @@ def test_header_and_message_box_sit_on_the_transcripts_page(qloop, make_desktop)
     for strip in (window.header, window.composer):
         corner = strip.grab().toImage().pixelColor(2, 2)
         assert corner.name() == page.name(), (strip.objectName(), corner.name(), page.name())
+
+
+def test_the_main_area_is_a_quiet_grey_page_beside_a_white_session_list(qloop, make_desktop) -> None:
+    from openworker_qt.ui import design
+
+    window = make_desktop().window
+    wait_for(qloop, lambda: window.header.height() > 0, what="laid out")
+    scheme = design.colors(window.palette())
+    viewport = window.view.viewport()
+    page = viewport.grab().toImage().pixelColor(viewport.width() // 2, 4)
+    assert page.name() == scheme.q("page").name() != scheme.q("surface").name()
+    sidebar = window.sidebar.grab().toImage().pixelColor(window.sidebar.width() // 2,
+                                                          window.sidebar.height() - 4)
+    assert sidebar.name() == scheme.q("surface").name()
+    # the message box stays white on it
+    box = window.composer.box
+    inside = box.grab().toImage().pixelColor(box.width() // 2, box.height() // 2)
+    assert inside.name() == scheme.q("raised").name()
