@@ -56,7 +56,7 @@ from openworker_qt.core.tool_calls import (
     rerun_key,
     truncate,
 )
-from openworker_qt.domain.choices import labels_of
+from openworker_qt.domain.choices import labels_of, prompt_of
 from openworker_qt.domain.messages import MessageT, ToolCall
 from openworker_qt.domain.text import storable, storable_text
 
@@ -539,7 +539,8 @@ class ToolStep:
         sid = self.session_id
         kind = tool.interaction or "question"
         args = call.arguments
-        prompt = str(args.get("question") or args.get("plan") or args.get("path") or "")
+        prompt = (prompt_of(args) if kind == "question" else
+                  str(args.get("plan") or args.get("path") or ""))
         options = labels_of(args) if kind == "question" else ()
         if kind == "plan":
             yield ev.PlanRequested(session_id=sid, call_id=call.id, plan=prompt)
