@@ -5358,6 +5358,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>QuestionCard</name>
         <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="1" />
+            <source>&lt;b&gt;Questions&lt;/b&gt;</source>
+            <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="1" />
+            <source>Questions from the assistant</source>
+            <translation>助手提出的问题</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/ui/approval.py" line="416" />
             <source>&lt;b&gt;Plan for your approval&lt;/b&gt;</source>
             <translation>&lt;b&gt;待你批准的计划&lt;/b&gt;</translation>
@@ -9055,6 +9065,39 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <location filename="../../openworker_qt/ui/settings_tools.py" line="1" />
             <source>{package} was removed.</source>
             <translation>{package} 已移除。</translation>
+        </message>
+    </context>
+    <context>
+        <name>GroupPicker</name>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>{n}. {question}</source>
+            <translation>{n}. {question}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Type your answer</source>
+            <translation>输入你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Question {n}: {question}</source>
+            <translation>问题 {n}：{question}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Send the answers</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Still to answer: {numbers}</source>
+            <translation>尚未回答：{numbers}</translation>
         </message>
     </context>
 </TS>
