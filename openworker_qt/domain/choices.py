@@ -241,7 +241,7 @@ def check(arguments: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _split_group_text(group: QuestionGroup, text: str) -> list[str]:
+def split_group_text(group: QuestionGroup, text: str) -> list[str]:
     """``1: …`` lines to one answer a question (a line without a number goes on
     with the question before it)."""
     parts = [""] * len(group.questions)
@@ -276,7 +276,7 @@ def _group_parts(group: QuestionGroup, answer: str) -> list[str]:
                                  f"not {len(raw)}")
             return ["\n".join(str(x) for x in v) if isinstance(v, list) else str(v or "")
                     for v in raw]
-    return _split_group_text(group, text)
+    return split_group_text(group, text)
 
 
 def _short(text: str, limit: int = 40) -> str:
