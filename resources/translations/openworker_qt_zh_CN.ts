@@ -3130,6 +3130,11 @@ Next runs (your time): {when}</source>
     <context>
         <name>DesktopApp</name>
         <message>
+            <location filename="../../openworker_qt/desktop_notices.py" line="1" />
+            <source>Answer…</source>
+            <translation>回答…</translation>
+        </message>
+        <message>
             <location filename="../../openworker_qt/app.py" line="324" />
             <source>No system tray is available here: OpenWorker keeps working window-only (quick ask is in the Window menu).</source>
             <translation>这里没有系统托盘：OpenWorker 将仅以窗口方式工作（快速提问在“窗口”菜单中）。</translation>
