@@ -51,7 +51,13 @@ from openworker_qt.core.approvals import (
     parse_tool_key,
 )
 from openworker_qt.domain.choices import group_from, spec_from
-from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
+from openworker_qt.qt.wording import (
+    approval_question,
+    arguments_text,
+    reason_text,
+    risk_line,
+    risk_sentence,
+)
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
 from openworker_qt.ui.approval_always import scope_button
@@ -234,7 +240,8 @@ class ApprovalPanel(QWidget):
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
         lay.addLayout(head)
-        meta = QLabel(risk_sentence(request.risk.value, new_file=new_file), self)
+        meta = QLabel(risk_line(request.tool, request.arguments, request.risk.value,
+                                new_file=new_file), self)
         meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
         # (Parented at once: a parentless label made visible would flash up as a window

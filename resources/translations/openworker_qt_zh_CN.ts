@@ -6409,6 +6409,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
     <context>
         <name>Wording</name>
         <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="1" />
+            <source>Install {package}?</source>
+            <translation>安装 {package}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="1" />
+            <source>Installs {package} in OpenWorker's own tools folder: not system-wide, no administrator rights. You can remove it any time in Settings › Installed tools.</source>
+            <translation>将 {package} 安装到 OpenWorker 自己的工具文件夹：不安装到整个系统，也不需要管理员权限。你随时可以在“设置 › 已安装的工具”中移除它。</translation>
+        </message>
+        <message>
             <source>Proposed the team's plan</source>
             <translation>提出了团队计划</translation>
         </message>
