@@ -193,8 +193,8 @@ class DesktopApp(QObject):
         self.notices = DesktopNotices(self.window, self.manager.store, notifier=notifier,
                                       quick_ask=lambda: self.quick_ask, tray=lambda: self.tray,
                                       parent=self)
-        self.notices.answer_requested.connect(
-            lambda item_id, action: self.respond_item(item_id, action, by="notification"))
+        self.notices.answer_requested.connect(lambda item_id, action, text: self.respond_item(
+            item_id, action, by="notification", text=text))
         self.notices.inbox_requested.connect(self.show_inbox)
         self.notices.session_requested.connect(self.open_session)
         self.inbox.item_added.connect(self.notices.inbox_item_added)
@@ -269,14 +269,14 @@ class DesktopApp(QObject):
         """Answer an inbox item from any surface (see :class:`InboxAnswers`)."""
         return self.answers.resolve(item_id, resolution, by=by)
 
-    def respond_item(self, item_id: int, action: Action, *, by: str) -> bool:
-        """Answer with a verb (a notification's Approve/Deny): the core checks that it
-        fits the item — approving a question is refused, not taken as its answer."""
+    def respond_item(self, item_id: int, action: Action, *, by: str, text: str = "") -> bool:
+        """Answer with a verb (a notification's Approve/Deny, or its option's number):
+        the core checks that it fits — approving a question is refused, not its answer."""
         item = self.runtime.inbox.get(item_id)
         if item is None:
             return False
         try:
-            resolution = resolution_for(item, action)
+            resolution = resolution_for(item, action, text)
         except InboxError as exc:
             log.warning("not resolving inbox item: %s", exc)
             return False

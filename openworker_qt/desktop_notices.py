@@ -29,12 +29,13 @@ class DesktopNotices(QObject):
     """Notifications for the inbox, ended turns and automation runs (see module docstring).
 
     Signals:
-        answer_requested(int, str): a notification's Approve or Deny (the item, the verb).
+        answer_requested(int, str, str): a notification's Approve or Deny, or a
+            question's option (the item, the verb, the option's number or "").
         inbox_requested(): an inbox item's notification was clicked.
         session_requested(str): a session's notification was clicked (its id).
     """
 
-    answer_requested = Signal(int, str)
+    answer_requested = Signal(int, str, str)
     inbox_requested = Signal()
     session_requested = Signal(str)
 
@@ -86,9 +87,14 @@ class DesktopNotices(QObject):
     def activated(self, key: str, action: str) -> None:
         """A notification (``inbox:ID`` or ``session:ID``) or one of its buttons was clicked."""
         kind, _, ident = key.partition(":")
+        verb, _, rest = action.partition(":")
         if kind == "inbox" and ident.isdigit():
             if action in ("approve", "deny"):
-                self.answer_requested.emit(int(ident), action)
+                self.answer_requested.emit(int(ident), action, "")
+            elif verb == "choose" and rest.isdigit():  # a question's option, by its number
+                self.answer_requested.emit(int(ident), "answer", rest)
+            elif verb == "open" and rest:  # "Answer…": the question's card, in its session
+                self.session_requested.emit(rest)
             else:
                 self.inbox_requested.emit()
         elif kind == "session":
@@ -119,7 +125,7 @@ class DesktopNotices(QObject):
             self.notifier.notify(
                 f"inbox:{item.id}",
                 QCoreApplication.translate("DesktopApp", "OpenWorker has a question"),
-                f"{title}\n{item.title}")
+                f"{title}\n{item.title}", question_actions(item))
 
     def inbox_item_resolved(self, item: Any) -> None:
         self.notifier.withdraw(f"inbox:{item.id}")
@@ -161,3 +167,21 @@ class DesktopNotices(QObject):
             title = QCoreApplication.translate("DesktopApp", "Failed: {name}").format(name=name)
             body = run.note or QCoreApplication.translate("DesktopApp", "Click to see what happened.")
         self.notifier.notify(f"session:{run.session_id}", title, body)
+
+
+#: A single-choice question with at most this many options gets a button each on
+#: its notification (platforms show about three).
+NOTIFICATION_CHOICES = 3
+
+
+def question_actions(item: Any) -> list[tuple[str, str]]:
+    """A question's notification buttons: its options (a single choice among a few:
+    ``choose:N``), else "Answer…", which opens its card in its session."""
+    from openworker_qt.domain import choices
+
+    if item.kind == "question" and choices.group_from(item.arguments) is None:
+        spec = choices.spec_from(item.arguments)
+        if spec is not None and not spec.multiple and len(spec.choices) <= NOTIFICATION_CHOICES:
+            return [(f"choose:{n}", c.label[:40]) for n, c in enumerate(spec.choices, 1)]
+    return [(f"open:{item.session_id}",
+             QCoreApplication.translate("DesktopApp", "Answer…"))]

@@ -112,9 +112,14 @@ def _parser() -> argparse.ArgumentParser:
     answer.add_argument("item", type=int, help="inbox item id")
     answer.add_argument("text", nargs="?", default="",
                         help="your answer (on a question with choices: a number, or your own words)")
-    answer.add_argument("--choice", action="append", default=[], metavar="N",
+    answer.add_argument("--choice", action="append", default=[], metavar="[Q:]N",
                         help="pick option N of a question with choices (repeat, or 1,3, "
-                             "where several may be picked)")
+                             "where several may be picked); of grouped questions, name the "
+                             "question first: --choice 2:1,3")
+    answer.add_argument("--say", action="append", default=[], metavar="Q:TEXT",
+                        help="of grouped questions, answer question Q in your own words "
+                             "(--say 3:'vegetarian lunch'); with neither --choice nor --say "
+                             "on a terminal, each question is asked in turn")
     keys = sub.add_parser("keys", help="manage API keys in the OS keyring")
     keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     key_set = keys_sub.add_parser("set", help="store a provider's key (read from stdin or a prompt)")

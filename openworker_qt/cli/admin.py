@@ -263,6 +263,14 @@ def _print_choices(item: Any) -> None:
     """A pending question's options, numbered as ``answer --choice N`` takes them."""
     from openworker_qt.domain import choices
 
+    group = choices.group_from(item.arguments) if item.kind == "question" else None
+    if group is not None and item.pending:
+        for line in choices.numbered_group(group):
+            print(f"       {line}")
+        print(f"       Answer every question: `openworker-qt answer {item.id} --choice 1:2 "
+              f"--say {len(group.questions)}:'your words'` (or just `answer {item.id}` "
+              "to be asked each in turn)")
+        return
     spec = choices.spec_from(item.arguments) if item.kind == "question" else None
     if spec is None or not item.pending:
         return
@@ -271,11 +279,38 @@ def _print_choices(item: Any) -> None:
     print(f"       {choices.how_to_answer(spec)} `openworker-qt answer {item.id} --choice N`")
 
 
-def _answer_text(args: argparse.Namespace) -> str:
-    """The answer the command line gives: ``--choice`` numbers first, then the text."""
-    picked = ",".join(str(c).strip() for c in getattr(args, "choice", None) or [])
+class UsageError(ValueError):
+    """An answer given the wrong way on the command line (exit 2, the message says how)."""
+
+
+def _answer_text(args: argparse.Namespace, item: Any = None) -> str:
+    """The answer the command line gives: ``--choice`` numbers first, then the text;
+    of grouped questions, ``N: …`` lines from ``--choice Q:N`` and ``--say Q:TEXT``
+    (or, on a terminal and given nothing, each question asked in turn)."""
+    from openworker_qt.domain import choices
+
+    chosen = [str(c).strip() for c in getattr(args, "choice", None) or []]
+    said = [str(c).strip() for c in getattr(args, "say", None) or []]
     text = str(getattr(args, "text", "") or "").strip()
-    return "\n".join(p for p in (picked, text) if p)
+    group = (choices.group_from(item.arguments)
+             if item is not None and item.kind == "question" else None)
+    if group is None and not said:
+        return "\n".join(p for p in (",".join(chosen), text) if p)
+    if group is None:
+        raise UsageError(f"#{item.id if item else '?'} asks one question: --say is for grouped "
+                         "questions (give the answer as text)")
+    lines = []
+    for flag, value in [*(("--choice", c) for c in chosen), *(("--say", s) for s in said)]:
+        number, colon, rest = value.partition(":")
+        if not colon or not number.strip().isdigit():
+            raise UsageError(f"#{item.id} asks {len(group.questions)} questions: name the "
+                             f"question first, e.g. {flag} 1:{rest or value}")
+        lines.append(f"{number.strip()}: {rest.strip()}")
+    if not lines and not text and sys.stdin.isatty():
+        from openworker_qt.cli.terminal import ask_group, read_line
+
+        return ask_group(group, read_line)
+    return "\n".join([*lines, *([text] if text else [])])
 
 
 def resolve(args: argparse.Namespace) -> int:
@@ -299,8 +334,8 @@ def resolve(args: argparse.Namespace) -> int:
         else:
             action = "deny"
         try:
-            won = rt.inbox.respond(item.id, action, _answer_text(args), by="cli")
-        except InboxError as exc:
+            won = rt.inbox.respond(item.id, action, _answer_text(args, item), by="cli")
+        except (InboxError, UsageError) as exc:
             sys.stderr.write(f"openworker-qt: {exc}\n")
             return 2
         current = rt.inbox.get(item.id)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from openworker_qt.core import events as ev
@@ -16,6 +17,7 @@ from openworker_qt.core.approvals import (
     parse_tool_key,
 )
 from openworker_qt.core.inbox import args_preview
+from openworker_qt.domain import choices
 
 preview_args = args_preview
 
@@ -117,7 +119,7 @@ class TerminalApprover:
                f"{whole_tool[0]}, in this session\n" if whole_tool else "")
             + f"  Allow? [y/N{always}] "
         )
-        answer = await asyncio.to_thread(_ask, prompt)
+        answer = await asyncio.to_thread(read_line, prompt)
         answer = answer.strip().lower()
         if answer in ("y", "yes"):
             return ApprovalOutcome.ONCE
@@ -151,15 +153,49 @@ def server_words(about: str, limit: int = ABOUT_SHOWN) -> str:
 
 
 async def terminal_questioner(request: QuestionRequest) -> str:
+    group = choices.group_from(request.extra) if request.kind == "question" else None
+    if group is not None:  # several questions: asked one after another
+        if request.prompt:
+            sys.stderr.write(f"\n? {request.prompt}\n")
+        return await asyncio.to_thread(ask_group, group, read_line)
     opts = f" [{', '.join(request.options)}]" if request.options else ""
-    return (await asyncio.to_thread(_ask, f"\n? {request.prompt}{opts}\n> ")).strip()
+    return (await asyncio.to_thread(read_line, f"\n? {request.prompt}{opts}\n> ")).strip()
 
 
-def _ask(prompt: str) -> str:
+def read_line(prompt: str) -> str:
+    """One line typed after ``prompt`` (on stderr): with its newline, or "" at the end
+    of input."""
     sys.stderr.write(prompt)
     sys.stderr.flush()
     line = sys.stdin.readline()
     return line if line else ""
+
+
+def ask_group(group: choices.QuestionGroup, read: Callable[[str], str]) -> str:
+    """Grouped questions asked in turn (an answer that does not fit is asked again);
+    their stored answer, or "" when the input ends first."""
+    answers: list[str] = []
+    total = len(group.questions)
+    for n, question in enumerate(group.questions, 1):
+        lines = [f"\n? {n}/{total} {question.text}"]
+        if question.spec is not None:
+            lines += [f"  {line}" for line in choices.numbered(question.spec)]
+            lines.append(f"  {choices.how_to_answer(question.spec)}")
+        prompt = "\n".join(lines) + "\n> "
+        while True:
+            raw = read(prompt)
+            if not raw:
+                return ""
+            try:
+                answer = raw.strip()
+                if not answer:
+                    raise ValueError("an answer is needed")
+                answers.append(choices.normalize(question.spec, answer)
+                               if question.spec is not None else answer)
+                break
+            except ValueError as exc:
+                prompt = f"  {exc}; try again\n> "
+    return choices.normalize_group(group, json.dumps(answers, ensure_ascii=False))
 
 
 def render_message(msg: Mapping[str, Any]) -> str:

@@ -42,6 +42,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.connectors import slack_questions as groups
 from openworker_qt.connectors.base import ConnectorError, Credentials, RetryPolicy
 from openworker_qt.connectors.slack import SlackApi, thread_target
 from openworker_qt.core import events as ev
@@ -269,9 +270,12 @@ def card_blocks(item: InboxItem) -> list[dict[str, Any]]:
     ]
 
 
-def question_blocks(item: InboxItem) -> list[dict[str, Any]]:
+def question_blocks(item: InboxItem, kept: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """A question the session asks in its thread; the next mention answers it (a
     number picks an option), and a single choice among a few also gets buttons."""
+    group = choices.group_from(item.arguments)
+    if group is not None:  # several questions: a block each (slack_questions.py)
+        return groups.group_blocks(item, group, kept or {})
     text = f"*Question:* {item.title}"
     spec = choices.spec_from(item.arguments)
     note = "Answer by mentioning me in this thread (or in OpenWorker)."
@@ -313,6 +317,7 @@ class SlackListener:
         self.manager = manager
         self.inbox = inbox
         self.threads = SlackThreads(db)
+        self.partial = groups.PartialAnswers(db)
         self.db = db
         self._values_of = values
         self.workspace = str(workspace)
@@ -469,11 +474,59 @@ class SlackListener:
                       thread: str) -> None:
         """Answer ``question``; an answer that does not fit its choices is refused
         to the member who gave it, saying what would."""
+        group = choices.group_from(question.arguments)
+        if group is not None:  # lines for some of the questions, kept until all are answered
+            try:
+                parts = groups.parts_of_text(group, text)
+            except ValueError as exc:
+                await self._ephemeral(channel, user, thread, f"That answer was not taken: {exc}.")
+                return
+            await self._take_parts(question, group, parts, user, channel, thread)
+            return
         try:
             async with self.db.writing():
                 self.inbox.respond(question.id, "answer", text, by=f"slack:{user}")
         except InboxError as exc:
             await self._ephemeral(channel, user, thread, f"That answer was not taken: {exc}.")
+
+    async def _take_parts(self, item: InboxItem, group: choices.QuestionGroup,
+                          parts: dict[int, str], user: str, channel: str, thread: str,
+                          send: bool = False) -> None:
+        """Keep the answers to some of a group's questions; answer the item once all
+        have one (when it waits for "Send answers", only with ``send``)."""
+        try:
+            async with self.db.writing():
+                self.partial.record(item, group, parts)
+        except ValueError as exc:
+            await self._ephemeral(channel, user, thread, f"That answer was not taken: {exc}.")
+            return
+        try:
+            stored = (self.partial.complete(item, group)
+                      if send or not groups.needs_send(group) else None)
+        except ValueError as exc:  # (a pick alone just waits for the rest)
+            if send:
+                await self._ephemeral(channel, user, thread, f"Not sent yet: {exc}.")
+            stored = None
+        if stored is None:
+            await self._redraw(item)
+            return
+        try:
+            async with self.db.writing():
+                self.inbox.respond(item.id, "answer", stored, by=f"slack:{user}")
+                self.partial.forget(item.id)
+        except InboxError as exc:
+            await self._ephemeral(channel, user, thread, f"That answer was not taken: {exc}.")
+
+    async def _redraw(self, item: InboxItem) -> None:
+        """A group's card again, with the answers kept so far."""
+        card = self.threads.card(item.id)
+        if card is None or self.api is None:
+            return
+        try:
+            await self.api.call("chat.update", channel=card[0], ts=card[1], text=item.title,
+                                blocks=question_blocks(item, self.partial.kept(item.id)))
+        except ConnectorError as exc:
+            log.warning("Slack: could not redraw the questions: %s", exc.message)
 
     async def _ephemeral(self, channel: str, user: str, thread: str, text: str) -> None:
         assert self.api is not None
@@ -570,6 +623,8 @@ class SlackListener:
         item = self.inbox.get(item_id)
         if card is None or item is None or self.api is None:
             return
+        async with self.db.writing():
+            self.partial.forget(item_id)  # (a group's picks, answered or not)
         who = item.resolved_by or "the app"
         who = f"<@{who.removeprefix('slack:')}>" if who.startswith("slack:") else "in the app"
         verdict = {"deny": "denied"}.get(str(item.resolution), "approved")
@@ -590,6 +645,9 @@ class SlackListener:
         user = str((payload.get("user") or {}).get("id", ""))
         channel = str((payload.get("channel") or {}).get("id", ""))
         for action in payload.get("actions") or []:
+            if (part := groups.parse_action(action)) is not None:
+                await self._on_part(part, user, channel)
+                continue
             if str(action.get("action_id", "")).startswith(CHOOSE):
                 await self._on_choice(action, user, channel)
                 continue
@@ -615,6 +673,21 @@ class SlackListener:
                 won = self.inbox.respond(item_id, verb, by=f"slack:{user}")
             if not won:  # answered elsewhere first: the card says so
                 await self._close_card(item_id)
+
+    async def _on_part(self, part: tuple[int, int, str], user: str, channel: str) -> None:
+        """A pick on a group's card (question 0: its "Send answers")."""
+        item_id, question, numbers = part
+        item = self.inbox.get(item_id)
+        target = self.threads.target_of(item.session_id) if item else None
+        group = choices.group_from(item.arguments) if item is not None else None
+        if item is None or group is None or target is None or target.split(":")[1] != channel:
+            return
+        if user not in allowed_members(self.values):
+            await self._ephemeral(channel, user, target.split(":")[2],
+                                  "Only the members this app's owner allowed can answer.")
+            return
+        await self._take_parts(item, group, {question: numbers} if question else {}, user,
+                               channel, target.split(":")[2], send=not question)
 
     async def _on_choice(self, action: dict[str, Any], user: str, channel: str) -> None:
         """A click on a question's option: its number answers the question, for an

@@ -461,11 +461,16 @@ def resolution_for(item: InboxItem, action: Action, text: str = "") -> str:
 
 def _question_answer(item: InboxItem, text: str) -> str:
     """A question's stored answer; one with choices takes a number (``2``, ``1,3``),
-    a label or, where allowed, the user's own words (``domain/choices.py``)."""
+    a label or, where allowed, the user's own words; grouped questions one answer
+    a question, ``N: …`` lines or a JSON array (``domain/choices.py``)."""
+    group = choices.group_from(item.arguments)
     spec = choices.spec_from(item.arguments)
-    if spec is None:
+    if group is None and spec is None:
         return text
     try:
+        if group is not None:  # several questions, answered together
+            return choices.normalize_group(group, text)
+        assert spec is not None
         return choices.normalize(spec, text)
     except ValueError as exc:
         raise InboxError(f"#{item.id}: {exc}") from None

@@ -19,6 +19,10 @@ scheduled task). ``explain`` says in plain words what a call would do, for the
 approval card of such a tool (e.g. the schedule and the next run).
 ``check`` refuses a call's arguments before anything is decided or asked (a
 hostile package name): its message is the call's error, and the tool never runs.
+``prepare`` looks up what the card of an ``always_ask`` call should say that takes
+I/O to learn (a package's download size and licence, from its registry): awaited
+before the call is decided, for at most :data:`PREPARE_TIMEOUT` seconds (a failure
+or a timeout leaves the facts out); ``explain`` finds them in ``ctx.facts``.
 ``persists``: the call changes what later sessions see without touching a file
 (a saved memory). The read-only modes (discuss, plan) refuse it; the other modes
 decide it by its risk class.
@@ -76,6 +80,8 @@ class ToolContext:
     #: runtime's own secrets); None: the defaults. Tools that list or search files
     #: never return what lies in it.
     sensitive: tuple[str, ...] | None = None
+    #: What the tool's ``prepare`` looked up for this call (given to ``explain``).
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
     def report(self, text: str) -> None:
         """Show ``text`` in the call's card while it runs (the model never sees it)."""
@@ -88,6 +94,9 @@ Handler = Callable[[dict[str, Any], ToolContext], Awaitable["ToolResult | str"]]
 Explainer = Callable[[Mapping[str, Any], ToolContext], str]
 #: Why a call's arguments are refused before anyone is asked, or None.
 Checker = Callable[[Mapping[str, Any]], "str | None"]
+#: Facts for the approval card that take I/O to learn (see module docstring).
+Preparer = Callable[[Mapping[str, Any]], Awaitable[Mapping[str, Any]]]
+PREPARE_TIMEOUT = 8.0
 Interaction = Literal["question", "plan", "directory"]
 
 
@@ -110,6 +119,7 @@ class Tool:
     #: (``core.approvals.tool_key``: an MCP server's tool). EXTERNAL calls only.
     tool_key: str | None = None
     check: Checker | None = None
+    prepare: Preparer | None = None
 
     def __post_init__(self) -> None:
         check_origin(self.origin)

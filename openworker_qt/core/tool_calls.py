@@ -8,7 +8,7 @@ import json
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from openworker_qt.core.risk import RiskClass
@@ -68,6 +68,8 @@ class ParsedCall:
     #: TurnEngine._current_step_id). Inbox items and audit checks use it, never the vendor id
     #: alone — providers reuse ids like call_0 in every turn.
     key: str = ""
+    #: What the tool's ``prepare`` looked up for the approval card (see ``Tool.prepare``).
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_call(raw: ToolCall, tools: ToolRegistry, overrides: Any) -> ParsedCall:

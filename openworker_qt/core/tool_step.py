@@ -44,7 +44,13 @@ from openworker_qt.core.messages import (
 )
 from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.stop import StopRequested, StopSignal, until_stopped
-from openworker_qt.core.tool_api import Tool, ToolContext, ToolRegistry, ToolResult
+from openworker_qt.core.tool_api import (
+    PREPARE_TIMEOUT,
+    Tool,
+    ToolContext,
+    ToolRegistry,
+    ToolResult,
+)
 from openworker_qt.core.tool_calls import (
     DENIED_RESULT,
     RERUN_DENIED_RESULT,
@@ -56,7 +62,7 @@ from openworker_qt.core.tool_calls import (
     rerun_key,
     truncate,
 )
-from openworker_qt.domain.choices import labels_of
+from openworker_qt.domain.choices import labels_of, prompt_of
 from openworker_qt.domain.messages import MessageT, ToolCall
 from openworker_qt.domain.text import storable, storable_text
 
@@ -171,22 +177,37 @@ class ToolStep:
             target=target,
             needs_approval=bool(tool and tool.needs_approval),
             always_ask=always,
-            explained=self._explained(tool, call.arguments) if always else "",
+            explained=self._explained(tool, call.arguments, call.facts) if always else "",
             persists=bool(tool and tool.persists),
             tool_key=tool.tool_key if tool else None,
         )
 
-    def _explained(self, tool: Tool | None, arguments: dict[str, Any]) -> str:
+    def _explained(self, tool: Tool | None, arguments: dict[str, Any],
+                   facts: dict[str, Any]) -> str:
         """What the call would do in the tool's own words (``Tool.explain``); empty
         when it has none or cannot say (the card then shows the generic reason)."""
         if tool is None or tool.explain is None:
             return ""
         ctx = ToolContext(session_id=self.session_id, workspace=self.workspace,
-                          state=self.tool_state)
+                          state=self.tool_state, facts=facts)
         try:
             return storable_text(str(tool.explain(arguments, ctx) or ""))
         except Exception:
             return ""
+
+    async def _prepare(self, call: ParsedCall) -> None:
+        """The facts the card of ``call`` needs (``Tool.prepare``), once, bounded."""
+        tool = call.tool
+        if tool is None or tool.prepare is None or call.facts or call.error is not None:
+            return
+        try:
+            facts = await until_stopped(self.stop, asyncio.wait_for(
+                tool.prepare(call.arguments), PREPARE_TIMEOUT))
+        except (StopRequested, asyncio.CancelledError):
+            raise
+        except Exception:  # a card without the facts is still a card
+            return
+        call.facts = dict(facts)
 
     def _finish(
         self,
@@ -296,6 +317,7 @@ class ToolStep:
                     yield broken
                     i += 1
                     continue
+                await self._prepare(call)  # (before the write lock: it may go online)
                 # Decided, and a batch of reads marked started, in one transaction
                 # (a decision may spend a standing rule's use).
                 async with self.log.writing():
@@ -539,7 +561,8 @@ class ToolStep:
         sid = self.session_id
         kind = tool.interaction or "question"
         args = call.arguments
-        prompt = str(args.get("question") or args.get("plan") or args.get("path") or "")
+        prompt = (prompt_of(args) if kind == "question" else
+                  str(args.get("plan") or args.get("path") or ""))
         options = labels_of(args) if kind == "question" else ()
         if kind == "plan":
             yield ev.PlanRequested(session_id=sid, call_id=call.id, plan=prompt)

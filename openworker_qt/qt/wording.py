@@ -432,6 +432,9 @@ def _approval_question(tool: str, arguments: dict[str, Any], target: str | None 
                 "Wording", "Follow the redirect from {source} to {url}?").format(
                 source=_clip(source, 50), url=_clip(args.get("url"), 70))
         return QCoreApplication.translate("Wording", "Open {url}?").format(url=_clip(args.get("url"), 70))
+    if tool == "install_tool":
+        return QCoreApplication.translate("Wording", "Install {package}?").format(
+            package=_clip(args.get("package"), 60))
     if tool == "web_search":
         return QCoreApplication.translate("Wording", "Search the web for “{query}”?").format(query=_clip(args.get("query"), 60))
     if target and any(w in tool for w in ("send", "post", "reply", "message")):
@@ -458,6 +461,18 @@ def risk_sentence(risk: str, *, new_file: bool = False) -> str:
     }
     return QCoreApplication.translate("Wording", "{risk}: {why}").format(
         risk=risk_text(risk), why=why.get(risk, why["external"]))
+
+
+def risk_line(tool: str, arguments: Mapping[str, Any], risk: str, *,
+              new_file: bool = False) -> str:
+    """The risk line of an approval card: :func:`risk_sentence`, or for a tool
+    install what it installs, where, and that Settings can remove it."""
+    if tool == "install_tool" and arguments.get("package"):
+        return QCoreApplication.translate(
+            "Wording", "Installs {package} in OpenWorker's own tools folder: not system-wide, "
+            "no administrator rights. You can remove it any time in Settings › Installed "
+            "tools.").format(package=_clip(arguments.get("package"), 60))
+    return risk_sentence(risk, new_file=new_file)
 
 
 def provider_title(provider: str) -> str:

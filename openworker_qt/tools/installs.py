@@ -154,19 +154,48 @@ def check(args: Mapping[str, Any]) -> str | None:
     return None
 
 
+async def prepare(args: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The version, size and licence the card shows (``Tool.prepare``)."""
+    from openworker_qt.tools.install_facts import lookup
+
+    return await lookup(request_from(args))
+
+
+def facts_text(facts: Mapping[str, Any]) -> str:
+    """"a 2.4 MB download, plus 3 packages it needs; licence MIT" (what is known)."""
+    size = size_text(int(facts.get("size") or 0))
+    parts = []
+    if size:
+        parts.append(f"{size} unpacked" if facts.get("size_kind") == "unpacked"
+                     else f"a {size} download")
+    needs = int(facts.get("needs") or 0)
+    if needs:
+        parts.append(f"plus {needs} other package{'s' if needs > 1 else ''} it needs")
+    licence = str(facts.get("licence") or "")
+    said = ", ".join(parts)
+    return "; ".join(x for x in (said, f"licence {licence}" if licence else
+                                 "no licence stated") if x)
+
+
 def explain(args: Mapping[str, Any], ctx: ToolContext | None = None) -> str:
-    """The card's words: what will be installed, from where, into where, and why."""
+    """The card's words: what will be installed (its size and licence, when they
+    could be looked up), from where, into where, and why."""
     req = request_from(args)
     root = tools_root()
-    what = f"{req.package} {req.version}".strip() if req.version else f"{req.package} (latest)"
+    facts = ctx.facts if ctx is not None else {}
+    version = req.version or str(facts.get("version") or "")
+    what = f"{req.package} {version}" if version else f"{req.package} (latest)"
     purpose = str(args.get("purpose") or "").strip() or "(no reason given)"
     steps = commands(req, root)
     if req.source == "pypi":  # the tools' own Python runs pip: shown as pip, its options kept
         steps = [["pip", *(a for a in c[3:] if a not in _QUIET)] for c in steps[1:]]
     runs = " then ".join(f"`{' '.join(c)}`" for c in steps)
+    known = facts_text(facts) if facts else (
+        "Its size and licence could not be looked up" if req.source != "brew" else "")
+    known = f"{known[:1].upper()}{known[1:]}. " if known else ""
     return (f"Install {what} from {SOURCE_NAMES[req.source]} into OpenWorker's own tools "
             f"folder {root} (not system-wide, no administrator rights), for: {purpose}. "
-            f"It runs {runs}")
+            f"{known}It runs {runs}")
 
 
 class ManagedTools:
@@ -343,6 +372,7 @@ INSTALL_TOOL = Tool(
     always_ask=True,
     explain=explain,
     check=check,
+    prepare=prepare,
 )
 
 

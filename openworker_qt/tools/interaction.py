@@ -46,6 +46,9 @@ async def ask_user(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     answer = str(args.get("_answer", "")).strip()
     if not answer:
         return ToolResult("The user gave no answer.", display={"answer": ""})
+    group = choices.group_from(args)
+    if group is not None:
+        return _group_answer(group, answer)
     spec = choices.spec_from(args)
     if spec is None:
         return ToolResult(f"The user answered: {answer}", display={"answer": answer})
@@ -63,6 +66,18 @@ async def ask_user(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
                      + own)
     return ToolResult(" ".join(parts),
                       display={"answer": answer, "chosen": picked, "other": own})
+
+
+def _group_answer(group: choices.QuestionGroup, answer: str) -> ToolResult:
+    try:
+        answer = choices.normalize_group(group, answer)
+    except ValueError:
+        pass  # (as above: what was stored is the user's)
+    parts = choices.interpret_group(group, answer)
+    return ToolResult(choices.group_result(group, answer), display={
+        "answer": answer,
+        "answers": [{"question": q.text, "chosen": picked, "other": own}
+                    for q, (picked, own) in zip(group.questions, parts, strict=True)]})
 
 
 async def propose_plan(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -102,38 +117,61 @@ async def request_directory(args: dict[str, Any], ctx: ToolContext) -> ToolResul
                       display={"granted": True, "writable": writable, "path": path})
 
 
+def _options() -> dict[str, Any]:
+    """The schema of a question's options (a fresh copy each use)."""
+    return {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string", "description": "a few words"},
+                "description": {"type": "string", "description": "one short line"},
+                "preview": {"type": "string",
+                            "description": "optional: a short snippet or diff of it"},
+            },
+            "required": ["label"],
+        },
+    }
+
 ASK_USER = Tool(
     name="ask_user",
     description=(
         "Ask the user a question when you cannot proceed without their decision or a fact "
         "only they know. Offer options when the choice is among a few: each with a short "
         "label and a one-line description; set multiple for a pick-several question. The "
-        "user may also answer in their own words unless other is false."
+        "user may also answer in their own words unless other is false. To ask several "
+        "things at once (they are answered together, in one card), give questions: a list "
+        "of questions, each with its own options, multiple and other; question then says "
+        "in a line what they are about."
     ),
     parameters={
         "type": "object",
         "properties": {
             "question": {"type": "string"},
-            "options": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "label": {"type": "string", "description": "a few words"},
-                        "description": {"type": "string", "description": "one short line"},
-                        "preview": {"type": "string",
-                                    "description": "optional: a short snippet or diff of it"},
-                    },
-                    "required": ["label"],
-                },
-            },
+            "options": _options(),
             "multiple": {"type": "boolean", "description": "true: the user may pick several"},
             "other": {"type": "boolean",
                       "description": "false: only the options (default: own words allowed)"},
+            "questions": {
+                "type": "array",
+                "description": f"optional: up to {choices.MAX_QUESTIONS} questions answered "
+                               "together; each like a single question",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "question": {"type": "string"},
+                        "options": _options(),
+                        "multiple": {"type": "boolean"},
+                        "other": {"type": "boolean"},
+                    },
+                    "required": ["question"],
+                },
+            },
         },
         "required": ["question"],
     },
     handler=ask_user,
+    check=choices.check,
     risk=RiskClass.READ,
     interaction="question",
 )

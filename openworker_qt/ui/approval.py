@@ -50,8 +50,14 @@ from openworker_qt.core.approvals import (
     QuestionRequest,
     parse_tool_key,
 )
-from openworker_qt.domain.choices import spec_from
-from openworker_qt.qt.wording import approval_question, arguments_text, reason_text, risk_sentence
+from openworker_qt.domain.choices import group_from, spec_from
+from openworker_qt.qt.wording import (
+    approval_question,
+    arguments_text,
+    reason_text,
+    risk_line,
+    risk_sentence,
+)
 from openworker_qt.tools.edits import edit_preview
 from openworker_qt.ui import design
 from openworker_qt.ui.icons import icon
@@ -232,7 +238,8 @@ class ApprovalPanel(QWidget):
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
         lay.addLayout(head)
-        meta = QLabel(risk_sentence(request.risk.value, new_file=new_file), self)
+        meta = QLabel(risk_line(request.tool, request.arguments, request.risk.value,
+                                new_file=new_file), self)
         meta.setObjectName("approvalRisk")
         meta.setWordWrap(True)
         # (Parented at once: a parentless label made visible would flash up as a window
@@ -479,15 +486,26 @@ class QuestionCard(QWidget):
         outer.addWidget(frame)
         lay = QVBoxLayout(frame)
         design.arrange(lay, "box", "row")
+        group = group_from(request.extra) if request.kind == "question" else None
         heading = {
             "plan": self.tr("<b>Plan for your approval</b>"),
             "directory": self.tr("<b>Folder access requested</b>"),
-        }.get(request.kind, self.tr("<b>Question</b>"))
+        }.get(request.kind, self.tr("<b>Questions</b>") if group else self.tr("<b>Question</b>"))
         lay.addWidget(QLabel(heading))
         prompt = QLabel(request.prompt)
         prompt.setWordWrap(True)
         prompt.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(prompt)
+        if group is not None:  # several questions, one card
+            from openworker_qt.ui.choices import GroupPicker  # (with the first such question)
+
+            self.group_picker = GroupPicker(group)
+            self.group_picker.answered.connect(self.answered)
+            lay.addWidget(self.group_picker)
+            self.setAccessibleName(self.tr("Questions from the assistant"))
+            self.setAccessibleDescription(request.prompt)
+            self.setFocusProxy(self.group_picker.parts[0])
+            return
         spec = spec_from(request.extra) if request.kind == "question" else None
         if spec is not None:  # a question with choices: its own picker
             from openworker_qt.ui.choices import ChoicePicker  # (with the first such question)

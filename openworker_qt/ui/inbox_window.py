@@ -56,6 +56,7 @@ from openworker_qt.qt.wording import (
 )
 from openworker_qt.ui import design
 from openworker_qt.ui.approval import DiffView
+from openworker_qt.ui.choices import GroupSlot
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.plan_card import PlanSlot
 from openworker_qt.ui.ports import Answers, SessionLookup
@@ -136,6 +137,7 @@ class InboxWindow(QWidget):
         self.question.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         dl.addWidget(self.question, 1)
         self.plan_slot = PlanSlot(dl, dl.indexOf(self.question) + 1)  # a team's plan
+        self.group_slot = GroupSlot(dl, dl.indexOf(self.question) + 1)  # grouped questions
         self.arguments = DiffView("")
         self.arguments.setAccessibleName(self.tr("Arguments"))
         self.arguments.setAccessibleDescription(self.tr("Exactly what the call would do"))
@@ -272,6 +274,7 @@ class InboxWindow(QWidget):
                 label.clear()
             self.arguments.clear()
             self.plan_slot.show(None, self._answer_plan)
+            self.group_slot.show(None, self._answer_plan)
             return
         self.kind_label.setText(kind_text(item.kind))
         self.session_label.setText(self.model.titles.get(item.session_id)
@@ -315,6 +318,10 @@ class InboxWindow(QWidget):
         if self.plan_slot.show(item, self._answer_plan):
             for hidden in (self.question, self.options, self.answer, self.send_answer,
                            self.reason_label):  # (a plan's reason is its outcome: on the card)
+                hidden.hide()
+        if self.group_slot.show(item, self._answer_plan):  # the questions have their picker
+            self.question.setText(question_request(item).prompt)
+            for hidden in (self.options, self.answer, self.send_answer, self.reason_label):
                 hidden.hide()
 
     def _offer_wider(self, item: InboxItem | None) -> None:

@@ -3219,6 +3219,11 @@ Next runs (your time): {when}</source>
             <source>MCP servers</source>
             <translation>MCP 服务器</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/desktop_notices.py" line="1" />
+            <source>Answer…</source>
+            <translation>回答…</translation>
+        </message>
     </context>
     <context>
         <name>EmptyState</name>
@@ -5392,6 +5397,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
             <source>Question from the assistant</source>
             <translation>助手的问题</translation>
         </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="1" />
+            <source>&lt;b&gt;Questions&lt;/b&gt;</source>
+            <translation>&lt;b&gt;问题&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/approval.py" line="1" />
+            <source>Questions from the assistant</source>
+            <translation>助手提出的问题</translation>
+        </message>
     </context>
     <context>
         <name>PromptArgumentsDialog</name>
@@ -7111,6 +7126,16 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>You approved it, and allowed changes in its folder for this session</source>
             <translation>你批准了它，并在此会话中允许修改它所在的文件夹</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="1" />
+            <source>Install {package}?</source>
+            <translation>安装 {package}？</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/qt/wording.py" line="1" />
+            <source>Installs {package} in OpenWorker's own tools folder: not system-wide, no administrator rights. You can remove it any time in Settings › Installed tools.</source>
+            <translation>将 {package} 安装到 OpenWorker 自己的工具文件夹：不安装到整个系统，也不需要管理员权限。你随时可以在“设置 › 已安装的工具”中移除它。</translation>
         </message>
     </context>
     <context>
@@ -9173,6 +9198,39 @@ Only trust files you or your team wrote. If the file changes, you are asked agai
         <message>
             <source>skipped</source>
             <translation>已跳过</translation>
+        </message>
+    </context>
+    <context>
+        <name>GroupPicker</name>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>{n}. {question}</source>
+            <translation>{n}. {question}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Type your answer</source>
+            <translation>输入你的回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Question {n}: {question}</source>
+            <translation>问题 {n}：{question}</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Send the answers</source>
+            <translation>发送回答</translation>
+        </message>
+        <message>
+            <location filename="../../openworker_qt/ui/choices.py" line="1" />
+            <source>Still to answer: {numbers}</source>
+            <translation>尚未回答：{numbers}</translation>
         </message>
     </context>
 </TS>

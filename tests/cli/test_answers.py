@@ -117,3 +117,64 @@ def test_a_question_with_choices_is_answered_by_number_and_a_wrong_pick_is_refus
     answer = next(m for m in results if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
     assert answer["content"] == ("The user chose: Revenue; Hiring. "
                                  "They added in their own words: and the summary")
+
+
+OFFSITE = {"question": "Details for the offsite", "questions": [
+    {"question": "Which day?", "options": ["Thursday", "Friday"]},
+    {"question": "Which rooms?", "options": ["A", "B", "C"], "multiple": True},
+    {"question": "Anything else?"}]}
+
+
+def test_grouped_questions_are_answered_question_by_question(tmp_path: Path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"advance": "history", "turns": [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": OFFSITE}]},
+        {"text": "Booked."},
+    ]}))
+    res = cli("run", "--unattended", "--model", f"scripted:{script}", "offsite", cwd=tmp_path)
+    assert res.returncode == 4, res.stderr
+    [question] = inbox().pending()
+    listed = cli("inbox", cwd=tmp_path).stdout
+    assert "1. Which day? (pick one)\n          1. Thursday" in listed
+    assert "2. Which rooms? (one or more)" in listed and "3. Anything else?\n" in listed
+    assert f"answer {question.id} --choice 1:2 --say 3:'your words'" in listed
+
+    n = str(question.id)
+    unnamed = cli("answer", n, "--choice", "2", cwd=tmp_path)
+    assert unnamed.returncode == 2 and "name the question first, e.g. --choice 1:2" in unnamed.stderr
+    partial = cli("answer", n, "--choice", "1:2", "--choice", "2:1,3", cwd=tmp_path)
+    assert partial.returncode == 2
+    assert "question 3 (Anything else?) has no answer" in partial.stderr
+    assert inbox().get(question.id).pending
+    done = cli("answer", n, "--choice", "1:2", "--choice", "2:1,3", "--say", "3:vegetarian lunch",
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(inbox().get(question.id).resolution) == ["Friday", "A\nC", "vegetarian lunch"]
+    assert cli("resume", cwd=tmp_path).returncode == 0
+    shown = cli("show", "--json", question.session_id, cwd=tmp_path)
+    results = [json.loads(line) for line in shown.stdout.splitlines()]
+    answer = next(m for m in results if m.get("role") == "tool" and m.get("tool_call_id") == "q1")
+    assert answer["content"] == (
+        "The user answered 3 questions:\n1. Which day? — chose Friday\n"
+        "2. Which rooms? — chose A; C\n3. Anything else? — answered: vegetarian lunch")
+
+
+def test_on_a_terminal_each_grouped_question_is_asked_in_turn() -> None:
+    from openworker_qt.cli.terminal import ask_group
+    from openworker_qt.domain import choices
+
+    group = choices.group_from(OFFSITE)
+    assert group is not None
+    typed = iter(["3\n", "Friday\n", "\n", "2 3\n", "snacks\n"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    assert json.loads(ask_group(group, read)) == ["Friday", "B\nC", "snacks"]
+    assert prompts[0] == ("\n? 1/3 Which day?\n  1. Thursday\n  2. Friday\n"
+                          "  Answer with a number, or in your own words.\n> ")
+    assert prompts[1] == "  there is no choice 3: choose 1 to 2; try again\n> "
+    assert prompts[3] == "  an answer is needed; try again\n> "
+    assert ask_group(group, lambda _prompt: "") == ""  # the input ended: no answer

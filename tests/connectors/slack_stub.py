@@ -250,6 +250,23 @@ class SlackStub:
                         "actions": [{"action_id": action_id, "value": value, "type": "button",
                                      "block_id": "b"}]}})
 
+    async def pick(self, user: str, channel: str, element: dict[str, Any], block_id: str,
+                   values: list[str]) -> str:
+        """A change to a menu or check boxes of a card (``element`` as the card has it):
+        Slack sends what is selected now."""
+        n = next(self._env)
+        chosen = [o for o in element["options"] if o["value"] in values]
+        action: dict[str, Any] = {"action_id": element["action_id"], "type": element["type"],
+                                  "block_id": block_id}
+        if element["type"] == "static_select":
+            action["selected_option"] = chosen[0]
+        else:
+            action["selected_options"] = chosen
+        return await self.send({
+            "type": "interactive", "envelope_id": f"env-{n}", "accepts_response_payload": False,
+            "payload": {"type": "block_actions", "user": {"id": user}, "channel": {"id": channel},
+                        "team": {"id": "T1"}, "trigger_id": f"tr{n}", "actions": [action]}})
+
     async def acked(self, envelope_id: str) -> None:
         async with self._acked:
             await asyncio.wait_for(self._acked.wait_for(lambda: envelope_id in self.acks), 20)

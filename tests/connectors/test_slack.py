@@ -5,6 +5,7 @@ and a scripted model."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -464,5 +465,101 @@ async def test_a_choice_is_picked_with_its_button_and_a_wrong_number_is_refused(
         assert done.resolution == "Slides" and done.resolved_by == "slack:U1"
         tool = next(m for m in app.rt.conversations.load(sid) if m.get("role") == "tool")
         assert "The user chose: Slides." in str(tool.get("content"))
+    finally:
+        await app.stop()
+
+
+OFFSITE = {"question": "Details for the offsite", "questions": [
+    {"question": "Which day?", "options": ["Thursday", "Friday"]},
+    {"question": "Which rooms?", "options": ["A", "B", "C"], "multiple": True},
+    {"question": "Which city?", "options": [f"City {n}" for n in range(1, 8)]},
+    {"question": "Anything else?"}]}
+
+
+def element(card: Posted, block_id: str) -> dict[str, Any]:
+    return next(b["elements"][0] for b in card.blocks if b.get("block_id") == block_id)
+
+
+async def test_grouped_questions_get_a_block_each_and_are_sent_when_all_are_answered(
+    slack: SlackStub, connected: None, tmp_path: Path
+) -> None:
+    turns = [{"tool_calls": [{"name": "ask_user", "id": "q1", "arguments": OFFSITE}]},
+             {"text": "Booked."}]
+    app = App(slack, tmp_path, turns)
+    await app.start()
+    try:
+        await slack.mention(CHANNEL, ROOT, "plan the offsite")
+        asked = await card_in_thread(slack)
+        sid = str(app.session_of(TARGET))
+        [question] = app.rt.inbox.pending(sid, "question")
+        q = question.id
+        shown = str(asked.blocks)
+        assert "*1. Which day?*" in shown and "*4. Anything else?*" in shown
+        day = next(b for b in asked.blocks if b.get("block_id") == f"openworker_item_{q}_q1")
+        assert [e["type"] for e in day["elements"]] == ["button", "button"]
+        rooms, city = element(asked, f"openworker_item_{q}_q2"), element(asked, f"openworker_item_{q}_q3")
+        assert (rooms["type"], city["type"]) == ("checkboxes", "static_select")
+        assert element(asked, f"openworker_item_{q}_send")["value"] == str(q)
+
+        await slack.acked(await slack.click("U1", CHANNEL, "openworker_part_1_2", f"{q}:1:2"))
+        await slack.acked(await slack.pick("U1", CHANNEL, rooms, f"openworker_item_{q}_q2",
+                                           [f"{q}:2:1", f"{q}:2:3"]))
+        await slack.acked(await slack.pick("U1", CHANNEL, city, f"openworker_item_{q}_q3",
+                                           [f"{q}:3:6"]))
+        redrawn = await wait_for(lambda: len(slack.updated) >= 3 and slack.updated[-1])
+        assert "✓ Friday" in str(redrawn["blocks"]) and "✓ A; C" in str(redrawn["blocks"])
+        # Not all answered: Send says what is left, and nothing is sent.
+        await slack.acked(await slack.click("U1", CHANNEL, "openworker_send_answers", str(q)))
+        await wait_for(lambda: slack.ephemeral)
+        assert "Not sent yet: still to answer: question 4" in slack.ephemeral[-1]["text"]
+        assert app.rt.inbox.get(q).pending
+        # Words by mention; still waiting for Send (a pick-several question is in the group).
+        await slack.acked(await slack.mention(CHANNEL, "1700000000.000500", "4: vegetarian lunch",
+                                              thread_ts=ROOT))
+        await wait_for(lambda: "✓ vegetarian lunch" in str(slack.updated[-1]["blocks"]))
+        assert app.rt.inbox.get(q).pending
+        await slack.acked(await slack.click("U9", CHANNEL, "openworker_send_answers", str(q)))
+        assert app.rt.inbox.get(q).pending  # not an allowed member
+        await slack.acked(await slack.click("U2", CHANNEL, "openworker_send_answers", str(q)))
+        await wait_for(lambda: not app.manager.is_running(sid))
+        done = app.rt.inbox.get(q)
+        assert done.resolved_by == "slack:U2"
+        tool = next(m for m in app.rt.conversations.load(sid) if m.get("role") == "tool")
+        assert tool["content"] == (
+            "The user answered 4 questions:\n1. Which day? — chose Friday\n"
+            "2. Which rooms? — chose A; C\n3. Which city? — chose City 6\n"
+            "4. Anything else? — answered: vegetarian lunch")
+        assert app.listener.partial.kept(q) == {}
+    finally:
+        await app.stop()
+
+
+async def test_a_group_of_single_choices_is_sent_at_its_last_pick(
+    slack: SlackStub, connected: None, tmp_path: Path
+) -> None:
+    args = {"question": "Two quick ones", "questions": [
+        {"question": "Format?", "options": ["PDF", "Slides"], "other": False},
+        {"question": "Length?", "options": ["Short", "Long"]}]}
+    turns = [{"tool_calls": [{"name": "ask_user", "id": "q1", "arguments": args}]},
+             {"text": "Done."}]
+    app = App(slack, tmp_path, turns)
+    await app.start()
+    try:
+        await slack.mention(CHANNEL, ROOT, "make the deck")
+        asked = await card_in_thread(slack)
+        assert "openworker_send_answers" not in str(asked.blocks)
+        sid = str(app.session_of(TARGET))
+        [question] = app.rt.inbox.pending(sid, "question")
+        q = question.id
+        # A mention line that does not fit its question is refused, saying which.
+        await slack.acked(await slack.mention(CHANNEL, "1700000000.000500", "1: Video",
+                                              thread_ts=ROOT))
+        await wait_for(lambda: slack.ephemeral)
+        assert "question 1: choose one of the options" in slack.ephemeral[-1]["text"]
+        await slack.acked(await slack.click("U1", CHANNEL, "openworker_part_2_1", f"{q}:2:1"))
+        assert app.rt.inbox.get(q).pending
+        await slack.acked(await slack.click("U1", CHANNEL, "openworker_part_1_2", f"{q}:1:2"))
+        await wait_for(lambda: not app.manager.is_running(sid))
+        assert json.loads(app.rt.inbox.get(q).resolution) == ["Slides", "Short"]
     finally:
         await app.stop()

@@ -370,3 +370,20 @@ async def test_bedrock_is_a_provider_choice_and_registered() -> None:
     prices = PriceTable()
     assert prices.price(f"bedrock:us.{MODEL}") is not None
     assert prices.price("bedrock:cohere.command-r-plus-v1:0") is None  # no price known, not a wrong one
+
+
+async def test_bedrock_claude_prices_follow_the_generation() -> None:
+    """Opus 4.5 and newer cost a third of Opus 4 and 4.1 (Anthropic's pricing page,
+    which Bedrock's global endpoints match); the newer ids must not fall through to
+    the old Opus price."""
+    from openworker_qt.providers.pricing import PriceTable
+
+    prices = PriceTable()
+    for new in ("global.anthropic.claude-opus-4-6-v1", "us.anthropic.claude-opus-4-7-v1:0",
+                "anthropic.claude-opus-4-5-20251101-v1:0"):
+        price = prices.price(f"bedrock:{new}")
+        assert price is not None and (price.input, price.output) == (5.0, 25.0), new
+    old = prices.price("bedrock:us.anthropic.claude-opus-4-1-20250805-v1:0")
+    assert old is not None and (old.input, old.output) == (15.0, 75.0)
+    direct = prices.price("anthropic:claude-opus-4-7")
+    assert direct is not None and direct.input == 5.0

@@ -135,7 +135,8 @@ async def test_approved_install_is_used_from_the_shell_and_removed(
     assert events[-1].status == "suspended"  # parked on the inbox, unattended
     [ask] = rt.inbox.pending()
     assert ask.kind == "approval" and ask.tool == "install_tool" and ask.risk == "external"
-    assert "Install ow-hello (latest) from PyPI (pip)" in ask.reason
+    assert "Install ow-hello 0.1.0 from PyPI (pip)" in ask.reason  # looked up in the folder
+    assert "A 1 KB download; licence MIT. It runs" in ask.reason
     assert "not system-wide" in ask.reason and "for: greet the team" in ask.reason
     assert ("It runs `pip download --dest <download folder> ow-hello` then `pip install "
             "--no-index --find-links <download folder> ow-hello`") in ask.reason

@@ -179,6 +179,54 @@ async def test_ask_user_with_choices_tells_the_model_what_was_typed_instead(
         "the whole second half")
 
 
+OFFSITE = {"question": "A few details for the offsite", "questions": [
+    {"question": "Which day?", "options": ["Thursday", "Friday"]},
+    {"question": "Which rooms?", "options": ["A", "B", "C"], "multiple": True},
+    {"question": "Anything else?"}]}
+
+
+async def test_grouped_questions_park_as_one_item_and_reach_the_model_as_one_readable_result(
+    rt: Runtime, tmp_path: Path
+) -> None:
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": OFFSITE}]},
+        {"text": "Booked."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path), unattended=True)
+    events = await run(m, info.id, "plan the offsite")
+    assert [e.status for e in events if isinstance(e, ev.TurnEnded)] == ["suspended"]
+    [item] = rt.inbox.pending()
+    assert item.title == "A few details for the offsite" and item.arguments["questions"]
+    rt.inbox.respond(item.id, "answer", "1: 2\n2: 1,3\n3: vegetarian lunch")
+    await asyncio.sleep(0)
+    await run(m, info.id)
+    provider, _ = rt.router.resolve(f"scripted:{s}")
+    assert provider.requests[-1].messages[-1]["content"] == (
+        "The user answered 3 questions:\n"
+        "1. Which day? — chose Friday\n"
+        "2. Which rooms? — chose A; C\n"
+        "3. Anything else? — answered: vegetarian lunch")
+
+
+async def test_questions_the_model_got_wrong_are_its_error_and_nobody_is_asked(
+    rt: Runtime, tmp_path: Path
+) -> None:
+    broken = {"question": "Details", "questions": [{"question": "Day?", "options": "Thu or Fri"}]}
+    s = script(tmp_path, [
+        {"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": broken}]},
+        {"text": "Let me ask properly."},
+    ])
+    m = manager(rt, s)
+    info = m.create_session(workspace=str(tmp_path), unattended=True)
+    events = await run(m, info.id, "plan")
+    assert not [e for e in events if isinstance(e, ev.QuestionRequested)]
+    assert rt.inbox.pending() == []
+    provider, _ = rt.router.resolve(f"scripted:{s}")
+    assert provider.requests[-1].messages[-1]["content"] == (
+        "Error: question 1: options must be a list of options. The tool was not run.")
+
+
 def test_grants_are_per_session_and_revocable(rt: Runtime, tmp_path: Path) -> None:
     from openworker_qt.core.approvals import ToolCallInfo
     from openworker_qt.core.risk import RiskClass
