@@ -5,24 +5,19 @@ Socket Mode connection (slack-sdk's aiohttp client, which reconnects by itself
 when the socket drops or Slack asks it to with a ``disconnect`` message) and:
 
 * an ``app_mention`` by an allowed member in a thread that has no session yet
-  spawns a session that owns that thread; the thread's target
-  ``slack:<channel>:<thread_ts>`` is kept in the ``slack_threads`` table (and
-  the session's meta), so after a restart the next mention finds the same
-  session, and the target is both where the session replies
-  (``slack_send_message``) and the exact target a standing rule binds to;
-* an approval a Slack-owned session waits for is posted in its thread as a
-  Block Kit message with Approve and Deny buttons; a click by an allowed member
-  resolves the *same* inbox item the window and the CLI show — the first answer
-  wins wherever it comes from, and the message then says who answered. Only
-  calls that reach other services get buttons: a shell command or a change to
-  files on this computer is answered at the computer (the card says so, and a
-  forged click is ignored); a question the session asks (``ask_user``) is
-  posted in the thread too, and the next mention there by an allowed member
-  answers it;
-* every envelope is acknowledged; events are de-duplicated by Slack's
-  ``event_id`` (a retried delivery carries a new envelope id but the same event
-  id) or the envelope id, and the keys seen are kept in the database, so a
-  redelivery after a reconnect or a restart never spawns a second session.
+  spawns a session that owns that thread; its target ``slack:<channel>:<thread_ts>``
+  is kept in the ``slack_threads`` table (and the session's meta): after a restart
+  the next mention finds the same session, and the target is where the session
+  replies and the exact target a standing rule binds to;
+* an approval a Slack-owned session waits for is posted in its thread with Approve
+  and Deny buttons; a click by an allowed member resolves the *same* inbox item the
+  window and the CLI show (the first answer wins; the message then says who
+  answered). Only calls that reach other services get buttons: a shell command or
+  a change to local files is answered at the computer (a forged click is ignored);
+  a question (``ask_user``) is posted too, answered by the next mention or buttons;
+* every envelope is acknowledged; events are de-duplicated by Slack's ``event_id``
+  (a retry carries a new envelope id, the same event id) or the envelope id, kept
+  in the database: a redelivery after a reconnect or restart spawns nothing.
 
 Who may talk to it: only the members listed in the connector's "Allowed
 members"; a mention by anybody else gets a short ephemeral refusal, a click

@@ -86,13 +86,11 @@ def has_actions(item: TranscriptItem) -> bool:
 
 MEASURE_ALWAYS_BELOW = 400  # rows: small sessions are measured exactly up front
 MEASURE_TAIL = 6  # in big sessions the last rows (shown first) are exact too (the rest: when painted)
-#: Seconds of text layout one paint may spend on rows never rendered; the rest
-#: paint as a faint skeleton and are rendered in the next frame (a jump into a long
-#: session shows at once, filled within a frame or two).
+#: Seconds of text layout one paint may spend on rows never rendered; the rest paint
+#: as a faint skeleton, rendered in the next frame (a jump into a long session shows).
 PAINT_BUDGET = 0.006
 FULL_RENDER_LIMIT = 8_000  # chars: a finished reply up to this is re-rendered as a whole (~4 ms)
-# The first layout of each font style costs 10-17 ms (font loading, measured); doing it
-# once, a style per event-loop turn, after the first paint keeps it off the first reply.
+# A font style's first layout costs 10-17 ms: done a style per loop turn after the paint.
 WARM_UP_MARKDOWN = ("plain text …", "**bold**", "*italic*", "`code`", "# heading", "📎 ✓ ◐")
 FETCH_MARGIN_PX = 48  # scrolled this close to an edge of the window: move it
 
@@ -117,8 +115,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self.view = view
         self.card_for = card_for
         self._docs: OrderedDict[tuple[int, int, int, str], QTextDocument] = OrderedDict()
-        # (uid, rev, width) -> size; QSize objects are kept because building one per
-        # call was ~7 us, a third of a cached sizeHint.
+        # (uid, rev, width) -> size (a QSize per call was ~7 us, a third of a sizeHint)
         self._heights: dict[tuple[int, int, int], QSize] = {}
         self._measured_rev: dict[int, int] = {}  # uid -> the rev its cached heights are of
         self._estimated: set[tuple[int, int, int]] = set()
@@ -130,9 +127,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._metrics: tuple[int, int] | None = None
         self._column: int | None = None
         self._plain_code: set[int] = set()  # answers with code rendered before Pygments
-        #: Code colours, the rest of a large arrival, a finished reply's whole render:
-        #: done a slice at a time (transcript_work); the growing documents of streamed
-        #: replies (item uid -> document) are its own.
+        #: Code colours, the rest of a large arrival, a finished reply's whole render, a
+        #: slice at a time (transcript_work); streamed replies' growing documents (by uid).
         self.rendering = RowRendering(self, lambda: self.view.viewport().update(),
                                       self._regrown, self._install)
         self._streams = self.rendering.streams
@@ -153,8 +149,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     # --------------------------------------------------------------- geometry
 
     def _width(self) -> int:
-        """The reading column's width: the viewport, capped at ``READING_WIDTH``
-        (kept until :meth:`invalidate`: a relayout asks it for every row)."""
+        """The viewport's width capped at ``READING_WIDTH`` (kept until invalidate)."""
         if self._column is None:
             self._column = max(200, min(READING_WIDTH, self.view.viewport().width() - 2 * PAD))
         return self._column
@@ -333,8 +328,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _item(index: QModelIndex | QPersistentModelIndex) -> TranscriptItem:
-        # QListView asks every row on each relayout; going through index.data() and the
-        # role dispatch was ~10 us a row, most of a 2,700-row relayout (55 ms).
+        # Asked for every row on each relayout: index.data() was ~10 us a row (55 ms / 2,700).
         model = index.model()
         if isinstance(model, TranscriptModel):
             return model.item(index.row())
@@ -349,8 +343,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if size is None:
             model = index.model()
             rows = model.rowCount()
-            # A long session's first page is estimated above its tail like a big session
-            # (exact heights for its ~180 rows cost ~40 ms of the first paint).
+            # A long session's first page is estimated above its tail (exact: ~40 ms).
             paged = isinstance(model, TranscriptModel) and model.paged()
             small = rows <= MEASURE_ALWAYS_BELOW and not paged
             at_end = not isinstance(model, TranscriptModel) or model.at_end()
