@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 #: What :func:`default_tools` imports (``deferred`` imports them after the first paint;
 #: :func:`import_tool_modules` before a session's first turn, in a worker).
 TOOL_MODULES = (
+    "openworker_qt.core.permissions",  # the permission engine decider_for builds
     "openworker_qt.agents.skills",
     "openworker_qt.automation.tools",
     "openworker_qt.tools.files",
