@@ -54,13 +54,13 @@ from openworker_qt.qt.gc_guard import collect_on_gui_thread  # noqa: E402
 from openworker_qt.qt.inbox_bridge import InboxBridge  # noqa: E402
 from openworker_qt.qt.model_catalog import ModelCatalog  # noqa: E402
 from openworker_qt.qt.notifications import Notifier  # noqa: E402
+from openworker_qt.qt.settings_store import SettingsStore  # noqa: E402
 from openworker_qt.runtime import Runtime  # noqa: E402
 from openworker_qt.storage.conversations import SessionInfo  # noqa: E402
 from openworker_qt.ui.first_paint import after_first_paint  # noqa: E402
 from openworker_qt.ui.main_window import MainWindow  # noqa: E402
 from openworker_qt.ui.plan_items import TEAM_PERSONAS, offer_personas  # noqa: E402
 from openworker_qt.ui.resources import RESOURCES, app_icon, resource  # noqa: E402
-from openworker_qt.ui.settings_store import SettingsStore  # noqa: E402
 from openworker_qt.ui.window_sessions import WindowSessions  # noqa: E402
 
 if TYPE_CHECKING:

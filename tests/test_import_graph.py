@@ -37,8 +37,7 @@ def _layers() -> list[tuple[set[str], bool]]:
     return out
 
 
-#: The contract whose exemptions are a to-do list (the windows' arrows into the core
-#: that are left): they exempt nothing from the layers and the cycles.
+#: The widgets' contract (ui/ reaches the core through runtime, qt/ and domain/ only).
 WIDGETS = "Widgets reach storage, providers, connectors and MCP only through runtime and qt/"
 
 
@@ -51,11 +50,10 @@ def _ignored(contract: Mapping[str, Any]) -> set[tuple[str, str]]:
 
 
 def _exempt() -> set[tuple[str, str]]:
-    """The arrows exempted from the layers and cycles (the widgets' list aside)."""
+    """The arrows some contract exempts (none: see the test below)."""
     out = set()
     for contract in CONFIG["contracts"]:
-        if contract["name"] != WIDGETS:
-            out |= _ignored(contract)
+        out |= _ignored(contract)
     return out
 
 
@@ -152,30 +150,31 @@ def test_every_arrow_between_packages_points_down_the_layers(graph: grimp.Import
 
 
 def test_no_arrow_is_exempted() -> None:
-    """The contracts hold with no exemption: the windows no longer name DesktopApp
-    (issue 9 item 2), so an ``ignore_imports`` entry would only hide a new arrow."""
+    """The contracts hold with no exemption (the windows no longer name DesktopApp,
+    nor the stores and clients beneath the runtime), so an ``ignore_imports`` entry
+    would only hide a new arrow."""
     assert _exempt() == set()
 
 
-def test_the_widgets_arrows_into_the_core_are_the_listed_ones_only(
+def test_the_widgets_reach_the_core_only_through_runtime_qt_and_domain(
     graph: grimp.ImportGraph,
 ) -> None:
-    """ui/ reaches storage, providers, connectors and MCP through runtime and qt/; the
-    arrows still left are listed (each with its reason) in the widgets' contract. A
-    new one fails here and in lint-imports; one that is gone must leave the list, so
-    the list only shrinks."""
+    """ui/ reaches storage, providers, connectors and MCP through the runtime's
+    services, the qt/ adapters and domain/ types: not one widget module imports
+    them (a lazy import inside a function or one under ``TYPE_CHECKING`` counts),
+    and the contract exempts none."""
     [contract] = [c for c in CONFIG["contracts"] if c["name"] == WIDGETS]
     forbidden = tuple(f"{m}." for m in contract["forbidden_modules"])
-    arrows = {
-        (importer, imported)
+    assert set(contract["forbidden_modules"]) == {
+        f"{PACKAGE}.{name}" for name in ("storage", "providers", "connectors", "mcp")}
+    arrows = sorted(
+        f"{importer} -> {imported}"
         for importer in graph.modules if importer.startswith("openworker_qt.ui.")
         for imported in graph.find_modules_directly_imported_by(importer)
         if imported.startswith(forbidden) or imported in contract["forbidden_modules"]
-    }
-    listed = _ignored(contract)
-    assert sorted(arrows - listed) == [], "new arrows from ui/ into the core"
-    assert sorted(listed - arrows) == [], "arrows gone: take them off the list"
-    assert len(listed) <= 24  # where the list stands now: lower it as arrows go
+    )
+    assert arrows == [], "arrows from ui/ into the core: go through a qt/ adapter"
+    assert "ignore_imports" not in contract
 
 
 def test_the_core_owns_the_provider_and_tool_protocols(graph: grimp.ImportGraph) -> None:

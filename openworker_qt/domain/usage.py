@@ -102,6 +102,15 @@ class Usage:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
 
 
+@dataclass(frozen=True, slots=True)
+class ModelUsage:
+    """What one model used in a session (``calls``: how many of its calls are summed)."""
+
+    model: str
+    usage: Usage
+    calls: int
+
+
 def estimate_tokens(text: str) -> int:
     """A token count for ``text`` when the server gives none: one token per
     :data:`CHARS_PER_TOKEN` characters, rounded up (no tokenizer: the model's own is

@@ -51,6 +51,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
@@ -528,6 +529,28 @@ class SessionListModel(QAbstractListModel):
     def run_in_worker(self, work: Callable[[], None]) -> None:
         """Run ``work`` on the model's worker thread (disk work of the sidebar)."""
         self._submit(work)
+
+    def export_markdown(self, session_id: str, path: Path,
+                        done: Callable[[str, str], None]) -> bool:
+        """Write ``session_id`` as Markdown to ``path`` on the worker thread, then call
+        ``done(path, error)`` there (``error`` empty when it was written; nothing
+        half-written otherwise). False when there is no store to read it from."""
+        store = self.store
+        if store is None:
+            return False
+
+        def work() -> None:
+            from openworker_qt.storage.markdown_export import export_markdown
+
+            try:
+                export_markdown(store, session_id, path)
+            except Exception as exc:  # said to the user by ``done``
+                done(str(path), str(exc) or type(exc).__name__)
+                return
+            done(str(path), "")
+
+        self._submit(work)
+        return True
 
     def start_backfill(self) -> threading.Thread | None:
         """Bring the search index up to date with what was stored before (messages

@@ -14,20 +14,12 @@ totals are checked against). Blocking: call from a worker off the GUI thread.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
-from openworker_qt.domain.usage import KEYS, Usage
+from openworker_qt.domain.usage import KEYS, ModelUsage, Usage
 from openworker_qt.storage.db import Database
 
 _SUMS = ", ".join(f"SUM(COALESCE(json_extract(data, '$.usage.{k}'), 0))" for k in KEYS)
 _COLUMNS = ", ".join(KEYS)
-
-
-@dataclass(frozen=True, slots=True)
-class ModelUsage:
-    model: str
-    usage: Usage
-    calls: int
 
 
 def session_usage(db: Database, session_id: str, *, since_id: int = 0) -> list[ModelUsage]:

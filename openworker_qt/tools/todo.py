@@ -7,10 +7,9 @@ outside the conversation, so it is READ (see ``domain/risk.py``).
 The list is *stored* by being part of the history: a successful call's result
 carries the validated list in its display data (``_display["todos"]`` on the
 stored ``role: tool`` message). The current list is the one of the session's
-last successful ``todo_write`` (:func:`todos_from_messages`,
-:func:`stored_todos`); a refused call leaves the previous list in place. The
-window shows the same list live (from ``ToolFinished``) and when a session is
-reopened.
+last successful ``todo_write``; a refused call leaves the previous list in place.
+The window shows the same list live (from ``ToolFinished``) and when a session is
+reopened, through one reducer for both (``qt/session_panels.py``).
 
 Bad input is refused whole with an error saying what to fix (nothing of the
 previous list is lost): not a list, more than :data:`MAX_ITEMS` items, a missing
@@ -20,7 +19,7 @@ in progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -119,29 +118,11 @@ def todos_from_display(display: Any) -> list[TodoItem] | None:
         return None  # a stored row we cannot read shows no list rather than a wrong one
 
 
-def todos_from_messages(messages: Iterable[Mapping[str, Any]]) -> list[TodoItem]:
-    """The current list: the one of the last successful ``todo_write`` in ``messages``."""
-    current: list[TodoItem] = []
-    for msg in messages:
-        if msg.get("role") != "tool" or msg.get("name") != NAME:
-            continue
-        if msg.get("status", "ok") != "ok":
-            continue
-        found = todos_from_display(msg.get("_display"))
-        if found is not None:
-            current = found
-    return current
-
-
 class ToolResultSource(Protocol):
+    """Where a session's stored tool results are read back (the conversation store)."""
+
     def last_tool_results(self, session_id: str, name: str,
                           limit: int = ...) -> Sequence[Mapping[str, Any]]: ...
-
-
-def stored_todos(store: ToolResultSource, session_id: str) -> list[TodoItem]:
-    """The session's current list, read from its stored history (worker thread)."""
-    newest_first = store.last_tool_results(session_id, NAME)
-    return todos_from_messages(reversed(newest_first))
 
 
 TODO_WRITE = Tool(

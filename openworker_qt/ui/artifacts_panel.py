@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,33 +40,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.tools.todo import ToolResultSource
-
-TOOL = "create_deliverable"
 MAX_ROWS = 200  # table rows shown
 MAX_TEXT = 200_000  # characters of a text preview
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg"}
-
-
-def path_from_display(display: Any) -> str | None:
-    if isinstance(display, Mapping) and isinstance(display.get("path"), str):
-        return str(display["path"])
-    return None
-
-
-def stored_deliverables(store: ToolResultSource, session_id: str) -> list[str]:
-    """The paths the session's successful ``create_deliverable`` calls wrote, oldest
-    first, each once (worker thread)."""
-    found: list[str] = []
-    for msg in reversed(store.last_tool_results(session_id, TOOL, 500)):
-        if msg.get("status", "ok") != "ok":
-            continue
-        path = path_from_display(msg.get("_display"))
-        if path is not None:
-            if path in found:
-                found.remove(path)
-            found.append(path)
-    return found
 
 
 @dataclass

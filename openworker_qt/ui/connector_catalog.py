@@ -31,9 +31,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.connectors.base import ConnectorSpec
-from openworker_qt.connectors.registry import ConnectorRegistry, ConnectorState
-from openworker_qt.connectors.summary import does, haystack, reads
+from openworker_qt.qt.connector_setup import (
+    ConnectorSetup,
+    Registry,
+    Spec,
+    State,
+    does,
+    haystack,
+    reads,
+)
 from openworker_qt.qt.connector_words import identity_text, shown, state_error
 
 ICON_SIZE = 40
@@ -68,7 +74,7 @@ def initials(name: str) -> str:
     return "".join(capitals[:2]) if len(capitals) > 1 else base[:1].upper()
 
 
-def connector_icon(spec: ConnectorSpec, size: int = ICON_SIZE, ratio: float = 1.0) -> QPixmap:
+def connector_icon(spec: Spec, size: int = ICON_SIZE, ratio: float = 1.0) -> QPixmap:
     """The connector's icon: its initials on its category's colour, rounded."""
     pixmap = QPixmap(round(size * ratio), round(size * ratio))
     pixmap.setDevicePixelRatio(ratio)
@@ -94,7 +100,7 @@ class ConnectorCard(QFrame):
 
     chosen = Signal(str)
 
-    def __init__(self, spec: ConnectorSpec, parent: QWidget | None = None) -> None:
+    def __init__(self, spec: Spec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spec = spec
         self.setObjectName("connectorCard")
@@ -144,7 +150,7 @@ class ConnectorCard(QFrame):
         grid.setColumnStretch(1, 1)
         self.status = "not connected"
 
-    def show_state(self, state: ConnectorState) -> None:
+    def show_state(self, state: State) -> None:
         self.status = state.status
         text = {"connected": self.tr("Connected"), "failed": self.tr("Needs attention"),
                 "not connected": self.tr("Not connected")}[state.status]
@@ -172,9 +178,9 @@ class ConnectorCatalog(QDialog):
 
     chosen = Signal(str)
 
-    def __init__(self, registry: ConnectorRegistry, parent: QWidget | None = None) -> None:
+    def __init__(self, registry: Registry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.registry = registry
+        self.connectors = ConnectorSetup(registry)
         self.setWindowTitle(self.tr("Connector catalogue"))
         self.resize(760, 680)
         outer = QVBoxLayout(self)
@@ -218,7 +224,7 @@ class ConnectorCatalog(QDialog):
         outer.addWidget(scroll, 1)
         self.cards: dict[str, ConnectorCard] = {}
         self.headers: dict[str, QLabel] = {}
-        specs = sorted(registry.specs.values(), key=lambda s: (s.category.casefold(),
+        specs = sorted(self.connectors.specs.values(), key=lambda s: (s.category.casefold(),
                                                                 s.name.casefold()))
         self.categories = sorted({s.category for s in specs}, key=str.casefold)
         self.category.addItem(self.tr("All categories"), "")
@@ -251,7 +257,7 @@ class ConnectorCatalog(QDialog):
 
     def refresh(self) -> None:
         """Every card's connected state again (after a connect or a disconnect)."""
-        for state in self.registry.states():
+        for state in self.connectors.states():
             card = self.cards.get(state.spec.id)
             if card is not None:
                 card.show_state(state)

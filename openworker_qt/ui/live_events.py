@@ -15,11 +15,7 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.session_model import SessionListModel
 from openworker_qt.qt.transcript_items import content_text
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.tools.todo import NAME as TODO_TOOL
-from openworker_qt.tools.todo import todos_from_display
 from openworker_qt.ui import banner as actions
-from openworker_qt.ui.artifacts_panel import TOOL as DELIVERABLE_TOOL
-from openworker_qt.ui.artifacts_panel import path_from_display
 from openworker_qt.ui.banner import Banner
 from openworker_qt.ui.composer import Composer
 from openworker_qt.ui.outbox import Outbox
@@ -131,12 +127,8 @@ class LiveEvents(QObject):
             info = self.store.get_session(event.session_id)
             if info is not None and info.model:
                 self.composer.show_model(info.model)
-        elif isinstance(event, ev.ToolFinished) and event.status == "ok":
-            if event.name == TODO_TOOL and (todos := todos_from_display(event.display)) is not None:
-                self.loader.show_todos(todos)
-            elif (event.name == DELIVERABLE_TOOL
-                  and (made := path_from_display(event.display)) is not None):
-                first = not self.loader.artifacts.paths()
-                self.loader.add_deliverable(made)
-                if first:
-                    self.first_deliverable.emit()
+        elif isinstance(event, ev.ToolFinished):
+            panels = self.loader.panels
+            first = not panels.state.deliverables
+            if panels.apply(event.name, event.status, event.display) is not None and first:
+                self.first_deliverable.emit()

@@ -58,8 +58,10 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.session_model import SessionListModel
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
+from openworker_qt.qt.usage_reader import UsageReader
 from openworker_qt.ui import banner as actions
 from openworker_qt.ui import design, tab_ring
 from openworker_qt.ui.artifacts_panel import ArtifactsPanel
@@ -80,7 +82,6 @@ from openworker_qt.ui.session_folder import FolderButton
 from openworker_qt.ui.session_header import IconWhenNarrow, SessionHeader, SidebarCollapse
 from openworker_qt.ui.session_loader import SessionLoader
 from openworker_qt.ui.session_pickers import SessionPickers
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.sidebar import Sidebar
 from openworker_qt.ui.status_line import StatusLine
 from openworker_qt.ui.team_window import TeamPart
@@ -189,7 +190,7 @@ class MainWindow(QMainWindow):
             since=manager.running_since, pending=self.inbox.pending,
             model_of=self.pickers.model_of, arguments_of=self._arguments_of)
         self.statusBar().addWidget(self.status_line, 1)
-        self.usage = UsageLabel(self.store.db, lambda: self.settings.config.get("prices"))
+        self.usage = UsageLabel(UsageReader(self.store.db, lambda: self.settings.config.get("prices")))
         self.statusBar().addPermanentWidget(self.usage)
         self.folder_button = FolderButton(
             self, manager, self.composer, self.banner, current=lambda: self.session_id,
@@ -437,8 +438,7 @@ class MainWindow(QMainWindow):
         self.pickers.show_new()
         self.workspace_changed()
         self.transcript.reset("", [])
-        self.loader.show_todos([])
-        self.loader.show_deliverables([])
+        self.loader.clear()
         self.teams.session_shown(None)
         self.sidebar.clear_selection()
         self.usage.show_session(None)
@@ -522,16 +522,15 @@ class MainWindow(QMainWindow):
     async def _delete_session(self, session_id: str) -> None:
         """The rows go in a worker thread: a session of a million messages (and its
         search index) takes seconds to delete, which the window must not wait for."""
+        from openworker_qt.qt.session_deletion import delete_session
+
         try:
-            await self.manager.delete_session(session_id)  # (its turn stopped first)
+            await delete_session(self.manager, session_id)  # its turn, rows, browser profile
         except Exception:
             log.exception("could not delete session %s", session_id)
             self.show_message(self.tr("The session could not be deleted; it is still there."))
         else:
             self.statusBar().showMessage(self.tr("Session deleted"), 4000)
-            from openworker_qt.connectors.browser import forget_session as forget_browser
-
-            await forget_browser(session_id)  # its browser and profile go too
         finally:
             self.refresh_sessions()
 

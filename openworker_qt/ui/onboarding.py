@@ -59,12 +59,12 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.core.provider_api import ProviderError
 from openworker_qt.qt import provider_setup as sp
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui import design
 from openworker_qt.ui.demo_script import demo_script
 from openworker_qt.ui.onboarding_bedrock import BedrockFields
 from openworker_qt.ui.onboarding_cloud import CloudFields
 from openworker_qt.ui.ports import DemoSessions
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
 
 SKIPPED_MARKER = ".onboarding-skipped"

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from openworker_qt.qt import cloud_setup as sc
 from openworker_qt.qt import provider_setup as sp
-from openworker_qt.ui.settings_store import SettingsStore
+from openworker_qt.qt.settings_store import SettingsStore
 
 
 class CloudFields(QWidget):

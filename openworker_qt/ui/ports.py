@@ -2,7 +2,7 @@
 
 A window takes the specific services it uses (the :class:`InboxBridge`, the
 :class:`EngineBridge`, the :class:`SessionManager`, a
-:class:`~openworker_qt.ui.settings_store.SettingsStore`) and, for what only the
+:class:`~openworker_qt.qt.settings_store.SettingsStore`) and, for what only the
 app can do, one of these protocols, each with the methods its widget calls and
 no more. The desktop app builds the windows, hands them these collaborators and
 connects their signals; no ui module imports the app.

@@ -1,7 +1,8 @@
 """Opening a stored session while its live events keep arriving: the newest page
 of rows is read in a worker and painted, read again if events arrived meanwhile
 (so no row falls between the snapshot and the reset); then its to-do list and
-deliverables, unless live updates already replaced them."""
+deliverables, read into the one reducer that live events feed too
+(:class:`~openworker_qt.qt.session_panels.SessionPanels`): the panels show its state."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from openworker_qt.domain.messages import Message
+from openworker_qt.qt.session_panels import PanelsState, SessionPanels, stored_results
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_pages import PagedStore, session_head
-from openworker_qt.tools.todo import TodoItem, ToolResultSource, stored_todos
-from openworker_qt.ui.artifacts_panel import ArtifactsPanel, stored_deliverables
+from openworker_qt.tools.todo import ToolResultSource
+from openworker_qt.ui.artifacts_panel import ArtifactsPanel
 from openworker_qt.ui.todo_panel import TodoPanel
 
 
@@ -35,7 +37,9 @@ READS = 5
 
 class SessionLoader:
     """See module docstring. ``current()``: the session the window shows (a load
-    for another one stops); ``painted(session, items)``: its rows are on screen."""
+    for another one stops); ``painted(session, items)``: its rows are on screen.
+    ``panels``: the to-do list and deliverables of the session on screen (live tool
+    results go to its :meth:`~SessionPanels.apply`)."""
 
     def __init__(self, store: StoredSessions, transcript: TranscriptModel,
                  todo: TodoPanel, artifacts: ArtifactsPanel, *,
@@ -51,8 +55,9 @@ class SessionLoader:
         # what arrived per session (events, text): a load that saw some arrive while it
         # read the store reads again
         self._arrived: dict[str, int] = {}
-        self._todo_updates = 0  # live list changes, so a slower load never shows an older one
-        self._deliverable_updates = 0  # (the same, for the deliverables panel)
+        self.panels = SessionPanels()
+        self._shown: PanelsState | None = None  # what the two panels show (None: redraw)
+        self.panels.listeners.append(self._show_panels)
 
     def arrived(self, session_id: str) -> None:
         """Something of ``session_id`` arrived live (an event, streamed text)."""
@@ -61,8 +66,8 @@ class SessionLoader:
     def load(self, session_id: str) -> None:
         """Read and paint ``session_id`` (a load still running stops); its panels are
         emptied until its own lists are read."""
-        self.show_todos([])
-        self.show_deliverables([])
+        self._shown = None
+        self.panels.show(session_id)
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = asyncio.ensure_future(self._load(session_id))
@@ -74,8 +79,6 @@ class SessionLoader:
     async def _load(self, session_id: str) -> None:
         # Newest page first so a 10,000-message session paints at once (bench/transcript.py);
         # the older rows are built in a worker afterwards and shown as the user scrolls up.
-        updates = self._todo_updates
-        made = self._deliverable_updates
         for _attempt in range(READS):
             arrived = self._arrived.get(session_id, 0)
             items, pages = await asyncio.to_thread(session_head, self.store, session_id)
@@ -87,27 +90,22 @@ class SessionLoader:
         # scan the session's tool results (~0.3 s at 100,000 messages, bench/transcript.py).
         self.transcript.reset(session_id, items, pages=pages)
         self._painted(session_id, items)
-        todos, deliverables = await asyncio.gather(
-            asyncio.to_thread(stored_todos, self.store, session_id),
-            asyncio.to_thread(stored_deliverables, self.store, session_id))
-        if self._current() != session_id:
-            return
-        if updates == self._todo_updates:
-            self.todo.set_items(todos)
-        if made == self._deliverable_updates:
-            self.artifacts.set_paths(deliverables)
+        stored = await asyncio.to_thread(stored_results, self.store, session_id)
+        if self._current() == session_id:
+            self.panels.loaded(session_id, stored)  # (with what arrived live meanwhile)
 
-    def show_todos(self, todos: list[TodoItem]) -> None:
-        """The to-do list changed live (or the session changed)."""
-        self._todo_updates += 1
-        self.todo.set_items(todos)
+    def clear(self) -> None:
+        """A new session: nothing in its panels."""
+        self._shown = None
+        self.panels.show(None)
 
-    def show_deliverables(self, paths: list[str]) -> None:
-        """The deliverables shown now (a new session: none)."""
-        self._deliverable_updates += 1
-        self.artifacts.set_paths(paths)
-
-    def add_deliverable(self, path: str) -> None:
-        """A deliverable was made live."""
-        self._deliverable_updates += 1
-        self.artifacts.add_path(path)
+    def _show_panels(self, state: PanelsState, made: str | None) -> None:
+        """The panels are views of :attr:`panels`: each redrawn when its part changed;
+        a deliverable made live is added (and selected) rather than the list redrawn."""
+        shown, self._shown = self._shown, state
+        if shown is None or state.todos != shown.todos:
+            self.todo.set_items(list(state.todos))
+        if made is not None and shown is not None:
+            self.artifacts.add_path(made)
+        elif shown is None or state.deliverables != shown.deliverables:
+            self.artifacts.set_paths(list(state.deliverables))

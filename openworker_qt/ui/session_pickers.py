@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject
 
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.domain.sessions import SessionInfo
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui.composer import Composer
-from openworker_qt.ui.settings_store import SettingsStore
 
 
 class SessionPickers(QObject):

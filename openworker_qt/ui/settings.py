@@ -25,9 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.agents.personas import PersonaRegistry
-from openworker_qt.connectors.registry import ConnectorRegistry
 from openworker_qt.core.wider_grants import WiderGrants
 from openworker_qt.memory.store import MemoryStore
+from openworker_qt.qt.connector_setup import Registry
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui import design
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
 from openworker_qt.ui.settings_connectors import ConnectorsPage
@@ -41,7 +42,6 @@ from openworker_qt.ui.settings_pages import (
     ProvidersPage,
 )
 from openworker_qt.ui.settings_personas import PersonasPage
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.settings_tools import ToolsPage
 from openworker_qt.ui.settings_updates import UpdatesPage
 from openworker_qt.ui.settings_voice import VoicePage
@@ -54,7 +54,7 @@ class SettingsWindow(QWidget):
     def __init__(self, settings: SettingsStore, models: ModelSource, defaults: SessionDefaults,
                  parent: QWidget | None = None, *, memory: MemoryStore | None = None,
                  personas: PersonaRegistry | None = None,
-                 connectors: ConnectorRegistry | None = None,
+                 connectors: Registry | None = None,
                  grants: WiderGrants | None = None, sessions: SessionTitles | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("settingsWindow")

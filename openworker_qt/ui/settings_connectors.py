@@ -8,7 +8,8 @@ Disconnect. Connecting checks the values with the service first; the answer
 buttons, and a refusal changes nothing stored.
 
 The checks run on the event loop (network) and in workers (keyring); the page
-stays responsive and its buttons are disabled while one runs.
+stays responsive and its buttons are disabled while one runs. It works through
+:class:`~openworker_qt.qt.connector_setup.ConnectorSetup` (the runtime's registry).
 """
 
 from __future__ import annotations
@@ -33,9 +34,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.connectors.base import ConnectorError, ConnectorSpec, is_on
-from openworker_qt.connectors.oauth import OAuth, sign_in
-from openworker_qt.connectors.registry import OVERRIDES, ConnectorRegistry, ConnectorState
+from openworker_qt.qt.connector_setup import (
+    ConnectorError,
+    ConnectorSetup,
+    Registry,
+    Spec,
+    State,
+    is_on,
+    oauth_service,
+)
 from openworker_qt.qt.connector_words import failure_text, identity_text, shown, state_error
 
 STATUS_MARK = {"connected": "●", "failed": "▲", "not connected": "○"}
@@ -46,9 +53,9 @@ class ConnectorsPage(QWidget):
 
     changed = Signal(str)
 
-    def __init__(self, registry: ConnectorRegistry, parent: QWidget | None = None) -> None:
+    def __init__(self, registry: Registry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.registry = registry
+        self.connectors = ConnectorSetup(registry)
         self.task: asyncio.Future[Any] | None = None
         self.edits: dict[str, QLineEdit] = {}
         #: The yes/no fields' checkboxes (Stripe's "Allow changes").
@@ -152,7 +159,7 @@ class ConnectorsPage(QWidget):
         """The searchable catalogue; a connector picked there is selected here."""
         from openworker_qt.ui.connector_catalog import ConnectorCatalog
 
-        dialog = ConnectorCatalog(self.registry, self)
+        dialog = ConnectorCatalog(self.connectors.registry, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.chosen.connect(self.select)
         dialog.open()
@@ -161,11 +168,11 @@ class ConnectorsPage(QWidget):
     # ----------------------------------------------------------------- state
 
     @property
-    def selected(self) -> ConnectorSpec | None:
+    def selected(self) -> Spec | None:
         item = self.list.currentItem()
         if item is None:
             return None
-        return self.registry.specs.get(str(item.data(Qt.ItemDataRole.UserRole)))
+        return self.connectors.specs.get(str(item.data(Qt.ItemDataRole.UserRole)))
 
     def select(self, connector: str) -> None:
         for row in range(self.list.count()):
@@ -176,7 +183,7 @@ class ConnectorsPage(QWidget):
 
     def refresh(self) -> None:
         """Every connector's state again; what is typed in the form stays."""
-        states = self.registry.states()
+        states = self.connectors.states()
         if self.list.count() != len(states):
             self.list.blockSignals(True)
             self.list.clear()
@@ -196,7 +203,7 @@ class ConnectorsPage(QWidget):
         spec = self.selected
         if spec is None:
             return
-        state = self.registry.state(spec.id)
+        state = self.connectors.state(spec.id)
         self.state_label.setText(self._state_text(state))
         connected = state.status != "not connected"
         self.connect_button.setText(self.tr("Re&connect") if connected else self.tr("&Connect"))
@@ -205,7 +212,7 @@ class ConnectorsPage(QWidget):
         self.connect_button.setEnabled(self.task is None)
         self.sign_in_button.setEnabled(self.task is None)
 
-    def _row_text(self, state: ConnectorState) -> str:
+    def _row_text(self, state: State) -> str:
         status = {"connected": self.tr("connected"), "failed": self.tr("needs attention"),
                   "not connected": self.tr("not connected")}[state.status]
         return f"{STATUS_MARK[state.status]}  {state.spec.name} — {status}"
@@ -218,7 +225,7 @@ class ConnectorsPage(QWidget):
         self.checks.clear()
         if spec is None:
             return
-        state = self.registry.state(spec.id)
+        state = self.connectors.state(spec.id)
         self.title.setText(f"{spec.name} · {shown(spec.category)}")
         self.description.setText(shown(spec.description))
         self.state_label.setText(self._state_text(state))
@@ -255,10 +262,10 @@ class ConnectorsPage(QWidget):
             self.edits[f.key] = edit
         self.connect_button.setAccessibleName(
             self.tr("Connect {name}").format(name=spec.name))
-        flow = spec.extra.get("oauth")
-        self.sign_in_button.setVisible(isinstance(flow, OAuth))
-        if isinstance(flow, OAuth):
-            label = self.tr("Sign in with {service}").format(service=flow.service)
+        service = oauth_service(spec)
+        self.sign_in_button.setVisible(service is not None)
+        if service is not None:
+            label = self.tr("Sign in with {service}").format(service=service)
             self.sign_in_button.setText(label)
             self.sign_in_button.setAccessibleName(label)
         self._update_state()
@@ -289,7 +296,7 @@ class ConnectorsPage(QWidget):
                        for key, check in self.checks.items()})
         return values
 
-    def _state_text(self, state: ConnectorState) -> str:
+    def _state_text(self, state: State) -> str:
         if state.status == "connected":
             if state.identity:
                 return f"✓ {identity_text(state.identity)}"
@@ -322,24 +329,13 @@ class ConnectorsPage(QWidget):
         spec = self.selected
         if spec is None:
             return
-        values = self._typed()
-        state = self.registry.state(spec.id)
-        if state.status != "not connected" and any(
-                not values.get(k) for k in spec.secret_keys):  # keep the stored secrets
-            stored = await asyncio.to_thread(self.registry.values, spec.id)
-            for key in spec.secret_keys:
-                if not values.get(key) and stored.get(key):
-                    values[key] = stored[key]
-            for key in OVERRIDES:
-                if key in stored and key not in values:
-                    values[key] = stored[key]
         self.message.setText(self.tr("Checking with {name}…").format(name=spec.name))
-        try:
-            identity = await self.registry.connect(spec.id, values)
+        try:  # (empty secret fields keep the stored secrets)
+            identity = await self.connectors.connect(spec, self._typed())
         except ConnectorError as exc:
             self.message.setText(failure_text(exc))
             return
-        said = identity_text(identity.text())
+        said = identity_text(identity)
         self.message.setText(said)
         if spec.extra.get("after_connect"):
             self.message.setText(self.tr("{identity}. {then}").format(
@@ -354,25 +350,18 @@ class ConnectorsPage(QWidget):
     async def _sign_in(self) -> None:
         """Sign in through the browser (OAuth with PKCE), then connect with the result."""
         spec = self.selected
-        flow = spec.extra.get("oauth") if spec else None
-        if spec is None or not isinstance(flow, OAuth):
+        service = oauth_service(spec) if spec else None
+        if spec is None or service is None:
             return
         typed = {key: edit.text().strip() for key, edit in self.edits.items()}
-        stored: dict[str, str] = {}
-        if self.registry.state(spec.id).status != "not connected":
-            stored = await asyncio.to_thread(self.registry.values, spec.id)
-        client_id = typed.get("client_id") or stored.get("client_id", "")
         self.message.setText(self.tr("Finish signing in with {service} in your browser…")
-                             .format(service=flow.service))
+                             .format(service=service))
         try:
-            tokens = await sign_in(
-                flow, client_id, self.open_url,
-                client_secret=typed.get("client_secret") or stored.get("client_secret", ""),
-                token_url=stored.get("token_url", ""))
+            token = await self.connectors.sign_in(spec, typed, self.open_url)
         except ConnectorError as exc:
             self.message.setText(failure_text(exc))
             return
-        self.edits["refresh_token"].setText(str(tokens["refresh_token"]))
+        self.edits["refresh_token"].setText(token)
         await self._connect()
 
     async def _test(self) -> None:
@@ -380,7 +369,7 @@ class ConnectorsPage(QWidget):
         if spec is None:
             return
         try:
-            state = await self.registry.test(spec.id)
+            state = await self.connectors.test(spec.id)
         except ConnectorError as exc:
             self.message.setText(failure_text(exc))
             return
@@ -390,7 +379,7 @@ class ConnectorsPage(QWidget):
         spec = self.selected
         if spec is None:
             return
-        await self.registry.disconnect(spec.id)
+        await self.connectors.disconnect(spec.id)
         for key in spec.secret_keys:
             self.edits[key].setPlaceholderText("")
         self.message.setText(self.tr("{name} disconnected.").format(name=spec.name))

@@ -1,6 +1,8 @@
 """The MCP servers settings page: every server with its live status and tool
 count, what it printed, its tools (each with on/off and a risk class), and the
-buttons the CLI has too: Add, Import, Test server, Restart, Remove, Doctor.
+buttons the CLI has too: Add, Import, Test server, Restart, Remove, Doctor. It
+works through :class:`~openworker_qt.qt.mcp_setup.McpSetup` (the runtime's MCP
+manager and the global file).
 
 Changes are written to the global ``mcp.json`` at once (in a worker) and apply
 without a restart: a tool turned off leaves every session's tool list, a risk
@@ -38,10 +40,16 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.domain.risk import RiskClass
-from openworker_qt.mcp import config as mc
-from openworker_qt.mcp.client import McpServer
-from openworker_qt.mcp.manager import McpManager
-from openworker_qt.mcp.status import State
+from openworker_qt.qt.mcp_setup import (
+    ConfigError,
+    Manager,
+    McpFailure,
+    McpSetup,
+    Server,
+    ServerConfig,
+    State,
+    parse_server,
+)
 from openworker_qt.ui import design
 from openworker_qt.ui.window_state import open_fitted
 
@@ -78,36 +86,32 @@ class AddServerDialog(QDialog):
         lay.addLayout(form)
         lay.addWidget(self.error)
         lay.addWidget(buttons)
-        self.config: mc.ServerConfig | None = None
+        self.config: ServerConfig | None = None
         open_fitted(self, (560, 0))  # the command's example fits, the dialog is on screen
 
     def _check(self) -> None:
         try:
             self.config = self.parse()
-        except (mc.McpConfigError, ValueError) as exc:
+        except (ConfigError, ValueError) as exc:
             self.error.setText(str(exc))
             return
         self.accept()
 
-    def parse(self) -> mc.ServerConfig:
+    def parse(self) -> ServerConfig:
         name, command, url = (self.name.text().strip(), self.command.text().strip(),
                               self.url.text().strip())
         if url and command:
-            raise mc.McpConfigError(self.tr("Give a command or an address, not both."))
-        if url:
-            return mc.parse_server(name, {"url": url})
-        words = shlex.split(command)
-        return mc.parse_server(name, {"command": words[0] if words else "", "args": words[1:]})
+            raise ConfigError(self.tr("Give a command or an address, not both."))
+        return parse_server(name, url=url, command=shlex.split(command))
 
 
 class McpPage(QWidget):
     """See the module docstring."""
 
-    def __init__(self, manager: McpManager, config_dir: Path,
+    def __init__(self, manager: Manager, config_dir: Path,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.manager = manager
-        self.config_dir = config_dir
+        self.mcp = McpSetup(manager, config_dir)
         self.tasks: set[asyncio.Future[Any]] = set()
         self.trusting: asyncio.Future[Any] | None = None
         self.servers = QListWidget()
@@ -166,24 +170,18 @@ class McpPage(QWidget):
         lay.addWidget(intro)
         lay.addWidget(split, 1)
         lay.addLayout(buttons)
-        self.problems = QLabel("\n".join(manager.problems))
+        self.problems = QLabel("\n".join(self.mcp.problems))
         self.problems.setWordWrap(True)
         design.tint(self.problems, "danger")
-        self.problems.setVisible(bool(manager.problems))
+        self.problems.setVisible(bool(self.mcp.problems))
         lay.addWidget(self.problems)
-        untrusted = manager.untrusted_file()
+        untrusted = self.mcp.untrusted_file()
         self.trust_button = QPushButton(self.tr("Trust this folder's servers…"))
         self.trust_button.setVisible(untrusted is not None)
         self.trust_button.clicked.connect(lambda: self.trust_workspace())
         lay.addWidget(self.trust_button)
-        listener = self._on_server_changed
-        manager.listeners.append(listener)
-
-        def detach(*_: object) -> None:
-            if listener in manager.listeners:
-                manager.listeners.remove(listener)
-
-        self.destroyed.connect(detach)
+        detach = self.mcp.listen(self._on_server_changed)
+        self.destroyed.connect(lambda *_: detach())
         self.refresh()
 
     def _button(self, row: QHBoxLayout, text: str, slot: Any) -> QPushButton:
@@ -200,15 +198,15 @@ class McpPage(QWidget):
 
     # ----------------------------------------------------------- listing
 
-    def selected(self) -> McpServer | None:
+    def selected(self) -> Server | None:
         item = self.servers.currentItem()
-        return self.manager.servers.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
+        return self.mcp.servers.get(item.data(Qt.ItemDataRole.UserRole)) if item else None
 
     def refresh(self) -> None:
         current = self.selected()
         self.servers.blockSignals(True)
         self.servers.clear()
-        for name, server in self.manager.servers.items():
+        for name, server in self.mcp.servers.items():
             item = QListWidgetItem(self._line(server))
             item.setData(Qt.ItemDataRole.UserRole, name)
             self.servers.addItem(item)
@@ -220,7 +218,7 @@ class McpPage(QWidget):
         self.show_server()
 
     @staticmethod
-    def _line(server: McpServer) -> str:
+    def _line(server: Server) -> str:
         status = server.status
         mark = {State.READY: "●", State.FAILED: "✕", State.STARTING: "…"}.get(status.state, "○")
         count = QCoreApplication.translate("McpPage", " · {n} tools").format(
@@ -229,7 +227,7 @@ class McpPage(QWidget):
                  if server.config.workspace else "")
         return f"{mark} {server.config.name}{count}{where}"
 
-    def _status_text(self, server: McpServer) -> str:
+    def _status_text(self, server: Server) -> str:
         """The server's state (``status.describe()``) in the user's language."""
         status = server.status
         text = {State.STOPPED: self.tr("not started"), State.DISABLED: self.tr("turned off"),
@@ -240,7 +238,7 @@ class McpPage(QWidget):
             text = self.tr("{state}: {message}").format(state=text, message=status.message)
         return text
 
-    def _on_server_changed(self, server: McpServer) -> None:
+    def _on_server_changed(self, server: Server) -> None:
         for row in range(self.servers.count()):
             item = self.servers.item(row)
             if item.data(Qt.ItemDataRole.UserRole) == server.config.name:
@@ -320,12 +318,7 @@ class McpPage(QWidget):
                                    allowed_tools=frozenset()))
 
     def _warn_tools(self) -> None:
-        from openworker_qt.mcp.doctor import tool_warnings
-
-        counts = {name: (sum(1 for t in s.tools if s.config.offers(t.name)), len(s.tools))
-                  for name, s in self.manager.servers.items()
-                  if s.status.state is State.READY and s.config.enabled}
-        warnings = tool_warnings(counts)
+        warnings = self.mcp.tool_warnings()
         self.too_many.setText("\n".join(warnings))
         self.too_many.setVisible(bool(warnings))
 
@@ -340,13 +333,8 @@ class McpPage(QWidget):
             risks[tool] = risk
         self._apply(replace(server.config, tool_risk=risks))
 
-    def _apply(self, config: mc.ServerConfig) -> asyncio.Future[Any]:
-        async def go() -> None:
-            await self.manager.update(config)
-            if not config.workspace:
-                await self.manager.save(self.config_dir)
-
-        return self._run(go())
+    def _apply(self, config: ServerConfig) -> asyncio.Future[Any]:
+        return self._run(self.mcp.apply(config))
 
     def add_server(self) -> AddServerDialog:
         dialog = AddServerDialog(self)
@@ -354,10 +342,10 @@ class McpPage(QWidget):
         dialog.open()
         return dialog
 
-    def _added(self, config: mc.ServerConfig | None) -> None:
+    def _added(self, config: ServerConfig | None) -> None:
         if config is None:
             return
-        if config.name in self.manager.servers:
+        if config.name in self.mcp.servers:
             self.status.setText(self.tr("There is already a server named {name}.").format(
                 name=config.name))
             return
@@ -367,7 +355,7 @@ class McpPage(QWidget):
     def import_servers(self, path: Path | None = None) -> asyncio.Future[Any]:
         async def go() -> None:
             sources = ([("the file", path)] if path is not None
-                       else await asyncio.to_thread(mc.found_configs))
+                       else await self.mcp.found_sources())
             if not sources:
                 chosen, _ = QFileDialog.getOpenFileName(
                     self, self.tr("Import MCP servers"), str(Path.home()),
@@ -378,18 +366,14 @@ class McpPage(QWidget):
             notes: list[str] = []
             for app, source in sources:
                 try:
-                    result = await asyncio.to_thread(mc.import_file, self.config_dir, source)
-                except mc.McpConfigError as exc:
+                    added, skipped = await self.mcp.import_file(source)
+                except ConfigError as exc:
                     notes.append(f"{app}: {exc}")
                     continue
-                notes.extend(result.skipped)
-                configs, _ = await asyncio.to_thread(mc.load_global, self.config_dir)
-                for config in configs:
-                    if config.name in result.added:
-                        await self.manager.update(config)
-                if result.added:
+                notes.extend(skipped)
+                if added:
                     notes.insert(0, self.tr("From {app}: added {names}.").format(
-                        app=app, names=", ".join(result.added)))
+                        app=app, names=", ".join(added)))
             self.refresh()
             self.problems.setText("\n".join(notes))
             self.problems.setVisible(bool(notes))
@@ -402,12 +386,8 @@ class McpPage(QWidget):
             return None
 
         async def go() -> None:
-            from openworker_qt.mcp.doctor import check_server
-            from openworker_qt.storage import secrets
-
             self.log.setPlainText(self.tr("Testing {name}…").format(name=server.config.name))
-            result = await check_server(server.config, get_secret=secrets.get_secret,
-                                        set_secret=secrets.set_secret)
+            result = await self.mcp.check(server)
             text = result.message
             if result.tools:
                 text += "\n" + self.tr("Tools: {names}").format(names=", ".join(result.tools))
@@ -428,8 +408,6 @@ class McpPage(QWidget):
             return None
 
         async def go() -> None:
-            from openworker_qt.mcp.status import McpFailure
-
             self.log.setPlainText(self.tr("Finish signing in in your browser…"))
             try:
                 await server.sign_in(browser=browser)
@@ -445,19 +423,19 @@ class McpPage(QWidget):
         its servers start if the user says yes. Returns the question window."""
         from PySide6.QtWidgets import QMessageBox
 
-        path = self.manager.untrusted_file()
+        path = self.mcp.untrusted_file()
         if path is None:
             return None
         try:
-            servers, _ = mc.servers_in(mc.read_json(path), source=str(path))
-        except mc.McpConfigError as exc:
+            servers = self.mcp.servers_in_file(path)
+        except ConfigError as exc:
             self.problems.setText(str(exc))
             return None
         listing = "\n".join(
             f"• {s.name}: {s.describe()}" + (
                 "\n   " + self.tr("gets from your keyring: {names}").format(
-                    names=", ".join(mc.placeholders(s))) if mc.placeholders(s) else "")
-            for s in servers)
+                    names=", ".join(names)) if names else "")
+            for s, names in servers)
         box = QMessageBox(
             QMessageBox.Icon.Question, self.tr("Trust this folder's MCP servers?"),
             self.tr("{path} asks to run these programs:\n\n{listing}\n\nOnly trust files "
@@ -475,10 +453,10 @@ class McpPage(QWidget):
         return box
 
     async def _trusted(self) -> None:
-        await self.manager.trust_workspace()
+        await self.mcp.trust_workspace()
         self.trust_button.setVisible(False)
-        self.problems.setText("\n".join(self.manager.problems))
-        self.problems.setVisible(bool(self.manager.problems))
+        self.problems.setText("\n".join(self.mcp.problems))
+        self.problems.setVisible(bool(self.mcp.problems))
         self.refresh()
 
     def remove_server(self) -> asyncio.Future[Any] | None:
@@ -487,20 +465,15 @@ class McpPage(QWidget):
             return None
 
         async def go() -> None:
-            await self.manager.remove(server.config.name)
-            await self.manager.save(self.config_dir)
+            await self.mcp.remove(server.config.name)
             self.refresh()
 
         return self._run(go())
 
     def run_doctor(self) -> asyncio.Future[Any]:
         async def go() -> None:
-            from openworker_qt.mcp.doctor import examine
-
             self.log.setPlainText(self.tr("Looking for node, npx, uvx and python…"))
-            configs = [s.config for s in self.manager.servers.values()]
-            report = await asyncio.to_thread(examine, configs)
-            self.log.setPlainText("\n".join(report.lines()))
+            self.log.setPlainText("\n".join(await self.mcp.doctor()))
 
         return self._run(go())
 

@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.memory.store import Fact, MemoryError, MemoryStore
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui import design
-from openworker_qt.ui.settings_store import SettingsStore
 
 log = logging.getLogger(__name__)
 

@@ -35,12 +35,12 @@ from PySide6.QtWidgets import (
 )
 
 from openworker_qt.qt import provider_setup as sp
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.qt.wording import MODES, mode_description, mode_name
 from openworker_qt.ui import design
 from openworker_qt.ui.onboarding import provider_label
 from openworker_qt.ui.picker_popup import describe_items, set_description
 from openworker_qt.ui.ports import ModelSource, SessionDefaults
-from openworker_qt.ui.settings_store import SettingsStore
 
 
 def _page(title: str, intro: str) -> tuple[QWidget, QVBoxLayout]:

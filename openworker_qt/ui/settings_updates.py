@@ -2,7 +2,7 @@
 
 ``updates.url`` is the address of the signed update manifest (storage/updates.py).
 It is saved when the user presses Save (or Enter) and only when
-:func:`~openworker_qt.storage.updates.check_update_url` accepts it — ``https://``, or
+:func:`~openworker_qt.qt.updates.refused_address` finds nothing against it — ``https://``, or
 plain ``http://`` to this computer for testing; a refused address stays in the field
 with the reason under it, and the saved one is unchanged. An empty field turns
 update checks off. ``updates.check_automatically`` (off by default) lets the app look
@@ -30,13 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.storage.updates import (
-    UpdateAddressError,
-    check_update_url,
-    is_development_key,
-)
+from openworker_qt.qt.settings_store import SettingsStore
+from openworker_qt.qt.updates import is_development_build, refused_address
 from openworker_qt.ui import design
-from openworker_qt.ui.settings_store import SettingsStore
 
 
 class UpdatesPage(QWidget):
@@ -120,12 +116,9 @@ class UpdatesPage(QWidget):
         """In a worker thread (a disk read); the answer is queued to the page."""
         from openworker_qt.ui.resources import resource
 
+        development = is_development_build(self.key_file or resource("update-key.pub"))
         try:
-            text = (self.key_file or resource("update-key.pub")).read_bytes()
-        except OSError:
-            text = b""  # a missing key is reported by the check itself
-        try:
-            self._key_read.emit(is_development_key(text))
+            self._key_read.emit(development)
         except RuntimeError:
             pass  # the settings window was closed (and the page deleted) meanwhile
 
@@ -142,11 +135,9 @@ class UpdatesPage(QWidget):
 
     def save_url(self) -> bool:
         """Save the field's address if it is allowed; say why not otherwise."""
-        text = self.url.text()
-        try:
-            url = check_update_url(text)
-        except UpdateAddressError as exc:
-            self.status.setText(self._refusal(exc.reason, text.strip()))
+        url, refusal = refused_address(self.url.text())
+        if refusal:
+            self.status.setText(self._refusal(refusal, url))
             return False
         self.settings.apply({"updates": {"url": url}})
         self.url.setText(url)

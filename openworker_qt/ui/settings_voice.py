@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openworker_qt.ui.settings_store import SettingsStore
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui.voice import DEFAULT_VOICE_HOTKEY
 from openworker_qt.voice.download import (
     CATALOGUE,

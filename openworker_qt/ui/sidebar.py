@@ -541,22 +541,7 @@ class Sidebar(QWidget):
     def export_to(self, session_id: str, path: Path) -> None:
         """Write ``session_id`` as Markdown to ``path`` in the worker; then
         :attr:`exported` (or :attr:`export_failed`) is emitted."""
-        from openworker_qt.storage.markdown_export import export_markdown
-
-        store = self.model.store
-        if store is None:
-            return
-        done = self._export_done
-
-        def work() -> None:
-            try:
-                export_markdown(store, session_id, path)
-            except Exception as exc:  # said to the user, nothing half-written
-                done.emit(str(path), str(exc) or type(exc).__name__)
-                return
-            done.emit(str(path), "")
-
-        self.model.run_in_worker(work)
+        self.model.export_markdown(session_id, path, self._export_done.emit)
 
     def _on_export_done(self, path: str, error: str) -> None:
         if error:

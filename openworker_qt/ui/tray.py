@@ -28,9 +28,9 @@ from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.hotkey import quick_ask_sequence
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.inbox_model import item_summary
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui.ports import Answers
 from openworker_qt.ui.resources import resource
-from openworker_qt.ui.settings_store import SettingsStore
 
 MAX_MENU_ITEMS = 8
 

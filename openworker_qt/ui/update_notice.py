@@ -2,7 +2,7 @@
 
 When ``updates.check_automatically`` is on and ``updates.url`` is set,
 :class:`AutoUpdateCheck` checks the signed manifest at most once a week
-(:data:`~openworker_qt.storage.updates.AUTO_CHECK_INTERVAL`, remembered in
+(:func:`openworker_qt.qt.updates.check_if_due`, remembered in
 ``<data>/updates.json``): a first look a few minutes after start, then every few
 hours whether a week has passed. Everything that touches the disk or the network —
 the state file, the key, the manifest — runs in a worker; the loop thread only reads
@@ -13,14 +13,13 @@ A newer version only shows :class:`UpdateNotice`, a flat button in the status ba
 updates…, which offers the download. Nothing is downloaded or installed here.
 
 This module is imported with the main window, so the update code itself
-(``storage/updates.py``: urllib, JSON, cryptography) is imported in the worker on
-first use.
+(``qt/updates.py`` and what it reads with: urllib, JSON, cryptography) is imported in
+the worker on first use.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +27,6 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from openworker_qt import __version__
-
-log = logging.getLogger(__name__)
 
 FIRST_LOOK_MS = 3 * 60 * 1000  # after start, once the app has settled
 LOOK_EVERY_MS = 6 * 60 * 60 * 1000  # is a week up? (an app left open for days)
@@ -76,35 +73,15 @@ class AutoUpdateCheck(QObject):
         return self._done(outcome)
 
     def _check(self, url: str) -> tuple[str, str]:
-        """In a worker: the state file, the key and the manifest."""
-        from openworker_qt.storage.updates import (
-            UpdateError,
-            UpdatesUnavailable,
-            check_due,
-            check_for_update,
-            record_check,
-            shipped_public_key,
-        )
+        """In a worker: the state file, the key and the manifest (a failed check is
+        tried again at the next look; a development build never asks a server)."""
+        from openworker_qt.qt.updates import check_if_due
         from openworker_qt.ui.resources import resource
 
-        if not check_due(self.state_file):
-            return "recent", ""
-        try:
-            key = self.public_key or shipped_public_key(resource(), self.key_file)
-            check = check_for_update(url, self.current, key)
-        except UpdatesUnavailable:
-            outcome, version = "unavailable", ""  # a development build: never asks a server
-        except UpdateError as exc:
-            log.info("automatic update check failed: %s", exc)
-            return "failed", ""  # tried again at the next look
-        else:
-            outcome = "available" if check.available else "current"
-            version = check.manifest.version
-        try:
-            record_check(self.state_file, latest=version)
-        except OSError as exc:
-            log.warning("could not remember the update check: %s", exc)
-        return outcome, version
+        answer = check_if_due(self.state_file, url, self.current,
+                              self.key_file or resource("update-key.pub"),
+                              public_key=self.public_key)
+        return answer.outcome, answer.version
 
     def _done(self, outcome: str) -> str:
         self.checked.emit(outcome)

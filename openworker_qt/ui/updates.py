@@ -19,13 +19,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from openworker_qt import __version__
-from openworker_qt.storage.updates import (
-    UpdateCheck,
-    UpdateError,
-    UpdatesUnavailable,
-    check_for_update,
-    shipped_public_key,
-)
+from openworker_qt.qt.updates import UpdateAnswer, check_now
 from openworker_qt.ui.resources import resource
 
 
@@ -53,9 +47,8 @@ class UpdatePrompt(QObject):
                        self.tr("No update address is set. Add one in Settings ▸ Updates to "
                                "check for new versions."))
             return self._done("unset")
-        try:
-            check: UpdateCheck = await asyncio.to_thread(self._check)
-        except UpdatesUnavailable:
+        answer = await asyncio.to_thread(self._check)
+        if answer.outcome == "unavailable":
             self._show(QMessageBox.Icon.Information,
                        self.tr("This build cannot check for updates"),
                        self.tr("This copy of OpenWorker was built without the release key "
@@ -63,35 +56,36 @@ class UpdatePrompt(QObject):
                                "unofficial build), so it cannot check for new versions. "
                                "Get new versions from wherever this copy came from."))
             return self._done("unavailable")
-        except UpdateError as exc:
-            self._show(QMessageBox.Icon.Warning, self.tr("Could not check for updates"), str(exc))
+        if answer.outcome == "failed":
+            self._show(QMessageBox.Icon.Warning, self.tr("Could not check for updates"),
+                       answer.error)
             return self._done("failed")
-        if not check.available:
+        if answer.outcome != "available":
             self._show(QMessageBox.Icon.Information, self.tr("OpenWorker is up to date"),
                        self.tr("You have version {version}, the latest.").format(
                            version=self.current))
             return self._done("current")
-        asset = check.asset
-        notes = check.manifest.notes.strip() or self.tr("No release notes were given.")
+        notes = answer.notes.strip() or self.tr("No release notes were given.")
         text = self.tr("Version {new} is available (you have {current}).").format(
-            new=check.manifest.version, current=self.current)
-        if asset is None:
+            new=answer.version, current=self.current)
+        url = answer.download_url
+        if not url:
             text += "\n\n" + self.tr("There is no download for this system yet.")
         box = self._show(QMessageBox.Icon.Information, self.tr("An update is available"), text,
                          details=notes)
-        if asset is not None:
-            self.download_url = asset.url
+        if url:
+            self.download_url = url
             button = box.addButton(self.tr("Open download page"),
                                    QMessageBox.ButtonRole.AcceptRole)
-            button.clicked.connect(lambda: self.open_url(asset.url))
+            button.clicked.connect(lambda: self.open_url(url))
             box.setInformativeText(self.tr("The download's SHA-256 checksum: {digest}").format(
-                digest=asset.sha256))
+                digest=answer.sha256))
         return self._done("available")
 
-    def _check(self) -> UpdateCheck:
+    def _check(self) -> UpdateAnswer:
         """In a worker: the shipped key, the manifest, the comparison."""
-        key = self.public_key or shipped_public_key(resource(), self.key_file)
-        return check_for_update(self.url, self.current, key)
+        return check_now(self.url, self.current, self.key_file or resource("update-key.pub"),
+                         public_key=self.public_key)
 
     def _show(self, icon: QMessageBox.Icon, title: str, text: str, *,
               details: str = "") -> QMessageBox:

@@ -5,7 +5,7 @@ A schema step over a year of sessions (a million messages counted and indexed)
 takes seconds; run on the GUI thread it froze the start with nothing on screen.
 :func:`prepare_database` — called by ``launch.main`` before the stores open — asks
 whether the database needs it (one small read) and, only then, runs
-:func:`~openworker_qt.storage.upgrade.upgrade` in a thread while Qt's event
+:func:`~openworker_qt.qt.updates.upgrade_database` in a thread while Qt's event
 loop runs this window (it paints, moves, answers the system). The main window
 opens when the database is ready, its sessions all there.
 """
@@ -19,7 +19,7 @@ from PySide6.QtCore import QEventLoop, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
-from openworker_qt.storage.upgrade import pending_upgrade, upgrade
+from openworker_qt.qt.updates import upgrade_database, upgrade_pending
 from openworker_qt.ui import design
 
 
@@ -73,7 +73,7 @@ class UpgradeWindow(QWidget):
         def work() -> None:
             error: BaseException | None = None
             try:
-                upgrade(path)
+                upgrade_database(path)
             except BaseException as exc:  # handed to the GUI thread, raised there
                 error = exc
             window.finished.emit(error)
@@ -94,7 +94,7 @@ def prepare_database(path: Path) -> None:
     stores: at once when nothing is pending, else off the GUI thread with
     :class:`UpgradeWindow` on screen. Raises what the upgrade raised (the caller
     says the app cannot start, as for any database it cannot open)."""
-    if not pending_upgrade(path):
+    if not upgrade_pending(path):
         return
     window = UpgradeWindow()
     try:

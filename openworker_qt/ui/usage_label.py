@@ -4,9 +4,9 @@ Shows the session's total in a few characters ("12k tokens · ≈ $0.04"); the
 tooltip (and the accessible description) gives the last turn and the session in
 detail: input (and how much of it came from the provider's cache), output (and
 how much of it was thinking), the estimate per model. The totals are read from
-the database in a worker (:func:`openworker_qt.storage.usage.session_usage`:
-a few rows of running totals the database keeps, however long the session),
-never on the GUI thread; prices come from the shipped list and the user's
+the database in a worker by the window's :class:`~openworker_qt.qt.usage_reader.UsageReader`
+(a few rows of running totals the database keeps, however long the session),
+never on the GUI thread; it prices them from the shipped list and the user's
 ``[prices]`` settings.
 """
 
@@ -14,35 +14,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from openworker_qt.core import events as ev
-from openworker_qt.domain.usage import Usage, compact_count
-from openworker_qt.storage.db import Database
-from openworker_qt.storage.usage import ModelUsage, session_usage
-
-if TYPE_CHECKING:  # (the price tables load when a session has used tokens)
-    from openworker_qt.providers.pricing import PriceTable
+from openworker_qt.domain.usage import ModelUsage, Usage, compact_count
+from openworker_qt.qt.usage_reader import UsageReader
 
 log = logging.getLogger(__name__)
 
 
 class UsageLabel(QLabel):
-    """See module docstring. ``prices()``: the config's ``[prices]`` table now."""
+    """See module docstring. ``reader``: where the session's usage and prices come from."""
 
-    def __init__(self, db: Database, prices: Callable[[], Any], parent: QWidget | None = None) -> None:
+    def __init__(self, reader: UsageReader, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("usageLabel")
         self.setAccessibleName(self.tr("Tokens and cost"))
         self.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # muted: information
-        self.db = db
-        self._prices = prices
-        self._table_for: Any = object()
-        self._table: PriceTable | None = None
+        self.reader = reader
         self.session_id: str | None = None
         self.turn = Usage()
         self.turn_cost: float | None = None
@@ -50,15 +43,6 @@ class UsageLabel(QLabel):
         self._task: asyncio.Task[None] | None = None
         self._models: dict[str, str] = {}  # session id -> the model of its running turn
         self.hide()
-
-    def table(self) -> PriceTable:
-        from openworker_qt.providers.pricing import PriceTable
-
-        raw = self._prices()
-        if self._table is None or raw is not self._table_for:
-            self._table_for = raw
-            self._table = PriceTable.from_config(raw)[0]
-        return self._table
 
     def show_session(self, session_id: str | None) -> None:
         """Follow another session (``None``: a new one, nothing used yet)."""
@@ -81,7 +65,7 @@ class UsageLabel(QLabel):
         if session_id != self.session_id:
             return
         self.turn = Usage.of(usage)
-        self.turn_cost = self.table().cost(model, self.turn)
+        self.turn_cost = self.reader.cost(model, self.turn)
         self.refresh()
 
     def refresh(self) -> None:
@@ -93,7 +77,7 @@ class UsageLabel(QLabel):
 
     async def _load(self, session_id: str) -> None:
         try:
-            rows = await asyncio.to_thread(session_usage, self.db, session_id)
+            rows = await asyncio.to_thread(self.reader.rows, session_id)
         except asyncio.CancelledError:
             return
         except Exception:  # (the window is closing, the database is gone): shown next time
@@ -104,13 +88,7 @@ class UsageLabel(QLabel):
             self._render()
 
     def session_total(self) -> tuple[Usage, float | None]:
-        total = Usage.total(r.usage for r in self.rows)
-        if not self.rows:  # (nothing used: no price to look up)
-            return total, 0
-        table = self.table()
-        costs = [table.cost(r.model, r.usage) for r in self.rows]
-        cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
-        return total, cost
+        return self.reader.total(self.rows)
 
     def _render(self) -> None:
         total, cost = self.session_total()
@@ -119,8 +97,7 @@ class UsageLabel(QLabel):
             self.setToolTip("")
             self.hide()
             return
-        from openworker_qt.providers.pricing import describe, format_cost
-
+        describe = self.reader.describe
         tokens = compact_count(total.input_tokens + total.output_tokens)
         if total.estimated:  # a local server that counts nothing: an estimate
             text = self.tr("~{tokens} tokens (estimated)").format(tokens=tokens)
@@ -130,16 +107,15 @@ class UsageLabel(QLabel):
         else:
             text = self.tr("{tokens} tokens").format(tokens=tokens)
         if cost is not None:
-            text += f" · ≈ {format_cost(cost)}"
+            text += f" · ≈ {self.reader.format_cost(cost)}"
         self.setText(text)
         lines = []
         if self.turn:
             lines.append(self.tr("Last turn: {usage}").format(usage=describe(self.turn, self.turn_cost)))
         lines.append(self.tr("This session: {usage}").format(usage=describe(total, cost)))
-        table = self.table()
         if len(self.rows) > 1:
             for row in self.rows:
-                lines.append(f"  {row.model}: {describe(row.usage, table.cost(row.model, row.usage))}")
+                lines.append(f"  {row.model}: {describe(row.usage, self.reader.cost(row.model, row.usage))}")
         lines.append(self.tr("Costs are estimates from list prices; edit them under [prices] "
                              "in the settings file."))
         tip = "\n".join(lines)

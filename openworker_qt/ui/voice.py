@@ -39,7 +39,7 @@ from openworker_qt.voice.transcribe import (
 )
 
 if TYPE_CHECKING:
-    from openworker_qt.ui.settings_store import SettingsStore
+    from openworker_qt.qt.settings_store import SettingsStore
 
 DEFAULT_VOICE_HOTKEY = "Ctrl+Alt+V"
 MIN_SECONDS = 0.3  # shorter is a tap on the button, not speech

@@ -37,9 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.ui import design
 from openworker_qt.ui.folders import broad_folder_warning, default_workspace, prepare_folder
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.window_state import keep_on_screen
 
 CONFIG_KEY = "general.workspace"

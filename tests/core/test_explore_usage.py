@@ -66,9 +66,10 @@ def test_the_explorers_tokens_are_stored_and_counted_everywhere(
     assert scan_session_usage(db, sid) == session_usage(db, sid)
 
     # The window's status line.
+    from openworker_qt.qt.usage_reader import UsageReader
     from openworker_qt.ui.usage_label import UsageLabel
 
-    label = UsageLabel(db, lambda: None)
+    label = UsageLabel(UsageReader(db, lambda: None))
     label.show_session(sid)
     assert label._task is not None
     qloop.run_until_complete(label._task)

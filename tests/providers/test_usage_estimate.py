@@ -136,6 +136,7 @@ async def test_the_estimate_is_stored_and_totalled(stub: StubServer, tmp_path: P
 
 
 def test_the_status_bar_says_the_figure_is_estimated(tmp_path: Path, qloop: Any) -> None:
+    from openworker_qt.qt.usage_reader import UsageReader
     from openworker_qt.ui.usage_label import UsageLabel
 
     db = Database(app_paths().database)
@@ -145,7 +146,7 @@ def test_the_status_bar_says_the_figure_is_estimated(tmp_path: Path, qloop: Any)
     store.append(sid, {"role": "assistant", "content": "hello", "model": "llamacpp:gemma",
                        "usage": {"input_tokens": 1_180, "output_tokens": 40,
                                  "estimated_tokens": 1_220}})
-    label = UsageLabel(db, lambda: None)
+    label = UsageLabel(UsageReader(db, lambda: None))
     label.show_session(sid)
     assert label._task is not None
     qloop.run_until_complete(label._task)

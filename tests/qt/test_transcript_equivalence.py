@@ -33,11 +33,12 @@ from openworker_qt.core.risk import RiskClass
 from openworker_qt.core.tool_api import Tool, ToolContext, ToolResult
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
+from openworker_qt.qt.session_panels import fold, stored_results
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
 from openworker_qt.qt.transcript_pages import session_head
 from openworker_qt.qt.transcript_reducer import TranscriptReducer
-from openworker_qt.tools.todo import TODO_WRITE, stored_todos, todos_from_display
+from openworker_qt.tools.todo import TODO_WRITE, todos_from_display
 from tests.core.helpers import fake_tool, forever
 from tests.qt.helpers import SECRET, World, fields_of, until
 
@@ -214,7 +215,8 @@ async def _todo(world: World, sid: str, check: Callable[[], None]) -> None:
     # The list the window shows live (the last good call's result) is the stored one.
     live = [todos_from_display(e.display) for e in world.events()
             if isinstance(e, ev.ToolFinished) and e.name == "todo_write" and e.status == "ok"]
-    assert live[-1] == stored_todos(world.store, sid) and live[-1] is not None
+    assert live[-1] is not None
+    assert tuple(live[-1]) == fold(stored_results(world.store, sid)).todos
     assert [i.status for i in live[-1]] == ["done", "in_progress"]
 
 

@@ -14,6 +14,7 @@ from openworker_qt.core.approvers import InboxApprover, InboxQuestioner
 from openworker_qt.core.risk import RiskClass, classify
 from openworker_qt.core.sessions import SessionManager
 from openworker_qt.core.tool_api import ToolContext
+from openworker_qt.qt.session_panels import fold, stored_results
 from openworker_qt.runtime import Runtime, open_runtime
 from openworker_qt.runtime_tools import default_tools
 from openworker_qt.tools.todo import (
@@ -22,7 +23,6 @@ from openworker_qt.tools.todo import (
     TodoError,
     TodoItem,
     parse_todos,
-    stored_todos,
     todo_write,
 )
 
@@ -117,5 +117,6 @@ async def test_the_last_good_list_is_stored_and_a_refused_one_changes_nothing(
     assert [e.status for e in finished] == ["ok", "ok", "error"]
     assert finished[1].display is not None and finished[1].display["todos"] == second
     # Read back from the database, as a reopened window does (a fresh store on the same file).
-    assert [i.as_dict() for i in stored_todos(rt.conversations, info.id)] == second
-    assert stored_todos(rt.conversations, "no-such-session") == []
+    stored = fold(stored_results(rt.conversations, info.id)).todos
+    assert [i.as_dict() for i in stored] == second
+    assert fold(stored_results(rt.conversations, "no-such-session")).todos == ()

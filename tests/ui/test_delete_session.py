@@ -1,12 +1,14 @@
 """Deleting a session from the sidebar: the rows go in a worker thread (a session of
 a million messages takes seconds to delete), the window is told when it is done,
-and a delete that fails keeps the session and says so."""
+its browser profile goes with it, and a delete that fails keeps the session (and its
+profile) and says so."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
+from openworker_qt.connectors.browser_host import profile_dir
 from tests.ui.conftest import run, until
 from tests.ui.test_main_window import type_and_enter
 
@@ -36,6 +38,9 @@ def test_a_session_is_deleted_off_the_loop_thread(qtbot, qloop, make_desktop) ->
         return original(session_id)
 
     store.delete_session = spy
+    profile = profile_dir(sid)
+    profile.mkdir(parents=True)
+    (profile / "Cookies").write_bytes(b"a login")
 
     async def scenario() -> None:
         window._on_sidebar_delete(sid)
@@ -48,6 +53,7 @@ def test_a_session_is_deleted_off_the_loop_thread(qtbot, qloop, make_desktop) ->
     run(qloop, scenario)
     assert threads and threading.get_ident() not in threads
     assert window.sessions.row_of(sid) is None  # gone from the sidebar
+    assert not profile.exists()  # and its browser's cookies and logins from the disk
 
 
 def test_a_failed_delete_keeps_the_session_and_says_so(qtbot, qloop, make_desktop) -> None:
@@ -61,6 +67,8 @@ def test_a_failed_delete_keeps_the_session_and_says_so(qtbot, qloop, make_deskto
         raise OSError("disk I/O error")
 
     window.store.delete_session = refuse
+    profile = profile_dir(sid)
+    profile.mkdir(parents=True)
 
     async def scenario() -> None:
         window._on_sidebar_delete(sid)
@@ -68,4 +76,5 @@ def test_a_failed_delete_keeps_the_session_and_says_so(qtbot, qloop, make_deskto
 
     run(qloop, scenario)
     assert shown == ["The session could not be deleted; it is still there."]
+    assert profile.is_dir()  # its browser profile too
     assert window.store.get_session(sid) is not None

@@ -28,13 +28,13 @@ from openworker_qt.core.session_fields import SessionControl
 from openworker_qt.qt.bridge import EngineBridge
 from openworker_qt.qt.inbox_bridge import InboxBridge
 from openworker_qt.qt.model_catalog import ModelCatalog
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.storage.db import Database
 from openworker_qt.ui.inbox_window import InboxWindow
 from openworker_qt.ui.late_answers import closed_text
 from openworker_qt.ui.main_window import MainWindow
 from openworker_qt.ui.quick_ask import QuickAsk
 from openworker_qt.ui.settings import SettingsWindow
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.tray import Tray
 from tests.qt.helpers import World
 from tests.ui.conftest import run, until

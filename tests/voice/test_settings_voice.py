@@ -8,9 +8,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from openworker_qt.qt.settings_store import SettingsStore
 from openworker_qt.storage.config import load_config
 from openworker_qt.storage.paths import app_paths
-from openworker_qt.ui.settings_store import SettingsStore
 from openworker_qt.ui.settings_voice import VoicePage
 from openworker_qt.voice.download import ModelSize
 from openworker_qt.voice.models import GGML_MAGIC
