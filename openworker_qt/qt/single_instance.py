@@ -54,10 +54,16 @@ class SingleInstance(QObject):
 
     def _on_server_connection(self) -> None:
         while (sock := self.server.nextPendingConnection()) is not None:
-            sock.readyRead.connect(lambda s=sock: self._on_socket_ready(s))
+            # A bound method, not a lambda holding ``self``: a lambda on the socket kept
+            # this object alive until the socket went, and a SingleInstance dropped by its
+            # owner was then deleted from inside the socket's own deletion (a crash).
+            sock.readyRead.connect(self._on_socket_ready)
             sock.disconnected.connect(sock.deleteLater)
 
-    def _on_socket_ready(self, sock: QLocalSocket) -> None:
+    def _on_socket_ready(self) -> None:
+        sock = self.sender()
+        if not isinstance(sock, QLocalSocket):
+            return
         while sock.canReadLine():
             line = bytes(sock.readLine().data()).decode(errors="replace").strip()
             try:
