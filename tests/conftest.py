@@ -127,3 +127,19 @@ def _process_events_on_the_loop() -> None:
 
 
 pytestqt_plugin._process_events = _process_events_on_the_loop
+
+
+
+def pytest_sessionfinish(session: object, exitstatus: object) -> None:
+    """What a test put on the clipboard (a viewer's or a file chip's copy: a QMimeData
+    made in Python, which the clipboard then owns) is dropped while Python is alive;
+    left there, Qt's clean-up at process exit frees it after the interpreter and the
+    process dies with a segfault after every test has passed."""
+    import sys
+
+    if "PySide6.QtGui" not in sys.modules:
+        return
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.instance() is not None:
+        QGuiApplication.clipboard().clear()
