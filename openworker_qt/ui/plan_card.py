@@ -42,10 +42,7 @@ from openworker_qt.core.inbox import InboxItem
 from openworker_qt.teams.model import BoardError, Plan, PlanItem, WorkerSpec
 from openworker_qt.ui import design
 from openworker_qt.ui.approval import card_frame
-from openworker_qt.ui.plan_items import PLAN_TOOL as PLAN_TOOL  # (re-exported)
-from openworker_qt.ui.plan_items import TEAM_PERSONAS as TEAM_PERSONAS  # (re-exported)
 from openworker_qt.ui.plan_items import is_plan_item, persona_choices
-from openworker_qt.ui.plan_items import offer_personas as offer_personas  # (re-exported)
 
 MAX_PARALLEL_SHOWN = 8
 READ_ONLY_MODE = "plan"

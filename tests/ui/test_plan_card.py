@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from openworker_qt.teams.model import Plan, PlanItem, WorkerSpec
-from openworker_qt.ui.plan_card import PlanCard, is_plan_item
+from openworker_qt.ui.plan_card import PlanCard
+from openworker_qt.ui.plan_items import is_plan_item
 
 PERSONAS = [("researcher", "Researcher"), ("writer", "Writer"), ("analyst", "Analyst")]
 
@@ -149,19 +150,19 @@ def test_the_inbox_window_answers_a_team_plan_with_the_edited_plan(qtbot, tmp_pa
 
 
 def test_the_pickers_offer_the_enabled_personas_but_no_team_persona(qtbot) -> None:
-    from openworker_qt.ui import plan_items as plan_card  # (the personas it offers)
+    from openworker_qt.ui import plan_items  # (the personas it offers)
 
-    before = plan_card.persona_choices()
+    before = plan_items.persona_choices()
     try:
-        plan_card.offer_personas([("cowork", "Cowork", ""), ("software-team", "Software team", ""),
+        plan_items.offer_personas([("cowork", "Cowork", ""), ("software-team", "Software team", ""),
                                   ("researcher", "Researcher", "")])
-        assert plan_card.persona_choices() == [("cowork", "Cowork"), ("researcher", "Researcher")]
-        widget = PlanCard({"team_id": "t1", "plan": plan().to_json()}, plan_card.persona_choices())
+        assert plan_items.persona_choices() == [("cowork", "Cowork"), ("researcher", "Researcher")]
+        widget = PlanCard({"team_id": "t1", "plan": plan().to_json()}, plan_items.persona_choices())
         qtbot.addWidget(widget)
         box = widget.persona_boxes[0]
         assert [box.itemData(n) for n in range(box.count())] == ["cowork", "researcher"]
     finally:
-        plan_card._personas[:] = before
+        plan_items._personas[:] = before
 
 
 def test_the_leads_plan_and_board_calls_read_as_words() -> None:

@@ -299,20 +299,20 @@ def test_the_leads_plan_call_in_its_transcript_carries_the_plan_card(qtbot, qloo
 
 
 def test_team_leads_start_teams_and_workers_personas_staff_them(qtbot, qloop, make_desktop) -> None:
-    from openworker_qt.ui import plan_items as plan_card  # (the personas it offers)
+    from openworker_qt.ui import plan_items  # (the personas it offers)
 
     desktop = make_desktop()
-    before = plan_card.persona_choices()
+    before = plan_items.persona_choices()
     try:
         run(qloop, desktop.load_personas)
         is_team = desktop.window.teams.is_team_persona
         assert is_team("team") and is_team("software-team") and is_team("devops-team")
         assert not is_team("researcher") and not is_team("cowork")
-        names = [name for name, _title in plan_card.persona_choices()]
+        names = [name for name, _title in plan_items.persona_choices()]
         assert "researcher" in names and "writer" in names and "cowork" in names
         assert not {"team", "software-team", "devops-team"} & set(names)
     finally:
-        plan_card._personas[:] = before
+        plan_items._personas[:] = before
 
 
 def test_the_user_raises_the_budget_and_stops_the_team_from_the_board(qtbot, qloop, make_desktop) -> None:
