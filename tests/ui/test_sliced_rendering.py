@@ -8,36 +8,14 @@ from PySide6.QtGui import QFont, QTextDocument
 
 from openworker_qt.qt.transcript_items import TranscriptItem
 from openworker_qt.qt.transcript_model import TranscriptModel
-from openworker_qt.ui import markdown_style
-from openworker_qt.ui.markdown_style import colour_steps, is_code, style_markdown
+from openworker_qt.ui.markdown_style import colour_steps, style_markdown
 from openworker_qt.ui.transcript_text import UPDATE_BUDGET, StreamingDocument, apply_colours
 from openworker_qt.ui.transcript_view import TranscriptView
 from openworker_qt.ui.transcript_work import SlicedWork
-from tests.ui.test_streaming_code import _blocks, _looks
+from tests.ui.test_streaming_code import _blocks, _colours, _loaded_highlighter, _looks
 
 BLOCK = "Here is the `next` part:\n\n```python\n" + "".join(
     f"value_{i} = compute({i}, 'text')\n" for i in range(40)) + "```\n\n"
-
-
-def _loaded_highlighter() -> None:
-    markdown_style.preload_highlighter()
-    markdown_style._loading[0].join()
-    assert markdown_style.highlighter_ready()
-
-
-def _colours(doc: QTextDocument) -> list[list[tuple[str, str]]]:
-    out = []
-    block = doc.begin()
-    while block.isValid():
-        if is_code(block):
-            it, line = block.begin(), []
-            while not it.atEnd():
-                frag = it.fragment()
-                line.append((frag.text(), frag.charFormat().foreground().color().name()))
-                it += 1
-            out.append(line)
-        block = block.next()
-    return out
 
 
 def _whole(text: str) -> QTextDocument:

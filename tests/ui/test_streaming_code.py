@@ -17,6 +17,31 @@ SAMPLES = [
 ]
 
 
+def _loaded_highlighter() -> None:
+    """Pygments in (it is a dependency): code is coloured from now on."""
+    from openworker_qt.ui import markdown_style
+
+    markdown_style.preload_highlighter()
+    markdown_style._loading[0].join()
+    assert markdown_style.highlighter_ready()
+
+
+def _colours(doc: QTextDocument) -> list[list[tuple[str, str]]]:
+    """Each code line of ``doc`` as (text, colour) fragments."""
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        if is_code(block):
+            it, line = block.begin(), []
+            while not it.atEnd():
+                frag = it.fragment()
+                line.append((frag.text(), frag.charFormat().foreground().color().name()))
+                it += 1
+            out.append(line)
+        block = block.next()
+    return out
+
+
 def _blocks(doc: QTextDocument) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     block = doc.begin()
@@ -106,27 +131,11 @@ def test_a_growing_code_block_is_appended_to_not_rendered_again(qapp) -> None:
 def test_each_finished_line_of_a_growing_code_block_has_its_colours(qapp, when: str) -> None:
     """The lines a stream hands over for colouring (the delegate colours them a slice
     later, when the document may have grown on) get the whole render's colours."""
-    from openworker_qt.ui import markdown_style
     from openworker_qt.ui.markdown_style import style_markdown
     from openworker_qt.ui.transcript_text import apply_colours
 
-    markdown_style.preload_highlighter()
-    markdown_style._loading[0].join()
-    assert markdown_style.highlighter_ready()  # (Pygments is a dependency)
-
-    def colours(doc: QTextDocument) -> list[list[tuple[str, str]]]:
-        out = []
-        block = doc.begin()
-        while block.isValid():
-            if is_code(block):
-                it, line = block.begin(), []
-                while not it.atEnd():
-                    frag = it.fragment()
-                    line.append((frag.text(), frag.charFormat().foreground().color().name()))
-                    it += 1
-                out.append(line)
-            block = block.next()
-        return out
+    _loaded_highlighter()
+    colours = _colours
 
     text = "Code:\n\n```python\n" + "".join(f"def f_{i}(x):  # note\n    return len('s') + {i}\n"
                                               for i in range(6))
