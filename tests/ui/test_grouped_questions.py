@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QRadioButton
 
@@ -25,6 +26,19 @@ ASK = [{"tool_calls": [{"id": "q1", "name": "ask_user", "arguments": GROUP}]},
        {"text": "Booked."}]
 TOLD = ("The user answered 3 questions:\n1. Which day? — chose Friday\n"
         "2. Which rooms? — chose A; C\n3. Anything else? — answered: vegetarian lunch")
+
+
+def _answer(picker: Any, *, rooms_order: tuple[int, int]) -> None:
+    """Friday, rooms A and C (clicked in ``rooms_order``), "vegetarian lunch"; Send."""
+    day, rooms, words = picker.parts
+    assert isinstance(day, ChoicePicker) and isinstance(rooms, ChoicePicker)
+    assert isinstance(words, QLineEdit)
+    day.buttons[1].click()
+    for n in rooms_order:
+        rooms.buttons[n].click()
+    words.setText("vegetarian lunch")
+    words.textEdited.emit(words.text())
+    picker.submit_button.click()
 
 
 def test_one_card_asks_every_question_and_answers_once_all_are_answered(qtbot) -> None:
@@ -69,15 +83,7 @@ def test_the_window_card_answers_a_group_and_the_model_reads_each_answer(
         await until(lambda: any(isinstance(c, QuestionCard) for c in window.view.cards()),
                     what="card")
         [card] = [c for c in window.view.cards() if isinstance(c, QuestionCard)]
-        day, rooms, words = card.group_picker.parts
-        assert isinstance(day, ChoicePicker) and isinstance(rooms, ChoicePicker)
-        assert isinstance(words, QLineEdit)
-        day.buttons[1].click()
-        rooms.buttons[0].click()
-        rooms.buttons[2].click()
-        words.setText("vegetarian lunch")
-        words.textEdited.emit(words.text())
-        card.group_picker.submit_button.click()
+        _answer(card.group_picker, rooms_order=(0, 2))
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
 
     run(qloop, scenario)
@@ -107,15 +113,7 @@ def test_the_inbox_window_shows_the_same_picker_for_a_parked_group(
         assert picker is not None
         seen["question"] = box.question.text()
         seen["answer line"] = box.answer.isVisible()
-        day, rooms, words = picker.parts
-        assert isinstance(day, ChoicePicker) and isinstance(rooms, ChoicePicker)
-        assert isinstance(words, QLineEdit)
-        day.buttons[1].click()
-        rooms.buttons[2].click()
-        rooms.buttons[0].click()
-        words.setText("vegetarian lunch")
-        words.textEdited.emit(words.text())
-        picker.submit_button.click()
+        _answer(picker, rooms_order=(2, 0))
         await until(lambda: not desktop.manager.is_running(window.session_id), what="turn end")
         box.close()
 
