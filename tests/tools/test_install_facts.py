@@ -146,23 +146,30 @@ async def test_a_folder_pip_installs_from_is_read_without_a_server(
                      "needs": 0, "licence": "MIT"}
 
 
-async def test_the_card_shows_size_and_licence_before_approval_and_pip_installs_that_package(
-    rt: Runtime, tmp_path: Path, registry: Registry
-) -> None:
+async def _asked(rt: Runtime, tmp_path: Path, package: str, purpose: str) -> tuple[Any, str, Any]:
+    """An unattended session whose model asks to install ``package``: its manager,
+    its id and the install card parked in the inbox."""
     s = script(tmp_path, [
         {"tool_calls": [{"id": "i1", "name": "install_tool", "arguments": {
-            "package": "ow-hello", "purpose": "greet the team"}}]},
-        {"text": "Installed."},
+            "package": package, "purpose": purpose}}]},
+        {"text": "Done."},
     ])
     m = manager(rt, s)
     info = m.create_session(workspace=str(tmp_path), mode="auto", unattended=True)
-    await run(m, info.id, "greet")
+    await run(m, info.id, "go")
     [ask] = rt.inbox.pending()
+    return m, info.id, ask
+
+
+async def test_the_card_shows_size_and_licence_before_approval_and_pip_installs_that_package(
+    rt: Runtime, tmp_path: Path, registry: Registry
+) -> None:
+    m, sid, ask = await _asked(rt, tmp_path, "ow-hello", "greet the team")
     assert "Install ow-hello 0.1.0 from PyPI (pip)" in ask.reason
     assert "A 1 KB download, plus 1 other package it needs; licence MIT. It runs" in ask.reason
     assert not (tmp_path / "owhome" / "data" / "tools").exists()  # nothing installed yet
     rt.inbox.respond(ask.id, "approve")
-    events = await run(m, info.id)
+    events = await run(m, sid)
     done = next(e for e in events if isinstance(e, ev.ToolFinished))
     assert done.status == "ok", done.result
     assert "/simple/ow-hello/" in registry.asked  # the real pip, from the same index
@@ -171,15 +178,7 @@ async def test_the_card_shows_size_and_licence_before_approval_and_pip_installs_
 async def test_a_registry_that_does_not_know_it_leaves_the_facts_out(
     rt: Runtime, tmp_path: Path, registry: Registry
 ) -> None:
-    s = script(tmp_path, [
-        {"tool_calls": [{"id": "i1", "name": "install_tool", "arguments": {
-            "package": "unknown-tool", "purpose": "x"}}]},
-        {"text": "Ok."},
-    ])
-    m = manager(rt, s)
-    info = m.create_session(workspace=str(tmp_path), mode="auto", unattended=True)
-    await run(m, info.id, "go")
-    [ask] = rt.inbox.pending()
+    _m, _sid, ask = await _asked(rt, tmp_path, "unknown-tool", "x")
     assert "Install unknown-tool (latest) from PyPI (pip)" in ask.reason
     assert "Its size and licence could not be looked up. It runs" in ask.reason
     assert json.dumps(registry.asked) == '["/pypi/unknown-tool/json"]'
