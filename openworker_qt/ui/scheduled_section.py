@@ -10,6 +10,7 @@ changing — at most once a loop turn.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import (
@@ -127,7 +128,8 @@ class ScheduledSessions(QListView):
         self._soon = QTimer(self)
         self._soon.setSingleShot(True)
         self._soon.setInterval(0)
-        self._soon.timeout.connect(self.refresh)
+        self._soon.timeout.connect(self._reread)
+        self._reading: asyncio.Future[None] | None = None
         self.clicked.connect(self._on_chosen)
         self.activated.connect(self._on_chosen)
         self.hide()
@@ -142,24 +144,50 @@ class ScheduledSessions(QListView):
             self._soon.start()
 
     def refresh(self) -> None:
+        """Read the automations and their newest runs now (blocking: a few rows)."""
+        self._show(self._read())
+
+    def _reread(self) -> None:
+        """Read again in a worker when the loop runs (the loop never waits on the
+        database while a session streams), else now."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.refresh()
+            return
+        if self._reading is None or self._reading.done():
+            self._reading = loop.create_task(self._read_in_worker())
+        else:
+            self._soon.start()  # (once more after the read going on)
+
+    async def _read_in_worker(self) -> None:
+        read = await asyncio.to_thread(self._read)
+        self._show(read)
+
+    def _read(self) -> list[tuple[Automation, Run | None]]:
+        if self.source is None:
+            return []
+        read = []
+        for automation in self.source.all():
+            runs = self.source.runs(automation.id, limit=1)
+            read.append((automation, runs[0] if runs else None))
+        return read
+
+    def _show(self, read: list[tuple[Automation, Run | None]]) -> None:
         self.rows.clear()
-        automations = self.source.all() if self.source is not None else []
-        if automations:
+        if read:
             header = QStandardItem(self.tr("Scheduled"))
             header.setData(True, HEADER_ROLE)
             header.setFlags(Qt.ItemFlag.NoItemFlags)
             self.rows.appendRow(header)
-        for automation in automations:
-            self.rows.appendRow(self._row(automation))
-        self.setVisible(bool(automations))
-        self._fit(len(automations))
+        for automation, newest in read:
+            self.rows.appendRow(self._row(automation, newest))
+        self.setVisible(bool(read))
+        self._fit(len(read))
 
-    def _row(self, automation: Automation) -> QStandardItem:
+    def _row(self, automation: Automation, newest: Run | None) -> QStandardItem:
         from openworker_qt.ui.schedule_text import schedule_words
 
-        assert self.source is not None
-        runs = self.source.runs(automation.id, limit=1)
-        newest = runs[0] if runs else None
         row = QStandardItem(automation.name)
         words = schedule_words(automation.schedule)
         if not automation.enabled:
